@@ -1,0 +1,192 @@
+/* Opening and reading one perf event group, the way tools/lib/perf/evsel.c does. */
+#include "evgroup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct evgroup {
+	unsigned n;                     /* members in the spec */
+	unsigned nopen;                 /* members open, in opening order */
+	int lead;                       /* leader fd, or -1 */
+	int fd[EVGROUP_MAX];            /* per spec member, -1 when not open */
+	uint64_t id[EVGROUP_MAX];       /* per opened member, in opening order */
+	uint8_t member[EVGROUP_MAX];    /* opening order -> spec member */
+	uint8_t status[EVGROUP_MAX];    /* per spec member: enum ev_status */
+};
+
+uint64_t evgroup_read_format(void)
+{
+	return PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+	       PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group)
+{
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static void attr_for(struct perf_event_attr *a, const struct evdesc *d,
+		     const struct evgroup_opts *o)
+{
+	*a = d->attr;
+	a->size = sizeof(*a);
+	a->read_format = evgroup_read_format();
+	/* Every member starts disabled and the leader enables them all at once with
+	 * PERF_IOC_FLAG_GROUP: a member opened enabled in a full group fails EINVAL, and
+	 * one left disabled reads 0 forever. */
+	a->disabled = 1;
+	a->enable_on_exec = o->enable_on_exec;
+	a->inherit = o->inherit;
+	/* Software events are kernel events: excluding kernel mode would zero them. */
+	if (o->user_only && !d->explicit_plm && !d->software) {
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+	}
+}
+
+/* Errors that say "this target can take no more": stop opening members. */
+static bool fatal_for_target(int err)
+{
+	return err == -ESRCH || err == -EMFILE || err == -ENFILE || err == -ENOMEM;
+}
+
+static int open_member(struct evgroup *g, const struct evgroup_spec *spec, unsigned i,
+		       const struct evgroup_opts *o)
+{
+	struct perf_event_attr a;
+	attr_for(&a, &spec->ev[i], o);
+	int fd = sys_perf_event_open(&a, o->pid, o->cpu, g->lead);
+	if (fd < 0)
+		return fd;
+	uint64_t id = 0;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0) {
+		int err = -errno;
+		close(fd);
+		return err;
+	}
+	g->fd[i] = fd;
+	g->id[g->nopen] = id;
+	g->member[g->nopen] = (uint8_t)i;
+	g->nopen++;
+	if (g->lead < 0)
+		g->lead = fd;
+	return 0;
+}
+
+int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
+		 struct evgroup **out)
+{
+	struct evgroup *g = calloc(1, sizeof(*g));
+	*out = g;
+	if (!g)
+		return -ENOMEM;
+	g->n = spec->n;
+	g->lead = -1;
+	int first_err = 0;
+	for (unsigned i = 0; i < spec->n; i++) {
+		g->fd[i] = -1;
+		g->status[i] = EVS_UNOPENED;
+	}
+	for (unsigned i = 0; i < spec->n; i++) {
+		if (o->preset && o->preset[i] != EVS_OK) {
+			g->status[i] = o->preset[i];
+			continue;
+		}
+		int err = open_member(g, spec, i, o);
+		g->status[i] = (uint8_t)ev_status_from_errno(err);
+		if (err && !first_err)
+			first_err = err;
+		if (err && fatal_for_target(err)) {
+			for (unsigned j = i + 1; j < spec->n; j++)
+				g->status[j] = g->status[i];
+			break;
+		}
+	}
+	if (g->nopen == 0)
+		return first_err ? first_err : -ENODATA;
+	if (!o->enable_on_exec) {
+		int err = evgroup_enable(g, true);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int evgroup_enable(struct evgroup *g, bool on)
+{
+	if (g->lead < 0)
+		return -ENODATA;
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+	if (ioctl(g->lead, req, PERF_IOC_FLAG_GROUP) < 0)
+		return -errno;
+	return 0;
+}
+
+int evgroup_read(struct evgroup *g, struct evread_group *out)
+{
+	if (g->nopen == 0)
+		return -ENODATA;
+	uint64_t buf[3 + 2 * EVGROUP_MAX];
+	size_t want = evread_group_words(evgroup_read_format(), g->nopen) * sizeof(uint64_t);
+	ssize_t r;
+	do
+		r = read(g->lead, buf, want);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if ((size_t)r < want)
+		return -EIO;
+
+	struct evread_group raw;
+	int err = evread_parse_group(buf, want / sizeof(uint64_t), evgroup_read_format(),
+				     g->nopen, g->id, &raw);
+	if (err)
+		return err;
+	memset(out, 0, sizeof(*out));
+	out->ena = raw.ena;
+	out->run = raw.run;
+	out->nr = g->n;
+	for (unsigned k = 0; k < g->nopen; k++)
+		out->val[g->member[k]] = raw.val[k];
+	return 0;
+}
+
+enum ev_status evgroup_status(const struct evgroup *g, unsigned member)
+{
+	return member < g->n ? (enum ev_status)g->status[member] : EVS_UNOPENED;
+}
+
+unsigned evgroup_members(const struct evgroup *g)
+{
+	return g->n;
+}
+
+unsigned evgroup_open_count(const struct evgroup *g)
+{
+	return g->nopen;
+}
+
+int evgroup_leader_fd(const struct evgroup *g)
+{
+	return g->lead;
+}
+
+void evgroup_free(struct evgroup *g)
+{
+	if (!g)
+		return;
+	/* Members before the leader: closing the leader first would promote siblings. */
+	for (unsigned i = g->n; i-- > 0;)
+		if (g->fd[i] >= 0 && g->fd[i] != g->lead)
+			close(g->fd[i]);
+	if (g->lead >= 0)
+		close(g->lead);
+	free(g);
+}

@@ -1,0 +1,53 @@
+/* One perf event group open on one target (a task, or a CPU): open, enable, read, close.
+ * Errors are -errno; nothing here prints. */
+#ifndef PMUTOP_EVGROUP_H
+#define PMUTOP_EVGROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "evread.h"
+#include "evspec.h"
+#include "evstatus.h"
+
+struct evgroup;
+
+struct evgroup_opts {
+	pid_t pid;                /* task (tid), or -1 with cpu >= 0 for a CPU */
+	int cpu;                  /* -1 for a task on any CPU */
+	bool enable_on_exec;      /* counting starts at the task's next exec */
+	bool inherit;             /* count children forked after opening, too */
+	bool user_only;           /* exclude kernel mode on events without an explicit :u/:k */
+	const uint8_t *preset;    /* per member: an ev_status known in advance (EVS_OK = try);
+				     members with another status are not opened */
+};
+
+/* Open spec's members as one group: all disabled, then enabled with PERF_IOC_FLAG_GROUP
+ * (or at exec). A member that fails keeps its status and the rest still open; when the
+ * leader fails the next member leads. *out always gets a group (unless -ENOMEM) so that
+ * statuses can be shown. Returns 0 when at least one member counts, else the first
+ * member's -errno (-ESRCH: the task is gone, -EMFILE: out of descriptors, ...). */
+int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
+		 struct evgroup **out);
+
+/* Exactly one read(): the group's times and values in spec member order. Members that
+ * are not open read 0 and must be judged by evgroup_status(). Returns 0, -ENODATA when
+ * no member is open, or -errno. */
+int evgroup_read(struct evgroup *g, struct evread_group *out);
+
+/* Enable or disable counting of the whole group (one ioctl). */
+int evgroup_enable(struct evgroup *g, bool on);
+
+enum ev_status evgroup_status(const struct evgroup *g, unsigned member);
+unsigned evgroup_members(const struct evgroup *g);
+unsigned evgroup_open_count(const struct evgroup *g);
+/* Descriptors this group holds. */
+int evgroup_leader_fd(const struct evgroup *g);
+
+void evgroup_free(struct evgroup *g);
+
+/* The read_format every group uses. */
+uint64_t evgroup_read_format(void);
+
+#endif

@@ -1,0 +1,62 @@
+/* Event specifications: perf-syntax strings parsed into groups of perf_event_attr.
+ * Pure parsing and encoding: opens nothing, prints nothing. */
+#ifndef PMUTOP_EVSPEC_H
+#define PMUTOP_EVSPEC_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define EV_NAME_MAX 96
+#define EVGROUP_MAX 16
+
+struct pmu_set;
+
+/* One event: its display name and the attr fields that select it. Only type, size,
+ * config, config1, config2 and the exclude_* bits are set by the parser. */
+struct evdesc {
+	char name[EV_NAME_MAX];      /* as the user wrote it, modifiers included */
+	struct perf_event_attr attr;
+	bool explicit_plm;           /* the user gave :u/:k/:h: the K toggle leaves it alone */
+	bool software;               /* a software event: always counts kernel mode too */
+};
+
+struct evgroup_spec {
+	unsigned n;
+	struct evdesc ev[EVGROUP_MAX];
+};
+
+struct evspec_list {
+	unsigned n;
+	struct evgroup_spec *g;      /* heap array of n groups */
+};
+
+/* Where and why parsing failed. */
+struct evspec_err {
+	size_t pos;                  /* byte offset into the spec string */
+	char token[EV_NAME_MAX];     /* the offending name or text */
+};
+
+/* Parse "a,b,{c,d}:u,pmu/event=0x3c/,pmu::EV:UMASK,r01c2" and append groups to out.
+ * Ungrouped events become groups of one, as perf stat does. pmus may be NULL (then
+ * pmu/.../ names fail with -ENOENT). Returns 0, -ENOENT (unknown event or PMU, token
+ * names it), -EINVAL (syntax, pos says where), -E2BIG (group too large) or -ENOMEM.
+ * On error out is left as it was. */
+int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_list *out,
+		 struct evspec_err *err);
+
+/* Encode one event name (no groups) into d. Same errors as evspec_parse. */
+int evspec_parse_one(const char *name, const struct pmu_set *pmus, struct evdesc *d,
+		     struct evspec_err *err);
+
+void evspec_list_free(struct evspec_list *l);
+
+/* Up to max known names closest to name (edit distance), best first, written into
+ * out[i] (each EV_NAME_MAX bytes). Returns how many. */
+unsigned evspec_suggest(const char *name, const struct pmu_set *pmus,
+			char out[][EV_NAME_MAX], unsigned max);
+
+/* True if the event is a software event (PERF_TYPE_SOFTWARE or the software PMU). */
+bool evspec_is_software(const struct evdesc *d);
+
+#endif

@@ -1,0 +1,50 @@
+/* PMU discovery: /sys/bus/event_source/devices (names, types, cpus, event aliases and
+ * format fields) merged with the PMUs libpfm4 knows. The sysfs root is a parameter so
+ * that tests can use a fixture tree. */
+#ifndef PMUTOP_PMU_H
+#define PMUTOP_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pmu_set;
+
+struct pmu_info {
+	const char *name;       /* sysfs name (cpu, cpu_core, armv8_pmuv3, ...) or libpfm4 name */
+	int type;               /* perf_event_attr.type, -1 when not in sysfs */
+	const char *cpus;       /* cpu list ("0-7") or NULL when the PMU spans all CPUs */
+	bool core;              /* counts CPU core events (generic events go here) */
+	bool present;           /* present on this machine (sysfs or libpfm4 detected) */
+	const char *pfm_name;   /* libpfm4 PMU name when libpfm4 knows it, else NULL */
+	const char *desc;       /* libpfm4 description, or NULL */
+	int nr_counters;        /* general-purpose counters, -1 unknown */
+	int nr_fixed;           /* fixed counters, -1 unknown */
+	unsigned nr_aliases;    /* sysfs events/ aliases */
+};
+
+/* Load from sysfs_root ("/sys" on a real system; a fixture dir in tests) and libpfm4
+ * (when use_pfm). Returns NULL only when out of memory; a missing tree gives an empty
+ * set. */
+struct pmu_set *pmu_set_new(const char *sysfs_root, bool use_pfm);
+void pmu_set_free(struct pmu_set *s);
+
+unsigned pmu_set_count(const struct pmu_set *s);
+int pmu_set_info(const struct pmu_set *s, unsigned i, struct pmu_info *out);
+/* Index of the PMU called name (sysfs or libpfm4 name), or -1. */
+int pmu_set_find(const struct pmu_set *s, const char *name);
+
+/* Core PMUs with a sysfs type: one on most machines, two on hybrid ones. */
+unsigned pmu_set_core_types(const struct pmu_set *s, int *types, unsigned max);
+
+/* The sysfs alias "pmu/alias/" as its term string ("event=0x3c,umask=0x00"), or NULL. */
+const char *pmu_set_alias(const struct pmu_set *s, unsigned pmu, const char *alias);
+/* Alias name and description i of a PMU, for catalogues. Returns 0 or -ENOENT. */
+int pmu_set_alias_at(const struct pmu_set *s, unsigned pmu, unsigned i, const char **name,
+		     const char **terms);
+
+/* Encode a term list ("event=0x3c,umask=1,cmask=2") with the PMU's format/ fields into
+ * config, config1, config2 (indexed 0..2). Returns 0, -ENOENT (unknown term), -EINVAL. */
+int pmu_set_encode_terms(const struct pmu_set *s, unsigned pmu, const char *terms,
+			 uint64_t config[3]);
+
+#endif

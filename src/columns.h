@@ -1,0 +1,80 @@
+/* Columns are data: one descriptor per column (title, width, getter, formatter), and
+ * panes are lists of columns. The screen and the batch writers share them, so both show
+ * the same numbers. */
+#ifndef PMUTOP_COLUMNS_H
+#define PMUTOP_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+enum col_kind {
+	COL_PID,       /* text columns */
+	COL_TID,
+	COL_CPU_ID,
+	COL_USER,
+	COL_THREADS,
+	COL_COMMAND,
+	COL_CPU_PCT,   /* numeric columns */
+	COL_COUNT,     /* count of event a in the interval */
+	COL_RATE,      /* event a per second */
+	COL_RATIO,     /* a / b * mul (IPC, miss %, MPKI) */
+	COL_GHZ,       /* event a / running time of its group */
+	COL_RUN_PCT,   /* running % of group a */
+};
+
+enum col_fmt {
+	FMT_TEXT,
+	FMT_COUNT,     /* 1234, 12.3K, 4.56M, 7.89G */
+	FMT_PCT,       /* 12.3 */
+	FMT_RATIO,     /* 1.23 */
+	FMT_GHZ,       /* 2.41 */
+};
+
+struct column {
+	const char *name;      /* stable id for --sort, config and CSV ("IPC", "CYCLES") */
+	const char *title;     /* header text */
+	int width;
+	bool left;             /* left-aligned */
+	bool desc_first;       /* first sort is descending */
+	enum col_kind kind;
+	enum col_fmt fmt;
+	int a, b;              /* event or group indices; -1 unused */
+	double mul;
+	const char *help;      /* one line for the help screen */
+};
+
+struct pane {
+	const char *name;      /* "IPC", "Cache", "Branch", "Software", "User" */
+	unsigned ncols;
+	struct column cols[32];
+	int sort_default;      /* index into cols */
+};
+
+/* Build the panes for model m's events: the built-in ones whose roles are present,
+ * or one "Events" pane listing every event (with IPC and ratios where the roles
+ * allow) when the user chose the events. Returns how many panes (at most max). */
+unsigned columns_build_panes(const struct model *m, bool user_events, struct pane *out,
+			     unsigned max);
+
+/* The value of a numeric column for a row. */
+struct val column_value(const struct column *c, const struct model *m, const struct mrow *r);
+
+/* Format a cell into buf (at most width chars unless width is 0): numbers by the
+ * column's format, with the marks "n/a", "n/c", "-" for values without a number. A
+ * scaled value is formatted like an exact one; callers show the mark (see
+ * column_is_scaled). Text cells are copied raw: sanitise before display. */
+void column_format(const struct column *c, const struct model *m, const struct mrow *r,
+		   char *buf, size_t len);
+
+/* The raw number a cell shows, for machine-readable output ("%.0f" counts, "%.4f"
+ * ratios); empty for values without a number. */
+void column_format_raw(const struct column *c, const struct model *m, const struct mrow *r,
+		       char *buf, size_t len);
+
+bool column_is_numeric(const struct column *c);
+/* Find a column by name (case-insensitive) in a pane; -1 if absent. */
+int pane_find_column(const struct pane *p, const char *name);
+
+#endif

@@ -1,0 +1,97 @@
+/* The model: what one tick measured, as a const view for the screen and the writers.
+ * Rows hold per-interval values already scaled for multiplexing; nothing here knows
+ * about file descriptors or curses. */
+#ifndef PMUTOP_MODEL_H
+#define PMUTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "value.h"
+
+/* Roles of the built-in events, so that built-in columns can find their inputs. */
+enum ev_role {
+	ROLE_NONE = 0,
+	ROLE_TASK_CLOCK,
+	ROLE_CS,
+	ROLE_MIGRATIONS,
+	ROLE_FAULTS,
+	ROLE_MAJ_FAULTS,
+	ROLE_CYCLES,       /* in the IPC group */
+	ROLE_INSNS,        /* in the IPC group */
+	ROLE_CACHE_REFS,
+	ROLE_CACHE_MISSES,
+	ROLE_CACHE_INSNS,  /* instructions counted beside the cache events (for MPKI) */
+	ROLE_BRANCHES,
+	ROLE_BRANCH_MISSES,
+	ROLE_BRANCH_INSNS,
+	ROLE_COUNT
+};
+
+/* One event of the configured set. */
+struct mevent {
+	const char *name;      /* as the user wrote it */
+	unsigned group;        /* group index */
+	unsigned member;       /* member within its group */
+	enum ev_role role;
+	uint8_t status;        /* worst open status seen for it (enum val_why; WHY_NONE = ok) */
+	bool hardware;         /* needs a PMU counter (not a software event) */
+};
+
+struct mgroup {
+	unsigned first;        /* index of its first event in model.events */
+	unsigned n;
+};
+
+enum row_kind { ROW_PROC, ROW_THREAD, ROW_CPU };
+
+struct mrow {
+	enum row_kind kind;
+	pid_t pid;             /* process id (ROW_PROC/ROW_THREAD) */
+	pid_t tid;             /* thread id (ROW_THREAD; == pid for ROW_PROC) */
+	int cpu;               /* ROW_CPU */
+	uid_t uid;
+	const char *user;      /* user name, or the uid as text */
+	const char *comm;      /* raw command name: sanitise before it reaches a terminal */
+	unsigned nthreads;
+	bool exited;           /* the task ended during this interval; final values */
+	bool kthread;          /* a kernel thread */
+	double cpu_pct;        /* ROW_CPU: busy % from /proc/stat; tasks: from task-clock */
+	const struct val *v;   /* one per model event */
+	const struct val_delta *g; /* one per group: its enabled/running deltas (val unused) */
+};
+
+struct model {
+	/* Header */
+	const char *hostname;
+	const char *kernel;
+	int ncpus;
+	const char *pmus;      /* PMUs in use, comma separated */
+	const char *notice;    /* one line: why hardware counters are missing, or NULL */
+	double interval;       /* configured interval, seconds */
+	double elapsed;        /* seconds this interval really lasted (CLOCK_MONOTONIC) */
+	double time;           /* seconds since start */
+	uint64_t tick;         /* 1, 2, ... ; 0 before the first complete interval */
+	bool paused;
+	bool user_only;        /* hardware events exclude kernel mode */
+	bool threads;          /* thread rows present */
+	bool final;            /* totals over the whole run (the watched command exited) */
+	unsigned ntasks;       /* tasks being counted */
+	unsigned nfd_short;    /* tasks not counted for lack of descriptors */
+
+	unsigned nevents;
+	const struct mevent *events;
+	unsigned ngroups;
+	const struct mgroup *groups;
+
+	unsigned nrows;        /* process rows, each followed by its thread rows if any */
+	const struct mrow *rows;
+	unsigned ncpu_rows;
+	const struct mrow *cpu_rows;
+};
+
+/* Index of the event playing role, or -1. */
+int model_role(const struct model *m, enum ev_role role);
+
+#endif

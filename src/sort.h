@@ -1,0 +1,28 @@
+/* Ordering and filtering rows for display: one comparator over a column's value, ties
+ * broken by id, with an explicit context. */
+#ifndef PMUTOP_SORT_H
+#define PMUTOP_SORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "columns.h"
+#include "model.h"
+
+struct sort_spec {
+	const struct column *col;  /* NULL: by pid */
+	bool descending;
+	const char *filter;        /* substring of the command name, or NULL */
+	bool have_uid;
+	uid_t uid;                 /* only this user's rows when have_uid */
+	bool hide_kthreads;
+	pid_t only_pid;            /* > 0: just this process and its threads */
+};
+
+/* Fill idx with the indices of m->rows to show, in order: processes sorted by spec, each
+ * followed by its thread rows (sorted the same way). Returns how many. idx must hold
+ * m->nrows entries. */
+size_t sort_rows(const struct model *m, const struct sort_spec *spec, unsigned *idx);
+
+#endif

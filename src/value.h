@@ -1,0 +1,58 @@
+/* A counted value and how honest it is: exact, scaled for multiplexing, not counted, or
+ * not available. Delta first, then scale, as tools/perf does. */
+#ifndef PMUTOP_VALUE_H
+#define PMUTOP_VALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum val_state {
+	VAL_NA = 0,   /* cannot exist here: unsupported, no permission, no descriptor */
+	VAL_NC,       /* enabled but never on the PMU this interval ("n/c") */
+	VAL_EMPTY,    /* nothing to show: a ratio over zero (an idle task's IPC) */
+	VAL_EXACT,    /* counted the whole time it was enabled */
+	VAL_SCALED,   /* multiplexed: extrapolated from run_pm/1000 of the time */
+};
+
+/* Why a value is n/a or n/c. */
+enum val_why {
+	WHY_NONE = 0,
+	WHY_UNSUPPORTED,
+	WHY_NOPERM,
+	WHY_FDLIMIT,
+	WHY_GONE,
+	WHY_INVALID,
+	WHY_NOT_RUN,  /* n/c: the group never got a counter */
+	WHY_ERROR,
+};
+
+struct val {
+	double v;
+	uint8_t state;      /* enum val_state */
+	uint8_t why;        /* enum val_why */
+	uint16_t run_pm;    /* running time / enabled time, per mille */
+};
+
+/* Raw deltas of one member over one interval, summed over any number of tasks. */
+struct val_delta {
+	uint64_t ena, run, val;
+};
+
+/* Scale a delta: run == 0 with ena > 0 is n/c, run < ena is scaled, an interval in
+ * which the task never ran (ena == 0) is an exact zero. */
+struct val val_scale(struct val_delta d);
+
+/* An n/a (or n/c) value with its reason. */
+struct val val_missing(enum val_state st, enum val_why why);
+
+/* a op b for derived metrics: the worst state of the two; a zero denominator gives
+ * VAL_EMPTY. */
+struct val val_ratio(struct val a, struct val b, double mul);
+
+bool val_has_number(struct val v);
+/* "n/a", "n/c" or "-" for values without a number, NULL otherwise. */
+const char *val_mark(struct val v);
+const char *val_why_str(enum val_why why);
+const char *val_state_str(enum val_state st);
+
+#endif

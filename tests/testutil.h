@@ -1,0 +1,18 @@
+/* Helpers shared by the cmocka programs: fixture paths and small process utilities. */
+#ifndef PMUTOP_TESTUTIL_H
+#define PMUTOP_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* Absolute path of a file below tests/ (fixtures), in a static buffer. */
+const char *testutil_path(const char *rel);
+
+/* Run argv, capture stdout (up to cap-1 bytes, NUL-terminated) and return the exit
+ * status as from waitpid, or -1. stderr is captured into err if non-NULL. */
+int testutil_run(char *const argv[], char *out, size_t cap, char *err, size_t errcap);
+
+#endif

@@ -1,0 +1,68 @@
+/* The live screen: curses only. Reads a const view of the model and turns keys into
+ * commands for main.c; owns no counters. */
+#ifndef PMUTOP_UI_H
+#define PMUTOP_UI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "columns.h"
+#include "model.h"
+
+struct ui;
+
+struct ui_opts {
+	bool color;              /* false with NO_COLOR, TERM=dumb or --no-color */
+	const char *pane;        /* initial pane name, or NULL */
+	const char *sort;        /* initial sort column name, or NULL */
+	bool reverse;
+	FILE *in, *out;          /* NULL: the controlling terminal (stdin/stdout). Tests pass
+				    their own streams to render off-screen. */
+	const char *term;        /* NULL: $TERM */
+	int cols, lines;         /* 0: the terminal's size (tests set them) */
+};
+
+enum ui_cmd_kind {
+	UI_NONE = 0,
+	UI_QUIT,
+	UI_REDRAW,          /* screen state changed: draw again */
+	UI_SET_INTERVAL,    /* .interval */
+	UI_TOGGLE_PAUSE,
+	UI_TOGGLE_THREADS,
+	UI_TOGGLE_KERNEL,
+	UI_FOCUS_PID,       /* .pid */
+	UI_UNFOCUS,
+};
+
+struct ui_cmd {
+	enum ui_cmd_kind kind;
+	double interval;
+	pid_t pid;
+};
+
+/* Set up the terminal. Returns NULL (and leaves the terminal as it was) when it cannot;
+ * err gets one line saying why. */
+struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen);
+/* Restore the terminal. Safe to call twice, and with NULL. */
+void ui_free(struct ui *u);
+
+/* Give the UI the model to show (valid until the next call) and its panes. */
+void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
+		  unsigned npanes);
+void ui_draw(struct ui *u);
+
+/* Read one pending key (non-blocking) and act on it; engine-side actions come back in
+ * cmd. Returns 1 if a key was handled, 0 if none was pending. */
+int ui_input(struct ui *u, struct ui_cmd *cmd);
+
+/* After SIGWINCH. */
+void ui_resize(struct ui *u);
+/* Around SIGTSTP/SIGCONT: leave and re-enter curses mode. */
+void ui_suspend(struct ui *u);
+void ui_resume(struct ui *u);
+
+/* Tests: the visible screen as text, lines separated by '\n'. */
+void ui_screen_text(struct ui *u, char *buf, size_t len);
+
+#endif
