@@ -59,4 +59,18 @@ unsigned evspec_suggest(const char *name, const struct pmu_set *pmus,
 /* True if the event is a software event (PERF_TYPE_SOFTWARE or the software PMU). */
 bool evspec_is_software(const struct evdesc *d);
 
+/* One catalogue entry: name is what evspec_parse accepts ("cycles", "cpu/mem-loads/",
+ * "skl::INST_RETIRED"), pmu the heading it belongs under ("generic" for hardware and
+ * cache names, "software", a sysfs PMU name or a libpfm4 PMU name), desc one line of help
+ * (the terms of a sysfs alias). The strings live only during the call. Non-zero stops. */
+typedef int (*evspec_list_cb)(void *ctx, const char *pmu, const char *name, const char *desc);
+
+/* Every event name the parser knows, for --list: generic, software and cache names, the
+ * sysfs aliases of pmus, and the libpfm4 events of the present PMUs (when pmus was loaded
+ * with libpfm4). pmu_filter NULL or "" lists everything, otherwise only that heading or
+ * PMU (sysfs or libpfm4 name); a libpfm4 PMU named explicitly is listed even when absent.
+ * Returns 0, or the non-zero value cb stopped with. */
+int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_list_cb cb,
+		     void *ctx);
+
 #endif

@@ -5,6 +5,7 @@
 #define PMUTOP_PMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct pmu_set;
@@ -20,6 +21,8 @@ struct pmu_info {
 	int nr_counters;        /* general-purpose counters, -1 unknown */
 	int nr_fixed;           /* fixed counters, -1 unknown */
 	unsigned nr_aliases;    /* sysfs events/ aliases */
+	int pfm_id;             /* libpfm4 pfm_pmu_t when pfm_name is set, else -1 */
+	bool pfm_generic;       /* libpfm4's "perf"/"perf_raw": the generic names again */
 };
 
 /* Load from sysfs_root ("/sys" on a real system; a fixture dir in tests) and libpfm4
@@ -32,6 +35,10 @@ unsigned pmu_set_count(const struct pmu_set *s);
 int pmu_set_info(const struct pmu_set *s, unsigned i, struct pmu_info *out);
 /* Index of the PMU called name (sysfs or libpfm4 name), or -1. */
 int pmu_set_find(const struct pmu_set *s, const char *name);
+
+/* True when the set was loaded with libpfm4 (use_pfm): only then do bare event names,
+ * suggestions and catalogues consult libpfm4 without being asked by a "pmu::" name. */
+bool pmu_set_uses_pfm(const struct pmu_set *s);
 
 /* Core PMUs with a sysfs type: one on most machines, two on hybrid ones. */
 unsigned pmu_set_core_types(const struct pmu_set *s, int *types, unsigned max);
@@ -46,5 +53,11 @@ int pmu_set_alias_at(const struct pmu_set *s, unsigned pmu, unsigned i, const ch
  * config, config1, config2 (indexed 0..2). Returns 0, -ENOENT (unknown term), -EINVAL. */
 int pmu_set_encode_terms(const struct pmu_set *s, unsigned pmu, const char *terms,
 			 uint64_t config[3]);
+/* The same, and on error *errpos (if not NULL) is the byte offset in terms of the term
+ * that failed. Terms are "name=value" (value decimal or 0x hex), a bare "name" meaning
+ * name=1, an alias of the PMU (expanded once), or config/config1/config2=value. Values
+ * fill a format field's bit ranges LSB first; a value wider than the field is -EINVAL. */
+int pmu_set_encode_terms_pos(const struct pmu_set *s, unsigned pmu, const char *terms,
+			     uint64_t config[3], size_t *errpos);
 
 #endif

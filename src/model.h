@@ -32,6 +32,7 @@ enum ev_role {
 /* One event of the configured set. */
 struct mevent {
 	const char *name;      /* as the user wrote it */
+	const char *key;       /* unique in the set: name, or name#GROUP when it repeats */
 	unsigned group;        /* group index */
 	unsigned member;       /* member within its group */
 	enum ev_role role;

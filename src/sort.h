@@ -24,5 +24,8 @@ struct sort_spec {
  * followed by its thread rows (sorted the same way). Returns how many. idx must hold
  * m->nrows entries. */
 size_t sort_rows(const struct model *m, const struct sort_spec *spec, unsigned *idx);
+/* The same without allocating: scratch holds 2 * m->nrows entries. */
+size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned *idx,
+		   unsigned *scratch);
 
 #endif

@@ -1,0 +1,636 @@
+/* Event specifications in perf stat -e syntax, parsed into groups of perf_event_attr.
+ * Two passes: the first splits groups and events and reports every structural error, so
+ * a bad brace is reported as such even next to an unknown name; the second resolves each
+ * event into an attr. Nothing reaches the caller's list before both succeed. */
+#include "evspec.h"
+
+#include "evnames.h"
+#include "evpfm.h"
+#include "pmu.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct evspec_span {
+	size_t pos;
+	size_t len;
+};
+
+/* One group as written: member spans and the group modifier span (len 0 if none). */
+struct evspec_gspan {
+	unsigned n;
+	struct evspec_span ev[EVGROUP_MAX];
+	struct evspec_span mod;
+};
+
+struct evspec_mod {
+	bool u, k, h;
+	bool idle;       /* I: exclude_idle */
+	bool guest_only; /* G: exclude_host */
+	bool host_only;  /* H: exclude_guest */
+};
+
+static int evspec_fail(struct evspec_err *err, int ret, size_t pos, const char *tok, size_t len)
+{
+	if (err) {
+		if (len >= EV_NAME_MAX)
+			len = EV_NAME_MAX - 1;
+		err->pos = pos;
+		memcpy(err->token, tok, len);
+		err->token[len] = '\0';
+	}
+	return ret;
+}
+
+/* Fail at spec[pos], naming the text there up to the next separator. */
+static int evspec_fail_at(struct evspec_err *err, int ret, const char *spec, size_t pos)
+{
+	size_t len = spec[pos] ? strcspn(spec + pos + 1, ",{} \t\n") + 1 : 0;
+
+	return evspec_fail(err, ret, pos, spec + pos, len);
+}
+
+static size_t evspec_skip_ws(const char *s, size_t i)
+{
+	while (isspace((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* perf's modifier letters. Only u, k, h, I, G and H change the attr: p, P, S, D, W and e
+ * ask for precision, sampling, pinning or group policies that pmutop decides itself, so
+ * they are accepted (perf users paste them) and ignored. *bad is the offending index. */
+static int evspec_mods_parse(const char *m, size_t n, struct evspec_mod *mod, size_t *bad)
+{
+	*bad = 0;
+	if (n == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		switch (m[i]) {
+		case 'u': mod->u = true; break;
+		case 'k': mod->k = true; break;
+		case 'h': mod->h = true; break;
+		case 'I': mod->idle = true; break;
+		case 'G': mod->guest_only = true; break;
+		case 'H': mod->host_only = true; break;
+		case 'p': case 'P': case 'S': case 'D': case 'W': case 'e': break;
+		default:
+			*bad = i;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The event starting at spec[*i]: up to a separator, whitespace or brace outside the
+ * slashes of pmu/.../, where commas and spaces separate terms instead. */
+static int evspec_span_event(const char *spec, size_t *i, struct evspec_span *sp,
+			     struct evspec_err *err)
+{
+	size_t j = *i, slash = 0;
+	bool inside = false;
+
+	for (; spec[j]; j++) {
+		if (spec[j] == '/') {
+			inside = !inside;
+			slash = j;
+		} else if (!inside && (strchr(",{}", spec[j]) || isspace((unsigned char)spec[j]))) {
+			break;
+		}
+	}
+	if (inside)
+		return evspec_fail(err, -EINVAL, slash, spec + slash, j - slash);
+	if (j == *i)
+		return evspec_fail_at(err, -EINVAL, spec, j); /* ",,", "{a,}", trailing ',' */
+	sp->pos = *i;
+	sp->len = j - *i;
+	*i = j;
+	return 0;
+}
+
+/* "{a,b,...}" at spec[*i], with its optional ":mods". */
+static int evspec_span_group(const char *spec, size_t *i, struct evspec_gspan *g,
+			     struct evspec_err *err)
+{
+	struct evspec_mod mod = {0};
+	size_t j = *i + 1, bad;
+	int ret;
+
+	for (;;) {
+		j = evspec_skip_ws(spec, j);
+		if (spec[j] == '{' || (spec[j] == '}' && g->n == 0) || spec[j] == '\0')
+			return evspec_fail_at(err, -EINVAL, spec, j); /* nested, empty, unclosed */
+		ret = evspec_span_event(spec, &j, &g->ev[g->n], err);
+		if (ret < 0)
+			return ret;
+		if (g->n == EVGROUP_MAX)
+			return evspec_fail(err, -E2BIG, g->ev[g->n].pos, spec + g->ev[g->n].pos,
+					   g->ev[g->n].len);
+		g->n++;
+		j = evspec_skip_ws(spec, j);
+		if (spec[j] == '}')
+			break;
+		if (spec[j] != ',')
+			return evspec_fail_at(err, -EINVAL, spec, j);
+		j++;
+	}
+	j++;
+	if (spec[j] == ':') {
+		g->mod.pos = ++j;
+		while (spec[j] && !strchr(",{}", spec[j]) && !isspace((unsigned char)spec[j]))
+			j++;
+		g->mod.len = j - g->mod.pos;
+		if (evspec_mods_parse(spec + g->mod.pos, g->mod.len, &mod, &bad) < 0)
+			return evspec_fail_at(err, -EINVAL, spec, g->mod.pos + bad);
+	}
+	*i = j;
+	return 0;
+}
+
+/* First pass: the spec as a heap array of groups of spans. */
+static int evspec_split(const char *spec, struct evspec_gspan **out, unsigned *nout,
+			struct evspec_err *err)
+{
+	struct evspec_gspan *gs = NULL, *tmp;
+	unsigned n = 0;
+	size_t i = 0;
+	int ret;
+
+	for (;;) {
+		if (!(tmp = realloc(gs, (n + 1) * sizeof(*gs)))) {
+			ret = -ENOMEM;
+			break;
+		}
+		gs = tmp;
+		memset(&gs[n], 0, sizeof(gs[n]));
+		i = evspec_skip_ws(spec, i);
+		if (spec[i] == '{') {
+			ret = evspec_span_group(spec, &i, &gs[n], err);
+		} else if (spec[i] == '}') {
+			ret = evspec_fail_at(err, -EINVAL, spec, i);
+		} else {
+			gs[n].n = 1;
+			ret = evspec_span_event(spec, &i, &gs[n].ev[0], err);
+		}
+		if (ret < 0)
+			break;
+		n++;
+		i = evspec_skip_ws(spec, i);
+		if (spec[i] == '\0') {
+			*out = gs;
+			*nout = n;
+			return 0;
+		}
+		if (spec[i] != ',') {
+			ret = evspec_fail_at(err, -EINVAL, spec, i);
+			break;
+		}
+		i++;
+	}
+	free(gs);
+	return ret;
+}
+
+/* Privilege levels as perf sets them: naming any of u/k/h excludes the others. An event
+ * that already chose levels keeps them and gains the new ones ({cycles:k}:u counts both). */
+static void evspec_mods_apply(const struct evspec_mod *m, struct evdesc *d)
+{
+	struct perf_event_attr *a = &d->attr;
+
+	if (m->u || m->k || m->h) {
+		if (d->explicit_plm) {
+			a->exclude_user = a->exclude_user && !m->u;
+			a->exclude_kernel = a->exclude_kernel && !m->k;
+			a->exclude_hv = a->exclude_hv && !m->h;
+		} else {
+			a->exclude_user = !m->u;
+			a->exclude_kernel = !m->k;
+			a->exclude_hv = !m->h;
+		}
+		d->explicit_plm = true;
+	}
+	if (m->idle)
+		a->exclude_idle = 1;
+	if (m->guest_only)
+		a->exclude_host = 1;
+	if (m->host_only)
+		a->exclude_guest = 1;
+}
+
+/* Parse and apply the modifiers m[0..n) of the event at offset base of its text. */
+static int evspec_mods(const char *m, size_t n, size_t base, struct evdesc *d,
+		       struct evspec_err *err)
+{
+	struct evspec_mod mod = {0};
+	size_t bad;
+
+	if (evspec_mods_parse(m, n, &mod, &bad) < 0)
+		return evspec_fail(err, -EINVAL, base + bad, m + bad, n - bad);
+	evspec_mods_apply(&mod, d);
+	return 0;
+}
+
+static void evspec_name_append(struct evdesc *d, const char *s, size_t n)
+{
+	size_t l = strlen(d->name);
+
+	if (n > EV_NAME_MAX - 1 - l)
+		n = EV_NAME_MAX - 1 - l; /* a display name: cutting it is harmless */
+	memcpy(d->name + l, s, n);
+	d->name[l + n] = '\0';
+}
+
+/* "r1a2b": a raw event code, at most 64 bits of hex. */
+static int evspec_raw(const char *s, size_t n, uint64_t *config)
+{
+	uint64_t v = 0;
+
+	if (n < 2 || n > 17 || s[0] != 'r')
+		return -ENOENT;
+	for (size_t i = 1; i < n; i++) {
+		if (!isxdigit((unsigned char)s[i]))
+			return -ENOENT;
+		v = v << 4 | (uint64_t)(isdigit((unsigned char)s[i]) ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+	}
+	*config = v;
+	return 0;
+}
+
+/* 'r' and letters or digits that named nothing: a mistyped raw code rather than an
+ * unknown name. *bad is where the hex stops. */
+static bool evspec_raw_like(const char *s, size_t n, size_t *bad)
+{
+	if (n == 0 || s[0] != 'r')
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]))
+			return false;
+	for (*bad = 1; *bad < n && isxdigit((unsigned char)s[*bad]); (*bad)++)
+		;
+	if (*bad == n) /* all hex, only too long */
+		*bad = 1;
+	return true;
+}
+
+/* A bare name among the sysfs aliases of the core PMU(s), as perf resolves
+ * "inst_retired" to armv8_pmuv3/inst_retired/. Hybrid machines: the first core PMU
+ * (lowest type) that has it. */
+static int evspec_core_alias(const struct pmu_set *pmus, const char *name, struct evdesc *d)
+{
+	struct pmu_info pi;
+	uint64_t cfg[3];
+	const char *terms;
+
+	for (unsigned i = 0; i < pmu_set_count(pmus); i++) {
+		pmu_set_info(pmus, i, &pi);
+		if (!pi.core || pi.type < 0 || !(terms = pmu_set_alias(pmus, i, name)))
+			continue;
+		if (pmu_set_encode_terms(pmus, i, terms, cfg) < 0)
+			return -EINVAL; /* the kernel's alias uses a field we cannot encode */
+		d->attr.type = (uint32_t)pi.type;
+		d->attr.config = cfg[0];
+		d->attr.config1 = cfg[1];
+		d->attr.config2 = cfg[2];
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* "pmu::EVENT:UMASK:u=1": libpfm4 reads the whole name, modifiers included. */
+static int evspec_pfm(const char *s, struct evdesc *d, struct evspec_err *err)
+{
+	int ret = evpfm_encode(s, &d->attr, &d->explicit_plm);
+
+	if (ret == -ENODEV)
+		ret = -ENOENT; /* no libpfm4 here: as unknown as a wrong name */
+	if (ret < 0 && ret != -ENOMEM)
+		return evspec_fail(err, ret, 0, s, strlen(s));
+	d->software = d->attr.type == PERF_TYPE_SOFTWARE;
+	return ret;
+}
+
+/* The failed term of pmu/terms/: an unknown bare word is an unknown event (and named
+ * whole, for suggestions); anything else is a syntax error at the term. */
+static int evspec_pmu_term_fail(const char *s, const char *t, size_t evlen, int ret,
+				struct evspec_err *err)
+{
+	size_t tl = strcspn(t, ",/");
+
+	while (tl > 0 && isspace((unsigned char)t[tl - 1]))
+		tl--;
+	if (ret == -ENOENT && !memchr(t, '=', tl))
+		return evspec_fail(err, -ENOENT, (size_t)(t - s), s, evlen);
+	return evspec_fail(err, ret == -ENOMEM ? ret : -EINVAL, (size_t)(t - s), t, tl);
+}
+
+/* "pmu/term,term/" then modifiers, with or without a ':' ("cpu/cycles/u"). */
+static int evspec_pmu(char *s, const struct pmu_set *pmus, struct evdesc *d,
+		      struct evspec_err *err)
+{
+	char *sl1 = strchr(s, '/'), *sl2 = strchr(sl1 + 1, '/'), *m;
+	struct pmu_info pi;
+	uint64_t cfg[3];
+	size_t epos;
+	int idx, ret;
+
+	if (!sl2 || sl1 == s)
+		return evspec_fail(err, -EINVAL, (size_t)(sl1 - s), sl1, strlen(sl1));
+	*sl1 = '\0';
+	idx = pmu_set_find(pmus, s);
+	if (idx < 0 || pmu_set_info(pmus, (unsigned)idx, &pi) < 0 || pi.type < 0)
+		return evspec_fail(err, -ENOENT, 0, s, strlen(s));
+	*sl1 = '/';
+	*sl2 = '\0';
+	ret = pmu_set_encode_terms_pos(pmus, (unsigned)idx, sl1 + 1, cfg, &epos);
+	*sl2 = '/';
+	if (ret < 0)
+		return evspec_pmu_term_fail(s, sl1 + 1 + epos, (size_t)(sl2 + 1 - s), ret, err);
+	d->attr.type = (uint32_t)pi.type;
+	d->attr.config = cfg[0];
+	d->attr.config1 = cfg[1];
+	d->attr.config2 = cfg[2];
+	d->software = pi.type == PERF_TYPE_SOFTWARE;
+	if (sl2[1] == '\0')
+		return 0;
+	m = sl2 + 1 + (sl2[1] == ':');
+	return evspec_mods(m, strlen(m), (size_t)(m - s), d, err);
+}
+
+/* A name without '/' or "::": generic, cache, raw, core alias, then libpfm4. */
+static int evspec_bare(char *s, const struct pmu_set *pmus, struct evdesc *d,
+		       struct evspec_err *err)
+{
+	char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s), bad;
+	uint32_t type;
+	uint64_t config;
+	int ret = 0;
+
+	if (n == 0)
+		return evspec_fail(err, -EINVAL, 0, s, strlen(s));
+	if (evnames_lookup(s, n, &type, &config) == 0) {
+		d->attr.type = type;
+		d->attr.config = config;
+		d->software = type == PERF_TYPE_SOFTWARE;
+	} else if (evspec_raw(s, n, &config) == 0) {
+		d->attr.type = PERF_TYPE_RAW;
+		d->attr.config = config;
+	} else {
+		if (colon)
+			*colon = '\0';
+		ret = evspec_core_alias(pmus, s, d);
+		if (colon)
+			*colon = ':';
+		if (ret == -ENOENT && pmu_set_uses_pfm(pmus)) {
+			/* libpfm4 has modifiers of its own (":c=2", ":u=1"): give it all */
+			ret = evpfm_encode(s, &d->attr, &d->explicit_plm);
+			if (ret == 0) {
+				d->software = d->attr.type == PERF_TYPE_SOFTWARE;
+				return 0;
+			}
+			if (ret == -EINVAL || ret == -ENOMEM)
+				return evspec_fail(err, ret, 0, s, strlen(s));
+			ret = -ENOENT;
+		}
+		if (ret == -ENOENT && evspec_raw_like(s, n, &bad))
+			return evspec_fail(err, -EINVAL, bad, s, n);
+		if (ret < 0)
+			return evspec_fail(err, ret, 0, s, n);
+	}
+	if (!colon)
+		return 0;
+	return evspec_mods(colon + 1, strlen(colon + 1), (size_t)(colon + 1 - s), d, err);
+}
+
+/* One event tok[0..len) into d; err->pos relative to tok. */
+static int evspec_one(const char *tok, size_t len, const struct pmu_set *pmus, struct evdesc *d,
+		      struct evspec_err *err)
+{
+	char *s = strndup(tok, len);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	memset(d, 0, sizeof(*d));
+	evspec_name_append(d, s, len);
+	if (strstr(s, "::"))
+		ret = evspec_pfm(s, d, err);
+	else if (strchr(s, '/'))
+		ret = evspec_pmu(s, pmus, d, err);
+	else
+		ret = evspec_bare(s, pmus, d, err);
+	d->attr.size = sizeof(d->attr);
+	free(s);
+	return ret;
+}
+
+/* "{a,b}:u": the modifier applies to each member and shows in its name ("a:u"). */
+static int evspec_group_mod(const char *spec, const struct evspec_span *mod, struct evdesc *d,
+			    struct evspec_err *err)
+{
+	const char *sep = ":";
+	int ret = evspec_mods(spec + mod->pos, mod->len, mod->pos, d, err);
+
+	if (ret < 0)
+		return ret;
+	/* "cpu/x/" + u is "cpu/x/u", "cycles:k" + u is "cycles:ku"; libpfm4 names take
+	 * another ":u" */
+	if (!strstr(d->name, "::") && (strchr(d->name, '/') || strchr(d->name, ':')))
+		sep = "";
+	evspec_name_append(d, sep, strlen(sep));
+	evspec_name_append(d, spec + mod->pos, mod->len);
+	return 0;
+}
+
+static int evspec_resolve(const char *spec, const struct evspec_gspan *g,
+			  const struct pmu_set *pmus, struct evgroup_spec *out,
+			  struct evspec_err *err)
+{
+	int ret;
+
+	for (unsigned m = 0; m < g->n; m++) {
+		ret = evspec_one(spec + g->ev[m].pos, g->ev[m].len, pmus, &out->ev[m], err);
+		if (ret < 0) {
+			if (err)
+				err->pos += g->ev[m].pos;
+			return ret;
+		}
+		if (g->mod.len && (ret = evspec_group_mod(spec, &g->mod, &out->ev[m], err)) < 0)
+			return ret;
+	}
+	out->n = g->n;
+	return 0;
+}
+
+int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_list *out,
+		 struct evspec_err *err)
+{
+	struct evspec_gspan *gs;
+	struct evgroup_spec *res = NULL, *all;
+	unsigned n = 0;
+	int ret;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!spec || !out)
+		return -EINVAL;
+	ret = evspec_split(spec, &gs, &n, err);
+	if (ret < 0)
+		return ret;
+	res = calloc(n, sizeof(*res));
+	ret = res ? 0 : -ENOMEM;
+	for (unsigned i = 0; i < n && ret == 0; i++)
+		ret = evspec_resolve(spec, &gs[i], pmus, &res[i], err);
+	if (ret == 0) {
+		all = realloc(out->g, (out->n + n) * sizeof(*all));
+		if (all) {
+			memcpy(all + out->n, res, n * sizeof(*res));
+			out->g = all;
+			out->n += n;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
+	free(res);
+	free(gs);
+	return ret;
+}
+
+int evspec_parse_one(const char *name, const struct pmu_set *pmus, struct evdesc *d,
+		     struct evspec_err *err)
+{
+	struct evspec_span sp;
+	struct evdesc tmp;
+	size_t i;
+	int ret;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!name || !d)
+		return -EINVAL;
+	i = evspec_skip_ws(name, 0);
+	if (strchr("{}", name[i]) && name[i])
+		return evspec_fail_at(err, -EINVAL, name, i);
+	ret = evspec_span_event(name, &i, &sp, err);
+	if (ret < 0)
+		return ret;
+	i = evspec_skip_ws(name, i);
+	if (name[i])
+		return evspec_fail_at(err, -EINVAL, name, i);
+	ret = evspec_one(name + sp.pos, sp.len, pmus, &tmp, err);
+	if (ret < 0) {
+		if (err)
+			err->pos += sp.pos;
+		return ret;
+	}
+	*d = tmp;
+	return 0;
+}
+
+void evspec_list_free(struct evspec_list *l)
+{
+	if (!l)
+		return;
+	free(l->g);
+	l->g = NULL;
+	l->n = 0;
+}
+
+bool evspec_is_software(const struct evdesc *d)
+{
+	return d && (d->software || d->attr.type == PERF_TYPE_SOFTWARE);
+}
+
+int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_list_cb cb,
+		     void *ctx)
+{
+	return evnames_for_each(pmus, pmu_filter, false, cb, ctx);
+}
+
+struct evspec_near {
+	const char *want;
+	size_t wlen;
+	bool full;       /* the input names a PMU: compare whole names */
+	unsigned limit;
+	char (*out)[EV_NAME_MAX];
+	unsigned *dist;
+	unsigned n, max;
+};
+
+/* The part of a catalogue name a short input is compared with: the alias of
+ * "pmu/alias/", the event of "pmu::EVENT". */
+static const char *evspec_short(const char *name, size_t *len)
+{
+	const char *p = strstr(name, "::");
+
+	if (p) {
+		*len = strlen(p + 2);
+		return p + 2;
+	}
+	p = strchr(name, '/');
+	if (p) {
+		*len = strcspn(p + 1, "/");
+		return p + 1;
+	}
+	*len = strlen(name);
+	return name;
+}
+
+/* Keep the max closest names, best first; equal distances keep catalogue order. */
+static int evspec_near_cb(void *ctx, const char *pmu, const char *name, const char *desc)
+{
+	struct evspec_near *c = ctx;
+	size_t len = strlen(name);
+	const char *cmp = c->full ? name : evspec_short(name, &len);
+	unsigned d = evnames_distance(c->want, c->wlen, cmp, len), i, keep;
+
+	(void)pmu;
+	(void)desc;
+	if (d > c->limit || strlen(name) >= EV_NAME_MAX)
+		return 0;
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->out[i], name) == 0)
+			return 0;
+	for (i = c->n; i > 0 && c->dist[i - 1] > d; i--)
+		;
+	if (i >= c->max)
+		return 0;
+	keep = c->n < c->max ? c->n : c->max - 1; /* entries that stay */
+	memmove(c->out[i + 1], c->out[i], (keep - i) * sizeof(c->out[0]));
+	memmove(&c->dist[i + 1], &c->dist[i], (keep - i) * sizeof(c->dist[0]));
+	strcpy(c->out[i], name);
+	c->dist[i] = d;
+	c->n = keep + 1;
+	return 0;
+}
+
+unsigned evspec_suggest(const char *name, const struct pmu_set *pmus, char out[][EV_NAME_MAX],
+			unsigned max)
+{
+	struct evspec_near c = {.out = out, .max = max};
+	const char *p;
+
+	if (!name || max == 0)
+		return 0;
+	c.want = name + evspec_skip_ws(name, 0);
+	p = strstr(c.want, "::");
+	if (p) {
+		c.full = true;
+		c.wlen = (size_t)(p + 2 - c.want) + strcspn(p + 2, ":");
+	} else if ((p = strchr(c.want, '/'))) {
+		c.full = true;
+		c.wlen = (size_t)(p + 1 - c.want) + strcspn(p + 1, "/");
+		c.wlen += c.want[c.wlen] == '/';
+	} else {
+		c.wlen = strcspn(c.want, ": \t\n");
+	}
+	c.limit = c.wlen / 3 > 2 ? (unsigned)(c.wlen / 3) : 2;
+	c.dist = calloc(max, sizeof(*c.dist));
+	if (!c.dist)
+		return 0;
+	evnames_for_each(pmus, NULL, true, evspec_near_cb, &c);
+	free(c.dist);
+	return c.n;
+}

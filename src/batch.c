@@ -1,0 +1,304 @@
+/* Batch output. Text is for people (and diff), CSV and JSON for scripts: each value
+ * carries its state and running %, never a silent zero. */
+#include "batch.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "text.h"
+
+#define BATCH_MAX_COLS 96
+
+struct batch {
+	FILE *out;
+	enum out_format fmt;
+	struct column cols[BATCH_MAX_COLS];
+	char titles[BATCH_MAX_COLS][24];
+	unsigned ncols;
+	struct sort_spec sort;
+	bool sort_ok;
+	bool header_done;
+	bool cpus;
+	unsigned *idx, *scratch;
+	size_t idx_cap;
+};
+
+static bool has_column(const struct batch *b, const char *name, enum col_kind kind, int a)
+{
+	for (unsigned i = 0; i < b->ncols; i++)
+		if (strcmp(b->cols[i].name, name) == 0 && b->cols[i].kind == kind &&
+		    b->cols[i].a == a)
+			return true;
+	return false;
+}
+
+/* One table: the identity columns once, then each pane's own columns; COMMAND last. A
+ * RUN% column is titled after its pane so that each group's can be told apart. */
+static void merge(struct batch *b, const struct pane *panes, unsigned npanes)
+{
+	const struct column *cmd = NULL;
+	for (unsigned p = 0; p < npanes; p++) {
+		for (unsigned i = 0; i < panes[p].ncols && b->ncols < BATCH_MAX_COLS; i++) {
+			const struct column *c = &panes[p].cols[i];
+			if (c->kind == COL_COMMAND) {
+				cmd = c;
+				continue;
+			}
+			if (has_column(b, c->name, c->kind, c->a))
+				continue;
+			struct column *n = &b->cols[b->ncols];
+			*n = *c;
+			if (c->kind == COL_RUN_PCT) {
+				snprintf(b->titles[b->ncols], sizeof(b->titles[0]), "%s.RUN%%",
+					 panes[p].name);
+				n->title = n->name = b->titles[b->ncols];
+				n->width = (int)strlen(n->title);
+			}
+			if (n->width < (int)strlen(n->title))
+				n->width = (int)strlen(n->title);
+			b->ncols++;
+		}
+	}
+	if (cmd && b->ncols < BATCH_MAX_COLS)
+		b->cols[b->ncols++] = *cmd;
+}
+
+struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes,
+			unsigned npanes, const char *sort, bool reverse)
+{
+	struct batch *b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->out = out;
+	b->fmt = fmt;
+	merge(b, panes, npanes);
+	b->sort_ok = true;
+	const char *want = sort ? sort : "CPU%";
+	for (unsigned i = 0; i < b->ncols; i++)
+		if (strcasecmp(b->cols[i].name, want) == 0)
+			b->sort.col = &b->cols[i];
+	if (!b->sort.col && sort)
+		b->sort_ok = false;
+	b->sort.descending = b->sort.col ? b->sort.col->desc_first != reverse : reverse;
+	return b;
+}
+
+void batch_show_cpus(struct batch *b, bool on)
+{
+	b->cpus = on;
+}
+
+bool batch_sort_ok(const struct batch *b)
+{
+	return b->sort_ok;
+}
+
+void batch_free(struct batch *b)
+{
+	if (!b)
+		return;
+	free(b->idx);
+	free(b->scratch);
+	free(b);
+}
+
+void batch_notice(struct batch *b, const char *text)
+{
+	if (b->fmt == OUT_JSON) {
+		fputs("{\"notice\":", b->out);
+		text_json_string(b->out, text);
+		fputs("}\n", b->out);
+	} else {
+		fprintf(b->out, "# %s\n", text);
+	}
+}
+
+static const char *kind_str(enum row_kind k)
+{
+	return k == ROW_CPU ? "cpu" : k == ROW_THREAD ? "thread" : "process";
+}
+
+static void text_cell(struct batch *b, const struct column *c, const struct model *m,
+		      const struct mrow *r, bool last)
+{
+	char buf[128], safe[128];
+	column_format(c, m, r, buf, sizeof(buf));
+	if (column_is_numeric(c) && column_value(c, m, r).state == VAL_SCALED)
+		strncat(buf, "~", sizeof(buf) - strlen(buf) - 1);
+	text_sanitize(buf, safe, sizeof(safe), true);
+	if (last)
+		fputs(safe, b->out);
+	else if (c->left)
+		fprintf(b->out, "%-*s ", c->width, safe);
+	else
+		fprintf(b->out, "%*s ", c->width + (column_is_numeric(c) ? 1 : 0), safe);
+}
+
+static void text_block(struct batch *b, const struct model *m, const size_t *n_rows)
+{
+	fprintf(b->out, "pmutop - %s, %s, %d CPUs - %s %llu, interval %.2fs (%.3fs) - %u tasks%s\n",
+		m->hostname ? m->hostname : "?", m->kernel ? m->kernel : "?", m->ncpus,
+		m->final ? "total" : "tick", (unsigned long long)m->tick, m->interval, m->elapsed,
+		m->ntasks, m->user_only ? " - user mode only" : "");
+	if (m->nfd_short)
+		fprintf(b->out, "# %u tasks not counted: out of file descriptors\n", m->nfd_short);
+	for (unsigned i = 0; i < b->ncols; i++) {
+		const struct column *c = &b->cols[i];
+		bool last = i + 1 == b->ncols;
+		if (last)
+			fputs(c->title, b->out);
+		else if (c->left)
+			fprintf(b->out, "%-*s ", c->width, c->title);
+		else
+			fprintf(b->out, "%*s ", c->width + (column_is_numeric(c) ? 1 : 0), c->title);
+	}
+	fputc('\n', b->out);
+	for (unsigned k = 0; b->cpus && k < m->ncpu_rows; k++) {
+		for (unsigned i = 0; i < b->ncols; i++)
+			text_cell(b, &b->cols[i], m, &m->cpu_rows[k], i + 1 == b->ncols);
+		fputc('\n', b->out);
+	}
+	for (size_t k = 0; k < *n_rows; k++) {
+		const struct mrow *r = &m->rows[b->idx[k]];
+		for (unsigned i = 0; i < b->ncols; i++)
+			text_cell(b, &b->cols[i], m, r, i + 1 == b->ncols);
+		if (r->exited)
+			fputs(" (exited)", b->out);
+		fputc('\n', b->out);
+	}
+	fputc('\n', b->out);
+}
+
+static void csv_prefix(struct batch *b, const struct model *m, const struct mrow *r)
+{
+	if (m->final)
+		fputs("total,", b->out);
+	else
+		fprintf(b->out, "%llu,", (unsigned long long)m->tick);
+	fprintf(b->out, "%.3f,%.3f,%s,", m->time, m->elapsed, kind_str(r->kind));
+	if (r->kind == ROW_CPU)
+		fprintf(b->out, ",,%d,,", r->cpu);
+	else {
+		fprintf(b->out, "%d,%d,,", (int)r->pid, (int)r->tid);
+		text_csv_field(b->out, r->comm);
+		fputc(',', b->out);
+	}
+}
+
+static void csv_value(struct batch *b, struct val v, bool count)
+{
+	if (val_has_number(v))
+		fprintf(b->out, count ? "%.0f," : "%.4f,", v.v);
+	else
+		fputc(',', b->out);
+	fprintf(b->out, "%s,", val_state_str(v.state));
+	if (v.state != VAL_NA && v.state != VAL_EMPTY)
+		fprintf(b->out, "%.2f", v.run_pm / 10.0);
+	fputc('\n', b->out);
+}
+
+/* Derived columns (IPC, ratios, CPU%, GHz) follow the raw events of the same row. */
+static bool derived(const struct column *c)
+{
+	return c->kind == COL_RATIO || c->kind == COL_GHZ || c->kind == COL_CPU_PCT ||
+	       c->kind == COL_RATE;
+}
+
+static void csv_row(struct batch *b, const struct model *m, const struct mrow *r)
+{
+	for (unsigned e = 0; e < m->nevents; e++) {
+		csv_prefix(b, m, r);
+		text_csv_field(b->out, m->events[e].key);
+		fputc(',', b->out);
+		csv_value(b, r->v[e], true);
+	}
+	for (unsigned i = 0; i < b->ncols; i++) {
+		if (!derived(&b->cols[i]))
+			continue;
+		csv_prefix(b, m, r);
+		text_csv_field(b->out, b->cols[i].name);
+		fputc(',', b->out);
+		csv_value(b, column_value(&b->cols[i], m, r), false);
+	}
+}
+
+static void json_value(struct batch *b, const char *key, struct val v, bool first)
+{
+	if (!first)
+		fputc(',', b->out);
+	text_json_string(b->out, key);
+	fputs(":{\"value\":", b->out);
+	if (val_has_number(v))
+		fprintf(b->out, "%.6g", v.v);
+	else
+		fputs("null", b->out);
+	fprintf(b->out, ",\"state\":\"%s\"", val_state_str(v.state));
+	if (v.state == VAL_NA)
+		fprintf(b->out, ",\"why\":\"%s\"", val_why_str(v.why));
+	if (v.state != VAL_NA && v.state != VAL_EMPTY)
+		fprintf(b->out, ",\"running\":%.2f", v.run_pm / 10.0);
+	fputc('}', b->out);
+}
+
+static void json_row(struct batch *b, const struct model *m, const struct mrow *r)
+{
+	fputs("{\"tick\":", b->out);
+	if (m->final)
+		fputs("\"total\"", b->out);
+	else
+		fprintf(b->out, "%llu", (unsigned long long)m->tick);
+	fprintf(b->out, ",\"time\":%.3f,\"interval\":%.3f,\"kind\":\"%s\"", m->time, m->elapsed,
+		kind_str(r->kind));
+	if (r->kind == ROW_CPU) {
+		fprintf(b->out, ",\"cpu\":%d", r->cpu);
+	} else {
+		fprintf(b->out, ",\"pid\":%d,\"tid\":%d,\"user\":", (int)r->pid, (int)r->tid);
+		text_json_string(b->out, r->user);
+		fputs(",\"command\":", b->out);
+		text_json_string(b->out, r->comm);
+		if (r->exited)
+			fputs(",\"exited\":true", b->out);
+	}
+	fputs(",\"values\":{", b->out);
+	for (unsigned e = 0; e < m->nevents; e++)
+		json_value(b, m->events[e].key, r->v[e], e == 0);
+	for (unsigned i = 0; i < b->ncols; i++)
+		if (derived(&b->cols[i]))
+			json_value(b, b->cols[i].name, column_value(&b->cols[i], m, r),
+				   m->nevents == 0 && i == 0);
+	fputs("}}\n", b->out);
+}
+
+int batch_write(struct batch *b, const struct model *m)
+{
+	if (m->nrows > b->idx_cap) {
+		size_t cap = m->nrows + m->nrows / 2 + 64;
+		unsigned *idx = realloc(b->idx, cap * sizeof(*idx));
+		if (idx)
+			b->idx = idx;
+		unsigned *scr = realloc(b->scratch, 2 * cap * sizeof(*scr));
+		if (scr)
+			b->scratch = scr;
+		if (!idx || !scr)
+			return -ENOMEM;
+		b->idx_cap = cap;
+	}
+	size_t n = m->nrows ? sort_rows_r(m, &b->sort, b->idx, b->scratch) : 0;
+	if (b->fmt == OUT_CSV && !b->header_done)
+		fputs("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running\n",
+		      b->out);
+	b->header_done = true;
+	if (b->fmt == OUT_TEXT) {
+		text_block(b, m, &n);
+	} else {
+		for (unsigned k = 0; b->cpus && k < m->ncpu_rows; k++)
+			(b->fmt == OUT_CSV ? csv_row : json_row)(b, m, &m->cpu_rows[k]);
+		for (size_t k = 0; k < n; k++)
+			(b->fmt == OUT_CSV ? csv_row : json_row)(b, m, &m->rows[b->idx[k]]);
+	}
+	if (fflush(b->out) != 0 || ferror(b->out))
+		return -(errno ? errno : EIO);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* Batch mode writers: text blocks like top -b, CSV lines like perf stat -x, JSON lines.
+ * They format with the same column descriptors the screen uses. */
+#ifndef PMUTOP_BATCH_H
+#define PMUTOP_BATCH_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "columns.h"
+#include "model.h"
+#include "sort.h"
+
+struct batch;
+
+/* panes: the screen's panes; their columns are merged into one table. sort may name a
+ * column (NULL: CPU%), descending unless reverse. */
+struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes,
+			unsigned npanes, const char *sort, bool reverse);
+void batch_free(struct batch *b);
+
+/* CPU rows too (--per-cpu). */
+void batch_show_cpus(struct batch *b, bool on);
+
+/* Refuses a --sort column that does not exist: returns false. */
+bool batch_sort_ok(const struct batch *b);
+
+/* Notices once, before the first block ("# ..." in text and CSV, {"notice":...} in
+ * JSON). */
+void batch_notice(struct batch *b, const char *text);
+
+/* One block for the model's interval (or its totals when m->final). Returns 0, or
+ * -errno when the output failed (EPIPE: the reader went away). */
+int batch_write(struct batch *b, const struct model *m);
+
+#endif

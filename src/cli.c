@@ -1,0 +1,251 @@
+/* Parsing the command line with getopt_long; every bad input gets one clear line. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_PER_CPU = 256,
+	OPT_FORMAT,
+	OPT_SORT,
+	OPT_REVERSE,
+	OPT_PANE,
+	OPT_LIST,
+	OPT_NO_COLOR,
+	OPT_CHILDREN,
+	OPT_USER,
+};
+
+static const struct option longopts[] = {
+	{"batch", no_argument, NULL, 'b'},
+	{"iterations", required_argument, NULL, 'n'},
+	{"delay", required_argument, NULL, 'd'},
+	{"events", required_argument, NULL, 'e'},
+	{"threads", no_argument, NULL, 'H'},
+	{"pid", required_argument, NULL, 'p'},
+	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"sort", required_argument, NULL, OPT_SORT},
+	{"reverse", no_argument, NULL, OPT_REVERSE},
+	{"pane", required_argument, NULL, OPT_PANE},
+	{"list", no_argument, NULL, OPT_LIST},
+	{"no-color", no_argument, NULL, OPT_NO_COLOR},
+	{"children", no_argument, NULL, OPT_CHILDREN},
+	{"user", no_argument, NULL, OPT_USER},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
+void cli_usage(FILE *f)
+{
+	fputs("Usage: pmutop [OPTIONS] [-- COMMAND [ARGS...]]\n"
+	      "Live per-process and per-CPU performance counters: IPC, cache and branch misses.\n"
+	      "\n"
+	      "  -b, --batch            batch mode: print blocks of text, CSV or JSON lines\n"
+	      "  -n, --iterations N     stop after N blocks (batch mode)\n"
+	      "  -d, --delay SECONDS    interval between updates (default 1; 0.1 to 3600)\n"
+	      "  -e, --events SPEC      count these events, perf syntax: cycles,{a,b}:u,\n"
+	      "                         pmu/event=0x3c/, pmu::EVENT:UMASK, r01c2\n"
+	      "  -p, --pid PID[,PID]    watch only these processes, one row per thread\n"
+	      "  -H, --threads          show thread rows\n"
+	      "      --per-cpu          also count per CPU (rows in batch, meters on screen)\n"
+	      "      --user             hardware events count user mode only\n"
+	      "      --children         with -- COMMAND: count its descendants too\n"
+	      "      --format FMT       batch output: text (default), csv or json\n"
+	      "      --sort COL         sort by column COL (e.g. CPU%, IPC, CMISS%)\n"
+	      "      --reverse          reverse the sort order\n"
+	      "      --pane NAME        first pane shown (IPC, Cache, Branch, Software)\n"
+	      "      --list [PMU]       list PMUs and events, then exit\n"
+	      "      --no-color         no colours on the screen\n"
+	      "  -h, --help             this help\n"
+	      "  -V, --version          version\n"
+	      "\n"
+	      "  -- COMMAND ARGS        start COMMAND with counters attached, watch it, and\n"
+	      "                         exit with its status when it ends\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 runtime error, 2 bad usage. See pmutop(1).\n",
+	      f);
+}
+
+int cli_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0.1 || v > 3600)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_count(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 1)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_pids(struct cli *c, const char *arg, char *err, size_t errlen)
+{
+	const char *s = arg;
+	while (*s) {
+		char *end;
+		errno = 0;
+		long v = strtol(s, &end, 10);
+		if (errno || end == s || v < 1 || v > 0x3fffffff || (*end && *end != ',')) {
+			snprintf(err, errlen, "invalid pid list '%s' for -p: give process ids "
+					      "separated by commas, e.g. -p 1234,5678", arg);
+			return -EINVAL;
+		}
+		if (c->npids == CLI_MAX_PIDS) {
+			snprintf(err, errlen, "too many pids for -p: at most %d", CLI_MAX_PIDS);
+			return -EINVAL;
+		}
+		c->pids[c->npids++] = (pid_t)v;
+		s = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int parse_format(struct cli *c, const char *arg, char *err, size_t errlen)
+{
+	if (strcmp(arg, "text") == 0)
+		c->format = OUT_TEXT;
+	else if (strcmp(arg, "csv") == 0)
+		c->format = OUT_CSV;
+	else if (strcmp(arg, "json") == 0)
+		c->format = OUT_JSON;
+	else {
+		snprintf(err, errlen, "unknown format '%s' for --format: use text, csv or json",
+			 arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'b':
+		c->batch = true;
+		return 0;
+	case 'n':
+		if (cli_parse_count(arg, &c->count) == 0)
+			return 0;
+		snprintf(err, errlen, "invalid count '%s' for -n: give a whole number >= 1", arg);
+		return -EINVAL;
+	case 'd':
+		if (cli_parse_seconds(arg, &c->interval) == 0) {
+			c->interval_set = true;
+			return 0;
+		}
+		snprintf(err, errlen,
+			 "invalid interval '%s' for -d: give seconds from 0.1 to 3600, e.g. -d 0.5",
+			 arg);
+		return -EINVAL;
+	case 'e':
+		if (!*arg) {
+			snprintf(err, errlen, "empty event list for -e: e.g. -e cycles,instructions");
+			return -EINVAL;
+		}
+		c->events = arg;
+		return 0;
+	case 'H':
+		c->threads = true;
+		return 0;
+	case 'p':
+		return parse_pids(c, arg, err, errlen);
+	case OPT_PER_CPU:
+		c->per_cpu = true;
+		return 0;
+	case OPT_FORMAT:
+		return parse_format(c, arg, err, errlen);
+	case OPT_SORT:
+		c->sort = arg;
+		return 0;
+	case OPT_REVERSE:
+		c->reverse = true;
+		return 0;
+	case OPT_PANE:
+		c->pane = arg;
+		return 0;
+	case OPT_LIST:
+		c->list = true;
+		return 0;
+	case OPT_NO_COLOR:
+		c->no_color = true;
+		return 0;
+	case OPT_CHILDREN:
+		c->children = true;
+		return 0;
+	case OPT_USER:
+		c->user_only = true;
+		return 0;
+	case 'h':
+		c->help = true;
+		return 0;
+	case 'V':
+		c->version = true;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	c->interval = 1.0;
+	err[0] = '\0';
+	opterr = 0;
+	optind = 1;
+	int opt;
+	/* '+': stop at the first non-option, so a command's own options stay its own. */
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hp:hV", longopts, NULL)) != -1) {
+		if (opt == '?' || opt == ':') {
+			const char *name = argv[optind - 1];
+			if (opt == ':')
+				snprintf(err, errlen, "option '%s' needs a value: see pmutop --help", name);
+			else if (optopt)
+				snprintf(err, errlen, "unknown option '-%c': see pmutop --help", optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s': see pmutop --help", name);
+			return -EINVAL;
+		}
+		if (parse_one(c, opt, optarg, err, errlen))
+			return -EINVAL;
+	}
+	bool after_dashes = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+	if (optind < argc && c->list && !after_dashes && optind + 1 == argc) {
+		c->list_pmu = argv[optind];
+	} else if (optind < argc) {
+		if (!after_dashes) {
+			snprintf(err, errlen, "unexpected argument '%s': to watch a command, put it "
+					      "after --, e.g. pmutop -- %s",
+				 argv[optind], argv[optind]);
+			return -EINVAL;
+		}
+		c->command = &argv[optind];
+	}
+	if (c->command && c->npids) {
+		snprintf(err, errlen, "-p and -- COMMAND cannot be combined: watch one or the other");
+		return -EINVAL;
+	}
+	if (c->children && !c->command) {
+		snprintf(err, errlen, "--children needs a command: pmutop --children -- COMMAND");
+		return -EINVAL;
+	}
+	if (c->count && !c->batch) {
+		snprintf(err, errlen, "-n counts batch blocks: add -b, e.g. pmutop -b -n 5");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* Command-line options: parsed and validated here, acted on in main.c. */
+#ifndef PMUTOP_CLI_H
+#define PMUTOP_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define CLI_MAX_PIDS 64
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+struct cli {
+	bool batch;
+	long count;            /* -n: blocks to print, 0 = until stopped */
+	double interval;       /* -d seconds */
+	bool interval_set;
+	const char *events;    /* -e SPEC, or NULL for the default set */
+	bool per_cpu;          /* --per-cpu */
+	bool threads;          /* -H */
+	bool user_only;        /* --user: hardware events exclude kernel mode */
+	bool children;         /* --children */
+	enum out_format format;
+	const char *sort;      /* --sort COL */
+	bool reverse;          /* --reverse */
+	const char *pane;      /* --pane NAME */
+	pid_t pids[CLI_MAX_PIDS];
+	unsigned npids;
+	char **command;        /* after --, NULL-terminated, or NULL */
+	bool list;             /* --list [PMU] */
+	const char *list_pmu;
+	bool no_color;
+	bool help, version;
+};
+
+/* Parse argv. Returns 0, or -EINVAL with one line in err saying what was wrong and
+ * what to do. */
+int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
+void cli_usage(FILE *f);
+
+/* Strict number parsing for options: the whole string, within [min, max]. */
+int cli_parse_seconds(const char *s, double *out);
+int cli_parse_count(const char *s, long *out);
+
+#endif

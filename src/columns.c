@@ -1,0 +1,330 @@
+/* The column table, the built-in panes, and the getters and formatters behind them. */
+#include "columns.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+int model_role(const struct model *m, enum ev_role role)
+{
+	for (unsigned i = 0; i < m->nevents; i++)
+		if (m->events[i].role == role)
+			return (int)i;
+	return -1;
+}
+
+/* The descriptors. a/b name roles here; columns_build_panes turns them into event
+ * indices (or group indices for RUN%). One line per column. */
+#define C(nm, ti, w, k, f, ra, rb, mu, hl) \
+	{.name = nm, .title = ti, .width = w, .desc_first = true, .kind = k, .fmt = f, \
+	 .a = ra, .b = rb, .mul = mu, .help = hl}
+
+static const struct column col_pid = {.name = "PID", .title = "PID", .width = 7,
+				      .kind = COL_PID, .fmt = FMT_TEXT, .a = -1, .b = -1,
+				      .help = "process id (thread id on thread rows)"};
+static const struct column col_user = {.name = "USER", .title = "USER", .width = 8,
+				       .left = true, .kind = COL_USER, .fmt = FMT_TEXT,
+				       .a = -1, .b = -1, .help = "owner"};
+static const struct column col_thr = {.name = "THR", .title = "THR", .width = 4,
+				      .desc_first = true, .kind = COL_THREADS,
+				      .fmt = FMT_TEXT, .a = -1, .b = -1, .help = "threads"};
+static const struct column col_cmd = {.name = "COMMAND", .title = "COMMAND", .width = 0,
+				      .left = true, .kind = COL_COMMAND, .fmt = FMT_TEXT,
+				      .a = -1, .b = -1, .help = "command name"};
+
+static const struct column col_cpu =
+	C("CPU%", " CPU%", 6, COL_CPU_PCT, FMT_PCT, ROLE_TASK_CLOCK, -1, 100,
+	  "CPU time (task-clock) per wall-clock time, %");
+
+struct pane_def {
+	const char *name;
+	enum ev_role need;          /* the pane exists when this role is present */
+	enum ev_role run_of;        /* RUN% shows this role's group */
+	struct column cols[8];
+	unsigned n;
+};
+
+static const struct pane_def pane_defs[] = {
+	{"IPC", ROLE_CYCLES, ROLE_CYCLES, {
+		C("GHZ", "  GHz", 5, COL_GHZ, FMT_GHZ, ROLE_CYCLES, -1, 1,
+		  "cycles per running nanosecond: effective clock"),
+		C("CYCLES", " CYCLES", 7, COL_COUNT, FMT_COUNT, ROLE_CYCLES, -1, 1,
+		  "CPU cycles this interval"),
+		C("INSNS", "  INSNS", 7, COL_COUNT, FMT_COUNT, ROLE_INSNS, -1, 1,
+		  "instructions retired this interval"),
+		C("IPC", "  IPC", 5, COL_RATIO, FMT_RATIO, ROLE_INSNS, ROLE_CYCLES, 1,
+		  "instructions per cycle (same group)"),
+	}, 4},
+	{"Cache", ROLE_CACHE_REFS, ROLE_CACHE_REFS, {
+		C("CREFS", "  CREFS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_REFS, -1, 1,
+		  "cache references (last-level on most CPUs)"),
+		C("CMISS", "  CMISS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_MISSES, -1, 1,
+		  "cache misses"),
+		C("CMISS%", "CMISS%", 6, COL_RATIO, FMT_PCT, ROLE_CACHE_MISSES, ROLE_CACHE_REFS,
+		  100, "cache misses per reference, %"),
+		C("CMPKI", " CMPKI", 6, COL_RATIO, FMT_RATIO, ROLE_CACHE_MISSES, ROLE_CACHE_INSNS,
+		  1000, "cache misses per 1000 instructions"),
+	}, 4},
+	{"Branch", ROLE_BRANCHES, ROLE_BRANCHES, {
+		C("BRANCH", " BRANCH", 7, COL_COUNT, FMT_COUNT, ROLE_BRANCHES, -1, 1,
+		  "branch instructions"),
+		C("BMISS", "  BMISS", 7, COL_COUNT, FMT_COUNT, ROLE_BRANCH_MISSES, -1, 1,
+		  "mispredicted branches"),
+		C("BMISS%", "BMISS%", 6, COL_RATIO, FMT_PCT, ROLE_BRANCH_MISSES, ROLE_BRANCHES,
+		  100, "branch misses per branch, %"),
+		C("BMPKI", " BMPKI", 6, COL_RATIO, FMT_RATIO, ROLE_BRANCH_MISSES,
+		  ROLE_BRANCH_INSNS, 1000, "branch misses per 1000 instructions"),
+	}, 4},
+	{"Software", ROLE_TASK_CLOCK, ROLE_NONE, {
+		C("CSW", "    CSW", 7, COL_COUNT, FMT_COUNT, ROLE_CS, -1, 1,
+		  "context switches"),
+		C("MIGR", "   MIGR", 7, COL_COUNT, FMT_COUNT, ROLE_MIGRATIONS, -1, 1,
+		  "CPU migrations"),
+		C("FAULTS", " FAULTS", 7, COL_COUNT, FMT_COUNT, ROLE_FAULTS, -1, 1,
+		  "page faults"),
+		C("MAJFLT", " MAJFLT", 7, COL_COUNT, FMT_COUNT, ROLE_MAJ_FAULTS, -1, 1,
+		  "major page faults (needed I/O)"),
+	}, 4},
+};
+
+static const struct column col_run =
+	C("RUN%", " RUN%", 5, COL_RUN_PCT, FMT_PCT, -1, -1, 100,
+	  "share of enabled time the group was on the PMU; <100 means scaled");
+
+static void pane_add(struct pane *p, const struct column *c)
+{
+	if (p->ncols < sizeof(p->cols) / sizeof(p->cols[0]))
+		p->cols[p->ncols++] = *c;
+}
+
+static void pane_start(struct pane *p, const char *name, const struct model *m)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	pane_add(p, &col_pid);
+	pane_add(p, &col_user);
+	if (m->threads)
+		pane_add(p, &col_thr);
+	struct column cpu = col_cpu;
+	cpu.a = model_role(m, ROLE_TASK_CLOCK);
+	pane_add(p, &cpu);
+	p->sort_default = (int)p->ncols - 1;
+}
+
+/* In the table a and b name roles (b <= 0: unused); here they become event indices. A
+ * column whose inputs are not in the set is dropped (a user set without them). */
+static bool resolve(const struct model *m, struct column *c)
+{
+	int a = model_role(m, (enum ev_role)c->a);
+	if (a < 0)
+		return false;
+	c->a = a;
+	if (c->b > 0) {
+		int b = model_role(m, (enum ev_role)c->b);
+		if (b < 0)
+			return false;
+		c->b = b;
+	}
+	return true;
+}
+
+static void builtin_pane(const struct model *m, const struct pane_def *d, struct pane *p)
+{
+	pane_start(p, d->name, m);
+	for (unsigned i = 0; i < d->n; i++) {
+		struct column c = d->cols[i];
+		if (resolve(m, &c))
+			pane_add(p, &c);
+	}
+	int runev = d->run_of ? model_role(m, d->run_of) : -1;
+	if (runev >= 0) {
+		struct column r = col_run;
+		r.a = (int)m->events[runev].group;
+		pane_add(p, &r);
+	}
+	pane_add(p, &col_cmd);
+}
+
+/* Every event of a user's set as a count column, with each group's RUN%. */
+static void events_pane(const struct model *m, struct pane *p)
+{
+	pane_start(p, "Events", m);
+	for (unsigned g = 0; g < m->ngroups; g++) {
+		for (unsigned k = 0; k < m->groups[g].n; k++) {
+			unsigned e = m->groups[g].first + k;
+			struct column c = C(m->events[e].name, m->events[e].name, 10, COL_COUNT,
+					    FMT_COUNT, (int)e, -1, 1, "event count this interval");
+			pane_add(p, &c);
+		}
+		struct column r = col_run;
+		r.a = (int)g;
+		pane_add(p, &r);
+	}
+	pane_add(p, &col_cmd);
+}
+
+unsigned columns_build_panes(const struct model *m, bool user_events, struct pane *out,
+			     unsigned max)
+{
+	unsigned n = 0;
+	if (user_events && max > 0)
+		events_pane(m, &out[n++]);
+	for (size_t i = 0; i < sizeof(pane_defs) / sizeof(pane_defs[0]) && n < max; i++)
+		if (model_role(m, pane_defs[i].need) >= 0)
+			builtin_pane(m, &pane_defs[i], &out[n++]);
+	return n;
+}
+
+static struct val cpu_pct(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	if (r->kind == ROW_CPU) {
+		struct val v = {.v = r->cpu_pct, .state = VAL_EXACT, .run_pm = 1000};
+		if (r->cpu_pct < 0)
+			v = val_missing(VAL_NA, WHY_UNSUPPORTED);
+		return v;
+	}
+	if (c->a < 0)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	struct val t = r->v[c->a];
+	struct val wall = {.v = m->elapsed * 1e9, .state = VAL_EXACT, .run_pm = 1000};
+	return val_ratio(t, wall, c->mul);
+}
+
+struct val column_value(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	switch (c->kind) {
+	case COL_CPU_PCT:
+		return cpu_pct(c, m, r);
+	case COL_COUNT:
+		return r->v[c->a];
+	case COL_RATE: {
+		struct val sec = {.v = m->elapsed, .state = VAL_EXACT, .run_pm = 1000};
+		return val_ratio(r->v[c->a], sec, 1);
+	}
+	case COL_RATIO:
+		return val_ratio(r->v[c->a], r->v[c->b], c->mul);
+	case COL_GHZ: {
+		/* Scaled cycles over enabled time equals raw cycles over running time. */
+		const struct val_delta *g = &r->g[m->events[c->a].group];
+		struct val ns = {.v = (double)g->ena, .state = VAL_EXACT, .run_pm = 1000};
+		return val_ratio(r->v[c->a], ns, 1);
+	}
+	case COL_RUN_PCT: {
+		const struct mgroup *grp = &m->groups[c->a];
+		struct val v = r->v[grp->first];
+		for (unsigned k = 1; k < grp->n; k++)
+			if (r->v[grp->first + k].state < v.state)
+				v = r->v[grp->first + k];
+		if (v.state == VAL_NA || v.state == VAL_EMPTY)
+			return v;
+		return (struct val){.v = v.run_pm / 10.0, .state = VAL_EXACT, .run_pm = 1000};
+	}
+	default:
+		break;
+	}
+	return val_missing(VAL_NA, WHY_NONE);
+}
+
+bool column_is_numeric(const struct column *c)
+{
+	return c->fmt != FMT_TEXT;
+}
+
+/* Four significant characters for counts: 999, 12.3K, 456K, 7.89M, ... */
+static void fmt_count(double v, char *buf, size_t len)
+{
+	static const char unit[] = " KMGTPE";
+	if (v < 99999.5) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
+	int u = 0;
+	while (v >= 999.5 && u < 6) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, unit[u]);
+}
+
+static void fmt_text(const struct column *c, const struct mrow *r, char *buf, size_t len)
+{
+	switch (c->kind) {
+	case COL_PID:
+		if (r->kind == ROW_CPU)
+			snprintf(buf, len, "cpu%d", r->cpu);
+		else
+			snprintf(buf, len, "%d", (int)(r->kind == ROW_THREAD ? r->tid : r->pid));
+		return;
+	case COL_TID:
+		snprintf(buf, len, "%d", (int)r->tid);
+		return;
+	case COL_CPU_ID:
+		snprintf(buf, len, "%d", r->cpu);
+		return;
+	case COL_USER:
+		snprintf(buf, len, "%s", r->user ? r->user : "");
+		return;
+	case COL_THREADS:
+		snprintf(buf, len, "%u", r->nthreads);
+		return;
+	case COL_COMMAND:
+		snprintf(buf, len, "%s", r->comm ? r->comm : "");
+		return;
+	default:
+		break;
+	}
+	if (len)
+		buf[0] = '\0';
+}
+
+void column_format(const struct column *c, const struct model *m, const struct mrow *r,
+		   char *buf, size_t len)
+{
+	if (!column_is_numeric(c)) {
+		fmt_text(c, r, buf, len);
+		return;
+	}
+	struct val v = column_value(c, m, r);
+	const char *mark = val_mark(v);
+	if (mark) {
+		snprintf(buf, len, "%s", mark);
+		return;
+	}
+	switch (c->fmt) {
+	case FMT_COUNT:
+		fmt_count(v.v, buf, len);
+		break;
+	case FMT_PCT:
+		snprintf(buf, len, v.v < 999.95 ? "%.1f" : "%.0f", v.v);
+		break;
+	default:
+		snprintf(buf, len, "%.2f", v.v);
+		break;
+	}
+}
+
+void column_format_raw(const struct column *c, const struct model *m, const struct mrow *r,
+		       char *buf, size_t len)
+{
+	if (!column_is_numeric(c)) {
+		fmt_text(c, r, buf, len);
+		return;
+	}
+	struct val v = column_value(c, m, r);
+	if (!val_has_number(v)) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, len, c->fmt == FMT_COUNT ? "%.0f" : c->fmt == FMT_PCT ? "%.2f" : "%.4f",
+		 isfinite(v.v) ? v.v : 0.0);
+}
+
+int pane_find_column(const struct pane *p, const char *name)
+{
+	for (unsigned i = 0; i < p->ncols; i++)
+		if (strcasecmp(p->cols[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}

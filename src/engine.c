@@ -1,0 +1,839 @@
+/* The counter engine: discovery, opening, one read() per group per tick, deltas and
+ * scaling into the model. */
+#include "engine.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "evgroup.h"
+#include "procfs.h"
+#include "taskwatch.h"
+#include "tasktab.h"
+
+#define MAX_CPUS 4096
+
+struct cpuset {
+	int n;
+	int *id;
+	struct evgroup **grp;       /* n * ngroups */
+	uint64_t *prev;             /* n * nslots */
+	struct val_delta *d;        /* n * nevents */
+	uint8_t *why;               /* n * nevents */
+	int stat_fd;
+	uint64_t *busy, *total, *pbusy, *ptotal; /* indexed by CPU number */
+};
+
+struct engine {
+	const struct evset *set;
+	struct engine_opts o;
+	pid_t *pids;
+	struct tasktab *tab;
+	struct taskwatch *watch;
+	bool rescan;
+	bool fds_freed;
+	unsigned nslots;
+	unsigned *slot;             /* per group: offset of its ena in a prev block */
+	struct val_delta *acc;      /* per event: one process's sums, reused */
+	uint8_t *acc_why;
+	unsigned *acc_ok;
+	struct cpuset cpu;
+	struct timespec start, last;
+	bool totals;
+
+	struct model m;
+	size_t cap;                 /* rows allocated */
+	struct mrow *rows;
+	struct val *vals;           /* cap * nevents */
+	struct val_delta *gds;      /* cap * ngroups */
+	struct mrow *cpu_rows;
+	struct val *cpu_vals;
+	struct val_delta *cpu_gds;
+	char hostname[65];
+	char kernel[160];
+};
+
+static double ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(a->tv_sec - b->tv_sec) + (double)(a->tv_nsec - b->tv_nsec) / 1e9;
+}
+
+static unsigned ngroups(const struct engine *e)
+{
+	return e->set->specs.n;
+}
+
+static enum val_why why_of(enum ev_status st)
+{
+	switch (st) {
+	case EVS_OK:
+		return WHY_NONE;
+	case EVS_UNSUPPORTED:
+		return WHY_UNSUPPORTED;
+	case EVS_NOPERM:
+		return WHY_NOPERM;
+	case EVS_NOFD:
+		return WHY_FDLIMIT;
+	case EVS_NOTASK:
+		return WHY_GONE;
+	case EVS_INVALID:
+		return WHY_INVALID;
+	default:
+		return WHY_ERROR;
+	}
+}
+
+/* Open every group of one target (a task, or a CPU with pid -1). Returns -ESRCH when the
+ * task is gone, -EMFILE/-ENFILE when out of descriptors, else 0. */
+static int open_target(struct engine *e, pid_t pid, int cpu, bool on_exec,
+		       struct evgroup **grp, uint64_t *prev, uint8_t *why)
+{
+	int ret = 0;
+	for (unsigned g = 0; g < ngroups(e); g++) {
+		const struct mgroup *mg = &e->set->groups[g];
+		struct evgroup_opts o = {.pid = pid, .cpu = cpu, .enable_on_exec = on_exec,
+					 .inherit = e->o.inherit && pid > 0,
+					 .user_only = e->o.user_only, .preset = e->set->preset[g]};
+		int err = evgroup_open(&e->set->specs.g[g], &o, &grp[g]);
+		memset(prev + e->slot[g], 0, (2 + mg->n) * sizeof(*prev));
+		for (unsigned k = 0; k < mg->n; k++)
+			why[mg->first + k] = grp[g] ? (uint8_t)why_of(evgroup_status(grp[g], k))
+						    : WHY_ERROR;
+		if (grp[g] && evgroup_open_count(grp[g]) == 0) {
+			evgroup_free(grp[g]);
+			grp[g] = NULL;
+		}
+		if (err == -ESRCH || err == -EMFILE || err == -ENFILE) {
+			ret = err;
+			if (err == -ESRCH)
+				break;
+		}
+	}
+	return ret;
+}
+
+static void close_target(struct engine *e, struct evgroup **grp)
+{
+	for (unsigned g = 0; g < ngroups(e); g++) {
+		if (grp[g])
+			e->fds_freed = true;
+		evgroup_free(grp[g]);
+		grp[g] = NULL;
+	}
+}
+
+static void task_open(struct engine *e, struct task *t)
+{
+	int err = open_target(e, t->tid, -1, t->enable_on_exec, t->grp, t->prev, t->why);
+	t->fd_short = err == -EMFILE || err == -ENFILE;
+	for (unsigned g = 0; g < ngroups(e); g++)
+		if (t->grp[g])
+			t->counted = true;
+	if (err == -ESRCH) {
+		/* Gone before we could count it: it leaves without a row. */
+		close_target(e, t->grp);
+		t->state = TASK_EXITED;
+	}
+}
+
+static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struct task *from)
+{
+	struct task *t = tasktab_add(e->tab, pid, tid);
+	if (!t)
+		return NULL;
+	struct proc *p = t->proc;
+	if (from) {
+		/* A fork copies its parent's name and owner: no /proc read needed. */
+		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
+		if (p->nthreads == 1) {
+			snprintf(p->comm, sizeof(p->comm), "%s", from->comm);
+			p->uid = from->proc->uid;
+			p->kthread = from->proc->kthread;
+		}
+	} else {
+		struct procfs_task info;
+		if (procfs_task_info(e->o.root, pid, tid, &info) == 0) {
+			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
+			if (p->nthreads == 1 || tid == pid) {
+				snprintf(p->comm, sizeof(p->comm), "%s", info.comm);
+				p->uid = info.uid;
+				p->kthread = info.kthread;
+			}
+		}
+	}
+	for (unsigned i = 0; i < e->o.npids; i++)
+		if (e->pids[i] == pid)
+			p->keep = true;
+	task_open(e, t);
+	return t;
+}
+
+/* /proc scans: on start, when the kernel's records were lost, and every tick where the
+ * records are not available (no CAP_PERFMON) or only a few processes are watched. */
+struct scan_ctx {
+	struct engine *e;
+	pid_t pid;
+};
+
+static int scan_thread(void *vctx, pid_t tid)
+{
+	struct scan_ctx *c = vctx;
+	struct task *t = tasktab_find(c->e->tab, tid);
+	if (!t) {
+		t = task_new(c->e, c->pid, tid, NULL);
+	} else if (c->e->o.scope == SCOPE_PIDS) {
+		/* A few watched processes: follow their names (exec) by reading them. */
+		struct procfs_task info;
+		if (procfs_task_info(c->e->o.root, c->pid, tid, &info) == 0) {
+			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
+			if (tid == c->pid)
+				snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
+		}
+	}
+	if (t)
+		t->seen = true;
+	return 0;
+}
+
+static void scan_proc(struct engine *e, pid_t pid)
+{
+	struct scan_ctx c = {e, pid};
+	procfs_each(e->o.root, pid, scan_thread, &c);
+}
+
+static int scan_one(void *vctx, pid_t pid)
+{
+	scan_proc(vctx, pid);
+	return 0;
+}
+
+static void scan(struct engine *e)
+{
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			t->seen = false;
+	if (e->o.scope == SCOPE_ALL)
+		procfs_each(e->o.root, 0, scan_one, e);
+	else
+		for (unsigned i = 0; i < e->o.npids; i++)
+			scan_proc(e, e->pids[i]);
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			if (!t->seen && t->state == TASK_LIVE)
+				t->state = TASK_EXITING;
+	e->rescan = false;
+}
+
+static void on_record(void *vctx, const struct taskwatch_rec *r)
+{
+	struct engine *e = vctx;
+	struct task *t = tasktab_find(e->tab, r->tid);
+	switch (r->kind) {
+	case TW_FORK:
+		if (!t)
+			task_new(e, r->pid, r->tid, tasktab_find(e->tab, r->ptid));
+		break;
+	case TW_EXIT:
+		if (t && t->state == TASK_LIVE)
+			t->state = TASK_EXITING;
+		break;
+	case TW_COMM:
+		if (!t)
+			break;
+		snprintf(t->comm, sizeof(t->comm), "%s", r->comm);
+		if (r->tid == r->pid || r->exec) {
+			snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", r->comm);
+			struct procfs_task info;
+			/* An exec may change the owner (setuid): the one /proc read it costs. */
+			if (r->exec && procfs_task_info(e->o.root, r->pid, r->pid, &info) == 0)
+				t->proc->uid = info.uid;
+		}
+		break;
+	case TW_LOST:
+		e->rescan = true;
+		break;
+	}
+}
+
+static void free_exited(struct engine *e)
+{
+	struct proc *p = tasktab_first(e->tab);
+	while (p) {
+		struct proc *next = p->next;
+		struct task *t = p->threads;
+		while (t) {
+			struct task *tn = t->sibling;
+			if (t->state == TASK_EXITED) {
+				close_target(e, t->grp);
+				tasktab_remove(e->tab, t);
+			}
+			t = tn;
+		}
+		p = next;
+	}
+}
+
+static void retry_fd_short(struct engine *e)
+{
+	if (!e->fds_freed)
+		return;
+	e->fds_freed = false;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			if (t->fd_short && t->state == TASK_LIVE) {
+				close_target(e, t->grp);
+				task_open(e, t);
+				if (t->fd_short)
+					return; /* still short: try again when more are freed */
+			}
+}
+
+/* One read() per open group; deltas against the previous totals. */
+static void read_target(struct engine *e, struct evgroup **grp, uint64_t *prev,
+			struct val_delta *d, uint8_t *why)
+{
+	for (unsigned g = 0; g < ngroups(e); g++) {
+		const struct mgroup *mg = &e->set->groups[g];
+		struct evread_group r;
+		uint64_t *pv = prev + e->slot[g];
+		int err = grp[g] ? evgroup_read(grp[g], &r) : -ENODATA;
+		for (unsigned k = 0; k < mg->n; k++) {
+			unsigned ev = mg->first + k;
+			if (err || why[ev] != WHY_NONE) {
+				d[ev] = (struct val_delta){0, 0, 0};
+				if (err && why[ev] == WHY_NONE)
+					why[ev] = WHY_ERROR;
+				continue;
+			}
+			/* Unsigned differences: a counter that wraps still gives the right delta. */
+			d[ev].ena = r.ena - pv[0];
+			d[ev].run = r.run - pv[1];
+			d[ev].val = r.val[k] - pv[2 + k];
+			pv[2 + k] = r.val[k];
+		}
+		if (!err) {
+			pv[0] = r.ena;
+			pv[1] = r.run;
+		}
+	}
+}
+
+static bool ensure_rows(struct engine *e, size_t need)
+{
+	if (need <= e->cap)
+		return true;
+	size_t cap = need + need / 2 + 16;
+	unsigned ne = e->set->nevents, ng = ngroups(e);
+	struct mrow *rows = realloc(e->rows, cap * sizeof(*rows));
+	if (rows)
+		e->rows = rows;
+	struct val *vals = realloc(e->vals, cap * ne * sizeof(*vals));
+	if (vals)
+		e->vals = vals;
+	struct val_delta *gds = realloc(e->gds, cap * ng * sizeof(*gds));
+	if (gds)
+		e->gds = gds;
+	if (!rows || !vals || !gds)
+		return false;
+	e->cap = cap;
+	return true;
+}
+
+/* Scale a target's (or a sum's) deltas into a row's values. */
+static void fill_values(struct engine *e, const struct val_delta *d, const uint8_t *why,
+			struct val *v, struct val_delta *gd)
+{
+	for (unsigned ev = 0; ev < e->set->nevents; ev++)
+		v[ev] = why[ev] == WHY_NONE ? val_scale(d[ev])
+					    : val_missing(VAL_NA, (enum val_why)why[ev]);
+	for (unsigned g = 0; g < ngroups(e); g++) {
+		const struct mgroup *mg = &e->set->groups[g];
+		gd[g] = (struct val_delta){0, 0, 0};
+		for (unsigned k = 0; k < mg->n; k++)
+			if (why[mg->first + k] == WHY_NONE) {
+				gd[g] = d[mg->first + k];
+				break;
+			}
+	}
+}
+
+static struct mrow *next_row(struct engine *e, size_t i)
+{
+	struct mrow *r = &e->rows[i];
+	memset(r, 0, sizeof(*r));
+	r->v = e->vals + i * e->set->nevents;
+	r->g = e->gds + i * ngroups(e);
+	r->cpu = -1;
+	r->cpu_pct = -1;
+	return r;
+}
+
+static void proc_row(struct proc *p, struct mrow *r)
+{
+	r->kind = ROW_PROC;
+	r->pid = r->tid = p->pid;
+	r->uid = p->uid;
+	r->user = procfs_user_name(p->uid);
+	r->comm = p->comm;
+	r->kthread = p->kthread;
+}
+
+static void thread_row(struct engine *e, const struct mrow *pr, const struct task *t,
+		       struct mrow *tr)
+{
+	const struct val *v = tr->v;
+	const struct val_delta *g = tr->g;
+	*tr = *pr;
+	tr->v = v;
+	tr->g = g;
+	tr->kind = ROW_THREAD;
+	tr->tid = t->tid;
+	tr->comm = t->comm;
+	tr->nthreads = 1;
+	tr->exited = t->state == TASK_EXITED;
+	fill_values(e, t->d, t->why, (struct val *)tr->v, (struct val_delta *)tr->g);
+}
+
+static void acc_add(struct engine *e, const struct task *t)
+{
+	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
+		if (t->why[ev] != WHY_NONE) {
+			if (!e->acc_ok[ev])
+				e->acc_why[ev] = t->why[ev];
+			continue;
+		}
+		e->acc_ok[ev]++;
+		e->acc_why[ev] = WHY_NONE;
+		e->acc[ev].ena += t->d[ev].ena;
+		e->acc[ev].run += t->d[ev].run;
+		e->acc[ev].val += t->d[ev].val;
+	}
+}
+
+/* Sum a process's threads (raw deltas, then scaled once, as the kernel does for
+ * inherited counters), add them to its run totals, and write its rows. Returns the next
+ * free row. */
+static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_tot)
+{
+	unsigned ne = e->set->nevents;
+	memset(e->acc, 0, ne * sizeof(*e->acc));
+	memset(e->acc_ok, 0, ne * sizeof(*e->acc_ok));
+	memset(e->acc_why, WHY_GONE, ne);
+	struct mrow *pr = next_row(e, i++);
+	proc_row(p, pr);
+	bool all_exited = true;
+	for (struct task *t = p->threads; t; t = t->sibling) {
+		if (t->state == TASK_EXITED && !t->counted)
+			continue;
+		pr->nthreads++;
+		all_exited = all_exited && t->state == TASK_EXITED;
+		acc_add(e, t);
+		if (e->o.threads && !e->totals)
+			thread_row(e, pr, t, next_row(e, i++));
+	}
+	pr->exited = all_exited;
+	if (add_tot) {
+		for (unsigned ev = 0; ev < ne; ev++) {
+			p->tot[ev].ena += e->acc[ev].ena;
+			p->tot[ev].run += e->acc[ev].run;
+			p->tot[ev].val += e->acc[ev].val;
+			if (e->acc_ok[ev])
+				p->tot_why[ev] = WHY_NONE;
+			else if (p->tot_why[ev] != WHY_NONE)
+				p->tot_why[ev] = e->acc_why[ev];
+		}
+	}
+	if (e->totals)
+		fill_values(e, p->tot, p->tot_why, (struct val *)pr->v, (struct val_delta *)pr->g);
+	else
+		fill_values(e, e->acc, e->acc_why, (struct val *)pr->v, (struct val_delta *)pr->g);
+	return i;
+}
+
+/* Per-CPU groups and /proc/stat busy time: the header's meters. */
+static int cpus_open(struct engine *e)
+{
+	struct cpuset *c = &e->cpu;
+	int ids[MAX_CPUS];
+	int n = procfs_online_cpus(e->o.root, ids, MAX_CPUS);
+	if (n <= 0) {
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+		for (int i = 0; i < n && i < MAX_CPUS; i++)
+			ids[i] = i;
+	}
+	unsigned ng = ngroups(e), ne = e->set->nevents;
+	int maxid = 0;
+	for (int i = 0; i < n; i++)
+		maxid = ids[i] > maxid ? ids[i] : maxid;
+	c->n = n;
+	c->stat_fd = -1;
+	c->id = calloc((size_t)n, sizeof(*c->id));
+	c->grp = calloc((size_t)n * ng, sizeof(*c->grp));
+	c->prev = calloc((size_t)n * e->nslots, sizeof(*c->prev));
+	c->d = calloc((size_t)n * ne, sizeof(*c->d));
+	c->why = calloc((size_t)n * ne, 1);
+	c->busy = calloc((size_t)maxid + 1, 4 * sizeof(uint64_t));
+	e->cpu_rows = calloc((size_t)n, sizeof(*e->cpu_rows));
+	e->cpu_vals = calloc((size_t)n * ne, sizeof(*e->cpu_vals));
+	e->cpu_gds = calloc((size_t)n * ng, sizeof(*e->cpu_gds));
+	if (!c->id || !c->grp || !c->prev || !c->d || !c->why || !c->busy || !e->cpu_rows ||
+	    !e->cpu_vals || !e->cpu_gds)
+		return -ENOMEM;
+	c->total = c->busy + maxid + 1;
+	c->pbusy = c->total + maxid + 1;
+	c->ptotal = c->pbusy + maxid + 1;
+	memcpy(c->id, ids, (size_t)n * sizeof(*ids));
+	for (int i = 0; i < n; i++) {
+		if (e->o.per_cpu)
+			open_target(e, -1, ids[i], false, c->grp + (size_t)i * ng,
+				    c->prev + (size_t)i * e->nslots, c->why + (size_t)i * ne);
+		else
+			memset(c->why + (size_t)i * ne, WHY_NONE, ne);
+	}
+	procfs_cpu_times(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, maxid + 1);
+	return 0;
+}
+
+static void cpus_tick(struct engine *e)
+{
+	struct cpuset *c = &e->cpu;
+	unsigned ng = ngroups(e), ne = e->set->nevents;
+	int maxid = 0;
+	for (int i = 0; i < c->n; i++)
+		maxid = c->id[i] > maxid ? c->id[i] : maxid;
+	int got = procfs_cpu_times(e->o.root, &c->stat_fd, c->busy, c->total, maxid + 1);
+	for (int i = 0; i < c->n; i++) {
+		struct mrow *r = &e->cpu_rows[i];
+		memset(r, 0, sizeof(*r));
+		r->kind = ROW_CPU;
+		r->cpu = c->id[i];
+		r->comm = "";
+		r->user = "";
+		r->v = e->cpu_vals + (size_t)i * ne;
+		r->g = e->cpu_gds + (size_t)i * ng;
+		int id = c->id[i];
+		uint64_t dt = c->total[id] - c->ptotal[id];
+		r->cpu_pct = got > id && dt ? 100.0 * (double)(c->busy[id] - c->pbusy[id]) / (double)dt
+					    : -1;
+		c->pbusy[id] = c->busy[id];
+		c->ptotal[id] = c->total[id];
+		struct evgroup **grp = c->grp + (size_t)i * ng;
+		uint8_t *why = c->why + (size_t)i * ne;
+		struct val_delta *d = c->d + (size_t)i * ne;
+		if (e->o.per_cpu)
+			read_target(e, grp, c->prev + (size_t)i * e->nslots, d, why);
+		else
+			memset(why, WHY_UNSUPPORTED, ne);
+		fill_values(e, d, why, (struct val *)r->v, (struct val_delta *)r->g);
+	}
+	e->m.ncpu_rows = (unsigned)c->n;
+	e->m.cpu_rows = e->cpu_rows;
+}
+
+static void cpus_close(struct engine *e)
+{
+	struct cpuset *c = &e->cpu;
+	for (int i = 0; c->grp && i < c->n; i++)
+		close_target(e, c->grp + (size_t)i * ngroups(e));
+	if (c->stat_fd >= 0)
+		close(c->stat_fd);
+	free(c->id);
+	free(c->grp);
+	free(c->prev);
+	free(c->d);
+	free(c->why);
+	free(c->busy);
+	free(e->cpu_rows);
+	free(e->cpu_vals);
+	free(e->cpu_gds);
+}
+
+static void discover(struct engine *e)
+{
+	if (e->watch) {
+		taskwatch_drain(e->watch, on_record, e);
+		if (e->rescan)
+			scan(e);
+	} else {
+		scan(e);
+	}
+}
+
+static void read_tasks(struct engine *e)
+{
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+		for (struct task *t = p->threads; t; t = t->sibling) {
+			if (t->state == TASK_EXITED)
+				continue;
+			read_target(e, t->grp, t->prev, t->d, t->why);
+			if (t->state == TASK_EXITING) {
+				/* Its last values are in: the descriptors can go now. */
+				close_target(e, t->grp);
+				t->state = TASK_EXITED;
+			}
+		}
+	}
+}
+
+static void build_rows(struct engine *e, bool add_tot)
+{
+	size_t need = tasktab_procs(e->tab) + (e->o.threads ? tasktab_tasks(e->tab) : 0);
+	size_t n = 0;
+	unsigned short_count = 0;
+	if (ensure_rows(e, need)) {
+		for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+			for (struct task *t = p->threads; t; t = t->sibling)
+				short_count += t->fd_short;
+			size_t before = n;
+			n = build_proc(e, p, n, add_tot);
+			/* A process none of whose threads could be counted has no row. */
+			if (e->rows[before].nthreads == 0 && !p->keep)
+				n = before;
+		}
+	}
+	e->m.rows = e->rows;
+	e->m.nrows = (unsigned)n;
+	e->m.ntasks = tasktab_tasks(e->tab);
+	e->m.nfd_short = short_count;
+}
+
+int engine_tick(struct engine *e)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	e->m.elapsed = ts_diff(&now, &e->last);
+	e->m.time = ts_diff(&now, &e->start);
+	e->last = now;
+
+	free_exited(e);
+	discover(e);
+	retry_fd_short(e);
+	read_tasks(e);
+	build_rows(e, true);
+	cpus_tick(e);
+	e->m.tick++;
+	return 0;
+}
+
+void engine_totals(struct engine *e)
+{
+	e->totals = true;
+	e->m.final = true;
+	e->m.elapsed = e->m.time;
+	build_rows(e, false);
+}
+
+const struct model *engine_model(const struct engine *e)
+{
+	return &e->m;
+}
+
+bool engine_watched_alive(const struct engine *e)
+{
+	for (unsigned i = 0; i < e->o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+		if (!p)
+			continue;
+		for (struct task *t = p->threads; t; t = t->sibling)
+			if (t->state != TASK_EXITED)
+				return true;
+	}
+	return false;
+}
+
+void engine_set_threads(struct engine *e, bool on)
+{
+	e->o.threads = on;
+	e->m.threads = on;
+}
+
+void engine_set_interval(struct engine *e, double interval)
+{
+	e->o.interval = interval;
+	e->m.interval = interval;
+}
+
+void engine_set_paused(struct engine *e, bool paused)
+{
+	e->m.paused = paused;
+}
+
+void engine_set_header(struct engine *e, const char *pmus, const char *notice)
+{
+	e->m.pmus = pmus;
+	e->m.notice = notice;
+}
+
+static void reopen_all(struct engine *e)
+{
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			if (t->state == TASK_LIVE) {
+				close_target(e, t->grp);
+				t->enable_on_exec = false;
+				task_open(e, t);
+			}
+	unsigned ng = ngroups(e);
+	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++) {
+		close_target(e, e->cpu.grp + (size_t)i * ng);
+		open_target(e, -1, e->cpu.id[i], false, e->cpu.grp + (size_t)i * ng,
+			    e->cpu.prev + (size_t)i * e->nslots,
+			    e->cpu.why + (size_t)i * e->set->nevents);
+	}
+}
+
+int engine_set_user_only(struct engine *e, bool on)
+{
+	if (e->o.user_only == on)
+		return 0;
+	e->o.user_only = on;
+	e->m.user_only = on;
+	reopen_all(e);
+	return 0;
+}
+
+void engine_rescan(struct engine *e)
+{
+	scan(e);
+}
+
+unsigned engine_open_fds(const struct engine *e)
+{
+	unsigned n = 0;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			for (unsigned g = 0; g < ngroups(e); g++)
+				n += t->grp[g] ? evgroup_open_count(t->grp[g]) : 0;
+	for (int i = 0; i < e->cpu.n; i++)
+		for (unsigned g = 0; g < ngroups(e); g++) {
+			struct evgroup *eg = e->cpu.grp[(size_t)i * ngroups(e) + g];
+			n += eg ? evgroup_open_count(eg) : 0;
+		}
+	return n;
+}
+
+static int watch_open(struct engine *e)
+{
+	int ids[MAX_CPUS];
+	int n = procfs_online_cpus(e->o.root, ids, MAX_CPUS);
+	if (n <= 0)
+		return -ENODEV;
+	return taskwatch_open(ids, n, &e->watch);
+}
+
+static void header_init(struct engine *e)
+{
+	struct utsname u;
+	if (uname(&u) == 0) {
+		/* Truncation is fine: these are header text. */
+		memcpy(e->hostname, u.nodename, sizeof(e->hostname) - 1);
+		size_t n = strnlen(u.sysname, sizeof(e->kernel) / 2);
+		memcpy(e->kernel, u.sysname, n);
+		e->kernel[n] = ' ';
+		memcpy(e->kernel + n + 1, u.release,
+		       strnlen(u.release, sizeof(e->kernel) - n - 2));
+	}
+	e->m.hostname = e->hostname;
+	e->m.kernel = e->kernel;
+	e->m.ncpus = e->cpu.n;
+	e->m.interval = e->o.interval;
+	e->m.user_only = e->o.user_only;
+	e->m.threads = e->o.threads;
+	e->m.nevents = e->set->nevents;
+	e->m.events = e->set->events;
+	e->m.ngroups = ngroups(e);
+	e->m.groups = e->set->groups;
+}
+
+struct engine *engine_new(const struct evset *set, const struct engine_opts *o, int *err)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+	*err = -ENOMEM;
+	if (!e)
+		return NULL;
+	e->set = set;
+	e->o = *o;
+	e->o.root = o->root ? o->root : "";
+	e->cpu.stat_fd = -1;
+	unsigned ng = ngroups(e), ne = set->nevents;
+	e->slot = calloc(ng + 1, sizeof(*e->slot));
+	e->acc = calloc(ne, sizeof(*e->acc));
+	e->acc_ok = calloc(ne, sizeof(*e->acc_ok));
+	e->acc_why = calloc(ne, 1);
+	e->pids = calloc(o->npids + 1, sizeof(*e->pids));
+	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->pids)
+		goto fail;
+	for (unsigned g = 0; g < ng; g++) {
+		e->slot[g] = e->nslots;
+		e->nslots += 2 + set->groups[g].n;
+	}
+	if (o->npids)
+		memcpy(e->pids, o->pids, o->npids * sizeof(*e->pids));
+	e->tab = tasktab_new(ne, ng, e->nslots);
+	if (!e->tab || cpus_open(e))
+		goto fail;
+	header_init(e);
+
+	if (o->scope == SCOPE_PIDS) {
+		for (unsigned i = 0; i < o->npids; i++) {
+			if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
+				*err = -ESRCH;
+				goto fail;
+			}
+			if (o->enable_on_exec) {
+				/* The command has one thread, parked before its exec. */
+				struct task *t = tasktab_add(e->tab, o->pids[i], o->pids[i]);
+				if (!t)
+					goto fail;
+				t->proc->keep = true;
+				t->enable_on_exec = true;
+				t->seen = true;
+				task_open(e, t);
+				struct procfs_task info;
+				if (procfs_task_info(e->o.root, o->pids[i], o->pids[i], &info) == 0) {
+					snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
+					snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
+					t->proc->uid = info.uid;
+				}
+			}
+		}
+	} else if (watch_open(e) != 0) {
+		e->watch = NULL; /* no CAP_PERFMON: rescan /proc every tick instead */
+	}
+	scan(e);
+	clock_gettime(CLOCK_MONOTONIC, &e->start);
+	e->last = e->start;
+	*err = 0;
+	return e;
+fail:
+	engine_free(e);
+	return NULL;
+}
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	taskwatch_free(e->watch);
+	if (e->tab) {
+		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+			for (struct task *t = p->threads; t; t = t->sibling)
+				close_target(e, t->grp);
+		tasktab_free(e->tab);
+	}
+	cpus_close(e);
+	free(e->slot);
+	free(e->acc);
+	free(e->acc_ok);
+	free(e->acc_why);
+	free(e->pids);
+	free(e->rows);
+	free(e->vals);
+	free(e->gds);
+	free(e);
+}

@@ -1,0 +1,60 @@
+/* The counter engine: finds the tasks to count, opens their groups, reads every group
+ * once per tick, and turns raw totals into the model's scaled per-interval values. */
+#ifndef PMUTOP_ENGINE_H
+#define PMUTOP_ENGINE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "evset.h"
+#include "model.h"
+
+struct engine;
+
+enum engine_scope {
+	SCOPE_ALL,      /* every process on the machine */
+	SCOPE_PIDS,     /* only the given processes, with their threads */
+};
+
+struct engine_opts {
+	const char *root;      /* prefix for /proc and /sys ("" on a live system) */
+	enum engine_scope scope;
+	const pid_t *pids;     /* SCOPE_PIDS */
+	unsigned npids;
+	bool threads;          /* thread rows in the model */
+	bool per_cpu;          /* count per-CPU groups too */
+	bool user_only;        /* hardware events exclude kernel mode */
+	bool enable_on_exec;   /* SCOPE_PIDS: the processes are about to exec (pmutop -- CMD) */
+	bool inherit;          /* count children forked later into their parent (--children) */
+	double interval;
+};
+
+/* Create the engine: tasks are found and their groups opened. The set must outlive the
+ * engine. Returns NULL with *err set (-ESRCH: a watched pid does not exist, -ENOMEM). */
+struct engine *engine_new(const struct evset *set, const struct engine_opts *o, int *err);
+void engine_free(struct engine *e);
+
+/* Read every group once and build the model for the interval since the last tick. */
+int engine_tick(struct engine *e);
+const struct model *engine_model(const struct engine *e);
+
+/* Totals over the whole run instead of the last interval (for a watched command's end). */
+void engine_totals(struct engine *e);
+
+/* True while any watched process (SCOPE_PIDS) has a live thread. */
+bool engine_watched_alive(const struct engine *e);
+
+void engine_set_threads(struct engine *e, bool on);
+void engine_set_interval(struct engine *e, double interval);
+void engine_set_paused(struct engine *e, bool paused);
+/* Reopen every group with or without kernel mode on hardware events. */
+int engine_set_user_only(struct engine *e, bool on);
+/* Header text owned by the caller (kept by pointer). */
+void engine_set_header(struct engine *e, const char *pmus, const char *notice);
+/* Look for new tasks now (and, for watched processes, their names after an exec). */
+void engine_rescan(struct engine *e);
+
+/* Descriptors the engine holds (for benchmarks and the fd-limit logic). */
+unsigned engine_open_fds(const struct engine *e);
+
+#endif

@@ -1,0 +1,188 @@
+/* Building the event set and finding the roles of its events. */
+#include "evset.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evgroup.h"
+
+static const char *const default_spec =
+	"{task-clock,context-switches,cpu-migrations,page-faults,major-faults},"
+	"{cycles,instructions},"
+	"{cache-references,cache-misses,instructions},"
+	"{branches,branch-misses,instructions}";
+
+static bool is_hw(const struct evdesc *d, uint64_t config)
+{
+	return d->attr.type == PERF_TYPE_HARDWARE && (d->attr.config & 0xffffffffULL) == config;
+}
+
+static bool is_sw(const struct evdesc *d, uint64_t config)
+{
+	return d->attr.type == PERF_TYPE_SOFTWARE && d->attr.config == config;
+}
+
+/* The first member of group g matching pred/config, or -1. */
+static int find_in(const struct evgroup_spec *g, bool (*pred)(const struct evdesc *, uint64_t),
+		   uint64_t config)
+{
+	for (unsigned i = 0; i < g->n; i++)
+		if (pred(&g->ev[i], config))
+			return (int)i;
+	return -1;
+}
+
+static void set_role(struct evset *s, unsigned g, int member, enum ev_role role)
+{
+	if (member < 0)
+		return;
+	for (unsigned i = 0; i < s->nevents; i++)
+		if (s->events[i].role == role)
+			return; /* the first group that can serve a role keeps it */
+	s->events[s->groups[g].first + (unsigned)member].role = role;
+}
+
+/* A role is only given where its partners share the group: derived metrics never mix
+ * groups. */
+static void assign_roles(struct evset *s)
+{
+	for (unsigned g = 0; g < s->specs.n; g++) {
+		const struct evgroup_spec *gs = &s->specs.g[g];
+		int cyc = find_in(gs, is_hw, PERF_COUNT_HW_CPU_CYCLES);
+		int ins = find_in(gs, is_hw, PERF_COUNT_HW_INSTRUCTIONS);
+		int refs = find_in(gs, is_hw, PERF_COUNT_HW_CACHE_REFERENCES);
+		int cmiss = find_in(gs, is_hw, PERF_COUNT_HW_CACHE_MISSES);
+		int br = find_in(gs, is_hw, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+		int bmiss = find_in(gs, is_hw, PERF_COUNT_HW_BRANCH_MISSES);
+		if (cyc >= 0 && ins >= 0 && refs < 0 && br < 0) {
+			set_role(s, g, cyc, ROLE_CYCLES);
+			set_role(s, g, ins, ROLE_INSNS);
+		}
+		if (refs >= 0 && cmiss >= 0) {
+			set_role(s, g, refs, ROLE_CACHE_REFS);
+			set_role(s, g, cmiss, ROLE_CACHE_MISSES);
+			set_role(s, g, ins, ROLE_CACHE_INSNS);
+		}
+		if (br >= 0 && bmiss >= 0) {
+			set_role(s, g, br, ROLE_BRANCHES);
+			set_role(s, g, bmiss, ROLE_BRANCH_MISSES);
+			set_role(s, g, ins, ROLE_BRANCH_INSNS);
+		}
+		set_role(s, g, find_in(gs, is_sw, PERF_COUNT_SW_TASK_CLOCK), ROLE_TASK_CLOCK);
+		set_role(s, g, find_in(gs, is_sw, PERF_COUNT_SW_CONTEXT_SWITCHES), ROLE_CS);
+		set_role(s, g, find_in(gs, is_sw, PERF_COUNT_SW_CPU_MIGRATIONS), ROLE_MIGRATIONS);
+		set_role(s, g, find_in(gs, is_sw, PERF_COUNT_SW_PAGE_FAULTS), ROLE_FAULTS);
+		set_role(s, g, find_in(gs, is_sw, PERF_COUNT_SW_PAGE_FAULTS_MAJ), ROLE_MAJ_FAULTS);
+	}
+}
+
+/* Machine-readable outputs need one name per value: a name that repeats across groups
+ * (instructions beside cycles, cache and branch events) gets its group number. */
+static void make_keys(struct evset *s)
+{
+	for (unsigned i = 0; i < s->nevents; i++) {
+		bool repeats = false;
+		for (unsigned j = 0; j < s->nevents; j++)
+			if (j != i && strcmp(s->events[i].name, s->events[j].name) == 0)
+				repeats = true;
+		if (repeats)
+			snprintf(s->keys[i], sizeof(s->keys[i]), "%s#%u", s->events[i].name,
+				 s->events[i].group + 1);
+		else
+			snprintf(s->keys[i], sizeof(s->keys[i]), "%s", s->events[i].name);
+		s->events[i].key = s->keys[i];
+	}
+}
+
+static int build(struct evset *s)
+{
+	s->nevents = 0;
+	for (unsigned g = 0; g < s->specs.n; g++)
+		s->nevents += s->specs.g[g].n;
+	s->events = calloc(s->nevents, sizeof(*s->events));
+	s->groups = calloc(s->specs.n, sizeof(*s->groups));
+	s->preset = calloc(s->specs.n, sizeof(*s->preset));
+	s->keys = calloc(s->nevents, sizeof(*s->keys));
+	if (!s->events || !s->groups || !s->preset || !s->keys)
+		return -ENOMEM;
+	unsigned e = 0;
+	for (unsigned g = 0; g < s->specs.n; g++) {
+		s->groups[g].first = e;
+		s->groups[g].n = s->specs.g[g].n;
+		for (unsigned k = 0; k < s->specs.g[g].n; k++, e++) {
+			const struct evdesc *d = &s->specs.g[g].ev[k];
+			s->events[e].name = d->name;
+			s->events[e].group = g;
+			s->events[e].member = k;
+			s->events[e].hardware = !d->software;
+		}
+	}
+	assign_roles(s);
+	make_keys(s);
+	return 0;
+}
+
+int evset_parse(struct evset *s, const char *spec, const struct pmu_set *pmus,
+		struct evspec_err *err)
+{
+	memset(s, 0, sizeof(*s));
+	int ret = evspec_parse(spec, pmus, &s->specs, err);
+	if (!ret && s->specs.n == 0)
+		ret = -EINVAL;
+	if (!ret)
+		ret = build(s);
+	if (ret)
+		evset_free(s);
+	s->user = true;
+	return ret;
+}
+
+int evset_default(struct evset *s, const struct pmu_set *pmus, struct evspec_err *err)
+{
+	int ret = evset_parse(s, default_spec, pmus, err);
+	s->user = false;
+	return ret;
+}
+
+void evset_probe(struct evset *s, bool user_only)
+{
+	for (unsigned g = 0; g < s->specs.n; g++) {
+		const struct evgroup_spec *gs = &s->specs.g[g];
+		/* Each member alone: a member's own verdict, not its group's. */
+		for (unsigned k = 0; k < gs->n; k++) {
+			struct evgroup_spec one = {.n = 1, .ev = {gs->ev[k]}};
+			struct evgroup_opts o = {.pid = 0, .cpu = -1, .user_only = user_only};
+			struct evgroup *eg = NULL;
+			evgroup_open(&one, &o, &eg);
+			enum ev_status st = eg ? evgroup_status(eg, 0) : EVS_ERROR;
+			evgroup_free(eg);
+			s->preset[g][k] = st == EVS_UNSUPPORTED ? EVS_UNSUPPORTED : EVS_OK;
+			s->events[s->groups[g].first + k].status =
+				st == EVS_UNSUPPORTED ? WHY_UNSUPPORTED : WHY_NONE;
+		}
+	}
+}
+
+bool evset_any_hardware(const struct evset *s)
+{
+	for (unsigned i = 0; i < s->nevents; i++)
+		if (s->events[i].hardware && s->events[i].status == WHY_NONE)
+			return true;
+	return false;
+}
+
+void evset_free(struct evset *s)
+{
+	evspec_list_free(&s->specs);
+	free(s->events);
+	free(s->groups);
+	free(s->preset);
+	free(s->keys);
+	s->keys = NULL;
+	s->events = NULL;
+	s->groups = NULL;
+	s->preset = NULL;
+	s->nevents = 0;
+}

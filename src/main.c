@@ -1,0 +1,408 @@
+/* pmutop: composes the rooms. events/ counts, src/ models and writes, ui/ draws. */
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "cli.h"
+#include "columns.h"
+#include "engine.h"
+#include "evset.h"
+#include "pmu.h"
+#include "loop.h"
+#include "startup.h"
+#ifdef PMUTOP_HAVE_UI
+#include "ui.h"
+#endif
+
+#define MAX_PANES 8
+
+struct app {
+	struct cli cli;
+	struct pmu_set *pmus;
+	struct evset set;
+	struct engine *engine;
+	struct batch *batch;
+	struct loop *loop;
+	pid_t child;            /* pmutop -- COMMAND */
+	int child_status;
+	bool child_done;
+	char notice[512];
+	char pmu_names[256];
+	struct pane panes[MAX_PANES];
+	unsigned npanes;
+	bool panes_threads;
+};
+
+static void die_usage(const char *msg)
+{
+	fprintf(stderr, "pmutop: %s\n", msg);
+	exit(2);
+}
+
+/* Each event gets a slot for each tick. Raise the soft descriptor limit to the hard one
+ * before opening thousands of them. */
+static void raise_nofile(void)
+{
+	struct rlimit r;
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
+static int child_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+static void reap_child(struct app *a)
+{
+	if (a->child <= 0 || a->child_done)
+		return;
+	int st;
+	pid_t r = waitpid(a->child, &st, WNOHANG);
+	if (r == a->child) {
+		a->child_done = true;
+		a->child_status = st;
+	}
+}
+
+static void build_panes(struct app *a)
+{
+	const struct model *m = engine_model(a->engine);
+	a->npanes = columns_build_panes(m, a->set.user, a->panes, MAX_PANES);
+	a->panes_threads = m->threads;
+}
+
+/* Batch mode: a block per tick, and for a watched command or pid, a total block when it
+ * ends. */
+static int run_batch(struct app *a)
+{
+	long blocks = 0;
+	for (;;) {
+		struct loop_events ev;
+		if (loop_wait(a->loop, &ev) < 0)
+			return 1;
+		bool stop = false;
+		if (ev.mask & LOOP_SIGNAL) {
+			if (ev.signo == SIGCHLD)
+				reap_child(a);
+			else if (ev.signo == SIGINT || ev.signo == SIGTERM || ev.signo == SIGHUP ||
+				 ev.signo == SIGQUIT) {
+				if (a->child > 0 && !a->child_done && ev.signo != SIGINT)
+					kill(a->child, ev.signo);
+				if (a->child <= 0)
+					return 0;
+			} else if (ev.signo == SIGTSTP) {
+				raise(SIGSTOP);
+			}
+		}
+		bool ended = a->child > 0 ? a->child_done
+					  : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
+		if ((ev.mask & LOOP_TICK) || ended) {
+			engine_tick(a->engine);
+			if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
+				build_panes(a);
+			if (batch_write(a->batch, engine_model(a->engine)) < 0)
+				return 0; /* the reader went away (| head): quietly done */
+			blocks++;
+			ended = a->child > 0 ? a->child_done
+					     : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
+			if (a->cli.count && blocks >= a->cli.count && !ended)
+				stop = true;
+		}
+		if (ended) {
+			engine_totals(a->engine);
+			batch_write(a->batch, engine_model(a->engine));
+			return a->child > 0 ? child_exit_code(a->child_status) : 0;
+		}
+		if (stop)
+			return 0;
+	}
+}
+
+#ifdef PMUTOP_HAVE_UI
+static bool want_color(const struct cli *c)
+{
+	const char *term = getenv("TERM");
+	if (c->no_color || getenv("NO_COLOR"))
+		return false;
+	return !term || (strcmp(term, "dumb") != 0 && strncmp(term, "vt", 2) != 0);
+}
+
+/* Engine-side commands from keys. Returns true to quit. */
+static bool apply_cmd(struct app *a, const struct ui_cmd *cmd, bool *paused, bool *dirty)
+{
+	switch (cmd->kind) {
+	case UI_QUIT:
+		return true;
+	case UI_SET_INTERVAL:
+		a->cli.interval = cmd->interval;
+		engine_set_interval(a->engine, cmd->interval);
+		if (!*paused)
+			loop_set_interval(a->loop, cmd->interval);
+		break;
+	case UI_TOGGLE_PAUSE:
+		*paused = !*paused;
+		loop_pause(a->loop, *paused);
+		engine_set_paused(a->engine, *paused);
+		break;
+	case UI_TOGGLE_THREADS:
+		a->cli.threads = !a->cli.threads;
+		engine_set_threads(a->engine, a->cli.threads);
+		break;
+	case UI_TOGGLE_KERNEL:
+		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
+		break;
+	case UI_FOCUS_PID:
+		engine_set_threads(a->engine, true);
+		break;
+	case UI_UNFOCUS:
+		engine_set_threads(a->engine, a->cli.threads);
+		break;
+	default:
+		break;
+	}
+	*dirty = true;
+	return false;
+}
+
+static int run_live(struct app *a)
+{
+	char err[256];
+	struct ui_opts o = {.color = want_color(&a->cli), .pane = a->cli.pane,
+			    .sort = a->cli.sort, .reverse = a->cli.reverse};
+	struct ui *ui = ui_new(&o, err, sizeof(err));
+	if (!ui) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return 1;
+	}
+	/* The first frame comes quickly; then every interval. */
+	loop_set_interval(a->loop, a->cli.interval < 0.2 ? a->cli.interval : 0.2);
+	bool first = true, paused = false, quit = false;
+	int code = 0;
+	build_panes(a);
+	ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+	ui_draw(ui);
+	while (!quit) {
+		struct loop_events ev;
+		bool dirty = false;
+		if (loop_wait(a->loop, &ev) < 0) {
+			code = 1;
+			break;
+		}
+		if (ev.mask & LOOP_SIGNAL) {
+			switch (ev.signo) {
+			case SIGWINCH:
+				ui_resize(ui);
+				dirty = true;
+				break;
+			case SIGTSTP:
+				ui_suspend(ui);
+				raise(SIGSTOP);
+				ui_resume(ui);
+				dirty = true;
+				break;
+			case SIGCONT:
+				ui_resize(ui);
+				dirty = true;
+				break;
+			case SIGCHLD:
+				reap_child(a);
+				break;
+			default:
+				quit = true;
+				break;
+			}
+		}
+		if (ev.mask & LOOP_TICK) {
+			engine_tick(a->engine);
+			if (a->panes_threads != engine_model(a->engine)->threads)
+				build_panes(a);
+			ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+			dirty = true;
+			if (first) {
+				first = false;
+				loop_set_interval(a->loop, a->cli.interval);
+			}
+		}
+		if (a->child > 0 && a->child_done && !engine_model(a->engine)->final) {
+			engine_tick(a->engine);
+			engine_totals(a->engine);
+			loop_pause(a->loop, true);
+			ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+			dirty = true;
+		}
+		if (ev.mask & LOOP_INPUT) {
+			struct ui_cmd cmd;
+			while (!quit && ui_input(ui, &cmd) > 0)
+				quit = apply_cmd(a, &cmd, &paused, &dirty);
+		}
+		if (dirty && !quit)
+			ui_draw(ui);
+	}
+	ui_free(ui);
+	if (a->child > 0 && a->child_done)
+		code = child_exit_code(a->child_status);
+	return code;
+}
+#else
+static int run_live(struct app *a)
+{
+	(void)a;
+	fprintf(stderr, "pmutop: built without the curses screen: use batch mode, pmutop -b\n");
+	return 2;
+}
+#endif
+
+static void event_error(const struct app *a, const char *spec, int err,
+			const struct evspec_err *e)
+{
+	char sugg[4][EV_NAME_MAX];
+	if (err == -ENOENT) {
+		unsigned n = evspec_suggest(e->token, a->pmus, sugg, 4);
+		fprintf(stderr, "pmutop: unknown event '%s' in -e", e->token);
+		for (unsigned i = 0; i < n; i++)
+			fprintf(stderr, "%s%s", i ? ", " : ": did you mean ", sugg[i]);
+		fprintf(stderr, "%s (pmutop --list shows every event)\n", n ? "?" : "");
+	} else if (err == -E2BIG) {
+		fprintf(stderr, "pmutop: a group in -e '%s' has more than %d events: split it\n",
+			spec, EVGROUP_MAX);
+	} else {
+		fprintf(stderr, "pmutop: cannot parse -e '%s' at '%s' (offset %zu): see pmutop(1) "
+				"for the syntax, e.g. -e '{cycles,instructions}:u'\n",
+			spec, e->token[0] ? e->token : spec + (e->pos < strlen(spec) ? e->pos : 0),
+			e->pos);
+	}
+	exit(2);
+}
+
+static void setup(struct app *a)
+{
+	raise_nofile();
+	a->pmus = pmu_set_new("/sys", true);
+	struct evspec_err e;
+	memset(&e, 0, sizeof(e));
+	int err = a->cli.events ? evset_parse(&a->set, a->cli.events, a->pmus, &e)
+				: evset_default(&a->set, a->pmus, &e);
+	if (err)
+		event_error(a, a->cli.events ? a->cli.events : "(default)", err, &e);
+	evset_probe(&a->set, a->cli.user_only);
+	startup_notice(a->pmus, &a->set, a->notice, sizeof(a->notice));
+	startup_pmu_names(a->pmus, a->pmu_names, sizeof(a->pmu_names));
+}
+
+static void start_engine(struct app *a)
+{
+	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .threads = a->cli.threads,
+				.per_cpu = a->cli.per_cpu || !a->cli.batch,
+				.user_only = a->cli.user_only, .interval = a->cli.interval};
+	int go = -1, errfd = -1;
+	if (a->cli.command) {
+		int err = startup_spawn(a->cli.command, &a->child, &go, &errfd);
+		if (err) {
+			fprintf(stderr, "pmutop: cannot start '%s': %s\n", a->cli.command[0],
+				strerror(-err));
+			exit(1);
+		}
+		o.scope = SCOPE_PIDS;
+		o.pids = &a->child;
+		o.npids = 1;
+		o.enable_on_exec = true;
+		o.inherit = a->cli.children;
+		o.threads = !a->cli.children;
+	} else if (a->cli.npids) {
+		o.scope = SCOPE_PIDS;
+		o.pids = a->cli.pids;
+		o.npids = a->cli.npids;
+		o.threads = true;
+	}
+	int err;
+	a->engine = engine_new(&a->set, &o, &err);
+	if (!a->engine) {
+		if (a->child > 0)
+			kill(a->child, SIGKILL);
+		if (err == -ESRCH)
+			fprintf(stderr, "pmutop: no such process: check the pid with ps, e.g. ps -p %d\n",
+				(int)a->cli.pids[0]);
+		else
+			fprintf(stderr, "pmutop: cannot start counting: %s\n", strerror(-err));
+		exit(err == -ESRCH ? 2 : 1);
+	}
+	engine_set_header(a->engine, a->pmu_names, a->notice[0] ? a->notice : NULL);
+	if (a->child > 0) {
+		err = startup_release(go, errfd);
+		if (err) {
+			fprintf(stderr, "pmutop: cannot run '%s': %s\n", a->cli.command[0],
+				strerror(-err));
+			waitpid(a->child, NULL, 0);
+			exit(127);
+		}
+		engine_rescan(a->engine); /* its name after the exec */
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct app a;
+	char err[512];
+	setlocale(LC_ALL, "");
+	if (cli_parse(argc, argv, &a.cli, err, sizeof(err)))
+		die_usage(err);
+	if (a.cli.help) {
+		cli_usage(stdout);
+		return 0;
+	}
+	if (a.cli.version) {
+		printf("pmutop %s\n", PMUTOP_VERSION);
+		return 0;
+	}
+	if (!a.cli.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		die_usage("the live screen needs a terminal: use batch mode, e.g. pmutop -b -n 3");
+	setup(&a);
+	int lerr;
+	/* Signals are blocked from here on (the child unblocks its own). */
+	a.loop = loop_new(a.cli.interval, a.cli.batch ? -1 : STDIN_FILENO, &lerr);
+	if (!a.loop) {
+		fprintf(stderr, "pmutop: cannot set up timers and signals: %s\n", strerror(-lerr));
+		return 1;
+	}
+	start_engine(&a);
+	int code;
+	if (a.cli.batch) {
+		build_panes(&a);
+		a.batch = batch_new(stdout, a.cli.format, a.panes, a.npanes, a.cli.sort,
+				    a.cli.reverse);
+		if (!a.batch)
+			return 1;
+		if (!batch_sort_ok(a.batch)) {
+			fprintf(stderr, "pmutop: unknown sort column '%s': use a column title such as "
+					"CPU%%, IPC or CMISS%%\n", a.cli.sort);
+			return 2;
+		}
+		batch_show_cpus(a.batch, a.cli.per_cpu);
+		if (a.notice[0])
+			batch_notice(a.batch, a.notice);
+		code = run_batch(&a);
+	} else {
+		code = run_live(&a);
+	}
+	batch_free(a.batch);
+	engine_free(a.engine);
+	loop_free(a.loop);
+	evset_free(&a.set);
+	pmu_set_free(a.pmus);
+	return code;
+}

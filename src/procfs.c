@@ -1,0 +1,204 @@
+/* Reading /proc and /sys for task names, owners and CPU times. */
+#include "procfs.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int procfs_each(const char *root, pid_t pid, int (*cb)(void *ctx, pid_t id), void *ctx)
+{
+	char path[256];
+	if (pid > 0)
+		snprintf(path, sizeof(path), "%s/proc/%d/task", root, (int)pid);
+	else
+		snprintf(path, sizeof(path), "%s/proc", root);
+	DIR *d = opendir(path);
+	if (!d)
+		return -errno;
+	struct dirent *e;
+	int ret = 0;
+	while ((e = readdir(d))) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		ret = cb(ctx, (pid_t)atoi(e->d_name));
+		if (ret)
+			break;
+	}
+	closedir(d);
+	return ret;
+}
+
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t r = read(fd, buf, len - 1);
+	int err = errno;
+	close(fd);
+	if (r < 0)
+		return -err;
+	buf[r] = '\0';
+	return r;
+}
+
+/* The flags field of /proc/PID/stat: the 9th, counted after the ")" that ends comm
+ * (comm may itself hold ") "). */
+#define PF_KTHREAD 0x00200000
+
+static int parse_stat(const char *buf, struct procfs_task *t)
+{
+	const char *p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	char state;
+	int ppid;
+	unsigned long flags;
+	if (sscanf(p + 1, " %c %d %*d %*d %*d %*d %lu", &state, &ppid, &flags) != 3)
+		return -EINVAL;
+	t->ppid = ppid;
+	t->kthread = (flags & PF_KTHREAD) != 0;
+	return 0;
+}
+
+int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task *t)
+{
+	char path[256], buf[1024];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root, (int)pid, (int)tid);
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	t->uid = st.st_uid;
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/stat", root, (int)pid, (int)tid);
+	ssize_t r = read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : (int)r;
+	int err = parse_stat(buf, t);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/comm", root, (int)pid, (int)tid);
+	r = read_small(path, t->comm, sizeof(t->comm));
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : (int)r;
+	if (r > 0 && t->comm[r - 1] == '\n')
+		t->comm[r - 1] = '\0';
+	return 0;
+}
+
+pid_t procfs_tgid(const char *root, pid_t tid)
+{
+	char path[256], buf[2048];
+	snprintf(path, sizeof(path), "%s/proc/%d/status", root, (int)tid);
+	ssize_t r = read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : (pid_t)r;
+	const char *p = strstr(buf, "\nTgid:");
+	if (!p)
+		return -EINVAL;
+	return (pid_t)atoi(p + 6);
+}
+
+int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total, int max)
+{
+	if (*fd < 0) {
+		char path[256];
+		snprintf(path, sizeof(path), "%s/proc/stat", root);
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (*fd < 0)
+			return -errno;
+	}
+	char buf[16384];
+	ssize_t r = pread(*fd, buf, sizeof(buf) - 1, 0);
+	if (r < 0)
+		return -errno;
+	buf[r] = '\0';
+	int ncpu = 0;
+	for (char *line = buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		int cpu;
+		unsigned long long v[10] = {0};
+		if (strncmp(line, "cpu", 3) != 0 || !isdigit((unsigned char)line[3]))
+			continue;
+		int n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
+			       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+		if (n < 5 || cpu < 0 || cpu >= max)
+			continue;
+		/* user nice system idle iowait irq softirq steal (guest is inside user). */
+		uint64_t idle = v[3] + v[4];
+		uint64_t all = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+		busy[cpu] = all - idle;
+		total[cpu] = all;
+		if (cpu + 1 > ncpu)
+			ncpu = cpu + 1;
+	}
+	return ncpu;
+}
+
+int procfs_parse_cpulist(const char *s, int *cpus, int max)
+{
+	int n = 0;
+	while (*s && *s != '\n') {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+		if (end == s || a < 0)
+			return -EINVAL;
+		s = end;
+		b = a;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a)
+				return -EINVAL;
+			s = end;
+		}
+		for (long c = a; c <= b && n < max; c++)
+			cpus[n++] = (int)c;
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
+	}
+	return n;
+}
+
+int procfs_online_cpus(const char *root, int *cpus, int max)
+{
+	char path[256], buf[4096];
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
+	ssize_t r = read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	return procfs_parse_cpulist(buf, cpus, max);
+}
+
+struct user_entry {
+	uid_t uid;
+	char name[33];
+};
+
+const char *procfs_user_name(uid_t uid)
+{
+	/* A handful of users own every process: a small cache avoids NSS per task. */
+	static struct user_entry cache[64];
+	static unsigned used;
+	for (unsigned i = 0; i < used; i++)
+		if (cache[i].uid == uid)
+			return cache[i].name;
+	struct user_entry *e = &cache[used < 64 ? used++ : uid % 64];
+	e->uid = uid;
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		snprintf(e->name, sizeof(e->name), "%s", res->pw_name);
+	else
+		snprintf(e->name, sizeof(e->name), "%u", (unsigned)uid);
+	return e->name;
+}

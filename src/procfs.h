@@ -1,0 +1,46 @@
+/* What /proc says about tasks and CPUs. Read when a task is first seen (or execs),
+ * never per tick per task. */
+#ifndef PMUTOP_PROCFS_H
+#define PMUTOP_PROCFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROCFS_COMM_MAX 64
+
+struct procfs_task {
+	pid_t pid, tid, ppid;
+	uid_t uid;
+	bool kthread;
+	char comm[PROCFS_COMM_MAX];
+};
+
+/* Call cb for every numeric entry of <root>/proc (processes), or of
+ * <root>/proc/<pid>/task (threads) when pid > 0. Stops early when cb returns non-zero
+ * and returns that; -errno when the directory cannot be read. */
+int procfs_each(const char *root, pid_t pid, int (*cb)(void *ctx, pid_t id), void *ctx);
+
+/* Fill t for thread tid of process pid: comm, uid, ppid, kernel-thread flag. -ESRCH
+ * when it is gone. */
+int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task *t);
+
+/* The process a thread id belongs to (Tgid), or -errno. */
+pid_t procfs_tgid(const char *root, pid_t tid);
+
+/* Busy and total jiffies of each CPU from <root>/proc/stat into busy[]/total[] (indexed
+ * by CPU number, at most max). Returns the highest CPU number + 1, or -errno. fd caches
+ * the open file between calls (start with -1; one pread per tick). */
+int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total, int max);
+
+/* Online CPU numbers from <root>/sys/devices/system/cpu/online into cpus (at most max);
+ * returns how many, or -errno. */
+int procfs_online_cpus(const char *root, int *cpus, int max);
+
+/* Parse a CPU list such as "0-3,8,10-11". Returns how many, or -EINVAL. */
+int procfs_parse_cpulist(const char *s, int *cpus, int max);
+
+/* User name for uid (cached), or the uid as text. */
+const char *procfs_user_name(uid_t uid);
+
+#endif

@@ -1,0 +1,126 @@
+/* Sorting and filtering rows: processes by the sort column, each followed by its
+ * threads sorted the same way. */
+#include "sort.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sort_ctx {
+	const struct model *m;
+	const struct sort_spec *spec;
+};
+
+/* Values without a number sort below every number, in both directions' tail. */
+static double key(const struct sort_ctx *c, const struct mrow *r, bool *has)
+{
+	struct val v = column_value(c->spec->col, c->m, r);
+	*has = val_has_number(v) && isfinite(v.v);
+	return *has ? v.v : 0;
+}
+
+static int text_cmp(const struct column *col, const struct mrow *a, const struct mrow *b)
+{
+	switch (col->kind) {
+	case COL_USER:
+		return strcmp(a->user ? a->user : "", b->user ? b->user : "");
+	case COL_COMMAND:
+		return strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
+	case COL_THREADS:
+		return (a->nthreads > b->nthreads) - (a->nthreads < b->nthreads);
+	default:
+		return 0;
+	}
+}
+
+static int id_cmp(const struct mrow *a, const struct mrow *b)
+{
+	if (a->kind == ROW_CPU && b->kind == ROW_CPU)
+		return (a->cpu > b->cpu) - (a->cpu < b->cpu);
+	pid_t x = a->kind == ROW_THREAD ? a->tid : a->pid;
+	pid_t y = b->kind == ROW_THREAD ? b->tid : b->pid;
+	return (x > y) - (x < y);
+}
+
+static int row_cmp(const struct sort_ctx *c, const struct mrow *a, const struct mrow *b)
+{
+	const struct column *col = c->spec->col;
+	int d = 0;
+	if (col && column_is_numeric(col)) {
+		bool ha, hb;
+		double ka = key(c, a, &ha), kb = key(c, b, &hb);
+		if (ha != hb)
+			return ha ? -1 : 1; /* numbers first, whatever the direction */
+		d = (ka > kb) - (ka < kb);
+	} else if (col) {
+		d = text_cmp(col, a, b);
+	}
+	if (d == 0)
+		return id_cmp(a, b); /* ties by id, always ascending: a stable screen */
+	return c->spec->descending ? -d : d;
+}
+
+/* qsort has no context argument in C11: sort with a small merge sort instead. */
+static void msort(const struct sort_ctx *c, unsigned *v, unsigned *tmp, size_t n)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	msort(c, v, tmp, h);
+	msort(c, v + h, tmp, n - h);
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = row_cmp(c, &c->m->rows[v[j]], &c->m->rows[v[i]]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof(*v));
+}
+
+static bool wanted(const struct sort_spec *s, const struct mrow *r)
+{
+	if (s->only_pid > 0 && r->pid != s->only_pid)
+		return false;
+	if (s->have_uid && r->uid != s->uid)
+		return false;
+	if (s->hide_kthreads && r->kthread)
+		return false;
+	if (s->filter && *s->filter && !strcasestr(r->comm ? r->comm : "", s->filter))
+		return false;
+	return true;
+}
+
+size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned *idx,
+		   unsigned *scratch)
+{
+	struct sort_ctx c = {m, spec};
+	unsigned *procs = scratch, *tmp = scratch + m->nrows;
+	/* Processes, and the start of each process's threads (they follow it in rows). */
+	size_t np = 0;
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (m->rows[i].kind != ROW_THREAD && wanted(spec, &m->rows[i]))
+			procs[np++] = i;
+	msort(&c, procs, tmp, np);
+
+	size_t n = 0;
+	for (size_t p = 0; p < np; p++) {
+		unsigned i = procs[p];
+		idx[n++] = i;
+		size_t first = n;
+		for (unsigned t = i + 1; t < m->nrows && m->rows[t].kind == ROW_THREAD; t++)
+			idx[n++] = t;
+		msort(&c, idx + first, tmp, n - first);
+	}
+	return n;
+}
+
+size_t sort_rows(const struct model *m, const struct sort_spec *spec, unsigned *idx)
+{
+	unsigned *scratch = malloc((2 * (size_t)m->nrows + 1) * sizeof(*scratch));
+	if (!scratch)
+		return 0;
+	size_t n = sort_rows_r(m, spec, idx, scratch);
+	free(scratch);
+	return n;
+}

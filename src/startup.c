@@ -1,0 +1,138 @@
+/* Notices and the watched command's start. */
+#include "startup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmu.h"
+
+int startup_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = -100;
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -100;
+		fclose(f);
+	}
+	return v;
+}
+
+void startup_pmu_names(const struct pmu_set *pmus, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; pmus && i < pmu_set_count(pmus); i++) {
+		struct pmu_info info;
+		if (pmu_set_info(pmus, i, &info) || !info.core || info.type < 0)
+			continue;
+		int n = snprintf(buf + o, len - o, "%s%s", o ? "," : "", info.name);
+		if (n < 0 || (size_t)n >= len - o)
+			break;
+		o += (size_t)n;
+	}
+	if (!o)
+		snprintf(buf, len, "none");
+}
+
+/* The first hardware event that cannot count, and why. */
+static const struct mevent *first_missing(const struct evset *set)
+{
+	for (unsigned i = 0; i < set->nevents; i++)
+		if (set->events[i].hardware && set->events[i].status != WHY_NONE)
+			return &set->events[i];
+	return NULL;
+}
+
+void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *buf,
+		    size_t len)
+{
+	buf[0] = '\0';
+	int types[4];
+	bool have_pmu = pmus && pmu_set_core_types(pmus, types, 4) > 0;
+	const struct mevent *miss = first_missing(set);
+	bool any_hw = false;
+	for (unsigned i = 0; i < set->nevents; i++)
+		any_hw = any_hw || set->events[i].hardware;
+	if (!any_hw || !miss)
+		return;
+	if (!have_pmu && !evset_any_hardware(set)) {
+		snprintf(buf, len, "no hardware PMU (a VM without PMU passthrough?): hardware "
+				   "counters read n/a; showing software events");
+		return;
+	}
+	if (!evset_any_hardware(set)) {
+		snprintf(buf, len, "hardware counters unavailable (%s: %s); showing software events",
+			 miss->name, val_why_str((enum val_why)miss->status));
+		return;
+	}
+	snprintf(buf, len, "%s: %s on this machine: its cells read n/a", miss->name,
+		 val_why_str((enum val_why)miss->status));
+}
+
+int startup_spawn(char **argv, pid_t *pid, int *go, int *errfd)
+{
+	int g[2], e[2];
+	if (pipe2(g, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(e, O_CLOEXEC) < 0) {
+		int err = -errno;
+		close(g[0]);
+		close(g[1]);
+		return err;
+	}
+	pid_t p = fork();
+	if (p < 0) {
+		int err = -errno;
+		close(g[0]);
+		close(g[1]);
+		close(e[0]);
+		close(e[1]);
+		return err;
+	}
+	if (p == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(g[1]);
+		close(e[0]);
+		char c;
+		/* Wait until the counters are attached; EOF without a byte means pmutop gave up. */
+		if (read(g[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		int err = errno;
+		if (write(e[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(g[0]);
+	close(e[1]);
+	*pid = p;
+	*go = g[1];
+	*errfd = e[0];
+	return 0;
+}
+
+int startup_release(int go, int errfd)
+{
+	char c = 'x';
+	ssize_t w = write(go, &c, 1);
+	close(go);
+	if (w != 1) {
+		close(errfd);
+		return -EPIPE;
+	}
+	int err = 0;
+	ssize_t r;
+	do
+		r = read(errfd, &err, sizeof(err));
+	while (r < 0 && errno == EINTR);
+	close(errfd);
+	return r == sizeof(err) ? -err : 0;
+}

@@ -1,0 +1,29 @@
+/* What happens once before the loop: the notice explaining missing counters, and
+ * starting a watched command with its counters attached before its first instruction. */
+#ifndef PMUTOP_STARTUP_H
+#define PMUTOP_STARTUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "evset.h"
+
+struct pmu_set;
+struct model;
+
+/* One line on why hardware counters are missing, or "" when they all count. */
+void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *buf,
+		    size_t len);
+/* Comma-separated names of the core PMUs in use ("cpu", "cpu_core,cpu_atom"). */
+void startup_pmu_names(const struct pmu_set *pmus, char *buf, size_t len);
+
+/* Fork argv[0] stopped before exec. *go is the descriptor that releases it. */
+int startup_spawn(char **argv, pid_t *pid, int *go, int *errfd);
+/* Let the command exec. Returns 0 once it has, or -errno why it could not. */
+int startup_release(int go, int errfd);
+
+/* perf_event_paranoid, or -100 when unreadable. */
+int startup_paranoid(void);
+
+#endif

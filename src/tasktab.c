@@ -1,0 +1,224 @@
+/* Chained hash tables of tasks and processes. Allocation happens when a task is first
+ * seen, never in the steady-state tick. */
+#include "tasktab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evgroup.h"
+
+struct tasktab {
+	unsigned nevents, ngroups, nslots;
+	unsigned ntasks, nprocs;
+	unsigned tbits, pbits;
+	struct task **th;
+	struct proc **ph;
+	struct proc *first, *last;
+};
+
+static unsigned hash(pid_t id, unsigned bits)
+{
+	return (unsigned)(((uint32_t)id * 2654435761u) >> (32 - bits));
+}
+
+struct tasktab *tasktab_new(unsigned nevents, unsigned ngroups, unsigned nslots)
+{
+	struct tasktab *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->nevents = nevents;
+	t->ngroups = ngroups;
+	t->nslots = nslots;
+	t->tbits = t->pbits = 10;
+	t->th = calloc(1u << t->tbits, sizeof(*t->th));
+	t->ph = calloc(1u << t->pbits, sizeof(*t->ph));
+	if (!t->th || !t->ph) {
+		tasktab_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct task *tasktab_find(const struct tasktab *t, pid_t tid)
+{
+	for (struct task *k = t->th[hash(tid, t->tbits)]; k; k = k->hnext)
+		if (k->tid == tid)
+			return k;
+	return NULL;
+}
+
+struct proc *tasktab_find_proc(const struct tasktab *t, pid_t pid)
+{
+	for (struct proc *p = t->ph[hash(pid, t->pbits)]; p; p = p->hnext)
+		if (p->pid == pid)
+			return p;
+	return NULL;
+}
+
+/* Keep chains short: double a table when it holds twice as many entries as buckets. */
+static void grow_tasks(struct tasktab *t)
+{
+	unsigned bits = t->tbits + 1;
+	struct task **nh = calloc(1u << bits, sizeof(*nh));
+	if (!nh)
+		return;
+	for (unsigned i = 0; i < 1u << t->tbits; i++) {
+		for (struct task *k = t->th[i], *n; k; k = n) {
+			n = k->hnext;
+			unsigned b = hash(k->tid, bits);
+			k->hnext = nh[b];
+			nh[b] = k;
+		}
+	}
+	free(t->th);
+	t->th = nh;
+	t->tbits = bits;
+}
+
+static void grow_procs(struct tasktab *t)
+{
+	unsigned bits = t->pbits + 1;
+	struct proc **nh = calloc(1u << bits, sizeof(*nh));
+	if (!nh)
+		return;
+	for (unsigned i = 0; i < 1u << t->pbits; i++) {
+		for (struct proc *p = t->ph[i], *n; p; p = n) {
+			n = p->hnext;
+			unsigned b = hash(p->pid, bits);
+			p->hnext = nh[b];
+			nh[b] = p;
+		}
+	}
+	free(t->ph);
+	t->ph = nh;
+	t->pbits = bits;
+}
+
+static struct proc *proc_add(struct tasktab *t, pid_t pid)
+{
+	struct proc *p = calloc(1, sizeof(*p) + t->nevents * (sizeof(struct val_delta) + 1));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->tot = (struct val_delta *)(p + 1);
+	p->tot_why = (uint8_t *)(p->tot + t->nevents);
+	memset(p->tot_why, WHY_GONE, t->nevents);
+	unsigned b = hash(pid, t->pbits);
+	p->hnext = t->ph[b];
+	t->ph[b] = p;
+	p->prevp = t->last;
+	if (t->last)
+		t->last->next = p;
+	else
+		t->first = p;
+	t->last = p;
+	if (++t->nprocs > 2u << t->pbits)
+		grow_procs(t);
+	return p;
+}
+
+static void proc_remove(struct tasktab *t, struct proc *p)
+{
+	struct proc **pp = &t->ph[hash(p->pid, t->pbits)];
+	while (*pp != p)
+		pp = &(*pp)->hnext;
+	*pp = p->hnext;
+	if (p->prevp)
+		p->prevp->next = p->next;
+	else
+		t->first = p->next;
+	if (p->next)
+		p->next->prevp = p->prevp;
+	else
+		t->last = p->prevp;
+	t->nprocs--;
+	free(p);
+}
+
+struct task *tasktab_add(struct tasktab *t, pid_t pid, pid_t tid)
+{
+	struct proc *p = tasktab_find_proc(t, pid);
+	if (!p && !(p = proc_add(t, pid)))
+		return NULL;
+	/* One block: the task, then its group pointers, previous totals, deltas, reasons. */
+	size_t sz = sizeof(struct task) + t->ngroups * sizeof(struct evgroup *) +
+		    t->nslots * sizeof(uint64_t) + t->nevents * sizeof(struct val_delta) +
+		    t->nevents;
+	struct task *k = calloc(1, sz);
+	if (!k) {
+		if (!p->threads)
+			proc_remove(t, p);
+		return NULL;
+	}
+	k->tid = tid;
+	k->proc = p;
+	k->grp = (struct evgroup **)(k + 1);
+	k->prev = (uint64_t *)(k->grp + t->ngroups);
+	k->d = (struct val_delta *)(k->prev + t->nslots);
+	k->why = (uint8_t *)(k->d + t->nevents);
+	/* Threads in the order they were found: the main thread first. */
+	struct task **tail = &p->threads;
+	while (*tail)
+		tail = &(*tail)->sibling;
+	*tail = k;
+	p->nthreads++;
+	p->exited = false;
+	unsigned b = hash(tid, t->tbits);
+	k->hnext = t->th[b];
+	t->th[b] = k;
+	if (++t->ntasks > 2u << t->tbits)
+		grow_tasks(t);
+	return k;
+}
+
+void tasktab_remove(struct tasktab *t, struct task *k)
+{
+	struct task **pp = &t->th[hash(k->tid, t->tbits)];
+	while (*pp != k)
+		pp = &(*pp)->hnext;
+	*pp = k->hnext;
+	struct proc *p = k->proc;
+	for (pp = &p->threads; *pp != k; pp = &(*pp)->sibling)
+		;
+	*pp = k->sibling;
+	p->nthreads--;
+	for (unsigned g = 0; g < t->ngroups; g++)
+		evgroup_free(k->grp[g]);
+	free(k);
+	t->ntasks--;
+	if (!p->threads && !p->keep)
+		proc_remove(t, p);
+	else if (!p->threads)
+		p->exited = true;
+}
+
+struct proc *tasktab_first(const struct tasktab *t)
+{
+	return t->first;
+}
+
+unsigned tasktab_tasks(const struct tasktab *t)
+{
+	return t->ntasks;
+}
+
+unsigned tasktab_procs(const struct tasktab *t)
+{
+	return t->nprocs;
+}
+
+void tasktab_free(struct tasktab *t)
+{
+	if (!t)
+		return;
+	while (t->first) {
+		struct proc *p = t->first;
+		while (p->threads && t->first == p)
+			tasktab_remove(t, p->threads);
+		if (t->first == p) /* a process with no threads */
+			proc_remove(t, p);
+	}
+	free(t->th);
+	free(t->ph);
+	free(t);
+}

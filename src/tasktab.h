@@ -1,0 +1,71 @@
+/* The table of tasks being counted: threads grouped into processes, found by id in
+ * O(1). Each task carries its open groups and its previous raw totals. */
+#ifndef PMUTOP_TASKTAB_H
+#define PMUTOP_TASKTAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "procfs.h"
+#include "value.h"
+
+struct evgroup;
+
+enum task_state {
+	TASK_LIVE,
+	TASK_EXITING, /* the kernel said it exited: read it once more */
+	TASK_EXITED,  /* shown with its final values this tick; freed at the next */
+};
+
+struct proc;
+
+struct task {
+	pid_t tid;
+	struct proc *proc;
+	struct task *sibling;       /* next thread of the same process */
+	struct task *hnext;         /* hash chain */
+	enum task_state state;
+	bool seen;                  /* found by the last /proc scan */
+	bool fd_short;              /* groups not opened for lack of descriptors */
+	bool counted;               /* at least one group opened: it gets rows */
+	bool enable_on_exec;
+	char comm[PROCFS_COMM_MAX];
+	struct evgroup **grp;       /* per group, NULL when not open */
+	uint64_t *prev;             /* per group: ena, run, then one value per member */
+	struct val_delta *d;        /* per event: this interval's raw delta */
+	uint8_t *why;               /* per event: enum val_why, WHY_NONE when counting */
+};
+
+struct proc {
+	pid_t pid;
+	uid_t uid;
+	bool kthread;
+	bool exited;                /* every thread has exited */
+	char comm[PROCFS_COMM_MAX];
+	struct task *threads;
+	unsigned nthreads;
+	struct proc *hnext;
+	struct proc *next, *prevp;  /* all processes, in discovery order */
+	struct val_delta *tot;      /* per event: raw totals over the whole run */
+	uint8_t *tot_why;           /* per event: WHY_NONE once any thread counted it */
+	bool keep;                  /* watched: stays, with its totals, after it exits */
+};
+
+struct tasktab;
+
+struct tasktab *tasktab_new(unsigned nevents, unsigned ngroups, unsigned nslots);
+void tasktab_free(struct tasktab *t);
+
+struct task *tasktab_find(const struct tasktab *t, pid_t tid);
+struct proc *tasktab_find_proc(const struct tasktab *t, pid_t pid);
+/* Add thread tid of process pid (creating the process). NULL when out of memory. */
+struct task *tasktab_add(struct tasktab *t, pid_t pid, pid_t tid);
+/* Unlink and free a task; its process goes with its last thread unless kept. */
+void tasktab_remove(struct tasktab *t, struct task *task);
+
+struct proc *tasktab_first(const struct tasktab *t);
+unsigned tasktab_tasks(const struct tasktab *t);
+unsigned tasktab_procs(const struct tasktab *t);
+
+#endif

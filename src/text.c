@@ -1,0 +1,111 @@
+/* Sanitising and escaping untrusted text. */
+#include "text.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not one. Rejects
+ * overlong forms, surrogates and code points above U+10FFFF. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t cp;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	/* C1 controls (U+0080..U+009F) steer some terminals too. */
+	if (cp >= 0x80 && cp <= 0x9f)
+		return 0;
+	return n;
+}
+
+size_t text_sanitize(const char *in, char *out, size_t outlen, bool utf8)
+{
+	if (outlen == 0)
+		return 0;
+	const unsigned char *s = (const unsigned char *)(in ? in : "");
+	size_t o = 0;
+	while (*s && o + 1 < outlen) {
+		size_t n = utf8_len(s);
+		if (n == 1 && (*s < 0x20 || *s == 0x7f))
+			n = 0;
+		if (n > 1 && !utf8) {
+			/* One '?' per character, not per byte: the width stays right. */
+			out[o++] = '?';
+			s += n;
+			continue;
+		}
+		if (n == 0) {
+			out[o++] = '?';
+			s++;
+			continue;
+		}
+		if (o + n >= outlen)
+			break;
+		memcpy(out + o, s, n);
+		o += n;
+		s += n;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+void text_csv_field(FILE *f, const char *s)
+{
+	char buf[1024];
+	text_sanitize(s, buf, sizeof(buf), true);
+	if (!strpbrk(buf, ",\"")) {
+		fputs(buf, f);
+		return;
+	}
+	fputc('"', f);
+	for (const char *p = buf; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void text_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	fputc('"', f);
+	while (*p) {
+		size_t n = utf8_len(p);
+		if (n == 1 && *p >= 0x20 && *p != 0x7f) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', f);
+			fputc(*p, f);
+		} else if (n == 1) {
+			fprintf(f, "\\u%04x", *p);
+		} else if (n == 0) {
+			fputs("\\ufffd", f);
+			n = 1;
+		} else {
+			fwrite(p, 1, n, f);
+		}
+		p += n;
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,24 @@
+/* Text that came from other processes (command names, user names) made safe for a
+ * terminal, a CSV field or a JSON string. */
+#ifndef PMUTOP_TEXT_H
+#define PMUTOP_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Copy in to out (NUL-terminated, at most outlen-1 bytes) so that no byte can steer a
+ * terminal: C0/C1 control characters and DEL become '?', and so does every byte of an
+ * invalid UTF-8 sequence; valid UTF-8 is kept when utf8, else non-ASCII becomes '?'.
+ * Never splits a multi-byte character. Returns the length written. */
+size_t text_sanitize(const char *in, char *out, size_t outlen, bool utf8);
+
+/* Write s as one CSV field (RFC 4180: quoted when it holds a comma, quote, CR or LF;
+ * control characters replaced as text_sanitize does). */
+void text_csv_field(FILE *f, const char *s);
+
+/* Write s as a JSON string with its quotes; invalid UTF-8 bytes become U+FFFD, control
+ * characters \uXXXX escapes. */
+void text_json_string(FILE *f, const char *s);
+
+#endif

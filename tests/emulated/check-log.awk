@@ -1,0 +1,304 @@
+# The emulated-PMU lane's judge: awk -f check-log.awk lane.plan console.log
+# It reads the plan (what ran: tag, -e spec, workload N) and the guest's console log
+# (lines "TAG|stdout", "TAG!stderr", "LANE-END TAG status=S", the sentinel), checks each
+# tag's output and exits 1 if any check failed or the guest never finished. POSIX awk
+# (mawk runs it): no gensub, no arrays of arrays, %.0f for big integers.
+
+# workload.S: instructions:u = 10*N + 5*digits(N) + 10, exactly.
+function truth_insns(n) { return 10 * n + 5 * length(n "") + 10 }
+
+# With -icount shift=1 QEMU's cycle counter is exactly two ticks per instruction.
+function truth_for(name, t) { return tolower(name) ~ /cycle/ ? 2 * t : t }
+
+function rel(v, t) { return t == 0 ? 1 : (v - t) / t }
+function absv(x) { return x < 0 ? -x : x }
+function pct(v, t) { return sprintf("%+.4f%%", 100 * rel(v, t)) }
+
+function ok(tag, msg) { printf "emulated-pmu: ok     %s: %s\n", tag, msg; passed++ }
+function bad(tag, msg) { printf "emulated-pmu: FAILED %s: %s\n", tag, msg; failed++; failed_tag[tag] = 1 }
+
+# Split one RFC 4180 CSV line into f[1..n]; returns n.
+function csv_split(line, f,    n, i, c, q, cur) {
+	n = 0; cur = ""; q = 0
+	for (i = 1; i <= length(line); i++) {
+		c = substr(line, i, 1)
+		if (q) {
+			if (c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+			else if (c == "\"") q = 0
+			else cur = cur c
+		} else if (c == "\"") q = 1
+		else if (c == ",") { f[++n] = cur; cur = "" }
+		else cur = cur c
+	}
+	f[++n] = cur
+	return n
+}
+
+# The event names of an -e spec, in order, into e[1..n]: commas split events except
+# inside a pmu/.../ term list; braces only group.
+function spec_split(spec, e,    n, i, c, slash, cur) {
+	n = 0; cur = ""; slash = 0
+	for (i = 1; i <= length(spec); i++) {
+		c = substr(spec, i, 1)
+		if (c == "/") slash = !slash
+		if (!slash && (c == "{" || c == "}")) continue
+		if (!slash && c == ",") { if (cur != "") e[++n] = cur; cur = ""; continue }
+		cur = cur c
+	}
+	if (cur != "") e[++n] = cur
+	return n
+}
+
+# Key=value fields of a probe line into kv[].
+function kv_split(line, kv,    n, i, w, p) {
+	split("", kv)
+	n = split(line, w, " ")
+	for (i = 2; i <= n; i++)
+		if ((p = index(w[i], "=")) > 0)
+			kv[substr(w[i], 1, p - 1)] = substr(w[i], p + 1)
+	return w[1]
+}
+
+# ---- reading the plan
+FNR == NR {
+	if ($0 ~ /^#/ || $0 == "") next
+	nf = split($0, a, "\t")
+	tag = a[1]
+	tags[++ntags] = tag
+	wl_n[tag] = a[nf]
+	for (i = 2; i < nf; i++) if (a[i] == "-e") spec[tag] = a[i + 1]
+	next
+}
+
+# ---- reading the console log
+{ sub(/\r$/, "") }
+$0 == "PMUTOP-LANE-DONE" { done = 1; next }
+/^LANE-END / { split($3, s, "="); end_key[$2] = s[1]; end_val[$2] = s[2]; next }
+
+{
+	p = index($0, "|")
+	if (p == 0) next
+	tag = substr($0, 1, p - 1)
+	if (!(tag in wl_n)) next
+	line = substr($0, p + 1)
+	if (tag == "probe") { probe_line(line); next }
+	csv_line(tag, line)
+}
+
+function probe_line(line,    what, kv, key) {
+	what = kv_split(line, kv)
+	if (what == "count") {
+		key = kv["set"] SUBSEP kv["name"]
+		pc_n[kv["set"]]++
+		pc_name[kv["set"], pc_n[kv["set"]]] = kv["name"]
+		pc_val[kv["set"], pc_n[kv["set"]]] = kv["value"]
+		pc_ena[kv["set"], pc_n[kv["set"]]] = kv["enabled"]
+		pc_run[kv["set"], pc_n[kv["set"]]] = kv["running"]
+		if (!(key in pv)) pv[key] = kv["value"]
+	} else if (what == "open") {
+		perr[kv["set"], kv["name"]] = kv["errno"]
+	}
+}
+
+# Keep the process row of the final "total" block: one entry per event column.
+# Notices ("# ...") may come before the header; the header is the first other line.
+function csv_line(tag, line,    f, n, k) {
+	if (line ~ /^#/) return
+	if (!(tag in header)) {
+		header[tag] = line
+		return
+	}
+	n = csv_split(line, f)
+	if (n != 12 || f[1] != "total" || f[4] != "process") return
+	if (!((tag, "pid") in first)) first[tag, "pid"] = f[5]
+	if (f[5] != first[tag, "pid"]) { nprocs[tag]++; return }
+	k = ++ncol[tag]
+	col_ev[tag, k] = f[9]; col_val[tag, k] = f[10]
+	# A name that repeats in the spec is written "name#GROUP" (src/evset.c make_keys).
+	col_name[tag, k] = f[9]
+	sub(/#[0-9]+$/, "", col_name[tag, k])
+	col_st[tag, k] = f[11]; col_run[tag, k] = f[12]
+}
+
+# Index of the first column of tag's total row named ev, or 0.
+function col(tag, ev,    k) {
+	for (k = 1; k <= ncol[tag]; k++) if (col_ev[tag, k] == ev) return k
+	return 0
+}
+
+# Common preconditions of a pmutop check; returns 1 when the check can go on.
+function pmutop_ran(tag) {
+	if (!(tag in end_key)) { bad(tag, "never finished in the guest (no LANE-END line)"); return 0 }
+	if (end_key[tag] != "status" || end_val[tag] != 0) {
+		bad(tag, "pmutop exited with " end_key[tag] "=" end_val[tag] " (the workload exits 0)")
+		return 0
+	}
+	if (header[tag] != "tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running") {
+		bad(tag, "first output line is not the CSV header: \"" header[tag] "\"")
+		return 0
+	}
+	if (ncol[tag] == 0) { bad(tag, "no kind=process row in the tick=total block"); return 0 }
+	if (nprocs[tag] > 0) { bad(tag, "more than one process row in the total block"); return 0 }
+	return 1
+}
+
+# An exact count: state exact, running 100, value within tol of the truth.
+function exact_col(tag, ev, t, tol,    k, v) {
+	k = col(tag, ev)
+	if (!k) { bad(tag, ev ": no column in the total row"); return "" }
+	v = col_val[tag, k]
+	if (col_st[tag, k] != "exact" || v == "" || absv(rel(v, t)) > tol) {
+		bad(tag, sprintf("%s: value=%s state=%s running=%s, want exact %.0f within %.2f%%",
+			ev, v, col_st[tag, k], col_run[tag, k], t, 100 * tol))
+		return ""
+	}
+	return v
+}
+
+function check_probe(tag,    t, names, i, v, set, k, ena, run, sc, worst, ninv) {
+	t = truth_insns(wl_n[tag])
+	if (!(tag in end_key)) { bad(tag, "never finished in the guest"); return }
+	split("instructions:u armv8_pmuv3/inst_retired/u arm_ac57::INST_RETIRED:u=1 cycles:u", names, " ")
+	for (i = 1; i <= 4; i++) {
+		v = pv["exact", names[i]]
+		if (v == "" || v + 0 != truth_for(names[i], t)) {
+			bad(tag, sprintf("perf_event_open %s=%s, want exactly %.0f: the workload or the emulator changed",
+				names[i], v, truth_for(names[i], t)))
+			return
+		}
+	}
+	for (i = 1; i <= 2; i++) {
+		set = i == 1 ? "cache-misses" : "branch-misses"
+		if (perr["exact", set] != "ENOENT") {
+			bad(tag, set ": open gave " (perr["exact", set] == "" ? "a counter" : perr["exact", set]) ", want ENOENT")
+			return
+		}
+	}
+	worst = 0
+	for (k = 1; k <= pc_n["mux"]; k++) {
+		ena = pc_ena["mux", k] + 0; run = pc_run["mux", k] + 0
+		if (run <= 0 || run >= ena) { bad(tag, "mux: a group ran " run " of " ena " ns: no multiplexing"); return }
+		sc = pc_val["mux", k] * ena / run
+		if (absv(rel(sc, truth_for(pc_name["mux", k], t))) > absv(worst)) worst = rel(sc, truth_for(pc_name["mux", k], t))
+	}
+	if (pc_n["mux"] != 12 || absv(worst) > 0.02) {
+		bad(tag, sprintf("mux: %d counts, worst scaled error %+.3f%%", pc_n["mux"], 100 * worst))
+		return
+	}
+	ninv = 0
+	for (k in perr) if (index(k, "big" SUBSEP) == 1 && perr[k] == "EINVAL") ninv++
+	if (ninv == 0) { bad(tag, "big: a group of 9 opened whole: the PMU holds more than 7 counters?"); return }
+	ok(tag, sprintf("workload %s: instructions:u=%.0f (sysfs and libpfm4 names agree), cycles:u=%.0f, 4x3 groups scaled within %+.3f%%, cache/branch-misses ENOENT, 9-group rejected",
+		wl_n[tag], t, 2 * t, 100 * worst))
+}
+
+function check_a(tag,    t, i, c, k) {
+	if (!pmutop_ran(tag)) return
+	t = truth_insns(wl_n[tag])
+	i = exact_col(tag, "instructions:u", t, 0.001)
+	c = exact_col(tag, "cycles:u", 2 * t, 0.001)
+	if (i == "" || c == "") return
+	k = col(tag, "IPC")
+	if (!k) { bad(tag, "no IPC column in the total row"); return }
+	if (col_val[tag, k] == "" || absv(col_val[tag, k] - 0.5) > 0.005) {
+		bad(tag, "IPC=" col_val[tag, k] " state=" col_st[tag, k] ", want 0.50 (icount: 2 cycles per instruction)")
+		return
+	}
+	ok(tag, sprintf("instructions:u=%s (%s of %.0f), cycles:u=%s, IPC=%s", i, pct(i, t), t, c, col_val[tag, k]))
+}
+
+function check_b(tag,    t, e, n, j, k, want, v, r, lo, hi, worst) {
+	if (!pmutop_ran(tag)) return
+	t = truth_insns(wl_n[tag])
+	n = spec_split(spec[tag], e)
+	for (j = 1; j <= n; j++) want[e[j]] = 1
+	lo = 100; hi = 0; worst = 0; j = 0
+	for (k = 1; k <= ncol[tag]; k++) {
+		if (!(col_name[tag, k] in want)) continue	# a derived metric such as IPC
+		j++
+		v = col_val[tag, k]; r = col_run[tag, k]
+		if (col_st[tag, k] != "scaled" || r == "" || r + 0 <= 0 || r + 0 >= 100 || v == "" ||
+		    absv(rel(v, truth_for(col_name[tag, k], t))) > 0.02) {
+			bad(tag, sprintf("%s #%d: value=%s state=%s running=%s, want scaled, 0<running<100, within 2%% of %.0f",
+				col_ev[tag, k], j, v, col_st[tag, k], r, truth_for(col_name[tag, k], t)))
+			return
+		}
+		if (r + 0 < lo) lo = r + 0
+		if (r + 0 > hi) hi = r + 0
+		if (absv(rel(v, truth_for(col_name[tag, k], t))) > absv(worst)) worst = rel(v, truth_for(col_name[tag, k], t))
+	}
+	if (j != n) { bad(tag, sprintf("%d event columns in the total row, the spec has %d", j, n)); return }
+	ok(tag, sprintf("%d events scaled, running %.2f..%.2f%%, worst error %+.3f%%", n, lo, hi, 100 * worst))
+}
+
+function check_c(tag,    t, i, k, j, ev, msg) {
+	if (!pmutop_ran(tag)) return
+	t = truth_insns(wl_n[tag])
+	i = exact_col(tag, "instructions:u", t, 0.001)
+	if (i == "") return
+	msg = ""
+	for (j = 1; j <= 2; j++) {
+		ev = j == 1 ? "cache-misses" : "branch-misses"
+		k = col(tag, ev)
+		if (!k) { bad(tag, ev ": no column in the total row"); return }
+		if (col_st[tag, k] != "n/a" || col_val[tag, k] != "") {
+			bad(tag, ev ": value=" col_val[tag, k] " state=" col_st[tag, k] ", want state n/a and no value")
+			return
+		}
+		msg = msg ", " ev " n/a"
+	}
+	ok(tag, "instructions:u=" i " (" pct(i, t) ")" msg)
+}
+
+function check_d(tag,    t, e, n, j, v, ref, msg) {
+	if (!pmutop_ran(tag)) return
+	t = truth_insns(wl_n[tag])
+	n = spec_split(spec[tag], e)
+	msg = ""
+	for (j = 1; j <= n; j++) {
+		v = exact_col(tag, e[j], truth_for(e[j], t), 0.001)
+		if (v == "") return
+		# Opened at the same exec, every spelling of one event counts the same.
+		ref = truth_for(e[j], 1) == 2 ? "cycles:u" : "instructions:u"
+		if (v + 0 != col_val[tag, col(tag, ref)] + 0) {
+			bad(tag, e[j] "=" v " but " ref "=" col_val[tag, col(tag, ref)])
+			return
+		}
+		msg = msg (j > 1 ? ", " : "") e[j] "=" v
+	}
+	ok(tag, msg)
+}
+
+function check_e(tag,    e, n, j, k, want) {
+	if (!pmutop_ran(tag)) return
+	n = spec_split(spec[tag], e)
+	for (j = 1; j <= n; j++) want[e[j]] = 1
+	j = 0
+	for (k = 1; k <= ncol[tag]; k++) {
+		if (!(col_name[tag, k] in want)) continue
+		j++
+		if (col_st[tag, k] != "n/c" || col_val[tag, k] != "") {
+			bad(tag, sprintf("%s #%d: value=%s state=%s running=%s, want state n/c and no value",
+				col_ev[tag, k], j, col_val[tag, k], col_st[tag, k], col_run[tag, k]))
+			return
+		}
+	}
+	if (j != n) { bad(tag, sprintf("%d event columns in the total row, the group has %d", j, n)); return }
+	ok(tag, n " members of a " n "-event group n/c")
+}
+
+END {
+	for (i = 1; i <= ntags; i++) {
+		tag = tags[i]
+		if (tag == "probe") check_probe(tag)
+		else if (tag == "a") check_a(tag)
+		else if (tag == "b") check_b(tag)
+		else if (tag == "c") check_c(tag)
+		else if (tag == "d") check_d(tag)
+		else if (tag == "e") check_e(tag)
+		else bad(tag, "no check for this tag in check-log.awk")
+	}
+	if (!done) bad("guest", "no PMUTOP-LANE-DONE line: the guest crashed, hung or never booted")
+	printf "emulated-pmu: checks: %d ok, %d FAILED\n", passed, failed
+	exit (failed > 0)
+}

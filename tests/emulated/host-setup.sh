@@ -1,0 +1,93 @@
+#!/bin/sh
+# host-setup.sh CACHE_DIR: make this x86_64 Debian host able to run the emulated-PMU
+# lane. Installs the cross tools and QEMU when missing, and fills CACHE_DIR with Debian's
+# arm64 kernel and libpfm4 (static). Idempotent: a second run only checks, in well under
+# a second. Exits non-zero with one clear line when it cannot (not root, no archive).
+set -eu
+
+cache=${1:?usage: host-setup.sh CACHE_DIR}
+
+die() {
+	echo "emulated-pmu: host setup: $*" >&2
+	exit 1
+}
+
+# Each missing tool names the package that provides it.
+missing_packages() {
+	command -v qemu-system-aarch64 >/dev/null || echo qemu-system-arm
+	command -v aarch64-linux-gnu-gcc >/dev/null || echo gcc-aarch64-linux-gnu
+	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || echo libc6-dev-arm64-cross
+	command -v cpio >/dev/null || echo cpio
+}
+
+install_tools() {
+	pkgs=$(missing_packages | xargs)
+	[ -n "$pkgs" ] || return 0
+	[ "$(id -u)" = 0 ] ||
+		die "missing $pkgs and not root: run 'apt-get install $pkgs' as root, or set PMUTOP_SKIP_EMULATED=1"
+	echo "emulated-pmu: installing $pkgs"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null || die "apt-get update failed (offline?)"
+	# shellcheck disable=SC2086 # a list of package names
+	apt-get install -y -qq --no-install-recommends $pkgs >/dev/null ||
+		die "apt-get install $pkgs failed (offline?)"
+	[ -z "$(missing_packages)" ] || die "still missing after install: $(missing_packages | xargs)"
+}
+
+# The kernel package linux-image-arm64 points at today: Debian replaces old kernel ABIs
+# on its mirror, so a pinned version would stop downloading one day.
+arm64_kernel_package() {
+	apt-cache depends linux-image-arm64:arm64 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }'
+}
+
+ensure_arm64_lists() {
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		[ "$(id -u)" = 0 ] ||
+			die "arm64 is not a dpkg architecture here and not root: run 'dpkg --add-architecture arm64 && apt-get update' as root"
+		dpkg --add-architecture arm64
+	fi
+	[ -n "$(arm64_kernel_package)" ] && return 0
+	[ "$(id -u)" = 0 ] || die "no arm64 package lists and not root: run 'apt-get update' as root"
+	apt-get update -qq >/dev/null || die "apt-get update failed (offline?)"
+	[ -n "$(arm64_kernel_package)" ] || die "linux-image-arm64:arm64 not found in the archive"
+}
+
+# Download into a scratch directory and publish with one rename, so that an interrupted
+# run never leaves a half-filled cache that the next run would trust.
+fill_cache() {
+	ensure_arm64_lists
+	kpkg=$(arm64_kernel_package)
+	tmp="$cache.tmp"
+	rm -rf "$tmp"
+	mkdir -p "$tmp/debs" "$tmp/arm64-root"
+	echo "emulated-pmu: downloading $kpkg and libpfm4-dev:arm64"
+	# The sandbox user _apt cannot write into a root-owned build tree.
+	(cd "$tmp/debs" && apt-get download -q -o APT::Sandbox::User=root "$kpkg" libpfm4-dev:arm64 >/dev/null) ||
+		die "apt-get download $kpkg libpfm4-dev:arm64 failed (offline?)"
+
+	# Only /boot/vmlinuz-* of the 60 MB kernel package: its modules are not needed
+	# (the virt machine's serial console and the PMU driver are built in).
+	dpkg-deb --fsys-tarfile "$tmp"/debs/linux-image-*.deb |
+		tar -xf - -C "$tmp" --wildcards './boot/vmlinuz-*' || die "no vmlinuz in $kpkg"
+	mv "$tmp"/boot/vmlinuz-* "$tmp/vmlinuz"
+	rmdir "$tmp/boot"
+
+	# libpfm.a and its headers. The .so symlink points into libpfm4:arm64, which is not
+	# unpacked; removed so that find_library() can only pick the static archive.
+	dpkg-deb -x "$tmp"/debs/libpfm4-dev_*.deb "$tmp/arm64-root"
+	rm -f "$tmp"/arm64-root/usr/lib/aarch64-linux-gnu/libpfm.so
+	[ -f "$tmp/arm64-root/usr/lib/aarch64-linux-gnu/libpfm.a" ] || die "no libpfm.a in libpfm4-dev:arm64"
+
+	(cd "$tmp/debs" && ls) >"$tmp/packages"
+	rm -rf "$tmp/debs" "$cache"
+	mv "$tmp" "$cache"
+}
+
+install_tools
+if [ -f "$cache/vmlinuz" ] && [ -f "$cache/packages" ]; then
+	echo "emulated-pmu: cache $cache has $(xargs <"$cache/packages")"
+else
+	fill_cache
+	echo "emulated-pmu: cached $(xargs <"$cache/packages")"
+fi

@@ -1,0 +1,139 @@
+/* The help text is built on each draw: its event and column sections follow the model
+ * and the active pane. */
+#include "help.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colors.h"
+#include "paint.h"
+#include "text.h"
+
+#define HELP_LINES 256
+#define HELP_WIDTH 160
+
+struct page {
+	char text[HELP_LINES][HELP_WIDTH];
+	bool heading[HELP_LINES];
+	int n;
+};
+
+static void add(struct page *pg, bool heading, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add(struct page *pg, bool heading, const char *fmt, ...)
+{
+	if (pg->n >= HELP_LINES)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(pg->text[pg->n], HELP_WIDTH, fmt, ap);
+	va_end(ap);
+	pg->heading[pg->n++] = heading;
+}
+
+static const char *const keys[] = {
+	"  Tab F2 Right     next pane            Shift-Tab Left   previous pane",
+	"  1 .. 9           pane by number",
+	"  < >  , .         sort by the previous / next column",
+	"  F6               choose the sort column from a list",
+	"  R r              reverse the sort order",
+	"  Up Down PgUp PgDn Home End   move the selection; the order holds still",
+	"                   for a few seconds, or until another key",
+	"  Enter            watch the selected process only",
+	"  p                watch a process by PID",
+	"  Esc              watch all processes again (or clear the filter)",
+	"  / F4             filter by command name, as you type; Esc clears it",
+	"  u                show one user's tasks",
+	"  H                show or hide thread rows",
+	"  K                count kernel mode too, or user mode only",
+	"  Space            pause / resume",
+	"  d s              set the interval in seconds (0.1 to 3600)",
+	"  Ctrl-L           redraw the screen",
+	"  h ? F1           this help            q F10            quit",
+};
+
+static void marks(struct page *pg)
+{
+	add(pg, true, "Marks in the cells");
+	add(pg, false, "  n/a    cannot be counted here (the reason is under Events below)");
+	add(pg, false, "  n/c    enabled but never scheduled on a counter this interval");
+	add(pg, false, "  1.23~  scaled: counted only part of the time, extrapolated to the whole");
+	add(pg, false, "         interval (the RUN%% column of the group says how long it ran)");
+	add(pg, false, "  -      nothing to divide: a ratio over zero (IPC of an idle task)");
+	add(pg, false, "  (exited)  the task ended during this interval: its final values");
+}
+
+static void events(struct page *pg, const struct model *m)
+{
+	add(pg, true, "Events");
+	for (unsigned i = 0; i < m->nevents; i++) {
+		const struct mevent *e = &m->events[i];
+		char name[64];
+		text_sanitize(e->name, name, sizeof(name), colors_utf8());
+		if (e->status == WHY_NONE)
+			add(pg, false, "  %-24s counting%s", name, e->hardware ? " (hardware)" : "");
+		else
+			add(pg, false, "  %-24s n/a: %s%s", name,
+			    val_why_str((enum val_why)e->status),
+			    e->hardware ? " (hardware)" : "");
+	}
+	if (m->notice && *m->notice) {
+		char clean[HELP_WIDTH];
+		text_sanitize(m->notice, clean, sizeof(clean), colors_utf8());
+		add(pg, false, "  %s", clean);
+	}
+}
+
+static void columns(struct page *pg, const struct pane *p)
+{
+	char name[32];
+	text_sanitize(p->name, name, sizeof(name), colors_utf8());
+	add(pg, true, "Columns of the %s pane", name);
+	for (unsigned i = 0; i < p->ncols; i++) {
+		char cname[64];
+		text_sanitize(p->cols[i].name, cname, sizeof(cname), colors_utf8());
+		add(pg, false, "  %-10s %s", cname, p->cols[i].help ? p->cols[i].help : "");
+	}
+}
+
+static void build(struct page *pg, const struct model *m, const struct pane *p)
+{
+	pg->n = 0;
+	add(pg, true, "pmutop: perf_event counters per task, live");
+	add(pg, false, " ");
+	add(pg, true, "Keys");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		add(pg, false, "%s", keys[i]);
+	add(pg, false, " ");
+	marks(pg);
+	if (m) {
+		add(pg, false, " ");
+		events(pg, m);
+	}
+	if (p) {
+		add(pg, false, " ");
+		columns(pg, p);
+	}
+}
+
+void help_draw(const struct model *m, const struct pane *p, int *top, int y, int h, int w)
+{
+	struct page *pg = malloc(sizeof(*pg));
+	if (!pg || h <= 0)
+		goto out;
+	build(pg, m, p);
+	if (*top > pg->n - h)
+		*top = pg->n - h;
+	if (*top < 0)
+		*top = 0;
+	for (int k = 0; k < h && *top + k < pg->n; k++) {
+		int i = *top + k;
+		paint_text(y + k, 0, w, pg->text[i],
+			   pg->heading[i] ? colors_attr(CLR_LABEL) | A_BOLD : A_NORMAL);
+	}
+out:
+	free(pg);
+}

@@ -1,0 +1,91 @@
+/* The key bar. When the line is too narrow the least useful keys go first; help and
+ * quit always stay. */
+#include "keybar.h"
+
+#include <string.h>
+
+#include "colors.h"
+#include "paint.h"
+
+struct key {
+	const char *key, *label;
+	int keep;         /* higher stays longer on a narrow screen */
+};
+
+#define KEYS_MAX 16
+
+static unsigned main_keys(bool paused, bool focused, struct key *k)
+{
+	unsigned n = 0;
+	k[n++] = (struct key){"F1", "Help", 9};
+	k[n++] = (struct key){"F2", "Pane", 7};
+	k[n++] = (struct key){"F4", "Filter", 6};
+	k[n++] = (struct key){"F6", "Sort", 6};
+	k[n++] = (struct key){"Spc", paused ? "Resume" : "Pause", 8};
+	if (focused)
+		k[n++] = (struct key){"Esc", "All", 8};
+	k[n++] = (struct key){"d", "Delay", 5};
+	k[n++] = (struct key){"u", "User", 4};
+	k[n++] = (struct key){"H", "Threads", 3};
+	k[n++] = (struct key){"K", "Kernel", 2};
+	if (!focused)
+		k[n++] = (struct key){"p", "PID", 1};
+	k[n++] = (struct key){"F10", "Quit", 9};
+	return n;
+}
+
+static unsigned mode_keys(enum keybar_set set, bool paused, bool focused, struct key *k)
+{
+	unsigned n = 0;
+	switch (set) {
+	case KEYBAR_MAIN:
+		return main_keys(paused, focused, k);
+	case KEYBAR_HELP:
+		k[n++] = (struct key){"Esc", "Back", 9};
+		k[n++] = (struct key){"Up/Dn", "Scroll", 5};
+		k[n++] = (struct key){"q", "Back", 9};
+		break;
+	case KEYBAR_MENU:
+		k[n++] = (struct key){"Up/Dn", "Move", 5};
+		k[n++] = (struct key){"Enter", "Select", 9};
+		k[n++] = (struct key){"Esc", "Cancel", 9};
+		break;
+	}
+	return n;
+}
+
+static int item_width(const struct key *k)
+{
+	return (int)(strlen(k->key) + strlen(k->label)) + 1;
+}
+
+/* Drop the least useful keys until the rest fit in w. */
+static unsigned fit(struct key *k, unsigned n, int w)
+{
+	for (;;) {
+		int total = 0;
+		unsigned worst = 0;
+		for (unsigned i = 0; i < n; i++) {
+			total += item_width(&k[i]);
+			if (k[i].keep < k[worst].keep)
+				worst = i;
+		}
+		if (total <= w || n <= 1)
+			return n;
+		memmove(&k[worst], &k[worst + 1], (n - worst - 1) * sizeof(*k));
+		n--;
+	}
+}
+
+void keybar_draw(enum keybar_set set, bool paused, bool focused, int y, int w)
+{
+	struct key k[KEYS_MAX];
+	unsigned n = fit(k, mode_keys(set, paused, focused, k), w);
+	int x = 0;
+	for (unsigned i = 0; i < n && x < w; i++) {
+		x += paint_text(y, x, w - x, k[i].key, colors_attr(CLR_KEY));
+		x += paint_text(y, x, w - x, k[i].label, colors_attr(CLR_KEY_LABEL));
+		x += paint_text(y, x, w - x, " ", A_NORMAL);
+	}
+	paint_fill(y, x, w - x, colors_attr(CLR_KEY_LABEL));
+}

@@ -1,0 +1,127 @@
+/* The screen from top to bottom: header, CPU meters, tab bar, table, and the key bar
+ * (or a prompt, or a message) on the last line. Below 80x24 the meters go first, then
+ * header lines; the table and the key bar stay. */
+#include <stdio.h>
+#include <string.h>
+
+#include "colors.h"
+#include "header.h"
+#include "help.h"
+#include "keybar.h"
+#include "meters.h"
+#include "paint.h"
+#include "table.h"
+#include "tabs.h"
+#include "text.h"
+#include "uistate.h"
+#include "usermenu.h"
+
+#define FIXED_LINES 3     /* tab bar, column titles, key bar */
+#define MIN_TABLE_ROWS 8  /* rows the meters must leave to the table */
+
+/* The IPC column of any pane, for the per-CPU meters. */
+static const struct column *ipc_column(const struct ui *u)
+{
+	for (unsigned i = 0; i < u->npanes; i++) {
+		int c = pane_find_column(&u->panes[i], "IPC");
+		if (c >= 0)
+			return &u->panes[i].cols[c];
+	}
+	return NULL;
+}
+
+/* "Filter: x  User: bob  Watching PID 42 (Esc: all)" for the tab bar's right end. */
+static void view_state(const struct ui *u, char *buf, size_t len)
+{
+	char clean[PROMPT_MAX * 4], name[64];
+	size_t n = 0;
+	buf[0] = '\0';
+	if (*u->filter) {
+		text_sanitize(u->filter, clean, sizeof(clean), colors_utf8());
+		n += (size_t)snprintf(buf + n, len - n, "Filter: %s  ", clean);
+	}
+	if (u->have_uid && n < len) {
+		usermenu_name(u->m, u->uid, name, sizeof(name));
+		n += (size_t)snprintf(buf + n, len - n, "User: %s  ", *name ? name : "?");
+	}
+	if (u->focus > 0 && n < len)
+		snprintf(buf + n, len - n, "Watching PID %d (Esc: all)", (int)u->focus);
+}
+
+static const char *empty_text(const struct ui *u)
+{
+	if (!u->m || (u->m->tick == 0 && u->m->nrows == 0))
+		return "waiting for the first interval...";
+	if (*u->filter || u->have_uid || u->focus > 0)
+		return "no task matches (Esc clears the filter, u picks another user)";
+	return "no tasks";
+}
+
+static void bottom_line(struct ui *u, int y, int w)
+{
+	if (u->mode == MODE_PROMPT)
+		prompt_draw(&u->prompt, y, w);
+	else if (*u->msg) {
+		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
+		paint_text(y, 0, w, u->msg, colors_attr(CLR_MESSAGE));
+	} else
+		keybar_draw(u->mode == MODE_MENU ? KEYBAR_MENU : KEYBAR_MAIN, u->paused,
+			    u->focus > 0, y, w);
+}
+
+static void draw_help(struct ui *u, int h, int w)
+{
+	help_draw(u->m, ui_pane(u), &u->help_top, 0, h - 1, w);
+	keybar_draw(KEYBAR_HELP, u->paused, u->focus > 0, h - 1, w);
+}
+
+static void draw_table(struct ui *u, int y, int h, int w)
+{
+	int col;
+	struct pane_sort *s = ui_sort(u, &col);
+	struct table_view tv = {
+		.m = u->m,
+		.pane = ui_pane(u),
+		.sort_col = col,
+		.descending = s && s->descending,
+		.rows = &u->rows,
+		.empty = empty_text(u),
+	};
+	if (h > 1)
+		rows_scroll(&u->rows, (size_t)(h - 1));
+	table_draw(&tv, y, h, w);
+	if (u->mode == MODE_MENU)
+		menu_draw(&u->menu, y, 0, w < 48 ? w : 48, h);
+}
+
+void layout_draw(struct ui *u)
+{
+	int h = LINES, w = COLS;
+	erase();
+	if (h < FIXED_LINES + 1 || w < 20) {
+		paint_text(0, 0, w, "pmutop: window too small", A_NORMAL);
+		refresh();
+		return;
+	}
+	if (u->mode == MODE_HELP) {
+		draw_help(u, h, w);
+		refresh();
+		return;
+	}
+	int room = h - FIXED_LINES - 1;   /* one table row at least */
+	int hdr = header_height(u->m);
+	if (hdr > room)
+		hdr = room;
+	header_draw(u->m, u->paused, 0, hdr, w);
+	int left = room - hdr + 1 - MIN_TABLE_ROWS;
+	int budget = left < (room - hdr + 1) / 2 ? left : (room - hdr + 1) / 2;
+	int mh = meters_height(u->m, w, budget);
+	meters_draw(u->m, ipc_column(u), hdr, w, budget);
+	int y = hdr + mh;
+	char state[256];
+	view_state(u, state, sizeof(state));
+	tabs_draw(u->panes, u->npanes, u->pane, state, y, w);
+	draw_table(u, y + 1, h - 1 - (y + 1), w);
+	bottom_line(u, h - 1, w);
+	refresh();
+}

@@ -1,0 +1,112 @@
+/* CPU meters, htop style: "  3[|||||||     45.2% 1.23]". Values come from the model and
+ * the column descriptors; nothing is recomputed here. */
+#include "meters.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "colors.h"
+#include "paint.h"
+
+#define METER_MIN 26   /* label, brackets, "100.0% ipc 9.99~" and a little bar */
+
+/* Columns of meters for ncpu CPUs in w columns within budget lines; 0: they do not fit. */
+static int meter_cols(int ncpu, int w, int budget)
+{
+	if (ncpu <= 0 || budget <= 0)
+		return 0;
+	for (int nc = w >= 2 * METER_MIN ? 2 : 1; w / nc >= METER_MIN; nc *= 2)
+		if ((ncpu + nc - 1) / nc <= budget)
+			return nc;
+	return 0;
+}
+
+int meters_height(const struct model *m, int w, int budget)
+{
+	if (!m || m->ncpu_rows == 0 || budget <= 0)
+		return 0;
+	int nc = meter_cols((int)m->ncpu_rows, w, budget);
+	if (nc == 0)
+		return 1;
+	return ((int)m->ncpu_rows + nc - 1) / nc;
+}
+
+/* The text at the bar's right end: "45.2%", plus " ipc 1.23" (with '~' when scaled). */
+static void meter_text(const struct model *m, const struct column *ipc, const struct mrow *r,
+		       double pct, char *buf, size_t len)
+{
+	int n = pct < 0 ? snprintf(buf, len, "n/a") : snprintf(buf, len, "%.1f%%", pct);
+	if (!ipc || n < 0 || (size_t)n >= len)
+		return;
+	struct val v = column_value(ipc, m, r);
+	if (val_has_number(v))
+		snprintf(buf + n, len - (size_t)n, " ipc %.2f%s", v.v,
+			 v.state == VAL_SCALED ? "~" : "");
+}
+
+static void meter(int y, int x, int w, const char *label, double pct, const char *text)
+{
+	char lab[16];
+	snprintf(lab, sizeof(lab), "%3s[", label);
+	x += paint_text(y, x, w, lab, colors_attr(CLR_LABEL));
+	int inner = w - (int)strlen(lab) - 1;
+	if (inner <= 0)
+		return;
+	int tw = (int)strlen(text);
+	int bars = pct > 0 ? (int)(pct / 100.0 * inner + 0.5) : 0;
+	if (bars > inner)
+		bars = inner;
+	/* The bar runs under the text, as htop draws it. */
+	for (int i = 0; i < inner; i++) {
+		int t = i - (inner - tw);
+		char ch[2] = {t >= 0 ? text[t] : i < bars ? '|' : ' ', '\0'};
+		paint_text(y, x + i, 1, ch,
+			   t >= 0 ? colors_attr(CLR_VALUE) : colors_attr(CLR_BAR));
+	}
+	paint_text(y, x + inner, 1, "]", colors_attr(CLR_LABEL));
+}
+
+static void summary(const struct model *m, int y, int w)
+{
+	double sum = 0;
+	unsigned n = 0;
+	for (unsigned i = 0; i < m->ncpu_rows; i++) {
+		if (m->cpu_rows[i].cpu_pct >= 0) {
+			sum += m->cpu_rows[i].cpu_pct;
+			n++;
+		}
+	}
+	double avg = n ? sum / n : -1;
+	char text[32], note[64];
+	if (avg < 0)
+		snprintf(text, sizeof(text), "n/a");
+	else
+		snprintf(text, sizeof(text), "%.1f%%", avg);
+	snprintf(note, sizeof(note), " average of %u CPUs (taller window: per-CPU)",
+		 m->ncpu_rows);
+	int mw = w / 2 > METER_MIN ? w / 2 : (w < METER_MIN ? w : METER_MIN);
+	meter(y, 0, mw, "all", avg, text);
+	paint_text(y, mw, w - mw, note, colors_attr(CLR_LABEL));
+}
+
+void meters_draw(const struct model *m, const struct column *ipc, int y, int w, int budget)
+{
+	int lines = meters_height(m, w, budget);
+	if (lines == 0)
+		return;
+	int nc = meter_cols((int)m->ncpu_rows, w, budget);
+	if (nc == 0) {
+		summary(m, y, w);
+		return;
+	}
+	int mw = w / nc;
+	for (unsigned i = 0; i < m->ncpu_rows; i++) {
+		const struct mrow *r = &m->cpu_rows[i];
+		char label[16], text[48];
+		snprintf(label, sizeof(label), "%d", r->cpu);
+		meter_text(m, ipc, r, r->cpu_pct, text, sizeof(text));
+		/* Column-major, like htop: CPU 0..k-1 down the first column. */
+		int row = (int)i % lines, col = (int)i / lines;
+		meter(y + row, col * mw, mw - 1, label, r->cpu_pct, text);
+	}
+}

@@ -1,0 +1,15 @@
+/* Per-CPU meters: busy % as a bar, and IPC when the IPC column has a number for that
+ * CPU. */
+#ifndef PMUTOP_METERS_H
+#define PMUTOP_METERS_H
+
+#include "columns.h"
+#include "model.h"
+
+/* Lines the meters take in w columns with at most budget lines: per-CPU meters in as
+ * many columns as fit, else one summary line, else none. */
+int meters_height(const struct model *m, int w, int budget);
+/* ipc: the IPC column of any pane, or NULL. */
+void meters_draw(const struct model *m, const struct column *ipc, int y, int w, int budget);
+
+#endif

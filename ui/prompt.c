@@ -1,0 +1,104 @@
+/* Line input. Keys arrive one byte at a time (getch), so UTF-8 typed into a filter is
+ * stored as bytes and sanitised for display. */
+#include "prompt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colors.h"
+#include "curs.h"
+#include "paint.h"
+#include "text.h"
+
+#define KEY_ESC 27
+#define CTRL(c) ((c) & 0x1f)
+
+void prompt_open(struct prompt *p, const char *label, const char *init)
+{
+	snprintf(p->label, sizeof(p->label), "%s", label);
+	snprintf(p->text, sizeof(p->text), "%s", init ? init : "");
+	p->len = strlen(p->text);
+}
+
+static bool backspace(int key)
+{
+	return key == KEY_BACKSPACE || key == 127 || key == CTRL('h');
+}
+
+enum prompt_res prompt_key(struct prompt *p, int key)
+{
+	if (key == '\n' || key == '\r' || key == KEY_ENTER)
+		return PROMPT_ACCEPT;
+	if (key == KEY_ESC)
+		return PROMPT_CANCEL;
+	if (backspace(key)) {
+		/* Drop a whole UTF-8 character, not just its last byte. */
+		while (p->len > 0 && ((unsigned char)p->text[--p->len] & 0xc0) == 0x80)
+			;
+		p->text[p->len] = '\0';
+		return PROMPT_CHANGED;
+	}
+	if (key == CTRL('u')) {
+		p->len = 0;
+		p->text[0] = '\0';
+		return PROMPT_CHANGED;
+	}
+	if (key < 0x20 || key == 0x7f || key > 0xff)
+		return PROMPT_IGNORED;
+	if (p->len + 1 >= sizeof(p->text))
+		return PROMPT_IGNORED;
+	p->text[p->len++] = (char)key;
+	p->text[p->len] = '\0';
+	return PROMPT_CHANGED;
+}
+
+void prompt_draw(const struct prompt *p, int y, int w)
+{
+	char clean[PROMPT_MAX * 4];
+	text_sanitize(p->text, clean, sizeof(clean), colors_utf8());
+	paint_fill(y, 0, w, A_NORMAL);
+	int x = paint_text(y, 0, w, p->label, colors_attr(CLR_KEY_LABEL));
+	x += paint_text(y, x, w - x, " ", A_NORMAL);
+	x += paint_text(y, x, w - x, clean, colors_attr(CLR_VALUE));
+	/* Where the next character goes: the terminal's cursor stays hidden. */
+	paint_text(y, x, w - x, "_", A_BLINK);
+	paint_text(y, x + 2, w - x - 2, "(Enter: ok, Esc: cancel)", colors_attr(CLR_LABEL));
+}
+
+bool prompt_parse_interval(const char *s, double *out)
+{
+	char *end;
+	while (*s == ' ')
+		s++;
+	errno = 0;
+	double v = strtod(s, &end);
+	while (*end == ' ')
+		end++;
+	if (end == s || *end || errno || !isfinite(v) || v < 0.1 || v > 3600)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool prompt_parse_pid(const char *s, pid_t *out)
+{
+	while (*s == ' ')
+		s++;
+	if (!*s)
+		return false;
+	long v = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		v = v * 10 + (*s - '0');
+		if (v > 0x3fffffff)     /* above PID_MAX_LIMIT on every architecture */
+			return false;
+	}
+	while (*s == ' ')
+		s++;
+	if (*s || v <= 0)
+		return false;
+	*out = (pid_t)v;
+	return true;
+}

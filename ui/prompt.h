@@ -1,0 +1,34 @@
+/* One-line input dialogs on the bottom line (filter, interval, PID), and the
+ * validators for what they return. */
+#ifndef PMUTOP_PROMPT_H
+#define PMUTOP_PROMPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define PROMPT_MAX 64
+
+struct prompt {
+	char label[32];
+	char text[PROMPT_MAX];
+	size_t len;
+};
+
+enum prompt_res {
+	PROMPT_IGNORED,   /* a key the prompt does not use */
+	PROMPT_CHANGED,   /* the text changed (incremental filters follow it) */
+	PROMPT_ACCEPT,    /* Enter */
+	PROMPT_CANCEL,    /* Esc */
+};
+
+void prompt_open(struct prompt *p, const char *label, const char *init);
+enum prompt_res prompt_key(struct prompt *p, int key);
+void prompt_draw(const struct prompt *p, int y, int w);
+
+/* Seconds between 0.1 and 3600, the whole string a number. Returns false otherwise. */
+bool prompt_parse_interval(const char *s, double *out);
+/* A positive process id in decimal digits. */
+bool prompt_parse_pid(const char *s, pid_t *out);
+
+#endif

@@ -1,0 +1,28 @@
+/* The process table: a generic widget over struct column. It knows how to draw a title
+ * line and cells of any column; panes are only lists of columns. */
+#ifndef PMUTOP_TABLE_H
+#define PMUTOP_TABLE_H
+
+#include <stdbool.h>
+
+#include "columns.h"
+#include "model.h"
+#include "rows.h"
+
+struct table_view {
+	const struct model *m;
+	const struct pane *pane;
+	int sort_col;           /* index into pane->cols; -1: none */
+	bool descending;
+	const struct rows *rows;
+	const char *empty;      /* shown when there are no rows */
+};
+
+/* Draw the title line at y and rows below it, h lines in all, w columns wide. */
+void table_draw(const struct table_view *t, int y, int h, int w);
+
+/* The text a cell shows, sanitised, without marks: for tests and the help screen. */
+void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r,
+		     char *buf, size_t len);
+
+#endif

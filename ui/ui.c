@@ -1,0 +1,294 @@
+/* The screen's lifecycle (terminal setup and restore, suspend, resize), the model it
+ * shows, and the entry points main.c calls. Drawing is in layout.c, keys in keys.c. */
+#include "ui.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "colors.h"
+#include "uistate.h"
+
+/* curses has one terminal at a time: this is it. It also makes ui_free safe to call
+ * twice (the second call finds nothing live). */
+static struct ui *ui_live;
+
+double ui_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool want_color(const struct ui_opts *o, const char *term)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (!o->color || (nc && *nc))
+		return false;
+	return strcmp(term, "dumb") != 0 && has_colors();
+}
+
+static bool locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+/* Terminals that cannot move the cursor cannot show a table that updates in place. */
+static bool term_addressable(void)
+{
+	const char *cup = tigetstr("cup");
+	return cup && cup != (const char *)-1;
+}
+
+static void setup_modes(void)
+{
+	cbreak();     /* not raw(): ^C and ^Z still signal, and main.c handles them */
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);   /* main.c polls stdin; ui_input must never block */
+	set_escdelay(25);        /* tmux's choice: Esc alone answers at once */
+	curs_set(0);
+}
+
+struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
+{
+	const char *term = o->term ? o->term : getenv("TERM");
+	if (ui_live) {
+		snprintf(err, errlen, "the screen is already in use");
+		return NULL;
+	}
+	if (!term || !*term) {
+		snprintf(err, errlen, "TERM is not set: use -b for batch output");
+		return NULL;
+	}
+	struct ui *u = calloc(1, sizeof(*u));
+	if (!u) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	u->in = o->in ? o->in : stdin;
+	u->out = o->out ? o->out : stdout;
+	u->scr = newterm(term, u->out, u->in);
+	if (!u->scr) {
+		snprintf(err, errlen, "cannot drive terminal type '%s': use -b for batch output",
+			 term);
+		free(u);
+		return NULL;
+	}
+	set_term(u->scr);
+	if (!term_addressable()) {
+		endwin();
+		delscreen(u->scr);
+		snprintf(err, errlen, "terminal '%s' cannot position the cursor: use -b", term);
+		free(u);
+		return NULL;
+	}
+	setup_modes();
+	colors_init(want_color(o, term), locale_utf8());
+	if (o->cols > 0 && o->lines > 0) {
+		u->fixed_size = true;
+		resizeterm(o->lines, o->cols);
+	}
+	rows_init(&u->rows);
+	snprintf(u->pane_name, sizeof(u->pane_name), "%s", o->pane ? o->pane : "");
+	snprintf(u->want_sort, sizeof(u->want_sort), "%s", o->sort ? o->sort : "");
+	u->want_reverse = o->reverse;
+	ui_live = u;
+	return u;
+}
+
+void ui_free(struct ui *u)
+{
+	if (!u || u != ui_live)
+		return;
+	ui_live = NULL;
+	set_term(u->scr);
+	if (!isendwin())
+		endwin();
+	fflush(u->out);
+	delscreen(u->scr);
+	rows_free(&u->rows);
+	free(u);
+}
+
+void ui_restore_terminal(void)
+{
+	if (ui_live && !isendwin()) {
+		endwin();
+		fflush(ui_live->out);
+	}
+}
+
+const struct pane *ui_pane(const struct ui *u)
+{
+	return u->npanes ? &u->panes[u->pane] : NULL;
+}
+
+/* The pane's own sort, made on first use: the option's column if the pane has it, else
+ * the pane's default; the column's natural direction, flipped by the option. */
+static struct pane_sort *sort_state(struct ui *u, const struct pane *p)
+{
+	for (unsigned i = 0; i < u->nsort; i++)
+		if (strcmp(u->sort[i].pane, p->name) == 0)
+			return &u->sort[i];
+	struct pane_sort *s = &u->sort[u->nsort < UI_MAX_PANES ? u->nsort++ : UI_MAX_PANES - 1];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->pane, sizeof(s->pane), "%s", p->name);
+	int c = *u->want_sort ? pane_find_column(p, u->want_sort) : -1;
+	if (c < 0)
+		c = p->sort_default >= 0 && (unsigned)p->sort_default < p->ncols ? p->sort_default : -1;
+	if (c >= 0) {
+		snprintf(s->col, sizeof(s->col), "%s", p->cols[c].name);
+		s->descending = p->cols[c].desc_first != u->want_reverse;
+	}
+	return s;
+}
+
+struct pane_sort *ui_sort(struct ui *u, int *col)
+{
+	const struct pane *p = ui_pane(u);
+	*col = -1;
+	if (!p)
+		return NULL;
+	struct pane_sort *s = sort_state(u, p);
+	*col = *s->col ? pane_find_column(p, s->col) : -1;
+	if (*col < 0 && p->sort_default >= 0 && (unsigned)p->sort_default < p->ncols)
+		*col = p->sort_default;
+	return s;
+}
+
+void ui_refresh_rows(struct ui *u, bool resort)
+{
+	if (!u->m)
+		return;
+	int col;
+	struct pane_sort *s = ui_sort(u, &col);
+	const struct pane *p = ui_pane(u);
+	struct sort_spec spec = {
+		.col = p && col >= 0 ? &p->cols[col] : NULL,
+		.descending = s ? s->descending : false,
+		.filter = *u->filter ? u->filter : NULL,
+		.have_uid = u->have_uid,
+		.uid = u->uid,
+		.only_pid = u->focus,
+	};
+	if (rows_update(&u->rows, u->m, &spec, resort) < 0)
+		snprintf(u->msg, sizeof(u->msg), "out of memory: rows not updated");
+}
+
+void ui_switch_pane(struct ui *u, unsigned pane)
+{
+	if (pane >= u->npanes)
+		return;
+	u->pane = pane;
+	snprintf(u->pane_name, sizeof(u->pane_name), "%s", u->panes[pane].name);
+	ui_refresh_rows(u, true);
+}
+
+void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
+		  unsigned npanes)
+{
+	if (!u)
+		return;
+	u->m = m;
+	u->panes = panes;
+	u->npanes = npanes;
+	u->pane = 0;
+	for (unsigned i = 0; i < npanes; i++)
+		if (strcasecmp(panes[i].name, u->pane_name) == 0)
+			u->pane = i;
+	if (npanes)
+		snprintf(u->pane_name, sizeof(u->pane_name), "%s", panes[u->pane].name);
+	if (m)
+		u->paused = m->paused;
+	ui_refresh_rows(u, ui_now() >= u->freeze_until);
+}
+
+void ui_draw(struct ui *u)
+{
+	if (!u || u->ended)
+		return;
+	layout_draw(u);
+}
+
+int ui_feed_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	if (!u)
+		return 0;
+	keys_handle(u, key, cmd);
+	return 1;
+}
+
+int ui_input(struct ui *u, struct ui_cmd *cmd)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	if (!u || u->ended)
+		return 0;
+	int key = getch();
+	if (key == ERR)
+		return 0;
+	return ui_feed_key(u, key, cmd);
+}
+
+/* The size from the terminal itself: main.c blocks SIGWINCH for its signalfd, so
+ * ncurses never learns it on its own. */
+static void query_size(struct ui *u)
+{
+	struct winsize ws;
+	if (u->fixed_size || ioctl(fileno(u->out), TIOCGWINSZ, &ws) < 0 || !ws.ws_row ||
+	    !ws.ws_col)
+		return;
+	if (ws.ws_row != LINES || ws.ws_col != COLS)
+		resizeterm(ws.ws_row, ws.ws_col);
+}
+
+void ui_resize(struct ui *u)
+{
+	if (!u || u->ended)
+		return;
+	query_size(u);
+	clearok(curscr, TRUE);
+	ui_draw(u);
+}
+
+void ui_set_size(struct ui *u, int cols, int lines)
+{
+	if (!u || cols <= 0 || lines <= 0)
+		return;
+	u->fixed_size = true;
+	resizeterm(lines, cols);
+	ui_draw(u);
+}
+
+void ui_suspend(struct ui *u)
+{
+	if (!u || u->ended)
+		return;
+	endwin();
+	fflush(u->out);
+	u->ended = true;
+}
+
+void ui_resume(struct ui *u)
+{
+	if (!u || !u->ended)
+		return;
+	u->ended = false;
+	/* The first refresh after endwin() puts the terminal back in curses mode. */
+	reset_prog_mode();
+	query_size(u);
+	clearok(curscr, TRUE);
+	if (u->m)
+		ui_draw(u);
+	else
+		refresh();
+}

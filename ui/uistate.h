@@ -1,0 +1,80 @@
+/* The state behind struct ui, shared by ui.c (lifecycle, drawing) and keys.c (key
+ * dispatch) only. Widgets get what they draw as arguments. */
+#ifndef PMUTOP_UISTATE_H
+#define PMUTOP_UISTATE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "curs.h"
+#include "menu.h"
+#include "prompt.h"
+#include "rows.h"
+#include "ui.h"
+
+#define UI_MAX_PANES 16
+#define UI_FREEZE_SECONDS 3.0   /* the order holds still this long after a move */
+
+enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU };
+enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID };
+enum ui_pick { PICK_SORT, PICK_USER };
+
+/* Each pane keeps its own sort, by names: panes are rebuilt (a THR column comes and
+ * goes with thread rows) and indices would drift. */
+struct pane_sort {
+	char pane[32];
+	char col[32];           /* column name; "" until chosen: the pane's default */
+	bool descending;
+};
+
+struct ui {
+	SCREEN *scr;
+	FILE *in, *out;
+	bool fixed_size;        /* tests: cols/lines given, no terminal to ask */
+	bool ended;             /* endwin() done (suspended or freed) */
+
+	const struct model *m;
+	const struct pane *panes;
+	unsigned npanes;
+	unsigned pane;          /* active pane */
+	char pane_name[32];     /* the active pane by name, to find it in rebuilt panes */
+	struct pane_sort sort[UI_MAX_PANES];
+	unsigned nsort;
+	char want_sort[32];     /* from the options: the first sort of every pane */
+	bool want_reverse;
+
+	struct rows rows;
+	double freeze_until;    /* CLOCK_MONOTONIC seconds; 0: not frozen */
+
+	char filter[PROMPT_MAX];
+	bool have_uid;
+	uid_t uid;
+	pid_t focus;            /* watched process, 0: all */
+	bool paused;            /* as last asked, until the model says */
+
+	enum ui_mode mode;
+	enum ui_ask ask;
+	struct prompt prompt;
+	char filter_before[PROMPT_MAX];
+	enum ui_pick pick;
+	struct menu menu;
+	int help_top;
+	char msg[160];          /* one-line message on the key bar, until the next key */
+};
+
+/* Re-read the rows from the model; resort false keeps their order (while frozen). */
+void ui_refresh_rows(struct ui *u, bool resort);
+double ui_now(void);
+const struct pane *ui_pane(const struct ui *u);
+/* The active pane's sort; the column is an index into ui_pane()'s columns or -1. */
+struct pane_sort *ui_sort(struct ui *u, int *col);
+void ui_switch_pane(struct ui *u, unsigned pane);
+
+/* layout.c: compose the whole screen. */
+void layout_draw(struct ui *u);
+
+/* keys.c: act on one key in the current mode. */
+void keys_handle(struct ui *u, int key, struct ui_cmd *cmd);
+
+#endif
