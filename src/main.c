@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "evset.h"
 #include "pmu.h"
+#include "listing.h"
 #include "loop.h"
 #include "startup.h"
 #ifdef PMUTOP_HAVE_UI
@@ -367,6 +368,17 @@ int main(int argc, char **argv)
 	}
 	if (a.cli.version) {
 		printf("pmutop %s\n", PMUTOP_VERSION);
+		return 0;
+	}
+	if (a.cli.list) {
+		struct pmu_set *pmus = pmu_set_new("/sys", true);
+		int lerr = listing_print(stdout, pmus, a.cli.list_pmu);
+		pmu_set_free(pmus);
+		if (lerr) {
+			fprintf(stderr, "pmutop: no PMU or event heading called '%s': pmutop --list "
+					"shows them all\n", a.cli.list_pmu);
+			return 2;
+		}
 		return 0;
 	}
 	if (!a.cli.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))

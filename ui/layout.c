@@ -87,8 +87,10 @@ static void draw_table(struct ui *u, int y, int h, int w)
 		.rows = &u->rows,
 		.empty = empty_text(u),
 	};
-	if (h > 1)
+	if (h > 1) {
+		u->page = h - 1;
 		rows_scroll(&u->rows, (size_t)(h - 1));
+	}
 	table_draw(&tv, y, h, w);
 	if (u->mode == MODE_MENU)
 		menu_draw(&u->menu, y, 0, w < 48 ? w : 48, h);

@@ -2,6 +2,7 @@
  * the edge of the screen (curses would wrap them onto the next line). */
 #include "paint.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 

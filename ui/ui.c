@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "colors.h"
+#include "snapshot.h"
 #include "uistate.h"
 
 /* curses has one terminal at a time: this is it. It also makes ui_free safe to call
@@ -291,4 +292,13 @@ void ui_resume(struct ui *u)
 		ui_draw(u);
 	else
 		refresh();
+}
+
+void ui_screen_text(struct ui *u, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (u && !u->ended)
+		snapshot_text(buf, len);
 }

@@ -65,4 +65,15 @@ void ui_resume(struct ui *u);
 /* Tests: the visible screen as text, lines separated by '\n'. */
 void ui_screen_text(struct ui *u, char *buf, size_t len);
 
+/* Act on key (a curses key code: 'q', KEY_F(6), ...) as if ui_input had read it: the
+ * same handler, for tests and for callers that read keys themselves. Returns 1. */
+int ui_feed_key(struct ui *u, int key, struct ui_cmd *cmd);
+
+/* Tests: lay out for a fixed size (as after a resize to cols x lines) and draw. */
+void ui_set_size(struct ui *u, int cols, int lines);
+
+/* Fatal paths (an error exit, atexit): leave curses mode if a screen is up, without
+ * freeing anything, so that the message that follows is readable. */
+void ui_restore_terminal(void);
+
 #endif

@@ -56,10 +56,10 @@ struct ui {
 	enum ui_mode mode;
 	enum ui_ask ask;
 	struct prompt prompt;
-	char filter_before[PROMPT_MAX];
 	enum ui_pick pick;
 	struct menu menu;
 	int help_top;
+	int page;               /* table rows last drawn: PgUp/PgDn step */
 	char msg[160];          /* one-line message on the key bar, until the next key */
 };
 

@@ -1,0 +1,374 @@
+/* Keys: one handler per mode (main, help, prompt, menu). Keys the UI can act on alone
+ * change its state and ask for a redraw; the rest become commands for main.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "colors.h"
+#include "sortmenu.h"
+#include "text.h"
+#include "uistate.h"
+#include "usermenu.h"
+
+#define KEY_ESC 27
+#define CTRL(c) ((c) & 0x1f)
+
+static bool is_move(int key)
+{
+	return key == KEY_UP || key == KEY_DOWN || key == KEY_PPAGE || key == KEY_NPAGE ||
+	       key == KEY_HOME || key == KEY_END;
+}
+
+static void move_selection(struct ui *u, int key)
+{
+	long page = u->page > 1 ? u->page - 1 : 1, all = (long)u->rows.n;
+	long d = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page :
+		 key == KEY_NPAGE ? page : key == KEY_HOME ? -all - 1 : all + 1;
+	rows_move(&u->rows, d);
+	/* Rows must not jump away from a selection on the move (htop holds them too). */
+	u->freeze_until = ui_now() + UI_FREEZE_SECONDS;
+}
+
+/* Set the active pane's sort column; its natural direction comes with it. */
+static void sort_by(struct ui *u, int col)
+{
+	const struct pane *p = ui_pane(u);
+	int cur;
+	struct pane_sort *s = ui_sort(u, &cur);
+	if (!p || !s || col < 0 || (unsigned)col >= p->ncols)
+		return;
+	snprintf(s->col, sizeof(s->col), "%s", p->cols[col].name);
+	s->descending = p->cols[col].desc_first;
+	ui_refresh_rows(u, true);
+}
+
+static void sort_step(struct ui *u, int step)
+{
+	const struct pane *p = ui_pane(u);
+	int cur;
+	ui_sort(u, &cur);
+	if (!p || p->ncols == 0)
+		return;
+	int n = (int)p->ncols;
+	sort_by(u, ((cur < 0 ? 0 : cur) + step + n) % n);
+}
+
+static void sort_reverse(struct ui *u)
+{
+	int cur;
+	struct pane_sort *s = ui_sort(u, &cur);
+	const struct pane *p = ui_pane(u);
+	if (!s || !p || cur < 0)
+		return;
+	snprintf(s->col, sizeof(s->col), "%s", p->cols[cur].name);
+	s->descending = !s->descending;
+	ui_refresh_rows(u, true);
+}
+
+static void ask(struct ui *u, enum ui_ask what)
+{
+	char init[32] = "";
+	u->mode = MODE_PROMPT;
+	u->ask = what;
+	switch (what) {
+	case ASK_FILTER:
+		prompt_open(&u->prompt, "Filter:", u->filter);
+		break;
+	case ASK_INTERVAL:
+		if (u->m)
+			snprintf(init, sizeof(init), "%g", u->m->interval);
+		prompt_open(&u->prompt, "Interval (seconds, 0.1-3600):", init);
+		break;
+	case ASK_PID:
+		prompt_open(&u->prompt, "Watch PID:", "");
+		break;
+	}
+}
+
+static void pick(struct ui *u, enum ui_pick what)
+{
+	u->mode = MODE_MENU;
+	u->pick = what;
+	if (what == PICK_SORT) {
+		int cur;
+		ui_sort(u, &cur);
+		sortmenu_fill(&u->menu, ui_pane(u), cur);
+	} else {
+		usermenu_fill(&u->menu, u->m, u->have_uid, u->uid);
+	}
+}
+
+static void focus(struct ui *u, pid_t pid, struct ui_cmd *cmd)
+{
+	u->focus = pid;
+	cmd->kind = UI_FOCUS_PID;
+	cmd->pid = pid;
+	ui_refresh_rows(u, true);
+}
+
+/* Esc in the main view undoes the narrowest thing first. */
+static void escape(struct ui *u, struct ui_cmd *cmd)
+{
+	if (u->focus > 0) {
+		u->focus = 0;
+		cmd->kind = UI_UNFOCUS;
+	} else if (*u->filter) {
+		u->filter[0] = '\0';
+	} else if (u->have_uid) {
+		u->have_uid = false;
+	}
+	ui_refresh_rows(u, true);
+}
+
+static void enter(struct ui *u, struct ui_cmd *cmd)
+{
+	const struct mrow *r = rows_selected(&u->rows, u->m);
+	if (r && r->kind != ROW_CPU && r->pid > 0)
+		focus(u, r->pid, cmd);
+}
+
+static bool pane_key(struct ui *u, int key)
+{
+	unsigned n = u->npanes;
+	if (n == 0)
+		return false;
+	if (key == '\t' || key == KEY_F(2) || key == KEY_RIGHT)
+		ui_switch_pane(u, (u->pane + 1) % n);
+	else if (key == KEY_BTAB || key == KEY_LEFT)
+		ui_switch_pane(u, (u->pane + n - 1) % n);
+	else if (key >= '1' && key <= '9' && (unsigned)(key - '1') < n)
+		ui_switch_pane(u, (unsigned)(key - '1'));
+	else
+		return false;
+	return true;
+}
+
+static bool engine_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	switch (key) {
+	case 'q':
+	case KEY_F(10):
+		cmd->kind = UI_QUIT;
+		return true;
+	case 'H':
+		cmd->kind = UI_TOGGLE_THREADS;
+		return true;
+	case 'K':
+		cmd->kind = UI_TOGGLE_KERNEL;
+		return true;
+	case ' ':
+		u->paused = !u->paused;
+		cmd->kind = UI_TOGGLE_PAUSE;
+		return true;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		enter(u, cmd);
+		return true;
+	case KEY_ESC:
+		escape(u, cmd);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool view_key(struct ui *u, int key)
+{
+	switch (key) {
+	case 'h':
+	case '?':
+	case KEY_F(1):
+		u->mode = MODE_HELP;
+		u->help_top = 0;
+		return true;
+	case '<':
+	case ',':
+		sort_step(u, -1);
+		return true;
+	case '>':
+	case '.':
+		sort_step(u, 1);
+		return true;
+	case 'R':
+	case 'r':
+		sort_reverse(u);
+		return true;
+	case KEY_F(6):
+		pick(u, PICK_SORT);
+		return true;
+	case 'u':
+		pick(u, PICK_USER);
+		return true;
+	case '/':
+	case KEY_F(4):
+		ask(u, ASK_FILTER);
+		return true;
+	case 'd':
+	case 's':
+		ask(u, ASK_INTERVAL);
+		return true;
+	case 'p':
+		ask(u, ASK_PID);
+		return true;
+	case CTRL('l'):
+		clearok(curscr, TRUE);
+		return true;
+	default:
+		return pane_key(u, key);
+	}
+}
+
+static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	if (is_move(key)) {
+		move_selection(u, key);
+		cmd->kind = UI_REDRAW;
+		return;
+	}
+	if (u->freeze_until > 0) {
+		/* Any other key ends the hold: show the true order again. */
+		u->freeze_until = 0;
+		ui_refresh_rows(u, true);
+	}
+	if (engine_key(u, key, cmd)) {
+		if (cmd->kind == UI_NONE)
+			cmd->kind = UI_REDRAW;
+		return;
+	}
+	if (view_key(u, key))
+		cmd->kind = UI_REDRAW;
+}
+
+static void help_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	int page = LINES > 3 ? LINES - 2 : 1;
+	switch (key) {
+	case KEY_UP:
+		u->help_top--;
+		break;
+	case KEY_DOWN:
+		u->help_top++;
+		break;
+	case KEY_PPAGE:
+		u->help_top -= page;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		u->help_top += page;
+		break;
+	case KEY_HOME:
+		u->help_top = 0;
+		break;
+	case KEY_END:
+		u->help_top = 1 << 20;   /* help_draw clamps it to the last page */
+		break;
+	case KEY_F(10):
+		cmd->kind = UI_QUIT;
+		return;
+	default:
+		u->mode = MODE_MAIN;   /* Esc, q, h, ?: back, as in htop */
+		break;
+	}
+	if (u->help_top < 0)
+		u->help_top = 0;
+	cmd->kind = UI_REDRAW;
+}
+
+static void bad_input(struct ui *u, const char *what, const char *hint)
+{
+	char clean[PROMPT_MAX];
+	text_sanitize(u->prompt.text, clean, sizeof(clean), colors_utf8());
+	snprintf(u->msg, sizeof(u->msg), "Not %.16s: '%.64s' (%.48s)", what, clean, hint);
+}
+
+static void prompt_done(struct ui *u, struct ui_cmd *cmd)
+{
+	double iv;
+	pid_t pid;
+	switch (u->ask) {
+	case ASK_FILTER:
+		break;
+	case ASK_INTERVAL:
+		if (!prompt_parse_interval(u->prompt.text, &iv)) {
+			bad_input(u, "an interval", "give seconds from 0.1 to 3600");
+			break;
+		}
+		cmd->kind = UI_SET_INTERVAL;
+		cmd->interval = iv;
+		break;
+	case ASK_PID:
+		if (!prompt_parse_pid(u->prompt.text, &pid)) {
+			bad_input(u, "a PID", "give a process id above 0");
+			break;
+		}
+		focus(u, pid, cmd);
+		break;
+	}
+}
+
+static void prompt_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	enum prompt_res r = prompt_key(&u->prompt, key);
+	if (r == PROMPT_CHANGED && u->ask == ASK_FILTER) {
+		/* Incremental: the table follows every keystroke. */
+		snprintf(u->filter, sizeof(u->filter), "%s", u->prompt.text);
+		ui_refresh_rows(u, true);
+	} else if (r == PROMPT_ACCEPT) {
+		u->mode = MODE_MAIN;
+		prompt_done(u, cmd);
+	} else if (r == PROMPT_CANCEL) {
+		u->mode = MODE_MAIN;
+		if (u->ask == ASK_FILTER) {
+			u->filter[0] = '\0';
+			ui_refresh_rows(u, true);
+		}
+	}
+	if (cmd->kind == UI_NONE && r != PROMPT_IGNORED)
+		cmd->kind = UI_REDRAW;
+}
+
+static void menu_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	enum menu_res r = menu_key(&u->menu, key);
+	cmd->kind = UI_REDRAW;
+	if (r == MENU_STAY)
+		return;
+	u->mode = MODE_MAIN;
+	if (r == MENU_CANCEL)
+		return;
+	long v = menu_value(&u->menu);
+	if (u->pick == PICK_SORT) {
+		sort_by(u, (int)v);
+		return;
+	}
+	u->have_uid = v != USERMENU_ALL;
+	u->uid = u->have_uid ? (uid_t)v : 0;
+	ui_refresh_rows(u, true);
+}
+
+void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	bool had_msg = *u->msg;
+	u->msg[0] = '\0';
+	if (key == KEY_RESIZE) {
+		ui_resize(u);
+		cmd->kind = UI_REDRAW;
+		return;
+	}
+	switch (u->mode) {
+	case MODE_HELP:
+		help_key(u, key, cmd);
+		break;
+	case MODE_PROMPT:
+		prompt_mode_key(u, key, cmd);
+		break;
+	case MODE_MENU:
+		menu_mode_key(u, key, cmd);
+		break;
+	case MODE_MAIN:
+		main_key(u, key, cmd);
+		break;
+	}
+	if (had_msg && cmd->kind == UI_NONE)
+		cmd->kind = UI_REDRAW;
+}
