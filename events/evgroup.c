@@ -38,9 +38,9 @@ static void attr_for(struct perf_event_attr *a, const struct evdesc *d,
 	*a = d->attr;
 	a->size = sizeof(*a);
 	a->read_format = evgroup_read_format();
-	/* Every member starts disabled and the leader enables them all at once with
-	 * PERF_IOC_FLAG_GROUP: a member opened enabled in a full group fails EINVAL, and
-	 * one left disabled reads 0 forever. */
+	/* Every member starts disabled, so that a group larger than the PMU is accepted
+	 * and then reported as never scheduled (a member opened enabled would fail EINVAL
+	 * instead); evgroup_enable() then switches them on. */
 	a->disabled = 1;
 	a->enable_on_exec = o->enable_on_exec;
 	a->inherit = o->inherit;
@@ -123,10 +123,17 @@ int evgroup_enable(struct evgroup *g, bool on)
 {
 	if (g->lead < 0)
 		return -ENODATA;
-	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
-	if (ioctl(g->lead, req, PERF_IOC_FLAG_GROUP) < 0)
-		return -errno;
-	return 0;
+	if (!on)
+		return ioctl(g->lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0 ? -errno : 0;
+	/* Siblings one by one, the leader last: the group starts as a whole when its
+	 * leader does. PERF_IOC_FLAG_GROUP on the leader is not enough: per-CPU siblings
+	 * opened disabled would read 0 forever (measured on 6.x kernels). */
+	for (unsigned k = 0; k < g->nopen; k++) {
+		int fd = g->fd[g->member[k]];
+		if (fd != g->lead && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+			return -errno;
+	}
+	return ioctl(g->lead, PERF_EVENT_IOC_ENABLE, 0) < 0 ? -errno : 0;
 }
 
 int evgroup_read(struct evgroup *g, struct evread_group *out)

@@ -23,8 +23,8 @@ struct evgroup_opts {
 				     members with another status are not opened */
 };
 
-/* Open spec's members as one group: all disabled, then enabled with PERF_IOC_FLAG_GROUP
- * (or at exec). A member that fails keeps its status and the rest still open; when the
+/* Open spec's members as one group: all disabled, then enabled member by member, the
+ * leader last (or all at the task's exec). A member that fails keeps its status and the rest still open; when the
  * leader fails the next member leads. *out always gets a group (unless -ENOMEM) so that
  * statuses can be shown. Returns 0 when at least one member counts, else the first
  * member's -errno (-ESRCH: the task is gone, -EMFILE: out of descriptors, ...). */
@@ -36,7 +36,7 @@ int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
  * no member is open, or -errno. */
 int evgroup_read(struct evgroup *g, struct evread_group *out);
 
-/* Enable or disable counting of the whole group (one ioctl). */
+/* Enable (each member, the leader last) or disable (the leader) the whole group. */
 int evgroup_enable(struct evgroup *g, bool on);
 
 enum ev_status evgroup_status(const struct evgroup *g, unsigned member);
