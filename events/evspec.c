@@ -115,6 +115,7 @@ static int evspec_span_group(const char *spec, size_t *i, struct evspec_gspan *g
 			     struct evspec_err *err)
 {
 	struct evspec_mod mod = {0};
+	struct evspec_span sp;
 	size_t j = *i + 1, bad;
 	int ret;
 
@@ -122,13 +123,12 @@ static int evspec_span_group(const char *spec, size_t *i, struct evspec_gspan *g
 		j = evspec_skip_ws(spec, j);
 		if (spec[j] == '{' || (spec[j] == '}' && g->n == 0) || spec[j] == '\0')
 			return evspec_fail_at(err, -EINVAL, spec, j); /* nested, empty, unclosed */
-		ret = evspec_span_event(spec, &j, &g->ev[g->n], err);
+		ret = evspec_span_event(spec, &j, &sp, err);
 		if (ret < 0)
 			return ret;
 		if (g->n == EVGROUP_MAX)
-			return evspec_fail(err, -E2BIG, g->ev[g->n].pos, spec + g->ev[g->n].pos,
-					   g->ev[g->n].len);
-		g->n++;
+			return evspec_fail(err, -E2BIG, sp.pos, spec + sp.pos, sp.len);
+		g->ev[g->n++] = sp;
 		j = evspec_skip_ws(spec, j);
 		if (spec[j] == '}')
 			break;
@@ -467,7 +467,7 @@ static int evspec_resolve(const char *spec, const struct evspec_gspan *g,
 int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_list *out,
 		 struct evspec_err *err)
 {
-	struct evspec_gspan *gs;
+	struct evspec_gspan *gs = NULL;
 	struct evgroup_spec *res = NULL, *all;
 	unsigned n = 0;
 	int ret;

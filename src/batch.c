@@ -25,12 +25,14 @@ struct batch {
 	size_t idx_cap;
 };
 
-static bool has_column(const struct batch *b, const char *name, enum col_kind kind, int a)
+/* The same value under another pane's title (cycles in Events and in IPC) is shown once. */
+static bool has_column(const struct batch *b, const struct column *c)
 {
-	for (unsigned i = 0; i < b->ncols; i++)
-		if (strcmp(b->cols[i].name, name) == 0 && b->cols[i].kind == kind &&
-		    b->cols[i].a == a)
+	for (unsigned i = 0; i < b->ncols; i++) {
+		const struct column *o = &b->cols[i];
+		if (o->kind == c->kind && o->a == c->a && o->b == c->b && o->mul == c->mul)
 			return true;
+	}
 	return false;
 }
 
@@ -46,11 +48,11 @@ static void merge(struct batch *b, const struct pane *panes, unsigned npanes)
 				cmd = c;
 				continue;
 			}
-			if (has_column(b, c->name, c->kind, c->a))
+			if (has_column(b, c))
 				continue;
 			struct column *n = &b->cols[b->ncols];
 			*n = *c;
-			if (c->kind == COL_RUN_PCT) {
+			if (c->kind == COL_RUN_PCT && strcmp(panes[p].name, "Events") != 0) {
 				snprintf(b->titles[b->ncols], sizeof(b->titles[0]), "%s.RUN%%",
 					 panes[p].name);
 				n->title = n->name = b->titles[b->ncols];
@@ -124,7 +126,13 @@ static void text_cell(struct batch *b, const struct column *c, const struct mode
 		      const struct mrow *r, bool last)
 {
 	char buf[128], safe[128];
-	column_format(c, m, r, buf, sizeof(buf));
+	if (c->kind == COL_COMMAND && r->kind == ROW_THREAD) {
+		/* Threads under their process, as in a tree. */
+		buf[0] = buf[1] = ' ';
+		column_format(c, m, r, buf + 2, sizeof(buf) - 2);
+	} else {
+		column_format(c, m, r, buf, sizeof(buf));
+	}
 	if (column_is_numeric(c) && column_value(c, m, r).state == VAL_SCALED)
 		strncat(buf, "~", sizeof(buf) - strlen(buf) - 1);
 	text_sanitize(buf, safe, sizeof(safe), true);

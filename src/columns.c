@@ -146,19 +146,35 @@ static void builtin_pane(const struct model *m, const struct pane_def *d, struct
 	pane_add(p, &col_cmd);
 }
 
-/* Every event of a user's set as a count column, with each group's RUN%. */
+static bool group_is_software(const struct model *m, unsigned g)
+{
+	for (unsigned k = 0; k < m->groups[g].n; k++)
+		if (m->events[m->groups[g].first + k].hardware)
+			return false;
+	return true;
+}
+
+/* Every event of a user's set as a count column; each hardware group's RUN% follows its
+ * members (software events are never multiplexed). */
 static void events_pane(const struct model *m, struct pane *p)
 {
 	pane_start(p, "Events", m);
 	for (unsigned g = 0; g < m->ngroups; g++) {
 		for (unsigned k = 0; k < m->groups[g].n; k++) {
 			unsigned e = m->groups[g].first + k;
-			struct column c = C(m->events[e].name, m->events[e].name, 10, COL_COUNT,
+			struct column c = C(m->events[e].key, m->events[e].name, 10, COL_COUNT,
 					    FMT_COUNT, (int)e, -1, 1, "event count this interval");
 			pane_add(p, &c);
 		}
+		if (group_is_software(m, g) || p->ncols >= 31)
+			continue;
 		struct column r = col_run;
 		r.a = (int)g;
+		if (m->ngroups > 1) {
+			snprintf(p->titles[p->ncols], sizeof(p->titles[0]), "RUN%%%u", g + 1);
+			r.name = r.title = p->titles[p->ncols];
+			r.width = (int)strlen(r.title);
+		}
 		pane_add(p, &r);
 	}
 	pane_add(p, &col_cmd);

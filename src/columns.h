@@ -50,6 +50,7 @@ struct pane {
 	unsigned ncols;
 	struct column cols[32];
 	int sort_default;      /* index into cols */
+	char titles[32][24];   /* storage for generated titles */
 };
 
 /* Build the panes for model m's events: the built-in ones whose roles are present,

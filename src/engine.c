@@ -750,6 +750,27 @@ static void header_init(struct engine *e)
 	e->m.groups = e->set->groups;
 }
 
+/* Each watched process must exist and have at least one thread we may count. */
+static int check_watched(struct engine *e)
+{
+	for (unsigned i = 0; i < e->o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+		int err = -ESRCH;
+		for (struct task *t = p ? p->threads : NULL; t; t = t->sibling) {
+			if (t->counted)
+				err = 0;
+			else if (err && t->why[0] == WHY_NOPERM)
+				err = -EACCES;
+		}
+		if (err) {
+			if (e->o.failed_pid)
+				*e->o.failed_pid = e->pids[i];
+			return err;
+		}
+	}
+	return 0;
+}
+
 struct engine *engine_new(const struct evset *set, const struct engine_opts *o, int *err)
 {
 	struct engine *e = calloc(1, sizeof(*e));
@@ -782,6 +803,8 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	if (o->scope == SCOPE_PIDS) {
 		for (unsigned i = 0; i < o->npids; i++) {
 			if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
+				if (o->failed_pid)
+					*o->failed_pid = o->pids[i];
 				*err = -ESRCH;
 				goto fail;
 			}
@@ -806,6 +829,8 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 		e->watch = NULL; /* no CAP_PERFMON: rescan /proc every tick instead */
 	}
 	scan(e);
+	if (o->scope == SCOPE_PIDS && !o->enable_on_exec && (*err = check_watched(e)) != 0)
+		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &e->start);
 	e->last = e->start;
 	*err = 0;

@@ -27,10 +27,12 @@ struct engine_opts {
 	bool enable_on_exec;   /* SCOPE_PIDS: the processes are about to exec (pmutop -- CMD) */
 	bool inherit;          /* count children forked later into their parent (--children) */
 	double interval;
+	pid_t *failed_pid;     /* where engine_new says which watched pid failed, or NULL */
 };
 
 /* Create the engine: tasks are found and their groups opened. The set must outlive the
- * engine. Returns NULL with *err set (-ESRCH: a watched pid does not exist, -ENOMEM). */
+ * engine. Returns NULL with *err set: -ESRCH when a watched pid does not exist, -EACCES
+ * when it may not be counted (o->failed_pid says which), -ENOMEM. */
 struct engine *engine_new(const struct evset *set, const struct engine_opts *o, int *err);
 void engine_free(struct engine *e);
 

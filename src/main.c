@@ -331,16 +331,24 @@ static void start_engine(struct app *a)
 		o.threads = true;
 	}
 	int err;
+	pid_t bad = 0;
+	o.failed_pid = &bad;
 	a->engine = engine_new(&a->set, &o, &err);
 	if (!a->engine) {
 		if (a->child > 0)
 			kill(a->child, SIGKILL);
 		if (err == -ESRCH)
-			fprintf(stderr, "pmutop: no such process: check the pid with ps, e.g. ps -p %d\n",
-				(int)a->cli.pids[0]);
+			fprintf(stderr, "pmutop: no such process %d: check the pid with ps -p %d\n",
+				(int)bad, (int)bad);
+		else if (err == -EACCES)
+			fprintf(stderr, "pmutop: not allowed to count pid %d (perf_event_paranoid is %d, "
+					"and ptrace rules apply): run as root or as its owner, grant "
+					"CAP_PERFMON (setcap cap_perfmon+ep pmutop), or lower "
+					"kernel.perf_event_paranoid with sysctl\n",
+				(int)bad, startup_paranoid());
 		else
 			fprintf(stderr, "pmutop: cannot start counting: %s\n", strerror(-err));
-		exit(err == -ESRCH ? 2 : 1);
+		exit(err == -ESRCH || err == -EACCES ? 2 : 1);
 	}
 	engine_set_header(a->engine, a->pmu_names, a->notice[0] ? a->notice : NULL);
 	if (a->child > 0) {

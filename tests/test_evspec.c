@@ -549,8 +549,8 @@ static void test_catalogue(void **state)
 	assert_true(c.cycles && c.task_clock && c.llc && c.mem_loads);
 	assert_false(c.alias); /* one line per event: perf's second spellings are not listed */
 	all = c.n;
-	/* 10 hardware + 11 software + 36 cache + 12 cpu + 3 msr + 1 power */
-	assert_int_equal(all, 10 + 11 + 36 + 12 + 3 + 1);
+	/* 10 hardware + 11 software + 32 cache + 12 cpu + 3 msr + 1 power */
+	assert_int_equal(all, 10 + 11 + 32 + 12 + 3 + 1);
 
 	memset(&c, 0, sizeof(c));
 	c.pmus = s;
