@@ -146,7 +146,7 @@ static void text_cell(struct batch *b, const struct column *c, const struct mode
 
 static void text_block(struct batch *b, const struct model *m, const size_t *n_rows)
 {
-	fprintf(b->out, "pmutop - %s, %s, %d CPUs - %s %llu, interval %.2fs (%.3fs) - %u tasks%s\n",
+	fprintf(b->out, "pmutop - %s, Linux %s, %d CPUs - %s %llu, interval %.2fs (%.3fs) - %u tasks%s\n",
 		m->hostname ? m->hostname : "?", m->kernel ? m->kernel : "?", m->ncpus,
 		m->final ? "total" : "tick", (unsigned long long)m->tick, m->interval, m->elapsed,
 		m->ntasks, m->user_only ? " - user mode only" : "");

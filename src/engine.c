@@ -732,11 +732,7 @@ static void header_init(struct engine *e)
 	if (uname(&u) == 0) {
 		/* Truncation is fine: these are header text. */
 		memcpy(e->hostname, u.nodename, sizeof(e->hostname) - 1);
-		size_t n = strnlen(u.sysname, sizeof(e->kernel) / 2);
-		memcpy(e->kernel, u.sysname, n);
-		e->kernel[n] = ' ';
-		memcpy(e->kernel + n + 1, u.release,
-		       strnlen(u.release, sizeof(e->kernel) - n - 2));
+		memcpy(e->kernel, u.release, strnlen(u.release, sizeof(e->kernel) - 1));
 	}
 	e->m.hostname = e->hostname;
 	e->m.kernel = e->kernel;

@@ -183,7 +183,10 @@ static bool apply_cmd(struct app *a, const struct ui_cmd *cmd, bool *paused, boo
 static int run_live(struct app *a)
 {
 	char err[256];
-	struct ui_opts o = {.color = want_color(&a->cli), .pane = a->cli.pane,
+	/* Without hardware counters the software pane is the one with numbers. */
+	const char *pane = a->cli.pane ? a->cli.pane
+				       : evset_any_hardware(&a->set) ? NULL : "Software";
+	struct ui_opts o = {.color = want_color(&a->cli), .pane = pane,
 			    .sort = a->cli.sort, .reverse = a->cli.reverse};
 	struct ui *ui = ui_new(&o, err, sizeof(err));
 	if (!ui) {

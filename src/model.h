@@ -66,7 +66,7 @@ struct mrow {
 struct model {
 	/* Header */
 	const char *hostname;
-	const char *kernel;
+	const char *kernel;    /* release, as uname -r */
 	int ncpus;
 	const char *pmus;      /* PMUs in use, comma separated */
 	const char *notice;    /* one line: why hardware counters are missing, or NULL */
