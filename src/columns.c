@@ -55,7 +55,11 @@ static const struct pane_def pane_defs[] = {
 		  "instructions retired this interval"),
 		C("IPC", "  IPC", 5, COL_RATIO, FMT_RATIO, ROLE_INSNS, ROLE_CYCLES, 1,
 		  "instructions per cycle (same group)"),
-	}, 4},
+		C("CYC/S", "  CYC/s", 7, COL_RATE, FMT_COUNT, ROLE_CYCLES, -1, 1,
+		  "cycles per second"),
+		C("INS/S", "  INS/s", 7, COL_RATE, FMT_COUNT, ROLE_INSNS, -1, 1,
+		  "instructions per second"),
+	}, 6},
 	{"Cache", ROLE_CACHE_REFS, ROLE_CACHE_REFS, {
 		C("CREFS", "  CREFS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_REFS, -1, 1,
 		  "cache references (last-level on most CPUs)"),
