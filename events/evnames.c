@@ -19,8 +19,10 @@ struct evnames_sym {
 	const char *desc;
 };
 
+/* clang-format off */
 #define HW(n, a, c, d) {n, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, d}
 #define SW(n, a, c, d) {n, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, d}
+/* clang-format on */
 
 static const struct evnames_sym evnames_syms[] = {
 	HW("cpu-cycles", "cycles", CPU_CYCLES, "CPU cycles"),
@@ -79,11 +81,11 @@ static const char *const evnames_results[NRES][6] = {
 #define OPB(x) (1u << PERF_COUNT_HW_CACHE_OP_##x)
 static const unsigned evnames_cache_ops[NCACHE] = {
 	OPB(READ) | OPB(WRITE) | OPB(PREFETCH), /* L1D */
-	OPB(READ) | OPB(PREFETCH),              /* L1I */
+	OPB(READ) | OPB(PREFETCH),		/* L1I */
 	OPB(READ) | OPB(WRITE) | OPB(PREFETCH), /* LL */
 	OPB(READ) | OPB(WRITE) | OPB(PREFETCH), /* DTLB */
-	OPB(READ),                              /* ITLB */
-	OPB(READ),                              /* BPU */
+	OPB(READ),				/* ITLB */
+	OPB(READ),				/* BPU */
 	OPB(READ) | OPB(WRITE) | OPB(PREFETCH), /* NODE */
 };
 
@@ -124,8 +126,7 @@ static int evnames_cache(const char *s, size_t len, uint64_t *config)
 		len -= used + 1;
 		if (op < 0 && (k = evnames_prefix(s, len, evnames_ops, NOPS, &used)) >= 0)
 			op = k;
-		else if (res < 0 &&
-			 (k = evnames_prefix(s, len, evnames_results, NRES, &used)) >= 0)
+		else if (res < 0 && (k = evnames_prefix(s, len, evnames_results, NRES, &used)) >= 0)
 			res = k;
 		else
 			return -ENOENT;
@@ -162,7 +163,8 @@ int evnames_lookup(const char *name, size_t len, uint32_t *type, uint64_t *confi
 
 static bool evnames_match(const char *filter, const char *a, const char *b)
 {
-	return !filter || !*filter || (a && strcmp(filter, a) == 0) || (b && strcmp(filter, b) == 0);
+	return !filter || !*filter || (a && strcmp(filter, a) == 0) ||
+	       (b && strcmp(filter, b) == 0);
 }
 
 static int evnames_builtin(const char *filter, bool with_aliases, evnames_cb cb, void *ctx)
@@ -172,7 +174,8 @@ static int evnames_builtin(const char *filter, bool with_aliases, evnames_cb cb,
 
 	for (size_t i = 0; i < NSYMS && !ret; i++) {
 		const struct evnames_sym *s = &evnames_syms[i];
-		const char *label = s->type == PERF_TYPE_SOFTWARE ? EVNAMES_SOFTWARE : EVNAMES_GENERIC;
+		const char *label =
+			s->type == PERF_TYPE_SOFTWARE ? EVNAMES_SOFTWARE : EVNAMES_GENERIC;
 
 		if (!evnames_match(filter, label, NULL))
 			continue;
@@ -186,13 +189,17 @@ static int evnames_builtin(const char *filter, bool with_aliases, evnames_cb cb,
 		for (unsigned op = 0; op < NOPS && !ret; op++) {
 			if (!(evnames_cache_ops[c] & (1u << op)))
 				continue;
-			snprintf(name, sizeof(name), "%s-%s", evnames_caches[c][0], evnames_op_plural[op]);
-			snprintf(desc, sizeof(desc), "%s %s accesses", evnames_caches[c][0], evnames_ops[op][0]);
+			snprintf(name, sizeof(name), "%s-%s", evnames_caches[c][0],
+				 evnames_op_plural[op]);
+			snprintf(desc, sizeof(desc), "%s %s accesses", evnames_caches[c][0],
+				 evnames_ops[op][0]);
 			ret = cb(ctx, EVNAMES_GENERIC, name, desc);
 			if (ret)
 				break;
-			snprintf(name, sizeof(name), "%s-%s-misses", evnames_caches[c][0], evnames_ops[op][0]);
-			snprintf(desc, sizeof(desc), "%s %s misses", evnames_caches[c][0], evnames_ops[op][0]);
+			snprintf(name, sizeof(name), "%s-%s-misses", evnames_caches[c][0],
+				 evnames_ops[op][0]);
+			snprintf(desc, sizeof(desc), "%s %s misses", evnames_caches[c][0],
+				 evnames_ops[op][0]);
 			ret = cb(ctx, EVNAMES_GENERIC, name, desc);
 		}
 	}
@@ -215,8 +222,8 @@ static int evnames_pfm_event(void *ctx, const char *name, const char *desc)
 }
 
 /* The sysfs aliases and the libpfm4 events of PMU i. */
-static int evnames_pmu(const struct pmu_set *pmus, unsigned i, const char *filter,
-		       evnames_cb cb, void *ctx)
+static int evnames_pmu(const struct pmu_set *pmus, unsigned i, const char *filter, evnames_cb cb,
+		       void *ctx)
 {
 	struct evnames_pfm_ctx c = {.cb = cb, .ctx = ctx};
 	struct pmu_info pi;
@@ -226,7 +233,8 @@ static int evnames_pmu(const struct pmu_set *pmus, unsigned i, const char *filte
 
 	pmu_set_info(pmus, i, &pi);
 	if (pi.type >= 0 && evnames_match(filter, pi.name, NULL)) {
-		for (unsigned a = 0; !ret && pmu_set_alias_at(pmus, i, a, &alias, &terms) == 0; a++) {
+		for (unsigned a = 0; !ret && pmu_set_alias_at(pmus, i, a, &alias, &terms) == 0;
+		     a++) {
 			snprintf(spec, sizeof(spec), "%s/%s/", pi.name, alias);
 			ret = cb(ctx, pi.name, spec, terms);
 		}
@@ -273,7 +281,8 @@ unsigned evnames_distance(const char *a, size_t alen, const char *b, size_t blen
 
 		row[0] = (unsigned)i;
 		for (size_t j = 1; j <= blen; j++) {
-			unsigned up = row[j], best = diag + (evnames_lower(a[i - 1]) != evnames_lower(b[j - 1]));
+			unsigned up = row[j];
+			unsigned best = diag + (evnames_lower(a[i - 1]) != evnames_lower(b[j - 1]));
 
 			if (up + 1 < best)
 				best = up + 1;

@@ -19,12 +19,12 @@ int evpfm_init(void);
 int evpfm_encode(const char *name, struct perf_event_attr *attr, bool *explicit_plm);
 
 struct evpfm_pmu {
-	int id;                 /* pfm_pmu_t */
-	const char *name;       /* "skl", "arm_ac57", "perf", ... (libpfm4's static strings) */
+	int id;		  /* pfm_pmu_t */
+	const char *name; /* "skl", "arm_ac57", "perf", ... (libpfm4's static strings) */
 	const char *desc;
-	bool present;           /* detected on this machine (or forced) */
-	bool core;              /* PFM_PMU_TYPE_CORE */
-	bool os_generic;        /* "perf" and "perf_raw": the kernel's generic events again */
+	bool present;	 /* detected on this machine (or forced) */
+	bool core;	 /* PFM_PMU_TYPE_CORE */
+	bool os_generic; /* "perf" and "perf_raw": the kernel's generic events again */
 	int nr_events;
 	int nr_counters;
 	int nr_fixed;

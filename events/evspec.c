@@ -1,11 +1,12 @@
 /* Event specifications in perf stat -e syntax, parsed into groups of perf_event_attr.
- * Two passes: the first splits groups and events and reports every structural error, so
- * a bad brace is reported as such even next to an unknown name; the second resolves each
- * event into an attr. Nothing reaches the caller's list before both succeed. */
+ * Two passes: evsyntax splits groups and events and reports every structural error, so
+ * a bad brace is reported as such even next to an unknown name; then each event is
+ * resolved into an attr here. Nothing reaches the caller's list before both succeed. */
 #include "evspec.h"
 
 #include "evnames.h"
 #include "evpfm.h"
+#include "evsyntax.h"
 #include "pmu.h"
 
 #include <ctype.h>
@@ -13,189 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct evspec_span {
-	size_t pos;
-	size_t len;
-};
-
-/* One group as written: member spans and the group modifier span (len 0 if none). */
-struct evspec_gspan {
-	unsigned n;
-	struct evspec_span ev[EVGROUP_MAX];
-	struct evspec_span mod;
-};
-
-struct evspec_mod {
-	bool u, k, h;
-	bool idle;       /* I: exclude_idle */
-	bool guest_only; /* G: exclude_host */
-	bool host_only;  /* H: exclude_guest */
-};
-
-static int evspec_fail(struct evspec_err *err, int ret, size_t pos, const char *tok, size_t len)
-{
-	if (err) {
-		if (len >= EV_NAME_MAX)
-			len = EV_NAME_MAX - 1;
-		err->pos = pos;
-		memcpy(err->token, tok, len);
-		err->token[len] = '\0';
-	}
-	return ret;
-}
-
-/* Fail at spec[pos], naming the text there up to the next separator. */
-static int evspec_fail_at(struct evspec_err *err, int ret, const char *spec, size_t pos)
-{
-	size_t len = spec[pos] ? strcspn(spec + pos + 1, ",{} \t\n") + 1 : 0;
-
-	return evspec_fail(err, ret, pos, spec + pos, len);
-}
-
-static size_t evspec_skip_ws(const char *s, size_t i)
-{
-	while (isspace((unsigned char)s[i]))
-		i++;
-	return i;
-}
-
-/* perf's modifier letters. Only u, k, h, I, G and H change the attr: p, P, S, D, W and e
- * ask for precision, sampling, pinning or group policies that pmutop decides itself, so
- * they are accepted (perf users paste them) and ignored. *bad is the offending index. */
-static int evspec_mods_parse(const char *m, size_t n, struct evspec_mod *mod, size_t *bad)
-{
-	*bad = 0;
-	if (n == 0)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		switch (m[i]) {
-		case 'u': mod->u = true; break;
-		case 'k': mod->k = true; break;
-		case 'h': mod->h = true; break;
-		case 'I': mod->idle = true; break;
-		case 'G': mod->guest_only = true; break;
-		case 'H': mod->host_only = true; break;
-		case 'p': case 'P': case 'S': case 'D': case 'W': case 'e': break;
-		default:
-			*bad = i;
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* The event starting at spec[*i]: up to a separator, whitespace or brace outside the
- * slashes of pmu/.../, where commas and spaces separate terms instead. */
-static int evspec_span_event(const char *spec, size_t *i, struct evspec_span *sp,
-			     struct evspec_err *err)
-{
-	size_t j = *i, slash = 0;
-	bool inside = false;
-
-	for (; spec[j]; j++) {
-		if (spec[j] == '/') {
-			inside = !inside;
-			slash = j;
-		} else if (!inside && (strchr(",{}", spec[j]) || isspace((unsigned char)spec[j]))) {
-			break;
-		}
-	}
-	if (inside)
-		return evspec_fail(err, -EINVAL, slash, spec + slash, j - slash);
-	if (j == *i)
-		return evspec_fail_at(err, -EINVAL, spec, j); /* ",,", "{a,}", trailing ',' */
-	sp->pos = *i;
-	sp->len = j - *i;
-	*i = j;
-	return 0;
-}
-
-/* "{a,b,...}" at spec[*i], with its optional ":mods". */
-static int evspec_span_group(const char *spec, size_t *i, struct evspec_gspan *g,
-			     struct evspec_err *err)
-{
-	struct evspec_mod mod = {0};
-	struct evspec_span sp;
-	size_t j = *i + 1, bad;
-	int ret;
-
-	for (;;) {
-		j = evspec_skip_ws(spec, j);
-		if (spec[j] == '{' || (spec[j] == '}' && g->n == 0) || spec[j] == '\0')
-			return evspec_fail_at(err, -EINVAL, spec, j); /* nested, empty, unclosed */
-		ret = evspec_span_event(spec, &j, &sp, err);
-		if (ret < 0)
-			return ret;
-		if (g->n == EVGROUP_MAX)
-			return evspec_fail(err, -E2BIG, sp.pos, spec + sp.pos, sp.len);
-		g->ev[g->n++] = sp;
-		j = evspec_skip_ws(spec, j);
-		if (spec[j] == '}')
-			break;
-		if (spec[j] != ',')
-			return evspec_fail_at(err, -EINVAL, spec, j);
-		j++;
-	}
-	j++;
-	if (spec[j] == ':') {
-		g->mod.pos = ++j;
-		while (spec[j] && !strchr(",{}", spec[j]) && !isspace((unsigned char)spec[j]))
-			j++;
-		g->mod.len = j - g->mod.pos;
-		if (evspec_mods_parse(spec + g->mod.pos, g->mod.len, &mod, &bad) < 0)
-			return evspec_fail_at(err, -EINVAL, spec, g->mod.pos + bad);
-	}
-	*i = j;
-	return 0;
-}
-
-/* First pass: the spec as a heap array of groups of spans. */
-static int evspec_split(const char *spec, struct evspec_gspan **out, unsigned *nout,
-			struct evspec_err *err)
-{
-	struct evspec_gspan *gs = NULL, *tmp;
-	unsigned n = 0;
-	size_t i = 0;
-	int ret;
-
-	for (;;) {
-		if (!(tmp = realloc(gs, (n + 1) * sizeof(*gs)))) {
-			ret = -ENOMEM;
-			break;
-		}
-		gs = tmp;
-		memset(&gs[n], 0, sizeof(gs[n]));
-		i = evspec_skip_ws(spec, i);
-		if (spec[i] == '{') {
-			ret = evspec_span_group(spec, &i, &gs[n], err);
-		} else if (spec[i] == '}') {
-			ret = evspec_fail_at(err, -EINVAL, spec, i);
-		} else {
-			gs[n].n = 1;
-			ret = evspec_span_event(spec, &i, &gs[n].ev[0], err);
-		}
-		if (ret < 0)
-			break;
-		n++;
-		i = evspec_skip_ws(spec, i);
-		if (spec[i] == '\0') {
-			*out = gs;
-			*nout = n;
-			return 0;
-		}
-		if (spec[i] != ',') {
-			ret = evspec_fail_at(err, -EINVAL, spec, i);
-			break;
-		}
-		i++;
-	}
-	free(gs);
-	return ret;
-}
-
 /* Privilege levels as perf sets them: naming any of u/k/h excludes the others. An event
  * that already chose levels keeps them and gains the new ones ({cycles:k}:u counts both). */
-static void evspec_mods_apply(const struct evspec_mod *m, struct evdesc *d)
+static void evspec_mods_apply(const struct evsyntax_mod *m, struct evdesc *d)
 {
 	struct perf_event_attr *a = &d->attr;
 
@@ -223,11 +44,11 @@ static void evspec_mods_apply(const struct evspec_mod *m, struct evdesc *d)
 static int evspec_mods(const char *m, size_t n, size_t base, struct evdesc *d,
 		       struct evspec_err *err)
 {
-	struct evspec_mod mod = {0};
+	struct evsyntax_mod mod = {0};
 	size_t bad;
 
-	if (evspec_mods_parse(m, n, &mod, &bad) < 0)
-		return evspec_fail(err, -EINVAL, base + bad, m + bad, n - bad);
+	if (evsyntax_mods(m, n, &mod, &bad) < 0)
+		return evsyntax_fail(err, -EINVAL, base + bad, m + bad, n - bad);
 	evspec_mods_apply(&mod, d);
 	return 0;
 }
@@ -242,6 +63,12 @@ static void evspec_name_append(struct evdesc *d, const char *s, size_t n)
 	d->name[l + n] = '\0';
 }
 
+static unsigned evspec_hexval(char c)
+{
+	return (unsigned)(isdigit((unsigned char)c) ? c - '0'
+						    : tolower((unsigned char)c) - 'a' + 10);
+}
+
 /* "r1a2b": a raw event code, at most 64 bits of hex. */
 static int evspec_raw(const char *s, size_t n, uint64_t *config)
 {
@@ -252,7 +79,7 @@ static int evspec_raw(const char *s, size_t n, uint64_t *config)
 	for (size_t i = 1; i < n; i++) {
 		if (!isxdigit((unsigned char)s[i]))
 			return -ENOENT;
-		v = v << 4 | (uint64_t)(isdigit((unsigned char)s[i]) ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+		v = v << 4 | evspec_hexval(s[i]);
 	}
 	*config = v;
 	return 0;
@@ -306,7 +133,7 @@ static int evspec_pfm(const char *s, struct evdesc *d, struct evspec_err *err)
 	if (ret == -ENODEV)
 		ret = -ENOENT; /* no libpfm4 here: as unknown as a wrong name */
 	if (ret < 0 && ret != -ENOMEM)
-		return evspec_fail(err, ret, 0, s, strlen(s));
+		return evsyntax_fail(err, ret, 0, s, strlen(s));
 	d->software = d->attr.type == PERF_TYPE_SOFTWARE;
 	return ret;
 }
@@ -321,13 +148,12 @@ static int evspec_pmu_term_fail(const char *s, const char *t, size_t evlen, int 
 	while (tl > 0 && isspace((unsigned char)t[tl - 1]))
 		tl--;
 	if (ret == -ENOENT && !memchr(t, '=', tl))
-		return evspec_fail(err, -ENOENT, (size_t)(t - s), s, evlen);
-	return evspec_fail(err, ret == -ENOMEM ? ret : -EINVAL, (size_t)(t - s), t, tl);
+		return evsyntax_fail(err, -ENOENT, (size_t)(t - s), s, evlen);
+	return evsyntax_fail(err, ret == -ENOMEM ? ret : -EINVAL, (size_t)(t - s), t, tl);
 }
 
 /* "pmu/term,term/" then modifiers, with or without a ':' ("cpu/cycles/u"). */
-static int evspec_pmu(char *s, const struct pmu_set *pmus, struct evdesc *d,
-		      struct evspec_err *err)
+static int evspec_pmu(char *s, const struct pmu_set *pmus, struct evdesc *d, struct evspec_err *err)
 {
 	char *sl1 = strchr(s, '/'), *sl2 = strchr(sl1 + 1, '/'), *m;
 	struct pmu_info pi;
@@ -336,11 +162,11 @@ static int evspec_pmu(char *s, const struct pmu_set *pmus, struct evdesc *d,
 	int idx, ret;
 
 	if (!sl2 || sl1 == s)
-		return evspec_fail(err, -EINVAL, (size_t)(sl1 - s), sl1, strlen(sl1));
+		return evsyntax_fail(err, -EINVAL, (size_t)(sl1 - s), sl1, strlen(sl1));
 	*sl1 = '\0';
 	idx = pmu_set_find(pmus, s);
 	if (idx < 0 || pmu_set_info(pmus, (unsigned)idx, &pi) < 0 || pi.type < 0)
-		return evspec_fail(err, -ENOENT, 0, s, strlen(s));
+		return evsyntax_fail(err, -ENOENT, 0, s, strlen(s));
 	*sl1 = '/';
 	*sl2 = '\0';
 	ret = pmu_set_encode_terms_pos(pmus, (unsigned)idx, sl1 + 1, cfg, &epos);
@@ -358,50 +184,65 @@ static int evspec_pmu(char *s, const struct pmu_set *pmus, struct evdesc *d,
 	return evspec_mods(m, strlen(m), (size_t)(m - s), d, err);
 }
 
-/* A name without '/' or "::": generic, cache, raw, core alias, then libpfm4. */
+/* name (NUL-terminated, n bytes) as a generic, cache or raw event or a core PMU alias. */
+static int evspec_bare_name(const char *name, size_t n, const struct pmu_set *pmus,
+			    struct evdesc *d)
+{
+	uint32_t type;
+	uint64_t config;
+
+	if (evnames_lookup(name, n, &type, &config) == 0) {
+		d->attr.type = type;
+		d->attr.config = config;
+		d->software = type == PERF_TYPE_SOFTWARE;
+		return 0;
+	}
+	if (evspec_raw(name, n, &config) == 0) {
+		d->attr.type = PERF_TYPE_RAW;
+		d->attr.config = config;
+		return 0;
+	}
+	return evspec_core_alias(pmus, name, d);
+}
+
+/* A name without '/' or "::": generic, cache, raw or core alias with perf's modifiers;
+ * failing that, libpfm4 with the whole text, since it has modifiers of its own (":u=1",
+ * ":c=2") and its names can match an alias ("INST_RETIRED:u=1" on arm). */
 static int evspec_bare(char *s, const struct pmu_set *pmus, struct evdesc *d,
 		       struct evspec_err *err)
 {
 	char *colon = strchr(s, ':');
 	size_t n = colon ? (size_t)(colon - s) : strlen(s), bad;
-	uint32_t type;
-	uint64_t config;
-	int ret = 0;
+	bool mods_failed = false;
+	int ret, pret;
 
 	if (n == 0)
-		return evspec_fail(err, -EINVAL, 0, s, strlen(s));
-	if (evnames_lookup(s, n, &type, &config) == 0) {
-		d->attr.type = type;
-		d->attr.config = config;
-		d->software = type == PERF_TYPE_SOFTWARE;
-	} else if (evspec_raw(s, n, &config) == 0) {
-		d->attr.type = PERF_TYPE_RAW;
-		d->attr.config = config;
-	} else {
-		if (colon)
-			*colon = '\0';
-		ret = evspec_core_alias(pmus, s, d);
-		if (colon)
-			*colon = ':';
-		if (ret == -ENOENT && pmu_set_uses_pfm(pmus)) {
-			/* libpfm4 has modifiers of its own (":c=2", ":u=1"): give it all */
-			ret = evpfm_encode(s, &d->attr, &d->explicit_plm);
-			if (ret == 0) {
-				d->software = d->attr.type == PERF_TYPE_SOFTWARE;
-				return 0;
-			}
-			if (ret == -EINVAL || ret == -ENOMEM)
-				return evspec_fail(err, ret, 0, s, strlen(s));
-			ret = -ENOENT;
-		}
-		if (ret == -ENOENT && evspec_raw_like(s, n, &bad))
-			return evspec_fail(err, -EINVAL, bad, s, n);
-		if (ret < 0)
-			return evspec_fail(err, ret, 0, s, n);
+		return evsyntax_fail(err, -EINVAL, 0, s, strlen(s));
+	if (colon)
+		*colon = '\0';
+	ret = evspec_bare_name(s, n, pmus, d);
+	if (colon)
+		*colon = ':';
+	if (ret == 0 && colon) {
+		ret = evspec_mods(colon + 1, strlen(colon + 1), (size_t)(colon + 1 - s), d, err);
+		mods_failed = ret < 0;
 	}
-	if (!colon)
+	if (ret == 0)
 		return 0;
-	return evspec_mods(colon + 1, strlen(colon + 1), (size_t)(colon + 1 - s), d, err);
+	if (pmu_set_uses_pfm(pmus)) {
+		pret = evpfm_encode(s, &d->attr, &d->explicit_plm);
+		if (pret == 0) {
+			d->software = d->attr.type == PERF_TYPE_SOFTWARE;
+			return 0;
+		}
+		if (ret == -ENOENT && pret != -ENODEV)
+			ret = pret; /* libpfm4 knew the event but not its unit mask */
+	}
+	if (mods_failed)
+		return ret; /* err names the modifier */
+	if (ret == -ENOENT && evspec_raw_like(s, n, &bad))
+		return evsyntax_fail(err, -EINVAL, bad, s, n);
+	return evsyntax_fail(err, ret, 0, s, ret == -ENOENT ? n : strlen(s));
 }
 
 /* One event tok[0..len) into d; err->pos relative to tok. */
@@ -427,7 +268,7 @@ static int evspec_one(const char *tok, size_t len, const struct pmu_set *pmus, s
 }
 
 /* "{a,b}:u": the modifier applies to each member and shows in its name ("a:u"). */
-static int evspec_group_mod(const char *spec, const struct evspec_span *mod, struct evdesc *d,
+static int evspec_group_mod(const char *spec, const struct evsyntax_span *mod, struct evdesc *d,
 			    struct evspec_err *err)
 {
 	const char *sep = ":";
@@ -444,7 +285,7 @@ static int evspec_group_mod(const char *spec, const struct evspec_span *mod, str
 	return 0;
 }
 
-static int evspec_resolve(const char *spec, const struct evspec_gspan *g,
+static int evspec_resolve(const char *spec, const struct evsyntax_group *g,
 			  const struct pmu_set *pmus, struct evgroup_spec *out,
 			  struct evspec_err *err)
 {
@@ -467,7 +308,7 @@ static int evspec_resolve(const char *spec, const struct evspec_gspan *g,
 int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_list *out,
 		 struct evspec_err *err)
 {
-	struct evspec_gspan *gs = NULL;
+	struct evsyntax_group *gs = NULL;
 	struct evgroup_spec *res = NULL, *all;
 	unsigned n = 0;
 	int ret;
@@ -476,7 +317,7 @@ int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_lis
 		memset(err, 0, sizeof(*err));
 	if (!spec || !out)
 		return -EINVAL;
-	ret = evspec_split(spec, &gs, &n, err);
+	ret = evsyntax_split(spec, &gs, &n, err);
 	if (ret < 0)
 		return ret;
 	res = calloc(n, sizeof(*res));
@@ -501,24 +342,17 @@ int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_lis
 int evspec_parse_one(const char *name, const struct pmu_set *pmus, struct evdesc *d,
 		     struct evspec_err *err)
 {
-	struct evspec_span sp;
+	struct evsyntax_span sp;
 	struct evdesc tmp;
-	size_t i;
 	int ret;
 
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!name || !d)
 		return -EINVAL;
-	i = evspec_skip_ws(name, 0);
-	if (strchr("{}", name[i]) && name[i])
-		return evspec_fail_at(err, -EINVAL, name, i);
-	ret = evspec_span_event(name, &i, &sp, err);
+	ret = evsyntax_one(name, &sp, err);
 	if (ret < 0)
 		return ret;
-	i = evspec_skip_ws(name, i);
-	if (name[i])
-		return evspec_fail_at(err, -EINVAL, name, i);
 	ret = evspec_one(name + sp.pos, sp.len, pmus, &tmp, err);
 	if (ret < 0) {
 		if (err)
@@ -552,7 +386,7 @@ int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_
 struct evspec_near {
 	const char *want;
 	size_t wlen;
-	bool full;       /* the input names a PMU: compare whole names */
+	bool full; /* the input names a PMU: compare whole names */
 	unsigned limit;
 	char (*out)[EV_NAME_MAX];
 	unsigned *dist;
@@ -614,7 +448,8 @@ unsigned evspec_suggest(const char *name, const struct pmu_set *pmus, char out[]
 
 	if (!name || max == 0)
 		return 0;
-	c.want = name + evspec_skip_ws(name, 0);
+	for (c.want = name; isspace((unsigned char)*c.want); c.want++)
+		;
 	p = strstr(c.want, "::");
 	if (p) {
 		c.full = true;

@@ -37,7 +37,20 @@ struct evspec_err {
 	char token[EV_NAME_MAX];     /* the offending name or text */
 };
 
-/* Parse "a,b,{c,d}:u,pmu/event=0x3c/,pmu::EV:UMASK,r01c2" and append groups to out.
+/* The syntax is perf stat's -e:
+ *   generic, software and cache names ("cycles", "cs", "LLC-load-misses"), raw "r1a2b",
+ *   sysfs "pmu/alias/", "pmu/event=0x3c,umask=1/", "pmu/alias,cmask=2/", "pmu/config=N/",
+ *   libpfm4 "pmu::EVENT:UMASK:u=1", and other bare names, looked up among the sysfs
+ *   aliases of the core PMU(s), then (only when pmus was loaded with libpfm4) among the
+ *   events of the PMUs libpfm4 found present.
+ * Modifiers follow ':' (or directly the closing '/' of pmu/.../): u, k and h choose
+ * privilege levels as perf does (naming one excludes the others) and set explicit_plm;
+ * I, G and H set exclude_idle, exclude_host and exclude_guest; p, P, S, D, W and e are
+ * accepted and ignored; any other letter is -EINVAL. libpfm4 names carry libpfm4's own
+ * modifiers. "{a,b}:u" applies u to every member and to its name ("a:u"). Without
+ * modifiers user and kernel are both counted, as perf stat does.
+ *
+ * Parse "a,b,{c,d}:u,pmu/event=0x3c/,pmu::EV:UMASK,r01c2" and append groups to out.
  * Ungrouped events become groups of one, as perf stat does. pmus may be NULL (then
  * pmu/.../ names fail with -ENOENT). Returns 0, -ENOENT (unknown event or PMU, token
  * names it), -EINVAL (syntax, pos says where), -E2BIG (group too large) or -ENOMEM.
@@ -52,7 +65,9 @@ int evspec_parse_one(const char *name, const struct pmu_set *pmus, struct evdesc
 void evspec_list_free(struct evspec_list *l);
 
 /* Up to max known names closest to name (edit distance), best first, written into
- * out[i] (each EV_NAME_MAX bytes). Returns how many. */
+ * out[i] (each EV_NAME_MAX bytes). Returns how many. Only names within max(2, len/3)
+ * edits, case ignored, are offered, spelled as -e takes them ("cycles", "cpu/mem-loads/",
+ * "skl::INST_RETIRED"); a bare name is compared with the alias or event part of those. */
 unsigned evspec_suggest(const char *name, const struct pmu_set *pmus,
 			char out[][EV_NAME_MAX], unsigned max);
 

@@ -8,6 +8,7 @@
 #include "pmu.h"
 
 #include "evpfm.h"
+#include "pmufmt.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -20,20 +21,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define PMU_RANGES_MAX 8 /* "config:0-7,32-35" has 2; no kernel format has more than 4 */
-
 struct pmu_alias {
 	char *name;
 	char *terms;
-};
-
-/* One format/ file: a named field made of bit ranges of config, config1 or config2. */
-struct pmu_field {
-	char *name;
-	unsigned reg;
-	unsigned nr;
-	uint8_t lo[PMU_RANGES_MAX];
-	uint8_t hi[PMU_RANGES_MAX];
 };
 
 struct pmu_ent {
@@ -51,7 +41,7 @@ struct pmu_ent {
 	int nr_fixed;
 	struct pmu_alias *alias;
 	unsigned nr_alias, cap_alias;
-	struct pmu_field *field;
+	struct pmufmt_field *field;
 	unsigned nr_field, cap_field;
 };
 
@@ -61,8 +51,6 @@ struct pmu_set {
 	unsigned cap;
 	bool pfm;
 };
-
-static const char *const pmu_regs[3] = {"config", "config1", "config2"};
 
 /* Grow *arr (of elements of size sz) so that index n fits. */
 static int pmu_grow(void **arr, unsigned *cap, unsigned n, size_t sz)
@@ -138,45 +126,6 @@ static bool pmu_alias_skip(const char *name)
 	return false;
 }
 
-/* "config:0-7,32-35", "config1:0-15", "config:21". */
-static int pmu_field_parse(const char *text, struct pmu_field *f)
-{
-	const char *colon = strchr(text, ':'), *p;
-	char *end;
-
-	if (!colon)
-		return -EINVAL;
-	f->reg = 3;
-	for (unsigned r = 0; r < 3; r++)
-		if (strlen(pmu_regs[r]) == (size_t)(colon - text) &&
-		    strncmp(text, pmu_regs[r], (size_t)(colon - text)) == 0)
-			f->reg = r;
-	if (f->reg == 3)
-		return -EINVAL; /* config3 and later: not in our attr fields */
-	f->nr = 0;
-	for (p = colon + 1;; p = end + 1) {
-		unsigned long lo, hi;
-
-		if (!isdigit((unsigned char)*p) || f->nr == PMU_RANGES_MAX)
-			return -EINVAL;
-		lo = hi = strtoul(p, &end, 10);
-		if (*end == '-') {
-			if (!isdigit((unsigned char)end[1]))
-				return -EINVAL;
-			hi = strtoul(end + 1, &end, 10);
-		}
-		if (hi < lo || hi > 63)
-			return -EINVAL;
-		f->lo[f->nr] = (uint8_t)lo;
-		f->hi[f->nr] = (uint8_t)hi;
-		f->nr++;
-		if (*end == '\0')
-			return 0;
-		if (*end != ',')
-			return -EINVAL;
-	}
-}
-
 static int pmu_alias_cmp(const void *a, const void *b)
 {
 	return strcasecmp(((const struct pmu_alias *)a)->name, ((const struct pmu_alias *)b)->name);
@@ -232,9 +181,9 @@ static int pmu_add_alias(struct pmu_ent *e, const char *name, const char *text)
 
 static int pmu_add_field(struct pmu_ent *e, const char *name, const char *text)
 {
-	struct pmu_field f = {0};
+	struct pmufmt_field f = {0};
 
-	if (pmu_field_parse(text, &f) < 0)
+	if (pmufmt_parse(text, &f) < 0)
 		return 0; /* a format we cannot use: terms naming it will be unknown */
 	if (pmu_grow((void **)&e->field, &e->cap_field, e->nr_field, sizeof(f)) < 0)
 		return -ENOMEM;
@@ -253,27 +202,40 @@ static int pmu_append(struct pmu_set *s, struct pmu_ent *e)
 	return 0;
 }
 
+static int pmu_read_type(int fd, int *type)
+{
+	char buf[32], *end;
+	long v;
+
+	if (pmu_read_attr(fd, "type", buf, sizeof(buf)) < 0)
+		return -ENOENT;
+	v = strtol(buf, &end, 10);
+	if (end == buf || *end || v < 0 || v > INT32_MAX)
+		return -EINVAL;
+	*type = (int)v;
+	return 0;
+}
+
 /* One devices/<name> directory. Entries without a readable type are skipped. */
 static int pmu_load_one(struct pmu_set *s, int devfd, const char *name)
 {
 	struct pmu_ent e = {.pfm_id = -1, .nr_counters = -1, .nr_fixed = -1, .present = true};
-	char buf[4096], *end;
+	char buf[4096];
 	int ret, fd = openat(devfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	long type;
 
 	if (fd < 0)
 		return 0;
-	if (pmu_read_attr(fd, "type", buf, sizeof(buf)) < 0 ||
-	    (type = strtol(buf, &end, 10)) < 0 || *end || end == buf || type > INT32_MAX) {
+	if (pmu_read_type(fd, &e.type) < 0) {
 		close(fd);
 		return 0;
 	}
-	e.type = (int)type;
 	e.core = pmu_is_core(name, e.type);
 	ret = (e.name = strdup(name)) ? 0 : -ENOMEM;
 	/* hybrid core PMUs have "cpus", uncore ones "cpumask"; both are cpu lists */
-	if (ret == 0 && (pmu_read_attr(fd, "cpus", buf, sizeof(buf)) == 0 ||
-			 pmu_read_attr(fd, "cpumask", buf, sizeof(buf)) == 0) && buf[0])
+	if (pmu_read_attr(fd, "cpus", buf, sizeof(buf)) < 0 &&
+	    pmu_read_attr(fd, "cpumask", buf, sizeof(buf)) < 0)
+		buf[0] = '\0';
+	if (ret == 0 && buf[0])
 		ret = (e.cpus = strdup(buf)) ? 0 : -ENOMEM;
 	if (ret == 0)
 		ret = pmu_load_dir(&e, fd, "events", pmu_add_alias);
@@ -281,7 +243,8 @@ static int pmu_load_one(struct pmu_set *s, int devfd, const char *name)
 		ret = pmu_load_dir(&e, fd, "format", pmu_add_field);
 	close(fd);
 	if (ret == 0) {
-		qsort(e.alias, e.nr_alias, sizeof(*e.alias), pmu_alias_cmp);
+		if (e.nr_alias > 1)
+			qsort(e.alias, e.nr_alias, sizeof(*e.alias), pmu_alias_cmp);
 		ret = pmu_append(s, &e);
 	}
 	if (ret < 0)
@@ -305,7 +268,8 @@ static int pmu_load_sysfs(struct pmu_set *s, const char *root)
 	DIR *d;
 	int ret = 0;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/bus/event_source/devices", root) >= sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "%s/bus/event_source/devices", root) >=
+	    sizeof(path))
 		return 0;
 	d = opendir(path);
 	if (!d)
@@ -316,7 +280,8 @@ static int pmu_load_sysfs(struct pmu_set *s, const char *root)
 	closedir(d);
 	/* readdir order is arbitrary; by type then name is stable and puts cpu_core (4)
 	 * before cpu_atom on hybrid machines, as perf lists them */
-	qsort(s->ent, s->n, sizeof(*s->ent), pmu_ent_cmp);
+	if (s->n > 1)
+		qsort(s->ent, s->n, sizeof(*s->ent), pmu_ent_cmp);
 	return ret;
 }
 
@@ -465,8 +430,7 @@ unsigned pmu_set_core_types(const struct pmu_set *s, int *types, unsigned max)
 }
 
 /* Aliases match case-insensitively, as perf matches them. */
-static const struct pmu_alias *pmu_alias_find(const struct pmu_ent *e, const char *name,
-					      size_t len)
+static const struct pmu_alias *pmu_alias_find(const struct pmu_ent *e, const char *name, size_t len)
 {
 	for (unsigned i = 0; i < e->nr_alias; i++)
 		if (strncasecmp(e->alias[i].name, name, len) == 0 && e->alias[i].name[len] == '\0')
@@ -494,47 +458,8 @@ int pmu_set_alias_at(const struct pmu_set *s, unsigned pmu, unsigned i, const ch
 	return 0;
 }
 
-/* A term value: decimal, or hex with 0x, as perf's term lexer reads them. */
-static int pmu_parse_value(const char *v, size_t n, uint64_t *out)
-{
-	char buf[32], *s = buf, *end;
-	int base = 10;
-
-	if (n == 0 || n >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, v, n);
-	buf[n] = '\0';
-	if (n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
-		s += 2, base = 16;
-	if (!isxdigit((unsigned char)*s)) /* strtoull would take "-1" and " 1" */
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(s, &end, base);
-	return errno || *end ? -EINVAL : 0;
-}
-
-/* Scatter value into the field's ranges, lowest value bits into the first range. */
-static int pmu_field_put(const struct pmu_field *f, uint64_t value, uint64_t config[3])
-{
-	unsigned width = 0;
-
-	for (unsigned i = 0; i < f->nr; i++)
-		width += f->hi[i] - f->lo[i] + 1u;
-	if (width < 64 && (value >> width))
-		return -EINVAL;
-	for (unsigned i = 0; i < f->nr; i++) {
-		unsigned bits = f->hi[i] - f->lo[i] + 1u;
-		uint64_t mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
-
-		config[f->reg] &= ~(mask << f->lo[i]);
-		config[f->reg] |= (value & mask) << f->lo[i];
-		value = bits == 64 ? 0 : value >> bits;
-	}
-	return 0;
-}
-
-static const struct pmu_field *pmu_field_find(const struct pmu_ent *e, const char *name,
-					      size_t len)
+static const struct pmufmt_field *pmu_field_find(const struct pmu_ent *e, const char *name,
+						 size_t len)
 {
 	for (unsigned i = 0; i < e->nr_field; i++)
 		if (strncmp(e->field[i].name, name, len) == 0 && e->field[i].name[len] == '\0')
@@ -551,9 +476,10 @@ static int pmu_encode_term(const struct pmu_ent *e, const char *t, size_t n, uin
 {
 	const char *eq = memchr(t, '=', n);
 	size_t nlen = eq ? (size_t)(eq - t) : n;
-	const struct pmu_field *f;
+	const struct pmufmt_field *f;
 	const struct pmu_alias *a;
 	uint64_t value = 1; /* a bare "edge" or "any" is a one-bit flag turned on */
+	int r;
 
 	while (nlen > 0 && isspace((unsigned char)t[nlen - 1]))
 		nlen--;
@@ -564,17 +490,16 @@ static int pmu_encode_term(const struct pmu_ent *e, const char *t, size_t n, uin
 
 		while (v < vend && isspace((unsigned char)*v))
 			v++;
-		if (pmu_parse_value(v, (size_t)(vend - v), &value) < 0)
+		if (pmufmt_value(v, (size_t)(vend - v), &value) < 0)
 			return -EINVAL;
 	}
 	f = pmu_field_find(e, t, nlen);
 	if (f)
-		return pmu_field_put(f, value, config);
-	for (unsigned r = 0; r < 3; r++) {
-		if (strlen(pmu_regs[r]) == nlen && strncmp(t, pmu_regs[r], nlen) == 0) {
-			config[r] = value;
-			return 0;
-		}
+		return pmufmt_put(f, value, config);
+	r = pmufmt_reg(t, nlen);
+	if (r >= 0) {
+		config[r] = value;
+		return 0;
 	}
 	/* aliases expand once: an alias naming an alias is a broken sysfs, not a loop */
 	if (!eq && !in_alias && (a = pmu_alias_find(e, t, nlen)))

@@ -27,7 +27,12 @@ struct pmu_info {
 
 /* Load from sysfs_root ("/sys" on a real system; a fixture dir in tests) and libpfm4
  * (when use_pfm). Returns NULL only when out of memory; a missing tree gives an empty
- * set. */
+ * set.
+ * Sysfs PMUs come first, by type then name; then every PMU compiled into libpfm4, present
+ * or not, with type -1. When there is exactly one sysfs core PMU, the present libpfm4 core
+ * PMU with the most events is merged into it (its pfm_name, desc and counter counts) and
+ * not listed again. A sysfs PMU is core when named cpu, cpu_core, cpu_atom, armv7_*,
+ * armv8_* or *_pmuv3*, or when its type is PERF_TYPE_RAW. */
 struct pmu_set *pmu_set_new(const char *sysfs_root, bool use_pfm);
 void pmu_set_free(struct pmu_set *s);
 

@@ -90,7 +90,8 @@ static void test_generic(void **state)
 		assert_string_equal(d.name, t[i].name);
 		assert_false(d.software);
 		assert_false(evspec_is_software(&d));
-		plm(&d, 0, 0, 0, false); /* user and kernel by default, as perf stat */
+		/* user and kernel by default, as perf stat */
+		plm(&d, 0, 0, 0, false);
 		assert_int_equal(d.attr.disabled, 0); /* the parser leaves open policy alone */
 		assert_int_equal(d.attr.read_format, 0);
 	}
@@ -252,7 +253,8 @@ static void test_groups(void **state)
 
 	/* ungrouped events become groups of one; whitespace around names is fine */
 	assert_int_equal(evspec_parse(" cycles , { instructions ,branch-misses } ,task-clock ",
-				      NULL, &l, &err), 0);
+				      NULL, &l, &err),
+			 0);
 	assert_int_equal(l.n, 3);
 	assert_int_equal(l.g[0].n, 1);
 	assert_int_equal(l.g[1].n, 2);
@@ -356,8 +358,9 @@ static void test_sysfs_x86(void **state)
 	one("cpu-cycles", s, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 
 	/* commas inside pmu/.../ separate terms, not events */
-	assert_int_equal(evspec_parse("{cpu/event=0x3c,umask=1/,instructions}:u,msr/aperf/", s, &l,
-				      &err), 0);
+	assert_int_equal(
+		evspec_parse("{cpu/event=0x3c,umask=1/,instructions}:u,msr/aperf/", s, &l, &err),
+		0);
 	assert_int_equal(l.n, 2);
 	assert_int_equal(l.g[0].n, 2);
 	assert_int_equal(l.g[0].ev[0].attr.config, 0x13c);
@@ -572,6 +575,7 @@ static void test_catalogue(void **state)
 
 int main(void)
 {
+	/* clang-format off */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_generic),
 		cmocka_unit_test(test_software),
@@ -588,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_catalogue),
 	};
+	/* clang-format on */
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

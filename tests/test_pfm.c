@@ -21,16 +21,17 @@
 #define NOSYSFS "/nonexistent/sysfs" /* no sysfs PMUs: only libpfm4's */
 
 struct result {
-	int known;          /* the forced PMU is compiled into this libpfm4 */
+	int known; /* the forced PMU is compiled into this libpfm4 */
 	int present;
+	int type; /* its sysfs type once merged into a sysfs core PMU, else -1 */
 	int nr_counters;
 	int nr_fixed;
-	int rc;             /* evspec_parse */
+	int rc; /* evspec_parse */
 	struct evspec_err err;
-	unsigned n;         /* members of the first group */
+	unsigned n; /* members of the first group */
 	struct evdesc ev[MAXEV];
-	unsigned listed;    /* catalogue entries under the forced PMU */
-	int listed_inst;    /* ... including <pmu>::INST_RETIRED */
+	unsigned listed; /* catalogue entries under the forced PMU */
+	int listed_inst; /* ... including <pmu>::INST_RETIRED */
 	unsigned nsug;
 	char sug[4][EV_NAME_MAX];
 };
@@ -51,8 +52,9 @@ static int list_cb(void *ctx, const char *pmu, const char *name, const char *des
 	return 0;
 }
 
-/* In the child: force, parse spec with a libpfm4-only PMU set, list, suggest. */
-static void child(const char *force, const char *spec, const char *suggest, struct result *r)
+/* In the child: force, load root (a fixture, or none), parse spec, list, suggest. */
+static void child(const char *force, const char *root, const char *spec, const char *suggest,
+		  struct result *r)
 {
 	struct evspec_list l = {0};
 	struct pmu_set *s;
@@ -61,13 +63,14 @@ static void child(const char *force, const char *spec, const char *suggest, stru
 	int i;
 
 	setenv("LIBPFM_FORCE_PMU", force, 1);
-	s = pmu_set_new(NOSYSFS, true);
+	s = pmu_set_new(root ? testutil_path(root) : NOSYSFS, true);
 	if (!s)
 		return;
 	i = pmu_set_find(s, force);
 	if (i >= 0 && pmu_set_info(s, (unsigned)i, &pi) == 0) {
 		r->known = 1;
 		r->present = pi.present;
+		r->type = pi.type;
 		r->nr_counters = pi.nr_counters;
 		r->nr_fixed = pi.nr_fixed;
 	}
@@ -84,7 +87,8 @@ static void child(const char *force, const char *spec, const char *suggest, stru
 	pmu_set_free(s);
 }
 
-static void run(const char *force, const char *spec, const char *suggest, struct result *r)
+static void run(const char *force, const char *root, const char *spec, const char *suggest,
+		struct result *r)
 {
 	int fd[2], st;
 	size_t got = 0;
@@ -96,7 +100,7 @@ static void run(const char *force, const char *spec, const char *suggest, struct
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(fd[0]);
-		child(force, spec, suggest, r);
+		child(force, root, spec, suggest, r);
 		_exit(write(fd[1], r, sizeof(*r)) == (ssize_t)sizeof(*r) ? 0 : 1);
 	}
 	close(fd[1]);
@@ -114,10 +118,10 @@ static void run(const char *force, const char *spec, const char *suggest, struct
 }
 
 /* Run, and skip when this libpfm4 does not have the PMU. */
-static void run_or_skip(const char *force, const char *spec, const char *suggest,
+static void run_or_skip(const char *force, const char *root, const char *spec, const char *suggest,
 			struct result *r)
 {
-	run(force, spec, suggest, r);
+	run(force, root, spec, suggest, r);
 	if (!r->known)
 		skip();
 	assert_true(r->present); /* forcing makes it present */
@@ -137,7 +141,7 @@ static void test_arm_ac57(void **state)
 	struct result r;
 	(void)state;
 
-	run_or_skip("arm_ac57", "arm_ac57::INST_RETIRED,arm_ac57::CPU_CYCLES", NULL, &r);
+	run_or_skip("arm_ac57", NULL, "arm_ac57::INST_RETIRED,arm_ac57::CPU_CYCLES", NULL, &r);
 	assert_int_equal(r.rc, 0);
 	raw(&r.ev[0], 0x08);
 	assert_string_equal(r.ev[0].name, "arm_ac57::INST_RETIRED");
@@ -148,24 +152,24 @@ static void test_arm_ac57(void **state)
 	assert_true(r.listed > 50);
 	assert_true(r.listed_inst);
 
-	run("arm_ac57", "arm_ac57::CPU_CYCLES", NULL, &r);
+	run("arm_ac57", NULL, "arm_ac57::CPU_CYCLES", NULL, &r);
 	assert_int_equal(r.rc, 0);
 	raw(&r.ev[0], 0x11);
 
-	run("arm_ac57", "arm_ac57::INST_RETIRED:u", NULL, &r);
+	run("arm_ac57", NULL, "arm_ac57::INST_RETIRED:u", NULL, &r);
 	assert_int_equal(r.rc, 0);
 	raw(&r.ev[0], 0x08);
 	assert_int_equal(r.ev[0].attr.exclude_kernel, 1);
 	assert_int_equal(r.ev[0].attr.exclude_user, 0);
 	assert_true(r.ev[0].explicit_plm);
 
-	run("arm_ac57", "arm_ac57::INST_RETIRED:u=1", NULL, &r);
+	run("arm_ac57", NULL, "arm_ac57::INST_RETIRED:u=1", NULL, &r);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.ev[0].attr.exclude_kernel, 1);
 	assert_true(r.ev[0].explicit_plm);
 
 	/* a bare name goes to the PMU libpfm4 found present, as on the real machine */
-	run("arm_ac57", "INST_RETIRED", "INST_RETIRD", &r);
+	run("arm_ac57", NULL, "INST_RETIRED", "INST_RETIRD", &r);
 	assert_int_equal(r.rc, 0);
 	raw(&r.ev[0], 0x08);
 	assert_true(r.nsug >= 1);
@@ -177,7 +181,7 @@ static void test_skl(void **state)
 	struct result r;
 	(void)state;
 
-	run_or_skip("skl", "skl::INST_RETIRED,skl::UNHALTED_CORE_CYCLES", NULL, &r);
+	run_or_skip("skl", NULL, "skl::INST_RETIRED,skl::UNHALTED_CORE_CYCLES", NULL, &r);
 	assert_int_equal(r.rc, 0);
 	raw(&r.ev[0], 0xc0);
 	assert_int_equal(r.ev[0].attr.exclude_kernel, 0);
@@ -189,26 +193,26 @@ static void test_skl(void **state)
 	assert_true(r.listed > 50);
 	assert_true(r.listed_inst);
 
-	run("skl", "skl::UNHALTED_CORE_CYCLES", NULL, &r);
+	run("skl", NULL, "skl::UNHALTED_CORE_CYCLES", NULL, &r);
 	raw(&r.ev[0], 0x3c);
 
-	run("skl", "skl::INST_RETIRED:u", NULL, &r);
+	run("skl", NULL, "skl::INST_RETIRED:u", NULL, &r);
 	raw(&r.ev[0], 0xc0);
 	assert_int_equal(r.ev[0].attr.exclude_kernel, 1);
 	assert_int_equal(r.ev[0].attr.exclude_user, 0);
 	assert_true(r.ev[0].explicit_plm);
 
-	run("skl", "skl::INST_RETIRED:k=1:u=0", NULL, &r);
+	run("skl", NULL, "skl::INST_RETIRED:k=1:u=0", NULL, &r);
 	assert_int_equal(r.ev[0].attr.exclude_kernel, 0);
 	assert_int_equal(r.ev[0].attr.exclude_user, 1);
 	assert_true(r.ev[0].explicit_plm);
 
 	/* unit mask, cmask and edge through libpfm4's own modifiers */
-	run("skl", "skl::INST_RETIRED:ANY_P:c=2:e", NULL, &r);
+	run("skl", NULL, "skl::INST_RETIRED:ANY_P:c=2:e", NULL, &r);
 	assert_int_equal(r.rc, 0);
 	raw(&r.ev[0], 0x020400c0);
 
-	run("skl", "INST_RETIRED", "INST_RETIRD", &r);
+	run("skl", NULL, "INST_RETIRED", "INST_RETIRD", &r);
 	assert_int_equal(r.rc, 0);
 	raw(&r.ev[0], 0xc0);
 	assert_true(r.nsug >= 1);
@@ -221,7 +225,7 @@ static void test_skl_groups_and_errors(void **state)
 	(void)state;
 
 	/* a group modifier reaches libpfm4 events too, and shows in their names */
-	run_or_skip("skl", "{skl::INST_RETIRED,cycles}:u", NULL, &r);
+	run_or_skip("skl", NULL, "{skl::INST_RETIRED,cycles}:u", NULL, &r);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.n, 2);
 	assert_string_equal(r.ev[0].name, "skl::INST_RETIRED:u");
@@ -229,27 +233,79 @@ static void test_skl_groups_and_errors(void **state)
 	assert_true(r.ev[0].explicit_plm);
 	assert_string_equal(r.ev[1].name, "cycles:u");
 
-	run("skl", "skl::NO_SUCH_EVENT", NULL, &r);
+	run("skl", NULL, "skl::NO_SUCH_EVENT", NULL, &r);
 	assert_int_equal(r.rc, -ENOENT);
 	assert_string_equal(r.err.token, "skl::NO_SUCH_EVENT");
-	run("skl", "cycles,skl::INST_RETIRED:NO_SUCH_UMASK", NULL, &r);
+	run("skl", NULL, "cycles,skl::INST_RETIRED:NO_SUCH_UMASK", NULL, &r);
 	assert_int_equal(r.rc, -EINVAL);
 	assert_int_equal(r.err.pos, 7);
 	/* forcing one PMU hides the others */
-	run("skl", "hsw::INST_RETIRED", NULL, &r);
+	run("skl", NULL, "hsw::INST_RETIRED", NULL, &r);
 	assert_int_equal(r.rc, -ENOENT);
-	run("skl", "nosuchevent", NULL, &r);
+	run("skl", NULL, "nosuchevent", NULL, &r);
 	assert_int_equal(r.rc, -ENOENT);
 	assert_string_equal(r.err.token, "nosuchevent");
 }
 
+/* On the arm64 fixture: the one sysfs core PMU takes libpfm4's name, a bare name that
+ * is a sysfs alias stays a sysfs event, and libpfm4's own modifiers still reach libpfm4. */
+static void test_arm_ac57_with_sysfs(void **state)
+{
+	struct result r;
+	(void)state;
+
+	run_or_skip("arm_ac57", "fixtures/sysfs-arm64", "inst_retired:u,INST_RETIRED:u=1", NULL,
+		    &r);
+	assert_int_equal(r.type, 8); /* arm_ac57 is armv8_pmuv3 */
+	assert_int_equal(r.rc, 0);
+	run("arm_ac57", "fixtures/sysfs-arm64", "inst_retired:u", NULL, &r);
+	assert_int_equal(r.ev[0].attr.type, 8);
+	assert_int_equal(r.ev[0].attr.config, 0x08);
+	assert_int_equal(r.ev[0].attr.exclude_kernel, 1);
+	run("arm_ac57", "fixtures/sysfs-arm64", "INST_RETIRED:u=1", NULL, &r);
+	assert_int_equal(r.rc, 0);
+	raw(&r.ev[0], 0x08);
+	assert_int_equal(r.ev[0].attr.exclude_kernel, 1);
+	assert_true(r.ev[0].explicit_plm);
+	run("arm_ac57", "fixtures/sysfs-arm64", "L1D_CACHE_REFILL", NULL, &r);
+	raw(&r.ev[0], 0x03);
+}
+
+static void test_skl_with_sysfs(void **state)
+{
+	struct result r;
+	(void)state;
+
+	run_or_skip("skl", "fixtures/sysfs-x86", "cpu/mem-loads/,skl::INST_RETIRED", NULL, &r);
+	assert_int_equal(r.type, 4); /* skl is the sysfs "cpu" */
+	assert_int_equal(r.rc, 0);
+	run("skl", "fixtures/sysfs-x86", "{cpu/event=0x3c/,skl::UNHALTED_CORE_CYCLES,cycles}", NULL,
+	    &r);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.n, 3);
+	assert_int_equal(r.ev[0].attr.type, 4);
+	raw(&r.ev[1], 0x3c);
+	assert_int_equal(r.ev[2].attr.type, PERF_TYPE_HARDWARE);
+	/* a generic name with a modifier only libpfm4 has: perf's modifier error stands */
+	run("skl", "fixtures/sysfs-x86", "instructions:u=1", NULL, &r);
+	assert_int_equal(r.rc, -EINVAL);
+	assert_int_equal(r.err.pos, 14); /* the "=" */
+	/* the catalogue names the merged PMU's libpfm4 events after libpfm4 */
+	run("skl", "fixtures/sysfs-x86", "cycles", NULL, &r);
+	assert_true(r.listed_inst);
+}
+
 int main(void)
 {
+	/* clang-format off */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm_ac57),
 		cmocka_unit_test(test_skl),
 		cmocka_unit_test(test_skl_groups_and_errors),
+		cmocka_unit_test(test_arm_ac57_with_sysfs),
+		cmocka_unit_test(test_skl_with_sysfs),
 	};
+	/* clang-format on */
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -347,6 +347,7 @@ static void test_with_pfm(void **state)
 
 int main(void)
 {
+	/* clang-format off */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86_pmus),
 		cmocka_unit_test(test_x86_aliases),
@@ -360,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_real_sysfs),
 		cmocka_unit_test(test_with_pfm),
 	};
+	/* clang-format on */
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
