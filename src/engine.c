@@ -21,10 +21,8 @@
 struct cpuset {
 	int n;
 	int *id;
-	struct evgroup **grp;       /* n * ngroups */
-	uint64_t *prev;             /* n * nslots */
-	struct val_delta *d;        /* n * nevents */
-	uint8_t *why;               /* n * nevents */
+	struct counts *cnt;         /* n */
+	int maxid;
 	int stat_fd;
 	uint64_t *busy, *total, *pbusy, *ptotal; /* indexed by CPU number */
 };
@@ -37,7 +35,7 @@ struct engine {
 	struct taskwatch *watch;
 	bool rescan;
 	bool fds_freed;
-	unsigned nslots;
+	struct counts_layout l;
 	unsigned *slot;             /* per group: offset of its ena in a prev block */
 	struct val_delta *acc;      /* per event: one process's sums, reused */
 	uint8_t *acc_why;
@@ -88,55 +86,59 @@ static enum val_why why_of(enum ev_status st)
 	}
 }
 
-/* Open every group of one target (a task, or a CPU with pid -1). Returns -ESRCH when the
- * task is gone, -EMFILE/-ENFILE when out of descriptors, else 0. */
-static int open_target(struct engine *e, pid_t pid, int cpu, bool on_exec,
-		       struct evgroup **grp, uint64_t *prev, uint8_t *why)
+/* Open group g of one target (a task, or a CPU with pid -1) into c. Returns -ESRCH when
+ * the task is gone, -EMFILE/-ENFILE when out of descriptors, else 0. */
+static int open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec,
+		      struct counts *c)
+{
+	const struct mgroup *mg = &e->set->groups[g];
+	struct evgroup_opts o = {.pid = pid, .cpu = cpu, .enable_on_exec = on_exec,
+				 .inherit = e->o.inherit && pid > 0,
+				 .user_only = e->o.user_only, .preset = e->set->preset[g]};
+	int err = evgroup_open(&e->set->specs.g[g], &o, &c->grp[g]);
+	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));
+	for (unsigned k = 0; k < mg->n; k++) {
+		c->why[mg->first + k] =
+			c->grp[g] ? (uint8_t)why_of(evgroup_status(c->grp[g], k)) : WHY_ERROR;
+		c->d[mg->first + k] = (struct val_delta){0, 0, 0};
+	}
+	if (c->grp[g] && evgroup_open_count(c->grp[g]) == 0) {
+		evgroup_free(c->grp[g]);
+		c->grp[g] = NULL;
+	}
+	return err == -ESRCH || err == -EMFILE || err == -ENFILE ? err : 0;
+}
+
+/* Open every group of one target. Stops at -ESRCH; reports -EMFILE/-ENFILE. */
+static int open_target(struct engine *e, pid_t pid, int cpu, bool on_exec, struct counts *c)
 {
 	int ret = 0;
 	for (unsigned g = 0; g < ngroups(e); g++) {
-		const struct mgroup *mg = &e->set->groups[g];
-		struct evgroup_opts o = {.pid = pid, .cpu = cpu, .enable_on_exec = on_exec,
-					 .inherit = e->o.inherit && pid > 0,
-					 .user_only = e->o.user_only, .preset = e->set->preset[g]};
-		int err = evgroup_open(&e->set->specs.g[g], &o, &grp[g]);
-		memset(prev + e->slot[g], 0, (2 + mg->n) * sizeof(*prev));
-		for (unsigned k = 0; k < mg->n; k++)
-			why[mg->first + k] = grp[g] ? (uint8_t)why_of(evgroup_status(grp[g], k))
-						    : WHY_ERROR;
-		if (grp[g] && evgroup_open_count(grp[g]) == 0) {
-			evgroup_free(grp[g]);
-			grp[g] = NULL;
-		}
-		if (err == -ESRCH || err == -EMFILE || err == -ENFILE) {
+		int err = open_group(e, g, pid, cpu, on_exec, c);
+		if (err)
 			ret = err;
-			if (err == -ESRCH)
-				break;
-		}
+		if (err == -ESRCH)
+			break;
 	}
 	return ret;
 }
 
-static void close_target(struct engine *e, struct evgroup **grp)
+static void close_target(struct engine *e, struct counts *c)
 {
-	for (unsigned g = 0; g < ngroups(e); g++) {
-		if (grp[g])
-			e->fds_freed = true;
-		evgroup_free(grp[g]);
-		grp[g] = NULL;
-	}
+	if (counts_close(c, &e->l))
+		e->fds_freed = true;
 }
 
 static void task_open(struct engine *e, struct task *t)
 {
-	int err = open_target(e, t->tid, -1, t->enable_on_exec, t->grp, t->prev, t->why);
+	int err = open_target(e, t->tid, -1, t->enable_on_exec, &t->c);
 	t->fd_short = err == -EMFILE || err == -ENFILE;
 	for (unsigned g = 0; g < ngroups(e); g++)
-		if (t->grp[g])
+		if (t->c.grp[g])
 			t->counted = true;
 	if (err == -ESRCH) {
 		/* Gone before we could count it: it leaves without a row. */
-		close_target(e, t->grp);
+		close_target(e, &t->c);
 		t->state = TASK_EXITED;
 	}
 }
@@ -269,7 +271,7 @@ static void free_exited(struct engine *e)
 		while (t) {
 			struct task *tn = t->sibling;
 			if (t->state == TASK_EXITED) {
-				close_target(e, t->grp);
+				close_target(e, &t->c);
 				tasktab_remove(e->tab, t);
 			}
 			t = tn;
@@ -286,7 +288,7 @@ static void retry_fd_short(struct engine *e)
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			if (t->fd_short && t->state == TASK_LIVE) {
-				close_target(e, t->grp);
+				close_target(e, &t->c);
 				task_open(e, t);
 				if (t->fd_short)
 					return; /* still short: try again when more are freed */
@@ -294,26 +296,25 @@ static void retry_fd_short(struct engine *e)
 }
 
 /* One read() per open group; deltas against the previous totals. */
-static void read_target(struct engine *e, struct evgroup **grp, uint64_t *prev,
-			struct val_delta *d, uint8_t *why)
+static void read_target(struct engine *e, struct counts *c)
 {
 	for (unsigned g = 0; g < ngroups(e); g++) {
 		const struct mgroup *mg = &e->set->groups[g];
 		struct evread_group r;
-		uint64_t *pv = prev + e->slot[g];
-		int err = grp[g] ? evgroup_read(grp[g], &r) : -ENODATA;
+		uint64_t *pv = c->prev + e->slot[g];
+		int err = c->grp[g] ? evgroup_read(c->grp[g], &r) : -ENODATA;
 		for (unsigned k = 0; k < mg->n; k++) {
 			unsigned ev = mg->first + k;
-			if (err || why[ev] != WHY_NONE) {
-				d[ev] = (struct val_delta){0, 0, 0};
-				if (err && why[ev] == WHY_NONE)
-					why[ev] = WHY_ERROR;
+			if (err || c->why[ev] != WHY_NONE) {
+				c->d[ev] = (struct val_delta){0, 0, 0};
+				if (err && c->why[ev] == WHY_NONE)
+					c->why[ev] = WHY_ERROR;
 				continue;
 			}
 			/* Unsigned differences: a counter that wraps still gives the right delta. */
-			d[ev].ena = r.ena - pv[0];
-			d[ev].run = r.run - pv[1];
-			d[ev].val = r.val[k] - pv[2 + k];
+			c->d[ev].ena = r.ena - pv[0];
+			c->d[ev].run = r.run - pv[1];
+			c->d[ev].val = r.val[k] - pv[2 + k];
 			pv[2 + k] = r.val[k];
 		}
 		if (!err) {
@@ -396,22 +397,22 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 	tr->comm = t->comm;
 	tr->nthreads = 1;
 	tr->exited = t->state == TASK_EXITED;
-	fill_values(e, t->d, t->why, (struct val *)tr->v, (struct val_delta *)tr->g);
+	fill_values(e, t->c.d, t->c.why, (struct val *)tr->v, (struct val_delta *)tr->g);
 }
 
 static void acc_add(struct engine *e, const struct task *t)
 {
 	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
-		if (t->why[ev] != WHY_NONE) {
+		if (t->c.why[ev] != WHY_NONE) {
 			if (!e->acc_ok[ev])
-				e->acc_why[ev] = t->why[ev];
+				e->acc_why[ev] = t->c.why[ev];
 			continue;
 		}
 		e->acc_ok[ev]++;
 		e->acc_why[ev] = WHY_NONE;
-		e->acc[ev].ena += t->d[ev].ena;
-		e->acc[ev].run += t->d[ev].run;
-		e->acc[ev].val += t->d[ev].val;
+		e->acc[ev].ena += t->c.d[ev].ena;
+		e->acc[ev].run += t->c.d[ev].run;
+		e->acc[ev].val += t->c.d[ev].val;
 	}
 }
 
@@ -455,7 +456,18 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	return i;
 }
 
-/* Per-CPU groups and /proc/stat busy time: the header's meters. */
+/* Per-CPU rows: their groups (with --per-cpu or on the screen) and /proc/stat busy time
+ * for the header's meters. */
+static int cpus_alloc_rows(struct engine *e)
+{
+	size_t n = (size_t)e->cpu.n;
+	free(e->cpu_vals);
+	free(e->cpu_gds);
+	e->cpu_vals = calloc(n * e->set->nevents + 1, sizeof(*e->cpu_vals));
+	e->cpu_gds = calloc(n * ngroups(e) + 1, sizeof(*e->cpu_gds));
+	return e->cpu_vals && e->cpu_gds ? 0 : -ENOMEM;
+}
+
 static int cpus_open(struct engine *e)
 {
 	struct cpuset *c = &e->cpu;
@@ -466,34 +478,28 @@ static int cpus_open(struct engine *e)
 		for (int i = 0; i < n && i < MAX_CPUS; i++)
 			ids[i] = i;
 	}
-	unsigned ng = ngroups(e), ne = e->set->nevents;
 	int maxid = 0;
 	for (int i = 0; i < n; i++)
 		maxid = ids[i] > maxid ? ids[i] : maxid;
 	c->n = n;
-	c->stat_fd = -1;
+	c->maxid = maxid;
 	c->id = calloc((size_t)n, sizeof(*c->id));
-	c->grp = calloc((size_t)n * ng, sizeof(*c->grp));
-	c->prev = calloc((size_t)n * e->nslots, sizeof(*c->prev));
-	c->d = calloc((size_t)n * ne, sizeof(*c->d));
-	c->why = calloc((size_t)n * ne, 1);
+	c->cnt = calloc((size_t)n, sizeof(*c->cnt));
 	c->busy = calloc((size_t)maxid + 1, 4 * sizeof(uint64_t));
 	e->cpu_rows = calloc((size_t)n, sizeof(*e->cpu_rows));
-	e->cpu_vals = calloc((size_t)n * ne, sizeof(*e->cpu_vals));
-	e->cpu_gds = calloc((size_t)n * ng, sizeof(*e->cpu_gds));
-	if (!c->id || !c->grp || !c->prev || !c->d || !c->why || !c->busy || !e->cpu_rows ||
-	    !e->cpu_vals || !e->cpu_gds)
+	if (!c->id || !c->cnt || !c->busy || !e->cpu_rows || cpus_alloc_rows(e))
 		return -ENOMEM;
 	c->total = c->busy + maxid + 1;
 	c->pbusy = c->total + maxid + 1;
 	c->ptotal = c->pbusy + maxid + 1;
 	memcpy(c->id, ids, (size_t)n * sizeof(*ids));
 	for (int i = 0; i < n; i++) {
+		if (counts_alloc(&c->cnt[i], &e->l))
+			return -ENOMEM;
 		if (e->o.per_cpu)
-			open_target(e, -1, ids[i], false, c->grp + (size_t)i * ng,
-				    c->prev + (size_t)i * e->nslots, c->why + (size_t)i * ne);
+			open_target(e, -1, ids[i], false, &c->cnt[i]);
 		else
-			memset(c->why + (size_t)i * ne, WHY_NONE, ne);
+			memset(c->cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
 	}
 	procfs_cpu_times(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, maxid + 1);
 	return 0;
@@ -502,11 +508,7 @@ static int cpus_open(struct engine *e)
 static void cpus_tick(struct engine *e)
 {
 	struct cpuset *c = &e->cpu;
-	unsigned ng = ngroups(e), ne = e->set->nevents;
-	int maxid = 0;
-	for (int i = 0; i < c->n; i++)
-		maxid = c->id[i] > maxid ? c->id[i] : maxid;
-	int got = procfs_cpu_times(e->o.root, &c->stat_fd, c->busy, c->total, maxid + 1);
+	int got = procfs_cpu_times(e->o.root, &c->stat_fd, c->busy, c->total, c->maxid + 1);
 	for (int i = 0; i < c->n; i++) {
 		struct mrow *r = &e->cpu_rows[i];
 		memset(r, 0, sizeof(*r));
@@ -514,22 +516,18 @@ static void cpus_tick(struct engine *e)
 		r->cpu = c->id[i];
 		r->comm = "";
 		r->user = "";
-		r->v = e->cpu_vals + (size_t)i * ne;
-		r->g = e->cpu_gds + (size_t)i * ng;
+		r->v = e->cpu_vals + (size_t)i * e->l.nevents;
+		r->g = e->cpu_gds + (size_t)i * ngroups(e);
 		int id = c->id[i];
 		uint64_t dt = c->total[id] - c->ptotal[id];
 		r->cpu_pct = got > id && dt ? 100.0 * (double)(c->busy[id] - c->pbusy[id]) / (double)dt
 					    : -1;
 		c->pbusy[id] = c->busy[id];
 		c->ptotal[id] = c->total[id];
-		struct evgroup **grp = c->grp + (size_t)i * ng;
-		uint8_t *why = c->why + (size_t)i * ne;
-		struct val_delta *d = c->d + (size_t)i * ne;
 		if (e->o.per_cpu)
-			read_target(e, grp, c->prev + (size_t)i * e->nslots, d, why);
-		else
-			memset(why, WHY_UNSUPPORTED, ne);
-		fill_values(e, d, why, (struct val *)r->v, (struct val_delta *)r->g);
+			read_target(e, &c->cnt[i]);
+		fill_values(e, c->cnt[i].d, c->cnt[i].why, (struct val *)r->v,
+			    (struct val_delta *)r->g);
 	}
 	e->m.ncpu_rows = (unsigned)c->n;
 	e->m.cpu_rows = e->cpu_rows;
@@ -538,15 +536,12 @@ static void cpus_tick(struct engine *e)
 static void cpus_close(struct engine *e)
 {
 	struct cpuset *c = &e->cpu;
-	for (int i = 0; c->grp && i < c->n; i++)
-		close_target(e, c->grp + (size_t)i * ngroups(e));
+	for (int i = 0; c->cnt && i < c->n; i++)
+		counts_free(&c->cnt[i], &e->l);
 	if (c->stat_fd >= 0)
 		close(c->stat_fd);
 	free(c->id);
-	free(c->grp);
-	free(c->prev);
-	free(c->d);
-	free(c->why);
+	free(c->cnt);
 	free(c->busy);
 	free(e->cpu_rows);
 	free(e->cpu_vals);
@@ -570,10 +565,10 @@ static void read_tasks(struct engine *e)
 		for (struct task *t = p->threads; t; t = t->sibling) {
 			if (t->state == TASK_EXITED)
 				continue;
-			read_target(e, t->grp, t->prev, t->d, t->why);
+			read_target(e, &t->c);
 			if (t->state == TASK_EXITING) {
 				/* Its last values are in: the descriptors can go now. */
-				close_target(e, t->grp);
+				close_target(e, &t->c);
 				t->state = TASK_EXITED;
 			}
 		}
@@ -674,16 +669,13 @@ static void reopen_all(struct engine *e)
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			if (t->state == TASK_LIVE) {
-				close_target(e, t->grp);
+				close_target(e, &t->c);
 				t->enable_on_exec = false;
 				task_open(e, t);
 			}
-	unsigned ng = ngroups(e);
 	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++) {
-		close_target(e, e->cpu.grp + (size_t)i * ng);
-		open_target(e, -1, e->cpu.id[i], false, e->cpu.grp + (size_t)i * ng,
-			    e->cpu.prev + (size_t)i * e->nslots,
-			    e->cpu.why + (size_t)i * e->set->nevents);
+		close_target(e, &e->cpu.cnt[i]);
+		open_target(e, -1, e->cpu.id[i], false, &e->cpu.cnt[i]);
 	}
 }
 
@@ -708,10 +700,10 @@ unsigned engine_open_fds(const struct engine *e)
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			for (unsigned g = 0; g < ngroups(e); g++)
-				n += t->grp[g] ? evgroup_open_count(t->grp[g]) : 0;
+				n += t->c.grp[g] ? evgroup_open_count(t->c.grp[g]) : 0;
 	for (int i = 0; i < e->cpu.n; i++)
 		for (unsigned g = 0; g < ngroups(e); g++) {
-			struct evgroup *eg = e->cpu.grp[(size_t)i * ngroups(e) + g];
+			struct evgroup *eg = e->cpu.cnt[i].grp[g];
 			n += eg ? evgroup_open_count(eg) : 0;
 		}
 	return n;
@@ -755,7 +747,7 @@ static int check_watched(struct engine *e)
 		for (struct task *t = p ? p->threads : NULL; t; t = t->sibling) {
 			if (t->counted)
 				err = 0;
-			else if (err && t->why[0] == WHY_NOPERM)
+			else if (err && t->c.why[0] == WHY_NOPERM)
 				err = -EACCES;
 		}
 		if (err) {
@@ -785,13 +777,14 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	e->pids = calloc(o->npids + 1, sizeof(*e->pids));
 	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->pids)
 		goto fail;
+	e->l = (struct counts_layout){.ngroups = ng, .nevents = ne};
 	for (unsigned g = 0; g < ng; g++) {
-		e->slot[g] = e->nslots;
-		e->nslots += 2 + set->groups[g].n;
+		e->slot[g] = e->l.nslots;
+		e->l.nslots += 2 + set->groups[g].n;
 	}
 	if (o->npids)
 		memcpy(e->pids, o->pids, o->npids * sizeof(*e->pids));
-	e->tab = tasktab_new(ne, ng, e->nslots);
+	e->tab = tasktab_new(&e->l);
 	if (!e->tab || cpus_open(e))
 		goto fail;
 	header_init(e);
@@ -844,7 +837,7 @@ void engine_free(struct engine *e)
 	if (e->tab) {
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 			for (struct task *t = p->threads; t; t = t->sibling)
-				close_target(e, t->grp);
+				close_target(e, &t->c);
 		tasktab_free(e->tab);
 	}
 	cpus_close(e);

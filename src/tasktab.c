@@ -2,13 +2,12 @@
  * seen, never in the steady-state tick. */
 #include "tasktab.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "evgroup.h"
-
 struct tasktab {
-	unsigned nevents, ngroups, nslots;
+	struct counts_layout l;
 	unsigned ntasks, nprocs;
 	unsigned tbits, pbits;
 	struct task **th;
@@ -21,14 +20,12 @@ static unsigned hash(pid_t id, unsigned bits)
 	return (unsigned)(((uint32_t)id * 2654435761u) >> (32 - bits));
 }
 
-struct tasktab *tasktab_new(unsigned nevents, unsigned ngroups, unsigned nslots)
+struct tasktab *tasktab_new(const struct counts_layout *l)
 {
 	struct tasktab *t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->nevents = nevents;
-	t->ngroups = ngroups;
-	t->nslots = nslots;
+	t->l = *l;
 	t->tbits = t->pbits = 10;
 	t->th = calloc(1u << t->tbits, sizeof(*t->th));
 	t->ph = calloc(1u << t->pbits, sizeof(*t->ph));
@@ -94,15 +91,25 @@ static void grow_procs(struct tasktab *t)
 	t->pbits = bits;
 }
 
+static int proc_alloc_tot(struct proc *p, unsigned nevents)
+{
+	void *blk = calloc(1, nevents * (sizeof(struct val_delta) + 1) + 1);
+	if (!blk)
+		return -ENOMEM;
+	p->tot = blk;
+	p->tot_why = (uint8_t *)(p->tot + nevents);
+	memset(p->tot_why, WHY_GONE, nevents);
+	return 0;
+}
+
 static struct proc *proc_add(struct tasktab *t, pid_t pid)
 {
-	struct proc *p = calloc(1, sizeof(*p) + t->nevents * (sizeof(struct val_delta) + 1));
-	if (!p)
+	struct proc *p = calloc(1, sizeof(*p));
+	if (!p || proc_alloc_tot(p, t->l.nevents)) {
+		free(p);
 		return NULL;
+	}
 	p->pid = pid;
-	p->tot = (struct val_delta *)(p + 1);
-	p->tot_why = (uint8_t *)(p->tot + t->nevents);
-	memset(p->tot_why, WHY_GONE, t->nevents);
 	unsigned b = hash(pid, t->pbits);
 	p->hnext = t->ph[b];
 	t->ph[b] = p;
@@ -132,6 +139,7 @@ static void proc_remove(struct tasktab *t, struct proc *p)
 	else
 		t->last = p->prevp;
 	t->nprocs--;
+	free(p->tot);
 	free(p);
 }
 
@@ -140,22 +148,15 @@ struct task *tasktab_add(struct tasktab *t, pid_t pid, pid_t tid)
 	struct proc *p = tasktab_find_proc(t, pid);
 	if (!p && !(p = proc_add(t, pid)))
 		return NULL;
-	/* One block: the task, then its group pointers, previous totals, deltas, reasons. */
-	size_t sz = sizeof(struct task) + t->ngroups * sizeof(struct evgroup *) +
-		    t->nslots * sizeof(uint64_t) + t->nevents * sizeof(struct val_delta) +
-		    t->nevents;
-	struct task *k = calloc(1, sz);
-	if (!k) {
-		if (!p->threads)
+	struct task *k = calloc(1, sizeof(*k));
+	if (!k || counts_alloc(&k->c, &t->l)) {
+		free(k);
+		if (!p->threads && !p->keep)
 			proc_remove(t, p);
 		return NULL;
 	}
 	k->tid = tid;
 	k->proc = p;
-	k->grp = (struct evgroup **)(k + 1);
-	k->prev = (uint64_t *)(k->grp + t->ngroups);
-	k->d = (struct val_delta *)(k->prev + t->nslots);
-	k->why = (uint8_t *)(k->d + t->nevents);
 	/* Threads in the order they were found: the main thread first. */
 	struct task **tail = &p->threads;
 	while (*tail)
@@ -182,14 +183,38 @@ void tasktab_remove(struct tasktab *t, struct task *k)
 		;
 	*pp = k->sibling;
 	p->nthreads--;
-	for (unsigned g = 0; g < t->ngroups; g++)
-		evgroup_free(k->grp[g]);
+	counts_free(&k->c, &t->l);
 	free(k);
 	t->ntasks--;
 	if (!p->threads && !p->keep)
 		proc_remove(t, p);
 	else if (!p->threads)
 		p->exited = true;
+}
+
+const struct counts_layout *tasktab_layout(const struct tasktab *t)
+{
+	return &t->l;
+}
+
+int tasktab_set_layout(struct tasktab *t, const struct counts_layout *l, const int *old_of_new)
+{
+	for (struct proc *p = t->first; p; p = p->next) {
+		struct proc n = *p;
+		if (proc_alloc_tot(&n, l->nevents))
+			return -ENOMEM;
+		for (unsigned i = 0; i < l->nevents; i++) {
+			if (old_of_new[i] < 0)
+				continue;
+			n.tot[i] = p->tot[old_of_new[i]];
+			n.tot_why[i] = p->tot_why[old_of_new[i]];
+		}
+		free(p->tot);
+		p->tot = n.tot;
+		p->tot_why = n.tot_why;
+	}
+	t->l = *l;
+	return 0;
 }
 
 struct proc *tasktab_first(const struct tasktab *t)
@@ -211,12 +236,16 @@ void tasktab_free(struct tasktab *t)
 {
 	if (!t)
 		return;
-	while (t->first) {
-		struct proc *p = t->first;
-		while (p->threads && t->first == p)
-			tasktab_remove(t, p->threads);
-		if (t->first == p) /* a process with no threads */
-			proc_remove(t, p);
+	/* Everything goes: no need to keep the hash chains consistent on the way. */
+	for (struct proc *p = t->first, *pn; p; p = pn) {
+		pn = p->next;
+		for (struct task *k = p->threads, *kn; k; k = kn) {
+			kn = k->sibling;
+			counts_free(&k->c, &t->l);
+			free(k);
+		}
+		free(p->tot);
+		free(p);
 	}
 	free(t->th);
 	free(t->ph);

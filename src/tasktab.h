@@ -7,10 +7,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "counts.h"
 #include "procfs.h"
 #include "value.h"
-
-struct evgroup;
 
 enum task_state {
 	TASK_LIVE,
@@ -31,10 +30,7 @@ struct task {
 	bool counted;               /* at least one group opened: it gets rows */
 	bool enable_on_exec;
 	char comm[PROCFS_COMM_MAX];
-	struct evgroup **grp;       /* per group, NULL when not open */
-	uint64_t *prev;             /* per group: ena, run, then one value per member */
-	struct val_delta *d;        /* per event: this interval's raw delta */
-	uint8_t *why;               /* per event: enum val_why, WHY_NONE when counting */
+	struct counts c;
 };
 
 struct proc {
@@ -54,7 +50,11 @@ struct proc {
 
 struct tasktab;
 
-struct tasktab *tasktab_new(unsigned nevents, unsigned ngroups, unsigned nslots);
+struct tasktab *tasktab_new(const struct counts_layout *l);
+const struct counts_layout *tasktab_layout(const struct tasktab *t);
+/* Reallocate each process's totals for nevents, keeping event old_of_new[i] (or zero
+ * when -1). Tasks' counters are the caller's to move. Returns 0 or -ENOMEM. */
+int tasktab_set_layout(struct tasktab *t, const struct counts_layout *l, const int *old_of_new);
 void tasktab_free(struct tasktab *t);
 
 struct task *tasktab_find(const struct tasktab *t, pid_t tid);

@@ -1,0 +1,32 @@
+/* One target's counters (a task's or a CPU's): its open groups, the raw totals of the
+ * last read, this interval's deltas and why any event is missing. One allocation. */
+#ifndef PMUTOP_COUNTS_H
+#define PMUTOP_COUNTS_H
+
+#include <stdint.h>
+
+#include "value.h"
+
+struct evgroup;
+
+struct counts_layout {
+	unsigned ngroups;
+	unsigned nevents;
+	unsigned nslots;            /* per group: ena, run, then one value per member */
+};
+
+struct counts {
+	struct evgroup **grp;       /* per group, NULL when not open */
+	uint64_t *prev;             /* nslots raw totals */
+	struct val_delta *d;        /* per event: this interval's raw delta */
+	uint8_t *why;               /* per event: enum val_why, WHY_NONE when counting */
+};
+
+/* Returns 0 or -ENOMEM; everything starts zeroed and closed. */
+int counts_alloc(struct counts *c, const struct counts_layout *l);
+/* Close every group and free the block. */
+void counts_free(struct counts *c, const struct counts_layout *l);
+/* Close every group; returns how many were open. */
+unsigned counts_close(struct counts *c, const struct counts_layout *l);
+
+#endif
