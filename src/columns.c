@@ -164,6 +164,8 @@ static void events_pane(const struct model *m, struct pane *p)
 {
 	pane_start(p, "Events", m);
 	for (unsigned g = 0; g < m->ngroups; g++) {
+		if (!m->groups[g].user)
+			continue;
 		for (unsigned k = 0; k < m->groups[g].n; k++) {
 			unsigned e = m->groups[g].first + k;
 			struct column c = C(m->events[e].key, m->events[e].name, 10, COL_COUNT,
@@ -188,7 +190,10 @@ unsigned columns_build_panes(const struct model *m, bool user_events, struct pan
 			     unsigned max)
 {
 	unsigned n = 0;
-	if (user_events && max > 0)
+	bool any_user = false;
+	for (unsigned g = 0; g < m->ngroups; g++)
+		any_user = any_user || m->groups[g].user;
+	if ((user_events || any_user) && max > 0)
 		events_pane(m, &out[n++]);
 	for (size_t i = 0; i < sizeof(pane_defs) / sizeof(pane_defs[0]) && n < max; i++)
 		if (model_role(m, pane_defs[i].need) >= 0)

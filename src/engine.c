@@ -15,46 +15,7 @@
 #include "procfs.h"
 #include "taskwatch.h"
 #include "tasktab.h"
-
-#define MAX_CPUS 4096
-
-struct cpuset {
-	int n;
-	int *id;
-	struct counts *cnt;         /* n */
-	int maxid;
-	int stat_fd;
-	uint64_t *busy, *total, *pbusy, *ptotal; /* indexed by CPU number */
-};
-
-struct engine {
-	const struct evset *set;
-	struct engine_opts o;
-	pid_t *pids;
-	struct tasktab *tab;
-	struct taskwatch *watch;
-	bool rescan;
-	bool fds_freed;
-	struct counts_layout l;
-	unsigned *slot;             /* per group: offset of its ena in a prev block */
-	struct val_delta *acc;      /* per event: one process's sums, reused */
-	uint8_t *acc_why;
-	unsigned *acc_ok;
-	struct cpuset cpu;
-	struct timespec start, last;
-	bool totals;
-
-	struct model m;
-	size_t cap;                 /* rows allocated */
-	struct mrow *rows;
-	struct val *vals;           /* cap * nevents */
-	struct val_delta *gds;      /* cap * ngroups */
-	struct mrow *cpu_rows;
-	struct val *cpu_vals;
-	struct val_delta *cpu_gds;
-	char hostname[65];
-	char kernel[160];
-};
+#include "engine_priv.h"
 
 static double ts_diff(const struct timespec *a, const struct timespec *b)
 {
@@ -88,7 +49,7 @@ static enum val_why why_of(enum ev_status st)
 
 /* Open group g of one target (a task, or a CPU with pid -1) into c. Returns -ESRCH when
  * the task is gone, -EMFILE/-ENFILE when out of descriptors, else 0. */
-static int open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec,
+int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec,
 		      struct counts *c)
 {
 	const struct mgroup *mg = &e->set->groups[g];
@@ -114,7 +75,7 @@ static int open_target(struct engine *e, pid_t pid, int cpu, bool on_exec, struc
 {
 	int ret = 0;
 	for (unsigned g = 0; g < ngroups(e); g++) {
-		int err = open_group(e, g, pid, cpu, on_exec, c);
+		int err = engine_open_group(e, g, pid, cpu, on_exec, c);
 		if (err)
 			ret = err;
 		if (err == -ESRCH)
@@ -458,7 +419,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 
 /* Per-CPU rows: their groups (with --per-cpu or on the screen) and /proc/stat busy time
  * for the header's meters. */
-static int cpus_alloc_rows(struct engine *e)
+int engine_cpu_rows_alloc(struct engine *e)
 {
 	size_t n = (size_t)e->cpu.n;
 	free(e->cpu_vals);
@@ -487,7 +448,7 @@ static int cpus_open(struct engine *e)
 	c->cnt = calloc((size_t)n, sizeof(*c->cnt));
 	c->busy = calloc((size_t)maxid + 1, 4 * sizeof(uint64_t));
 	e->cpu_rows = calloc((size_t)n, sizeof(*e->cpu_rows));
-	if (!c->id || !c->cnt || !c->busy || !e->cpu_rows || cpus_alloc_rows(e))
+	if (!c->id || !c->cnt || !c->busy || !e->cpu_rows || engine_cpu_rows_alloc(e))
 		return -ENOMEM;
 	c->total = c->busy + maxid + 1;
 	c->pbusy = c->total + maxid + 1;
@@ -718,6 +679,33 @@ static int watch_open(struct engine *e)
 	return taskwatch_open(ids, n, &e->watch);
 }
 
+/* Slots, scratch sums and the model's event tables for set. */
+int engine_layout(struct engine *e, const struct evset *set)
+{
+	unsigned ng = set->specs.n, ne = set->nevents;
+	free(e->slot);
+	free(e->acc);
+	free(e->acc_ok);
+	free(e->acc_why);
+	e->slot = calloc(ng + 1, sizeof(*e->slot));
+	e->acc = calloc(ne + 1, sizeof(*e->acc));
+	e->acc_ok = calloc(ne + 1, sizeof(*e->acc_ok));
+	e->acc_why = calloc(ne + 1, 1);
+	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why)
+		return -ENOMEM;
+	e->set = set;
+	e->l = (struct counts_layout){.ngroups = ng, .nevents = ne};
+	for (unsigned g = 0; g < ng; g++) {
+		e->slot[g] = e->l.nslots;
+		e->l.nslots += 2 + set->groups[g].n;
+	}
+	e->m.nevents = ne;
+	e->m.events = set->events;
+	e->m.ngroups = ng;
+	e->m.groups = set->groups;
+	return 0;
+}
+
 static void header_init(struct engine *e)
 {
 	struct utsname u;
@@ -732,10 +720,6 @@ static void header_init(struct engine *e)
 	e->m.interval = e->o.interval;
 	e->m.user_only = e->o.user_only;
 	e->m.threads = e->o.threads;
-	e->m.nevents = e->set->nevents;
-	e->m.events = e->set->events;
-	e->m.ngroups = ngroups(e);
-	e->m.groups = e->set->groups;
 }
 
 /* Each watched process must exist and have at least one thread we may count. */
@@ -765,23 +749,12 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	*err = -ENOMEM;
 	if (!e)
 		return NULL;
-	e->set = set;
 	e->o = *o;
 	e->o.root = o->root ? o->root : "";
 	e->cpu.stat_fd = -1;
-	unsigned ng = ngroups(e), ne = set->nevents;
-	e->slot = calloc(ng + 1, sizeof(*e->slot));
-	e->acc = calloc(ne, sizeof(*e->acc));
-	e->acc_ok = calloc(ne, sizeof(*e->acc_ok));
-	e->acc_why = calloc(ne, 1);
 	e->pids = calloc(o->npids + 1, sizeof(*e->pids));
-	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->pids)
+	if (!e->pids || engine_layout(e, set))
 		goto fail;
-	e->l = (struct counts_layout){.ngroups = ng, .nevents = ne};
-	for (unsigned g = 0; g < ng; g++) {
-		e->slot[g] = e->l.nslots;
-		e->l.nslots += 2 + set->groups[g].n;
-	}
 	if (o->npids)
 		memcpy(e->pids, o->pids, o->npids * sizeof(*e->pids));
 	e->tab = tasktab_new(&e->l);

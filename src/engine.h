@@ -53,6 +53,11 @@ void engine_set_paused(struct engine *e, bool paused);
 int engine_set_user_only(struct engine *e, bool on);
 /* Header text owned by the caller (kept by pointer). */
 void engine_set_header(struct engine *e, const char *pmus, const char *notice);
+/* Count set from now on (it must outlive the engine; the old set may be freed once this
+ * returns). Groups equal to one of the old set keep their descriptors and history; new
+ * ones open on every target; dropped ones close. Rows come back at the next tick. */
+int engine_set_evset(struct engine *e, const struct evset *set);
+
 /* Look for new tasks now (and, for watched processes, their names after an exec). */
 void engine_rescan(struct engine *e);
 

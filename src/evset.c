@@ -124,26 +124,45 @@ static int build(struct evset *s)
 	return 0;
 }
 
-int evset_parse(struct evset *s, const char *spec, const struct pmu_set *pmus,
-		struct evspec_err *err)
+int evset_build(struct evset *s, const char *base, const char *user,
+		const struct pmu_set *pmus, struct evspec_err *err)
 {
 	memset(s, 0, sizeof(*s));
-	int ret = evspec_parse(spec, pmus, &s->specs, err);
+	int ret = 0;
+	unsigned nbase = 0;
+	if (base && *base)
+		ret = evspec_parse(base, pmus, &s->specs, err);
+	nbase = s->specs.n;
+	if (!ret && user && *user)
+		ret = evspec_parse(user, pmus, &s->specs, err);
 	if (!ret && s->specs.n == 0)
 		ret = -EINVAL;
 	if (!ret)
 		ret = build(s);
-	if (ret)
+	if (ret) {
 		evset_free(s);
-	s->user = true;
-	return ret;
+		return ret;
+	}
+	for (unsigned g = nbase; g < s->specs.n; g++)
+		s->groups[g].user = true;
+	s->user = s->specs.n > nbase;
+	return 0;
+}
+
+int evset_parse(struct evset *s, const char *spec, const struct pmu_set *pmus,
+		struct evspec_err *err)
+{
+	return evset_build(s, NULL, spec, pmus, err);
 }
 
 int evset_default(struct evset *s, const struct pmu_set *pmus, struct evspec_err *err)
 {
-	int ret = evset_parse(s, default_spec, pmus, err);
-	s->user = false;
-	return ret;
+	return evset_build(s, default_spec, NULL, pmus, err);
+}
+
+const char *evset_default_spec(void)
+{
+	return default_spec;
 }
 
 void evset_probe(struct evset *s, bool user_only)

@@ -27,6 +27,12 @@ int evset_default(struct evset *s, const struct pmu_set *pmus, struct evspec_err
 /* The user's -e SPEC. Returns evspec_parse's errors. */
 int evset_parse(struct evset *s, const char *spec, const struct pmu_set *pmus,
 		struct evspec_err *err);
+/* base's groups (NULL: none), then the user's (NULL or "": none), which show in the
+ * Events pane. evset_default and evset_parse are the two common cases. */
+int evset_build(struct evset *s, const char *base, const char *user,
+		const struct pmu_set *pmus, struct evspec_err *err);
+/* The spec of the default set. */
+const char *evset_default_spec(void);
 /* Open every group once on this process to learn which members this machine cannot
  * count at all, so that no task pays for trying them again. */
 void evset_probe(struct evset *s, bool user_only);

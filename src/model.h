@@ -43,6 +43,7 @@ struct mevent {
 struct mgroup {
 	unsigned first;        /* index of its first event in model.events */
 	unsigned n;
+	bool user;             /* chosen by the user (-e, or added on the screen) */
 };
 
 enum row_kind { ROW_PROC, ROW_THREAD, ROW_CPU };

@@ -64,6 +64,7 @@ static void marks(struct page *pg)
 	add(pg, false, "         interval (the RUN%% column of the group says how long it ran)");
 	add(pg, false, "  -      nothing to divide: a ratio over zero (IPC of an idle task)");
 	add(pg, false, "  (exited)  the task ended during this interval: its final values");
+	add(pg, false, "  COMMAND (+N)  N columns did not fit: widen the window (F6 lists all)");
 }
 
 static void events(struct page *pg, const struct model *m)
@@ -104,11 +105,12 @@ static void build(struct page *pg, const struct model *m, const struct pane *p)
 	pg->n = 0;
 	add(pg, true, "pmutop: perf_event counters per task, live");
 	add(pg, false, " ");
+	/* Marks first: they are why most people open this screen. */
+	marks(pg);
+	add(pg, false, " ");
 	add(pg, true, "Keys");
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		add(pg, false, "%s", keys[i]);
-	add(pg, false, " ");
-	marks(pg);
 	if (m) {
 		add(pg, false, " ");
 		events(pg, m);

@@ -1,5 +1,7 @@
 /* Keys: one handler per mode (main, help, prompt, menu). Keys the UI can act on alone
  * change its state and ask for a redraw; the rest become commands for main.c. */
+#include "keys.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -18,12 +20,28 @@ static bool is_move(int key)
 	       key == KEY_HOME || key == KEY_END;
 }
 
-static void move_selection(struct ui *u, int key)
+static long move_delta(const struct ui *u, int key)
 {
 	long page = u->page > 1 ? u->page - 1 : 1, all = (long)u->rows.n;
-	long d = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page :
-		 key == KEY_NPAGE ? page : key == KEY_HOME ? -all - 1 : all + 1;
-	rows_move(&u->rows, d);
+	switch (key) {
+	case KEY_UP:
+		return -1;
+	case KEY_DOWN:
+		return 1;
+	case KEY_PPAGE:
+		return -page;
+	case KEY_NPAGE:
+		return page;
+	case KEY_HOME:
+		return -all - 1;
+	default:
+		return all + 1;
+	}
+}
+
+static void move_selection(struct ui *u, int key)
+{
+	rows_move(&u->rows, move_delta(u, key));
 	/* Rows must not jump away from a selection on the move (htop holds them too). */
 	u->freeze_until = ui_now() + UI_FREEZE_SECONDS;
 }

@@ -1,6 +1,8 @@
 /* The screen from top to bottom: header, CPU meters, tab bar, table, and the key bar
  * (or a prompt, or a message) on the last line. Below 80x24 the meters go first, then
  * header lines; the table and the key bar stay. */
+#include "layout.h"
+
 #include <stdio.h>
 #include <string.h>
 

@@ -3,7 +3,6 @@
  * sort column's title holds the direction arrow. */
 #include "table.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,53 +12,120 @@
 
 #define CELL_MAX 256
 
-/* Width of column i: its own, or what is left for the last one (COMMAND). */
-static int col_width(const struct pane *p, unsigned i, int x, int w)
+#define CMD_MIN 16   /* a whole command name (TASK_COMM_LEN - 1) */
+#define COLS_MAX (sizeof(((struct pane *)0)->cols) / sizeof(((struct pane *)0)->cols[0]))
+
+/* Where each column goes on a screen w wide. */
+struct plan {
+	int x[COLS_MAX], w[COLS_MAX];
+	bool shown[COLS_MAX];
+	unsigned hidden;
+};
+
+static bool is_command(const struct pane *p, unsigned i)
 {
-	const struct column *c = &p->cols[i];
-	if (i + 1 == p->ncols && c->left)
-		return w - x > 1 ? w - x : 1;
-	if (c->width > 0)
-		return c->width;
-	return (int)strlen(c->title);
+	return i + 1 == p->ncols && p->cols[i].left;
 }
 
-/* Titles carry their own padding ("  IPC"); the table aligns them itself. */
+static int natural_width(const struct column *c)
+{
+	return c->width > 0 ? c->width : (int)strlen(c->title);
+}
+
+/* A column the table must keep however narrow the screen: who the row is, what it is
+ * sorted by, and how long its counters ran. */
+static bool keep(const struct table_view *t, unsigned i)
+{
+	const struct column *c = &t->pane->cols[i];
+	return c->kind == COL_PID || c->kind == COL_RUN_PCT || (int)i == t->sort_col;
+}
+
+/* Which columns go first when the screen is narrow: rates repeat the counts, counts
+ * matter less than the ratios made of them, and the ratios are what a pane is for. */
+static const enum col_kind drop_order[] = {
+	COL_RATE, COL_THREADS, COL_COUNT, COL_TID, COL_CPU_ID, COL_GHZ, COL_USER, COL_RATIO,
+	COL_CPU_PCT,
+};
+
+/* Columns keep their widths; the command takes the rest. When the rest is less than a
+ * command name, columns go in drop_order, right to left within a kind, except those
+ * keep() protects. */
+static void plan_columns(const struct table_view *t, int w, struct plan *pl)
+{
+	const struct pane *p = t->pane;
+	unsigned n = p->ncols < COLS_MAX ? p->ncols : COLS_MAX;
+	int need = 0;
+	memset(pl, 0, sizeof(*pl));
+	for (unsigned i = 0; i < n; i++) {
+		pl->shown[i] = true;
+		need += is_command(p, i) ? CMD_MIN : natural_width(&p->cols[i]) + 1;
+	}
+	for (size_t k = 0; k < sizeof(drop_order) / sizeof(drop_order[0]); k++) {
+		for (unsigned i = n; i-- > 0 && need > w;) {
+			if (p->cols[i].kind != drop_order[k] || is_command(p, i) || keep(t, i))
+				continue;
+			pl->shown[i] = false;
+			pl->hidden++;
+			need -= natural_width(&p->cols[i]) + 1;
+		}
+	}
+	int x = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (!pl->shown[i])
+			continue;
+		pl->x[i] = x;
+		pl->w[i] = is_command(p, i) ? (w - x > 1 ? w - x : 1) : natural_width(&p->cols[i]);
+		x += pl->w[i] + 1;
+	}
+}
+
+/* Titles carry their own padding ("  IPC"); the table aligns them itself. Titles of
+ * user events are what the user typed: sanitised too. */
 static const char *trim(const char *s, char *buf, size_t len)
 {
+	char tmp[64];
 	while (*s == ' ')
 		s++;
-	snprintf(buf, len, "%s", s);
-	size_t n = strlen(buf);
-	while (n && buf[n - 1] == ' ')
-		buf[--n] = '\0';
+	snprintf(tmp, sizeof(tmp), "%s", s);
+	size_t n = strlen(tmp);
+	while (n && tmp[n - 1] == ' ')
+		tmp[--n] = '\0';
+	text_sanitize(tmp, buf, len, colors_utf8());
 	return buf;
 }
 
-static void draw_titles(const struct table_view *t, int y, int w)
+static void draw_title(const struct table_view *t, unsigned i, const struct plan *pl,
+		       int y)
 {
-	const struct pane *p = t->pane;
-	paint_fill(y, 0, w, colors_attr(CLR_COLHDR));
-	int x = 0;
-	for (unsigned i = 0; i < p->ncols && x < w; i++) {
-		const struct column *c = &p->cols[i];
-		int cw = col_width(p, i, x, w);
-		bool sorted = (int)i == t->sort_col;
-		attr_t a = colors_attr(sorted ? CLR_COLHDR_SORT : CLR_COLHDR);
-		char title[64];
-		trim(c->title, title, sizeof(title));
-		const char *arrow = colors_glyph(t->descending ? GLYPH_SORT_DOWN : GLYPH_SORT_UP);
-		if (c->left) {
-			int used = paint_text(y, x, cw, title, a);
-			if (sorted)
-				paint_text(y, x + used, cw + 1 - used, arrow, a);
-		} else {
-			paint_right(y, x, cw, title, a);
-			if (sorted)
-				paint_text(y, x + cw, 1, arrow, a);
-		}
-		x += cw + 1;
+	const struct column *c = &t->pane->cols[i];
+	bool sorted = (int)i == t->sort_col;
+	attr_t a = colors_attr(sorted ? CLR_COLHDR_SORT : CLR_COLHDR);
+	int x = pl->x[i], cw = pl->w[i];
+	char title[96];
+	trim(c->title, title, sizeof(title));
+	if (is_command(t->pane, i) && pl->hidden) {
+		/* Say that columns did not fit (the help screen says what "(+N)" means). */
+		size_t n = strlen(title);
+		snprintf(title + n, sizeof(title) - n, " (+%u)", pl->hidden);
 	}
+	const char *arrow = colors_glyph(t->descending ? GLYPH_SORT_DOWN : GLYPH_SORT_UP);
+	if (c->left) {
+		int used = paint_text(y, x, cw, title, a);
+		if (sorted)
+			paint_text(y, x + used, cw + 1 - used, arrow, a);
+	} else {
+		paint_right(y, x, cw, title, a);
+		if (sorted)
+			paint_text(y, x + cw, 1, arrow, a);
+	}
+}
+
+static void draw_titles(const struct table_view *t, const struct plan *pl, int y, int w)
+{
+	paint_fill(y, 0, w, colors_attr(CLR_COLHDR));
+	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++)
+		if (pl->shown[i] && pl->x[i] < w)
+			draw_title(t, i, pl, y);
 }
 
 void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r,
@@ -124,26 +190,24 @@ static void draw_cell(const struct table_view *t, const struct column *c, const 
 		paint_text(y, x + cw, 1, "~", a);
 }
 
-static void draw_row(const struct table_view *t, const struct mrow *r, int y, int w,
-		     bool selected)
+static void draw_row(const struct table_view *t, const struct plan *pl, const struct mrow *r,
+		     int y, int w, bool selected)
 {
 	attr_t base = row_attr(r, selected);
 	if (selected)
 		paint_fill(y, 0, w, base);
-	const struct pane *p = t->pane;
-	int x = 0;
-	for (unsigned i = 0; i < p->ncols && x < w; i++) {
-		int cw = col_width(p, i, x, w);
-		draw_cell(t, &p->cols[i], r, y, x, cw, base, selected);
-		x += cw + 1;
-	}
+	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++)
+		if (pl->shown[i] && pl->x[i] < w)
+			draw_cell(t, &t->pane->cols[i], r, y, pl->x[i], pl->w[i], base, selected);
 }
 
 void table_draw(const struct table_view *t, int y, int h, int w)
 {
 	if (h <= 0 || !t->pane)
 		return;
-	draw_titles(t, y, w);
+	struct plan pl;
+	plan_columns(t, w, &pl);
+	draw_titles(t, &pl, y, w);
 	const struct rows *rs = t->rows;
 	if (rs->n == 0 && t->empty) {
 		if (h > 1)
@@ -154,6 +218,6 @@ void table_draw(const struct table_view *t, int y, int h, int w)
 		size_t pos = rs->top + (size_t)(k - 1);
 		if (pos >= rs->n)
 			break;
-		draw_row(t, &t->m->rows[rs->idx[pos]], y + k, w, pos == rs->sel);
+		draw_row(t, &pl, &t->m->rows[rs->idx[pos]], y + k, w, pos == rs->sel);
 	}
 }

@@ -2,17 +2,18 @@
  * shows, and the entry points main.c calls. Drawing is in layout.c, keys in keys.c. */
 #include "ui.h"
 
-#include <errno.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "colors.h"
+#include "keys.h"
+#include "layout.h"
 #include "snapshot.h"
+#include "termcheck.h"
 #include "uistate.h"
 
 /* curses has one terminal at a time: this is it. It also makes ui_free safe to call
@@ -40,13 +41,6 @@ static bool locale_utf8(void)
 	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
 }
 
-/* Terminals that cannot move the cursor cannot show a table that updates in place. */
-static bool term_addressable(void)
-{
-	const char *cup = tigetstr("cup");
-	return cup && cup != (const char *)-1;
-}
-
 static void setup_modes(void)
 {
 	cbreak();     /* not raw(): ^C and ^Z still signal, and main.c handles them */
@@ -70,13 +64,16 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "TERM is not set: use -b for batch output");
 		return NULL;
 	}
+	FILE *out = o->out ? o->out : stdout;
+	if (!termcheck_usable(term, fileno(out), err, errlen))
+		return NULL;
 	struct ui *u = calloc(1, sizeof(*u));
 	if (!u) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	u->in = o->in ? o->in : stdin;
-	u->out = o->out ? o->out : stdout;
+	u->out = out;
 	u->scr = newterm(term, u->out, u->in);
 	if (!u->scr) {
 		snprintf(err, errlen, "cannot drive terminal type '%s': use -b for batch output",
@@ -85,13 +82,6 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 		return NULL;
 	}
 	set_term(u->scr);
-	if (!term_addressable()) {
-		endwin();
-		delscreen(u->scr);
-		snprintf(err, errlen, "terminal '%s' cannot position the cursor: use -b", term);
-		free(u);
-		return NULL;
-	}
 	setup_modes();
 	colors_init(want_color(o, term), locale_utf8());
 	if (o->cols > 0 && o->lines > 0) {

@@ -1,5 +1,5 @@
-/* The state behind struct ui, shared by ui.c (lifecycle, drawing) and keys.c (key
- * dispatch) only. Widgets get what they draw as arguments. */
+/* The state behind struct ui, shared by ui.c (lifecycle), layout.c (composing the
+ * screen) and keys.c (key dispatch) only. Widgets get what they draw as arguments. */
 #ifndef PMUTOP_UISTATE_H
 #define PMUTOP_UISTATE_H
 
@@ -70,11 +70,5 @@ const struct pane *ui_pane(const struct ui *u);
 /* The active pane's sort; the column is an index into ui_pane()'s columns or -1. */
 struct pane_sort *ui_sort(struct ui *u, int *col);
 void ui_switch_pane(struct ui *u, unsigned pane);
-
-/* layout.c: compose the whole screen. */
-void layout_draw(struct ui *u);
-
-/* keys.c: act on one key in the current mode. */
-void keys_handle(struct ui *u, int key, struct ui_cmd *cmd);
 
 #endif

@@ -1,0 +1,59 @@
+/* The engine's insides, shared by engine.c and engine_set.c only. */
+#ifndef PMUTOP_ENGINE_PRIV_H
+#define PMUTOP_ENGINE_PRIV_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "counts.h"
+#include "engine.h"
+
+struct taskwatch;
+struct tasktab;
+
+#define MAX_CPUS 4096
+
+struct cpuset {
+	int n;
+	int *id;
+	struct counts *cnt;         /* n */
+	int maxid;
+	int stat_fd;
+	uint64_t *busy, *total, *pbusy, *ptotal; /* indexed by CPU number */
+};
+
+struct engine {
+	const struct evset *set;
+	struct engine_opts o;
+	pid_t *pids;
+	struct tasktab *tab;
+	struct taskwatch *watch;
+	bool rescan;
+	bool fds_freed;
+	struct counts_layout l;
+	unsigned *slot;             /* per group: offset of its ena in a prev block */
+	struct val_delta *acc;      /* per event: one process's sums, reused */
+	uint8_t *acc_why;
+	unsigned *acc_ok;
+	struct cpuset cpu;
+	struct timespec start, last;
+	bool totals;
+
+	struct model m;
+	size_t cap;                 /* rows allocated */
+	struct mrow *rows;
+	struct val *vals;           /* cap * nevents */
+	struct val_delta *gds;      /* cap * ngroups */
+	struct mrow *cpu_rows;
+	struct val *cpu_vals;
+	struct val_delta *cpu_gds;
+	char hostname[65];
+	char kernel[160];
+};
+
+int engine_layout(struct engine *e, const struct evset *set);
+int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec,
+		      struct counts *c);
+int engine_cpu_rows_alloc(struct engine *e);
+
+#endif

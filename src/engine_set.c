@@ -1,0 +1,136 @@
+/* Changing what is counted while it runs: groups that stay keep their descriptors and
+ * their history, new ones open on every target, dropped ones close. */
+#include "engine.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_priv.h"
+#include "evgroup.h"
+#include "tasktab.h"
+
+static bool same_group(const struct evgroup_spec *a, const struct evgroup_spec *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (unsigned k = 0; k < a->n; k++)
+		if (strcmp(a->ev[k].name, b->ev[k].name) != 0 ||
+		    memcmp(&a->ev[k].attr, &b->ev[k].attr, sizeof(a->ev[k].attr)) != 0)
+			return false;
+	return true;
+}
+
+/* For each group of ns, the group of os it continues, or -1. */
+static void map_groups(const struct evset *os, const struct evset *ns, int *gmap)
+{
+	bool used[256] = {false};
+	for (unsigned g = 0; g < ns->specs.n; g++) {
+		gmap[g] = -1;
+		for (unsigned o = 0; o < os->specs.n && o < 256; o++) {
+			if (!used[o] && same_group(&os->specs.g[o], &ns->specs.g[g])) {
+				gmap[g] = (int)o;
+				used[o] = true;
+				break;
+			}
+		}
+	}
+}
+
+struct remap {
+	const struct evset *os, *ns;
+	const unsigned *oslot, *nslot;
+	const int *gmap;
+	struct counts_layout ol, nl;
+};
+
+/* Move the kept groups of c into a block for the new layout; close the dropped ones. */
+static int move_counts(const struct remap *r, struct counts *c)
+{
+	struct counts n;
+	if (counts_alloc(&n, &r->nl))
+		return -ENOMEM;
+	for (unsigned g = 0; g < r->ns->specs.n; g++) {
+		const struct mgroup *ng = &r->ns->groups[g];
+		int og = r->gmap[g];
+		if (og < 0) {
+			memset(n.why + ng->first, WHY_GONE, ng->n); /* until opened */
+			continue;
+		}
+		const struct mgroup *oldg = &r->os->groups[og];
+		n.grp[g] = c->grp[og];
+		c->grp[og] = NULL;
+		memcpy(n.prev + r->nslot[g], c->prev + r->oslot[og], (2 + ng->n) * sizeof(*n.prev));
+		memcpy(n.d + ng->first, c->d + oldg->first, ng->n * sizeof(*n.d));
+		memcpy(n.why + ng->first, c->why + oldg->first, ng->n);
+	}
+	counts_free(c, &r->ol);
+	*c = n;
+	return 0;
+}
+
+static void open_new_groups(struct engine *e, const int *gmap, pid_t pid, int cpu,
+			    struct counts *c)
+{
+	for (unsigned g = 0; g < e->set->specs.n; g++)
+		if (gmap[g] < 0)
+			engine_open_group(e, g, pid, cpu, false, c);
+}
+
+int engine_set_evset(struct engine *e, const struct evset *ns)
+{
+	const struct evset *os = e->set;
+	int *gmap = calloc(ns->specs.n + 1, sizeof(*gmap));
+	int *emap = calloc(ns->nevents + 1, sizeof(*emap));
+	unsigned *oslot = calloc(os->specs.n + 1, sizeof(*oslot));
+	int err = -ENOMEM;
+	if (!gmap || !emap || !oslot)
+		goto out;
+	map_groups(os, ns, gmap);
+	for (unsigned i = 0; i < ns->nevents; i++) {
+		int og = gmap[ns->events[i].group];
+		emap[i] = og < 0 ? -1 : (int)(os->groups[og].first + ns->events[i].member);
+	}
+	memcpy(oslot, e->slot, os->specs.n * sizeof(*oslot));
+	struct counts_layout ol = e->l;
+	if ((err = engine_layout(e, ns)))
+		goto out;
+	struct remap r = {.os = os, .ns = ns, .oslot = oslot, .nslot = e->slot,
+			  .gmap = gmap, .ol = ol, .nl = e->l};
+
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+		for (struct task *t = p->threads; t; t = t->sibling) {
+			if ((err = move_counts(&r, &t->c)))
+				goto out;
+			if (t->state == TASK_LIVE)
+				open_new_groups(e, gmap, t->tid, -1, &t->c);
+		}
+	}
+	if ((err = tasktab_set_layout(e->tab, &e->l, emap)))
+		goto out;
+	for (int i = 0; i < e->cpu.n; i++) {
+		if ((err = move_counts(&r, &e->cpu.cnt[i])))
+			goto out;
+		if (e->o.per_cpu)
+			open_new_groups(e, gmap, -1, e->cpu.id[i], &e->cpu.cnt[i]);
+		else
+			memset(e->cpu.cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
+	}
+	/* Rows are rebuilt for the new columns at the next tick; until then there are none
+	 * rather than rows pointing at the old layout. */
+	free(e->rows);
+	free(e->vals);
+	free(e->gds);
+	e->rows = NULL;
+	e->vals = NULL;
+	e->gds = NULL;
+	e->cap = 0;
+	e->m.nrows = 0;
+	e->m.ncpu_rows = 0;
+	err = engine_cpu_rows_alloc(e);
+out:
+	free(gmap);
+	free(emap);
+	free(oslot);
+	return err;
+}

@@ -1,0 +1,385 @@
+/* Keys against the off-screen UI: filter, user, interval and PID dialogs with their
+ * validation, focus, engine commands, the sort menu, and a selection that follows its
+ * row while the order holds still. */
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colors.h"
+#include "curs.h"
+#include "testutil.h"
+#include "test_ui_fake.h"
+
+struct fixture {
+	struct fake f;
+	struct term t;
+};
+
+static int setup(void **state)
+{
+	setlocale(LC_ALL, "C");
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	if (!fx)
+		return -1;
+	fake_init(&fx->f);
+	fx->t = fake_ui(80, 24);
+	if (!fx->t.u)
+		return -1;
+	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	fake_close(&fx->t);
+	free(fx);
+	return 0;
+}
+
+static struct ui *U(void **state)
+{
+	return ((struct fixture *)*state)->t.u;
+}
+
+static const char *screen(void **state)
+{
+	const char *s = fake_screen(U(state));
+	if (getenv("UI_TEST_DUMP"))
+		fprintf(stderr, "----\n%s----\n", s);
+	return s;
+}
+
+static const char *last_line(const char *s, char *buf, size_t len)
+{
+	return fake_line(s, fake_lines(s) - 1, buf, len);
+}
+
+static void test_filter_incremental(void **state)
+{
+	char line[1024];
+	struct ui_cmd cmd = fake_key(U(state), '/');
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	fake_type(U(state), "ga");
+	const char *s = screen(state);
+	/* The prompt is on the last line, and the table already follows it. */
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "Filter: ga"));
+	assert_true(fake_find(s, " gamma") >= 0);
+	assert_int_equal(fake_find(s, " alpha"), -1);
+	assert_int_equal(fake_find(s, " beta"), -1);
+	fake_key(U(state), KEY_BACKSPACE);     /* "g": beta-worker? no; gamma only */
+	fake_type(U(state), "A");              /* "gA": case-insensitive */
+	assert_true(fake_find(screen(state), " gamma") >= 0);
+	cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	s = screen(state);
+	assert_non_null(strstr(s, "Filter: gA"));      /* shown on the tab bar */
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "F10Quit"));
+	assert_int_equal(fake_find(s, " alpha"), -1);
+	/* Esc in the main view clears it. */
+	fake_key(U(state), 27);
+	s = screen(state);
+	assert_true(fake_find(s, " alpha") >= 0);
+	assert_null(strstr(s, "Filter:"));
+}
+
+static void test_filter_escape_clears(void **state)
+{
+	fake_key(U(state), KEY_F(4));
+	fake_type(U(state), "zzz");
+	const char *s = screen(state);
+	assert_true(fake_find(s, "no task matches") >= 0);
+	fake_key(U(state), 27);
+	s = screen(state);
+	assert_true(fake_find(s, " alpha") >= 0);
+	assert_null(strstr(s, "Filter:"));
+}
+
+static void test_filter_sanitized(void **state)
+{
+	char line[1024];
+	fake_key(U(state), '/');
+	fake_key(U(state), 0x1b + 0x80); /* a C1 byte: stored, never drawn raw */
+	fake_key(U(state), 7);           /* BEL: not taken at all */
+	const char *s = screen(state);
+	assert_null(strchr(s, '\a'));
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "Filter: ?"));
+}
+
+static void test_interval(void **state)
+{
+	char line[1024];
+	struct ui_cmd cmd = fake_key(U(state), 'd');
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "Interval"));
+	fake_key(U(state), KEY_BACKSPACE);     /* the prompt starts with "1" */
+	cmd = fake_type(U(state), "0.5\n");
+	assert_int_equal(cmd.kind, UI_SET_INTERVAL);
+	assert_true(cmd.interval > 0.49 && cmd.interval < 0.51);
+
+	const char *bad[] = {"abc", "0.01", "5000", "", "1x", "nan", "-1"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fake_key(U(state), 's');
+		fake_key(U(state), 21);        /* ^U: clear the line */
+		fake_type(U(state), bad[i]);
+		cmd = fake_key(U(state), '\n');
+		assert_int_not_equal(cmd.kind, UI_SET_INTERVAL);
+		last_line(screen(state), line, sizeof(line));
+		assert_non_null(strstr(line, "Not an interval"));
+		assert_non_null(strstr(line, "0.1 to 3600"));
+	}
+	/* The message goes with the next key. */
+	fake_key(U(state), KEY_DOWN);
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "F10Quit"));
+	fake_key(U(state), 'd');
+	fake_key(U(state), 21);
+	cmd = fake_type(U(state), "3600\n");
+	assert_int_equal(cmd.kind, UI_SET_INTERVAL);
+	assert_true(cmd.interval == 3600);
+	/* Esc cancels: no command. */
+	fake_key(U(state), 'd');
+	cmd = fake_key(U(state), 27);
+	assert_int_equal(cmd.kind, UI_REDRAW);
+}
+
+static void test_pid_focus(void **state)
+{
+	char line[1024];
+	fake_key(U(state), 'p');
+	struct ui_cmd cmd = fake_type(U(state), "300\n");
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, 300);
+	const char *s = screen(state);
+	assert_non_null(strstr(s, "Watching PID 300"));
+	assert_true(fake_find(s, " gamma") >= 0);
+	assert_int_equal(fake_find(s, " alpha"), -1);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "EscAll"));
+	cmd = fake_key(U(state), 27);
+	assert_int_equal(cmd.kind, UI_UNFOCUS);
+	s = screen(state);
+	assert_null(strstr(s, "Watching"));
+	assert_true(fake_find(s, " alpha") >= 0);
+	/* Esc with nothing focused is no command for the engine. */
+	cmd = fake_key(U(state), 27);
+	assert_int_not_equal(cmd.kind, UI_UNFOCUS);
+
+	const char *bad[] = {"0", "-5", "12a", "", "99999999999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fake_key(U(state), 'p');
+		fake_type(U(state), bad[i]);
+		cmd = fake_key(U(state), '\n');
+		assert_int_not_equal(cmd.kind, UI_FOCUS_PID);
+		assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "Not a PID"));
+	}
+}
+
+static void test_enter_focuses_selected(void **state)
+{
+	/* Rows: beta, its threads 200 and 201, alpha, ... Down three times: alpha. */
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN};
+	fake_keys(U(state), keys, 4);
+	struct ui_cmd cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, 100);
+	/* On a thread row: its process. */
+	fake_key(U(state), 27);
+	int up[] = {KEY_HOME, KEY_DOWN, KEY_DOWN};
+	fake_keys(U(state), up, 3);
+	cmd = fake_key(U(state), KEY_ENTER);
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, 200);
+	/* End, then Enter: the last row (idle, 0%). */
+	fake_key(U(state), 27);
+	fake_key(U(state), KEY_END);
+	cmd = fake_key(U(state), '\r');
+	assert_int_equal(cmd.pid, 500);
+}
+
+static void test_selection_follows_row(void **state)
+{
+	struct fixture *fx = *state;
+	int keys[] = {KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha */
+	fake_keys(U(state), keys, 3);
+	/* Next tick: gamma jumps to the top by CPU%. The order holds under the moving
+	 * selection. */
+	fx->f.v[4][E_TCLK] = fake_exact(0.99e9);
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	const char *s = screen(state);
+	assert_true(fake_find(s, " gamma") > fake_find(s, " alpha"));
+	assert_non_null(strstr(s, "99.0"));    /* values still update */
+	/* A key that is not a move ends the hold: gamma goes first. */
+	fake_key(U(state), 'x');
+	s = screen(state);
+	assert_true(fake_find(s, " gamma") < fake_find(s, " alpha"));
+	/* And the selection stayed on alpha, wherever it went. */
+	struct ui_cmd cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, 100);
+}
+
+static void test_selection_scrolls(void **state)
+{
+	struct fixture *fx = *state;
+	/* A 10-line screen shows few rows: the selection drags the view down. */
+	ui_set_size(U(state), 80, 10);
+	fake_key(U(state), KEY_END);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "idle (exited)") >= 0);
+	assert_int_equal(fake_find(s, " beta"), -1);
+	fake_key(U(state), KEY_PPAGE);
+	fake_key(U(state), KEY_HOME);
+	assert_true(fake_find(screen(state), " beta") >= 0);
+	(void)fx;
+}
+
+static void test_engine_commands(void **state)
+{
+	assert_int_equal(fake_key(U(state), 'H').kind, UI_TOGGLE_THREADS);
+	assert_int_equal(fake_key(U(state), 'K').kind, UI_TOGGLE_KERNEL);
+	assert_int_equal(fake_key(U(state), ' ').kind, UI_TOGGLE_PAUSE);
+	assert_int_equal(fake_key(U(state), 'q').kind, UI_QUIT);
+	assert_int_equal(fake_key(U(state), KEY_F(10)).kind, UI_QUIT);
+	assert_int_equal(fake_key(U(state), 12).kind, UI_REDRAW);     /* ^L */
+	assert_int_equal(fake_key(U(state), 'Z').kind, UI_NONE);      /* unbound */
+	/* In a prompt, 'q' is text, not quit. */
+	fake_key(U(state), '/');
+	assert_int_not_equal(fake_key(U(state), 'q').kind, UI_QUIT);
+}
+
+static void test_sort_menu(void **state)
+{
+	char tl[1024];
+	fake_key(U(state), KEY_F(6));
+	const char *s = screen(state);
+	assert_true(fake_find(s, "Sort by") >= 0);
+	assert_true(fake_find(s, "IPC      instructions per cycle") >= 0);
+	/* From CPU% down three: GHZ, CYCLES, INSNS. */
+	int keys[] = {KEY_DOWN, KEY_DOWN, KEY_DOWN, '\n'};
+	fake_keys(U(state), keys, 4);
+	s = screen(state);
+	assert_int_equal(fake_find(s, "Sort by"), -1);
+	int n = fake_find(s, "COMMAND");
+	fake_line(s, n, tl, sizeof(tl));
+	assert_non_null(strstr(tl, "INSNSv"));
+	/* Esc leaves it as it was. */
+	fake_key(U(state), KEY_F(6));
+	fake_key(U(state), KEY_UP);
+	fake_key(U(state), 27);
+	s = screen(state);
+	assert_non_null(strstr(fake_line(s, fake_find(s, "COMMAND"), tl, sizeof(tl)), "INSNSv"));
+}
+
+static void test_user_menu(void **state)
+{
+	fake_key(U(state), 'u');
+	const char *s = screen(state);
+	assert_true(fake_find(s, "All users") >= 0);
+	assert_true(fake_find(s, "root (0)") >= 0);
+	assert_true(fake_find(s, "alice (1000)") >= 0);
+	/* Users in row order: root (alpha comes first in the model), then alice. */
+	int keys[] = {KEY_DOWN, KEY_DOWN, '\n'};
+	fake_keys(U(state), keys, 3);
+	s = screen(state);
+	assert_non_null(strstr(s, "User: alice"));
+	assert_true(fake_find(s, " gamma") >= 0);
+	assert_int_equal(fake_find(s, " alpha"), -1);
+	/* Back to all. */
+	int all[] = {'u', KEY_HOME, '\n'};
+	fake_keys(U(state), all, 3);
+	assert_true(fake_find(screen(state), " alpha") >= 0);
+}
+
+static void test_free_twice_and_bad_terminals(void **state)
+{
+	(void)state;
+	struct term t = fake_ui(80, 24);
+	assert_non_null(t.u);
+	ui_free(t.u);
+	ui_free(t.u);                  /* second call: nothing left to do */
+	ui_free(NULL);
+	ui_restore_terminal();         /* no screen up: harmless */
+	fclose(t.in);
+	fclose(t.out);
+
+	char err[256] = "";
+	FILE *in = fopen("/dev/null", "r"), *out = tmpfile();
+	struct ui_opts o = {.in = in, .out = out, .term = "no-such-terminal-xyz"};
+	assert_null(ui_new(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "no-such-terminal-xyz"));
+	o.term = "dumb";
+	err[0] = '\0';
+	assert_null(ui_new(&o, err, sizeof(err)));
+	assert_true(strlen(err) > 0);
+	fclose(in);
+	fclose(out);
+}
+
+static void test_colors_and_no_color(void **state)
+{
+	(void)state;
+	unsetenv("NO_COLOR");
+	struct term t = fake_ui(80, 24);
+	assert_non_null(t.u);
+	assert_true(colors_color());           /* xterm-256color has colours */
+	fake_close(&t);
+
+	setenv("NO_COLOR", "1", 1);
+	t = fake_ui(80, 24);
+	assert_non_null(t.u);
+	assert_false(colors_color());
+	fake_close(&t);
+	unsetenv("NO_COLOR");
+
+	/* vt100 has none: attributes only, and the screen still works. */
+	FILE *in = fopen("/dev/null", "r"), *out = tmpfile();
+	struct ui_opts o = {.color = true, .in = in, .out = out, .term = "vt100", .cols = 80,
+			    .lines = 24};
+	char err[256];
+	struct ui *u = ui_new(&o, err, sizeof(err));
+	assert_non_null(u);
+	assert_false(colors_color());
+	struct fake *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	fake_init(f);
+	ui_set_model(u, &f->m, f->panes, f->npanes);
+	assert_non_null(strstr(fake_screen(u), "[1 IPC]"));
+	ui_free(u);
+	free(f);
+	fclose(in);
+	fclose(out);
+}
+
+static void test_suspend_resume(void **state)
+{
+	ui_suspend(U(state));
+	ui_suspend(U(state));                  /* twice: harmless */
+	char buf[64] = "x";
+	ui_screen_text(U(state), buf, sizeof(buf));
+	assert_string_equal(buf, "");          /* nothing is drawn while suspended */
+	ui_resume(U(state));
+	assert_non_null(strstr(screen(state), "[1 IPC]"));
+	ui_resume(U(state));
+	assert_non_null(strstr(screen(state), "F10Quit"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_filter_incremental, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filter_escape_clears, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filter_sanitized, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interval, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_focus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_enter_focuses_selected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_engine_commands, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sort_menu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_menu, setup, teardown),
+		cmocka_unit_test(test_free_twice_and_bad_terminals),
+		cmocka_unit_test(test_colors_and_no_color),
+		cmocka_unit_test_setup_teardown(test_suspend_resume, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,154 @@
+#!/bin/sh
+# pmutop's screen end to end: start the real binary in a 120x40 tmux session, wait for
+# the first frame, press keys, check what the pane shows after each, quit, and check
+# the exit status and that the terminal was restored.
+# Usage: screen.sh PMUTOP [TMUX]
+set -u
+PMUTOP=${1:?usage: screen.sh PMUTOP [TMUX]}
+TMUX_BIN=${2:-tmux}
+SOCK="pmutop-e2e-$$"
+CAP="${TMPDIR:-/tmp}/pmutop-e2e-$$.txt"
+FAILS=0
+
+t() { "$TMUX_BIN" -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { t kill-server 2>/dev/null; rm -f "$CAP"; }
+trap cleanup EXIT INT TERM
+
+capture() { t capture-pane -p -t e2e >"$CAP" 2>/dev/null; }
+
+# Wait (up to $2 tenths of a second, default 50) until the pane shows $1 (a grep -E
+# pattern). Returns 1 on time-out.
+wait_for() {
+	n=0
+	while [ "$n" -lt "${2:-50}" ]; do
+		capture
+		grep -Eq -- "$1" "$CAP" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+fail() {
+	echo "FAIL: $1"
+	echo "---- screen ----"
+	cat "$CAP"
+	echo "----------------"
+	FAILS=$((FAILS + 1))
+}
+
+expect() { wait_for "$1" "${3:-50}" || fail "$2: expected /$1/"; }
+expect_not() {
+	sleep 0.3
+	capture
+	! grep -Eq -- "$1" "$CAP" || fail "$2: did not expect /$1/"
+}
+keys() { t send-keys -t e2e "$@"; }
+
+# A shell runs pmutop and then says how it ended, so both show in the pane. TERM inside
+# tmux is tmux's own (screen or tmux-256color): the real thing users get.
+t new-session -d -s e2e -x 120 -y 40 \
+	"env LC_ALL=C.UTF-8 '$PMUTOP'; echo EXIT=\$?; sleep 60" || {
+	echo "FAIL: cannot start tmux"
+	exit 1
+}
+
+# First frame: the header, the tab bar and the column titles.
+if ! wait_for 'pmutop +on ' 100; then
+	fail "first frame: no header within 10 s"
+	exit 1
+fi
+expect 'PID +USER' "first frame: column titles"
+expect 'F1Help.*F10Quit' "first frame: key bar"
+[ "$(t display -p -t e2e '#{alternate_on}')" = 1 ] || fail "not on the alternate screen"
+
+# Panes: Tab moves to the next, '3' picks the third; the active tab is bracketed.
+capture
+first=$(grep -Eo '\[[0-9] [A-Za-z]+\]' "$CAP" | head -n 1)
+[ -n "$first" ] || fail "no active tab shown"
+keys Tab
+expect_not "$(printf '%s' "$first" | sed 's/[][]/\\&/g')" "Tab: still on $first"
+expect '\[[0-9] [A-Za-z]+\]' "Tab: an active tab"
+keys 3
+expect '\[3 [A-Za-z]+\]' "'3': third pane active"
+keys 1
+expect '\[1 [A-Za-z]+\]' "'1': first pane active"
+
+# Sort: the sort column's title carries the arrow; '>' moves it, 'R' flips it.
+capture
+before=$(grep -E 'PID +USER' "$CAP" | grep -Eo '[A-Za-z/%]+(▼|▲)' | head -n 1)
+[ -n "$before" ] || fail "no sort arrow on the column titles"
+keys '>'
+expect_not "$before" "'>': sort column did not move from $before"
+keys R
+expect '▲' "'R': ascending arrow"
+keys R
+expect '▼' "'R' again: descending arrow"
+
+# Pause: the header says so, and again resumes.
+keys Space
+expect 'PAUSED' "space: PAUSED"
+expect 'SpcResume' "space: key bar offers resume"
+keys Space
+expect_not 'PAUSED' "space again: still PAUSED"
+
+# Filter: '/', text, Enter; only matching rows stay, and the filter is shown.
+keys /
+expect 'Filter:' "'/': filter prompt"
+keys -l pmutop
+keys Enter
+expect 'Filter: pmutop' "filter shown after Enter"
+capture
+rows=$(grep -Ec '^ *[0-9]+ ' "$CAP")
+other=$(grep -E '^ *[0-9]+ ' "$CAP" | grep -vc 'pmutop')
+[ "$rows" -ge 1 ] || fail "filter 'pmutop': no rows (pmutop itself should match)"
+[ "$other" -eq 0 ] || fail "filter 'pmutop': $other rows that do not match"
+keys Escape
+expect_not 'Filter: pmutop' "Esc: filter not cleared"
+
+# Interval: a bad value is a message, not a crash; a good one is taken.
+keys d C-u
+keys -l abc
+keys Enter
+expect 'Not an interval' "'d abc': message"
+keys d C-u
+keys -l 0.5
+keys Enter
+expect 'interval 0.5s' "'d 0.5': new interval in the header"
+
+# Resize: the screen lays itself out again for 80x24 and back (SIGWINCH via main.c).
+t resize-window -t e2e -x 80 -y 24
+sleep 0.5
+expect 'F1Help.*F10Quit' "80x24: key bar"
+capture
+[ "$(wc -l <"$CAP")" -eq 24 ] || fail "80x24: pane is not 24 lines"
+[ "$(sed -n 24p "$CAP" | grep -c 'F10Quit')" -eq 1 ] || fail "80x24: key bar not on the last line"
+expect 'PID +USER' "80x24: column titles"
+t resize-window -t e2e -x 120 -y 40
+sleep 0.5
+capture
+[ "$(sed -n 40p "$CAP" | grep -c 'F10Quit')" -eq 1 ] || fail "120x40: key bar not on the last line"
+
+# Help: marks explained; Esc and q go back.
+keys h
+expect 'cannot be counted here' "'h': help"
+expect 'never scheduled on a counter' "'h': n/c explained"
+keys Escape
+expect 'PID +USER' "Esc: back from help"
+keys '?'
+expect 'Marks in the cells' "'?': help"
+keys q
+expect 'PID +USER' "q in help: back, not quit"
+
+# Quit: exit 0 and the terminal restored (normal screen, the shell's line visible).
+keys q
+wait_for '^EXIT=' 50 || fail "q: pmutop did not exit"
+grep -q '^EXIT=0$' "$CAP" || fail "exit status not 0"
+[ "$(t display -p -t e2e '#{alternate_on}')" = 0 ] || fail "alternate screen still on"
+! grep -q 'F10Quit' "$CAP" || fail "screen left behind after exit"
+
+if [ "$FAILS" -ne 0 ]; then
+	echo "$FAILS check(s) failed"
+	exit 1
+fi
+echo "ok: screen end to end"
