@@ -1,6 +1,7 @@
 /* The column table, the built-in panes, and the getters and formatters behind them. */
 #include "columns.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -184,6 +185,57 @@ static void events_pane(const struct model *m, struct pane *p)
 		pane_add(p, &r);
 	}
 	pane_add(p, &col_cmd);
+}
+
+static int event_by_key(const struct model *m, const char *key)
+{
+	for (unsigned i = 0; i < m->nevents; i++)
+		if (strcmp(m->events[i].key, key) == 0)
+			return (int)i;
+	return -1;
+}
+
+int columns_check_metric(const struct model *m, const struct user_metric *um)
+{
+	int a = event_by_key(m, um->a), b = event_by_key(m, um->b);
+	if (a < 0 || b < 0)
+		return -ENOENT;
+	/* Derived metrics never mix groups: their counts come from different windows. */
+	if (m->events[a].group != m->events[b].group)
+		return -EXDEV;
+	return 0;
+}
+
+/* The user's metrics go before COMMAND in the Events pane. */
+static void add_metrics(const struct model *m, const struct user_metric *um, unsigned n,
+			struct pane *p)
+{
+	if (p->ncols == 0 || p->cols[p->ncols - 1].kind != COL_COMMAND)
+		return;
+	struct column cmd = p->cols[--p->ncols];
+	for (unsigned i = 0; i < n && p->ncols < 31; i++) {
+		if (columns_check_metric(m, &um[i]))
+			continue;
+		struct column c = C(um[i].name, um[i].name, 8, COL_RATIO,
+				    um[i].mul == 100 ? FMT_PCT : FMT_RATIO,
+				    event_by_key(m, um[i].a), event_by_key(m, um[i].b), um[i].mul,
+				    "a derived column you defined");
+		if ((int)strlen(c.title) > c.width)
+			c.width = (int)strlen(c.title);
+		pane_add(p, &c);
+	}
+	pane_add(p, &cmd);
+}
+
+unsigned columns_build_panes_ex(const struct model *m, bool user_events,
+				const struct user_metric *um, unsigned nmetrics,
+				struct pane *out, unsigned max)
+{
+	unsigned n = columns_build_panes(m, user_events, out, max);
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(out[i].name, "Events") == 0)
+			add_metrics(m, um, nmetrics, &out[i]);
+	return n;
 }
 
 unsigned columns_build_panes(const struct model *m, bool user_events, struct pane *out,

@@ -53,11 +53,28 @@ struct pane {
 	char titles[32][24];   /* storage for generated titles */
 };
 
+/* A derived column the user defined: a op b * mul over two events of one group (by
+ * their model key, e.g. "cache-misses" and "instructions#3"). */
+struct user_metric {
+	char name[24];         /* its title and id */
+	char a[112], b[112];   /* event keys */
+	double mul;            /* 1 ratio, 100 percent, 1000 per kilo-instruction */
+};
+
+/* Check a metric against m: both events exist and share a group. Returns 0, -ENOENT
+ * (unknown event key) or -EXDEV (different groups). */
+int columns_check_metric(const struct model *m, const struct user_metric *um);
+
 /* Build the panes for model m's events: the built-in ones whose roles are present,
  * or one "Events" pane listing every event (with IPC and ratios where the roles
  * allow) when the user chose the events. Returns how many panes (at most max). */
 unsigned columns_build_panes(const struct model *m, bool user_events, struct pane *out,
 			     unsigned max);
+/* The same with the user's derived columns added to the Events pane (those that do not
+ * pass columns_check_metric are left out). */
+unsigned columns_build_panes_ex(const struct model *m, bool user_events,
+				const struct user_metric *um, unsigned nmetrics,
+				struct pane *out, unsigned max);
 
 /* The value of a numeric column for a row. */
 struct val column_value(const struct column *c, const struct model *m, const struct mrow *r);

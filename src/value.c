@@ -17,7 +17,8 @@ struct val val_scale(struct val_delta d)
 	if (d.run < d.ena) {
 		v.v = (double)d.val * (double)d.ena / (double)d.run;
 		v.state = VAL_SCALED;
-		v.run_pm = (uint16_t)((d.run * 1000 + d.ena / 2) / d.ena);
+		/* In double: run * 1000 overflows 64 bits on long totals. */
+		v.run_pm = (uint16_t)((double)d.run * 1000.0 / (double)d.ena + 0.5);
 		if (v.run_pm >= 1000)
 			v.run_pm = 999; /* scaled, however little: never show it as 100% */
 		return v;

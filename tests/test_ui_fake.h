@@ -101,10 +101,10 @@ static inline void fake_events(struct fake *f)
 	fake_event(f, E_BMISS, "branch-misses", G_BRANCH, ROLE_BRANCH_MISSES, true);
 	fake_event(f, E_BINS, "instructions", G_BRANCH, ROLE_BRANCH_INSNS, true);
 	f->ev[E_BR].status = WHY_NOPERM; /* one reason for the help screen to show */
-	f->grp[G_SW] = (struct mgroup){E_TCLK, 4};
-	f->grp[G_IPC] = (struct mgroup){E_CYC, 2};
-	f->grp[G_CACHE] = (struct mgroup){E_CREF, 3};
-	f->grp[G_BRANCH] = (struct mgroup){E_BR, 3};
+	f->grp[G_SW] = (struct mgroup){.first = E_TCLK, .n = 4};
+	f->grp[G_IPC] = (struct mgroup){.first = E_CYC, .n = 2};
+	f->grp[G_CACHE] = (struct mgroup){.first = E_CREF, .n = 3};
+	f->grp[G_BRANCH] = (struct mgroup){.first = E_BR, .n = 3};
 }
 
 static inline void fake_cpus(struct fake *f)

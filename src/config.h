@@ -1,0 +1,47 @@
+/* The setup file ($XDG_CONFIG_HOME/pmutop/pmutoprc, or -c FILE): interval, sort, pane,
+ * the user's events and derived columns, in a human-editable text format (pmutop(1),
+ * FILES). Parsing never trusts the file: an error names its line and the file is
+ * ignored. */
+#ifndef PMUTOP_CONFIG_H
+#define PMUTOP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "columns.h"
+
+#define CONFIG_EVENTS_MAX 1024
+#define CONFIG_METRICS_MAX 16
+
+struct config {
+	double interval;          /* 0: not set */
+	char sort[32];            /* column name, "" not set */
+	bool reverse;
+	char pane[32];            /* "" not set */
+	bool threads;
+	bool user_only;
+	char events[CONFIG_EVENTS_MAX];  /* the user's event spec (perf -e syntax), "" none */
+	struct user_metric metrics[CONFIG_METRICS_MAX];
+	unsigned nmetrics;
+};
+
+/* Defaults: everything unset. */
+void config_init(struct config *c);
+
+/* Parse text (len bytes; need not be NUL-terminated). Returns 0, or -EINVAL with
+ * "line N: what is wrong" in err; c is only changed on success. */
+int config_parse(const char *text, size_t len, struct config *c, char *err, size_t errlen);
+
+/* Read and parse path. -ENOENT when it does not exist (no message), -EINVAL with
+ * "PATH:N: what is wrong", or another -errno with "PATH: reason". */
+int config_load(const char *path, struct config *c, char *err, size_t errlen);
+
+/* Write c to path (creating its directory), atomically (temporary file + rename).
+ * Returns 0 or -errno. */
+int config_save(const char *path, const struct config *c);
+
+/* $XDG_CONFIG_HOME/pmutop/pmutoprc, else $HOME/.config/pmutop/pmutoprc. NULL when
+ * neither variable is set. */
+const char *config_default_path(char *buf, size_t len);
+
+#endif
