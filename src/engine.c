@@ -310,9 +310,13 @@ static bool ensure_rows(struct engine *e, size_t need)
 static void fill_values(struct engine *e, const struct val_delta *d, const uint8_t *why,
 			struct val *v, struct val_delta *gd)
 {
-	for (unsigned ev = 0; ev < e->set->nevents; ev++)
-		v[ev] = why[ev] == WHY_NONE ? val_scale(d[ev])
-					    : val_missing(VAL_NA, (enum val_why)why[ev]);
+	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
+		if (why[ev] == WHY_NONE)
+			v[ev] = val_scale(d[ev]);
+		else /* out of descriptors is a state of the machine, not of the event */
+			v[ev] = val_missing(why[ev] == WHY_FDLIMIT ? VAL_NC : VAL_NA,
+					    (enum val_why)why[ev]);
+	}
 	for (unsigned g = 0; g < ngroups(e); g++) {
 		const struct mgroup *mg = &e->set->groups[g];
 		gd[g] = (struct val_delta){0, 0, 0};
