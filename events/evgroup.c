@@ -80,6 +80,37 @@ static int open_member(struct evgroup *g, const struct evgroup_spec *spec, unsig
 	return 0;
 }
 
+/* Does member i open on its own? Then an EINVAL in the group means the group, not the
+ * event, is the problem. */
+static bool opens_alone(const struct evgroup_spec *spec, unsigned i, const struct evgroup_opts *o)
+{
+	struct perf_event_attr a;
+	attr_for(&a, &spec->ev[i], o);
+	int fd = sys_perf_event_open(&a, o->pid, o->cpu, -1);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* A group the PMU cannot hold never counts: every member says so, none counts alone as
+ * if it were the group the user asked for. (Members opened disabled are accepted and
+ * then never scheduled; with enable_on_exec some PMU drivers refuse them at open.) */
+static int give_up_group(struct evgroup *g)
+{
+	for (unsigned i = g->n; i-- > 0;) {
+		if (g->fd[i] >= 0 && g->fd[i] != g->lead)
+			close(g->fd[i]);
+		g->fd[i] = -1;
+		g->status[i] = EVS_NOFIT;
+	}
+	if (g->lead >= 0)
+		close(g->lead);
+	g->lead = -1;
+	g->nopen = 0;
+	return -E2BIG;
+}
+
 int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 		 struct evgroup **out)
 {
@@ -100,6 +131,8 @@ int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 			continue;
 		}
 		int err = open_member(g, spec, i, o);
+		if (err == -EINVAL && g->nopen > 0 && opens_alone(spec, i, o))
+			return give_up_group(g);
 		g->status[i] = (uint8_t)ev_status_from_errno(err);
 		if (err && !first_err)
 			first_err = err;

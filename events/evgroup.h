@@ -26,8 +26,9 @@ struct evgroup_opts {
 /* Open spec's members as one group: all disabled, then enabled member by member, the
  * leader last (or all at the task's exec). A member that fails keeps its status and the rest still open; when the
  * leader fails the next member leads. *out always gets a group (unless -ENOMEM) so that
- * statuses can be shown. Returns 0 when at least one member counts, else the first
- * member's -errno (-ESRCH: the task is gone, -EMFILE: out of descriptors, ...). */
+ * statuses can be shown. Returns 0 when at least one member counts, -E2BIG when the
+ * group cannot be held by the PMU as a whole (every member EVS_NOFIT, none open), else
+ * the first member's -errno (-ESRCH: the task is gone, -EMFILE: out of descriptors). */
 int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 		 struct evgroup **out);
 

@@ -52,6 +52,8 @@ const char *ev_status_str(enum ev_status st)
 		return "invalid";
 	case EVS_BUSY:
 		return "busy";
+	case EVS_NOFIT:
+		return "group too large";
 	case EVS_ERROR:
 		break;
 	}

@@ -11,6 +11,7 @@ enum ev_status {
 	EVS_NOTASK,      /* ESRCH: the task is gone */
 	EVS_INVALID,     /* EINVAL: bad attr, or a group the PMU cannot hold */
 	EVS_BUSY,        /* EBUSY: taken by someone else (exclusive PMU) */
+	EVS_NOFIT,       /* opens alone, but its group cannot be scheduled as a whole */
 	EVS_ERROR,       /* anything else */
 };
 

@@ -42,6 +42,8 @@ static enum val_why why_of(enum ev_status st)
 		return WHY_GONE;
 	case EVS_INVALID:
 		return WHY_INVALID;
+	case EVS_NOFIT:
+		return WHY_NOFIT;
 	default:
 		return WHY_ERROR;
 	}
@@ -314,7 +316,8 @@ static void fill_values(struct engine *e, const struct val_delta *d, const uint8
 		if (why[ev] == WHY_NONE)
 			v[ev] = val_scale(d[ev]);
 		else /* out of descriptors is a state of the machine, not of the event */
-			v[ev] = val_missing(why[ev] == WHY_FDLIMIT ? VAL_NC : VAL_NA,
+			v[ev] = val_missing(why[ev] == WHY_FDLIMIT || why[ev] == WHY_NOFIT ? VAL_NC
+											   : VAL_NA,
 					    (enum val_why)why[ev]);
 	}
 	for (unsigned g = 0; g < ngroups(e); g++) {

@@ -102,6 +102,8 @@ const char *val_why_str(enum val_why why)
 		return "invalid";
 	case WHY_NOT_RUN:
 		return "not counted";
+	case WHY_NOFIT:
+		return "group too large for the PMU";
 	case WHY_ERROR:
 		break;
 	}

@@ -23,6 +23,7 @@ enum val_why {
 	WHY_GONE,
 	WHY_INVALID,
 	WHY_NOT_RUN,  /* n/c: the group never got a counter */
+	WHY_NOFIT,    /* n/c: the group is larger than the PMU can schedule at once */
 	WHY_ERROR,
 };
 

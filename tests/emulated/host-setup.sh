@@ -27,10 +27,14 @@ install_tools() {
 		die "missing $pkgs and not root: run 'apt-get install $pkgs' as root, or set PMUTOP_SKIP_EMULATED=1"
 	echo "emulated-pmu: installing $pkgs"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null || die "apt-get update failed (offline?)"
+	log=$(mktemp)
 	# shellcheck disable=SC2086 # a list of package names
-	apt-get install -y -qq --no-install-recommends $pkgs >/dev/null ||
+	if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends $pkgs; } >"$log" 2>&1; then
+		tail -n 20 "$log"
+		rm -f "$log"
 		die "apt-get install $pkgs failed (offline?)"
+	fi
+	rm -f "$log"
 	[ -z "$(missing_packages)" ] || die "still missing after install: $(missing_packages | xargs)"
 }
 

@@ -12,6 +12,11 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+usage() {
+	echo "usage: lane.sh --source SRC --work DIR --cache DIR [--probe-only]" >&2
+	exit 2
+}
+
 src="" work="" cache="" probe_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -19,11 +24,12 @@ while [ $# -gt 0 ]; do
 	--work) work=$2; shift 2 ;;
 	--cache) cache=$2; shift 2 ;;
 	--probe-only) probe_only=1; shift ;;
-	*) echo "usage: lane.sh --source SRC --work DIR --cache DIR [--probe-only]" >&2; exit 2 ;;
+	*) usage ;;
 	esac
 done
-[ -n "$src" ] && [ -n "$work" ] && [ -n "$cache" ] ||
-	{ echo "usage: lane.sh --source SRC --work DIR --cache DIR [--probe-only]" >&2; exit 2; }
+if [ -z "$src" ] || [ -z "$work" ] || [ -z "$cache" ]; then
+	usage
+fi
 
 if [ "${PMUTOP_SKIP_EMULATED:-0}" = 1 ]; then
 	echo "emulated-pmu: skipped (PMUTOP_SKIP_EMULATED=1)"
@@ -52,25 +58,26 @@ fail() {
 
 # Run a quiet command; on failure show the end of its log, which names the error.
 quiet() {
-	log=$1
+	qlog=$1
 	shift
-	"$@" >"$log" 2>&1 || { tail -n 40 "$log"; return 1; }
+	"$@" >"$qlog" 2>&1 || { tail -n 40 "$qlog"; return 1; }
 }
 
 sh "$here/host-setup.sh" "$cache" || fail "host setup failed (see above)"
 step_done "host ready"
 
+# cross_build NAME SOURCE_DIR TARGET [CONFIGURE_ARGS...]: an arm64 build in $work/NAME.
 cross_build() {
-	name=$1 dir=$2
-	shift 2
+	name=$1 dir=$2 target=$3
+	shift 3
 	quiet "$work/$name-configure.log" cmake -S "$dir" -B "$work/$name" \
 		-DCMAKE_TOOLCHAIN_FILE="$toolchain" -DPMUTOP_ARM64_ROOT="$cache/arm64-root" \
 		-DCMAKE_BUILD_TYPE=Release "$@" || fail "configuring $name failed"
-	quiet "$work/$name-build.log" cmake --build "$work/$name" --parallel "$jobs" ||
+	quiet "$work/$name-build.log" cmake --build "$work/$name" --target "$target" --parallel "$jobs" ||
 		fail "building $name failed"
 }
 
-cross_build guest-aarch64 "$here/guest"
+cross_build guest-aarch64 "$here/guest" all
 stage="$work/initramfs"
 rm -rf "$stage"
 mkdir -p "$stage"
@@ -80,12 +87,12 @@ if [ "$probe_only" = 1 ]; then
 	grep '^probe	' "$here/lane.plan" >"$plan"
 else
 	plan="$here/lane.plan"
-	cross_build pmutop-aarch64 "$src" --target pmutop \
+	cross_build pmutop-aarch64 "$src" pmutop \
 		-DPMUTOP_STATIC=ON -DPMUTOP_UI=OFF -DPMUTOP_TESTS=OFF
 	cp "$work/pmutop-aarch64/pmutop" "$stage/"
 fi
 cp "$plan" "$stage/lane.plan"
-step_done "cross-built $(cd "$stage" && ls | tr '\n' ' ')"
+step_done "cross builds done"
 
 # Sorted names and owner 0 make the archive depend only on its contents.
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
