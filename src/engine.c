@@ -102,6 +102,7 @@ static void task_open(struct engine *e, struct task *t)
 	if (err == -ESRCH) {
 		/* Gone before we could count it: it leaves without a row. */
 		close_target(e, &t->c);
+		t->vanished = true;
 		t->state = TASK_EXITED;
 	}
 }
@@ -397,7 +398,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	proc_row(p, pr);
 	bool all_exited = true;
 	for (struct task *t = p->threads; t; t = t->sibling) {
-		if (t->state == TASK_EXITED && !t->counted)
+		if (t->state == TASK_EXITED && t->vanished)
 			continue;
 		pr->nthreads++;
 		all_exited = all_exited && t->state == TASK_EXITED;

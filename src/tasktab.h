@@ -27,7 +27,8 @@ struct task {
 	enum task_state state;
 	bool seen;                  /* found by the last /proc scan */
 	bool fd_short;              /* groups not opened for lack of descriptors */
-	bool counted;               /* at least one group opened: it gets rows */
+	bool counted;               /* at least one group opened */
+	bool vanished;              /* gone before its groups could open: no rows */
 	bool enable_on_exec;
 	char comm[PROCFS_COMM_MAX];
 	struct counts c;
