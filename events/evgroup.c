@@ -45,7 +45,7 @@ static void attr_for(struct perf_event_attr *a, const struct evdesc *d,
 	a->enable_on_exec = o->enable_on_exec;
 	a->inherit = o->inherit;
 	/* Software events are kernel events: excluding kernel mode would zero them. */
-	if (o->user_only && !d->explicit_plm && !d->software) {
+	if (o->no_kernel || (o->user_only && !d->explicit_plm && !d->software)) {
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
 	}

@@ -19,6 +19,8 @@ struct evgroup_opts {
 	bool enable_on_exec;      /* counting starts at the task's next exec */
 	bool inherit;             /* count children forked after opening, too */
 	bool user_only;           /* exclude kernel mode on events without an explicit :u/:k */
+	bool no_kernel;           /* exclude kernel mode on every event (not allowed to count
+				     it: perf_event_paranoid >= 2 without CAP_PERFMON) */
 	const uint8_t *preset;    /* per member: an ev_status known in advance (EVS_OK = try);
 				     members with another status are not opened */
 };

@@ -57,7 +57,8 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 	const struct mgroup *mg = &e->set->groups[g];
 	struct evgroup_opts o = {.pid = pid, .cpu = cpu, .enable_on_exec = on_exec,
 				 .inherit = e->o.inherit && pid > 0,
-				 .user_only = e->o.user_only, .preset = e->set->preset[g]};
+				 .user_only = e->o.user_only, .no_kernel = e->o.no_kernel,
+				 .preset = e->set->preset[g]};
 	int err = evgroup_open(&e->set->specs.g[g], &o, &c->grp[g]);
 	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));
 	for (unsigned k = 0; k < mg->n; k++) {
@@ -135,7 +136,12 @@ static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struc
 	for (unsigned i = 0; i < e->o.npids; i++)
 		if (e->pids[i] == pid)
 			p->keep = true;
-	task_open(e, t);
+	/* Another user's process cannot be counted without privileges: remember it, so that
+	 * scans do not read it again, but give it no descriptors and no row. */
+	if (e->o.only_uid && p->uid != e->o.uid && !p->keep)
+		p->ignored = true;
+	if (!p->ignored)
+		task_open(e, t);
 	return t;
 }
 
@@ -531,6 +537,8 @@ static void discover(struct engine *e)
 static void read_tasks(struct engine *e)
 {
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+		if (p->ignored)
+			continue;
 		for (struct task *t = p->threads; t; t = t->sibling) {
 			if (t->state == TASK_EXITED)
 				continue;
@@ -548,11 +556,15 @@ static void build_rows(struct engine *e, bool add_tot)
 {
 	size_t need = tasktab_procs(e->tab) + (e->o.threads ? tasktab_tasks(e->tab) : 0);
 	size_t n = 0;
-	unsigned short_count = 0;
+	unsigned short_count = 0, ntasks = 0;
 	if (ensure_rows(e, need)) {
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
-			for (struct task *t = p->threads; t; t = t->sibling)
+			if (p->ignored)
+				continue;
+			for (struct task *t = p->threads; t; t = t->sibling) {
 				short_count += t->fd_short;
+				ntasks++;
+			}
 			size_t before = n;
 			n = build_proc(e, p, n, add_tot);
 			/* A process none of whose threads could be counted has no row. */
@@ -562,7 +574,7 @@ static void build_rows(struct engine *e, bool add_tot)
 	}
 	e->m.rows = e->rows;
 	e->m.nrows = (unsigned)n;
-	e->m.ntasks = tasktab_tasks(e->tab);
+	e->m.ntasks = ntasks;
 	e->m.nfd_short = short_count;
 }
 
@@ -637,7 +649,7 @@ static void reopen_all(struct engine *e)
 {
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)
-			if (t->state == TASK_LIVE) {
+			if (t->state == TASK_LIVE && !p->ignored) {
 				close_target(e, &t->c);
 				t->enable_on_exec = false;
 				task_open(e, t);

@@ -24,6 +24,9 @@ struct engine_opts {
 	bool threads;          /* thread rows in the model */
 	bool per_cpu;          /* count per-CPU groups too */
 	bool user_only;        /* hardware events exclude kernel mode */
+	bool no_kernel;        /* every event excludes kernel mode (not allowed to count it) */
+	bool only_uid;         /* SCOPE_ALL: only processes of uid (not allowed to count others) */
+	uid_t uid;
 	bool enable_on_exec;   /* SCOPE_PIDS: the processes are about to exec (pmutop -- CMD) */
 	bool inherit;          /* count children forked later into their parent (--children) */
 	double interval;

@@ -102,7 +102,7 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 		for (struct task *t = p->threads; t; t = t->sibling) {
 			if ((err = move_counts(&r, &t->c)))
 				goto out;
-			if (t->state == TASK_LIVE)
+			if (t->state == TASK_LIVE && !p->ignored)
 				open_new_groups(e, gmap, t->tid, -1, &t->c);
 		}
 	}

@@ -35,7 +35,8 @@ struct app {
 	pid_t child;            /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
-	char notice[512];
+	struct privs privs;
+	char notice[1024];
 	char pmu_names[256];
 	struct pane panes[MAX_PANES];
 	unsigned npanes;
@@ -303,16 +304,24 @@ static void setup(struct app *a)
 				: evset_default(&a->set, a->pmus, &e);
 	if (err)
 		event_error(a, a->cli.events ? a->cli.events : "(default)", err, &e);
+	startup_privs(&a->privs);
 	evset_probe(&a->set, a->cli.user_only);
-	startup_notice(a->pmus, &a->set, a->notice, sizeof(a->notice));
+	if (!a->privs.kernel)
+		startup_mark_kernel_only(&a->set);
+	char hw[512], pr[512];
+	startup_notice(a->pmus, &a->set, hw, sizeof(hw));
+	startup_privs_notice(&a->privs, pr, sizeof(pr));
+	snprintf(a->notice, sizeof(a->notice), "%s%s%s", pr, *pr && *hw ? "; " : "", hw);
 	startup_pmu_names(a->pmus, a->pmu_names, sizeof(a->pmu_names));
 }
 
 static void start_engine(struct app *a)
 {
 	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .threads = a->cli.threads,
-				.per_cpu = a->cli.per_cpu || !a->cli.batch,
-				.user_only = a->cli.user_only, .interval = a->cli.interval};
+				.per_cpu = (a->cli.per_cpu || !a->cli.batch) && a->privs.cpus,
+				.user_only = a->cli.user_only, .no_kernel = !a->privs.kernel,
+				.only_uid = !a->privs.others, .uid = geteuid(),
+				.interval = a->cli.interval};
 	int go = -1, errfd = -1;
 	if (a->cli.command) {
 		int err = startup_spawn(a->cli.command, &a->child, &go, &errfd);

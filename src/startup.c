@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "evstatus.h"
 #include "pmu.h"
 
 int startup_paranoid(void)
@@ -21,6 +22,62 @@ int startup_paranoid(void)
 		fclose(f);
 	}
 	return v;
+}
+
+/* Effective capability bits from /proc/self/status: no libcap needed for two bits. */
+static bool has_cap(int bit)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long eff = 0;
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff >> bit) & 1;
+}
+
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_PERFMON_BIT 38
+
+void startup_privs(struct privs *p)
+{
+	p->paranoid = startup_paranoid();
+	p->capable = geteuid() == 0 || has_cap(CAP_PERFMON_BIT) || has_cap(CAP_SYS_ADMIN_BIT);
+	p->kernel = p->capable || p->paranoid <= 1;
+	p->cpus = p->capable || p->paranoid <= 0;
+	p->others = p->capable;
+}
+
+void startup_privs_notice(const struct privs *p, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (p->capable)
+		return;
+	snprintf(buf, len,
+		 "not privileged (perf_event_paranoid=%d): counting your own processes%s%s; for "
+		 "everything run as root, or setcap cap_perfmon,cap_sys_ptrace+ep on pmutop, or "
+		 "sysctl -w kernel.perf_event_paranoid=-1",
+		 p->paranoid, p->kernel ? "" : " in user mode only",
+		 p->cpus ? "" : ", no per-CPU counters");
+}
+
+void startup_mark_kernel_only(struct evset *set)
+{
+	for (unsigned g = 0; g < set->specs.n; g++) {
+		for (unsigned k = 0; k < set->specs.g[g].n; k++) {
+			const struct perf_event_attr *a = &set->specs.g[g].ev[k].attr;
+			bool kernel_only = a->type == PERF_TYPE_SOFTWARE &&
+					   (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+					    a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+			if (!kernel_only)
+				continue;
+			set->preset[g][k] = EVS_NOPERM;
+			set->events[set->groups[g].first + k].status = WHY_NOPERM;
+		}
+	}
 }
 
 void startup_pmu_names(const struct pmu_set *pmus, char *buf, size_t len)

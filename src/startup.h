@@ -26,4 +26,20 @@ int startup_release(int go, int errfd);
 /* perf_event_paranoid, or -100 when unreadable. */
 int startup_paranoid(void);
 
+/* What this process may count, from its capabilities and perf_event_paranoid. */
+struct privs {
+	int paranoid;
+	bool capable;      /* root, CAP_PERFMON or CAP_SYS_ADMIN: everything */
+	bool kernel;       /* may count kernel mode (paranoid <= 1) */
+	bool cpus;         /* may count per CPU (paranoid <= 0) */
+	bool others;       /* may count other users' processes */
+};
+
+void startup_privs(struct privs *p);
+/* One line saying what an unprivileged pmutop counts and how to get the rest, or "". */
+void startup_privs_notice(const struct privs *p, char *buf, size_t len);
+/* Software events that only happen in kernel mode (context switches, migrations) read 0
+ * when kernel mode is excluded: mark them not permitted instead of showing that zero. */
+void startup_mark_kernel_only(struct evset *set);
+
 #endif

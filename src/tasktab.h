@@ -47,6 +47,7 @@ struct proc {
 	struct val_delta *tot;      /* per event: raw totals over the whole run */
 	uint8_t *tot_why;           /* per event: WHY_NONE once any thread counted it */
 	bool keep;                  /* watched: stays, with its totals, after it exits */
+	bool ignored;               /* not ours to count (another user's): no groups, no row */
 };
 
 struct tasktab;
