@@ -35,6 +35,7 @@ static const struct option longopts[] = {
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
 	{"children", no_argument, NULL, OPT_CHILDREN},
 	{"user", no_argument, NULL, OPT_USER},
+	{"config", required_argument, NULL, 'c'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -61,6 +62,8 @@ void cli_usage(FILE *f)
 	      "      --pane NAME        first pane shown (IPC, Cache, Branch, Software)\n"
 	      "      --list [PMU]       list PMUs and events, then exit\n"
 	      "      --no-color         no colours on the screen\n"
+	      "  -c, --config FILE      read the setup from FILE (default:\n"
+	      "                         $XDG_CONFIG_HOME/pmutop/pmutoprc)\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
@@ -189,6 +192,9 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 	case OPT_USER:
 		c->user_only = true;
 		return 0;
+	case 'c':
+		c->config = arg;
+		return 0;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -209,7 +215,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	optind = 1;
 	int opt;
 	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hp:hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hp:c:hV", longopts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];
 			if (opt == ':')

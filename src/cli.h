@@ -31,6 +31,7 @@ struct cli {
 	bool list;             /* --list [PMU] */
 	const char *list_pmu;
 	bool no_color;
+	const char *config;    /* -c FILE */
 	bool help, version;
 };
 

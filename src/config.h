@@ -28,8 +28,9 @@ struct config {
 /* Defaults: everything unset. */
 void config_init(struct config *c);
 
-/* Parse text (len bytes; need not be NUL-terminated). Returns 0, or -EINVAL with
- * "line N: what is wrong" in err; c is only changed on success. */
+/* Parse text (len bytes; need not be NUL-terminated) into c, replacing all of it.
+ * Returns 0, or -EINVAL with "line N: what is wrong" in err; c is only changed on
+ * success. */
 int config_parse(const char *text, size_t len, struct config *c, char *err, size_t errlen);
 
 /* Read and parse path. -ENOENT when it does not exist (no message), -EINVAL with
@@ -37,7 +38,7 @@ int config_parse(const char *text, size_t len, struct config *c, char *err, size
 int config_load(const char *path, struct config *c, char *err, size_t errlen);
 
 /* Write c to path (creating its directory), atomically (temporary file + rename).
- * Returns 0 or -errno. */
+ * Returns 0, -EINVAL for a setup that would not read back the same, or -errno. */
 int config_save(const char *path, const struct config *c);
 
 /* $XDG_CONFIG_HOME/pmutop/pmutoprc, else $HOME/.config/pmutop/pmutoprc. NULL when

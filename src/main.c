@@ -13,6 +13,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "columns.h"
+#include "config.h"
 #include "engine.h"
 #include "evset.h"
 #include "pmu.h"
@@ -36,7 +37,11 @@ struct app {
 	int child_status;
 	bool child_done;
 	struct privs privs;
-	char notice[1024];
+	struct config cfg;
+	char cfg_path[512];
+	char cfg_note[640];
+	char user_spec[CONFIG_EVENTS_MAX];
+	char notice[2048];
 	char pmu_names[256];
 	struct pane panes[MAX_PANES];
 	unsigned npanes;
@@ -272,46 +277,114 @@ static int run_live(struct app *a)
 }
 #endif
 
-static void event_error(const struct app *a, const char *spec, int err,
-			const struct evspec_err *e)
+/* One line on why a spec did not parse, with the closest known names. */
+static void event_error_text(const struct app *a, const char *spec, int err,
+			     const struct evspec_err *e, char *buf, size_t len)
 {
 	char sugg[4][EV_NAME_MAX];
 	if (err == -ENOENT) {
 		unsigned n = evspec_suggest(e->token, a->pmus, sugg, 4);
-		fprintf(stderr, "pmutop: unknown event '%s' in -e", e->token);
-		for (unsigned i = 0; i < n; i++)
-			fprintf(stderr, "%s%s", i ? ", " : ": did you mean ", sugg[i]);
-		fprintf(stderr, "%s (pmutop --list shows every event)\n", n ? "?" : "");
+		size_t o = (size_t)snprintf(buf, len, "unknown event '%s'", e->token);
+		for (unsigned i = 0; i < n && o < len; i++)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : ": did you mean ",
+					      sugg[i]);
+		if (o < len)
+			snprintf(buf + o, len - o, "%s (pmutop --list shows every event)",
+				 n ? "?" : "");
 	} else if (err == -E2BIG) {
-		fprintf(stderr, "pmutop: a group in -e '%s' has more than %d events: split it\n",
-			spec, EVGROUP_MAX);
+		snprintf(buf, len, "a group in '%s' has more than %d events: split it", spec,
+			 EVGROUP_MAX);
 	} else {
-		fprintf(stderr, "pmutop: cannot parse -e '%s' at '%s' (offset %zu): see pmutop(1) "
-				"for the syntax, e.g. -e '{cycles,instructions}:u'\n",
-			spec, e->token[0] ? e->token : spec + (e->pos < strlen(spec) ? e->pos : 0),
-			e->pos);
+		size_t pos = e->pos < strlen(spec) ? e->pos : 0;
+		snprintf(buf, len, "cannot parse '%s' at '%s' (offset %zu): see pmutop(1) for the "
+				   "syntax, e.g. '{cycles,instructions}:u'",
+			 spec, e->token[0] ? e->token : spec + pos, e->pos);
 	}
-	exit(2);
+}
+
+/* The event set: the default groups (unless -e replaced them) and the user's. */
+static int make_set(struct app *a, const char *user, struct evset *out, char *msg,
+		    size_t len)
+{
+	struct evspec_err e;
+	memset(&e, 0, sizeof(e));
+	const char *base = a->cli.events ? NULL : evset_default_spec();
+	int err = evset_build(out, base, user, a->pmus, &e);
+	if (err) {
+		event_error_text(a, user && *user ? user : "(default)", err, &e, msg, len);
+		return err;
+	}
+	evset_probe(out, a->cli.user_only);
+	if (!a->privs.kernel)
+		startup_mark_kernel_only(out);
+	return 0;
+}
+
+/* The setup file: -c FILE must be readable; the default one is optional and, if
+ * corrupt, reported on the screen and ignored. Options given on the command line win. */
+static void load_config(struct app *a)
+{
+	char err[512];
+	config_init(&a->cfg);
+	const char *path = a->cli.config
+				   ? a->cli.config
+				   : config_default_path(a->cfg_path, sizeof(a->cfg_path));
+	if (!path)
+		return;
+	if (path != a->cfg_path)
+		snprintf(a->cfg_path, sizeof(a->cfg_path), "%s", path);
+	int r = config_load(path, &a->cfg, err, sizeof(err));
+	if (r == 0 || (r == -ENOENT && !a->cli.config))
+		goto apply;
+	if (a->cli.config) {
+		if (r == -ENOENT)
+			fprintf(stderr, "pmutop: no setup file '%s': check the path given to -c\n",
+				path);
+		else
+			fprintf(stderr, "pmutop: %s: fix the line or remove the file\n", err);
+		exit(2);
+	}
+	snprintf(a->cfg_note, sizeof(a->cfg_note), "%s (setup file ignored)", err);
+	config_init(&a->cfg);
+apply:
+	if (!a->cli.interval_set && a->cfg.interval > 0)
+		a->cli.interval = a->cfg.interval;
+	if (!a->cli.sort && a->cfg.sort[0])
+		a->cli.sort = a->cfg.sort;
+	if (!a->cli.pane && a->cfg.pane[0])
+		a->cli.pane = a->cfg.pane;
+	a->cli.reverse = a->cli.reverse || a->cfg.reverse;
+	a->cli.threads = a->cli.threads || a->cfg.threads;
+	a->cli.user_only = a->cli.user_only || a->cfg.user_only;
+	snprintf(a->user_spec, sizeof(a->user_spec), "%s",
+		 a->cli.events ? a->cli.events : a->cfg.events);
 }
 
 static void setup(struct app *a)
 {
+	char msg[512];
 	raise_nofile();
 	a->pmus = pmu_set_new("/sys", true);
-	struct evspec_err e;
-	memset(&e, 0, sizeof(e));
-	int err = a->cli.events ? evset_parse(&a->set, a->cli.events, a->pmus, &e)
-				: evset_default(&a->set, a->pmus, &e);
-	if (err)
-		event_error(a, a->cli.events ? a->cli.events : "(default)", err, &e);
 	startup_privs(&a->privs);
-	evset_probe(&a->set, a->cli.user_only);
-	if (!a->privs.kernel)
-		startup_mark_kernel_only(&a->set);
+	load_config(a);
+	if (make_set(a, a->user_spec, &a->set, msg, sizeof(msg))) {
+		if (a->cli.events) {
+			fprintf(stderr, "pmutop: -e: %s\n", msg);
+			exit(2);
+		}
+		/* The setup file's events do not parse here: count the default set. */
+		snprintf(a->cfg_note, sizeof(a->cfg_note), "setup file events: %s (ignored)", msg);
+		a->user_spec[0] = '\0';
+		if (make_set(a, NULL, &a->set, msg, sizeof(msg))) {
+			fprintf(stderr, "pmutop: %s\n", msg);
+			exit(1);
+		}
+	}
 	char hw[512], pr[512];
 	startup_notice(a->pmus, &a->set, hw, sizeof(hw));
 	startup_privs_notice(&a->privs, pr, sizeof(pr));
-	snprintf(a->notice, sizeof(a->notice), "%s%s%s", pr, *pr && *hw ? "; " : "", hw);
+	snprintf(a->notice, sizeof(a->notice), "%s%s%s%s%s", a->cfg_note,
+		 *a->cfg_note && (*pr || *hw) ? "; " : "", pr, *pr && *hw ? "; " : "", hw);
 	startup_pmu_names(a->pmus, a->pmu_names, sizeof(a->pmu_names));
 }
 
