@@ -258,7 +258,7 @@ static struct val cpu_pct(const struct column *c, const struct model *m, const s
 	if (r->kind == ROW_CPU) {
 		struct val v = {.v = r->cpu_pct, .state = VAL_EXACT, .run_pm = 1000};
 		if (r->cpu_pct < 0)
-			v = val_missing(VAL_NA, WHY_UNSUPPORTED);
+			v = val_missing(r->cpu_pct < -1.5 ? VAL_EMPTY : VAL_NA, WHY_UNSUPPORTED);
 		return v;
 	}
 	if (c->a < 0)

@@ -495,8 +495,10 @@ static void cpus_tick(struct engine *e)
 		r->g = e->cpu_gds + (size_t)i * ngroups(e);
 		int id = c->id[i];
 		uint64_t dt = c->total[id] - c->ptotal[id];
-		r->cpu_pct = got > id && dt ? 100.0 * (double)(c->busy[id] - c->pbusy[id]) / (double)dt
-					    : -1;
+		/* -1: /proc/stat unreadable; -2: no jiffy went by (a very short interval). */
+		r->cpu_pct = got <= id ? -1
+			     : dt     ? 100.0 * (double)(c->busy[id] - c->pbusy[id]) / (double)dt
+				      : -2;
 		c->pbusy[id] = c->busy[id];
 		c->ptotal[id] = c->total[id];
 		if (e->o.per_cpu)

@@ -248,7 +248,10 @@ static int run_live(struct app *a)
 				loop_set_interval(a->loop, a->cli.interval);
 			}
 		}
-		if (a->child > 0 && a->child_done && !engine_model(a->engine)->final) {
+		bool watched_gone = a->child > 0 ? a->child_done
+						 : a->cli.npids > 0 && !engine_watched_alive(a->engine);
+		if (watched_gone && !engine_model(a->engine)->final) {
+			/* The watched process is gone: its totals stay on the screen. */
 			engine_tick(a->engine);
 			engine_totals(a->engine);
 			loop_pause(a->loop, true);

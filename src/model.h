@@ -59,7 +59,8 @@ struct mrow {
 	unsigned nthreads;
 	bool exited;           /* the task ended during this interval; final values */
 	bool kthread;          /* a kernel thread */
-	double cpu_pct;        /* ROW_CPU: busy % from /proc/stat; tasks: from task-clock */
+	double cpu_pct;        /* ROW_CPU: busy % from /proc/stat (-1 unreadable, -2 no time
+				  went by); tasks: -1 (see the CPU% column: task-clock) */
 	const struct val *v;   /* one per model event */
 	const struct val_delta *g; /* one per group: its enabled/running deltas (val unused) */
 };
