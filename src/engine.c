@@ -744,18 +744,27 @@ static void header_init(struct engine *e)
 	e->m.threads = e->o.threads;
 }
 
-/* Each watched process must exist and have at least one thread we may count. */
+/* Each watched process must exist, and not be closed to us: a process whose events are
+ * all unsupported still gets its rows (n/a), one we may not count is refused. */
 static int check_watched(struct engine *e)
 {
 	for (unsigned i = 0; i < e->o.npids; i++) {
 		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
 		int err = -ESRCH;
+		bool denied = true;
 		for (struct task *t = p ? p->threads : NULL; t; t = t->sibling) {
+			if (t->vanished)
+				continue;
+			err = 0;
 			if (t->counted)
-				err = 0;
-			else if (err && t->c.why[0] == WHY_NOPERM)
-				err = -EACCES;
+				denied = false;
+			for (unsigned ev = 0; ev < e->l.nevents && denied; ev++)
+				if (t->c.why[ev] != WHY_NOPERM && t->c.why[ev] != WHY_UNSUPPORTED)
+					denied = false;
+			denied = denied && t->c.why[0] == WHY_NOPERM;
 		}
+		if (!err && denied)
+			err = -EACCES;
 		if (err) {
 			if (e->o.failed_pid)
 				*e->o.failed_pid = e->pids[i];

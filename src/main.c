@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "catalog.h"
 #include "cli.h"
 #include "columns.h"
 #include "config.h"
@@ -29,7 +30,8 @@
 struct app {
 	struct cli cli;
 	struct pmu_set *pmus;
-	struct evset set;
+	struct evset *set;      /* heap: the engine keeps a pointer to it */
+	struct catalog *catalog;
 	struct engine *engine;
 	struct batch *batch;
 	struct loop *loop;
@@ -89,7 +91,8 @@ static void reap_child(struct app *a)
 static void build_panes(struct app *a)
 {
 	const struct model *m = engine_model(a->engine);
-	a->npanes = columns_build_panes(m, a->set.user, a->panes, MAX_PANES);
+	a->npanes = columns_build_panes_ex(m, a->set->user, a->cfg.metrics, a->cfg.nmetrics,
+					   a->panes, MAX_PANES);
 	a->panes_threads = m->threads;
 }
 
@@ -149,8 +152,78 @@ static bool want_color(const struct cli *c)
 	return !term || (strcmp(term, "dumb") != 0 && strncmp(term, "vt", 2) != 0);
 }
 
+static int make_set(struct app *a, const char *user, struct evset *out, char *msg,
+		    size_t len);
+
+/* Count the user's new events from now on. The groups that stay keep their history;
+ * a spec that does not parse changes nothing and says why. */
+static void apply_events(struct app *a, struct ui *ui, const char *spec)
+{
+	char msg[512];
+	struct evset *ns = calloc(1, sizeof(*ns));
+	if (!ns || make_set(a, spec, ns, msg, sizeof(msg))) {
+		ui_message(ui, ns ? msg : "out of memory");
+		free(ns);
+		ui_set_user_spec(ui, a->user_spec);
+		return;
+	}
+	if (engine_set_evset(a->engine, ns)) {
+		/* The engine may have moved to part of the new layout: it keeps ns. */
+		ui_message(ui, "out of memory while switching events: some groups may not count");
+	}
+	evset_free(a->set);
+	free(a->set);
+	a->set = ns;
+	snprintf(a->user_spec, sizeof(a->user_spec), "%s", spec ? spec : "");
+	ui_set_user_spec(ui, a->user_spec);
+	engine_tick(a->engine); /* a short interval now rather than an empty screen */
+	build_panes(a);
+	ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+	for (unsigned i = 0; i < ns->nevents; i++)
+		if (ns->events[i].status != WHY_NONE && ns->groups[ns->events[i].group].user) {
+			snprintf(msg, sizeof(msg), "%s: %s here: its cells read n/a",
+				 ns->events[i].name, val_why_str((enum val_why)ns->events[i].status));
+			ui_message(ui, msg);
+			break;
+		}
+}
+
+static void apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m,
+			  unsigned n)
+{
+	if (n > CONFIG_METRICS_MAX)
+		n = CONFIG_METRICS_MAX;
+	if (m != a->cfg.metrics)
+		memmove(a->cfg.metrics, m, n * sizeof(*m));
+	a->cfg.nmetrics = n;
+	ui_set_metrics(ui, a->cfg.metrics, n);
+	build_panes(a);
+	ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+}
+
+static void save_config(struct app *a, struct ui *ui)
+{
+	char msg[640];
+	const struct model *m = engine_model(a->engine);
+	a->cfg.interval = a->cli.interval;
+	a->cfg.threads = a->cli.threads;
+	a->cfg.user_only = m->user_only;
+	snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
+	if (!a->cfg_path[0]) {
+		ui_message(ui, "cannot save: set XDG_CONFIG_HOME or HOME, or start with -c FILE");
+		return;
+	}
+	int err = config_save(a->cfg_path, &a->cfg);
+	if (err)
+		snprintf(msg, sizeof(msg), "cannot save %s: %s", a->cfg_path, strerror(-err));
+	else
+		snprintf(msg, sizeof(msg), "setup saved to %s", a->cfg_path);
+	ui_message(ui, msg);
+}
+
 /* Engine-side commands from keys. Returns true to quit. */
-static bool apply_cmd(struct app *a, const struct ui_cmd *cmd, bool *paused, bool *dirty)
+static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
+		      bool *dirty)
 {
 	switch (cmd->kind) {
 	case UI_QUIT:
@@ -179,6 +252,15 @@ static bool apply_cmd(struct app *a, const struct ui_cmd *cmd, bool *paused, boo
 	case UI_UNFOCUS:
 		engine_set_threads(a->engine, a->cli.threads);
 		break;
+	case UI_SET_EVENTS:
+		apply_events(a, ui, cmd->spec);
+		break;
+	case UI_SET_METRICS:
+		apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
+		break;
+	case UI_SAVE_CONFIG:
+		save_config(a, ui);
+		break;
 	default:
 		break;
 	}
@@ -191,7 +273,7 @@ static int run_live(struct app *a)
 	char err[256];
 	/* Without hardware counters the software pane is the one with numbers. */
 	const char *pane = a->cli.pane ? a->cli.pane
-				       : evset_any_hardware(&a->set) ? NULL : "Software";
+				       : evset_any_hardware(a->set) ? NULL : "Software";
 	struct ui_opts o = {.color = want_color(&a->cli), .pane = pane,
 			    .sort = a->cli.sort, .reverse = a->cli.reverse};
 	struct ui *ui = ui_new(&o, err, sizeof(err));
@@ -205,6 +287,10 @@ static int run_live(struct app *a)
 	int code = 0;
 	build_panes(a);
 	ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+	a->catalog = catalog_new(a->pmus);
+	ui_set_catalog(ui, a->catalog);
+	ui_set_user_spec(ui, a->user_spec);
+	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
 	ui_draw(ui);
 	while (!quit) {
 		struct loop_events ev;
@@ -261,12 +347,14 @@ static int run_live(struct app *a)
 		if (ev.mask & LOOP_INPUT) {
 			struct ui_cmd cmd;
 			while (!quit && ui_input(ui, &cmd) > 0)
-				quit = apply_cmd(a, &cmd, &paused, &dirty);
+				quit = apply_cmd(a, ui, &cmd, &paused, &dirty);
 		}
 		if (dirty && !quit)
 			ui_draw(ui);
 	}
 	ui_free(ui);
+	catalog_free(a->catalog);
+	a->catalog = NULL;
 	if (a->child > 0 && a->child_done)
 		code = child_exit_code(a->child_status);
 	return code;
@@ -370,7 +458,12 @@ static void setup(struct app *a)
 	a->pmus = pmu_set_new("/sys", true);
 	startup_privs(&a->privs);
 	load_config(a);
-	if (make_set(a, a->user_spec, &a->set, msg, sizeof(msg))) {
+	a->set = calloc(1, sizeof(*a->set));
+	if (!a->set) {
+		fprintf(stderr, "pmutop: out of memory\n");
+		exit(1);
+	}
+	if (make_set(a, a->user_spec, a->set, msg, sizeof(msg))) {
 		if (a->cli.events) {
 			fprintf(stderr, "pmutop: -e: %s\n", msg);
 			exit(2);
@@ -378,13 +471,13 @@ static void setup(struct app *a)
 		/* The setup file's events do not parse here: count the default set. */
 		snprintf(a->cfg_note, sizeof(a->cfg_note), "setup file events: %s (ignored)", msg);
 		a->user_spec[0] = '\0';
-		if (make_set(a, NULL, &a->set, msg, sizeof(msg))) {
+		if (make_set(a, NULL, a->set, msg, sizeof(msg))) {
 			fprintf(stderr, "pmutop: %s\n", msg);
 			exit(1);
 		}
 	}
 	char hw[512], pr[512];
-	startup_notice(a->pmus, &a->set, hw, sizeof(hw));
+	startup_notice(a->pmus, a->set, hw, sizeof(hw));
 	startup_privs_notice(&a->privs, pr, sizeof(pr));
 	snprintf(a->notice, sizeof(a->notice), "%s%s%s%s%s", a->cfg_note,
 		 *a->cfg_note && (*pr || *hw) ? "; " : "", pr, *pr && *hw ? "; " : "", hw);
@@ -421,7 +514,7 @@ static void start_engine(struct app *a)
 	int err;
 	pid_t bad = 0;
 	o.failed_pid = &bad;
-	a->engine = engine_new(&a->set, &o, &err);
+	a->engine = engine_new(a->set, &o, &err);
 	if (!a->engine) {
 		if (a->child > 0)
 			kill(a->child, SIGKILL);
@@ -510,7 +603,9 @@ int main(int argc, char **argv)
 	batch_free(a.batch);
 	engine_free(a.engine);
 	loop_free(a.loop);
-	evset_free(&a.set);
+	if (a.set)
+		evset_free(a.set);
+	free(a.set);
 	pmu_set_free(a.pmus);
 	return code;
 }

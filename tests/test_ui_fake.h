@@ -15,18 +15,21 @@
 enum { E_TCLK, E_CS, E_MIGR, E_FLT, E_CYC, E_INS, E_CREF, E_CMISS, E_CINS, E_BR, E_BMISS,
        E_BINS, NEV };
 enum { G_SW, G_IPC, G_CACHE, G_BRANCH, NGRP };
+/* The user's events, after fake_user(): "{cycles,instructions}:u,cs". */
+enum { E_UCYC = NEV, E_UINS, E_UCS, NEV_ALL };
+enum { G_U1 = NGRP, G_U2, NGRP_ALL };
 #define NROWS 7
 #define SCREEN_MAX 65536
 #define HOSTILE "\x1b[31mevil\a\nname\xff"
 
 struct fake {
-	struct mevent ev[NEV];
-	struct mgroup grp[NGRP];
-	struct val v[NROWS][NEV];
-	struct val_delta g[NROWS][NGRP];
+	struct mevent ev[NEV_ALL];
+	struct mgroup grp[NGRP_ALL];
+	struct val v[NROWS][NEV_ALL];
+	struct val_delta g[NROWS][NGRP_ALL];
 	struct mrow rows[NROWS];
-	struct val cv[2][NEV];
-	struct val_delta cg[2][NGRP];
+	struct val cv[2][NEV_ALL];
+	struct val_delta cg[2][NGRP_ALL];
 	struct mrow cpus[2];
 	struct model m;
 	struct pane panes[8];
@@ -83,7 +86,8 @@ static inline void fake_row(struct fake *f, int i, enum row_kind kind, pid_t pid
 static inline void fake_event(struct fake *f, int e, const char *name, unsigned grp,
 			      enum ev_role role, bool hw)
 {
-	f->ev[e] = (struct mevent){.name = name, .group = grp, .role = role, .hardware = hw};
+	f->ev[e] = (struct mevent){.name = name, .key = name, .group = grp, .role = role,
+				   .hardware = hw};
 }
 
 static inline void fake_events(struct fake *f)
@@ -100,6 +104,8 @@ static inline void fake_events(struct fake *f)
 	fake_event(f, E_BR, "branches", G_BRANCH, ROLE_BRANCHES, true);
 	fake_event(f, E_BMISS, "branch-misses", G_BRANCH, ROLE_BRANCH_MISSES, true);
 	fake_event(f, E_BINS, "instructions", G_BRANCH, ROLE_BRANCH_INSNS, true);
+	f->ev[E_CINS].key = "instructions#3";   /* keys are unique in a set */
+	f->ev[E_BINS].key = "instructions#4";
 	f->ev[E_BR].status = WHY_NOPERM; /* one reason for the help screen to show */
 	f->grp[G_SW] = (struct mgroup){.first = E_TCLK, .n = 4};
 	f->grp[G_IPC] = (struct mgroup){.first = E_CYC, .n = 2};
@@ -144,6 +150,30 @@ static inline void fake_init(struct fake *f)
 		.cpu_rows = f->cpus,
 	};
 	f->npanes = columns_build_panes(&f->m, false, f->panes, 8);
+}
+
+/* Add the user's groups {cycles,instructions}:u and cs, as main.c's set would have them
+ * after "{cycles,instructions}:u,cs", and rebuild the panes (an Events pane first). */
+static inline void fake_user(struct fake *f)
+{
+	fake_event(f, E_UCYC, "cycles:u", G_U1, ROLE_NONE, true);
+	fake_event(f, E_UINS, "instructions:u", G_U1, ROLE_NONE, true);
+	fake_event(f, E_UCS, "cs", G_U2, ROLE_NONE, false);
+	f->ev[E_UCS].status = WHY_NOPERM;
+	f->grp[G_U1] = (struct mgroup){.first = E_UCYC, .n = 2, .user = true};
+	f->grp[G_U2] = (struct mgroup){.first = E_UCS, .n = 1, .user = true};
+	for (int i = 0; i < NROWS; i++) {
+		f->v[i][E_UCYC] = fake_exact(1e9 * (i + 1));
+		f->v[i][E_UINS] = fake_exact(2e9 * (i + 1));
+		f->v[i][E_UCS] = fake_exact(5 * (i + 1));
+		f->g[i][G_U1] = f->g[i][G_U2] = (struct val_delta){1000000000, 1000000000, 0};
+	}
+	for (int c = 0; c < 2; c++)
+		for (int e = NEV; e < NEV_ALL; e++)
+			f->cv[c][e] = fake_exact(1e6);
+	f->m.nevents = NEV_ALL;
+	f->m.ngroups = NGRP_ALL;
+	f->npanes = columns_build_panes(&f->m, true, f->panes, 8);
 }
 
 /* An off-screen UI of cols x lines: keys come from /dev/null, escape sequences go to

@@ -35,7 +35,7 @@ static void add(struct page *pg, bool heading, const char *fmt, ...)
 }
 
 static const char *const keys[] = {
-	"  Tab F2 Right     next pane            Shift-Tab Left   previous pane",
+	"  Tab Right        next pane            Shift-Tab Left   previous pane",
 	"  1 .. 9           pane by number",
 	"  < >  , .         sort by the previous / next column",
 	"  F6               choose the sort column from a list",
@@ -50,6 +50,11 @@ static const char *const keys[] = {
 	"  H                show or hide thread rows",
 	"  K                count kernel mode too, or user mode only",
 	"  Space            pause / resume",
+	"  e F2             choose events while counting: browse the PMUs, search events",
+	"                   by name or description (/), add one (Enter, or g into a group);",
+	"                   remove (x) and regroup (g) yours; derived columns (m); any",
+	"                   -e spec as text (:)",
+	"  W                save the setup (interval, sort, pane, events, columns)",
 	"  d s              set the interval in seconds (0.1 to 3600)",
 	"  Ctrl-L           redraw the screen",
 	"  h ? F1           this help            q F10            quit",

@@ -18,7 +18,8 @@ static unsigned main_keys(bool paused, bool focused, struct key *k)
 {
 	unsigned n = 0;
 	k[n++] = (struct key){"F1", "Help", 9};
-	k[n++] = (struct key){"F2", "Pane", 7};
+	k[n++] = (struct key){"F2", "Events", 7};
+	k[n++] = (struct key){"Tab", "Pane", 7};
 	k[n++] = (struct key){"F4", "Filter", 6};
 	k[n++] = (struct key){"F6", "Sort", 6};
 	k[n++] = (struct key){"Spc", paused ? "Resume" : "Pause", 8};
@@ -30,7 +31,31 @@ static unsigned main_keys(bool paused, bool focused, struct key *k)
 	k[n++] = (struct key){"K", "Kernel", 2};
 	if (!focused)
 		k[n++] = (struct key){"p", "PID", 1};
+	k[n++] = (struct key){"W", "Save", 0};
 	k[n++] = (struct key){"F10", "Quit", 9};
+	return n;
+}
+
+/* The events setup's views share the keys that leave them. */
+static unsigned setup_keys(enum keybar_set set, struct key *k)
+{
+	unsigned n = 0;
+	if (set == KEYBAR_SETUP_PMUS) {
+		k[n++] = (struct key){"Enter", "Events", 9};
+		k[n++] = (struct key){"/", "Search", 8};
+	} else if (set == KEYBAR_SETUP_EVENTS) {
+		k[n++] = (struct key){"Enter", "Add", 9};
+		k[n++] = (struct key){"g", "AddToGroup", 7};
+		k[n++] = (struct key){"/", "Search", 8};
+	} else {
+		k[n++] = (struct key){"x", "Remove", 9};
+		k[n++] = (struct key){"g", "Regroup", 8};
+	}
+	k[n++] = (struct key){"m", "Column", 5};
+	k[n++] = (struct key){":", "Spec", 6};
+	k[n++] = (struct key){"Tab", "View", 6};
+	k[n++] = (struct key){"W", "Save", 3};
+	k[n++] = (struct key){"Esc", "Back", 9};
 	return n;
 }
 
@@ -50,6 +75,14 @@ static unsigned mode_keys(enum keybar_set set, bool paused, bool focused, struct
 		k[n++] = (struct key){"Enter", "Select", 9};
 		k[n++] = (struct key){"Esc", "Cancel", 9};
 		break;
+	case KEYBAR_DIALOG:
+		k[n++] = (struct key){"Up/Dn", "Field", 5};
+		k[n++] = (struct key){"Lt/Rt", "Choose", 6};
+		k[n++] = (struct key){"Enter", "Add", 9};
+		k[n++] = (struct key){"Esc", "Cancel", 9};
+		break;
+	default:
+		return setup_keys(set, k);
 	}
 	return n;
 }

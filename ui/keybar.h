@@ -4,7 +4,15 @@
 
 #include <stdbool.h>
 
-enum keybar_set { KEYBAR_MAIN, KEYBAR_HELP, KEYBAR_MENU };
+enum keybar_set {
+	KEYBAR_MAIN,
+	KEYBAR_HELP,
+	KEYBAR_MENU,
+	KEYBAR_DIALOG,
+	KEYBAR_SETUP_PMUS,
+	KEYBAR_SETUP_EVENTS,
+	KEYBAR_SETUP_MINE,
+};
 
 void keybar_draw(enum keybar_set set, bool paused, bool focused, int y, int w);
 

@@ -1,4 +1,5 @@
-/* Keys: one handler per mode (main, help, prompt, menu). Keys the UI can act on alone
+/* Keys: one handler per mode (main, help, prompt, menu; the events setup's are in
+ * setupkeys.c). Keys the UI can act on alone
  * change its state and ask for a redraw; the rest become commands for main.c. */
 #include "keys.h"
 
@@ -6,6 +7,8 @@
 #include <string.h>
 
 #include "colors.h"
+#include "setup.h"
+#include "setupkeys.h"
 #include "sortmenu.h"
 #include "text.h"
 #include "uistate.h"
@@ -149,7 +152,7 @@ static bool pane_key(struct ui *u, int key)
 	unsigned n = u->npanes;
 	if (n == 0)
 		return false;
-	if (key == '\t' || key == KEY_F(2) || key == KEY_RIGHT)
+	if (key == '\t' || key == KEY_RIGHT)
 		ui_switch_pane(u, (u->pane + 1) % n);
 	else if (key == KEY_BTAB || key == KEY_LEFT)
 		ui_switch_pane(u, (u->pane + n - 1) % n);
@@ -172,6 +175,9 @@ static bool engine_key(struct ui *u, int key, struct ui_cmd *cmd)
 		return true;
 	case 'K':
 		cmd->kind = UI_TOGGLE_KERNEL;
+		return true;
+	case 'W':
+		cmd->kind = UI_SAVE_CONFIG;
 		return true;
 	case ' ':
 		u->paused = !u->paused;
@@ -216,6 +222,10 @@ static bool view_key(struct ui *u, int key)
 		return true;
 	case 'u':
 		pick(u, PICK_USER);
+		return true;
+	case 'e':
+	case KEY_F(2):
+		setup_open(u);
 		return true;
 	case '/':
 	case KEY_F(4):
@@ -368,6 +378,7 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 {
 	bool had_msg = *u->msg;
 	u->msg[0] = '\0';
+	u->msg_until = 0;
 	if (key == KEY_RESIZE) {
 		ui_resize(u);
 		cmd->kind = UI_REDRAW;
@@ -382,6 +393,9 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case MODE_MENU:
 		menu_mode_key(u, key, cmd);
+		break;
+	case MODE_SETUP:
+		setupkeys_handle(u, key, cmd);
 		break;
 	case MODE_MAIN:
 		main_key(u, key, cmd);

@@ -1,4 +1,4 @@
-/* Key dispatch: one handler per mode (main view, help, prompt, menu). */
+/* Key dispatch: one handler per mode (main view, help, prompt, menu, events setup). */
 #ifndef PMUTOP_KEYS_H
 #define PMUTOP_KEYS_H
 

@@ -12,6 +12,7 @@
 #include "keybar.h"
 #include "meters.h"
 #include "paint.h"
+#include "setup.h"
 #include "table.h"
 #include "tabs.h"
 #include "text.h"
@@ -63,7 +64,7 @@ static void bottom_line(struct ui *u, int y, int w)
 {
 	if (u->mode == MODE_PROMPT)
 		prompt_draw(&u->prompt, y, w);
-	else if (*u->msg) {
+	else if (*u->msg && (u->msg_until == 0 || ui_now() < u->msg_until)) {
 		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
 		paint_text(y, 0, w, u->msg, colors_attr(CLR_MESSAGE));
 	} else
@@ -109,6 +110,11 @@ void layout_draw(struct ui *u)
 	}
 	if (u->mode == MODE_HELP) {
 		draw_help(u, h, w);
+		refresh();
+		return;
+	}
+	if (u->mode == MODE_SETUP) {
+		setup_draw(u);
 		refresh();
 		return;
 	}

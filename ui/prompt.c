@@ -55,17 +55,42 @@ enum prompt_res prompt_key(struct prompt *p, int key)
 	return PROMPT_CHANGED;
 }
 
+/* The part of clean that fits in w columns with the cursor after it: its end, as the
+ * end is where typing happens. */
+static const char *visible_tail(const char *clean, int w)
+{
+	int total = paint_width(clean);
+	while (*clean && total > w - 1) {
+		char one[8];
+		size_t n = 1;
+		while (n < sizeof(one) - 1 && ((unsigned char)clean[n] & 0xc0) == 0x80)
+			n++;
+		memcpy(one, clean, n);
+		one[n] = '\0';
+		total -= paint_width(one);
+		clean += n;
+	}
+	return clean;
+}
+
 void prompt_draw(const struct prompt *p, int y, int w)
 {
+	static const char hint[] = "(Enter: ok, Esc: cancel)";
 	char clean[PROMPT_MAX * 4];
 	text_sanitize(p->text, clean, sizeof(clean), colors_utf8());
 	paint_fill(y, 0, w, A_NORMAL);
 	int x = paint_text(y, 0, w, p->label, colors_attr(CLR_KEY_LABEL));
 	x += paint_text(y, x, w - x, " ", A_NORMAL);
-	x += paint_text(y, x, w - x, clean, colors_attr(CLR_VALUE));
+	const char *shown = visible_tail(clean, w - x);
+	if (shown != clean && w - x > 4) {
+		x += paint_text(y, x, w - x, colors_utf8() ? "\xe2\x80\xa6" : "<", A_NORMAL);
+		shown = visible_tail(shown, w - x);
+	}
+	x += paint_text(y, x, w - x, shown, colors_attr(CLR_VALUE));
 	/* Where the next character goes: the terminal's cursor stays hidden. */
 	paint_text(y, x, w - x, "_", A_BLINK);
-	paint_text(y, x + 2, w - x - 2, "(Enter: ok, Esc: cancel)", colors_attr(CLR_LABEL));
+	if (w - x - 2 >= (int)sizeof(hint) - 1)
+		paint_text(y, x + 2, w - x - 2, hint, colors_attr(CLR_LABEL));
 }
 
 bool prompt_parse_interval(const char *s, double *out)

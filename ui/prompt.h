@@ -1,5 +1,5 @@
-/* One-line input dialogs on the bottom line (filter, interval, PID), and the
- * validators for what they return. */
+/* One-line input dialogs on the bottom line (filter, interval, PID, search, event
+ * spec), and the validators for what they return. */
 #ifndef PMUTOP_PROMPT_H
 #define PMUTOP_PROMPT_H
 
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define PROMPT_MAX 64
+#define PROMPT_MAX 1024   /* an event spec: the setup file's limit */
 
 struct prompt {
 	char label[32];

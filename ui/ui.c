@@ -12,8 +12,10 @@
 #include "colors.h"
 #include "keys.h"
 #include "layout.h"
+#include "setup.h"
 #include "snapshot.h"
 #include "termcheck.h"
+#include "text.h"
 #include "uistate.h"
 
 /* curses has one terminal at a time: this is it. It also makes ui_free safe to call
@@ -92,6 +94,8 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 	snprintf(u->pane_name, sizeof(u->pane_name), "%s", o->pane ? o->pane : "");
 	snprintf(u->want_sort, sizeof(u->want_sort), "%s", o->sort ? o->sort : "");
 	u->want_reverse = o->reverse;
+	u->setup.pmu = -1;
+	setup_spec_changed(u);
 	ui_live = u;
 	return u;
 }
@@ -107,6 +111,7 @@ void ui_free(struct ui *u)
 	fflush(u->out);
 	delscreen(u->scr);
 	rows_free(&u->rows);
+	setup_free(&u->setup);
 	free(u);
 }
 
@@ -179,9 +184,20 @@ void ui_switch_pane(struct ui *u, unsigned pane)
 {
 	if (pane >= u->npanes)
 		return;
+	if (strcasecmp(u->pane_name, u->panes[pane].name) != 0)
+		snprintf(u->back_pane, sizeof(u->back_pane), "%s", u->pane_name);
 	u->pane = pane;
 	snprintf(u->pane_name, sizeof(u->pane_name), "%s", u->panes[pane].name);
+	u->want_pane[0] = '\0';   /* the user chose: no switching behind their back */
 	ui_refresh_rows(u, true);
+}
+
+static int find_pane(const struct pane *panes, unsigned npanes, const char *name)
+{
+	for (unsigned i = 0; *name && i < npanes; i++)
+		if (strcasecmp(panes[i].name, name) == 0)
+			return (int)i;
+	return -1;
 }
 
 void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
@@ -193,14 +209,56 @@ void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
 	u->panes = panes;
 	u->npanes = npanes;
 	u->pane = 0;
-	for (unsigned i = 0; i < npanes; i++)
-		if (strcasecmp(panes[i].name, u->pane_name) == 0)
-			u->pane = i;
+	if (*u->want_pane && find_pane(panes, npanes, u->want_pane) >= 0) {
+		if (strcasecmp(u->pane_name, u->want_pane) != 0)
+			snprintf(u->back_pane, sizeof(u->back_pane), "%s", u->pane_name);
+		snprintf(u->pane_name, sizeof(u->pane_name), "%s", u->want_pane);
+		u->want_pane[0] = '\0';
+	}
+	int i = find_pane(panes, npanes, u->pane_name);
+	if (i < 0)
+		i = find_pane(panes, npanes, u->back_pane);
+	if (i >= 0)
+		u->pane = (unsigned)i;
 	if (npanes)
 		snprintf(u->pane_name, sizeof(u->pane_name), "%s", panes[u->pane].name);
 	if (m)
 		u->paused = m->paused;
 	ui_refresh_rows(u, ui_now() >= u->freeze_until);
+}
+
+void ui_set_catalog(struct ui *u, const struct catalog *c)
+{
+	if (!u)
+		return;
+	u->cat = c;
+	setup_catalog_changed(u);
+}
+
+void ui_set_user_spec(struct ui *u, const char *spec)
+{
+	if (!u)
+		return;
+	snprintf(u->spec, sizeof(u->spec), "%s", spec ? spec : "");
+	setup_spec_changed(u);
+}
+
+void ui_set_metrics(struct ui *u, const struct user_metric *m, unsigned n)
+{
+	if (!u)
+		return;
+	u->nmetrics = !m ? 0 : n < CONFIG_METRICS_MAX ? n : CONFIG_METRICS_MAX;
+	if (u->nmetrics)
+		memcpy(u->metrics, m, u->nmetrics * sizeof(*m));
+}
+
+void ui_message(struct ui *u, const char *text)
+{
+	if (!u)
+		return;
+	/* Messages quote what the user typed and names from sysfs: never raw. */
+	text_sanitize(text ? text : "", u->msg, sizeof(u->msg), colors_utf8());
+	u->msg_until = *u->msg ? ui_now() + UI_MESSAGE_SECONDS : 0;
 }
 
 void ui_draw(struct ui *u)

@@ -11,6 +11,7 @@
 #include "model.h"
 
 struct ui;
+struct catalog;
 
 struct ui_opts {
 	bool color;              /* false with NO_COLOR, TERM=dumb or --no-color */
@@ -33,12 +34,19 @@ enum ui_cmd_kind {
 	UI_TOGGLE_KERNEL,
 	UI_FOCUS_PID,       /* .pid */
 	UI_UNFOCUS,
+	UI_SET_EVENTS,      /* .spec: count these user events (perf -e syntax; "" none) */
+	UI_SET_METRICS,     /* .metrics, .nmetrics: the user's derived columns */
+	UI_SAVE_CONFIG,     /* write the setup file */
 };
 
 struct ui_cmd {
 	enum ui_cmd_kind kind;
 	double interval;
 	pid_t pid;
+	/* UI-owned, valid until the next ui_* call: */
+	const char *spec;
+	const struct user_metric *metrics;
+	unsigned nmetrics;
 };
 
 /* Set up the terminal. Returns NULL (and leaves the terminal as it was) when it cannot;
@@ -51,6 +59,18 @@ void ui_free(struct ui *u);
 void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
 		  unsigned npanes);
 void ui_draw(struct ui *u);
+
+/* The PMUs and events the browsers list (not owned; must outlive the UI or be replaced).
+ * NULL: the browsers say there is no catalogue, and the spec line still works. */
+void ui_set_catalog(struct ui *u, const struct catalog *c);
+/* The user's event spec in force (perf -e syntax, "" or NULL: none): at start, and after
+ * every UI_SET_EVENTS, whether it was applied or not. The UI edits from it. */
+void ui_set_user_spec(struct ui *u, const char *spec);
+/* The user's derived columns in force: at start and after every UI_SET_METRICS. */
+void ui_set_metrics(struct ui *u, const struct user_metric *m, unsigned n);
+/* One line on the bottom line for a few seconds or until a key (errors, the saved
+ * file's path). Sanitised here. */
+void ui_message(struct ui *u, const char *text);
 
 /* Read one pending key (non-blocking) and act on it; engine-side actions come back in
  * cmd. Returns 1 if a key was handled, 0 if none was pending. */

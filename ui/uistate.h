@@ -7,16 +7,20 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "config.h"
 #include "curs.h"
 #include "menu.h"
 #include "prompt.h"
 #include "rows.h"
+#include "setup.h"
 #include "ui.h"
+#include "uspec.h"
 
 #define UI_MAX_PANES 16
 #define UI_FREEZE_SECONDS 3.0   /* the order holds still this long after a move */
+#define UI_MESSAGE_SECONDS 5.0  /* ui_message's line stays this long, or until a key */
 
-enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU };
+enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU, MODE_SETUP };
 enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID };
 enum ui_pick { PICK_SORT, PICK_USER };
 
@@ -39,6 +43,10 @@ struct ui {
 	unsigned npanes;
 	unsigned pane;          /* active pane */
 	char pane_name[32];     /* the active pane by name, to find it in rebuilt panes */
+	char want_pane[32];     /* switch to this pane when it appears ("Events", once the
+				   user's first events are counted); "" none */
+	char back_pane[32];     /* the pane before that switch: where to go when the pane
+				   shown goes away (the user removed all their events) */
 	struct pane_sort sort[UI_MAX_PANES];
 	unsigned nsort;
 	char want_sort[32];     /* from the options: the first sort of every pane */
@@ -60,7 +68,17 @@ struct ui {
 	struct menu menu;
 	int help_top;
 	int page;               /* table rows last drawn: PgUp/PgDn step */
-	char msg[160];          /* one-line message on the key bar, until the next key */
+	char msg[256];          /* one-line message on the key bar, until the next key */
+	double msg_until;       /* and until then (CLOCK_MONOTONIC seconds); 0: no limit */
+
+	/* The events setup screen and what it edits. */
+	const struct catalog *cat;
+	struct setup setup;
+	char spec[USPEC_TEXT];      /* the user's event spec in force */
+	char spec_out[USPEC_TEXT];  /* UI_SET_EVENTS's .spec */
+	struct user_metric metrics[CONFIG_METRICS_MAX];        /* in force */
+	unsigned nmetrics;
+	struct user_metric metrics_out[CONFIG_METRICS_MAX + 1]; /* UI_SET_METRICS's */
 };
 
 /* Re-read the rows from the model; resort false keeps their order (while frozen). */

@@ -8,42 +8,10 @@ PMUTOP=${1:?usage: screen.sh PMUTOP [TMUX]}
 TMUX_BIN=${2:-tmux}
 SOCK="pmutop-e2e-$$"
 CAP="${TMPDIR:-/tmp}/pmutop-e2e-$$.txt"
-FAILS=0
+. "$(dirname "$0")/lib.sh"
 
-t() { "$TMUX_BIN" -L "$SOCK" -f /dev/null "$@"; }
 cleanup() { t kill-server 2>/dev/null; rm -f "$CAP"; }
 trap cleanup EXIT INT TERM
-
-capture() { t capture-pane -p -t e2e >"$CAP" 2>/dev/null; }
-
-# Wait (up to $2 tenths of a second, default 50) until the pane shows $1 (a grep -E
-# pattern). Returns 1 on time-out.
-wait_for() {
-	n=0
-	while [ "$n" -lt "${2:-50}" ]; do
-		capture
-		grep -Eq -- "$1" "$CAP" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-
-fail() {
-	echo "FAIL: $1"
-	echo "---- screen ----"
-	cat "$CAP"
-	echo "----------------"
-	FAILS=$((FAILS + 1))
-}
-
-expect() { wait_for "$1" "${3:-50}" || fail "$2: expected /$1/"; }
-expect_not() {
-	sleep 0.3
-	capture
-	! grep -Eq -- "$1" "$CAP" || fail "$2: did not expect /$1/"
-}
-keys() { t send-keys -t e2e "$@"; }
 
 # A shell runs pmutop and then says how it ended, so both show in the pane. TERM inside
 # tmux is tmux's own (screen or tmux-256color): the real thing users get.
@@ -147,8 +115,4 @@ grep -q '^EXIT=0$' "$CAP" || fail "exit status not 0"
 [ "$(t display -p -t e2e '#{alternate_on}')" = 0 ] || fail "alternate screen still on"
 ! grep -q 'F10Quit' "$CAP" || fail "screen left behind after exit"
 
-if [ "$FAILS" -ne 0 ]; then
-	echo "$FAILS check(s) failed"
-	exit 1
-fi
-echo "ok: screen end to end"
+finish "screen end to end"

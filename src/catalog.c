@@ -1,0 +1,368 @@
+/* The catalogue behind the PMU and event browsers: PMU rows from pmu_set_info, events
+ * from evspec_catalogue, regrouped by PMU, with lower-case copies for searching. */
+#include "catalog.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evspec.h"
+#include "pmu.h"
+
+#define CHUNK_SIZE 65536
+#define QUERY_WORDS 8
+
+/* Strings live in chunks that never move, so pointers into them stay valid while the
+ * catalogue grows. */
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct catalog {
+	struct catalog_pmu *pmu;
+	unsigned npmu, cap_pmu;
+	struct catalog_event *ev;
+	const char **lname, **ldesc; /* lower-case name and description, per event */
+	unsigned nev, cap_ev;
+	struct chunk *chunks;
+	bool oom;
+	/* while building: the last heading seen and its row, as events come in runs */
+	const char *last_heading;
+	unsigned last_pmu;
+};
+
+static char *cat_alloc(struct catalog *c, size_t n)
+{
+	struct chunk *k = c->chunks;
+	if (!k || k->cap - k->used < n) {
+		size_t cap = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+		k = malloc(sizeof(*k) + cap);
+		if (!k) {
+			c->oom = true;
+			return NULL;
+		}
+		k->cap = cap;
+		k->used = 0;
+		k->next = c->chunks;
+		c->chunks = k;
+	}
+	char *p = k->data + k->used;
+	k->used += n;
+	return p;
+}
+
+/* A copy of s (NULL stays NULL), lower-cased when lower. */
+static const char *cat_dup(struct catalog *c, const char *s, bool lower)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *p = cat_alloc(c, n);
+	if (!p)
+		return "";
+	for (size_t i = 0; i < n; i++)
+		p[i] = lower ? (char)tolower((unsigned char)s[i]) : s[i];
+	return p;
+}
+
+static struct catalog_pmu *add_pmu(struct catalog *c)
+{
+	if (c->npmu == c->cap_pmu) {
+		unsigned cap = c->cap_pmu ? 2 * c->cap_pmu : 64;
+		void *p = realloc(c->pmu, cap * sizeof(*c->pmu));
+		if (!p) {
+			c->oom = true;
+			return NULL;
+		}
+		c->pmu = p;
+		c->cap_pmu = cap;
+	}
+	struct catalog_pmu *r = &c->pmu[c->npmu++];
+	memset(r, 0, sizeof(*r));
+	r->type = r->counters = r->fixed = -1;
+	r->desc = "";
+	return r;
+}
+
+static void add_heading(struct catalog *c, const char *name, const char *desc, bool present)
+{
+	struct catalog_pmu *r = add_pmu(c);
+	if (!r)
+		return;
+	r->name = cat_dup(c, name, false);
+	r->desc = cat_dup(c, desc, false);
+	r->present = present;
+	r->heading_only = true;
+}
+
+/* sysfs says nothing about its PMUs: a line for the ones every kernel has. */
+static const char *known_desc(const char *name)
+{
+	static const char *const known[][2] = {
+		{"software", "the kernel's software events"},
+		{"tracepoint", "static kernel tracepoints"},
+		{"breakpoint", "hardware breakpoints"},
+		{"kprobe", "dynamic kernel probes"},
+		{"uprobe", "dynamic user-space probes"},
+		{"msr", "model-specific registers (TSC, APERF, MPERF)"},
+		{"power", "RAPL energy counters"},
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(name, known[i][0]) == 0)
+			return known[i][1];
+	return "";
+}
+
+static void add_info(struct catalog *c, const struct pmu_info *pi)
+{
+	struct catalog_pmu *r = add_pmu(c);
+	if (!r)
+		return;
+	r->name = cat_dup(c, pi->name, false);
+	r->pfm_name = cat_dup(c, pi->pfm_name, false);
+	r->desc = cat_dup(c, pi->desc ? pi->desc : known_desc(pi->name), false);
+	r->cpus = cat_dup(c, pi->cpus, false);
+	r->type = pi->type;
+	r->counters = pi->nr_counters;
+	r->fixed = pi->nr_fixed;
+	r->present = pi->present;
+	r->core = pi->core;
+}
+
+/* Present PMUs first: they are the ones whose events can be counted here. */
+static void add_pmus(struct catalog *c, const struct pmu_set *pmus)
+{
+	int types[4];
+	add_heading(c, "generic", "the kernel's generic hardware and cache events (core PMU)",
+		    pmu_set_core_types(pmus, types, 4) > 0);
+	if (pmu_set_find(pmus, "software") < 0)
+		add_heading(c, "software", "the kernel's software events", true);
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < pmu_set_count(pmus); i++) {
+			struct pmu_info pi;
+			if (pmu_set_info(pmus, i, &pi) == 0 && pi.present == (pass == 0))
+				add_info(c, &pi);
+		}
+	}
+}
+
+int catalog_find_pmu(const struct catalog *c, const char *name)
+{
+	if (!c || !name)
+		return -1;
+	for (unsigned i = 0; i < c->npmu; i++) {
+		const struct catalog_pmu *p = &c->pmu[i];
+		if (strcmp(p->name, name) == 0 || (p->pfm_name && strcmp(p->pfm_name, name) == 0))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The row an event heading belongs to; a heading no row has gets one of its own. */
+static unsigned heading_row(struct catalog *c, const char *heading)
+{
+	if (c->last_heading && strcmp(c->last_heading, heading) == 0)
+		return c->last_pmu;
+	int i = catalog_find_pmu(c, heading);
+	if (i < 0) {
+		add_heading(c, heading, "", true);
+		i = (int)c->npmu - 1;
+	}
+	c->last_heading = c->pmu[i].pfm_name && strcmp(c->pmu[i].pfm_name, heading) == 0
+				  ? c->pmu[i].pfm_name
+				  : c->pmu[i].name;
+	c->last_pmu = (unsigned)i;
+	return (unsigned)i;
+}
+
+static bool grow_events(struct catalog *c)
+{
+	if (c->nev < c->cap_ev)
+		return true;
+	unsigned cap = c->cap_ev ? 2 * c->cap_ev : 1024;
+	void *e = realloc(c->ev, cap * sizeof(*c->ev));
+	if (e)
+		c->ev = e;
+	void *n = realloc(c->lname, cap * sizeof(*c->lname));
+	if (n)
+		c->lname = n;
+	void *d = realloc(c->ldesc, cap * sizeof(*c->ldesc));
+	if (d)
+		c->ldesc = d;
+	if (!e || !n || !d) {
+		c->oom = true;
+		return false;
+	}
+	c->cap_ev = cap;
+	return true;
+}
+
+static int add_event(void *ctx, const char *heading, const char *name, const char *desc)
+{
+	struct catalog *c = ctx;
+	if (!grow_events(c))
+		return 1;
+	unsigned row = heading_row(c, heading);
+	if (c->oom)
+		return 1;
+	struct catalog_event *e = &c->ev[c->nev];
+	e->pmu = row;
+	e->heading = c->last_heading;
+	e->name = cat_dup(c, name, false);
+	e->desc = cat_dup(c, desc ? desc : "", false);
+	c->lname[c->nev] = cat_dup(c, name, true);
+	c->ldesc[c->nev] = cat_dup(c, desc ? desc : "", true);
+	c->pmu[row].nevents++;
+	c->nev++;
+	return c->oom;
+}
+
+/* Events come from the walk in its own order ("generic" twice: hardware names, then
+ * cache names after the software ones): put them in PMU-row order, keeping the walk's
+ * order within a row. A counting sort does that in one pass. */
+static bool group_by_pmu(struct catalog *c)
+{
+	unsigned *start = calloc(c->npmu + 1, sizeof(*start));
+	struct catalog_event *ev = malloc((c->nev + 1) * sizeof(*ev));
+	const char **ln = malloc((c->nev + 1) * sizeof(*ln));
+	const char **ld = malloc((c->nev + 1) * sizeof(*ld));
+	bool ok = start && ev && ln && ld;
+	if (ok) {
+		for (unsigned i = 0; i < c->npmu; i++)
+			start[i + 1] = start[i] + c->pmu[i].nevents;
+		for (unsigned i = 0; i < c->nev; i++) {
+			unsigned k = start[c->ev[i].pmu]++;
+			ev[k] = c->ev[i];
+			ln[k] = c->lname[i];
+			ld[k] = c->ldesc[i];
+		}
+		free(c->ev);
+		free(c->lname);
+		free(c->ldesc);
+		c->ev = ev;
+		c->lname = ln;
+		c->ldesc = ld;
+		ev = NULL;
+		ln = ld = NULL;
+	}
+	free(start);
+	free(ev);
+	free(ln);
+	free(ld);
+	return ok;
+}
+
+struct catalog *catalog_new(const struct pmu_set *pmus)
+{
+	struct catalog *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	add_pmus(c, pmus);
+	if (!c->oom)
+		evspec_catalogue(pmus, NULL, add_event, c);
+	c->last_heading = NULL;
+	if (c->oom || !group_by_pmu(c)) {
+		catalog_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void catalog_free(struct catalog *c)
+{
+	if (!c)
+		return;
+	while (c->chunks) {
+		struct chunk *k = c->chunks;
+		c->chunks = k->next;
+		free(k);
+	}
+	free(c->pmu);
+	free(c->ev);
+	free(c->lname);
+	free(c->ldesc);
+	free(c);
+}
+
+unsigned catalog_npmus(const struct catalog *c)
+{
+	return c ? c->npmu : 0;
+}
+
+const struct catalog_pmu *catalog_pmu(const struct catalog *c, unsigned i)
+{
+	return c && i < c->npmu ? &c->pmu[i] : NULL;
+}
+
+unsigned catalog_nevents(const struct catalog *c)
+{
+	return c ? c->nev : 0;
+}
+
+const struct catalog_event *catalog_event(const struct catalog *c, unsigned i)
+{
+	return c && i < c->nev ? &c->ev[i] : NULL;
+}
+
+struct query {
+	char buf[256];
+	const char *word[QUERY_WORDS];
+	unsigned n;
+};
+
+/* Split a query into lower-case words; words past QUERY_WORDS are ignored. */
+static void query_split(const char *q, struct query *out)
+{
+	size_t n = 0;
+	out->n = 0;
+	while (q && *q && n + 1 < sizeof(out->buf)) {
+		while (isspace((unsigned char)*q))
+			q++;
+		if (!*q || out->n == QUERY_WORDS)
+			break;
+		out->word[out->n++] = out->buf + n;
+		while (*q && !isspace((unsigned char)*q) && n + 1 < sizeof(out->buf))
+			out->buf[n++] = (char)tolower((unsigned char)*q++);
+		out->buf[n++] = '\0';
+	}
+}
+
+/* 2: every word is in the name; 1: each is in the name or the description; 0: not. */
+static int match(const struct catalog *c, unsigned i, const struct query *q)
+{
+	int level = 2;
+	for (unsigned w = 0; w < q->n; w++) {
+		if (strstr(c->lname[i], q->word[w]))
+			continue;
+		if (!strstr(c->ldesc[i], q->word[w]))
+			return 0;
+		level = 1;
+	}
+	return level;
+}
+
+size_t catalog_search(const struct catalog *c, int pmu, const char *query, unsigned *out,
+		      size_t max)
+{
+	struct query q;
+	size_t n = 0;
+	if (!c)
+		return 0;
+	query_split(query, &q);
+	unsigned lo = 0, hi = c->nev;
+	if (pmu >= 0) {
+		/* Events are grouped by row: find the row's run. */
+		for (lo = 0; lo < c->nev && c->ev[lo].pmu != (unsigned)pmu; lo++)
+			;
+		for (hi = lo; hi < c->nev && c->ev[hi].pmu == (unsigned)pmu; hi++)
+			;
+	}
+	for (int want = 2; want >= 1; want--)
+		for (unsigned i = lo; i < hi && n < max; i++)
+			if (match(c, i, &q) == want)
+				out[n++] = i;
+	return n;
+}

@@ -1,0 +1,58 @@
+/* The machine's PMUs and every event name -e accepts, gathered once for the screen's
+ * browsers, with a search over names and descriptions fast enough for every keystroke.
+ * The catalogue owns copies of its strings: it outlives nothing it was built from. */
+#ifndef PMUTOP_CATALOG_H
+#define PMUTOP_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pmu_set;
+struct catalog;
+
+/* One row of the PMU browser: a PMU sysfs or libpfm4 knows, or a heading of kernel
+ * names that is no PMU of its own ("generic" hardware and cache events). Raw strings
+ * from sysfs and libpfm4: sanitise before display. */
+struct catalog_pmu {
+	const char *name;     /* sysfs name, else libpfm4 name, or "generic" */
+	const char *pfm_name; /* libpfm4 name when libpfm4 knows it, else NULL */
+	const char *desc;     /* "" when none */
+	const char *cpus;     /* cpu list, or NULL: all CPUs */
+	int type;	      /* perf_event_attr.type, -1 when not a sysfs PMU */
+	int counters, fixed;  /* general-purpose and fixed counters, -1 unknown */
+	bool present;	      /* on this machine (sysfs, or detected by libpfm4) */
+	bool core;	      /* counts CPU core events */
+	bool heading_only;    /* a catalogue heading, not a PMU */
+	unsigned nevents;     /* catalogue entries listed under it */
+};
+
+/* One event: name as -e takes it ("cycles", "cpu/mem-loads/", "zen4::RETIRED_OPS"),
+ * heading as pmutop --list prints it, desc one line of help ("" when none). */
+struct catalog_event {
+	const char *heading;
+	const char *name;
+	const char *desc;
+	unsigned pmu; /* index of the PMU row it is listed under */
+};
+
+/* Build from pmus (which may be freed afterwards). PMUs come in this order: "generic",
+ * then the present PMUs as pmu_set lists them, then the absent ones; events grouped by
+ * PMU in that order. Returns NULL only when out of memory. */
+struct catalog *catalog_new(const struct pmu_set *pmus);
+void catalog_free(struct catalog *c);
+
+unsigned catalog_npmus(const struct catalog *c);
+const struct catalog_pmu *catalog_pmu(const struct catalog *c, unsigned i);
+/* Index of the PMU row called name (its sysfs or libpfm4 name, or a heading), or -1. */
+int catalog_find_pmu(const struct catalog *c, const char *name);
+
+unsigned catalog_nevents(const struct catalog *c);
+const struct catalog_event *catalog_event(const struct catalog *c, unsigned i);
+
+/* The events of PMU row pmu (-1: all) whose name or description holds every word of
+ * query (case-insensitive substrings; an empty query matches everything), those that
+ * match by name alone first. Writes at most max indices to out and returns how many. */
+size_t catalog_search(const struct catalog *c, int pmu, const char *query, unsigned *out,
+		      size_t max);
+
+#endif

@@ -1,0 +1,221 @@
+/* The events setup screen from top to bottom: its tab line, a line saying what the view
+ * shows, the view's list, and the bottom line (a prompt, a message or its keys), with
+ * the pick list or the dialog over the list. */
+#include "setup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "colors.h"
+#include "evlist.h"
+#include "keybar.h"
+#include "paint.h"
+#include "pmulist.h"
+#include "text.h"
+#include "uistate.h"
+#include "userev.h"
+
+static const char *const view_names[SETUP_VIEWS] = {"PMUs", "Events", "Your events"};
+
+void setup_open(struct ui *u)
+{
+	struct setup *s = &u->setup;
+	u->mode = MODE_SETUP;
+	s->view = SETUP_PMUS;
+	s->sub = SUB_NONE;
+	s->stale = true;
+}
+
+void setup_free(struct setup *s)
+{
+	free(s->hits);
+	s->hits = NULL;
+	s->cap = s->nhits = 0;
+}
+
+void setup_spec_changed(struct ui *u)
+{
+	u->setup.split_ok = uspec_parse(u->spec, &u->setup.spec) == 0;
+	/* A pick list holds member and group numbers of the old spec. */
+	if (u->setup.sub == SUB_GROUP)
+		u->setup.sub = SUB_NONE;
+}
+
+void setup_catalog_changed(struct ui *u)
+{
+	u->setup.stale = true;
+	u->setup.pmu = -1;
+	u->setup.pmus = (struct scroll){0};
+	u->setup.events = (struct scroll){0};
+}
+
+void setup_refresh_hits(struct ui *u)
+{
+	struct setup *s = &u->setup;
+	if (!s->stale)
+		return;
+	s->stale = false;
+	size_t need = catalog_nevents(u->cat);
+	if (need > s->cap) {
+		unsigned *h = realloc(s->hits, need * sizeof(*h));
+		if (!h) {
+			s->nhits = 0;
+			snprintf(u->msg, sizeof(u->msg), "out of memory: the search found nothing");
+			return;
+		}
+		s->hits = h;
+		s->cap = need;
+	}
+	s->nhits = catalog_search(u->cat, s->pmu, s->search, s->hits, s->cap);
+	scroll_set(&s->events, s->nhits);
+}
+
+static void tab_line(const struct setup *s, int y, int w)
+{
+	int x = paint_text(y, 0, w, "Events setup  ", colors_attr(CLR_LABEL) | A_BOLD);
+	for (int i = 0; i < SETUP_VIEWS && x < w; i++) {
+		char tab[48];
+		bool on = (int)s->view == i;
+		snprintf(tab, sizeof(tab), on ? "[%d %s]" : " %d %s ", i + 1, view_names[i]);
+		x += paint_text(y, x, w - x, tab, colors_attr(on ? CLR_TAB_ACTIVE : CLR_TAB));
+		x += paint_text(y, x, w - x, " ", A_NORMAL);
+	}
+}
+
+static void pmus_context(const struct ui *u, char *buf, size_t len)
+{
+	unsigned n = catalog_npmus(u->cat), present = 0;
+	for (unsigned i = 0; i < n; i++)
+		present += catalog_pmu(u->cat, i)->present;
+	snprintf(buf, len,
+		 "%u PMUs and headings, %u present; %u events. Enter lists a PMU's "
+		 "events, / searches them all",
+		 n, present, catalog_nevents(u->cat));
+}
+
+static void events_context(const struct ui *u, char *buf, size_t len)
+{
+	const struct setup *s = &u->setup;
+	const struct catalog_pmu *p = s->pmu >= 0 ? catalog_pmu(u->cat, (unsigned)s->pmu) : NULL;
+	char name[64], search[PROMPT_MAX];
+	text_sanitize(p ? p->name : "all PMUs", name, sizeof(name), colors_utf8());
+	text_sanitize(s->search, search, sizeof(search), colors_utf8());
+	size_t o = (size_t)snprintf(buf, len, "Events of %s: %zu shown", name, s->nhits);
+	if (*s->search && o < len)
+		snprintf(buf + o, len - o, ", matching '%s'", search);
+	else if (o < len)
+		snprintf(buf + o, len - o, ". Enter adds one as its own group, g into a group");
+}
+
+static void context_line(const struct ui *u, int y, int w)
+{
+	char buf[USPEC_TEXT + 64], clean[USPEC_TEXT + 64];
+	switch (u->setup.view) {
+	case SETUP_PMUS:
+		pmus_context(u, buf, sizeof(buf));
+		break;
+	case SETUP_EVENTS:
+		events_context(u, buf, sizeof(buf));
+		break;
+	default:
+		snprintf(buf, sizeof(buf), "In force: %s", *u->spec ? u->spec : "(none)");
+		break;
+	}
+	text_sanitize(buf, clean, sizeof(clean), colors_utf8());
+	paint_text(y, 0, w, clean, A_NORMAL);
+}
+
+static const char *empty_text(const struct ui *u)
+{
+	const struct setup *s = &u->setup;
+	const struct catalog_pmu *p = s->pmu >= 0 ? catalog_pmu(u->cat, (unsigned)s->pmu) : NULL;
+	if (!u->cat)
+		return "no event catalogue: ':' still takes any event spec";
+	if (*s->search)
+		return "no event matches: Backspace, or Esc and / for a new search";
+	if (p && !p->present)
+		return "not present on this machine: none of its events can be counted here";
+	return "no named events here: ':' takes raw ones (pmu/event=0x../, rNNNN)";
+}
+
+static void draw_view(struct ui *u, int y, int h, int w)
+{
+	struct setup *s = &u->setup;
+	if (s->view == SETUP_PMUS) {
+		pmulist_draw(u->cat, &s->pmus, y, h, w);
+	} else if (s->view == SETUP_EVENTS) {
+		setup_refresh_hits(u);
+		struct evlist_view v = {
+			.c = u->cat,
+			.hits = s->hits,
+			.n = s->nhits,
+			.show_pmu = s->pmu < 0,
+			.mine = s->split_ok ? &s->spec : NULL,
+			.empty = empty_text(u),
+		};
+		evlist_draw(&v, &s->events, y, h, w);
+	} else {
+		struct userev_view v = setup_userev_view(u);
+		userev_draw(&v, &s->mine, y, h, w);
+	}
+}
+
+static const enum keybar_set view_keys[SETUP_VIEWS] = {KEYBAR_SETUP_PMUS, KEYBAR_SETUP_EVENTS,
+						       KEYBAR_SETUP_MINE};
+
+static void bottom_line(struct ui *u, int y, int w)
+{
+	struct setup *s = &u->setup;
+	if (s->sub == SUB_SEARCH || s->sub == SUB_SPEC)
+		prompt_draw(&s->prompt, y, w);
+	else if (*u->msg && (u->msg_until == 0 || ui_now() < u->msg_until)) {
+		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
+		paint_text(y, 0, w, u->msg, colors_attr(CLR_MESSAGE));
+	} else {
+		enum keybar_set k = s->sub == SUB_GROUP	   ? KEYBAR_MENU
+				    : s->sub == SUB_METRIC ? KEYBAR_DIALOG
+							   : view_keys[s->view];
+		keybar_draw(k, u->paused, false, y, w);
+	}
+}
+
+struct userev_view setup_userev_view(const struct ui *u)
+{
+	const struct setup *s = &u->setup;
+	return (struct userev_view){.s = s->split_ok ? &s->spec : NULL,
+				    .raw = u->spec,
+				    .metrics = u->metrics,
+				    .nmetrics = u->nmetrics,
+				    .m = u->m};
+}
+
+void setup_sync(struct ui *u)
+{
+	struct setup *s = &u->setup;
+	struct userev_row rows[USEREV_ROWS];
+	struct userev_view v = setup_userev_view(u);
+	setup_refresh_hits(u);
+	scroll_set(&s->pmus, catalog_npmus(u->cat));
+	scroll_set(&s->events, s->nhits);
+	scroll_set(&s->mine, userev_rows(&v, rows, USEREV_ROWS));
+}
+
+void setup_draw(struct ui *u)
+{
+	int h = LINES, w = COLS;
+	struct setup *s = &u->setup;
+	setup_sync(u);
+	tab_line(s, 0, w);
+	context_line(u, 1, w);
+	draw_view(u, 2, h - 3, w);
+	if (s->sub == SUB_GROUP)
+		menu_draw(&s->menu, 2, w > 56 ? w - 56 : 0, w < 56 ? w : 56, h - 3);
+	if (s->sub == SUB_METRIC) {
+		int dw = w < 90 ? w : 90;
+		int dy = h / 2 - METRICDLG_LINES / 2;
+		metricdlg_draw(&s->dlg, dy > 2 ? dy : 2, (w - dw) / 2, dw);
+	}
+	bottom_line(u, h - 1, w);
+}
