@@ -218,9 +218,13 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hp:c:hV", longopts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];
+			bool is_long = strncmp(name, "--", 2) == 0;
 			if (opt == ':')
 				snprintf(err, errlen, "option '%s' needs a value: see pmutop --help", name);
-			else if (optopt)
+			else if (is_long && strchr(name, '='))
+				snprintf(err, errlen, "option '%.*s' takes no value: see pmutop --help",
+					 (int)(strchr(name, '=') - name), name);
+			else if (!is_long && optopt > 0 && optopt < 128)
 				snprintf(err, errlen, "unknown option '-%c': see pmutop --help", optopt);
 			else
 				snprintf(err, errlen, "unknown option '%s': see pmutop --help", name);
