@@ -232,18 +232,18 @@ static void csv_row(struct batch *b, const struct model *m, const struct mrow *r
 	}
 }
 
-static void json_value(struct batch *b, const char *key, struct val v, bool first)
+static void json_value(struct batch *b, const char *key, struct val v, bool count, bool first)
 {
 	if (!first)
 		fputc(',', b->out);
 	text_json_string(b->out, key);
 	fputs(":{\"value\":", b->out);
 	if (val_has_number(v))
-		fprintf(b->out, "%.6g", v.v);
+		fprintf(b->out, count ? "%.0f" : "%.6g", v.v); /* counts keep every digit */
 	else
 		fputs("null", b->out);
 	fprintf(b->out, ",\"state\":\"%s\"", val_state_str(v.state));
-	if (v.state == VAL_NA)
+	if (v.state == VAL_NA || v.state == VAL_NC)
 		fprintf(b->out, ",\"why\":\"%s\"", val_why_str(v.why));
 	if (v.state != VAL_NA && v.state != VAL_EMPTY)
 		fprintf(b->out, ",\"running\":%.2f", v.run_pm / 10.0);
@@ -271,10 +271,10 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 	}
 	fputs(",\"values\":{", b->out);
 	for (unsigned e = 0; e < m->nevents; e++)
-		json_value(b, m->events[e].key, r->v[e], e == 0);
+		json_value(b, m->events[e].key, r->v[e], true, e == 0);
 	for (unsigned i = 0; i < b->ncols; i++)
 		if (derived(&b->cols[i]))
-			json_value(b, b->cols[i].name, column_value(&b->cols[i], m, r),
+			json_value(b, b->cols[i].name, column_value(&b->cols[i], m, r), false,
 				   m->nevents == 0 && i == 0);
 	fputs("}}\n", b->out);
 }

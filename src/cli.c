@@ -212,7 +212,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	c->interval = 1.0;
 	err[0] = '\0';
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
 	int opt;
 	/* '+': stop at the first non-option, so a command's own options stay its own. */
 	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hp:c:hV", longopts, NULL)) != -1) {

@@ -215,8 +215,12 @@ static void on_record(void *vctx, const struct taskwatch_rec *r)
 			t->state = TASK_EXITING;
 		break;
 	case TW_COMM:
-		if (!t)
+		/* Rings are drained one CPU after another: an exec on another CPU than the
+		 * fork can come first. Read the task now; its fork record will find it. */
+		if (!t) {
+			task_new(e, r->pid, r->tid, NULL);
 			break;
+		}
 		snprintf(t->comm, sizeof(t->comm), "%s", r->comm);
 		if (r->tid == r->pid || r->exec) {
 			snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", r->comm);

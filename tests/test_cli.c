@@ -1,0 +1,358 @@
+/* cli_parse: good command lines give the right settings; each bad one is refused with
+ * one line that names the offending value. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAXARGS 32
+
+struct parsed {
+	struct cli c;
+	char err[512];
+	int ret;
+	char store[MAXARGS][64]; /* argv strings the cli may keep pointers into */
+	char *argv[MAXARGS + 1];
+};
+
+/* glibc's getopt keeps a private cursor inside the last argv element; only optind = 0
+ * resets it. Tests that are not about that reset it here so that each starts clean
+ * (see test_reparse_after_error for why cli_parse itself must). */
+static void reset_getopt(void)
+{
+	char *dummy[] = {(char *)"x", NULL};
+	optind = 0;
+	opterr = 0;
+	getopt(1, dummy, "");
+}
+
+/* Parse a NULL-terminated list of arguments (without the program name). */
+static struct parsed *parse_v(struct parsed *p, const char *const *args)
+{
+	memset(p, 0, sizeof(*p));
+	int argc = 0;
+	snprintf(p->store[argc], sizeof(p->store[0]), "pmutop");
+	p->argv[argc] = p->store[argc];
+	argc++;
+	for (; *args; args++, argc++) {
+		assert_true(argc < MAXARGS);
+		snprintf(p->store[argc], sizeof(p->store[0]), "%s", *args);
+		p->argv[argc] = p->store[argc];
+	}
+	p->argv[argc] = NULL;
+	reset_getopt();
+	p->ret = cli_parse(argc, p->argv, &p->c, p->err, sizeof(p->err));
+	return p;
+}
+
+#define PARSE(p, ...) parse_v((p), (const char *const[]){__VA_ARGS__, NULL})
+
+/* Refused with one line that contains each needle. */
+static void assert_refused(const struct parsed *p, const char *needle1, const char *needle2)
+{
+	assert_int_equal(p->ret, -EINVAL);
+	assert_true(p->err[0] != '\0');
+	assert_null(strchr(p->err, '\n'));
+	if (needle1 && !strstr(p->err, needle1))
+		fail_msg("'%s' does not mention '%s'", p->err, needle1);
+	if (needle2 && !strstr(p->err, needle2))
+		fail_msg("'%s' does not mention '%s'", p->err, needle2);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct parsed p;
+	char *argv[] = {(char *)"pmutop", NULL};
+	reset_getopt();
+	p.ret = cli_parse(1, argv, &p.c, p.err, sizeof(p.err));
+	assert_int_equal(p.ret, 0);
+	assert_false(p.c.batch);
+	assert_int_equal(p.c.count, 0);
+	assert_true(p.c.interval == 1.0);
+	assert_false(p.c.interval_set);
+	assert_null(p.c.events);
+	assert_int_equal(p.c.format, OUT_TEXT);
+	assert_int_equal(p.c.npids, 0);
+	assert_null(p.c.command);
+	assert_string_equal(p.err, "");
+}
+
+static void test_good_options(void **state)
+{
+	(void)state;
+	struct parsed p;
+	PARSE(&p, "-b", "-n", "5", "-d", "0.5", "-e", "{cycles,instructions}:u", "-H", "--per-cpu",
+	      "--format", "csv", "--sort", "IPC", "--reverse", "--pane", "Cache", "--user",
+	      "--no-color");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.c.batch);
+	assert_int_equal(p.c.count, 5);
+	assert_true(p.c.interval == 0.5);
+	assert_true(p.c.interval_set);
+	assert_string_equal(p.c.events, "{cycles,instructions}:u");
+	assert_true(p.c.threads);
+	assert_true(p.c.per_cpu);
+	assert_int_equal(p.c.format, OUT_CSV);
+	assert_string_equal(p.c.sort, "IPC");
+	assert_true(p.c.reverse);
+	assert_string_equal(p.c.pane, "Cache");
+	assert_true(p.c.user_only);
+	assert_true(p.c.no_color);
+
+	/* Long forms and clustered short options. */
+	PARSE(&p, "--batch", "--iterations=2", "--delay=3600", "--events=page-faults",
+	      "--format=json");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.c.batch);
+	assert_int_equal(p.c.count, 2);
+	assert_true(p.c.interval == 3600);
+	assert_string_equal(p.c.events, "page-faults");
+	assert_int_equal(p.c.format, OUT_JSON);
+	PARSE(&p, "-bHn3");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.c.batch && p.c.threads);
+	assert_int_equal(p.c.count, 3);
+	PARSE(&p, "-d", "0.1");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.c.interval == 0.1);
+	PARSE(&p, "-c", "/etc/pmutoprc");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.c.config, "/etc/pmutoprc");
+	PARSE(&p, "--config=rc");
+	assert_string_equal(p.c.config, "rc");
+	PARSE(&p, "--format", "text");
+	assert_int_equal(p.c.format, OUT_TEXT);
+}
+
+static void test_pids(void **state)
+{
+	(void)state;
+	struct parsed p;
+	PARSE(&p, "-p", "1234,5678", "-p", "42");
+	assert_int_equal(p.ret, 0);
+	assert_int_equal(p.c.npids, 3);
+	assert_int_equal(p.c.pids[0], 1234);
+	assert_int_equal(p.c.pids[1], 5678);
+	assert_int_equal(p.c.pids[2], 42);
+}
+
+static void test_command(void **state)
+{
+	(void)state;
+	struct parsed p;
+	/* The command's own options stay its own. */
+	PARSE(&p, "-b", "--", "ls", "-l", "-n", "0");
+	assert_int_equal(p.ret, 0);
+	assert_non_null(p.c.command);
+	assert_string_equal(p.c.command[0], "ls");
+	assert_string_equal(p.c.command[1], "-l");
+	assert_string_equal(p.c.command[2], "-n");
+	assert_string_equal(p.c.command[3], "0");
+	assert_null(p.c.command[4]);
+	assert_int_equal(p.c.count, 0);
+	PARSE(&p, "--children", "--", "make", "-j8");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.c.children);
+	assert_string_equal(p.c.command[0], "make");
+	/* A bare "--" watches nothing. */
+	PARSE(&p, "-b", "--");
+	assert_int_equal(p.ret, 0);
+	assert_null(p.c.command);
+}
+
+static void test_list_help_version(void **state)
+{
+	(void)state;
+	struct parsed p;
+	PARSE(&p, "--list");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.c.list);
+	assert_null(p.c.list_pmu);
+	PARSE(&p, "--list", "cpu");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.c.list_pmu, "cpu");
+	PARSE(&p, "--list", "cpu", "extra");
+	assert_refused(&p, "unexpected argument", NULL);
+	PARSE(&p, "-h");
+	assert_true(p.c.help);
+	PARSE(&p, "--version");
+	assert_true(p.c.version);
+}
+
+static void test_bad_interval(void **state)
+{
+	(void)state;
+	struct parsed p;
+	const char *bad[] = {"abc", "0",  "99999", "0.09", "3600.5", "-1",
+			     "",    "1s", "nan",   "inf",  "1e999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		PARSE(&p, "-d", bad[i]);
+		char quoted[64];
+		snprintf(quoted, sizeof(quoted), "'%s'", bad[i]);
+		assert_refused(&p, quoted, "-d");
+	}
+}
+
+static void test_bad_count(void **state)
+{
+	(void)state;
+	struct parsed p;
+	const char *bad[] = {"0", "x", "-3", "1.5", "", "99999999999999999999999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		PARSE(&p, "-b", "-n", bad[i]);
+		char quoted[64];
+		snprintf(quoted, sizeof(quoted), "'%s'", bad[i]);
+		assert_refused(&p, quoted, "-n");
+	}
+}
+
+static void test_bad_format(void **state)
+{
+	(void)state;
+	struct parsed p;
+	PARSE(&p, "-b", "--format", "xml");
+	assert_refused(&p, "'xml'", "--format");
+	PARSE(&p, "-b", "--format", "CSV ");
+	assert_refused(&p, "'CSV '", NULL);
+}
+
+static void test_bad_pids(void **state)
+{
+	(void)state;
+	struct parsed p;
+	const char *bad[] = {"abc", "0", "-5", "12x", "1,,2", ",1", "1,abc", "2000000000"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		PARSE(&p, "-p", bad[i]);
+		char quoted[64];
+		snprintf(quoted, sizeof(quoted), "'%s'", bad[i]);
+		assert_refused(&p, quoted, "-p");
+	}
+	/* More than CLI_MAX_PIDS. */
+	char many[CLI_MAX_PIDS * 4 + 8] = "";
+	for (int i = 1; i <= CLI_MAX_PIDS + 1; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%d", i > 1 ? "," : "",
+			 i);
+	const char *args[] = {"-p", many, NULL};
+	struct parsed q;
+	memset(&q, 0, sizeof(q));
+	/* Too long for struct parsed's 64-byte slots: build argv by hand. */
+	char *argv[] = {(char *)"pmutop", (char *)args[0], many, NULL};
+	reset_getopt();
+	q.ret = cli_parse(3, argv, &q.c, q.err, sizeof(q.err));
+	assert_refused(&q, "too many", NULL);
+}
+
+static void test_unknown_and_missing(void **state)
+{
+	(void)state;
+	struct parsed p;
+	PARSE(&p, "-z");
+	assert_refused(&p, "-z", "unknown option");
+	PARSE(&p, "--bogus");
+	assert_refused(&p, "--bogus", "unknown option");
+	PARSE(&p, "-b", "-d");
+	assert_refused(&p, "-d", "needs a value");
+	PARSE(&p, "-b", "--format");
+	assert_refused(&p, "--format", "needs a value");
+	PARSE(&p, "-c");
+	assert_refused(&p, "-c", "needs a value");
+	PARSE(&p, "-e", "");
+	assert_refused(&p, "-e", NULL);
+}
+
+static void test_flag_given_a_value(void **state)
+{
+	(void)state;
+	struct parsed p;
+	/* A flag that takes no value given one: the message must name the long option.
+	 * getopt_long reports it as '?' with optopt set to the option's val, so cli_parse
+	 * prints "unknown option '-b'" (a known option), or for a long-only option (val
+	 * 256 and up) a %c of 0 that cuts the line: "unknown option '-". */
+	PARSE(&p, "--per-cpu=1");
+	assert_refused(&p, "--per-cpu", NULL);
+	PARSE(&p, "--batch=yes");
+	assert_refused(&p, "--batch", NULL);
+	PARSE(&p, "--per-cpu=1");
+	assert_refused(&p, "--per-cpu", NULL);
+}
+
+static void test_bad_combinations(void **state)
+{
+	(void)state;
+	struct parsed p;
+	PARSE(&p, "foo");
+	assert_refused(&p, "'foo'", "--");
+	PARSE(&p, "-b", "sleep", "1");
+	assert_refused(&p, "'sleep'", NULL);
+	PARSE(&p, "-p", "1", "--", "sleep", "1");
+	assert_refused(&p, "-p", NULL);
+	PARSE(&p, "--children");
+	assert_refused(&p, "--children", NULL);
+	PARSE(&p, "--children", "-p", "1");
+	assert_refused(&p, "--children", NULL);
+	PARSE(&p, "-n", "3");
+	assert_refused(&p, "-b", NULL);
+}
+
+static void test_reparse_after_error(void **state)
+{
+	(void)state;
+	/* An error in the middle of "-bzH" leaves glibc's cursor on "H". A second
+	 * cli_parse on another argv must start from that argv, not finish the old one:
+	 * cli_parse resets with optind = 1, which glibc does not treat as a restart. */
+	char a0[] = "pmutop", a1[] = "-bzH";
+	char *first[] = {a0, a1, NULL};
+	struct cli c;
+	char err[256];
+	reset_getopt();
+	assert_int_equal(cli_parse(2, first, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "-z"));
+	char b0[] = "pmutop", b1[] = "-d", b2[] = "2";
+	char *second[] = {b0, b1, b2, NULL};
+	assert_int_equal(cli_parse(3, second, &c, err, sizeof(err)), 0);
+	assert_false(c.threads); /* the old argv's -H must not leak in */
+	assert_true(c.interval == 2.0);
+}
+
+static void test_number_helpers(void **state)
+{
+	(void)state;
+	double d;
+	long n;
+	assert_int_equal(cli_parse_seconds("0.1", &d), 0);
+	assert_true(d == 0.1);
+	assert_int_equal(cli_parse_seconds("3600", &d), 0);
+	assert_int_equal(cli_parse_seconds("0.0999", &d), -EINVAL);
+	assert_int_equal(cli_parse_seconds("2x", &d), -EINVAL);
+	assert_int_equal(cli_parse_count("1", &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(cli_parse_count("0", &n), -EINVAL);
+	assert_int_equal(cli_parse_count("7 ", &n), -EINVAL);
+}
+
+int main(void)
+{
+	/* clang-format off */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_good_options),
+		cmocka_unit_test(test_pids),
+		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_list_help_version),
+		cmocka_unit_test(test_bad_interval),
+		cmocka_unit_test(test_bad_count),
+		cmocka_unit_test(test_bad_format),
+		cmocka_unit_test(test_bad_pids),
+		cmocka_unit_test(test_unknown_and_missing),
+		cmocka_unit_test(test_flag_given_a_value),
+		cmocka_unit_test(test_bad_combinations),
+		cmocka_unit_test(test_reparse_after_error),
+		cmocka_unit_test(test_number_helpers),
+	};
+	/* clang-format on */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,496 @@
+/* Panes and columns over a hand-built model: which columns each pane gets, what each
+ * cell computes (IPC, ratios, rates, GHz, RUN%) and how it is written, marks included. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+
+/* The default event set, as evset builds it: a software group, then IPC, cache and
+ * branch groups; instructions appears in three groups. */
+/* clang-format off */
+enum {
+	E_TC, E_CS, E_MIGR, E_PF, E_MAJ,
+	E_CYC, E_INS1,
+	E_CREF, E_CMISS, E_INS2,
+	E_BR, E_BMISS, E_INS3,
+	NEV
+};
+/* clang-format on */
+
+static const struct mevent events[NEV] = {
+	[E_TC] = {.name = "task-clock", .key = "task-clock", .group = 0, .member = 0, .role = ROLE_TASK_CLOCK, .status = 0, .hardware = false},
+	[E_CS] = {.name = "context-switches", .key = "context-switches", .group = 0, .member = 1, .role = ROLE_CS, .status = 0, .hardware = false},
+	[E_MIGR] = {.name = "cpu-migrations", .key = "cpu-migrations", .group = 0, .member = 2, .role = ROLE_MIGRATIONS, .status = 0, .hardware = false},
+	[E_PF] = {.name = "page-faults", .key = "page-faults", .group = 0, .member = 3, .role = ROLE_FAULTS, .status = 0, .hardware = false},
+	[E_MAJ] = {.name = "major-faults", .key = "major-faults", .group = 0, .member = 4, .role = ROLE_MAJ_FAULTS, .status = 0, .hardware = false},
+	[E_CYC] = {.name = "cycles", .key = "cycles", .group = 1, .member = 0, .role = ROLE_CYCLES, .status = 0, .hardware = true},
+	[E_INS1] = {.name = "instructions", .key = "instructions#2", .group = 1, .member = 1, .role = ROLE_INSNS, .status = 0, .hardware = true},
+	[E_CREF] = {.name = "cache-references", .key = "cache-references", .group = 2, .member = 0, .role = ROLE_CACHE_REFS, .status = 0, .hardware = true},
+	[E_CMISS] = {.name = "cache-misses", .key = "cache-misses", .group = 2, .member = 1, .role = ROLE_CACHE_MISSES, .status = 0, .hardware = true},
+	[E_INS2] = {.name = "instructions", .key = "instructions#3", .group = 2, .member = 2, .role = ROLE_CACHE_INSNS, .status = 0, .hardware = true},
+	[E_BR] = {.name = "branches", .key = "branches", .group = 3, .member = 0, .role = ROLE_BRANCHES, .status = 0, .hardware = true},
+	[E_BMISS] = {.name = "branch-misses", .key = "branch-misses", .group = 3, .member = 1, .role = ROLE_BRANCH_MISSES, .status = 0, .hardware = true},
+	[E_INS3] = {.name = "instructions", .key = "instructions#4", .group = 3, .member = 2, .role = ROLE_BRANCH_INSNS, .status = 0, .hardware = true},
+};
+static const struct mgroup groups[4] = {
+	{.first = 0, .n = 5}, {.first = 5, .n = 2}, {.first = 7, .n = 3}, {.first = 10, .n = 3}};
+
+struct fake {
+	struct model m;
+	struct mrow rows[4];
+	struct val v[4][NEV];
+	struct val_delta g[4][4];
+};
+
+static struct val ex(double v)
+{
+	return (struct val){.v = v, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+static struct val sc(double v, uint16_t run_pm)
+{
+	return (struct val){.v = v, .state = VAL_SCALED, .run_pm = run_pm};
+}
+
+/* One process row (pid 100, 50% CPU, IPC 1.5, ...), one thread row, one CPU row. */
+static void fake_init(struct fake *f, bool threads)
+{
+	memset(f, 0, sizeof(*f));
+	f->m.nevents = NEV;
+	f->m.events = events;
+	f->m.ngroups = 4;
+	f->m.groups = groups;
+	f->m.elapsed = 1.0;
+	f->m.interval = 1.0;
+	f->m.threads = threads;
+	f->m.rows = f->rows;
+	f->m.nrows = 2;
+	for (int r = 0; r < 4; r++) {
+		f->rows[r].v = f->v[r];
+		f->rows[r].g = f->g[r];
+		for (int e = 0; e < NEV; e++)
+			f->v[r][e] = ex(0);
+		for (int g = 0; g < 4; g++)
+			f->g[r][g] = (struct val_delta){.ena = 1000000000, .run = 1000000000};
+	}
+	struct mrow *p = &f->rows[0];
+	p->kind = ROW_PROC;
+	p->pid = p->tid = 100;
+	p->user = "alice";
+	p->comm = "server";
+	p->nthreads = 3;
+	f->v[0][E_TC] = ex(0.5e9);
+	f->v[0][E_CS] = ex(1234);
+	f->v[0][E_PF] = ex(123456);
+	f->v[0][E_CYC] = ex(2e9);
+	f->v[0][E_INS1] = ex(3e9);
+	f->v[0][E_CREF] = ex(200);
+	f->v[0][E_CMISS] = ex(50);
+	f->v[0][E_INS2] = ex(1e6);
+	f->v[0][E_BR] = sc(4e6, 250);
+	f->v[0][E_BMISS] = sc(1e5, 250);
+	f->v[0][E_INS3] = sc(2e7, 250);
+	f->g[0][3] = (struct val_delta){.ena = 1000000000, .run = 250000000};
+
+	struct mrow *t = &f->rows[1];
+	t->kind = ROW_THREAD;
+	t->pid = 100;
+	t->tid = 102;
+	t->user = "alice";
+	t->comm = "worker";
+	t->nthreads = 1;
+
+	struct mrow *c = &f->rows[2];
+	c->kind = ROW_CPU;
+	c->cpu = 3;
+	c->cpu_pct = 37.5;
+	c->comm = "";
+	c->user = "";
+}
+
+static const char *names(const struct pane *p)
+{
+	static char buf[512];
+	buf[0] = '\0';
+	for (unsigned i = 0; i < p->ncols; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? " " : "",
+			 p->cols[i].name);
+	return buf;
+}
+
+static const struct column *col(const struct pane *p, const char *name)
+{
+	int i = pane_find_column(p, name);
+	if (i < 0)
+		fail_msg("no column %s in pane %s (%s)", name, p->name, names(p));
+	return &p->cols[i];
+}
+
+static const char *cell(const struct fake *f, const struct pane *p, const char *name, int row)
+{
+	static char buf[64];
+	column_format(col(p, name), &f->m, row == 2 ? &f->rows[2] : &f->m.rows[row], buf,
+		      sizeof(buf));
+	return buf;
+}
+
+static const char *raw(const struct fake *f, const struct pane *p, const char *name, int row)
+{
+	static char buf[64];
+	column_format_raw(col(p, name), &f->m, &f->rows[row], buf, sizeof(buf));
+	return buf;
+}
+
+static void test_builtin_panes(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane panes[8];
+	fake_init(&f, false);
+	assert_int_equal(columns_build_panes(&f.m, false, panes, 8), 4);
+	assert_string_equal(panes[0].name, "IPC");
+	assert_string_equal(panes[1].name, "Cache");
+	assert_string_equal(panes[2].name, "Branch");
+	assert_string_equal(panes[3].name, "Software");
+	assert_string_equal(names(&panes[0]),
+			    "PID USER CPU% GHZ CYCLES INSNS IPC CYC/S INS/S RUN% COMMAND");
+	assert_string_equal(names(&panes[1]),
+			    "PID USER CPU% CREFS CMISS CMISS% CMPKI RUN% COMMAND");
+	assert_string_equal(names(&panes[2]),
+			    "PID USER CPU% BRANCH BMISS BMISS% BMPKI RUN% COMMAND");
+	assert_string_equal(names(&panes[3]), "PID USER CPU% CSW MIGR FAULTS MAJFLT COMMAND");
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(panes[i].cols[panes[i].sort_default].name, "CPU%");
+
+	/* Roles became event indices; RUN% points at its group. */
+	const struct column *ipc = col(&panes[0], "IPC");
+	assert_int_equal(ipc->a, E_INS1);
+	assert_int_equal(ipc->b, E_CYC);
+	assert_int_equal(col(&panes[0], "RUN%")->a, 1);
+	assert_int_equal(col(&panes[1], "RUN%")->a, 2);
+	assert_int_equal(col(&panes[1], "CMPKI")->b, E_INS2);
+	assert_int_equal(col(&panes[2], "BMPKI")->b, E_INS3);
+	assert_int_equal(col(&panes[3], "CPU%")->a, E_TC);
+
+	/* At most max panes. */
+	assert_int_equal(columns_build_panes(&f.m, false, panes, 2), 2);
+	assert_string_equal(panes[1].name, "Cache");
+}
+
+static void test_thread_column(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane panes[8];
+	fake_init(&f, true);
+	assert_int_equal(columns_build_panes(&f.m, false, panes, 8), 4);
+	assert_string_equal(names(&panes[3]), "PID USER THR CPU% CSW MIGR FAULTS MAJFLT COMMAND");
+	assert_string_equal(panes[3].cols[panes[3].sort_default].name, "CPU%");
+}
+
+static void test_software_only(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane panes[8];
+	fake_init(&f, false);
+	f.m.nevents = 5;
+	f.m.ngroups = 1;
+	assert_int_equal(columns_build_panes(&f.m, false, panes, 8), 1);
+	assert_string_equal(panes[0].name, "Software");
+}
+
+static void test_missing_partner_drops_columns(void **state)
+{
+	(void)state;
+	/* cycles without instructions: the IPC pane keeps only what cycles can feed. */
+	struct mevent ev[2] = {{.name = "cycles", .key = "cycles", .group = 0, .member = 0, .role = ROLE_CYCLES, .status = 0, .hardware = true},
+			       {.name = "bus-cycles", .key = "bus-cycles", .group = 0, .member = 1, .role = ROLE_NONE, .status = 0, .hardware = true}};
+	struct mgroup g[1] = {{.first = 0, .n = 2}};
+	struct model m = {.nevents = 2, .events = ev, .ngroups = 1, .groups = g};
+	struct pane panes[8];
+	assert_int_equal(columns_build_panes(&m, false, panes, 8), 1);
+	assert_string_equal(names(&panes[0]), "PID USER CPU% GHZ CYCLES CYC/S RUN% COMMAND");
+	/* Without task-clock, CPU% reads n/a rather than a made-up number. */
+	struct val v[2] = {ex(5), ex(6)};
+	struct val_delta gd[1] = {{10, 10, 0}};
+	struct mrow r = {.kind = ROW_PROC, .pid = 1, .tid = 1, .v = v, .g = gd};
+	m.elapsed = 1;
+	char buf[32];
+	column_format(col(&panes[0], "CPU%"), &m, &r, buf, sizeof(buf));
+	assert_string_equal(buf, "n/a");
+}
+
+static void test_events_pane(void **state)
+{
+	(void)state;
+	/* -e with the default set's own groups: every group is the user's. */
+	struct fake f;
+	struct pane panes[8];
+	fake_init(&f, false);
+	struct mgroup user[4];
+	for (int i = 0; i < 4; i++) {
+		user[i] = groups[i];
+		user[i].user = true;
+	}
+	f.m.groups = user;
+	assert_int_equal(columns_build_panes(&f.m, true, panes, 8), 5);
+	assert_string_equal(panes[0].name, "Events");
+	assert_string_equal(
+		names(&panes[0]),
+		"PID USER CPU% task-clock context-switches cpu-migrations page-faults "
+		"major-faults cycles instructions#2 RUN%2 cache-references cache-misses "
+		"instructions#3 RUN%3 branches branch-misses instructions#4 RUN%4 COMMAND");
+	/* Titles are the names as written; the key tells repeated names apart. */
+	assert_string_equal(col(&panes[0], "instructions#3")->title, "instructions");
+	assert_int_equal(col(&panes[0], "instructions#3")->a, E_INS2);
+	assert_int_equal(col(&panes[0], "RUN%4")->a, 3);
+	assert_string_equal(panes[1].name, "IPC");
+	/* The RUN% of the branch group reads its running share. */
+	assert_string_equal(cell(&f, &panes[0], "RUN%4", 0), "25.0");
+}
+
+static void test_events_pane_user_groups_only(void **state)
+{
+	(void)state;
+	/* The default set plus one group of the user's: the Events pane lists that group
+	 * only, even when the caller did not ask for user events. */
+	struct fake f;
+	struct pane panes[8];
+	fake_init(&f, false);
+	assert_int_equal(columns_build_panes(&f.m, false, panes, 8), 4);
+	assert_string_equal(panes[0].name, "IPC");
+	struct mgroup mixed[4];
+	memcpy(mixed, groups, sizeof(mixed));
+	mixed[2].user = true;
+	f.m.groups = mixed;
+	assert_int_equal(columns_build_panes(&f.m, false, panes, 8), 5);
+	assert_string_equal(names(&panes[0]), "PID USER CPU% cache-references cache-misses "
+					      "instructions#3 RUN%3 COMMAND");
+	assert_string_equal(panes[1].name, "IPC");
+}
+
+static void test_events_pane_single_group(void **state)
+{
+	(void)state;
+	struct mevent ev[2] = {{.name = "cycles", .key = "cycles", .group = 0, .member = 0, .role = ROLE_CYCLES, .status = 0, .hardware = true},
+			       {.name = "instructions", .key = "instructions", .group = 0, .member = 1, .role = ROLE_INSNS, .status = 0, .hardware = true}};
+	struct mgroup g[1] = {{.first = 0, .n = 2, .user = true}};
+	struct model m = {.nevents = 2, .events = ev, .ngroups = 1, .groups = g};
+	struct pane panes[8];
+	assert_int_equal(columns_build_panes(&m, true, panes, 8), 2);
+	assert_string_equal(names(&panes[0]), "PID USER CPU% cycles instructions RUN% COMMAND");
+}
+
+static void test_user_metrics(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane panes[8];
+	fake_init(&f, false);
+	struct mgroup user[4];
+	memcpy(user, groups, sizeof(user));
+	user[2].user = true;
+	f.m.groups = user;
+	const struct user_metric um[4] = {
+		{"MPKI", "cache-misses", "instructions#3", 1000},
+		{"MIX", "cache-misses", "instructions#2", 1}, /* two groups: never */
+		{"GHOST", "nope", "cycles", 1},		      /* no such event */
+		{"MISS-PER-REFERENCE", "cache-misses", "cache-references", 100},
+	};
+	assert_int_equal(columns_check_metric(&f.m, &um[0]), 0);
+	assert_int_equal(columns_check_metric(&f.m, &um[1]), -EXDEV);
+	assert_int_equal(columns_check_metric(&f.m, &um[2]), -ENOENT);
+	assert_int_equal(columns_build_panes_ex(&f.m, false, um, 4, panes, 8), 5);
+	/* The good ones, before COMMAND, in the user's order; the others left out. */
+	assert_string_equal(names(&panes[0]), "PID USER CPU% cache-references cache-misses "
+					      "instructions#3 RUN%3 MPKI MISS-PER-REFERENCE "
+					      "COMMAND");
+	assert_string_equal(cell(&f, &panes[0], "MPKI", 0), "0.05");
+	assert_string_equal(cell(&f, &panes[0], "MISS-PER-REFERENCE", 0), "25.0");
+	assert_true(col(&panes[0], "MISS-PER-REFERENCE")->width >= 18);
+	/* No Events pane: nowhere to put them, nothing else changes. */
+	f.m.groups = groups;
+	assert_int_equal(columns_build_panes_ex(&f.m, false, um, 4, panes, 8), 4);
+	assert_int_equal(pane_find_column(&panes[0], "MPKI"), -1);
+}
+
+static void test_values(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, false);
+	columns_build_panes(&f.m, false, p, 8);
+	assert_string_equal(cell(&f, &p[0], "IPC", 0), "1.50");
+	assert_string_equal(raw(&f, &p[0], "IPC", 0), "1.5000");
+	assert_string_equal(cell(&f, &p[0], "CPU%", 0), "50.0");
+	assert_string_equal(raw(&f, &p[0], "CPU%", 0), "50.00");
+	assert_string_equal(cell(&f, &p[0], "GHZ", 0), "2.00");
+	assert_string_equal(cell(&f, &p[0], "CYCLES", 0), "2.00G");
+	assert_string_equal(raw(&f, &p[0], "CYCLES", 0), "2000000000");
+	assert_string_equal(cell(&f, &p[0], "INS/S", 0), "3.00G");
+	assert_string_equal(cell(&f, &p[0], "RUN%", 0), "100.0");
+	assert_string_equal(cell(&f, &p[1], "CMISS%", 0), "25.0");
+	assert_string_equal(cell(&f, &p[1], "CMPKI", 0), "0.05");
+	assert_string_equal(raw(&f, &p[1], "CMPKI", 0), "0.0500");
+	assert_string_equal(cell(&f, &p[2], "BMISS%", 0), "2.5");
+	assert_string_equal(cell(&f, &p[2], "BMPKI", 0), "5.00");
+	assert_string_equal(cell(&f, &p[2], "RUN%", 0), "25.0");
+	assert_string_equal(cell(&f, &p[3], "CSW", 0), "1234");
+	assert_string_equal(cell(&f, &p[3], "FAULTS", 0), "123K");
+	assert_string_equal(raw(&f, &p[3], "FAULTS", 0), "123456");
+	/* Scaled inputs give a scaled ratio, written like an exact one. */
+	struct val v = column_value(col(&p[2], "BMISS%"), &f.m, &f.rows[0]);
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_int_equal(v.run_pm, 250);
+	/* Rates divide by the interval that really elapsed. */
+	f.m.elapsed = 2.0;
+	assert_string_equal(cell(&f, &p[0], "CYC/S", 0), "1.00G");
+	assert_string_equal(cell(&f, &p[0], "CPU%", 0), "25.0");
+	/* No time elapsed: nothing to divide by. */
+	f.m.elapsed = 0;
+	assert_string_equal(cell(&f, &p[0], "CPU%", 0), "-");
+	assert_string_equal(raw(&f, &p[0], "CPU%", 0), "");
+}
+
+static void test_marks(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, false);
+	columns_build_panes(&f.m, false, p, 8);
+	/* cycles unsupported: everything derived from it is n/a too, never 0. */
+	f.v[0][E_CYC] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+	assert_string_equal(cell(&f, &p[0], "CYCLES", 0), "n/a");
+	assert_string_equal(raw(&f, &p[0], "CYCLES", 0), "");
+	assert_string_equal(cell(&f, &p[0], "IPC", 0), "n/a");
+	assert_string_equal(raw(&f, &p[0], "IPC", 0), "");
+	assert_string_equal(cell(&f, &p[0], "GHZ", 0), "n/a");
+	assert_string_equal(cell(&f, &p[0], "CYC/S", 0), "n/a");
+	assert_string_equal(cell(&f, &p[0], "RUN%", 0), "n/a");
+	assert_string_equal(cell(&f, &p[0], "INSNS", 0), "3.00G");
+	/* Not counted this interval: n/c, and the group ran 0% of the time. */
+	f.v[0][E_CYC] = val_missing(VAL_NC, WHY_NOT_RUN);
+	f.v[0][E_INS1] = val_missing(VAL_NC, WHY_NOT_RUN);
+	assert_string_equal(cell(&f, &p[0], "CYCLES", 0), "n/c");
+	assert_string_equal(cell(&f, &p[0], "IPC", 0), "n/c");
+	assert_string_equal(cell(&f, &p[0], "RUN%", 0), "0.0");
+	/* An idle task: zero cycles, IPC "-". */
+	f.v[0][E_CYC] = ex(0);
+	f.v[0][E_INS1] = ex(0);
+	assert_string_equal(cell(&f, &p[0], "CYCLES", 0), "0");
+	assert_string_equal(cell(&f, &p[0], "IPC", 0), "-");
+	assert_string_equal(raw(&f, &p[0], "IPC", 0), "");
+	/* n/a beats a zero denominator. */
+	f.v[0][E_INS1] = val_missing(VAL_NA, WHY_NOPERM);
+	assert_string_equal(cell(&f, &p[0], "IPC", 0), "n/a");
+}
+
+static void test_count_format(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, false);
+	columns_build_panes(&f.m, false, p, 8);
+	/* clang-format off */
+	const struct {
+		double v;
+		const char *s;
+	} cases[] = {
+		{0, "0"},          {7, "7"},          {999, "999"},        {99999, "99999"},
+		{100000, "100K"},  {123456, "123K"},  {999499, "999K"},    {999999, "1.00M"},
+		{1234567, "1.23M"}, {12345678, "12.3M"}, {123456789, "123M"}, {7.89e9, "7.89G"},
+		{1.5e12, "1.50T"}, {2.5e15, "2.50P"}, {3e18, "3.00E"},
+	};
+	/* clang-format on */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f.v[0][E_CS] = ex(cases[i].v);
+		const char *got = cell(&f, &p[3], "CSW", 0);
+		if (strcmp(got, cases[i].s) != 0)
+			fail_msg("%.0f formatted as '%s', want '%s'", cases[i].v, got, cases[i].s);
+		/* Four significant characters fit the 7-wide column. */
+		assert_true(strlen(got) <= 7);
+	}
+	/* The machine-readable form is the whole number. */
+	f.v[0][E_CS] = sc(7.89e9, 500);
+	assert_string_equal(raw(&f, &p[3], "CSW", 0), "7890000000");
+}
+
+static void test_text_cells(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, true);
+	columns_build_panes(&f.m, false, p, 8);
+	assert_string_equal(cell(&f, &p[3], "PID", 0), "100");
+	assert_string_equal(cell(&f, &p[3], "PID", 1), "102"); /* thread rows show the tid */
+	assert_string_equal(cell(&f, &p[3], "PID", 2), "cpu3");
+	assert_string_equal(cell(&f, &p[3], "USER", 0), "alice");
+	assert_string_equal(cell(&f, &p[3], "THR", 0), "3");
+	assert_string_equal(cell(&f, &p[3], "COMMAND", 0), "server");
+	assert_string_equal(cell(&f, &p[3], "COMMAND", 1), "worker");
+	assert_string_equal(raw(&f, &p[3], "COMMAND", 0), "server");
+	assert_false(column_is_numeric(col(&p[3], "COMMAND")));
+	assert_false(column_is_numeric(col(&p[3], "PID")));
+	assert_true(column_is_numeric(col(&p[3], "CPU%")));
+	assert_true(column_is_numeric(col(&p[3], "CSW")));
+}
+
+static void test_cpu_rows(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, false);
+	columns_build_panes(&f.m, false, p, 8);
+	/* A CPU's busy share comes from /proc/stat, not from task-clock. */
+	assert_string_equal(cell(&f, &p[3], "CPU%", 2), "37.5");
+	f.rows[2].cpu_pct = -1; /* /proc/stat unreadable */
+	assert_string_equal(cell(&f, &p[3], "CPU%", 2), "n/a");
+	f.rows[2].cpu_pct = -2; /* no jiffy went by: nothing to divide */
+	assert_string_equal(cell(&f, &p[3], "CPU%", 2), "-");
+}
+
+static void test_find_column(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, false);
+	columns_build_panes(&f.m, false, p, 8);
+	assert_int_equal(pane_find_column(&p[0], "ipc"), pane_find_column(&p[0], "IPC"));
+	assert_true(pane_find_column(&p[0], "IPC") >= 0);
+	assert_true(pane_find_column(&p[1], "cmiss%") >= 0);
+	assert_int_equal(pane_find_column(&p[0], "CMISS%"), -1);
+	assert_int_equal(pane_find_column(&p[0], "nope"), -1);
+}
+
+int main(void)
+{
+	/* clang-format off */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtin_panes),
+		cmocka_unit_test(test_thread_column),
+		cmocka_unit_test(test_software_only),
+		cmocka_unit_test(test_missing_partner_drops_columns),
+		cmocka_unit_test(test_events_pane),
+		cmocka_unit_test(test_events_pane_user_groups_only),
+		cmocka_unit_test(test_events_pane_single_group),
+		cmocka_unit_test(test_user_metrics),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_count_format),
+		cmocka_unit_test(test_text_cells),
+		cmocka_unit_test(test_cpu_rows),
+		cmocka_unit_test(test_find_column),
+	};
+	/* clang-format on */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

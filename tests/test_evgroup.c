@@ -1,0 +1,463 @@
+/* evgroup on real software events: a group on a forked child and on a CPU, members that
+ * cannot exist, presets, enable-on-exec, disable, and a task that does not exist. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "evgroup.h"
+
+#define NO_PID 4194304 /* above PID_MAX_LIMIT */
+
+static struct evdesc sw(const char *name, uint64_t config)
+{
+	struct evdesc d;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "%s", name);
+	d.attr.type = PERF_TYPE_SOFTWARE;
+	d.attr.size = sizeof(d.attr);
+	d.attr.config = config;
+	d.software = true;
+	return d;
+}
+
+static struct evdesc hw_cycles(void)
+{
+	struct evdesc d;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "cycles");
+	d.attr.type = PERF_TYPE_HARDWARE;
+	d.attr.size = sizeof(d.attr);
+	d.attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	return d;
+}
+
+/* A software event id no kernel has: ENOENT everywhere, with or without a PMU. */
+static struct evdesc impossible(void)
+{
+	return sw("sw-999", 999);
+}
+
+/* {task-clock, page-faults, context-switches} */
+static struct evgroup_spec basic(void)
+{
+	struct evgroup_spec s = {.n = 3};
+	s.ev[0] = sw("task-clock", PERF_COUNT_SW_TASK_CLOCK);
+	s.ev[1] = sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS);
+	s.ev[2] = sw("context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES);
+	return s;
+}
+
+/* A child driven over pipes: each byte it reads is a number of tens of fresh pages to
+ * touch (0 = just answer); it answers one byte when done. EOF ends it. Before the first
+ * command it has already run the whole loop once, so the counted rounds fault only on
+ * the pages they touch. It is this program again, exec'd in worker mode: a clean process
+ * (not one forked from a cmocka runner, and not instrumented when the tests run under
+ * valgrind, which does not follow exec). */
+struct child {
+	pid_t pid;
+	int cmd, done;
+};
+
+static char self[PATH_MAX];
+
+/* Raw system calls and no AddressSanitizer checks: with PMUTOP_SANITIZE the libc
+ * wrappers and instrumented stores would fault on shadow memory as well. */
+__attribute__((no_sanitize_address)) static void touch_pages(unsigned n)
+{
+	if (n == 0)
+		return;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)n * pg;
+	long a = syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+	if (a == -1)
+		_exit(3);
+	volatile char *p = (volatile char *)a;
+	syscall(SYS_madvise, a, len, MADV_NOHUGEPAGE); /* one fault per page */
+	for (unsigned i = 0; i < n; i++)
+		p[(size_t)i * pg] = 1;
+	syscall(SYS_munmap, a, len);
+}
+
+static int child_loop(int cmd, int done)
+{
+	unsigned char c;
+	touch_pages(4); /* warm up the path a command takes */
+	if (write(done, "r", 1) != 1)
+		return 2;
+	while (read(cmd, &c, 1) == 1) {
+		touch_pages(c * 10u);
+		if (write(done, "d", 1) != 1)
+			return 2;
+	}
+	return 0;
+}
+
+static struct child child_start(int cpu)
+{
+	int a[2], b[2];
+	assert_int_equal(pipe(a), 0);
+	assert_int_equal(pipe(b), 0);
+	struct child c = {.pid = fork()};
+	assert_true(c.pid >= 0);
+	if (c.pid == 0) {
+		if (cpu >= 0) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		close(a[1]);
+		close(b[0]);
+		char cmd[16], done[16];
+		snprintf(cmd, sizeof(cmd), "%d", a[0]);
+		snprintf(done, sizeof(done), "%d", b[1]);
+		execl(self, self, "--worker", cmd, done, (char *)NULL);
+		_exit(127);
+	}
+	close(a[0]);
+	close(b[1]);
+	c.cmd = a[1];
+	c.done = b[0];
+	char r;
+	assert_int_equal(read(c.done, &r, 1), 1);
+	assert_int_equal(r, 'r');
+	return c;
+}
+
+/* Touch tens*10 pages in the child and wait until it has. */
+static void child_touch(struct child *c, unsigned char tens)
+{
+	char r;
+	assert_int_equal(write(c->cmd, &tens, 1), 1);
+	assert_int_equal(read(c->done, &r, 1), 1);
+	assert_int_equal(r, 'd');
+}
+
+static void child_stop(struct child *c)
+{
+	close(c->cmd);
+	int st;
+	assert_int_equal(waitpid(c->pid, &st, 0), c->pid);
+	close(c->done);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static void test_read_format(void **state)
+{
+	(void)state;
+	uint64_t f = evgroup_read_format();
+	assert_true(f & PERF_FORMAT_GROUP);
+	assert_true(f & PERF_FORMAT_ID);
+	assert_true(f & PERF_FORMAT_TOTAL_TIME_ENABLED);
+	assert_true(f & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	evgroup_free(NULL);
+}
+
+static void test_task_group(void **state)
+{
+	(void)state;
+	struct evgroup_spec spec = basic();
+	struct child c = child_start(-1);
+	struct evgroup_opts o = {.pid = c.pid, .cpu = -1};
+	struct evgroup *g = NULL;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_non_null(g);
+	assert_int_equal(evgroup_members(g), 3);
+	assert_int_equal(evgroup_open_count(g), 3);
+	assert_true(evgroup_leader_fd(g) >= 0);
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(evgroup_status(g, i), EVS_OK);
+	assert_int_equal(evgroup_status(g, 3), EVS_UNOPENED);
+
+	struct evread_group r1, r2, r3;
+	child_touch(&c, 0);
+	assert_int_equal(evgroup_read(g, &r1), 0);
+	assert_int_equal(r1.nr, 3);
+	/* 100 fresh pages: exactly 100 more faults, the round trip itself costs none. */
+	child_touch(&c, 10);
+	assert_int_equal(evgroup_read(g, &r2), 0);
+	assert_int_equal(r2.nr, 3);
+	assert_true(r2.ena > r1.ena);
+	assert_true(r2.run > r1.run);
+	assert_true(r2.run == r2.ena); /* software events never multiplex */
+	assert_true(r2.val[0] > r1.val[0]);
+	assert_int_equal(r2.val[1] - r1.val[1], 100);
+	/* Each round trip blocks the child in read(): at least one switch. */
+	assert_true(r2.val[2] >= r1.val[2] + 1);
+	child_touch(&c, 25);
+	assert_int_equal(evgroup_read(g, &r3), 0);
+	assert_int_equal(r3.val[1] - r2.val[1], 250);
+	/* The child is gone: its final values stay readable. */
+	child_stop(&c);
+	struct evread_group r4;
+	assert_int_equal(evgroup_read(g, &r4), 0);
+	assert_true(r4.val[1] >= r3.val[1]);
+	evgroup_free(g);
+}
+
+/* A CPU-wide group needs CAP_PERFMON (root here, or perf_event_paranoid <= 0). */
+static void open_cpu0_or_skip(const struct evgroup_spec *spec, const struct evgroup_opts *o,
+			      struct evgroup **g)
+{
+	int err = evgroup_open(spec, o, g);
+	if (err == -EACCES || err == -EPERM) {
+		evgroup_free(*g);
+		skip();
+	}
+	assert_int_equal(err, 0);
+}
+
+static void test_cpu_group(void **state)
+{
+	(void)state;
+	/* pid -1, cpu 0: everything on CPU 0, including a child pinned there. */
+	struct evgroup_spec spec = basic();
+	struct evgroup_opts o = {.pid = -1, .cpu = 0};
+	struct evgroup *g = NULL;
+	open_cpu0_or_skip(&spec, &o, &g);
+	assert_int_equal(evgroup_open_count(g), 3);
+	struct evread_group r1, r2;
+	assert_int_equal(evgroup_read(g, &r1), 0);
+	assert_int_equal(r1.nr, 3);
+	struct child c = child_start(0);
+	child_touch(&c, 50);
+	for (int i = 0; i < 10; i++)
+		child_touch(&c, 0);
+	child_stop(&c);
+	assert_int_equal(evgroup_read(g, &r2), 0);
+	assert_true(r2.ena > r1.ena);
+	assert_true(r2.run > r1.run);
+	assert_true(r2.val[0] > r1.val[0]);
+	assert_true(r2.val[1] - r1.val[1] >= 500);
+	/* Siblings of a per-CPU group count too (not only the leader): the child blocked
+	 * eleven times on CPU 0. */
+	assert_true(r2.val[2] - r1.val[2] >= 11);
+	evgroup_free(g);
+}
+
+static void test_disable(void **state)
+{
+	(void)state;
+	struct evgroup_spec spec = basic();
+	struct evgroup_opts o = {.pid = -1, .cpu = 0};
+	struct evgroup *g = NULL;
+	open_cpu0_or_skip(&spec, &o, &g);
+	assert_int_equal(evgroup_enable(g, false), 0);
+	struct evread_group r1, r2;
+	assert_int_equal(evgroup_read(g, &r1), 0);
+	struct child c = child_start(0);
+	child_touch(&c, 20);
+	child_stop(&c);
+	assert_int_equal(evgroup_read(g, &r2), 0);
+	assert_true(r2.ena == r1.ena);
+	assert_true(r2.val[1] == r1.val[1]);
+	/* And on again. */
+	assert_int_equal(evgroup_enable(g, true), 0);
+	c = child_start(0);
+	child_touch(&c, 20);
+	child_stop(&c);
+	assert_int_equal(evgroup_read(g, &r2), 0);
+	assert_true(r2.ena > r1.ena);
+	assert_true(r2.val[1] - r1.val[1] >= 200);
+	evgroup_free(g);
+}
+
+static bool cycles_unsupported(void)
+{
+	struct evgroup_spec one = {.n = 1};
+	one.ev[0] = hw_cycles();
+	struct evgroup_opts o = {.pid = 0, .cpu = -1};
+	struct evgroup *g = NULL;
+	evgroup_open(&one, &o, &g);
+	bool unsupported = g && evgroup_status(g, 0) == EVS_UNSUPPORTED;
+	evgroup_free(g);
+	return unsupported;
+}
+
+/* One member that cannot exist: it says why, and the others still count. */
+static void check_one_missing(struct evdesc bad, unsigned at)
+{
+	struct evgroup_spec spec = {.n = 3};
+	unsigned k = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		if (i == at)
+			spec.ev[i] = bad;
+		else if (k++ == 0)
+			spec.ev[i] = sw("task-clock", PERF_COUNT_SW_TASK_CLOCK);
+		else
+			spec.ev[i] = sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS);
+	}
+	unsigned tc = at == 0 ? 1 : 0, pf = at == 2 ? 1 : 2;
+	struct child c = child_start(-1);
+	struct evgroup_opts o = {.pid = c.pid, .cpu = -1};
+	struct evgroup *g = NULL;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_int_equal(evgroup_status(g, at), EVS_UNSUPPORTED);
+	assert_int_equal(evgroup_status(g, tc), EVS_OK);
+	assert_int_equal(evgroup_status(g, pf), EVS_OK);
+	assert_int_equal(evgroup_open_count(g), 2);
+	struct evread_group r1, r2;
+	child_touch(&c, 0);
+	assert_int_equal(evgroup_read(g, &r1), 0);
+	child_touch(&c, 10);
+	assert_int_equal(evgroup_read(g, &r2), 0);
+	assert_int_equal(r2.nr, 3); /* spec order, the missing one included */
+	assert_int_equal(r2.val[at], 0);
+	assert_true(r2.val[tc] > r1.val[tc]);
+	assert_int_equal(r2.val[pf] - r1.val[pf], 100);
+	child_stop(&c);
+	evgroup_free(g);
+}
+
+static void test_unsupported_member(void **state)
+{
+	(void)state;
+	check_one_missing(impossible(), 1);
+	check_one_missing(impossible(), 2);
+	/* The leader missing: the next member leads. */
+	check_one_missing(impossible(), 0);
+}
+
+static void test_hardware_member_here(void **state)
+{
+	(void)state;
+	/* On this machine (no PMU) cycles fails with ENOENT: the same path, for real. */
+	if (!cycles_unsupported())
+		skip();
+	check_one_missing(hw_cycles(), 0);
+	check_one_missing(hw_cycles(), 1);
+}
+
+static void test_preset(void **state)
+{
+	(void)state;
+	/* A member known in advance to be unsupported is not tried again. */
+	struct evgroup_spec spec = basic();
+	const uint8_t preset[3] = {EVS_OK, EVS_UNSUPPORTED, EVS_OK};
+	struct child c = child_start(-1);
+	struct evgroup_opts o = {.pid = c.pid, .cpu = -1, .preset = preset};
+	struct evgroup *g = NULL;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_int_equal(evgroup_open_count(g), 2);
+	assert_int_equal(evgroup_status(g, 0), EVS_OK);
+	assert_int_equal(evgroup_status(g, 1), EVS_UNSUPPORTED);
+	assert_int_equal(evgroup_status(g, 2), EVS_OK);
+	child_touch(&c, 10);
+	struct evread_group r;
+	assert_int_equal(evgroup_read(g, &r), 0);
+	assert_int_equal(r.val[1], 0); /* page-faults was skipped although it would count */
+	assert_true(r.val[0] > 0);
+	assert_true(r.val[2] >= 1);
+	child_stop(&c);
+	evgroup_free(g);
+
+	/* Every member preset away: nothing to read. */
+	const uint8_t none[3] = {EVS_NOPERM, EVS_UNSUPPORTED, EVS_UNSUPPORTED};
+	o.pid = 0;
+	o.preset = none;
+	int err = evgroup_open(&spec, &o, &g);
+	assert_true(err < 0);
+	assert_non_null(g);
+	assert_int_equal(evgroup_open_count(g), 0);
+	assert_int_equal(evgroup_status(g, 0), EVS_NOPERM);
+	struct evread_group r2;
+	assert_int_equal(evgroup_read(g, &r2), -ENODATA);
+	evgroup_free(g);
+}
+
+static void test_no_such_task(void **state)
+{
+	(void)state;
+	struct evgroup_spec spec = basic();
+	struct evgroup_opts o = {.pid = NO_PID, .cpu = -1};
+	struct evgroup *g = NULL;
+	assert_int_equal(evgroup_open(&spec, &o, &g), -ESRCH);
+	assert_non_null(g); /* statuses still say why */
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(evgroup_status(g, i), EVS_NOTASK);
+	assert_int_equal(evgroup_open_count(g), 0);
+	evgroup_free(g);
+
+	/* A child that has exited and been reaped. */
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0)
+		_exit(0);
+	assert_int_equal(waitpid(c, NULL, 0), c);
+	o.pid = c;
+	assert_int_equal(evgroup_open(&spec, &o, &g), -ESRCH);
+	evgroup_free(g);
+}
+
+static void test_enable_on_exec(void **state)
+{
+	(void)state;
+	/* Counting starts at the exec: nothing before it, the whole program after. */
+	int go[2];
+	assert_int_equal(pipe(go), 0);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		close(go[1]);
+		char x;
+		if (read(go[0], &x, 1) != 1)
+			_exit(2);
+		touch_pages(500); /* before the exec: must not count */
+		execl("/bin/sh", "sh", "-c", "exit 0", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	struct evgroup_spec spec = basic();
+	struct evgroup_opts o = {.pid = c, .cpu = -1, .enable_on_exec = true};
+	struct evgroup *g = NULL;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	struct evread_group r;
+	assert_int_equal(evgroup_read(g, &r), 0);
+	assert_int_equal(r.ena, 0);
+	assert_int_equal(r.val[0], 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	int st;
+	assert_int_equal(waitpid(c, &st, 0), c);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(evgroup_read(g, &r), 0);
+	assert_true(r.ena > 0);
+	assert_true(r.val[0] > 0);
+	assert_true(r.val[1] > 0);   /* the shell's own faults */
+	assert_true(r.val[1] < 500); /* but not the 500 pages touched before the exec */
+	evgroup_free(g);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && strcmp(argv[1], "--worker") == 0)
+		return child_loop(atoi(argv[2]), atoi(argv[3]));
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return 1;
+	self[n] = '\0';
+	/* clang-format off */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_format),
+		cmocka_unit_test(test_task_group),
+		cmocka_unit_test(test_cpu_group),
+		cmocka_unit_test(test_disable),
+		cmocka_unit_test(test_unsupported_member),
+		cmocka_unit_test(test_hardware_member_here),
+		cmocka_unit_test(test_preset),
+		cmocka_unit_test(test_no_such_task),
+		cmocka_unit_test(test_enable_on_exec),
+	};
+	/* clang-format on */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,333 @@
+/* procfs: CPU lists, /proc/stat busy time and task facts, on fixture trees with known
+ * numbers (tests/fixtures/proc-basic, proc-old) and on the live /proc for this process. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "procfs.h"
+
+/* Above PID_MAX_LIMIT (4M): no task can have it. */
+#define NO_PID 4194304
+
+static char *fixture(const char *name)
+{
+	static char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", testutil_path(name));
+	return buf;
+}
+
+static void test_cpulist_good(void **state)
+{
+	(void)state;
+	int c[16];
+	assert_int_equal(procfs_parse_cpulist("0-3,8,10-11", c, 16), 7);
+	const int want[] = {0, 1, 2, 3, 8, 10, 11};
+	assert_memory_equal(c, want, sizeof(want));
+	assert_int_equal(procfs_parse_cpulist("0", c, 16), 1);
+	assert_int_equal(c[0], 0);
+	assert_int_equal(procfs_parse_cpulist("5\n", c, 16), 1); /* as sysfs writes it */
+	assert_int_equal(c[0], 5);
+	assert_int_equal(procfs_parse_cpulist("2-2", c, 16), 1);
+	assert_int_equal(c[0], 2);
+	assert_int_equal(procfs_parse_cpulist("", c, 16), 0);
+	assert_int_equal(procfs_parse_cpulist("\n", c, 16), 0);
+	/* At most max entries. */
+	assert_int_equal(procfs_parse_cpulist("0-7", c, 4), 4);
+	assert_int_equal(c[3], 3);
+}
+
+static void test_cpulist_bad(void **state)
+{
+	(void)state;
+	int c[16];
+	const char *bad[] = {"a", "3-1", "1-", "-1", "1,,2", "1;2", "1 2", "0-3x", ",1", "1-a"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (procfs_parse_cpulist(bad[i], c, 16) != -EINVAL)
+			fail_msg("'%s' accepted", bad[i]);
+}
+
+static void test_online_cpus_fixture(void **state)
+{
+	(void)state;
+	int c[8];
+	assert_int_equal(procfs_online_cpus(fixture("fixtures/proc-basic"), c, 8), 3);
+	assert_int_equal(c[0], 0);
+	assert_int_equal(c[1], 1);
+	assert_int_equal(c[2], 3);
+	assert_int_equal(procfs_online_cpus(fixture("fixtures/no-such-tree"), c, 8), -ENOENT);
+}
+
+static void test_cpu_times_fixture(void **state)
+{
+	(void)state;
+	uint64_t busy[8], total[8];
+	for (int i = 0; i < 8; i++)
+		busy[i] = total[i] = 777;
+	int fd = -1;
+	/* busy = user+nice+system+irq+softirq+steal (guest is inside user); total adds
+	 * idle and iowait. cpu2 is offline: absent, left alone. The "cpu " sum line is not
+	 * a CPU. */
+	assert_int_equal(procfs_cpu_times(fixture("fixtures/proc-basic"), &fd, busy, total, 8), 4);
+	assert_true(fd >= 0);
+	assert_int_equal(busy[0], 170);
+	assert_int_equal(total[0], 990);
+	assert_int_equal(busy[1], 370);
+	assert_int_equal(total[1], 1190);
+	assert_int_equal(busy[2], 777);
+	assert_int_equal(total[2], 777);
+	assert_int_equal(busy[3], 27);
+	assert_int_equal(total[3], 36);
+	assert_int_equal(busy[4], 777);
+	/* The cached descriptor reads the file again from the start. */
+	int keep = fd;
+	busy[0] = total[0] = 0;
+	assert_int_equal(procfs_cpu_times("/nonexistent", &fd, busy, total, 8), 4);
+	assert_int_equal(fd, keep);
+	assert_int_equal(busy[0], 170);
+	assert_int_equal(total[0], 990);
+	close(fd);
+
+	/* CPUs beyond max are not written. */
+	fd = -1;
+	busy[3] = 777;
+	assert_int_equal(procfs_cpu_times(fixture("fixtures/proc-basic"), &fd, busy, total, 2), 2);
+	assert_int_equal(busy[3], 777);
+	close(fd);
+
+	/* Old kernels: four fields per CPU. */
+	fd = -1;
+	assert_int_equal(procfs_cpu_times(fixture("fixtures/proc-old"), &fd, busy, total, 8), 2);
+	assert_int_equal(busy[0], 15);
+	assert_int_equal(total[0], 100);
+	close(fd);
+
+	fd = -1;
+	assert_int_equal(procfs_cpu_times(fixture("fixtures/no-such-tree"), &fd, busy, total, 8),
+			 -ENOENT);
+	assert_int_equal(fd, -1);
+}
+
+static void test_cpu_times_live(void **state)
+{
+	(void)state;
+	uint64_t busy[1024], total[1024];
+	int fd = -1;
+	int n = procfs_cpu_times("", &fd, busy, total, 1024);
+	assert_true(n >= 1);
+	assert_true(n >= (int)sysconf(_SC_NPROCESSORS_ONLN));
+	assert_true(total[0] > 0);
+	assert_true(busy[0] <= total[0]);
+	close(fd);
+}
+
+static void test_task_info_fixture(void **state)
+{
+	(void)state;
+	struct procfs_task t;
+	const char *root = fixture("fixtures/proc-basic");
+	char rootcopy[4096];
+	snprintf(rootcopy, sizeof(rootcopy), "%s", root);
+	/* A name holding ") (": the fields are found after the last ')'. */
+	assert_int_equal(procfs_task_info(rootcopy, 42, 42, &t), 0);
+	assert_int_equal(t.pid, 42);
+	assert_int_equal(t.tid, 42);
+	assert_int_equal(t.ppid, 1);
+	assert_false(t.kthread);
+	assert_string_equal(t.comm, "evil) (x");
+	char dir[4200];
+	snprintf(dir, sizeof(dir), "%s/proc/42/task/42", rootcopy);
+	struct stat st;
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(t.uid, st.st_uid);
+
+	assert_int_equal(procfs_task_info(rootcopy, 42, 44, &t), 0);
+	assert_string_equal(t.comm, "worker 1");
+	assert_int_equal(t.tid, 44);
+
+	assert_int_equal(procfs_task_info(rootcopy, 7, 7, &t), 0);
+	assert_true(t.kthread);
+	assert_int_equal(t.ppid, 2);
+	assert_string_equal(t.comm, "kworker/0:1-events");
+
+	assert_int_equal(procfs_task_info(rootcopy, 42, 45, &t), -ESRCH);
+	assert_int_equal(procfs_task_info(rootcopy, 99, 99, &t), -ESRCH);
+	assert_int_equal(procfs_tgid(rootcopy, 42), 42);
+	assert_int_equal(procfs_tgid(rootcopy, 99), -ESRCH);
+}
+
+static int collect(void *ctx, pid_t id)
+{
+	pid_t *ids = ctx;
+	for (int i = 0; i < 15; i++)
+		if (ids[i] == 0) {
+			ids[i] = id;
+			break;
+		}
+	return 0;
+}
+
+static int stop_at_first(void *ctx, pid_t id)
+{
+	(void)id;
+	++*(int *)ctx;
+	return 7;
+}
+
+static bool has(const pid_t *ids, pid_t id)
+{
+	for (int i = 0; i < 16 && ids[i]; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+static void test_each_fixture(void **state)
+{
+	(void)state;
+	pid_t ids[16] = {0};
+	char root[4096];
+	snprintf(root, sizeof(root), "%s", fixture("fixtures/proc-basic"));
+	/* Only the numeric entries: "stat" is not a process. */
+	assert_int_equal(procfs_each(root, 0, collect, ids), 0);
+	assert_true(has(ids, 42));
+	assert_true(has(ids, 7));
+	assert_int_equal(ids[2], 0);
+	memset(ids, 0, sizeof(ids));
+	assert_int_equal(procfs_each(root, 42, collect, ids), 0);
+	assert_true(has(ids, 42));
+	assert_true(has(ids, 44));
+	assert_int_equal(ids[2], 0);
+	int calls = 0;
+	assert_int_equal(procfs_each(root, 0, stop_at_first, &calls), 7);
+	assert_int_equal(calls, 1);
+	assert_int_equal(procfs_each(root, 99, collect, ids), -ENOENT);
+}
+
+static void test_task_info_self(void **state)
+{
+	(void)state;
+	struct procfs_task t;
+	pid_t me = getpid();
+	/* A name of our own choosing (under valgrind the program is memcheck's). */
+	assert_int_equal(prctl(PR_SET_NAME, "procfs (self)", 0, 0, 0), 0);
+	assert_int_equal(procfs_task_info("", me, me, &t), 0);
+	assert_string_equal(t.comm, "procfs (self)");
+	assert_int_equal(t.uid, geteuid());
+	assert_int_equal(t.ppid, getppid());
+	assert_false(t.kthread);
+	assert_int_equal(procfs_tgid("", me), me);
+}
+
+static void test_task_info_kthread(void **state)
+{
+	(void)state;
+	struct procfs_task t;
+	/* pid 2 is kthreadd on Linux (unless in a pid namespace). */
+	if (procfs_task_info("", 2, 2, &t) != 0 || strcmp(t.comm, "kthreadd") != 0)
+		skip();
+	assert_true(t.kthread);
+	assert_int_equal(t.ppid, 0);
+}
+
+static void *idle_thread(void *arg)
+{
+	pid_t *tid = arg;
+	*tid = (pid_t)syscall(SYS_gettid);
+	char c;
+	ssize_t r = read(tid[1], &c, 1); /* tid[1] holds the read end of a pipe */
+	(void)r;
+	return NULL;
+}
+
+static void test_threads_live(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t arg[2] = {0, p[0]};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, idle_thread, arg), 0);
+	while (__atomic_load_n(&arg[0], __ATOMIC_SEQ_CST) == 0)
+		usleep(1000);
+	pid_t tid = arg[0];
+	assert_int_not_equal(tid, getpid());
+	/* The thread's process. */
+	assert_int_equal(procfs_tgid("", tid), getpid());
+	struct procfs_task t;
+	assert_int_equal(procfs_task_info("", getpid(), tid, &t), 0);
+	assert_int_equal(t.tid, tid);
+	assert_int_equal(t.ppid, getppid());
+	/* Both threads are listed. */
+	pid_t ids[16] = {0};
+	assert_int_equal(procfs_each("", getpid(), collect, ids), 0);
+	assert_true(has(ids, getpid()));
+	assert_true(has(ids, tid));
+	assert_int_equal(write(p[1], "x", 1), 1);
+	pthread_join(th, NULL);
+	close(p[0]);
+	close(p[1]);
+	/* Gone: ESRCH, not a stale answer. pthread_join returns when the kernel clears
+	 * the tid, a moment before the task is released from /proc: wait for that. */
+	int err = 0;
+	for (int i = 0; i < 1000 && (err = procfs_task_info("", getpid(), tid, &t)) == 0; i++)
+		usleep(1000);
+	assert_int_equal(err, -ESRCH);
+}
+
+static void test_gone(void **state)
+{
+	(void)state;
+	struct procfs_task t;
+	assert_int_equal(procfs_task_info("", NO_PID, NO_PID, &t), -ESRCH);
+	assert_int_equal(procfs_tgid("", NO_PID), -ESRCH);
+	/* A child that has exited and been reaped. */
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0)
+		_exit(0);
+	assert_int_equal(waitpid(c, NULL, 0), c);
+	assert_int_equal(procfs_task_info("", c, c, &t), -ESRCH);
+}
+
+static void test_user_name(void **state)
+{
+	(void)state;
+	assert_string_equal(procfs_user_name(0), "root");
+	/* Cached: the same pointer the second time. */
+	assert_ptr_equal(procfs_user_name(0), procfs_user_name(0));
+	uid_t nobody = 54321;
+	if (getpwuid(nobody))
+		skip();
+	assert_string_equal(procfs_user_name(nobody), "54321");
+	assert_string_equal(procfs_user_name(0), "root");
+}
+
+int main(void)
+{
+	/* clang-format off */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpulist_good),
+		cmocka_unit_test(test_cpulist_bad),
+		cmocka_unit_test(test_online_cpus_fixture),
+		cmocka_unit_test(test_cpu_times_fixture),
+		cmocka_unit_test(test_cpu_times_live),
+		cmocka_unit_test(test_task_info_fixture),
+		cmocka_unit_test(test_each_fixture),
+		cmocka_unit_test(test_task_info_self),
+		cmocka_unit_test(test_task_info_kthread),
+		cmocka_unit_test(test_threads_live),
+		cmocka_unit_test(test_gone),
+		cmocka_unit_test(test_user_name),
+	};
+	/* clang-format on */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

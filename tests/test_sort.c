@@ -1,0 +1,313 @@
+/* sort_rows over a hand-built model: processes by the column, each followed by its own
+ * threads sorted the same way; numbers before n/a, n/c and "-" in both directions; ties
+ * by id; filters by command, user, kernel thread and pid. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sort.h"
+
+enum { E_TC, E_CYC, E_INS, NEV };
+
+static const struct mevent events[NEV] = {
+	[E_TC] = {"task-clock", "task-clock", 0, 0, ROLE_TASK_CLOCK, 0, false},
+	[E_CYC] = {"cycles", "cycles", 1, 0, ROLE_CYCLES, 0, true},
+	[E_INS] = {"instructions", "instructions", 1, 1, ROLE_INSNS, 0, true},
+};
+static const struct mgroup groups[2] = {{.first = 0, .n = 1}, {.first = 1, .n = 2}};
+
+#define MAXROWS 1200
+
+struct fake {
+	struct model m;
+	struct mrow rows[MAXROWS];
+	struct val v[MAXROWS][NEV];
+	struct val_delta g[MAXROWS][2];
+	struct pane panes[8];
+	unsigned npanes;
+};
+
+static struct val ex(double v)
+{
+	return (struct val){.v = v, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+static struct val mark(enum val_state st)
+{
+	return val_missing(st, st == VAL_NC ? WHY_NOT_RUN : WHY_UNSUPPORTED);
+}
+
+/* Append a row. cpu < 0 means task-clock n/a; ipc < 0 means n/a, NAN-free markers:
+ * -2 n/c, -3 "-" (zero cycles). */
+static struct mrow *add(struct fake *f, enum row_kind kind, pid_t pid, pid_t tid, const char *comm,
+			uid_t uid, double cpu, double ipc)
+{
+	unsigned i = f->m.nrows++;
+	assert_true(i < MAXROWS);
+	struct mrow *r = &f->rows[i];
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->pid = pid;
+	r->tid = tid;
+	r->comm = comm;
+	r->uid = uid;
+	r->user = uid ? "user" : "root";
+	r->v = f->v[i];
+	r->g = f->g[i];
+	r->nthreads = 1;
+	f->v[i][E_TC] = cpu >= 0 ? ex(cpu * 1e7) : cpu == -2 ? mark(VAL_NC) : mark(VAL_NA);
+	if (ipc >= 0) {
+		f->v[i][E_CYC] = ex(1e9);
+		f->v[i][E_INS] = ex(ipc * 1e9);
+	} else if (ipc == -3) {
+		f->v[i][E_CYC] = ex(0);
+		f->v[i][E_INS] = ex(0);
+	} else {
+		f->v[i][E_CYC] = mark(ipc == -2 ? VAL_NC : VAL_NA);
+		f->v[i][E_INS] = mark(ipc == -2 ? VAL_NC : VAL_NA);
+	}
+	return r;
+}
+
+#define NA (-1)
+#define NC (-2)
+#define EMPTY (-3)
+
+/* pid 10 Firefox (3 threads), 20 bash, 30 make (2 threads), 40 sshd, 50 kworker,
+ * 5 init, 60 Web Content. CPU% and IPC in the comments of the expectations below. */
+static void fake_init(struct fake *f)
+{
+	memset(&f->m, 0, sizeof(f->m));
+	f->m.nevents = NEV;
+	f->m.events = events;
+	f->m.ngroups = 2;
+	f->m.groups = groups;
+	f->m.elapsed = 1.0;
+	f->m.threads = true;
+	f->m.rows = f->rows;
+	add(f, ROW_PROC, 10, 10, "Firefox", 1000, 50, 1.0)->nthreads = 3;
+	add(f, ROW_THREAD, 10, 10, "Firefox", 1000, 10, 1.0);
+	add(f, ROW_THREAD, 10, 11, "DOM Worker", 1000, 30, 1.0);
+	add(f, ROW_THREAD, 10, 12, "Cache2 I/O", 1000, 10, 1.0);
+	add(f, ROW_PROC, 20, 20, "bash", 0, NA, NA);
+	add(f, ROW_PROC, 30, 30, "make", 1000, 70, EMPTY)->nthreads = 2;
+	add(f, ROW_THREAD, 30, 31, "make", 1000, NA, EMPTY);
+	add(f, ROW_THREAD, 30, 30, "make", 1000, 70, EMPTY);
+	add(f, ROW_PROC, 40, 40, "sshd", 0, 50, 2.0);
+	add(f, ROW_PROC, 50, 50, "kworker/0:1", 0, NC, NC)->kthread = true;
+	add(f, ROW_PROC, 5, 5, "init", 0, 0, 0.5);
+	add(f, ROW_PROC, 60, 60, "Web Content", 1000, 20, NA);
+	f->npanes = columns_build_panes(&f->m, false, f->panes, 8);
+}
+
+static const struct column *col(const struct fake *f, const char *name)
+{
+	for (unsigned p = 0; p < f->npanes; p++) {
+		int i = pane_find_column(&f->panes[p], name);
+		if (i >= 0)
+			return &f->panes[p].cols[i];
+	}
+	fail_msg("no column %s", name);
+	return NULL;
+}
+
+/* The sorted rows as "pid" for processes and ".tid" for threads, space separated. */
+static const char *order(const struct fake *f, const struct sort_spec *s)
+{
+	static char buf[4096];
+	unsigned idx[MAXROWS];
+	size_t n = sort_rows(&f->m, s, idx);
+	buf[0] = '\0';
+	for (size_t k = 0; k < n; k++) {
+		const struct mrow *r = &f->m.rows[idx[k]];
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s%d", k ? " " : "",
+			 r->kind == ROW_THREAD ? "." : "",
+			 (int)(r->kind == ROW_THREAD ? r->tid : r->pid));
+	}
+	return buf;
+}
+
+static void test_cpu_descending(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_init(&f);
+	struct sort_spec s = {.col = col(&f, "CPU%"), .descending = true};
+	/* 70, 50 (pid 10 before pid 40: a tie goes to the lower id), 20, 0, then the rows
+	 * without a number (n/a, n/c) by id. Threads: 30% first, the 10% tie by tid. */
+	assert_string_equal(order(&f, &s), "30 .30 .31 10 .11 .10 .12 40 60 5 20 50");
+}
+
+static void test_cpu_ascending(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_init(&f);
+	struct sort_spec s = {.col = col(&f, "CPU%"), .descending = false};
+	/* Numbers first here too: n/a is not "smallest". Ties still by ascending id. */
+	assert_string_equal(order(&f, &s), "5 60 10 .10 .12 .11 40 30 .30 .31 20 50");
+}
+
+static void test_ipc_marks_last(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_init(&f);
+	/* IPC: 40 2.0, 10 1.0, 5 0.5; 30 "-", 20 and 60 n/a, 50 n/c: all after, by id. */
+	struct sort_spec s = {.col = col(&f, "IPC"), .descending = true};
+	assert_string_equal(order(&f, &s), "40 10 .10 .11 .12 5 20 30 .30 .31 50 60");
+	s.descending = false;
+	assert_string_equal(order(&f, &s), "5 10 .10 .11 .12 40 20 30 .30 .31 50 60");
+}
+
+static void test_by_pid(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_init(&f);
+	struct sort_spec s = {.col = NULL};
+	assert_string_equal(order(&f, &s), "5 10 .10 .11 .12 20 30 .30 .31 40 50 60");
+}
+
+static void test_by_command(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_init(&f);
+	struct sort_spec s = {.col = col(&f, "COMMAND"), .descending = false};
+	/* Byte order: capitals first. Threads by their own names. */
+	assert_string_equal(order(&f, &s), "10 .12 .11 .10 60 20 5 50 30 .30 .31 40");
+	s.descending = true;
+	assert_string_equal(order(&f, &s), "40 30 .30 .31 50 5 20 60 10 .10 .11 .12");
+}
+
+static void test_filters(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_init(&f);
+	struct sort_spec s = {.col = col(&f, "CPU%"), .descending = true};
+	/* The filter picks processes (case-insensitive substring); their threads follow
+	 * whatever their own names. */
+	s.filter = "fire";
+	assert_string_equal(order(&f, &s), "10 .11 .10 .12");
+	s.filter = "O";
+	assert_string_equal(order(&f, &s), "10 .11 .10 .12 60 50");
+	s.filter = "nomatch";
+	assert_string_equal(order(&f, &s), "");
+	s.filter = "";
+	assert_string_equal(order(&f, &s), "30 .30 .31 10 .11 .10 .12 40 60 5 20 50");
+	s.filter = NULL;
+	s.have_uid = true;
+	s.uid = 1000;
+	assert_string_equal(order(&f, &s), "30 .30 .31 10 .11 .10 .12 60");
+	s.uid = 0;
+	assert_string_equal(order(&f, &s), "40 5 20 50");
+	s.hide_kthreads = true;
+	assert_string_equal(order(&f, &s), "40 5 20");
+	s.have_uid = false;
+	s.hide_kthreads = false;
+	s.only_pid = 30;
+	assert_string_equal(order(&f, &s), "30 .30 .31");
+	s.only_pid = 11; /* a thread id is not a process */
+	assert_string_equal(order(&f, &s), "");
+}
+
+static void test_empty_model(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_init(&f);
+	f.m.nrows = 0;
+	struct sort_spec s = {.col = col(&f, "CPU%"), .descending = true};
+	unsigned idx[1], scratch[2];
+	assert_int_equal(sort_rows_r(&f.m, &s, idx, scratch), 0);
+}
+
+/* Reference comparator for the property test: the documented order, written plainly. */
+static int ref_cmp(const struct model *m, const struct sort_spec *s, const struct mrow *a,
+		   const struct mrow *b)
+{
+	struct val va = column_value(s->col, m, a), vb = column_value(s->col, m, b);
+	bool ha = val_has_number(va), hb = val_has_number(vb);
+	if (ha != hb)
+		return ha ? -1 : 1;
+	if (ha && va.v != vb.v)
+		return (va.v < vb.v) == !s->descending ? -1 : 1;
+	pid_t x = a->kind == ROW_THREAD ? a->tid : a->pid;
+	pid_t y = b->kind == ROW_THREAD ? b->tid : b->pid;
+	return (x > y) - (x < y);
+}
+
+static void test_random_models(void **state)
+{
+	(void)state;
+	static struct fake f;
+	static const char *names[] = {"a", "b", "c"};
+	srand(12345);
+	for (int round = 0; round < 20; round++) {
+		fake_init(&f);
+		f.m.nrows = 0;
+		unsigned nproc = 0;
+		pid_t pid = 1000;
+		while (f.m.nrows < MAXROWS - 8) {
+			int cpu_pick = rand() % 12;
+			double cpu = cpu_pick < 2 ? NA : cpu_pick < 3 ? NC : (double)(rand() % 20);
+			struct mrow *p = add(&f, ROW_PROC, pid, pid, names[rand() % 3], 0, cpu, 1);
+			nproc++;
+			int nt = rand() % 4;
+			p->nthreads = (unsigned)nt;
+			for (int t = 0; t < nt; t++) {
+				int pick = rand() % 10;
+				add(&f, ROW_THREAD, pid, pid + 1 + (pid_t)((t * 7) % nt), "t", 0,
+				    pick < 2 ? NA : (double)(rand() % 5), 1);
+			}
+			pid += 10 + rand() % 5;
+		}
+		struct sort_spec s = {.col = col(&f, "CPU%"), .descending = round % 2 == 0};
+		unsigned idx[MAXROWS], idx2[MAXROWS], scratch[2 * MAXROWS];
+		size_t n = sort_rows(&f.m, &s, idx);
+		assert_int_equal(n, f.m.nrows);
+		assert_int_equal(sort_rows_r(&f.m, &s, idx2, scratch), n);
+		assert_memory_equal(idx, idx2, n * sizeof(idx[0]));
+		unsigned seen_procs = 0;
+		const struct mrow *prev_proc = NULL, *prev_thread = NULL;
+		for (size_t k = 0; k < n; k++) {
+			const struct mrow *r = &f.m.rows[idx[k]];
+			if (r->kind == ROW_PROC) {
+				if (prev_proc)
+					assert_true(ref_cmp(&f.m, &s, prev_proc, r) < 0);
+				prev_proc = r;
+				prev_thread = NULL;
+				seen_procs++;
+				continue;
+			}
+			/* A thread sits under its own process, in order among its siblings. */
+			assert_non_null(prev_proc);
+			assert_int_equal(r->pid, prev_proc->pid);
+			if (prev_thread)
+				assert_true(ref_cmp(&f.m, &s, prev_thread, r) <= 0);
+			prev_thread = r;
+		}
+		assert_int_equal(seen_procs, nproc);
+	}
+}
+
+int main(void)
+{
+	/* clang-format off */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_descending),
+		cmocka_unit_test(test_cpu_ascending),
+		cmocka_unit_test(test_ipc_marks_last),
+		cmocka_unit_test(test_by_pid),
+		cmocka_unit_test(test_by_command),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_empty_model),
+		cmocka_unit_test(test_random_models),
+	};
+	/* clang-format on */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
