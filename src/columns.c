@@ -144,8 +144,10 @@ static void builtin_pane(const struct model *m, const struct pane_def *d, struct
 	}
 	int runev = d->run_of ? model_role(m, d->run_of) : -1;
 	if (runev >= 0) {
+		/* The role event's own running share: on hybrid CPUs it is the sum's. */
 		struct column r = col_run;
-		r.a = (int)m->events[runev].group;
+		r.a = runev;
+		r.b = 1;
 		pane_add(p, &r);
 	}
 	pane_add(p, &col_cmd);
@@ -171,6 +173,13 @@ static void events_pane(const struct model *m, struct pane *p)
 			unsigned e = m->groups[g].first + k;
 			struct column c = C(m->events[e].key, m->events[e].name, 10, COL_COUNT,
 					    FMT_COUNT, (int)e, -1, 1, "event count this interval");
+			pane_add(p, &c);
+		}
+		for (unsigned e = 0; e < m->nevents; e++) {
+			if (!m->events[e].logical || m->events[e].group != g)
+				continue;
+			struct column c = C(m->events[e].key, m->events[e].name, 10, COL_COUNT,
+					    FMT_COUNT, (int)e, -1, 1, "sum over the core PMUs");
 			pane_add(p, &c);
 		}
 		if (group_is_software(m, g) || p->ncols >= 31)
@@ -288,9 +297,10 @@ struct val column_value(const struct column *c, const struct model *m, const str
 		return val_ratio(r->v[c->a], ns, 1);
 	}
 	case COL_RUN_PCT: {
-		const struct mgroup *grp = &m->groups[c->a];
-		struct val v = r->v[grp->first];
-		for (unsigned k = 1; k < grp->n; k++)
+		/* b == 1: a is an event; else a is a group and its worst member speaks. */
+		const struct mgroup *grp = &m->groups[c->b == 1 ? 0 : c->a];
+		struct val v = c->b == 1 ? r->v[c->a] : r->v[grp->first];
+		for (unsigned k = 1; c->b != 1 && k < grp->n; k++)
 			if (r->v[grp->first + k].state < v.state)
 				v = r->v[grp->first + k];
 		if (v.state == VAL_NA || v.state == VAL_EMPTY)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "evgroup.h"
+#include "hybrid.h"
 #include "procfs.h"
 #include "taskwatch.h"
 #include "tasktab.h"
@@ -296,6 +297,7 @@ static void read_target(struct engine *e, struct counts *c)
 			pv[1] = r.run;
 		}
 	}
+	hybrid_fold(e->set, c->d, c->why);
 }
 
 static bool ensure_rows(struct engine *e, size_t need)

@@ -37,6 +37,16 @@ static void map_groups(const struct evset *os, const struct evset *ns, int *gmap
 	}
 }
 
+/* The old set's logical event of the same name over group og, or -1. */
+static int logical_in(const struct evset *os, unsigned og, const char *name)
+{
+	for (unsigned i = 0; i < os->nevents; i++)
+		if (os->events[i].logical && os->events[i].group == og &&
+		    strcmp(os->events[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 struct remap {
 	const struct evset *os, *ns;
 	const unsigned *oslot, *nslot;
@@ -90,6 +100,8 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 	for (unsigned i = 0; i < ns->nevents; i++) {
 		int og = gmap[ns->events[i].group];
 		emap[i] = og < 0 ? -1 : (int)(os->groups[og].first + ns->events[i].member);
+		if (og >= 0 && ns->events[i].logical)
+			emap[i] = logical_in(os, (unsigned)og, ns->events[i].name);
 	}
 	memcpy(oslot, e->slot, os->specs.n * sizeof(*oslot));
 	struct counts_layout ol = e->l;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "evgroup.h"
+#include "hybrid.h"
 
 static const char *const default_spec =
 	"{task-clock,context-switches,cpu-migrations,page-faults,major-faults},"
@@ -96,16 +97,65 @@ static void make_keys(struct evset *s)
 	}
 }
 
-static int build(struct evset *s)
+/* The logical event of each per-PMU instance set (hybrid CPUs): the j-th copied member
+ * of a group and the j-th member of each of its other copies. */
+static unsigned count_logical(const struct evset *s, const unsigned *copy_of,
+			      const unsigned *copy_no)
 {
-	s->nevents = 0;
+	unsigned n = 0;
+	for (unsigned g = 0; copy_of && g < s->specs.n; g++)
+		if (copy_no[g] == 1)
+			n += s->specs.g[g].n;
+	return n;
+}
+
+static void add_logical(struct evset *s, unsigned ninst, const unsigned *copy_of,
+			const unsigned *copy_no)
+{
+	unsigned l = ninst;
+	for (unsigned g = 0; copy_of && g < s->specs.n; g++) {
+		if (copy_no[g] != 1)
+			continue;
+		unsigned g0 = copy_of[g];
+		/* Copy 1 holds exactly the copied members, in copy 0's order. */
+		for (unsigned j = 0, m0 = 0; j < s->specs.g[g].n; j++, m0++) {
+			while (m0 < s->specs.g[g0].n && !strchr(s->specs.g[g0].ev[m0].name, '['))
+				m0++;
+			struct mevent *ev = &s->events[l];
+			const char *name = s->specs.g[g0].ev[m0].name;
+			snprintf(s->lnames[l - ninst], sizeof(s->lnames[0]), "%.*s",
+				 (int)(strrchr(name, '[') - name), name);
+			ev->name = s->lnames[l - ninst];
+			ev->group = g0;
+			ev->member = m0;
+			ev->hardware = true;
+			ev->logical = true;
+			ev->sum[ev->nsum++] = s->groups[g0].first + m0;
+			for (unsigned k = g; k < s->specs.n && copy_of[k] == g0; k++)
+				if (ev->nsum < HYBRID_MAX)
+					ev->sum[ev->nsum++] = s->groups[k].first + j;
+			/* The built-in columns read the sum, not one kind of core. */
+			struct mevent *inst = &s->events[ev->sum[0]];
+			ev->role = inst->role;
+			inst->role = ROLE_NONE;
+			l++;
+		}
+	}
+}
+
+static int build(struct evset *s, const unsigned *copy_of, const unsigned *copy_no)
+{
+	unsigned ninst = 0;
 	for (unsigned g = 0; g < s->specs.n; g++)
-		s->nevents += s->specs.g[g].n;
-	s->events = calloc(s->nevents, sizeof(*s->events));
-	s->groups = calloc(s->specs.n, sizeof(*s->groups));
-	s->preset = calloc(s->specs.n, sizeof(*s->preset));
-	s->keys = calloc(s->nevents, sizeof(*s->keys));
-	if (!s->events || !s->groups || !s->preset || !s->keys)
+		ninst += s->specs.g[g].n;
+	unsigned nlog = count_logical(s, copy_of, copy_no);
+	s->nevents = ninst + nlog;
+	s->events = calloc(s->nevents + 1, sizeof(*s->events));
+	s->groups = calloc(s->specs.n + 1, sizeof(*s->groups));
+	s->preset = calloc(s->specs.n + 1, sizeof(*s->preset));
+	s->keys = calloc(s->nevents + 1, sizeof(*s->keys));
+	s->lnames = calloc(nlog + 1, sizeof(*s->lnames));
+	if (!s->events || !s->groups || !s->preset || !s->keys || !s->lnames)
 		return -ENOMEM;
 	unsigned e = 0;
 	for (unsigned g = 0; g < s->specs.n; g++) {
@@ -120,6 +170,7 @@ static int build(struct evset *s)
 		}
 	}
 	assign_roles(s);
+	add_logical(s, ninst, copy_of, copy_no);
 	make_keys(s);
 	return 0;
 }
@@ -130,6 +181,8 @@ int evset_build(struct evset *s, const char *base, const char *user,
 	memset(s, 0, sizeof(*s));
 	int ret = 0;
 	unsigned nbase = 0;
+	bool *is_user = NULL;
+	unsigned *copy_of = NULL, *copy_no = NULL;
 	if (base && *base)
 		ret = evspec_parse(base, pmus, &s->specs, err);
 	nbase = s->specs.n;
@@ -137,16 +190,24 @@ int evset_build(struct evset *s, const char *base, const char *user,
 		ret = evspec_parse(user, pmus, &s->specs, err);
 	if (!ret && s->specs.n == 0)
 		ret = -EINVAL;
+	if (!ret && !(is_user = calloc(s->specs.n + 1, sizeof(*is_user))))
+		ret = -ENOMEM;
+	for (unsigned g = nbase; !ret && g < s->specs.n; g++)
+		is_user[g] = true;
 	if (!ret)
-		ret = build(s);
-	if (ret) {
-		evset_free(s);
-		return ret;
+		ret = hybrid_expand(&s->specs, pmus, &is_user, &copy_of, &copy_no);
+	if (!ret)
+		ret = build(s, copy_of, copy_no);
+	for (unsigned g = 0; !ret && g < s->specs.n; g++) {
+		s->groups[g].user = is_user[g];
+		s->user = s->user || is_user[g];
 	}
-	for (unsigned g = nbase; g < s->specs.n; g++)
-		s->groups[g].user = true;
-	s->user = s->specs.n > nbase;
-	return 0;
+	free(is_user);
+	free(copy_of);
+	free(copy_no);
+	if (ret)
+		evset_free(s);
+	return ret;
 }
 
 int evset_parse(struct evset *s, const char *spec, const struct pmu_set *pmus,
@@ -182,6 +243,15 @@ void evset_probe(struct evset *s, bool user_only)
 				st == EVS_UNSUPPORTED ? WHY_UNSUPPORTED : WHY_NONE;
 		}
 	}
+	for (unsigned i = 0; i < s->nevents; i++) {
+		struct mevent *l = &s->events[i];
+		if (!l->logical)
+			continue;
+		l->status = s->events[l->sum[0]].status;
+		for (unsigned k = 0; k < l->nsum; k++)
+			if (s->events[l->sum[k]].status == WHY_NONE)
+				l->status = WHY_NONE;
+	}
 }
 
 bool evset_any_hardware(const struct evset *s)
@@ -199,7 +269,9 @@ void evset_free(struct evset *s)
 	free(s->groups);
 	free(s->preset);
 	free(s->keys);
+	free(s->lnames);
 	s->keys = NULL;
+	s->lnames = NULL;
 	s->events = NULL;
 	s->groups = NULL;
 	s->preset = NULL;

@@ -13,11 +13,12 @@ struct pmu_set;
 
 struct evset {
 	struct evspec_list specs;
-	unsigned nevents;
+	unsigned nevents;            /* group members, then logical events (hybrid sums) */
 	struct mevent *events;       /* names point into specs */
 	struct mgroup *groups;       /* specs.n of them */
 	uint8_t (*preset)[EVGROUP_MAX]; /* per group and member: status known in advance */
 	char (*keys)[EV_NAME_MAX + 8];  /* per event: its unique key */
+	char (*lnames)[EV_NAME_MAX];    /* names of the logical (hybrid sum) events */
 	bool user;                   /* chosen with -e */
 };
 

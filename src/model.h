@@ -38,6 +38,13 @@ struct mevent {
 	enum ev_role role;
 	uint8_t status;        /* worst open status seen for it (enum val_why; WHY_NONE = ok) */
 	bool hardware;         /* needs a PMU counter (not a software event) */
+	/* Hybrid CPUs: a generic event is counted once per core PMU ("cycles[cpu_core]",
+	 * "cycles[cpu_atom]", real members of their groups), and a logical event ("cycles")
+	 * sums them per target. A logical event is no group member: group is its first
+	 * instance's group, and sum[] are the instances' event indices. */
+	bool logical;
+	unsigned nsum;
+	unsigned sum[4];
 };
 
 struct mgroup {

@@ -1,0 +1,123 @@
+/* Per-core-PMU copies of generic events on hybrid CPUs, and their per-target sums. */
+#include "hybrid.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu.h"
+
+/* Generic hardware and cache events name no PMU: the kernel picks one, and on hybrid
+ * machines needs to be told which (its type in config bits 32-63). */
+static bool expandable(const struct evdesc *d)
+{
+	return (d->attr.type == PERF_TYPE_HARDWARE || d->attr.type == PERF_TYPE_HW_CACHE) &&
+	       (d->attr.config >> 32) == 0;
+}
+
+static unsigned core_pmus(const struct pmu_set *pmus, int *types, const char **names)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; pmus && i < pmu_set_count(pmus) && n < HYBRID_MAX; i++) {
+		struct pmu_info info;
+		if (pmu_set_info(pmus, i, &info) == 0 && info.core && info.type >= 0) {
+			types[n] = info.type;
+			names[n] = info.name;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Copy k of group g: copy 0 keeps every member, the others only the instances. */
+static void make_copy(const struct evgroup_spec *g, unsigned k, int type, const char *pmu,
+		      struct evgroup_spec *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned m = 0; m < g->n; m++) {
+		struct evdesc d = g->ev[m];
+		if (expandable(&d)) {
+			d.attr.config |= (uint64_t)(uint32_t)type << 32;
+			size_t len = strlen(d.name);
+			snprintf(d.name + len, sizeof(d.name) - len, "[%s]", pmu);
+		} else if (k > 0) {
+			continue;
+		}
+		out->ev[out->n++] = d;
+	}
+}
+
+int hybrid_expand(struct evspec_list *specs, const struct pmu_set *pmus, bool **user,
+		  unsigned **copy_of, unsigned **copy_no)
+{
+	int types[HYBRID_MAX];
+	const char *names[HYBRID_MAX];
+	unsigned ncore = core_pmus(pmus, types, names);
+	unsigned n = 0;
+	for (unsigned g = 0; g < specs->n; g++) {
+		bool any = false;
+		for (unsigned m = 0; m < specs->g[g].n; m++)
+			any = any || expandable(&specs->g[g].ev[m]);
+		n += any && ncore > 1 ? ncore : 1;
+	}
+	struct evgroup_spec *ng = calloc(n + 1, sizeof(*ng));
+	bool *nu = calloc(n + 1, sizeof(*nu));
+	unsigned *of = calloc(n + 1, sizeof(*of)), *no = calloc(n + 1, sizeof(*no));
+	if (!ng || !nu || !of || !no) {
+		free(ng);
+		free(nu);
+		free(of);
+		free(no);
+		return -ENOMEM;
+	}
+	unsigned o = 0;
+	for (unsigned g = 0; g < specs->n; g++) {
+		bool any = false;
+		for (unsigned m = 0; m < specs->g[g].n; m++)
+			any = any || expandable(&specs->g[g].ev[m]);
+		unsigned copies = any && ncore > 1 ? ncore : 1, first = o;
+		for (unsigned k = 0; k < copies; k++, o++) {
+			if (copies > 1)
+				make_copy(&specs->g[g], k, types[k], names[k], &ng[o]);
+			else
+				ng[o] = specs->g[g];
+			nu[o] = (*user)[g];
+			of[o] = first;
+			no[o] = k;
+		}
+	}
+	free(specs->g);
+	specs->g = ng;
+	specs->n = n;
+	free(*user);
+	*user = nu;
+	*copy_of = of;
+	*copy_no = no;
+	return 0;
+}
+
+void hybrid_fold(const struct evset *s, struct val_delta *d, uint8_t *why)
+{
+	for (unsigned i = 0; i < s->nevents; i++) {
+		const struct mevent *l = &s->events[i];
+		if (!l->logical)
+			continue;
+		struct val_delta sum = {0, 0, 0};
+		uint8_t w = why[l->sum[0]];
+		bool any = false;
+		for (unsigned k = 0; k < l->nsum; k++) {
+			unsigned ev = l->sum[k];
+			if (why[ev] != WHY_NONE)
+				continue;
+			any = true;
+			/* Each instance is enabled whenever the task runs, and runs only on its
+			 * own kind of core: values and running times add, enabled time does not. */
+			sum.ena = d[ev].ena > sum.ena ? d[ev].ena : sum.ena;
+			sum.run += d[ev].run;
+			sum.val += d[ev].val;
+		}
+		d[i] = sum;
+		why[i] = any ? WHY_NONE : w;
+	}
+}

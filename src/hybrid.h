@@ -1,0 +1,30 @@
+/* Hybrid CPUs (cpu_core + cpu_atom, each with its own PMU type and CPUs): a generic
+ * hardware event is opened once per core PMU, with the PMU's type in the high config
+ * bits, and the instances are summed per target. */
+#ifndef PMUTOP_HYBRID_H
+#define PMUTOP_HYBRID_H
+
+#include <stdint.h>
+
+#include "evset.h"
+#include "value.h"
+
+struct pmu_set;
+
+#define HYBRID_MAX 4
+
+/* Replace every group holding generic hardware or cache events by one group per core
+ * PMU when the machine has more than one. user[] (one flag per group, at least
+ * specs->n + extra entries room: see below) is carried to the copies. Copy 0 keeps the
+ * group's other members; the rest hold only the per-PMU instances. copy_of[g] gets the
+ * index of the group's copy 0 (g itself for groups not copied) and copy_no[g] its
+ * number. Returns 0, -ENOMEM, or -E2BIG when the expanded set is too large. */
+int hybrid_expand(struct evspec_list *specs, const struct pmu_set *pmus, bool **user,
+		  unsigned **copy_of, unsigned **copy_no);
+
+/* Sum each logical event of s from its instances' deltas: values and running times add
+ * up (each instance runs only while the task is on its kind of core), enabled time is
+ * the task's. A logical event counts when any instance does. */
+void hybrid_fold(const struct evset *s, struct val_delta *d, uint8_t *why);
+
+#endif
