@@ -1,0 +1,60 @@
+#!/bin/sh
+# Watching one process from the screen, end to end: p asks for a pid and shows that
+# process with a row per thread; Esc returns to all processes; Enter on a selected row
+# focuses its process too.
+# Usage: focus.sh PMUTOP THREADS_HELPER [TMUX]
+set -u
+PMUTOP=${1:?usage: focus.sh PMUTOP THREADS_HELPER [TMUX]}
+HELPER=${2:?usage: focus.sh PMUTOP THREADS_HELPER [TMUX]}
+TMUX_BIN=${3:-tmux}
+SOCK="pmutop-focus-$$"
+CAP="${TMPDIR:-/tmp}/pmutop-focus-$$.txt"
+OUT="${TMPDIR:-/tmp}/pmutop-focus-$$.pid"
+. "$(dirname "$0")/lib.sh"
+
+"$HELPER" >"$OUT" &
+HPID=$!
+cleanup() { t kill-server 2>/dev/null; kill "$HPID" 2>/dev/null; rm -f "$CAP" "$OUT"; }
+trap cleanup EXIT INT TERM
+n=0
+while [ ! -s "$OUT" ] && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+TIDS=$(ls "/proc/$HPID/task" 2>/dev/null | grep -v "^$HPID\$")
+[ "$(echo "$TIDS" | wc -w)" -eq 3 ] || { echo "FAIL: helper has no 3 threads"; exit 1; }
+
+t new-session -d -s e2e -x 120 -y 40 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5; echo EXIT=\$?; sleep 60" || {
+	echo "FAIL: cannot start tmux"
+	exit 1
+}
+wait_for 'pmutop +on ' 100 || { fail "first frame: no header within 10 s"; exit 1; }
+expect 'Tasks [0-9]' "header"
+
+# p, the pid, Enter: that process and its threads, nothing else.
+keys p
+expect 'PID' "pid prompt"
+keys "$HPID" Enter
+expect "Watching PID $HPID" "focus shown in the header line"
+for tid in $TIDS; do
+	expect "^ *$tid .*└─" "thread $tid listed under its process"
+done
+capture
+others=$(awk '/PID +USER/ { on = 1; next } on && /^ *[0-9]+ / { print $1 }' "$CAP" |
+	grep -v -x -e "$HPID" $(for tid in $TIDS; do printf ' -e %s' "$tid"; done) | wc -l)
+[ "$others" -eq 0 ] || fail "focus: $others rows of other processes still shown"
+
+# Esc: every process again.
+keys Escape
+expect_not "Watching PID" "Esc leaves the focus"
+expect '^ *[0-9]+ .*pmutop' "all processes again (pmutop's own row)"
+
+# Filter to the helper, select its row, Enter: the same focus.
+keys / "threads" Enter
+expect "Filter: threads" "filter set"
+keys Enter
+expect "Watching PID $HPID" "Enter on the selected row focuses its process"
+keys Escape
+expect_not "Watching PID" "Esc again"
+
+keys q
+expect 'EXIT=0' "q quits with status 0"
+finish "focus on a pid, its threads, and back"
