@@ -18,6 +18,7 @@ struct evgroup {
 	uint64_t id[EVGROUP_MAX];       /* per opened member, in opening order */
 	uint8_t member[EVGROUP_MAX];    /* opening order -> spec member */
 	uint8_t status[EVGROUP_MAX];    /* per spec member: enum ev_status */
+	bool sw_only;                   /* software events only: always fits, siblings enabled */
 };
 
 uint64_t evgroup_read_format(void)
@@ -33,15 +34,12 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 }
 
 static void attr_for(struct perf_event_attr *a, const struct evdesc *d,
-		     const struct evgroup_opts *o)
+		     const struct evgroup_opts *o, bool disabled)
 {
 	*a = d->attr;
 	a->size = sizeof(*a);
 	a->read_format = evgroup_read_format();
-	/* Every member starts disabled, so that a group larger than the PMU is accepted
-	 * and then reported as never scheduled (a member opened enabled would fail EINVAL
-	 * instead); evgroup_enable() then switches them on. */
-	a->disabled = 1;
+	a->disabled = disabled;
 	a->enable_on_exec = o->enable_on_exec;
 	a->inherit = o->inherit;
 	/* Software events are kernel events: excluding kernel mode would zero them. */
@@ -57,11 +55,22 @@ static bool fatal_for_target(int err)
 	return err == -ESRCH || err == -EMFILE || err == -ENFILE || err == -ENOMEM;
 }
 
+/* A leader starts disabled and switches its group on when evgroup_enable() (or the
+ * task's exec) enables it. Siblings of a hardware group start disabled too, so that a
+ * group larger than the PMU is accepted and then reported as never scheduled (a member
+ * opened enabled would fail EINVAL instead), and are enabled one by one. A software
+ * group always fits: its siblings start enabled and follow the leader, which saves an
+ * ioctl (an IPI to the task's CPU) per sibling, as perf does. */
+static bool starts_disabled(const struct evgroup *g)
+{
+	return g->lead < 0 || !g->sw_only;
+}
+
 static int open_member(struct evgroup *g, const struct evgroup_spec *spec, unsigned i,
 		       const struct evgroup_opts *o)
 {
 	struct perf_event_attr a;
-	attr_for(&a, &spec->ev[i], o);
+	attr_for(&a, &spec->ev[i], o, starts_disabled(g));
 	int fd = sys_perf_event_open(&a, o->pid, o->cpu, g->lead);
 	if (fd < 0)
 		return fd;
@@ -85,7 +94,7 @@ static int open_member(struct evgroup *g, const struct evgroup_spec *spec, unsig
 static bool opens_alone(const struct evgroup_spec *spec, unsigned i, const struct evgroup_opts *o)
 {
 	struct perf_event_attr a;
-	attr_for(&a, &spec->ev[i], o);
+	attr_for(&a, &spec->ev[i], o, true);
 	int fd = sys_perf_event_open(&a, o->pid, o->cpu, -1);
 	if (fd < 0)
 		return false;
@@ -120,6 +129,9 @@ int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 		return -ENOMEM;
 	g->n = spec->n;
 	g->lead = -1;
+	g->sw_only = true;
+	for (unsigned i = 0; i < spec->n; i++)
+		g->sw_only = g->sw_only && spec->ev[i].software;
 	int first_err = 0;
 	for (unsigned i = 0; i < spec->n; i++) {
 		g->fd[i] = -1;
@@ -156,12 +168,14 @@ int evgroup_enable(struct evgroup *g, bool on)
 {
 	if (g->lead < 0)
 		return -ENODATA;
+	/* The leader alone: a group is scheduled only while its leader is on, and the
+	 * siblings stay as they were for the next enable. */
 	if (!on)
-		return ioctl(g->lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0 ? -errno : 0;
-	/* Siblings one by one, the leader last: the group starts as a whole when its
-	 * leader does. PERF_IOC_FLAG_GROUP on the leader is not enough: per-CPU siblings
-	 * opened disabled would read 0 forever (measured on 6.x kernels). */
-	for (unsigned k = 0; k < g->nopen; k++) {
+		return ioctl(g->lead, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
+	/* Disabled siblings one by one, the leader last: the group starts as a whole when
+	 * its leader does. PERF_IOC_FLAG_GROUP on the leader is not enough: per-CPU
+	 * siblings opened disabled would read 0 forever (measured on 6.x kernels). */
+	for (unsigned k = 0; !g->sw_only && k < g->nopen; k++) {
 		int fd = g->fd[g->member[k]];
 		if (fd != g->lead && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 			return -errno;

@@ -39,7 +39,8 @@ int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
  * no member is open, or -errno. */
 int evgroup_read(struct evgroup *g, struct evread_group *out);
 
-/* Enable (each member, the leader last) or disable (the leader) the whole group. */
+/* Enable (the disabled members, the leader last) or disable (the leader: the group is
+ * off while it is) the whole group. */
 int evgroup_enable(struct evgroup *g, bool on);
 
 enum ev_status evgroup_status(const struct evgroup *g, unsigned member);

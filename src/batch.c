@@ -10,6 +10,7 @@
 #include "text.h"
 
 #define BATCH_MAX_COLS 96
+#define BATCH_BUF (64 * 1024)
 
 struct batch {
 	FILE *out;
@@ -75,6 +76,10 @@ struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes
 		return NULL;
 	b->out = out;
 	b->fmt = fmt;
+	/* Whole blocks per write(), not 4 KiB pieces: a block can be a few hundred KiB.
+	 * Static: stdio keeps using it until exit, after this writer is gone. */
+	static char stdio_buf[BATCH_BUF];
+	setvbuf(out, stdio_buf, _IOFBF, sizeof(stdio_buf));
 	merge(b, panes, npanes);
 	b->sort_ok = true;
 	const char *want = sort ? sort : "CPU%";
@@ -122,26 +127,45 @@ static const char *kind_str(enum row_kind k)
 	return k == ROW_CPU ? "cpu" : k == ROW_THREAD ? "thread" : "process";
 }
 
+static void pad(FILE *f, int n)
+{
+	static const char blanks[] = "                                                  ";
+	while (n > 0) {
+		int k = n < (int)sizeof(blanks) - 1 ? n : (int)sizeof(blanks) - 1;
+		fwrite(blanks, 1, (size_t)k, f);
+		n -= k;
+	}
+}
+
+/* One cell, padded to its column: numbers need no sanitising (digits and marks only),
+ * text from other processes always does. */
 static void text_cell(struct batch *b, const struct column *c, const struct model *m,
 		      const struct mrow *r, bool last)
 {
 	char buf[128], safe[128];
-	if (c->kind == COL_COMMAND && r->kind == ROW_THREAD) {
-		/* Threads under their process, as in a tree. */
-		buf[0] = buf[1] = ' ';
-		column_format(c, m, r, buf + 2, sizeof(buf) - 2);
+	const char *out = buf;
+	if (column_is_numeric(c)) {
+		struct val v = column_value(c, m, r);
+		column_format_val(c, v, buf, sizeof(buf) - 1);
+		if (v.state == VAL_SCALED)
+			strcat(buf, "~");
 	} else {
-		column_format(c, m, r, buf, sizeof(buf));
+		/* Threads under their process, as in a tree. */
+		int indent = c->kind == COL_COMMAND && r->kind == ROW_THREAD ? 2 : 0;
+		buf[0] = buf[1] = ' ';
+		column_format(c, m, r, buf + indent, sizeof(buf) - (size_t)indent);
+		text_sanitize(buf, safe, sizeof(safe), true);
+		out = safe;
 	}
-	if (column_is_numeric(c) && column_value(c, m, r).state == VAL_SCALED)
-		strncat(buf, "~", sizeof(buf) - strlen(buf) - 1);
-	text_sanitize(buf, safe, sizeof(safe), true);
-	if (last)
-		fputs(safe, b->out);
-	else if (c->left)
-		fprintf(b->out, "%-*s ", c->width, safe);
-	else
-		fprintf(b->out, "%*s ", c->width + (column_is_numeric(c) ? 1 : 0), safe);
+	int len = (int)strlen(out);
+	int width = c->width + (column_is_numeric(c) ? 1 : 0);
+	if (!last && !c->left)
+		pad(b->out, width - len);
+	fwrite(out, 1, (size_t)len, b->out);
+	if (!last && c->left)
+		pad(b->out, c->width - len);
+	if (!last)
+		fputc(' ', b->out);
 }
 
 static void text_block(struct batch *b, const struct model *m, const size_t *n_rows)

@@ -313,6 +313,26 @@ struct val column_value(const struct column *c, const struct model *m, const str
 	return val_missing(VAL_NA, WHY_NONE);
 }
 
+static bool event_unsupported(const struct model *m, int ev)
+{
+	return ev >= 0 && (unsigned)ev < m->nevents && m->events[ev].status == WHY_UNSUPPORTED;
+}
+
+bool pane_unsupported(const struct model *m, const struct pane *p)
+{
+	bool any = false;
+	for (unsigned i = 0; i < p->ncols; i++) {
+		const struct column *c = &p->cols[i];
+		if (c->kind != COL_COUNT && c->kind != COL_RATIO && c->kind != COL_GHZ &&
+		    c->kind != COL_RATE)
+			continue;
+		any = true;
+		if (!event_unsupported(m, c->a) || (c->kind == COL_RATIO && !event_unsupported(m, c->b)))
+			return false;
+	}
+	return any;
+}
+
 bool column_is_numeric(const struct column *c)
 {
 	return c->fmt != FMT_TEXT;
@@ -372,7 +392,11 @@ void column_format(const struct column *c, const struct model *m, const struct m
 		fmt_text(c, r, buf, len);
 		return;
 	}
-	struct val v = column_value(c, m, r);
+	column_format_val(c, column_value(c, m, r), buf, len);
+}
+
+void column_format_val(const struct column *c, struct val v, char *buf, size_t len)
+{
 	const char *mark = val_mark(v);
 	if (mark) {
 		snprintf(buf, len, "%s", mark);

@@ -830,6 +830,13 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	scan(e);
 	if (o->scope == SCOPE_PIDS && !o->enable_on_exec && (*err = check_watched(e)) != 0)
 		goto fail;
+	/* Baseline: the first interval counts from here, as its length does, not from each
+	 * group's opening during start-up. */
+	read_tasks(e);
+	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
+		read_target(e, &e->cpu.cnt[i]);
+	procfs_cpu_times(e->o.root, &e->cpu.stat_fd, e->cpu.pbusy, e->cpu.ptotal,
+			 e->cpu.maxid + 1);
 	clock_gettime(CLOCK_MONOTONIC, &e->start);
 	e->last = e->start;
 	*err = 0;

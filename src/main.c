@@ -61,7 +61,22 @@ static void die_usage(const char *msg)
 static void raise_nofile(void)
 {
 	struct rlimit r;
-	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+	if (getrlimit(RLIMIT_NOFILE, &r) != 0)
+		return;
+	/* With CAP_SYS_RESOURCE the hard limit can go up to fs.nr_open too. */
+	FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+	unsigned long nr_open = 0;
+	if (f) {
+		if (fscanf(f, "%lu", &nr_open) != 1)
+			nr_open = 0;
+		fclose(f);
+	}
+	if (nr_open > r.rlim_max) {
+		struct rlimit big = {.rlim_cur = nr_open, .rlim_max = nr_open};
+		if (setrlimit(RLIMIT_NOFILE, &big) == 0)
+			return;
+	}
+	if (r.rlim_cur < r.rlim_max) {
 		r.rlim_cur = r.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &r);
 	}
@@ -94,6 +109,19 @@ static void build_panes(struct app *a)
 	a->npanes = columns_build_panes_ex(m, a->set->user, a->cfg.metrics, a->cfg.nmetrics,
 					   a->panes, MAX_PANES);
 	a->panes_threads = m->threads;
+	if (!a->cli.batch)
+		return;
+	/* A batch table without columns that can never hold a number: the notice says why
+	 * they are missing, and CSV and JSON still carry each event with its n/a. */
+	unsigned n = 0;
+	for (unsigned i = 0; i < a->npanes; i++) {
+		/* The user's own events stay, whatever they read. (The Events pane comes
+		 * first and keeps its slot: its columns point at titles stored in it.) */
+		bool mine = strcmp(a->panes[i].name, "Events") == 0;
+		if (mine || !pane_unsupported(m, &a->panes[i]))
+			a->panes[n++] = a->panes[i];
+	}
+	a->npanes = n;
 }
 
 /* Batch mode: a block per tick, and for a watched command or pid, a total block when it
@@ -581,6 +609,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	start_engine(&a);
+	/* Start-up can take as long as an interval: the first one starts now. */
+	loop_set_interval(a.loop, a.cli.interval);
 	int code;
 	if (a.cli.batch) {
 		build_panes(&a);

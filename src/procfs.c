@@ -68,31 +68,36 @@ static int parse_stat(const char *buf, struct procfs_task *t)
 	return 0;
 }
 
+/* One open: stat holds the name (between the parentheses) and the flags, and the file's
+ * owner is the task's. */
 int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task *t)
 {
 	char path[256], buf[1024];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
-	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root, (int)pid, (int)tid);
-	struct stat st;
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
-	t->uid = st.st_uid;
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/stat", root, (int)pid, (int)tid);
-	ssize_t r = read_small(path, buf, sizeof(buf));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	struct stat st;
+	ssize_t r = fstat(fd, &st) == 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	int err = errno;
+	close(fd);
 	if (r < 0)
-		return r == -ENOENT ? -ESRCH : (int)r;
-	int err = parse_stat(buf, t);
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/comm", root, (int)pid, (int)tid);
-	r = read_small(path, t->comm, sizeof(t->comm));
-	if (r < 0)
-		return r == -ENOENT ? -ESRCH : (int)r;
-	if (r > 0 && t->comm[r - 1] == '\n')
-		t->comm[r - 1] = '\0';
-	return 0;
+		return err == ENOENT ? -ESRCH : -err;
+	buf[r] = '\0';
+	t->uid = st.st_uid;
+	const char *open_paren = strchr(buf, '(');
+	const char *close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren)
+		return -EINVAL;
+	size_t len = (size_t)(close_paren - open_paren - 1);
+	if (len >= sizeof(t->comm))
+		len = sizeof(t->comm) - 1;
+	memcpy(t->comm, open_paren + 1, len);
+	t->comm[len] = '\0';
+	return parse_stat(buf, t);
 }
 
 pid_t procfs_tgid(const char *root, pid_t tid)
