@@ -1,0 +1,82 @@
+/* readfloor: the kernel's share of a tick, without pmutop. Opens one group of the first
+ * N software events (pmutop's read_format) on each given task, then every 0.1 s reads
+ * each group once, as a tick does, and prints the median cost of one read().
+ * usage: readfloor N TICKS PID...   prints read_us=MICROSECONDS groups=OPENED */
+#define _GNU_SOURCE
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* task-clock, context-switches, cpu-migrations, page-faults, major-faults */
+static const uint64_t sw[] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+			      PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS,
+			      PERF_COUNT_SW_PAGE_FAULTS_MAJ};
+
+static int open_one(pid_t pid, uint64_t config, int leader)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		fputs("usage: readfloor N TICKS PID...\n", stderr);
+		return 2;
+	}
+	int size = atoi(argv[1]), ticks = atoi(argv[2]), n = argc - 3, open = 0;
+	if (size < 1 || size > 5 || ticks < 1)
+		return 2;
+	int *lead = calloc((size_t)n, sizeof(*lead));
+	double *per = calloc((size_t)ticks, sizeof(*per));
+	if (!lead || !per)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		pid_t pid = (pid_t)atoi(argv[i + 3]);
+		lead[open] = open_one(pid, sw[0], -1);
+		if (lead[open] < 0)
+			continue;
+		for (int k = 1; k < size; k++)
+			if (open_one(pid, sw[k], lead[open]) < 0)
+				return 1;
+		open++;
+	}
+	if (open == 0)
+		return 1;
+	uint64_t buf[3 + 2 * 5];
+	for (int t = 0; t < ticks; t++) {
+		usleep(100000);
+		double t0 = now();
+		for (int i = 0; i < open; i++)
+			if (read(lead[i], buf, sizeof(buf)) <= 0)
+				return 1;
+		per[t] = (now() - t0) / open;
+	}
+	qsort(per, (size_t)ticks, sizeof(*per), cmp);
+	printf("read_us=%.3f groups=%d\n", per[ticks / 2] * 1e6, open);
+	return 0;
+}

@@ -1,0 +1,492 @@
+#!/usr/bin/env bash
+# pmutop's own cost and its effect on a monitored workload, beside top -b and perf stat,
+# measured in one run and given as ratios (shared machines are noisy).
+#
+#   bench/run.sh [--quick] [--out FILE] [--pmutop BINARY] [--keep]
+#
+# Builds pmutop (Release, no UI) in build-bench/ unless --pmutop is given, compiles the
+# helpers in bench/*.c, prints a markdown report and writes it to FILE (default
+# build-bench/bench-results.md). Every child it starts is killed and reaped on exit.
+# About 5 minutes in full, about 1 minute with --quick. Run it as root (or with
+# CAP_PERFMON and kernel.perf_event_paranoid <= 0) so that pmutop counts every task.
+set -u -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+quick=0
+out=""
+pmutop=""
+keep=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1 ;;
+	--out) out=${2:?--out needs a file}; shift ;;
+	--pmutop) pmutop=${2:?--pmutop needs a binary}; shift ;;
+	--keep) keep=1 ;;
+	-h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "bench/run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+build="$root/build-bench"
+[ -n "$out" ] || out="$build/bench-results.md"
+
+say() { printf '[bench %3ds] %s\n' "$SECONDS" "$*" >&2; }
+die() { printf 'bench/run.sh: %s\n' "$*" >&2; exit 1; }
+
+# ---- parameters ----------------------------------------------------------------------
+interval=0.1                 # pmutop -d and top -d: the shortest pmutop accepts
+if [ $quick = 1 ]; then
+	sizes="100 1000 5000"; reps=1; n1=3; n2=18
+	obs_reps=3; ping_trips=50000; spin_iters=100000000; starts=3
+	strace_n1=3; strace_n2=13; vg_n1=3; vg_n2=8
+else
+	sizes="100 1000 5000"; reps=3; n1=5; n2=55
+	obs_reps=7; ping_trips=100000; spin_iters=200000000; starts=5
+	strace_n1=5; strace_n2=25; vg_n1=5; vg_n2=20
+fi
+sw_events=task-clock,context-switches,cpu-migrations,page-faults,major-faults
+ncpu=$(nproc)
+pin=$((ncpu - 1))            # the workloads run on the last CPU, both ping-pong sides
+
+# ---- clean-up: every process this script starts is tracked by pid --------------------
+tmp=$(mktemp -d /tmp/pmutop-bench.XXXXXX)
+idle_pid=""
+bg_pid=""
+cleanup() {
+	trap - EXIT INT TERM HUP
+	if [ -n "$bg_pid" ]; then kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null; fi
+	if [ -n "$idle_pid" ]; then
+		kill -TERM "$idle_pid" 2>/dev/null
+		# idle kills and reaps its children; SIGKILL as a last resort (they die with it).
+		for _ in $(seq 100); do kill -0 "$idle_pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$idle_pid" 2>/dev/null
+		wait "$idle_pid" 2>/dev/null
+	fi
+	[ $keep = 1 ] && echo "bench: raw files kept in $tmp" >&2 || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+# ---- build -----------------------------------------------------------------------------
+if [ -z "$pmutop" ]; then
+	say "building pmutop (Release, no UI) in $build"
+	cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPMUTOP_UI=OFF \
+		-DPMUTOP_TESTS=OFF >"$tmp/cmake.log" 2>&1 &&
+		cmake --build "$build" -j"$ncpu" >>"$tmp/cmake.log" 2>&1 ||
+		{ cat "$tmp/cmake.log" >&2; die "the build failed"; }
+	pmutop="$build/pmutop"
+fi
+[ -x "$pmutop" ] || die "no pmutop binary at $pmutop"
+bin="$tmp/bin"
+mkdir -p "$bin"
+for h in runstat idle workload readfloor; do
+	cc -O2 -Wall -Wextra -o "$bin/$h" "$here/$h.c" || die "cannot compile bench/$h.c"
+done
+cc -O2 -Wall -Wextra -shared -fPIC -o "$bin/alloccount.so" "$here/alloccount.c" -ldl ||
+	die "cannot compile bench/alloccount.c"
+have() { command -v "$1" >/dev/null 2>&1; }
+missing=""
+have top || missing="$missing top(procps)"
+have strace || missing="$missing strace"
+have valgrind || missing="$missing valgrind"
+have perf && perf stat -e task-clock -o /dev/null true 2>/dev/null || { missing="$missing perf(linux-perf)"; noperf=1; }
+[ -n "$missing" ] && say "missing tools, their rows are skipped:$missing (apt-get install them)"
+
+# ---- small helpers -----------------------------------------------------------------------
+kv() { awk -v k="$2" '{for (i = 1; i <= NF; i++) { n = index($i, "="); if (substr($i, 1, n - 1) == k) print substr($i, n + 1) }}' "$1"; }
+calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
+# The task count and "not counted" line of the last block pmutop printed.
+tasks_of() { awk '/^pmutop - .* tasks/ { t = $(NF - 1) } END { print t + 0 }' "$1"; }
+short_of() { awk '/^# [0-9]+ tasks not counted/ { s = $2 } END { print s + 0 }' "$1"; }
+first_interval_of() { awk '/^pmutop - / { for (i = 1; i <= NF; i++) if ($i ~ /^\([0-9.]+s\)$/) { gsub(/[()s]/, "", $i); print $i; exit } }' "$1"; }
+status_str() { case "$1" in 0) echo ok ;; 139) echo "SIGSEGV" ;; 134) echo "SIGABRT" ;; *) echo "exit $1" ;; esac; }
+
+idle_start() {
+	local n=$1 i=0
+	rm -f "$tmp/ready"
+	"$bin/idle" "$n" "$tmp/ready" &
+	idle_pid=$!
+	while [ ! -e "$tmp/ready" ]; do
+		kill -0 "$idle_pid" 2>/dev/null || { idle_pid=""; die "could not start $n idle processes (ulimit -u, pid_max?)"; }
+		i=$((i + 1)); [ $i -gt 1200 ] && die "$n idle processes took over 60 s to start"
+		sleep 0.05
+	done
+	sleep 0.5 # let the forks settle before anything is timed
+}
+idle_stop() {
+	kill -TERM "$idle_pid" 2>/dev/null
+	wait "$idle_pid" 2>/dev/null
+	idle_pid=""
+	sleep 0.3
+}
+
+# run LABEL COMMAND... : runstat of one command; result in $tmp/LABEL.res, its block
+# headers in $tmp/LABEL.hdr. A run that did not finish reads as nan.
+run() {
+	local label=$1; shift
+	rm -f "$tmp/$label.res" "$tmp/$label.hdr"
+	timeout 300 "$bin/runstat" -o "$tmp/$label.res" -s "$tmp/$label.hdr" -- "$@" \
+		2>>"$tmp/stderr.log"
+	[ -s "$tmp/$label.res" ] || echo "cpu_s=nan wall_s=nan maxrss_kb=0 maxfd=0 first_block_s=nan status=124" >"$tmp/$label.res"
+	touch "$tmp/$label.hdr"
+}
+
+# ---- 1. self-cost per tick ----------------------------------------------------------------
+# cpu per tick = (cpu(n2 ticks) - cpu(n1 ticks)) / (n2 - n1): start-up and exit cancel out.
+# selfcost KEY WITH_TOP PMUTOP_ARGS...
+selfcost() {
+	local key=$1 with_top=$2; shift 2
+	local p_tick=() p_wall=() t_tick=() ratio=() rss=0 fds=0 tasks=0 short=0 st=0 r n
+	for r in $(seq "$reps"); do
+		for n in $n1 $n2; do
+			run "p$n" "$pmutop" -b -n "$n" -d "$interval" "$@"
+			if [ "$with_top" = 1 ] && have top; then run "t$n" top -b -n "$n" -d "$interval"; fi
+		done
+		local pc=$(calc "($(kv "$tmp/p$n2.res" cpu_s) - $(kv "$tmp/p$n1.res" cpu_s)) / ($n2 - $n1)" 6)
+		p_tick+=("$pc")
+		p_wall+=("$(calc "($(kv "$tmp/p$n2.res" wall_s) - $(kv "$tmp/p$n1.res" wall_s)) / ($n2 - $n1)" 6)")
+		if [ "$with_top" = 1 ] && have top; then
+			local tc=$(calc "($(kv "$tmp/t$n2.res" cpu_s) - $(kv "$tmp/t$n1.res" cpu_s)) / ($n2 - $n1)" 6)
+			t_tick+=("$tc")
+			ratio+=("$(calc "$pc / ($tc > 0 ? $tc : 1e-9)" 4)")
+		fi
+		for n in $n1 $n2; do
+			local m=$(kv "$tmp/p$n.res" maxrss_kb) f=$(kv "$tmp/p$n.res" maxfd) s=$(kv "$tmp/p$n.res" status)
+			[ "$m" -gt $rss ] && rss=$m
+			[ "$f" -gt $fds ] && fds=$f
+			[ "$s" != 0 ] && st=$s
+		done
+		tasks=$(tasks_of "$tmp/p$n2.hdr")
+		short=$(short_of "$tmp/p$n2.hdr")
+	done
+	R_tick[$key]=$(median "${p_tick[@]}")
+	R_wall[$key]=$(median "${p_wall[@]}")
+	R_top[$key]=$([ ${#t_tick[@]} -gt 0 ] && median "${t_tick[@]}" || echo nan)
+	R_ratio[$key]=$([ ${#ratio[@]} -gt 0 ] && median "${ratio[@]}" || echo nan)
+	R_rss[$key]=$rss
+	R_fds[$key]=$fds
+	R_tasks[$key]=$tasks
+	R_short[$key]=$short
+	R_status[$key]=$st
+}
+declare -A R_tick R_wall R_top R_ratio R_rss R_fds R_tasks R_short R_status
+declare -A S_calls
+obs_done=0
+
+# ---- 2. syscalls per tick (strace -c), 3. allocations per tick (alloccount, memcheck) -----
+syscalls() {
+	have strace || return 0
+	local n sc
+	for n in $strace_n1 $strace_n2; do
+		timeout -s KILL 300 strace -f -c -o "$tmp/strace.$n" "$pmutop" -b -n "$n" -d "$interval" \
+			>/dev/null 2>>"$tmp/stderr.log"
+	done
+	for sc in read openat getdents64 newfstatat ioctl perf_event_open close write poll; do
+		local a b
+		a=$(awk -v s=$sc '$NF == s { print $4 }' "$tmp/strace.$strace_n1"); a=${a:-0}
+		b=$(awk -v s=$sc '$NF == s { print $4 }' "$tmp/strace.$strace_n2"); b=${b:-0}
+		S_calls[$sc]=$(calc "($b - $a) / ($strace_n2 - $strace_n1)" 2)
+		S_start[$sc]=$a
+	done
+	# The same calls tick by tick (a tick starts at each poll()), and their median: tasks
+	# that others start and end meanwhile move a differential, hardly a median.
+	timeout -s KILL 300 strace -f -qq -o "$tmp/trace" \
+		-e trace=read,openat,getdents64,newfstatat,ioctl,perf_event_open,close,write,poll \
+		"$pmutop" -b -n "$strace_n2" -d "$interval" >"$tmp/trace.out" 2>>"$tmp/stderr.log"
+	S_tasks=$(tasks_of "$tmp/trace.out")
+	rm -f "$tmp/trace.out"
+	while read -r sc v; do S_med[$sc]=$v; done < <(awk '
+		{ sub(/^[0-9]+ +/, ""); name = $0; sub(/\(.*/, "", name)
+		  if (name == "poll") { t++; next }
+		  if (t > 0) c[t, name]++ }
+		END { n = split("read openat getdents64 newfstatat ioctl perf_event_open close write", s, " ")
+		      for (k = 1; k <= n; k++) {
+			m = 0 # ticks 3 .. t-1: the first hold start-up, the last exit
+			for (i = 3; i < t; i++) { x = c[i, s[k]] + 0; for (j = m; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x; m++ }
+			print s[k], m ? (m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2) : "nan" } }' "$tmp/trace")
+}
+declare -A S_med
+S_tasks=0
+declare -A S_start
+A_quiet=0 A_quiet_allocs=0 A_busy=0 A_busy_allocs=0
+V_allocs_start=nan V_allocs_end=nan V_allocs_tick=nan V_errors="" V_invalid=""
+F_read5=nan F_read1=nan U_first=nan U_wall=nan U_cover=nan U_busycpu=nan
+allocs() {
+	local n a b
+	# A tick-by-tick count (bench/alloccount.c): a tick that opened no counter saw no new
+	# task, so an allocation in it is a steady-state one. Background task births would
+	# otherwise blur a differential.
+	timeout 300 env LD_PRELOAD="$bin/alloccount.so" ALLOCCOUNT_OUT="$tmp/alloc.ticks" \
+		"$pmutop" -b -n "$strace_n2" -d "$interval" >/dev/null 2>>"$tmp/stderr.log"
+	# Ticks 1 and 2 are left out: the first still holds start-up.
+	read -r A_quiet A_quiet_allocs A_busy A_busy_allocs < <(awk 'NR > 2 { if ($2 == 0) { q++; qa += $1 } else { b++; ba += $1 } }
+		END { print q + 0, qa + 0, b + 0, ba + 0 }' "$tmp/alloc.ticks" 2>/dev/null || echo "0 0 0 0")
+	have valgrind || return 0
+	for n in $vg_n1 $vg_n2; do
+		timeout -s KILL 300 valgrind --tool=memcheck "$pmutop" -b -n "$n" -d "$interval" \
+			>/dev/null 2>"$tmp/vg.$n"
+	done
+	a=$(awk '/total heap usage/ { gsub(",", "", $5); print $5 }' "$tmp/vg.$vg_n1")
+	b=$(awk '/total heap usage/ { gsub(",", "", $5); print $5 }' "$tmp/vg.$vg_n2")
+	V_allocs_start=${a:-nan}
+	V_allocs_end=${b:-nan}
+	V_allocs_tick=$(calc "(${b:-0} - ${a:-0}) / ($vg_n2 - $vg_n1)" 2)
+	V_errors=$(awk '/ERROR SUMMARY/ { print $4 }' "$tmp/vg.$vg_n2")
+	# The first error, as "Invalid read of size 8 in FUNCTION".
+	V_invalid=$(grep -A1 -m1 -E '== (Invalid|Conditional|Use of)' "$tmp/vg.$vg_n2" |
+		sed -E 's/^==[0-9]+== +//; s/^at 0x[0-9A-F]+: ([^ ]+).*/in \1/' | paste -sd' ')
+}
+
+# The kernel's part alone: one group read per idle task, by bench/readfloor.c.
+floor() {
+	local pids
+	pids=$(pgrep -P "$idle_pid" | head -n 1000 | tr '\n' ' ')
+	F_read5=$("$bin/readfloor" 5 20 $pids 2>/dev/null | awk -F'[= ]' '{ print $2 }')
+	F_read1=$("$bin/readfloor" 1 20 $pids 2>/dev/null | awk -F'[= ]' '{ print $2 }')
+	F_read5=${F_read5:-nan}
+	F_read1=${F_read1:-nan}
+}
+
+# ---- 4. start-up: to the first complete block ----------------------------------------------
+startup() {
+	local fb=() wall=() cover=() i
+	for i in $(seq "$starts"); do
+		run start "$pmutop" -b -n 1 -d "$interval"
+		fb+=("$(kv "$tmp/start.res" first_block_s)")
+		wall+=("$(kv "$tmp/start.res" wall_s)")
+		cover+=("$(first_interval_of "$tmp/start.hdr")")
+	done
+	# A one-thread busy loop can use at most 100% of a CPU: what the first block shows for
+	# it tells whether the block's counts and its interval cover the same time. Started
+	# before the idle processes, it has the lower pid and pmutop opens its counters early
+	# in its start-up scan (in /proc order).
+	idle_stop
+	taskset -c "$pin" "$bin/workload" spin 100000000000 /dev/null &
+	bg_pid=$!
+	idle_start 1000
+	timeout 120 "$pmutop" -b -n 1 -d "$interval" >"$tmp/first.txt" 2>>"$tmp/stderr.log"
+	kill -KILL "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null
+	U_busycpu=$(awk -v p="$bg_pid" '$1 == p { print $3; exit }' "$tmp/first.txt")
+	U_busycpu=${U_busycpu:-nan}
+	bg_pid=""
+	U_first=$(median "${fb[@]}")
+	U_wall=$(median "${wall[@]}")
+	U_cover=$(median "${cover[@]}")
+}
+
+# ---- 5. observer effect ---------------------------------------------------------------------
+# Each workload times itself, so a tool's start-up is not in its time. Both ping-pong sides
+# share one CPU: unpinned, the trip time moves by 5x with the scheduler's placement.
+declare -A O_med O_ratio
+obs_modes="alone pmutop_sys pmutop_sys1 pmutop_cmd perf perf_noinherit"
+observe_one() { # MODE WORKLOAD COUNT RESULTFILE
+	local mode=$1 w=$2 c=$3 f=$4 i
+	local cmd=(taskset -c "$pin" "$bin/workload" "$w" "$c" "$f")
+	rm -f "$f"
+	case $mode in
+	alone) "${cmd[@]}" ;;
+	pmutop_sys | pmutop_sys1)
+		# The workload starts once pmutop has printed its first block.
+		local ev=()
+		[ $mode = pmutop_sys1 ] && ev=(-e task-clock)
+		timeout 120 "$pmutop" -b -d "$interval" "${ev[@]}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
+		bg_pid=$!
+		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
+		"${cmd[@]}"
+		kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid="" ;;
+	pmutop_cmd) timeout 120 "$pmutop" -b -d "$interval" -- "${cmd[@]}" >/dev/null 2>>"$tmp/stderr.log" ;;
+	perf) timeout 120 perf stat -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
+	perf_noinherit) timeout 120 perf stat -i -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
+	esac
+	[ -s "$f" ] || echo "elapsed_s=nan" >"$f"
+}
+observer() {
+	local w c r mode modes
+	modes=$obs_modes
+	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_cmd"
+	for w in pingpong spin; do
+		[ $w = pingpong ] && c=$ping_trips || c=$spin_iters
+		declare -A t=()
+		local -a order=($modes)
+		for r in $(seq "$obs_reps"); do
+			# Rotate the order each repetition, so no mode always follows another.
+			local k=$(((r - 1) % ${#order[@]})) j
+			for j in $(seq 0 $((${#order[@]} - 1))); do
+				mode=${order[$(((j + k) % ${#order[@]}))]}
+				observe_one "$mode" $w "$c" "$tmp/obs.txt"
+				t[$mode,$r]=$(kv "$tmp/obs.txt" elapsed_s)
+			done
+		done
+		for mode in $modes; do
+			local times=() ratios=()
+			for r in $(seq "$obs_reps"); do
+				times+=("${t[$mode,$r]}")
+				ratios+=("$(calc "${t[alone,$r]} / ${t[$mode,$r]}" 4)")
+			done
+			O_med[$w,$mode]=$(median "${times[@]}")
+			O_ratio[$w,$mode]=$(median "${ratios[@]}")
+		done
+		unset t
+	done
+	obs_done=1
+}
+
+# ---- the runs ---------------------------------------------------------------------------------
+say "pmutop $("$pmutop" --version 2>/dev/null | awk '{print $2}'), $ncpu CPUs, $( [ $quick = 1 ] && echo quick || echo full) run"
+for n in $sizes; do
+	say "self-cost with $n idle processes"
+	idle_start "$n"
+	selfcost "$n" 1
+	if [ "$n" = 1000 ]; then
+		say "self-cost, software events only (-e '{$sw_events}')"
+		selfcost "1000sw" 0 -e "{$sw_events}"
+		say "start-up to the first block"
+		startup
+		say "syscalls per tick (strace -c -f)"
+		syscalls
+		say "allocations per tick (alloccount, valgrind memcheck)"
+		allocs
+		say "kernel floor: one group read per idle task, without pmutop"
+		floor
+	fi
+	if [ "$n" = 5000 ]; then
+		say "self-cost, task-clock only (one descriptor per task)"
+		selfcost "5000tc" 0 -e task-clock
+	fi
+	idle_stop
+done
+say "observer effect ($obs_reps repetitions, interleaved)"
+observer
+
+# ---- the report ---------------------------------------------------------------------------------
+ms() { calc "($1) * 1000" "${2:-2}"; }
+report() {
+	local kernel model
+	kernel=$(uname -r)
+	model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	echo "## pmutop benchmark ($( [ $quick = 1 ] && echo quick || echo full) run, $(date -u +%Y-%m-%dT%H:%MZ))"
+	echo
+	echo "Machine: $ncpu CPUs ($model), Linux $kernel, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
+		"RLIMIT_NOFILE $(ulimit -Sn)/$(ulimit -Hn). pmutop $("$pmutop" --version | awk '{print $2}')," \
+		"interval $interval s, ticks $n1 vs $n2, median of $reps."
+	[ -n "$missing" ] && echo "Skipped (tools missing):$missing."
+	echo
+	echo "### Self-cost per tick"
+	echo
+	echo "| idle procs | tasks | pmutop CPU/tick | per task | top -b CPU/tick | pmutop/top | pmutop wall/tick | peak RSS | peak fds | not counted | exit |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+	local k label
+	for k in $sizes 1000sw 5000tc; do
+		[ -n "${R_tick[$k]:-}" ] || continue
+		case $k in
+		1000sw) label="1000, \`-e {5 sw}\`" ;;
+		5000tc) label="5000, \`-e task-clock\`" ;;
+		*) label=$k ;;
+		esac
+		local topc="-" rat="-"
+		[ "${R_top[$k]}" != nan ] && topc="$(ms "${R_top[$k]}") ms" && rat=$(calc "${R_ratio[$k]}" 3)
+		echo "| $label | ${R_tasks[$k]} | $(ms "${R_tick[$k]}") ms | $(calc "${R_tick[$k]} * 1e6 / (${R_tasks[$k]} > 0 ? ${R_tasks[$k]} : 1)" 2) us | $topc | $rat | $(ms "${R_wall[$k]}" 1) ms | $(calc "${R_rss[$k]} / 1024" 1) MB | ${R_fds[$k]} | ${R_short[$k]} | $(status_str "${R_status[$k]}") |"
+	done
+	echo
+	echo "CPU = user+sys of the pmutop (or top) process from getrusage, (run of $n2 ticks - run of $n1) / $((n2 - n1)); per task = CPU/tick / tasks in pmutop's last block. Peak fds sampled from /proc/PID/fd every 0.2 s. 'not counted': tasks pmutop reported as out of file descriptors."
+	echo
+	if have strace; then
+		local t1000=${R_tasks[1000]:-0}
+		echo "### Syscalls per tick, 1000 idle processes ($t1000 tasks; strace -c -f, $strace_n1 vs $strace_n2 ticks)"
+		echo
+		echo "| syscall | in a $strace_n1-tick run | per steady tick | per task per tick | median tick (trace, $S_tasks tasks) |"
+		echo "|---|---:|---:|---:|---:|"
+		for sc in read openat getdents64 newfstatat ioctl perf_event_open close write poll; do
+			echo "| $sc | ${S_start[$sc]} | ${S_calls[$sc]} | $(calc "${S_calls[$sc]} / ($t1000 > 0 ? $t1000 : 1)" 3) | ${S_med[$sc]:--} |"
+		done
+		echo
+		echo "Per steady tick = (calls in a $strace_n2-tick run - calls in a $strace_n1-tick run) / $((strace_n2 - strace_n1)); tasks that other users' processes start or end meanwhile move it either way. Median tick: the same calls counted tick by tick in a traced $strace_n2-tick run (ticks 3 to $((strace_n2 - 1)); a tick starts at poll(), which is not counted); the verdicts below use it."
+		echo
+	fi
+	echo "Kernel floor (bench/readfloor.c, no pmutop): one read() of a group of the 5 software events on an idle task costs ${F_read5:-nan} us; a group of task-clock alone, ${F_read1:-nan} us (median of 20 rounds over 1000 idle tasks, 0.1 s apart)."
+	echo
+	echo "### Heap allocations, 1000 idle processes"
+	echo
+	echo "| steady ticks that opened no counter | allocations in them | ticks that opened counters (new tasks) | allocations in those |"
+	echo "|---:|---:|---:|---:|"
+	echo "| $A_quiet | $A_quiet_allocs | $A_busy | $A_busy_allocs |"
+	echo
+	echo "Counted per tick by bench/alloccount.c (LD_PRELOAD) over a $strace_n2-tick run, ticks 1-2 left out."
+	echo
+	if have valgrind; then
+		echo "| memcheck: allocs in a $vg_n1-tick run | in a $vg_n2-tick run | differential per tick | memcheck errors | first error |"
+		echo "|---:|---:|---:|---:|---|"
+		echo "| $V_allocs_start | $V_allocs_end | $V_allocs_tick | ${V_errors:-?} | ${V_invalid:--} |"
+		echo
+		echo "The memcheck differential includes the tasks other users' processes created meanwhile (a new task costs a few allocations, by design), so it can be off by a few per tick either way; the per-tick count above separates them."
+		echo
+	fi
+	echo "### Start-up, 1000 idle processes (\`pmutop -b -n 1 -d $interval\`, median of $starts)"
+	echo
+	echo "| to the first complete block | minus the interval | interval the first block covers | counting starts after | process wall time | CPU% of a busy loop in the first block |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	echo "| $(ms "$U_first" 1) ms | $(ms "$U_first - $interval" 1) ms | ${U_cover} s | $(ms "$U_first - $U_cover" 1) ms | $(ms "$U_wall" 1) ms | $U_busycpu |"
+	echo
+	echo "'Covers' is the interval printed in the first block's header; 'counting starts after' = first block - covered interval: the start-up before the first counting window opens (plus printing the block). The busy loop (bench/workload.c spin, one thread, started before the idle processes so that pmutop opens it early in its start-up) can use at most 100% of one CPU."
+	echo
+	if [ $obs_done = 1 ]; then
+		echo "### Observer effect (throughput relative to the workload alone; median of $obs_reps interleaved runs)"
+		echo
+		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | pmutop -b -d $interval -- CMD | perf stat -e (5 sw) | perf stat -i (no inherit) |"
+		echo "|---|---:|---:|---:|---:|---:|---:|"
+		for w in pingpong spin; do
+			local row="| $w"
+			[ $w = pingpong ] && row="| ping-pong, $ping_trips round trips" || row="| arithmetic loop, $spin_iters iterations"
+			for mode in $obs_modes; do
+				if [ -n "${O_med[$w,$mode]:-}" ]; then
+					if [ $mode = alone ]; then row="$row | $(calc "${O_med[$w,$mode]}" 3) s"
+					else row="$row | $(calc "${O_ratio[$w,$mode]}" 3) ($(calc "${O_med[$w,$mode]}" 3) s)"; fi
+				else row="$row | -"; fi
+			done
+			echo "$row |"
+		done
+		echo
+		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin."
+		echo
+	fi
+	echo "### Targets"
+	echo
+	echo "| target | measured | result |"
+	echo "|---|---|---|"
+	local t=${R_tick[1000]:-nan} tasks=${R_tasks[1000]:-1}
+	echo "| 1000 idle: <= 2 ms CPU per tick | $(ms "$t") ms/tick | $(verdict "$t <= 0.002") |"
+	echo "| 1000 idle: <= 2 us CPU per task per tick | $(calc "$t * 1e6 / $tasks" 2) us/task (kernel floor for the read alone: ${F_read5:-nan} us) | $(verdict "$t * 1e6 / $tasks <= 2") |"
+	if [ "${R_ratio[1000]:-nan}" != nan ]; then
+		echo "| 1000 idle: less CPU per tick than top -b | pmutop/top = $(calc "${R_ratio[1000]}" 3) | $(verdict "${R_ratio[1000]} < 1") |"
+	fi
+	local t5=${R_tick[5000]:-nan} w5=${R_wall[5000]:-nan}
+	echo "| 5000 idle: keeps up at a 1 s interval | $(ms "$t5") ms CPU/tick, $(ms "$w5" 1) ms wall/tick at -d $interval | $(verdict "$t5 < 1 && $w5 < 1") |"
+	echo "| (extra) 5000 idle: every task counted | ${R_short[5000]:-?} of ${R_tasks[5000]:-?} not counted (fd limit $(ulimit -Hn)) | $(verdict "${R_short[5000]:-1} == 0") |"
+	echo "| 5000 idle: peak RSS < 32 MB | $(calc "${R_rss[5000]:-0} / 1024" 1) MB | $(verdict "${R_rss[5000]:-1e9} < 32768") |"
+	echo "| (extra) 5000 idle: exits cleanly | $(status_str "${R_status[5000]:-?}") | $(verdict "${R_status[5000]:-1} == 0") |"
+	echo "| no allocation in the steady tick | $A_quiet_allocs allocations in $A_quiet ticks without a new task | $(verdict "$A_quiet > 0 && $A_quiet_allocs == 0") |"
+	if have valgrind; then
+		echo "| (extra) no memory errors (memcheck) | ${V_errors:-?} errors | $(verdict "${V_errors:-1} == 0") |"
+	fi
+	if have strace; then
+		local tt=$((S_tasks > 0 ? S_tasks : 1)) rd=${S_med[read]:-0} op=${S_med[openat]:-0} gd=${S_med[getdents64]:-0}
+		# One read per task, plus the timerfd's; /proc: a few opens for execs elsewhere are
+		# discovery, one per task would be a scan.
+		echo "| one read() per group per task | $(calc "($rd - 1) / $tt" 3) reads/task in the median tick (1 group) | $(verdict "($rd - 1) / $tt >= 0.95 && ($rd - 1) / $tt <= 1.05") |"
+		echo "| no per-task /proc reads in the steady tick | $op openat, $gd getdents64 in the median tick ($tt tasks) | $(verdict "$op <= ($tt * 0.01 > 1 ? $tt * 0.01 : 1) && $gd <= 1") |"
+	fi
+	if [ $obs_done = 1 ] && [ -n "${O_ratio[pingpong,perf]:-}" ]; then
+		for w in pingpong spin; do
+			echo "| $w: observer effect no worse than perf stat (3% noise allowance) | pmutop $(calc "${O_ratio[$w,pmutop_sys]}" 3) vs perf stat $(calc "${O_ratio[$w,perf]}" 3) | $(verdict "${O_ratio[$w,pmutop_sys]} >= ${O_ratio[$w,perf]} - 0.03") |"
+		done
+	fi
+	echo "| 1000 idle: first block < 200 ms | $(ms "$U_first" 1) ms (the block covers $U_cover s of the $interval s interval) | $(verdict "$U_first < 0.2") |"
+	echo "| (extra) first block: a one-thread busy loop shows <= 100% CPU | $U_busycpu% | $(verdict "\"$U_busycpu\" != \"nan\" && $U_busycpu + 0 <= 105") |"
+}
+mkdir -p "$(dirname "$out")"
+report | tee "$out"
+say "report written to $out"
