@@ -831,13 +831,14 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	if (o->scope == SCOPE_PIDS && !o->enable_on_exec && (*err = check_watched(e)) != 0)
 		goto fail;
 	/* Baseline: the first interval counts from here, as its length does, not from each
-	 * group's opening during start-up. */
+	 * group's opening during start-up. The clock is read before the pass, as a tick
+	 * reads it before its reads: each task's window then lasts one interval. */
+	clock_gettime(CLOCK_MONOTONIC, &e->start);
 	read_tasks(e);
 	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
 		read_target(e, &e->cpu.cnt[i]);
 	procfs_cpu_times(e->o.root, &e->cpu.stat_fd, e->cpu.pbusy, e->cpu.ptotal,
 			 e->cpu.maxid + 1);
-	clock_gettime(CLOCK_MONOTONIC, &e->start);
 	e->last = e->start;
 	*err = 0;
 	return e;
