@@ -220,7 +220,7 @@ static int pmu_read_type(int fd, int *type)
 static int pmu_load_one(struct pmu_set *s, int devfd, const char *name)
 {
 	struct pmu_ent e = {.pfm_id = -1, .nr_counters = -1, .nr_fixed = -1, .present = true};
-	char buf[4096];
+	char buf[4096] = "";
 	int ret, fd = openat(devfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)

@@ -477,8 +477,8 @@ static int read_small(const char *path, char **out, size_t *outlen, char *err, s
 
 int config_load(const char *path, struct config *c, char *err, size_t errlen)
 {
-	char *text;
-	size_t len;
+	char *text = NULL;
+	size_t len = 0;
 
 	set_err(err, errlen, "%s", "");
 	int ret = read_small(path, &text, &len, err, errlen);

@@ -563,8 +563,8 @@ static void start_engine(struct app *a)
 	if (a->child > 0) {
 		err = startup_release(go, errfd);
 		if (err) {
-			fprintf(stderr, "pmutop: cannot run '%s': %s\n", a->cli.command[0],
-				strerror(-err));
+			fprintf(stderr, "pmutop: cannot run '%s': %s\n",
+				a->cli.command ? a->cli.command[0] : "?", strerror(-err));
 			waitpid(a->child, NULL, 0);
 			exit(127);
 		}

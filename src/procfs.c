@@ -176,7 +176,7 @@ int procfs_parse_cpulist(const char *s, int *cpus, int max)
 
 int procfs_online_cpus(const char *root, int *cpus, int max)
 {
-	char path[256], buf[4096];
+	char path[256], buf[4096] = "";
 	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
 	ssize_t r = read_small(path, buf, sizeof(buf));
 	if (r < 0)

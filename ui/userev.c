@@ -52,6 +52,10 @@ static const struct mevent *model_event(const struct userev_view *v, unsigned g,
 
 static void event_status(const struct userev_view *v, unsigned member, char *buf, size_t len)
 {
+	if (!v->s->group) {
+		snprintf(buf, len, "?");
+		return;
+	}
 	unsigned g = v->s->group[member], cnt;
 	unsigned k = member - uspec_group_first(v->s, g, &cnt);
 	const struct mevent *e = model_event(v, g, k);

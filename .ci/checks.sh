@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# Hardening checks (issue 7), run by ./dev test after its ctest run, and alone:
+#   .ci/checks.sh [STAGE...]     stages: asan fuzz valgrind static (default: all four)
+# asan      the whole project with -fsanitize=address,undefined (build-asan), every ctest
+#           test but the emulated-PMU lane; any sanitizer report, in any process, fails
+# fuzz      the libFuzzer harnesses of tests/fuzz (clang, build-fuzz): the committed
+#           corpora and regressions once, then FUZZ_SECONDS (20) of fuzzing each
+# valgrind  memcheck over the real binary (build-valgrind): no error, no definite leak
+# static    cppcheck and clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy)
+# One line per stage with its duration; logs in build-checks/; exit 1 if any failed.
+# On a fresh Debian 12 machine it installs what it needs with apt-get when root, or
+# prints the apt-get line. docs/HARDENING.md says more.
+# shellcheck disable=SC2317 # the stage_* functions are called as "stage_$name"
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+JOBS=$(nproc)
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+LOGS=$ROOT/build-checks
+mkdir -p "$LOGS"
+
+PKGS=(build-essential cmake pkg-config libncurses-dev libpfm4-dev libcmocka-dev tmux
+	clang libclang-rt-14-dev llvm clang-tidy cppcheck valgrind)
+
+ensure_pkgs() {
+	local p miss=()
+	for p in "${PKGS[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || miss+=("$p")
+	done
+	[ ${#miss[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "checks: missing packages; run: sudo apt-get install -y ${miss[*]}" >&2
+		exit 1
+	fi
+	echo "checks: installing: ${miss[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	if ! apt-get update -qq >/dev/null ||
+		! apt-get install -y -qq --no-install-recommends "${miss[@]}" >/dev/null; then
+		echo "checks: apt-get install failed" >&2
+		exit 1
+	fi
+}
+
+configure() { # DIR ARGS...: a RelWithDebInfo build of the project, quietly
+	local dir=$1
+	shift
+	cmake -S "$ROOT" -B "$ROOT/$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+}
+
+# ---- asan: the whole suite under AddressSanitizer, LeakSanitizer and UBSan -------------
+stage_asan() {
+	configure build-asan -DPMUTOP_SANITIZE=ON -DPMUTOP_TESTS=ON -DPMUTOP_FUZZ=OFF || return 1
+	cmake --build build-asan -j"$JOBS" || return 1
+	# Reports go to files, whichever process has them (pmutop run by a test, in tmux, as
+	# nobody): a test that ignores a child's stderr cannot hide one.
+	local san=$ROOT/build-asan/sanitizer
+	rm -rf "$san" && mkdir -p "$san" && chmod 1777 "$san"
+	local rc=0
+	(cd build-asan &&
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:log_path=$san/asan \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$san/ubsan \
+		ctest -LE emulated-pmu --output-on-failure --timeout 300 -j"$JOBS") || rc=1
+	if compgen -G "$san/*" >/dev/null; then
+		echo "sanitizer reports:"
+		for f in "$san"/*; do
+			echo "== $f"
+			head -n 60 "$f"
+		done
+		rc=1
+	fi
+	return "$rc"
+}
+
+# ---- fuzz: libFuzzer over every parser of untrusted input ---------------------------------
+stage_fuzz() {
+	configure build-fuzz -DCMAKE_C_COMPILER=clang -DPMUTOP_FUZZ=ON -DPMUTOP_TESTS=ON \
+		-DPMUTOP_UI=OFF -DPMUTOP_SANITIZE=OFF || return 1
+	if [ ! -d build-fuzz/tests/fuzz ]; then
+		echo "tests/fuzz is not part of the build: tests/CMakeLists.txt must add_subdirectory(fuzz)"
+		return 1
+	fi
+	cmake --build build-fuzz -j"$JOBS" --target fuzz || return 1
+	# 1. What is committed: seeds and past crashes, once each, no mutation.
+	(cd build-fuzz && ctest -L fuzz --output-on-failure) || return 1
+	# 2. Bounded fuzzing, a harness per core. New inputs go to build-fuzz/corpus (kept
+	# between local runs), crashes to build-fuzz/artifacts/<harness>/.
+	local h dir pids=() names=() rc=0
+	for dir in tests/fuzz/*/; do
+		h=$(basename "$dir")
+		[ -x "build-fuzz/tests/fuzz/fuzz_$h" ] || continue
+		while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 0.2; done
+		mkdir -p "build-fuzz/corpus/$h" "build-fuzz/artifacts/$h"
+		local args=(-max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048
+			-print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$h/")
+		[ -f "$dir/fuzz_$h.dict" ] && args+=(-dict="$dir/fuzz_$h.dict")
+		local inputs=("build-fuzz/corpus/$h" "$dir/corpus")
+		[ -d "$dir/regressions" ] && inputs+=("$dir/regressions")
+		"build-fuzz/tests/fuzz/fuzz_$h" "${args[@]}" "${inputs[@]}" \
+			>"$LOGS/fuzz_$h.log" 2>&1 &
+		pids+=($!)
+		names+=("$h")
+	done
+	[ ${#pids[@]} -gt 0 ] || {
+		echo "no harness built"
+		return 1
+	}
+	local i
+	for i in "${!pids[@]}"; do
+		h=${names[$i]}
+		if wait "${pids[$i]}"; then
+			echo "fuzz_$h: $(grep -Eo 'stat::number_of_executed_units: [0-9]+' \
+				"$LOGS/fuzz_$h.log" | grep -Eo '[0-9]+') runs, no crash"
+		else
+			rc=1
+			echo "fuzz_$h: FAILED (log $LOGS/fuzz_$h.log)"
+			grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$LOGS/fuzz_$h.log" | head -n 8
+			echo "  keep the reproducer: cp build-fuzz/artifacts/$h/<file>" \
+				"tests/fuzz/$h/regressions/<what-it-is>"
+		fi
+	done
+	return "$rc"
+}
+
+# ---- valgrind: the real binary under memcheck -------------------------------------------
+vg_run() { # EXPECTED-EXIT ARGS...
+	local want=$1 got
+	shift
+	echo "-- pmutop $*"
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		--show-leak-kinds=definite build-valgrind/pmutop "$@" >/dev/null
+	got=$?
+	[ "$got" -eq "$want" ] && return 0
+	if [ "$got" -eq 99 ]; then
+		echo "memcheck found errors or definite leaks"
+	else
+		echo "exit status $got, want $want"
+	fi
+	return 1
+}
+
+stage_valgrind() {
+	configure build-valgrind -DPMUTOP_TESTS=OFF -DPMUTOP_SANITIZE=OFF || return 1
+	cmake --build build-valgrind -j"$JOBS" --target pmutop || return 1
+	# No setup file of whoever runs this: the default setup.
+	local cfg
+	cfg=$(mktemp -d) || return 1
+	local rc=0
+	export XDG_CONFIG_HOME=$cfg
+	vg_run 0 -b -n 3 -d 0.2 --format csv || rc=1
+	vg_run 0 -b -e page-faults -- /bin/true || rc=1
+	vg_run 0 -b -n 2 -d 0.2 -H --per-cpu --format json || rc=1
+	vg_run 0 --list || rc=1
+	vg_run 2 -b -n 1 -e cylces || rc=1
+	unset XDG_CONFIG_HOME
+	rm -rf "$cfg"
+	return "$rc"
+}
+
+# ---- static: cppcheck and clang-tidy on the project's own code ----------------------------
+stage_static() {
+	# A clang compile database: clang-tidy reads clang's flags, not gcc's.
+	configure build-tidy -DCMAKE_C_COMPILER=clang -DPMUTOP_TESTS=OFF -DPMUTOP_SANITIZE=OFF ||
+		return 1
+	local db=build-tidy/compile_commands.json rc=0 files
+	files=$(grep -Eo '"file": *"[^"]*"' "$db" | sed -E 's/.*"([^"]*)"$/\1/' |
+		grep -E "^$ROOT/(events|src|ui)/[^/]*\.c$" | sort -u)
+	[ -n "$files" ] || {
+		echo "no sources in $db"
+		return 1
+	}
+	echo "-- cppcheck"
+	# Left out: variableScope (the rooms declare at the top on purpose), unusedStructMember
+	# (structs that spell out kernel record layouts), readdirCalled (readdir_r is the
+	# deprecated one), unreachableCode in main.c (after raise(SIGSTOP) the process goes on
+	# once continued: cppcheck takes raise() for noreturn).
+	cppcheck --project="$db" --enable=warning,style,performance,portability \
+		--library=posix --std=c11 --quiet --inline-suppr -j"$JOBS" \
+		--suppress=variableScope --suppress=unusedStructMember --suppress=readdirCalled \
+		--suppress='unreachableCode:*src/main.c' \
+		--template='{file}:{line}: {severity} [{id}] {message}' --error-exitcode=1 || rc=1
+	echo "-- clang-tidy ($(echo "$files" | wc -l) files, checks in .clang-tidy)"
+	echo "$files" | xargs -P "$JOBS" -n 4 clang-tidy -p build-tidy --quiet 2>/dev/null |
+		tee "$LOGS/clang-tidy.out" | grep -E ': (warning|error):' || true
+	grep -qE ': (warning|error):' "$LOGS/clang-tidy.out" && rc=1
+	return "$rc"
+}
+
+# ---- driver ------------------------------------------------------------------------------
+# Each stage runs in a process of its own under a time limit, so that a hang cannot hold
+# CI: asan 15 min, fuzz 10, valgrind 10, static 15 (normally all four take 5 or so).
+if [ "${1:-}" = --inner ]; then
+	"stage_$2"
+	exit $?
+fi
+
+limit_of() {
+	case $1 in
+	asan | static) echo 900 ;;
+	*) echo 600 ;;
+	esac
+}
+
+run_stage() {
+	local name=$1 t0 t1 rc
+	t0=$(date +%s)
+	timeout -k 10 "$(limit_of "$name")" "$ROOT/.ci/checks.sh" --inner "$name" \
+		>"$LOGS/$name.log" 2>&1
+	rc=$?
+	t1=$(date +%s)
+	if [ $rc -eq 0 ]; then
+		printf 'checks: %-9s ok      %4ds\n' "$name" $((t1 - t0))
+	else
+		[ $rc -eq 124 ] && echo "timed out after $(limit_of "$name")s" >>"$LOGS/$name.log"
+		printf 'checks: %-9s FAILED  %4ds  (log: %s)\n' "$name" $((t1 - t0)) \
+			"${LOGS#"$ROOT"/}/$name.log"
+		tail -n 40 "$LOGS/$name.log" | sed 's/^/    /'
+	fi
+	return "$rc"
+}
+
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(asan fuzz valgrind static)
+for s in "${stages[@]}"; do
+	case $s in
+	asan | fuzz | valgrind | static) ;;
+	*)
+		echo "usage: .ci/checks.sh [asan|fuzz|valgrind|static]..." >&2
+		exit 2
+		;;
+	esac
+done
+ensure_pkgs
+failed=0
+T0=$(date +%s)
+for s in "${stages[@]}"; do
+	run_stage "$s" || failed=1
+done
+printf 'checks: %-9s %-7s %4ds\n' total "$([ $failed -eq 0 ] && echo ok || echo FAILED)" \
+	$(($(date +%s) - T0))
+exit $failed
