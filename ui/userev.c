@@ -52,7 +52,7 @@ static const struct mevent *model_event(const struct userev_view *v, unsigned g,
 
 static void event_status(const struct userev_view *v, unsigned member, char *buf, size_t len)
 {
-	if (!v->s->group) {
+	if (!v->s) {
 		snprintf(buf, len, "?");
 		return;
 	}
