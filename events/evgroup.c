@@ -11,26 +11,45 @@
 #include <unistd.h>
 
 struct evgroup {
-	unsigned n;                     /* members in the spec */
-	unsigned nopen;                 /* members open, in opening order */
-	int lead;                       /* leader fd, or -1 */
-	int fd[EVGROUP_MAX];            /* per spec member, -1 when not open */
-	uint64_t id[EVGROUP_MAX];       /* per opened member, in opening order */
-	uint8_t member[EVGROUP_MAX];    /* opening order -> spec member */
-	uint8_t status[EVGROUP_MAX];    /* per spec member: enum ev_status */
-	bool sw_only;                   /* software events only: always fits, siblings enabled */
+	unsigned n;		     /* members in the spec */
+	unsigned nopen;		     /* members open, in opening order */
+	int lead;		     /* leader fd, or -1 */
+	int fd[EVGROUP_MAX];	     /* per spec member, -1 when not open */
+	uint64_t id[EVGROUP_MAX];    /* per opened member, in opening order */
+	uint8_t member[EVGROUP_MAX]; /* opening order -> spec member */
+	uint8_t status[EVGROUP_MAX]; /* per spec member: enum ev_status */
+	bool sw_only;		     /* software events only: always fits, siblings enabled */
 };
 
 uint64_t evgroup_read_format(void)
 {
-	return PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-	       PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	return PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+	       PERF_FORMAT_ID;
 }
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group)
 {
 	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
+}
+
+bool evgroup_can_inherit(bool threads_only)
+{
+	/* A dummy event on ourselves, user mode only: allowed at every paranoid level, so
+	 * only a kernel that does not know the bits (EINVAL) says no. */
+	struct perf_event_attr a = {.size = sizeof(a),
+				    .type = PERF_TYPE_SOFTWARE,
+				    .config = PERF_COUNT_SW_DUMMY,
+				    .disabled = 1,
+				    .inherit = 1,
+				    .inherit_thread = threads_only,
+				    .exclude_kernel = 1,
+				    .exclude_hv = 1,
+				    .read_format = evgroup_read_format()};
+	int fd = sys_perf_event_open(&a, 0, -1, -1);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 || fd != -EINVAL;
 }
 
 static void attr_for(struct perf_event_attr *a, const struct evdesc *d,
@@ -42,6 +61,7 @@ static void attr_for(struct perf_event_attr *a, const struct evdesc *d,
 	a->disabled = disabled;
 	a->enable_on_exec = o->enable_on_exec;
 	a->inherit = o->inherit;
+	a->inherit_thread = o->inherit && o->inherit_thread;
 	/* Software events are kernel events: excluding kernel mode would zero them. */
 	if (o->no_kernel || (o->user_only && !d->explicit_plm && !d->software)) {
 		a->exclude_kernel = 1;
@@ -199,8 +219,8 @@ int evgroup_read(struct evgroup *g, struct evread_group *out)
 		return -EIO;
 
 	struct evread_group raw;
-	int err = evread_parse_group(buf, want / sizeof(uint64_t), evgroup_read_format(),
-				     g->nopen, g->id, &raw);
+	int err = evread_parse_group(buf, want / sizeof(uint64_t), evgroup_read_format(), g->nopen,
+				     g->id, &raw);
 	if (err)
 		return err;
 	memset(out, 0, sizeof(*out));

@@ -14,23 +14,24 @@
 struct evgroup;
 
 struct evgroup_opts {
-	pid_t pid;                /* task (tid), or -1 with cpu >= 0 for a CPU */
-	int cpu;                  /* -1 for a task on any CPU */
-	bool enable_on_exec;      /* counting starts at the task's next exec */
-	bool inherit;             /* count children forked after opening, too */
-	bool user_only;           /* exclude kernel mode on events without an explicit :u/:k */
-	bool no_kernel;           /* exclude kernel mode on every event (not allowed to count
-				     it: perf_event_paranoid >= 2 without CAP_PERFMON) */
-	const uint8_t *preset;    /* per member: an ev_status known in advance (EVS_OK = try);
-				     members with another status are not opened */
+	pid_t pid;	       /* task (tid), or -1 with cpu >= 0 for a CPU */
+	int cpu;	       /* -1 for a task on any CPU */
+	bool enable_on_exec;   /* counting starts at the task's next exec */
+	bool inherit;	       /* count children forked after opening, too */
+	bool inherit_thread;   /* with inherit: threads only, not child processes */
+	bool user_only;	       /* exclude kernel mode on events without an explicit :u/:k */
+	bool no_kernel;	       /* exclude kernel mode on every event (not allowed to count
+				  it: perf_event_paranoid >= 2 without CAP_PERFMON) */
+	const uint8_t *preset; /* per member: an ev_status known in advance (EVS_OK = try);
+				  members with another status are not opened */
 };
 
 /* Open spec's members as one group: all disabled, then enabled member by member, the
- * leader last (or all at the task's exec). A member that fails keeps its status and the rest still open; when the
- * leader fails the next member leads. *out always gets a group (unless -ENOMEM) so that
- * statuses can be shown. Returns 0 when at least one member counts, -E2BIG when the
- * group cannot be held by the PMU as a whole (every member EVS_NOFIT, none open), else
- * the first member's -errno (-ESRCH: the task is gone, -EMFILE: out of descriptors). */
+ * leader last (or all at the task's exec). A member that fails keeps its status and the rest still
+ * open; when the leader fails the next member leads. *out always gets a group (unless -ENOMEM) so
+ * that statuses can be shown. Returns 0 when at least one member counts, -E2BIG when the group
+ * cannot be held by the PMU as a whole (every member EVS_NOFIT, none open), else the first member's
+ * -errno (-ESRCH: the task is gone, -EMFILE: out of descriptors). */
 int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 		 struct evgroup **out);
 
@@ -50,6 +51,10 @@ unsigned evgroup_open_count(const struct evgroup *g);
 int evgroup_leader_fd(const struct evgroup *g);
 
 void evgroup_free(struct evgroup *g);
+
+/* Can this kernel count a task with its future threads in one group (inherit, and with
+ * threads_only inherit_thread, Linux 5.13), read as a group? */
+bool evgroup_can_inherit(bool threads_only);
 
 /* The read_format every group uses. */
 uint64_t evgroup_read_format(void);

@@ -18,6 +18,8 @@
 #include "tasktab.h"
 #include "engine_priv.h"
 
+static void read_target(struct engine *e, struct counts *c);
+
 static double ts_diff(const struct timespec *a, const struct timespec *b)
 {
 	return (double)(a->tv_sec - b->tv_sec) + (double)(a->tv_nsec - b->tv_nsec) / 1e9;
@@ -52,13 +54,20 @@ static enum val_why why_of(enum ev_status st)
 
 /* Open group g of one target (a task, or a CPU with pid -1) into c. Returns -ESRCH when
  * the task is gone, -EMFILE/-ENFILE when out of descriptors, else 0. */
-int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec,
+int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
 		      struct counts *c)
 {
 	const struct mgroup *mg = &e->set->groups[g];
-	struct evgroup_opts o = {.pid = pid, .cpu = cpu, .enable_on_exec = on_exec,
-				 .inherit = e->o.inherit && pid > 0,
-				 .user_only = e->o.user_only, .no_kernel = e->o.no_kernel,
+	/* A root inherits into the threads (with --children, the processes too) its task
+	 * starts. Without roots (an old kernel), --children makes every group inherit. */
+	bool inherit = pid > 0 && (root || (!e->roots && e->o.inherit));
+	struct evgroup_opts o = {.pid = pid,
+				 .cpu = cpu,
+				 .enable_on_exec = on_exec,
+				 .inherit = inherit,
+				 .inherit_thread = !e->o.inherit,
+				 .user_only = e->o.user_only,
+				 .no_kernel = e->o.no_kernel,
 				 .preset = e->set->preset[g]};
 	int err = evgroup_open(&e->set->specs.g[g], &o, &c->grp[g]);
 	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));
@@ -79,7 +88,7 @@ static int open_target(struct engine *e, pid_t pid, int cpu, bool on_exec, struc
 {
 	int ret = 0;
 	for (unsigned g = 0; g < ngroups(e); g++) {
-		int err = engine_open_group(e, g, pid, cpu, on_exec, c);
+		int err = engine_open_group(e, g, pid, cpu, on_exec, false, c);
 		if (err)
 			ret = err;
 		if (err == -ESRCH)
@@ -106,6 +115,61 @@ static void task_open(struct engine *e, struct task *t)
 		close_target(e, &t->c);
 		t->vanished = true;
 		t->state = TASK_EXITED;
+	}
+}
+
+struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
+			     const int *gmap)
+{
+	struct root *r = tasktab_add_root(e->tab, p, tid);
+	if (!r)
+		return NULL;
+	for (unsigned g = 0; g < ngroups(e); g++) {
+		if (gmap && gmap[g] >= 0) {
+			/* Counted by the roots the process already has. */
+			memset(r->c.why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
+			continue;
+		}
+		if (engine_open_group(e, g, tid, -1, on_exec, true, &r->c) == -ESRCH) {
+			counts_close(&r->c, &e->l);
+			r->state = ROOT_DONE;
+			break;
+		}
+	}
+	return r;
+}
+
+/* Root p on each of its live threads (when watching starts, or starts over). */
+static void root_proc(struct engine *e, struct proc *p)
+{
+	tasktab_drop_roots(e->tab, p);
+	p->rooted = true;
+	for (struct task *t = p->threads; t; t = t->sibling)
+		if (t->state == TASK_LIVE && !t->vanished)
+			engine_add_root(e, p, t->tid, t->enable_on_exec, NULL);
+}
+
+/* After the threads' reads: the roots' reads. When the process is gone, their last. */
+static void read_roots(struct engine *e, struct proc *p)
+{
+	bool gone = true;
+	for (struct task *t = p->threads; t && gone; t = t->sibling)
+		gone = t->state == TASK_EXITED;
+	for (unsigned i = 0; i < p->nroots; i++) {
+		struct root *r = &p->roots[i];
+		if (r->state == ROOT_FINAL) {
+			r->state = ROOT_DONE;
+			memset(r->c.d, 0, e->l.nevents * sizeof(*r->c.d));
+		}
+		if (r->state != ROOT_LIVE)
+			continue;
+		read_target(e, &r->c);
+		if (gone) {
+			/* Every thread has exited, and with it folded its counts into its
+			 * parent event (perf_event_exit_task) before leaving /proc. */
+			counts_close(&r->c, &e->l);
+			r->state = ROOT_FINAL;
+		}
 	}
 }
 
@@ -160,9 +224,14 @@ static int scan_thread(void *vctx, pid_t tid)
 	if (!t) {
 		t = task_new(c->e, c->pid, tid, NULL);
 	} else if (c->e->o.scope == SCOPE_PIDS) {
-		/* A few watched processes: follow their names (exec) by reading them. */
+		/* A few watched processes: follow their names (exec) by reading them. A zombie
+		 * stays in /proc until its parent reaps it, but it has exited: its counts
+		 * are final (top shows it as Z, and so it ends here). */
 		struct procfs_task info;
-		if (procfs_task_info(c->e->o.root, c->pid, tid, &info) == 0) {
+		int r = procfs_task_info(c->e->o.root, c->pid, tid, &info);
+		if (r == 0 && info.dead)
+			return 0;
+		if (r == 0) {
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
 			if (tid == c->pid)
 				snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
@@ -286,7 +355,8 @@ static void read_target(struct engine *e, struct counts *c)
 					c->why[ev] = WHY_ERROR;
 				continue;
 			}
-			/* Unsigned differences: a counter that wraps still gives the right delta. */
+			/* Unsigned differences: a counter that wraps still gives the right delta.
+			 */
 			c->d[ev].ena = r.ena - pv[0];
 			c->d[ev].run = r.run - pv[1];
 			c->d[ev].val = r.val[k] - pv[2 + k];
@@ -381,19 +451,19 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 	fill_values(e, t->c.d, t->c.why, (struct val *)tr->v, (struct val_delta *)tr->g);
 }
 
-static void acc_add(struct engine *e, const struct task *t)
+static void acc_add(struct engine *e, const struct counts *c)
 {
 	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
-		if (t->c.why[ev] != WHY_NONE) {
+		if (c->why[ev] != WHY_NONE) {
 			if (!e->acc_ok[ev])
-				e->acc_why[ev] = t->c.why[ev];
+				e->acc_why[ev] = c->why[ev];
 			continue;
 		}
 		e->acc_ok[ev]++;
 		e->acc_why[ev] = WHY_NONE;
-		e->acc[ev].ena += t->c.d[ev].ena;
-		e->acc[ev].run += t->c.d[ev].run;
-		e->acc[ev].val += t->c.d[ev].val;
+		e->acc[ev].ena += c->d[ev].ena;
+		e->acc[ev].run += c->d[ev].run;
+		e->acc[ev].val += c->d[ev].val;
 	}
 }
 
@@ -414,11 +484,15 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 			continue;
 		pr->nthreads++;
 		all_exited = all_exited && t->state == TASK_EXITED;
-		acc_add(e, t);
+		if (!p->rooted)
+			acc_add(e, &t->c);
 		if (e->o.threads && !e->totals)
 			thread_row(e, pr, t, next_row(e, i++));
 	}
 	pr->exited = all_exited;
+	for (unsigned k = 0; k < p->nroots; k++)
+		if (p->roots[k].state != ROOT_DONE)
+			acc_add(e, &p->roots[k].c);
 	if (add_tot) {
 		for (unsigned ev = 0; ev < ne; ev++) {
 			p->tot[ev].ena += e->acc[ev].ena;
@@ -503,8 +577,8 @@ static void cpus_tick(struct engine *e)
 		uint64_t dt = c->total[id] - c->ptotal[id];
 		/* -1: /proc/stat unreadable; -2: no jiffy went by (a very short interval). */
 		r->cpu_pct = got <= id ? -1
-			     : dt     ? 100.0 * (double)(c->busy[id] - c->pbusy[id]) / (double)dt
-				      : -2;
+			     : dt      ? 100.0 * (double)(c->busy[id] - c->pbusy[id]) / (double)dt
+				       : -2;
 		c->pbusy[id] = c->busy[id];
 		c->ptotal[id] = c->total[id];
 		if (e->o.per_cpu)
@@ -557,6 +631,8 @@ static void read_tasks(struct engine *e)
 				t->state = TASK_EXITED;
 			}
 		}
+		if (p->rooted)
+			read_roots(e, p);
 	}
 }
 
@@ -655,13 +731,16 @@ void engine_set_header(struct engine *e, const char *pmus, const char *notice)
 
 static void reopen_all(struct engine *e)
 {
-	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
 		for (struct task *t = p->threads; t; t = t->sibling)
 			if (t->state == TASK_LIVE && !p->ignored) {
 				close_target(e, &t->c);
 				t->enable_on_exec = false;
 				task_open(e, t);
 			}
+		if (p->rooted)
+			root_proc(e, p);
+	}
 	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++) {
 		close_target(e, &e->cpu.cnt[i]);
 		open_target(e, -1, e->cpu.id[i], false, &e->cpu.cnt[i]);
@@ -690,6 +769,12 @@ unsigned engine_open_fds(const struct engine *e)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			for (unsigned g = 0; g < ngroups(e); g++)
 				n += t->c.grp[g] ? evgroup_open_count(t->c.grp[g]) : 0;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (unsigned k = 0; k < p->nroots; k++)
+			for (unsigned g = 0; g < ngroups(e); g++) {
+				struct evgroup *eg = p->roots[k].c.grp[g];
+				n += eg ? evgroup_open_count(eg) : 0;
+			}
 	for (int i = 0; i < e->cpu.n; i++)
 		for (unsigned g = 0; g < ngroups(e); g++) {
 			struct evgroup *eg = e->cpu.cnt[i].grp[g];
@@ -799,6 +884,8 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 		goto fail;
 	header_init(e);
 
+	/* Watched processes: exact whole-process counts, threads started later included. */
+	e->roots = o->scope == SCOPE_PIDS && evgroup_can_inherit(!o->inherit);
 	if (o->scope == SCOPE_PIDS) {
 		for (unsigned i = 0; i < o->npids; i++) {
 			if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
@@ -817,9 +904,11 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 				t->seen = true;
 				task_open(e, t);
 				struct procfs_task info;
-				if (procfs_task_info(e->o.root, o->pids[i], o->pids[i], &info) == 0) {
+				if (procfs_task_info(e->o.root, o->pids[i], o->pids[i], &info) ==
+				    0) {
 					snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
-					snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
+					snprintf(t->proc->comm, sizeof(t->proc->comm), "%s",
+						 info.comm);
 					t->proc->uid = info.uid;
 				}
 			}
@@ -830,6 +919,11 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	scan(e);
 	if (o->scope == SCOPE_PIDS && !o->enable_on_exec && (*err = check_watched(e)) != 0)
 		goto fail;
+	for (unsigned i = 0; e->roots && i < o->npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, o->pids[i]);
+		if (p && !p->rooted)
+			root_proc(e, p);
+	}
 	/* Baseline: the first interval counts from here, as its length does, not from each
 	 * group's opening during start-up. The clock is read before the pass, as a tick
 	 * reads it before its reads: each task's window then lasts one interval. */
@@ -837,8 +931,7 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	read_tasks(e);
 	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
 		read_target(e, &e->cpu.cnt[i]);
-	procfs_cpu_times(e->o.root, &e->cpu.stat_fd, e->cpu.pbusy, e->cpu.ptotal,
-			 e->cpu.maxid + 1);
+	procfs_cpu_times(e->o.root, &e->cpu.stat_fd, e->cpu.pbusy, e->cpu.ptotal, e->cpu.maxid + 1);
 	e->last = e->start;
 	*err = 0;
 	return e;

@@ -8,6 +8,7 @@
 #include "counts.h"
 #include "engine.h"
 
+struct proc;
 struct taskwatch;
 struct tasktab;
 
@@ -16,7 +17,7 @@ struct tasktab;
 struct cpuset {
 	int n;
 	int *id;
-	struct counts *cnt;         /* n */
+	struct counts *cnt; /* n */
 	int maxid;
 	int stat_fd;
 	uint64_t *busy, *total, *pbusy, *ptotal; /* indexed by CPU number */
@@ -30,9 +31,10 @@ struct engine {
 	struct taskwatch *watch;
 	bool rescan;
 	bool fds_freed;
+	bool roots; /* watched processes count through roots (tasktab.h) */
 	struct counts_layout l;
-	unsigned *slot;             /* per group: offset of its ena in a prev block */
-	struct val_delta *acc;      /* per event: one process's sums, reused */
+	unsigned *slot;	       /* per group: offset of its ena in a prev block */
+	struct val_delta *acc; /* per event: one process's sums, reused */
 	uint8_t *acc_why;
 	unsigned *acc_ok;
 	struct cpuset cpu;
@@ -40,10 +42,10 @@ struct engine {
 	bool totals;
 
 	struct model m;
-	size_t cap;                 /* rows allocated */
+	size_t cap; /* rows allocated */
 	struct mrow *rows;
-	struct val *vals;           /* cap * nevents */
-	struct val_delta *gds;      /* cap * ngroups */
+	struct val *vals;      /* cap * nevents */
+	struct val_delta *gds; /* cap * ngroups */
 	struct mrow *cpu_rows;
 	struct val *cpu_vals;
 	struct val_delta *cpu_gds;
@@ -52,8 +54,11 @@ struct engine {
 };
 
 int engine_layout(struct engine *e, const struct evset *set);
-int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec,
+int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
 		      struct counts *c);
+/* Open a root of p on thread tid: every group, or (only_new) those gmap marks -1. */
+struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
+			     const int *gmap);
 int engine_cpu_rows_alloc(struct engine *e);
 
 #endif

@@ -79,12 +79,42 @@ static int move_counts(const struct remap *r, struct counts *c)
 	return 0;
 }
 
-static void open_new_groups(struct engine *e, const int *gmap, pid_t pid, int cpu,
+static void open_new_groups(struct engine *e, const int *gmap, pid_t pid, int cpu, bool root,
 			    struct counts *c)
 {
 	for (unsigned g = 0; g < e->set->specs.n; g++)
 		if (gmap[g] < 0)
-			engine_open_group(e, g, pid, cpu, false, c);
+			engine_open_group(e, g, pid, cpu, false, root, c);
+}
+
+/* A rooted process's new groups open on its roots that still run. */
+static int move_roots(struct engine *e, const struct remap *r, struct proc *p)
+{
+	for (unsigned k = 0; k < p->nroots; k++) {
+		int err = move_counts(r, &p->roots[k].c);
+		if (err)
+			return err;
+		if (p->roots[k].state == ROOT_LIVE)
+			open_new_groups(e, r->gmap, p->roots[k].tid, -1, true, &p->roots[k].c);
+	}
+	return 0;
+}
+
+/* ... and on its threads that started since it was rooted: the old groups count them
+ * through inheritance, no root of the new ones does. (With the new layout in place.) */
+static int root_new_threads(struct engine *e, const int *gmap, struct proc *p)
+{
+	unsigned n = p->nroots;
+	for (struct task *t = p->threads; t; t = t->sibling) {
+		if (t->state != TASK_LIVE)
+			continue;
+		bool rooted = false;
+		for (unsigned k = 0; k < n && !rooted; k++)
+			rooted = p->roots[k].tid == t->tid && p->roots[k].state == ROOT_LIVE;
+		if (!rooted && !engine_add_root(e, p, t->tid, false, gmap))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int engine_set_evset(struct engine *e, const struct evset *ns)
@@ -107,24 +137,34 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 	struct counts_layout ol = e->l;
 	if ((err = engine_layout(e, ns)))
 		goto out;
-	struct remap r = {.os = os, .ns = ns, .oslot = oslot, .nslot = e->slot,
-			  .gmap = gmap, .ol = ol, .nl = e->l};
+	struct remap r = {.os = os,
+			  .ns = ns,
+			  .oslot = oslot,
+			  .nslot = e->slot,
+			  .gmap = gmap,
+			  .ol = ol,
+			  .nl = e->l};
 
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
 		for (struct task *t = p->threads; t; t = t->sibling) {
 			if ((err = move_counts(&r, &t->c)))
 				goto out;
 			if (t->state == TASK_LIVE && !p->ignored)
-				open_new_groups(e, gmap, t->tid, -1, &t->c);
+				open_new_groups(e, gmap, t->tid, -1, false, &t->c);
 		}
+		if (p->rooted && (err = move_roots(e, &r, p)))
+			goto out;
 	}
 	if ((err = tasktab_set_layout(e->tab, &e->l, emap)))
 		goto out;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		if (p->rooted && (err = root_new_threads(e, gmap, p)))
+			goto out;
 	for (int i = 0; i < e->cpu.n; i++) {
 		if ((err = move_counts(&r, &e->cpu.cnt[i])))
 			goto out;
 		if (e->o.per_cpu)
-			open_new_groups(e, gmap, -1, e->cpu.id[i], &e->cpu.cnt[i]);
+			open_new_groups(e, gmap, -1, e->cpu.id[i], false, &e->cpu.cnt[i]);
 		else
 			memset(e->cpu.cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
 	}

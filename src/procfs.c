@@ -65,6 +65,7 @@ static int parse_stat(const char *buf, struct procfs_task *t)
 		return -EINVAL;
 	t->ppid = ppid;
 	t->kthread = (flags & PF_KTHREAD) != 0;
+	t->dead = state == 'Z' || state == 'X' || state == 'x';
 	return 0;
 }
 
@@ -128,13 +129,15 @@ int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total,
 		return -errno;
 	buf[r] = '\0';
 	int ncpu = 0;
-	for (char *line = buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (char *line = buf; line && *line;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		int cpu;
 		unsigned long long v[10] = {0};
 		if (strncmp(line, "cpu", 3) != 0 || !isdigit((unsigned char)line[3]))
 			continue;
-		int n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
-			       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+		int n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			       &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+			       &v[9]);
 		if (n < 5 || cpu < 0 || cpu >= max)
 			continue;
 		/* user nice system idle iowait irq softirq steal (guest is inside user). */

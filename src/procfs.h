@@ -13,6 +13,7 @@ struct procfs_task {
 	pid_t pid, tid, ppid;
 	uid_t uid;
 	bool kthread;
+	bool dead; /* a zombie (Z) or dying (X): its counters are final */
 	char comm[PROCFS_COMM_MAX];
 };
 
@@ -21,7 +22,7 @@ struct procfs_task {
  * and returns that; -errno when the directory cannot be read. */
 int procfs_each(const char *root, pid_t pid, int (*cb)(void *ctx, pid_t id), void *ctx);
 
-/* Fill t for thread tid of process pid: comm, uid, ppid, kernel-thread flag. -ESRCH
+/* Fill t for thread tid of process pid: comm, uid, ppid, kernel-thread flag, dead. -ESRCH
  * when it is gone. */
 int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task *t);
 

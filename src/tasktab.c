@@ -139,8 +139,34 @@ static void proc_remove(struct tasktab *t, struct proc *p)
 	else
 		t->last = p->prevp;
 	t->nprocs--;
+	tasktab_drop_roots(t, p);
 	free(p->tot);
 	free(p);
+}
+
+struct root *tasktab_add_root(struct tasktab *t, struct proc *p, pid_t tid)
+{
+	struct root *nr = realloc(p->roots, (p->nroots + 1) * sizeof(*nr));
+	if (!nr)
+		return NULL;
+	p->roots = nr;
+	struct root *r = &nr[p->nroots];
+	memset(r, 0, sizeof(*r));
+	if (counts_alloc(&r->c, &t->l))
+		return NULL;
+	r->tid = tid;
+	r->state = ROOT_LIVE;
+	p->nroots++;
+	return r;
+}
+
+void tasktab_drop_roots(struct tasktab *t, struct proc *p)
+{
+	for (unsigned i = 0; i < p->nroots; i++)
+		counts_free(&p->roots[i].c, &t->l);
+	free(p->roots);
+	p->roots = NULL;
+	p->nroots = 0;
 }
 
 struct task *tasktab_add(struct tasktab *t, pid_t pid, pid_t tid)
@@ -244,6 +270,7 @@ void tasktab_free(struct tasktab *t)
 			counts_free(&k->c, &t->l);
 			free(k);
 		}
+		tasktab_drop_roots(t, p);
 		free(p->tot);
 		free(p);
 	}

@@ -22,15 +22,31 @@ struct proc;
 struct task {
 	pid_t tid;
 	struct proc *proc;
-	struct task *sibling;       /* next thread of the same process */
-	struct task *hnext;         /* hash chain */
+	struct task *sibling; /* next thread of the same process */
+	struct task *hnext;   /* hash chain */
 	enum task_state state;
-	bool seen;                  /* found by the last /proc scan */
-	bool fd_short;              /* groups not opened for lack of descriptors */
-	bool counted;               /* at least one group opened */
-	bool vanished;              /* gone before its groups could open: no rows */
+	bool seen;     /* found by the last /proc scan */
+	bool fd_short; /* groups not opened for lack of descriptors */
+	bool counted;  /* at least one group opened */
+	bool vanished; /* gone before its groups could open: no rows */
 	bool enable_on_exec;
 	char comm[PROCFS_COMM_MAX];
+	struct counts c;
+};
+
+/* A watched process's whole-process counters: its groups opened with inherit on one of
+ * the threads it had when watching began. Every thread started later, however briefly
+ * it lives, counts into the root of the thread that started it (as perf stat -p counts),
+ * so the process row is exact while thread rows count from when each thread is seen. */
+enum root_state {
+	ROOT_LIVE,
+	ROOT_FINAL, /* read for the last time this tick, closed */
+	ROOT_DONE,  /* adds nothing any more */
+};
+
+struct root {
+	pid_t tid;
+	enum root_state state;
 	struct counts c;
 };
 
@@ -38,16 +54,19 @@ struct proc {
 	pid_t pid;
 	uid_t uid;
 	bool kthread;
-	bool exited;                /* every thread has exited */
+	bool exited; /* every thread has exited */
 	char comm[PROCFS_COMM_MAX];
 	struct task *threads;
 	unsigned nthreads;
 	struct proc *hnext;
-	struct proc *next, *prevp;  /* all processes, in discovery order */
-	struct val_delta *tot;      /* per event: raw totals over the whole run */
-	uint8_t *tot_why;           /* per event: WHY_NONE once any thread counted it */
-	bool keep;                  /* watched: stays, with its totals, after it exits */
-	bool ignored;               /* not ours to count (another user's): no groups, no row */
+	struct proc *next, *prevp; /* all processes, in discovery order */
+	struct val_delta *tot;	   /* per event: raw totals over the whole run */
+	uint8_t *tot_why;	   /* per event: WHY_NONE once any thread counted it */
+	bool keep;		   /* watched: stays, with its totals, after it exits */
+	bool ignored;		   /* not ours to count (another user's): no groups, no row */
+	bool rooted;		   /* its row is the sum of its roots, not of its threads */
+	struct root *roots;
+	unsigned nroots;
 };
 
 struct tasktab;
@@ -65,6 +84,12 @@ struct proc *tasktab_find_proc(const struct tasktab *t, pid_t pid);
 struct task *tasktab_add(struct tasktab *t, pid_t pid, pid_t tid);
 /* Unlink and free a task; its process goes with its last thread unless kept. */
 void tasktab_remove(struct tasktab *t, struct task *task);
+
+/* A new root of p on thread tid, its counters zeroed and closed. NULL when out of
+ * memory. Roots are freed (and closed) with their process. */
+struct root *tasktab_add_root(struct tasktab *t, struct proc *p, pid_t tid);
+/* Free every root of p (closing them). */
+void tasktab_drop_roots(struct tasktab *t, struct proc *p);
 
 struct proc *tasktab_first(const struct tasktab *t);
 unsigned tasktab_tasks(const struct tasktab *t);

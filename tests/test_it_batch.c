@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,6 +40,31 @@ static int mode_touch(long n)
 	madvise(p, (size_t)(n * pg), MADV_NOHUGEPAGE);
 	for (long i = 0; i < n; i++)
 		((volatile char *)p)[i * pg] = 1;
+	return 0;
+}
+
+/* After delay seconds, threads that touch 100, 200 and 400 pages and stay a while, and
+ * one that touches 1000 and ends at once: every one of them starts after a monitor
+ * that attached at start-up, and the short one is gone before a tick can see it. */
+static void *thread_touch(void *arg)
+{
+	long n = (long)arg;
+	mode_touch(n < 0 ? -n : n);
+	if (n > 0)
+		usleep(300000);
+	return NULL;
+}
+
+static int mode_threads(double delay)
+{
+	usleep((useconds_t)(delay * 1e6));
+	long pages[] = {100, 200, 400, -1000};
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, thread_touch, (void *)pages[i]))
+			return 3;
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
 	return 0;
 }
 
@@ -233,6 +259,60 @@ static void test_csv_page_faults_match_perf(void **state)
 	double a = median3(ours), b = median3(theirs);
 	if (a < b - 2 || a > b + 2)
 		fail_msg("pmutop counted %.0f page faults, perf stat %.0f", a, b);
+}
+
+/* Threads the command starts after its exec, a short-lived one among them, count into
+ * its total exactly as perf stat counts them (issue 5: the faults of that command). */
+static void test_command_threads_match_perf(void **state)
+{
+	(void)state;
+	if (!have_perf())
+		skip();
+	char *cmd[] = {self, (char *)"--threads", (char *)"0", NULL};
+	double ours[3], theirs[3];
+	for (int i = 0; i < 3; i++) {
+		int st = RUN(PMUTOP_BINARY, "-b", "-d", "0.1", "--format", "csv", "-e",
+			     "page-faults", "--", self, "--threads", "0");
+		assert_exit(st, 0);
+		int nt;
+		ours[i] = csv_sum(out, "total", "page-faults", 0, &nt);
+		assert_int_equal(nt, 1);
+		assert_true(ours[i] >= 1700);
+		theirs[i] = perf_count("page-faults", cmd);
+	}
+	double a = median3(ours), b = median3(theirs);
+	if (a < b - 4 || a > b + 4)
+		fail_msg("pmutop counted %.0f page faults of a threaded command, perf stat %.0f", a,
+			 b);
+}
+
+/* -p: threads that start after pmutop attached (one gone within a tick) count in the
+ * process's rows, interval by interval and in its total. */
+static void test_pid_late_threads(void **state)
+{
+	(void)state;
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0)
+		_exit(mode_threads(1.0));
+	char pid[16];
+	snprintf(pid, sizeof(pid), "%d", (int)c);
+	int st = RUN(PMUTOP_BINARY, "-b", "-d", "0.2", "-p", pid, "--format", "csv", "-e",
+		     "page-faults");
+	int cst;
+	assert_int_equal(waitpid(c, &cst, 0), c);
+	assert_exit(st, 0);
+	int nt, nblocks;
+	double total = csv_sum(out, "total", "page-faults", c, &nt);
+	assert_int_equal(nt, 1);
+	/* 1700 pages touched by the threads, a few more for their stacks. */
+	if (total < 1700 || total > 1800)
+		fail_msg("-p counted %.0f page faults of threads started later, want 1700-1800",
+			 total);
+	/* The process rows of the blocks add up to the total. */
+	double sum = csv_sum(out, NULL, "page-faults", c, &nblocks);
+	assert_true(nblocks >= 2);
+	assert_true(sum == total);
 }
 
 static void test_context_switches_match_perf(void **state)
@@ -630,6 +710,8 @@ int main(int argc, char **argv)
 		_exit(mode_pingpong(atol(argv[2])));
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		_exit(atoi(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "--threads") == 0)
+		_exit(mode_threads(atof(argv[2])));
 
 	personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE);
 	/* No setup file of the person running the tests may change what pmutop does. */
@@ -645,6 +727,8 @@ int main(int argc, char **argv)
 	/* clang-format off */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_page_faults_match_perf),
+		cmocka_unit_test(test_command_threads_match_perf),
+		cmocka_unit_test(test_pid_late_threads),
 		cmocka_unit_test(test_context_switches_match_perf),
 		cmocka_unit_test(test_json_lines),
 		cmocka_unit_test(test_json_counts_exact),
