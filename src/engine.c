@@ -688,6 +688,11 @@ void engine_totals(struct engine *e)
 	build_rows(e, false);
 }
 
+void engine_set_exit_status(struct engine *e, int status)
+{
+	e->m.exit_status = status;
+}
+
 const struct model *engine_model(const struct engine *e)
 {
 	return &e->m;
@@ -833,6 +838,7 @@ static void header_init(struct engine *e)
 	e->m.interval = e->o.interval;
 	e->m.user_only = e->o.user_only;
 	e->m.threads = e->o.threads;
+	e->m.exit_status = -1;
 }
 
 /* Each watched process must exist, and not be closed to us: a process whose events are

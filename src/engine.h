@@ -45,6 +45,8 @@ const struct model *engine_model(const struct engine *e);
 
 /* Totals over the whole run instead of the last interval (for a watched command's end). */
 void engine_totals(struct engine *e);
+/* The watched command's wait status (waitpid's), shown with the totals. */
+void engine_set_exit_status(struct engine *e, int status);
 
 /* True while any watched process (SCOPE_PIDS) has a live thread. */
 bool engine_watched_alive(const struct engine *e);

@@ -87,6 +87,8 @@ struct model {
 	bool user_only;        /* hardware events exclude kernel mode */
 	bool threads;          /* thread rows present */
 	bool final;            /* totals over the whole run (the watched command exited) */
+	int exit_status;       /* with final and a watched command: its wait status as
+				  waitpid gives it; -1 otherwise (see model_exit_text) */
 	unsigned ntasks;       /* tasks being counted */
 	unsigned nfd_short;    /* tasks not counted for lack of descriptors */
 
@@ -103,5 +105,9 @@ struct model {
 
 /* Index of the event playing role, or -1. */
 int model_role(const struct model *m, enum ev_role role);
+
+/* "exit 0", "exit 3", "killed by SIGKILL" for m->exit_status into buf, or "" when there
+ * is none. Returns buf. */
+const char *model_exit_text(const struct model *m, char *buf, unsigned len);
 
 #endif
