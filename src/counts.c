@@ -9,7 +9,7 @@
 int counts_alloc(struct counts *c, const struct counts_layout *l)
 {
 	size_t sz = l->ngroups * sizeof(*c->grp) + l->nslots * sizeof(*c->prev) +
-		    l->nevents * sizeof(*c->d) + l->nevents;
+		    l->nevents * sizeof(*c->d) + l->nevents + l->ngroups;
 	void *blk = calloc(1, sz ? sz : 1);
 	if (!blk)
 		return -ENOMEM;
@@ -18,6 +18,7 @@ int counts_alloc(struct counts *c, const struct counts_layout *l)
 	c->prev = (uint64_t *)(c->grp + l->ngroups);
 	c->d = (struct val_delta *)(c->prev + l->nslots);
 	c->why = (uint8_t *)(c->d + l->nevents);
+	c->fresh = c->why + l->nevents;
 	return 0;
 }
 
@@ -41,4 +42,5 @@ void counts_free(struct counts *c, const struct counts_layout *l)
 	c->prev = NULL;
 	c->d = NULL;
 	c->why = NULL;
+	c->fresh = NULL;
 }

@@ -12,15 +12,20 @@ struct evgroup;
 struct counts_layout {
 	unsigned ngroups;
 	unsigned nevents;
-	unsigned nslots;            /* per group: ena, run, then one value per member */
+	unsigned nslots; /* per group: ena, run, then one value per member */
 };
 
 struct counts {
-	struct evgroup **grp;       /* per group, NULL when not open */
-	uint64_t *prev;             /* nslots raw totals */
-	struct val_delta *d;        /* per event: this interval's raw delta */
-	uint8_t *why;               /* per event: enum val_why, WHY_NONE when counting */
+	struct evgroup **grp; /* per group, NULL when not open */
+	uint64_t *prev;	      /* nslots raw totals */
+	struct val_delta *d;  /* per event: this interval's raw delta */
+	uint8_t *why;	      /* per event: enum val_why, WHY_NONE when counting */
+	uint8_t *fresh;	      /* per group: FRESH_* */
 };
+
+/* A group's first read after it opened covers the time since its opening, not the
+ * interval: its values read n/c (starting) that once, and count from the next tick. */
+enum { FRESH_NO, FRESH_OPENED, FRESH_FIRST_READ };
 
 /* Returns 0 or -ENOMEM; everything starts zeroed and closed. */
 int counts_alloc(struct counts *c, const struct counts_layout *l);

@@ -80,6 +80,7 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 		evgroup_free(c->grp[g]);
 		c->grp[g] = NULL;
 	}
+	c->fresh[g] = c->grp[g] ? FRESH_OPENED : FRESH_NO;
 	return err == -ESRCH || err == -EMFILE || err == -ENFILE ? err : 0;
 }
 
@@ -365,6 +366,7 @@ static void read_target(struct engine *e, struct counts *c)
 		if (!err) {
 			pv[0] = r.ena;
 			pv[1] = r.run;
+			c->fresh[g] = c->fresh[g] == FRESH_OPENED ? FRESH_FIRST_READ : FRESH_NO;
 		}
 	}
 	hybrid_fold(e->set, c->d, c->why);
@@ -391,12 +393,16 @@ static bool ensure_rows(struct engine *e, size_t need)
 	return true;
 }
 
-/* Scale a target's (or a sum's) deltas into a row's values. */
+/* Scale a target's (or a sum's) deltas into a row's values. fresh (per group, or NULL)
+ * marks the groups read for the first time: not an interval's worth. */
 static void fill_values(struct engine *e, const struct val_delta *d, const uint8_t *why,
-			struct val *v, struct val_delta *gd)
+			const uint8_t *fresh, struct val *v, struct val_delta *gd)
 {
 	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
-		if (why[ev] == WHY_NONE)
+		if (why[ev] == WHY_NONE && fresh &&
+		    fresh[e->set->events[ev].group] == FRESH_FIRST_READ)
+			v[ev] = val_missing(VAL_NC, WHY_STARTING);
+		else if (why[ev] == WHY_NONE)
 			v[ev] = val_scale(d[ev]);
 		else /* out of descriptors is a state of the machine, not of the event */
 			v[ev] = val_missing(why[ev] == WHY_FDLIMIT || why[ev] == WHY_NOFIT ? VAL_NC
@@ -448,11 +454,19 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 	tr->comm = t->comm;
 	tr->nthreads = 1;
 	tr->exited = t->state == TASK_EXITED;
-	fill_values(e, t->c.d, t->c.why, (struct val *)tr->v, (struct val_delta *)tr->g);
+	fill_values(e, t->c.d, t->c.why, t->c.fresh, (struct val *)tr->v,
+		    (struct val_delta *)tr->g);
 }
 
 static void acc_add(struct engine *e, const struct counts *c)
 {
+	/* A sum is fresh where every part that counts is: a new thread's first counts
+	 * belong in its process's interval, a new process's alone do not. */
+	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
+		unsigned g = e->set->events[ev].group;
+		if (c->why[ev] == WHY_NONE && c->fresh[g] != FRESH_FIRST_READ)
+			e->acc_fresh[g] = FRESH_NO;
+	}
 	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
 		if (c->why[ev] != WHY_NONE) {
 			if (!e->acc_ok[ev])
@@ -476,6 +490,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	memset(e->acc, 0, ne * sizeof(*e->acc));
 	memset(e->acc_ok, 0, ne * sizeof(*e->acc_ok));
 	memset(e->acc_why, WHY_GONE, ne);
+	memset(e->acc_fresh, FRESH_FIRST_READ, ngroups(e));
 	struct mrow *pr = next_row(e, i++);
 	proc_row(p, pr);
 	bool all_exited = true;
@@ -505,9 +520,11 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 		}
 	}
 	if (e->totals)
-		fill_values(e, p->tot, p->tot_why, (struct val *)pr->v, (struct val_delta *)pr->g);
+		fill_values(e, p->tot, p->tot_why, NULL, (struct val *)pr->v,
+			    (struct val_delta *)pr->g);
 	else
-		fill_values(e, e->acc, e->acc_why, (struct val *)pr->v, (struct val_delta *)pr->g);
+		fill_values(e, e->acc, e->acc_why, e->acc_fresh, (struct val *)pr->v,
+			    (struct val_delta *)pr->g);
 	return i;
 }
 
@@ -583,7 +600,7 @@ static void cpus_tick(struct engine *e)
 		c->ptotal[id] = c->total[id];
 		if (e->o.per_cpu)
 			read_target(e, &c->cnt[i]);
-		fill_values(e, c->cnt[i].d, c->cnt[i].why, (struct val *)r->v,
+		fill_values(e, c->cnt[i].d, c->cnt[i].why, c->cnt[i].fresh, (struct val *)r->v,
 			    (struct val_delta *)r->g);
 	}
 	e->m.ncpu_rows = (unsigned)c->n;
@@ -805,11 +822,13 @@ int engine_layout(struct engine *e, const struct evset *set)
 	free(e->acc);
 	free(e->acc_ok);
 	free(e->acc_why);
+	free(e->acc_fresh);
+	e->acc_fresh = calloc(ng + 1, 1);
 	e->slot = calloc(ng + 1, sizeof(*e->slot));
 	e->acc = calloc(ne + 1, sizeof(*e->acc));
 	e->acc_ok = calloc(ne + 1, sizeof(*e->acc_ok));
 	e->acc_why = calloc(ne + 1, 1);
-	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why)
+	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh)
 		return -ENOMEM;
 	e->set = set;
 	e->l = (struct counts_layout){.ngroups = ng, .nevents = ne};
@@ -962,6 +981,7 @@ void engine_free(struct engine *e)
 	free(e->acc);
 	free(e->acc_ok);
 	free(e->acc_why);
+	free(e->acc_fresh);
 	free(e->pids);
 	free(e->rows);
 	free(e->vals);

@@ -36,6 +36,7 @@ struct engine {
 	unsigned *slot;	       /* per group: offset of its ena in a prev block */
 	struct val_delta *acc; /* per event: one process's sums, reused */
 	uint8_t *acc_why;
+	uint8_t *acc_fresh; /* per group: FRESH_FIRST_READ while every part is */
 	unsigned *acc_ok;
 	struct cpuset cpu;
 	struct timespec start, last;

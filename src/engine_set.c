@@ -73,6 +73,7 @@ static int move_counts(const struct remap *r, struct counts *c)
 		memcpy(n.prev + r->nslot[g], c->prev + r->oslot[og], (2 + ng->n) * sizeof(*n.prev));
 		memcpy(n.d + ng->first, c->d + oldg->first, ng->n * sizeof(*n.d));
 		memcpy(n.why + ng->first, c->why + oldg->first, ng->n);
+		n.fresh[g] = c->fresh[og];
 	}
 	counts_free(c, &r->ol);
 	*c = n;

@@ -54,7 +54,9 @@ static int rank(enum val_state st)
 struct val val_ratio(struct val a, struct val b, double mul)
 {
 	struct val w = rank(a.state) <= rank(b.state) ? a : b;
-	struct val r = {.v = 0, .state = w.state, .why = w.why,
+	struct val r = {.v = 0,
+			.state = w.state,
+			.why = w.why,
 			.run_pm = a.run_pm < b.run_pm ? a.run_pm : b.run_pm};
 	if (!val_has_number(a) || !val_has_number(b))
 		return r;
@@ -104,6 +106,8 @@ const char *val_why_str(enum val_why why)
 		return "not counted";
 	case WHY_NOFIT:
 		return "group too large for the PMU";
+	case WHY_STARTING:
+		return "starting";
 	case WHY_ERROR:
 		break;
 	}

@@ -7,11 +7,11 @@
 #include <stdint.h>
 
 enum val_state {
-	VAL_NA = 0,   /* cannot exist here: unsupported, no permission, no descriptor */
-	VAL_NC,       /* enabled but never on the PMU this interval ("n/c") */
-	VAL_EMPTY,    /* nothing to show: a ratio over zero (an idle task's IPC) */
-	VAL_EXACT,    /* counted the whole time it was enabled */
-	VAL_SCALED,   /* multiplexed: extrapolated from run_pm/1000 of the time */
+	VAL_NA = 0, /* cannot exist here: unsupported, no permission, no descriptor */
+	VAL_NC,	    /* enabled but never on the PMU this interval ("n/c") */
+	VAL_EMPTY,  /* nothing to show: a ratio over zero (an idle task's IPC) */
+	VAL_EXACT,  /* counted the whole time it was enabled */
+	VAL_SCALED, /* multiplexed: extrapolated from run_pm/1000 of the time */
 };
 
 /* Why a value is n/a or n/c. */
@@ -24,14 +24,15 @@ enum val_why {
 	WHY_INVALID,
 	WHY_NOT_RUN,  /* n/c: the group never got a counter */
 	WHY_NOFIT,    /* n/c: the group is larger than the PMU can schedule at once */
+	WHY_STARTING, /* n/c: opened during this interval, counted from the next one */
 	WHY_ERROR,
 };
 
 struct val {
 	double v;
-	uint8_t state;      /* enum val_state */
-	uint8_t why;        /* enum val_why */
-	uint16_t run_pm;    /* running time / enabled time, per mille */
+	uint8_t state;	 /* enum val_state */
+	uint8_t why;	 /* enum val_why */
+	uint16_t run_pm; /* running time / enabled time, per mille */
 };
 
 /* Raw deltas of one member over one interval, summed over any number of tasks. */
