@@ -69,6 +69,16 @@ static void attr_for(struct perf_event_attr *a, const struct evdesc *d,
 	}
 }
 
+/* Context switches and migrations happen in the scheduler, in kernel mode: counted in
+ * user mode only they are 0 whatever the task does. That count cannot exist; a 0 would
+ * look like one. */
+static bool kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->exclude_kernel &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
 /* Errors that say "this target can take no more": stop opening members. */
 static bool fatal_for_target(int err)
 {
@@ -160,6 +170,12 @@ int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 	for (unsigned i = 0; i < spec->n; i++) {
 		if (o->preset && o->preset[i] != EVS_OK) {
 			g->status[i] = o->preset[i];
+			continue;
+		}
+		struct perf_event_attr a;
+		attr_for(&a, &spec->ev[i], o, true);
+		if (kernel_only(&a)) {
+			g->status[i] = EVS_KERNEL_ONLY;
 			continue;
 		}
 		int err = open_member(g, spec, i, o);

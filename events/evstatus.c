@@ -54,6 +54,8 @@ const char *ev_status_str(enum ev_status st)
 		return "busy";
 	case EVS_NOFIT:
 		return "group too large";
+	case EVS_KERNEL_ONLY:
+		return "kernel-mode event in user mode";
 	case EVS_ERROR:
 		break;
 	}

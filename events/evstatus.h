@@ -4,15 +4,16 @@
 
 enum ev_status {
 	EVS_OK = 0,
-	EVS_UNOPENED,    /* not tried yet (or closed) */
+	EVS_UNOPENED,	 /* not tried yet (or closed) */
 	EVS_UNSUPPORTED, /* ENOENT, EOPNOTSUPP, ENODEV: this machine cannot count it */
-	EVS_NOPERM,      /* EACCES, EPERM: perf_event_paranoid or capabilities */
-	EVS_NOFD,        /* EMFILE, ENFILE: out of file descriptors */
-	EVS_NOTASK,      /* ESRCH: the task is gone */
-	EVS_INVALID,     /* EINVAL: bad attr, or a group the PMU cannot hold */
-	EVS_BUSY,        /* EBUSY: taken by someone else (exclusive PMU) */
-	EVS_NOFIT,       /* opens alone, but its group cannot be scheduled as a whole */
-	EVS_ERROR,       /* anything else */
+	EVS_NOPERM,	 /* EACCES, EPERM: perf_event_paranoid or capabilities */
+	EVS_NOFD,	 /* EMFILE, ENFILE: out of file descriptors */
+	EVS_NOTASK,	 /* ESRCH: the task is gone */
+	EVS_INVALID,	 /* EINVAL: bad attr, or a group the PMU cannot hold */
+	EVS_BUSY,	 /* EBUSY: taken by someone else (exclusive PMU) */
+	EVS_NOFIT,	 /* opens alone, but its group cannot be scheduled as a whole */
+	EVS_KERNEL_ONLY, /* happens only in kernel mode, asked for in user mode (:u) */
+	EVS_ERROR,	 /* anything else */
 };
 
 enum ev_status ev_status_from_errno(int err);

@@ -47,6 +47,8 @@ static enum val_why why_of(enum ev_status st)
 		return WHY_INVALID;
 	case EVS_NOFIT:
 		return WHY_NOFIT;
+	case EVS_KERNEL_ONLY:
+		return WHY_KERNEL_ONLY;
 	default:
 		return WHY_ERROR;
 	}

@@ -108,6 +108,8 @@ const char *val_why_str(enum val_why why)
 		return "group too large for the PMU";
 	case WHY_STARTING:
 		return "starting";
+	case WHY_KERNEL_ONLY:
+		return "kernel-mode event in user mode";
 	case WHY_ERROR:
 		break;
 	}

@@ -22,9 +22,10 @@ enum val_why {
 	WHY_FDLIMIT,
 	WHY_GONE,
 	WHY_INVALID,
-	WHY_NOT_RUN,  /* n/c: the group never got a counter */
-	WHY_NOFIT,    /* n/c: the group is larger than the PMU can schedule at once */
-	WHY_STARTING, /* n/c: opened during this interval, counted from the next one */
+	WHY_NOT_RUN,	 /* n/c: the group never got a counter */
+	WHY_NOFIT,	 /* n/c: the group is larger than the PMU can schedule at once */
+	WHY_STARTING,	 /* n/c: opened during this interval, counted from the next one */
+	WHY_KERNEL_ONLY, /* n/a: a kernel-mode event counted in user mode only (:u) */
 	WHY_ERROR,
 };
 

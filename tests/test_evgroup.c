@@ -338,6 +338,31 @@ static void test_hardware_member_here(void **state)
 	check_one_missing(hw_cycles(), 1);
 }
 
+/* Context switches counted in user mode only (:u) would read 0 whatever the task does:
+ * the member is not opened and says why; page faults :u (user faults) still count. */
+static void test_kernel_only_user_mode(void **state)
+{
+	(void)state;
+	struct evgroup_spec spec = basic();
+	for (unsigned i = 0; i < spec.n; i++) {
+		spec.ev[i].attr.exclude_kernel = 1;
+		spec.ev[i].explicit_plm = true;
+	}
+	struct evgroup_opts o = {.pid = 0, .cpu = -1};
+	struct evgroup *g = NULL;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_int_equal(evgroup_status(g, 0), EVS_OK);
+	assert_int_equal(evgroup_status(g, 1), EVS_OK);
+	assert_int_equal(evgroup_status(g, 2), EVS_KERNEL_ONLY);
+	assert_int_equal(evgroup_open_count(g), 2);
+	evgroup_free(g);
+	/* The same without :u counts. */
+	spec = basic();
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_int_equal(evgroup_status(g, 2), EVS_OK);
+	evgroup_free(g);
+}
+
 static void test_preset(void **state)
 {
 	(void)state;
@@ -454,6 +479,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_disable),
 		cmocka_unit_test(test_unsupported_member),
 		cmocka_unit_test(test_hardware_member_here),
+		cmocka_unit_test(test_kernel_only_user_mode),
 		cmocka_unit_test(test_preset),
 		cmocka_unit_test(test_no_such_task),
 		cmocka_unit_test(test_enable_on_exec),
