@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -17,80 +18,118 @@ int model_role(const struct model *m, enum ev_role role)
 
 /* The descriptors. a/b name roles here; columns_build_panes turns them into event
  * indices (or group indices for RUN%). One line per column. */
-#define C(nm, ti, w, k, f, ra, rb, mu, hl) \
-	{.name = nm, .title = ti, .width = w, .desc_first = true, .kind = k, .fmt = f, \
-	 .a = ra, .b = rb, .mul = mu, .help = hl}
+#define C(nm, ti, w, k, f, ra, rb, mu, hl)                                                         \
+	{                                                                                          \
+		.name = nm, .title = ti, .width = w, .desc_first = true, .kind = k, .fmt = f,      \
+		.a = ra, .b = rb, .mul = mu, .help = hl                                            \
+	}
 
-static const struct column col_pid = {.name = "PID", .title = "PID", .width = 7,
-				      .kind = COL_PID, .fmt = FMT_TEXT, .a = -1, .b = -1,
+static const struct column col_pid = {.name = "PID",
+				      .title = "PID",
+				      .width = 7,
+				      .kind = COL_PID,
+				      .fmt = FMT_TEXT,
+				      .a = -1,
+				      .b = -1,
 				      .help = "process id (thread id on thread rows)"};
-static const struct column col_user = {.name = "USER", .title = "USER", .width = 8,
-				       .left = true, .kind = COL_USER, .fmt = FMT_TEXT,
-				       .a = -1, .b = -1, .help = "owner"};
-static const struct column col_thr = {.name = "THR", .title = "THR", .width = 4,
-				      .desc_first = true, .kind = COL_THREADS,
-				      .fmt = FMT_TEXT, .a = -1, .b = -1, .help = "threads"};
-static const struct column col_cmd = {.name = "COMMAND", .title = "COMMAND", .width = 0,
-				      .left = true, .kind = COL_COMMAND, .fmt = FMT_TEXT,
-				      .a = -1, .b = -1, .help = "command name"};
+static const struct column col_user = {.name = "USER",
+				       .title = "USER",
+				       .width = 8,
+				       .left = true,
+				       .kind = COL_USER,
+				       .fmt = FMT_TEXT,
+				       .a = -1,
+				       .b = -1,
+				       .help = "owner"};
+static const struct column col_thr = {.name = "THR",
+				      .title = "THR",
+				      .width = 4,
+				      .desc_first = true,
+				      .kind = COL_THREADS,
+				      .fmt = FMT_TEXT,
+				      .a = -1,
+				      .b = -1,
+				      .help = "threads"};
+static const struct column col_cmd = {.name = "COMMAND",
+				      .title = "COMMAND",
+				      .width = 0,
+				      .left = true,
+				      .kind = COL_COMMAND,
+				      .fmt = FMT_TEXT,
+				      .a = -1,
+				      .b = -1,
+				      .help = "command name"};
 
-static const struct column col_cpu =
-	C("CPU%", " CPU%", 6, COL_CPU_PCT, FMT_PCT, ROLE_TASK_CLOCK, -1, 100,
-	  "CPU time (task-clock) per wall-clock time, %");
+static const struct column col_cpu = C("CPU%", " CPU%", 6, COL_CPU_PCT, FMT_PCT, ROLE_TASK_CLOCK,
+				       -1, 100, "CPU time (task-clock) per wall-clock time, %");
 
 struct pane_def {
 	const char *name;
-	enum ev_role need;          /* the pane exists when this role is present */
-	enum ev_role run_of;        /* RUN% shows this role's group */
+	enum ev_role need;   /* the pane exists when this role is present */
+	enum ev_role run_of; /* RUN% shows this role's group */
 	struct column cols[8];
 	unsigned n;
 };
 
 static const struct pane_def pane_defs[] = {
-	{"IPC", ROLE_CYCLES, ROLE_CYCLES, {
-		C("GHZ", "  GHz", 5, COL_GHZ, FMT_GHZ, ROLE_CYCLES, -1, 1,
-		  "cycles per running nanosecond: effective clock"),
-		C("CYCLES", " CYCLES", 7, COL_COUNT, FMT_COUNT, ROLE_CYCLES, -1, 1,
-		  "CPU cycles this interval"),
-		C("INSNS", "  INSNS", 7, COL_COUNT, FMT_COUNT, ROLE_INSNS, -1, 1,
-		  "instructions retired this interval"),
-		C("IPC", "  IPC", 5, COL_RATIO, FMT_RATIO, ROLE_INSNS, ROLE_CYCLES, 1,
-		  "instructions per cycle (same group)"),
-		C("CYC/S", "  CYC/s", 7, COL_RATE, FMT_COUNT, ROLE_CYCLES, -1, 1,
-		  "cycles per second"),
-		C("INS/S", "  INS/s", 7, COL_RATE, FMT_COUNT, ROLE_INSNS, -1, 1,
-		  "instructions per second"),
-	}, 6},
-	{"Cache", ROLE_CACHE_REFS, ROLE_CACHE_REFS, {
-		C("CREFS", "  CREFS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_REFS, -1, 1,
-		  "cache references (last-level on most CPUs)"),
-		C("CMISS", "  CMISS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_MISSES, -1, 1,
-		  "cache misses"),
-		C("CMISS%", "CMISS%", 6, COL_RATIO, FMT_PCT, ROLE_CACHE_MISSES, ROLE_CACHE_REFS,
-		  100, "cache misses per reference, %"),
-		C("CMPKI", " CMPKI", 6, COL_RATIO, FMT_RATIO, ROLE_CACHE_MISSES, ROLE_CACHE_INSNS,
-		  1000, "cache misses per 1000 instructions"),
-	}, 4},
-	{"Branch", ROLE_BRANCHES, ROLE_BRANCHES, {
-		C("BRANCH", " BRANCH", 7, COL_COUNT, FMT_COUNT, ROLE_BRANCHES, -1, 1,
-		  "branch instructions"),
-		C("BMISS", "  BMISS", 7, COL_COUNT, FMT_COUNT, ROLE_BRANCH_MISSES, -1, 1,
-		  "mispredicted branches"),
-		C("BMISS%", "BMISS%", 6, COL_RATIO, FMT_PCT, ROLE_BRANCH_MISSES, ROLE_BRANCHES,
-		  100, "branch misses per branch, %"),
-		C("BMPKI", " BMPKI", 6, COL_RATIO, FMT_RATIO, ROLE_BRANCH_MISSES,
-		  ROLE_BRANCH_INSNS, 1000, "branch misses per 1000 instructions"),
-	}, 4},
-	{"Software", ROLE_TASK_CLOCK, ROLE_NONE, {
-		C("CSW", "    CSW", 7, COL_COUNT, FMT_COUNT, ROLE_CS, -1, 1,
-		  "context switches"),
-		C("MIGR", "   MIGR", 7, COL_COUNT, FMT_COUNT, ROLE_MIGRATIONS, -1, 1,
-		  "CPU migrations"),
-		C("FAULTS", " FAULTS", 7, COL_COUNT, FMT_COUNT, ROLE_FAULTS, -1, 1,
-		  "page faults"),
-		C("MAJFLT", " MAJFLT", 7, COL_COUNT, FMT_COUNT, ROLE_MAJ_FAULTS, -1, 1,
-		  "major page faults (needed I/O)"),
-	}, 4},
+	{"IPC",
+	 ROLE_CYCLES,
+	 ROLE_CYCLES,
+	 {
+		 C("GHZ", "  GHz", 5, COL_GHZ, FMT_GHZ, ROLE_CYCLES, -1, 1,
+		   "cycles per running nanosecond: effective clock"),
+		 C("CYCLES", " CYCLES", 7, COL_COUNT, FMT_COUNT, ROLE_CYCLES, -1, 1,
+		   "CPU cycles this interval"),
+		 C("INSNS", "  INSNS", 7, COL_COUNT, FMT_COUNT, ROLE_INSNS, -1, 1,
+		   "instructions retired this interval"),
+		 C("IPC", "  IPC", 5, COL_RATIO, FMT_RATIO, ROLE_INSNS, ROLE_CYCLES, 1,
+		   "instructions per cycle (same group)"),
+		 C("CYC/S", "  CYC/s", 7, COL_RATE, FMT_COUNT, ROLE_CYCLES, -1, 1,
+		   "cycles per second"),
+		 C("INS/S", "  INS/s", 7, COL_RATE, FMT_COUNT, ROLE_INSNS, -1, 1,
+		   "instructions per second"),
+	 },
+	 6},
+	{"Cache",
+	 ROLE_CACHE_REFS,
+	 ROLE_CACHE_REFS,
+	 {
+		 C("CREFS", "  CREFS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_REFS, -1, 1,
+		   "cache references (last-level on most CPUs)"),
+		 C("CMISS", "  CMISS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_MISSES, -1, 1,
+		   "cache misses"),
+		 C("CMISS%", "CMISS%", 6, COL_RATIO, FMT_PCT, ROLE_CACHE_MISSES, ROLE_CACHE_REFS,
+		   100, "cache misses per reference, %"),
+		 C("CMPKI", " CMPKI", 6, COL_RATIO, FMT_RATIO, ROLE_CACHE_MISSES, ROLE_CACHE_INSNS,
+		   1000, "cache misses per 1000 instructions"),
+	 },
+	 4},
+	{"Branch",
+	 ROLE_BRANCHES,
+	 ROLE_BRANCHES,
+	 {
+		 C("BRANCH", " BRANCH", 7, COL_COUNT, FMT_COUNT, ROLE_BRANCHES, -1, 1,
+		   "branch instructions"),
+		 C("BMISS", "  BMISS", 7, COL_COUNT, FMT_COUNT, ROLE_BRANCH_MISSES, -1, 1,
+		   "mispredicted branches"),
+		 C("BMISS%", "BMISS%", 6, COL_RATIO, FMT_PCT, ROLE_BRANCH_MISSES, ROLE_BRANCHES,
+		   100, "branch misses per branch, %"),
+		 C("BMPKI", " BMPKI", 6, COL_RATIO, FMT_RATIO, ROLE_BRANCH_MISSES,
+		   ROLE_BRANCH_INSNS, 1000, "branch misses per 1000 instructions"),
+	 },
+	 4},
+	{"Software",
+	 ROLE_TASK_CLOCK,
+	 ROLE_NONE,
+	 {
+		 C("CSW", "    CSW", 7, COL_COUNT, FMT_COUNT, ROLE_CS, -1, 1, "context switches"),
+		 C("MIGR", "   MIGR", 7, COL_COUNT, FMT_COUNT, ROLE_MIGRATIONS, -1, 1,
+		   "CPU migrations"),
+		 C("FAULTS", " FAULTS", 7, COL_COUNT, FMT_COUNT, ROLE_FAULTS, -1, 1, "page faults"),
+		 C("MAJFLT", " MAJFLT", 7, COL_COUNT, FMT_COUNT, ROLE_MAJ_FAULTS, -1, 1,
+		   "major page faults (needed I/O)"),
+	 },
+	 4},
 };
 
 static const struct column col_run =
@@ -161,35 +200,66 @@ static bool group_is_software(const struct model *m, unsigned g)
 	return true;
 }
 
+/* RUN% titles of the Events pane, by the user's group number: string literals, so that
+ * a pane can be copied (its columns point at nothing inside it). */
+static const char *const run_titles[] = {
+	"RUN%1",  "RUN%2",  "RUN%3",  "RUN%4",	"RUN%5",  "RUN%6",  "RUN%7",  "RUN%8",
+	"RUN%9",  "RUN%10", "RUN%11", "RUN%12", "RUN%13", "RUN%14", "RUN%15", "RUN%16",
+	"RUN%17", "RUN%18", "RUN%19", "RUN%20", "RUN%21", "RUN%22", "RUN%23", "RUN%24",
+	"RUN%25", "RUN%26", "RUN%27", "RUN%28", "RUN%29", "RUN%30", "RUN%31", "RUN%32",
+};
+
+#define EV_WIDTH_MIN 7	/* "12.3K", "14.7ms" and a space before */
+#define EV_WIDTH_MAX 20 /* longer names are cut (the help lists them whole) */
+
+/* Times in nanoseconds (task-clock, cpu-clock) show as time, not as a bare count. */
+static bool is_time_event(const struct mevent *e)
+{
+	return e->role == ROLE_TASK_CLOCK || strncmp(e->name, "task-clock", 10) == 0 ||
+	       strncmp(e->name, "cpu-clock", 9) == 0;
+}
+
+/* A count column of the Events pane, as wide as its title (and a space) allows. */
+static struct column event_column(const struct model *m, unsigned e, const char *help)
+{
+	const struct mevent *ev = &m->events[e];
+	bool t = is_time_event(ev);
+	struct column c = C(ev->key, ev->name, EV_WIDTH_MIN, COL_COUNT, t ? FMT_TIME : FMT_COUNT,
+			    (int)e, -1, 1, t ? "CPU time this interval (ms, s)" : help);
+	int w = (int)strlen(ev->name) + 1;
+	c.width = w < EV_WIDTH_MIN ? EV_WIDTH_MIN : w > EV_WIDTH_MAX ? EV_WIDTH_MAX : w;
+	return c;
+}
+
 /* Every event of a user's set as a count column; each hardware group's RUN% follows its
- * members (software events are never multiplexed). */
+ * members (software events are never multiplexed). Groups are numbered as the setup
+ * dialog numbers them: the user's groups only, from 1. */
 static void events_pane(const struct model *m, struct pane *p)
 {
 	pane_start(p, "Events", m);
+	unsigned ord = 0;
 	for (unsigned g = 0; g < m->ngroups; g++) {
 		if (!m->groups[g].user)
 			continue;
+		ord++;
 		for (unsigned k = 0; k < m->groups[g].n; k++) {
-			unsigned e = m->groups[g].first + k;
-			struct column c = C(m->events[e].key, m->events[e].name, 10, COL_COUNT,
-					    FMT_COUNT, (int)e, -1, 1, "event count this interval");
+			struct column c = event_column(m, m->groups[g].first + k,
+						       "event count this interval");
 			pane_add(p, &c);
 		}
 		for (unsigned e = 0; e < m->nevents; e++) {
 			if (!m->events[e].logical || m->events[e].group != g)
 				continue;
-			struct column c = C(m->events[e].key, m->events[e].name, 10, COL_COUNT,
-					    FMT_COUNT, (int)e, -1, 1, "sum over the core PMUs");
+			struct column c = event_column(m, e, "sum over the core PMUs");
 			pane_add(p, &c);
 		}
 		if (group_is_software(m, g) || p->ncols >= 31)
 			continue;
 		struct column r = col_run;
 		r.a = (int)g;
-		if (m->ngroups > 1) {
-			snprintf(p->titles[p->ncols], sizeof(p->titles[0]), "RUN%%%u", g + 1);
-			r.name = r.title = p->titles[p->ncols];
-			r.width = (int)strlen(r.title);
+		if (m->ngroups > 1 && ord <= sizeof(run_titles) / sizeof(run_titles[0])) {
+			r.name = r.title = run_titles[ord - 1];
+			r.width = (int)strlen(r.title) + 1;
 		}
 		pane_add(p, &r);
 	}
@@ -225,10 +295,10 @@ static void add_metrics(const struct model *m, const struct user_metric *um, uns
 	for (unsigned i = 0; i < n && p->ncols < 31; i++) {
 		if (columns_check_metric(m, &um[i]))
 			continue;
-		struct column c = C(um[i].name, um[i].name, 8, COL_RATIO,
-				    um[i].mul == 100 ? FMT_PCT : FMT_RATIO,
-				    event_by_key(m, um[i].a), event_by_key(m, um[i].b), um[i].mul,
-				    "a derived column you defined");
+		struct column c =
+			C(um[i].name, um[i].name, 8, COL_RATIO,
+			  um[i].mul == 100 ? FMT_PCT : FMT_RATIO, event_by_key(m, um[i].a),
+			  event_by_key(m, um[i].b), um[i].mul, "a derived column you defined");
 		if ((int)strlen(c.title) > c.width)
 			c.width = (int)strlen(c.title);
 		pane_add(p, &c);
@@ -237,8 +307,8 @@ static void add_metrics(const struct model *m, const struct user_metric *um, uns
 }
 
 unsigned columns_build_panes_ex(const struct model *m, bool user_events,
-				const struct user_metric *um, unsigned nmetrics,
-				struct pane *out, unsigned max)
+				const struct user_metric *um, unsigned nmetrics, struct pane *out,
+				unsigned max)
 {
 	unsigned n = columns_build_panes(m, user_events, out, max);
 	for (unsigned i = 0; i < n; i++)
@@ -327,7 +397,8 @@ bool pane_unsupported(const struct model *m, const struct pane *p)
 		    c->kind != COL_RATE)
 			continue;
 		any = true;
-		if (!event_unsupported(m, c->a) || (c->kind == COL_RATIO && !event_unsupported(m, c->b)))
+		if (!event_unsupported(m, c->a) ||
+		    (c->kind == COL_RATIO && !event_unsupported(m, c->b)))
 			return false;
 	}
 	return any;
@@ -385,14 +456,87 @@ static void fmt_text(const struct column *c, const struct mrow *r, char *buf, si
 		buf[0] = '\0';
 }
 
-void column_format(const struct column *c, const struct model *m, const struct mrow *r,
-		   char *buf, size_t len)
+void column_format(const struct column *c, const struct model *m, const struct mrow *r, char *buf,
+		   size_t len)
 {
 	if (!column_is_numeric(c)) {
 		fmt_text(c, r, buf, len);
 		return;
 	}
 	column_format_val(c, column_value(c, m, r), buf, len);
+}
+
+/* Three significant digits in at most w characters (two, one, then e-notation if it
+ * must), k/M/G above 1000: a non-zero value never reads 0.00. */
+static void fmt_sig(double v, int w, char *buf, size_t len)
+{
+	static const char unit[] = " kMGTPE";
+	if (w < 4)
+		w = 4;
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", isnan(v) ? "-" : v > 0 ? "inf" : "-inf");
+		return;
+	}
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	double a = fabs(v);
+	int u = 0;
+	while (a >= 999.5 && u < 6) {
+		a /= 1000;
+		v /= 1000;
+		u++;
+	}
+	/* Fixed with 3 or 2 digits, e-notation with 2, fixed with 1, e-notation with 1. */
+	static const struct {
+		int sig;
+		bool exp;
+	} tries[] = {{3, false}, {2, false}, {2, true}, {1, false}, {1, true}};
+	int mag = (int)floor(log10(a));
+	char tmp[64];
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		int sig = tries[i].sig;
+		if (tries[i].exp) {
+			double mant = a / pow(10, mag);
+			int ex = mag;
+			if (mant >= 10 - 0.5 * pow(10, 1 - sig)) {
+				mant /= 10;
+				ex++;
+			}
+			snprintf(tmp, sizeof(tmp), "%s%.*fe%d", v < 0 ? "-" : "", sig - 1, mant,
+				 ex);
+		} else {
+			int dec = sig - 1 - mag;
+			snprintf(tmp, sizeof(tmp), "%.*f%c", dec < 0 ? 0 : dec, v, unit[u]);
+			if (!u)
+				tmp[strlen(tmp) - 1] = '\0';
+		}
+		/* Rounding down to zero digits would say 0: never for a non-zero value. */
+		if ((int)strlen(tmp) <= w && strtod(tmp, NULL) != 0) {
+			snprintf(buf, len, "%s", tmp);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s", tmp);
+}
+
+/* Nanoseconds as time: "850ns", "12.3us", "345ms", "1.02s". */
+static void fmt_time(double ns, char *buf, size_t len)
+{
+	static const char *const unit[] = {"ns", "us", "ms", "s"};
+	int u = 0;
+	while (ns >= 999.5 && u < 3) {
+		ns /= 1000;
+		u++;
+	}
+	if (u == 3 && ns >= 999.5) {
+		snprintf(buf, len, "%.0fs", ns);
+		return;
+	}
+	char num[32];
+	fmt_sig(ns, 4, num, sizeof(num));
+	snprintf(buf, len, "%s%s", num, unit[u]);
 }
 
 void column_format_val(const struct column *c, struct val v, char *buf, size_t len)
@@ -402,15 +546,27 @@ void column_format_val(const struct column *c, struct val v, char *buf, size_t l
 		snprintf(buf, len, "%s", mark);
 		return;
 	}
+	/* Fit the column and leave a space before it (8 for a table without widths). */
+	int w = c->width > 1 ? c->width - 1 : 8;
 	switch (c->fmt) {
 	case FMT_COUNT:
 		fmt_count(v.v, buf, len);
 		break;
+	case FMT_TIME:
+		fmt_time(v.v, buf, len);
+		break;
 	case FMT_PCT:
-		snprintf(buf, len, v.v < 999.95 ? "%.1f" : "%.0f", v.v);
+		/* 0.04% is not 0.0%: small shares keep their significant digits. */
+		if (v.v != 0 && fabs(v.v) < 0.05)
+			fmt_sig(v.v, w, buf, len);
+		else
+			snprintf(buf, len, v.v < 999.95 ? "%.1f" : "%.0f", v.v);
+		break;
+	case FMT_GHZ:
+		snprintf(buf, len, "%.2f", v.v);
 		break;
 	default:
-		snprintf(buf, len, "%.2f", v.v);
+		fmt_sig(v.v, w, buf, len);
 		break;
 	}
 }
@@ -428,7 +584,10 @@ void column_format_raw(const struct column *c, const struct model *m, const stru
 			buf[0] = '\0';
 		return;
 	}
-	snprintf(buf, len, c->fmt == FMT_COUNT ? "%.0f" : c->fmt == FMT_PCT ? "%.2f" : "%.4f",
+	snprintf(buf, len,
+		 c->fmt == FMT_COUNT ? "%.0f"
+		 : c->fmt == FMT_PCT ? "%.2f"
+				     : "%.4f",
 		 isfinite(v.v) ? v.v : 0.0);
 }
 

@@ -10,55 +10,56 @@
 #include "model.h"
 
 enum col_kind {
-	COL_PID,       /* text columns */
+	COL_PID, /* text columns */
 	COL_TID,
 	COL_CPU_ID,
 	COL_USER,
 	COL_THREADS,
 	COL_COMMAND,
-	COL_CPU_PCT,   /* numeric columns */
-	COL_COUNT,     /* count of event a in the interval */
-	COL_RATE,      /* event a per second */
-	COL_RATIO,     /* a / b * mul (IPC, miss %, MPKI) */
-	COL_GHZ,       /* event a / running time of its group */
-	COL_RUN_PCT,   /* running % of group a */
+	COL_CPU_PCT, /* numeric columns */
+	COL_COUNT,   /* count of event a in the interval */
+	COL_RATE,    /* event a per second */
+	COL_RATIO,   /* a / b * mul (IPC, miss %, MPKI) */
+	COL_GHZ,     /* event a / running time of its group */
+	COL_RUN_PCT, /* running % of group a */
 };
 
 enum col_fmt {
 	FMT_TEXT,
-	FMT_COUNT,     /* 1234, 12.3K, 4.56M, 7.89G */
-	FMT_PCT,       /* 12.3 */
-	FMT_RATIO,     /* 1.23 */
-	FMT_GHZ,       /* 2.41 */
+	FMT_COUNT, /* 1234, 12.3K, 4.56M, 7.89G */
+	FMT_PCT,   /* 12.3 */
+	FMT_RATIO, /* 3 significant digits: 1.23, 0.0123, 12.3k, 4e-5 */
+	FMT_GHZ,   /* 2.41 */
+	FMT_TIME,  /* nanoseconds as time: 850ns, 12.3us, 345ms, 1.02s */
 };
 
 struct column {
-	const char *name;      /* stable id for --sort, config and CSV ("IPC", "CYCLES") */
-	const char *title;     /* header text */
+	const char *name;  /* stable id for --sort, config and CSV ("IPC", "CYCLES") */
+	const char *title; /* header text */
 	int width;
-	bool left;             /* left-aligned */
-	bool desc_first;       /* first sort is descending */
+	bool left;	 /* left-aligned */
+	bool desc_first; /* first sort is descending */
 	enum col_kind kind;
 	enum col_fmt fmt;
-	int a, b;              /* event or group indices; -1 unused */
+	int a, b; /* event or group indices; -1 unused */
 	double mul;
-	const char *help;      /* one line for the help screen */
+	const char *help; /* one line for the help screen */
 };
 
 struct pane {
-	const char *name;      /* "IPC", "Cache", "Branch", "Software", "User" */
+	const char *name; /* "IPC", "Cache", "Branch", "Software", "User" */
 	unsigned ncols;
 	struct column cols[32];
-	int sort_default;      /* index into cols */
-	char titles[32][24];   /* storage for generated titles */
+	int sort_default; /* index into cols */
+	/* No storage for titles here: a pane can be copied (main.c and ui/ do). */
 };
 
 /* A derived column the user defined: a op b * mul over two events of one group (by
  * their model key, e.g. "cache-misses" and "instructions#3"). */
 struct user_metric {
-	char name[24];         /* its title and id */
-	char a[112], b[112];   /* event keys */
-	double mul;            /* 1 ratio, 100 percent, 1000 per kilo-instruction */
+	char name[24];	     /* its title and id */
+	char a[112], b[112]; /* event keys */
+	double mul;	     /* 1 ratio, 100 percent, 1000 per kilo-instruction */
 };
 
 /* Check a metric against m: both events exist and share a group. Returns 0, -ENOENT
@@ -73,8 +74,8 @@ unsigned columns_build_panes(const struct model *m, bool user_events, struct pan
 /* The same with the user's derived columns added to the Events pane (those that do not
  * pass columns_check_metric are left out). */
 unsigned columns_build_panes_ex(const struct model *m, bool user_events,
-				const struct user_metric *um, unsigned nmetrics,
-				struct pane *out, unsigned max);
+				const struct user_metric *um, unsigned nmetrics, struct pane *out,
+				unsigned max);
 
 /* The value of a numeric column for a row. */
 struct val column_value(const struct column *c, const struct model *m, const struct mrow *r);
@@ -83,8 +84,8 @@ struct val column_value(const struct column *c, const struct model *m, const str
  * column's format, with the marks "n/a", "n/c", "-" for values without a number. A
  * scaled value is formatted like an exact one; callers show the mark (see
  * column_is_scaled). Text cells are copied raw: sanitise before display. */
-void column_format(const struct column *c, const struct model *m, const struct mrow *r,
-		   char *buf, size_t len);
+void column_format(const struct column *c, const struct model *m, const struct mrow *r, char *buf,
+		   size_t len);
 
 /* The same for a numeric column whose value the caller already has. */
 void column_format_val(const struct column *c, struct val v, char *buf, size_t len);

@@ -21,19 +21,97 @@ enum {
 /* clang-format on */
 
 static const struct mevent events[NEV] = {
-	[E_TC] = {.name = "task-clock", .key = "task-clock", .group = 0, .member = 0, .role = ROLE_TASK_CLOCK, .status = 0, .hardware = false},
-	[E_CS] = {.name = "context-switches", .key = "context-switches", .group = 0, .member = 1, .role = ROLE_CS, .status = 0, .hardware = false},
-	[E_MIGR] = {.name = "cpu-migrations", .key = "cpu-migrations", .group = 0, .member = 2, .role = ROLE_MIGRATIONS, .status = 0, .hardware = false},
-	[E_PF] = {.name = "page-faults", .key = "page-faults", .group = 0, .member = 3, .role = ROLE_FAULTS, .status = 0, .hardware = false},
-	[E_MAJ] = {.name = "major-faults", .key = "major-faults", .group = 0, .member = 4, .role = ROLE_MAJ_FAULTS, .status = 0, .hardware = false},
-	[E_CYC] = {.name = "cycles", .key = "cycles", .group = 1, .member = 0, .role = ROLE_CYCLES, .status = 0, .hardware = true},
-	[E_INS1] = {.name = "instructions", .key = "instructions#2", .group = 1, .member = 1, .role = ROLE_INSNS, .status = 0, .hardware = true},
-	[E_CREF] = {.name = "cache-references", .key = "cache-references", .group = 2, .member = 0, .role = ROLE_CACHE_REFS, .status = 0, .hardware = true},
-	[E_CMISS] = {.name = "cache-misses", .key = "cache-misses", .group = 2, .member = 1, .role = ROLE_CACHE_MISSES, .status = 0, .hardware = true},
-	[E_INS2] = {.name = "instructions", .key = "instructions#3", .group = 2, .member = 2, .role = ROLE_CACHE_INSNS, .status = 0, .hardware = true},
-	[E_BR] = {.name = "branches", .key = "branches", .group = 3, .member = 0, .role = ROLE_BRANCHES, .status = 0, .hardware = true},
-	[E_BMISS] = {.name = "branch-misses", .key = "branch-misses", .group = 3, .member = 1, .role = ROLE_BRANCH_MISSES, .status = 0, .hardware = true},
-	[E_INS3] = {.name = "instructions", .key = "instructions#4", .group = 3, .member = 2, .role = ROLE_BRANCH_INSNS, .status = 0, .hardware = true},
+	[E_TC] = {.name = "task-clock",
+		  .key = "task-clock",
+		  .group = 0,
+		  .member = 0,
+		  .role = ROLE_TASK_CLOCK,
+		  .status = 0,
+		  .hardware = false},
+	[E_CS] = {.name = "context-switches",
+		  .key = "context-switches",
+		  .group = 0,
+		  .member = 1,
+		  .role = ROLE_CS,
+		  .status = 0,
+		  .hardware = false},
+	[E_MIGR] = {.name = "cpu-migrations",
+		    .key = "cpu-migrations",
+		    .group = 0,
+		    .member = 2,
+		    .role = ROLE_MIGRATIONS,
+		    .status = 0,
+		    .hardware = false},
+	[E_PF] = {.name = "page-faults",
+		  .key = "page-faults",
+		  .group = 0,
+		  .member = 3,
+		  .role = ROLE_FAULTS,
+		  .status = 0,
+		  .hardware = false},
+	[E_MAJ] = {.name = "major-faults",
+		   .key = "major-faults",
+		   .group = 0,
+		   .member = 4,
+		   .role = ROLE_MAJ_FAULTS,
+		   .status = 0,
+		   .hardware = false},
+	[E_CYC] = {.name = "cycles",
+		   .key = "cycles",
+		   .group = 1,
+		   .member = 0,
+		   .role = ROLE_CYCLES,
+		   .status = 0,
+		   .hardware = true},
+	[E_INS1] = {.name = "instructions",
+		    .key = "instructions#2",
+		    .group = 1,
+		    .member = 1,
+		    .role = ROLE_INSNS,
+		    .status = 0,
+		    .hardware = true},
+	[E_CREF] = {.name = "cache-references",
+		    .key = "cache-references",
+		    .group = 2,
+		    .member = 0,
+		    .role = ROLE_CACHE_REFS,
+		    .status = 0,
+		    .hardware = true},
+	[E_CMISS] = {.name = "cache-misses",
+		     .key = "cache-misses",
+		     .group = 2,
+		     .member = 1,
+		     .role = ROLE_CACHE_MISSES,
+		     .status = 0,
+		     .hardware = true},
+	[E_INS2] = {.name = "instructions",
+		    .key = "instructions#3",
+		    .group = 2,
+		    .member = 2,
+		    .role = ROLE_CACHE_INSNS,
+		    .status = 0,
+		    .hardware = true},
+	[E_BR] = {.name = "branches",
+		  .key = "branches",
+		  .group = 3,
+		  .member = 0,
+		  .role = ROLE_BRANCHES,
+		  .status = 0,
+		  .hardware = true},
+	[E_BMISS] = {.name = "branch-misses",
+		     .key = "branch-misses",
+		     .group = 3,
+		     .member = 1,
+		     .role = ROLE_BRANCH_MISSES,
+		     .status = 0,
+		     .hardware = true},
+	[E_INS3] = {.name = "instructions",
+		    .key = "instructions#4",
+		    .group = 3,
+		    .member = 2,
+		    .role = ROLE_BRANCH_INSNS,
+		    .status = 0,
+		    .hardware = true},
 };
 static const struct mgroup groups[4] = {
 	{.first = 0, .n = 5}, {.first = 5, .n = 2}, {.first = 7, .n = 3}, {.first = 10, .n = 3}};
@@ -209,8 +287,20 @@ static void test_missing_partner_drops_columns(void **state)
 {
 	(void)state;
 	/* cycles without instructions: the IPC pane keeps only what cycles can feed. */
-	struct mevent ev[2] = {{.name = "cycles", .key = "cycles", .group = 0, .member = 0, .role = ROLE_CYCLES, .status = 0, .hardware = true},
-			       {.name = "bus-cycles", .key = "bus-cycles", .group = 0, .member = 1, .role = ROLE_NONE, .status = 0, .hardware = true}};
+	struct mevent ev[2] = {{.name = "cycles",
+				.key = "cycles",
+				.group = 0,
+				.member = 0,
+				.role = ROLE_CYCLES,
+				.status = 0,
+				.hardware = true},
+			       {.name = "bus-cycles",
+				.key = "bus-cycles",
+				.group = 0,
+				.member = 1,
+				.role = ROLE_NONE,
+				.status = 0,
+				.hardware = true}};
 	struct mgroup g[1] = {{.first = 0, .n = 2}};
 	struct model m = {.nevents = 2, .events = ev, .ngroups = 1, .groups = g};
 	struct pane panes[8];
@@ -271,15 +361,27 @@ static void test_events_pane_user_groups_only(void **state)
 	f.m.groups = mixed;
 	assert_int_equal(columns_build_panes(&f.m, false, panes, 8), 5);
 	assert_string_equal(names(&panes[0]), "PID USER CPU% cache-references cache-misses "
-					      "instructions#3 RUN%3 COMMAND");
+					      "instructions#3 RUN%1 COMMAND");
 	assert_string_equal(panes[1].name, "IPC");
 }
 
 static void test_events_pane_single_group(void **state)
 {
 	(void)state;
-	struct mevent ev[2] = {{.name = "cycles", .key = "cycles", .group = 0, .member = 0, .role = ROLE_CYCLES, .status = 0, .hardware = true},
-			       {.name = "instructions", .key = "instructions", .group = 0, .member = 1, .role = ROLE_INSNS, .status = 0, .hardware = true}};
+	struct mevent ev[2] = {{.name = "cycles",
+				.key = "cycles",
+				.group = 0,
+				.member = 0,
+				.role = ROLE_CYCLES,
+				.status = 0,
+				.hardware = true},
+			       {.name = "instructions",
+				.key = "instructions",
+				.group = 0,
+				.member = 1,
+				.role = ROLE_INSNS,
+				.status = 0,
+				.hardware = true}};
 	struct mgroup g[1] = {{.first = 0, .n = 2, .user = true}};
 	struct model m = {.nevents = 2, .events = ev, .ngroups = 1, .groups = g};
 	struct pane panes[8];
@@ -309,9 +411,9 @@ static void test_user_metrics(void **state)
 	assert_int_equal(columns_build_panes_ex(&f.m, false, um, 4, panes, 8), 5);
 	/* The good ones, before COMMAND, in the user's order; the others left out. */
 	assert_string_equal(names(&panes[0]), "PID USER CPU% cache-references cache-misses "
-					      "instructions#3 RUN%3 MPKI MISS-PER-REFERENCE "
+					      "instructions#3 RUN%1 MPKI MISS-PER-REFERENCE "
 					      "COMMAND");
-	assert_string_equal(cell(&f, &panes[0], "MPKI", 0), "0.05");
+	assert_string_equal(cell(&f, &panes[0], "MPKI", 0), "0.0500");
 	assert_string_equal(cell(&f, &panes[0], "MISS-PER-REFERENCE", 0), "25.0");
 	assert_true(col(&panes[0], "MISS-PER-REFERENCE")->width >= 18);
 	/* No Events pane: nowhere to put them, nothing else changes. */
@@ -337,7 +439,7 @@ static void test_values(void **state)
 	assert_string_equal(cell(&f, &p[0], "INS/S", 0), "3.00G");
 	assert_string_equal(cell(&f, &p[0], "RUN%", 0), "100.0");
 	assert_string_equal(cell(&f, &p[1], "CMISS%", 0), "25.0");
-	assert_string_equal(cell(&f, &p[1], "CMPKI", 0), "0.05");
+	assert_string_equal(cell(&f, &p[1], "CMPKI", 0), "0.050"); /* 3 significant digits */
 	assert_string_equal(raw(&f, &p[1], "CMPKI", 0), "0.0500");
 	assert_string_equal(cell(&f, &p[2], "BMISS%", 0), "2.5");
 	assert_string_equal(cell(&f, &p[2], "BMPKI", 0), "5.00");
@@ -424,6 +526,72 @@ static void test_count_format(void **state)
 	assert_string_equal(raw(&f, &p[3], "CSW", 0), "7890000000");
 }
 
+/* Ratios keep three significant digits within the column (less a space): a small
+ * non-zero ratio never reads 0.00. Time events read as time. */
+static void test_sig_and_time_format(void **state)
+{
+	(void)state;
+	char buf[64];
+	/* clang-format off */
+	const struct {
+		int width;
+		double v;
+		const char *s;
+	} cases[] = {
+		{8, 1.5, "1.50"},      {8, 0.0123, "0.0123"},   {8, 0.000123, "0.00012"},
+		{8, 0.0000123, "1.2e-5"}, {8, 12.34, "12.3"},     {8, 1234.5, "1.23k"},
+		{8, 2.5e7, "25.0M"},    {5, 0.004, "4e-3"},     {5, 0.0004, "4e-4"},
+		{5, 0.5, "0.50"},       {6, 0.05, "0.050"},      {8, 0, "0"},
+		{5, -0.26, "-0.3"},
+	};
+	/* clang-format on */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct column c = {.name = "X",
+				   .title = "X",
+				   .width = cases[i].width,
+				   .kind = COL_RATIO,
+				   .fmt = FMT_RATIO};
+		column_format_val(&c, ex(cases[i].v), buf, sizeof(buf));
+		if (strcmp(buf, cases[i].s) != 0)
+			fail_msg("%g in %d formatted as '%s', want '%s'", cases[i].v,
+				 cases[i].width, buf, cases[i].s);
+		assert_true((int)strlen(buf) < cases[i].width);
+	}
+	/* A small percentage is not 0.0. */
+	struct column pc = {
+		.name = "P", .title = "P", .width = 8, .kind = COL_RATIO, .fmt = FMT_PCT};
+	column_format_val(&pc, ex(0.004), buf, sizeof(buf));
+	assert_string_equal(buf, "0.00400");
+	column_format_val(&pc, ex(12.34), buf, sizeof(buf));
+	assert_string_equal(buf, "12.3");
+	/* task-clock in the Events pane: a time, its column as wide as its title. */
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, false);
+	struct mgroup user[4];
+	for (int i = 0; i < 4; i++) {
+		user[i] = groups[i];
+		user[i].user = true;
+	}
+	f.m.groups = user;
+	assert_int_equal(columns_build_panes(&f.m, true, p, 8), 5);
+	const struct column *tc = col(&p[0], "task-clock");
+	assert_int_equal(tc->fmt, FMT_TIME);
+	assert_true(tc->width > (int)strlen("task-clock"));
+	const struct {
+		double ns;
+		const char *s;
+	} times[] = {{850, "850ns"},
+		     {12345, "12.3us"},
+		     {345e6, "345ms"},
+		     {1.02e9, "1.02s"},
+		     {5e12, "5000s"}};
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		column_format_val(tc, ex(times[i].ns), buf, sizeof(buf));
+		assert_string_equal(buf, times[i].s);
+	}
+}
+
 static void test_text_cells(void **state)
 {
 	(void)state;
@@ -489,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_marks),
 		cmocka_unit_test(test_count_format),
+		cmocka_unit_test(test_sig_and_time_format),
 		cmocka_unit_test(test_text_cells),
 		cmocka_unit_test(test_cpu_rows),
 		cmocka_unit_test(test_find_column),

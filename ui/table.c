@@ -12,7 +12,7 @@
 
 #define CELL_MAX 256
 
-#define CMD_MIN 16   /* a whole command name (TASK_COMM_LEN - 1) */
+#define CMD_MIN 16 /* a whole command name (TASK_COMM_LEN - 1) */
 #define COLS_MAX (sizeof(((struct pane *)0)->cols) / sizeof(((struct pane *)0)->cols[0]))
 
 /* Where each column goes on a screen w wide. */
@@ -27,9 +27,21 @@ static bool is_command(const struct pane *p, unsigned i)
 	return i + 1 == p->ncols && p->cols[i].left;
 }
 
+#define TITLE_MAX 24 /* a right-aligned column grows to its title up to this */
+
+/* A right-aligned title keeps a blank before it: the slot of the column to its left
+ * may hold the sort arrow. */
 static int natural_width(const struct column *c)
 {
-	return c->width > 0 ? c->width : (int)strlen(c->title);
+	const char *t = c->title;
+	while (*t == ' ')
+		t++;
+	int tl = (int)strlen(t);
+	if (c->width <= 0)
+		return tl;
+	if (!c->left && tl + 1 > c->width)
+		return tl + 1 < TITLE_MAX ? tl + 1 : c->width > TITLE_MAX ? c->width : TITLE_MAX;
+	return c->width;
 }
 
 /* A column the table must keep however narrow the screen: who the row is, what it is
@@ -43,8 +55,8 @@ static bool keep(const struct table_view *t, unsigned i)
 /* Which columns go first when the screen is narrow: rates repeat the counts, counts
  * matter less than the ratios made of them, and the ratios are what a pane is for. */
 static const enum col_kind drop_order[] = {
-	COL_RATE, COL_THREADS, COL_COUNT, COL_TID, COL_CPU_ID, COL_GHZ, COL_USER, COL_RATIO,
-	COL_CPU_PCT,
+	COL_RATE, COL_THREADS, COL_COUNT, COL_TID,     COL_CPU_ID,
+	COL_GHZ,  COL_USER,    COL_RATIO, COL_CPU_PCT,
 };
 
 /* Columns keep their widths; the command takes the rest. When the rest is less than a
@@ -94,8 +106,7 @@ static const char *trim(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-static void draw_title(const struct table_view *t, unsigned i, const struct plan *pl,
-		       int y)
+static void draw_title(const struct table_view *t, unsigned i, const struct plan *pl, int y)
 {
 	const struct column *c = &t->pane->cols[i];
 	bool sorted = (int)i == t->sort_col;
@@ -114,7 +125,11 @@ static void draw_title(const struct table_view *t, unsigned i, const struct plan
 		if (sorted)
 			paint_text(y, x + used, cw + 1 - used, arrow, a);
 	} else {
-		paint_right(y, x, cw, title, a);
+		/* Too long for its column: cut, with a blank before it all the same. */
+		if (paint_width(title) >= cw && cw > 1)
+			paint_right(y, x + 1, cw - 1, title, a);
+		else
+			paint_right(y, x, cw, title, a);
 		if (sorted)
 			paint_text(y, x + cw, 1, arrow, a);
 	}
@@ -128,8 +143,8 @@ static void draw_titles(const struct table_view *t, const struct plan *pl, int y
 			draw_title(t, i, pl, y);
 }
 
-void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r,
-		     char *buf, size_t len)
+void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,
+		     size_t len)
 {
 	char raw[CELL_MAX];
 	column_format(c, m, r, raw, sizeof(raw));
@@ -144,8 +159,8 @@ static void command_text(const struct model *m, const struct column *c, const st
 {
 	char name[CELL_MAX];
 	table_cell_text(m, c, r, name, sizeof(name));
-	snprintf(buf, len, "%s%s%s", r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "",
-		 name, r->exited ? " (exited)" : "");
+	snprintf(buf, len, "%s%s%s", r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "", name,
+		 r->exited ? " (exited)" : "");
 }
 
 static attr_t row_attr(const struct mrow *r, bool selected)
@@ -190,8 +205,8 @@ static void draw_cell(const struct table_view *t, const struct column *c, const 
 		paint_text(y, x + cw, 1, "~", a);
 }
 
-static void draw_row(const struct table_view *t, const struct plan *pl, const struct mrow *r,
-		     int y, int w, bool selected)
+static void draw_row(const struct table_view *t, const struct plan *pl, const struct mrow *r, int y,
+		     int w, bool selected)
 {
 	attr_t base = row_attr(r, selected);
 	if (selected)

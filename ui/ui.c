@@ -45,13 +45,13 @@ static bool locale_utf8(void)
 
 static void setup_modes(void)
 {
-	cbreak();     /* not raw(): ^C and ^Z still signal, and main.c handles them */
+	cbreak(); /* not raw(): ^C and ^Z still signal, and main.c handles them */
 	noecho();
 	nonl();
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);   /* main.c polls stdin; ui_input must never block */
-	set_escdelay(25);        /* tmux's choice: Esc alone answers at once */
+	nodelay(stdscr, TRUE); /* main.c polls stdin; ui_input must never block */
+	set_escdelay(25);      /* tmux's choice: Esc alone answers at once */
 	curs_set(0);
 }
 
@@ -140,7 +140,8 @@ static struct pane_sort *sort_state(struct ui *u, const struct pane *p)
 	snprintf(s->pane, sizeof(s->pane), "%s", p->name);
 	int c = *u->want_sort ? pane_find_column(p, u->want_sort) : -1;
 	if (c < 0)
-		c = p->sort_default >= 0 && (unsigned)p->sort_default < p->ncols ? p->sort_default : -1;
+		c = p->sort_default >= 0 && (unsigned)p->sort_default < p->ncols ? p->sort_default
+										 : -1;
 	if (c >= 0) {
 		snprintf(s->col, sizeof(s->col), "%s", p->cols[c].name);
 		s->descending = p->cols[c].desc_first != u->want_reverse;
@@ -188,7 +189,7 @@ void ui_switch_pane(struct ui *u, unsigned pane)
 		snprintf(u->back_pane, sizeof(u->back_pane), "%s", u->pane_name);
 	u->pane = pane;
 	snprintf(u->pane_name, sizeof(u->pane_name), "%s", u->panes[pane].name);
-	u->want_pane[0] = '\0';   /* the user chose: no switching behind their back */
+	u->want_pane[0] = '\0'; /* the user chose: no switching behind their back */
 	ui_refresh_rows(u, true);
 }
 
@@ -200,12 +201,21 @@ static int find_pane(const struct pane *panes, unsigned npanes, const char *name
 	return -1;
 }
 
-void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
-		  unsigned npanes)
+void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes, unsigned npanes)
 {
 	if (!u)
 		return;
 	u->m = m;
+	/* The built-in panes keep their keys 1-4 whatever the user adds: the Events pane
+	 * (which columns_build_panes puts first) goes after them on the screen. */
+	if (npanes > UI_MAX_PANES)
+		npanes = UI_MAX_PANES;
+	unsigned n = 0;
+	for (int events = 0; events < 2; events++)
+		for (unsigned k = 0; k < npanes; k++)
+			if ((strcmp(panes[k].name, "Events") == 0) == (events == 1))
+				u->own_panes[n++] = panes[k];
+	panes = u->own_panes;
 	u->panes = panes;
 	u->npanes = npanes;
 	u->pane = 0;
@@ -293,8 +303,7 @@ int ui_input(struct ui *u, struct ui_cmd *cmd)
 static void query_size(struct ui *u)
 {
 	struct winsize ws;
-	if (u->fixed_size || ioctl(fileno(u->out), TIOCGWINSZ, &ws) < 0 || !ws.ws_row ||
-	    !ws.ws_col)
+	if (u->fixed_size || ioctl(fileno(u->out), TIOCGWINSZ, &ws) < 0 || !ws.ws_row || !ws.ws_col)
 		return;
 	if (ws.ws_row != LINES || ws.ws_col != COLS)
 		resizeterm(ws.ws_row, ws.ws_col);

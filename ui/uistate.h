@@ -17,8 +17,8 @@
 #include "uspec.h"
 
 #define UI_MAX_PANES 16
-#define UI_FREEZE_SECONDS 3.0   /* the order holds still this long after a move */
-#define UI_MESSAGE_SECONDS 5.0  /* ui_message's line stays this long, or until a key */
+#define UI_FREEZE_SECONDS 3.0  /* the order holds still this long after a move */
+#define UI_MESSAGE_SECONDS 5.0 /* ui_message's line stays this long, or until a key */
 
 enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU, MODE_SETUP };
 enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID };
@@ -28,38 +28,39 @@ enum ui_pick { PICK_SORT, PICK_USER };
  * goes with thread rows) and indices would drift. */
 struct pane_sort {
 	char pane[32];
-	char col[32];           /* column name; "" until chosen: the pane's default */
+	char col[32]; /* column name; "" until chosen: the pane's default */
 	bool descending;
 };
 
 struct ui {
 	SCREEN *scr;
 	FILE *in, *out;
-	bool fixed_size;        /* tests: cols/lines given, no terminal to ask */
-	bool ended;             /* endwin() done (suspended or freed) */
+	bool fixed_size; /* tests: cols/lines given, no terminal to ask */
+	bool ended;	 /* endwin() done (suspended or freed) */
 
 	const struct model *m;
-	const struct pane *panes;
+	const struct pane *panes; /* own_panes, in screen order */
+	struct pane own_panes[UI_MAX_PANES];
 	unsigned npanes;
-	unsigned pane;          /* active pane */
-	char pane_name[32];     /* the active pane by name, to find it in rebuilt panes */
-	char want_pane[32];     /* switch to this pane when it appears ("Events", once the
-				   user's first events are counted); "" none */
-	char back_pane[32];     /* the pane before that switch: where to go when the pane
-				   shown goes away (the user removed all their events) */
+	unsigned pane;	    /* active pane */
+	char pane_name[32]; /* the active pane by name, to find it in rebuilt panes */
+	char want_pane[32]; /* switch to this pane when it appears ("Events", once the
+			       user's first events are counted); "" none */
+	char back_pane[32]; /* the pane before that switch: where to go when the pane
+			       shown goes away (the user removed all their events) */
 	struct pane_sort sort[UI_MAX_PANES];
 	unsigned nsort;
-	char want_sort[32];     /* from the options: the first sort of every pane */
+	char want_sort[32]; /* from the options: the first sort of every pane */
 	bool want_reverse;
 
 	struct rows rows;
-	double freeze_until;    /* CLOCK_MONOTONIC seconds; 0: not frozen */
+	double freeze_until; /* CLOCK_MONOTONIC seconds; 0: not frozen */
 
 	char filter[PROMPT_MAX];
 	bool have_uid;
 	uid_t uid;
-	pid_t focus;            /* watched process, 0: all */
-	bool paused;            /* as last asked, until the model says */
+	pid_t focus; /* watched process, 0: all */
+	bool paused; /* as last asked, until the model says */
 
 	enum ui_mode mode;
 	enum ui_ask ask;
@@ -67,16 +68,16 @@ struct ui {
 	enum ui_pick pick;
 	struct menu menu;
 	int help_top;
-	int page;               /* table rows last drawn: PgUp/PgDn step */
-	char msg[256];          /* one-line message on the key bar, until the next key */
-	double msg_until;       /* and until then (CLOCK_MONOTONIC seconds); 0: no limit */
+	int page;	  /* table rows last drawn: PgUp/PgDn step */
+	char msg[256];	  /* one-line message on the key bar, until the next key */
+	double msg_until; /* and until then (CLOCK_MONOTONIC seconds); 0: no limit */
 
 	/* The events setup screen and what it edits. */
 	const struct catalog *cat;
 	struct setup setup;
-	char spec[USPEC_TEXT];      /* the user's event spec in force */
-	char spec_out[USPEC_TEXT];  /* UI_SET_EVENTS's .spec */
-	struct user_metric metrics[CONFIG_METRICS_MAX];        /* in force */
+	char spec[USPEC_TEXT];				/* the user's event spec in force */
+	char spec_out[USPEC_TEXT];			/* UI_SET_EVENTS's .spec */
+	struct user_metric metrics[CONFIG_METRICS_MAX]; /* in force */
 	unsigned nmetrics;
 	struct user_metric metrics_out[CONFIG_METRICS_MAX + 1]; /* UI_SET_METRICS's */
 };
