@@ -66,7 +66,21 @@ FNR == NR {
 	tag = a[1]
 	tags[++ntags] = tag
 	wl_n[tag] = a[nf]
-	for (i = 2; i < nf; i++) if (a[i] == "-e") spec[tag] = a[i + 1]
+	# Without "-- COMMAND" pmutop counts system-wide; without --format, it writes text.
+	syswide[tag] = 1; fmt[tag] = "text"
+	for (i = 2; i <= nf; i++) {
+		if (a[i] == "-e") spec[tag] = a[i + 1]
+		if (a[i] == "--format") fmt[tag] = a[i + 1]
+		if (a[i] == "--") syswide[tag] = 0
+	}
+	if (tag == "probe") syswide[tag] = 0
+	# The members of the spec's first {group}: what a system-wide check judges.
+	if ((i = index(spec[tag], "{")) > 0) {
+		g = substr(spec[tag], i)
+		g = substr(g, 1, index(g, "}"))
+		nmem[tag] = spec_split(g, ge)
+		for (i = 1; i <= nmem[tag]; i++) member[tag, ge[i]] = 1
+	}
 	next
 }
 
@@ -75,6 +89,11 @@ FNR == NR {
 $0 == "PMUTOP-LANE-DONE" { done = 1; next }
 /^LANE-END / { split($3, s, "="); end_key[$2] = s[1]; end_val[$2] = s[2]; next }
 
+/^kmsg\|/ {
+	if ($0 ~ kmsg_bad) kmsg_hits[++nkmsg_bad] = substr($0, 6)
+	next
+}
+
 {
 	p = index($0, "|")
 	if (p == 0) next
@@ -82,7 +101,8 @@ $0 == "PMUTOP-LANE-DONE" { done = 1; next }
 	if (!(tag in wl_n)) next
 	line = substr($0, p + 1)
 	if (tag == "probe") { probe_line(line); next }
-	csv_line(tag, line)
+	if (fmt[tag] == "csv") csv_line(tag, line)
+	else text_line(tag, line)
 }
 
 function probe_line(line,    what, kv, key) {
@@ -100,24 +120,128 @@ function probe_line(line,    what, kv, key) {
 	}
 }
 
+# The CSV columns the checks read, by name: pmutop may add columns after them.
+BEGIN {
+	ncsv_base = split("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running", csv_base, ",")
+	# Kernel messages that mean the kernel itself went wrong (dump_kernel_warnings in
+	# guest/init.c prints the ring buffer's warnings and worse as "kmsg|" lines).
+	kmsg_bad = "WARNING:|BUG:|Oops|Call [Tt]race"
+}
+
 # Keep the process row of the final "total" block: one entry per event column.
 # Notices ("# ...") may come before the header; the header is the first other line.
-function csv_line(tag, line,    f, n, k) {
+function csv_line(tag, line,    f, n, k, j, ev, name, c) {
 	if (line ~ /^#/) return
 	if (!(tag in header)) {
 		header[tag] = line
+		n = csv_split(line, f)
+		for (j = 1; j <= n; j++) hcol[tag, f[j]] = j
 		return
 	}
 	n = csv_split(line, f)
-	if (n != 12 || f[1] != "total" || f[4] != "process") return
-	if (!(tag in pid0)) pid0[tag] = f[5]
-	if (f[5] != pid0[tag]) { nprocs[tag]++; return }
-	k = ++ncol[tag]
-	col_ev[tag, k] = f[9]; col_val[tag, k] = f[10]
+	for (j = 1; j <= ncsv_base; j++) {
+		if (!((tag, csv_base[j]) in hcol) || hcol[tag, csv_base[j]] > n) return
+		c[csv_base[j]] = f[hcol[tag, csv_base[j]]]
+	}
+	ev = c["event"]
 	# A name that repeats in the spec is written "name#GROUP" (src/evset.c make_keys).
-	col_name[tag, k] = f[9]
-	sub(/#[0-9]+$/, "", col_name[tag, k])
-	col_st[tag, k] = f[11]; col_run[tag, k] = f[12]
+	name = ev
+	sub(/#[0-9]+$/, "", name)
+	if (c["tick"] != "total" || c["kind"] != "process") return
+	if (!(tag in pid0)) pid0[tag] = c["pid"]
+	if (c["pid"] != pid0[tag]) { nprocs[tag]++; return }
+	k = ++ncol[tag]
+	col_ev[tag, k] = ev; col_val[tag, k] = c["value"]
+	col_name[tag, k] = name
+	col_st[tag, k] = c["state"]; col_run[tag, k] = c["running"]
+}
+
+# Text output. With "-- COMMAND": keep the column header and the first row (the process)
+# of the final "total" block. System-wide: judge every row of every block as it comes.
+# Numbers are right-aligned under their titles, so a cell is found by where its title
+# ends, whatever the text columns (USER, COMMAND) hold.
+function text_line(tag, line) {
+	if (!(tag in tx_first)) tx_first[tag] = line
+	if (line ~ /^pmutop - .* - (tick|total) [0-9]+, interval /) {
+		tx_at[tag] = 1
+		match(line, / - (tick|total) [0-9]+,/)
+		tx_tick[tag] = substr(line, RSTART + 3, RLENGTH - 4)
+		return
+	}
+	if (tx_at[tag] == 1) {
+		tx_head[tag] = line; tx_at[tag] = 2
+		text_titles(tag, line)
+		return
+	}
+	if (tx_at[tag] != 2) return
+	if (line == "") { tx_at[tag] = 0; return }
+	if (syswide[tag]) { text_sw_row(tag, line); return }
+	if (tx_tick[tag] ~ /^total/ && !(tag in tx_row)) tx_row[tag] = line
+}
+
+# The titles of a text header and the column each ends at: th_name/th_end[tag, 1..n].
+function text_titles(tag, head,    p, n) {
+	n = 0; p = 1
+	while (match(substr(head, p), /[^ ]+/)) {
+		n++
+		th_name[tag, n] = substr(head, p + RSTART - 1, RLENGTH)
+		th_end[tag, n] = p + RSTART + RLENGTH - 2
+		p = th_end[tag, n] + 1
+	}
+	th_n[tag] = n
+}
+
+# One row of a system-wide block: its task-clock and its group members' cells.
+function text_sw_row(tag, line,    rk, lbl, i, w, v, nm) {
+	lbl = line
+	sub(/^ +/, "", lbl)
+	sub(/ .*/, "", lbl)
+	rk = tag SUBSEP tx_tick[tag] SUBSEP lbl
+	sw_row[rk] = tag
+	sw_cpu[rk] = lbl ~ /^cpu[0-9]+$/
+	sw_label[rk] = tx_tick[tag] " " (sw_cpu[rk] ? lbl : "pid " lbl) ": \"" line "\""
+	nm = 0
+	for (i = 1; i <= th_n[tag]; i++) {
+		w = th_name[tag, i]
+		if (w == "task-clock") sw_clock[rk] = text_ns(cell_at(line, th_end[tag, i]))
+		else if ((tag, w) in member) {
+			v = cell_at(line, th_end[tag, i])
+			nm++
+			if (v == "n/c") sw_nc[rk]++
+			else if (v == "0") sw_zero[rk]++
+		}
+	}
+	sw_nmem[rk] = nm
+}
+
+# The cell of line that ends at column e (1-based): the non-blank run ending there.
+function cell_at(line, e,    b) {
+	if (e > length(line) || substr(line, e, 1) == " ") return ""
+	if (e < length(line) && substr(line, e + 1, 1) != " ") return ""
+	for (b = e; b > 1 && substr(line, b - 1, 1) != " "; b--) ;
+	return substr(line, b, e - b + 1)
+}
+
+# A text count ("999", "12.3K", "50.0M") as a number; "" when it is not one.
+function text_num(s,    u, m) {
+	u = substr(s, length(s), 1)
+	m = index("KMGTPE", u)
+	if (m > 0) s = substr(s, 1, length(s) - 1)
+	if (s !~ /^[0-9]+(\.[0-9]+)?$/) return ""
+	return s * (m > 0 ? 1000 ^ m : 1)
+}
+
+# A text time ("0ns", "25.5us", "201ms", "1.23s") in ns; "" when it is not one.
+function text_ns(s,    m) {
+	if (!match(s, /[a-z]+$/)) return ""
+	m = substr(s, RSTART)
+	s = substr(s, 1, RSTART - 1)
+	if (s !~ /^[0-9]+(\.[0-9]+)?$/) return ""
+	if (m == "ns") return s + 0
+	if (m == "us") return s * 1e3
+	if (m == "ms") return s * 1e6
+	if (m == "s") return s * 1e9
+	return ""
 }
 
 # Index of the first column of tag's total row named ev, or 0.
@@ -127,16 +251,23 @@ function col(tag, ev,    k) {
 }
 
 # Common preconditions of a pmutop check; returns 1 when the check can go on.
-function pmutop_ran(tag) {
+function pmutop_ran(tag,    j, f) {
 	if (!(tag in end_key)) { bad(tag, "never finished in the guest (no LANE-END line)"); return 0 }
 	if (end_key[tag] != "status" || end_val[tag] != 0) {
-		bad(tag, "pmutop exited with " end_key[tag] "=" end_val[tag] " (the workload exits 0)")
+		bad(tag, "pmutop exited with " end_key[tag] "=" end_val[tag] (syswide[tag] ? "" : " (the workload exits 0)"))
 		return 0
 	}
-	if (header[tag] != "tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running") {
-		bad(tag, "first output line is not the CSV header: \"" header[tag] "\"")
-		return 0
+	if (fmt[tag] != "csv") {
+		if (!syswide[tag] && !(tag in tx_row)) { bad(tag, "no column header and row after a \"total\" line; first line: \"" tx_first[tag] "\""); return 0 }
+		return 1
 	}
+	csv_split(header[tag], f)
+	for (j = 1; j <= ncsv_base; j++)
+		if (f[j] != csv_base[j]) {
+			bad(tag, "first output line is not the CSV header: \"" header[tag] "\"")
+			return 0
+		}
+	if (syswide[tag]) return 1
 	if (ncol[tag] == 0) { bad(tag, "no kind=process row in the tick=total block"); return 0 }
 	if (nprocs[tag] > 0) { bad(tag, "more than one process row in the total block"); return 0 }
 	return 1
@@ -288,6 +419,92 @@ function check_e(tag,    e, n, j, k, want, states, good) {
 	ok(tag, n " members of a " n "-event group n/c")
 }
 
+# A group larger than the PMU, counted system-wide: the kernel accepts it (its members
+# are opened disabled, without enable_on_exec) and never schedules it, so time_running
+# stays 0 while time_enabled grows. Every member must read n/c, never a number, on every
+# CPU row and on every task row that ran (task-clock > 0) in that tick.
+function check_group_nc(tag, want_cpu,    rk, ncpu, nran, nidle, nzero, lbl) {
+	if (!pmutop_ran(tag)) return
+	if (nmem[tag] < 8) { bad(tag, "the plan's group has " nmem[tag] " members: not larger than the PMU"); return }
+	ncpu = nran = nidle = nzero = 0
+	for (rk in sw_row) {
+		if (sw_row[rk] != tag) continue
+		lbl = sw_label[rk]
+		if (sw_cpu[rk]) {
+			ncpu++
+			if (!want_cpu) { bad(tag, lbl ": a CPU row without --per-cpu"); return }
+		} else if (sw_clock[rk] == "" || sw_clock[rk] + 0 <= 0) {
+			# An idle task: its group was never enabled this tick (see the docs).
+			nidle++
+			nzero += sw_zero[rk]
+			continue
+		} else nran++
+		if (sw_nmem[rk] != nmem[tag]) {
+			bad(tag, sprintf("%s: %d member columns, the group has %d", lbl, sw_nmem[rk], nmem[tag]))
+			return
+		}
+		if (sw_nc[rk] != nmem[tag]) {
+			bad(tag, sprintf("%s: %d of %d members n/c", lbl, sw_nc[rk], nmem[tag]))
+			return
+		}
+	}
+	if (want_cpu && ncpu == 0) { bad(tag, "no CPU rows with --per-cpu"); return }
+	if (nran == 0) { bad(tag, "no task row with task-clock > 0: nothing ran while pmutop counted?"); return }
+	ok(tag, sprintf("%d-member group n/c on %d CPU rows and %d task rows that ran (%d idle task rows, %d of their member cells exact 0)",
+		nmem[tag], ncpu, nran, nidle, nzero))
+}
+
+# Multiplexing in the text format: every event cell of the total row carries the "~"
+# mark and a count within 3 % of the truth (2 % scaling, 0.5 % display rounding), and
+# each group's RUN% (RUN%1..RUN%N) is a number strictly between 0 and 100.
+function check_text_mux(tag,    t, e, n, j, want, head, row, i, w, e_end, v, cnt, nrun, lo, hi, x, nev, ng) {
+	if (!pmutop_ran(tag)) return
+	t = truth_insns(wl_n[tag])
+	n = spec_split(spec[tag], e)
+	for (j = 1; j <= n; j++) want[e[j]] = 1
+	head = tx_head[tag]; row = tx_row[tag]
+	nev = 0; nrun = 0; lo = 100; hi = 0
+	for (i = 1; i <= th_n[tag]; i++) {
+		w = th_name[tag, i]
+		e_end = th_end[tag, i]
+		if (w in want) {
+			nev++
+			v = cell_at(row, e_end)
+			cnt = substr(v, 1, length(v) - 1)
+			x = text_num(cnt)
+			if (substr(v, length(v)) != "~" || x == "" || absv(rel(x, truth_for(w, t))) > 0.03) {
+				bad(tag, sprintf("%s #%d: cell \"%s\", want a count within 3%% of %.0f marked ~; header \"%s\", row \"%s\"",
+					w, nev, v, truth_for(w, t), head, row))
+				return
+			}
+		} else if (w ~ /^RUN%[0-9]*$/) {
+			nrun++
+			v = cell_at(row, e_end)
+			if (v !~ /^[0-9]+(\.[0-9]+)?$/ || v + 0 <= 0 || v + 0 >= 100) {
+				bad(tag, sprintf("%s: cell \"%s\", want 0 < RUN%% < 100; header \"%s\", row \"%s\"", w, v, head, row))
+				return
+			}
+			if (v + 0 < lo) lo = v + 0
+			if (v + 0 > hi) hi = v + 0
+		}
+	}
+	if (nev != n) { bad(tag, sprintf("%d event columns in the text header, the spec has %d: \"%s\"", nev, n, head)); return }
+	ng = gsub(/\{/, "{", spec[tag])
+	if (nrun != ng) {
+		bad(tag, sprintf("%d RUN%% columns, the spec has %d groups: \"%s\"", nrun, ng, head))
+		return
+	}
+	ok(tag, sprintf("%d counts marked ~ within 3%%, %d groups' RUN%% %.1f..%.1f", n, nrun, lo, hi))
+}
+
+# Kernel warnings, bugs and oopses (kmsg| lines) fail the lane whatever pmutop printed.
+function check_kmsg(    i) {
+	if (!done) return
+	if (nkmsg_bad == 0) { ok("kmsg", "no kernel WARNING, BUG, Oops or call trace"); return }
+	for (i = 1; i <= nkmsg_bad && i <= 5; i++) bad("kmsg", kmsg_hits[i])
+	if (nkmsg_bad > 5) bad("kmsg", (nkmsg_bad - 5) " more such kernel lines")
+}
+
 END {
 	for (i = 1; i <= ntags; i++) {
 		tag = tags[i]
@@ -297,8 +514,12 @@ END {
 		else if (tag == "c") check_c(tag)
 		else if (tag == "d") check_d(tag)
 		else if (tag == "e") check_e(tag)
+		else if (tag == "f") check_group_nc(tag, 1)
+		else if (tag == "g") check_group_nc(tag, 0)
+		else if (tag == "h") check_text_mux(tag)
 		else bad(tag, "no check for this tag in check-log.awk")
 	}
+	check_kmsg()
 	if (!done) bad("guest", "no PMUTOP-LANE-DONE line: the guest crashed, hung or never booted")
 	printf "emulated-pmu: checks: %d ok, %d FAILED\n", passed, failed
 	exit (failed > 0)

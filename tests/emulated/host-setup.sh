@@ -57,18 +57,50 @@ ensure_arm64_lists() {
 	[ -n "$(arm64_kernel_package)" ] || die "linux-image-arm64:arm64 not found in the archive"
 }
 
+# apt-get download PACKAGES... into $tmp/debs, its messages into $tmp/download.log.
+# The sandbox user _apt cannot write into a root-owned build tree.
+download() {
+	(cd "$tmp/debs" && apt-get download -q -o APT::Sandbox::User=root "$@") >"$tmp/download.log" 2>&1
+}
+
+# The first apt error lines of a log, on one line (never fails: set -e).
+apt_errors() {
+	{ grep '^[EW]:' "$1" || true; } | head -n 3 | tr '\n' ' ' | sed 's/ *$//'
+}
+
 # Download into a scratch directory and publish with one rename, so that an interrupted
-# run never leaves a half-filled cache that the next run would trust.
+# run never leaves a half-filled cache that the next run would trust. Any failure (die,
+# an interrupt) removes the scratch directory.
 fill_cache() {
 	ensure_arm64_lists
 	kpkg=$(arm64_kernel_package)
 	tmp="$cache.tmp"
+	trap 'rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
 	rm -rf "$tmp"
 	mkdir -p "$tmp/debs" "$tmp/arm64-root"
 	echo "emulated-pmu: downloading $kpkg and libpfm4-dev:arm64"
-	# The sandbox user _apt cannot write into a root-owned build tree.
-	(cd "$tmp/debs" && apt-get download -q -o APT::Sandbox::User=root "$kpkg" libpfm4-dev:arm64 >/dev/null) ||
-		die "apt-get download $kpkg libpfm4-dev:arm64 failed (offline?)"
+	if ! download "$kpkg" libpfm4-dev:arm64; then
+		# Stale package lists ask for a kernel version the archive dropped (debian-security
+		# keeps only the newest): refresh them, resolve the kernel again, retry once.
+		first=$(apt_errors "$tmp/download.log")
+		echo "emulated-pmu: apt-get download $kpkg failed ($first); refreshing the package lists and retrying once"
+		[ "$(id -u)" = 0 ] ||
+			die "apt-get download $kpkg libpfm4-dev:arm64 failed ($first) and not root: run 'apt-get update' as root and retry"
+		apt-get update -qq >"$tmp/update.log" 2>&1 ||
+			die "no network or no archive: apt-get download failed ($first) and apt-get update failed too ($(apt_errors "$tmp/update.log"))"
+		old=$kpkg
+		kpkg=$(arm64_kernel_package)
+		[ -n "$kpkg" ] || die "linux-image-arm64:arm64 not found in the refreshed package lists"
+		rm -rf "$tmp/debs"
+		mkdir -p "$tmp/debs"
+		echo "emulated-pmu: downloading $kpkg and libpfm4-dev:arm64 (lists refreshed; was $old)"
+		download "$kpkg" libpfm4-dev:arm64 ||
+			die "apt-get download $kpkg libpfm4-dev:arm64 failed with fresh package lists ($(apt_errors "$tmp/download.log")); the archive answered apt-get update, so the packages themselves are missing or the download broke off"
+		echo "emulated-pmu: the package lists were stale: $old could not be downloaded, $kpkg could"
+	fi
 
 	# Only /boot/vmlinuz-* of the 60 MB kernel package: its modules are not needed
 	# (the virt machine's serial console and the PMU driver are built in).
@@ -84,7 +116,7 @@ fill_cache() {
 	[ -f "$tmp/arm64-root/usr/lib/aarch64-linux-gnu/libpfm.a" ] || die "no libpfm.a in libpfm4-dev:arm64"
 
 	(cd "$tmp/debs" && ls) >"$tmp/packages"
-	rm -rf "$tmp/debs" "$cache"
+	rm -rf "$tmp/debs" "$tmp/download.log" "$tmp/update.log" "$cache"
 	mv "$tmp" "$cache"
 }
 
