@@ -12,8 +12,21 @@
 #include "model.h"
 #include "ui.h"
 
-enum { E_TCLK, E_CS, E_MIGR, E_FLT, E_CYC, E_INS, E_CREF, E_CMISS, E_CINS, E_BR, E_BMISS,
-       E_BINS, NEV };
+enum {
+	E_TCLK,
+	E_CS,
+	E_MIGR,
+	E_FLT,
+	E_CYC,
+	E_INS,
+	E_CREF,
+	E_CMISS,
+	E_CINS,
+	E_BR,
+	E_BMISS,
+	E_BINS,
+	NEV
+};
 enum { G_SW, G_IPC, G_CACHE, G_BRANCH, NGRP };
 /* The user's events, after fake_user(): "{cycles,instructions}:u,cs". */
 enum { E_UCYC = NEV, E_UINS, E_UCS, NEV_ALL };
@@ -52,16 +65,25 @@ static inline void fake_row(struct fake *f, int i, enum row_kind kind, pid_t pid
 			    double cyc, double ins)
 {
 	struct mrow *r = &f->rows[i];
-	*r = (struct mrow){.kind = kind, .pid = pid, .tid = tid, .uid = uid, .user = user,
-			   .comm = comm, .nthreads = 1, .v = f->v[i], .g = f->g[i]};
+	*r = (struct mrow){.kind = kind,
+			   .pid = pid,
+			   .tid = tid,
+			   .uid = uid,
+			   .user = user,
+			   .comm = comm,
+			   .nthreads = 1,
+			   .v = f->v[i],
+			   .g = f->g[i]};
 	f->v[i][E_TCLK] = fake_exact(cpu / 100.0 * 1e9);
 	f->v[i][E_CS] = fake_exact(10 * (i + 1));
 	f->v[i][E_MIGR] = fake_exact(i);
 	f->v[i][E_FLT] = fake_exact(1000 + i);
 	f->g[i][G_SW] = (struct val_delta){1000000000, 1000000000, 0};
 	for (int e = E_CYC; e < NEV; e++) {
-		double x = e == E_CYC ? cyc : e == E_INS || e == E_CINS || e == E_BINS ? ins :
-			   e == E_CMISS || e == E_BMISS ? cyc / 100 : cyc / 10;
+		double x = e == E_CYC				      ? cyc
+			   : e == E_INS || e == E_CINS || e == E_BINS ? ins
+			   : e == E_CMISS || e == E_BMISS	      ? cyc / 100
+								      : cyc / 10;
 		switch (hw) {
 		case 'e':
 			f->v[i][e] = fake_exact(x);
@@ -78,16 +100,16 @@ static inline void fake_row(struct fake *f, int i, enum row_kind kind, pid_t pid
 		}
 	}
 	for (int g = G_IPC; g < NGRP; g++)
-		f->g[i][g] = hw == 's' ? (struct val_delta){1000000000, 500000000, 0} :
-			     hw == 'c' ? (struct val_delta){1000000000, 0, 0} :
-					 (struct val_delta){1000000000, 1000000000, 0};
+		f->g[i][g] = hw == 's'	 ? (struct val_delta){1000000000, 500000000, 0}
+			     : hw == 'c' ? (struct val_delta){1000000000, 0, 0}
+					 : (struct val_delta){1000000000, 1000000000, 0};
 }
 
 static inline void fake_event(struct fake *f, int e, const char *name, unsigned grp,
 			      enum ev_role role, bool hw)
 {
-	f->ev[e] = (struct mevent){.name = name, .key = name, .group = grp, .role = role,
-				   .hardware = hw};
+	f->ev[e] = (struct mevent){
+		.name = name, .key = name, .group = grp, .role = role, .hardware = hw};
 }
 
 static inline void fake_events(struct fake *f)
@@ -104,7 +126,7 @@ static inline void fake_events(struct fake *f)
 	fake_event(f, E_BR, "branches", G_BRANCH, ROLE_BRANCHES, true);
 	fake_event(f, E_BMISS, "branch-misses", G_BRANCH, ROLE_BRANCH_MISSES, true);
 	fake_event(f, E_BINS, "instructions", G_BRANCH, ROLE_BRANCH_INSNS, true);
-	f->ev[E_CINS].key = "instructions#3";   /* keys are unique in a set */
+	f->ev[E_CINS].key = "instructions#3"; /* keys are unique in a set */
 	f->ev[E_BINS].key = "instructions#4";
 	f->ev[E_BR].status = WHY_NOPERM; /* one reason for the help screen to show */
 	f->grp[G_SW] = (struct mgroup){.first = E_TCLK, .n = 4};
@@ -116,8 +138,11 @@ static inline void fake_events(struct fake *f)
 static inline void fake_cpus(struct fake *f)
 {
 	for (int c = 0; c < 2; c++) {
-		f->cpus[c] = (struct mrow){.kind = ROW_CPU, .cpu = c, .cpu_pct = c ? 75.0 : 25.0,
-					   .v = f->cv[c], .g = f->cg[c]};
+		f->cpus[c] = (struct mrow){.kind = ROW_CPU,
+					   .cpu = c,
+					   .cpu_pct = c ? 75.0 : 25.0,
+					   .v = f->cv[c],
+					   .g = f->cg[c]};
 		for (int e = 0; e < NEV; e++)
 			f->cv[c][e] = c ? val_missing(VAL_NA, WHY_UNSUPPORTED) : fake_exact(1e9);
 		f->cv[0][E_INS] = fake_exact(2e9);
@@ -142,11 +167,26 @@ static inline void fake_init(struct fake *f)
 	f->rows[6].exited = true;
 	fake_cpus(f);
 	f->m = (struct model){
-		.hostname = "testhost", .kernel = "6.1.0-test", .ncpus = 2, .pmus = "cpu",
-		.notice = "no hardware PMU: showing software events", .interval = 1,
-		.elapsed = 1, .time = 83, .tick = 42, .threads = true, .ntasks = 5,
-		.nfd_short = 3, .nevents = NEV, .events = f->ev, .ngroups = NGRP,
-		.groups = f->grp, .nrows = NROWS, .rows = f->rows, .ncpu_rows = 2,
+		.hostname = "testhost",
+		.kernel = "6.1.0-test",
+		.ncpus = 2,
+		.pmus = "cpu",
+		.notice = "no hardware PMU: showing software events",
+		.interval = 1,
+		.elapsed = 1,
+		.time = 83,
+		.tick = 42,
+		.threads = true,
+		.ntasks = 5,
+		.nfd_short = 3,
+		.exit_status = -1,
+		.nevents = NEV,
+		.events = f->ev,
+		.ngroups = NGRP,
+		.groups = f->grp,
+		.nrows = NROWS,
+		.rows = f->rows,
+		.ncpu_rows = 2,
 		.cpu_rows = f->cpus,
 	};
 	f->npanes = columns_build_panes(&f->m, false, f->panes, 8);
@@ -186,8 +226,12 @@ struct term {
 static inline struct term fake_ui(int cols, int lines)
 {
 	struct term t = {NULL, fopen("/dev/null", "r"), tmpfile()};
-	struct ui_opts o = {.color = true, .in = t.in, .out = t.out, .term = "xterm-256color",
-			    .cols = cols, .lines = lines};
+	struct ui_opts o = {.color = true,
+			    .in = t.in,
+			    .out = t.out,
+			    .term = "xterm-256color",
+			    .cols = cols,
+			    .lines = lines};
 	char err[256] = "";
 	t.u = ui_new(&o, err, sizeof(err));
 	if (!t.u)

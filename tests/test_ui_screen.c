@@ -145,7 +145,7 @@ static void test_tabs_and_titles(void **state)
 	assert_non_null(strstr(screen(state), "[1 IPC]"));
 	fake_key(ui_of(state), KEY_LEFT);
 	assert_non_null(strstr(screen(state), "[4 Software]"));
-	fake_key(ui_of(state), '9');       /* no such pane: nothing happens */
+	fake_key(ui_of(state), '9'); /* no such pane: nothing happens */
 	assert_non_null(strstr(screen(state), "[4 Software]"));
 }
 
@@ -234,11 +234,11 @@ static void test_marks_in_cells(void **state)
 	char c[64];
 	const char *s = screen(state);
 	cell(s, " beta", "IPC", c, sizeof(c));
-	assert_string_equal(c, "2.50~");       /* scaled: marked */
+	assert_string_equal(c, "2.50~"); /* scaled: marked */
 	cell(s, " beta", "RUN%", c, sizeof(c));
-	assert_string_equal(c, "50.0 ");       /* and how long it ran */
+	assert_string_equal(c, "50.0 "); /* and how long it ran */
 	cell(s, "alpha", "IPC", c, sizeof(c));
-	assert_string_equal(c, "1.50 ");       /* exact: no mark */
+	assert_string_equal(c, "1.50 "); /* exact: no mark */
 	cell(s, "alpha", "RUN%", c, sizeof(c));
 	assert_string_equal(c, "100.0 ");
 	cell(s, "gamma", "IPC", c, sizeof(c));
@@ -250,7 +250,7 @@ static void test_marks_in_cells(void **state)
 	cell(s, "evil", "INSNS", c, sizeof(c));
 	assert_string_equal(c, "n/a ");
 	cell(s, "idle", "IPC", c, sizeof(c));
-	assert_string_equal(c, "- ");          /* 0 / 0: nothing to divide */
+	assert_string_equal(c, "- "); /* 0 / 0: nothing to divide */
 	cell(s, "alpha", "CYCLES", c, sizeof(c));
 	assert_string_equal(c, "2.00G ");
 
@@ -269,7 +269,7 @@ static void test_sanitized_names(void **state)
 	const char *s = screen(state);
 	assert_null(strchr(s, '\x1b'));
 	assert_null(strchr(s, '\a'));
-	assert_null(strstr(s, "^["));          /* curses' own rendering of ESC */
+	assert_null(strstr(s, "^[")); /* curses' own rendering of ESC */
 	int n = fake_find(s, "?[31mevil??name?");
 	assert_true(n >= 0);
 	/* The name did not break its line: the next line is another row. */
@@ -295,8 +295,11 @@ static void test_notice_and_fd_short(void **state)
 {
 	const char *s = screen(state);
 	int n = fake_find(s, "! no hardware PMU: showing software events");
-	assert_true(n >= 0 && n < 4);          /* prominent: in the header */
-	assert_non_null(strstr(s, "3 tasks not counted (fd limit)"));
+	assert_true(n >= 0 && n < 4); /* prominent: in the header */
+	/* At 80 columns, beside every state field, in its short form; whole when wider. */
+	assert_non_null(strstr(s, "3 not counted (fd)"));
+	ui_set_size(ui_of(state), 120, 24);
+	assert_non_null(strstr(screen(state), "3 tasks not counted (fd limit)"));
 
 	struct fixture *fx = *state;
 	fx->f.m.notice = NULL;
@@ -304,6 +307,103 @@ static void test_notice_and_fd_short(void **state)
 	s = screen(state);
 	assert_null(strstr(s, "no hardware PMU"));
 	assert_null(strstr(s, "not counted (fd limit)"));
+}
+
+/* The real notices are long: at 80 columns they wrap, whole, and the state fields of
+ * the tasks line stay in sight beside an fd shortage. */
+#define REAL_NOTICE                                                                                \
+	"no hardware PMU (a VM without PMU passthrough?): hardware counters read n/a; "            \
+	"showing software events"
+
+static void test_header_80_real_notice(void **state)
+{
+	struct fixture *fx = *state;
+	char line[1024];
+	fx->f.m.notice = REAL_NOTICE;
+	const char *s = screen(state);
+	for (int n = 0; n < 24; n++)
+		assert_true(strlen(fake_line(s, n, line, sizeof(line))) <= 80);
+	int n = fake_find(s, "! no hardware PMU");
+	assert_true(n == 2);
+	assert_true(fake_find(s, "showing software events") == 3);
+	/* Line 2 keeps the state: threads and user+kernel, with the fd shortage. */
+	fake_line(s, 1, line, sizeof(line));
+	assert_non_null(strstr(line, "Tasks 5"));
+	assert_non_null(strstr(line, "threads on"));
+	assert_non_null(strstr(line, "user+kernel"));
+	assert_non_null(strstr(line, "3 "));
+	/* A config error before it: the PMU explanation still shows, in at most three
+	 * lines; cut short, it says where the rest is. */
+	fx->f.m.notice = "/home/someone/.config/pmutop/pmutoprc:1: events: cannot parse "
+			 "'{bogus-event-xyz,another-bad-one},more-bogus-stuff-here' at "
+			 "'{bogus-event-xyz' (offset 2): see pmutop(1) for the syntax "
+			 "(ignored); " REAL_NOTICE;
+	s = screen(state);
+	assert_true(fake_find(s, "! /home/someone") == 2);
+	assert_true(fake_find(s, "(h: help)") == 4);
+	assert_true(fake_find(s, "[1 IPC]") > 4);
+	/* Wide enough, all of it. */
+	ui_set_size(ui_of(state), 200, 40);
+	s = screen(state);
+	assert_true(fake_find(s, "showing software events") >= 2);
+	assert_int_equal(fake_find(s, "(h: help)"), -1);
+	/* The help has the whole text. */
+	ui_set_size(ui_of(state), 80, 24);
+	fake_key(ui_of(state), 'h');
+	fake_key(ui_of(state), KEY_END);
+	s = screen(state);
+	assert_true(fake_find(s, "showing software events") >= 0);
+}
+
+/* No core PMU, software events counting: not a bare "none". */
+static void test_header_pmu_none(void **state)
+{
+	struct fixture *fx = *state;
+	fx->f.m.pmus = "none";
+	assert_non_null(strstr(screen(state), "PMU none (software events only)"));
+	fx->f.m.pmus = "";
+	assert_non_null(strstr(screen(state), "PMU none (software events only)"));
+}
+
+/* The watched command's end: its exit status in the final header. */
+static void test_final_exit_status(void **state)
+{
+	struct fixture *fx = *state;
+	fx->f.m.final = true;
+	fx->f.m.exit_status = 3 << 8; /* exited with 3, as waitpid says it */
+	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "FINAL totals (exit 3)") == 1);
+	fx->f.m.exit_status = 9; /* killed by SIGKILL */
+	s = screen(state);
+	assert_true(fake_find(s, "killed by SIGKILL") == 1);
+	fx->f.m.exit_status = -1;
+	s = screen(state);
+	char line[1024];
+	assert_true(fake_find(s, "FINAL totals") == 1);
+	assert_null(strstr(fake_line(s, 1, line, sizeof(line)), "(exit"));
+}
+
+/* Every help line fits 80 columns; none is cut. */
+static void test_help_fits_80(void **state)
+{
+	char line[1024];
+	fake_key(ui_of(state), 'h');
+	const char *s;
+	for (int page = 0; page < 12; page++) {
+		s = screen(state);
+		for (int n = 0; n < 23; n++)
+			assert_true(strlen(fake_line(s, n, line, sizeof(line))) < 80);
+		fake_key(ui_of(state), KEY_NPAGE);
+	}
+	/* The long key line wrapped whole: its last words are there. */
+	fake_key(ui_of(state), KEY_HOME);
+	bool seen = false;
+	for (int page = 0; page < 12 && !seen; page++) {
+		seen = fake_find(screen(state), "spec as text (:)") >= 0;
+		fake_key(ui_of(state), KEY_NPAGE);
+	}
+	assert_true(seen);
 }
 
 static void test_layout_80x24(void **state)
@@ -326,7 +426,10 @@ static void test_layout_80x24(void **state)
 	assert_non_null(strstr(s, "CPUs 2"));
 	assert_non_null(strstr(s, "PMU cpu"));
 	assert_non_null(strstr(s, "interval 1s"));
-	assert_non_null(strstr(s, "#42 0:01:23"));
+	assert_non_null(strstr(s, "#42"));
+	assert_non_null(strstr(s, "user+kernel"));
+	ui_set_size(ui_of(state), 120, 24);
+	assert_non_null(strstr(screen(state), "#42 0:01:23"));
 }
 
 static void test_help_screen(void **state)
@@ -350,7 +453,7 @@ static void test_help_screen(void **state)
 	assert_non_null(strstr(screen(state), "[1 IPC]"));
 	fake_key(ui_of(state), '?');
 	assert_non_null(strstr(screen(state), "cannot be counted here"));
-	fake_key(ui_of(state), 'q');           /* back, not quit */
+	fake_key(ui_of(state), 'q'); /* back, not quit */
 	assert_non_null(strstr(screen(state), "[1 IPC]"));
 }
 
@@ -383,8 +486,8 @@ static void test_utf8_glyphs(void **state)
 {
 	char tl[1024];
 	const char *s = screen(state);
-	assert_non_null(strstr(titles(s, tl, sizeof(tl)), "CPU%\xe2\x96\xbc"));  /* ▼ */
-	assert_true(fake_find(s, "\xe2\x94\x94\xe2\x94\x80 beta-worker") >= 0);   /* └─ */
+	assert_non_null(strstr(titles(s, tl, sizeof(tl)), "CPU%\xe2\x96\xbc")); /* ▼ */
+	assert_true(fake_find(s, "\xe2\x94\x94\xe2\x94\x80 beta-worker") >= 0); /* └─ */
 	fake_key(ui_of(state), 'R');
 	assert_non_null(strstr(titles(screen(state), tl, sizeof(tl)), "CPU%\xe2\x96\xb2"));
 	/* Still sanitised (invalid UTF-8 included) on a UTF-8 terminal. */
@@ -474,6 +577,10 @@ int main(void)
 		T(test_sanitized_names),
 		T(test_notice_and_fd_short),
 		T(test_layout_80x24),
+		T(test_header_80_real_notice),
+		T(test_header_pmu_none),
+		T(test_final_exit_status),
+		T(test_help_fits_80),
 		T(test_help_screen),
 		T(test_exited_and_threads),
 		T(test_meters),

@@ -3,14 +3,80 @@
 #include "header.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "colors.h"
 #include "paint.h"
 #include "text.h"
 
-int header_height(const struct model *m)
+#define NOTICE_LINES 3 /* more than this: the last line ends in "... (h: help)" */
+#define NOTICE_MAX 2048
+
+/* Word-wrap text into lines of at most w display columns; returns how many lines it
+ * needs (lines beyond max are counted, not stored). starts[i], lens[i]: byte ranges. */
+static int wrap(const char *text, int w, int max, size_t *starts, size_t *lens)
 {
-	return m && m->notice && *m->notice ? 3 : 2;
+	int n = 0;
+	size_t len = strlen(text), pos = 0;
+	while (pos < len) {
+		while (text[pos] == ' ')
+			pos++;
+		if (pos >= len)
+			break;
+		/* Take as many bytes as fit in w columns, then back up to a space. */
+		size_t end = pos;
+		int cols = 0;
+		while (end < len && cols < w) {
+			size_t k = end + 1;
+			while (k < len && ((unsigned char)text[k] & 0xC0) == 0x80)
+				k++;
+			char one[8];
+			snprintf(one, sizeof(one), "%.*s", (int)(k - end), text + end);
+			cols += paint_width(one);
+			if (cols > w)
+				break;
+			end = k;
+		}
+		if (end == pos)
+			end = pos + 1; /* never stuck on a glyph wider than w */
+		if (end < len && text[end] != ' ') {
+			size_t sp = end;
+			while (sp > pos && text[sp] != ' ')
+				sp--;
+			if (sp > pos)
+				end = sp;
+		}
+		if (n < max) {
+			starts[n] = pos;
+			lens[n] = end - pos;
+		}
+		n++;
+		pos = end;
+	}
+	return n;
+}
+
+static const char *clean_notice(const struct model *m, char *buf, size_t len)
+{
+	text_sanitize(m->notice, buf, len, colors_utf8());
+	return buf;
+}
+
+/* Lines the notice wraps to at w columns (after "! "), at most NOTICE_LINES. */
+static int notice_lines(const struct model *m, int w)
+{
+	if (!m || !m->notice || !*m->notice)
+		return 0;
+	char clean[NOTICE_MAX];
+	size_t st[NOTICE_LINES], ln[NOTICE_LINES];
+	int n = wrap(clean_notice(m, clean, sizeof(clean)), w > 12 ? w - 2 : 10, NOTICE_LINES, st,
+		     ln);
+	return n < 1 ? 1 : n > NOTICE_LINES ? NOTICE_LINES : n;
+}
+
+int header_height(const struct model *m, int w)
+{
+	return m ? 2 + notice_lines(m, w) : 2;
 }
 
 /* Append "label value" pairs left to right; returns the next x. */
@@ -29,6 +95,15 @@ static void clock_text(double secs, char *buf, size_t len)
 	snprintf(buf, len, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
 }
 
+/* Software events count without any PMU: say so rather than a bare "none". */
+static bool software_counting(const struct model *m)
+{
+	for (unsigned i = 0; i < m->nevents; i++)
+		if (!m->events[i].hardware && m->events[i].status == WHY_NONE)
+			return true;
+	return false;
+}
+
 static void identity_line(const struct model *m, int y, int w)
 {
 	char buf[64];
@@ -37,57 +112,169 @@ static void identity_line(const struct model *m, int y, int w)
 	x = pair(y, x, w, "Linux ", m->kernel ? m->kernel : "?");
 	snprintf(buf, sizeof(buf), "%d", m->ncpus);
 	x = pair(y, x, w, "CPUs ", buf);
-	pair(y, x, w, "PMU ", m->pmus && *m->pmus ? m->pmus : "none");
+	/* main.c says "none" itself when it found no core PMU. */
+	const char *pmu = m->pmus && *m->pmus && strcmp(m->pmus, "none") != 0 ? m->pmus : NULL;
+	if (!pmu) {
+		bool sw = software_counting(m);
+		/* The long form if it fits, else the short one. */
+		pmu = !sw ? "none" : w - x >= 4 + 27 ? "none (software events only)" : "software";
+	}
+	pair(y, x, w, "PMU ", pmu);
 }
 
-/* Most important first: a narrow screen loses the end of the line. */
+/* The fields of the tasks line, in screen order. Each has a priority (0 is kept
+ * longest) and may have a shorter form; a narrow screen shortens, then drops, the
+ * least important first. */
+struct field {
+	const char *label;
+	char value[96], shorter[96];
+	int prio;
+	attr_t attr; /* 0: label/value colours */
+	bool shown, use_short;
+};
+
+static int field_width(const struct field *f)
+{
+	const char *v = f->use_short && *f->shorter ? f->shorter : f->value;
+	return paint_width(f->label) + paint_width(v) + 2;
+}
+
+static int fields_width(const struct field *f, int n)
+{
+	int total = 0;
+	for (int i = 0; i < n; i++)
+		if (f[i].shown)
+			total += field_width(&f[i]);
+	return total;
+}
+
+/* Shorten (long) or drop (!long) the fields of priority from..to, the least important
+ * and the rightmost first, until the line fits. */
+static void fit_pass(struct field *f, int n, int w, int from, int to, bool shorten)
+{
+	for (int p = from; p >= to && fields_width(f, n) > w; p--)
+		for (int i = n; i-- > 0 && fields_width(f, n) > w;) {
+			if (f[i].prio != p || !f[i].shown)
+				continue;
+			if (!shorten)
+				f[i].shown = false;
+			else if (*f[i].shorter)
+				f[i].use_short = true;
+		}
+}
+
+/* Shorten the clock and the fd notice, then drop the clock and interval, then shorten
+ * the state, and drop what must go; tasks and PAUSED/FINAL stay. */
+static void fit_fields(struct field *f, int n, int w)
+{
+	fit_pass(f, n, w, 9, 2, true);
+	fit_pass(f, n, w, 9, 3, false);
+	fit_pass(f, n, w, 1, 0, true);
+	fit_pass(f, n, w, 9, 1, false);
+}
+
+static int add_field(struct field *f, int n, const char *label, const char *value,
+		     const char *shorter, int prio, attr_t attr)
+{
+	f[n] = (struct field){.label = label, .prio = prio, .attr = attr, .shown = true};
+	snprintf(f[n].value, sizeof(f[n].value), "%s", value);
+	snprintf(f[n].shorter, sizeof(f[n].shorter), "%s", shorter ? shorter : "");
+	return n + 1;
+}
+
+/* State first and kept longest: PAUSED/FINAL, tasks, threads, user/kernel; the clock
+ * and the interval go before them on a narrow screen. */
 static void tasks_line(const struct model *m, bool paused, int y, int w)
 {
-	char buf[96], when[32];
-	int x = 0;
-	if (paused || m->paused)
-		x += paint_text(y, x, w, " PAUSED ", colors_attr(CLR_PAUSED));
-	else if (m->final)
-		x += paint_text(y, x, w, " FINAL totals ", colors_attr(CLR_PAUSED));
-	if (x)
-		x += paint_text(y, x, w - x, " ", A_NORMAL);
+	struct field f[8];
+	char buf[96], when[32], ex[48], tick[64];
+	int n = 0;
+	if (paused || m->paused) {
+		n = add_field(f, n, "", " PAUSED ", NULL, 0, colors_attr(CLR_PAUSED));
+	} else if (m->final) {
+		model_exit_text(m, ex, sizeof(ex));
+		snprintf(buf, sizeof(buf), " FINAL totals%s%s%s ", *ex ? " (" : "", ex,
+			 *ex ? ")" : "");
+		char sh[64];
+		snprintf(sh, sizeof(sh), " FINAL%s%s%s ", *ex ? " (" : "", ex, *ex ? ")" : "");
+		n = add_field(f, n, "", buf, sh, 0, colors_attr(CLR_PAUSED));
+	}
 	snprintf(buf, sizeof(buf), "%u", m->ntasks);
-	x = pair(y, x, w, "Tasks ", buf);
+	n = add_field(f, n, "Tasks ", buf, NULL, 0, 0);
 	if (m->nfd_short > 0) {
+		char sh[64];
 		snprintf(buf, sizeof(buf), "%u tasks not counted (fd limit)", m->nfd_short);
-		x += paint_text(y, x, w - x, buf, colors_attr(CLR_NOTICE));
-		x += paint_text(y, x, w - x, "  ", A_NORMAL);
+		snprintf(sh, sizeof(sh), "%u not counted (fd)", m->nfd_short);
+		n = add_field(f, n, "", buf, sh, 2, colors_attr(CLR_NOTICE));
 	}
 	snprintf(buf, sizeof(buf), "%gs", m->interval);
-	x = pair(y, x, w, "interval ", buf);
+	n = add_field(f, n, "interval ", buf, NULL, 4, 0);
 	clock_text(m->time, when, sizeof(when));
 	snprintf(buf, sizeof(buf), "#%llu %s", (unsigned long long)m->tick, when);
-	x = pair(y, x, w, "tick ", buf);
-	x = pair(y, x, w, "threads ", m->threads ? "on" : "off");
-	pair(y, x, w, "", m->user_only ? "user only" : "user+kernel");
+	snprintf(tick, sizeof(tick), "#%llu", (unsigned long long)m->tick);
+	n = add_field(f, n, "tick ", buf, tick, 5, 0);
+	n = add_field(f, n, "threads ", m->threads ? "on" : "off", NULL, 1, 0);
+	n = add_field(f, n, "", m->user_only ? "user only" : "user+kernel",
+		      m->user_only ? "user" : "u+k", 1, 0);
+	fit_fields(f, n, w);
+	int x = 0;
+	for (int i = 0; i < n && x < w; i++) {
+		if (!f[i].shown)
+			continue;
+		const char *v = f[i].use_short && *f[i].shorter ? f[i].shorter : f[i].value;
+		if (f[i].attr) {
+			x += paint_text(y, x, w - x, v, f[i].attr);
+			x += paint_text(y, x, w - x, "  ", A_NORMAL);
+		} else {
+			x = pair(y, x, w, f[i].label, v);
+		}
+	}
 }
 
-static void notice_line(const struct model *m, int y, int w)
+/* The notice on up to lines lines; cut short, its last line says where the rest is. */
+static void notice_draw(const struct model *m, int y, int lines, int w)
 {
-	char clean[512];
-	text_sanitize(m->notice, clean, sizeof(clean), colors_utf8());
-	paint_fill(y, 0, w, colors_attr(CLR_NOTICE));
-	int x = paint_text(y, 0, w, "! ", colors_attr(CLR_NOTICE));
-	paint_text(y, x, w - x, clean, colors_attr(CLR_NOTICE));
+	char clean[NOTICE_MAX], line[NOTICE_MAX];
+	size_t st[NOTICE_LINES], ln[NOTICE_LINES];
+	int tw = w > 12 ? w - 2 : 10;
+	if (lines > NOTICE_LINES)
+		lines = NOTICE_LINES;
+	int n = wrap(clean_notice(m, clean, sizeof(clean)), tw, NOTICE_LINES, st, ln);
+	attr_t a = colors_attr(CLR_NOTICE);
+	for (int k = 0; k < lines && k < n; k++) {
+		snprintf(line, sizeof(line), "%.*s", (int)ln[k], clean + st[k]);
+		if (k == lines - 1 && n > lines) {
+			/* The short form: as much as fits, then where the whole text is. */
+			static const char more[] = "... (h: help)";
+			int room = tw - (int)strlen(more);
+			size_t cut = strlen(line);
+			while (cut > 0 && paint_width(line) > room) {
+				do
+					cut--;
+				while (cut > 0 && ((unsigned char)line[cut] & 0xC0) == 0x80);
+				line[cut] = '\0';
+			}
+			snprintf(line + cut, sizeof(line) - cut, "%s", more);
+		}
+		paint_fill(y + k, 0, w, a);
+		paint_text(y + k, 0, w, k == 0 ? "! " : "  ", a);
+		paint_text(y + k, 2, w - 2, line, a);
+	}
 }
 
 void header_draw(const struct model *m, bool paused, int y, int h, int w)
 {
 	if (!m || h <= 0)
 		return;
-	bool notice = m->notice && *m->notice;
+	int nl = notice_lines(m, w);
 	identity_line(m, y, w);
 	int next = y + 1, left = h - 1;
-	/* Short of lines, the notice wins over the tasks line: it explains the n/a. */
-	if (left > 0 && (!notice || left >= 2)) {
+	/* Short of lines, the notice wins over the tasks line (it explains the n/a), but
+	 * takes one line less first. */
+	if (left > 0 && (nl == 0 || left >= 2)) {
 		tasks_line(m, paused, next++, w);
 		left--;
 	}
-	if (left > 0 && notice)
-		notice_line(m, next, w);
+	if (left > 0 && nl > 0)
+		notice_draw(m, next, left < nl ? left : nl, w);
 }

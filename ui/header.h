@@ -1,5 +1,5 @@
 /* The header: host, kernel, CPUs, PMUs, interval, tick, tasks, paused state, and the
- * notice line when hardware counters are missing. */
+ * notice (wrapped) when hardware counters are missing. */
 #ifndef PMUTOP_HEADER_H
 #define PMUTOP_HEADER_H
 
@@ -7,8 +7,8 @@
 
 #include "model.h"
 
-/* Lines the header wants for m. */
-int header_height(const struct model *m);
+/* Lines the header wants for m at w columns: the notice wraps (up to 3 lines). */
+int header_height(const struct model *m, int w);
 /* Draw at most h lines from y; the most important first (identity, notice, tasks).
  * paused: the user asked for a pause that the model may not show yet. */
 void header_draw(const struct model *m, bool paused, int y, int h, int w);

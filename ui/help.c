@@ -18,20 +18,64 @@ struct page {
 	char text[HELP_LINES][HELP_WIDTH];
 	bool heading[HELP_LINES];
 	int n;
+	int w; /* the screen's width: longer lines wrap */
 };
+
+/* Where a wrapped line goes on: under the text after the first run of two blanks
+ * ("  Enter            watch ..."), else under the line's own indent. */
+static int hang_indent(const char *s, int w)
+{
+	int lead = (int)strspn(s, " ");
+	const char *gap = strstr(s + lead, "  ");
+	int at = gap ? (int)(gap - s) + (int)strspn(gap, " ") : lead;
+	return at < w / 2 ? at : lead < w / 2 ? lead : 0;
+}
+
+static void add_line(struct page *pg, bool heading, const char *s, size_t n)
+{
+	if (pg->n >= HELP_LINES)
+		return;
+	if (n >= HELP_WIDTH)
+		n = HELP_WIDTH - 1;
+	snprintf(pg->text[pg->n], HELP_WIDTH, "%.*s", (int)n, s);
+	pg->heading[pg->n++] = heading;
+}
 
 static void add(struct page *pg, bool heading, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* One logical line, word-wrapped to the screen (the texts are ASCII, sanitised). */
 static void add(struct page *pg, bool heading, const char *fmt, ...)
 {
-	if (pg->n >= HELP_LINES)
-		return;
+	char buf[2048], line[2048 + HELP_WIDTH];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(pg->text[pg->n], HELP_WIDTH, fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	pg->heading[pg->n++] = heading;
+	int w = pg->w < HELP_WIDTH ? pg->w : HELP_WIDTH - 1;
+	if (w < 20)
+		w = 20;
+	int hang = hang_indent(buf, w);
+	const char *p = buf;
+	bool first = true;
+	while (first || *p) {
+		int indent = first ? 0 : hang;
+		snprintf(line, sizeof(line), "%*s%s", indent, "", p);
+		size_t n = strlen(line);
+		size_t cut = n;
+		if ((int)n > w) {
+			cut = (size_t)w;
+			while (cut > (size_t)indent && line[cut] != ' ')
+				cut--;
+			if (cut <= (size_t)indent)
+				cut = (size_t)w; /* one long word: break it */
+		}
+		add_line(pg, heading, line, cut);
+		p += cut - (size_t)indent;
+		while (*p == ' ')
+			p++;
+		first = false;
+	}
 }
 
 static const char *const keys[] = {
@@ -40,8 +84,8 @@ static const char *const keys[] = {
 	"  < >  , .         sort by the previous / next column",
 	"  F6               choose the sort column from a list",
 	"  R r              reverse the sort order",
-	"  Up Down PgUp PgDn Home End   move the selection; the order holds still",
-	"                   for a few seconds, or until another key",
+	"  Up Down PgUp PgDn Home End   move the selection; the order holds still for a "
+	"few seconds, or until another key",
 	"  Enter            watch the selected process only",
 	"  p                watch a process by PID",
 	"  Esc              watch all processes again (or clear the filter)",
@@ -50,10 +94,9 @@ static const char *const keys[] = {
 	"  H                show or hide thread rows",
 	"  K                count kernel mode too, or user mode only",
 	"  Space            pause / resume",
-	"  e F2             choose events while counting: browse the PMUs, search events",
-	"                   by name or description (/), add one (Enter, or g into a group);",
-	"                   remove (x) and regroup (g) yours; derived columns (m); any",
-	"                   -e spec as text (:)",
+	"  e F2             choose events while counting: browse the PMUs, search events "
+	"by name or description (/), add one (Enter, or g into a group); remove (x) and "
+	"regroup (g) yours; derived columns (m); any -e spec as text (:)",
 	"  W                save the setup (interval, sort, pane, events, columns)",
 	"  d s              set the interval in seconds (0.1 to 3600)",
 	"  Ctrl-L           redraw the screen",
@@ -80,14 +123,14 @@ static void events(struct page *pg, const struct model *m)
 		char name[64];
 		text_sanitize(e->name, name, sizeof(name), colors_utf8());
 		if (e->status == WHY_NONE)
-			add(pg, false, "  %-24s counting%s", name, e->hardware ? " (hardware)" : "");
+			add(pg, false, "  %-24s counting%s", name,
+			    e->hardware ? " (hardware)" : "");
 		else
 			add(pg, false, "  %-24s n/a: %s%s", name,
-			    val_why_str((enum val_why)e->status),
-			    e->hardware ? " (hardware)" : "");
+			    val_why_str((enum val_why)e->status), e->hardware ? " (hardware)" : "");
 	}
 	if (m->notice && *m->notice) {
-		char clean[HELP_WIDTH];
+		char clean[2048];
 		text_sanitize(m->notice, clean, sizeof(clean), colors_utf8());
 		add(pg, false, "  %s", clean);
 	}
@@ -105,9 +148,10 @@ static void columns(struct page *pg, const struct pane *p)
 	}
 }
 
-static void build(struct page *pg, const struct model *m, const struct pane *p)
+static void build(struct page *pg, const struct model *m, const struct pane *p, int w)
 {
 	pg->n = 0;
+	pg->w = w;
 	add(pg, true, "pmutop: perf_event counters per task, live");
 	add(pg, false, " ");
 	/* Marks first: they are why most people open this screen. */
@@ -131,7 +175,7 @@ void help_draw(const struct model *m, const struct pane *p, int *top, int y, int
 	struct page *pg = malloc(sizeof(*pg));
 	if (!pg || h <= 0)
 		goto out;
-	build(pg, m, p);
+	build(pg, m, p, w);
 	if (*top > pg->n - h)
 		*top = pg->n - h;
 	if (*top < 0)

@@ -19,8 +19,8 @@
 #include "uistate.h"
 #include "usermenu.h"
 
-#define FIXED_LINES 3     /* tab bar, column titles, key bar */
-#define MIN_TABLE_ROWS 8  /* rows the meters must leave to the table */
+#define FIXED_LINES 3	 /* tab bar, column titles, key bar */
+#define MIN_TABLE_ROWS 8 /* rows the meters must leave to the table */
 
 /* The IPC column of any pane, for the per-CPU meters. */
 static const struct column *ipc_column(const struct ui *u)
@@ -118,8 +118,8 @@ void layout_draw(struct ui *u)
 		refresh();
 		return;
 	}
-	int room = h - FIXED_LINES - 1;   /* one table row at least */
-	int hdr = header_height(u->m);
+	int room = h - FIXED_LINES - 1; /* one table row at least */
+	int hdr = header_height(u->m, w);
 	if (hdr > room)
 		hdr = room;
 	header_draw(u->m, u->paused, 0, hdr, w);
