@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,8 +133,12 @@ static int evspec_pfm(const char *s, struct evdesc *d, struct evspec_err *err)
 
 	if (ret == -ENODEV)
 		ret = -ENOENT; /* no libpfm4 here: as unknown as a wrong name */
-	if (ret < 0 && ret != -ENOMEM)
-		return evsyntax_fail(err, ret, 0, s, strlen(s));
+	if (ret < 0 && ret != -ENOMEM) {
+		ret = evsyntax_fail(err, ret, 0, s, strlen(s));
+		if (err)
+			evpfm_explain(s, err->reason, sizeof(err->reason));
+		return ret;
+	}
 	d->software = d->attr.type == PERF_TYPE_SOFTWARE;
 	return ret;
 }
@@ -165,8 +170,19 @@ static int evspec_pmu(char *s, const struct pmu_set *pmus, struct evdesc *d, str
 		return evsyntax_fail(err, -EINVAL, (size_t)(sl1 - s), sl1, strlen(sl1));
 	*sl1 = '\0';
 	idx = pmu_set_find(pmus, s);
-	if (idx < 0 || pmu_set_info(pmus, (unsigned)idx, &pi) < 0 || pi.type < 0)
-		return evsyntax_fail(err, -ENOENT, 0, s, strlen(s));
+	if (idx < 0 || pmu_set_info(pmus, (unsigned)idx, &pi) < 0 || pi.type < 0) {
+		ret = evsyntax_fail(err, -ENOENT, 0, s, strlen(s));
+		if (err && idx >= 0 && pi.present)
+			snprintf(
+				err->reason, sizeof(err->reason),
+				"PMU %s is detected by libpfm4 but not available in the kernel (no "
+				"sysfs PMU of that name): use %s::EVENT names, or pmutop --list %s",
+				s, s, s);
+		else if (err)
+			snprintf(err->reason, sizeof(err->reason),
+				 "PMU %s is not on this machine (pmutop --list shows the PMUs)", s);
+		return ret;
+	}
 	*sl1 = '/';
 	*sl2 = '\0';
 	ret = pmu_set_encode_terms_pos(pmus, (unsigned)idx, sl1 + 1, cfg, &epos);
@@ -213,7 +229,8 @@ static int evspec_bare(char *s, const struct pmu_set *pmus, struct evdesc *d,
 {
 	char *colon = strchr(s, ':');
 	size_t n = colon ? (size_t)(colon - s) : strlen(s), bad;
-	bool mods_failed = false;
+	bool mods_failed = false, explained = false;
+	char why[sizeof(err->reason)];
 	int ret, pret;
 
 	if (n == 0)
@@ -237,12 +254,17 @@ static int evspec_bare(char *s, const struct pmu_set *pmus, struct evdesc *d,
 		}
 		if (ret == -ENOENT && pret != -ENODEV)
 			ret = pret; /* libpfm4 knew the event but not its unit mask */
+		if (!mods_failed && err)
+			explained = evpfm_explain(s, why, sizeof(why)) > 0;
 	}
 	if (mods_failed)
 		return ret; /* err names the modifier */
-	if (ret == -ENOENT && evspec_raw_like(s, n, &bad))
+	if (ret == -ENOENT && !explained && evspec_raw_like(s, n, &bad))
 		return evsyntax_fail(err, -EINVAL, bad, s, n);
-	return evsyntax_fail(err, ret, 0, s, ret == -ENOENT ? n : strlen(s));
+	ret = evsyntax_fail(err, ret, 0, s, ret == -ENOENT ? n : strlen(s));
+	if (explained)
+		memcpy(err->reason, why, sizeof(why));
+	return ret;
 }
 
 /* One event tok[0..len) into d; err->pos relative to tok. */
@@ -383,6 +405,13 @@ int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_
 	return evnames_for_each(pmus, pmu_filter, false, cb, ctx);
 }
 
+int evspec_attrs(const char *name, evpfm_attr_cb cb, void *ctx)
+{
+	if (!name || !strstr(name, "::"))
+		return 0;
+	return evpfm_for_each_attr(name, cb, ctx);
+}
+
 struct evspec_near {
 	const char *want;
 	size_t wlen;
@@ -423,6 +452,9 @@ static int evspec_near_cb(void *ctx, const char *pmu, const char *name, const ch
 	(void)pmu;
 	(void)desc;
 	if (d > c->limit || strlen(name) >= EV_NAME_MAX)
+		return 0;
+	/* the input itself helps no one: not a spelling, or not the problem */
+	if (evnames_distance(c->want, c->wlen, name, strlen(name)) == 0)
 		return 0;
 	for (i = 0; i < c->n; i++)
 		if (strcmp(c->out[i], name) == 0)

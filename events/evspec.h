@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "evpfm.h"
+
 #define EV_NAME_MAX 96
 #define EVGROUP_MAX 16
 
@@ -15,10 +17,10 @@ struct pmu_set;
 /* One event: its display name and the attr fields that select it. Only type, size,
  * config, config1, config2 and the exclude_* bits are set by the parser. */
 struct evdesc {
-	char name[EV_NAME_MAX];      /* as the user wrote it, modifiers included */
+	char name[EV_NAME_MAX]; /* as the user wrote it, modifiers included */
 	struct perf_event_attr attr;
-	bool explicit_plm;           /* the user gave :u/:k/:h: the K toggle leaves it alone */
-	bool software;               /* a software event: always counts kernel mode too */
+	bool explicit_plm; /* the user gave :u/:k/:h: the K toggle leaves it alone */
+	bool software;	   /* a software event: always counts kernel mode too */
 };
 
 struct evgroup_spec {
@@ -28,13 +30,16 @@ struct evgroup_spec {
 
 struct evspec_list {
 	unsigned n;
-	struct evgroup_spec *g;      /* heap array of n groups */
+	struct evgroup_spec *g; /* heap array of n groups */
 };
 
 /* Where and why parsing failed. */
 struct evspec_err {
-	size_t pos;                  /* byte offset into the spec string */
-	char token[EV_NAME_MAX];     /* the offending name or text */
+	size_t pos;		 /* byte offset into the spec string */
+	char token[EV_NAME_MAX]; /* the offending name or text */
+	char reason[256];	 /* why, in one sentence naming the event, when the parser
+				  * knows better than "unknown" or "syntax" (a libpfm4 event
+				  * that needs a umask, a PMU not on this machine...); "" else */
 };
 
 /* The syntax is perf stat's -e:
@@ -68,8 +73,9 @@ void evspec_list_free(struct evspec_list *l);
  * out[i] (each EV_NAME_MAX bytes). Returns how many. Only names within max(2, len/3)
  * edits, case ignored, are offered, spelled as -e takes them ("cycles", "cpu/mem-loads/",
  * "skl::INST_RETIRED"); a bare name is compared with the alias or event part of those. */
-unsigned evspec_suggest(const char *name, const struct pmu_set *pmus,
-			char out[][EV_NAME_MAX], unsigned max);
+/* The input itself (case ignored) is never offered. */
+unsigned evspec_suggest(const char *name, const struct pmu_set *pmus, char out[][EV_NAME_MAX],
+			unsigned max);
 
 /* True if the event is a software event (PERF_TYPE_SOFTWARE or the software PMU). */
 bool evspec_is_software(const struct evdesc *d);
@@ -87,5 +93,10 @@ typedef int (*evspec_list_cb)(void *ctx, const char *pmu, const char *name, cons
  * Returns 0, or the non-zero value cb stopped with. */
 int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_list_cb cb,
 		     void *ctx);
+
+/* The unit masks, then the modifiers, of a libpfm4 event name ("pmu::EVENT"), for
+ * catalogues. Other names have none: returns 0 without calling cb. Otherwise as
+ * evpfm_for_each_attr. */
+int evspec_attrs(const char *name, evpfm_attr_cb cb, void *ctx);
 
 #endif

@@ -33,6 +33,7 @@ struct pmu_ent {
 	bool core;
 	bool present;
 	bool pfm_generic;
+	bool in_kernel;
 	char *pfm_name;
 	char *desc;
 	int pfm_id;
@@ -219,7 +220,11 @@ static int pmu_read_type(int fd, int *type)
 /* One devices/<name> directory. Entries without a readable type are skipped. */
 static int pmu_load_one(struct pmu_set *s, int devfd, const char *name)
 {
-	struct pmu_ent e = {.pfm_id = -1, .nr_counters = -1, .nr_fixed = -1, .present = true};
+	struct pmu_ent e = {.pfm_id = -1,
+			    .nr_counters = -1,
+			    .nr_fixed = -1,
+			    .present = true,
+			    .in_kernel = true};
 	char buf[4096] = "";
 	int ret, fd = openat(devfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
@@ -341,6 +346,41 @@ static void pmu_merge_pfm(struct pmu_set *s)
 	s->n--;
 }
 
+static bool pmu_has_type(const struct pmu_set *s, int type)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->ent[i].type == type)
+			return true;
+	return false;
+}
+
+/* A present libpfm4 PMU left unmerged is countable only through a kernel PMU: the core
+ * one (raw, hardware and cache types), the software one, or the sysfs PMU its events
+ * encode to. libpfm4 detects PMUs from the CPU model; a VM's kernel may have none. */
+static void pmu_mark_kernel(struct pmu_set *s)
+{
+	int t, types[1];
+	bool core = pmu_set_core_types(s, types, 1) > 0;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		struct pmu_ent *e = &s->ent[i];
+
+		if (e->type >= 0 || !e->present) {
+			e->in_kernel = e->type >= 0;
+			continue;
+		}
+		if (e->pfm_generic) {
+			e->in_kernel = true; /* perf's generic names: software ones at least */
+			continue;
+		}
+		t = e->core ? PERF_TYPE_RAW : evpfm_pmu_perf_type(e->pfm_id);
+		if (t == PERF_TYPE_RAW || t == PERF_TYPE_HARDWARE || t == PERF_TYPE_HW_CACHE)
+			e->in_kernel = core;
+		else
+			e->in_kernel = t == PERF_TYPE_SOFTWARE || (t >= 0 && pmu_has_type(s, t));
+	}
+}
+
 struct pmu_set *pmu_set_new(const char *sysfs_root, bool use_pfm)
 {
 	struct pmu_set *s = calloc(1, sizeof(*s));
@@ -355,6 +395,7 @@ struct pmu_set *pmu_set_new(const char *sysfs_root, bool use_pfm)
 			goto oom;
 		s->pfm = true;
 		pmu_merge_pfm(s);
+		pmu_mark_kernel(s);
 	}
 	return s;
 oom:
@@ -402,6 +443,7 @@ int pmu_set_info(const struct pmu_set *s, unsigned i, struct pmu_info *out)
 		.nr_aliases = e->nr_alias,
 		.pfm_id = e->pfm_name ? e->pfm_id : -1,
 		.pfm_generic = e->pfm_generic,
+		.in_kernel = e->in_kernel,
 	};
 	return 0;
 }

@@ -11,18 +11,21 @@
 struct pmu_set;
 
 struct pmu_info {
-	const char *name;       /* sysfs name (cpu, cpu_core, armv8_pmuv3, ...) or libpfm4 name */
-	int type;               /* perf_event_attr.type, -1 when not in sysfs */
-	const char *cpus;       /* cpu list ("0-7") or NULL when the PMU spans all CPUs */
-	bool core;              /* counts CPU core events (generic events go here) */
-	bool present;           /* present on this machine (sysfs or libpfm4 detected) */
-	const char *pfm_name;   /* libpfm4 PMU name when libpfm4 knows it, else NULL */
-	const char *desc;       /* libpfm4 description, or NULL */
-	int nr_counters;        /* general-purpose counters, -1 unknown */
-	int nr_fixed;           /* fixed counters, -1 unknown */
-	unsigned nr_aliases;    /* sysfs events/ aliases */
-	int pfm_id;             /* libpfm4 pfm_pmu_t when pfm_name is set, else -1 */
-	bool pfm_generic;       /* libpfm4's "perf"/"perf_raw": the generic names again */
+	const char *name;     /* sysfs name (cpu, cpu_core, armv8_pmuv3, ...) or libpfm4 name */
+	int type;	      /* perf_event_attr.type, -1 when not in sysfs */
+	const char *cpus;     /* cpu list ("0-7") or NULL when the PMU spans all CPUs */
+	bool core;	      /* counts CPU core events (generic events go here) */
+	bool present;	      /* present on this machine (sysfs or libpfm4 detected) */
+	const char *pfm_name; /* libpfm4 PMU name when libpfm4 knows it, else NULL */
+	const char *desc;     /* libpfm4 description, or NULL */
+	int nr_counters;      /* general-purpose counters, -1 unknown */
+	int nr_fixed;	      /* fixed counters, -1 unknown */
+	unsigned nr_aliases;  /* sysfs events/ aliases */
+	int pfm_id;	      /* libpfm4 pfm_pmu_t when pfm_name is set, else -1 */
+	bool pfm_generic;     /* libpfm4's "perf"/"perf_raw": the generic names again */
+	bool in_kernel;	      /* the kernel can count its events: a sysfs PMU, or a present
+			       * libpfm4 PMU whose events encode to one (false for a PMU
+			       * libpfm4 detects but the kernel does not have) */
 };
 
 /* Load from sysfs_root ("/sys" on a real system; a fixture dir in tests) and libpfm4
