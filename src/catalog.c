@@ -3,6 +3,7 @@
 #include "catalog.h"
 
 #include <ctype.h>
+#include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #define CHUNK_SIZE 65536
 #define QUERY_WORDS 8
+#define MAX_ATTRS 256
 
 /* Strings live in chunks that never move, so pointers into them stay valid while the
  * catalogue grows. */
@@ -26,6 +28,7 @@ struct catalog {
 	unsigned npmu, cap_pmu;
 	struct catalog_event *ev;
 	const char **lname, **ldesc; /* lower-case name and description, per event */
+	const char **lumask;	     /* lower-case umask names and descriptions, or NULL */
 	unsigned nev, cap_ev;
 	struct chunk *chunks;
 	bool oom;
@@ -52,6 +55,16 @@ static char *cat_alloc(struct catalog *c, size_t n)
 	char *p = k->data + k->used;
 	k->used += n;
 	return p;
+}
+
+/* Room for n attributes, aligned for them. */
+static struct catalog_attr *cat_alloc_attrs(struct catalog *c, unsigned n)
+{
+	size_t al = alignof(struct catalog_attr);
+	char *p = cat_alloc(c, n * sizeof(struct catalog_attr) + al - 1);
+	if (!p)
+		return NULL;
+	return (struct catalog_attr *)(((uintptr_t)p + al - 1) & ~(uintptr_t)(al - 1));
 }
 
 /* A copy of s (NULL stays NULL), lower-cased when lower. */
@@ -116,7 +129,7 @@ static const char *known_desc(const char *name)
 	return "";
 }
 
-static void add_info(struct catalog *c, const struct pmu_info *pi)
+static void add_info(struct catalog *c, const struct pmu_set *pmus, const struct pmu_info *pi)
 {
 	struct catalog_pmu *r = add_pmu(c);
 	if (!r)
@@ -128,11 +141,16 @@ static void add_info(struct catalog *c, const struct pmu_info *pi)
 	r->type = pi->type;
 	r->counters = pi->nr_counters;
 	r->fixed = pi->nr_fixed;
+	/* libpfm4 detects PMUs from the CPU model: only the kernel makes them countable */
 	r->present = pi->present;
+	r->pfm_only = pi->present && !pi->in_kernel && pmu_set_uses_pfm(pmus);
+	if (r->pfm_only)
+		r->counters = r->fixed = -1; /* none of them can be used here */
 	r->core = pi->core;
 }
 
-/* Present PMUs first: they are the ones whose events can be counted here. */
+/* Present PMUs first: they are the ones whose events can be counted here; then those
+ * libpfm4 detects but the kernel lacks, then the rest libpfm4 knows. */
 static void add_pmus(struct catalog *c, const struct pmu_set *pmus)
 {
 	int types[4];
@@ -140,11 +158,15 @@ static void add_pmus(struct catalog *c, const struct pmu_set *pmus)
 		    pmu_set_core_types(pmus, types, 4) > 0);
 	if (pmu_set_find(pmus, "software") < 0)
 		add_heading(c, "software", "the kernel's software events", true);
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < 3; pass++) {
 		for (unsigned i = 0; i < pmu_set_count(pmus); i++) {
 			struct pmu_info pi;
-			if (pmu_set_info(pmus, i, &pi) == 0 && pi.present == (pass == 0))
-				add_info(c, &pi);
+			if (pmu_set_info(pmus, i, &pi) < 0)
+				continue;
+			bool in = pi.present && (pi.in_kernel || !pmu_set_uses_pfm(pmus));
+			int want = in ? 0 : pi.present ? 1 : 2;
+			if (want == pass)
+				add_info(c, pmus, &pi);
 		}
 	}
 }
@@ -192,12 +214,72 @@ static bool grow_events(struct catalog *c)
 	void *d = realloc(c->ldesc, cap * sizeof(*c->ldesc));
 	if (d)
 		c->ldesc = d;
-	if (!e || !n || !d) {
+	void *u = realloc(c->lumask, cap * sizeof(*c->lumask));
+	if (u)
+		c->lumask = u;
+	if (!e || !n || !d || !u) {
 		c->oom = true;
 		return false;
 	}
 	c->cap_ev = cap;
 	return true;
+}
+
+struct attr_buf {
+	struct catalog_attr a[MAX_ATTRS];
+	unsigned n;
+	size_t text; /* bytes of "name desc\n" for the umasks */
+};
+
+static int collect_attr(void *ctx, const struct evpfm_attr *a)
+{
+	struct attr_buf *b = ctx;
+	if (b->n == MAX_ATTRS)
+		return 1;
+	b->a[b->n++] = (struct catalog_attr){.name = a->name,
+					     .desc = a->desc,
+					     .umask = a->umask,
+					     .dfl = a->dfl,
+					     .value = a->value};
+	if (a->umask)
+		b->text += strlen(a->name) + strlen(a->desc) + 2;
+	return 0;
+}
+
+/* The umasks and modifiers of a libpfm4 event, and its umasks lower-cased for search.
+ * libpfm4's strings are static: copies keep the catalogue self-contained all the same. */
+static void add_attrs(struct catalog *c, struct catalog_event *e, unsigned i)
+{
+	static struct attr_buf b;
+	b.n = 0;
+	b.text = 0;
+	c->lumask[i] = NULL;
+	if (evspec_attrs(e->name, collect_attr, &b) < 0 || b.n == 0)
+		return;
+	struct catalog_attr *a = cat_alloc_attrs(c, b.n);
+	char *t = b.text ? cat_alloc(c, b.text + 1) : NULL;
+	if (!a || (b.text && !t))
+		return;
+	size_t o = 0;
+	for (unsigned k = 0; k < b.n; k++) {
+		a[k] = b.a[k];
+		a[k].name = cat_dup(c, b.a[k].name, false);
+		a[k].desc = cat_dup(c, b.a[k].desc, false);
+		if (!a[k].umask)
+			continue;
+		e->numask++;
+		for (const char *s = b.a[k].name; *s; s++)
+			t[o++] = (char)tolower((unsigned char)*s);
+		t[o++] = ' ';
+		for (const char *s = b.a[k].desc; *s; s++)
+			t[o++] = (char)tolower((unsigned char)*s);
+		t[o++] = '\n';
+	}
+	if (t)
+		t[o] = '\0';
+	e->attr = a;
+	e->nattr = b.n;
+	c->lumask[i] = t;
 }
 
 static int add_event(void *ctx, const char *heading, const char *name, const char *desc)
@@ -215,6 +297,9 @@ static int add_event(void *ctx, const char *heading, const char *name, const cha
 	e->desc = cat_dup(c, desc ? desc : "", false);
 	c->lname[c->nev] = cat_dup(c, name, true);
 	c->ldesc[c->nev] = cat_dup(c, desc ? desc : "", true);
+	e->attr = NULL;
+	e->nattr = e->numask = 0;
+	add_attrs(c, e, c->nev);
 	c->pmu[row].nevents++;
 	c->nev++;
 	return c->oom;
@@ -229,7 +314,8 @@ static bool group_by_pmu(struct catalog *c)
 	struct catalog_event *ev = malloc((c->nev + 1) * sizeof(*ev));
 	const char **ln = malloc((c->nev + 1) * sizeof(*ln));
 	const char **ld = malloc((c->nev + 1) * sizeof(*ld));
-	bool ok = start && ev && ln && ld;
+	const char **lu = malloc((c->nev + 1) * sizeof(*lu));
+	bool ok = start && ev && ln && ld && lu;
 	if (ok) {
 		for (unsigned i = 0; i < c->npmu; i++)
 			start[i + 1] = start[i] + c->pmu[i].nevents;
@@ -238,31 +324,40 @@ static bool group_by_pmu(struct catalog *c)
 			ev[k] = c->ev[i];
 			ln[k] = c->lname[i];
 			ld[k] = c->ldesc[i];
+			lu[k] = c->lumask[i];
 		}
 		free(c->ev);
 		free(c->lname);
 		free(c->ldesc);
+		free(c->lumask);
 		c->ev = ev;
 		c->lname = ln;
 		c->ldesc = ld;
+		c->lumask = lu;
 		ev = NULL;
-		ln = ld = NULL;
+		ln = ld = lu = NULL;
 	}
 	free(start);
 	free(ev);
 	free(ln);
 	free(ld);
+	free(lu);
 	return ok;
 }
 
 struct catalog *catalog_new(const struct pmu_set *pmus)
+{
+	return catalog_new_filtered(pmus, NULL);
+}
+
+struct catalog *catalog_new_filtered(const struct pmu_set *pmus, const char *filter)
 {
 	struct catalog *c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	add_pmus(c, pmus);
 	if (!c->oom)
-		evspec_catalogue(pmus, NULL, add_event, c);
+		evspec_catalogue(pmus, filter, add_event, c);
 	c->last_heading = NULL;
 	if (c->oom || !group_by_pmu(c)) {
 		catalog_free(c);
@@ -284,6 +379,7 @@ void catalog_free(struct catalog *c)
 	free(c->ev);
 	free(c->lname);
 	free(c->ldesc);
+	free(c->lumask);
 	free(c);
 }
 
@@ -330,14 +426,16 @@ static void query_split(const char *q, struct query *out)
 	}
 }
 
-/* 2: every word is in the name; 1: each is in the name or the description; 0: not. */
+/* 2: every word is in the name; 1: each is in the name, the description or the umasks;
+ * 0: not. */
 static int match(const struct catalog *c, unsigned i, const struct query *q)
 {
 	int level = 2;
 	for (unsigned w = 0; w < q->n; w++) {
 		if (strstr(c->lname[i], q->word[w]))
 			continue;
-		if (!strstr(c->ldesc[i], q->word[w]))
+		if (!strstr(c->ldesc[i], q->word[w]) &&
+		    !(c->lumask[i] && strstr(c->lumask[i], q->word[w])))
 			return 0;
 		level = 1;
 	}

@@ -1,69 +1,88 @@
-/* The catalogue on stdout: one PMU table, then "heading: name  description" lines. */
+/* The catalogue on stdout: the PMU table, then each PMU's events under its heading, each
+ * libpfm4 event followed by its umasks and modifiers. The same catalogue as the screen's
+ * browsers (src/catalog.c), so both show the same PMUs and events. */
 #include "listing.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "evspec.h"
-#include "pmu.h"
+#include "catalog.h"
 #include "text.h"
 
-struct list_ctx {
-	FILE *f;
-	char heading[EV_NAME_MAX];
-	unsigned n;
-};
-
-static int print_event(void *vctx, const char *pmu, const char *name, const char *desc)
+static void print_pmu(FILE *f, const struct catalog_pmu *p)
 {
-	struct list_ctx *c = vctx;
-	char safe[512];
-	if (strcmp(c->heading, pmu) != 0) {
-		snprintf(c->heading, sizeof(c->heading), "%s", pmu);
-		fprintf(c->f, "\n%s:\n", pmu);
-	}
-	fprintf(c->f, "  %-40s", name);
-	if (desc && *desc) {
-		text_sanitize(desc, safe, sizeof(safe), true);
-		fprintf(c->f, " %s", safe);
-	}
-	fputc('\n', c->f);
-	c->n++;
-	return 0;
+	char type[16] = "-", ctr[24] = "?", desc[512];
+	const char *present = p->pfm_only ? "libpfm" : p->present ? "yes" : "no";
+	if (p->type >= 0)
+		snprintf(type, sizeof(type), "%d", p->type);
+	if (p->heading_only || p->pfm_only)
+		snprintf(ctr, sizeof(ctr), "-");
+	else if (p->counters >= 0)
+		snprintf(ctr, sizeof(ctr), "%d+%d", p->counters, p->fixed > 0 ? p->fixed : 0);
+	text_sanitize(p->desc, desc, sizeof(desc), true);
+	fprintf(f, "%-24s %6s %-10s %-8s %9s  %s%s\n", p->name, type, p->cpus ? p->cpus : "all",
+		present, ctr,
+		p->pfm_only ? "detected by libpfm4 but not available in the kernel (no sysfs PMU): "
+			    : "",
+		desc);
 }
 
-static unsigned print_pmus(FILE *f, const struct pmu_set *pmus, const char *filter)
+static void print_attrs(FILE *f, const struct catalog_event *e)
 {
-	unsigned n = 0;
-	for (unsigned i = 0; i < pmu_set_count(pmus); i++) {
-		struct pmu_info p;
-		if (pmu_set_info(pmus, i, &p))
-			continue;
-		if (filter && strcmp(filter, p.name) != 0 &&
-		    !(p.pfm_name && strcmp(filter, p.pfm_name) == 0))
-			continue;
-		if (!filter && !p.present)
-			continue;
-		if (n++ == 0)
-			fprintf(f, "%-24s %6s %-10s %-8s %9s  %s\n", "PMU", "TYPE", "CPUS", "PRESENT",
-				"COUNTERS", "DESCRIPTION");
-		char type[16] = "-", ctr[24] = "?";
-		if (p.type >= 0)
-			snprintf(type, sizeof(type), "%d", p.type);
-		if (p.nr_counters >= 0)
-			snprintf(ctr, sizeof(ctr), "%d+%d", p.nr_counters, p.nr_fixed > 0 ? p.nr_fixed : 0);
-		fprintf(f, "%-24s %6s %-10s %-8s %9s  %s\n", p.name, type, p.cpus ? p.cpus : "all",
-			p.present ? "yes" : "no", ctr, p.desc ? p.desc : "");
+	char safe[512];
+	for (unsigned i = 0; i < e->nattr && i < e->numask; i++) {
+		const struct catalog_attr *a = &e->attr[i];
+		text_sanitize(a->desc, safe, sizeof(safe), true);
+		fprintf(f, "      :%-34s %s%s\n", a->name, a->dfl ? "(default) " : "", safe);
 	}
-	return n;
+	if (e->nattr > e->numask) {
+		fprintf(f, "      modifiers:");
+		for (unsigned i = e->numask; i < e->nattr; i++)
+			fprintf(f, " %s%s", e->attr[i].name, e->attr[i].value ? "=N" : "");
+		fputc('\n', f);
+	}
+}
+
+static void print_events(FILE *f, const struct catalog *c, int row)
+{
+	char safe[512];
+	const char *heading = NULL;
+	for (unsigned i = 0; i < catalog_nevents(c); i++) {
+		const struct catalog_event *e = catalog_event(c, i);
+		if (row >= 0 && e->pmu != (unsigned)row)
+			continue;
+		if (!heading || strcmp(heading, e->heading) != 0) {
+			heading = e->heading;
+			fprintf(f, "\n%s:\n", heading);
+		}
+		fprintf(f, "  %-40s", e->name);
+		if (*e->desc) {
+			text_sanitize(e->desc, safe, sizeof(safe), true);
+			fprintf(f, " %s", safe);
+		}
+		fputc('\n', f);
+		print_attrs(f, e);
+	}
 }
 
 int listing_print(FILE *f, const struct pmu_set *pmus, const char *filter)
 {
-	unsigned npmu = print_pmus(f, pmus, filter);
-	struct list_ctx c = {.f = f};
-	evspec_catalogue(pmus, filter, print_event, &c);
-	if (filter && npmu == 0 && c.n == 0)
+	if (filter && !*filter)
+		filter = NULL;
+	struct catalog *c = catalog_new_filtered(pmus, filter);
+	if (!c)
+		return -ENOMEM;
+	int row = filter ? catalog_find_pmu(c, filter) : -1;
+	if (filter && row < 0) {
+		catalog_free(c);
 		return -ENOENT;
+	}
+	fprintf(f, "%-24s %6s %-10s %-8s %9s  %s\n", "PMU", "TYPE", "CPUS", "PRESENT", "COUNTERS",
+		"DESCRIPTION");
+	for (unsigned i = 0; i < catalog_npmus(c); i++)
+		if (row < 0 || i == (unsigned)row)
+			print_pmu(f, catalog_pmu(c, i));
+	print_events(f, c, row);
+	catalog_free(c);
 	return 0;
 }

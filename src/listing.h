@@ -6,8 +6,10 @@
 
 struct pmu_set;
 
-/* Print the PMUs, then the events under their PMU headings; filter (NULL: all) keeps one
- * PMU or heading. Returns 0, or -ENOENT when the filter matched nothing. */
+/* Print the catalogue the screen's browsers show (src/catalog.h): every PMU row, then the
+ * events under their headings, libpfm4 events with their umasks and modifiers indented
+ * under them. filter (NULL: all) keeps one PMU or heading. Returns 0, -ENOENT when the
+ * filter matched nothing, or -ENOMEM. */
 int listing_print(FILE *f, const struct pmu_set *pmus, const char *filter);
 
 #endif

@@ -51,11 +51,46 @@ static void row(const struct evlist_view *v, const struct catalog_event *e, bool
 	paint_text(y, 0, w, line, a);
 }
 
-/* The selected event in full on two lines under the list: the columns cut long
- * libpfm4 names and descriptions, and this is what Enter adds. */
-static void detail(const struct evlist_view *v, const struct scroll *s, int y, int w)
+/* The umasks of e on one line: with their descriptions when they all fit in w columns,
+ * else names alone; the default one marked. */
+static void umask_line(const struct catalog_event *e, char *buf, size_t len, int w, bool descs)
 {
-	char name[512], pmu[128], desc[1024], line[700];
+	char name[128], desc[256];
+	size_t o = (size_t)snprintf(buf, len, "umasks:");
+	for (unsigned i = 0; i < e->numask && o < len; i++) {
+		const struct catalog_attr *a = &e->attr[i];
+		text_sanitize(a->name, name, sizeof(name), colors_utf8());
+		text_sanitize(a->desc, desc, sizeof(desc), colors_utf8());
+		if (descs && *desc)
+			o += (size_t)snprintf(buf + o, len - o, "%s %s%s (%s)", i ? "," : "", name,
+					      a->dfl ? " [default]" : "", desc);
+		else
+			o += (size_t)snprintf(buf + o, len - o, "%s %s%s", i ? "," : "", name,
+					      a->dfl ? " [default]" : "");
+	}
+	if (descs && o >= (size_t)w)
+		umask_line(e, buf, len, w, false);
+}
+
+static void modifier_line(const struct catalog_event *e, char *buf, size_t len)
+{
+	char name[64];
+	size_t o = (size_t)snprintf(buf, len, "modifiers:");
+	for (unsigned i = e->numask; i < e->nattr && o < len; i++) {
+		text_sanitize(e->attr[i].name, name, sizeof(name), colors_utf8());
+		o += (size_t)snprintf(buf + o, len - o, " %s%s", name,
+				      e->attr[i].value ? "=N" : "");
+	}
+	if (o < len)
+		snprintf(buf + o, len - o, "   (as EVENT:UMASK:u)");
+}
+
+/* The selected event in full under the list: the columns cut long libpfm4 names and
+ * descriptions, and this is what Enter adds. lines is 2 (name, description) or 4 (and its
+ * umasks, and its modifiers). */
+static void detail(const struct evlist_view *v, const struct scroll *s, int y, int lines, int w)
+{
+	char name[512], pmu[128], desc[1024], line[4096];
 	const struct catalog_event *e = s->sel < v->n ? catalog_event(v->c, v->hits[s->sel]) : NULL;
 	paint_fill(y, 0, w, colors_attr(CLR_COLHDR));
 	if (!e)
@@ -66,6 +101,16 @@ static void detail(const struct evlist_view *v, const struct scroll *s, int y, i
 	snprintf(line, sizeof(line), " %s  (%s)", name, pmu);
 	paint_text(y, 0, w, line, colors_attr(CLR_COLHDR));
 	paint_text(y + 1, 1, w - 1, desc, A_NORMAL);
+	if (lines < 4)
+		return;
+	if (e->numask) {
+		umask_line(e, line, sizeof(line), w - 1, true);
+		paint_text(y + 2, 1, w - 1, line, A_NORMAL);
+	}
+	if (e->nattr > e->numask) {
+		modifier_line(e, line, sizeof(line));
+		paint_text(y + 3, 1, w - 1, line, A_NORMAL);
+	}
 }
 
 void evlist_draw(const struct evlist_view *v, struct scroll *s, int y, int h, int w)
@@ -73,7 +118,9 @@ void evlist_draw(const struct evlist_view *v, struct scroll *s, int y, int h, in
 	char t[256];
 	if (h < 2)
 		return;
-	int rows = h >= 8 ? h - 3 : h - 1; /* title, and the detail when there is room */
+	/* title, and the detail when there is room: umasks and modifiers too when there is more */
+	int lines = h >= 12 ? 4 : h >= 8 ? 2 : 0;
+	int rows = h - 1 - lines;
 	bool pmu_col = v->show_pmu && w >= 100;
 	scroll_set(s, v->n);
 	scroll_fit(s, (size_t)rows);
@@ -94,6 +141,6 @@ void evlist_draw(const struct evlist_view *v, struct scroll *s, int y, int h, in
 		if (e)
 			row(v, e, pmu_col, i == s->sel, nw, y + 1 + k, w);
 	}
-	if (rows < h - 1)
-		detail(v, s, y + 1 + rows, w);
+	if (lines)
+		detail(v, s, y + 1 + rows, lines, w);
 }

@@ -19,8 +19,9 @@ struct evlist_view {
 	const char *empty;	  /* shown when there are no hits */
 };
 
-/* Title line at y, rows below, and the selected event in full on the last two lines:
- * h lines in all, w columns. */
+/* Title line at y, rows below, and the selected event in full on the last lines (its
+ * name and description; its umasks and modifiers when h leaves room): h lines in all,
+ * w columns. */
 void evlist_draw(const struct evlist_view *v, struct scroll *s, int y, int h, int w);
 
 /* True when name is one of the members of s. */

@@ -26,12 +26,18 @@ static void row_text(const struct catalog_pmu *p, char *buf, size_t len)
 	text_sanitize(p->desc, desc, sizeof(desc), colors_utf8());
 	if (p->type >= 0)
 		snprintf(type, sizeof(type), "%d", p->type);
-	if (p->heading_only)
+	if (p->heading_only || p->pfm_only)
 		snprintf(ctr, sizeof(ctr), "-");
 	else if (p->counters >= 0)
 		snprintf(ctr, sizeof(ctr), "%d+%d", p->counters, p->fixed > 0 ? p->fixed : 0);
-	snprintf(buf, len, "%-*.*s %5s %-9.9s %-7s %8s %6u  %s", NAME_W, NAME_W, name, type, cpus,
-		 p->present ? "yes" : "no", ctr, p->nevents, desc);
+	/* libpfm4 detects PMUs from the CPU model; say when the kernel has none to match */
+	snprintf(buf, len, "%-*.*s %5s %-9.9s %-7s %8s %6u  %s%s", NAME_W, NAME_W, name, type, cpus,
+		 p->pfm_only  ? "libpfm"
+		 : p->present ? "yes"
+			      : "no",
+		 ctr, p->nevents,
+		 p->pfm_only ? "detected by libpfm4, not in the kernel (no sysfs PMU): " : "",
+		 desc);
 }
 
 void pmulist_draw(const struct catalog *c, struct scroll *s, int y, int h, int w)
@@ -53,9 +59,9 @@ void pmulist_draw(const struct catalog *c, struct scroll *s, int y, int h, int w
 			break;
 		char line[512];
 		row_text(p, line, sizeof(line));
-		attr_t a = i == s->sel	? colors_attr(CLR_SELECTED)
-			   : p->present ? A_NORMAL
-					: colors_attr(CLR_MISSING);
+		attr_t a = i == s->sel			? colors_attr(CLR_SELECTED)
+			   : p->present && !p->pfm_only ? A_NORMAL
+							: colors_attr(CLR_MISSING);
 		paint_fill(y + 1 + k, 0, w, a);
 		paint_text(y + 1 + k, 0, w, line, a);
 	}

@@ -1,5 +1,6 @@
 /* The PMU browser: every PMU sysfs and libpfm4 know, present ones first, with type,
- * CPUs, counters and how many events the catalogue lists for each. */
+ * CPUs, counters and how many events the catalogue lists for each. A PMU libpfm4 detects
+ * but the kernel lacks says so ("libpfm" in PRESENT) and shows no counters. */
 #ifndef PMUTOP_PMULIST_H
 #define PMUTOP_PMULIST_H
 
