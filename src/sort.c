@@ -110,6 +110,8 @@ size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned
 		size_t first = n;
 		for (unsigned t = i + 1; t < m->nrows && m->rows[t].kind == ROW_THREAD; t++)
 			idx[n++] = t;
+		if (spec->fold_single && n - first == 1)
+			n = first; /* its one thread is the process row itself */
 		msort(&c, idx + first, tmp, n - first);
 	}
 	return n;

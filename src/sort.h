@@ -11,13 +11,15 @@
 #include "model.h"
 
 struct sort_spec {
-	const struct column *col;  /* NULL: by pid */
+	const struct column *col; /* NULL: by pid */
 	bool descending;
-	const char *filter;        /* substring of the command name, or NULL */
+	const char *filter; /* substring of the command name, or NULL */
 	bool have_uid;
-	uid_t uid;                 /* only this user's rows when have_uid */
+	uid_t uid; /* only this user's rows when have_uid */
 	bool hide_kthreads;
-	pid_t only_pid;            /* > 0: just this process and its threads */
+	pid_t only_pid;	  /* > 0: just this process and its threads */
+	bool fold_single; /* a process with one thread row shows without it (htop:
+			     thread rows only under processes with 2+ threads) */
 };
 
 /* Fill idx with the indices of m->rows to show, in order: processes sorted by spec, each

@@ -171,6 +171,24 @@ static void test_by_pid(void **state)
 	assert_string_equal(order(&f, &s), "5 10 .10 .11 .12 20 30 .30 .31 40 50 60");
 }
 
+/* Like htop: a process with a single thread shows one row, not the same task twice. */
+static void test_fold_single_thread(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_init(&f);
+	unsigned n = f.m.nrows;
+	/* sshd (40) with its one thread row, as the model lists it with thread rows on. */
+	memmove(&f.rows[n - 3], &f.rows[n - 4], 4 * sizeof(f.rows[0]));
+	f.rows[n - 3] = f.rows[n - 4];
+	f.rows[n - 3].kind = ROW_THREAD;
+	f.m.nrows = n + 1;
+	struct sort_spec s = {.col = NULL};
+	assert_string_equal(order(&f, &s), "5 10 .10 .11 .12 20 30 .30 .31 40 .40 50 60");
+	s.fold_single = true;
+	assert_string_equal(order(&f, &s), "5 10 .10 .11 .12 20 30 .30 .31 40 50 60");
+}
+
 static void test_by_command(void **state)
 {
 	(void)state;
@@ -303,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_ascending),
 		cmocka_unit_test(test_ipc_marks_last),
 		cmocka_unit_test(test_by_pid),
+		cmocka_unit_test(test_fold_single_thread),
 		cmocka_unit_test(test_by_command),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_empty_model),

@@ -176,6 +176,7 @@ void ui_refresh_rows(struct ui *u, bool resort)
 		.have_uid = u->have_uid,
 		.uid = u->uid,
 		.only_pid = u->focus,
+		.fold_single = true,
 	};
 	if (rows_update(&u->rows, u->m, &spec, resort) < 0)
 		snprintf(u->msg, sizeof(u->msg), "out of memory: rows not updated");
