@@ -4,6 +4,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "colors.h"
 #include "curs.h"
@@ -68,13 +69,13 @@ static void test_filter_incremental(void **state)
 	assert_true(fake_find(s, " gamma") >= 0);
 	assert_int_equal(fake_find(s, " alpha"), -1);
 	assert_int_equal(fake_find(s, " beta"), -1);
-	fake_key(U(state), KEY_BACKSPACE);     /* "g": beta-worker? no; gamma only */
-	fake_type(U(state), "A");              /* "gA": case-insensitive */
+	fake_key(U(state), KEY_BACKSPACE); /* "g": beta-worker? no; gamma only */
+	fake_type(U(state), "A");	   /* "gA": case-insensitive */
 	assert_true(fake_find(screen(state), " gamma") >= 0);
 	cmd = fake_key(U(state), '\n');
 	assert_int_equal(cmd.kind, UI_REDRAW);
 	s = screen(state);
-	assert_non_null(strstr(s, "Filter: gA"));      /* shown on the tab bar */
+	assert_non_null(strstr(s, "Filter: gA")); /* shown on the tab bar */
 	assert_non_null(strstr(last_line(s, line, sizeof(line)), "F10Quit"));
 	assert_int_equal(fake_find(s, " alpha"), -1);
 	/* Esc in the main view clears it. */
@@ -101,7 +102,7 @@ static void test_filter_sanitized(void **state)
 	char line[1024];
 	fake_key(U(state), '/');
 	fake_key(U(state), 0x1b + 0x80); /* a C1 byte: stored, never drawn raw */
-	fake_key(U(state), 7);           /* BEL: not taken at all */
+	fake_key(U(state), 7);		 /* BEL: not taken at all */
 	const char *s = screen(state);
 	assert_null(strchr(s, '\a'));
 	assert_non_null(strstr(last_line(s, line, sizeof(line)), "Filter: ?"));
@@ -113,7 +114,7 @@ static void test_interval(void **state)
 	struct ui_cmd cmd = fake_key(U(state), 'd');
 	assert_int_equal(cmd.kind, UI_REDRAW);
 	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "Interval"));
-	fake_key(U(state), KEY_BACKSPACE);     /* the prompt starts with "1" */
+	fake_key(U(state), KEY_BACKSPACE); /* the prompt starts with "1" */
 	cmd = fake_type(U(state), "0.5\n");
 	assert_int_equal(cmd.kind, UI_SET_INTERVAL);
 	assert_true(cmd.interval > 0.49 && cmd.interval < 0.51);
@@ -121,7 +122,7 @@ static void test_interval(void **state)
 	const char *bad[] = {"abc", "0.01", "5000", "", "1x", "nan", "-1"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fake_key(U(state), 's');
-		fake_key(U(state), 21);        /* ^U: clear the line */
+		fake_key(U(state), 21); /* ^U: clear the line */
 		fake_type(U(state), bad[i]);
 		cmd = fake_key(U(state), '\n');
 		assert_int_not_equal(cmd.kind, UI_SET_INTERVAL);
@@ -172,6 +173,21 @@ static void test_pid_focus(void **state)
 		assert_int_not_equal(cmd.kind, UI_FOCUS_PID);
 		assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "Not a PID"));
 	}
+	/* A pid no process has: said so, and the view stays as it was. */
+	fake_key(U(state), 'p');
+	cmd = fake_type(U(state), "99999999\n");
+	assert_int_not_equal(cmd.kind, UI_FOCUS_PID);
+	s = screen(state);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "no such process 99999999"));
+	assert_null(strstr(s, "Watching"));
+	assert_true(fake_find(s, " alpha") >= 0);
+	/* A live process outside the model: ours. */
+	fake_key(U(state), 'p');
+	char me[32];
+	snprintf(me, sizeof(me), "%d\n", (int)getpid());
+	cmd = fake_type(U(state), me);
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, getpid());
 }
 
 static void test_enter_focuses_selected(void **state)
@@ -207,7 +223,7 @@ static void test_selection_follows_row(void **state)
 	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
 	const char *s = screen(state);
 	assert_true(fake_find(s, " gamma") > fake_find(s, " alpha"));
-	assert_non_null(strstr(s, "99.0"));    /* values still update */
+	assert_non_null(strstr(s, "99.0")); /* values still update */
 	/* A key that is not a move ends the hold: gamma goes first. */
 	fake_key(U(state), 'x');
 	s = screen(state);
@@ -240,8 +256,8 @@ static void test_engine_commands(void **state)
 	assert_int_equal(fake_key(U(state), ' ').kind, UI_TOGGLE_PAUSE);
 	assert_int_equal(fake_key(U(state), 'q').kind, UI_QUIT);
 	assert_int_equal(fake_key(U(state), KEY_F(10)).kind, UI_QUIT);
-	assert_int_equal(fake_key(U(state), 12).kind, UI_REDRAW);     /* ^L */
-	assert_int_equal(fake_key(U(state), 'Z').kind, UI_NONE);      /* unbound */
+	assert_int_equal(fake_key(U(state), 12).kind, UI_REDRAW); /* ^L */
+	assert_int_equal(fake_key(U(state), 'Z').kind, UI_NONE);  /* unbound */
 	/* In a prompt, 'q' is text, not quit. */
 	fake_key(U(state), '/');
 	assert_int_not_equal(fake_key(U(state), 'q').kind, UI_QUIT);
@@ -296,9 +312,9 @@ static void test_free_twice_and_bad_terminals(void **state)
 	struct term t = fake_ui(80, 24);
 	assert_non_null(t.u);
 	ui_free(t.u);
-	ui_free(t.u);                  /* second call: nothing left to do */
+	ui_free(t.u); /* second call: nothing left to do */
 	ui_free(NULL);
-	ui_restore_terminal();         /* no screen up: harmless */
+	ui_restore_terminal(); /* no screen up: harmless */
 	fclose(t.in);
 	fclose(t.out);
 
@@ -321,7 +337,7 @@ static void test_colors_and_no_color(void **state)
 	unsetenv("NO_COLOR");
 	struct term t = fake_ui(80, 24);
 	assert_non_null(t.u);
-	assert_true(colors_color());           /* xterm-256color has colours */
+	assert_true(colors_color()); /* xterm-256color has colours */
 	fake_close(&t);
 
 	setenv("NO_COLOR", "1", 1);
@@ -333,8 +349,8 @@ static void test_colors_and_no_color(void **state)
 
 	/* vt100 has none: attributes only, and the screen still works. */
 	FILE *in = fopen("/dev/null", "r"), *out = tmpfile();
-	struct ui_opts o = {.color = true, .in = in, .out = out, .term = "vt100", .cols = 80,
-			    .lines = 24};
+	struct ui_opts o = {
+		.color = true, .in = in, .out = out, .term = "vt100", .cols = 80, .lines = 24};
 	char err[256];
 	struct ui *u = ui_new(&o, err, sizeof(err));
 	assert_non_null(u);
@@ -353,10 +369,10 @@ static void test_colors_and_no_color(void **state)
 static void test_suspend_resume(void **state)
 {
 	ui_suspend(U(state));
-	ui_suspend(U(state));                  /* twice: harmless */
+	ui_suspend(U(state)); /* twice: harmless */
 	char buf[64] = "x";
 	ui_screen_text(U(state), buf, sizeof(buf));
-	assert_string_equal(buf, "");          /* nothing is drawn while suspended */
+	assert_string_equal(buf, ""); /* nothing is drawn while suspended */
 	ui_resume(U(state));
 	assert_non_null(strstr(screen(state), "[1 IPC]"));
 	ui_resume(U(state));

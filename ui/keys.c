@@ -3,6 +3,9 @@
  * change its state and ask for a redraw; the rest become commands for main.c. */
 #include "keys.h"
 
+#include <errno.h>
+#include <signal.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +18,7 @@
 #include "usermenu.h"
 
 #define KEY_ESC 27
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 
 static bool is_move(int key)
 {
@@ -288,13 +291,13 @@ static void help_key(struct ui *u, int key, struct ui_cmd *cmd)
 		u->help_top = 0;
 		break;
 	case KEY_END:
-		u->help_top = 1 << 20;   /* help_draw clamps it to the last page */
+		u->help_top = 1 << 20; /* help_draw clamps it to the last page */
 		break;
 	case KEY_F(10):
 		cmd->kind = UI_QUIT;
 		return;
 	default:
-		u->mode = MODE_MAIN;   /* Esc, q, h, ?: back, as in htop */
+		u->mode = MODE_MAIN; /* Esc, q, h, ?: back, as in htop */
 		break;
 	}
 	if (u->help_top < 0)
@@ -307,6 +310,16 @@ static void bad_input(struct ui *u, const char *what, const char *hint)
 	char clean[PROMPT_MAX];
 	text_sanitize(u->prompt.text, clean, sizeof(clean), colors_utf8());
 	snprintf(u->msg, sizeof(u->msg), "Not %.16s: '%.64s' (%.48s)", what, clean, hint);
+}
+
+/* A pid worth watching: one the model shows, or a live process (kill(pid, 0) fails
+ * with ESRCH only when there is none; EPERM means it is someone else's). */
+static bool pid_exists(const struct ui *u, pid_t pid)
+{
+	for (unsigned i = 0; u->m && i < u->m->nrows; i++)
+		if (u->m->rows[i].pid == pid)
+			return true;
+	return !(kill(pid, 0) == -1 && errno == ESRCH);
 }
 
 static void prompt_done(struct ui *u, struct ui_cmd *cmd)
@@ -327,6 +340,11 @@ static void prompt_done(struct ui *u, struct ui_cmd *cmd)
 	case ASK_PID:
 		if (!prompt_parse_pid(u->prompt.text, &pid)) {
 			bad_input(u, "a PID", "give a process id above 0");
+			break;
+		}
+		if (!pid_exists(u, pid)) {
+			/* Stay on what was shown: nothing to watch there. */
+			snprintf(u->msg, sizeof(u->msg), "no such process %d", (int)pid);
 			break;
 		}
 		focus(u, pid, cmd);
