@@ -270,6 +270,17 @@ static void test_sort_menu(void **state)
 	const char *s = screen(state);
 	assert_true(fake_find(s, "Sort by") >= 0);
 	assert_true(fake_find(s, "IPC      instructions per cycle") >= 0);
+	/* A framed box as tall as its items: the table shows below it, not through it. */
+	int top = fake_find(s, "+- Sort by -");
+	assert_true(top >= 0);
+	int bottom = top + 1;
+	char ln[1024];
+	while (bottom < 24 && fake_line(s, bottom, ln, sizeof(ln))[0] == '|')
+		bottom++;
+	assert_int_equal(strncmp(fake_line(s, bottom, ln, sizeof(ln)), "+---", 4), 0);
+	assert_true(bottom - top - 1 >= 4 && bottom - top - 1 <= 12); /* 12 columns */
+	/* Right of the box, the table goes on. */
+	assert_non_null(strstr(fake_line(s, top, ln, sizeof(ln)), "COMMAND"));
 	/* From CPU% down three: GHZ, CYCLES, INSNS. */
 	int keys[] = {KEY_DOWN, KEY_DOWN, KEY_DOWN, '\n'};
 	fake_keys(U(state), keys, 4);

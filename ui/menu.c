@@ -2,6 +2,7 @@
 #include "menu.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "colors.h"
 #include "curs.h"
@@ -56,13 +57,32 @@ long menu_value(const struct menu *mn)
 	return mn->n ? mn->value[mn->sel] : -1;
 }
 
+/* A line of the box: left glyph, fill glyph repeated, right glyph, in w columns. */
+static void box_line(int y, int x, int w, const char *l, const char *fill, const char *r, attr_t a)
+{
+	paint_fill(y, x, w, a);
+	paint_text(y, x, 1, l, a);
+	for (int k = 1; k < w - 1; k++)
+		paint_text(y, x + k, 1, fill, a);
+	paint_text(y, x + w - 1, 1, r, a);
+}
+
+/* A framed box as tall as its items (within h): the title in the top border, the text
+ * under it cleared, so that nothing of the table shows through. */
 void menu_draw(struct menu *mn, int y, int x, int w, int h)
 {
-	if (h < 2 || w < 4)
+	if (h < 3 || w < 6)
 		return;
-	paint_fill(y, x, w, colors_attr(CLR_COLHDR));
-	paint_text(y, x, w, mn->title, colors_attr(CLR_COLHDR));
-	int rows = h - 1;
+	bool u8 = colors_utf8();
+	const char *hz = u8 ? "\xe2\x94\x80" : "-", *vt = u8 ? "\xe2\x94\x82" : "|";
+	int rows = (int)(mn->n ? mn->n : 1);
+	if (rows > h - 2)
+		rows = h - 2;
+	attr_t frame = colors_attr(CLR_COLHDR);
+	box_line(y, x, w, u8 ? "\xe2\x94\x8c" : "+", hz, u8 ? "\xe2\x94\x90" : "+", frame);
+	char title[MENU_LABEL + 4];
+	snprintf(title, sizeof(title), " %s ", mn->title);
+	paint_text(y, x + 2, w - 4, title, frame);
 	if (mn->sel < mn->top)
 		mn->top = mn->sel;
 	if ((int)(mn->sel - mn->top) >= rows)
@@ -70,8 +90,13 @@ void menu_draw(struct menu *mn, int y, int x, int w, int h)
 	for (int k = 0; k < rows; k++) {
 		unsigned i = mn->top + (unsigned)k;
 		attr_t a = i == mn->sel ? colors_attr(CLR_SELECTED) : colors_attr(CLR_NORMAL);
-		paint_fill(y + 1 + k, x, w, a);
+		paint_fill(y + 1 + k, x, w, colors_attr(CLR_NORMAL));
+		paint_text(y + 1 + k, x, 1, vt, frame);
+		paint_fill(y + 1 + k, x + 1, w - 2, a);
 		if (i < mn->n)
-			paint_text(y + 1 + k, x + 1, w - 1, mn->label[i], a);
+			paint_text(y + 1 + k, x + 2, w - 4, mn->label[i], a);
+		paint_text(y + 1 + k, x + w - 1, 1, vt, frame);
 	}
+	box_line(y + 1 + rows, x, w, u8 ? "\xe2\x94\x94" : "+", hz, u8 ? "\xe2\x94\x98" : "+",
+		 frame);
 }
