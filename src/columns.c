@@ -557,7 +557,7 @@ void column_format_val(const struct column *c, struct val v, char *buf, size_t l
 		break;
 	case FMT_PCT:
 		/* 0.04% is not 0.0%: small shares keep their significant digits. */
-		if (v.v != 0 && fabs(v.v) < 0.05)
+		if (c->kind == COL_RATIO && v.v != 0 && fabs(v.v) < 0.05)
 			fmt_sig(v.v, w, buf, len);
 		else
 			snprintf(buf, len, v.v < 999.95 ? "%.1f" : "%.0f", v.v);
