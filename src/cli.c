@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum {
 	OPT_PER_CPU = 256,
@@ -59,7 +60,7 @@ void cli_usage(FILE *f)
 	      "      --format FMT       batch output: text (default), csv or json\n"
 	      "      --sort COL         sort by column COL (e.g. CPU%, IPC, CMISS%)\n"
 	      "      --reverse          reverse the sort order\n"
-	      "      --pane NAME        first pane shown (IPC, Cache, Branch, Software)\n"
+	      "      --pane NAME        first pane shown (IPC, Cache, Branch, Software, Events)\n"
 	      "      --list [PMU]       list PMUs and events, then exit\n"
 	      "      --no-color         no colours on the screen\n"
 	      "  -c, --config FILE      read the setup from FILE (default:\n"
@@ -70,7 +71,8 @@ void cli_usage(FILE *f)
 	      "  -- COMMAND ARGS        start COMMAND with counters attached, watch it, and\n"
 	      "                         exit with its status when it ends\n"
 	      "\n"
-	      "Exit status: 0 ok, 1 runtime error, 2 bad usage. See pmutop(1).\n",
+	      "Exit status: 0 ok, 1 runtime error, 2 bad usage; with -- COMMAND the command's\n"
+	      "status (127: it could not run). See pmutop(1).\n",
 	      f);
 }
 
@@ -96,16 +98,36 @@ int cli_parse_count(const char *s, long *out)
 	return 0;
 }
 
+bool cli_pane_ok(const char *name)
+{
+	static const char *const panes[] = {"IPC", "Cache", "Branch", "Software", "Events"};
+	for (size_t i = 0; i < sizeof(panes) / sizeof(panes[0]); i++)
+		if (strcasecmp(name, panes[i]) == 0)
+			return true;
+	return false;
+}
+
 static int parse_pids(struct cli *c, const char *arg, char *err, size_t errlen)
 {
 	const char *s = arg;
+	size_t n = strlen(arg);
+	/* An empty list or element would watch everything or hide a typo: refuse both. */
+	if (n == 0 || arg[n - 1] == ',') {
+		snprintf(err, errlen,
+			 "empty pid %s for -p: give process ids separated by "
+			 "commas, e.g. -p 1234,5678",
+			 n ? "in the list" : "list");
+		return -EINVAL;
+	}
 	while (*s) {
 		char *end;
 		errno = 0;
 		long v = strtol(s, &end, 10);
 		if (errno || end == s || v < 1 || v > 0x3fffffff || (*end && *end != ',')) {
-			snprintf(err, errlen, "invalid pid list '%s' for -p: give process ids "
-					      "separated by commas, e.g. -p 1234,5678", arg);
+			snprintf(err, errlen,
+				 "invalid pid list '%s' for -p: give process ids "
+				 "separated by commas, e.g. -p 1234,5678",
+				 arg);
 			return -EINVAL;
 		}
 		if (c->npids == CLI_MAX_PIDS) {
@@ -156,7 +178,15 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		return -EINVAL;
 	case 'e':
 		if (!*arg) {
-			snprintf(err, errlen, "empty event list for -e: e.g. -e cycles,instructions");
+			snprintf(err, errlen,
+				 "empty event list for -e: e.g. -e cycles,instructions");
+			return -EINVAL;
+		}
+		if (strlen(arg) >= CLI_EVENTS_MAX) {
+			snprintf(err, errlen,
+				 "event list for -e is too long (%zu bytes, at most %d): "
+				 "count fewer events or use groups {a,b}",
+				 strlen(arg), CLI_EVENTS_MAX - 1);
 			return -EINVAL;
 		}
 		c->events = arg;
@@ -178,6 +208,11 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->reverse = true;
 		return 0;
 	case OPT_PANE:
+		if (!cli_pane_ok(arg)) {
+			snprintf(err, errlen, "unknown pane '%s' for --pane: use one of %s", arg,
+				 CLI_PANES);
+			return -EINVAL;
+		}
 		c->pane = arg;
 		return 0;
 	case OPT_LIST:
@@ -220,14 +255,18 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			const char *name = argv[optind - 1];
 			bool is_long = strncmp(name, "--", 2) == 0;
 			if (opt == ':')
-				snprintf(err, errlen, "option '%s' needs a value: see pmutop --help", name);
+				snprintf(err, errlen,
+					 "option '%s' needs a value: see pmutop --help", name);
 			else if (is_long && strchr(name, '='))
-				snprintf(err, errlen, "option '%.*s' takes no value: see pmutop --help",
+				snprintf(err, errlen,
+					 "option '%.*s' takes no value: see pmutop --help",
 					 (int)(strchr(name, '=') - name), name);
 			else if (!is_long && optopt > 0 && optopt < 128)
-				snprintf(err, errlen, "unknown option '-%c': see pmutop --help", optopt);
+				snprintf(err, errlen, "unknown option '-%c': see pmutop --help",
+					 optopt);
 			else
-				snprintf(err, errlen, "unknown option '%s': see pmutop --help", name);
+				snprintf(err, errlen, "unknown option '%s': see pmutop --help",
+					 name);
 			return -EINVAL;
 		}
 		if (parse_one(c, opt, optarg, err, errlen))
@@ -238,15 +277,17 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		c->list_pmu = argv[optind];
 	} else if (optind < argc) {
 		if (!after_dashes) {
-			snprintf(err, errlen, "unexpected argument '%s': to watch a command, put it "
-					      "after --, e.g. pmutop -- %s",
+			snprintf(err, errlen,
+				 "unexpected argument '%s': to watch a command, put it "
+				 "after --, e.g. pmutop -- %s",
 				 argv[optind], argv[optind]);
 			return -EINVAL;
 		}
 		c->command = &argv[optind];
 	}
 	if (c->command && c->npids) {
-		snprintf(err, errlen, "-p and -- COMMAND cannot be combined: watch one or the other");
+		snprintf(err, errlen,
+			 "-p and -- COMMAND cannot be combined: watch one or the other");
 		return -EINVAL;
 	}
 	if (c->children && !c->command) {

@@ -8,30 +8,34 @@
 #include <sys/types.h>
 
 #define CLI_MAX_PIDS 64
+/* The longest -e list plus its NUL (the setup file holds as much: CONFIG_EVENTS_MAX). */
+#define CLI_EVENTS_MAX 1024
+/* The panes --pane and the setup file's "pane" may name (src/columns.c builds them). */
+#define CLI_PANES "IPC, Cache, Branch, Software or Events"
 
 enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 
 struct cli {
 	bool batch;
-	long count;            /* -n: blocks to print, 0 = until stopped */
-	double interval;       /* -d seconds */
+	long count;	 /* -n: blocks to print, 0 = until stopped */
+	double interval; /* -d seconds */
 	bool interval_set;
-	const char *events;    /* -e SPEC, or NULL for the default set */
-	bool per_cpu;          /* --per-cpu */
-	bool threads;          /* -H */
-	bool user_only;        /* --user: hardware events exclude kernel mode */
-	bool children;         /* --children */
+	const char *events; /* -e SPEC, or NULL for the default set */
+	bool per_cpu;	    /* --per-cpu */
+	bool threads;	    /* -H */
+	bool user_only;	    /* --user: hardware events exclude kernel mode */
+	bool children;	    /* --children */
 	enum out_format format;
-	const char *sort;      /* --sort COL */
-	bool reverse;          /* --reverse */
-	const char *pane;      /* --pane NAME */
+	const char *sort; /* --sort COL */
+	bool reverse;	  /* --reverse */
+	const char *pane; /* --pane NAME */
 	pid_t pids[CLI_MAX_PIDS];
 	unsigned npids;
-	char **command;        /* after --, NULL-terminated, or NULL */
-	bool list;             /* --list [PMU] */
+	char **command; /* after --, NULL-terminated, or NULL */
+	bool list;	/* --list [PMU] */
 	const char *list_pmu;
 	bool no_color;
-	const char *config;    /* -c FILE */
+	const char *config; /* -c FILE */
 	bool help, version;
 };
 
@@ -39,6 +43,8 @@ struct cli {
  * what to do. */
 int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
 void cli_usage(FILE *f);
+/* True when name is one of CLI_PANES (case-insensitive, as the screen matches them). */
+bool cli_pane_ok(const char *name);
 
 /* Strict number parsing for options: the whole string, within [min, max]. */
 int cli_parse_seconds(const char *s, double *out);

@@ -334,6 +334,58 @@ static void test_number_helpers(void **state)
 	assert_int_equal(cli_parse_count("7 ", &n), -EINVAL);
 }
 
+/* Empty pid lists and elements: "-p ''" watched everything, "-p 1," was taken as 1. */
+static void test_empty_pids(void **state)
+{
+	(void)state;
+	struct parsed p;
+	assert_refused(PARSE(&p, "-b", "-p", ""), "empty pid list", "-p");
+	assert_refused(PARSE(&p, "-b", "-p", "1,"), "empty pid", "-p");
+	assert_refused(PARSE(&p, "-b", "-p", ","), "empty pid", "-p");
+	assert_refused(PARSE(&p, "-b", "-p", "1,,2"), "'1,,2'", "-p");
+	assert_refused(PARSE(&p, "-b", "-p", ",1"), "',1'", "-p");
+	PARSE(&p, "-b", "-p", "1,2");
+	assert_int_equal(p.ret, 0);
+	assert_int_equal(p.c.npids, 2);
+}
+
+/* Only panes that exist, in any case (as the screen matches them). */
+static void test_pane_names(void **state)
+{
+	(void)state;
+	struct parsed p;
+	assert_refused(PARSE(&p, "--pane", "foo"), "'foo'",
+		       "IPC, Cache, Branch, Software or Events");
+	static const char *const ok[] = {"IPC", "Cache", "Branch", "Software", "Events", "cache"};
+	for (unsigned i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		PARSE(&p, "--pane", ok[i]);
+		assert_int_equal(p.ret, 0);
+		assert_string_equal(p.c.pane, ok[i]);
+	}
+	assert_false(cli_pane_ok(""));
+	assert_false(cli_pane_ok("IPCX"));
+}
+
+/* An event list pmutop cannot keep whole is refused, not cut to a wrong event. */
+static void test_long_event_list(void **state)
+{
+	(void)state;
+	static char spec[CLI_EVENTS_MAX + 1];
+	memset(spec, 'a', sizeof(spec) - 1);
+	spec[sizeof(spec) - 1] = '\0';
+	char *argv[] = {(char *)"pmutop", (char *)"-b", (char *)"-e", spec, NULL};
+	struct cli c;
+	char err[512];
+	reset_getopt();
+	assert_int_equal(cli_parse(4, argv, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "too long"));
+	assert_non_null(strstr(err, "1023"));
+	spec[CLI_EVENTS_MAX - 1] = '\0'; /* the longest that fits */
+	reset_getopt();
+	assert_int_equal(cli_parse(4, argv, &c, err, sizeof(err)), 0);
+	assert_int_equal(strlen(c.events), CLI_EVENTS_MAX - 1);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -352,6 +404,9 @@ int main(void)
 		cmocka_unit_test(test_bad_combinations),
 		cmocka_unit_test(test_reparse_after_error),
 		cmocka_unit_test(test_number_helpers),
+		cmocka_unit_test(test_empty_pids),
+		cmocka_unit_test(test_pane_names),
+		cmocka_unit_test(test_long_event_list),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);
