@@ -171,14 +171,20 @@ static int set_interval(struct parse *p, const char *key, char *v)
 		    Q(q, v));
 }
 
+/* Columns depend on the events counted: main.c checks the name, with sort_line. */
 static int set_sort(struct parse *p, const char *key, char *v)
 {
+	p->c.sort_line = p->line;
 	return set_word(p, key, "column name", v, p->c.sort, sizeof(p->c.sort));
 }
 
 static int set_pane(struct parse *p, const char *key, char *v)
 {
-	return set_word(p, key, "pane name", v, p->c.pane, sizeof(p->c.pane));
+	char q[200];
+	int ret = set_word(p, key, "pane name", v, p->c.pane, sizeof(p->c.pane));
+	if (ret == 0 && !cli_pane_ok(v))
+		return fail(p, "unknown pane '%s': use %s", Q(q, v), CLI_PANES);
+	return ret;
 }
 
 static int set_reverse(struct parse *p, const char *key, char *v)
@@ -204,6 +210,7 @@ static int set_events(struct parse *p, const char *key, char *v)
 		return fail(p, "the event list is longer than %zu bytes: count fewer events",
 			    sizeof(p->c.events) - 1);
 	memcpy(p->c.events, v, strlen(v) + 1);
+	p->c.events_line = p->line;
 	return 0;
 }
 
@@ -438,10 +445,10 @@ static int read_small(const char *path, char **out, size_t *outlen, char *err, s
 		set_err(err, errlen, "%s: %s", path, strerror(-ret));
 	} else if (S_ISDIR(st.st_mode)) {
 		ret = -EISDIR;
-		set_err(err, errlen, "%s: is a directory, not a setup file: give the file", path);
+		set_err(err, errlen, "%s: is a directory, not a file", path);
 	} else if (!S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
-		set_err(err, errlen, "%s: not a regular file: give a setup file", path);
+		ret = -ENODEV;
+		set_err(err, errlen, "%s: not a regular file", path);
 	} else if (st.st_size > CONFIG_FILE_MAX) {
 		ret = -EFBIG;
 	} else if (!(buf = malloc(CONFIG_FILE_MAX + 1))) {
@@ -463,7 +470,7 @@ static int read_small(const char *path, char **out, size_t *outlen, char *err, s
 		}
 	}
 	if (ret == -EFBIG)
-		set_err(err, errlen, "%s: larger than %d KiB: not a pmutop setup file", path,
+		set_err(err, errlen, "%s: larger than %d KiB, too large for a setup file", path,
 			CONFIG_FILE_MAX / 1024);
 	close(fd);
 	if (ret) {

@@ -8,21 +8,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli.h"
 #include "columns.h"
 
-#define CONFIG_EVENTS_MAX 1024
+#define CONFIG_EVENTS_MAX CLI_EVENTS_MAX
 #define CONFIG_METRICS_MAX 16
 
 struct config {
-	double interval;          /* 0: not set */
-	char sort[32];            /* column name, "" not set */
+	double interval; /* 0: not set */
+	char sort[32];	 /* column name, "" not set */
 	bool reverse;
-	char pane[32];            /* "" not set */
+	char pane[32]; /* "" not set */
 	bool threads;
 	bool user_only;
-	char events[CONFIG_EVENTS_MAX];  /* the user's event spec (perf -e syntax), "" none */
+	char events[CONFIG_EVENTS_MAX]; /* the user's event spec (perf -e syntax), "" none */
 	struct user_metric metrics[CONFIG_METRICS_MAX];
 	unsigned nmetrics;
+	/* Where sort and events were read (0: not from a file), for main.c's messages about
+	 * what only it can check. Not part of the setup: not written, not compared. */
+	unsigned sort_line, events_line;
 };
 
 /* Defaults: everything unset. */
@@ -34,7 +38,8 @@ void config_init(struct config *c);
 int config_parse(const char *text, size_t len, struct config *c, char *err, size_t errlen);
 
 /* Read and parse path. -ENOENT when it does not exist (no message), -EINVAL with
- * "PATH:N: what is wrong", or another -errno with "PATH: reason". */
+ * "PATH:N: what is wrong" (only a line of the file gives -EINVAL), or another -errno with
+ * "PATH: reason" (-EISDIR a directory, -ENODEV not a regular file, -EFBIG too large). */
 int config_load(const char *path, struct config *c, char *err, size_t errlen);
 
 /* Write c to path (creating its directory), atomically (temporary file + rename).

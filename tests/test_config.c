@@ -353,13 +353,13 @@ static void test_boundaries_accepted(void **state)
 
 	/* Longest event list, column and pane names, metric name and event keys. */
 	snprintf(text, sizeof(text),
-		 "events %01023d\nsort %031d\npane %031d\n"
+		 "events %01023d\nsort %031d\npane Software\n"
 		 "metric %023d = %0111d / %0111d * 100\n",
-		 7, 8, 9, 1, 2, 3);
+		 7, 8, 1, 2, 3);
 	assert_int_equal(parse_str(text, &c, err, sizeof(err)), 0);
 	assert_int_equal(strlen(c.events), CONFIG_EVENTS_MAX - 1);
 	assert_int_equal(strlen(c.sort), sizeof(c.sort) - 1);
-	assert_int_equal(strlen(c.pane), sizeof(c.pane) - 1);
+	assert_string_equal(c.pane, "Software");
 	assert_int_equal(strlen(c.metrics[0].name), 23);
 	assert_int_equal(strlen(c.metrics[0].a), 111);
 	assert_int_equal(strlen(c.metrics[0].b), 111);
@@ -416,6 +416,40 @@ static void test_refused_settings(void **state)
 	assert_refused("user-only yes please\n", 1, "for 'user-only'");
 	assert_refused("sort CPU %\n", 1, "column name 'CPU %' has a space");
 	assert_refused("pane Ca\tche\n", 1, "pane name 'Ca che' has a space");
+	/* Only the panes pmutop has: a typo would otherwise be silently ignored. */
+	assert_refused("interval 1\npane Blah\n", 2,
+		       "unknown pane 'Blah': use IPC, Cache, Branch, Software or Events");
+	assert_refused("pane nosuch\n", 1, "unknown pane 'nosuch'");
+}
+
+/* Any case, as the screen matches pane names; each pane the screen can show. */
+static void test_pane_names(void **state)
+{
+	(void)state;
+	static const char *const ok[] = {"IPC", "Cache", "Branch", "Software", "Events", "cache"};
+	struct config c;
+	char text[64], err[256];
+	for (unsigned i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(text, sizeof(text), "pane %s\n", ok[i]);
+		assert_int_equal(parse_str(text, &c, err, sizeof(err)), 0);
+		assert_string_equal(c.pane, ok[i]);
+	}
+}
+
+/* main.c checks sort and events against the counted events: it needs their lines. */
+static void test_lines_of_sort_and_events(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[256];
+	assert_int_equal(
+		parse_str("# setup\ninterval 1\nevents cycles\n\nsort IPC\n", &c, err, sizeof(err)),
+		0);
+	assert_int_equal(c.events_line, 3);
+	assert_int_equal(c.sort_line, 5);
+	assert_int_equal(parse_str("interval 1\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.events_line, 0);
+	assert_int_equal(c.sort_line, 0);
 }
 
 static void test_refused_lengths(void **state)
@@ -489,7 +523,7 @@ static void test_refused_duplicates(void **state)
 	assert_refused("\ninterval 1\ninterval 1\n", 3, "already set on line 2");
 	assert_refused("reverse no\nreverse yes\n", 2, "keep one of the two lines");
 	assert_refused("events a\nevents b\n", 2, "'events' is already set on line 1");
-	assert_refused("threads no\nuser-only no\npane a\nthreads no\n", 4, "line 1");
+	assert_refused("threads no\nuser-only no\npane IPC\nthreads no\n", 4, "line 1");
 }
 
 static void test_refused_bytes(void **state)
@@ -533,7 +567,7 @@ static void full_config(struct config *c)
 	c->interval = 1.0 / 3.0;
 	memset(c->sort, 'S', sizeof(c->sort) - 1);
 	c->reverse = true;
-	memset(c->pane, 'P', sizeof(c->pane) - 1);
+	strcpy(c->pane, "Software");
 	c->threads = true;
 	c->user_only = true;
 	/* UTF-8, spaces and '#' inside, exactly 1023 bytes. */
@@ -890,9 +924,9 @@ static void test_load_not_a_file(void **state)
 
 	/* A FIFO would block a plain open: refused at once instead. */
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	assert_int_equal(config_load(fifo, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(config_load(fifo, &c, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "not a regular file"));
-	assert_int_equal(config_load("/dev/null", &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(config_load("/dev/null", &c, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "/dev/null: not a regular file"));
 	assert_memory_equal(&c, &before, sizeof(c));
 
@@ -984,6 +1018,8 @@ int main(void)
 		cmocka_unit_test(test_interval_range),
 		cmocka_unit_test(test_boundaries_accepted),
 		cmocka_unit_test(test_refused_settings),
+		cmocka_unit_test(test_pane_names),
+		cmocka_unit_test(test_lines_of_sort_and_events),
 		cmocka_unit_test(test_refused_lengths),
 		cmocka_unit_test(test_refused_metrics),
 		cmocka_unit_test(test_refused_duplicates),
