@@ -51,17 +51,50 @@ void startup_privs(struct privs *p)
 	p->others = p->capable;
 }
 
+/* The path of this binary for a setcap line, or "pmutop" when /proc cannot say. */
+static void self_path(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1 || strchr(buf, ' '))
+		snprintf(buf, len, "pmutop");
+	else
+		buf[n] = '\0';
+}
+
+/* Only what changes something at this level: lowering perf_event_paranoid to 0 gives
+ * kernel mode and per-CPU counters (levels 1 and up); no level gives other users'
+ * processes (ptrace rules), only capabilities do. */
 void startup_privs_notice(const struct privs *p, char *buf, size_t len)
 {
+	char self[256], lower[96] = "";
 	buf[0] = '\0';
 	if (p->capable)
 		return;
+	self_path(self, sizeof(self));
+	if (!p->kernel || !p->cpus)
+		snprintf(lower, sizeof(lower), ", or sysctl -w kernel.perf_event_paranoid=0 for %s",
+			 p->kernel ? "per-CPU counters" : "kernel mode and per-CPU counters");
 	snprintf(buf, len,
 		 "not privileged (perf_event_paranoid=%d): counting your own processes%s%s; for "
-		 "everything run as root, or setcap cap_perfmon,cap_sys_ptrace+ep on pmutop, or "
-		 "sysctl -w kernel.perf_event_paranoid=-1",
+		 "everything run as root, or setcap cap_perfmon,cap_sys_ptrace+ep %s%s",
 		 p->paranoid, p->kernel ? "" : " in user mode only",
-		 p->cpus ? "" : ", no per-CPU counters");
+		 p->cpus ? "" : ", no per-CPU counters", self, lower);
+}
+
+void startup_pid_refusal(const struct privs *p, pid_t pid, char *buf, size_t len)
+{
+	char self[256];
+	self_path(self, sizeof(self));
+	/* Above 2 the kernel refuses even one's own processes; at 2 and below only ptrace
+	 * rules (its owner, or CAP_SYS_PTRACE) stand in the way, and no sysctl helps. */
+	snprintf(buf, len,
+		 "not allowed to count pid %d (perf_event_paranoid is %d, and ptrace rules "
+		 "apply): run as root or as its owner, or setcap cap_perfmon,cap_sys_ptrace+ep "
+		 "%s%s",
+		 (int)pid, p->paranoid, self,
+		 p->paranoid > 2 ? ", or sysctl -w kernel.perf_event_paranoid=2 for your own "
+				   "processes"
+				 : "");
 }
 
 void startup_mark_kernel_only(struct evset *set)
@@ -106,8 +139,7 @@ static const struct mevent *first_missing(const struct evset *set)
 	return NULL;
 }
 
-void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *buf,
-		    size_t len)
+void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	int types[4];
@@ -119,12 +151,14 @@ void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *b
 	if (!any_hw || !miss)
 		return;
 	if (!have_pmu && !evset_any_hardware(set)) {
-		snprintf(buf, len, "no hardware PMU (a VM without PMU passthrough?): hardware "
-				   "counters read n/a; showing software events");
+		snprintf(buf, len,
+			 "no hardware PMU (a VM without PMU passthrough?): hardware "
+			 "counters read n/a; showing software events");
 		return;
 	}
 	if (!evset_any_hardware(set)) {
-		snprintf(buf, len, "hardware counters unavailable (%s: %s); showing software events",
+		snprintf(buf, len,
+			 "hardware counters unavailable (%s: %s); showing software events",
 			 miss->name, val_why_str((enum val_why)miss->status));
 		return;
 	}

@@ -13,8 +13,7 @@ struct pmu_set;
 struct model;
 
 /* One line on why hardware counters are missing, or "" when they all count. */
-void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *buf,
-		    size_t len);
+void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *buf, size_t len);
 /* Comma-separated names of the core PMUs in use ("cpu", "cpu_core,cpu_atom"). */
 void startup_pmu_names(const struct pmu_set *pmus, char *buf, size_t len);
 
@@ -29,15 +28,18 @@ int startup_paranoid(void);
 /* What this process may count, from its capabilities and perf_event_paranoid. */
 struct privs {
 	int paranoid;
-	bool capable;      /* root, CAP_PERFMON or CAP_SYS_ADMIN: everything */
-	bool kernel;       /* may count kernel mode (paranoid <= 1) */
-	bool cpus;         /* may count per CPU (paranoid <= 0) */
-	bool others;       /* may count other users' processes */
+	bool capable; /* root, CAP_PERFMON or CAP_SYS_ADMIN: everything */
+	bool kernel;  /* may count kernel mode (paranoid <= 1) */
+	bool cpus;    /* may count per CPU (paranoid <= 0) */
+	bool others;  /* may count other users' processes */
 };
 
 void startup_privs(struct privs *p);
 /* One line saying what an unprivileged pmutop counts and how to get the rest, or "". */
 void startup_privs_notice(const struct privs *p, char *buf, size_t len);
+/* One line on why pid may not be counted (engine_new said EACCES), with what helps at
+ * this paranoid level. */
+void startup_pid_refusal(const struct privs *p, pid_t pid, char *buf, size_t len);
 /* Software events that only happen in kernel mode (context switches, migrations) read 0
  * when kernel mode is excluded: mark them not permitted instead of showing that zero. */
 void startup_mark_kernel_only(struct evset *set);

@@ -24,6 +24,8 @@
  * the build tree is (a checkout under /root is not reachable to others). */
 #include "testutil.h"
 
+#include "startup.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -197,9 +199,9 @@ static struct allowed probe(void)
 	if (pid == 0) {
 		close(p[0]);
 		become_nobody();
-		unsigned char bits = (unsigned char)(try_open(false, false) |
-						     try_open(true, false) << 1 |
-						     try_open(false, true) << 2);
+		unsigned char bits =
+			(unsigned char)(try_open(false, false) | try_open(true, false) << 1 |
+					try_open(false, true) << 2);
 		_exit(write(p[1], &bits, 1) == 1 ? 0 : 1);
 	}
 	close(p[1]);
@@ -344,7 +346,8 @@ static bool set_level(int level)
 {
 	int ret = write_level(level);
 	if (ret == -EINVAL) {
-		print_message("  the kernel does not take perf_event_paranoid=%d: skipped\n", level);
+		print_message("  the kernel does not take perf_event_paranoid=%d: skipped\n",
+			      level);
 		return false;
 	}
 	assert_int_equal(ret, 0);
@@ -460,16 +463,92 @@ static void test_exact_line(void **state)
 	int st = run_nobody(args, out, err);
 	expect_clean_exit(st, "pmutop -b -n 1", 0);
 	if (!helpful_line(notice(), level)) {
-		print_message("  pending: pmutop does not yet give a line that helps at "
-			      "perf_event_paranoid=%d (a sysctl line that lowers it, or setcap "
-			      "naming %s):\n  %.600s\n",
-			      level, binary, notice());
-		/* pending: pmutop does not yet give, at every level, an exact command that
-		 * changes something: at -1 it still offers "sysctl -w
-		 * kernel.perf_event_paranoid=-1", and its setcap line says "on pmutop", not the
-		 * binary's path. Remove this skip() once it does. */
-		skip();
+		print_error("no line that helps at perf_event_paranoid=%d (a sysctl line that "
+			    "lowers it, or setcap naming %s):\n  %.600s\n",
+			    level, binary, notice());
+		fail();
 	}
+	/* A sysctl line that sets the level it already is (or higher) cannot help. */
+	char same[80];
+	for (int n = level; n <= 3; n++) {
+		snprintf(same, sizeof(same), "sysctl -w kernel.perf_event_paranoid=%d", n);
+		if (strstr(notice(), same)) {
+			print_error("at perf_event_paranoid=%d the notice offers '%s':\n%.600s\n",
+				    level, same, notice());
+			fail();
+		}
+	}
+}
+
+/* Without kernel mode, the probe of hardware events must ask for user mode only: it read
+ * EACCES and showed every hardware column n/a, without the notice root gets for a machine
+ * that has no PMU (or with the notice where root counts them). */
+static void test_hardware_notice(void **state)
+{
+	int level = level_of(state);
+	require_root();
+	if (!set_level(level))
+		skip();
+	static char rout[OUTCAP], rerr[OUTCAP];
+	char *argv[] = {binary,	      (char *)"-b",  (char *)"-n", (char *)"1",
+			(char *)"-d", (char *)"0.2", NULL};
+	int st = testutil_run(argv, rout, sizeof(rout), rerr, sizeof(rerr));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	const char *args[] = {"-b", "-n", "1", "-d", "0.2", NULL};
+	st = run_nobody(args, out, err);
+	expect_clean_exit(st, "pmutop -b -n 1", 0);
+	bool root_none = strstr(rout, "no hardware PMU") != NULL;
+	bool nobody_none = strstr(notice(), "no hardware PMU") != NULL;
+	if (root_none != nobody_none) {
+		print_error("root %s 'no hardware PMU', nobody %s:\nroot: %.600s\nnobody: "
+			    "%.1200s\n",
+			    root_none ? "says" : "does not say", nobody_none ? "does" : "does not",
+			    rout, notice());
+		fail();
+	}
+	/* Batch mode leaves out columns that cannot count anywhere: no hardware pane. */
+	if (root_none && strstr(out, "CYCLES")) {
+		print_error("no PMU, but nobody's table has hardware columns:\n%.1200s\n", out);
+		fail();
+	}
+}
+
+/* The advice text at each level, without root: only what changes something there. */
+static void test_advice_text(void **state)
+{
+	(void)state;
+	char buf[1024];
+	struct privs p = {.paranoid = -1, .kernel = true, .cpus = true};
+	startup_privs_notice(&p, buf, sizeof(buf));
+	assert_null(strstr(buf, "sysctl"));
+	assert_non_null(strstr(buf, "setcap cap_perfmon,cap_sys_ptrace+ep /"));
+	p.paranoid = 0;
+	startup_privs_notice(&p, buf, sizeof(buf));
+	assert_null(strstr(buf, "sysctl"));
+	p.paranoid = 1, p.cpus = false;
+	startup_privs_notice(&p, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "sysctl -w kernel.perf_event_paranoid=0 for per-CPU"));
+	p.paranoid = 2, p.kernel = false;
+	startup_privs_notice(&p, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "sysctl -w kernel.perf_event_paranoid=0 for kernel mode"));
+	assert_non_null(strstr(buf, "user mode only"));
+	p.capable = true;
+	startup_privs_notice(&p, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+
+	/* -p of another user's process: ptrace rules, which no level lifts; above 2 the
+	 * kernel refuses one's own too. */
+	struct privs q = {.paranoid = -1, .kernel = true, .cpus = true};
+	startup_pid_refusal(&q, 42, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "pid 42"));
+	assert_null(strstr(buf, "sysctl"));
+	assert_null(strstr(buf, "lower"));
+	q.paranoid = 2;
+	startup_pid_refusal(&q, 42, buf, sizeof(buf));
+	assert_null(strstr(buf, "sysctl"));
+	q.paranoid = 3;
+	startup_pid_refusal(&q, 42, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "sysctl -w kernel.perf_event_paranoid=2"));
 }
 
 /* A command of its own: counted, user mode only where the kernel says so. */
@@ -480,10 +559,16 @@ static void test_own_command(void **state)
 	if (!set_level(level))
 		skip();
 	struct allowed al = probe();
-	const char *args[] = {"-b",	"-d",	 "0.1",
-			      "--format", "csv", "-e",
+	const char *args[] = {"-b",
+			      "-d",
+			      "0.1",
+			      "--format",
+			      "csv",
+			      "-e",
 			      "task-clock,page-faults,context-switches",
-			      "--",	"/bin/sleep", "0.3",
+			      "--",
+			      "/bin/sleep",
+			      "0.3",
 			      NULL};
 	int st = run_nobody(args, out, err);
 	expect_clean_exit(st, "pmutop -- /bin/sleep 0.3", 0);
@@ -559,21 +644,40 @@ static void test_per_cpu(void **state)
 }
 
 /* One test per function and level, named for both. */
-#define AT(fn, level) {#fn "(" #level ")", fn, NULL, NULL, (void *)(intptr_t)(level)}
+#define AT(fn, level)                                                                              \
+	{                                                                                          \
+#fn "(" #level ")", fn, NULL, NULL, (void *)(intptr_t)(level)                      \
+	}
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		AT(test_system_wide, -1), AT(test_own_command, -1), AT(test_per_cpu, -1),
+		cmocka_unit_test(test_advice_text),
+		AT(test_system_wide, -1),
+		AT(test_own_command, -1),
+		AT(test_per_cpu, -1),
 		AT(test_exact_line, -1),
-		AT(test_system_wide, 0),  AT(test_own_command, 0),	AT(test_per_cpu, 0),
+		AT(test_hardware_notice, -1),
+		AT(test_system_wide, 0),
+		AT(test_own_command, 0),
+		AT(test_per_cpu, 0),
 		AT(test_exact_line, 0),
-		AT(test_system_wide, 1),  AT(test_own_command, 1),	AT(test_per_cpu, 1),
+		AT(test_hardware_notice, 0),
+		AT(test_system_wide, 1),
+		AT(test_own_command, 1),
+		AT(test_per_cpu, 1),
 		AT(test_exact_line, 1),
-		AT(test_system_wide, 2),  AT(test_own_command, 2),	AT(test_per_cpu, 2),
+		AT(test_hardware_notice, 1),
+		AT(test_system_wide, 2),
+		AT(test_own_command, 2),
+		AT(test_per_cpu, 2),
 		AT(test_exact_line, 2),
-		AT(test_system_wide, 3),  AT(test_own_command, 3),	AT(test_per_cpu, 3),
+		AT(test_hardware_notice, 2),
+		AT(test_system_wide, 3),
+		AT(test_own_command, 3),
+		AT(test_per_cpu, 3),
 		AT(test_exact_line, 3),
+		AT(test_hardware_notice, 3),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
