@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "pmu.h"
 #include "listing.h"
 #include "loop.h"
+#include "procfs.h"
 #include "startup.h"
 #ifdef PMUTOP_HAVE_UI
 #include "ui.h"
@@ -30,12 +32,12 @@
 struct app {
 	struct cli cli;
 	struct pmu_set *pmus;
-	struct evset *set;      /* heap: the engine keeps a pointer to it */
+	struct evset *set; /* heap: the engine keeps a pointer to it */
 	struct catalog *catalog;
 	struct engine *engine;
 	struct batch *batch;
 	struct loop *loop;
-	pid_t child;            /* pmutop -- COMMAND */
+	pid_t child; /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
 	struct privs privs;
@@ -48,6 +50,7 @@ struct app {
 	struct pane panes[MAX_PANES];
 	unsigned npanes;
 	bool panes_threads;
+	bool sort_from_cfg; /* a->cli.sort came from the setup file (its line: cfg) */
 };
 
 static void die_usage(const char *msg)
@@ -124,11 +127,37 @@ static void build_panes(struct app *a)
 	a->npanes = n;
 }
 
+/* One batch block. Returns 0, or the exit code after saying why the output failed: a
+ * reader that went away (EPIPE: | head) is a quiet end, any other error is one. */
+static int write_block(struct app *a, int *code)
+{
+	int err = batch_write(a->batch, engine_model(a->engine));
+	if (err == 0)
+		return 0;
+	if (err == -EPIPE) {
+		*code = 0;
+	} else {
+		fprintf(stderr, "pmutop: cannot write output: %s\n", strerror(-err));
+		*code = 1;
+	}
+	return -1;
+}
+
+/* The watched command's totals, with its exit status. */
+static void totals(struct app *a)
+{
+	if (a->child > 0 && a->child_done)
+		engine_set_exit_status(a->engine, a->child_status);
+	engine_totals(a->engine);
+}
+
 /* Batch mode: a block per tick, and for a watched command or pid, a total block when it
- * ends. */
+ * ends. With -n and a command, as perf stat --interval-count: after N blocks no more
+ * interval blocks, but the command is still waited for and its total block printed. */
 static int run_batch(struct app *a)
 {
 	long blocks = 0;
+	int code = 0;
 	for (;;) {
 		struct loop_events ev;
 		if (loop_wait(a->loop, &ev) < 0)
@@ -153,17 +182,20 @@ static int run_batch(struct app *a)
 			engine_tick(a->engine);
 			if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
 				build_panes(a);
-			if (batch_write(a->batch, engine_model(a->engine)) < 0)
-				return 0; /* the reader went away (| head): quietly done */
-			blocks++;
-			ended = a->child > 0 ? a->child_done
-					     : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
-			if (a->cli.count && blocks >= a->cli.count && !ended)
+			bool quiet = a->cli.count && blocks >= a->cli.count;
+			if (!quiet && write_block(a, &code))
+				return code;
+			blocks += !quiet;
+			ended = a->child > 0
+					? a->child_done
+					: (a->cli.npids > 0 && !engine_watched_alive(a->engine));
+			if (a->cli.count && blocks >= a->cli.count && !ended && a->child <= 0)
 				stop = true;
 		}
 		if (ended) {
-			engine_totals(a->engine);
-			batch_write(a->batch, engine_model(a->engine));
+			totals(a);
+			if (write_block(a, &code))
+				return code;
 			return a->child > 0 ? child_exit_code(a->child_status) : 0;
 		}
 		if (stop)
@@ -180,8 +212,7 @@ static bool want_color(const struct cli *c)
 	return !term || (strcmp(term, "dumb") != 0 && strncmp(term, "vt", 2) != 0);
 }
 
-static int make_set(struct app *a, const char *user, struct evset *out, char *msg,
-		    size_t len);
+static int make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
 
 /* Count the user's new events from now on. The groups that stay keep their history;
  * a spec that does not parse changes nothing and says why. */
@@ -210,14 +241,14 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	for (unsigned i = 0; i < ns->nevents; i++)
 		if (ns->events[i].status != WHY_NONE && ns->groups[ns->events[i].group].user) {
 			snprintf(msg, sizeof(msg), "%s: %s here: its cells read n/a",
-				 ns->events[i].name, val_why_str((enum val_why)ns->events[i].status));
+				 ns->events[i].name,
+				 val_why_str((enum val_why)ns->events[i].status));
 			ui_message(ui, msg);
 			break;
 		}
 }
 
-static void apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m,
-			  unsigned n)
+static void apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n)
 {
 	if (n > CONFIG_METRICS_MAX)
 		n = CONFIG_METRICS_MAX;
@@ -237,6 +268,16 @@ static void save_config(struct app *a, struct ui *ui)
 	a->cfg.threads = a->cli.threads;
 	a->cfg.user_only = m->user_only;
 	snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
+	/* The pane and sort in force: the options', or the setup file's. (The screen keeps
+	 * what Tab and F6 change since; ui.h does not hand it out yet.) */
+	const char *pane = a->cli.pane ? a->cli.pane : "", *sort = a->cli.sort ? a->cli.sort : "";
+	if (sort != a->cfg.sort)
+		snprintf(a->cfg.sort, sizeof(a->cfg.sort), "%s",
+			 strlen(sort) < sizeof(a->cfg.sort) ? sort : "");
+	if (pane != a->cfg.pane)
+		snprintf(a->cfg.pane, sizeof(a->cfg.pane), "%s",
+			 strlen(pane) < sizeof(a->cfg.pane) ? pane : "");
+	a->cfg.reverse = a->cli.reverse;
 	if (!a->cfg_path[0]) {
 		ui_message(ui, "cannot save: set XDG_CONFIG_HOME or HOME, or start with -c FILE");
 		return;
@@ -300,10 +341,13 @@ static int run_live(struct app *a)
 {
 	char err[256];
 	/* Without hardware counters the software pane is the one with numbers. */
-	const char *pane = a->cli.pane ? a->cli.pane
-				       : evset_any_hardware(a->set) ? NULL : "Software";
-	struct ui_opts o = {.color = want_color(&a->cli), .pane = pane,
-			    .sort = a->cli.sort, .reverse = a->cli.reverse};
+	const char *pane = a->cli.pane			? a->cli.pane
+			   : evset_any_hardware(a->set) ? NULL
+							: "Software";
+	struct ui_opts o = {.color = want_color(&a->cli),
+			    .pane = pane,
+			    .sort = a->cli.sort,
+			    .reverse = a->cli.reverse};
 	struct ui *ui = ui_new(&o, err, sizeof(err));
 	if (!ui) {
 		fprintf(stderr, "pmutop: %s\n", err);
@@ -340,6 +384,11 @@ static int run_live(struct app *a)
 				dirty = true;
 				break;
 			case SIGCONT:
+				/* Continued after a stop pmutop did not ask for (kill -STOP): the
+				 * shell put the terminal back in its own mode meanwhile. Leave and
+				 * re-enter curses mode (no-op leaving if Ctrl-Z already did). */
+				ui_suspend(ui);
+				ui_resume(ui);
 				ui_resize(ui);
 				dirty = true;
 				break;
@@ -362,12 +411,13 @@ static int run_live(struct app *a)
 				loop_set_interval(a->loop, a->cli.interval);
 			}
 		}
-		bool watched_gone = a->child > 0 ? a->child_done
-						 : a->cli.npids > 0 && !engine_watched_alive(a->engine);
+		bool watched_gone = a->child > 0
+					    ? a->child_done
+					    : a->cli.npids > 0 && !engine_watched_alive(a->engine);
 		if (watched_gone && !engine_model(a->engine)->final) {
 			/* The watched process is gone: its totals stay on the screen. */
 			engine_tick(a->engine);
-			engine_totals(a->engine);
+			totals(a);
 			loop_pause(a->loop, true);
 			ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
 			dirty = true;
@@ -405,8 +455,8 @@ static void event_error_text(const struct app *a, const char *spec, int err,
 		unsigned n = evspec_suggest(e->token, a->pmus, sugg, 4);
 		size_t o = (size_t)snprintf(buf, len, "unknown event '%s'", e->token);
 		for (unsigned i = 0; i < n && o < len; i++)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : ": did you mean ",
-					      sugg[i]);
+			o += (size_t)snprintf(buf + o, len - o, "%s%s",
+					      i ? ", " : ": did you mean ", sugg[i]);
 		if (o < len)
 			snprintf(buf + o, len - o, "%s (pmutop --list shows every event)",
 				 n ? "?" : "");
@@ -415,15 +465,15 @@ static void event_error_text(const struct app *a, const char *spec, int err,
 			 EVGROUP_MAX);
 	} else {
 		size_t pos = e->pos < strlen(spec) ? e->pos : 0;
-		snprintf(buf, len, "cannot parse '%s' at '%s' (offset %zu): see pmutop(1) for the "
-				   "syntax, e.g. '{cycles,instructions}:u'",
+		snprintf(buf, len,
+			 "cannot parse '%s' at '%s' (offset %zu): see pmutop(1) for the "
+			 "syntax, e.g. '{cycles,instructions}:u'",
 			 spec, e->token[0] ? e->token : spec + pos, e->pos);
 	}
 }
 
 /* The event set: the default groups (unless -e replaced them) and the user's. */
-static int make_set(struct app *a, const char *user, struct evset *out, char *msg,
-		    size_t len)
+static int make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len)
 {
 	struct evspec_err e;
 	memset(&e, 0, sizeof(e));
@@ -433,43 +483,75 @@ static int make_set(struct app *a, const char *user, struct evset *out, char *ms
 		event_error_text(a, user && *user ? user : "(default)", err, &e, msg, len);
 		return err;
 	}
-	evset_probe(out, a->cli.user_only);
+	/* Without kernel mode the probe must ask for user mode only, or it reads the
+	 * kernel's EACCES for every hardware event instead of what the machine lacks. */
+	evset_probe(out, a->cli.user_only || !a->privs.kernel);
 	if (!a->privs.kernel)
 		startup_mark_kernel_only(out);
 	return 0;
 }
 
-/* The setup file: -c FILE must be readable; the default one is optional and, if
- * corrupt, reported on the screen and ignored. Options given on the command line win. */
+/* The setup file's events, unless -e replaces them: -EINVAL with "PATH:N: events: why"
+ * when they do not parse here (the parser needs the PMUs, so config.c cannot say). */
+static int check_cfg_events(struct app *a, char *err, size_t len)
+{
+	if (a->cli.events || !a->cfg.events[0])
+		return 0;
+	struct evset tmp;
+	struct evspec_err e;
+	char msg[400];
+	memset(&e, 0, sizeof(e));
+	int r = evset_build(&tmp, evset_default_spec(), a->cfg.events, a->pmus, &e);
+	if (r == 0) {
+		evset_free(&tmp);
+		return 0;
+	}
+	event_error_text(a, a->cfg.events, r, &e, msg, sizeof(msg));
+	snprintf(err, len, "%s:%u: events: %s", a->cfg_path, a->cfg.events_line, msg);
+	return -EINVAL;
+}
+
+/* The setup file: -c FILE must be readable and right (exit 2 otherwise); the default one
+ * is optional and, if corrupt, reported in the notice and ignored. Options given on the
+ * command line win. */
 static void load_config(struct app *a)
 {
-	char err[512];
+	char err[640];
 	config_init(&a->cfg);
-	const char *path = a->cli.config
-				   ? a->cli.config
-				   : config_default_path(a->cfg_path, sizeof(a->cfg_path));
+	const char *path = a->cli.config ? a->cli.config
+					 : config_default_path(a->cfg_path, sizeof(a->cfg_path));
 	if (!path)
 		return;
 	if (path != a->cfg_path)
 		snprintf(a->cfg_path, sizeof(a->cfg_path), "%s", path);
 	int r = config_load(path, &a->cfg, err, sizeof(err));
-	if (r == 0 || (r == -ENOENT && !a->cli.config))
+	if (r == -ENOENT && !a->cli.config)
 		goto apply;
+	if (r == 0)
+		r = check_cfg_events(a, err, sizeof(err));
+	if (r == 0)
+		goto apply;
+	/* Only a line of the file (-EINVAL: "PATH:N: ...") can be fixed by editing it. */
+	const char *advice = r == -EINVAL ? "fix the line or remove the file"
+					  : "give a readable pmutoprc file (pmutoprc(5))";
 	if (a->cli.config) {
 		if (r == -ENOENT)
 			fprintf(stderr, "pmutop: no setup file '%s': check the path given to -c\n",
 				path);
 		else
-			fprintf(stderr, "pmutop: %s: fix the line or remove the file\n", err);
+			fprintf(stderr, "pmutop: %s: %s\n", err, advice);
 		exit(2);
 	}
-	snprintf(a->cfg_note, sizeof(a->cfg_note), "%s (setup file ignored)", err);
+	snprintf(a->cfg_note, sizeof(a->cfg_note), "%s (setup file ignored%s%s)", err,
+		 r == -EINVAL ? ": " : "", r == -EINVAL ? advice : "");
 	config_init(&a->cfg);
 apply:
 	if (!a->cli.interval_set && a->cfg.interval > 0)
 		a->cli.interval = a->cfg.interval;
-	if (!a->cli.sort && a->cfg.sort[0])
+	if (!a->cli.sort && a->cfg.sort[0]) {
 		a->cli.sort = a->cfg.sort;
+		a->sort_from_cfg = true;
+	}
 	if (!a->cli.pane && a->cfg.pane[0])
 		a->cli.pane = a->cfg.pane;
 	a->cli.reverse = a->cli.reverse || a->cfg.reverse;
@@ -512,12 +594,66 @@ static void setup(struct app *a)
 	startup_pmu_names(a->pmus, a->pmu_names, sizeof(a->pmu_names));
 }
 
+/* A sort column that no pane has: an error from the command line or -c FILE; from the
+ * default setup file a notice naming its line, and the default order. Before the watched
+ * command runs, so that an exit leaves nothing behind. */
+static void check_sort(struct app *a)
+{
+	if (!a->cli.sort)
+		return;
+	build_panes(a);
+	for (unsigned i = 0; i < a->npanes; i++)
+		if (pane_find_column(&a->panes[i], a->cli.sort) >= 0)
+			return;
+	/* Thread rows come and go on the screen (H), and their THR column with them. */
+	if (!a->cli.batch && strcasecmp(a->cli.sort, "THR") == 0)
+		return;
+	char msg[256];
+	snprintf(msg, sizeof(msg),
+		 "unknown sort column '%.60s': use a column title such as CPU%%, IPC or CMISS%%",
+		 a->cli.sort);
+	if (a->sort_from_cfg && !a->cli.config) {
+		size_t n = strlen(a->notice);
+		snprintf(a->notice + n, sizeof(a->notice) - n, "%s%s:%u: %s (that line ignored)",
+			 n ? "; " : "", a->cfg_path, a->cfg.sort_line, msg);
+		a->cli.sort = NULL;
+		return;
+	}
+	if (a->child > 0) {
+		kill(a->child, SIGKILL);
+		waitpid(a->child, NULL, 0);
+	}
+	if (a->sort_from_cfg)
+		fprintf(stderr, "pmutop: %s:%u: %s: fix the line or remove the file\n", a->cfg_path,
+			a->cfg.sort_line, msg);
+	else
+		fprintf(stderr, "pmutop: %s\n", msg);
+	exit(2);
+}
+
+/* -p names processes: a thread id would make a row that is only part of one. */
+static void check_pids(const struct app *a)
+{
+	for (unsigned i = 0; i < a->cli.npids; i++) {
+		pid_t tgid = procfs_tgid("", a->cli.pids[i]);
+		if (tgid > 0 && tgid != a->cli.pids[i]) {
+			fprintf(stderr, "pmutop: %d is a thread of process %d: use -p %d\n",
+				(int)a->cli.pids[i], (int)tgid, (int)tgid);
+			exit(2);
+		}
+	}
+}
+
 static void start_engine(struct app *a)
 {
-	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .threads = a->cli.threads,
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_ALL,
+				.threads = a->cli.threads,
 				.per_cpu = (a->cli.per_cpu || !a->cli.batch) && a->privs.cpus,
-				.user_only = a->cli.user_only, .no_kernel = !a->privs.kernel,
-				.only_uid = !a->privs.others, .uid = geteuid(),
+				.user_only = a->cli.user_only,
+				.no_kernel = !a->privs.kernel,
+				.only_uid = !a->privs.others,
+				.uid = geteuid(),
 				.interval = a->cli.interval};
 	int go = -1, errfd = -1;
 	if (a->cli.command) {
@@ -549,16 +685,15 @@ static void start_engine(struct app *a)
 		if (err == -ESRCH)
 			fprintf(stderr, "pmutop: no such process %d: check the pid with ps -p %d\n",
 				(int)bad, (int)bad);
-		else if (err == -EACCES)
-			fprintf(stderr, "pmutop: not allowed to count pid %d (perf_event_paranoid is %d, "
-					"and ptrace rules apply): run as root or as its owner, grant "
-					"CAP_PERFMON (setcap cap_perfmon+ep pmutop), or lower "
-					"kernel.perf_event_paranoid with sysctl\n",
-				(int)bad, startup_paranoid());
-		else
+		else if (err == -EACCES) {
+			char msg[512];
+			startup_pid_refusal(&a->privs, bad, msg, sizeof(msg));
+			fprintf(stderr, "pmutop: %s\n", msg);
+		} else
 			fprintf(stderr, "pmutop: cannot start counting: %s\n", strerror(-err));
 		exit(err == -ESRCH || err == -EACCES ? 2 : 1);
 	}
+	check_sort(a);
 	engine_set_header(a->engine, a->pmu_names, a->notice[0] ? a->notice : NULL);
 	if (a->child > 0) {
 		err = startup_release(go, errfd);
@@ -592,14 +727,17 @@ int main(int argc, char **argv)
 		int lerr = listing_print(stdout, pmus, a.cli.list_pmu);
 		pmu_set_free(pmus);
 		if (lerr) {
-			fprintf(stderr, "pmutop: no PMU or event heading called '%s': pmutop --list "
-					"shows them all\n", a.cli.list_pmu);
+			fprintf(stderr,
+				"pmutop: no PMU or event heading called '%s': pmutop --list "
+				"shows them all\n",
+				a.cli.list_pmu);
 			return 2;
 		}
 		return 0;
 	}
 	if (!a.cli.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		die_usage("the live screen needs a terminal: use batch mode, e.g. pmutop -b -n 3");
+	check_pids(&a);
 	setup(&a);
 	int lerr;
 	/* Signals are blocked from here on (the child unblocks its own). */
@@ -619,8 +757,10 @@ int main(int argc, char **argv)
 		if (!a.batch)
 			return 1;
 		if (!batch_sort_ok(a.batch)) {
-			fprintf(stderr, "pmutop: unknown sort column '%s': use a column title such as "
-					"CPU%%, IPC or CMISS%%\n", a.cli.sort);
+			fprintf(stderr,
+				"pmutop: unknown sort column '%s': use a column title such as "
+				"CPU%%, IPC or CMISS%%\n",
+				a.cli.sort);
 			return 2;
 		}
 		batch_show_cpus(a.batch, a.cli.per_cpu);

@@ -3,6 +3,8 @@
  * does not parse is one more bad input (test_bad_setup_file). */
 #include "testutil.h"
 
+#include <dirent.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,14 @@ static const struct bad cases[] = {
 	{{"-n", "3"}, {"-b"}},
 	{{"-b", "--format", "xml"}, {"'xml'", "--format"}},
 	{{"-b", "-p", "abc"}, {"'abc'", "-p"}},
+	/* An empty list watched everything, a trailing comma was ignored. */
+	{{"-b", "-n", "1", "-p", ""}, {"empty pid list", "-p"}},
+	{{"-b", "-n", "1", "-p", "1,"}, {"empty pid", "-p"}},
+	{{"-b", "-n", "1", "-p", ","}, {"empty pid", "-p"}},
+	{{"-b", "-n", "1", "-p", "1,,2"}, {"'1,,2'", "-p"}},
+	/* Panes that do not exist were silently accepted. */
+	{{"-b", "-n", "1", "--pane", "foo"},
+	 {"'foo'", "--pane", "IPC, Cache, Branch, Software or Events"}},
 	{{"-b", "-n", "1", "-p", "999999999"}, {"no such process", "999999999"}},
 	{{"-b", "-n", "1", "-p", "1,999999998"}, {"no such process", "999999998"}},
 	{{"--bogus"}, {"'--bogus'", "unknown option"}},
@@ -50,8 +60,9 @@ static const struct bad cases[] = {
 	{{"-d", "1"}, {"terminal", "-b"}},
 };
 
-/* Run one case; on failure, append one line saying why to report. */
-static bool run_case(const struct bad *c, char *report, size_t len)
+/* Run one case; on failure, append one line saying why to report. The message must not
+ * hold forbid (NULL: no such check). */
+static bool run_case_not(const struct bad *c, const char *forbid, char *report, size_t len)
 {
 	static char out[CAP], err[CAP];
 	char *argv[16] = {(char *)PMUTOP_BINARY};
@@ -78,11 +89,18 @@ static bool run_case(const struct bad *c, char *report, size_t len)
 	for (int i = 0; !why[0] && i < 3 && c->needle[i]; i++)
 		if (!strstr(err, c->needle[i]))
 			snprintf(why, sizeof(why), "does not mention '%s'", c->needle[i]);
+	if (!why[0] && forbid && strstr(err, forbid))
+		snprintf(why, sizeof(why), "says '%s'", forbid);
 	if (!why[0])
 		return true;
 	snprintf(report + strlen(report), len - strlen(report), "  %s: %s; stderr: %.300s%s", what,
 		 why, err, nl ? "" : "\n");
 	return false;
+}
+
+static bool run_case(const struct bad *c, char *report, size_t len)
+{
+	return run_case_not(c, NULL, report, len);
 }
 
 static void test_table(void **state)
@@ -128,6 +146,130 @@ static void test_bad_setup_file(void **state)
 		fail_msg("%s", report);
 }
 
+/* Write text to a new temporary setup file; its path in path (size >= 32). */
+static void temp_setup(char *path, const char *text)
+{
+	strcpy(path, "/tmp/pmutop-badrc-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* -c FILE with any kind of bad line: exit 2, "FILE:2: what is wrong" (a bad events line
+ * exited 0 with a notice). The default file with the same lines: test_it_main. */
+static void test_bad_setup_file_lines(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line, *needle;
+	} lines[] = {
+		{"garbage here", "unknown setting"},
+		{"interval 0", "invalid interval"},
+		{"sort NOPE", "'NOPE'"},
+		{"pane Blah", "'Blah'"},
+		{"metric X = a b", "metric"},
+		{"events pag", "unknown event 'pag'"},
+		{"events {task-clock", "{task-clock"},
+	};
+	static char report[16384];
+	report[0] = '\0';
+	unsigned bad = 0;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char path[64], text[128], where[96];
+		snprintf(text, sizeof(text), "# mine\n%s\n", lines[i].line);
+		temp_setup(path, text);
+		snprintf(where, sizeof(where), "%s:2: ", path);
+		const struct bad c = {{"-b", "-n", "1", "-d", "0.1", "-c", path},
+				      {where, lines[i].needle, "fix the line"}};
+		bad += !run_case(&c, report, sizeof(report));
+		unlink(path);
+	}
+	if (bad)
+		fail_msg("%u setup files wrong:\n%s", bad, report);
+}
+
+/* A setup file that is not one has no line to fix: the advice is another. */
+static void test_setup_file_not_a_file(void **state)
+{
+	(void)state;
+	static const struct bad cases_[] = {
+		{{"-b", "-n", "1", "-c", "/tmp"}, {"/tmp", "is a directory", "pmutoprc(5)"}},
+		{{"-b", "-n", "1", "-c", "/dev/null"}, {"/dev/null", "pmutoprc(5)"}},
+		{{"-b", "-n", "1", "-c", PMUTOP_BINARY}, {"64 KiB", "pmutoprc(5)"}},
+	};
+	static char report[8192];
+	report[0] = '\0';
+	unsigned bad = 0;
+	for (size_t i = 0; i < sizeof(cases_) / sizeof(cases_[0]); i++)
+		bad += !run_case_not(&cases_[i], "fix the line", report, sizeof(report));
+	if (bad)
+		fail_msg("%u cases wrong:\n%s", bad, report);
+}
+
+/* A list longer than pmutop keeps was cut, and the cut named a wrong event ('pag'). */
+static void test_long_event_list(void **state)
+{
+	(void)state;
+	static char spec[2048];
+	spec[0] = '\0';
+	for (int i = 0; i < 90; i++)
+		strcat(spec, i ? ",page-faults" : "page-faults");
+	const struct bad c = {{"-b", "-n", "1", "-e", spec}, {"too long", "1023"}};
+	static char report[4096];
+	report[0] = '\0';
+	if (!run_case_not(&c, "'pag'", report, sizeof(report)))
+		fail_msg("%s", report);
+}
+
+static void *idle_thread(void *arg)
+{
+	int *fd = arg;
+	char ch;
+	(void)!read(*fd, &ch, 1);
+	return NULL;
+}
+
+/* -p of a thread made a process row of part of a process: refused, naming the process. */
+static void test_pid_is_a_thread(void **state)
+{
+	(void)state;
+	int p[2];
+	pthread_t th;
+	pid_t tid = 0;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(pthread_create(&th, NULL, idle_thread, &p[0]), 0);
+	/* The other thread's id: the only task of this process that is not the leader. */
+	char taskdir[64];
+	snprintf(taskdir, sizeof(taskdir), "/proc/%d/task", (int)getpid());
+	for (int tries = 0; !tid && tries < 100; tries++) {
+		DIR *d = opendir(taskdir);
+		assert_non_null(d);
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (atoi(e->d_name) > 0 && atoi(e->d_name) != getpid())
+				tid = atoi(e->d_name);
+		closedir(d);
+		if (!tid)
+			usleep(10000);
+	}
+	assert_true(tid > 0);
+	char arg[16], need[64], use[32];
+	snprintf(arg, sizeof(arg), "%d", (int)tid);
+	snprintf(need, sizeof(need), "%d is a thread of process %d", (int)tid, (int)getpid());
+	snprintf(use, sizeof(use), "use -p %d", (int)getpid());
+	const struct bad c = {{"-b", "-n", "1", "-p", arg}, {need, use}};
+	static char report[4096];
+	report[0] = '\0';
+	bool ok = run_case(&c, report, sizeof(report));
+	assert_int_equal(write(p[1], "x", 1), 1);
+	pthread_join(th, NULL);
+	close(p[0]);
+	close(p[1]);
+	if (!ok)
+		fail_msg("%s", report);
+}
+
 int main(void)
 {
 	/* No setup file of the person running the tests may change what pmutop does. */
@@ -137,6 +279,10 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_flag_given_a_value),
 		cmocka_unit_test(test_bad_setup_file),
+		cmocka_unit_test(test_bad_setup_file_lines),
+		cmocka_unit_test(test_setup_file_not_a_file),
+		cmocka_unit_test(test_long_event_list),
+		cmocka_unit_test(test_pid_is_a_thread),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);

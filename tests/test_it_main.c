@@ -1,0 +1,308 @@
+/* The real binary, end to end, on what main.c decides: output errors, how long batch mode
+ * waits for a watched command, the default setup file when it is corrupt, and the live
+ * screen after an external stop and continue. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CAP 65536
+
+static char dir[] = "/tmp/pmutop-itmain-XXXXXX";
+
+static const char *in_dir(const char *name)
+{
+	static char buf[4][256];
+	static unsigned k;
+	char *b = buf[k++ % 4];
+	snprintf(b, sizeof(buf[0]), "%s/%s", dir, name);
+	return b;
+}
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	size_t n = fread(buf, 1, cap - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run pmutop with args, stdout to out_fd (or a file, out_fd < 0), stderr to a file; wait
+ * for pmutop itself (not for whatever holds its output open). Returns the wait status. */
+static int run(const char *const *args, int out_fd, char *out, char *err)
+{
+	const char *outp = in_dir("stdout"), *errp = in_dir("stderr");
+	char *argv[24] = {(char *)PMUTOP_BINARY};
+	int n = 1;
+	for (; args[n - 1] && n < 23; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int o = out_fd >= 0 ? out_fd : open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (o < 0 || e < 0)
+			_exit(126);
+		dup2(o, 1);
+		dup2(e, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	if (out)
+		slurp(outp, out, CAP);
+	slurp(errp, err, CAP);
+	return st;
+}
+
+static unsigned count_of(const char *text, const char *what)
+{
+	unsigned n = 0;
+	for (const char *s = text; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+/* Any write error but a broken pipe is one: said once, exit 1 (it was exit 0, silent). */
+static void test_write_error(void **state)
+{
+	(void)state;
+	static char err[CAP];
+	int full = open("/dev/full", O_WRONLY);
+	if (full < 0)
+		skip();
+	const char *args[] = {"-b", "-n", "3", "-d", "0.1", NULL};
+	int st = run(args, full, NULL, err);
+	close(full);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 1);
+	assert_string_equal(err, "pmutop: cannot write output: No space left on device\n");
+}
+
+/* A reader that went away (| head) is a quiet end: nothing on stderr. */
+static void test_broken_pipe_is_quiet(void **state)
+{
+	(void)state;
+	static char err[CAP];
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	const char *args[] = {"-b", "-n", "3", "-d", "0.1", NULL};
+	int st = run(args, p[1], NULL, err);
+	close(p[1]);
+	assert_true((WIFEXITED(st) && WEXITSTATUS(st) == 0) ||
+		    (WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE));
+	assert_string_equal(err, "");
+}
+
+/* -n N with a command, as perf stat --interval-count: N interval blocks, then it still
+ * waits for the command, prints its total block (with its exit status) and exits with
+ * that status. It used to return at once with 0, leaving the command behind. */
+static void test_count_waits_for_command(void **state)
+{
+	(void)state;
+	static char out[CAP], err[CAP];
+	char script[512];
+	const char *mark = in_dir("done");
+	unlink(mark);
+	snprintf(script, sizeof(script), "sleep 0.8; : > %s; exit 3", mark);
+	const char *args[] = {"-b", "-n", "1", "-d", "0.1", "--", "/bin/sh", "-c", script, NULL};
+	double t0 = now();
+	int st = run(args, -1, out, err);
+	double took = now() - t0;
+	struct stat sb;
+	bool done = stat(mark, &sb) == 0;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 3 || !done || took < 0.7) {
+		print_error("exit %d, command finished %d, after %.2fs\nstdout:\n%.3000s\nstderr: "
+			    "%.1000s\n",
+			    WIFEXITED(st) ? WEXITSTATUS(st) : -1, done, took, out, err);
+		fail();
+	}
+	/* One interval block, then the total block. */
+	assert_int_equal(count_of(out, " - tick "), 1);
+	assert_int_equal(count_of(out, " - total "), 1);
+	const char *total = strstr(out, " - total ");
+	const char *eol = strchr(total, '\n');
+	const char *ex = strstr(total, "exit 3");
+	if (!ex || (eol && ex > eol)) {
+		print_error("the total block does not give the command's status:\n%.2000s\n", out);
+		fail();
+	}
+}
+
+/* Without -n a command's run ends the same way: its status is in the totals. */
+static void test_command_status_in_totals(void **state)
+{
+	(void)state;
+	static char out[CAP], err[CAP];
+	const char *args[] = {"-b", "-d",      "0.1", "--format", "json",
+			      "--", "/bin/sh", "-c",  "exit 5",	  NULL};
+	int st = run(args, -1, out, err);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 5);
+	assert_non_null(strstr(out, "\"tick\":\"total\""));
+}
+
+/* The default setup file, corrupt in any way, is a notice naming its line, never an
+ * abort; the same file given with -c is an error (test_it_badinput). */
+static void test_default_setup_file_corrupt(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		"garbage here",	  "interval 0", "sort NOPE",	      "pane Blah",
+		"metric X = a b", "events pag", "events {task-clock",
+	};
+	static char out[CAP], err[CAP];
+	char conf[300], rc[300];
+	snprintf(conf, sizeof(conf), "%s/pmutop", dir);
+	mkdir(conf, 0700);
+	snprintf(rc, sizeof(rc), "%s/pmutoprc", conf);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	unsigned bad = 0;
+	for (unsigned i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		FILE *f = fopen(rc, "w");
+		assert_non_null(f);
+		fprintf(f, "# mine\n%s\n", lines[i]);
+		fclose(f);
+		const char *args[] = {"-b", "-n", "1", "-d", "0.1", NULL};
+		int st = run(args, -1, out, err);
+		char want[400];
+		snprintf(want, sizeof(want), "%s:2:", rc);
+		bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, want) &&
+			  strstr(out, " - tick ");
+		if (!ok) {
+			print_error(
+				"default setup file with '%s': exit %d; want exit 0 and a notice "
+				"naming %s\nstdout: %.600s\nstderr: %.600s\n",
+				lines[i], WIFEXITED(st) ? WEXITSTATUS(st) : -1, want, out, err);
+			bad++;
+		}
+	}
+	unlink(rc);
+	rmdir(conf);
+	setenv("XDG_CONFIG_HOME", "/nonexistent/pmutop-tests", 1);
+	assert_int_equal(bad, 0);
+}
+
+/* Read what the pty has for up to secs seconds (the screen must not block on a full
+ * buffer); true when needle showed up. */
+static bool pty_wait(int fd, double secs, const char *needle)
+{
+	static char seen[CAP];
+	size_t len = 0;
+	double end = now() + secs;
+	seen[0] = '\0';
+	while (now() < end) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		char buf[4096];
+		ssize_t r = read(fd, buf, sizeof(buf));
+		if (r <= 0)
+			break;
+		if (len + (size_t)r >= sizeof(seen))
+			len = 0;
+		memcpy(seen + len, buf, (size_t)r);
+		len += (size_t)r;
+		seen[len] = '\0';
+		if (needle && strstr(seen, needle))
+			return true;
+	}
+	return false;
+}
+
+/* kill -STOP, the shell puts the terminal in its own (cooked, echoing) mode, kill -CONT:
+ * the screen must take the terminal back (it stayed cooked: a typed q was echoed). */
+static void test_live_stop_and_continue(void **state)
+{
+	(void)state;
+	struct winsize ws = {.ws_row = 30, .ws_col = 120};
+	int master;
+	pid_t pid = forkpty(&master, NULL, NULL, &ws);
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setenv("TERM", "xterm", 1);
+		execl(PMUTOP_BINARY, PMUTOP_BINARY, "-d", "0.2", (char *)NULL);
+		_exit(127);
+	}
+	assert_true(pty_wait(master, 5, "PID"));
+	struct termios t;
+	assert_int_equal(tcgetattr(master, &t), 0);
+	assert_false(t.c_lflag & ICANON); /* curses mode */
+
+	assert_int_equal(kill(pid, SIGSTOP), 0);
+	int st;
+	assert_int_equal(waitpid(pid, &st, WUNTRACED), pid);
+	assert_true(WIFSTOPPED(st));
+	/* What a shell does when its foreground job stops. */
+	t.c_lflag |= ICANON | ECHO;
+	assert_int_equal(tcsetattr(master, TCSANOW, &t), 0);
+	assert_int_equal(kill(pid, SIGCONT), 0);
+	pty_wait(master, 0.8, NULL);
+	assert_int_equal(tcgetattr(master, &t), 0);
+	bool cooked = t.c_lflag & (ICANON | ECHO);
+
+	assert_int_equal(write(master, "q", 1), 1);
+	pty_wait(master, 2, NULL);
+	pid_t r = 0;
+	for (double end = now() + 5; r == 0 && now() < end; usleep(20000))
+		r = waitpid(pid, &st, WNOHANG);
+	if (r == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	close(master);
+	if (cooked)
+		fail_msg("after SIGSTOP and SIGCONT the terminal stayed in cooked mode");
+	assert_int_equal(r, pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+int main(void)
+{
+	/* No setup file of the person running the tests may change what pmutop does. */
+	setenv("XDG_CONFIG_HOME", "/nonexistent/pmutop-tests", 1);
+	if (!mkdtemp(dir))
+		return 1;
+	/* clang-format off */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_broken_pipe_is_quiet),
+		cmocka_unit_test(test_count_waits_for_command),
+		cmocka_unit_test(test_command_status_in_totals),
+		cmocka_unit_test(test_default_setup_file_corrupt),
+		cmocka_unit_test(test_live_stop_and_continue),
+	};
+	/* clang-format on */
+	int ret = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(in_dir("stdout"));
+	unlink(in_dir("stderr"));
+	unlink(in_dir("done"));
+	rmdir(dir);
+	return ret;
+}
