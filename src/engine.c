@@ -3,6 +3,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,8 +129,10 @@ struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool o
 	if (!r)
 		return NULL;
 	for (unsigned g = 0; g < ngroups(e); g++) {
-		if (gmap && gmap[g] >= 0) {
-			/* Counted by the roots the process already has. */
+		if ((gmap && gmap[g] >= 0) || !e->rootable[g]) {
+			/* Counted by the roots the process already has, or (hardware) by
+			 * its threads' own groups: a second copy on the same thread would
+			 * take PMU counters from the first and multiplex both. */
 			memset(r->c.why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
 			continue;
 		}
@@ -176,6 +179,32 @@ static void read_roots(struct engine *e, struct proc *p)
 	}
 }
 
+/* Out of descriptors, the reads of /proc would fail too (no name, no owner, no way to
+ * tell which task is busy): one descriptor is kept aside for them. */
+static void reserve_release(struct engine *e)
+{
+	if (e->reserve_fd >= 0)
+		close(e->reserve_fd);
+	e->reserve_fd = -1;
+}
+
+static void reserve_take(struct engine *e)
+{
+	if (e->reserve_fd < 0)
+		e->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static int task_info(struct engine *e, pid_t pid, pid_t tid, struct procfs_task *info)
+{
+	int err = procfs_task_info(e->o.root, pid, tid, info);
+	if (err == -EMFILE || err == -ENFILE) {
+		reserve_release(e);
+		err = procfs_task_info(e->o.root, pid, tid, info);
+		reserve_take(e);
+	}
+	return err;
+}
+
 static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struct task *from)
 {
 	struct task *t = tasktab_add(e->tab, pid, tid);
@@ -192,7 +221,7 @@ static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struc
 		}
 	} else {
 		struct procfs_task info;
-		if (procfs_task_info(e->o.root, pid, tid, &info) == 0) {
+		if (task_info(e, pid, tid, &info) == 0) {
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
 			if (p->nthreads == 1 || tid == pid) {
 				snprintf(p->comm, sizeof(p->comm), "%s", info.comm);
@@ -342,6 +371,90 @@ static void retry_fd_short(struct engine *e)
 			}
 }
 
+/* Out of descriptors: the busiest tasks are the ones worth counting. At most twice a
+ * second, the tasks left without descriptors are ranked by their time on a CPU (from
+ * /proc: they have no counters), the counted ones by their task-clock, and up to
+ * BALANCE_SWAPS of the least busy counted tasks give their descriptors to busier ones.
+ * Only while some task is short: no /proc read in a steady tick otherwise. */
+#define BALANCE_SWAPS 32
+
+struct cand {
+	struct task *t;
+	double rate; /* ns on a CPU per second */
+};
+
+/* Keep the BALANCE_SWAPS best of a list (most first when desc, least first if not). */
+static void cand_add(struct cand *c, unsigned *n, struct task *t, double rate, bool desc)
+{
+	unsigned i = *n < BALANCE_SWAPS ? (*n)++ : BALANCE_SWAPS;
+	while (i > 0 && (desc ? rate > c[i - 1].rate : rate < c[i - 1].rate)) {
+		if (i < BALANCE_SWAPS)
+			c[i] = c[i - 1];
+		i--;
+	}
+	if (i < BALANCE_SWAPS)
+		c[i] = (struct cand){t, rate};
+}
+
+static int task_clock_event(const struct engine *e)
+{
+	for (unsigned ev = 0; ev < e->set->nevents; ev++)
+		if (e->set->events[ev].role == ROLE_TASK_CLOCK && !e->set->events[ev].logical)
+			return (int)ev;
+	return -1;
+}
+
+static void balance_fds(struct engine *e)
+{
+	double dt = e->m.time - e->last_balance;
+	int tc = task_clock_event(e);
+	if (!e->m.nfd_short || dt < 0.5 || tc < 0 || e->m.elapsed <= 0)
+		return;
+	e->last_balance = e->m.time;
+	unsigned g = e->set->events[tc].group;
+	struct cand busy[BALANCE_SWAPS], idle[BALANCE_SWAPS];
+	unsigned nb = 0, ni = 0;
+	reserve_release(e);
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+		if (p->ignored)
+			continue;
+		for (struct task *t = p->threads; t; t = t->sibling) {
+			if (t->state != TASK_LIVE)
+				continue;
+			uint64_t ns;
+			if (t->fd_short) {
+				if (procfs_task_runtime(e->o.root, p->pid, t->tid, &ns) != 0)
+					continue;
+				if (t->run_known)
+					cand_add(busy, &nb, t, (double)(ns - t->run_ns) / dt, true);
+				t->run_ns = ns;
+				t->run_known = true;
+			} else if (!p->keep && t->c.grp[g] && t->c.why[tc] == WHY_NONE &&
+				   t->c.fresh[g] == FRESH_NO) {
+				cand_add(idle, &ni, t, (double)t->c.d[tc].val / e->m.elapsed,
+					 false);
+			}
+		}
+	}
+	reserve_take(e);
+	/* Swap while the short task is clearly busier (twice, and 1 ms/s more). */
+	for (unsigned k = 0; k < nb && k < ni; k++) {
+		if (busy[k].rate <= 2 * idle[k].rate + 1e6)
+			break;
+		struct task *out = idle[k].t, *in = busy[k].t;
+		close_target(e, &out->c);
+		memset(out->c.why, WHY_FDLIMIT, e->l.nevents);
+		out->fd_short = true;
+		out->counted = false;
+		out->run_known = false;
+		e->fds_freed = false;
+		task_open(e, in);
+		if (in->fd_short)
+			e->fds_freed = true; /* it did not take them: let others try */
+		in->run_known = false;
+	}
+}
+
 /* One read() per open group; deltas against the previous totals. */
 static void read_target(struct engine *e, struct counts *c)
 {
@@ -460,16 +573,22 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 		    (struct val_delta *)tr->g);
 }
 
-static void acc_add(struct engine *e, const struct counts *c)
+/* Add block c to the sums: every group (sel -1), or only the groups that roots hold
+ * (sel 1) or do not (sel 0). */
+static void acc_add(struct engine *e, const struct counts *c, int sel)
 {
 	/* A sum is fresh where every part that counts is: a new thread's first counts
 	 * belong in its process's interval, a new process's alone do not. */
 	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
 		unsigned g = e->set->events[ev].group;
+		if (sel >= 0 && e->rootable[g] != sel)
+			continue;
 		if (c->why[ev] == WHY_NONE && c->fresh[g] != FRESH_FIRST_READ)
 			e->acc_fresh[g] = FRESH_NO;
 	}
 	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
+		if (sel >= 0 && e->rootable[e->set->events[ev].group] != sel)
+			continue;
 		if (c->why[ev] != WHY_NONE) {
 			if (!e->acc_ok[ev])
 				e->acc_why[ev] = c->why[ev];
@@ -501,15 +620,14 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 			continue;
 		pr->nthreads++;
 		all_exited = all_exited && t->state == TASK_EXITED;
-		if (!p->rooted)
-			acc_add(e, &t->c);
+		acc_add(e, &t->c, p->rooted ? 0 : -1);
 		if (e->o.threads && !e->totals)
 			thread_row(e, pr, t, next_row(e, i++));
 	}
 	pr->exited = all_exited;
 	for (unsigned k = 0; k < p->nroots; k++)
 		if (p->roots[k].state != ROOT_DONE)
-			acc_add(e, &p->roots[k].c);
+			acc_add(e, &p->roots[k].c, 1);
 	if (add_tot) {
 		for (unsigned ev = 0; ev < ne; ev++) {
 			p->tot[ev].ena += e->acc[ev].ena;
@@ -694,6 +812,7 @@ int engine_tick(struct engine *e)
 	retry_fd_short(e);
 	read_tasks(e);
 	build_rows(e, true);
+	balance_fds(e);
 	cpus_tick(e);
 	e->m.tick++;
 	return 0;
@@ -825,13 +944,20 @@ int engine_layout(struct engine *e, const struct evset *set)
 	free(e->acc_ok);
 	free(e->acc_why);
 	free(e->acc_fresh);
+	free(e->rootable);
 	e->acc_fresh = calloc(ng + 1, 1);
+	e->rootable = calloc(ng + 1, 1);
 	e->slot = calloc(ng + 1, sizeof(*e->slot));
 	e->acc = calloc(ne + 1, sizeof(*e->acc));
 	e->acc_ok = calloc(ne + 1, sizeof(*e->acc_ok));
 	e->acc_why = calloc(ne + 1, 1);
-	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh)
+	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable)
 		return -ENOMEM;
+	for (unsigned g = 0; g < ng; g++) {
+		e->rootable[g] = 1;
+		for (unsigned k = 0; k < set->specs.g[g].n; k++)
+			e->rootable[g] = e->rootable[g] && set->specs.g[g].ev[k].software;
+	}
 	e->set = set;
 	e->l = (struct counts_layout){.ngroups = ng, .nevents = ne};
 	for (unsigned g = 0; g < ng; g++) {
@@ -901,6 +1027,8 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	e->o = *o;
 	e->o.root = o->root ? o->root : "";
 	e->cpu.stat_fd = -1;
+	e->reserve_fd = -1;
+	reserve_take(e);
 	e->pids = calloc(o->npids + 1, sizeof(*e->pids));
 	if (!e->pids || engine_layout(e, set))
 		goto fail;
@@ -979,11 +1107,13 @@ void engine_free(struct engine *e)
 		tasktab_free(e->tab);
 	}
 	cpus_close(e);
+	reserve_release(e);
 	free(e->slot);
 	free(e->acc);
 	free(e->acc_ok);
 	free(e->acc_why);
 	free(e->acc_fresh);
+	free(e->rootable);
 	free(e->pids);
 	free(e->rows);
 	free(e->vals);

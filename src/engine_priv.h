@@ -31,11 +31,14 @@ struct engine {
 	struct taskwatch *watch;
 	bool rescan;
 	bool fds_freed;
-	bool roots; /* watched processes count through roots (tasktab.h) */
+	bool roots;	     /* watched processes count through roots (tasktab.h) */
+	int reserve_fd;	     /* held for /proc reads when descriptors run out */
+	double last_balance; /* when descriptors last went to the busiest tasks */
 	struct counts_layout l;
 	unsigned *slot;	       /* per group: offset of its ena in a prev block */
 	struct val_delta *acc; /* per event: one process's sums, reused */
 	uint8_t *acc_why;
+	uint8_t *rootable;  /* per group: software events only, so roots may hold it */
 	uint8_t *acc_fresh; /* per group: FRESH_FIRST_READ while every part is */
 	unsigned *acc_ok;
 	struct cpuset cpu;

@@ -83,9 +83,14 @@ static int move_counts(const struct remap *r, struct counts *c)
 static void open_new_groups(struct engine *e, const int *gmap, pid_t pid, int cpu, bool root,
 			    struct counts *c)
 {
-	for (unsigned g = 0; g < e->set->specs.n; g++)
-		if (gmap[g] < 0)
+	for (unsigned g = 0; g < e->set->specs.n; g++) {
+		if (gmap[g] >= 0)
+			continue;
+		if (root && !e->rootable[g]) /* hardware: the threads' own groups count it */
+			memset(c->why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
+		else
 			engine_open_group(e, g, pid, cpu, false, root, c);
+	}
 }
 
 /* A rooted process's new groups open on its roots that still run. */

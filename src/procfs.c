@@ -101,6 +101,21 @@ int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task 
 	return parse_stat(buf, t);
 }
 
+int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns)
+{
+	char path[256], buf[128];
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, (int)pid, (int)tid);
+	ssize_t r = read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : (int)r;
+	char *end;
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (end == buf)
+		return -EINVAL;
+	*ns = v;
+	return 0;
+}
+
 pid_t procfs_tgid(const char *root, pid_t tid)
 {
 	char path[256], buf[2048];

@@ -26,6 +26,9 @@ int procfs_each(const char *root, pid_t pid, int (*cb)(void *ctx, pid_t id), voi
  * when it is gone. */
 int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task *t);
 
+/* Time thread tid has spent on a CPU, in ns (schedstat), into *ns. 0 or -errno. */
+int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
+
 /* The process a thread id belongs to (Tgid), or -errno. */
 pid_t procfs_tgid(const char *root, pid_t tid);
 

@@ -1,0 +1,140 @@
+/* Out of file descriptors (issue 7): the busiest tasks keep their counters, the rest read
+ * n/c (fd limit) and are counted, and the engine recovers as tasks exit. Real software
+ * events under a lowered soft RLIMIT_NOFILE, on 200 idle children and one busy one that
+ * is found last (the newest pids), so it starts without descriptors. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "evset.h"
+
+#define IDLE 200
+
+static pid_t idle[IDLE];
+static pid_t busy;
+
+static void spawn(void)
+{
+	for (int i = 0; i < IDLE; i++) {
+		idle[i] = fork();
+		assert_true(idle[i] >= 0);
+		if (idle[i] == 0) {
+			/* A failed assertion leaves without reaping: die with the test. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			pause();
+			_exit(0);
+		}
+	}
+	busy = fork();
+	assert_true(busy >= 0);
+	if (busy == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (volatile unsigned long n = 0;; n++)
+			;
+	}
+}
+
+static void reap(pid_t *p, int n)
+{
+	for (int i = 0; i < n; i++) {
+		kill(p[i], SIGKILL);
+		waitpid(p[i], NULL, 0);
+	}
+}
+
+static const struct mrow *proc_row(const struct model *m, pid_t pid)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (m->rows[i].kind == ROW_PROC && m->rows[i].pid == pid)
+			return &m->rows[i];
+	return NULL;
+}
+
+static void nap(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	nanosleep(&ts, NULL);
+}
+
+static void test_busiest_keep_counters(void **state)
+{
+	(void)state;
+	struct rlimit old;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	spawn();
+	struct evset set;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
+	evset_probe(&set, false);
+	/* One descriptor per task: 150 cannot hold the machine's tasks and our 201. */
+	struct rlimit low = {150, old.rlim_max};
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.3};
+	int err;
+	struct engine *e = engine_new(&set, &o, &err);
+	assert_non_null(e);
+	const struct model *m = engine_model(e);
+	bool was_short = false;
+	for (int i = 0; i < 8; i++) {
+		nap(0.3);
+		engine_tick(e);
+		const struct mrow *r = proc_row(m, busy);
+		if (i == 0) {
+			/* Found last, it had no descriptor left: n/c with the reason. */
+			assert_non_null(r);
+			was_short = r->v[0].state == VAL_NC && r->v[0].why == WHY_FDLIMIT;
+		}
+	}
+	assert_true(m->nfd_short > 0);
+	assert_true(engine_open_fds(e) < 150);
+	const struct mrow *r = proc_row(m, busy);
+	assert_non_null(r);
+	if (r->v[0].state != VAL_EXACT)
+		fail_msg("the busy task is %s (%s) after 8 ticks, %u tasks short (was short: %d)",
+			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), m->nfd_short,
+			 was_short);
+	/* It spins: most of each 0.3 s interval on a CPU. */
+	assert_true(r->v[0].v > 0.1e9);
+	/* An idle child that is short reads n/c (fd limit), never 0. */
+	unsigned short_seen = 0;
+	for (int i = 0; i < IDLE; i++) {
+		const struct mrow *ir = proc_row(m, idle[i]);
+		if (ir && ir->v[0].state == VAL_NC) {
+			assert_int_equal(ir->v[0].why, WHY_FDLIMIT);
+			short_seen++;
+		}
+	}
+	assert_true(short_seen > 0);
+
+	/* The idle children end: their descriptors go to the tasks still short. */
+	unsigned before = m->nfd_short;
+	reap(idle, IDLE);
+	for (int i = 0; i < 4; i++) {
+		nap(0.3);
+		engine_tick(e);
+	}
+	if (m->nfd_short >= before)
+		fail_msg("%u tasks short after the idle ones ended, %u before", m->nfd_short,
+			 before);
+	engine_free(e);
+	evset_free(&set);
+	reap(&busy, 1);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_busiest_keep_counters),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
