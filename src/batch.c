@@ -68,8 +68,8 @@ static void merge(struct batch *b, const struct pane *panes, unsigned npanes)
 		b->cols[b->ncols++] = *cmd;
 }
 
-struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes,
-			unsigned npanes, const char *sort, bool reverse)
+struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes, unsigned npanes,
+			const char *sort, bool reverse)
 {
 	struct batch *b = calloc(1, sizeof(*b));
 	if (!b)
@@ -117,6 +117,9 @@ void batch_notice(struct batch *b, const char *text)
 		fputs("{\"notice\":", b->out);
 		text_json_string(b->out, text);
 		fputs("}\n", b->out);
+	} else if (b->fmt == OUT_CSV) {
+		/* stdout stays plain CSV, header first, for any CSV reader. */
+		fprintf(stderr, "pmutop: %s\n", text);
 	} else {
 		fprintf(b->out, "# %s\n", text);
 	}
@@ -170,12 +173,20 @@ static void text_cell(struct batch *b, const struct column *c, const struct mode
 
 static void text_block(struct batch *b, const struct model *m, const size_t *n_rows)
 {
-	fprintf(b->out, "pmutop - %s, Linux %s, %d CPUs - %s %llu, interval %.2fs (%.3fs) - %u tasks%s\n",
+	char ex[64];
+	model_exit_text(m, ex, sizeof(ex));
+	fprintf(b->out,
+		"pmutop - %s, Linux %s, %d CPUs - %s %llu, interval %.2fs (%.3fs) - %u "
+		"tasks%s%s%s\n",
 		m->hostname ? m->hostname : "?", m->kernel ? m->kernel : "?", m->ncpus,
 		m->final ? "total" : "tick", (unsigned long long)m->tick, m->interval, m->elapsed,
-		m->ntasks, m->user_only ? " - user mode only" : "");
+		m->ntasks, m->user_only ? " - user mode only" : "", *ex ? " - command " : "", ex);
 	if (m->nfd_short)
-		fprintf(b->out, "# %u tasks not counted: out of file descriptors\n", m->nfd_short);
+		fprintf(b->out,
+			"# %u tasks not counted (n/c): out of file descriptors; raise the limit "
+			"(ulimit -Hn, LimitNOFILE=) or watch fewer tasks (-p, -e with fewer "
+			"events)\n",
+			m->nfd_short);
 	for (unsigned i = 0; i < b->ncols; i++) {
 		const struct column *c = &b->cols[i];
 		bool last = i + 1 == b->ncols;
@@ -184,7 +195,8 @@ static void text_block(struct batch *b, const struct model *m, const size_t *n_r
 		else if (c->left)
 			fprintf(b->out, "%-*s ", c->width, c->title);
 		else
-			fprintf(b->out, "%*s ", c->width + (column_is_numeric(c) ? 1 : 0), c->title);
+			fprintf(b->out, "%*s ", c->width + (column_is_numeric(c) ? 1 : 0),
+				c->title);
 	}
 	fputc('\n', b->out);
 	for (unsigned k = 0; b->cpus && k < m->ncpu_rows; k++) {
@@ -219,7 +231,9 @@ static void csv_prefix(struct batch *b, const struct model *m, const struct mrow
 	}
 }
 
-static void csv_value(struct batch *b, struct val v, bool count)
+/* value,state,running,why,exited */
+static void csv_value(struct batch *b, const struct model *m, const struct mrow *r, struct val v,
+		      bool count)
 {
 	if (val_has_number(v))
 		fprintf(b->out, count ? "%.0f," : "%.4f,", v.v);
@@ -228,6 +242,15 @@ static void csv_value(struct batch *b, struct val v, bool count)
 	fprintf(b->out, "%s,", val_state_str(v.state));
 	if (v.state != VAL_NA && v.state != VAL_EMPTY)
 		fprintf(b->out, "%.2f", v.run_pm / 10.0);
+	fputc(',', b->out);
+	if (v.state == VAL_NA || v.state == VAL_NC)
+		text_csv_field(b->out, val_why_str(v.why));
+	fputc(',', b->out);
+	char ex[64];
+	if (*model_exit_text(m, ex, sizeof(ex)) && r->kind == ROW_PROC)
+		fputs(ex, b->out);
+	else if (r->exited)
+		fputs("yes", b->out);
 	fputc('\n', b->out);
 }
 
@@ -244,7 +267,7 @@ static void csv_row(struct batch *b, const struct model *m, const struct mrow *r
 		csv_prefix(b, m, r);
 		text_csv_field(b->out, m->events[e].key);
 		fputc(',', b->out);
-		csv_value(b, r->v[e], true);
+		csv_value(b, m, r, r->v[e], true);
 	}
 	for (unsigned i = 0; i < b->ncols; i++) {
 		if (!derived(&b->cols[i]))
@@ -252,7 +275,7 @@ static void csv_row(struct batch *b, const struct model *m, const struct mrow *r
 		csv_prefix(b, m, r);
 		text_csv_field(b->out, b->cols[i].name);
 		fputc(',', b->out);
-		csv_value(b, column_value(&b->cols[i], m, r), false);
+		csv_value(b, m, r, column_value(&b->cols[i], m, r), false);
 	}
 }
 
@@ -292,6 +315,9 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 		text_json_string(b->out, r->comm);
 		if (r->exited)
 			fputs(",\"exited\":true", b->out);
+		char ex[64];
+		if (*model_exit_text(m, ex, sizeof(ex)) && r->kind == ROW_PROC)
+			fprintf(b->out, ",\"exit\":\"%s\"", ex);
 	}
 	fputs(",\"values\":{", b->out);
 	for (unsigned e = 0; e < m->nevents; e++)
@@ -319,7 +345,8 @@ int batch_write(struct batch *b, const struct model *m)
 	}
 	size_t n = m->nrows ? sort_rows_r(m, &b->sort, b->idx, b->scratch) : 0;
 	if (b->fmt == OUT_CSV && !b->header_done)
-		fputs("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running\n",
+		fputs("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running,why,"
+		      "exited\n",
 		      b->out);
 	b->header_done = true;
 	if (b->fmt == OUT_TEXT) {

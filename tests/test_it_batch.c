@@ -184,11 +184,13 @@ enum {
 	F_VALUE,
 	F_STATE,
 	F_RUNNING,
+	F_WHY,
+	F_EXITED,
 	NF
 };
 
 /* Sum of the values of event for the process rows of pid whose tick field is tick ("total",
- * or NULL for every numbered tick). Also checks that every line has twelve fields. */
+ * or NULL for every numbered tick). Also checks that every line has fourteen fields. */
 static double csv_sum(const char *csv, const char *tick, const char *event, long pid, int *lines)
 {
 	char *copy = strdup(csv);
@@ -244,7 +246,7 @@ static void test_csv_page_faults_match_perf(void **state)
 		assert_exit(st, 0);
 		/* The header, exactly, as the first line. */
 		const char *header = "tick,time,interval,kind,pid,tid,cpu,command,event,value,"
-				     "state,running\n";
+				     "state,running,why,exited\n";
 		assert_true(strncmp(out, header, strlen(header)) == 0);
 		int nt, nticks;
 		ours[i] = csv_sum(out, "total", "page-faults", 0, &nt);
@@ -604,8 +606,8 @@ static void test_text_without_pmu(void **state)
 		if (!strstr(l, ",cycles,") && !strstr(l, ",cache-misses,") &&
 		    !strstr(l, ",branch-misses,"))
 			continue;
-		if (!strstr(l, ",,n/a,"))
-			fail_msg("hardware event line is not n/a: %s", l);
+		if (!strstr(l, ",,n/a,,unsupported,"))
+			fail_msg("hardware event line is not n/a (unsupported): %s", l);
 		na++;
 	}
 	assert_true(na >= 6);
@@ -620,6 +622,17 @@ static void test_exit_codes(void **state)
 	assert_exit(st, 0);
 	st = RUN(PMUTOP_BINARY, "-b", "-e", "task-clock", "--", self, "--exit", "42");
 	assert_exit(st, 42);
+	/* The status is in the output too: text header, CSV's exited field, JSON's exit. */
+	assert_non_null(strstr(out, "- command exit 42\n"));
+	st = RUN(PMUTOP_BINARY, "-b", "--format", "csv", "-e", "task-clock", "--", self, "--exit",
+		 "42");
+	assert_exit(st, 42);
+	assert_non_null(strstr(out, "\ntotal,"));
+	assert_non_null(strstr(out, ",exact,100.00,,exit 42\n"));
+	st = RUN(PMUTOP_BINARY, "-b", "--format", "json", "-e", "task-clock", "--", "/bin/sh", "-c",
+		 "kill -KILL $$");
+	assert_exit(st, 128 + SIGKILL);
+	assert_non_null(strstr(out, "\"exit\":\"killed by SIGKILL\""));
 	/* Killed by a signal: 128 + the signal, as a shell reports it. */
 	st = RUN(PMUTOP_BINARY, "-b", "-e", "task-clock", "--", "/bin/sh", "-c", "kill -TERM $$");
 	assert_exit(st, 128 + SIGTERM);
