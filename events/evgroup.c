@@ -19,6 +19,7 @@ struct evgroup {
 	uint8_t member[EVGROUP_MAX]; /* opening order -> spec member */
 	uint8_t status[EVGROUP_MAX]; /* per spec member: enum ev_status */
 	bool sw_only;		     /* software events only: always fits, siblings enabled */
+	bool ids_known;		     /* id[] learnt from the first read */
 };
 
 uint64_t evgroup_read_format(void)
@@ -104,14 +105,10 @@ static int open_member(struct evgroup *g, const struct evgroup_spec *spec, unsig
 	int fd = sys_perf_event_open(&a, o->pid, o->cpu, g->lead);
 	if (fd < 0)
 		return fd;
-	uint64_t id = 0;
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0) {
-		int err = -errno;
-		close(fd);
-		return err;
-	}
+	/* The id comes with the first read (evgroup_read): an ioctl per member less. */
 	g->fd[i] = fd;
-	g->id[g->nopen] = id;
+	g->id[g->nopen] = 0;
+	g->ids_known = false;
 	g->member[g->nopen] = (uint8_t)i;
 	g->nopen++;
 	if (g->lead < 0)
@@ -234,6 +231,14 @@ int evgroup_read(struct evgroup *g, struct evread_group *out)
 	if ((size_t)r < want)
 		return -EIO;
 
+	/* A group read lists the leader, then the siblings in the order they were attached
+	 * (perf_group_attach adds at the tail): the opening order. The first read learns the
+	 * ids from it; every later one is checked against them. */
+	if (!g->ids_known && buf[0] == g->nopen) {
+		for (unsigned k = 0; k < g->nopen; k++)
+			g->id[k] = buf[3 + 2 * k + 1];
+		g->ids_known = true;
+	}
 	struct evread_group raw;
 	int err = evread_parse_group(buf, want / sizeof(uint64_t), evgroup_read_format(), g->nopen,
 				     g->id, &raw);
