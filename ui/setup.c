@@ -88,7 +88,7 @@ static void pmus_context(const struct ui *u, char *buf, size_t len)
 {
 	unsigned n = catalog_npmus(u->cat), present = 0;
 	for (unsigned i = 0; i < n; i++)
-		present += catalog_pmu(u->cat, i)->present;
+		present += catalog_pmu(u->cat, i)->present && !catalog_pmu(u->cat, i)->pfm_only;
 	snprintf(buf, len,
 		 "%u PMUs and headings, %u present; %u events. Enter lists a PMU's "
 		 "events, / searches them all",
