@@ -118,8 +118,7 @@ static void build_panes(struct app *a)
 	 * they are missing, and CSV and JSON still carry each event with its n/a. */
 	unsigned n = 0;
 	for (unsigned i = 0; i < a->npanes; i++) {
-		/* The user's own events stay, whatever they read. (The Events pane comes
-		 * first and keeps its slot: its columns point at titles stored in it.) */
+		/* The user's own events stay, whatever they read. */
 		bool mine = strcmp(a->panes[i].name, "Events") == 0;
 		if (mine || !pane_unsupported(m, &a->panes[i]))
 			a->panes[n++] = a->panes[i];
@@ -268,16 +267,9 @@ static void save_config(struct app *a, struct ui *ui)
 	a->cfg.threads = a->cli.threads;
 	a->cfg.user_only = m->user_only;
 	snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
-	/* The pane and sort in force: the options', or the setup file's. (The screen keeps
-	 * what Tab and F6 change since; ui.h does not hand it out yet.) */
-	const char *pane = a->cli.pane ? a->cli.pane : "", *sort = a->cli.sort ? a->cli.sort : "";
-	if (sort != a->cfg.sort)
-		snprintf(a->cfg.sort, sizeof(a->cfg.sort), "%s",
-			 strlen(sort) < sizeof(a->cfg.sort) ? sort : "");
-	if (pane != a->cfg.pane)
-		snprintf(a->cfg.pane, sizeof(a->cfg.pane), "%s",
-			 strlen(pane) < sizeof(a->cfg.pane) ? pane : "");
-	a->cfg.reverse = a->cli.reverse;
+	/* The pane and sort on the screen now (Tab and F6 included). */
+	ui_view(ui, a->cfg.pane, sizeof(a->cfg.pane), a->cfg.sort, sizeof(a->cfg.sort),
+		&a->cfg.reverse);
 	if (!a->cfg_path[0]) {
 		ui_message(ui, "cannot save: set XDG_CONFIG_HOME or HOME, or start with -c FILE");
 		return;
@@ -451,6 +443,11 @@ static void event_error_text(const struct app *a, const char *spec, int err,
 			     const struct evspec_err *e, char *buf, size_t len)
 {
 	char sugg[4][EV_NAME_MAX];
+	if (e->reason[0]) {
+		/* The parser knows why (needs a umask, PMU not on this machine, ...). */
+		snprintf(buf, len, "%s", e->reason);
+		return;
+	}
 	if (err == -ENOENT) {
 		unsigned n = evspec_suggest(e->token, a->pmus, sugg, 4);
 		size_t o = (size_t)snprintf(buf, len, "unknown event '%s'", e->token);

@@ -24,6 +24,8 @@ static const struct bad cases[] = {
 	{{"-b", "-n", "1", "-e", "{cycles"}, {"{cycles", "parse"}},
 	{{"-b", "-n", "1", "-e", "cycles,,instructions"}, {"parse"}},
 	{{"-b", "-n", "1", "-e", "cyles"}, {"'cyles'", "did you mean", "cycles"}},
+	/* The parser's reason, not "cannot parse" or a suggestion of the input itself. */
+	{{"-b", "-n", "1", "-e", "nosuchpmu/event=0x1/"}, {"PMU nosuchpmu is not on this machine"}},
 	{{"-b", "-n", "1", "-e", ""}, {"empty event list"}},
 	{{"-b", "-n", "1", "-e",
 	  "{task-clock,task-clock,task-clock,task-clock,task-clock,task-clock,task-clock,"

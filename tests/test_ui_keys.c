@@ -297,6 +297,30 @@ static void test_sort_menu(void **state)
 	assert_non_null(strstr(fake_line(s, fake_find(s, "COMMAND"), tl, sizeof(tl)), "INSNSv"));
 }
 
+/* What W saves follows the screen: Tab to another pane, another sort, R reverses. */
+static void test_view_for_save(void **state)
+{
+	char pane[32], sort[32];
+	bool rev = true;
+	ui_view(U(state), pane, sizeof(pane), sort, sizeof(sort), &rev);
+	assert_string_equal(pane, "IPC");
+	assert_string_equal(sort, "CPU%");
+	assert_false(rev);
+	fake_key(U(state), '\t');
+	ui_view(U(state), pane, sizeof(pane), sort, sizeof(sort), &rev);
+	assert_string_equal(pane, "Cache");
+	fake_key(U(state), '>');
+	fake_key(U(state), 'R');
+	char sort2[32];
+	ui_view(U(state), pane, sizeof(pane), sort2, sizeof(sort2), &rev);
+	assert_string_equal(pane, "Cache");
+	assert_string_not_equal(sort2, "CPU%");
+	assert_true(rev);
+	fake_key(U(state), 'R');
+	ui_view(U(state), pane, sizeof(pane), sort2, sizeof(sort2), &rev);
+	assert_false(rev);
+}
+
 static void test_user_menu(void **state)
 {
 	fake_key(U(state), 'u');
@@ -403,6 +427,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_engine_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sort_menu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_view_for_save, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_user_menu, setup, teardown),
 		cmocka_unit_test(test_free_twice_and_bad_terminals),
 		cmocka_unit_test(test_colors_and_no_color),

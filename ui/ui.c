@@ -162,6 +162,16 @@ struct pane_sort *ui_sort(struct ui *u, int *col)
 	return s;
 }
 
+void ui_view(struct ui *u, char *pane, size_t plen, char *sort, size_t slen, bool *reverse)
+{
+	const struct pane *p = ui_pane(u);
+	int col;
+	struct pane_sort *s = ui_sort(u, &col);
+	snprintf(pane, plen, "%s", p ? p->name : "");
+	snprintf(sort, slen, "%s", p && col >= 0 ? p->cols[col].name : "");
+	*reverse = p && s && col >= 0 && s->descending != p->cols[col].desc_first;
+}
+
 void ui_refresh_rows(struct ui *u, bool resort)
 {
 	if (!u->m)

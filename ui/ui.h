@@ -14,29 +14,29 @@ struct ui;
 struct catalog;
 
 struct ui_opts {
-	bool color;              /* false with NO_COLOR, TERM=dumb or --no-color */
-	const char *pane;        /* initial pane name, or NULL */
-	const char *sort;        /* initial sort column name, or NULL */
+	bool color;	  /* false with NO_COLOR, TERM=dumb or --no-color */
+	const char *pane; /* initial pane name, or NULL */
+	const char *sort; /* initial sort column name, or NULL */
 	bool reverse;
-	FILE *in, *out;          /* NULL: the controlling terminal (stdin/stdout). Tests pass
-				    their own streams to render off-screen. */
-	const char *term;        /* NULL: $TERM */
-	int cols, lines;         /* 0: the terminal's size (tests set them) */
+	FILE *in, *out;	  /* NULL: the controlling terminal (stdin/stdout). Tests pass
+			     their own streams to render off-screen. */
+	const char *term; /* NULL: $TERM */
+	int cols, lines;  /* 0: the terminal's size (tests set them) */
 };
 
 enum ui_cmd_kind {
 	UI_NONE = 0,
 	UI_QUIT,
-	UI_REDRAW,          /* screen state changed: draw again */
-	UI_SET_INTERVAL,    /* .interval */
+	UI_REDRAW,	 /* screen state changed: draw again */
+	UI_SET_INTERVAL, /* .interval */
 	UI_TOGGLE_PAUSE,
 	UI_TOGGLE_THREADS,
 	UI_TOGGLE_KERNEL,
-	UI_FOCUS_PID,       /* .pid */
+	UI_FOCUS_PID, /* .pid */
 	UI_UNFOCUS,
-	UI_SET_EVENTS,      /* .spec: count these user events (perf -e syntax; "" none) */
-	UI_SET_METRICS,     /* .metrics, .nmetrics: the user's derived columns */
-	UI_SAVE_CONFIG,     /* write the setup file */
+	UI_SET_EVENTS,	/* .spec: count these user events (perf -e syntax; "" none) */
+	UI_SET_METRICS, /* .metrics, .nmetrics: the user's derived columns */
+	UI_SAVE_CONFIG, /* write the setup file */
 };
 
 struct ui_cmd {
@@ -56,8 +56,7 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen);
 void ui_free(struct ui *u);
 
 /* Give the UI the model to show (valid until the next call) and its panes. */
-void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
-		  unsigned npanes);
+void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes, unsigned npanes);
 void ui_draw(struct ui *u);
 
 /* The PMUs and events the browsers list (not owned; must outlive the UI or be replaced).
@@ -71,6 +70,11 @@ void ui_set_metrics(struct ui *u, const struct user_metric *m, unsigned n);
 /* One line on the bottom line for a few seconds or until a key (errors, the saved
  * file's path). Sanitised here. */
 void ui_message(struct ui *u, const char *text);
+
+/* What W saves of the screen: the active pane's name, its sort column's name ("" for
+ * the pane's default) and whether that sort runs against the column's natural
+ * direction (the setup file's reverse). */
+void ui_view(struct ui *u, char *pane, size_t plen, char *sort, size_t slen, bool *reverse);
 
 /* Read one pending key (non-blocking) and act on it; engine-side actions come back in
  * cmd. Returns 1 if a key was handled, 0 if none was pending. */
