@@ -183,7 +183,7 @@ syscalls() {
 	local n sc
 	for n in $strace_n1 $strace_n2; do
 		timeout -s KILL 300 strace -f -c -o "$tmp/strace.$n" "$pmutop" -b -n "$n" -d "$interval" \
-			>/dev/null 2>>"$tmp/stderr.log"
+			-e "{$sw_events}" >/dev/null 2>>"$tmp/stderr.log"
 	done
 	for sc in read openat getdents64 newfstatat ioctl perf_event_open close write poll; do
 		local a b
@@ -196,7 +196,8 @@ syscalls() {
 	# that others start and end meanwhile move a differential, hardly a median.
 	timeout -s KILL 300 strace -f -qq -o "$tmp/trace" \
 		-e trace=read,openat,getdents64,newfstatat,ioctl,perf_event_open,close,write,poll \
-		"$pmutop" -b -n "$strace_n2" -d "$interval" >"$tmp/trace.out" 2>>"$tmp/stderr.log"
+		"$pmutop" -b -n "$strace_n2" -d "$interval" -e "{$sw_events}" >"$tmp/trace.out" \
+		2>>"$tmp/stderr.log"
 	S_tasks=$(tasks_of "$tmp/trace.out")
 	rm -f "$tmp/trace.out"
 	while read -r sc v; do S_med[$sc]=$v; done < <(awk '
@@ -282,7 +283,7 @@ startup() {
 # Each workload times itself, so a tool's start-up is not in its time. Both ping-pong sides
 # share one CPU: unpinned, the trip time moves by 5x with the scheduler's placement.
 declare -A O_med O_ratio
-obs_modes="alone pmutop_sys pmutop_sys1 pmutop_cmd perf perf_noinherit"
+obs_modes="alone pmutop_sys pmutop_sys1 pmutop_cmd pmutop_children perf perf_noinherit"
 observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 	local mode=$1 w=$2 c=$3 f=$4 i
 	local cmd=(taskset -c "$pin" "$bin/workload" "$w" "$c" "$f")
@@ -291,14 +292,17 @@ observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 	alone) "${cmd[@]}" ;;
 	pmutop_sys | pmutop_sys1)
 		# The workload starts once pmutop has printed its first block.
-		local ev=()
+		local ev=(-e "{$sw_events}")
 		[ $mode = pmutop_sys1 ] && ev=(-e task-clock)
 		timeout 120 "$pmutop" -b -d "$interval" "${ev[@]}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
 		bg_pid=$!
 		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
 		"${cmd[@]}"
 		kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid="" ;;
-	pmutop_cmd) timeout 120 "$pmutop" -b -d "$interval" -- "${cmd[@]}" >/dev/null 2>>"$tmp/stderr.log" ;;
+	pmutop_cmd) timeout 120 "$pmutop" -b -d "$interval" -e "{$sw_events}" -- "${cmd[@]}" \
+		>/dev/null 2>>"$tmp/stderr.log" ;;
+	pmutop_children) timeout 120 "$pmutop" -b -d "$interval" --children -e "{$sw_events}" -- \
+		"${cmd[@]}" >/dev/null 2>>"$tmp/stderr.log" ;;
 	perf) timeout 120 perf stat -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	perf_noinherit) timeout 120 perf stat -i -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	esac
@@ -307,7 +311,7 @@ observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 observer() {
 	local w c r mode modes
 	modes=$obs_modes
-	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_cmd"
+	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_cmd pmutop_children"
 	for w in pingpong spin; do
 		[ $w = pingpong ] && c=$ping_trips || c=$spin_iters
 		declare -A t=()
@@ -389,10 +393,10 @@ report() {
 		esac
 		local topc="-" rat="-"
 		[ "${R_top[$k]}" != nan ] && topc="$(ms "${R_top[$k]}") ms" && rat=$(calc "${R_ratio[$k]}" 3)
-		echo "| $label | ${R_tasks[$k]} | $(ms "${R_tick[$k]}") ms | $(calc "${R_tick[$k]} * 1e6 / (${R_tasks[$k]} > 0 ? ${R_tasks[$k]} : 1)" 2) us | $topc | $rat | $(ms "${R_wall[$k]}" 1) ms | $(calc "${R_rss[$k]} / 1024" 1) MB | ${R_fds[$k]} | ${R_short[$k]} | $(status_str "${R_status[$k]}") |"
+		echo "| $label | ${R_tasks[$k]} | $(ms "${R_tick[$k]}") ms | $(calc "${R_tick[$k]} * 1e6 / (${R_tasks[$k]} - ${R_short[$k]} > 0 ? ${R_tasks[$k]} - ${R_short[$k]} : 1)" 2) us | $topc | $rat | $(ms "${R_wall[$k]}" 1) ms | $(calc "${R_rss[$k]} / 1024" 1) MB | ${R_fds[$k]} | ${R_short[$k]} | $(status_str "${R_status[$k]}") |"
 	done
 	echo
-	echo "CPU = user+sys of the pmutop (or top) process from getrusage, (run of $n2 ticks - run of $n1) / $((n2 - n1)); per task = CPU/tick / tasks in pmutop's last block. Peak fds sampled from /proc/PID/fd every 0.2 s. 'not counted': tasks pmutop reported as out of file descriptors."
+	echo "CPU = user+sys of the pmutop (or top) process from getrusage, (run of $n2 ticks - run of $n1) / $((n2 - n1)); per task = CPU/tick / tasks counted in pmutop's last block (tasks - not counted). Peak fds sampled from /proc/PID/fd every 0.2 s. 'not counted': tasks pmutop reported as out of file descriptors."
 	echo
 	if have strace; then
 		local t1000=${R_tasks[1000]:-0}
@@ -436,8 +440,8 @@ report() {
 	if [ $obs_done = 1 ]; then
 		echo "### Observer effect (throughput relative to the workload alone; median of $obs_reps interleaved runs)"
 		echo
-		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | pmutop -b -d $interval -- CMD | perf stat -e (5 sw) | perf stat -i (no inherit) |"
-		echo "|---|---:|---:|---:|---:|---:|---:|"
+		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | pmutop -b -d $interval -- CMD | pmutop --children -- CMD | perf stat -e (5 sw) | perf stat -i (no inherit) |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 		for w in pingpong spin; do
 			local row="| $w"
 			[ $w = pingpong ] && row="| ping-pong, $ping_trips round trips" || row="| arithmetic loop, $spin_iters iterations"
@@ -450,23 +454,28 @@ report() {
 			echo "$row |"
 		done
 		echo
-		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin."
+		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`--children -- CMD\` and perf stat both inherit into the command's children (perf stat's default); \`-- CMD\` and all-tasks mode count per task, as \`perf stat -i\` does."
 		echo
 	fi
 	echo "### Targets"
 	echo
 	echo "| target | measured | result |"
 	echo "|---|---|---|"
-	local t=${R_tick[1000]:-nan} tasks=${R_tasks[1000]:-1}
+	local t=${R_tick[1000]:-nan} tasks=$((${R_tasks[1000]:-1} - ${R_short[1000]:-0}))
 	echo "| 1000 idle: <= 2 ms CPU per tick | $(ms "$t") ms/tick | $(verdict "$t <= 0.002") |"
 	echo "| 1000 idle: <= 2 us CPU per task per tick | $(calc "$t * 1e6 / $tasks" 2) us/task (kernel floor for the read alone: ${F_read5:-nan} us) | $(verdict "$t * 1e6 / $tasks <= 2") |"
 	if [ "${R_ratio[1000]:-nan}" != nan ]; then
 		echo "| 1000 idle: less CPU per tick than top -b | pmutop/top = $(calc "${R_ratio[1000]}" 3) | $(verdict "${R_ratio[1000]} < 1") |"
 	fi
-	local t5=${R_tick[5000]:-nan} w5=${R_wall[5000]:-nan}
-	echo "| 5000 idle: keeps up at a 1 s interval | $(ms "$t5") ms CPU/tick, $(ms "$w5" 1) ms wall/tick at -d $interval | $(verdict "$t5 < 1 && $w5 < 1") |"
+	local t5=${R_tick[5000]:-nan} w5=${R_wall[5000]:-nan} k5=5000
+	# Judged where every task is counted: with the default set some are short of
+	# descriptors here, and an uncounted task costs less.
+	if [ "${R_short[5000]:-1}" != 0 ] && [ -n "${R_tick[5000tc]:-}" ]; then
+		t5=${R_tick[5000tc]}; w5=${R_wall[5000tc]}; k5="5000, -e task-clock"
+	fi
+	echo "| 5000 idle: keeps up at a 1 s interval | $(ms "$t5") ms CPU/tick, $(ms "$w5" 1) ms wall/tick at -d $interval ($k5, ${R_short[5000tc]:-?} not counted) | $(verdict "$t5 < 1 && $w5 < 1") |"
 	echo "| (extra) 5000 idle: every task counted | ${R_short[5000]:-?} of ${R_tasks[5000]:-?} not counted (fd limit $(ulimit -Hn)) | $(verdict "${R_short[5000]:-1} == 0") |"
-	echo "| 5000 idle: peak RSS < 32 MB | $(calc "${R_rss[5000]:-0} / 1024" 1) MB | $(verdict "${R_rss[5000]:-1e9} < 32768") |"
+	echo "| 5000 idle: peak RSS < 32 MB | $(calc "${R_rss[5000]:-0} / 1024" 1) MB (default set, ${R_short[5000]:-?} tasks not counted) | $(verdict "${R_rss[5000]:-1e9} < 32768") |"
 	echo "| (extra) 5000 idle: exits cleanly | $(status_str "${R_status[5000]:-?}") | $(verdict "${R_status[5000]:-1} == 0") |"
 	echo "| no allocation in the steady tick | $A_quiet_allocs allocations in $A_quiet ticks without a new task | $(verdict "$A_quiet > 0 && $A_quiet_allocs == 0") |"
 	if have valgrind; then
@@ -480,12 +489,18 @@ report() {
 		echo "| no per-task /proc reads in the steady tick | $op openat, $gd getdents64 in the median tick ($tt tasks) | $(verdict "$op <= ($tt * 0.01 > 1 ? $tt * 0.01 : 1) && $gd <= 1") |"
 	fi
 	if [ $obs_done = 1 ] && [ -n "${O_ratio[pingpong,perf]:-}" ]; then
+		local w m p label
 		for w in pingpong spin; do
-			echo "| $w: observer effect no worse than perf stat (3% noise allowance) | pmutop $(calc "${O_ratio[$w,pmutop_sys]}" 3) vs perf stat $(calc "${O_ratio[$w,perf]}" 3) | $(verdict "${O_ratio[$w,pmutop_sys]} >= ${O_ratio[$w,perf]} - 0.03") |"
+			for m in pmutop_children:perf:"--children -- CMD vs perf stat" \
+				pmutop_cmd:perf_noinherit:"-- CMD vs perf stat -i" \
+				pmutop_sys:perf_noinherit:"all tasks vs perf stat -i"; do
+				IFS=: read -r m p label <<<"$m"
+				echo "| $w, $label: observer effect no worse (3% noise allowance) | pmutop $(calc "${O_ratio[$w,$m]}" 3) vs $(calc "${O_ratio[$w,$p]}" 3) | $(verdict "${O_ratio[$w,$m]} >= ${O_ratio[$w,$p]} - 0.03") |"
+			done
 		done
 	fi
 	echo "| 1000 idle: first block < 200 ms | $(ms "$U_first" 1) ms (the block covers $U_cover s of the $interval s interval) | $(verdict "$U_first < 0.2") |"
-	echo "| (extra) first block: a one-thread busy loop shows <= 100% CPU | $U_busycpu% | $(verdict "\"$U_busycpu\" != \"nan\" && $U_busycpu + 0 <= 105") |"
+	echo "| (extra) first block: a one-thread busy loop shows <= 100% CPU (+5 for the timer's jitter) | $U_busycpu% | $(verdict "\"$U_busycpu\" != \"nan\" && $U_busycpu + 0 <= 105") |"
 }
 mkdir -p "$(dirname "$out")"
 report | tee "$out"

@@ -307,9 +307,11 @@ static void test_pid_late_threads(void **state)
 	int nt, nblocks;
 	double total = csv_sum(out, "total", "page-faults", c, &nt);
 	assert_int_equal(nt, 1);
-	/* 1700 pages touched by the threads, a few more for their stacks. */
-	if (total < 1700 || total > 1800)
-		fail_msg("-p counted %.0f page faults of threads started later, want 1700-1800",
+	/* 1700 pages touched by the threads, more for their stacks (and, in a sanitizer
+	 * build, for its shadow memory: about 2100). Counted twice (a root and a thread's
+	 * own group both summed) would be 3400 or more. */
+	if (total < 1700 || total > 3000)
+		fail_msg("-p counted %.0f page faults of threads started later, want 1700-3000",
 			 total);
 	/* The process rows of the blocks add up to the total. */
 	double sum = csv_sum(out, NULL, "page-faults", c, &nblocks);
