@@ -50,7 +50,7 @@ bool evgroup_can_inherit(bool threads_only)
 	int fd = sys_perf_event_open(&a, 0, -1, -1);
 	if (fd >= 0)
 		close(fd);
-	return fd >= 0 || fd != -EINVAL;
+	return fd != -EINVAL;
 }
 
 static void attr_for(struct perf_event_attr *a, const struct evdesc *d,

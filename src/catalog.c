@@ -265,7 +265,7 @@ static void add_attrs(struct catalog *c, struct catalog_event *e, unsigned i)
 		a[k] = b.a[k];
 		a[k].name = cat_dup(c, b.a[k].name, false);
 		a[k].desc = cat_dup(c, b.a[k].desc, false);
-		if (!a[k].umask)
+		if (!a[k].umask || !t)
 			continue;
 		e->numask++;
 		for (const char *s = b.a[k].name; *s; s++)

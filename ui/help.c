@@ -84,8 +84,10 @@ static const char *const keys[] = {
 	"  < >  , .         sort by the previous / next column",
 	"  F6               choose the sort column from a list",
 	"  R r              reverse the sort order",
-	"  Up Down PgUp PgDn Home End   move the selection; the order holds still for a "
-	"few seconds, or until another key",
+	/* One entry, split for the line length (help wraps it to the screen). */
+	// NOLINTNEXTLINE(bugprone-suspicious-missing-comma)
+	"  Up Down PgUp PgDn Home End   move the selection; the order holds still for a few "
+	"seconds, or until another key",
 	"  Enter            watch the selected process only",
 	"  p                watch a process by PID",
 	"  Esc              watch all processes again (or clear the filter)",
