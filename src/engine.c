@@ -87,11 +87,24 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 	return err == -ESRCH || err == -EMFILE || err == -ENFILE ? err : 0;
 }
 
-/* Open every group of one target. Stops at -ESRCH; reports -EMFILE/-ENFILE. */
+bool engine_lean_group(const struct engine *e, unsigned g)
+{
+	return e->roots && !e->o.threads && e->rootable[g];
+}
+
+/* Open every group of one target (a watched thread: not those its roots count, while
+ * no thread row needs them). Stops at -ESRCH; reports -EMFILE/-ENFILE. */
 static int open_target(struct engine *e, pid_t pid, int cpu, bool on_exec, struct counts *c)
 {
 	int ret = 0;
 	for (unsigned g = 0; g < ngroups(e); g++) {
+		if (pid > 0 && engine_lean_group(e, g)) {
+			/* Its process row comes from the roots: a second copy of the same
+			 * events on the thread would only cost (two event sets to switch at
+			 * each context switch, and no inherited context to swap). */
+			memset(c->why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
+			continue;
+		}
 		int err = engine_open_group(e, g, pid, cpu, on_exec, false, c);
 		if (err)
 			ret = err;
@@ -851,6 +864,15 @@ bool engine_watched_alive(const struct engine *e)
 
 void engine_set_threads(struct engine *e, bool on)
 {
+	/* Thread rows of watched processes need the groups their roots made unneeded. */
+	for (unsigned g = 0; on && g < ngroups(e); g++) {
+		if (!engine_lean_group(e, g))
+			continue;
+		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+			for (struct task *t = p->threads; p->rooted && t; t = t->sibling)
+				if (t->state == TASK_LIVE && !t->c.grp[g])
+					engine_open_group(e, g, t->tid, -1, false, false, &t->c);
+	}
 	e->o.threads = on;
 	e->m.threads = on;
 }

@@ -86,7 +86,9 @@ static void open_new_groups(struct engine *e, const int *gmap, pid_t pid, int cp
 	for (unsigned g = 0; g < e->set->specs.n; g++) {
 		if (gmap[g] >= 0)
 			continue;
-		if (root && !e->rootable[g]) /* hardware: the threads' own groups count it */
+		/* Hardware: the threads' own groups count it. Software, without thread rows
+		 * of a watched process: its roots do. */
+		if ((root && !e->rootable[g]) || (!root && pid > 0 && engine_lean_group(e, g)))
 			memset(c->why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
 		else
 			engine_open_group(e, g, pid, cpu, false, root, c);

@@ -665,7 +665,7 @@ static void start_engine(struct app *a)
 		o.npids = 1;
 		o.enable_on_exec = true;
 		o.inherit = a->cli.children;
-		o.threads = !a->cli.children;
+		o.threads = a->cli.threads; /* -H, or H on the screen */
 	} else if (a->cli.npids) {
 		o.scope = SCOPE_PIDS;
 		o.pids = a->cli.pids;

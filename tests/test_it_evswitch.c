@@ -167,10 +167,68 @@ static void test_switch_keeps_history(void **state)
 	evset_free(&d);
 }
 
+static const struct mrow *thread_row(const struct model *m, pid_t tid)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (m->rows[i].kind == ROW_THREAD && m->rows[i].tid == tid)
+			return &m->rows[i];
+	return NULL;
+}
+
+/* A watched process without thread rows counts its software events through its roots
+ * alone (one set of events per task, as perf stat has); thread rows (H) open the
+ * threads' own groups, which count from the next tick. */
+static void test_watched_without_thread_rows(void **state)
+{
+	(void)state;
+	struct child c;
+	child_start(&c);
+	struct evset a;
+	make_set(&a, "{task-clock,page-faults}");
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_PIDS,
+				.pids = &c.pid,
+				.npids = 1,
+				.threads = false,
+				.interval = 0.1};
+	int err;
+	struct engine *e = engine_new(&a, &o, &err);
+	assert_non_null(e);
+	assert_int_equal(engine_open_fds(e), 2); /* the root's two events, nothing more */
+	child_fault(&c, 100);
+	engine_tick(e);
+	struct val pf = value_of(e, c.pid, "page-faults");
+	assert_int_equal(pf.state, VAL_EXACT);
+	assert_true(pf.v >= 100 && pf.v < 150);
+	assert_null(thread_row(engine_model(e), c.pid));
+
+	engine_set_threads(e, true);
+	assert_int_equal(engine_open_fds(e), 2 * 2);
+	child_fault(&c, 10);
+	engine_tick(e);
+	const struct mrow *t = thread_row(engine_model(e), c.pid);
+	assert_non_null(t);
+	assert_int_equal(t->v[1].state, VAL_NC); /* opened within this interval */
+	assert_int_equal(t->v[1].why, WHY_STARTING);
+	child_fault(&c, 20);
+	engine_tick(e);
+	t = thread_row(engine_model(e), c.pid);
+	assert_int_equal(t->v[1].state, VAL_EXACT);
+	assert_true(t->v[1].v >= 20);
+	/* The process row still comes from the root alone: not the sum of both. */
+	pf = value_of(e, c.pid, "page-faults");
+	assert_true(pf.v >= 20 && pf.v < 40);
+
+	child_stop(&c);
+	engine_free(e);
+	evset_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_switch_keeps_history),
+		cmocka_unit_test(test_watched_without_thread_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
