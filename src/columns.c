@@ -274,15 +274,61 @@ static int event_by_key(const struct model *m, const char *key)
 	return -1;
 }
 
-int columns_check_metric(const struct model *m, const struct user_metric *um)
+/* The event name in a key: the key without its "#N" group suffix. */
+static void key_name(const char *key, char *out, size_t len)
+{
+	snprintf(out, len, "%s", key);
+	char *hash = strrchr(out, '#');
+	if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1))
+		*hash = '\0';
+}
+
+static int event_in_group(const struct model *m, unsigned g, const char *name)
+{
+	for (unsigned i = 0; i < m->nevents; i++)
+		if (m->events[i].group == g && strcmp(m->events[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* A metric's two events. Keys name a group by its place in the set ("instructions#3"),
+ * which moves when events are regrouped or a setup is loaded into another layout: a key
+ * that no longer exists is found again by its event's name, in a group that has both
+ * (the user's groups first). */
+static int resolve_metric(const struct model *m, const struct user_metric *um, int *pa, int *pb)
 {
 	int a = event_by_key(m, um->a), b = event_by_key(m, um->b);
-	if (a < 0 || b < 0)
-		return -ENOENT;
+	if (a < 0 || b < 0) {
+		char na[sizeof(um->a)], nb[sizeof(um->b)];
+		key_name(um->a, na, sizeof(na));
+		key_name(um->b, nb, sizeof(nb));
+		bool seen_a = false, seen_b = false;
+		a = b = -1;
+		for (unsigned g = 0; g < m->ngroups; g++) {
+			int ia = event_in_group(m, g, na), ib = event_in_group(m, g, nb);
+			seen_a = seen_a || ia >= 0;
+			seen_b = seen_b || ib >= 0;
+			if (ia >= 0 && ib >= 0 &&
+			    (a < 0 || (m->groups[g].user && !m->groups[m->events[a].group].user))) {
+				a = ia;
+				b = ib;
+			}
+		}
+		if (a < 0)
+			return seen_a && seen_b ? -EXDEV : -ENOENT;
+	}
 	/* Derived metrics never mix groups: their counts come from different windows. */
 	if (m->events[a].group != m->events[b].group)
 		return -EXDEV;
+	*pa = a;
+	*pb = b;
 	return 0;
+}
+
+int columns_check_metric(const struct model *m, const struct user_metric *um)
+{
+	int a, b;
+	return resolve_metric(m, um, &a, &b);
 }
 
 /* The user's metrics go before COMMAND in the Events pane. */
@@ -293,12 +339,12 @@ static void add_metrics(const struct model *m, const struct user_metric *um, uns
 		return;
 	struct column cmd = p->cols[--p->ncols];
 	for (unsigned i = 0; i < n && p->ncols < 31; i++) {
-		if (columns_check_metric(m, &um[i]))
+		int a, b;
+		if (resolve_metric(m, &um[i], &a, &b))
 			continue;
-		struct column c =
-			C(um[i].name, um[i].name, 8, COL_RATIO,
-			  um[i].mul == 100 ? FMT_PCT : FMT_RATIO, event_by_key(m, um[i].a),
-			  event_by_key(m, um[i].b), um[i].mul, "a derived column you defined");
+		struct column c = C(um[i].name, um[i].name, 8, COL_RATIO,
+				    um[i].mul == 100 ? FMT_PCT : FMT_RATIO, a, b, um[i].mul,
+				    "a derived column you defined");
 		if ((int)strlen(c.title) > c.width)
 			c.width = (int)strlen(c.title);
 		pane_add(p, &c);
@@ -410,9 +456,29 @@ bool column_is_numeric(const struct column *c)
 }
 
 /* Four significant characters for counts: 999, 12.3K, 456K, 7.89M, ... */
+/* A whole number as text, without printf: cells are most of a batch tick's work. */
+static void fmt_uint(unsigned long long n, char *buf, size_t len)
+{
+	char tmp[24];
+	size_t k = sizeof(tmp);
+	do
+		tmp[--k] = (char)('0' + n % 10);
+	while ((n /= 10) && k > 0);
+	size_t m = sizeof(tmp) - k;
+	if (m >= len)
+		m = len ? len - 1 : 0;
+	memcpy(buf, tmp + k, m);
+	if (len)
+		buf[m] = '\0';
+}
+
 static void fmt_count(double v, char *buf, size_t len)
 {
 	static const char unit[] = " KMGTPE";
+	if (v >= 0 && v < 99999.5 && v == (double)(unsigned long long)v) {
+		fmt_uint((unsigned long long)v, buf, len); /* what "%.0f" prints for it */
+		return;
+	}
 	if (v < 99999.5) {
 		snprintf(buf, len, "%.0f", v);
 		return;
@@ -432,7 +498,8 @@ static void fmt_text(const struct column *c, const struct mrow *r, char *buf, si
 		if (r->kind == ROW_CPU)
 			snprintf(buf, len, "cpu%d", r->cpu);
 		else
-			snprintf(buf, len, "%d", (int)(r->kind == ROW_THREAD ? r->tid : r->pid));
+			fmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid), buf,
+				 len);
 		return;
 	case COL_TID:
 		snprintf(buf, len, "%d", (int)r->tid);

@@ -408,6 +408,14 @@ static void test_user_metrics(void **state)
 	assert_int_equal(columns_check_metric(&f.m, &um[0]), 0);
 	assert_int_equal(columns_check_metric(&f.m, &um[1]), -EXDEV);
 	assert_int_equal(columns_check_metric(&f.m, &um[2]), -ENOENT);
+	/* Keys of another layout (regrouped, or a setup saved then): found again by the
+	 * events' names in the group that has both; never across groups. */
+	const struct user_metric moved = {"MOVED", "cache-misses#7", "instructions#9", 1000};
+	assert_int_equal(columns_check_metric(&f.m, &moved), 0);
+	const struct user_metric split = {"SPLIT", "cycles#9", "cache-misses#9", 1};
+	assert_int_equal(columns_check_metric(&f.m, &split), -EXDEV);
+	const struct user_metric gone = {"GONE", "nope#2", "cycles", 1};
+	assert_int_equal(columns_check_metric(&f.m, &gone), -ENOENT);
 	assert_int_equal(columns_build_panes_ex(&f.m, false, um, 4, panes, 8), 5);
 	/* The good ones, before COMMAND, in the user's order; the others left out. */
 	assert_string_equal(names(&panes[0]), "PID USER CPU% cache-references cache-misses "
