@@ -86,7 +86,11 @@ static bool fatal_for_target(int err)
 	return err == -ESRCH || err == -EMFILE || err == -ENFILE || err == -ENOMEM;
 }
 
-/* A leader starts disabled and switches its group on when evgroup_enable() (or the
+/* (A software leader opened enabled would save that ioctl, but a sibling attached to a
+ * group already counting is scheduled only at the next reschedule of its context: on a
+ * CPU, or a busy task alone on one, that can be never. The enable ioctl reschedules the
+ * group as a whole.)
+ * A leader starts disabled and switches its group on when evgroup_enable() (or the
  * task's exec) enables it. Siblings of a hardware group start disabled too, so that a
  * group larger than the PMU is accepted and then reported as never scheduled (a member
  * opened enabled would fail EINVAL instead), and are enabled one by one. A software

@@ -218,13 +218,21 @@ static int task_info(struct engine *e, pid_t pid, pid_t tid, struct procfs_task 
 	return err;
 }
 
-static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struct task *from)
+/* A task first seen: its name and owner from the task it forked from, from info when the
+ * caller has read it, or from /proc. */
+static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const struct task *from,
+				  const struct procfs_task *known)
 {
 	struct task *t = tasktab_add(e->tab, pid, tid);
 	if (!t)
 		return NULL;
 	struct proc *p = t->proc;
-	if (from) {
+	if (known) {
+		snprintf(t->comm, sizeof(t->comm), "%s", known->comm);
+		snprintf(p->comm, sizeof(p->comm), "%s", known->comm);
+		p->uid = known->uid;
+		p->kthread = known->kthread;
+	} else if (from) {
 		/* A fork copies its parent's name and owner: no /proc read needed. */
 		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
 		if (p->nthreads == 1) {
@@ -253,6 +261,11 @@ static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struc
 	if (!p->ignored)
 		task_open(e, t);
 	return t;
+}
+
+static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struct task *from)
+{
+	return task_new_info(e, pid, tid, from, NULL);
 }
 
 /* /proc scans: on start, when the kernel's records were lost, and every tick where the
@@ -295,7 +308,19 @@ static void scan_proc(struct engine *e, pid_t pid)
 
 static int scan_one(void *vctx, pid_t pid)
 {
-	scan_proc(vctx, pid);
+	struct engine *e = vctx;
+	/* A process not seen before: its stat says how many threads it has. With one (most
+	 * processes), that thread is the process: no task directory to list. */
+	if (!tasktab_find_proc(e->tab, pid)) {
+		struct procfs_task info;
+		if (task_info(e, pid, pid, &info) == 0 && info.nthreads == 1 && !info.dead) {
+			struct task *t = task_new_info(e, pid, pid, NULL, &info);
+			if (t)
+				t->seen = true;
+			return 0;
+		}
+	}
+	scan_proc(e, pid);
 	return 0;
 }
 

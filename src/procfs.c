@@ -61,8 +61,15 @@ static int parse_stat(const char *buf, struct procfs_task *t)
 	char state;
 	int ppid;
 	unsigned long flags;
-	if (sscanf(p + 1, " %c %d %*d %*d %*d %*d %lu", &state, &ppid, &flags) != 3)
+	long nthreads = 0;
+	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+	 * cutime cstime priority nice num_threads */
+	int n = sscanf(p + 1,
+		       " %c %d %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld",
+		       &state, &ppid, &flags, &nthreads);
+	if (n < 3)
 		return -EINVAL;
+	t->nthreads = n == 4 && nthreads > 0 ? (unsigned)nthreads : 0;
 	t->ppid = ppid;
 	t->kthread = (flags & PF_KTHREAD) != 0;
 	t->dead = state == 'Z' || state == 'X' || state == 'x';

@@ -13,7 +13,8 @@ struct procfs_task {
 	pid_t pid, tid, ppid;
 	uid_t uid;
 	bool kthread;
-	bool dead; /* a zombie (Z) or dying (X): its counters are final */
+	bool dead;	   /* a zombie (Z) or dying (X): its counters are final */
+	unsigned nthreads; /* threads of its process (num_threads) */
 	char comm[PROCFS_COMM_MAX];
 };
 
