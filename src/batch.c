@@ -119,9 +119,13 @@ void batch_notice(struct batch *b, const char *text)
 		fputs("}\n", b->out);
 	} else if (b->fmt == OUT_CSV) {
 		/* stdout stays plain CSV, header first, for any CSV reader. */
-		fprintf(stderr, "pmutop: %s\n", text);
+		char safe[1024];
+		text_sanitize(text, safe, sizeof(safe), true);
+		fprintf(stderr, "pmutop: %s\n", safe);
 	} else {
-		fprintf(b->out, "# %s\n", text);
+		char safe[1024];
+		text_sanitize(text, safe, sizeof(safe), true);
+		fprintf(b->out, "# %s\n", safe);
 	}
 }
 

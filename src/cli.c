@@ -1,6 +1,7 @@
 /* Parsing the command line with getopt_long; every bad input gets one clear line. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -79,6 +80,11 @@ void cli_usage(FILE *f)
 int cli_parse_seconds(const char *s, double *out)
 {
 	char *end;
+	/* Plain decimal only: strtod would also take blanks, a sign, hex (0x1) and "inf". */
+	if (!isdigit((unsigned char)s[0]) && !(s[0] == '.' && isdigit((unsigned char)s[1])))
+		return -EINVAL;
+	if (strpbrk(s, "xX"))
+		return -EINVAL;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v < 0.1 || v > 3600)
@@ -90,6 +96,8 @@ int cli_parse_seconds(const char *s, double *out)
 int cli_parse_count(const char *s, long *out)
 {
 	char *end;
+	if (!isdigit((unsigned char)s[0])) /* no blanks or sign before it */
+		return -EINVAL;
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < 1)
@@ -122,7 +130,9 @@ static int parse_pids(struct cli *c, const char *arg, char *err, size_t errlen)
 	while (*s) {
 		char *end;
 		errno = 0;
-		long v = strtol(s, &end, 10);
+		long v = isdigit((unsigned char)*s) ? strtol(s, &end, 10) : 0;
+		if (v == 0)
+			end = (char *)s;
 		if (errno || end == s || v < 1 || v > 0x3fffffff || (*end && *end != ',')) {
 			snprintf(err, errlen,
 				 "invalid pid list '%s' for -p: give process ids "

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "loop.h"
 #include "procfs.h"
 #include "startup.h"
+#include "text.h"
 #ifdef PMUTOP_HAVE_UI
 #include "ui.h"
 #endif
@@ -53,9 +55,25 @@ struct app {
 	bool sort_from_cfg; /* a->cli.sort came from the setup file (its line: cfg) */
 };
 
+/* One line on stderr, "pmutop: " first. What the user typed (an event spec, a path, a
+ * pid list) can hold escape sequences: no control reaches the terminal. */
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+{
+	char raw[2048], safe[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	size_t n = strlen(raw);
+	if (n && raw[n - 1] == '\n')
+		raw[n - 1] = '\0';
+	text_sanitize(raw, safe, sizeof(safe), true);
+	fprintf(stderr, "pmutop: %s\n", safe);
+}
+
 static void die_usage(const char *msg)
 {
-	fprintf(stderr, "pmutop: %s\n", msg);
+	say("%s", msg);
 	exit(2);
 }
 
@@ -136,7 +154,7 @@ static int write_block(struct app *a, int *code)
 	if (err == -EPIPE) {
 		*code = 0;
 	} else {
-		fprintf(stderr, "pmutop: cannot write output: %s\n", strerror(-err));
+		say("cannot write output: %s\n", strerror(-err));
 		*code = 1;
 	}
 	return -1;
@@ -342,7 +360,7 @@ static int run_live(struct app *a)
 			    .reverse = a->cli.reverse};
 	struct ui *ui = ui_new(&o, err, sizeof(err));
 	if (!ui) {
-		fprintf(stderr, "pmutop: %s\n", err);
+		say("%s\n", err);
 		return 1;
 	}
 	/* The first frame comes quickly; then every interval. */
@@ -433,7 +451,7 @@ static int run_live(struct app *a)
 static int run_live(struct app *a)
 {
 	(void)a;
-	fprintf(stderr, "pmutop: built without the curses screen: use batch mode, pmutop -b\n");
+	say("built without the curses screen: use batch mode, pmutop -b\n");
 	return 2;
 }
 #endif
@@ -533,10 +551,9 @@ static void load_config(struct app *a)
 					  : "give a readable pmutoprc file (pmutoprc(5))";
 	if (a->cli.config) {
 		if (r == -ENOENT)
-			fprintf(stderr, "pmutop: no setup file '%s': check the path given to -c\n",
-				path);
+			say("no setup file '%s': check the path given to -c\n", path);
 		else
-			fprintf(stderr, "pmutop: %s: %s\n", err, advice);
+			say("%s: %s\n", err, advice);
 		exit(2);
 	}
 	snprintf(a->cfg_note, sizeof(a->cfg_note), "%s (setup file ignored%s%s)", err,
@@ -567,19 +584,19 @@ static void setup(struct app *a)
 	load_config(a);
 	a->set = calloc(1, sizeof(*a->set));
 	if (!a->set) {
-		fprintf(stderr, "pmutop: out of memory\n");
+		say("out of memory\n");
 		exit(1);
 	}
 	if (make_set(a, a->user_spec, a->set, msg, sizeof(msg))) {
 		if (a->cli.events) {
-			fprintf(stderr, "pmutop: -e: %s\n", msg);
+			say("-e: %s\n", msg);
 			exit(2);
 		}
 		/* The setup file's events do not parse here: count the default set. */
 		snprintf(a->cfg_note, sizeof(a->cfg_note), "setup file events: %s (ignored)", msg);
 		a->user_spec[0] = '\0';
 		if (make_set(a, NULL, a->set, msg, sizeof(msg))) {
-			fprintf(stderr, "pmutop: %s\n", msg);
+			say("%s\n", msg);
 			exit(1);
 		}
 	}
@@ -621,10 +638,10 @@ static void check_sort(struct app *a)
 		waitpid(a->child, NULL, 0);
 	}
 	if (a->sort_from_cfg)
-		fprintf(stderr, "pmutop: %s:%u: %s: fix the line or remove the file\n", a->cfg_path,
-			a->cfg.sort_line, msg);
+		say("%s:%u: %s: fix the line or remove the file\n", a->cfg_path, a->cfg.sort_line,
+		    msg);
 	else
-		fprintf(stderr, "pmutop: %s\n", msg);
+		say("%s\n", msg);
 	exit(2);
 }
 
@@ -634,8 +651,8 @@ static void check_pids(const struct app *a)
 	for (unsigned i = 0; i < a->cli.npids; i++) {
 		pid_t tgid = procfs_tgid("", a->cli.pids[i]);
 		if (tgid > 0 && tgid != a->cli.pids[i]) {
-			fprintf(stderr, "pmutop: %d is a thread of process %d: use -p %d\n",
-				(int)a->cli.pids[i], (int)tgid, (int)tgid);
+			say("%d is a thread of process %d: use -p %d\n", (int)a->cli.pids[i],
+			    (int)tgid, (int)tgid);
 			exit(2);
 		}
 	}
@@ -656,8 +673,7 @@ static void start_engine(struct app *a)
 	if (a->cli.command) {
 		int err = startup_spawn(a->cli.command, &a->child, &go, &errfd);
 		if (err) {
-			fprintf(stderr, "pmutop: cannot start '%s': %s\n", a->cli.command[0],
-				strerror(-err));
+			say("cannot start '%s': %s\n", a->cli.command[0], strerror(-err));
 			exit(1);
 		}
 		o.scope = SCOPE_PIDS;
@@ -680,14 +696,14 @@ static void start_engine(struct app *a)
 		if (a->child > 0)
 			kill(a->child, SIGKILL);
 		if (err == -ESRCH)
-			fprintf(stderr, "pmutop: no such process %d: check the pid with ps -p %d\n",
-				(int)bad, (int)bad);
+			say("no such process %d: check the pid with ps -p %d\n", (int)bad,
+			    (int)bad);
 		else if (err == -EACCES) {
 			char msg[512];
 			startup_pid_refusal(&a->privs, bad, msg, sizeof(msg));
-			fprintf(stderr, "pmutop: %s\n", msg);
+			say("%s\n", msg);
 		} else
-			fprintf(stderr, "pmutop: cannot start counting: %s\n", strerror(-err));
+			say("cannot start counting: %s\n", strerror(-err));
 		exit(err == -ESRCH || err == -EACCES ? 2 : 1);
 	}
 	check_sort(a);
@@ -695,8 +711,8 @@ static void start_engine(struct app *a)
 	if (a->child > 0) {
 		err = startup_release(go, errfd);
 		if (err) {
-			fprintf(stderr, "pmutop: cannot run '%s': %s\n",
-				a->cli.command ? a->cli.command[0] : "?", strerror(-err));
+			say("cannot run '%s': %s\n", a->cli.command ? a->cli.command[0] : "?",
+			    strerror(-err));
 			waitpid(a->child, NULL, 0);
 			exit(127);
 		}
@@ -724,10 +740,9 @@ int main(int argc, char **argv)
 		int lerr = listing_print(stdout, pmus, a.cli.list_pmu);
 		pmu_set_free(pmus);
 		if (lerr) {
-			fprintf(stderr,
-				"pmutop: no PMU or event heading called '%s': pmutop --list "
-				"shows them all\n",
-				a.cli.list_pmu);
+			say("no PMU or event heading called '%s': pmutop --list "
+			    "shows them all\n",
+			    a.cli.list_pmu);
 			return 2;
 		}
 		return 0;
@@ -740,7 +755,7 @@ int main(int argc, char **argv)
 	/* Signals are blocked from here on (the child unblocks its own). */
 	a.loop = loop_new(a.cli.interval, a.cli.batch ? -1 : STDIN_FILENO, &lerr);
 	if (!a.loop) {
-		fprintf(stderr, "pmutop: cannot set up timers and signals: %s\n", strerror(-lerr));
+		say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
 	start_engine(&a);
@@ -754,10 +769,9 @@ int main(int argc, char **argv)
 		if (!a.batch)
 			return 1;
 		if (!batch_sort_ok(a.batch)) {
-			fprintf(stderr,
-				"pmutop: unknown sort column '%s': use a column title such as "
-				"CPU%%, IPC or CMISS%%\n",
-				a.cli.sort);
+			say("unknown sort column '%s': use a column title such as "
+			    "CPU%%, IPC or CMISS%%\n",
+			    a.cli.sort);
 			return 2;
 		}
 		batch_show_cpus(a.batch, a.cli.per_cpu);

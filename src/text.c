@@ -4,15 +4,17 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not one. Rejects
- * overlong forms, surrogates and code points above U+10FFFF. */
-static size_t utf8_len(const unsigned char *s)
+/* Length of the valid UTF-8 sequence at s (1..4), its code point in *cpo, or 0 when it is
+ * not one. Rejects overlong forms, surrogates and code points above U+10FFFF. */
+static size_t utf8_decode(const unsigned char *s, uint32_t *cpo)
 {
 	unsigned char c = s[0];
 	size_t n;
 	uint32_t cp;
-	if (c < 0x80)
+	if (c < 0x80) {
+		*cpo = c;
 		return 1;
+	}
 	if (c >= 0xc2 && c <= 0xdf) {
 		n = 2;
 		cp = c & 0x1f;
@@ -33,10 +35,18 @@ static size_t utf8_len(const unsigned char *s)
 	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
-	/* C1 controls (U+0080..U+009F) steer some terminals too. */
-	if (cp >= 0x80 && cp <= 0x9f)
-		return 0;
+	*cpo = cp;
 	return n;
+}
+
+/* Characters that steer a terminal or the text around them rather than show: C0 and DEL,
+ * C1 controls (some terminals take U+009B for ESC [), and the bidirectional controls
+ * that would make a name display reversed or reorder the columns after it. */
+static bool steers(uint32_t cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c ||
+	       cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
 size_t text_sanitize(const char *in, char *out, size_t outlen, bool utf8)
@@ -46,9 +56,14 @@ size_t text_sanitize(const char *in, char *out, size_t outlen, bool utf8)
 	const unsigned char *s = (const unsigned char *)(in ? in : "");
 	size_t o = 0;
 	while (*s && o + 1 < outlen) {
-		size_t n = utf8_len(s);
-		if (n == 1 && (*s < 0x20 || *s == 0x7f))
-			n = 0;
+		uint32_t cp = 0;
+		size_t n = utf8_decode(s, &cp);
+		if (n && steers(cp)) {
+			/* One '?' for the character, whatever its length. */
+			out[o++] = '?';
+			s += n;
+			continue;
+		}
 		if (n > 1 && !utf8) {
 			/* One '?' per character, not per byte: the width stays right. */
 			out[o++] = '?';
@@ -92,13 +107,16 @@ void text_json_string(FILE *f, const char *s)
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	fputc('"', f);
 	while (*p) {
-		size_t n = utf8_len(p);
-		if (n == 1 && *p >= 0x20 && *p != 0x7f) {
+		uint32_t cp = 0;
+		size_t n = utf8_decode(p, &cp);
+		if (n && steers(cp)) {
+			/* Kept exactly, as an escape: JSON readers get the character, a terminal
+			 * showing the raw line only ASCII. */
+			fprintf(f, "\\u%04x", (unsigned)cp);
+		} else if (n == 1) {
 			if (*p == '"' || *p == '\\')
 				fputc('\\', f);
 			fputc(*p, f);
-		} else if (n == 1) {
-			fprintf(f, "\\u%04x", *p);
 		} else if (n == 0) {
 			fputs("\\ufffd", f);
 			n = 1;

@@ -34,6 +34,14 @@ static const struct bad cases[] = {
 	 {"more than 16"}},
 	{{"-b", "-d", "abc"}, {"'abc'", "-d"}},
 	{{"-b", "-d", "0"}, {"'0'", "-d"}},
+	/* Plain decimal only: no hex, blanks, sign or inf. */
+	{{"-b", "-d", "0x1"}, {"'0x1'", "-d"}},
+	{{"-b", "-d", " 1"}, {"' 1'", "-d"}},
+	{{"-b", "-d", "inf"}, {"'inf'", "-d"}},
+	{{"-b", "-n", "+3"}, {"'+3'", "-n"}},
+	{{"-b", "-n", "1", "-p", " 12"}, {"-p"}},
+	/* What the user typed is echoed without its escape sequences. */
+	{{"-b", "-n", "1", "-e", "\x1b[2Jx"}, {"?[2Jx"}},
 	{{"-b", "-n", "0"}, {"'0'", "-n"}},
 	{{"-b", "-n", "many"}, {"'many'", "-n"}},
 	{{"-n", "3"}, {"-b"}},

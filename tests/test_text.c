@@ -64,6 +64,18 @@ static void test_sanitize_c1_in_utf8(void **state)
 	assert_string_equal(san("\xc2\xa0", true), "\xc2\xa0");
 }
 
+static void test_sanitize_bidi(void **state)
+{
+	(void)state;
+	/* U+202E (right-to-left override) would show "evil\u202Egnp.exe" reversed and turn
+	 * the columns after it around: one '?' for it, and for the other bidi controls. */
+	assert_string_equal(san("evil\xe2\x80\xaegnp", true), "evil?gnp");
+	assert_string_equal(san("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", true), "???");
+	assert_string_equal(san("\xe2\x81\xa6x\xe2\x81\xa9", true), "?x?");
+	/* Their neighbours are ordinary text: kept. */
+	assert_string_equal(san("\xe2\x80\xa9\xe2\x81\xaa", true), "\xe2\x80\xa9\xe2\x81\xaa");
+}
+
 static void test_sanitize_invalid(void **state)
 {
 	(void)state;
@@ -218,6 +230,9 @@ static void test_json_string(void **state)
 	check_json("x\xe2\x82", "\"x\\ufffd\\ufffd\"");
 	/* Valid characters pass through. */
 	check_json("caf\xc3\xa9 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"");
+	/* Controls that steer a terminal are escaped exactly: the reader gets them back. */
+	check_json("a\xc2\x9b" "b", "\"a\\u009bb\"");
+	check_json("x\xe2\x80\xaey", "\"x\\u202ey\"");
 	/* A C1 control leaves no raw byte. */
 	char *got = capture_json("\xc2\x9b");
 	assert_null(strchr(got, '\x9b'));
@@ -234,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_sanitize_plain),
 		cmocka_unit_test(test_sanitize_c0_and_del),
 		cmocka_unit_test(test_sanitize_c1_in_utf8),
+		cmocka_unit_test(test_sanitize_bidi),
 		cmocka_unit_test(test_sanitize_invalid),
 		cmocka_unit_test(test_sanitize_truncated_at_end),
 		cmocka_unit_test(test_sanitize_valid_kept),
