@@ -21,6 +21,12 @@
 
 static pid_t idle[IDLE];
 static pid_t busy;
+/* What a failed assertion leaves behind, for the teardown: the engine holds most of the
+ * lowered descriptor limit, under which nothing else (LeakSanitizer at exit) could run. */
+static struct engine *eng;
+static struct evset set;
+static bool have_set;
+static struct rlimit saved;
 
 static void spawn(void)
 {
@@ -46,9 +52,26 @@ static void spawn(void)
 static void reap(pid_t *p, int n)
 {
 	for (int i = 0; i < n; i++) {
+		if (p[i] <= 0)
+			continue;
 		kill(p[i], SIGKILL);
 		waitpid(p[i], NULL, 0);
+		p[i] = 0;
 	}
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	engine_free(eng);
+	eng = NULL;
+	if (have_set)
+		evset_free(&set);
+	have_set = false;
+	reap(idle, IDLE);
+	reap(&busy, 1);
+	setrlimit(RLIMIT_NOFILE, &saved);
+	return 0;
 }
 
 static const struct mrow *proc_row(const struct model *m, pid_t pid)
@@ -68,19 +91,18 @@ static void nap(double s)
 static void test_busiest_keep_counters(void **state)
 {
 	(void)state;
-	struct rlimit old;
-	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
 	spawn();
-	struct evset set;
 	struct evspec_err perr;
 	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
+	have_set = true;
 	evset_probe(&set, false);
 	/* One descriptor per task: 150 cannot hold the machine's tasks and our 201. */
-	struct rlimit low = {150, old.rlim_max};
+	struct rlimit low = {150, saved.rlim_max};
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
 	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.3};
 	int err;
-	struct engine *e = engine_new(&set, &o, &err);
+	struct engine *e = eng = engine_new(&set, &o, &err);
 	assert_non_null(e);
 	const struct model *m = engine_model(e);
 	bool was_short = false;
@@ -104,13 +126,14 @@ static void test_busiest_keep_counters(void **state)
 			 was_short);
 	/* It spins: most of each 0.3 s interval on a CPU. */
 	assert_true(r->v[0].v > 0.1e9);
-	/* An idle child that is short reads n/c (fd limit), never 0. */
+	/* An idle child without descriptors reads n/c (fd limit), never 0; one that just
+	 * got them, n/c (starting). */
 	unsigned short_seen = 0;
 	for (int i = 0; i < IDLE; i++) {
 		const struct mrow *ir = proc_row(m, idle[i]);
 		if (ir && ir->v[0].state == VAL_NC) {
-			assert_int_equal(ir->v[0].why, WHY_FDLIMIT);
-			short_seen++;
+			assert_true(ir->v[0].why == WHY_FDLIMIT || ir->v[0].why == WHY_STARTING);
+			short_seen += ir->v[0].why == WHY_FDLIMIT;
 		}
 	}
 	assert_true(short_seen > 0);
@@ -125,16 +148,12 @@ static void test_busiest_keep_counters(void **state)
 	if (m->nfd_short >= before)
 		fail_msg("%u tasks short after the idle ones ended, %u before", m->nfd_short,
 			 before);
-	engine_free(e);
-	evset_free(&set);
-	reap(&busy, 1);
-	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_busiest_keep_counters),
+		cmocka_unit_test_teardown(test_busiest_keep_counters, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
