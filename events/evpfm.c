@@ -125,17 +125,26 @@ int evpfm_for_each_pmu(evpfm_pmu_cb cb, void *ctx)
 	return 0;
 }
 
+/* libpfm4's description of PMU pmu_id (initialising the library first): 0, or -errno. */
+static int pmu_info(int pmu_id, pfm_pmu_info_t *info)
+{
+	int ret = evpfm_init();
+	if (ret < 0)
+		return ret;
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	if (pmu_id < 0 || pfm_get_pmu_info((pfm_pmu_t)pmu_id, info) != PFM_SUCCESS)
+		return -ENOENT;
+	return 0;
+}
+
 int evpfm_for_each_event(int pmu_id, evpfm_event_cb cb, void *ctx)
 {
 	pfm_pmu_info_t info;
-	int idx, ret = evpfm_init();
+	int idx, ret = pmu_info(pmu_id, &info);
 
 	if (ret < 0)
 		return ret;
-	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
-	if (pmu_id < 0 || pfm_get_pmu_info((pfm_pmu_t)pmu_id, &info) != PFM_SUCCESS)
-		return -ENOENT;
 	for (idx = info.first_event; idx >= 0; idx = pfm_get_event_next(idx)) {
 		pfm_event_info_t ev;
 
@@ -417,14 +426,10 @@ int evpfm_pmu_perf_type(int pmu_id)
 {
 	pfm_pmu_info_t info;
 	char name[256];
-	int idx, tries = 0, ret = evpfm_init();
+	int idx, tries = 0, ret = pmu_info(pmu_id, &info);
 
 	if (ret < 0)
 		return ret;
-	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
-	if (pmu_id < 0 || pfm_get_pmu_info((pfm_pmu_t)pmu_id, &info) != PFM_SUCCESS)
-		return -ENOENT;
 	for (idx = info.first_event; idx >= 0 && tries < 16; idx = pfm_get_event_next(idx)) {
 		struct perf_event_attr attr;
 		pfm_event_info_t ev;

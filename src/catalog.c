@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdalign.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -463,4 +464,20 @@ size_t catalog_search(const struct catalog *c, int pmu, const char *query, unsig
 			if (match(c, i, &q) == want)
 				out[n++] = i;
 	return n;
+}
+
+void catalog_pmu_cells(const struct catalog_pmu *p, struct catalog_pmu_cells *out)
+{
+	snprintf(out->type, sizeof(out->type), "-");
+	snprintf(out->ctr, sizeof(out->ctr), "?");
+	if (p->type >= 0)
+		snprintf(out->type, sizeof(out->type), "%d", p->type);
+	if (p->heading_only || p->pfm_only)
+		snprintf(out->ctr, sizeof(out->ctr), "-");
+	else if (p->counters >= 0)
+		snprintf(out->ctr, sizeof(out->ctr), "%d+%d", p->counters,
+			 p->fixed > 0 ? p->fixed : 0);
+	out->present = p->pfm_only ? "libpfm" : p->present ? "yes" : "no";
+	/* libpfm4 knows PMUs from the CPU model: say when the kernel has none to match. */
+	out->note = p->pfm_only ? "detected by libpfm4, not in the kernel (no sysfs PMU): " : "";
 }

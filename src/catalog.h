@@ -59,6 +59,17 @@ struct catalog *catalog_new(const struct pmu_set *pmus);
 struct catalog *catalog_new_filtered(const struct pmu_set *pmus, const char *filter);
 void catalog_free(struct catalog *c);
 
+/* The cells of a PMU's row, as --list and the PMU browser show it: type ("-" without
+ * one), counters ("6+1"; "-" for a heading or a PMU only libpfm4 knows; "?" unknown),
+ * present ("yes", "no", "libpfm") and what goes before its description. */
+struct catalog_pmu_cells {
+	char type[16];
+	char ctr[24];
+	const char *present;
+	const char *note;
+};
+void catalog_pmu_cells(const struct catalog_pmu *p, struct catalog_pmu_cells *out);
+
 unsigned catalog_npmus(const struct catalog *c);
 const struct catalog_pmu *catalog_pmu(const struct catalog *c, unsigned i);
 /* Index of the PMU row called name (its sysfs or libpfm4 name, or a heading), or -1. */

@@ -11,20 +11,12 @@
 
 static void print_pmu(FILE *f, const struct catalog_pmu *p)
 {
-	char type[16] = "-", ctr[24] = "?", desc[512];
-	const char *present = p->pfm_only ? "libpfm" : p->present ? "yes" : "no";
-	if (p->type >= 0)
-		snprintf(type, sizeof(type), "%d", p->type);
-	if (p->heading_only || p->pfm_only)
-		snprintf(ctr, sizeof(ctr), "-");
-	else if (p->counters >= 0)
-		snprintf(ctr, sizeof(ctr), "%d+%d", p->counters, p->fixed > 0 ? p->fixed : 0);
+	char desc[512];
+	struct catalog_pmu_cells c;
+	catalog_pmu_cells(p, &c);
 	text_sanitize(p->desc, desc, sizeof(desc), true);
-	fprintf(f, "%-24s %6s %-10s %-8s %9s  %s%s\n", p->name, type, p->cpus ? p->cpus : "all",
-		present, ctr,
-		p->pfm_only ? "detected by libpfm4 but not available in the kernel (no sysfs PMU): "
-			    : "",
-		desc);
+	fprintf(f, "%-24s %6s %-10s %-8s %9s  %s%s\n", p->name, c.type, p->cpus ? p->cpus : "all",
+		c.present, c.ctr, c.note, desc);
 }
 
 static void print_attrs(FILE *f, const struct catalog_event *e)

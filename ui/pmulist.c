@@ -20,24 +20,14 @@ static void title(int y, int w)
 
 static void row_text(const struct catalog_pmu *p, char *buf, size_t len)
 {
-	char name[NAME_W * 4 + 1], cpus[40], desc[256], type[16] = "-", ctr[24] = "?";
+	char name[NAME_W * 4 + 1], cpus[40], desc[256];
+	struct catalog_pmu_cells c;
+	catalog_pmu_cells(p, &c);
 	text_sanitize(p->name, name, sizeof(name), colors_utf8());
 	text_sanitize(p->cpus ? p->cpus : "all", cpus, sizeof(cpus), colors_utf8());
 	text_sanitize(p->desc, desc, sizeof(desc), colors_utf8());
-	if (p->type >= 0)
-		snprintf(type, sizeof(type), "%d", p->type);
-	if (p->heading_only || p->pfm_only)
-		snprintf(ctr, sizeof(ctr), "-");
-	else if (p->counters >= 0)
-		snprintf(ctr, sizeof(ctr), "%d+%d", p->counters, p->fixed > 0 ? p->fixed : 0);
-	/* libpfm4 detects PMUs from the CPU model; say when the kernel has none to match */
-	snprintf(buf, len, "%-*.*s %5s %-9.9s %-7s %8s %6u  %s%s", NAME_W, NAME_W, name, type, cpus,
-		 p->pfm_only  ? "libpfm"
-		 : p->present ? "yes"
-			      : "no",
-		 ctr, p->nevents,
-		 p->pfm_only ? "detected by libpfm4, not in the kernel (no sysfs PMU): " : "",
-		 desc);
+	snprintf(buf, len, "%-*.*s %5s %-9.9s %-7s %8s %6u  %s%s", NAME_W, NAME_W, name, c.type,
+		 cpus, c.present, c.ctr, p->nevents, c.note, desc);
 }
 
 void pmulist_draw(const struct catalog *c, struct scroll *s, int y, int h, int w)
