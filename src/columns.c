@@ -455,7 +455,6 @@ bool column_is_numeric(const struct column *c)
 	return c->fmt != FMT_TEXT;
 }
 
-/* Four significant characters for counts: 999, 12.3K, 456K, 7.89M, ... */
 /* A whole number as text, without printf: cells are most of a batch tick's work. */
 static void fmt_uint(unsigned long long n, char *buf, size_t len)
 {
@@ -472,6 +471,7 @@ static void fmt_uint(unsigned long long n, char *buf, size_t len)
 		buf[m] = '\0';
 }
 
+/* Four significant characters for counts: 999, 12.3K, 456K, 7.89M, ... */
 static void fmt_count(double v, char *buf, size_t len)
 {
 	static const char unit[] = " KMGTPE";

@@ -176,10 +176,8 @@ static void read_roots(struct engine *e, struct proc *p)
 		gone = t->state == TASK_EXITED;
 	for (unsigned i = 0; i < p->nroots; i++) {
 		struct root *r = &p->roots[i];
-		if (r->state == ROOT_FINAL) {
-			r->state = ROOT_DONE;
-			memset(r->c.d, 0, e->l.nevents * sizeof(*r->c.d));
-		}
+		if (r->state == ROOT_FINAL)
+			r->state = ROOT_DONE; /* no longer summed */
 		if (r->state != ROOT_LIVE)
 			continue;
 		read_target(e, &r->c);
@@ -445,8 +443,10 @@ static int task_clock_event(const struct engine *e)
 static void balance_fds(struct engine *e)
 {
 	double dt = e->m.time - e->last_balance;
+	if (!e->m.nfd_short || dt < 0.5 || e->m.elapsed <= 0)
+		return;
 	int tc = task_clock_event(e);
-	if (!e->m.nfd_short || dt < 0.5 || tc < 0 || e->m.elapsed <= 0)
+	if (tc < 0)
 		return;
 	e->last_balance = e->m.time;
 	unsigned g = e->set->events[tc].group;
@@ -615,23 +615,19 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
  * (sel 1) or do not (sel 0). */
 static void acc_add(struct engine *e, const struct counts *c, int sel)
 {
-	/* A sum is fresh where every part that counts is: a new thread's first counts
-	 * belong in its process's interval, a new process's alone do not. */
 	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
 		unsigned g = e->set->events[ev].group;
 		if (sel >= 0 && e->rootable[g] != sel)
-			continue;
-		if (c->why[ev] == WHY_NONE && c->fresh[g] != FRESH_FIRST_READ)
-			e->acc_fresh[g] = FRESH_NO;
-	}
-	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
-		if (sel >= 0 && e->rootable[e->set->events[ev].group] != sel)
 			continue;
 		if (c->why[ev] != WHY_NONE) {
 			if (!e->acc_ok[ev])
 				e->acc_why[ev] = c->why[ev];
 			continue;
 		}
+		/* A sum is fresh where every part that counts is: a new thread's first counts
+		 * belong in its process's interval, a new process's alone do not. */
+		if (c->fresh[g] != FRESH_FIRST_READ)
+			e->acc_fresh[g] = FRESH_NO;
 		e->acc_ok[ev]++;
 		e->acc_why[ev] = WHY_NONE;
 		e->acc[ev].ena += c->d[ev].ena;
@@ -1000,9 +996,12 @@ int engine_layout(struct engine *e, const struct evset *set)
 	e->acc_why = calloc(ne + 1, 1);
 	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable)
 		return -ENOMEM;
+	/* Roots hold software groups: a hardware group opened twice on one thread would take
+	 * counters from itself. With --children they hold every group: the children's
+	 * processes are counted by inheritance alone. */
 	for (unsigned g = 0; g < ng; g++) {
 		e->rootable[g] = 1;
-		for (unsigned k = 0; k < set->specs.g[g].n; k++)
+		for (unsigned k = 0; k < set->specs.g[g].n && !e->o.inherit; k++)
 			e->rootable[g] = e->rootable[g] && set->specs.g[g].ev[k].software;
 	}
 	e->set = set;

@@ -62,7 +62,7 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 		      struct counts *c);
 /* Group g is left to the roots on a watched process's threads (no thread rows). */
 bool engine_lean_group(const struct engine *e, unsigned g);
-/* Open a root of p on thread tid: every group, or (only_new) those gmap marks -1. */
+/* Open a root of p on thread tid: every group it holds, or (gmap) only those gmap marks -1. */
 struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
 			     const int *gmap);
 int engine_cpu_rows_alloc(struct engine *e);
