@@ -23,6 +23,19 @@ struct cpuset {
 	uint64_t *busy, *total, *pbusy, *ptotal; /* indexed by CPU number */
 };
 
+/* Tasks a scan found, opened once it ends (pending_open() in engine.c). */
+struct pending_task {
+	struct task *t;
+	int cpu;	/* the CPU it last ran on */
+	unsigned order; /* found order, kept within a CPU */
+};
+
+struct pending {
+	bool on; /* a scan is running: note new tasks here */
+	unsigned n, cap;
+	struct pending_task *t;
+};
+
 struct engine {
 	const struct evset *set;
 	struct engine_opts o;
@@ -33,6 +46,7 @@ struct engine {
 	bool fds_freed;
 	bool roots;	     /* watched processes count through roots (tasktab.h) */
 	int reserve_fd;	     /* held for /proc reads when descriptors run out */
+	struct pending pending;
 	double last_balance; /* when descriptors last went to the busiest tasks */
 	struct counts_layout l;
 	unsigned *slot;	       /* per group: offset of its ena in a prev block */

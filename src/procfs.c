@@ -5,7 +5,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,25 +55,56 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
  * (comm may itself hold ") "). */
 #define PF_KTHREAD 0x00200000
 
+/* The start of the k-th field at or after p (k = 1: the one p is in or before), or NULL
+ * when the line ends first. */
+static const char *next_field(const char *p, int k)
+{
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p || *p == '\n')
+			return NULL;
+		if (--k == 0)
+			return p;
+		while (*p && *p != ' ' && *p != '\n')
+			p++;
+	}
+}
+
+/* The decimal number at p (a '-' allowed), into *v; false when there is none. */
+static bool stat_num(const char *p, long long *v)
+{
+	if (!p)
+		return false;
+	char *end;
+	errno = 0;
+	*v = strtoll(p, &end, 10);
+	return end != p && errno == 0 && (*end == ' ' || *end == '\n' || *end == '\0');
+}
+
+/* state(3) ppid(4) flags(9) num_threads(20) processor(39), walked once (sscanf was a
+ * tenth of start-up with a thousand tasks). */
 static int parse_stat(const char *buf, struct procfs_task *t)
 {
 	const char *p = strrchr(buf, ')');
 	if (!p)
 		return -EINVAL;
-	char state;
-	int ppid;
-	unsigned long flags;
-	long nthreads = 0;
-	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-	 * cutime cstime priority nice num_threads */
-	int n = sscanf(p + 1,
-		       " %c %d %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld",
-		       &state, &ppid, &flags, &nthreads);
-	if (n < 3)
+	static const int want[] = {3, 4, 9, 20, 39};
+	const char *at[5] = {NULL};
+	const char *q = next_field(p + 1, 1); /* field 3 */
+	for (unsigned i = 0; i < 5 && q; i++) {
+		if (i > 0)
+			q = next_field(q, want[i] - want[i - 1] + 1);
+		at[i] = q;
+	}
+	long long ppid, flags, nthreads, cpu;
+	if (!at[0] || !stat_num(at[1], &ppid) || !stat_num(at[2], &flags))
 		return -EINVAL;
-	t->nthreads = n == 4 && nthreads > 0 ? (unsigned)nthreads : 0;
-	t->ppid = ppid;
-	t->kthread = (flags & PF_KTHREAD) != 0;
+	char state = *at[0];
+	t->nthreads = stat_num(at[3], &nthreads) && nthreads > 0 ? (unsigned)nthreads : 0;
+	t->cpu = stat_num(at[4], &cpu) && cpu >= 0 && cpu < INT_MAX ? (int)cpu : -1;
+	t->ppid = (pid_t)ppid;
+	t->kthread = ((unsigned long long)flags & PF_KTHREAD) != 0;
 	t->dead = state == 'Z' || state == 'X' || state == 'x';
 	return 0;
 }
@@ -84,6 +117,7 @@ int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task 
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
+	t->cpu = -1;
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/stat", root, (int)pid, (int)tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

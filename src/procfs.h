@@ -15,6 +15,7 @@ struct procfs_task {
 	bool kthread;
 	bool dead;	   /* a zombie (Z) or dying (X): its counters are final */
 	unsigned nthreads; /* threads of its process (num_threads) */
+	int cpu;	   /* the CPU it last ran on (processor), or -1 */
 	char comm[PROCFS_COMM_MAX];
 };
 

@@ -664,6 +664,98 @@ static void test_all_exec_on_other_cpu(void **state)
 	assert_string_equal(got, "sleep");
 }
 
+/* Start-up opens the tasks it finds CPU by CPU, from the CPU each last ran on
+ * (pending_open in engine.c). Whatever CPU a task sleeps on, and whether or not this
+ * process may run there, every task is counted and our own CPU mask is what it was. */
+static void start_on_each_cpu(bool restricted)
+{
+	enum { PER_CPU = 24 }; /* above PENDING_PIN_MIN */
+	int cpus[1024];
+	int n = procfs_online_cpus("", cpus, 1024);
+	assert_true(n >= 1);
+	if (n > 4)
+		n = 4;
+	pid_t kids[4 * PER_CPU];
+	int nk = 0;
+	for (int c = 0; c < n; c++)
+		for (int k = 0; k < PER_CPU; k++) {
+			pid_t pid = fork();
+			assert_true(pid >= 0);
+			if (pid == 0) {
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
+				cpu_set_t one;
+				CPU_ZERO(&one);
+				CPU_SET(cpus[c], &one);
+				sched_setaffinity(0, sizeof(one), &one);
+				for (;;)
+					pause();
+			}
+			kids[nk++] = pid;
+		}
+	/* Each asleep on its CPU: /proc says where it last ran. */
+	for (int i = 0; i < nk; i++) {
+		struct procfs_task info = {.cpu = -1};
+		for (int k = 0; k < 2000 && info.cpu != cpus[i / PER_CPU]; k++)
+			if (procfs_task_info("", kids[i], kids[i], &info) != 0 ||
+			    info.cpu != cpus[i / PER_CPU])
+				usleep(1000);
+		assert_int_equal(info.cpu, cpus[i / PER_CPU]);
+	}
+	usleep(50000);
+	cpu_set_t before, after;
+	if (restricted) {
+		pin_to(0, &before);
+	} else {
+		/* Every CPU, whatever an earlier test left. */
+		assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
+		cpu_set_t all;
+		CPU_ZERO(&all);
+		for (int c = 0; c < n; c++)
+			CPU_SET(cpus[c], &all);
+		assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	}
+	cpu_set_t expect;
+	assert_int_equal(sched_getaffinity(0, sizeof(expect), &expect), 0);
+	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.1};
+	int err = 1;
+	struct engine *e = engine_new(&set, &o, &err);
+	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
+	int counted = 0, missing = 0;
+	if (e) {
+		engine_tick(e);
+		const struct model *m = engine_model(e);
+		for (int i = 0; i < nk; i++) {
+			const struct mrow *r = find(m, ROW_PROC, kids[i], 0);
+			if (r && r->v[EV_TC].state == VAL_EXACT && r->v[EV_CS].state == VAL_EXACT)
+				counted++;
+			else
+				missing++;
+		}
+		engine_free(e);
+	}
+	for (int i = 0; i < nk; i++)
+		kill(kids[i], SIGKILL);
+	for (int i = 0; i < nk; i++)
+		waitpid(kids[i], NULL, 0);
+	sched_setaffinity(0, sizeof(before), &before);
+	assert_int_equal(err, 0);
+	assert_true(CPU_EQUAL(&after, &expect));
+	assert_int_equal(missing, 0);
+	assert_int_equal(counted, nk);
+}
+
+static void test_all_start_on_each_cpu(void **state)
+{
+	(void)state;
+	start_on_each_cpu(false);
+}
+
+static void test_all_start_restricted(void **state)
+{
+	(void)state;
+	start_on_each_cpu(true);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 6 && strcmp(argv[1], "--worker") == 0)
@@ -682,6 +774,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_all_finds_new_process),
 		cmocka_unit_test(test_all_follows_exec),
 		cmocka_unit_test(test_all_exec_on_other_cpu),
+		cmocka_unit_test(test_all_start_on_each_cpu),
+		cmocka_unit_test(test_all_start_restricted),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, setup_set, teardown_set);

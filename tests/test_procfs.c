@@ -143,6 +143,8 @@ static void test_task_info_fixture(void **state)
 	assert_int_equal(t.ppid, 1);
 	assert_false(t.kthread);
 	assert_string_equal(t.comm, "evil) (x");
+	assert_int_equal(t.nthreads, 2);
+	assert_int_equal(t.cpu, 0); /* processor, the 39th field */
 	char dir[4200];
 	snprintf(dir, sizeof(dir), "%s/proc/42/task/42", rootcopy);
 	struct stat st;
@@ -152,11 +154,23 @@ static void test_task_info_fixture(void **state)
 	assert_int_equal(procfs_task_info(rootcopy, 42, 44, &t), 0);
 	assert_string_equal(t.comm, "worker 1");
 	assert_int_equal(t.tid, 44);
+	assert_int_equal(t.cpu, 1);
+	assert_false(t.dead);
 
 	assert_int_equal(procfs_task_info(rootcopy, 7, 7, &t), 0);
 	assert_true(t.kthread);
 	assert_int_equal(t.ppid, 2);
 	assert_string_equal(t.comm, "kworker/0:1-events");
+	assert_int_equal(t.nthreads, 1);
+
+	/* An old kernel's shorter line: no num_threads, no processor; still a zombie. */
+	char old[4096];
+	snprintf(old, sizeof(old), "%s", fixture("fixtures/proc-old"));
+	assert_int_equal(procfs_task_info(old, 9, 9, &t), 0);
+	assert_string_equal(t.comm, "short");
+	assert_true(t.dead);
+	assert_int_equal(t.nthreads, 0);
+	assert_int_equal(t.cpu, -1);
 
 	assert_int_equal(procfs_task_info(rootcopy, 42, 45, &t), -ESRCH);
 	assert_int_equal(procfs_task_info(rootcopy, 99, 99, &t), -ESRCH);
@@ -224,6 +238,7 @@ static void test_task_info_self(void **state)
 	assert_int_equal(t.uid, geteuid());
 	assert_int_equal(t.ppid, getppid());
 	assert_false(t.kthread);
+	assert_true(t.cpu >= 0 && t.cpu < (int)sysconf(_SC_NPROCESSORS_CONF));
 	assert_int_equal(procfs_tgid("", me), me);
 }
 
