@@ -19,6 +19,7 @@ struct evgroup {
 	uint8_t member[EVGROUP_MAX]; /* opening order -> spec member */
 	uint8_t status[EVGROUP_MAX]; /* per spec member: enum ev_status */
 	bool sw_only;		     /* software events only: always fits, siblings enabled */
+	bool probe;		     /* the leader is member 0, read alone (evgroup_probe) */
 	bool ids_known;		     /* id[] learnt from the first read */
 };
 
@@ -106,9 +107,16 @@ static int open_member(struct evgroup *g, const struct evgroup_spec *spec, unsig
 {
 	struct perf_event_attr a;
 	attr_for(&a, &spec->ev[i], o, starts_disabled(g));
+	/* A probed leader reads its own value; its siblings keep the group format, so a
+	 * read through any of them still returns the whole group, leader first. */
+	bool probe = o->probe && i == 0 && g->lead < 0;
+	if (probe)
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	int fd = sys_perf_event_open(&a, o->pid, o->cpu, g->lead);
 	if (fd < 0)
 		return fd;
+	if (probe)
+		g->probe = true;
 	/* The id comes with the first read (evgroup_read): an ioctl per member less. */
 	g->fd[i] = fd;
 	g->id[g->nopen] = 0;
@@ -148,6 +156,7 @@ static int give_up_group(struct evgroup *g)
 		close(g->lead);
 	g->lead = -1;
 	g->nopen = 0;
+	g->probe = false;
 	return -E2BIG;
 }
 
@@ -220,20 +229,51 @@ int evgroup_enable(struct evgroup *g, bool on)
 	return ioctl(g->lead, PERF_EVENT_IOC_ENABLE, 0) < 0 ? -errno : 0;
 }
 
+static int read_exact(int fd, uint64_t *buf, size_t want)
+{
+	ssize_t r;
+	do
+		r = read(fd, buf, want);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	return (size_t)r < want ? -EIO : 0;
+}
+
+int evgroup_probe(struct evgroup *g, uint64_t *value)
+{
+	if (!g->probe || g->lead < 0)
+		return -ENOTSUP;
+	uint64_t buf[3]; /* value, time enabled, time running */
+	int err = read_exact(g->lead, buf, sizeof(buf));
+	if (err)
+		return err;
+	*value = buf[0];
+	return 0;
+}
+
 int evgroup_read(struct evgroup *g, struct evread_group *out)
 {
 	if (g->nopen == 0)
 		return -ENODATA;
 	uint64_t buf[3 + 2 * EVGROUP_MAX];
+	int err;
+	if (g->probe && g->nopen == 1) {
+		/* A probed leader alone: its own read is the group's. */
+		if ((err = read_exact(g->lead, buf, 3 * sizeof(uint64_t))))
+			return err;
+		memset(out, 0, sizeof(*out));
+		out->nr = g->n;
+		out->val[0] = buf[0];
+		out->ena = buf[1];
+		out->run = buf[2];
+		return 0;
+	}
 	size_t want = evread_group_words(evgroup_read_format(), g->nopen) * sizeof(uint64_t);
-	ssize_t r;
-	do
-		r = read(g->lead, buf, want);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return -errno;
-	if ((size_t)r < want)
-		return -EIO;
+	/* Through the first sibling when the leader reads alone. */
+	int fd = g->probe ? g->fd[g->member[1]] : g->lead;
+	if ((err = read_exact(fd, buf, want)))
+		return err;
 
 	/* A group read lists the leader, then the siblings in the order they were attached
 	 * (perf_group_attach adds at the tail): the opening order. The first read learns the
@@ -244,7 +284,7 @@ int evgroup_read(struct evgroup *g, struct evread_group *out)
 		g->ids_known = true;
 	}
 	struct evread_group raw;
-	int err = evread_parse_group(buf, want / sizeof(uint64_t), evgroup_read_format(), g->nopen,
+	err = evread_parse_group(buf, want / sizeof(uint64_t), evgroup_read_format(), g->nopen,
 				     g->id, &raw);
 	if (err)
 		return err;

@@ -72,7 +72,8 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 				 .inherit_thread = !e->o.inherit,
 				 .user_only = e->o.user_only,
 				 .no_kernel = e->o.no_kernel,
-				 .preset = e->set->preset[g]};
+				 .preset = e->set->preset[g],
+				 .probe = (int)g == e->probe_g && pid > 0 && !inherit};
 	int err = evgroup_open(&e->set->specs.g[g], &o, &c->grp[g]);
 	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));
 	for (unsigned k = 0; k < mg->n; k++) {
@@ -566,6 +567,8 @@ static void balance_fds(struct engine *e)
 static void read_target(struct engine *e, struct counts *c)
 {
 	for (unsigned g = 0; g < ngroups(e); g++) {
+		if (e->gdead[g] && !c->grp[g])
+			continue; /* never opened: its deltas stay 0, its reasons n/a */
 		const struct mgroup *mg = &e->set->groups[g];
 		struct evread_group r;
 		uint64_t *pv = c->prev + e->slot[g];
@@ -594,6 +597,17 @@ static void read_target(struct engine *e, struct counts *c)
 	hybrid_fold(e->set, c->d, c->why);
 }
 
+/* The values of the dead events (and groups) in one row: the same in every task row. */
+static void fill_dead(const struct engine *e, struct val *v, struct val_delta *gd)
+{
+	for (unsigned ev = 0; ev < e->set->nevents; ev++)
+		if (e->dead[ev])
+			v[ev] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+	for (unsigned g = 0; g < ngroups(e); g++)
+		if (e->gdead[g])
+			gd[g] = (struct val_delta){0, 0, 0};
+}
+
 static bool ensure_rows(struct engine *e, size_t need)
 {
 	if (need <= e->cap)
@@ -612,15 +626,20 @@ static bool ensure_rows(struct engine *e, size_t need)
 	if (!rows || !vals || !gds)
 		return false;
 	e->cap = cap;
+	for (size_t i = 0; i < cap; i++)
+		fill_dead(e, vals + i * ne, gds + i * ng);
 	return true;
 }
 
 /* Scale a target's (or a sum's) deltas into a row's values. fresh (per group, or NULL)
- * marks the groups read for the first time: not an interval's worth. */
+ * marks the groups read for the first time: not an interval's worth. Task rows (live)
+ * skip the dead events, which their row arrays already hold (fill_dead). */
 static void fill_values(struct engine *e, const struct val_delta *d, const uint8_t *why,
-			const uint8_t *fresh, struct val *v, struct val_delta *gd)
+			const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
 {
-	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
+	unsigned n = live ? e->nlive : e->set->nevents;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned ev = live ? e->live[i] : i;
 		if (why[ev] == WHY_NONE && fresh &&
 		    fresh[e->set->events[ev].group] == FRESH_FIRST_READ)
 			v[ev] = val_missing(VAL_NC, WHY_STARTING);
@@ -632,6 +651,8 @@ static void fill_values(struct engine *e, const struct val_delta *d, const uint8
 					    (enum val_why)why[ev]);
 	}
 	for (unsigned g = 0; g < ngroups(e); g++) {
+		if (live && e->gdead[g])
+			continue;
 		const struct mgroup *mg = &e->set->groups[g];
 		gd[g] = (struct val_delta){0, 0, 0};
 		for (unsigned k = 0; k < mg->n; k++)
@@ -677,14 +698,15 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 	tr->nthreads = 1;
 	tr->exited = t->state == TASK_EXITED;
 	fill_values(e, t->c.d, t->c.why, t->c.fresh, (struct val *)tr->v,
-		    (struct val_delta *)tr->g);
+		    (struct val_delta *)tr->g, true);
 }
 
 /* Add block c to the sums: every group (sel -1), or only the groups that roots hold
  * (sel 1) or do not (sel 0). */
 static void acc_add(struct engine *e, const struct counts *c, int sel)
 {
-	for (unsigned ev = 0; ev < e->set->nevents; ev++) {
+	for (unsigned i = 0; i < e->nlive; i++) {
+		unsigned ev = e->live[i];
 		unsigned g = e->set->events[ev].group;
 		if (sel >= 0 && e->rootable[g] != sel)
 			continue;
@@ -732,7 +754,8 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 		if (p->roots[k].state != ROOT_DONE)
 			acc_add(e, &p->roots[k].c, 1);
 	if (add_tot) {
-		for (unsigned ev = 0; ev < ne; ev++) {
+		for (unsigned j = 0; j < e->nlive; j++) {
+			unsigned ev = e->live[j];
 			p->tot[ev].ena += e->acc[ev].ena;
 			p->tot[ev].run += e->acc[ev].run;
 			p->tot[ev].val += e->acc[ev].val;
@@ -744,10 +767,10 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	}
 	if (e->totals)
 		fill_values(e, p->tot, p->tot_why, NULL, (struct val *)pr->v,
-			    (struct val_delta *)pr->g);
+			    (struct val_delta *)pr->g, true);
 	else
 		fill_values(e, e->acc, e->acc_why, e->acc_fresh, (struct val *)pr->v,
-			    (struct val_delta *)pr->g);
+			    (struct val_delta *)pr->g, true);
 	return i;
 }
 
@@ -824,7 +847,7 @@ static void cpus_tick(struct engine *e)
 		if (e->o.per_cpu)
 			read_target(e, &c->cnt[i]);
 		fill_values(e, c->cnt[i].d, c->cnt[i].why, c->cnt[i].fresh, (struct val *)r->v,
-			    (struct val_delta *)r->g);
+			    (struct val_delta *)r->g, false);
 	}
 	e->m.ncpu_rows = (unsigned)c->n;
 	e->m.cpu_rows = e->cpu_rows;
@@ -856,15 +879,42 @@ static void discover(struct engine *e)
 	}
 }
 
+/* A task that did not run in the last interval is asked first whether it has run since:
+ * one read of its task-clock leader, cheaper than its group's, and the only read while
+ * it sleeps, whatever the number of groups. Every event of a task counts only while it
+ * is on a CPU, its task-clock with them: an unchanged task-clock means every delta is 0,
+ * exactly what reading them all would have said. A task that ran is read in full and
+ * not probed on the next tick, so a busy task costs no more than one read per group. */
+static bool still_idle(struct engine *e, struct task *t)
+{
+	struct counts *c = &t->c;
+	if (!t->idle || t->state != TASK_LIVE || e->probe_g < 0 || !c->grp[e->probe_g] ||
+	    c->why[e->set->groups[e->probe_g].first] != WHY_NONE)
+		return false;
+	for (unsigned g = 0; g < ngroups(e); g++)
+		if (c->fresh[g] != FRESH_NO)
+			return false; /* its first read sets the baseline */
+	uint64_t v;
+	if (evgroup_probe(c->grp[e->probe_g], &v) != 0 || v != c->prev[e->slot[e->probe_g] + 2])
+		return false;
+	memset(c->d, 0, e->set->nevents * sizeof(*c->d));
+	return true;
+}
+
 static void read_tasks(struct engine *e)
 {
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
 		if (p->ignored)
 			continue;
 		for (struct task *t = p->threads; t; t = t->sibling) {
-			if (t->state == TASK_EXITED)
+			if (t->state == TASK_EXITED || still_idle(e, t))
 				continue;
 			read_target(e, &t->c);
+			/* Idle: its task-clock (member 0 of the probed group) did not move. */
+			t->idle = e->probe_g >= 0 && t->c.grp[e->probe_g] &&
+				  t->c.fresh[e->probe_g] == FRESH_NO &&
+				  t->c.why[e->set->groups[e->probe_g].first] == WHY_NONE &&
+				  t->c.d[e->set->groups[e->probe_g].first].val == 0;
 			if (t->state == TASK_EXITING) {
 				/* Its last values are in: the descriptors can go now. */
 				close_target(e, &t->c);
@@ -1057,14 +1107,48 @@ int engine_layout(struct engine *e, const struct evset *set)
 	free(e->acc_why);
 	free(e->acc_fresh);
 	free(e->rootable);
+	free(e->dead);
+	free(e->gdead);
+	free(e->live);
+	e->dead = calloc(ne + 1, 1);
+	e->gdead = calloc(ng + 1, 1);
+	e->live = calloc(ne + 1, sizeof(*e->live));
 	e->acc_fresh = calloc(ng + 1, 1);
 	e->rootable = calloc(ng + 1, 1);
 	e->slot = calloc(ng + 1, sizeof(*e->slot));
 	e->acc = calloc(ne + 1, sizeof(*e->acc));
 	e->acc_ok = calloc(ne + 1, sizeof(*e->acc_ok));
 	e->acc_why = calloc(ne + 1, 1);
-	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable)
+	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable ||
+	    !e->dead || !e->gdead || !e->live)
 		return -ENOMEM;
+	e->nlive = 0;
+	for (unsigned g = 0; g < ng; g++) {
+		const struct mgroup *mg = &set->groups[g];
+		e->gdead[g] = set->preset != NULL && mg->n > 0;
+		for (unsigned k = 0; k < mg->n; k++) {
+			e->dead[mg->first + k] = set->preset && set->preset[g][k] == EVS_UNSUPPORTED;
+			e->gdead[g] = e->gdead[g] && e->dead[mg->first + k];
+		}
+	}
+	for (unsigned ev = 0; ev < ne; ev++) {
+		const struct mevent *me = &set->events[ev];
+		if (me->logical) {
+			e->dead[ev] = me->nsum > 0;
+			for (unsigned k = 0; k < me->nsum; k++)
+				e->dead[ev] = e->dead[ev] && e->dead[me->sum[k]];
+		}
+		if (!e->dead[ev])
+			e->live[e->nlive++] = ev;
+	}
+	/* The probed group: led by task-clock, which runs whenever its task does. */
+	e->probe_g = -1;
+	for (unsigned g = 0; g < ng && e->probe_g < 0; g++) {
+		const struct evgroup_spec *gs = &set->specs.g[g];
+		if (gs->n > 0 && gs->ev[0].attr.type == PERF_TYPE_SOFTWARE &&
+		    gs->ev[0].attr.config == PERF_COUNT_SW_TASK_CLOCK && !e->dead[set->groups[g].first])
+			e->probe_g = (int)g;
+	}
 	/* Roots hold software groups: a hardware group opened twice on one thread would take
 	 * counters from itself. With --children they hold every group: the children's
 	 * processes are counted by inheritance alone. */
@@ -1230,6 +1314,9 @@ void engine_free(struct engine *e)
 	free(e->acc_why);
 	free(e->acc_fresh);
 	free(e->rootable);
+	free(e->dead);
+	free(e->gdead);
+	free(e->live);
 	free(e->pids);
 	free(e->rows);
 	free(e->vals);

@@ -54,6 +54,14 @@ struct engine {
 	uint8_t *acc_why;
 	uint8_t *rootable;  /* per group: software events only, so roots may hold it */
 	uint8_t *acc_fresh; /* per group: FRESH_FIRST_READ while every part is */
+	/* Events the start-up probe found this machine cannot count (every hardware event on
+	 * a VM without a PMU): n/a in every task row, written once per row array, never
+	 * read, summed or scaled per tick. */
+	uint8_t *dead;	 /* per event */
+	uint8_t *gdead;	 /* per group: every member dead */
+	unsigned *live;	 /* the other events, in order */
+	unsigned nlive;
+	int probe_g;	 /* the group led by task-clock (its leader is probed), or -1 */
 	unsigned *acc_ok;
 	struct cpuset cpu;
 	struct timespec start, last;

@@ -30,6 +30,7 @@ struct task {
 	bool counted;  /* at least one group opened */
 	bool vanished; /* gone before its groups could open: no rows */
 	bool enable_on_exec;
+	bool idle;	 /* did not run in the last interval: probed first (read_tasks) */
 	bool run_known;	 /* run_ns holds a sample (fd-short tasks only) */
 	uint64_t run_ns; /* time on a CPU at the last sample, from /proc */
 	char comm[PROCFS_COMM_MAX];

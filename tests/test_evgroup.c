@@ -205,6 +205,66 @@ static void test_task_group(void **state)
 	evgroup_free(g);
 }
 
+/* A probed group: the task-clock leader reads alone, the group through a sibling. The
+ * probe says whether the task ran: unchanged while it sleeps, moved once it has run. */
+static void test_probe(void **state)
+{
+	(void)state;
+	struct evgroup_spec spec = basic();
+	struct child c = child_start(-1);
+	struct evgroup_opts o = {.pid = c.pid, .cpu = -1, .probe = true};
+	struct evgroup *g = NULL;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_int_equal(evgroup_open_count(g), 3);
+	child_touch(&c, 0);
+	struct evread_group r1, r2;
+	uint64_t p1 = 0, p2 = 1, p3;
+	/* Once it has answered it goes back to read() and sleeps: two probes 10 ms apart
+	 * agree. */
+	for (int k = 0; k < 200 && p1 != p2; k++) {
+		assert_int_equal(evgroup_probe(g, &p1), 0);
+		usleep(10000);
+		assert_int_equal(evgroup_probe(g, &p2), 0);
+	}
+	assert_true(p1 == p2);
+	assert_int_equal(evgroup_read(g, &r1), 0);
+	assert_int_equal(r1.nr, 3);
+	assert_true(r1.val[0] == p2); /* the group read says what the probe said */
+	usleep(20000);
+	assert_int_equal(evgroup_probe(g, &p2), 0);
+	assert_true(p2 == p1);
+	child_touch(&c, 10);
+	assert_int_equal(evgroup_probe(g, &p3), 0);
+	assert_true(p3 > p2);
+	assert_int_equal(evgroup_read(g, &r2), 0);
+	assert_true(r2.val[0] == p3);
+	assert_int_equal(r2.val[1] - r1.val[1], 100);
+	assert_true(r2.val[2] >= r1.val[2] + 1);
+	child_stop(&c);
+	evgroup_free(g);
+
+	/* A group not opened to be probed says so, without a read. */
+	c = child_start(-1);
+	o.pid = c.pid;
+	o.probe = false;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_int_equal(evgroup_probe(g, &p1), -ENOTSUP);
+	evgroup_free(g);
+
+	/* A probed leader alone: its own read is the group's. */
+	struct evgroup_spec one = {.n = 1, .ev = {spec.ev[0]}};
+	o.probe = true;
+	assert_int_equal(evgroup_open(&one, &o, &g), 0);
+	child_touch(&c, 1);
+	assert_int_equal(evgroup_read(g, &r1), 0);
+	assert_int_equal(r1.nr, 1);
+	assert_true(r1.val[0] > 0 && r1.ena > 0 && r1.run == r1.ena);
+	assert_int_equal(evgroup_probe(g, &p1), 0);
+	assert_true(p1 == r1.val[0]);
+	child_stop(&c);
+	evgroup_free(g);
+}
+
 /* A CPU-wide group needs CAP_PERFMON (root here, or perf_event_paranoid <= 0). */
 static void open_cpu0_or_skip(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 			      struct evgroup **g)
@@ -475,6 +535,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_format),
 		cmocka_unit_test(test_task_group),
+		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_cpu_group),
 		cmocka_unit_test(test_disable),
 		cmocka_unit_test(test_unsupported_member),

@@ -339,6 +339,20 @@ static void test_pids_exact_faults(void **state)
 	assert_true(count(p, EV_PF) == 0);
 	assert_true(count(p, EV_TC) == 0);
 
+	/* Idle again: now the thread is only probed (its task-clock alone, read_tasks),
+	 * and reads exact zeros. Then it runs: read in full, exact again. */
+	assert_int_equal(engine_tick(e), 0);
+	th = find(m, ROW_THREAD, t.pid, t.pid);
+	assert_true(count(th, EV_PF) == 0 && count(th, EV_CS) == 0 && count(th, EV_TC) == 0);
+	sum += count(find(m, ROW_PROC, t.pid, 0), EV_PF);
+	target_touch(&t, 0, N);
+	assert_int_equal(engine_tick(e), 0);
+	th = find(m, ROW_THREAD, t.pid, t.pid);
+	assert_true(count(th, EV_PF) - base == N);
+	assert_true(count(th, EV_CS) >= 1);
+	assert_true(count(th, EV_TC) > 0);
+	sum += count(find(m, ROW_PROC, t.pid, 0), EV_PF);
+
 	/* Totals over the run are the sum of the intervals. */
 	assert_true(engine_watched_alive(e));
 	target_stop(&t);
