@@ -1,7 +1,9 @@
 /* readfloor: the kernel's share of a tick, without pmutop. Opens one group of the first
  * N software events (pmutop's read_format) on each given task, then every 0.1 s reads
- * each group once, as a tick does, and prints the median cost of one read().
- * usage: readfloor N TICKS PID...   prints read_us=MICROSECONDS groups=OPENED */
+ * each group once, as a tick does, and prints the median cost of one read(). With -p the
+ * task-clock leader has a read format of its own and only it is read: what pmutop's
+ * probe of a task that did not run costs (read_tasks in src/engine.c).
+ * usage: readfloor [-p] N TICKS PID...   prints read_us=MICROSECONDS groups=OPENED */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -24,7 +26,7 @@ static const uint64_t sw[] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SW
 			      PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS,
 			      PERF_COUNT_SW_PAGE_FAULTS_MAJ};
 
-static int open_one(pid_t pid, uint64_t config, int leader)
+static int open_one(pid_t pid, uint64_t config, int leader, int alone)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof(a));
@@ -33,6 +35,8 @@ static int open_one(pid_t pid, uint64_t config, int leader)
 	a.config = config;
 	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 			PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	if (alone)
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	return (int)syscall(SYS_perf_event_open, &a, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
 }
 
@@ -44,8 +48,11 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+	int probe = argc > 1 && strcmp(argv[1], "-p") == 0;
+	argv += probe;
+	argc -= probe;
 	if (argc < 4) {
-		fputs("usage: readfloor N TICKS PID...\n", stderr);
+		fputs("usage: readfloor [-p] N TICKS PID...\n", stderr);
 		return 2;
 	}
 	int size = atoi(argv[1]), ticks = atoi(argv[2]), n = argc - 3, open = 0;
@@ -57,11 +64,11 @@ int main(int argc, char **argv)
 		return 1;
 	for (int i = 0; i < n; i++) {
 		pid_t pid = (pid_t)atoi(argv[i + 3]);
-		lead[open] = open_one(pid, sw[0], -1);
+		lead[open] = open_one(pid, sw[0], -1, probe);
 		if (lead[open] < 0)
 			continue;
 		for (int k = 1; k < size; k++)
-			if (open_one(pid, sw[k], lead[open]) < 0)
+			if (open_one(pid, sw[k], lead[open], 0) < 0)
 				return 1;
 		open++;
 	}
