@@ -87,15 +87,21 @@ struct val column_value(const struct column *c, const struct model *m, const str
 void column_format(const struct column *c, const struct model *m, const struct mrow *r, char *buf,
 		   size_t len);
 
-/* The same for a numeric column whose value the caller already has. */
-void column_format_val(const struct column *c, struct val v, char *buf, size_t len);
+/* The same for a numeric column whose value the caller already has. Returns the length
+ * written. */
+size_t column_format_val(const struct column *c, struct val v, char *buf, size_t len);
 
 /* The raw number a cell shows, for machine-readable output ("%.0f" counts, "%.4f"
  * ratios); empty for values without a number. */
 void column_format_raw(const struct column *c, const struct model *m, const struct mrow *r,
 		       char *buf, size_t len);
 
-bool column_is_numeric(const struct column *c);
+/* Inline: sorting asks it at every comparison, the batch writer at every cell. */
+static inline bool column_is_numeric(const struct column *c)
+{
+	return c->fmt != FMT_TEXT;
+}
+
 /* True when every event the pane's own columns read (CPU% aside) cannot be counted on
  * this machine: batch mode leaves such panes out, the notice says why. */
 bool pane_unsupported(const struct model *m, const struct pane *p);

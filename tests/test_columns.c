@@ -3,7 +3,11 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "columns.h"
@@ -650,6 +654,219 @@ static void test_find_column(void **state)
 	assert_int_equal(pane_find_column(&p[0], "nope"), -1);
 }
 
+/* The cell formatters as they were written with printf alone: the faster ones must give
+ * these bytes for every value, so that no table, file or diff sees a change. */
+static void ref_fmt_count(double v, char *buf, size_t len)
+{
+	static const char unit[] = " KMGTPE";
+	if (v >= 0 && v < 99999.5 && v == (double)(unsigned long long)v) {
+		/* Whole counts were written without printf already: -0 reads "0". */
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		return;
+	}
+	if (v < 99999.5) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
+	int u = 0;
+	while (v >= 999.5 && u < 6) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, unit[u]);
+}
+
+static void ref_fmt_sig(double v, int w, char *buf, size_t len)
+{
+	static const char unit[] = " kMGTPE";
+	if (w < 4)
+		w = 4;
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", isnan(v) ? "-" : v > 0 ? "inf" : "-inf");
+		return;
+	}
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	double a = fabs(v);
+	int u = 0;
+	while (a >= 999.5 && u < 6) {
+		a /= 1000;
+		v /= 1000;
+		u++;
+	}
+	static const struct {
+		int sig;
+		bool exp;
+	} tries[] = {{3, false}, {2, false}, {2, true}, {1, false}, {1, true}};
+	int mag = (int)floor(log10(a));
+	char tmp[64];
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		int sig = tries[i].sig;
+		if (tries[i].exp) {
+			double mant = a / pow(10, mag);
+			int ex = mag;
+			if (mant >= 10 - 0.5 * pow(10, 1 - sig)) {
+				mant /= 10;
+				ex++;
+			}
+			snprintf(tmp, sizeof(tmp), "%s%.*fe%d", v < 0 ? "-" : "", sig - 1, mant,
+				 ex);
+		} else {
+			int dec = sig - 1 - mag;
+			snprintf(tmp, sizeof(tmp), "%.*f%c", dec < 0 ? 0 : dec, v, unit[u]);
+			if (!u)
+				tmp[strlen(tmp) - 1] = '\0';
+		}
+		if ((int)strlen(tmp) <= w && strtod(tmp, NULL) != 0) {
+			snprintf(buf, len, "%s", tmp);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s", tmp);
+}
+
+static void ref_fmt_time(double ns, char *buf, size_t len)
+{
+	static const char *const unit[] = {"ns", "us", "ms", "s"};
+	int u = 0;
+	while (ns >= 999.5 && u < 3) {
+		ns /= 1000;
+		u++;
+	}
+	if (u == 3 && ns >= 999.5) {
+		snprintf(buf, len, "%.0fs", ns);
+		return;
+	}
+	char num[32];
+	ref_fmt_sig(ns, 4, num, sizeof(num));
+	snprintf(buf, len, "%s%s", num, unit[u]);
+}
+
+static void ref_format_val(const struct column *c, struct val v, char *buf, size_t len)
+{
+	const char *mark = val_mark(v);
+	if (mark) {
+		snprintf(buf, len, "%s", mark);
+		return;
+	}
+	int w = c->width > 1 ? c->width - 1 : 8;
+	switch (c->fmt) {
+	case FMT_COUNT:
+		ref_fmt_count(v.v, buf, len);
+		break;
+	case FMT_TIME:
+		ref_fmt_time(v.v, buf, len);
+		break;
+	case FMT_PCT:
+		if (c->kind == COL_RATIO && v.v != 0 && fabs(v.v) < 0.05)
+			ref_fmt_sig(v.v, w, buf, len);
+		else
+			snprintf(buf, len, v.v < 999.95 ? "%.1f" : "%.0f", v.v);
+		break;
+	case FMT_GHZ:
+		snprintf(buf, len, "%.2f", v.v);
+		break;
+	default:
+		ref_fmt_sig(v.v, w, buf, len);
+		break;
+	}
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Values where printf's rounding is easy to get wrong: ties and near-ties of one, two
+ * and no decimals (0.15, 0.25, 999.95, 9.995, ...) and the floats either side, whole
+ * numbers, unit boundaries, every magnitude down to the denormals, signs, NaN, inf. */
+static double pick(void)
+{
+	uint64_t r = next();
+	double sign = r & 1 ? -1 : 1;
+	double v;
+	switch ((r >> 1) % 10) {
+	case 0: /* any bit pattern but NaN payloads: every magnitude and the denormals */
+		do {
+			uint64_t bits = next();
+			memcpy(&v, &bits, sizeof(v));
+		} while (isnan(v));
+		return v;
+	case 1: /* x.x5, x.xx5, x.5 as written, and one float either side */
+	case 2: {
+		static const double div[] = {2, 20, 200, 2000, 20000};
+		v = (double)(next() % 2000000) / div[next() % 5];
+		unsigned k = (unsigned)(next() % 3);
+		return sign * (k == 0 ? v : nextafter(v, k == 1 ? INFINITY : -INFINITY));
+	}
+	case 3: /* CPU% as the engine computes it: task-clock ns * 100 / elapsed ns */
+		return (double)(next() % 3000000000ull) * 100 /
+		       ((0.1 + (double)(next() % 1000) / 1e5) * 1e9);
+	case 4:
+		return sign * (double)(next() % 10000000);
+	case 5:
+		return sign * pow(10, (double)(next() % 4000) / 100 - 12);
+	case 6: { /* the boundaries the formats switch on, and their neighbours */
+		static const double edge[] = {
+			0,	 0.05,	  0.5,	    0.95,   9.995, 99.95,      999.5,  999.95,
+			9999.5,	 99999.5, 999500,   1e9,    1e8,   99999999.5, 4.5e15, 1e18,
+			DBL_MAX, DBL_MIN, 4.9e-324, 1e-323, 0.25,  0.35,       0.45,   0.125};
+		v = edge[next() % (sizeof(edge) / sizeof(edge[0]))];
+		for (unsigned k = (unsigned)(next() % 4); k; k--)
+			v = nextafter(v, r & 2 ? INFINITY : -INFINITY);
+		return sign * v;
+	}
+	case 7: {
+		static const double odd[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0};
+		return odd[next() % 6];
+	}
+	default:
+		return sign * ldexp((double)(next() >> 11), (int)(next() % 120) - 100);
+	}
+}
+
+static void test_format_matches_printf(void **state)
+{
+	(void)state;
+	static const struct {
+		enum col_kind kind;
+		enum col_fmt fmt;
+	} kinds[] = {{COL_CPU_PCT, FMT_PCT}, {COL_RATIO, FMT_PCT},  {COL_COUNT, FMT_COUNT},
+		     {COL_RATE, FMT_COUNT},  {COL_COUNT, FMT_TIME}, {COL_GHZ, FMT_GHZ},
+		     {COL_RATIO, FMT_RATIO}};
+	const unsigned n = 2000000;
+	for (unsigned i = 0; i < n; i++) {
+		/* CPU% and counts are most of a table: they get most of the values. */
+		unsigned k = i % 4 == 0 ? (unsigned)(next() % 7) : i % 2 ? 0 : 2;
+		struct column c = {.name = "X",
+				   .title = "X",
+				   .width = (int)(next() % 24),
+				   .kind = kinds[k].kind,
+				   .fmt = kinds[k].fmt};
+		struct val v = {.v = pick(), .state = VAL_EXACT, .run_pm = 1000};
+		if (next() % 16 == 0)
+			v.state = (uint8_t)(next() % 5);
+		size_t len = next() % 8 == 0 ? (size_t)(next() % 12) : 128;
+		char got[128], want[128];
+		memset(got, 'x', sizeof(got));
+		memset(want, 'x', sizeof(want));
+		size_t wrote = column_format_val(&c, v, got, len);
+		ref_format_val(&c, v, want, len);
+		if (memcmp(got, want, sizeof(got)) != 0 || wrote != (len ? strlen(want) : 0))
+			fail_msg("fmt %d kind %d width %d len %zu value %a (%.17g): '%.*s' want "
+				 "'%.*s'",
+				 c.fmt, c.kind, c.width, len, v.v, v.v, (int)len, got, (int)len,
+				 want);
+	}
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -669,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_text_cells),
 		cmocka_unit_test(test_cpu_rows),
 		cmocka_unit_test(test_find_column),
+		cmocka_unit_test(test_format_matches_printf),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);
