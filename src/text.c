@@ -56,6 +56,11 @@ size_t text_sanitize(const char *in, char *out, size_t outlen, bool utf8)
 	const unsigned char *s = (const unsigned char *)(in ? in : "");
 	size_t o = 0;
 	while (*s && o + 1 < outlen) {
+		/* Printable ASCII, most names, is itself: no decoding. */
+		if (*s >= 0x20 && *s < 0x7f) {
+			out[o++] = (char)*s++;
+			continue;
+		}
 		uint32_t cp = 0;
 		size_t n = utf8_decode(s, &cp);
 		if (n && steers(cp)) {

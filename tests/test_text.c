@@ -152,6 +152,37 @@ static void test_sanitize_tiny_buffers(void **state)
 	assert_string_equal(out, "");
 }
 
+/* Every byte alone: printable ASCII (0x20 to 0x7e) is kept as it is, and nothing else
+ * is, whatever the shortcut that plain names take. */
+static void test_sanitize_each_byte(void **state)
+{
+	(void)state;
+	for (unsigned c = 1; c < 256; c++) {
+		char in[4] = {'a', (char)c, 'z', '\0'};
+		const char *out = san(in, true);
+		char want[4] = {'a', c >= 0x20 && c < 0x7f ? (char)c : '?', 'z', '\0'};
+		assert_string_equal(out, want);
+	}
+}
+
+/* Plain ASCII is cut at the buffer's end like any other text, and a character after it
+ * is left out whole, never split. */
+static void test_sanitize_ascii_cut(void **state)
+{
+	(void)state;
+	const char *in = "abcdefgh\xc3\xa9xyz";
+	for (size_t len = 1; len < 16; len++) {
+		char out[16];
+		size_t n = text_sanitize(in, out, len, true);
+		/* "abcdefgh" (8), then the 2-byte character whole or not at all, then "xyz". */
+		size_t room = len - 1;
+		size_t want = room < 8 ? room : room < 10 ? 8 : room < 13 ? room : 13;
+		assert_int_equal(n, want);
+		assert_int_equal(strlen(out), n);
+		assert_memory_equal(out, in, n);
+	}
+}
+
 /* Run a writer into memory. */
 static char *capture_csv(const char *s)
 {
@@ -256,6 +287,8 @@ int main(void)
 		cmocka_unit_test(test_sanitize_ascii_mode),
 		cmocka_unit_test(test_sanitize_never_splits),
 		cmocka_unit_test(test_sanitize_tiny_buffers),
+		cmocka_unit_test(test_sanitize_each_byte),
+		cmocka_unit_test(test_sanitize_ascii_cut),
 		cmocka_unit_test(test_csv_field),
 		cmocka_unit_test(test_json_string),
 	};
