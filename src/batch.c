@@ -11,6 +11,8 @@
 
 #define BATCH_MAX_COLS 96
 #define BATCH_BUF (64 * 1024)
+#define BATCH_ROWS_BUF (32 * 1024)
+#define CELL_MAX 128 /* a cell's text, NUL included */
 
 struct batch {
 	FILE *out;
@@ -24,6 +26,11 @@ struct batch {
 	bool cpus;
 	unsigned *idx, *scratch;
 	size_t idx_cap;
+	/* Text rows are built here and go to stdio in large pieces: a write per cell and
+	 * per pad was most of the writer's cost. row_max is the longest row there can be,
+	 * so that a row is written without a check per cell. */
+	char *rows;
+	size_t used, cap, row_max;
 };
 
 /* The same value under another pane's title (cycles in Events and in IPC) is shown once. */
@@ -66,6 +73,12 @@ static void merge(struct batch *b, const struct pane *panes, unsigned npanes)
 	}
 	if (cmd && b->ncols < BATCH_MAX_COLS)
 		b->cols[b->ncols++] = *cmd;
+	/* Each cell: its padding or its text, whichever is longer, and a blank. */
+	b->row_max = sizeof(" (exited)\n");
+	for (unsigned i = 0; i < b->ncols; i++) {
+		size_t w = (size_t)b->cols[i].width + 1;
+		b->row_max += (w > CELL_MAX ? w : CELL_MAX) + 1;
+	}
 }
 
 struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes, unsigned npanes,
@@ -81,6 +94,14 @@ struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes
 	static char stdio_buf[BATCH_BUF];
 	setvbuf(out, stdio_buf, _IOFBF, sizeof(stdio_buf));
 	merge(b, panes, npanes);
+	if (fmt == OUT_TEXT) {
+		b->cap = BATCH_ROWS_BUF + b->row_max;
+		b->rows = malloc(b->cap);
+		if (!b->rows) {
+			free(b);
+			return NULL;
+		}
+	}
 	b->sort_ok = true;
 	const char *want = sort ? sort : "CPU%";
 	for (unsigned i = 0; i < b->ncols; i++)
@@ -108,6 +129,7 @@ void batch_free(struct batch *b)
 		return;
 	free(b->idx);
 	free(b->scratch);
+	free(b->rows);
 	free(b);
 }
 
@@ -134,45 +156,62 @@ static const char *kind_str(enum row_kind k)
 	return k == ROW_CPU ? "cpu" : k == ROW_THREAD ? "thread" : "process";
 }
 
-static void pad(FILE *f, int n)
+static void rows_flush(struct batch *b)
 {
-	static const char blanks[] = "                                                  ";
-	while (n > 0) {
-		int k = n < (int)sizeof(blanks) - 1 ? n : (int)sizeof(blanks) - 1;
-		fwrite(blanks, 1, (size_t)k, f);
-		n -= k;
-	}
+	if (b->used)
+		fwrite(b->rows, 1, b->used, b->out);
+	b->used = 0;
 }
 
-/* One cell, padded to its column: numbers need no sanitising (digits and marks only),
- * text from other processes always does. */
-static void text_cell(struct batch *b, const struct column *c, const struct model *m,
-		      const struct mrow *r, bool last)
+/* One cell at p, padded to its column; returns its end. Numbers need no sanitising
+ * (digits and marks only), text from other processes always does. The text is written
+ * first and moved right when the column is right-aligned. */
+static char *text_cell(const struct column *c, const struct model *m, const struct mrow *r,
+		       bool last, char *p)
 {
-	char buf[128], safe[128];
-	const char *out = buf;
-	if (column_is_numeric(c)) {
+	size_t len;
+	bool num = column_is_numeric(c);
+	if (num) {
 		struct val v = column_value(c, m, r);
-		column_format_val(c, v, buf, sizeof(buf) - 1);
+		len = column_format_val(c, v, p, CELL_MAX - 1); /* and room for the mark */
 		if (v.state == VAL_SCALED)
-			strcat(buf, "~");
+			p[len++] = '~';
 	} else {
 		/* Threads under their process, as in a tree. */
+		char buf[CELL_MAX];
 		int indent = c->kind == COL_COMMAND && r->kind == ROW_THREAD ? 2 : 0;
 		buf[0] = buf[1] = ' ';
 		column_format(c, m, r, buf + indent, sizeof(buf) - (size_t)indent);
-		text_sanitize(buf, safe, sizeof(safe), true);
-		out = safe;
+		len = text_sanitize(buf, p, CELL_MAX, true);
 	}
-	int len = (int)strlen(out);
-	int width = c->width + (column_is_numeric(c) ? 1 : 0);
-	if (!last && !c->left)
-		pad(b->out, width - len);
-	fwrite(out, 1, (size_t)len, b->out);
-	if (!last && c->left)
-		pad(b->out, c->width - len);
-	if (!last)
-		fputc(' ', b->out);
+	if (last)
+		return p + len;
+	size_t width = (size_t)c->width + (num ? 1 : 0);
+	if (c->left && len < (size_t)c->width) {
+		memset(p + len, ' ', (size_t)c->width - len);
+		len = (size_t)c->width;
+	} else if (!c->left && len < width) {
+		memmove(p + (width - len), p, len);
+		memset(p, ' ', width - len);
+		len = width;
+	}
+	p[len++] = ' ';
+	return p + len;
+}
+
+static void text_row(struct batch *b, const struct model *m, const struct mrow *r, bool task)
+{
+	if (b->used + b->row_max > b->cap)
+		rows_flush(b);
+	char *p = b->rows + b->used;
+	for (unsigned i = 0; i < b->ncols; i++)
+		p = text_cell(&b->cols[i], m, r, i + 1 == b->ncols, p);
+	if (task && r->exited) {
+		memcpy(p, " (exited)", 9);
+		p += 9;
+	}
+	*p++ = '\n';
+	b->used = (size_t)(p - b->rows);
 }
 
 static void text_block(struct batch *b, const struct model *m, const size_t *n_rows)
@@ -203,19 +242,11 @@ static void text_block(struct batch *b, const struct model *m, const size_t *n_r
 				c->title);
 	}
 	fputc('\n', b->out);
-	for (unsigned k = 0; b->cpus && k < m->ncpu_rows; k++) {
-		for (unsigned i = 0; i < b->ncols; i++)
-			text_cell(b, &b->cols[i], m, &m->cpu_rows[k], i + 1 == b->ncols);
-		fputc('\n', b->out);
-	}
-	for (size_t k = 0; k < *n_rows; k++) {
-		const struct mrow *r = &m->rows[b->idx[k]];
-		for (unsigned i = 0; i < b->ncols; i++)
-			text_cell(b, &b->cols[i], m, r, i + 1 == b->ncols);
-		if (r->exited)
-			fputs(" (exited)", b->out);
-		fputc('\n', b->out);
-	}
+	for (unsigned k = 0; b->cpus && k < m->ncpu_rows; k++)
+		text_row(b, m, &m->cpu_rows[k], false);
+	for (size_t k = 0; k < *n_rows; k++)
+		text_row(b, m, &m->rows[b->idx[k]], true);
+	rows_flush(b);
 	fputc('\n', b->out);
 }
 

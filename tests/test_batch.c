@@ -1,0 +1,227 @@
+/* The batch text writer over a hand-built model: the exact bytes of a block (padding,
+ * marks, thread indent, exited rows, hostile and over-long names, CPU rows), and blocks
+ * larger than its row buffer. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "columns.h"
+
+/* clang-format off */
+enum { E_TC, E_CS, E_MIGR, E_PF, E_MAJ, E_CYC, E_INS, NEV };
+/* clang-format on */
+
+static const struct mevent events[NEV] = {
+	[E_TC] = {.name = "task-clock", .key = "task-clock", .role = ROLE_TASK_CLOCK},
+	[E_CS] = {.name = "context-switches",
+		  .key = "context-switches",
+		  .member = 1,
+		  .role = ROLE_CS},
+	[E_MIGR] = {.name = "cpu-migrations",
+		    .key = "cpu-migrations",
+		    .member = 2,
+		    .role = ROLE_MIGRATIONS},
+	[E_PF] = {.name = "page-faults", .key = "page-faults", .member = 3, .role = ROLE_FAULTS},
+	[E_MAJ] = {.name = "major-faults",
+		   .key = "major-faults",
+		   .member = 4,
+		   .role = ROLE_MAJ_FAULTS},
+	[E_CYC] = {.name = "cycles",
+		   .key = "cycles",
+		   .group = 1,
+		   .role = ROLE_CYCLES,
+		   .hardware = true},
+	[E_INS] = {.name = "instructions",
+		   .key = "instructions",
+		   .group = 1,
+		   .member = 1,
+		   .role = ROLE_INSNS,
+		   .hardware = true},
+};
+static const struct mgroup groups[2] = {{.first = 0, .n = 5}, {.first = 5, .n = 2}};
+
+static struct val ex(double v)
+{
+	return (struct val){.v = v, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+/* Write one block of m through a text writer and return it (static). */
+static const char *block(const struct model *m, bool cpus)
+{
+	static char out[1 << 20];
+	struct pane panes[8];
+	unsigned np = columns_build_panes(m, false, panes, 8);
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	struct batch *b = batch_new(f, OUT_TEXT, panes, np, NULL, false);
+	assert_non_null(b);
+	batch_show_cpus(b, cpus);
+	assert_int_equal(batch_write(b, m), 0);
+	batch_free(b);
+	rewind(f);
+	size_t n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	return out;
+}
+
+static void model_init(struct model *m, struct mrow *rows, unsigned nrows)
+{
+	memset(m, 0, sizeof(*m));
+	m->hostname = "box";
+	m->kernel = "6.1.0";
+	m->ncpus = 2;
+	m->interval = 1.0;
+	m->elapsed = 1.0;
+	m->tick = 3;
+	m->ntasks = nrows;
+	m->exit_status = -1;
+	m->nevents = NEV;
+	m->events = events;
+	m->ngroups = 2;
+	m->groups = groups;
+	m->rows = rows;
+	m->nrows = nrows;
+}
+
+static void test_text_block_bytes(void **state)
+{
+	(void)state;
+	static struct val v[5][NEV], cv[2][NEV];
+	static struct val_delta g[5][2], cg[2][2];
+	static char longname[200];
+	memset(longname, 'x', sizeof(longname) - 1);
+	struct mrow rows[5] = {
+		{.kind = ROW_PROC, .pid = 100, .tid = 100, .user = "alice", .comm = "server"},
+		{.kind = ROW_THREAD, .pid = 100, .tid = 102, .user = "alice", .comm = "worker"},
+		{.kind = ROW_PROC,
+		 .pid = 200,
+		 .tid = 200,
+		 .user = "bob",
+		 .comm = "a\x1b[31mred",
+		 .exited = true},
+		{.kind = ROW_PROC,
+		 .pid = 3000000,
+		 .tid = 3000000,
+		 .user = "a-long-user-name",
+		 .comm = longname},
+		{.kind = ROW_PROC,
+		 .pid = 4,
+		 .tid = 4,
+		 .user = NULL,
+		 .comm = "caf\xc3\xa9\xe2\x80\xae"},
+	};
+	struct mrow cpu[2] = {{.kind = ROW_CPU, .cpu = 0, .cpu_pct = 37.5, .user = "", .comm = ""},
+			      {.kind = ROW_CPU, .cpu = 1, .cpu_pct = -1, .user = "", .comm = ""}};
+	for (int r = 0; r < 5; r++) {
+		rows[r].v = v[r];
+		rows[r].g = g[r];
+		rows[r].nthreads = 1;
+		for (int e = 0; e < NEV; e++)
+			v[r][e] = ex(0);
+		g[r][0] = g[r][1] = (struct val_delta){.ena = 1000000000, .run = 1000000000};
+	}
+	for (int c = 0; c < 2; c++) {
+		cpu[c].v = cv[c];
+		cpu[c].g = cg[c];
+		for (int e = 0; e < NEV; e++)
+			cv[c][e] = ex(0);
+	}
+	rows[0].nthreads = 2;
+	v[0][E_TC] = ex(0.5e9);
+	v[0][E_CS] = ex(1234);
+	v[0][E_PF] = ex(123456);
+	v[0][E_CYC] = ex(2e9);
+	v[0][E_INS] = ex(3e9);
+	v[1][E_TC] = ex(0.25e9);
+	v[2][E_TC] = ex(1.5e6); /* 0.15%: printf's "0.1", not 0.2 */
+	v[2][E_CYC] = (struct val){.v = 4.5e6, .state = VAL_SCALED, .run_pm = 250};
+	v[2][E_INS] = (struct val){.v = 9e6, .state = VAL_SCALED, .run_pm = 250};
+	g[2][1] = (struct val_delta){.ena = 1000000000, .run = 250000000};
+	v[3][E_TC] = ex(2.5e6);
+	v[3][E_CS] = val_missing(VAL_NC, WHY_NOT_RUN);
+	v[4][E_CYC] = v[4][E_INS] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+
+	struct model m;
+	model_init(&m, rows, 5);
+	m.threads = true;
+	m.cpu_rows = cpu;
+	m.ncpu_rows = 2;
+	const char *want =
+		"pmutop - box, Linux 6.1.0, 2 CPUs - tick 3, interval 1.00s (1.000s) - 5 tasks\n"
+		"    PID USER      THR    CPU%    GHz   CYCLES    INSNS    IPC    CYC/s    INS/s "
+		" IPC.RUN%      CSW     MIGR   FAULTS   MAJFLT COMMAND\n"
+		"   cpu0             0    37.5      -        0        0      -        0        0 "
+		"    100.0        0        0        0        0 \n"
+		"   cpu1             0     n/a      -        0        0      -        0        0 "
+		"    100.0        0        0        0        0 \n"
+		"    100 alice       2    50.0   2.00    2.00G    3.00G   1.50    2.00G    3.00G "
+		"    100.0     1234        0     123K        0 server\n"
+		"    102 alice       1    25.0   0.00        0        0      -        0        0 "
+		"    100.0        0        0        0        0   worker\n"
+		"3000000 a-long-user-name    1     0.2   0.00        0        0      -        0  "
+		"      0     100.0      n/c        0        0        0 xxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxx\n"
+		"    200 bob         1     0.1  0.00~   4.50M~   9.00M~  2.00~   4.50M~   9.00M~ "
+		"     25.0        0        0        0        0 a?[31mred (exited)\n"
+		"      4             1     0.0    n/a      n/a      n/a    n/a      n/a      n/a "
+		"      n/a        0        0        0        0 caf\xc3\xa9?\n"
+		"\n";
+	const char *got = block(&m, true);
+	if (strcmp(got, want) != 0)
+		fail_msg("block:\n%s\nwant:\n%s", got, want);
+}
+
+/* Thousands of rows: more than the writer keeps before handing them to stdio. */
+static void test_text_block_large(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	static struct mrow rows[N];
+	static struct val v[N][NEV];
+	static struct val_delta g[N][2];
+	for (int r = 0; r < N; r++) {
+		rows[r] = (struct mrow){.kind = ROW_PROC,
+					.pid = N - r,
+					.tid = N - r,
+					.user = "u",
+					.comm = r % 2 ? "odd" : "even",
+					.exited = r % 7 == 0,
+					.v = v[r],
+					.g = g[r]};
+		for (int e = 0; e < NEV; e++)
+			v[r][e] = ex(e != E_TC && r % 5 == 0 ? 7 : 0);
+	}
+	struct model m;
+	model_init(&m, rows, N);
+	m.ngroups = 1;
+	m.nevents = 5;
+	const char *got = block(&m, false);
+	const char *p = strchr(got, '\n') + 1;
+	p = strchr(p, '\n') + 1; /* the block's header and the column titles */
+	/* Every CPU% is 0.0: rows go by pid. */
+	for (int pid = 1; pid <= N; pid++) {
+		int r = N - pid;
+		char line[160];
+		const char *c = r % 5 == 0 ? "7" : "0";
+		snprintf(line, sizeof(line), "%7d %-8s %7s %8s %8s %8s %8s %s%s\n", pid, "u", "0.0",
+			 c, c, c, c, r % 2 ? "odd" : "even", r % 7 == 0 ? " (exited)" : "");
+		if (strncmp(p, line, strlen(line)) != 0)
+			fail_msg("pid %d: '%.*s' want '%s'", pid, (int)strlen(line), p, line);
+		p += strlen(line);
+	}
+	assert_string_equal(p, "\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_block_bytes),
+		cmocka_unit_test(test_text_block_large),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
