@@ -25,6 +25,7 @@ struct batch {
 	bool header_done;
 	bool cpus;
 	unsigned *idx, *scratch;
+	double *keys;
 	size_t idx_cap;
 	/* Text rows are built here and go to stdio in large pieces: a write per cell and
 	 * per pad was most of the writer's cost. row_max is the longest row there can be,
@@ -129,6 +130,7 @@ void batch_free(struct batch *b)
 		return;
 	free(b->idx);
 	free(b->scratch);
+	free(b->keys);
 	free(b->rows);
 	free(b);
 }
@@ -374,11 +376,14 @@ int batch_write(struct batch *b, const struct model *m)
 		unsigned *scr = realloc(b->scratch, 2 * cap * sizeof(*scr));
 		if (scr)
 			b->scratch = scr;
-		if (!idx || !scr)
+		double *keys = realloc(b->keys, cap * sizeof(*keys));
+		if (keys)
+			b->keys = keys;
+		if (!idx || !scr || !keys)
 			return -ENOMEM;
 		b->idx_cap = cap;
 	}
-	size_t n = m->nrows ? sort_rows_r(m, &b->sort, b->idx, b->scratch) : 0;
+	size_t n = m->nrows ? sort_rows_r(m, &b->sort, b->idx, b->scratch, b->keys) : 0;
 	if (b->fmt == OUT_CSV && !b->header_done)
 		fputs("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running,why,"
 		      "exited\n",

@@ -9,14 +9,19 @@
 struct sort_ctx {
 	const struct model *m;
 	const struct sort_spec *spec;
+	const double *keys; /* per row: the sort column's number, NaN for none */
+	bool numeric;
 };
 
-/* Values without a number sort below every number, in both directions' tail. */
-static double key(const struct sort_ctx *c, const struct mrow *r, bool *has)
+/* Each row's value once, before sorting: a comparison would compute two, some twenty
+ * thousand times a tick at a thousand rows. Values without a number (NaN here) sort below
+ * every number, in both directions' tail. */
+static void make_keys(const struct model *m, const struct column *col, double *keys)
 {
-	struct val v = column_value(c->spec->col, c->m, r);
-	*has = val_has_number(v) && isfinite(v.v);
-	return *has ? v.v : 0;
+	for (unsigned i = 0; i < m->nrows; i++) {
+		struct val v = column_value(col, m, &m->rows[i]);
+		keys[i] = val_has_number(v) && isfinite(v.v) ? v.v : NAN;
+	}
 }
 
 static int text_cmp(const struct column *col, const struct mrow *a, const struct mrow *b)
@@ -42,16 +47,18 @@ static int id_cmp(const struct mrow *a, const struct mrow *b)
 	return (x > y) - (x < y);
 }
 
-static int row_cmp(const struct sort_ctx *c, const struct mrow *a, const struct mrow *b)
+static int row_cmp(const struct sort_ctx *c, unsigned ia, unsigned ib)
 {
 	const struct column *col = c->spec->col;
+	const struct mrow *a = &c->m->rows[ia], *b = &c->m->rows[ib];
 	int d = 0;
-	if (col && column_is_numeric(col)) {
-		bool ha, hb;
-		double ka = key(c, a, &ha), kb = key(c, b, &hb);
+	if (c->numeric) {
+		double ka = c->keys[ia], kb = c->keys[ib];
+		bool ha = !isnan(ka), hb = !isnan(kb);
 		if (ha != hb)
 			return ha ? -1 : 1; /* numbers first, whatever the direction */
-		d = (ka > kb) - (ka < kb);
+		if (ha)
+			d = (ka > kb) - (ka < kb);
 	} else if (col) {
 		d = text_cmp(col, a, b);
 	}
@@ -70,7 +77,7 @@ static void msort(const struct sort_ctx *c, unsigned *v, unsigned *tmp, size_t n
 	msort(c, v + h, tmp, n - h);
 	size_t i = 0, j = h, k = 0;
 	while (i < h && j < n)
-		tmp[k++] = row_cmp(c, &c->m->rows[v[j]], &c->m->rows[v[i]]) < 0 ? v[j++] : v[i++];
+		tmp[k++] = row_cmp(c, v[j], v[i]) < 0 ? v[j++] : v[i++];
 	while (i < h)
 		tmp[k++] = v[i++];
 	while (j < n)
@@ -92,9 +99,11 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 }
 
 size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned *idx,
-		   unsigned *scratch)
+		   unsigned *scratch, double *keys)
 {
-	struct sort_ctx c = {m, spec};
+	struct sort_ctx c = {m, spec, keys, spec->col && column_is_numeric(spec->col)};
+	if (c.numeric)
+		make_keys(m, spec->col, keys);
 	unsigned *procs = scratch, *tmp = scratch + m->nrows;
 	/* Processes, and the start of each process's threads (they follow it in rows). */
 	size_t np = 0;
@@ -120,9 +129,9 @@ size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned
 size_t sort_rows(const struct model *m, const struct sort_spec *spec, unsigned *idx)
 {
 	unsigned *scratch = malloc((2 * (size_t)m->nrows + 1) * sizeof(*scratch));
-	if (!scratch)
-		return 0;
-	size_t n = sort_rows_r(m, spec, idx, scratch);
+	double *keys = malloc(((size_t)m->nrows + 1) * sizeof(*keys));
+	size_t n = scratch && keys ? sort_rows_r(m, spec, idx, scratch, keys) : 0;
 	free(scratch);
+	free(keys);
 	return n;
 }

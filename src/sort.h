@@ -26,8 +26,8 @@ struct sort_spec {
  * followed by its thread rows (sorted the same way). Returns how many. idx must hold
  * m->nrows entries. */
 size_t sort_rows(const struct model *m, const struct sort_spec *spec, unsigned *idx);
-/* The same without allocating: scratch holds 2 * m->nrows entries. */
+/* The same without allocating: scratch holds 2 * m->nrows entries, keys m->nrows. */
 size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned *idx,
-		   unsigned *scratch);
+		   unsigned *scratch, double *keys);
 
 #endif

@@ -241,7 +241,8 @@ static void test_empty_model(void **state)
 	f.m.nrows = 0;
 	struct sort_spec s = {.col = col(&f, "CPU%"), .descending = true};
 	unsigned idx[1], scratch[2];
-	assert_int_equal(sort_rows_r(&f.m, &s, idx, scratch), 0);
+	double keys[1];
+	assert_int_equal(sort_rows_r(&f.m, &s, idx, scratch, keys), 0);
 }
 
 /* Reference comparator for the property test: the documented order, written plainly. */
@@ -286,9 +287,10 @@ static void test_random_models(void **state)
 		}
 		struct sort_spec s = {.col = col(&f, "CPU%"), .descending = round % 2 == 0};
 		unsigned idx[MAXROWS], idx2[MAXROWS], scratch[2 * MAXROWS];
+		double keys[MAXROWS];
 		size_t n = sort_rows(&f.m, &s, idx);
 		assert_int_equal(n, f.m.nrows);
-		assert_int_equal(sort_rows_r(&f.m, &s, idx2, scratch), n);
+		assert_int_equal(sort_rows_r(&f.m, &s, idx2, scratch, keys), n);
 		assert_memory_equal(idx, idx2, n * sizeof(idx[0]));
 		unsigned seen_procs = 0;
 		const struct mrow *prev_proc = NULL, *prev_thread = NULL;
