@@ -134,6 +134,7 @@ static void task_open(struct engine *e, struct task *t)
 		close_target(e, &t->c);
 		t->vanished = true;
 		t->state = TASK_EXITED;
+		e->nexited++;
 	}
 }
 
@@ -444,8 +445,12 @@ static void on_record(void *vctx, const struct taskwatch_rec *r)
 	}
 }
 
+/* Tasks that ended by the last tick leave the table. Most ticks none did: no walk. */
 static void free_exited(struct engine *e)
 {
+	if (e->nexited == 0)
+		return;
+	e->nexited = 0;
 	struct proc *p = tasktab_first(e->tab);
 	while (p) {
 		struct proc *next = p->next;
@@ -919,6 +924,7 @@ static void read_tasks(struct engine *e)
 				/* Its last values are in: the descriptors can go now. */
 				close_target(e, &t->c);
 				t->state = TASK_EXITED;
+				e->nexited++;
 			}
 		}
 		if (p->rooted)

@@ -62,6 +62,7 @@ struct engine {
 	unsigned *live;	 /* the other events, in order */
 	unsigned nlive;
 	int probe_g;	 /* the group led by task-clock (its leader is probed), or -1 */
+	unsigned nexited; /* tasks set TASK_EXITED since free_exited() last ran */
 	unsigned *acc_ok;
 	struct cpuset cpu;
 	struct timespec start, last;
