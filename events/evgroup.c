@@ -240,7 +240,7 @@ static int read_exact(int fd, uint64_t *buf, size_t want)
 	return (size_t)r < want ? -EIO : 0;
 }
 
-int evgroup_probe(struct evgroup *g, uint64_t *value)
+int evgroup_probe(struct evgroup *g, uint64_t *value, uint64_t *enabled)
 {
 	if (!g->probe || g->lead < 0)
 		return -ENOTSUP;
@@ -249,6 +249,7 @@ int evgroup_probe(struct evgroup *g, uint64_t *value)
 	if (err)
 		return err;
 	*value = buf[0];
+	*enabled = buf[1];
 	return 0;
 }
 

@@ -42,11 +42,11 @@ int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
  * no member is open, or -errno. */
 int evgroup_read(struct evgroup *g, struct evread_group *out);
 
-/* The leader's value alone, by one read() cheaper than the group's (a third to a half
- * here): for a task whose leader is task-clock, an unchanged value means the task has
- * not run, so no event of it has counted. -ENOTSUP unless opened with probe and led by
- * member 0. */
-int evgroup_probe(struct evgroup *g, uint64_t *value);
+/* The leader's value and time enabled alone, by one read() cheaper than the group's (a
+ * third to a half here): for a task whose software group is led by task-clock, both
+ * unchanged mean the task has not run, so no event of it has counted. -ENOTSUP unless
+ * opened with probe and led by member 0. */
+int evgroup_probe(struct evgroup *g, uint64_t *value, uint64_t *enabled);
 
 /* Enable (the disabled members, the leader last) or disable (the leader: the group is
  * off while it is) the whole group. */

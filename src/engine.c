@@ -217,7 +217,7 @@ static void reserve_take(struct engine *e)
  * since is opened all the same, by IPI. */
 #define PENDING_PIN_MIN 16 /* fewer tasks on a CPU are not worth moving there */
 
-static bool pending_add(struct engine *e, struct task *t, int cpu)
+static bool pending_add(struct engine *e, struct task *t, int cpu, bool rt)
 {
 	struct pending *q = &e->pending;
 	if (q->n == q->cap) {
@@ -228,7 +228,7 @@ static bool pending_add(struct engine *e, struct task *t, int cpu)
 		q->t = nt;
 		q->cap = cap;
 	}
-	q->t[q->n] = (struct pending_task){t, cpu, q->n};
+	q->t[q->n] = (struct pending_task){t, cpu, rt, q->n};
 	q->n++;
 	return true;
 }
@@ -241,6 +241,21 @@ static int pending_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* May this thread move to CPUs for pending_open()? Not when it runs under a real-time
+ * policy itself (it would preempt what runs there). */
+static bool may_pin(void)
+{
+	int pol = sched_getscheduler(0);
+	return pol == SCHED_OTHER || pol == SCHED_BATCH || pol == SCHED_IDLE;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void pending_open(struct engine *e)
 {
 	struct pending *q = &e->pending;
@@ -248,26 +263,40 @@ static void pending_open(struct engine *e)
 	if (q->n == 0)
 		return;
 	cpu_set_t mine;
-	bool can_pin = q->n >= PENDING_PIN_MIN && sched_getaffinity(0, sizeof(mine), &mine) == 0;
+	bool can_pin = q->n >= PENDING_PIN_MIN && may_pin() &&
+		       sched_getaffinity(0, sizeof(mine), &mine) == 0;
 	bool moved = false;
 	qsort(q->t, q->n, sizeof(*q->t), pending_cmp);
 	for (unsigned i = 0, j; i < q->n; i = j) {
 		int cpu = q->t[i].cpu;
+		bool rt = false;
 		for (j = i; j < q->n && q->t[j].cpu == cpu; j++)
-			;
-		/* Only to CPUs we may run on: a user's taskset is kept. */
-		if (can_pin && j - i >= PENDING_PIN_MIN && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &mine)) {
+			rt = rt || q->t[j].rt;
+		/* Only to CPUs we may run on (a user's taskset is kept), and not behind a
+		 * real-time task that holds one: we would wait for it to sleep. */
+		if (can_pin && !rt && j - i >= PENDING_PIN_MIN && cpu < CPU_SETSIZE &&
+		    CPU_ISSET(cpu, &mine)) {
 			cpu_set_t one;
 			CPU_ZERO(&one);
 			CPU_SET(cpu, &one);
+			double t0 = now_s();
 			if (sched_setaffinity(0, sizeof(one), &one) == 0)
 				moved = true;
+			/* A move that waited (a busy CPU) is dearer than the IPIs it saves. */
+			if (now_s() - t0 > 0.005)
+				can_pin = false;
 		}
 		for (unsigned k = i; k < j; k++)
 			task_open(e, q->t[k].t);
 	}
-	if (moved)
-		sched_setaffinity(0, sizeof(mine), &mine);
+	if (moved && sched_setaffinity(0, sizeof(mine), &mine) != 0) {
+		/* Not back to our own mask: at least not held on one CPU. */
+		cpu_set_t all;
+		CPU_ZERO(&all);
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			CPU_SET(c, &all);
+		sched_setaffinity(0, sizeof(all), &all);
+	}
 	q->n = 0;
 }
 
@@ -292,8 +321,10 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		return NULL;
 	struct proc *p = t->proc;
 	int cpu = -1; /* where it last ran, when /proc said */
+	bool rt = false;
 	if (known) {
 		cpu = known->cpu;
+		rt = known->rt_running;
 		snprintf(t->comm, sizeof(t->comm), "%s", known->comm);
 		snprintf(p->comm, sizeof(p->comm), "%s", known->comm);
 		p->uid = known->uid;
@@ -310,6 +341,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		struct procfs_task info;
 		if (task_info(e, pid, tid, &info) == 0) {
 			cpu = info.cpu;
+			rt = info.rt_running;
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
 			if (p->nthreads == 1 || tid == pid) {
 				snprintf(p->comm, sizeof(p->comm), "%s", info.comm);
@@ -325,7 +357,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 	 * scans do not read it again, but give it no descriptors and no row. */
 	if (e->o.only_uid && p->uid != e->o.uid && !p->keep)
 		p->ignored = true;
-	if (!p->ignored && !(e->pending.on && cpu >= 0 && pending_add(e, t, cpu)))
+	if (!p->ignored && !(e->pending.on && cpu >= 0 && pending_add(e, t, cpu, rt)))
 		task_open(e, t);
 	return t;
 }
@@ -832,7 +864,7 @@ static void cpus_tick(struct engine *e)
 {
 	struct cpuset *c = &e->cpu;
 	int got = procfs_cpu_times(e->o.root, &c->stat_fd, c->busy, c->total, c->maxid + 1);
-	for (int i = 0; i < c->n; i++) {
+	for (int i = 0; i < c->n && e->cpu_vals && e->cpu_gds; i++) {
 		struct mrow *r = &e->cpu_rows[i];
 		memset(r, 0, sizeof(*r));
 		r->kind = ROW_CPU;
@@ -899,10 +931,12 @@ static bool still_idle(struct engine *e, struct task *t)
 	for (unsigned g = 0; g < ngroups(e); g++)
 		if (c->fresh[g] != FRESH_NO)
 			return false; /* its first read sets the baseline */
-	uint64_t v;
-	if (evgroup_probe(c->grp[e->probe_g], &v) != 0 || v != c->prev[e->slot[e->probe_g] + 2])
+	uint64_t v, ena;
+	const uint64_t *pv = c->prev + e->slot[e->probe_g];
+	if (evgroup_probe(c->grp[e->probe_g], &v, &ena) != 0 || v != pv[2] || ena != pv[0])
 		return false;
 	memset(c->d, 0, e->set->nevents * sizeof(*c->d));
+	hybrid_fold(e->set, c->d, c->why); /* the sums' reasons, as a read would set them */
 	return true;
 }
 
@@ -919,7 +953,8 @@ static void read_tasks(struct engine *e)
 			t->idle = e->probe_g >= 0 && t->c.grp[e->probe_g] &&
 				  t->c.fresh[e->probe_g] == FRESH_NO &&
 				  t->c.why[e->set->groups[e->probe_g].first] == WHY_NONE &&
-				  t->c.d[e->set->groups[e->probe_g].first].val == 0;
+				  t->c.d[e->set->groups[e->probe_g].first].val == 0 &&
+				  t->c.d[e->set->groups[e->probe_g].first].ena == 0;
 			if (t->state == TASK_EXITING) {
 				/* Its last values are in: the descriptors can go now. */
 				close_target(e, &t->c);
@@ -993,6 +1028,11 @@ void engine_set_exit_status(struct engine *e, int status)
 const struct model *engine_model(const struct engine *e)
 {
 	return &e->m;
+}
+
+int engine_probe_group(const struct engine *e)
+{
+	return e->probe_g;
 }
 
 bool engine_watched_alive(const struct engine *e)
@@ -1147,12 +1187,21 @@ int engine_layout(struct engine *e, const struct evset *set)
 		if (!e->dead[ev])
 			e->live[e->nlive++] = ev;
 	}
-	/* The probed group: led by task-clock, which runs whenever its task does. */
+	/* The probed group: software only (never multiplexed: it counts whenever its task
+	 * runs) and led by task-clock. None when an event may count into a task that is
+	 * asleep: a tracepoint such as sched_wakeup is delivered to the task it names. */
 	e->probe_g = -1;
-	for (unsigned g = 0; g < ng && e->probe_g < 0; g++) {
+	bool remote = false;
+	for (unsigned g = 0; g < ng; g++)
+		for (unsigned k = 0; k < set->specs.g[g].n; k++)
+			remote = remote || set->specs.g[g].ev[k].attr.type == PERF_TYPE_TRACEPOINT;
+	for (unsigned g = 0; g < ng && e->probe_g < 0 && !remote; g++) {
 		const struct evgroup_spec *gs = &set->specs.g[g];
-		if (gs->n > 0 && gs->ev[0].attr.type == PERF_TYPE_SOFTWARE &&
-		    gs->ev[0].attr.config == PERF_COUNT_SW_TASK_CLOCK && !e->dead[set->groups[g].first])
+		bool sw = gs->n > 0;
+		for (unsigned k = 0; k < gs->n; k++)
+			sw = sw && gs->ev[k].software && gs->ev[k].attr.type == PERF_TYPE_SOFTWARE;
+		if (sw && gs->ev[0].attr.config == PERF_COUNT_SW_TASK_CLOCK &&
+		    !e->dead[set->groups[g].first])
 			e->probe_g = (int)g;
 	}
 	/* Roots hold software groups: a hardware group opened twice on one thread would take

@@ -50,6 +50,9 @@ void engine_set_exit_status(struct engine *e, int status);
 
 /* True while any watched process (SCOPE_PIDS) has a live thread. */
 bool engine_watched_alive(const struct engine *e);
+/* The group whose task-clock leader is read alone for tasks that did not run (a
+ * software-only group, in a set no event of which counts into a sleeping task), or -1. */
+int engine_probe_group(const struct engine *e);
 
 void engine_set_threads(struct engine *e, bool on);
 void engine_set_interval(struct engine *e, double interval);

@@ -27,6 +27,7 @@ struct cpuset {
 struct pending_task {
 	struct task *t;
 	int cpu;	/* the CPU it last ran on */
+	bool rt;	/* runnable under a real-time policy there */
 	unsigned order; /* found order, kept within a CPU */
 };
 

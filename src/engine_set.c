@@ -145,6 +145,20 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 	struct counts_layout ol = e->l;
 	if ((err = engine_layout(e, ns)))
 		goto out;
+	/* Rows are rebuilt for the new columns at the next tick; until then there are none
+	 * rather than rows in the old layout (also when what follows fails: the next rows
+	 * are made, and their unsupported cells written, for the new one). */
+	free(e->rows);
+	free(e->vals);
+	free(e->gds);
+	e->rows = NULL;
+	e->vals = NULL;
+	e->gds = NULL;
+	e->cap = 0;
+	e->m.nrows = 0;
+	e->m.ncpu_rows = 0;
+	if ((err = engine_cpu_rows_alloc(e)))
+		goto out;
 	struct remap r = {.os = os,
 			  .ns = ns,
 			  .oslot = oslot,
@@ -176,18 +190,6 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 		else
 			memset(e->cpu.cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
 	}
-	/* Rows are rebuilt for the new columns at the next tick; until then there are none
-	 * rather than rows pointing at the old layout. */
-	free(e->rows);
-	free(e->vals);
-	free(e->gds);
-	e->rows = NULL;
-	e->vals = NULL;
-	e->gds = NULL;
-	e->cap = 0;
-	e->m.nrows = 0;
-	e->m.ncpu_rows = 0;
-	err = engine_cpu_rows_alloc(e);
 out:
 	free(gmap);
 	free(emap);

@@ -82,22 +82,22 @@ static bool stat_num(const char *p, long long *v)
 	return end != p && errno == 0 && (*end == ' ' || *end == '\n' || *end == '\0');
 }
 
-/* state(3) ppid(4) flags(9) num_threads(20) processor(39), walked once (sscanf was a
- * tenth of start-up with a thousand tasks). */
+/* state(3) ppid(4) flags(9) num_threads(20) processor(39) policy(41), walked once (sscanf
+ * was a tenth of start-up with a thousand tasks). */
 static int parse_stat(const char *buf, struct procfs_task *t)
 {
 	const char *p = strrchr(buf, ')');
 	if (!p)
 		return -EINVAL;
-	static const int want[] = {3, 4, 9, 20, 39};
-	const char *at[5] = {NULL};
+	static const int want[] = {3, 4, 9, 20, 39, 41};
+	const char *at[6] = {NULL};
 	const char *q = next_field(p + 1, 1); /* field 3 */
-	for (unsigned i = 0; i < 5 && q; i++) {
+	for (unsigned i = 0; i < 6 && q; i++) {
 		if (i > 0)
 			q = next_field(q, want[i] - want[i - 1] + 1);
 		at[i] = q;
 	}
-	long long ppid, flags, nthreads, cpu;
+	long long ppid, flags, nthreads, cpu, policy;
 	if (!at[0] || !stat_num(at[1], &ppid) || !stat_num(at[2], &flags))
 		return -EINVAL;
 	char state = *at[0];
@@ -106,6 +106,9 @@ static int parse_stat(const char *buf, struct procfs_task *t)
 	t->ppid = (pid_t)ppid;
 	t->kthread = ((unsigned long long)flags & PF_KTHREAD) != 0;
 	t->dead = state == 'Z' || state == 'X' || state == 'x';
+	/* SCHED_FIFO 1, SCHED_RR 2, SCHED_DEADLINE 6 */
+	t->rt_running = state == 'R' && stat_num(at[5], &policy) &&
+			(policy == 1 || policy == 2 || policy == 6);
 	return 0;
 }
 

@@ -16,6 +16,7 @@ struct procfs_task {
 	bool dead;	   /* a zombie (Z) or dying (X): its counters are final */
 	unsigned nthreads; /* threads of its process (num_threads) */
 	int cpu;	   /* the CPU it last ran on (processor), or -1 */
+	bool rt_running;   /* runnable (R) under a real-time policy (FIFO, RR, DEADLINE) */
 	char comm[PROCFS_COMM_MAX];
 };
 

@@ -218,24 +218,25 @@ static void test_probe(void **state)
 	assert_int_equal(evgroup_open_count(g), 3);
 	child_touch(&c, 0);
 	struct evread_group r1, r2;
-	uint64_t p1 = 0, p2 = 1, p3;
+	uint64_t p1 = 0, p2 = 1, p3, e1 = 0, e2 = 0, e3;
 	/* Once it has answered it goes back to read() and sleeps: two probes 10 ms apart
 	 * agree. */
 	for (int k = 0; k < 200 && p1 != p2; k++) {
-		assert_int_equal(evgroup_probe(g, &p1), 0);
+		assert_int_equal(evgroup_probe(g, &p1, &e1), 0);
 		usleep(10000);
-		assert_int_equal(evgroup_probe(g, &p2), 0);
+		assert_int_equal(evgroup_probe(g, &p2, &e2), 0);
 	}
-	assert_true(p1 == p2);
+	assert_true(p1 == p2 && e1 == e2);
 	assert_int_equal(evgroup_read(g, &r1), 0);
 	assert_int_equal(r1.nr, 3);
-	assert_true(r1.val[0] == p2); /* the group read says what the probe said */
+	/* The group read says what the probe said: task-clock and the group's time. */
+	assert_true(r1.val[0] == p2 && r1.ena == e2);
 	usleep(20000);
-	assert_int_equal(evgroup_probe(g, &p2), 0);
-	assert_true(p2 == p1);
+	assert_int_equal(evgroup_probe(g, &p2, &e2), 0);
+	assert_true(p2 == p1 && e2 == e1);
 	child_touch(&c, 10);
-	assert_int_equal(evgroup_probe(g, &p3), 0);
-	assert_true(p3 > p2);
+	assert_int_equal(evgroup_probe(g, &p3, &e3), 0);
+	assert_true(p3 > p2 && e3 > e2);
 	assert_int_equal(evgroup_read(g, &r2), 0);
 	assert_true(r2.val[0] == p3);
 	assert_int_equal(r2.val[1] - r1.val[1], 100);
@@ -248,7 +249,7 @@ static void test_probe(void **state)
 	o.pid = c.pid;
 	o.probe = false;
 	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
-	assert_int_equal(evgroup_probe(g, &p1), -ENOTSUP);
+	assert_int_equal(evgroup_probe(g, &p1, &e1), -ENOTSUP);
 	evgroup_free(g);
 
 	/* A probed leader alone: its own read is the group's. */
@@ -259,8 +260,8 @@ static void test_probe(void **state)
 	assert_int_equal(evgroup_read(g, &r1), 0);
 	assert_int_equal(r1.nr, 1);
 	assert_true(r1.val[0] > 0 && r1.ena > 0 && r1.run == r1.ena);
-	assert_int_equal(evgroup_probe(g, &p1), 0);
-	assert_true(p1 == r1.val[0]);
+	assert_int_equal(evgroup_probe(g, &p1, &e1), 0);
+	assert_true(p1 == r1.val[0] && e1 == r1.ena);
 	child_stop(&c);
 	evgroup_free(g);
 }

@@ -770,6 +770,40 @@ static void test_all_start_restricted(void **state)
 	start_on_each_cpu(true);
 }
 
+/* Which group is probed for tasks that did not run: a software-only one led by
+ * task-clock (a group with a hardware member can be off the PMU while its task runs,
+ * task-clock standing still), and none when an event may count into a sleeping task (a
+ * tracepoint is delivered to the task it names). */
+static int probed(const char *spec, int tracepoint_group)
+{
+	struct evset s;
+	struct evspec_err err;
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(evset_parse(&s, spec, NULL, &err), 0);
+	if (tracepoint_group >= 0)
+		s.specs.g[tracepoint_group].ev[0].attr.type = PERF_TYPE_TRACEPOINT;
+	pid_t me = getpid();
+	struct engine_opts o = {.root = "", .scope = SCOPE_PIDS, .pids = &me, .npids = 1,
+				.threads = true, .interval = 0.1};
+	int e_err = 1;
+	struct engine *e = engine_new(&s, &o, &e_err);
+	assert_int_equal(e_err, 0);
+	int g = engine_probe_group(e);
+	engine_free(e);
+	evset_free(&s);
+	return g;
+}
+
+static void test_probe_group_choice(void **state)
+{
+	(void)state;
+	assert_int_equal(probed("{task-clock,page-faults,context-switches}", -1), 0);
+	assert_int_equal(probed("{page-faults},{task-clock,context-switches}", -1), 1);
+	assert_int_equal(probed("{page-faults,task-clock}", -1), -1);	 /* not the leader */
+	assert_int_equal(probed("{task-clock,cycles},{task-clock}", -1), 1); /* mixed: skipped */
+	assert_int_equal(probed("{task-clock},{page-faults}", 1), -1);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 6 && strcmp(argv[1], "--worker") == 0)
@@ -790,6 +824,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_all_exec_on_other_cpu),
 		cmocka_unit_test(test_all_start_on_each_cpu),
 		cmocka_unit_test(test_all_start_restricted),
+		cmocka_unit_test(test_probe_group_choice),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, setup_set, teardown_set);

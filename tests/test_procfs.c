@@ -145,6 +145,7 @@ static void test_task_info_fixture(void **state)
 	assert_string_equal(t.comm, "evil) (x");
 	assert_int_equal(t.nthreads, 2);
 	assert_int_equal(t.cpu, 0); /* processor, the 39th field */
+	assert_false(t.rt_running);
 	char dir[4200];
 	snprintf(dir, sizeof(dir), "%s/proc/42/task/42", rootcopy);
 	struct stat st;
@@ -171,6 +172,16 @@ static void test_task_info_fixture(void **state)
 	assert_true(t.dead);
 	assert_int_equal(t.nthreads, 0);
 	assert_int_equal(t.cpu, -1);
+	assert_false(t.rt_running);
+	/* Running under SCHED_FIFO (policy, the 41st field, 1) on CPU 1; and a SCHED_RR task
+	 * asleep, which holds no CPU. */
+	assert_int_equal(procfs_task_info(old, 11, 11, &t), 0);
+	assert_string_equal(t.comm, "rt (hog)");
+	assert_int_equal(t.cpu, 1);
+	assert_true(t.rt_running);
+	assert_int_equal(procfs_task_info(old, 12, 12, &t), 0);
+	assert_int_equal(t.cpu, 0);
+	assert_false(t.rt_running);
 
 	assert_int_equal(procfs_task_info(rootcopy, 42, 45, &t), -ESRCH);
 	assert_int_equal(procfs_task_info(rootcopy, 99, 99, &t), -ESRCH);
