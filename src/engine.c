@@ -631,7 +631,8 @@ static void read_target(struct engine *e, struct counts *c)
 			c->fresh[g] = c->fresh[g] == FRESH_OPENED ? FRESH_FIRST_READ : FRESH_NO;
 		}
 	}
-	hybrid_fold(e->set, c->d, c->why);
+	if (e->logical)
+		hybrid_fold(e->set, c->d, c->why);
 }
 
 /* The values of the dead events (and groups) in one row: the same in every task row. */
@@ -935,8 +936,11 @@ static bool still_idle(struct engine *e, struct task *t)
 	const uint64_t *pv = c->prev + e->slot[e->probe_g];
 	if (evgroup_probe(c->grp[e->probe_g], &v, &ena) != 0 || v != pv[2] || ena != pv[0])
 		return false;
-	memset(c->d, 0, e->set->nevents * sizeof(*c->d));
-	hybrid_fold(e->set, c->d, c->why); /* the sums' reasons, as a read would set them */
+	/* Every delta 0: the dead events' are already, so only the others are written. */
+	for (unsigned i = 0; i < e->nlive; i++)
+		c->d[e->live[i]] = (struct val_delta){0, 0, 0};
+	if (e->logical)
+		hybrid_fold(e->set, c->d, c->why); /* the sums' reasons, as a read sets them */
 	return true;
 }
 
@@ -1187,6 +1191,9 @@ int engine_layout(struct engine *e, const struct evset *set)
 		if (!e->dead[ev])
 			e->live[e->nlive++] = ev;
 	}
+	e->logical = false;
+	for (unsigned ev = 0; ev < ne; ev++)
+		e->logical = e->logical || set->events[ev].logical;
 	/* The probed group: software only (never multiplexed: it counts whenever its task
 	 * runs) and led by task-clock. None when an event may count into a task that is
 	 * asleep: a tracepoint such as sched_wakeup is delivered to the task it names. */

@@ -63,6 +63,7 @@ struct engine {
 	unsigned *live;	 /* the other events, in order */
 	unsigned nlive;
 	int probe_g;	 /* the group led by task-clock (its leader is probed), or -1 */
+	bool logical;	 /* the set has hybrid sums (hybrid_fold has work) */
 	unsigned nexited; /* tasks set TASK_EXITED since free_exited() last ran */
 	unsigned *acc_ok;
 	struct cpuset cpu;
