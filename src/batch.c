@@ -208,10 +208,9 @@ static void text_row(struct batch *b, const struct model *m, const struct mrow *
 	char *p = b->rows + b->used;
 	for (unsigned i = 0; i < b->ncols; i++)
 		p = text_cell(&b->cols[i], m, r, i + 1 == b->ncols, p);
-	if (task && r->exited) {
-		memcpy(p, " (exited)", 9);
-		p += 9;
-	}
+	if (task && r->exited)
+		for (const char *s = " (exited)"; *s; s++)
+			*p++ = *s;
 	*p++ = '\n';
 	b->used = (size_t)(p - b->rows);
 }
