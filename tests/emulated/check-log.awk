@@ -203,7 +203,11 @@ function text_sw_row(tag, line,    rk, lbl, i, w, v, nm) {
 	nm = 0
 	for (i = 1; i <= th_n[tag]; i++) {
 		w = th_name[tag, i]
-		if (w == "task-clock") sw_clock[rk] = text_ns(cell_at(line, th_end[tag, i]))
+		if (w == "task-clock") {
+			sw_clock_cell[rk] = cell_at(line, th_end[tag, i])
+			sw_clock[rk] = text_ns(sw_clock_cell[rk])
+		} else if (w == "context-switches" && !((tag, w) in member))
+			sw_csw[rk] = text_num(cell_at(line, th_end[tag, i]))
 		else if ((tag, w) in member) {
 			v = cell_at(line, th_end[tag, i])
 			nm++
@@ -454,6 +458,32 @@ function check_group_nc(tag, want_cpu,    rk, ncpu, nran, nidle, nzero, lbl) {
 		nmem[tag], ncpu, nran, nidle, nzero))
 }
 
+# A group larger than the PMU led by task-clock, context-switches outside it: the group
+# never runs, so its task-clock never moves, even for tasks that run. After the first
+# tick, some task rows must still show context switches (pmutop's own, at least), each
+# with task-clock and every member n/c: a probe that took an unmoved task-clock for an
+# idle task would zero them all.
+function check_mixed_probe(tag,    rk, nlate, nsw, lbl) {
+	if (!pmutop_ran(tag)) return
+	nlate = nsw = 0
+	for (rk in sw_row) {
+		if (sw_row[rk] != tag || sw_cpu[rk]) continue
+		split(rk, part, SUBSEP)
+		if (part[2] == "tick 1") continue
+		nlate++
+		if (sw_csw[rk] == "" || sw_csw[rk] + 0 <= 0) continue
+		nsw++
+		lbl = sw_label[rk]
+		if (sw_clock_cell[rk] != "n/c") { bad(tag, lbl ": task-clock \"" sw_clock_cell[rk] "\", want n/c"); return }
+		if (sw_nc[rk] != nmem[tag] - 1) {
+			bad(tag, sprintf("%s: %d of %d hardware members n/c", lbl, sw_nc[rk], nmem[tag] - 1))
+			return
+		}
+	}
+	if (nsw == 0) { bad(tag, "no task row with context switches after tick 1 (of " nlate "): counts zeroed?"); return }
+	ok(tag, sprintf("%d task rows after tick 1 switched, each with the group n/c (%d rows)", nsw, nlate))
+}
+
 # Multiplexing in the text format: every event cell of the total row carries the "~"
 # mark and a count within 3 % of the truth (2 % scaling, 0.5 % display rounding), and
 # each group's RUN% (RUN%1..RUN%N) is a number strictly between 0 and 100.
@@ -517,6 +547,7 @@ END {
 		else if (tag == "f") check_group_nc(tag, 1)
 		else if (tag == "g") check_group_nc(tag, 0)
 		else if (tag == "h") check_text_mux(tag)
+		else if (tag == "i") check_mixed_probe(tag)
 		else bad(tag, "no check for this tag in check-log.awk")
 	}
 	check_kmsg()
