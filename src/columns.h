@@ -96,7 +96,7 @@ size_t column_format_val(const struct column *c, struct val v, char *buf, size_t
 void column_format_raw(const struct column *c, const struct model *m, const struct mrow *r,
 		       char *buf, size_t len);
 
-/* Inline: sorting asks it at every comparison, the batch writer at every cell. */
+/* Inline: the batch writer asks it at every cell. */
 static inline bool column_is_numeric(const struct column *c)
 {
 	return c->fmt != FMT_TEXT;

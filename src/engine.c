@@ -249,13 +249,6 @@ static bool may_pin(void)
 	return pol == SCHED_OTHER || pol == SCHED_BATCH || pol == SCHED_IDLE;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static void pending_open(struct engine *e)
 {
 	struct pending *q = &e->pending;
@@ -279,11 +272,13 @@ static void pending_open(struct engine *e)
 			cpu_set_t one;
 			CPU_ZERO(&one);
 			CPU_SET(cpu, &one);
-			double t0 = now_s();
+			struct timespec t0, t1;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			if (sched_setaffinity(0, sizeof(one), &one) == 0)
 				moved = true;
+			clock_gettime(CLOCK_MONOTONIC, &t1);
 			/* A move that waited (a busy CPU) is dearer than the IPIs it saves. */
-			if (now_s() - t0 > 0.005)
+			if (ts_diff(&t1, &t0) > 0.005)
 				can_pin = false;
 		}
 		for (unsigned k = i; k < j; k++)
@@ -927,7 +922,7 @@ static bool still_idle(struct engine *e, struct task *t)
 {
 	struct counts *c = &t->c;
 	if (!t->idle || t->state != TASK_LIVE || e->probe_g < 0 || !c->grp[e->probe_g] ||
-	    c->why[e->set->groups[e->probe_g].first] != WHY_NONE)
+	    c->why[e->probe_ev] != WHY_NONE)
 		return false;
 	for (unsigned g = 0; g < ngroups(e); g++)
 		if (c->fresh[g] != FRESH_NO)
@@ -953,12 +948,10 @@ static void read_tasks(struct engine *e)
 			if (t->state == TASK_EXITED || still_idle(e, t))
 				continue;
 			read_target(e, &t->c);
-			/* Idle: its task-clock (member 0 of the probed group) did not move. */
-			t->idle = e->probe_g >= 0 && t->c.grp[e->probe_g] &&
-				  t->c.fresh[e->probe_g] == FRESH_NO &&
-				  t->c.why[e->set->groups[e->probe_g].first] == WHY_NONE &&
-				  t->c.d[e->set->groups[e->probe_g].first].val == 0 &&
-				  t->c.d[e->set->groups[e->probe_g].first].ena == 0;
+			/* Its task-clock stood still: probe it next tick (still_idle checks
+			 * that the group is open, counting and past its first read). */
+			t->idle = e->probe_g >= 0 && t->c.d[e->probe_ev].val == 0 &&
+				  t->c.d[e->probe_ev].ena == 0;
 			if (t->state == TASK_EXITING) {
 				/* Its last values are in: the descriptors can go now. */
 				close_target(e, &t->c);
@@ -1208,8 +1201,10 @@ int engine_layout(struct engine *e, const struct evset *set)
 		for (unsigned k = 0; k < gs->n; k++)
 			sw = sw && gs->ev[k].software && gs->ev[k].attr.type == PERF_TYPE_SOFTWARE;
 		if (sw && gs->ev[0].attr.config == PERF_COUNT_SW_TASK_CLOCK &&
-		    !e->dead[set->groups[g].first])
+		    !e->dead[set->groups[g].first]) {
 			e->probe_g = (int)g;
+			e->probe_ev = set->groups[g].first;
+		}
 	}
 	/* Roots hold software groups: a hardware group opened twice on one thread would take
 	 * counters from itself. With --children they hold every group: the children's

@@ -62,7 +62,8 @@ struct engine {
 	uint8_t *gdead;	 /* per group: every member dead */
 	unsigned *live;	 /* the other events, in order */
 	unsigned nlive;
-	int probe_g;	 /* the group led by task-clock (its leader is probed), or -1 */
+	int probe_g;	   /* the group led by task-clock (its leader is probed), or -1 */
+	unsigned probe_ev; /* with probe_g: its task-clock's event index */
 	bool logical;	 /* the set has hybrid sums (hybrid_fold has work) */
 	unsigned nexited; /* tasks set TASK_EXITED since free_exited() last ran */
 	unsigned *acc_ok;
