@@ -248,18 +248,32 @@ int procfs_online_cpus(const char *root, int *cpus, int max)
 
 struct user_entry {
 	uid_t uid;
+	struct user_entry *next;
 	char name[33];
 };
 
 const char *procfs_user_name(uid_t uid)
 {
-	/* A handful of users own every process: a small cache avoids NSS per task. */
+	/* A handful of users own every process: a small cache avoids NSS per task. An entry
+	 * never moves or changes, so a name returned stays right for as long as the caller
+	 * keeps it (rows keep theirs for a tick; the batch writer compares them). */
 	static struct user_entry cache[64];
 	static unsigned used;
+	static struct user_entry *more; /* past 64 users, a list: rare, and kept */
 	for (unsigned i = 0; i < used; i++)
 		if (cache[i].uid == uid)
 			return cache[i].name;
-	struct user_entry *e = &cache[used < 64 ? used++ : uid % 64];
+	for (struct user_entry *m = more; m; m = m->next)
+		if (m->uid == uid)
+			return m->name;
+	bool listed = used >= 64;
+	struct user_entry *e = listed ? calloc(1, sizeof(*e)) : &cache[used++];
+	if (!e)
+		return "?";
+	if (listed) {
+		e->next = more;
+		more = e;
+	}
 	e->uid = uid;
 	struct passwd pw, *res = NULL;
 	char buf[1024];

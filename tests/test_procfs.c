@@ -337,6 +337,27 @@ static void test_user_name(void **state)
 	assert_string_equal(procfs_user_name(0), "root");
 }
 
+/* More users than the cache's first 64 entries: a name once returned never changes
+ * (rows keep the pointer for a tick), and each uid keeps its own. */
+static void test_user_name_many(void **state)
+{
+	(void)state;
+	enum { N = 200 };
+	const char *got[N];
+	for (unsigned i = 0; i < N; i++)
+		if (getpwuid(60000 + i))
+			skip();
+	for (unsigned i = 0; i < N; i++)
+		got[i] = procfs_user_name(60000 + i);
+	for (unsigned i = 0; i < N; i++) {
+		char want[16];
+		snprintf(want, sizeof(want), "%u", 60000 + i);
+		assert_string_equal(got[i], want);
+		assert_ptr_equal(procfs_user_name(60000 + i), got[i]);
+	}
+	assert_string_equal(procfs_user_name(0), "root");
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -353,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_threads_live),
 		cmocka_unit_test(test_gone),
 		cmocka_unit_test(test_user_name),
+		cmocka_unit_test(test_user_name_many),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);
