@@ -13,6 +13,19 @@
 #define BATCH_BUF (64 * 1024)
 #define BATCH_ROWS_BUF (32 * 1024)
 #define CELL_MAX 128 /* a cell's text, NUL included */
+#define MEMO_MAX 48  /* the longest cell (padding and blank included) a memo keeps */
+
+/* A column's last cell, as written: most rows of a block repeat the row above (idle
+ * tasks read 0 everywhere, most share a user), so a cell equal to the last one is
+ * copied rather than formatted again. Keyed by the value for numbers, by the text for
+ * names. */
+struct cell_memo {
+	bool ok;
+	unsigned char len;
+	struct val key;
+	char src[40]; /* text columns: the text the cell was made from */
+	char cell[MEMO_MAX];
+};
 
 struct batch {
 	FILE *out;
@@ -32,6 +45,7 @@ struct batch {
 	 * so that a row is written without a check per cell. */
 	char *rows;
 	size_t used, cap, row_max;
+	struct cell_memo memo[BATCH_MAX_COLS];
 };
 
 /* The same value under another pane's title (cycles in Events and in IPC) is shown once. */
@@ -165,39 +179,94 @@ static void rows_flush(struct batch *b)
 	b->used = 0;
 }
 
+static bool same_val(struct val a, struct val b)
+{
+	/* By its bits: -0 prints "-0", and a NaN equals its own copy. */
+	return memcmp(&a.v, &b.v, sizeof(a.v)) == 0 && a.state == b.state && a.why == b.why &&
+	       a.run_pm == b.run_pm;
+}
+
+/* The text a name column's cell is made of (the user), or NULL for any other column. */
+static const char *memo_text(const struct column *c, const struct mrow *r)
+{
+	return c->kind == COL_USER ? (r->user ? r->user : "") : NULL;
+}
+
+static bool memo_hit(const struct cell_memo *mo, bool num, struct val v, const char *text)
+{
+	if (!mo->ok)
+		return false;
+	return num ? same_val(v, mo->key) : text && strcmp(text, mo->src) == 0;
+}
+
+static void memo_keep(struct cell_memo *mo, bool num, struct val v, const char *text,
+		      const char *cell, size_t len)
+{
+	mo->ok = false;
+	if (len > sizeof(mo->cell) || (!num && (!text || strlen(text) >= sizeof(mo->src))))
+		return;
+	if (num)
+		mo->key = v;
+	else
+		strcpy(mo->src, text);
+	memcpy(mo->cell, cell, len);
+	mo->len = (unsigned char)len;
+	mo->ok = true;
+}
+
 /* One cell at p, padded to its column; returns its end. Numbers need no sanitising
  * (digits and marks only), text from other processes always does. The text is written
  * first and moved right when the column is right-aligned. */
-static char *text_cell(const struct column *c, const struct model *m, const struct mrow *r,
-		       bool last, char *p)
+static char *text_cell(struct cell_memo *mo, const struct column *c, const struct model *m,
+		       const struct mrow *r, bool last, char *p)
 {
 	size_t len;
 	bool num = column_is_numeric(c);
+	struct val v = {0};
+	const char *text = NULL;
+	if (num)
+		v = column_value(c, m, r);
+	else
+		text = memo_text(c, r);
+	if ((num || text) && memo_hit(mo, num, v, text)) {
+		memcpy(p, mo->cell, mo->len);
+		return p + mo->len;
+	}
+	char *start = p;
 	if (num) {
-		struct val v = column_value(c, m, r);
 		len = column_format_val(c, v, p, CELL_MAX - 1); /* and room for the mark */
 		if (v.state == VAL_SCALED)
 			p[len++] = '~';
 	} else {
 		/* Threads under their process, as in a tree. */
-		char buf[CELL_MAX];
-		int indent = c->kind == COL_COMMAND && r->kind == ROW_THREAD ? 2 : 0;
-		buf[0] = buf[1] = ' ';
-		column_format(c, m, r, buf + indent, sizeof(buf) - (size_t)indent);
-		len = text_sanitize(buf, p, CELL_MAX, true);
+		size_t indent = c->kind == COL_COMMAND && r->kind == ROW_THREAD ? 2 : 0;
+		const char *name = c->kind == COL_COMMAND ? (r->comm ? r->comm : "") : text;
+		p[0] = p[1] = ' ';
+		if (name && strnlen(name, CELL_MAX) + indent < CELL_MAX - 1) {
+			/* A name shorter than a cell is sanitised where it is: the bytes a copy
+			 * into a buffer first would give. */
+			len = indent + text_sanitize(name, p + indent, CELL_MAX - indent, true);
+		} else {
+			char buf[CELL_MAX];
+			buf[0] = buf[1] = ' ';
+			column_format(c, m, r, buf + indent, sizeof(buf) - indent);
+			len = text_sanitize(buf, p, CELL_MAX, true);
+		}
 	}
-	if (last)
-		return p + len;
-	size_t width = (size_t)c->width + (num ? 1 : 0);
-	if (c->left && len < (size_t)c->width) {
-		memset(p + len, ' ', (size_t)c->width - len);
-		len = (size_t)c->width;
-	} else if (!c->left && len < width) {
-		memmove(p + (width - len), p, len);
-		memset(p, ' ', width - len);
-		len = width;
+	if (!last) {
+		size_t width = (size_t)c->width + (num ? 1 : 0);
+		if (c->left && len < (size_t)c->width) {
+			memset(p + len, ' ', (size_t)c->width - len);
+			len = (size_t)c->width;
+		} else if (!c->left && len < width) {
+			memmove(p + (width - len), p, len);
+			memset(p, ' ', width - len);
+			len = width;
+		}
+		p[len++] = ' ';
 	}
-	p[len++] = ' ';
+	if (num || text)
+		memo_keep(mo, num, v, text, start, len);
 	return p + len;
 }
 
@@ -207,7 +276,7 @@ static void text_row(struct batch *b, const struct model *m, const struct mrow *
 		rows_flush(b);
 	char *p = b->rows + b->used;
 	for (unsigned i = 0; i < b->ncols; i++)
-		p = text_cell(&b->cols[i], m, r, i + 1 == b->ncols, p);
+		p = text_cell(&b->memo[i], &b->cols[i], m, r, i + 1 == b->ncols, p);
 	if (task && r->exited)
 		for (const char *s = " (exited)"; *s; s++)
 			*p++ = *s;

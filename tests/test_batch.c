@@ -48,15 +48,16 @@ static struct val ex(double v)
 	return (struct val){.v = v, .state = VAL_EXACT, .run_pm = 1000};
 }
 
-/* Write one block of m through a text writer and return it (static). */
-static const char *block(const struct model *m, bool cpus)
+/* Write one block of m through a text writer sorted by sort (NULL: CPU%) and return
+ * it (static, till the next call). */
+static const char *block_by(const struct model *m, bool cpus, const char *sort)
 {
 	static char out[1 << 20];
 	struct pane panes[8];
 	unsigned np = columns_build_panes(m, false, panes, 8);
 	FILE *f = tmpfile();
 	assert_non_null(f);
-	struct batch *b = batch_new(f, OUT_TEXT, panes, np, NULL, false);
+	struct batch *b = batch_new(f, OUT_TEXT, panes, np, sort, false);
 	assert_non_null(b);
 	batch_show_cpus(b, cpus);
 	assert_int_equal(batch_write(b, m), 0);
@@ -66,6 +67,27 @@ static const char *block(const struct model *m, bool cpus)
 	out[n] = '\0';
 	fclose(f);
 	return out;
+}
+
+static const char *block(const struct model *m, bool cpus)
+{
+	return block_by(m, cpus, NULL);
+}
+
+/* Line n (from 0) of text, without its newline, into buf. */
+static const char *line_of(const char *text, int n, char *buf, size_t len)
+{
+	for (; n > 0 && text; n--) {
+		text = strchr(text, '\n');
+		if (text)
+			text++;
+	}
+	assert_non_null(text);
+	size_t k = strcspn(text, "\n");
+	assert_true(k < len);
+	memcpy(buf, text, k);
+	buf[k] = '\0';
+	return buf;
 }
 
 static void model_init(struct model *m, struct mrow *rows, unsigned nrows)
@@ -176,6 +198,85 @@ static void test_text_block_bytes(void **state)
 		fail_msg("block:\n%s\nwant:\n%s", got, want);
 }
 
+/* Rows that repeat the row above in all but one way, each of which changes a cell: a
+ * zero and a negative zero, a count and the same count scaled, two running times, two
+ * reasons for n/c, n/a, no number, and one user name at two addresses. Each row must
+ * read as it does alone in a block (a writer that reused the cell above for any of them
+ * would not). */
+static void test_text_block_repeats(void **state)
+{
+	(void)state;
+	enum { N = 14 };
+	static struct mrow rows[N];
+	static struct val v[N][NEV], cv[2][NEV];
+	static struct val_delta g[N][2], cg[2][2];
+	static char alice2[] = "alice";
+	const char *users[N] = {"alice", alice2, "bob", NULL,	 "",	  "alice", "alice",
+				"alice", "bob",	 "bob", "b\x1b", "b\x1b", "bob",   "bob"};
+	for (int r = 0; r < N; r++) {
+		rows[r] = (struct mrow){.kind = ROW_PROC,
+					.pid = r + 1,
+					.tid = r + 1,
+					.user = users[r],
+					.comm = "same",
+					.nthreads = 1,
+					.v = v[r],
+					.g = g[r]};
+		for (int e = 0; e < NEV; e++)
+			v[r][e] = ex(0);
+		g[r][0] = g[r][1] = (struct val_delta){.ena = 1000000000, .run = 1000000000};
+	}
+	v[2][E_CS] = ex(-0.0);
+	v[3][E_CYC] = (struct val){.v = 0, .state = VAL_SCALED, .run_pm = 500};
+	v[4][E_CYC] = (struct val){.v = 0, .state = VAL_SCALED, .run_pm = 400};
+	v[5][E_CYC] = val_missing(VAL_NC, WHY_NOT_RUN);
+	v[6][E_CYC] = val_missing(VAL_NC, WHY_FDLIMIT);
+	v[7][E_CYC] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+	v[8][E_CYC] = val_missing(VAL_EMPTY, WHY_NONE);
+	v[9][E_PF] = ex(123456);
+	v[10][E_PF] = ex(123457);
+	v[11][E_PF] = (struct val){.v = 123457, .state = VAL_SCALED, .run_pm = 999};
+	v[12][E_TC] = ex(1e9);
+	g[13][1] = (struct val_delta){.ena = 2000000000, .run = 1000000000}; /* GHz */
+	struct mrow cpu[2] = {{.kind = ROW_CPU, .cpu = 0, .cpu_pct = 37.5, .user = "", .comm = ""},
+			      {.kind = ROW_CPU, .cpu = 1, .cpu_pct = 37.5, .user = "", .comm = ""}};
+	for (int c = 0; c < 2; c++) {
+		cpu[c].v = cv[c];
+		cpu[c].g = cg[c];
+		for (int e = 0; e < NEV; e++)
+			cv[c][e] = ex(0);
+	}
+	cv[1][E_CS] = ex(1);
+
+	struct model m;
+	model_init(&m, rows, N);
+	m.cpu_rows = cpu;
+	m.ncpu_rows = 2;
+	static char all[1 << 16];
+	snprintf(all, sizeof(all), "%s", block_by(&m, true, "PID"));
+	char got[512], want[512];
+	/* Line 0 is the header, 1 the titles; then the CPU rows and the process rows. */
+	for (int k = 0; k < 2 + N; k++) {
+		struct model one;
+		model_init(&one, k < 2 ? NULL : &rows[k - 2], k < 2 ? 0 : 1);
+		one.cpu_rows = k < 2 ? &cpu[k] : NULL;
+		one.ncpu_rows = k < 2 ? 1 : 0;
+		line_of(all, 2 + k, got, sizeof(got));
+		line_of(block_by(&one, true, "PID"), 2, want, sizeof(want));
+		if (strcmp(got, want) != 0)
+			fail_msg("row %d: '%s'\nwant   '%s'", k, got, want);
+	}
+	/* And the rows that differ from the row above only in a state or a running time
+	 * do read differently. */
+	char above[512];
+	static const int differ[] = {4, 5, 11, 12};
+	for (size_t i = 0; i < sizeof(differ) / sizeof(differ[0]); i++) {
+		line_of(all, 2 + 2 + differ[i] - 1, got, sizeof(got));
+		line_of(all, 2 + 2 + differ[i] - 2, above, sizeof(above));
+		assert_string_not_equal(got + 8, above + 8); /* past the pid */
+	}
+}
+
 /* Thousands of rows: more than the writer keeps before handing them to stdio. */
 static void test_text_block_large(void **state)
 {
@@ -222,6 +323,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_block_bytes),
 		cmocka_unit_test(test_text_block_large),
+		cmocka_unit_test(test_text_block_repeats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
