@@ -240,17 +240,27 @@ static int read_exact(int fd, uint64_t *buf, size_t want)
 	return (size_t)r < want ? -EIO : 0;
 }
 
-int evgroup_probe(struct evgroup *g, uint64_t *value, uint64_t *enabled)
+int evgroup_probe_fd(const struct evgroup *g)
 {
-	if (!g->probe || g->lead < 0)
+	return g->probe && g->lead >= 0 ? g->lead : -1;
+}
+
+int evgroup_probe_read(int fd, uint64_t *value, uint64_t *enabled)
+{
+	if (fd < 0)
 		return -ENOTSUP;
 	uint64_t buf[3]; /* value, time enabled, time running */
-	int err = read_exact(g->lead, buf, sizeof(buf));
+	int err = read_exact(fd, buf, sizeof(buf));
 	if (err)
 		return err;
 	*value = buf[0];
 	*enabled = buf[1];
 	return 0;
+}
+
+int evgroup_probe(struct evgroup *g, uint64_t *value, uint64_t *enabled)
+{
+	return evgroup_probe_read(evgroup_probe_fd(g), value, enabled);
 }
 
 int evgroup_read(struct evgroup *g, struct evread_group *out)

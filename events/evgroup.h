@@ -47,6 +47,11 @@ int evgroup_read(struct evgroup *g, struct evread_group *out);
  * unchanged mean the task has not run, so no event of it has counted. -ENOTSUP unless
  * opened with probe and led by member 0. */
 int evgroup_probe(struct evgroup *g, uint64_t *value, uint64_t *enabled);
+/* The same probe by descriptor, for a caller that keeps it beside its own hot data:
+ * evgroup_probe_fd() is the leader's (-1 unless opened with probe), valid until the
+ * group is freed. */
+int evgroup_probe_fd(const struct evgroup *g);
+int evgroup_probe_read(int fd, uint64_t *value, uint64_t *enabled);
 
 /* Enable (the disabled members, the leader last) or disable (the leader: the group is
  * off while it is) the whole group. */

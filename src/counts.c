@@ -23,12 +23,15 @@ int counts_alloc(struct counts *c, const struct counts_layout *l)
 	c->fresh = c->why + l->nevents;
 	c->prev = (uint64_t *)((char *)blk + head);
 	c->d = (struct val_delta *)(c->prev + l->nslots);
+	c->idle = c->d_zero = c->clean = false;
+	c->probe_fd = -1;
 	return 0;
 }
 
 unsigned counts_close(struct counts *c, const struct counts_layout *l)
 {
 	unsigned n = 0;
+	c->idle = c->d_zero = false;
 	for (unsigned g = 0; c->grp && g < l->ngroups; g++) {
 		if (c->grp[g])
 			n++;

@@ -74,6 +74,7 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 				 .no_kernel = e->o.no_kernel,
 				 .preset = e->set->preset[g],
 				 .probe = (int)g == e->probe_g && pid > 0 && !inherit};
+	c->idle = c->d_zero = false;
 	int err = evgroup_open(&e->set->specs.g[g], &o, &c->grp[g]);
 	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));
 	for (unsigned k = 0; k < mg->n; k++) {
@@ -760,11 +761,63 @@ static void acc_add(struct engine *e, const struct counts *c, int sel)
 	}
 }
 
+/* Whether every thread of p was probed asleep this tick with all its live events
+ * counting, and its totals count every event: its rows are then the same zeros as a
+ * full sum would write (val_scale of nothing, no group fresh), and its totals stay. */
+static bool proc_asleep(const struct engine *e, const struct proc *p)
+{
+	if (p->rooted || p->nroots || e->totals || !p->tot_clean || !p->threads)
+		return false;
+	for (const struct task *t = p->threads; t; t = t->sibling)
+		if (t->state != TASK_LIVE || !t->c.d_zero || !t->c.clean)
+			return false;
+	return true;
+}
+
+static void zero_values(const struct engine *e, struct mrow *r)
+{
+	const struct val zero = val_scale((struct val_delta){0, 0, 0});
+	struct val *v = (struct val *)r->v;
+	struct val_delta *gd = (struct val_delta *)r->g;
+	for (unsigned i = 0; i < e->nlive; i++)
+		v[e->live[i]] = zero;
+	for (unsigned g = 0; g < ngroups(e); g++)
+		gd[g] = (struct val_delta){0, 0, 0};
+}
+
+/* The rows of a process asleep (proc_asleep): neither its counters nor its totals are
+ * looked at. */
+static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
+{
+	p->asleep_tick = e->m.tick + 1; /* the tick this is (m.tick counts after) */
+	struct mrow *pr = next_row(e, i++);
+	proc_row(p, pr);
+	for (struct task *t = p->threads; t; t = t->sibling)
+		pr->nthreads++;
+	zero_values(e, pr);
+	for (struct task *t = p->threads; e->o.threads && t; t = t->sibling) {
+		struct mrow *tr = next_row(e, i++);
+		const struct val *v = tr->v;
+		const struct val_delta *g = tr->g;
+		*tr = *pr;
+		tr->v = v;
+		tr->g = g;
+		tr->kind = ROW_THREAD;
+		tr->tid = t->tid;
+		tr->comm = t->comm;
+		tr->nthreads = 1;
+		zero_values(e, tr);
+	}
+	return i;
+}
+
 /* Sum a process's threads (raw deltas, then scaled once, as the kernel does for
  * inherited counters), add them to its run totals, and write its rows. Returns the next
  * free row. */
 static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_tot)
 {
+	if (proc_asleep(e, p))
+		return build_asleep(e, p, i);
 	unsigned ne = e->set->nevents;
 	memset(e->acc, 0, ne * sizeof(*e->acc));
 	memset(e->acc_ok, 0, ne * sizeof(*e->acc_ok));
@@ -787,6 +840,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 		if (p->roots[k].state != ROOT_DONE)
 			acc_add(e, &p->roots[k].c, 1);
 	if (add_tot) {
+		p->tot_clean = true;
 		for (unsigned j = 0; j < e->nlive; j++) {
 			unsigned ev = e->live[j];
 			p->tot[ev].ena += e->acc[ev].ena;
@@ -796,6 +850,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 				p->tot_why[ev] = WHY_NONE;
 			else if (p->tot_why[ev] != WHY_NONE)
 				p->tot_why[ev] = e->acc_why[ev];
+			p->tot_clean = p->tot_clean && p->tot_why[ev] == WHY_NONE;
 		}
 	}
 	if (e->totals)
@@ -921,22 +976,43 @@ static void discover(struct engine *e)
 static bool still_idle(struct engine *e, struct task *t)
 {
 	struct counts *c = &t->c;
-	if (!t->idle || t->state != TASK_LIVE || e->probe_g < 0 || !c->grp[e->probe_g] ||
-	    c->why[e->probe_ev] != WHY_NONE)
-		return false;
-	for (unsigned g = 0; g < ngroups(e); g++)
-		if (c->fresh[g] != FRESH_NO)
-			return false; /* its first read sets the baseline */
 	uint64_t v, ena;
-	const uint64_t *pv = c->prev + e->slot[e->probe_g];
-	if (evgroup_probe(c->grp[e->probe_g], &v, &ena) != 0 || v != pv[2] || ena != pv[0])
+	if (!c->idle || t->state != TASK_LIVE ||
+	    evgroup_probe_read(c->probe_fd, &v, &ena) != 0 || v != c->probe_val ||
+	    ena != c->probe_ena)
 		return false;
+	if (c->d_zero)
+		return true; /* asleep the interval before too: d is as it was */
 	/* Every delta 0: the dead events' are already, so only the others are written. */
 	for (unsigned i = 0; i < e->nlive; i++)
 		c->d[e->live[i]] = (struct val_delta){0, 0, 0};
 	if (e->logical)
 		hybrid_fold(e->set, c->d, c->why); /* the sums' reasons, as a read sets them */
+	c->d_zero = true;
 	return true;
+}
+
+/* After a full read: whether the task can be probed next tick, and what the probe must
+ * find for it to have slept. Not before a group's first read has set its baseline, nor
+ * while the task-clock is missing. */
+static void mark_idle(const struct engine *e, struct counts *c)
+{
+	c->d_zero = false;
+	c->idle = false;
+	if (e->probe_g < 0 || !c->grp[e->probe_g] || c->why[e->probe_ev] != WHY_NONE ||
+	    c->d[e->probe_ev].val != 0 || c->d[e->probe_ev].ena != 0)
+		return;
+	for (unsigned g = 0; g < ngroups(e); g++)
+		if (c->fresh[g] != FRESH_NO)
+			return;
+	const uint64_t *pv = c->prev + e->slot[e->probe_g];
+	c->probe_fd = evgroup_probe_fd(c->grp[e->probe_g]);
+	c->probe_val = pv[2];
+	c->probe_ena = pv[0];
+	c->idle = c->probe_fd >= 0;
+	c->clean = true;
+	for (unsigned i = 0; i < e->nlive; i++)
+		c->clean = c->clean && c->why[e->live[i]] == WHY_NONE;
 }
 
 static void read_tasks(struct engine *e)
@@ -948,10 +1024,7 @@ static void read_tasks(struct engine *e)
 			if (t->state == TASK_EXITED || still_idle(e, t))
 				continue;
 			read_target(e, &t->c);
-			/* Its task-clock stood still: probe it next tick (still_idle checks
-			 * that the group is open, counting and past its first read). */
-			t->idle = e->probe_g >= 0 && t->c.d[e->probe_ev].val == 0 &&
-				  t->c.d[e->probe_ev].ena == 0;
+			mark_idle(e, &t->c); /* its task-clock stood still: probe it next */
 			if (t->state == TASK_EXITING) {
 				/* Its last values are in: the descriptors can go now. */
 				close_target(e, &t->c);
@@ -1025,6 +1098,12 @@ void engine_set_exit_status(struct engine *e, int status)
 const struct model *engine_model(const struct engine *e)
 {
 	return &e->m;
+}
+
+bool engine_built_asleep(const struct engine *e, pid_t pid)
+{
+	const struct proc *p = tasktab_find_proc(e->tab, pid);
+	return p && p->asleep_tick == e->m.tick;
 }
 
 int engine_probe_group(const struct engine *e)

@@ -53,6 +53,9 @@ bool engine_watched_alive(const struct engine *e);
 /* The group whose task-clock leader is read alone for tasks that did not run (a
  * software-only group, in a set no event of which counts into a sleeping task), or -1. */
 int engine_probe_group(const struct engine *e);
+/* Whether the last tick wrote process pid's rows without summing its counters: every
+ * thread was probed asleep (see build_asleep in engine.c). For tests. */
+bool engine_built_asleep(const struct engine *e, pid_t pid);
 
 void engine_set_threads(struct engine *e, bool on);
 void engine_set_interval(struct engine *e, double interval);

@@ -238,6 +238,7 @@ int tasktab_set_layout(struct tasktab *t, const struct counts_layout *l, const i
 		free(p->tot);
 		p->tot = n.tot;
 		p->tot_why = n.tot_why;
+		p->tot_clean = false; /* until the next full sum says so */
 	}
 	t->l = *l;
 	return 0;

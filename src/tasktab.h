@@ -30,7 +30,6 @@ struct task {
 	bool counted;  /* at least one group opened */
 	bool vanished; /* gone before its groups could open: no rows */
 	bool enable_on_exec;
-	bool idle;	 /* did not run in the last interval: probed first (read_tasks) */
 	bool run_known;	 /* run_ns holds a sample (fd-short tasks only) */
 	uint64_t run_ns; /* time on a CPU at the last sample, from /proc */
 	char comm[PROCFS_COMM_MAX];
@@ -68,6 +67,8 @@ struct proc {
 	bool keep;		   /* watched: stays, with its totals, after it exits */
 	bool ignored;		   /* not ours to count (another user's): no groups, no row */
 	bool rooted;		   /* its row is the sum of its roots, not of its threads */
+	bool tot_clean;		   /* every live event's tot_why is WHY_NONE (engine.c) */
+	uint64_t asleep_tick;	   /* the last tick its rows were built asleep (engine.c) */
 	struct root *roots;
 	unsigned nroots;
 };

@@ -770,6 +770,82 @@ static void test_all_start_restricted(void **state)
 	start_on_each_cpu(true);
 }
 
+/* The rows of a process none of whose threads ran: exact zeros, each thread's row after
+ * its process's, as a full sum gives them (build_asleep); a thread that runs brings the
+ * full sum back for that tick and the next, and its counts are exact. */
+static void check_zero_rows(const struct model *m, const struct target *t)
+{
+	const struct mrow *p = find(m, ROW_PROC, t->pid, 0);
+	assert_non_null(p);
+	assert_int_equal(p->nthreads, 4);
+	assert_false(p->exited);
+	assert_string_equal(p->comm, "test_it_engine");
+	unsigned at = (unsigned)(p - m->rows);
+	for (int ev = EV_TC; ev <= EV_CS; ev++)
+		assert_true(count(p, ev) == 0 && p->v[ev].run_pm == 1000);
+	for (unsigned k = 1; k <= 4; k++) {
+		const struct mrow *r = &m->rows[at + k];
+		assert_int_equal(r->kind, ROW_THREAD);
+		assert_int_equal(r->pid, t->pid);
+		assert_int_equal(r->nthreads, 1);
+		assert_false(r->exited);
+		for (int ev = EV_TC; ev <= EV_CS; ev++)
+			assert_true(count(r, ev) == 0);
+	}
+}
+
+static void test_all_asleep_rows(void **state)
+{
+	(void)state;
+	enum { N = 400 };
+	struct target t;
+	target_start(&t, 3);
+	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .threads = true, .interval = 0.1};
+	int err = 1;
+	struct engine *e = engine_new(&set, &o, &err);
+	assert_int_equal(err, 0);
+	const struct model *m = engine_model(e);
+	if (engine_probe_group(e) < 0)
+		skip();
+	/* The first read after opening sets the baseline, the next finds the threads idle,
+	 * the one after that only probes them. */
+	engine_tick(e);
+	assert_false(engine_built_asleep(e, t.pid));
+	for (int k = 0; k < 3 && !engine_built_asleep(e, t.pid); k++)
+		engine_tick(e);
+	assert_true(engine_built_asleep(e, t.pid));
+	check_zero_rows(m, &t);
+	engine_tick(e);
+	assert_true(engine_built_asleep(e, t.pid));
+	check_zero_rows(m, &t);
+
+	target_touch(&t, 1, N);
+	engine_tick(e);
+	assert_false(engine_built_asleep(e, t.pid));
+	const struct mrow *p = find(m, ROW_PROC, t.pid, 0);
+	double pf = count(p, EV_PF);
+	assert_true(pf >= N);
+	assert_true(count(find(m, ROW_THREAD, t.pid, t.tid[1]), EV_PF) == pf);
+	assert_true(count(find(m, ROW_THREAD, t.pid, t.tid[0]), EV_PF) == 0);
+	assert_true(count(p, EV_CS) >= 1 && count(p, EV_TC) > 0);
+	/* The worker that ran is read in full once more (it is idle from there). */
+	engine_tick(e);
+	assert_false(engine_built_asleep(e, t.pid));
+	check_zero_rows(m, &t);
+	engine_tick(e);
+	assert_true(engine_built_asleep(e, t.pid));
+	check_zero_rows(m, &t);
+
+	/* Its end is seen: no rows from a stale sleep. */
+	target_stop(&t);
+	engine_tick(e);
+	assert_false(engine_built_asleep(e, t.pid));
+	p = find(m, ROW_PROC, t.pid, 0);
+	assert_non_null(p);
+	assert_true(p->exited);
+	engine_free(e);
+}
+
 /* Which group is probed for tasks that did not run: a software-only one led by
  * task-clock (a group with a hardware member can be off the PMU while its task runs,
  * task-clock standing still), and none when an event may count into a sleeping task (a
@@ -825,6 +901,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_all_start_on_each_cpu),
 		cmocka_unit_test(test_all_start_restricted),
 		cmocka_unit_test(test_probe_group_choice),
+		cmocka_unit_test(test_all_asleep_rows),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, setup_set, teardown_set);
