@@ -1077,7 +1077,8 @@ int engine_tick(struct engine *e)
 	read_tasks(e);
 	build_rows(e, true);
 	balance_fds(e);
-	cpus_tick(e);
+	if (!e->o.no_cpu_rows)
+		cpus_tick(e);
 	e->m.tick++;
 	return 0;
 }

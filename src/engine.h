@@ -23,6 +23,8 @@ struct engine_opts {
 	unsigned npids;
 	bool threads;          /* thread rows in the model */
 	bool per_cpu;          /* count per-CPU groups too */
+	bool no_cpu_rows;      /* nothing shows CPU rows (batch without --per-cpu): no
+				  /proc/stat read per tick, model.ncpu_rows 0 */
 	bool user_only;        /* hardware events exclude kernel mode */
 	bool no_kernel;        /* every event excludes kernel mode (not allowed to count it) */
 	bool only_uid;         /* SCOPE_ALL: only processes of uid (not allowed to count others) */

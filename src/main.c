@@ -664,6 +664,7 @@ static void start_engine(struct app *a)
 				.scope = SCOPE_ALL,
 				.threads = a->cli.threads,
 				.per_cpu = (a->cli.per_cpu || !a->cli.batch) && a->privs.cpus,
+				.no_cpu_rows = a->cli.batch && !a->cli.per_cpu,
 				.user_only = a->cli.user_only,
 				.no_kernel = !a->privs.kernel,
 				.only_uid = !a->privs.others,

@@ -498,6 +498,15 @@ static void test_per_cpu_rows(void **state)
 	}
 	assert_true(faults >= N);
 	assert_true(clock > 0);
+	engine_free(e);
+	/* Batch mode without --per-cpu shows no CPU row: none is made. */
+	o.per_cpu = false;
+	o.no_cpu_rows = true;
+	e = engine_new(&set, &o, &err);
+	assert_int_equal(err, 0);
+	engine_tick(e);
+	assert_int_equal(engine_model(e)->ncpu_rows, 0);
+	assert_non_null(find(engine_model(e), ROW_PROC, pid, 0));
 	target_stop(&t);
 	engine_free(e);
 }
