@@ -19,13 +19,16 @@ enum task_state {
 
 struct proc;
 
+/* Tasks and processes start on a cache line, and what a tick reads of one that sleeps
+ * (read_tasks and build_rows in engine.c) is in their first 64 bytes. */
 struct task {
 	pid_t tid;
-	struct proc *proc;
-	struct task *sibling; /* next thread of the same process */
-	struct task *hnext;   /* hash chain */
 	enum task_state state;
-	bool seen;     /* found by the last /proc scan */
+	struct task *sibling; /* next thread of the same process */
+	struct counts c;      /* its probe first */
+	struct proc *proc;
+	struct task *hnext; /* hash chain */
+	bool seen;	    /* found by the last /proc scan */
 	bool fd_short; /* groups not opened for lack of descriptors */
 	bool counted;  /* at least one group opened */
 	bool vanished; /* gone before its groups could open: no rows */
@@ -33,7 +36,6 @@ struct task {
 	bool run_known;	 /* run_ns holds a sample (fd-short tasks only) */
 	uint64_t run_ns; /* time on a CPU at the last sample, from /proc */
 	char comm[PROCFS_COMM_MAX];
-	struct counts c;
 };
 
 /* A watched process's whole-process counters: its groups opened with inherit on one of
@@ -56,21 +58,23 @@ struct proc {
 	pid_t pid;
 	uid_t uid;
 	bool kthread;
-	bool exited; /* every thread has exited */
-	char comm[PROCFS_COMM_MAX];
-	struct task *threads;
-	unsigned nthreads;
-	struct proc *hnext;
-	struct proc *next, *prevp; /* all processes, in discovery order */
-	struct val_delta *tot;	   /* per event: raw totals over the whole run */
-	uint8_t *tot_why;	   /* per event: WHY_NONE once any thread counted it */
-	bool keep;		   /* watched: stays, with its totals, after it exits */
-	bool ignored;		   /* not ours to count (another user's): no groups, no row */
-	bool rooted;		   /* its row is the sum of its roots, not of its threads */
-	bool tot_clean;		   /* every live event's tot_why is WHY_NONE (engine.c) */
-	uint64_t asleep_tick;	   /* the last tick its rows were built asleep (engine.c) */
-	struct root *roots;
+	bool exited;	/* every thread has exited */
+	bool keep;	/* watched: stays, with its totals, after it exits */
+	bool ignored;	/* not ours to count (another user's): no groups, no row */
+	bool rooted;	/* its row is the sum of its roots, not of its threads */
+	bool tot_clean; /* every live event's tot_why is WHY_NONE (engine.c) */
 	unsigned nroots;
+	struct task *threads;
+	struct proc *next;    /* all processes, in discovery order */
+	struct root *roots;
+	uint64_t asleep_tick; /* the last tick its rows were built asleep (engine.c) */
+	struct proc *hnext;
+	/* The first cache line ends here. */
+	struct proc *prevp;
+	struct val_delta *tot; /* per event: raw totals over the whole run */
+	uint8_t *tot_why;      /* per event: WHY_NONE once any thread counted it */
+	unsigned nthreads;
+	char comm[PROCFS_COMM_MAX];
 };
 
 struct tasktab;
