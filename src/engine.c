@@ -718,8 +718,8 @@ static void proc_row(struct proc *p, struct mrow *r)
 	r->kthread = p->kthread;
 }
 
-static void thread_row(struct engine *e, const struct mrow *pr, const struct task *t,
-		       struct mrow *tr)
+/* A thread's row as its process's (pr), but for what is its own; values not written. */
+static void thread_row_head(const struct mrow *pr, const struct task *t, struct mrow *tr)
 {
 	const struct val *v = tr->v;
 	const struct val_delta *g = tr->g;
@@ -731,6 +731,12 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 	tr->comm = t->comm;
 	tr->nthreads = 1;
 	tr->exited = t->state == TASK_EXITED;
+}
+
+static void thread_row(struct engine *e, const struct mrow *pr, const struct task *t,
+		       struct mrow *tr)
+{
+	thread_row_head(pr, t, tr);
 	fill_values(e, t->c.d, t->c.why, t->c.fresh, (struct val *)tr->v,
 		    (struct val_delta *)tr->g, true);
 }
@@ -797,15 +803,7 @@ static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 	zero_values(e, pr);
 	for (struct task *t = p->threads; e->o.threads && t; t = t->sibling) {
 		struct mrow *tr = next_row(e, i++);
-		const struct val *v = tr->v;
-		const struct val_delta *g = tr->g;
-		*tr = *pr;
-		tr->v = v;
-		tr->g = g;
-		tr->kind = ROW_THREAD;
-		tr->tid = t->tid;
-		tr->comm = t->comm;
-		tr->nthreads = 1;
+		thread_row_head(pr, t, tr);
 		zero_values(e, tr);
 	}
 	return i;
