@@ -713,7 +713,11 @@ static void proc_row(struct proc *p, struct mrow *r)
 	r->kind = ROW_PROC;
 	r->pid = r->tid = p->pid;
 	r->uid = p->uid;
-	r->user = procfs_user_name(p->uid);
+	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */
+		p->user = procfs_user_name(p->uid);
+		p->user_uid = p->uid;
+	}
+	r->user = p->user;
 	r->comm = p->comm;
 	r->kthread = p->kthread;
 }
@@ -1102,7 +1106,7 @@ const struct model *engine_model(const struct engine *e)
 bool engine_built_asleep(const struct engine *e, pid_t pid)
 {
 	const struct proc *p = tasktab_find_proc(e->tab, pid);
-	return p && p->asleep_tick == e->m.tick;
+	return p && p->asleep_tick != 0 && p->asleep_tick == e->m.tick;
 }
 
 int engine_probe_group(const struct engine *e)

@@ -64,12 +64,14 @@ struct proc {
 	bool rooted;	/* its row is the sum of its roots, not of its threads */
 	bool tot_clean; /* every live event's tot_why is WHY_NONE (engine.c) */
 	unsigned nroots;
+	uid_t user_uid;	  /* the uid user names */
 	struct task *threads;
 	struct proc *next;    /* all processes, in discovery order */
 	struct root *roots;
 	uint64_t asleep_tick; /* the last tick its rows were built asleep (engine.c) */
-	struct proc *hnext;
+	const char *user;     /* its owner's name (procfs_user_name), or NULL */
 	/* The first cache line ends here. */
+	struct proc *hnext;
 	struct proc *prevp;
 	struct val_delta *tot; /* per event: raw totals over the whole run */
 	uint8_t *tot_why;      /* per event: WHY_NONE once any thread counted it */
