@@ -102,19 +102,9 @@ static int proc_alloc_tot(struct proc *p, unsigned nevents)
 	return 0;
 }
 
-/* Zeroed, on a cache line of its own (see struct task). */
-static void *alloc_line(size_t size)
-{
-	size = (size + 63) & ~(size_t)63;
-	void *a = aligned_alloc(64, size);
-	if (a)
-		memset(a, 0, size);
-	return a;
-}
-
 static struct proc *proc_add(struct tasktab *t, pid_t pid)
 {
-	struct proc *p = alloc_line(sizeof(*p));
+	struct proc *p = calloc(1, sizeof(*p));
 	if (!p || proc_alloc_tot(p, t->l.nevents)) {
 		free(p);
 		return NULL;
@@ -184,7 +174,7 @@ struct task *tasktab_add(struct tasktab *t, pid_t pid, pid_t tid)
 	struct proc *p = tasktab_find_proc(t, pid);
 	if (!p && !(p = proc_add(t, pid)))
 		return NULL;
-	struct task *k = alloc_line(sizeof(*k));
+	struct task *k = calloc(1, sizeof(*k));
 	if (!k || counts_alloc(&k->c, &t->l)) {
 		free(k);
 		if (!p->threads && !p->keep)

@@ -19,8 +19,10 @@ enum task_state {
 
 struct proc;
 
-/* Tasks and processes start on a cache line, and what a tick reads of one that sleeps
- * (read_tasks and build_rows in engine.c) is in their first 64 bytes. */
+/* What a tick reads of a task or process that sleeps (read_tasks and build_rows in
+ * engine.c) is in their first 40 and 64 bytes: one or two cache lines, not three.
+ * (Allocating them on a line of their own with aligned_alloc made a tick slower: 0.08
+ * -> 0.25 ms to build the rows of 1,000 idle processes.) */
 struct task {
 	pid_t tid;
 	enum task_state state;
