@@ -2,14 +2,17 @@
  * N software events (pmutop's read_format) on each given task, then every 0.1 s reads
  * each group once, as a tick does, and prints the median cost of one read(). With -p the
  * task-clock leader has a read format of its own and only it is read: what pmutop's
- * probe of a task that did not run costs (read_tasks in src/engine.c).
- * usage: readfloor [-p] N TICKS PID...   prints read_us=MICROSECONDS groups=OPENED */
+ * probe of a task that did not run costs where it cannot map a page (read_tasks in
+ * src/engine.c). With -m the leader's first page is mapped and only its sequence count
+ * is looked at, without a syscall: pmutop's probe where it can (has_run, evgroup_seq_works).
+ * usage: readfloor [-p|-m] N TICKS PID...   prints read_us=MICROSECONDS groups=OPENED */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,19 +51,21 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	int probe = argc > 1 && strcmp(argv[1], "-p") == 0;
+	int map = argc > 1 && strcmp(argv[1], "-m") == 0;
+	int probe = map || (argc > 1 && strcmp(argv[1], "-p") == 0);
 	argv += probe;
 	argc -= probe;
 	if (argc < 4) {
-		fputs("usage: readfloor [-p] N TICKS PID...\n", stderr);
+		fputs("usage: readfloor [-p|-m] N TICKS PID...\n", stderr);
 		return 2;
 	}
 	int size = atoi(argv[1]), ticks = atoi(argv[2]), n = argc - 3, open = 0;
 	if (size < 1 || size > 5 || ticks < 1)
 		return 2;
 	int *lead = calloc((size_t)n, sizeof(*lead));
+	const volatile uint32_t **seq = calloc((size_t)n, sizeof(*seq));
 	double *per = calloc((size_t)ticks, sizeof(*per));
-	if (!lead || !per)
+	if (!lead || !per || !seq)
 		return 1;
 	for (int i = 0; i < n; i++) {
 		pid_t pid = (pid_t)atoi(argv[i + 3]);
@@ -70,6 +75,13 @@ int main(int argc, char **argv)
 		for (int k = 1; k < size; k++)
 			if (open_one(pid, sw[k], lead[open], 0) < 0)
 				return 1;
+		if (map) {
+			void *pg = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+					lead[open], 0);
+			if (pg == MAP_FAILED)
+				return 1;
+			seq[open] = &((volatile struct perf_event_mmap_page *)pg)->lock;
+		}
 		open++;
 	}
 	if (open == 0)
@@ -78,7 +90,9 @@ int main(int argc, char **argv)
 	for (int t = 0; t < ticks; t++) {
 		usleep(100000);
 		double t0 = now();
-		for (int i = 0; i < open; i++)
+		for (int i = 0; map && i < open; i++)
+			(void)*seq[i]; /* a volatile load, as pmutop's */
+		for (int i = 0; !map && i < open; i++)
 			if (read(lead[i], buf, sizeof(buf)) <= 0)
 				return 1;
 		per[t] = (now() - t0) / open;

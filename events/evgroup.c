@@ -4,10 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct evgroup {
@@ -20,6 +24,8 @@ struct evgroup {
 	uint8_t status[EVGROUP_MAX]; /* per spec member: enum ev_status */
 	bool sw_only;		     /* software events only: always fits, siblings enabled */
 	bool probe;		     /* the leader is member 0, read alone (evgroup_probe) */
+	void *upage;		     /* with probe: the leader's mapped first page, or NULL */
+	int map_err;		     /* why it could not be mapped (tried once), or 0 */
 	bool ids_known;		     /* id[] learnt from the first read */
 };
 
@@ -160,6 +166,32 @@ static int give_up_group(struct evgroup *g)
 	return -E2BIG;
 }
 
+static unsigned nmapped; /* probe pages mapped now, in every group */
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
+int evgroup_map_probe(struct evgroup *g)
+{
+	if (g->upage)
+		return 0;
+	if (!g->probe || g->lead < 0)
+		return -ENOTSUP;
+	if (g->map_err)
+		return g->map_err;
+	if (nmapped >= EVGROUP_MAP_MAX)
+		return g->map_err = -ENOSPC;
+	void *p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, g->lead, 0);
+	if (p == MAP_FAILED)
+		return g->map_err = -errno;
+	g->upage = p;
+	nmapped++;
+	return 0;
+}
+
 int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 		 struct evgroup **out)
 {
@@ -238,6 +270,112 @@ static int read_exact(int fd, uint64_t *buf, size_t want)
 	if (r < 0)
 		return -errno;
 	return (size_t)r < want ? -EIO : 0;
+}
+
+const volatile uint32_t *evgroup_probe_seq(const struct evgroup *g)
+{
+	if (!g->upage)
+		return NULL;
+	return &((const volatile struct perf_event_mmap_page *)g->upage)->lock;
+}
+
+/* Whether the child sleeps (in its read()): state S in /proc/PID/stat. */
+static bool child_asleep(pid_t child)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	const char *s = strrchr(buf, ')');
+	return s && s[1] == ' ' && s[2] == 'S';
+}
+
+/* One run of the child: it answers a byte with a byte. It must be asleep first: a child
+ * still on its way back to read() would take the byte without being scheduled in. */
+static bool child_ran(pid_t child, int go, int done)
+{
+	for (int i = 0; !child_asleep(child); i++) {
+		if (i == 2000)
+			return false;
+		usleep(50);
+	}
+	char c = 'x';
+	if (write(go, &c, 1) != 1)
+		return false;
+	ssize_t r;
+	do
+		r = read(done, &c, 1);
+	while (r < 0 && errno == EINTR);
+	return r == 1;
+}
+
+static bool seq_check(pid_t child, int go, int done)
+{
+	struct perf_event_attr a = {.size = sizeof(a),
+				    .type = PERF_TYPE_SOFTWARE,
+				    .config = PERF_COUNT_SW_TASK_CLOCK,
+				    .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+						   PERF_FORMAT_TOTAL_TIME_RUNNING,
+				    .exclude_kernel = 1,
+				    .exclude_hv = 1};
+	int fd = sys_perf_event_open(&a, child, -1, -1);
+	if (fd < 0)
+		return false;
+	void *p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
+	bool ok = p != MAP_FAILED;
+	const volatile uint32_t *seq = ok ? &((volatile struct perf_event_mmap_page *)p)->lock
+					  : NULL;
+	for (int i = 0; ok && i < 3; i++) {
+		uint32_t before = *seq;
+		ok = child_ran(child, go, done) && *seq != before;
+	}
+	if (p != MAP_FAILED)
+		munmap(p, page_size());
+	close(fd);
+	return ok;
+}
+
+bool evgroup_seq_works(void)
+{
+	static int known = -1;
+	if (known >= 0)
+		return known;
+	known = 0;
+	int go[2], done[2];
+	if (pipe(go))
+		return false;
+	if (pipe(done)) {
+		close(go[0]);
+		close(go[1]);
+		return false;
+	}
+	pid_t child = fork();
+	if (child == 0) {
+		char c;
+		close(go[1]);
+		close(done[0]);
+		while (read(go[0], &c, 1) == 1 && write(done[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(go[0]);
+	close(done[1]);
+	if (child > 0)
+		known = seq_check(child, go[1], done[0]);
+	close(go[1]); /* the child's read ends: it exits */
+	close(done[0]);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	return known;
 }
 
 int evgroup_probe_fd(const struct evgroup *g)
@@ -336,6 +474,10 @@ void evgroup_free(struct evgroup *g)
 	for (unsigned i = g->n; i-- > 0;)
 		if (g->fd[i] >= 0 && g->fd[i] != g->lead)
 			close(g->fd[i]);
+	if (g->upage) {
+		munmap(g->upage, page_size());
+		nmapped--;
+	}
 	if (g->lead >= 0)
 		close(g->lead);
 	free(g);

@@ -28,6 +28,9 @@ struct evgroup_opts {
 				  group is read through a sibling */
 };
 
+/* Mapped probe pages at once, at most: each pins a page of kernel memory. */
+#define EVGROUP_MAP_MAX 4096
+
 /* Open spec's members as one group: all disabled, then enabled member by member, the
  * leader last (or all at the task's exec). A member that fails keeps its status and the rest still
  * open; when the leader fails the next member leads. *out always gets a group (unless -ENOMEM) so
@@ -52,6 +55,22 @@ int evgroup_probe(struct evgroup *g, uint64_t *value, uint64_t *enabled);
  * group is freed. */
 int evgroup_probe_fd(const struct evgroup *g);
 int evgroup_probe_read(int fd, uint64_t *value, uint64_t *enabled);
+
+/* Map the probed leader's first page (struct perf_event_mmap_page alone, no ring), for
+ * evgroup_probe_seq(). 0 (also when mapped already), -ENOTSUP without a probe, -ENOSPC
+ * past EVGROUP_MAP_MAX pages, or mmap's -errno (-EPERM past the locked-memory limit);
+ * a failure is tried once and then returned again. */
+int evgroup_map_probe(struct evgroup *g);
+/* Without a syscall: the sequence count of the probed leader's mapped page (struct
+ * perf_event_mmap_page's lock), or NULL when it is not mapped. The kernel rewrites that
+ * page whenever it schedules the leader in, that is whenever its task runs (where
+ * evgroup_seq_works() says so): a count that has not moved since before a read that
+ * found the task idle means the task has not run since. Valid until the group is freed. */
+const volatile uint32_t *evgroup_probe_seq(const struct evgroup *g);
+/* Whether this kernel does rewrite the page of a task's software event each time the
+ * task runs: tried once on a child process (three runs, each must move the count) and
+ * remembered. False when the event cannot be opened or mapped. */
+bool evgroup_seq_works(void);
 
 /* Enable (the disabled members, the leader last) or disable (the leader: the group is
  * off while it is) the whole group. */

@@ -20,16 +20,18 @@ struct counts {
 	 * still_idle) from these alone: no other line of the block is touched while it
 	 * sleeps. Any open or close of a group clears idle. First, to share the task's
 	 * first cache line (struct task). */
-	bool idle;    /* probe_fd, probe_val and probe_ena are valid */
-	bool d_zero;  /* d holds this interval's zeros: the probe found it asleep */
-	bool clean;   /* with idle: every live event counting (why WHY_NONE) */
-	int probe_fd; /* its task-clock leader */
-	uint64_t probe_val, probe_ena; /* the leader's value and time enabled at that read */
-	struct evgroup **grp;	       /* per group, NULL when not open */
-	uint64_t *prev;		       /* nslots raw totals */
-	struct val_delta *d;	       /* per event: this interval's raw delta */
-	uint8_t *why;		       /* per event: enum val_why, WHY_NONE when counting */
-	uint8_t *fresh;		       /* per group: FRESH_* */
+	bool idle;	     /* the probe fields below are valid */
+	bool d_zero;	     /* d holds this interval's zeros: the probe found it asleep */
+	bool clean;	     /* with idle: every live event counting (why WHY_NONE) */
+	int probe_fd;	     /* its task-clock leader */
+	uint32_t probe_lock; /* with probe_seq: the count before that read */
+	uint64_t probe_val, probe_ena;	    /* the leader's value and time enabled at that read */
+	const volatile uint32_t *probe_seq; /* its mapped page's count, or NULL: read */
+	struct evgroup **grp;		    /* per group, NULL when not open */
+	uint64_t *prev;			    /* nslots raw totals */
+	struct val_delta *d;		    /* per event: this interval's raw delta */
+	uint8_t *why;			    /* per event: enum val_why, WHY_NONE when counting */
+	uint8_t *fresh;			    /* per group: FRESH_* */
 };
 
 /* A group's first read after it opened covers the time since its opening, not the

@@ -975,13 +975,49 @@ static void discover(struct engine *e)
  * is on a CPU, its task-clock with them: an unchanged task-clock means every delta is 0,
  * exactly what reading them all would have said. A task that ran is read in full and
  * not probed on the next tick, so a busy task costs no more than one read per group. */
+static uint32_t seq_load(const volatile uint32_t *seq)
+{
+#if defined(__GNUC__)
+	return __atomic_load_n(seq, __ATOMIC_ACQUIRE);
+#else
+	return *seq;
+#endif
+}
+
+/* The probe's page count, if mapped. */
+static const volatile uint32_t *probe_seq(const struct engine *e, const struct counts *c)
+{
+	return e->probe_g >= 0 && c->grp[e->probe_g] ? evgroup_probe_seq(c->grp[e->probe_g])
+						     : NULL;
+}
+
+/* Has the task run since its last full read? With its probe's page mapped, the kernel
+ * says without a syscall: the page is rewritten whenever the task is scheduled in, so
+ * a count unchanged since before a read that found the task idle (so not on a CPU)
+ * means it has not been since. Without it, one read of the leader: value and time
+ * enabled unchanged. Such a read, with the count taken before it, starts the count's
+ * watch as well as a full read does: the page is mapped at the task's first probe. */
+static bool has_run(const struct engine *e, struct counts *c)
+{
+	if (c->probe_seq)
+		return seq_load(c->probe_seq) != c->probe_lock;
+	const volatile uint32_t *seq = NULL;
+	if (e->map_probe && evgroup_map_probe(c->grp[e->probe_g]) == 0)
+		seq = evgroup_probe_seq(c->grp[e->probe_g]);
+	uint32_t lock = seq ? seq_load(seq) : 0;
+	uint64_t v, ena;
+	if (evgroup_probe_read(c->probe_fd, &v, &ena) != 0 || v != c->probe_val ||
+	    ena != c->probe_ena)
+		return true;
+	c->probe_seq = seq;
+	c->probe_lock = lock;
+	return false;
+}
+
 static bool still_idle(struct engine *e, struct task *t)
 {
 	struct counts *c = &t->c;
-	uint64_t v, ena;
-	if (!c->idle || t->state != TASK_LIVE ||
-	    evgroup_probe_read(c->probe_fd, &v, &ena) != 0 || v != c->probe_val ||
-	    ena != c->probe_ena)
+	if (!c->idle || t->state != TASK_LIVE || has_run(e, c))
 		return false;
 	if (c->d_zero)
 		return true; /* asleep the interval before too: d is as it was */
@@ -995,9 +1031,11 @@ static bool still_idle(struct engine *e, struct task *t)
 }
 
 /* After a full read: whether the task can be probed next tick, and what the probe must
- * find for it to have slept. Not before a group's first read has set its baseline, nor
- * while the task-clock is missing. */
-static void mark_idle(const struct engine *e, struct counts *c)
+ * find for it to have slept (seq and lock: the mapped count, and its value before the
+ * read). Not before a group's first read has set its baseline, nor while the task-clock
+ * is missing. */
+static void mark_idle(const struct engine *e, struct counts *c, const volatile uint32_t *seq,
+		      uint32_t lock)
 {
 	c->d_zero = false;
 	c->idle = false;
@@ -1011,6 +1049,8 @@ static void mark_idle(const struct engine *e, struct counts *c)
 	c->probe_fd = evgroup_probe_fd(c->grp[e->probe_g]);
 	c->probe_val = pv[2];
 	c->probe_ena = pv[0];
+	c->probe_seq = seq;
+	c->probe_lock = lock;
 	c->idle = c->probe_fd >= 0;
 	c->clean = true;
 	for (unsigned i = 0; i < e->nlive; i++)
@@ -1025,8 +1065,10 @@ static void read_tasks(struct engine *e)
 		for (struct task *t = p->threads; t; t = t->sibling) {
 			if (t->state == TASK_EXITED || still_idle(e, t))
 				continue;
+			const volatile uint32_t *seq = probe_seq(e, &t->c);
+			uint32_t lock = seq ? seq_load(seq) : 0;
 			read_target(e, &t->c);
-			mark_idle(e, &t->c); /* its task-clock stood still: probe it next */
+			mark_idle(e, &t->c, seq, lock); /* task-clock stood still: probe it next */
 			if (t->state == TASK_EXITING) {
 				/* Its last values are in: the descriptors can go now. */
 				close_target(e, &t->c);
@@ -1076,6 +1118,11 @@ int engine_tick(struct engine *e)
 	free_exited(e);
 	discover(e);
 	retry_fd_short(e);
+	/* Sleeping tasks probed through a mapped page, without a syscall, where the kernel
+	 * keeps that page up to date at each run: tried once, on a child, after the first
+	 * tick (not to delay the first block), and the pages mapped as tasks go idle. */
+	e->map_probe = e->o.map_probes && e->probe_g >= 0 && e->m.tick >= 1 &&
+		       evgroup_seq_works();
 	read_tasks(e);
 	build_rows(e, true);
 	balance_fds(e);
@@ -1101,6 +1148,15 @@ void engine_set_exit_status(struct engine *e, int status)
 const struct model *engine_model(const struct engine *e)
 {
 	return &e->m;
+}
+
+unsigned engine_mapped_probes(const struct engine *e)
+{
+	unsigned n = 0;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			n += probe_seq(e, &t->c) != NULL;
+	return n;
 }
 
 bool engine_built_asleep(const struct engine *e, pid_t pid)
@@ -1288,6 +1344,7 @@ int engine_layout(struct engine *e, const struct evset *set)
 			e->probe_ev = set->groups[g].first;
 		}
 	}
+
 	/* Roots hold software groups: a hardware group opened twice on one thread would take
 	 * counters from itself. With --children they hold every group: the children's
 	 * processes are counted by inheritance alone. */

@@ -64,6 +64,7 @@ struct engine {
 	unsigned nlive;
 	int probe_g;	   /* the group led by task-clock (its leader is probed), or -1 */
 	unsigned probe_ev; /* with probe_g: its task-clock's event index */
+	bool map_probe;	   /* probes' pages mapped (evgroup_seq_works()) */
 	bool logical;	 /* the set has hybrid sums (hybrid_fold has work) */
 	unsigned nexited; /* tasks set TASK_EXITED since free_exited() last ran */
 	unsigned *acc_ok;

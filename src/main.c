@@ -665,6 +665,7 @@ static void start_engine(struct app *a)
 				.threads = a->cli.threads,
 				.per_cpu = (a->cli.per_cpu || !a->cli.batch) && a->privs.cpus,
 				.no_cpu_rows = a->cli.batch && !a->cli.per_cpu,
+				.map_probes = a->privs.pin,
 				.user_only = a->cli.user_only,
 				.no_kernel = !a->privs.kernel,
 				.only_uid = !a->privs.others,

@@ -39,6 +39,7 @@ static bool has_cap(int bit)
 	return (eff >> bit) & 1;
 }
 
+#define CAP_IPC_LOCK_BIT 14
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
 
@@ -49,6 +50,7 @@ void startup_privs(struct privs *p)
 	p->kernel = p->capable || p->paranoid <= 1;
 	p->cpus = p->capable || p->paranoid <= 0;
 	p->others = p->capable;
+	p->pin = has_cap(CAP_IPC_LOCK_BIT);
 }
 
 /* The path of this binary for a setcap line, or "pmutop" when /proc cannot say. */

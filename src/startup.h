@@ -32,6 +32,7 @@ struct privs {
 	bool kernel;  /* may count kernel mode (paranoid <= 1) */
 	bool cpus;    /* may count per CPU (paranoid <= 0) */
 	bool others;  /* may count other users' processes */
+	bool pin;     /* CAP_IPC_LOCK: may pin pages past the user's perf mmap budget */
 };
 
 void startup_privs(struct privs *p);

@@ -266,6 +266,57 @@ static void test_probe(void **state)
 	evgroup_free(g);
 }
 
+/* The probe's mapped page: its count stands while the task sleeps (reads of the group
+ * included) and moves with each run, however short; a group not mapped has none, one
+ * without a probe cannot be. */
+static void test_probe_seq(void **state)
+{
+	(void)state;
+	if (!evgroup_seq_works())
+		skip(); /* a kernel that does not rewrite the page at each run */
+	struct evgroup_spec spec = basic();
+	struct child c = child_start(-1);
+	struct evgroup_opts o = {.pid = c.pid, .cpu = -1, .probe = true};
+	struct evgroup *g = NULL;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_null(evgroup_probe_seq(g));
+	assert_int_equal(evgroup_map_probe(g), 0);
+	assert_int_equal(evgroup_map_probe(g), 0); /* once */
+	const volatile uint32_t *seq = evgroup_probe_seq(g);
+	assert_non_null(seq);
+	struct evread_group r;
+	for (int run = 0; run < 20; run++) {
+		child_touch(&c, run % 3);
+		/* Back in read() and asleep: the count settles, and a read leaves it. */
+		uint32_t s1 = *seq + 1, s2 = *seq;
+		for (int k = 0; k < 200 && s1 != s2; k++) {
+			s1 = *seq;
+			usleep(5000);
+			s2 = *seq;
+		}
+		assert_int_equal(s1, s2);
+		assert_int_equal(evgroup_read(g, &r), 0);
+		uint64_t v = r.val[0];
+		usleep(5000);
+		assert_int_equal(*seq, s2);
+		assert_int_equal(evgroup_read(g, &r), 0);
+		assert_true(r.val[0] == v); /* it did not run: the count did not lie */
+		child_touch(&c, 0);
+		assert_true(*seq != s2);
+	}
+	child_stop(&c);
+	evgroup_free(g);
+
+	c = child_start(-1);
+	o.pid = c.pid;
+	o.probe = false;
+	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	assert_int_equal(evgroup_map_probe(g), -ENOTSUP);
+	assert_null(evgroup_probe_seq(g));
+	child_stop(&c);
+	evgroup_free(g);
+}
+
 /* A CPU-wide group needs CAP_PERFMON (root here, or perf_event_paranoid <= 0). */
 static void open_cpu0_or_skip(const struct evgroup_spec *spec, const struct evgroup_opts *o,
 			      struct evgroup **g)
@@ -537,6 +588,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_read_format),
 		cmocka_unit_test(test_task_group),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_probe_seq),
 		cmocka_unit_test(test_cpu_group),
 		cmocka_unit_test(test_disable),
 		cmocka_unit_test(test_unsupported_member),

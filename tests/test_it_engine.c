@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "evgroup.h"
 #include "evset.h"
 #include "procfs.h"
 
@@ -814,19 +815,25 @@ static void tick_till_asleep(struct engine *e, const struct target *t)
 	check_zero_rows(engine_model(e), t);
 }
 
-static void test_all_asleep_rows(void **state)
+/* map: sleeping tasks probed through their mapped page (no syscall), else by a read. */
+static void asleep_rows(bool map)
 {
-	(void)state;
 	enum { N = 400 };
 	struct target t;
 	target_start(&t, 3);
-	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .threads = true, .interval = 0.1};
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_ALL,
+				.threads = true,
+				.interval = 0.1,
+				.map_probes = map};
 	int err = 1;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_int_equal(err, 0);
 	const struct model *m = engine_model(e);
-	if (engine_probe_group(e) < 0)
+	if (engine_probe_group(e) < 0 || (map && !evgroup_seq_works()))
 		skip();
+	/* Pages are mapped as tasks are found idle, not at start-up. */
+	assert_int_equal(engine_mapped_probes(e), 0);
 	/* The first read after opening sets the baseline, the next finds the threads idle,
 	 * the one after that only probes them; and so on while they sleep. */
 	assert_false(engine_built_asleep(e, t.pid));
@@ -836,6 +843,11 @@ static void test_all_asleep_rows(void **state)
 	engine_tick(e);
 	assert_true(engine_built_asleep(e, t.pid));
 	check_zero_rows(m, &t);
+	/* By now the target's four threads (and most of the machine's) have their page. */
+	if (map)
+		assert_true(engine_mapped_probes(e) >= 4);
+	else
+		assert_int_equal(engine_mapped_probes(e), 0);
 
 	target_touch(&t, 1, N);
 	engine_tick(e);
@@ -857,6 +869,18 @@ static void test_all_asleep_rows(void **state)
 	assert_non_null(p);
 	assert_true(p->exited);
 	engine_free(e);
+}
+
+static void test_all_asleep_rows(void **state)
+{
+	(void)state;
+	asleep_rows(false);
+}
+
+static void test_all_asleep_rows_mapped(void **state)
+{
+	(void)state;
+	asleep_rows(true);
 }
 
 /* Which group is probed for tasks that did not run: a software-only one led by
@@ -915,6 +939,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_all_start_restricted),
 		cmocka_unit_test(test_probe_group_choice),
 		cmocka_unit_test(test_all_asleep_rows),
+		cmocka_unit_test(test_all_asleep_rows_mapped),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, setup_set, teardown_set);
