@@ -4,14 +4,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct evgroup {
@@ -300,10 +301,11 @@ static bool child_asleep(pid_t child)
  * still on its way back to read() would take the byte without being scheduled in. */
 static bool child_ran(pid_t child, int go, int done)
 {
+	const struct timespec pause = {.tv_nsec = 50000};
 	for (int i = 0; !child_asleep(child); i++) {
 		if (i == 2000)
 			return false;
-		usleep(50);
+		nanosleep(&pause, NULL);
 	}
 	char c = 'x';
 	if (write(go, &c, 1) != 1)

@@ -3,6 +3,7 @@
 #include "batch.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -181,9 +182,11 @@ static void rows_flush(struct batch *b)
 
 static bool same_val(struct val a, struct val b)
 {
-	/* By its bits: -0 prints "-0", and a NaN equals its own copy. */
-	return memcmp(&a.v, &b.v, sizeof(a.v)) == 0 && a.state == b.state && a.why == b.why &&
-	       a.run_pm == b.run_pm;
+	/* By its bits: -0 is not 0 here, and a NaN equals its own copy. */
+	uint64_t x, y;
+	memcpy(&x, &a.v, sizeof(x));
+	memcpy(&y, &b.v, sizeof(y));
+	return x == y && a.state == b.state && a.why == b.why && a.run_pm == b.run_pm;
 }
 
 /* The text a name column's cell is made of (the user), or NULL for any other column. */
