@@ -184,7 +184,7 @@ int evgroup_map_probe(struct evgroup *g)
 	if (g->map_err)
 		return g->map_err;
 	if (nmapped >= EVGROUP_MAP_MAX)
-		return g->map_err = -ENOSPC;
+		return -ENOSPC; /* not remembered: pages may be freed */
 	void *p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, g->lead, 0);
 	if (p == MAP_FAILED)
 		return g->map_err = -errno;
@@ -297,9 +297,31 @@ static bool child_asleep(pid_t child)
 	return s && s[1] == ' ' && s[2] == 'S';
 }
 
-/* One run of the child: it answers a byte with a byte. It must be asleep first: a child
- * still on its way back to read() would take the byte without being scheduled in. */
-static bool child_ran(pid_t child, int go, int done)
+static double mono(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The check's child: woken by a byte, it stays on its CPU until the parent has seen the
+ * count move (*seen, shared) or 0.2 s went by, then answers and sleeps again. */
+static void check_child(int go, int done, const volatile int *seen)
+{
+	char c;
+	while (read(go, &c, 1) == 1) {
+		for (double t0 = mono(); !*seen && mono() - t0 < 0.2;)
+			;
+		if (write(done, &c, 1) != 1)
+			break;
+	}
+}
+
+/* One run of the child, asleep first (a child still on its way back to read() would
+ * take the byte without being scheduled in): whether the count moved while it was still
+ * running, that is at its sched-in, not at its sched-out. */
+static bool moved_at_sched_in(pid_t child, int go, int done, volatile int *seen,
+			      const volatile uint32_t *seq)
 {
 	const struct timespec pause = {.tv_nsec = 50000};
 	for (int i = 0; !child_asleep(child); i++) {
@@ -307,17 +329,25 @@ static bool child_ran(pid_t child, int go, int done)
 			return false;
 		nanosleep(&pause, NULL);
 	}
+	uint32_t before = *seq;
+	*seen = 0;
 	char c = 'x';
 	if (write(go, &c, 1) != 1)
 		return false;
+	bool moved = false;
+	for (double t0 = mono(); !moved && mono() - t0 < 0.1;) {
+		nanosleep(&pause, NULL);
+		moved = *seq != before;
+	}
+	*seen = 1; /* the child may answer */
 	ssize_t r;
 	do
 		r = read(done, &c, 1);
 	while (r < 0 && errno == EINTR);
-	return r == 1;
+	return moved && r == 1;
 }
 
-static bool seq_check(pid_t child, int go, int done)
+static bool seq_check(pid_t child, int go, int done, volatile int *seen)
 {
 	struct perf_event_attr a = {.size = sizeof(a),
 				    .type = PERF_TYPE_SOFTWARE,
@@ -333,10 +363,8 @@ static bool seq_check(pid_t child, int go, int done)
 	bool ok = p != MAP_FAILED;
 	const volatile uint32_t *seq = ok ? &((volatile struct perf_event_mmap_page *)p)->lock
 					  : NULL;
-	for (int i = 0; ok && i < 3; i++) {
-		uint32_t before = *seq;
-		ok = child_ran(child, go, done) && *seq != before;
-	}
+	for (int i = 0; ok && i < 3; i++)
+		ok = moved_at_sched_in(child, go, done, seen, seq);
 	if (p != MAP_FAILED)
 		munmap(p, page_size());
 	close(fd);
@@ -350,26 +378,33 @@ bool evgroup_seq_works(void)
 		return known;
 	known = 0;
 	int go[2], done[2];
-	if (pipe(go))
+	/* -1: the descriptor MAP_ANONYMOUS takes (cppcheck knows only files') */
+	volatile int *seen = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
+				  // cppcheck-suppress invalidFunctionArg
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (seen == MAP_FAILED)
 		return false;
+	if (pipe(go)) {
+		munmap((void *)seen, sizeof(int));
+		return false;
+	}
 	if (pipe(done)) {
 		close(go[0]);
 		close(go[1]);
+		munmap((void *)seen, sizeof(int));
 		return false;
 	}
 	pid_t child = fork();
 	if (child == 0) {
-		char c;
 		close(go[1]);
 		close(done[0]);
-		while (read(go[0], &c, 1) == 1 && write(done[1], &c, 1) == 1)
-			;
+		check_child(go[0], done[1], seen);
 		_exit(0);
 	}
 	close(go[0]);
 	close(done[1]);
 	if (child > 0)
-		known = seq_check(child, go[1], done[0]);
+		known = seq_check(child, go[1], done[0], seen);
 	close(go[1]); /* the child's read ends: it exits */
 	close(done[0]);
 	if (child > 0) {
@@ -377,6 +412,7 @@ bool evgroup_seq_works(void)
 		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+	munmap((void *)seen, sizeof(int));
 	return known;
 }
 

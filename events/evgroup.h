@@ -58,8 +58,8 @@ int evgroup_probe_read(int fd, uint64_t *value, uint64_t *enabled);
 
 /* Map the probed leader's first page (struct perf_event_mmap_page alone, no ring), for
  * evgroup_probe_seq(). 0 (also when mapped already), -ENOTSUP without a probe, -ENOSPC
- * past EVGROUP_MAP_MAX pages, or mmap's -errno (-EPERM past the locked-memory limit);
- * a failure is tried once and then returned again. */
+ * past EVGROUP_MAP_MAX pages (tried again next time), or mmap's -errno (-EPERM past
+ * the locked-memory limit: returned again without a new try). */
 int evgroup_map_probe(struct evgroup *g);
 /* Without a syscall: the sequence count of the probed leader's mapped page (struct
  * perf_event_mmap_page's lock), or NULL when it is not mapped. The kernel rewrites that
@@ -68,8 +68,9 @@ int evgroup_map_probe(struct evgroup *g);
  * found the task idle means the task has not run since. Valid until the group is freed. */
 const volatile uint32_t *evgroup_probe_seq(const struct evgroup *g);
 /* Whether this kernel does rewrite the page of a task's software event each time the
- * task runs: tried once on a child process (three runs, each must move the count) and
- * remembered. False when the event cannot be opened or mapped. */
+ * task is scheduled in: tried once on a child process (three runs; each must move the
+ * count while the child is still on its CPU, not at its sched-out) and remembered.
+ * False when the event cannot be opened or mapped. */
 bool evgroup_seq_works(void);
 
 /* Enable (the disabled members, the leader last) or disable (the leader: the group is

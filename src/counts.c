@@ -25,6 +25,8 @@ int counts_alloc(struct counts *c, const struct counts_layout *l)
 	c->d = (struct val_delta *)(c->prev + l->nslots);
 	c->idle = c->d_zero = c->clean = false;
 	c->probe_fd = -1;
+	c->probe_seq = NULL;
+	c->probe_lock = 0;
 	return 0;
 }
 

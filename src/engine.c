@@ -1150,11 +1150,11 @@ const struct model *engine_model(const struct engine *e)
 	return &e->m;
 }
 
-unsigned engine_mapped_probes(const struct engine *e)
+unsigned engine_mapped_probes(const struct engine *e, pid_t pid)
 {
 	unsigned n = 0;
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
-		for (struct task *t = p->threads; t; t = t->sibling)
+		for (struct task *t = p->threads; (pid == 0 || p->pid == pid) && t; t = t->sibling)
 			n += probe_seq(e, &t->c) != NULL;
 	return n;
 }

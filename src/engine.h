@@ -32,8 +32,8 @@ struct engine_opts {
 	bool enable_on_exec;   /* SCOPE_PIDS: the processes are about to exec (pmutop -- CMD) */
 	bool inherit;          /* count children forked later into their parent (--children) */
 	bool map_probes;       /* probe sleeping tasks through a mapped page (a page pinned per
-				  task: only with CAP_IPC_LOCK, not to take the user's perf
-				  mmap budget from perf record) */
+				  task: with CAP_IPC_LOCK, past the user's perf_event_mlock_kb
+				  budget, which they use up first; see pmutop(1), FILES) */
 	double interval;
 	pid_t *failed_pid;     /* where engine_new says which watched pid failed, or NULL */
 };
@@ -61,8 +61,9 @@ int engine_probe_group(const struct engine *e);
 /* Whether the last tick wrote process pid's rows without summing its counters: every
  * thread was probed asleep (see build_asleep in engine.c). For tests. */
 bool engine_built_asleep(const struct engine *e, pid_t pid);
-/* How many tasks are probed through a mapped page rather than a read. For tests. */
-unsigned engine_mapped_probes(const struct engine *e);
+/* How many tasks (of process pid, or of all with 0) have their probe's page mapped.
+ * For tests. */
+unsigned engine_mapped_probes(const struct engine *e, pid_t pid);
 
 void engine_set_threads(struct engine *e, bool on);
 void engine_set_interval(struct engine *e, double interval);

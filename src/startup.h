@@ -32,7 +32,8 @@ struct privs {
 	bool kernel;  /* may count kernel mode (paranoid <= 1) */
 	bool cpus;    /* may count per CPU (paranoid <= 0) */
 	bool others;  /* may count other users' processes */
-	bool pin;     /* CAP_IPC_LOCK: may pin pages past the user's perf mmap budget */
+	bool pin;     /* CAP_IPC_LOCK: perf pages past the user's perf_event_mlock_kb
+			 budget pass the memlock limit */
 };
 
 void startup_privs(struct privs *p);
