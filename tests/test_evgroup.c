@@ -207,6 +207,18 @@ static void test_task_group(void **state)
 
 /* A probed group: the task-clock leader reads alone, the group through a sibling. The
  * probe says whether the task ran: unchanged while it sleeps, moved once it has run. */
+/* End the child and its group; start another child with a group opened without probe. */
+static void restart_unprobed(struct child *c, struct evgroup **g, const struct evgroup_spec *spec,
+			     struct evgroup_opts *o)
+{
+	child_stop(c);
+	evgroup_free(*g);
+	*c = child_start(-1);
+	o->pid = c->pid;
+	o->probe = false;
+	assert_int_equal(evgroup_open(spec, o, g), 0);
+}
+
 static void test_probe(void **state)
 {
 	(void)state;
@@ -241,14 +253,8 @@ static void test_probe(void **state)
 	assert_true(r2.val[0] == p3);
 	assert_int_equal(r2.val[1] - r1.val[1], 100);
 	assert_true(r2.val[2] >= r1.val[2] + 1);
-	child_stop(&c);
-	evgroup_free(g);
-
 	/* A group not opened to be probed says so, without a read. */
-	c = child_start(-1);
-	o.pid = c.pid;
-	o.probe = false;
-	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	restart_unprobed(&c, &g, &spec, &o);
 	assert_int_equal(evgroup_probe(g, &p1, &e1), -ENOTSUP);
 	evgroup_free(g);
 
@@ -304,13 +310,7 @@ static void test_probe_seq(void **state)
 		child_touch(&c, 0);
 		assert_true(*seq != s2);
 	}
-	child_stop(&c);
-	evgroup_free(g);
-
-	c = child_start(-1);
-	o.pid = c.pid;
-	o.probe = false;
-	assert_int_equal(evgroup_open(&spec, &o, &g), 0);
+	restart_unprobed(&c, &g, &spec, &o);
 	assert_int_equal(evgroup_map_probe(g), -ENOTSUP);
 	assert_null(evgroup_probe_seq(g));
 	child_stop(&c);
