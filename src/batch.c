@@ -244,8 +244,8 @@ static char *text_cell(struct cell_memo *mo, const struct column *c, const struc
 		/* Threads under their process, as in a tree. */
 		size_t indent = c->kind == COL_COMMAND && r->kind == ROW_THREAD ? 2 : 0;
 		const char *name = c->kind == COL_COMMAND ? (r->comm ? r->comm : "") : text;
-		p[0] = p[1] = ' ';
 		if (name && strnlen(name, CELL_MAX) + indent < CELL_MAX - 1) {
+			memset(p, ' ', indent);
 			/* A name shorter than a cell is sanitised where it is: the bytes a copy
 			 * into a buffer first would give. */
 			len = indent + text_sanitize(name, p + indent, CELL_MAX - indent, true);

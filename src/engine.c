@@ -969,12 +969,6 @@ static void discover(struct engine *e)
 	}
 }
 
-/* A task that did not run in the last interval is asked first whether it has run since:
- * one read of its task-clock leader, cheaper than its group's, and the only read while
- * it sleeps, whatever the number of groups. Every event of a task counts only while it
- * is on a CPU, its task-clock with them: an unchanged task-clock means every delta is 0,
- * exactly what reading them all would have said. A task that ran is read in full and
- * not probed on the next tick, so a busy task costs no more than one read per group. */
 static uint32_t seq_load(const volatile uint32_t *seq)
 {
 #if defined(__GNUC__)
@@ -1003,7 +997,7 @@ static bool has_run(const struct engine *e, struct counts *c)
 		return seq_load(c->probe_seq) != c->probe_lock;
 	const volatile uint32_t *seq = NULL;
 	if (e->map_probe && evgroup_map_probe(c->grp[e->probe_g]) == 0)
-		seq = evgroup_probe_seq(c->grp[e->probe_g]);
+		seq = probe_seq(e, c);
 	uint32_t lock = seq ? seq_load(seq) : 0;
 	uint64_t v, ena;
 	if (evgroup_probe_read(c->probe_fd, &v, &ena) != 0 || v != c->probe_val ||
@@ -1014,6 +1008,12 @@ static bool has_run(const struct engine *e, struct counts *c)
 	return false;
 }
 
+/* A task that did not run in the last interval is asked first whether it has run since
+ * (has_run): a look at its probe's page, or one read of its task-clock leader, and
+ * nothing else while it sleeps, whatever the number of groups. Every event of a task
+ * counts only while it is on a CPU: not having run means every delta is 0, exactly
+ * what reading them all would have said. A task that ran is read in full and not
+ * probed on the next tick, so a busy task costs no more than one read per group. */
 static bool still_idle(struct engine *e, struct task *t)
 {
 	struct counts *c = &t->c;
@@ -1344,7 +1344,6 @@ int engine_layout(struct engine *e, const struct evset *set)
 			e->probe_ev = set->groups[g].first;
 		}
 	}
-
 	/* Roots hold software groups: a hardware group opened twice on one thread would take
 	 * counters from itself. With --children they hold every group: the children's
 	 * processes are counted by inheritance alone. */

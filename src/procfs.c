@@ -256,7 +256,7 @@ const char *procfs_user_name(uid_t uid)
 {
 	/* A handful of users own every process: a small cache avoids NSS per task. An entry
 	 * never moves or changes, so a name returned stays right for as long as the caller
-	 * keeps it (rows keep theirs for a tick; the batch writer compares them). */
+	 * keeps it (a process keeps its owner's: proc_row in engine.c). */
 	static struct user_entry cache[64];
 	static unsigned used;
 	static struct user_entry *more; /* past 64 users, a list: rare, and kept */
