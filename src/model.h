@@ -53,7 +53,7 @@ struct mgroup {
 	bool user;             /* chosen by the user (-e, or added on the screen) */
 };
 
-enum row_kind { ROW_PROC, ROW_THREAD, ROW_CPU };
+enum row_kind { ROW_PROC, ROW_THREAD, ROW_CPU, ROW_CGROUP };
 
 struct mrow {
 	enum row_kind kind;
@@ -63,6 +63,9 @@ struct mrow {
 	uid_t uid;
 	const char *user;      /* user name, or the uid as text */
 	const char *comm;      /* raw command name: sanitise before it reaches a terminal */
+	const char *cgroup;    /* cgroup v2 path relative to the cgroup2 root ("/" for the
+				  root; ROW_CGROUP: the cgroup itself), NULL when unknown or for
+				  CPU rows */
 	unsigned nthreads;
 	bool exited;           /* the task ended during this interval; final values */
 	bool kthread;          /* a kernel thread */
