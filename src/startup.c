@@ -57,7 +57,7 @@ void startup_privs(struct privs *p)
 static void self_path(char *buf, size_t len)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	if (n <= 0 || (size_t)n >= len - 1 || strchr(buf, ' '))
+	if (n <= 0 || (size_t)n >= len - 1 || memchr(buf, ' ', (size_t)n))
 		snprintf(buf, len, "pmutop");
 	else
 		buf[n] = '\0';

@@ -373,6 +373,10 @@ static void test_churn(void **state)
 		print_message("  not root: pmutop would see only this user's tasks; skipped\n");
 		skip();
 	}
+	if (testutil_under_valgrind()) {
+		print_message("  under valgrind: the churn's timing is valgrind's; skipped\n");
+		skip();
+	}
 	long t0 = now_ms();
 	assert_int_equal(start_pmutop(), 0);
 

@@ -199,7 +199,8 @@ static void test_watched_without_thread_rows(void **state)
 	engine_tick(e);
 	struct val pf = value_of(e, c.pid, "page-faults");
 	assert_int_equal(pf.state, VAL_EXACT);
-	assert_true(pf.v >= 100 && pf.v < 150);
+	/* Under valgrind the child's own pages and valgrind's fault in beside its 100. */
+	assert_true(pf.v >= 100 && (pf.v < 150 || testutil_under_valgrind()));
 	assert_null(thread_row(engine_model(e), c.pid));
 
 	engine_set_threads(e, true);

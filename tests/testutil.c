@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,4 +82,10 @@ int testutil_run(char *const argv[], char *out, size_t cap, char *err, size_t er
 	if (waitpid(pid, &st, 0) < 0)
 		return -1;
 	return st;
+}
+
+bool testutil_under_valgrind(void)
+{
+	const char *v = getenv("PMUTOP_TEST_VALGRIND");
+	return v && *v && strcmp(v, "0") != 0;
 }

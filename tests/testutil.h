@@ -3,6 +3,7 @@
 #define PMUTOP_TESTUTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -14,5 +15,10 @@ const char *testutil_path(const char *rel);
 /* Run argv, capture stdout (up to cap-1 bytes, NUL-terminated) and return the exit
  * status as from waitpid, or -1. stderr is captured into err if non-NULL. */
 int testutil_run(char *const argv[], char *out, size_t cap, char *err, size_t errcap);
+
+/* True when the test program itself runs under valgrind (.ci/checks.sh's valgrind stage
+ * sets PMUTOP_TEST_VALGRIND): a workload it forks is then slowed and touches valgrind's
+ * own pages, so counts and timings of such workloads mean nothing there. */
+bool testutil_under_valgrind(void);
 
 #endif
