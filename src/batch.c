@@ -152,20 +152,11 @@ void batch_free(struct batch *b)
 
 void batch_notice(struct batch *b, const char *text)
 {
-	if (b->fmt == OUT_JSON) {
-		fputs("{\"notice\":", b->out);
-		text_json_string(b->out, text);
-		fputs("}\n", b->out);
-	} else if (b->fmt == OUT_CSV) {
-		/* stdout stays plain CSV, header first, for any CSV reader. */
-		char safe[1024];
-		text_sanitize(text, safe, sizeof(safe), true);
-		fprintf(stderr, "pmutop: %s\n", safe);
-	} else {
-		char safe[1024];
-		text_sanitize(text, safe, sizeof(safe), true);
-		fprintf(b->out, "# %s\n", safe);
-	}
+	/* stderr in every format: stdout stays plain text, CSV or JSON for a script. */
+	(void)b;
+	char safe[1024];
+	text_sanitize(text, safe, sizeof(safe), true);
+	fprintf(stderr, "pmutop: %s\n", safe);
 }
 
 static const char *kind_str(enum row_kind k)

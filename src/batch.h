@@ -24,8 +24,8 @@ void batch_show_cpus(struct batch *b, bool on);
 /* Refuses a --sort column that does not exist: returns false. */
 bool batch_sort_ok(const struct batch *b);
 
-/* Notices once, before the first block ("# ..." in text and CSV, {"notice":...} in
- * JSON). */
+/* A notice, once, before the first block: on stderr as "pmutop: TEXT" in every format,
+ * so that stdout is only the output a script parses. */
 void batch_notice(struct batch *b, const char *text);
 
 /* One block for the model's interval (or its totals when m->final). Returns 0, or

@@ -58,7 +58,7 @@ void cli_usage(FILE *f)
 	      "      --per-cpu          also count per CPU (rows in batch, meters on screen)\n"
 	      "      --user             hardware events count user mode only\n"
 	      "      --children         with -- COMMAND: count its descendants too\n"
-	      "      --format FMT       batch output: text (default), csv or json\n"
+	      "      --format FMT       batch output: text (default), csv or json (implies -b)\n"
 	      "      --sort COL         sort by column COL (e.g. CPU%, IPC, CMISS%)\n"
 	      "      --reverse          reverse the sort order\n"
 	      "      --pane NAME        first pane shown (IPC, Cache, Branch, Software, Events)\n"
@@ -210,6 +210,7 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->per_cpu = true;
 		return 0;
 	case OPT_FORMAT:
+		c->batch = true; /* a format is batch output, as perf stat -x is */
 		return parse_format(c, arg, err, errlen);
 	case OPT_SORT:
 		c->sort = arg;

@@ -126,6 +126,10 @@ static void test_good_options(void **state)
 	assert_string_equal(p.c.config, "rc");
 	PARSE(&p, "--format", "text");
 	assert_int_equal(p.c.format, OUT_TEXT);
+	/* A format is batch output: never silently dropped for the screen. */
+	assert_true(p.c.batch);
+	PARSE(&p, "-d", "2");
+	assert_false(p.c.batch);
 }
 
 static void test_pids(void **state)

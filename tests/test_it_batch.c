@@ -308,9 +308,10 @@ static void test_pid_late_threads(void **state)
 	double total = csv_sum(out, "total", "page-faults", c, &nt);
 	assert_int_equal(nt, 1);
 	/* 1700 pages touched by the threads, more for their stacks (and, in a sanitizer
-	 * build, for its shadow memory: about 2100). Counted twice (a root and a thread's
+	 * build, for its shadow memory: about 2100; under valgrind, about 5200, so no upper
+	 * bound there). Counted twice (a root and a thread's
 	 * own group both summed) would be 3400 or more. */
-	if (total < 1700 || total > 3000)
+	if (total < 1700 || (total > 3000 && !testutil_under_valgrind()))
 		fail_msg("-p counted %.0f page faults of threads started later, want 1700-3000",
 			 total);
 	/* The process rows of the blocks add up to the total. */
@@ -557,9 +558,11 @@ static void test_text_without_pmu(void **state)
 		skip(); /* this check is for machines without one, as CI's VMs */
 	int st = RUN(PMUTOP_BINARY, "-b", "--", self, "--touch", "500");
 	assert_exit(st, 0);
-	/* The notice comes first, once. */
-	assert_true(strncmp(out, "# no hardware PMU", 17) == 0);
-	assert_null(strstr(out + 1, "# no hardware PMU"));
+	/* The notice goes to stderr, once; stdout starts with the first block. */
+	assert_true(strncmp(err, "pmutop: no hardware PMU", 23) == 0);
+	assert_null(strstr(err + 9, "no hardware PMU"));
+	assert_null(strstr(out, "no hardware PMU"));
+	assert_true(strncmp(out, "pmutop - ", 9) == 0);
 	char *lines[64];
 	int nl = 0;
 	char *save = NULL;
@@ -567,7 +570,7 @@ static void test_text_without_pmu(void **state)
 		lines[nl++] = l;
 	char *title[64];
 	int nt = 0, rows = 0, hw_cells = 0, blocks = 0;
-	for (int i = 1; i < nl; i++) {
+	for (int i = 0; i < nl; i++) {
 		if (strncmp(lines[i], "pmutop - ", 9) == 0) {
 			blocks++;
 			continue;
