@@ -302,9 +302,9 @@ observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
 		"${cmd[@]}"
 		kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid="" ;;
-	pmutop_cmd) timeout 120 "$pmutop" -b -d "$interval" -e "{$sw_events}" -- "${cmd[@]}" \
+	pmutop_cmd) timeout 120 "$pmutop" -b -d "$interval" -i -e "{$sw_events}" -- "${cmd[@]}" \
 		>/dev/null 2>>"$tmp/stderr.log" ;;
-	pmutop_children) timeout 120 "$pmutop" -b -d "$interval" --children -e "{$sw_events}" -- \
+	pmutop_children) timeout 120 "$pmutop" -b -d "$interval" -e "{$sw_events}" -- \
 		"${cmd[@]}" >/dev/null 2>>"$tmp/stderr.log" ;;
 	perf) timeout 120 perf stat -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	perf_noinherit) timeout 120 perf stat -i -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
@@ -457,7 +457,7 @@ report() {
 	if [ $obs_done = 1 ]; then
 		echo "### Observer effect (throughput relative to the workload alone; median of $obs_reps interleaved runs)"
 		echo
-		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | pmutop -b -d $interval -- CMD | pmutop --children -- CMD | perf stat -e (5 sw) | perf stat -i (no inherit) |"
+		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | pmutop -b -d $interval -i -- CMD | pmutop -- CMD (children inherited) | perf stat -e (5 sw) | perf stat -i (no inherit) |"
 		echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 		for w in pingpong spin; do
 			local row="| $w"
@@ -471,7 +471,7 @@ report() {
 			echo "$row |"
 		done
 		echo
-		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`--children -- CMD\` and perf stat both inherit into the command's children (perf stat's default); \`-- CMD\` and all-tasks mode count per task, as \`perf stat -i\` does."
+		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`-- CMD\` and perf stat both inherit into the command's children (the default of both); \`-i -- CMD\` and all-tasks mode count per task, as \`perf stat -i\` does."
 		echo
 	fi
 	echo "### Targets"
@@ -513,8 +513,8 @@ report() {
 			# All-tasks mode has no perf stat twin: it counts both ping-pong processes
 			# (every switch pays twice) where perf stat -i counts one; its figure
 			# stands in the table above without a verdict.
-			for m in pmutop_children:perf:"--children -- CMD vs perf stat" \
-				pmutop_cmd:perf_noinherit:"-- CMD vs perf stat -i"; do
+			for m in pmutop_children:perf:"-- CMD vs perf stat" \
+				pmutop_cmd:perf_noinherit:"-i -- CMD vs perf stat -i"; do
 				IFS=: read -r m p label <<<"$m"
 				echo "| $w, $label: observer effect no worse (3% noise allowance) | time under perf stat / under pmutop, median of $obs_reps paired repetitions: $(calc "${O_pair[$w,$m]}" 3) (ratios to alone: pmutop $(calc "${O_ratio[$w,$m]}" 3), perf stat $(calc "${O_ratio[$w,$p]}" 3)) | $(verdict "${O_pair[$w,$m]} >= 0.97") |"
 			done

@@ -36,6 +36,7 @@ static const struct option longopts[] = {
 	{"list", no_argument, NULL, OPT_LIST},
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
 	{"children", no_argument, NULL, OPT_CHILDREN},
+	{"no-inherit", no_argument, NULL, 'i'},
 	{"user", no_argument, NULL, OPT_USER},
 	{"config", required_argument, NULL, 'c'},
 	{"help", no_argument, NULL, 'h'},
@@ -57,7 +58,9 @@ void cli_usage(FILE *f)
 	      "  -H, --threads          show thread rows\n"
 	      "      --per-cpu          also count per CPU (rows in batch, meters on screen)\n"
 	      "      --user             hardware events count user mode only\n"
-	      "      --children         with -- COMMAND: count its descendants too\n"
+	      "  -i, --no-inherit       with -- COMMAND: count the command alone, not the\n"
+	      "                         processes it starts (counted by default, as perf\n"
+	      "                         stat; --children says so explicitly)\n"
 	      "      --format FMT       batch output: text (default), csv or json (implies -b)\n"
 	      "      --sort COL         sort by column COL (e.g. CPU%, IPC, CMISS%)\n"
 	      "      --reverse          reverse the sort order\n"
@@ -232,8 +235,13 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 	case OPT_NO_COLOR:
 		c->no_color = true;
 		return 0;
-	case OPT_CHILDREN:
-		c->children = true;
+	case OPT_CHILDREN: /* the default; accepted as it was once needed */
+		c->no_inherit = false;
+		c->children_flag = true;
+		return 0;
+	case 'i':
+		c->no_inherit = true;
+		c->inherit_flag = true;
 		return 0;
 	case OPT_USER:
 		c->user_only = true;
@@ -261,7 +269,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
 	int opt;
 	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hp:c:hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:hV", longopts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];
 			bool is_long = strncmp(name, "--", 2) == 0;
@@ -301,8 +309,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			 "-p and -- COMMAND cannot be combined: watch one or the other");
 		return -EINVAL;
 	}
-	if (c->children && !c->command) {
-		snprintf(err, errlen, "--children needs a command: pmutop --children -- COMMAND");
+	if ((c->children_flag || c->inherit_flag) && !c->command) {
+		snprintf(err, errlen, "%s needs a command: pmutop %s -- COMMAND",
+			 c->inherit_flag ? "-i/--no-inherit" : "--children",
+			 c->inherit_flag ? "-i" : "--children");
 		return -EINVAL;
 	}
 	if (c->count && !c->batch) {

@@ -24,7 +24,8 @@ struct cli {
 	bool per_cpu;	    /* --per-cpu */
 	bool threads;	    /* -H */
 	bool user_only;	    /* --user: hardware events exclude kernel mode */
-	bool children;	    /* --children */
+	bool no_inherit;    /* -i: -- COMMAND counts the command alone, not its children */
+	bool children_flag, inherit_flag; /* --children, -i given (they need a command) */
 	enum out_format format;
 	const char *sort; /* --sort COL */
 	bool reverse;	  /* --reverse */

@@ -682,7 +682,7 @@ static void start_engine(struct app *a)
 		o.pids = &a->child;
 		o.npids = 1;
 		o.enable_on_exec = true;
-		o.inherit = a->cli.children;
+		o.inherit = !a->cli.no_inherit;
 		o.threads = a->cli.threads; /* -H, or H on the screen */
 	} else if (a->cli.npids) {
 		o.scope = SCOPE_PIDS;

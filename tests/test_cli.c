@@ -158,10 +158,20 @@ static void test_command(void **state)
 	assert_string_equal(p.c.command[3], "0");
 	assert_null(p.c.command[4]);
 	assert_int_equal(p.c.count, 0);
+	/* A command's children count by default (perf stat's inherit); --children, once
+	 * needed, says the same; -i counts the command alone. */
+	PARSE(&p, "--", "make", "-j8");
+	assert_int_equal(p.ret, 0);
+	assert_false(p.c.no_inherit);
 	PARSE(&p, "--children", "--", "make", "-j8");
 	assert_int_equal(p.ret, 0);
-	assert_true(p.c.children);
+	assert_false(p.c.no_inherit);
 	assert_string_equal(p.c.command[0], "make");
+	PARSE(&p, "-i", "--", "make");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.c.no_inherit);
+	PARSE(&p, "--no-inherit", "--", "make");
+	assert_true(p.c.no_inherit);
 	/* A bare "--" watches nothing. */
 	PARSE(&p, "-b", "--");
 	assert_int_equal(p.ret, 0);
@@ -298,6 +308,8 @@ static void test_bad_combinations(void **state)
 	assert_refused(&p, "--children", NULL);
 	PARSE(&p, "--children", "-p", "1");
 	assert_refused(&p, "--children", NULL);
+	PARSE(&p, "-i", "-p", "1");
+	assert_refused(&p, "-i", NULL);
 	PARSE(&p, "-n", "3");
 	assert_refused(&p, "-b", NULL);
 }

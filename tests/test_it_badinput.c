@@ -63,6 +63,7 @@ static const struct bad cases[] = {
 	{{"-b", "foo"}, {"'foo'", "--"}},
 	{{"-b", "-p", "1", "--", "true"}, {"-p"}},
 	{{"-b", "--children"}, {"--children"}},
+	{{"-b", "-i"}, {"-i/--no-inherit", "COMMAND"}},
 	{{"-b", "-n", "1", "--sort", "NOPE"}, {"'NOPE'", "sort"}},
 	{{"--list", "nopmu"}, {"'nopmu'"}},
 	{{"-b", "-n", "1", "-c", "/nonexistent/pmutoprc"}, {"'/nonexistent/pmutoprc'", "-c"}},
