@@ -376,19 +376,21 @@ static int scan_thread(void *vctx, pid_t tid)
 	struct task *t = tasktab_find(c->e->tab, tid);
 	if (!t) {
 		t = task_new(c->e, c->pid, tid, NULL);
-	} else if (c->e->o.scope == SCOPE_PIDS) {
-		/* A few watched processes: follow their names (exec) by reading them. A zombie
-		 * stays in /proc until its parent reaps it, but it has exited: its counts
-		 * are final (top shows it as Z, and so it ends here). */
+	} else if (c->e->o.scope == SCOPE_PIDS || (!c->e->watch && !t->c.idle)) {
+		/* A few watched processes, or without task records (no CAP_PERFMON) a task
+		 * that ran since it was last found idle (an exec needs a CPU): follow their
+		 * names by reading them. A zombie stays in /proc until its parent reaps it,
+		 * but it has exited: its counts are final (top shows it as Z, and so it ends
+		 * here). */
 		struct procfs_task info;
 		int r = procfs_task_info(c->e->o.root, c->pid, tid, &info);
-		if (r == 0 && info.dead)
-			return 0;
-		if (r == 0) {
+		if (r == 0) { /* a zombie's name too: its last exec's */
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
 			if (tid == c->pid)
 				snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
 		}
+		if (r == 0 && info.dead)
+			return 0;
 	}
 	if (t)
 		t->seen = true;

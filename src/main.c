@@ -116,6 +116,14 @@ static void reap_child(struct app *a)
 {
 	if (a->child <= 0 || a->child_done)
 		return;
+	/* Ended? Leave it a zombie until its last name is read: /proc keeps a zombie's
+	 * name, the one its last exec gave it (env python3 ... is python3), and reaping it
+	 * first left the name of whatever it was at the last scan. */
+	siginfo_t si = {0};
+	if (waitid(P_PID, (id_t)a->child, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+	    si.si_pid != a->child)
+		return;
+	engine_rescan(a->engine);
 	int st;
 	pid_t r = waitpid(a->child, &st, WNOHANG);
 	if (r == a->child) {

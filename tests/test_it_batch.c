@@ -726,6 +726,33 @@ static void test_watched_pid_ends(void **state)
 	assert_true(n >= 2);
 }
 
+/* A command's name follows its execs, in every format: -- env SELF ends up as this
+ * program's name, never env's or pmutop's (the name before the exec). It read env on
+ * each run: the command was reaped before its name was read again. */
+static void test_command_name_follows_exec(void **state)
+{
+	(void)state;
+	const char *base = strrchr(self, '/') ? strrchr(self, '/') + 1 : self;
+	char comm[16];
+	snprintf(comm, sizeof(comm), "%s", base); /* as the kernel cuts it */
+	static const char *const fmts[] = {"csv", "json", "csv", "json", "text"};
+	for (unsigned i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		int st = RUN(PMUTOP_BINARY, "-b", "-d", "0.1", "--format", (char *)fmts[i], "-e",
+			     "task-clock", "--", "/usr/bin/env", self, "--exit", "0");
+		assert_exit(st, 0);
+		bool text = strcmp(fmts[i], "text") == 0;
+		const char *stale = strcmp(fmts[i], "csv") == 0	   ? ",env,"
+				    : strcmp(fmts[i], "json") == 0 ? "\"env\""
+								   : " env";
+		if (!strstr(out, comm) || strstr(out, stale) ||
+		    (!text && strstr(out, "pmutop"))) {
+			print_error("--format %s: want the command named %s:\n%.1500s\n", fmts[i],
+				    comm, out);
+			fail();
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	/* Workload modes end with _exit: no exit handlers (LeakSanitizer's, in a sanitizer
@@ -763,6 +790,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_block_count),
 		cmocka_unit_test(test_watched_pid_ends),
+		cmocka_unit_test(test_command_name_follows_exec),
 	};
 	/* clang-format on */
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
