@@ -140,13 +140,29 @@ static void build_panes(struct app *a)
 	a->panes_threads = m->threads;
 	if (!a->cli.batch)
 		return;
-	/* A batch table without columns that can never hold a number: the notice says why
-	 * they are missing, and CSV and JSON still carry each event with its n/a. */
+	/* The pane asked for (--pane, or the setup file's) alone, as the screen shows it;
+	 * and the pane of the sort column, whatever it reads, so that the column the rows
+	 * are ordered by is printed. */
+	int chosen = -1, sorted = -1;
+	for (unsigned i = 0; i < a->npanes; i++) {
+		if (a->cli.pane && chosen < 0 && strcasecmp(a->panes[i].name, a->cli.pane) == 0)
+			chosen = (int)i;
+		if (a->cli.sort && sorted < 0 && pane_find_column(&a->panes[i], a->cli.sort) >= 0)
+			sorted = (int)i;
+	}
+	if (chosen >= 0 && pane_find_column(&a->panes[chosen], a->cli.sort ? a->cli.sort : "")
+		>= 0)
+		sorted = chosen;
+	/* Otherwise every pane but those without a column that can ever hold a number: the
+	 * notice says why they are missing, and CSV and JSON still carry each event with its
+	 * n/a. */
 	unsigned n = 0;
 	for (unsigned i = 0; i < a->npanes; i++) {
 		/* The user's own events stay, whatever they read. */
 		bool mine = strcmp(a->panes[i].name, "Events") == 0;
-		if (mine || !pane_unsupported(m, &a->panes[i]))
+		bool keep = chosen >= 0 ? (int)i == chosen || (int)i == sorted
+					: mine || (int)i == sorted || !pane_unsupported(m, &a->panes[i]);
+		if (keep)
 			a->panes[n++] = a->panes[i];
 	}
 	a->npanes = n;

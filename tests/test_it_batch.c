@@ -753,6 +753,55 @@ static void test_command_name_follows_exec(void **state)
 	}
 }
 
+/* Batch mode takes every pane and sort column the screen takes, and prints that pane's
+ * columns: a setup saved on the screen (W: sort CMISS, pane Cache) was refused with exit
+ * 2 on a machine without a PMU, --sort IPC too, and --pane Cache printed the Software
+ * columns. */
+static bool title_has(const char *text, const char *col)
+{
+	const char *t = strstr(text, "\n    PID ");
+	if (!t)
+		return false;
+	const char *end = strchr(t + 1, '\n');
+	char line[1024];
+	snprintf(line, sizeof(line), "%.*s ", end ? (int)(end - t) : (int)strlen(t), t);
+	char want[64];
+	snprintf(want, sizeof(want), " %s ", col);
+	return strstr(line, want) != NULL;
+}
+
+static void test_pane_and_sort(void **state)
+{
+	(void)state;
+	int st = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-d", "0.1", "--pane", "Cache");
+	assert_exit(st, 0);
+	assert_true(title_has(out, "CMISS%"));
+	assert_false(title_has(out, "CSW"));
+	st = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-d", "0.1", "--sort", "IPC");
+	assert_exit(st, 0);
+	assert_true(title_has(out, "IPC"));
+	/* The pane asked for, and the pane of a sort column it lacks. */
+	st = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-d", "0.1", "--pane", "branch", "--sort", "CSW");
+	assert_exit(st, 0);
+	assert_true(title_has(out, "BMISS%"));
+	assert_true(title_has(out, "CSW"));
+	assert_false(title_has(out, "CMISS%"));
+
+	char dir[] = "/tmp/pmutop-rc-XXXXXX", rc[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(rc, sizeof(rc), "%s/pmutoprc", dir);
+	FILE *f = fopen(rc, "w");
+	assert_non_null(f);
+	fputs("sort CMISS\npane Cache\n", f); /* what W writes */
+	fclose(f);
+	st = RUN(PMUTOP_BINARY, "-c", rc, "-b", "-n", "1", "-d", "0.1");
+	unlink(rc);
+	rmdir(dir);
+	assert_exit(st, 0);
+	assert_true(title_has(out, "CMISS"));
+	assert_false(title_has(out, "CSW"));
+}
+
 int main(int argc, char **argv)
 {
 	/* Workload modes end with _exit: no exit handlers (LeakSanitizer's, in a sanitizer
@@ -791,6 +840,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_block_count),
 		cmocka_unit_test(test_watched_pid_ends),
 		cmocka_unit_test(test_command_name_follows_exec),
+		cmocka_unit_test(test_pane_and_sort),
 	};
 	/* clang-format on */
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
