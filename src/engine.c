@@ -815,48 +815,57 @@ static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 	return i;
 }
 
-/* Sum a process's threads (raw deltas, then scaled once, as the kernel does for
- * inherited counters), add them to its run totals, and write its rows. Returns the next
- * free row. */
-static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_tot)
+/* Sum a process's threads and roots into e->acc (raw deltas: scaled once, as the kernel
+ * does for inherited counters) and add them to its run totals. Returns the threads
+ * summed; *all_exited says whether every one has ended. */
+static unsigned sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited)
 {
-	if (proc_asleep(e, p))
-		return build_asleep(e, p, i);
-	unsigned ne = e->set->nevents;
+	unsigned ne = e->set->nevents, n = 0;
 	memset(e->acc, 0, ne * sizeof(*e->acc));
 	memset(e->acc_ok, 0, ne * sizeof(*e->acc_ok));
 	memset(e->acc_why, WHY_GONE, ne);
 	memset(e->acc_fresh, FRESH_FIRST_READ, ngroups(e));
-	struct mrow *pr = next_row(e, i++);
-	proc_row(p, pr);
-	bool all_exited = true;
+	*all_exited = true;
 	for (struct task *t = p->threads; t; t = t->sibling) {
 		if (t->state == TASK_EXITED && t->vanished)
 			continue;
-		pr->nthreads++;
-		all_exited = all_exited && t->state == TASK_EXITED;
+		n++;
+		*all_exited = *all_exited && t->state == TASK_EXITED;
 		acc_add(e, &t->c, p->rooted ? 0 : -1);
-		if (e->o.threads && !e->totals)
-			thread_row(e, pr, t, next_row(e, i++));
 	}
-	pr->exited = all_exited;
 	for (unsigned k = 0; k < p->nroots; k++)
 		if (p->roots[k].state != ROOT_DONE)
 			acc_add(e, &p->roots[k].c, 1);
-	if (add_tot) {
-		p->tot_clean = true;
-		for (unsigned j = 0; j < e->nlive; j++) {
-			unsigned ev = e->live[j];
-			p->tot[ev].ena += e->acc[ev].ena;
-			p->tot[ev].run += e->acc[ev].run;
-			p->tot[ev].val += e->acc[ev].val;
-			if (e->acc_ok[ev])
-				p->tot_why[ev] = WHY_NONE;
-			else if (p->tot_why[ev] != WHY_NONE)
-				p->tot_why[ev] = e->acc_why[ev];
-			p->tot_clean = p->tot_clean && p->tot_why[ev] == WHY_NONE;
-		}
+	if (!add_tot)
+		return n;
+	p->tot_clean = true;
+	for (unsigned j = 0; j < e->nlive; j++) {
+		unsigned ev = e->live[j];
+		p->tot[ev].ena += e->acc[ev].ena;
+		p->tot[ev].run += e->acc[ev].run;
+		p->tot[ev].val += e->acc[ev].val;
+		if (e->acc_ok[ev])
+			p->tot_why[ev] = WHY_NONE;
+		else if (p->tot_why[ev] != WHY_NONE)
+			p->tot_why[ev] = e->acc_why[ev];
+		p->tot_clean = p->tot_clean && p->tot_why[ev] == WHY_NONE;
 	}
+	return n;
+}
+
+/* Sum a process (sum_proc) and write its rows. Returns the next free row. */
+static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_tot)
+{
+	if (proc_asleep(e, p))
+		return build_asleep(e, p, i);
+	struct mrow *pr = next_row(e, i++);
+	proc_row(p, pr);
+	bool all_exited;
+	pr->nthreads = sum_proc(e, p, add_tot, &all_exited);
+	pr->exited = all_exited;
+	for (struct task *t = p->threads; e->o.threads && !e->totals && t; t = t->sibling)
+		if (!(t->state == TASK_EXITED && t->vanished))
+			thread_row(e, pr, t, next_row(e, i++));
 	if (e->totals)
 		fill_values(e, p->tot, p->tot_why, NULL, (struct val *)pr->v,
 			    (struct val_delta *)pr->g, true);
@@ -1206,8 +1215,31 @@ void engine_set_interval(struct engine *e, double interval)
 	e->m.interval = interval;
 }
 
+/* Resuming: every group is read now and what it counted while paused goes into the
+ * run's totals, not into the next interval, which counts from now (the model keeps the
+ * rows of the last interval shown, and its elapsed time will be the time since now).
+ * Tasks found in the pause are found at the next tick. */
+static void rebase(struct engine *e)
+{
+	clock_gettime(CLOCK_MONOTONIC, &e->last);
+	read_tasks(e);
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+		bool all_exited;
+		if (!p->ignored && !proc_asleep(e, p))
+			sum_proc(e, p, true, &all_exited);
+	}
+	if (e->o.no_cpu_rows)
+		return;
+	struct cpuset *c = &e->cpu;
+	procfs_cpu_times(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, c->maxid + 1);
+	for (int i = 0; e->o.per_cpu && i < c->n; i++)
+		read_target(e, &c->cnt[i]);
+}
+
 void engine_set_paused(struct engine *e, bool paused)
 {
+	if (e->m.paused && !paused && e->m.tick > 0)
+		rebase(e);
 	e->m.paused = paused;
 }
 

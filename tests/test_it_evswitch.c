@@ -1,6 +1,7 @@
-/* Changing the event set while counting (issue 6): kept groups keep their history, new
- * groups count from the next tick, dropped groups close their descriptors. Real software
- * events on a child that faults pages on command. */
+/* Changing what is counted while counting: the event set (issue 6: kept groups keep
+ * their history, new groups count from the next tick, dropped groups close their
+ * descriptors), thread rows, and a pause. Real software events on a child that faults
+ * pages on command. */
 #include "testutil.h"
 
 #include <errno.h>
@@ -225,11 +226,57 @@ static void test_watched_without_thread_rows(void **state)
 	evset_free(&a);
 }
 
+/* A pause: what was counted while paused is in the run's totals, never in the interval
+ * after the resume, which counts from the resume and lasts as long (it held every fault
+ * and second of the pause: the screen showed five times the usual counts). */
+static void test_resume_counts_from_resume(void **state)
+{
+	(void)state;
+	struct child c;
+	child_start(&c);
+	struct evset a;
+	make_set(&a, "{task-clock,page-faults}");
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_PIDS,
+				.pids = &c.pid,
+				.npids = 1,
+				.threads = true,
+				.interval = 0.1};
+	int err;
+	struct engine *e = engine_new(&a, &o, &err);
+	assert_non_null(e);
+	engine_tick(e);
+	child_fault(&c, 10);
+	engine_tick(e);
+	engine_set_paused(e, true);
+	child_fault(&c, 300); /* while paused */
+	usleep(300 * 1000);
+	engine_set_paused(e, false);
+	child_fault(&c, 20);
+	engine_tick(e);
+	const struct model *m = engine_model(e);
+	assert_true(m->elapsed < 0.25); /* from the resume, not from the last tick */
+	struct val pf = value_of(e, c.pid, "page-faults");
+	assert_int_equal(pf.state, VAL_EXACT);
+	assert_true(pf.v >= 20 && (pf.v < 60 || testutil_under_valgrind()));
+	const struct mrow *t = thread_row(m, c.pid);
+	assert_non_null(t);
+	assert_true(t->v[1].v >= 20 && t->v[1].v < 300);
+	/* The totals hold all of it. */
+	engine_totals(e);
+	pf = value_of(e, c.pid, "page-faults");
+	assert_true(pf.v >= 330);
+	child_stop(&c);
+	engine_free(e);
+	evset_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_switch_keeps_history),
 		cmocka_unit_test(test_watched_without_thread_rows),
+		cmocka_unit_test(test_resume_counts_from_resume),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
