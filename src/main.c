@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -42,6 +43,7 @@ struct app {
 	pid_t child; /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
+	bool quit_asked; /* q with the command running: the next q stops it */
 	struct privs privs;
 	struct config cfg;
 	char cfg_path[512];
@@ -127,6 +129,31 @@ static void reap_child(struct app *a)
 	int st;
 	pid_t r = waitpid(a->child, &st, WNOHANG);
 	if (r == a->child) {
+		a->child_done = true;
+		a->child_status = st;
+	}
+}
+
+/* Stop the watched command before leaving the screen: sig now (0: the terminal sent
+ * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
+ * pmutop's exit status. Nothing is left running under init. */
+static void stop_child(struct app *a, int sig)
+{
+	if (a->child <= 0 || a->child_done)
+		return;
+	if (sig)
+		kill(a->child, sig);
+	const struct timespec step = {0, 10 * 1000 * 1000};
+	for (int i = 0; i < 200 && !a->child_done; i++) {
+		reap_child(a);
+		if (!a->child_done)
+			nanosleep(&step, NULL);
+	}
+	if (a->child_done)
+		return;
+	kill(a->child, SIGKILL);
+	int st;
+	if (waitpid(a->child, &st, 0) == a->child) {
 		a->child_done = true;
 		a->child_status = st;
 	}
@@ -328,8 +355,21 @@ static void save_config(struct app *a, struct ui *ui)
 static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
 		      bool *dirty)
 {
+	bool asked = a->quit_asked;
+	a->quit_asked = false;
 	switch (cmd->kind) {
 	case UI_QUIT:
+		if (a->child <= 0 || a->child_done)
+			return true;
+		if (!asked) {
+			a->quit_asked = true;
+			ui_message(ui, "the command is still running: q again stops it");
+			*dirty = true;
+			return false;
+		}
+		ui_message(ui, "stopping the command (SIGTERM, then SIGKILL after 2 s)");
+		ui_draw(ui);
+		stop_child(a, SIGTERM);
 		return true;
 	case UI_SET_INTERVAL:
 		a->cli.interval = cmd->interval;
@@ -429,7 +469,16 @@ static int run_live(struct app *a)
 			case SIGCHLD:
 				reap_child(a);
 				break;
+			case SIGINT:
+				/* As under perf stat: the command, in the terminal's foreground
+				 * group, got it too; pmutop waits for it and exits with its
+				 * status. */
+				stop_child(a, 0);
+				quit = true;
+				break;
 			default:
+				stop_child(a, ev.signo == SIGHUP || ev.signo == SIGQUIT ? ev.signo
+											: SIGTERM);
 				quit = true;
 				break;
 			}
