@@ -271,12 +271,54 @@ static void test_resume_counts_from_resume(void **state)
 	evset_free(&a);
 }
 
+/* K (user-only mode) changes hardware events alone: software groups keep counting
+ * through it, their interval whole (they read n/c (starting) for a tick: every group was
+ * reopened). */
+static void test_user_only_keeps_software(void **state)
+{
+	(void)state;
+	struct child c;
+	child_start(&c);
+	struct evset a;
+	make_set(&a, "{cycles,instructions},{task-clock,page-faults}");
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_PIDS,
+				.pids = &c.pid,
+				.npids = 1,
+				.threads = true,
+				.interval = 0.1};
+	int err;
+	struct engine *e = engine_new(&a, &o, &err);
+	assert_non_null(e);
+	engine_tick(e);
+	child_fault(&c, 10);
+	engine_tick(e);
+	unsigned fds = engine_open_fds(e);
+	assert_int_equal(engine_set_user_only(e, true), 0);
+	assert_true(engine_model(e)->user_only);
+	assert_int_equal(engine_open_fds(e), fds); /* the same groups, reopened or kept */
+	child_fault(&c, 30);
+	engine_tick(e);
+	struct val pf = value_of(e, c.pid, "page-faults");
+	assert_int_equal(pf.state, VAL_EXACT);
+	assert_true(pf.v >= 30);
+	const struct mrow *t = thread_row(engine_model(e), c.pid);
+	assert_non_null(t);
+	int k = event_index(engine_model(e), "page-faults");
+	assert_true(k >= 0);
+	assert_int_equal(t->v[k].state, VAL_EXACT);
+	child_stop(&c);
+	engine_free(e);
+	evset_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_switch_keeps_history),
 		cmocka_unit_test(test_watched_without_thread_rows),
 		cmocka_unit_test(test_resume_counts_from_resume),
+		cmocka_unit_test(test_user_only_keeps_software),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
