@@ -2,8 +2,11 @@
  * validation, focus, engine commands, the sort menu, and a selection that follows its
  * row while the order holds still. */
 #include <locale.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "colors.h"
@@ -144,6 +147,40 @@ static void test_interval(void **state)
 	assert_int_equal(cmd.kind, UI_REDRAW);
 }
 
+/* A thread of this process that waits until told to end. */
+struct sleeper {
+	pthread_t th;
+	int fd[2];
+	volatile pid_t tid;
+};
+
+static void *sleeper_main(void *arg)
+{
+	struct sleeper *s = arg;
+	s->tid = (pid_t)syscall(SYS_gettid);
+	char c;
+	while (read(s->fd[0], &c, 1) < 0)
+		;
+	return NULL;
+}
+
+static void sleeper_start(struct sleeper *s)
+{
+	s->tid = 0;
+	assert_int_equal(pipe(s->fd), 0);
+	assert_int_equal(pthread_create(&s->th, NULL, sleeper_main, s), 0);
+	while (!s->tid)
+		sched_yield();
+}
+
+static void sleeper_stop(struct sleeper *s)
+{
+	assert_int_equal(write(s->fd[1], "x", 1), 1);
+	pthread_join(s->th, NULL);
+	close(s->fd[0]);
+	close(s->fd[1]);
+}
+
 static void test_pid_focus(void **state)
 {
 	char line[1024];
@@ -181,6 +218,25 @@ static void test_pid_focus(void **state)
 	assert_non_null(strstr(last_line(s, line, sizeof(line)), "no such process 99999999"));
 	assert_null(strstr(s, "Watching"));
 	assert_true(fake_find(s, " alpha") >= 0);
+	/* A thread's id, as -p refuses it: the model's thread 201 of process 200, and a
+	 * thread of ours outside the model. */
+	fake_key(U(state), 'p');
+	cmd = fake_type(U(state), "201\n");
+	assert_int_not_equal(cmd.kind, UI_FOCUS_PID);
+	s = screen(state);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "201 is a thread of process 200"));
+	assert_null(strstr(s, "Watching"));
+	struct sleeper sl;
+	sleeper_start(&sl);
+	char tid[32];
+	snprintf(tid, sizeof(tid), "%d\n", (int)sl.tid);
+	fake_key(U(state), 'p');
+	cmd = fake_type(U(state), tid);
+	sleeper_stop(&sl);
+	assert_int_not_equal(cmd.kind, UI_FOCUS_PID);
+	char want[96];
+	snprintf(want, sizeof(want), "%d is a thread of process %d", (int)sl.tid, (int)getpid());
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), want));
 	/* A live process outside the model: ours. */
 	fake_key(U(state), 'p');
 	char me[32];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "colors.h"
+#include "procfs.h"
 #include "setup.h"
 #include "setupkeys.h"
 #include "sortmenu.h"
@@ -312,14 +313,25 @@ static void bad_input(struct ui *u, const char *what, const char *hint)
 	snprintf(u->msg, sizeof(u->msg), "Not %.16s: '%.64s' (%.48s)", what, clean, hint);
 }
 
-/* A pid worth watching: one the model shows, or a live process (kill(pid, 0) fails
+/* A task worth a look: one the model shows, or a live one (kill(pid, 0) fails
  * with ESRCH only when there is none; EPERM means it is someone else's). */
 static bool pid_exists(const struct ui *u, pid_t pid)
 {
 	for (unsigned i = 0; u->m && i < u->m->nrows; i++)
-		if (u->m->rows[i].pid == pid)
+		if (u->m->rows[i].pid == pid || u->m->rows[i].tid == pid)
 			return true;
 	return !(kill(pid, 0) == -1 && errno == ESRCH);
+}
+
+/* The process a task id belongs to: from the model's thread rows, else from /proc
+ * (the id itself when neither knows). */
+static pid_t process_of(const struct ui *u, pid_t tid)
+{
+	for (unsigned i = 0; u->m && i < u->m->nrows; i++)
+		if (u->m->rows[i].kind == ROW_THREAD && u->m->rows[i].tid == tid)
+			return u->m->rows[i].pid;
+	pid_t tgid = procfs_tgid("", tid);
+	return tgid > 0 ? tgid : tid;
 }
 
 static void prompt_done(struct ui *u, struct ui_cmd *cmd)
@@ -345,6 +357,13 @@ static void prompt_done(struct ui *u, struct ui_cmd *cmd)
 		if (!pid_exists(u, pid)) {
 			/* Stay on what was shown: nothing to watch there. */
 			snprintf(u->msg, sizeof(u->msg), "no such process %d", (int)pid);
+			break;
+		}
+		pid_t tgid = process_of(u, pid);
+		if (tgid != pid) {
+			/* As -p says: a thread's row would be only part of its process. */
+			snprintf(u->msg, sizeof(u->msg), "%d is a thread of process %d: use p %d",
+				 (int)pid, (int)tgid, (int)tgid);
 			break;
 		}
 		focus(u, pid, cmd);
