@@ -289,9 +289,11 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	char msg[512];
 	struct evset *ns = calloc(1, sizeof(*ns));
 	if (!ns || make_set(a, spec, ns, msg, sizeof(msg))) {
-		ui_message(ui, ns ? msg : "out of memory");
+		if (!ns)
+			snprintf(msg, sizeof(msg), "out of memory");
 		free(ns);
 		ui_set_user_spec(ui, a->user_spec);
+		ui_events_refused(ui, msg);
 		return;
 	}
 	if (engine_set_evset(a->engine, ns)) {

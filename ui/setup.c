@@ -168,9 +168,15 @@ static const enum keybar_set view_keys[SETUP_VIEWS] = {KEYBAR_SETUP_PMUS, KEYBAR
 static void bottom_line(struct ui *u, int y, int w)
 {
 	struct setup *s = &u->setup;
-	if (s->sub == SUB_SEARCH || s->sub == SUB_SPEC)
+	bool msg = *u->msg && (u->msg_until == 0 || ui_now() < u->msg_until);
+	if (s->sub == SUB_SEARCH || s->sub == SUB_SPEC) {
+		/* Why a spec was refused stays above the line that mends it. */
+		if (msg && y > 2) {
+			paint_fill(y - 1, 0, w, colors_attr(CLR_MESSAGE));
+			paint_text(y - 1, 0, w, u->msg, colors_attr(CLR_MESSAGE));
+		}
 		prompt_draw(&s->prompt, y, w);
-	else if (*u->msg && (u->msg_until == 0 || ui_now() < u->msg_until)) {
+	} else if (msg) {
 		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
 		paint_text(y, 0, w, u->msg, colors_attr(CLR_MESSAGE));
 	} else {

@@ -41,6 +41,7 @@ struct setup {
 	bool split_ok;
 	int moving;	      /* SUB_GROUP: member being moved, or -1: adding an event */
 	struct prompt prompt; /* SUB_SEARCH, SUB_SPEC */
+	bool spec_typed;      /* the last spec sent was typed at the spec line */
 	struct menu menu;     /* SUB_GROUP */
 	struct metricdlg dlg; /* SUB_METRIC */
 };

@@ -16,6 +16,7 @@
 
 static void send_spec_text(struct ui *u, struct ui_cmd *cmd, const char *text)
 {
+	u->setup.spec_typed = false;
 	snprintf(u->spec_out, sizeof(u->spec_out), "%s", text);
 	cmd->kind = UI_SET_EVENTS;
 	cmd->spec = u->spec_out;
@@ -250,6 +251,7 @@ static void spec_key(struct ui *u, int key, struct ui_cmd *cmd)
 		return;
 	s->sub = SUB_NONE;
 	send_spec_text(u, cmd, s->prompt.text);
+	s->spec_typed = true; /* ui_events_refused opens the line again */
 	if (*s->prompt.text)
 		show_events_pane(u);
 	else

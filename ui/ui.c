@@ -264,6 +264,20 @@ void ui_set_user_spec(struct ui *u, const char *spec)
 	setup_spec_changed(u);
 }
 
+void ui_events_refused(struct ui *u, const char *why)
+{
+	if (!u)
+		return;
+	ui_message(u, why);
+	if (!u->setup.spec_typed)
+		return;
+	/* Typed at the spec line: back to it, the text as typed, to mend. */
+	u->setup.spec_typed = false;
+	u->setup.sub = SUB_SPEC;
+	u->mode = MODE_SETUP;
+	u->want_pane[0] = '\0';
+}
+
 void ui_set_metrics(struct ui *u, const struct user_metric *m, unsigned n)
 {
 	if (!u)

@@ -70,6 +70,9 @@ void ui_set_metrics(struct ui *u, const struct user_metric *m, unsigned n);
 /* One line on the bottom line for a few seconds or until a key (errors, the saved
  * file's path). Sanitised here. */
 void ui_message(struct ui *u, const char *text);
+/* The events sent (UI_SET_EVENTS) were refused, for why: said, and a spec typed at the
+ * events setup's spec line is shown there again as typed. */
+void ui_events_refused(struct ui *u, const char *why);
 
 /* What W saves of the screen: the active pane's name, its sort column's name ("" for
  * the pane's default) and whether that sort runs against the column's natural

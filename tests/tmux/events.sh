@@ -74,7 +74,11 @@ expect 'perf -e syntax' "':': spec line"
 keys C-u
 keys -l 'page-faults,cyles'
 keys Enter
-expect "unknown event 'cyles'" "typo: message" 30
+expect "unknown event 'cyles': did you mean cycles" "typo: message" 30
+# The spec line stays open with the text as typed, to mend; Esc leaves it, and the
+# events in force stay.
+expect 'perf -e syntax.*page-faults,cyles' "typo: the spec line keeps the text"
+keys Escape Escape
 expect 'PID +USER.*page-faul' "typo: the events in force stay"
 
 # W: the setup file is written where XDG_CONFIG_HOME says, and the message says so.
