@@ -20,8 +20,11 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-start() { # COMMAND...: pmutop watching it, in a fresh session
+RUNS=0
+start() { # COMMAND...: pmutop watching it, in a session of a server of its own
 	t kill-server 2>/dev/null
+	RUNS=$((RUNS + 1))
+	SOCK="pmutop-command-$$-$RUNS" # a server still going away refuses a new session
 	t new-session -d -s e2e -x 120 -y 40 \
 		"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5 -- $*; echo EXIT=\$?; sleep 60" || {
 		echo "FAIL: cannot start tmux"
