@@ -337,6 +337,17 @@ static void test_sort_menu(void **state)
 	assert_true(bottom - top - 1 >= 4 && bottom - top - 1 <= 12); /* 12 columns */
 	/* Right of the box, the table goes on. */
 	assert_non_null(strstr(fake_line(s, top, ln, sizeof(ln)), "COMMAND"));
+	/* On a wide screen each help line is whole (they were cut at 47 bytes). */
+	fake_key(U(state), 27);
+	ui_set_size(U(state), 160, 45);
+	fake_key(U(state), KEY_F(6));
+	s = screen(state);
+	assert_true(fake_find(s, "share of enabled time the group was on the PMU; <100 means "
+				 "scaled") >= 0);
+	fake_key(U(state), 27);
+	ui_set_size(U(state), 80, 24);
+	fake_key(U(state), KEY_F(6));
+	s = screen(state);
 	/* From CPU% down three: GHZ, CYCLES, INSNS. */
 	int keys[] = {KEY_DOWN, KEY_DOWN, KEY_DOWN, '\n'};
 	fake_keys(U(state), keys, 4);

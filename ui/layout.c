@@ -96,7 +96,9 @@ static void draw_table(struct ui *u, int y, int h, int w)
 	}
 	table_draw(&tv, y, h, w);
 	if (u->mode == MODE_MENU)
-		menu_draw(&u->menu, y, 0, w < 48 ? w : 48, h);
+		/* As wide as its labels where two thirds of the screen allow: the table
+		 * stays in sight beside it. */
+		menu_draw(&u->menu, y, 0, w * 2 / 3 > 48 ? w * 2 / 3 : w < 48 ? w : 48, h);
 }
 
 void layout_draw(struct ui *u)

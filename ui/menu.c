@@ -69,8 +69,29 @@ static void box_line(int y, int x, int w, const char *l, const char *fill, const
 
 /* A framed box as tall as its items (within h): the title in the top border, the text
  * under it cleared, so that nothing of the table shows through. */
+/* Terminal columns of a sanitised label: one per character (no wide ones reach here). */
+static int label_cols(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+int menu_width(const struct menu *mn)
+{
+	int w = label_cols(mn->title) + 6;
+	for (unsigned i = 0; i < mn->n; i++) {
+		int lw = label_cols(mn->label[i]) + 4;
+		w = lw > w ? lw : w;
+	}
+	return w;
+}
+
 void menu_draw(struct menu *mn, int y, int x, int w, int h)
 {
+	if (menu_width(mn) < w)
+		w = menu_width(mn);
 	if (h < 3 || w < 6)
 		return;
 	bool u8 = colors_utf8();

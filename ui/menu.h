@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #define MENU_MAX 128
-#define MENU_LABEL 48
+#define MENU_LABEL 112 /* a sort column's name and its whole help line */
 
 struct menu {
 	char title[32];
@@ -22,6 +22,9 @@ void menu_clear(struct menu *mn, const char *title);
 int menu_add(struct menu *mn, const char *label, long value);
 enum menu_res menu_key(struct menu *mn, int key);
 long menu_value(const struct menu *mn);
+/* Columns the widest label needs, frame included. */
+int menu_width(const struct menu *mn);
+/* Draw at (y, x), at most w columns wide (narrower where the labels are) and h high. */
 void menu_draw(struct menu *mn, int y, int x, int w, int h);
 
 #endif
