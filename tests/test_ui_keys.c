@@ -305,6 +305,20 @@ static void test_selection_scrolls(void **state)
 	(void)fx;
 }
 
+/* Shrinking the screen and growing it back: the rows above the selection come back
+ * first (the busiest, beta, had stayed scrolled off the top). */
+static void test_resize_back(void **state)
+{
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN};
+	fake_keys(U(state), keys, 3);
+	ui_set_size(U(state), 30, 8); /* one row: the selection, beta-worker */
+	screen(state);
+	ui_set_size(U(state), 80, 10); /* three rows, of seven */
+	const char *s = screen(state);
+	assert_true(fake_find(s, " 80.0 ") >= 0); /* beta's row, the busiest */
+	assert_true(fake_find(s, "beta-worker") >= 0);
+}
+
 static void test_engine_commands(void **state)
 {
 	assert_int_equal(fake_key(U(state), 'H').kind, UI_TOGGLE_THREADS);
@@ -492,6 +506,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_enter_focuses_selected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resize_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_engine_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sort_menu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_view_for_save, setup, teardown),

@@ -162,6 +162,13 @@ void rows_scroll(struct rows *r, size_t height)
 {
 	if (height == 0)
 		return;
+	/* A taller screen shows the rows above first: the busiest, at the top, come back
+	 * before any empty line appears below. */
+	if (height > r->height) {
+		size_t low = r->sel >= height ? r->sel - height + 1 : 0;
+		r->top = low < r->top ? low : r->top;
+	}
+	r->height = height;
 	if (r->sel < r->top)
 		r->top = r->sel;
 	if (r->sel >= r->top + height)

@@ -23,6 +23,7 @@ struct rows {
 	struct rowid sel_id;
 	bool pinned;            /* the user moved the selection: follow its row */
 	size_t top;             /* first position shown */
+	size_t height;          /* rows shown at the last rows_scroll */
 };
 
 void rows_init(struct rows *r);
