@@ -6,10 +6,12 @@
 
 struct pmu_set;
 
-/* Print the catalogue the screen's browsers show (src/catalog.h): every PMU row, then the
+/* Print the catalogue the screen's browsers show (src/catalog.h): PMU rows, then the
  * events under their headings, libpfm4 events with their umasks and modifiers indented
- * under them. filter (NULL: all) keeps one PMU or heading. Returns 0, -ENOENT when the
- * filter matched nothing, or -ENOMEM. */
+ * under them. filter NULL: the PMUs this machine has and their events (a line counts the
+ * rest); "all": every PMU and event libpfm4 knows; a glob ("cache*", matched without
+ * case against event names): the matching events of the PMUs this machine has; else
+ * one PMU or heading. Returns 0, -ENOENT when the filter matched nothing, or -ENOMEM. */
 int listing_print(FILE *f, const struct pmu_set *pmus, const char *filter);
 
 #endif

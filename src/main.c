@@ -816,12 +816,17 @@ int main(int argc, char **argv)
 		struct pmu_set *pmus = pmu_set_new("/sys", true);
 		int lerr = listing_print(stdout, pmus, a.cli.list_pmu);
 		pmu_set_free(pmus);
-		if (lerr) {
-			say("no PMU or event heading called '%s': pmutop --list "
-			    "shows them all\n",
+		if (lerr == -ENOENT && strpbrk(a.cli.list_pmu, "*?["))
+			say("no event name matches '%s': pmutop --list all shows every one\n",
 			    a.cli.list_pmu);
-			return 2;
-		}
+		else if (lerr == -ENOENT)
+			say("no PMU or event heading called '%s': pmutop --list all shows "
+			    "them all\n",
+			    a.cli.list_pmu);
+		else if (lerr)
+			say("cannot list events: %s\n", strerror(-lerr));
+		if (lerr)
+			return lerr == -ENOENT ? 2 : 1;
 		return 0;
 	}
 	if (!a.cli.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))

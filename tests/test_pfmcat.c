@@ -165,7 +165,7 @@ static void child_listing(struct pmu_set *s)
 {
 	int rc = 1;
 	struct catalog *c = catalog_new(s);
-	char *all = list_to_string(s, NULL, &rc);
+	char *all = list_to_string(s, "all", &rc);
 	CHECK(c && all && rc == 0);
 	CHECK(count(all, "\ngeneric:\n") == 1);
 	CHECK(count(all, "\nsoftware:\n") == 1);
@@ -188,7 +188,28 @@ static void child_listing(struct pmu_set *s)
 	CHECK(strstr(row, " libpfm "));
 	CHECK(strstr(row, "not in the kernel (no sysfs PMU)"));
 	CHECK(!strstr(row, "6+0"));
-	CHECK(list_to_string(s, "no_such_pmu", &rc) && rc == -ENOENT);
+	char *none = list_to_string(s, "no_such_pmu", &rc);
+	CHECK(none && rc == -ENOENT);
+	free(none);
+	/* Without "all": the PMUs the kernel has, a line for the rest, their events only. */
+	char *mine = list_to_string(s, NULL, &rc);
+	CHECK(mine && rc == 0);
+	CHECK(strstr(mine, "\nsoftware "));
+	CHECK(!strstr(mine, "\n" ZEN3 " "));
+	CHECK(!strstr(mine, ZEN3 "::"));
+	CHECK(strstr(mine, " more that this machine does not have: pmutop --list all)\n"));
+	CHECK(strstr(mine, "\n  task-clock "));
+	free(mine);
+	/* A glob over event names, without case. */
+	char *glob = list_to_string(s, "TASK-*", &rc);
+	CHECK(glob && rc == 0);
+	CHECK(strstr(glob, "\n  task-clock "));
+	CHECK(!strstr(glob, "page-faults"));
+	CHECK(!strstr(glob, "\n" ZEN3 " "));
+	free(glob);
+	glob = list_to_string(s, "zzz*", &rc);
+	CHECK(glob && rc == -ENOENT);
+	free(glob);
 	int r = catalog_find_pmu(c, ZEN3);
 	CHECK(r >= 0 && catalog_pmu(c, (unsigned)r)->pfm_only);
 	free(all);
