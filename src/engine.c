@@ -2,6 +2,7 @@
  * scaling into the model. */
 #include "engine.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -218,7 +220,20 @@ static void reserve_take(struct engine *e)
  * since is opened all the same, by IPI. */
 #define PENDING_PIN_MIN 16 /* fewer tasks on a CPU are not worth moving there */
 
-static bool pending_add(struct engine *e, struct task *t, int cpu, bool rt)
+/* A task's time on a CPU over its life so far (from its stat): how busy it is, as far
+ * as one read can tell. */
+static double cpu_share(const struct procfs_task *info)
+{
+	struct timespec now;
+	long hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
+		return (double)info->cpu_ticks;
+	double age = ((double)now.tv_sec + (double)now.tv_nsec * 1e-9) * (double)hz -
+		     (double)info->start_ticks;
+	return (double)info->cpu_ticks / (age > 1 ? age : 1);
+}
+
+static bool pending_add(struct engine *e, struct task *t, const struct procfs_task *info)
 {
 	struct pending *q = &e->pending;
 	if (q->n == q->cap) {
@@ -229,7 +244,7 @@ static bool pending_add(struct engine *e, struct task *t, int cpu, bool rt)
 		q->t = nt;
 		q->cap = cap;
 	}
-	q->t[q->n] = (struct pending_task){t, cpu, rt, q->n};
+	q->t[q->n] = (struct pending_task){t, info->cpu, info->rt_running, cpu_share(info), q->n};
 	q->n++;
 	return true;
 }
@@ -240,6 +255,70 @@ static int pending_cmp(const void *a, const void *b)
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int busiest_first(const void *a, const void *b)
+{
+	const struct pending_task *x = a, *y = b;
+	if (x->busy != y->busy)
+		return x->busy > y->busy ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Descriptors one task's groups take (those it opens itself). */
+static unsigned fds_per_task(const struct engine *e)
+{
+	unsigned n = 0;
+	for (unsigned g = 0; g < ngroups(e); g++)
+		if (!e->gdead[g] && !engine_lean_group(e, g))
+			n += e->set->groups[g].n;
+	return n;
+}
+
+/* Descriptors this process may still open, or -1 when it cannot tell or plainly has
+ * enough for need more (every task counted twice over and a margin: no listing then). */
+static long fds_left(const struct engine *e, unsigned long need)
+{
+	struct rlimit r;
+	if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
+		return -1;
+	unsigned long most = need + (unsigned long)tasktab_tasks(e->tab) * fds_per_task(e) +
+			     e->cpu.n * fds_per_task(e) + 256;
+	if (most < r.rlim_cur)
+		return -1;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	long used = -1; /* the listing's own */
+	for (struct dirent *de; (de = readdir(d));)
+		used += de->d_name[0] != '.';
+	closedir(d);
+	return (long)r.rlim_cur - used;
+}
+
+/* Out of descriptors, the busiest tasks are the ones worth counting: when the tasks
+ * noted cannot all have theirs, the busiest so far (time on a CPU, from the scan's
+ * /proc read) keep the place and the rest are set aside as short (n/c (fd limit)) for
+ * balance_fds to weigh, instead of whichever came first in /proc (kernel threads). */
+static void pending_budget(struct engine *e)
+{
+	struct pending *q = &e->pending;
+	unsigned per = fds_per_task(e);
+	long left = per ? fds_left(e, (unsigned long)q->n * per) : -1;
+	if (left < 0)
+		return;
+	long fit = (left - 2) / (long)per; /* and /proc's read and the output's */
+	if (fit < 0)
+		fit = 0;
+	if ((unsigned long)fit >= q->n)
+		return;
+	qsort(q->t, q->n, sizeof(*q->t), busiest_first);
+	for (unsigned i = (unsigned)fit; i < q->n; i++) {
+		struct task *t = q->t[i].t;
+		memset(t->c.why, WHY_FDLIMIT, e->l.nevents);
+		t->fd_short = true;
+	}
+	q->n = (unsigned)fit;
 }
 
 /* May this thread move to CPUs for pending_open()? Not when it runs under a real-time
@@ -260,6 +339,7 @@ static void pending_open(struct engine *e)
 	bool can_pin = q->n >= PENDING_PIN_MIN && may_pin() &&
 		       sched_getaffinity(0, sizeof(mine), &mine) == 0;
 	bool moved = false;
+	pending_budget(e);
 	qsort(q->t, q->n, sizeof(*q->t), pending_cmp);
 	for (unsigned i = 0, j; i < q->n; i = j) {
 		int cpu = q->t[i].cpu;
@@ -316,11 +396,9 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 	if (!t)
 		return NULL;
 	struct proc *p = t->proc;
-	int cpu = -1; /* where it last ran, when /proc said */
-	bool rt = false;
+	struct procfs_task where = {.cpu = -1}; /* where it last ran, when /proc said */
 	if (known) {
-		cpu = known->cpu;
-		rt = known->rt_running;
+		where = *known;
 		snprintf(t->comm, sizeof(t->comm), "%s", known->comm);
 		snprintf(p->comm, sizeof(p->comm), "%s", known->comm);
 		p->uid = known->uid;
@@ -336,8 +414,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 	} else {
 		struct procfs_task info;
 		if (task_info(e, pid, tid, &info) == 0) {
-			cpu = info.cpu;
-			rt = info.rt_running;
+			where = info;
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
 			if (p->nthreads == 1 || tid == pid) {
 				snprintf(p->comm, sizeof(p->comm), "%s", info.comm);
@@ -346,6 +423,12 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 			}
 		}
 	}
+	/* Its owner's name now, while a descriptor for the user database can still be had
+	 * (out of descriptors, a lookup at the first row failed, and USER read 0 for root). */
+	if (!p->user || p->user_uid != p->uid) {
+		p->user = procfs_user_name(p->uid);
+		p->user_uid = p->uid;
+	}
 	for (unsigned i = 0; i < e->o.npids; i++)
 		if (e->pids[i] == pid)
 			p->keep = true;
@@ -353,7 +436,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 	 * scans do not read it again, but give it no descriptors and no row. */
 	if (e->o.only_uid && p->uid != e->o.uid && !p->keep)
 		p->ignored = true;
-	if (!p->ignored && !(e->pending.on && cpu >= 0 && pending_add(e, t, cpu, rt)))
+	if (!p->ignored && !(e->pending.on && where.cpu >= 0 && pending_add(e, t, &where)))
 		task_open(e, t);
 	return t;
 }

@@ -28,6 +28,7 @@ struct pending_task {
 	struct task *t;
 	int cpu;	/* the CPU it last ran on */
 	bool rt;	/* runnable under a real-time policy there */
+	double busy;	/* its share of a CPU since it started: the busiest go first */
 	unsigned order; /* found order, kept within a CPU */
 };
 

@@ -82,32 +82,37 @@ static bool stat_num(const char *p, long long *v)
 	return end != p && errno == 0 && (*end == ' ' || *end == '\n' || *end == '\0');
 }
 
-/* state(3) ppid(4) flags(9) num_threads(20) processor(39) policy(41), walked once (sscanf
- * was a tenth of start-up with a thousand tasks). */
+/* state(3) ppid(4) flags(9) utime(14) stime(15) num_threads(20) starttime(22)
+ * processor(39) policy(41), walked once (sscanf was a tenth of start-up with a thousand tasks). */
 static int parse_stat(const char *buf, struct procfs_task *t)
 {
 	const char *p = strrchr(buf, ')');
 	if (!p)
 		return -EINVAL;
-	static const int want[] = {3, 4, 9, 20, 39, 41};
-	const char *at[6] = {NULL};
+	static const int want[] = {3, 4, 9, 14, 15, 20, 22, 39, 41};
+	const char *at[9] = {NULL};
 	const char *q = next_field(p + 1, 1); /* field 3 */
-	for (unsigned i = 0; i < 6 && q; i++) {
+	for (unsigned i = 0; i < 9 && q; i++) {
 		if (i > 0)
 			q = next_field(q, want[i] - want[i - 1] + 1);
 		at[i] = q;
 	}
-	long long ppid, flags, nthreads, cpu, policy;
+	long long ppid, flags, utime, stime, nthreads, start, cpu, policy;
 	if (!at[0] || !stat_num(at[1], &ppid) || !stat_num(at[2], &flags))
 		return -EINVAL;
 	char state = *at[0];
-	t->nthreads = stat_num(at[3], &nthreads) && nthreads > 0 ? (unsigned)nthreads : 0;
-	t->cpu = stat_num(at[4], &cpu) && cpu >= 0 && cpu < INT_MAX ? (int)cpu : -1;
+	t->cpu_ticks = stat_num(at[3], &utime) && stat_num(at[4], &stime) && utime >= 0 &&
+				       stime >= 0
+			       ? (uint64_t)utime + (uint64_t)stime
+			       : 0;
+	t->nthreads = stat_num(at[5], &nthreads) && nthreads > 0 ? (unsigned)nthreads : 0;
+	t->start_ticks = stat_num(at[6], &start) && start >= 0 ? (uint64_t)start : 0;
+	t->cpu = stat_num(at[7], &cpu) && cpu >= 0 && cpu < INT_MAX ? (int)cpu : -1;
 	t->ppid = (pid_t)ppid;
 	t->kthread = ((unsigned long long)flags & PF_KTHREAD) != 0;
 	t->dead = state == 'Z' || state == 'X' || state == 'x';
 	/* SCHED_FIFO 1, SCHED_RR 2, SCHED_DEADLINE 6 */
-	t->rt_running = state == 'R' && stat_num(at[5], &policy) &&
+	t->rt_running = state == 'R' && stat_num(at[8], &policy) &&
 			(policy == 1 || policy == 2 || policy == 6);
 	return 0;
 }

@@ -1,11 +1,15 @@
 /* Out of file descriptors (issue 7): the busiest tasks keep their counters, the rest read
  * n/c (fd limit) and are counted, and the engine recovers as tasks exit. Real software
  * events under a lowered soft RLIMIT_NOFILE, on 200 idle children and one busy one that
- * is found last (the newest pids), so it starts without descriptors. */
+ * is found last (the newest pids): it has counters from the start, ahead of idle tasks
+ * found before it; and an idle child that starts to spin gets them from one that
+ * sleeps. */
 #include "testutil.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <string.h>
@@ -28,6 +32,13 @@ static struct evset set;
 static bool have_set;
 static struct rlimit saved;
 
+static void spin(int sig)
+{
+	(void)sig;
+	for (volatile unsigned long n = 0;; n++)
+		;
+}
+
 static void spawn(void)
 {
 	for (int i = 0; i < IDLE; i++) {
@@ -36,6 +47,7 @@ static void spawn(void)
 		if (idle[i] == 0) {
 			/* A failed assertion leaves without reaping: die with the test. */
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			signal(SIGUSR1, spin); /* told to get busy */
 			pause();
 			_exit(0);
 		}
@@ -98,6 +110,7 @@ static void test_busiest_keep_counters(void **state)
 	have_set = true;
 	evset_probe(&set, false);
 	/* One descriptor per task: 150 cannot hold the machine's tasks and our 201. */
+	nap(0.3); /* the busy child has run a while when pmutop starts, as top's busiest has */
 	struct rlimit low = {150, saved.rlim_max};
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
 	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.3};
@@ -105,30 +118,47 @@ static void test_busiest_keep_counters(void **state)
 	struct engine *e = eng = engine_new(&set, &o, &err);
 	assert_non_null(e);
 	const struct model *m = engine_model(e);
-	bool was_short = false;
-	for (int i = 0; i < 8; i++) {
-		nap(0.3);
-		engine_tick(e);
-		const struct mrow *r = proc_row(m, busy);
-		if (i == 0) {
-			/* Found last, it had no descriptor left: n/c with the reason. */
-			assert_non_null(r);
-			was_short = r->v[0].state == VAL_NC && r->v[0].why == WHY_FDLIMIT;
-		}
-	}
-	/* Found last, the busy child should have started without descriptors; if the
-	 * machine's own tasks were few enough for it to get some, balancing was not tried. */
-	if (!was_short)
-		skip();
-	assert_true(m->nfd_short > 0);
-	/* The limit is in use, not left idle: counters fill it but for the reserve. */
-	assert_true(engine_open_fds(e) > 100);
+	nap(0.3);
+	engine_tick(e);
+	/* Found last, but the busiest: counted from the first tick, while idle tasks found
+	 * before it wait (it had no descriptor left for three ticks and more). */
 	const struct mrow *r = proc_row(m, busy);
 	assert_non_null(r);
 	if (r->v[0].state != VAL_EXACT)
-		fail_msg("the busy task is %s (%s) after 8 ticks, %u tasks short (was short: %d)",
-			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), m->nfd_short,
-			 was_short);
+		fail_msg("the busy task is %s (%s) at the first tick, %u tasks short",
+			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), m->nfd_short);
+	assert_true(m->nfd_short > 0);
+	/* Its owner's name, looked up before the descriptors ran out (USER read 0). */
+	struct passwd *pw = getpwuid(geteuid());
+	assert_non_null(pw);
+	assert_string_equal(r->user, pw->pw_name);
+	/* An idle child without descriptors that starts to spin gets them from a task
+	 * that sleeps, within a few ticks (balance_fds, twice a second). */
+	pid_t late = 0;
+	for (int i = IDLE - 1; i >= 0 && !late; i--) {
+		const struct mrow *ir = proc_row(m, idle[i]);
+		if (ir && ir->v[0].state == VAL_NC && ir->v[0].why == WHY_FDLIMIT)
+			late = idle[i];
+	}
+	assert_true(late > 0);
+	kill(late, SIGUSR1);
+	for (int i = 0; i < 8; i++) {
+		nap(0.3);
+		engine_tick(e);
+	}
+	const struct mrow *lr = proc_row(m, late);
+	assert_non_null(lr);
+	if (lr->v[0].state != VAL_EXACT || lr->v[0].v < 0.1e9)
+		fail_msg("the child that got busy is %s (%s, %.0f ns) after 8 ticks",
+			 val_state_str(lr->v[0].state), val_why_str(lr->v[0].why), lr->v[0].v);
+	assert_true(m->nfd_short > 0);
+	/* The limit is in use, not left idle: counters fill it but for the reserve. */
+	assert_true(engine_open_fds(e) > 100);
+	r = proc_row(m, busy);
+	assert_non_null(r);
+	if (r->v[0].state != VAL_EXACT)
+		fail_msg("the busy task is %s (%s) after 9 ticks, %u tasks short",
+			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), m->nfd_short);
 	/* It spins: most of each 0.3 s interval on a CPU. */
 	assert_true(r->v[0].v > 0.1e9);
 	/* An idle child without descriptors reads n/c (fd limit), never 0; one that just
@@ -155,10 +185,54 @@ static void test_busiest_keep_counters(void **state)
 			 before);
 }
 
+/* pmutop itself with 40 descriptors (ulimit -n 40): the users' names are there, never a
+ * bare uid (USER read 0 for root: the user database could not be opened any more). */
+static void test_names_without_descriptors(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		struct rlimit low = {40, 40};
+		dup2(p[1], 1);
+		close(p[0]);
+		if (setrlimit(RLIMIT_NOFILE, &low) != 0)
+			_exit(126);
+		execl(PMUTOP_BINARY, PMUTOP_BINARY, "-b", "-n", "2", "-d", "0.2", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	static char out[1 << 17];
+	size_t n = 0;
+	for (ssize_t r; n < sizeof(out) - 1 && (r = read(p[0], out + n, sizeof(out) - 1 - n)) > 0;)
+		n += (size_t)r;
+	out[n] = '\0';
+	close(p[0]);
+	int st;
+	assert_int_equal(waitpid(c, &st, 0), c);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	unsigned root_rows = 0;
+	for (char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		int pid;
+		char user[64];
+		if (sscanf(l, "%d %63s", &pid, user) != 2)
+			continue;
+		if (strcmp(user, "0") == 0)
+			fail_msg("a row's USER is the bare uid 0: %.120s", l);
+		root_rows += strcmp(user, "root") == 0;
+	}
+	assert_true(root_rows > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_busiest_keep_counters, teardown),
+		cmocka_unit_test(test_names_without_descriptors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
