@@ -122,7 +122,9 @@ static void test_interval(void **state)
 	assert_int_equal(cmd.kind, UI_SET_INTERVAL);
 	assert_true(cmd.interval > 0.49 && cmd.interval < 0.51);
 
-	const char *bad[] = {"abc", "0.01", "5000", "", "1x", "nan", "-1"};
+	/* What -d refuses, the prompt refuses: one parser (it took hex and blanks). */
+	const char *bad[] = {"abc", "0.01", "5000", "",	  "1x",	 "nan",
+			     "-1",  "0x1",  " 2",   "2 ", "inf", "1e999"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fake_key(U(state), 's');
 		fake_key(U(state), 21); /* ^U: clear the line */

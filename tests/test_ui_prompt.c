@@ -1,4 +1,4 @@
-/* The dialogs' pieces without a screen: interval and PID validation, line editing,
+/* The dialogs' pieces without a screen: PID validation, line editing,
  * and the pick list's keys. */
 #include <string.h>
 
@@ -6,32 +6,6 @@
 #include "menu.h"
 #include "prompt.h"
 #include "testutil.h"
-
-static void test_interval_accepts(void **state)
-{
-	(void)state;
-	double v = 0;
-	assert_true(prompt_parse_interval("1", &v));
-	assert_true(v == 1.0);
-	assert_true(prompt_parse_interval(" 0.1 ", &v));
-	assert_true(v == 0.1);
-	assert_true(prompt_parse_interval("3600", &v));
-	assert_true(v == 3600.0);
-	assert_true(prompt_parse_interval("2.5", &v));
-	assert_true(v == 2.5);
-}
-
-static void test_interval_rejects(void **state)
-{
-	(void)state;
-	const char *bad[] = {"", " ", "0", "0.09", "3600.5", "-1", "abc", "1s", "1 2",
-			     "inf", "nan", "1e999", "0x"};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		double v = 42;
-		assert_false(prompt_parse_interval(bad[i], &v));
-		assert_true(v == 42);   /* untouched on failure */
-	}
-}
 
 static void test_pid(void **state)
 {
@@ -110,8 +84,6 @@ static void test_menu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_interval_accepts),
-		cmocka_unit_test(test_interval_rejects),
 		cmocka_unit_test(test_pid),
 		cmocka_unit_test(test_editing),
 		cmocka_unit_test(test_menu),

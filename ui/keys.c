@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "colors.h"
 #include "procfs.h"
 #include "setup.h"
@@ -342,7 +343,7 @@ static void prompt_done(struct ui *u, struct ui_cmd *cmd)
 	case ASK_FILTER:
 		break;
 	case ASK_INTERVAL:
-		if (!prompt_parse_interval(u->prompt.text, &iv)) {
+		if (cli_parse_seconds(u->prompt.text, &iv) != 0) { /* as -d takes it */
 			bad_input(u, "an interval", "give seconds from 0.1 to 3600");
 			break;
 		}

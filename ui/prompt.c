@@ -2,8 +2,6 @@
  * stored as bytes and sanitised for display. */
 #include "prompt.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,21 +89,6 @@ void prompt_draw(const struct prompt *p, int y, int w)
 	paint_text(y, x, w - x, "_", A_BLINK);
 	if (w - x - 2 >= (int)sizeof(hint) - 1)
 		paint_text(y, x + 2, w - x - 2, hint, colors_attr(CLR_LABEL));
-}
-
-bool prompt_parse_interval(const char *s, double *out)
-{
-	char *end;
-	while (*s == ' ')
-		s++;
-	errno = 0;
-	double v = strtod(s, &end);
-	while (*end == ' ')
-		end++;
-	if (end == s || *end || errno || !isfinite(v) || v < 0.1 || v > 3600)
-		return false;
-	*out = v;
-	return true;
 }
 
 bool prompt_parse_pid(const char *s, pid_t *out)

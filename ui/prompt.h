@@ -26,8 +26,6 @@ void prompt_open(struct prompt *p, const char *label, const char *init);
 enum prompt_res prompt_key(struct prompt *p, int key);
 void prompt_draw(const struct prompt *p, int y, int w);
 
-/* Seconds between 0.1 and 3600, the whole string a number. Returns false otherwise. */
-bool prompt_parse_interval(const char *s, double *out);
 /* A positive process id in decimal digits. */
 bool prompt_parse_pid(const char *s, pid_t *out);
 
