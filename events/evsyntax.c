@@ -156,6 +156,7 @@ int evsyntax_split(const char *spec, struct evsyntax_group **out, unsigned *nout
 		memset(&gs[n], 0, sizeof(gs[n]));
 		i = evsyntax_skip_ws(spec, i);
 		if (spec[i] == '{') {
+			gs[n].braced = true;
 			ret = evsyntax_braces(spec, &i, &gs[n], err);
 		} else if (spec[i] == '}') {
 			ret = evsyntax_fail_at(err, -EINVAL, spec, i);

@@ -20,6 +20,7 @@ struct evsyntax_group {
 	unsigned n;
 	struct evsyntax_span ev[EVGROUP_MAX];
 	struct evsyntax_span mod;
+	bool braced; /* written in braces ("{a}" is a group of one too) */
 };
 
 struct evsyntax_mod {

@@ -134,31 +134,6 @@ static void reap_child(struct app *a)
 	}
 }
 
-/* Stop the watched command before leaving the screen: sig now (0: the terminal sent
- * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
- * pmutop's exit status. Nothing is left running under init. */
-static void stop_child(struct app *a, int sig)
-{
-	if (a->child <= 0 || a->child_done)
-		return;
-	if (sig)
-		kill(a->child, sig);
-	const struct timespec step = {0, 10 * 1000 * 1000};
-	for (int i = 0; i < 200 && !a->child_done; i++) {
-		reap_child(a);
-		if (!a->child_done)
-			nanosleep(&step, NULL);
-	}
-	if (a->child_done)
-		return;
-	kill(a->child, SIGKILL);
-	int st;
-	if (waitpid(a->child, &st, 0) == a->child) {
-		a->child_done = true;
-		a->child_status = st;
-	}
-}
-
 static void build_panes(struct app *a)
 {
 	const struct model *m = engine_model(a->engine);
@@ -272,6 +247,31 @@ static int run_batch(struct app *a)
 }
 
 #ifdef PMUTOP_HAVE_UI
+/* Stop the watched command before leaving the screen: sig now (0: the terminal sent
+ * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
+ * pmutop's exit status. Nothing is left running under init. */
+static void stop_child(struct app *a, int sig)
+{
+	if (a->child <= 0 || a->child_done)
+		return;
+	if (sig)
+		kill(a->child, sig);
+	const struct timespec step = {0, 10 * 1000 * 1000};
+	for (int i = 0; i < 200 && !a->child_done; i++) {
+		reap_child(a);
+		if (!a->child_done)
+			nanosleep(&step, NULL);
+	}
+	if (a->child_done)
+		return;
+	kill(a->child, SIGKILL);
+	int st;
+	if (waitpid(a->child, &st, 0) == a->child) {
+		a->child_done = true;
+		a->child_status = st;
+	}
+}
+
 static bool want_color(const struct cli *c)
 {
 	const char *term = getenv("TERM");

@@ -26,9 +26,9 @@ struct uspec {
 	unsigned ng;
 };
 
-/* Split text: top-level commas separate groups, commas inside {...} members, and commas
- * between the slashes of pmu/.../ belong to the name. Returns 0, -EINVAL (unbalanced
- * braces or slashes) or -E2BIG (too many events, a name too long); s is then empty. */
+/* Split text by the -e grammar (events/evsyntax.h): it refuses what -e refuses. Returns
+ * 0, -EINVAL (what evsyntax_split refuses: empty events, stray braces, bad modifiers)
+ * or -E2BIG (too many events, a name too long); s is then empty. */
 int uspec_parse(const char *text, struct uspec *s);
 /* Write s back. Returns 0, or -E2BIG when it does not fit in len (buf is then ""). */
 int uspec_format(const struct uspec *s, char *buf, size_t len);

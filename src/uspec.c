@@ -1,140 +1,65 @@
-/* Splitting and rewriting the user's event spec. The only syntax that matters here is
- * where one event ends: a comma outside pmu/.../ terms. */
+/* Splitting and rewriting the user's event spec, split by the -e grammar itself. */
 #include "uspec.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-struct scan {
-	const char *p;
-	struct uspec *s;
-};
+#include "evsyntax.h"
 
-static const char *skip_space(const char *p)
+static void new_group(struct uspec *s, bool braced)
 {
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
+	memset(&s->g[s->ng], 0, sizeof(s->g[0]));
+	s->g[s->ng++].braced = braced;
 }
 
-/* Append member p[0..n) (trimmed) to the last group. */
-static int add_member(struct uspec *s, const char *p, size_t n)
+/* Append member text[sp] to the last group. */
+static int add_member(struct uspec *s, const char *text, struct evsyntax_span sp)
 {
-	while (n && (*p == ' ' || *p == '\t'))
-		p++, n--;
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-		n--;
-	if (n == 0)
-		return 0; /* "a,,b": nothing between the commas */
-	if (s->nev == USPEC_EVENTS || n >= USPEC_NAME)
+	if (s->nev == USPEC_EVENTS || sp.len >= USPEC_NAME)
 		return -E2BIG;
-	memcpy(s->ev[s->nev], p, n);
-	s->ev[s->nev][n] = '\0';
+	memcpy(s->ev[s->nev], text + sp.pos, sp.len);
+	s->ev[s->nev][sp.len] = '\0';
 	s->group[s->nev++] = s->ng - 1;
 	return 0;
 }
 
-/* The end of the member at p: the next comma (or '}' inside braces) outside slashes. */
-static const char *member_end(const char *p, bool braced, int *err)
+static int add_group(struct uspec *s, const char *text, const struct evsyntax_group *g)
 {
-	bool terms = false;
-	for (; *p; p++) {
-		if (*p == '/')
-			terms = !terms;
-		else if (terms)
-			continue;
-		else if (*p == ',' || (braced && *p == '}'))
-			return p;
-		else if (*p == '{' || *p == '}')
-			break;
-	}
-	if (terms || (*p && *p != ',') || (braced && !*p))
-		*err = -EINVAL;
-	return p;
-}
-
-static int new_group(struct uspec *s, bool braced)
-{
-	if (s->ng == USPEC_EVENTS)
+	if (s->ng == USPEC_EVENTS || g->mod.len + 1 >= USPEC_MODS)
 		return -E2BIG;
-	memset(&s->g[s->ng], 0, sizeof(s->g[0]));
-	s->g[s->ng++].braced = braced;
-	return 0;
-}
-
-/* "{a,b}:mods" at sc->p (just past '{'). */
-static int scan_braced(struct scan *sc)
-{
-	int err = new_group(sc->s, true);
-	while (!err) {
-		const char *e = member_end(sc->p, true, &err);
+	/* A braced single event keeps no braces unless it has modifiers of its own. */
+	new_group(s, g->braced && (g->n > 1 || g->mod.len));
+	struct uspec_group *ug = &s->g[s->ng - 1];
+	if (g->mod.len)
+		snprintf(ug->mods, sizeof(ug->mods), ":%.*s", (int)g->mod.len, text + g->mod.pos);
+	for (unsigned k = 0; k < g->n; k++) {
+		int err = add_member(s, text, g->ev[k]);
 		if (err)
-			break;
-		err = add_member(sc->s, sc->p, (size_t)(e - sc->p));
-		sc->p = e + 1;
-		if (*e == '}')
-			break;
+			return err;
 	}
-	if (err)
-		return err;
-	const char *m = skip_space(sc->p);
-	size_t n = strcspn(m, ",");
-	while (n && (m[n - 1] == ' ' || m[n - 1] == '\t'))
-		n--;
-	if (n >= USPEC_MODS)
-		return -E2BIG;
-	memcpy(sc->s->g[sc->s->ng - 1].mods, m, n);
-	sc->s->g[sc->s->ng - 1].mods[n] = '\0';
-	sc->p = m + strcspn(m, ",");
 	return 0;
 }
 
-static int scan_group(struct scan *sc)
-{
-	sc->p = skip_space(sc->p);
-	if (*sc->p == '{') {
-		sc->p++;
-		return scan_braced(sc);
-	}
-	int err = 0;
-	const char *e = member_end(sc->p, false, &err);
-	if (err)
-		return err;
-	const char *start = sc->p;
-	sc->p = e;
-	if (skip_space(start) >= e)
-		return 0; /* nothing between two commas */
-	err = new_group(sc->s, false);
-	return err ? err : add_member(sc->s, start, (size_t)(e - start));
-}
-
+/* The -e grammar's own split (events/evsyntax.c): the screen refuses what -e refuses. */
 int uspec_parse(const char *text, struct uspec *s)
 {
-	struct scan sc = {.p = text ? text : "", .s = s};
 	s->nev = s->ng = 0;
-	while (*sc.p) {
-		int err = scan_group(&sc);
-		if (err) {
-			s->nev = s->ng = 0;
-			return err;
-		}
-		if (*sc.p == ',')
-			sc.p++;
-	}
-	/* A group whose members were all empty ("{}") is no group. */
-	for (unsigned g = 0; g < s->ng; g++) {
-		unsigned n;
-		uspec_group_first(s, g, &n);
-		if (n == 0) {
-			memmove(&s->g[g], &s->g[g + 1], (s->ng - g - 1) * sizeof(s->g[0]));
-			for (unsigned i = 0; i < s->nev; i++)
-				s->group[i] -= s->group[i] > g;
-			s->ng--;
-			g--;
-		}
-	}
-	return 0;
+	text = text ? text : "";
+	if (text[strspn(text, " \t\n")] == '\0')
+		return 0;
+	struct evsyntax_group *gs;
+	unsigned n;
+	int err = evsyntax_split(text, &gs, &n, NULL);
+	if (err)
+		return err; /* it frees its own */
+	for (unsigned g = 0; !err && g < n; g++)
+		err = add_group(s, text, &gs[g]);
+	free(gs);
+	if (err)
+		s->nev = s->ng = 0;
+	return err;
 }
 
 unsigned uspec_group_first(const struct uspec *s, unsigned g, unsigned *n)

@@ -62,17 +62,20 @@ static void test_roundtrip_and_spaces(void **state)
 	roundtrip("{cycles,instructions}:u,cs");
 	roundtrip("cpu/event=0x3c,umask=0x00/,{a,b,c}");
 	roundtrip("");
-	/* spaces and empty members go; a braced single event loses its braces */
-	assert_int_equal(uspec_parse(" { cycles , instructions } :u , ,cs,{page-faults}", &sp), 0);
+	/* spaces go; a braced single event loses its braces */
+	assert_int_equal(uspec_parse(" { cycles , instructions }:u , cs,{page-faults}", &sp), 0);
 	assert_string_equal(fmt(), "{cycles,instructions}:u,cs,page-faults");
-	assert_int_equal(uspec_parse("{}", &sp), 0);
-	assert_int_equal(sp.ng, 0);
+	assert_int_equal(uspec_parse("{page-faults}:u", &sp), 0);
+	assert_string_equal(fmt(), "{page-faults}:u");
 }
 
 static void test_errors(void **state)
 {
 	(void)state;
-	const char *bad[] = {"{cycles", "cycles}", "{a,{b}}", "cpu/event=1", "a,{b"};
+	/* What -e refuses (the screen's spec line once took the last five: "a b,c" as one
+	 * event of that name). */
+	const char *bad[] = {"{cycles", "cycles}", "{a,{b}}", "cpu/event=1", "a,{b", "a,,b",
+			     "{a,b}x",	"a b,c",   "{}",      " , ,cs",	     "{a}:q"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(uspec_parse(bad[i], &sp), -EINVAL);
 		assert_int_equal(sp.nev, 0);
