@@ -1,6 +1,8 @@
 /* Opening and reading one perf event group, the way tools/lib/perf/evsel.c does. */
 #include "evgroup.h"
 
+#include "evclock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -297,20 +299,13 @@ static bool child_asleep(pid_t child)
 	return s && s[1] == ' ' && s[2] == 'S';
 }
 
-static double mono(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* The check's child: woken by a byte, it stays on its CPU until the parent has seen the
  * count move (*seen, shared) or 0.2 s went by, then answers and sleeps again. */
 static void check_child(int go, int done, const volatile int *seen)
 {
 	char c;
 	while (read(go, &c, 1) == 1) {
-		for (double t0 = mono(); !*seen && mono() - t0 < 0.2;)
+		for (double t0 = evclock_now(); !*seen && evclock_now() - t0 < 0.2;)
 			;
 		if (write(done, &c, 1) != 1)
 			break;
@@ -335,7 +330,7 @@ static bool moved_at_sched_in(pid_t child, int go, int done, volatile int *seen,
 	if (write(go, &c, 1) != 1)
 		return false;
 	bool moved = false;
-	for (double t0 = mono(); !moved && mono() - t0 < 0.1;) {
+	for (double t0 = evclock_now(); !moved && evclock_now() - t0 < 0.1;) {
 		nanosleep(&pause, NULL);
 		moved = *seq != before;
 	}

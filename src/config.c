@@ -3,6 +3,8 @@
  * parser reads back to the same struct, and replaces the file atomically. */
 #include "config.h"
 
+#include "text.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -51,32 +53,6 @@ static bool is_ctrl(unsigned char ch)
 	return (ch < 0x20 && ch != '\t') || ch == 0x7f;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. Strict: no
- * overlong forms, no surrogates, nothing above U+10FFFF. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char b = s[0];
-	size_t len;
-	unsigned lo = 0x80, hi = 0xbf; /* allowed range of the second byte */
-
-	if (b < 0x80)
-		return 1;
-	if (b >= 0xc2 && b <= 0xdf)
-		len = 2;
-	else if (b >= 0xe0 && b <= 0xef)
-		len = 3, lo = b == 0xe0 ? 0xa0 : 0x80, hi = b == 0xed ? 0x9f : 0xbf;
-	else if (b >= 0xf0 && b <= 0xf4)
-		len = 4, lo = b == 0xf0 ? 0x90 : 0x80, hi = b == 0xf4 ? 0x8f : 0xbf;
-	else
-		return 0;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 /* s[0..n) for a message: at most about 40 characters, anything that is not printable
  * UTF-8 as '?', so that an error line is itself clean text. */
 static const char *quote(char *out, size_t outlen, const char *s, size_t n)
@@ -85,7 +61,7 @@ static const char *quote(char *out, size_t outlen, const char *s, size_t n)
 	size_t o = 0, i = 0, chars = 0;
 
 	while (i < n && o + 8 < outlen) {
-		size_t l = utf8_seq(u + i, n - i);
+		size_t l = text_utf8_seq(u + i, n - i, NULL);
 		if (++chars > 40) {
 			memcpy(out + o, "...", 3), o += 3;
 			break;
@@ -111,7 +87,7 @@ static int check_text(struct parse *p, const char *key, const char *v, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)v;
 	for (size_t i = 0; i < n;) {
-		size_t l = utf8_seq(u + i, n - i);
+		size_t l = text_utf8_seq(u + i, n - i, NULL);
 		if (l == 0)
 			return fail(p,
 				    "the value of '%s' is not valid UTF-8 (byte %zu): save "

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "evclock.h"
 #include "evgroup.h"
 #include "hybrid.h"
 #include "procfs.h"
@@ -23,11 +24,6 @@
 #include "engine_priv.h"
 
 static void read_target(struct engine *e, struct counts *c);
-
-static double ts_diff(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(a->tv_sec - b->tv_sec) + (double)(a->tv_nsec - b->tv_nsec) / 1e9;
-}
 
 static unsigned ngroups(const struct engine *e)
 {
@@ -353,13 +349,11 @@ static void pending_open(struct engine *e)
 			cpu_set_t one;
 			CPU_ZERO(&one);
 			CPU_SET(cpu, &one);
-			struct timespec t0, t1;
-			clock_gettime(CLOCK_MONOTONIC, &t0);
+			double t0 = evclock_now();
 			if (sched_setaffinity(0, sizeof(one), &one) == 0)
 				moved = true;
-			clock_gettime(CLOCK_MONOTONIC, &t1);
 			/* A move that waited (a busy CPU) is dearer than the IPIs it saves. */
-			if (ts_diff(&t1, &t0) > 0.005)
+			if (evclock_now() - t0 > 0.005)
 				can_pin = false;
 		}
 		for (unsigned k = i; k < j; k++)
@@ -1203,10 +1197,9 @@ static void build_rows(struct engine *e, bool add_tot)
 
 int engine_tick(struct engine *e)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	e->m.elapsed = ts_diff(&now, &e->last);
-	e->m.time = ts_diff(&now, &e->start);
+	double now = evclock_now();
+	e->m.elapsed = now - e->last;
+	e->m.time = now - e->start;
 	e->last = now;
 
 	free_exited(e);
@@ -1304,7 +1297,7 @@ void engine_set_interval(struct engine *e, double interval)
  * Tasks found in the pause are found at the next tick. */
 static void rebase(struct engine *e)
 {
-	clock_gettime(CLOCK_MONOTONIC, &e->last);
+	e->last = evclock_now();
 	read_tasks(e);
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
 		bool all_exited;
@@ -1618,7 +1611,7 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	/* Baseline: the first interval counts from here, as its length does, not from each
 	 * group's opening during start-up. The clock is read before the pass, as a tick
 	 * reads it before its reads: each task's window then lasts one interval. */
-	clock_gettime(CLOCK_MONOTONIC, &e->start);
+	e->start = evclock_now();
 	read_tasks(e);
 	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
 		read_target(e, &e->cpu.cnt[i]);

@@ -70,7 +70,7 @@ struct engine {
 	unsigned nexited; /* tasks set TASK_EXITED since free_exited() last ran */
 	unsigned *acc_ok;
 	struct cpuset cpu;
-	struct timespec start, last;
+	double start, last; /* evclock_now() */
 	bool totals;
 
 	struct model m;

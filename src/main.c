@@ -272,14 +272,6 @@ static void stop_child(struct app *a, int sig)
 	}
 }
 
-static bool want_color(const struct cli *c)
-{
-	const char *term = getenv("TERM");
-	if (c->no_color || getenv("NO_COLOR"))
-		return false;
-	return !term || (strcmp(term, "dumb") != 0 && strncmp(term, "vt", 2) != 0);
-}
-
 static int make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
 
 /* Count the user's new events from now on. The groups that stay keep their history;
@@ -420,7 +412,7 @@ static int run_live(struct app *a)
 	const char *pane = a->cli.pane			? a->cli.pane
 			   : evset_any_hardware(a->set) ? NULL
 							: "Software";
-	struct ui_opts o = {.color = want_color(&a->cli),
+	struct ui_opts o = {.color = !a->cli.no_color, /* ui_new weighs NO_COLOR and TERM */
 			    .pane = pane,
 			    .sort = a->cli.sort,
 			    .reverse = a->cli.reverse};

@@ -4,39 +4,45 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (1..4), its code point in *cpo, or 0 when it is
- * not one. Rejects overlong forms, surrogates and code points above U+10FFFF. */
-static size_t utf8_decode(const unsigned char *s, uint32_t *cpo)
+size_t text_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
 {
-	unsigned char c = s[0];
-	size_t n;
-	uint32_t cp;
-	if (c < 0x80) {
-		*cpo = c;
+	unsigned char b = s[0];
+	size_t len;
+	unsigned lo = 0x80, hi = 0xbf; /* allowed range of the second byte */
+	uint32_t v;
+
+	if (n == 0)
+		return 0;
+	if (b < 0x80) {
+		if (cp)
+			*cp = b;
 		return 1;
 	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
+	if (b >= 0xc2 && b <= 0xdf)
+		len = 2, v = b & 0x1f;
+	else if (b >= 0xe0 && b <= 0xef)
+		len = 3, v = b & 0x0f, lo = b == 0xe0 ? 0xa0 : 0x80, hi = b == 0xed ? 0x9f : 0xbf;
+	else if (b >= 0xf0 && b <= 0xf4)
+		len = 4, v = b & 0x07, lo = b == 0xf0 ? 0x90 : 0x80, hi = b == 0xf4 ? 0x8f : 0xbf;
+	else
 		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if (i > 1 && (s[i] < 0x80 || s[i] > 0xbf))
 			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
+		v = v << 6 | (s[i] & 0x3f);
 	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	*cpo = cp;
-	return n;
+	if (cp)
+		*cp = v;
+	return len;
+}
+
+/* The sequence at s of a NUL-terminated string: a NUL is no continuation byte, so no
+ * read goes past it. */
+static size_t utf8_decode(const unsigned char *s, uint32_t *cpo)
+{
+	return text_utf8_seq(s, 4, cpo);
 }
 
 /* Characters that steer a terminal or the text around them rather than show: C0 and DEL,

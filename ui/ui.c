@@ -7,9 +7,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
-#include <time.h>
 
 #include "colors.h"
+#include "evclock.h"
 #include "keys.h"
 #include "layout.h"
 #include "setup.h"
@@ -24,9 +24,7 @@ static struct ui *ui_live;
 
 double ui_now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return evclock_now();
 }
 
 static bool want_color(const struct ui_opts *o, const char *term)

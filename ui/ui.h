@@ -14,7 +14,8 @@ struct ui;
 struct catalog;
 
 struct ui_opts {
-	bool color;	  /* false with NO_COLOR, TERM=dumb or --no-color */
+	bool color;	  /* false with --no-color; NO_COLOR (not empty), TERM=dumb and
+			     terminals without colours need no telling */
 	const char *pane; /* initial pane name, or NULL */
 	const char *sort; /* initial sort column name, or NULL */
 	bool reverse;
