@@ -1,12 +1,18 @@
-/* The engine's insides, shared by engine.c and engine_set.c only. */
+/* The engine's insides, shared by its files only: engine.c (new, free, the tick's
+ * outline, setters), engine_set.c (event set layout and switches), targets.c (one
+ * target's groups), discover.c (finding tasks), fdbudget.c (out of descriptors),
+ * probe.c (reads and the idle probe), rowbuild.c (rows) and cpurows.c (CPU rows). */
 #ifndef PMUTOP_ENGINE_PRIV_H
 #define PMUTOP_ENGINE_PRIV_H
 
 #include <stdbool.h>
-#include <time.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "counts.h"
 #include "engine.h"
+#include "evset.h"
+#include "model.h"
 
 struct proc;
 struct taskwatch;
@@ -85,6 +91,11 @@ struct engine {
 	char kernel[160];
 };
 
+static inline unsigned engine_ngroups(const struct engine *e)
+{
+	return e->set->specs.n;
+}
+
 int engine_layout(struct engine *e, const struct evset *set);
 int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
 		      struct counts *c);
@@ -94,5 +105,42 @@ bool engine_lean_group(const struct engine *e, unsigned g);
 struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
 			     const int *gmap);
 int engine_cpu_rows_alloc(struct engine *e);
+
+/* targets.c: one target's groups (a task, a root, a CPU with pid -1). */
+int targets_open(struct engine *e, pid_t pid, int cpu, bool on_exec, struct counts *c);
+void targets_close(struct engine *e, struct counts *c);
+void targets_task_open(struct engine *e, struct task *t);
+void targets_root_proc(struct engine *e, struct proc *p);
+void targets_read_roots(struct engine *e, struct proc *p);
+void targets_read(struct engine *e, struct counts *c);
+
+/* discover.c: tasks found by /proc scans and task records. */
+void discover_scan(struct engine *e);
+void discover_free_exited(struct engine *e);
+void discover_tick(struct engine *e);
+
+/* fdbudget.c: descriptors kept aside for /proc, a start-up budget for the busiest, the
+ * balance that follows and retries when descriptors are freed. */
+void fdbudget_reserve_release(struct engine *e);
+void fdbudget_reserve_take(struct engine *e);
+void fdbudget_pending(struct engine *e);
+void fdbudget_retry(struct engine *e);
+void fdbudget_balance(struct engine *e);
+
+/* probe.c: every task's reads, skipping those the probe finds asleep. */
+const volatile uint32_t *probe_seq(const struct engine *e, const struct counts *c);
+void probe_read_tasks(struct engine *e);
+
+/* rowbuild.c: rows from counts (rowbuild_fill: one row's values from raw deltas). */
+void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
+			const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live);
+bool rowbuild_asleep(const struct engine *e, const struct proc *p);
+unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited);
+void rowbuild_rows(struct engine *e, bool add_tot);
+
+/* cpurows.c: per-CPU groups and busy time. */
+int cpurows_open(struct engine *e);
+void cpurows_tick(struct engine *e);
+void cpurows_close(struct engine *e);
 
 #endif

@@ -196,3 +196,90 @@ out:
 	free(oslot);
 	return err;
 }
+
+/* Slots, scratch sums and the model's event tables for set. */
+int engine_layout(struct engine *e, const struct evset *set)
+{
+	unsigned ng = set->specs.n, ne = set->nevents;
+	free(e->slot);
+	free(e->acc);
+	free(e->acc_ok);
+	free(e->acc_why);
+	free(e->acc_fresh);
+	free(e->rootable);
+	free(e->dead);
+	free(e->gdead);
+	free(e->live);
+	e->dead = calloc(ne + 1, 1);
+	e->gdead = calloc(ng + 1, 1);
+	e->live = calloc(ne + 1, sizeof(*e->live));
+	e->acc_fresh = calloc(ng + 1, 1);
+	e->rootable = calloc(ng + 1, 1);
+	e->slot = calloc(ng + 1, sizeof(*e->slot));
+	e->acc = calloc(ne + 1, sizeof(*e->acc));
+	e->acc_ok = calloc(ne + 1, sizeof(*e->acc_ok));
+	e->acc_why = calloc(ne + 1, 1);
+	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable ||
+	    !e->dead || !e->gdead || !e->live)
+		return -ENOMEM;
+	e->nlive = 0;
+	for (unsigned g = 0; g < ng; g++) {
+		const struct mgroup *mg = &set->groups[g];
+		e->gdead[g] = set->preset != NULL && mg->n > 0;
+		for (unsigned k = 0; k < mg->n; k++) {
+			e->dead[mg->first + k] = set->preset && set->preset[g][k] == EVS_UNSUPPORTED;
+			e->gdead[g] = e->gdead[g] && e->dead[mg->first + k];
+		}
+	}
+	for (unsigned ev = 0; ev < ne; ev++) {
+		const struct mevent *me = &set->events[ev];
+		if (me->logical) {
+			e->dead[ev] = me->nsum > 0;
+			for (unsigned k = 0; k < me->nsum; k++)
+				e->dead[ev] = e->dead[ev] && e->dead[me->sum[k]];
+		}
+		if (!e->dead[ev])
+			e->live[e->nlive++] = ev;
+	}
+	e->logical = false;
+	for (unsigned ev = 0; ev < ne; ev++)
+		e->logical = e->logical || set->events[ev].logical;
+	/* The probed group: software only (never multiplexed: it counts whenever its task
+	 * runs) and led by task-clock. None when an event may count into a task that is
+	 * asleep: a tracepoint such as sched_wakeup is delivered to the task it names. */
+	e->probe_g = -1;
+	bool remote = false;
+	for (unsigned g = 0; g < ng; g++)
+		for (unsigned k = 0; k < set->specs.g[g].n; k++)
+			remote = remote || set->specs.g[g].ev[k].attr.type == PERF_TYPE_TRACEPOINT;
+	for (unsigned g = 0; g < ng && e->probe_g < 0 && !remote; g++) {
+		const struct evgroup_spec *gs = &set->specs.g[g];
+		bool sw = gs->n > 0;
+		for (unsigned k = 0; k < gs->n; k++)
+			sw = sw && gs->ev[k].software && gs->ev[k].attr.type == PERF_TYPE_SOFTWARE;
+		if (sw && gs->ev[0].attr.config == PERF_COUNT_SW_TASK_CLOCK &&
+		    !e->dead[set->groups[g].first]) {
+			e->probe_g = (int)g;
+			e->probe_ev = set->groups[g].first;
+		}
+	}
+	/* Roots hold software groups: a hardware group opened twice on one thread would take
+	 * counters from itself. With --children they hold every group: the children's
+	 * processes are counted by inheritance alone. */
+	for (unsigned g = 0; g < ng; g++) {
+		e->rootable[g] = 1;
+		for (unsigned k = 0; k < set->specs.g[g].n && !e->o.inherit; k++)
+			e->rootable[g] = e->rootable[g] && set->specs.g[g].ev[k].software;
+	}
+	e->set = set;
+	e->l = (struct counts_layout){.ngroups = ng, .nevents = ne};
+	for (unsigned g = 0; g < ng; g++) {
+		e->slot[g] = e->l.nslots;
+		e->l.nslots += 2 + set->groups[g].n;
+	}
+	e->m.nevents = ne;
+	e->m.events = set->events;
+	e->m.ngroups = ng;
+	e->m.groups = set->groups;
+	return 0;
+}

@@ -39,7 +39,9 @@ static void check_ok(const struct cli *c, int argc, char **argv)
 		if (argv[argc] != NULL)
 			abort();
 	}
-	if (c->children && !c->command)
+	if ((c->children_flag || c->inherit_flag) && !c->command)
+		abort();
+	if (c->no_inherit && !c->inherit_flag)
 		abort();
 	if (c->format != OUT_TEXT && c->format != OUT_CSV && c->format != OUT_JSON)
 		abort();
@@ -60,7 +62,8 @@ static int same(const struct cli *a, const struct cli *b)
 {
 	return a->batch == b->batch && a->count == b->count && a->interval == b->interval &&
 	       a->events == b->events && a->per_cpu == b->per_cpu && a->threads == b->threads &&
-	       a->user_only == b->user_only && a->children == b->children &&
+	       a->user_only == b->user_only && a->no_inherit == b->no_inherit &&
+	       a->children_flag == b->children_flag && a->inherit_flag == b->inherit_flag &&
 	       a->format == b->format && a->sort == b->sort && a->reverse == b->reverse &&
 	       a->pane == b->pane && a->npids == b->npids &&
 	       memcmp(a->pids, b->pids, a->npids * sizeof(a->pids[0])) == 0 &&

@@ -1,0 +1,115 @@
+/* Per-CPU rows: their groups and /proc/stat busy time. */
+#include "engine_priv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "evclock.h"
+#include "evgroup.h"
+#include "hybrid.h"
+#include "procfs.h"
+#include "taskwatch.h"
+#include "tasktab.h"
+
+/* Per-CPU rows: their groups (with --per-cpu or on the screen) and /proc/stat busy time
+ * for the header's meters. */
+int engine_cpu_rows_alloc(struct engine *e)
+{
+	size_t n = (size_t)e->cpu.n;
+	free(e->cpu_vals);
+	free(e->cpu_gds);
+	e->cpu_vals = calloc(n * e->set->nevents + 1, sizeof(*e->cpu_vals));
+	e->cpu_gds = calloc(n * engine_ngroups(e) + 1, sizeof(*e->cpu_gds));
+	return e->cpu_vals && e->cpu_gds ? 0 : -ENOMEM;
+}
+
+int cpurows_open(struct engine *e)
+{
+	struct cpuset *c = &e->cpu;
+	int ids[MAX_CPUS];
+	int n = procfs_online_cpus(e->o.root, ids, MAX_CPUS);
+	if (n <= 0) {
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+		for (int i = 0; i < n && i < MAX_CPUS; i++)
+			ids[i] = i;
+	}
+	int maxid = 0;
+	for (int i = 0; i < n; i++)
+		maxid = ids[i] > maxid ? ids[i] : maxid;
+	c->n = n;
+	c->maxid = maxid;
+	c->id = calloc((size_t)n, sizeof(*c->id));
+	c->cnt = calloc((size_t)n, sizeof(*c->cnt));
+	c->busy = calloc((size_t)maxid + 1, 4 * sizeof(uint64_t));
+	e->cpu_rows = calloc((size_t)n, sizeof(*e->cpu_rows));
+	if (!c->id || !c->cnt || !c->busy || !e->cpu_rows || engine_cpu_rows_alloc(e))
+		return -ENOMEM;
+	c->total = c->busy + maxid + 1;
+	c->pbusy = c->total + maxid + 1;
+	c->ptotal = c->pbusy + maxid + 1;
+	memcpy(c->id, ids, (size_t)n * sizeof(*ids));
+	for (int i = 0; i < n; i++) {
+		if (counts_alloc(&c->cnt[i], &e->l))
+			return -ENOMEM;
+		if (e->o.per_cpu)
+			targets_open(e, -1, ids[i], false, &c->cnt[i]);
+		else
+			memset(c->cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
+	}
+	procfs_cpu_times(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, maxid + 1);
+	return 0;
+}
+
+void cpurows_tick(struct engine *e)
+{
+	struct cpuset *c = &e->cpu;
+	int got = procfs_cpu_times(e->o.root, &c->stat_fd, c->busy, c->total, c->maxid + 1);
+	for (int i = 0; i < c->n && e->cpu_vals && e->cpu_gds; i++) {
+		struct mrow *r = &e->cpu_rows[i];
+		memset(r, 0, sizeof(*r));
+		r->kind = ROW_CPU;
+		r->cpu = c->id[i];
+		r->comm = "";
+		r->user = "";
+		r->v = e->cpu_vals + (size_t)i * e->l.nevents;
+		r->g = e->cpu_gds + (size_t)i * engine_ngroups(e);
+		int id = c->id[i];
+		uint64_t dt = c->total[id] - c->ptotal[id];
+		/* -1: /proc/stat unreadable; -2: no jiffy went by (a very short interval). */
+		r->cpu_pct = got <= id ? -1
+			     : dt      ? 100.0 * (double)(c->busy[id] - c->pbusy[id]) / (double)dt
+				       : -2;
+		c->pbusy[id] = c->busy[id];
+		c->ptotal[id] = c->total[id];
+		if (e->o.per_cpu)
+			targets_read(e, &c->cnt[i]);
+		rowbuild_fill(e, c->cnt[i].d, c->cnt[i].why, c->cnt[i].fresh, (struct val *)r->v,
+			    (struct val_delta *)r->g, false);
+	}
+	e->m.ncpu_rows = (unsigned)c->n;
+	e->m.cpu_rows = e->cpu_rows;
+}
+
+void cpurows_close(struct engine *e)
+{
+	struct cpuset *c = &e->cpu;
+	for (int i = 0; c->cnt && i < c->n; i++)
+		counts_free(&c->cnt[i], &e->l);
+	if (c->stat_fd >= 0)
+		close(c->stat_fd);
+	free(c->id);
+	free(c->cnt);
+	free(c->busy);
+	free(e->cpu_rows);
+	free(e->cpu_vals);
+	free(e->cpu_gds);
+}

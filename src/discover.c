@@ -1,0 +1,336 @@
+/* Finding tasks: /proc scans and task records, and opening what a scan found CPU by
+ * CPU from each CPU. */
+#include "engine_priv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "evclock.h"
+#include "evgroup.h"
+#include "hybrid.h"
+#include "procfs.h"
+#include "taskwatch.h"
+#include "tasktab.h"
+
+/* Opening a task's counters installs each event, and enabling it switches it on, by a
+ * call on the CPU the task last ran on: an IPI from any other CPU, which on a VM is a
+ * trap to the hypervisor and, when that CPU is idle, a wait for it to wake (5 events
+ * and an enable cost 72-80 us per idle task here against 29 us from its own CPU). So a
+ * scan that finds many tasks (start-up, a rescan) only notes them, then opens them CPU
+ * by CPU from that CPU, as the scan's /proc read placed them. A task that has moved
+ * since is opened all the same, by IPI. */
+#define PENDING_PIN_MIN 16 /* fewer tasks on a CPU are not worth moving there */
+
+/* A task's time on a CPU over its life so far (from its stat): how busy it is, as far
+ * as one read can tell. */
+static double cpu_share(const struct procfs_task *info)
+{
+	struct timespec now;
+	long hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
+		return (double)info->cpu_ticks;
+	double age = ((double)now.tv_sec + (double)now.tv_nsec * 1e-9) * (double)hz -
+		     (double)info->start_ticks;
+	return (double)info->cpu_ticks / (age > 1 ? age : 1);
+}
+
+static bool pending_add(struct engine *e, struct task *t, const struct procfs_task *info)
+{
+	struct pending *q = &e->pending;
+	if (q->n == q->cap) {
+		unsigned cap = q->cap ? 2 * q->cap : 256;
+		struct pending_task *nt = realloc(q->t, cap * sizeof(*nt));
+		if (!nt)
+			return false;
+		q->t = nt;
+		q->cap = cap;
+	}
+	q->t[q->n] = (struct pending_task){t, info->cpu, info->rt_running, cpu_share(info), q->n};
+	q->n++;
+	return true;
+}
+
+static int pending_cmp(const void *a, const void *b)
+{
+	const struct pending_task *x = a, *y = b;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* May this thread move to CPUs for pending_open()? Not when it runs under a real-time
+ * policy itself (it would preempt what runs there). */
+static bool may_pin(void)
+{
+	int pol = sched_getscheduler(0);
+	return pol == SCHED_OTHER || pol == SCHED_BATCH || pol == SCHED_IDLE;
+}
+
+static void pending_open(struct engine *e)
+{
+	struct pending *q = &e->pending;
+	q->on = false;
+	if (q->n == 0)
+		return;
+	cpu_set_t mine;
+	bool can_pin = q->n >= PENDING_PIN_MIN && may_pin() &&
+		       sched_getaffinity(0, sizeof(mine), &mine) == 0;
+	bool moved = false;
+	fdbudget_pending(e);
+	qsort(q->t, q->n, sizeof(*q->t), pending_cmp);
+	for (unsigned i = 0, j; i < q->n; i = j) {
+		int cpu = q->t[i].cpu;
+		bool rt = false;
+		for (j = i; j < q->n && q->t[j].cpu == cpu; j++)
+			rt = rt || q->t[j].rt;
+		/* Only to CPUs we may run on (a user's taskset is kept), and not behind a
+		 * real-time task that holds one: we would wait for it to sleep. */
+		if (can_pin && !rt && j - i >= PENDING_PIN_MIN && cpu < CPU_SETSIZE &&
+		    CPU_ISSET(cpu, &mine)) {
+			cpu_set_t one;
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			double t0 = evclock_now();
+			if (sched_setaffinity(0, sizeof(one), &one) == 0)
+				moved = true;
+			/* A move that waited (a busy CPU) is dearer than the IPIs it saves. */
+			if (evclock_now() - t0 > 0.005)
+				can_pin = false;
+		}
+		for (unsigned k = i; k < j; k++)
+			targets_task_open(e, q->t[k].t);
+	}
+	if (moved && sched_setaffinity(0, sizeof(mine), &mine) != 0) {
+		/* Not back to our own mask: at least not held on one CPU. */
+		cpu_set_t all;
+		CPU_ZERO(&all);
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			CPU_SET(c, &all);
+		sched_setaffinity(0, sizeof(all), &all);
+	}
+	q->n = 0;
+}
+
+static int task_info(struct engine *e, pid_t pid, pid_t tid, struct procfs_task *info)
+{
+	int err = procfs_task_info(e->o.root, pid, tid, info);
+	if (err == -EMFILE || err == -ENFILE) {
+		fdbudget_reserve_release(e);
+		err = procfs_task_info(e->o.root, pid, tid, info);
+		fdbudget_reserve_take(e);
+	}
+	return err;
+}
+
+/* A task first seen: its name and owner from the task it forked from, from info when the
+ * caller has read it, or from /proc. */
+static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const struct task *from,
+				  const struct procfs_task *known)
+{
+	struct task *t = tasktab_add(e->tab, pid, tid);
+	if (!t)
+		return NULL;
+	struct proc *p = t->proc;
+	struct procfs_task where = {.cpu = -1}; /* where it last ran, when /proc said */
+	if (known) {
+		where = *known;
+		snprintf(t->comm, sizeof(t->comm), "%s", known->comm);
+		snprintf(p->comm, sizeof(p->comm), "%s", known->comm);
+		p->uid = known->uid;
+		p->kthread = known->kthread;
+	} else if (from) {
+		/* A fork copies its parent's name and owner: no /proc read needed. */
+		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
+		if (p->nthreads == 1) {
+			snprintf(p->comm, sizeof(p->comm), "%s", from->comm);
+			p->uid = from->proc->uid;
+			p->kthread = from->proc->kthread;
+		}
+	} else {
+		struct procfs_task info;
+		if (task_info(e, pid, tid, &info) == 0) {
+			where = info;
+			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
+			if (p->nthreads == 1 || tid == pid) {
+				snprintf(p->comm, sizeof(p->comm), "%s", info.comm);
+				p->uid = info.uid;
+				p->kthread = info.kthread;
+			}
+		}
+	}
+	/* Its owner's name now, while a descriptor for the user database can still be had
+	 * (out of descriptors, a lookup at the first row failed, and USER read 0 for root). */
+	if (!p->user || p->user_uid != p->uid) {
+		p->user = procfs_user_name(p->uid);
+		p->user_uid = p->uid;
+	}
+	for (unsigned i = 0; i < e->o.npids; i++)
+		if (e->pids[i] == pid)
+			p->keep = true;
+	/* Another user's process cannot be counted without privileges: remember it, so that
+	 * scans do not read it again, but give it no descriptors and no row. */
+	if (e->o.only_uid && p->uid != e->o.uid && !p->keep)
+		p->ignored = true;
+	if (!p->ignored && !(e->pending.on && where.cpu >= 0 && pending_add(e, t, &where)))
+		targets_task_open(e, t);
+	return t;
+}
+
+static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struct task *from)
+{
+	return task_new_info(e, pid, tid, from, NULL);
+}
+
+/* /proc scans: on start, when the kernel's records were lost, and every tick where the
+ * records are not available (no CAP_PERFMON) or only a few processes are watched. */
+struct scan_ctx {
+	struct engine *e;
+	pid_t pid;
+};
+
+static int scan_thread(void *vctx, pid_t tid)
+{
+	struct scan_ctx *c = vctx;
+	struct task *t = tasktab_find(c->e->tab, tid);
+	if (!t) {
+		t = task_new(c->e, c->pid, tid, NULL);
+	} else if (c->e->o.scope == SCOPE_PIDS || (!c->e->watch && !t->c.idle)) {
+		/* A few watched processes, or without task records (no CAP_PERFMON) a task
+		 * that ran since it was last found idle (an exec needs a CPU): follow their
+		 * names by reading them. A zombie stays in /proc until its parent reaps it,
+		 * but it has exited: its counts are final (top shows it as Z, and so it ends
+		 * here). */
+		struct procfs_task info;
+		int r = procfs_task_info(c->e->o.root, c->pid, tid, &info);
+		if (r == 0) { /* a zombie's name too: its last exec's */
+			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
+			if (tid == c->pid)
+				snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
+		}
+		if (r == 0 && info.dead)
+			return 0;
+	}
+	if (t)
+		t->seen = true;
+	return 0;
+}
+
+static void scan_proc(struct engine *e, pid_t pid)
+{
+	struct scan_ctx c = {e, pid};
+	procfs_each(e->o.root, pid, scan_thread, &c);
+}
+
+static int scan_one(void *vctx, pid_t pid)
+{
+	struct engine *e = vctx;
+	/* A process not seen before: its stat says how many threads it has. With one (most
+	 * processes), that thread is the process: no task directory to list. */
+	if (!tasktab_find_proc(e->tab, pid)) {
+		struct procfs_task info;
+		if (task_info(e, pid, pid, &info) == 0 && info.nthreads == 1 && !info.dead) {
+			struct task *t = task_new_info(e, pid, pid, NULL, &info);
+			if (t)
+				t->seen = true;
+			return 0;
+		}
+	}
+	scan_proc(e, pid);
+	return 0;
+}
+
+void discover_scan(struct engine *e)
+{
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			t->seen = false;
+	e->pending.on = true;
+	if (e->o.scope == SCOPE_ALL)
+		procfs_each(e->o.root, 0, scan_one, e);
+	else
+		for (unsigned i = 0; i < e->o.npids; i++)
+			scan_proc(e, e->pids[i]);
+	pending_open(e);
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			if (!t->seen && t->state == TASK_LIVE)
+				t->state = TASK_EXITING;
+	e->rescan = false;
+}
+
+static void on_record(void *vctx, const struct taskwatch_rec *r)
+{
+	struct engine *e = vctx;
+	struct task *t = tasktab_find(e->tab, r->tid);
+	switch (r->kind) {
+	case TW_FORK:
+		if (!t)
+			task_new(e, r->pid, r->tid, tasktab_find(e->tab, r->ptid));
+		break;
+	case TW_EXIT:
+		if (t && t->state == TASK_LIVE)
+			t->state = TASK_EXITING;
+		break;
+	case TW_COMM:
+		/* Rings are drained one CPU after another: an exec on another CPU than the
+		 * fork can come first. Read the task now; its fork record will find it. */
+		if (!t) {
+			task_new(e, r->pid, r->tid, NULL);
+			break;
+		}
+		snprintf(t->comm, sizeof(t->comm), "%s", r->comm);
+		if (r->tid == r->pid || r->exec) {
+			snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", r->comm);
+			struct procfs_task info;
+			/* An exec may change the owner (setuid): the one /proc read it costs. */
+			if (r->exec && procfs_task_info(e->o.root, r->pid, r->pid, &info) == 0)
+				t->proc->uid = info.uid;
+		}
+		break;
+	case TW_LOST:
+		e->rescan = true;
+		break;
+	}
+}
+
+/* Tasks that ended by the last tick leave the table. Most ticks none did: no walk. */
+void discover_free_exited(struct engine *e)
+{
+	if (e->nexited == 0)
+		return;
+	e->nexited = 0;
+	struct proc *p = tasktab_first(e->tab);
+	while (p) {
+		struct proc *next = p->next;
+		struct task *t = p->threads;
+		while (t) {
+			struct task *tn = t->sibling;
+			if (t->state == TASK_EXITED) {
+				targets_close(e, &t->c);
+				tasktab_remove(e->tab, t);
+			}
+			t = tn;
+		}
+		p = next;
+	}
+}
+
+void discover_tick(struct engine *e)
+{
+	if (e->watch) {
+		taskwatch_drain(e->watch, on_record, e);
+		if (e->rescan)
+			discover_scan(e);
+	} else {
+		discover_scan(e);
+	}
+}

@@ -1,0 +1,202 @@
+/* Out of descriptors: the busiest tasks keep their counters (a budget at start-up,
+ * balancing after), and a descriptor is kept aside for /proc. */
+#include "engine_priv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "evclock.h"
+#include "evgroup.h"
+#include "hybrid.h"
+#include "procfs.h"
+#include "taskwatch.h"
+#include "tasktab.h"
+
+/* Out of descriptors, the reads of /proc would fail too (no name, no owner, no way to
+ * tell which task is busy): one descriptor is kept aside for them. */
+void fdbudget_reserve_release(struct engine *e)
+{
+	if (e->reserve_fd >= 0)
+		close(e->reserve_fd);
+	e->reserve_fd = -1;
+}
+
+void fdbudget_reserve_take(struct engine *e)
+{
+	if (e->reserve_fd < 0)
+		e->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static int busiest_first(const void *a, const void *b)
+{
+	const struct pending_task *x = a, *y = b;
+	if (x->busy != y->busy)
+		return x->busy > y->busy ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Descriptors one task's groups take (those it opens itself). */
+static unsigned fds_per_task(const struct engine *e)
+{
+	unsigned n = 0;
+	for (unsigned g = 0; g < engine_ngroups(e); g++)
+		if (!e->gdead[g] && !engine_lean_group(e, g))
+			n += e->set->groups[g].n;
+	return n;
+}
+
+/* Descriptors this process may still open, or -1 when it cannot tell or plainly has
+ * enough for need more (every task counted twice over and a margin: no listing then). */
+static long fds_left(const struct engine *e, unsigned long need)
+{
+	struct rlimit r;
+	if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
+		return -1;
+	unsigned long most = need + (unsigned long)tasktab_tasks(e->tab) * fds_per_task(e) +
+			     e->cpu.n * fds_per_task(e) + 256;
+	if (most < r.rlim_cur)
+		return -1;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	long used = -1; /* the listing's own */
+	for (struct dirent *de; (de = readdir(d));)
+		used += de->d_name[0] != '.';
+	closedir(d);
+	return (long)r.rlim_cur - used;
+}
+
+/* Out of descriptors, the busiest tasks are the ones worth counting: when the tasks
+ * noted cannot all have theirs, the busiest so far (time on a CPU, from the scan's
+ * /proc read) keep the place and the rest are set aside as short (n/c (fd limit)) for
+ * balance_fds to weigh, instead of whichever came first in /proc (kernel threads). */
+void fdbudget_pending(struct engine *e)
+{
+	struct pending *q = &e->pending;
+	unsigned per = fds_per_task(e);
+	long left = per ? fds_left(e, (unsigned long)q->n * per) : -1;
+	if (left < 0)
+		return;
+	long fit = (left - 2) / (long)per; /* and /proc's read and the output's */
+	if (fit < 0)
+		fit = 0;
+	if ((unsigned long)fit >= q->n)
+		return;
+	qsort(q->t, q->n, sizeof(*q->t), busiest_first);
+	for (unsigned i = (unsigned)fit; i < q->n; i++) {
+		struct task *t = q->t[i].t;
+		memset(t->c.why, WHY_FDLIMIT, e->l.nevents);
+		t->fd_short = true;
+	}
+	q->n = (unsigned)fit;
+}
+
+void fdbudget_retry(struct engine *e)
+{
+	if (!e->fds_freed)
+		return;
+	e->fds_freed = false;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			if (t->fd_short && t->state == TASK_LIVE) {
+				targets_close(e, &t->c);
+				targets_task_open(e, t);
+				if (t->fd_short)
+					return; /* still short: try again when more are freed */
+			}
+}
+
+/* Out of descriptors: the busiest tasks are the ones worth counting. At most twice a
+ * second, the tasks left without descriptors are ranked by their time on a CPU (from
+ * /proc: they have no counters), the counted ones by their task-clock, and up to
+ * BALANCE_SWAPS of the least busy counted tasks give their descriptors to busier ones.
+ * Only while some task is short: no /proc read in a steady tick otherwise. */
+#define BALANCE_SWAPS 32
+
+struct cand {
+	struct task *t;
+	double rate; /* ns on a CPU per second */
+};
+
+/* Keep the BALANCE_SWAPS best of a list (most first when desc, least first if not). */
+static void cand_add(struct cand *c, unsigned *n, struct task *t, double rate, bool desc)
+{
+	unsigned i = *n < BALANCE_SWAPS ? (*n)++ : BALANCE_SWAPS;
+	while (i > 0 && (desc ? rate > c[i - 1].rate : rate < c[i - 1].rate)) {
+		if (i < BALANCE_SWAPS)
+			c[i] = c[i - 1];
+		i--;
+	}
+	if (i < BALANCE_SWAPS)
+		c[i] = (struct cand){t, rate};
+}
+
+static int task_clock_event(const struct engine *e)
+{
+	for (unsigned ev = 0; ev < e->set->nevents; ev++)
+		if (e->set->events[ev].role == ROLE_TASK_CLOCK && !e->set->events[ev].logical)
+			return (int)ev;
+	return -1;
+}
+
+void fdbudget_balance(struct engine *e)
+{
+	double dt = e->m.time - e->last_balance;
+	if (!e->m.nfd_short || dt < 0.5 || e->m.elapsed <= 0)
+		return;
+	int tc = task_clock_event(e);
+	if (tc < 0)
+		return;
+	e->last_balance = e->m.time;
+	unsigned g = e->set->events[tc].group;
+	struct cand busy[BALANCE_SWAPS], idle[BALANCE_SWAPS];
+	unsigned nb = 0, ni = 0;
+	fdbudget_reserve_release(e);
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+		if (p->ignored)
+			continue;
+		for (struct task *t = p->threads; t; t = t->sibling) {
+			if (t->state != TASK_LIVE)
+				continue;
+			uint64_t ns;
+			if (t->fd_short) {
+				if (procfs_task_runtime(e->o.root, p->pid, t->tid, &ns) != 0)
+					continue;
+				if (t->run_known)
+					cand_add(busy, &nb, t, (double)(ns - t->run_ns) / dt, true);
+				t->run_ns = ns;
+				t->run_known = true;
+			} else if (!p->keep && t->c.grp[g] && t->c.why[tc] == WHY_NONE &&
+				   t->c.fresh[g] == FRESH_NO) {
+				cand_add(idle, &ni, t, (double)t->c.d[tc].val / e->m.elapsed,
+					 false);
+			}
+		}
+	}
+	fdbudget_reserve_take(e);
+	/* Swap while the short task is clearly busier (twice, and 1 ms/s more). */
+	for (unsigned k = 0; k < nb && k < ni; k++) {
+		if (busy[k].rate <= 2 * idle[k].rate + 1e6)
+			break;
+		struct task *out = idle[k].t, *in = busy[k].t;
+		targets_close(e, &out->c);
+		memset(out->c.why, WHY_FDLIMIT, e->l.nevents);
+		out->fd_short = true;
+		out->counted = false;
+		out->run_known = false;
+		e->fds_freed = false;
+		targets_task_open(e, in);
+		if (in->fd_short)
+			e->fds_freed = true; /* it did not take them: let others try */
+		in->run_known = false;
+	}
+}

@@ -1,0 +1,289 @@
+/* From counts to rows: sums per process, scaling, thread rows, totals. */
+#include "engine_priv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "evclock.h"
+#include "evgroup.h"
+#include "hybrid.h"
+#include "procfs.h"
+#include "taskwatch.h"
+#include "tasktab.h"
+
+/* The values of the dead events (and groups) in one row: the same in every task row. */
+static void fill_dead(const struct engine *e, struct val *v, struct val_delta *gd)
+{
+	for (unsigned ev = 0; ev < e->set->nevents; ev++)
+		if (e->dead[ev])
+			v[ev] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+	for (unsigned g = 0; g < engine_ngroups(e); g++)
+		if (e->gdead[g])
+			gd[g] = (struct val_delta){0, 0, 0};
+}
+
+static bool ensure_rows(struct engine *e, size_t need)
+{
+	if (need <= e->cap)
+		return true;
+	size_t cap = need + need / 2 + 16;
+	unsigned ne = e->set->nevents, ng = engine_ngroups(e);
+	struct mrow *rows = realloc(e->rows, cap * sizeof(*rows));
+	if (rows)
+		e->rows = rows;
+	struct val *vals = realloc(e->vals, cap * ne * sizeof(*vals));
+	if (vals)
+		e->vals = vals;
+	struct val_delta *gds = realloc(e->gds, cap * ng * sizeof(*gds));
+	if (gds)
+		e->gds = gds;
+	if (!rows || !vals || !gds)
+		return false;
+	e->cap = cap;
+	for (size_t i = 0; i < cap; i++)
+		fill_dead(e, vals + i * ne, gds + i * ng);
+	return true;
+}
+
+/* Scale a target's (or a sum's) deltas into a row's values. fresh (per group, or NULL)
+ * marks the groups read for the first time: not an interval's worth. Task rows (live)
+ * skip the dead events, which their row arrays already hold (fill_dead). */
+void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
+			const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
+{
+	unsigned n = live ? e->nlive : e->set->nevents;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned ev = live ? e->live[i] : i;
+		if (why[ev] == WHY_NONE && fresh &&
+		    fresh[e->set->events[ev].group] == FRESH_FIRST_READ)
+			v[ev] = val_missing(VAL_NC, WHY_STARTING);
+		else if (why[ev] == WHY_NONE)
+			v[ev] = val_scale(d[ev]);
+		else /* out of descriptors is a state of the machine, not of the event */
+			v[ev] = val_missing(why[ev] == WHY_FDLIMIT || why[ev] == WHY_NOFIT ? VAL_NC
+											   : VAL_NA,
+					    (enum val_why)why[ev]);
+	}
+	for (unsigned g = 0; g < engine_ngroups(e); g++) {
+		if (live && e->gdead[g])
+			continue;
+		const struct mgroup *mg = &e->set->groups[g];
+		gd[g] = (struct val_delta){0, 0, 0};
+		for (unsigned k = 0; k < mg->n; k++)
+			if (why[mg->first + k] == WHY_NONE) {
+				gd[g] = d[mg->first + k];
+				break;
+			}
+	}
+}
+
+static struct mrow *next_row(struct engine *e, size_t i)
+{
+	struct mrow *r = &e->rows[i];
+	memset(r, 0, sizeof(*r));
+	r->v = e->vals + i * e->set->nevents;
+	r->g = e->gds + i * engine_ngroups(e);
+	r->cpu = -1;
+	r->cpu_pct = -1;
+	return r;
+}
+
+static void proc_row(struct proc *p, struct mrow *r)
+{
+	r->kind = ROW_PROC;
+	r->pid = r->tid = p->pid;
+	r->uid = p->uid;
+	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */
+		p->user = procfs_user_name(p->uid);
+		p->user_uid = p->uid;
+	}
+	r->user = p->user;
+	r->comm = p->comm;
+	r->kthread = p->kthread;
+}
+
+/* A thread's row as its process's (pr), but for what is its own; values not written. */
+static void thread_row_head(const struct mrow *pr, const struct task *t, struct mrow *tr)
+{
+	const struct val *v = tr->v;
+	const struct val_delta *g = tr->g;
+	*tr = *pr;
+	tr->v = v;
+	tr->g = g;
+	tr->kind = ROW_THREAD;
+	tr->tid = t->tid;
+	tr->comm = t->comm;
+	tr->nthreads = 1;
+	tr->exited = t->state == TASK_EXITED;
+}
+
+static void thread_row(struct engine *e, const struct mrow *pr, const struct task *t,
+		       struct mrow *tr)
+{
+	thread_row_head(pr, t, tr);
+	rowbuild_fill(e, t->c.d, t->c.why, t->c.fresh, (struct val *)tr->v,
+		    (struct val_delta *)tr->g, true);
+}
+
+/* Add block c to the sums: every group (sel -1), or only the groups that roots hold
+ * (sel 1) or do not (sel 0). */
+static void acc_add(struct engine *e, const struct counts *c, int sel)
+{
+	for (unsigned i = 0; i < e->nlive; i++) {
+		unsigned ev = e->live[i];
+		unsigned g = e->set->events[ev].group;
+		if (sel >= 0 && e->rootable[g] != sel)
+			continue;
+		if (c->why[ev] != WHY_NONE) {
+			if (!e->acc_ok[ev])
+				e->acc_why[ev] = c->why[ev];
+			continue;
+		}
+		/* A sum is fresh where every part that counts is: a new thread's first counts
+		 * belong in its process's interval, a new process's alone do not. */
+		if (c->fresh[g] != FRESH_FIRST_READ)
+			e->acc_fresh[g] = FRESH_NO;
+		e->acc_ok[ev]++;
+		e->acc_why[ev] = WHY_NONE;
+		e->acc[ev].ena += c->d[ev].ena;
+		e->acc[ev].run += c->d[ev].run;
+		e->acc[ev].val += c->d[ev].val;
+	}
+}
+
+/* Whether every thread of p was probed asleep this tick with all its live events
+ * counting, and its totals count every event: its rows are then the same zeros as a
+ * full sum would write (val_scale of nothing, no group fresh), and its totals stay. */
+bool rowbuild_asleep(const struct engine *e, const struct proc *p)
+{
+	if (p->rooted || p->nroots || e->totals || !p->tot_clean || !p->threads)
+		return false;
+	for (const struct task *t = p->threads; t; t = t->sibling)
+		if (t->state != TASK_LIVE || !t->c.d_zero || !t->c.clean)
+			return false;
+	return true;
+}
+
+static void zero_values(const struct engine *e, struct mrow *r)
+{
+	const struct val zero = val_scale((struct val_delta){0, 0, 0});
+	struct val *v = (struct val *)r->v;
+	struct val_delta *gd = (struct val_delta *)r->g;
+	for (unsigned i = 0; i < e->nlive; i++)
+		v[e->live[i]] = zero;
+	for (unsigned g = 0; g < engine_ngroups(e); g++)
+		gd[g] = (struct val_delta){0, 0, 0};
+}
+
+/* The rows of a process asleep (proc_asleep): neither its counters nor its totals are
+ * looked at. */
+static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
+{
+	p->asleep_tick = e->m.tick + 1; /* the tick this is (m.tick counts after) */
+	struct mrow *pr = next_row(e, i++);
+	proc_row(p, pr);
+	for (struct task *t = p->threads; t; t = t->sibling)
+		pr->nthreads++;
+	zero_values(e, pr);
+	for (struct task *t = p->threads; e->o.threads && t; t = t->sibling) {
+		struct mrow *tr = next_row(e, i++);
+		thread_row_head(pr, t, tr);
+		zero_values(e, tr);
+	}
+	return i;
+}
+
+/* Sum a process's threads and roots into e->acc (raw deltas: scaled once, as the kernel
+ * does for inherited counters) and add them to its run totals. Returns the threads
+ * summed; *all_exited says whether every one has ended. */
+unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited)
+{
+	unsigned ne = e->set->nevents, n = 0;
+	memset(e->acc, 0, ne * sizeof(*e->acc));
+	memset(e->acc_ok, 0, ne * sizeof(*e->acc_ok));
+	memset(e->acc_why, WHY_GONE, ne);
+	memset(e->acc_fresh, FRESH_FIRST_READ, engine_ngroups(e));
+	*all_exited = true;
+	for (struct task *t = p->threads; t; t = t->sibling) {
+		if (t->state == TASK_EXITED && t->vanished)
+			continue;
+		n++;
+		*all_exited = *all_exited && t->state == TASK_EXITED;
+		acc_add(e, &t->c, p->rooted ? 0 : -1);
+	}
+	for (unsigned k = 0; k < p->nroots; k++)
+		if (p->roots[k].state != ROOT_DONE)
+			acc_add(e, &p->roots[k].c, 1);
+	if (!add_tot)
+		return n;
+	p->tot_clean = true;
+	for (unsigned j = 0; j < e->nlive; j++) {
+		unsigned ev = e->live[j];
+		p->tot[ev].ena += e->acc[ev].ena;
+		p->tot[ev].run += e->acc[ev].run;
+		p->tot[ev].val += e->acc[ev].val;
+		if (e->acc_ok[ev])
+			p->tot_why[ev] = WHY_NONE;
+		else if (p->tot_why[ev] != WHY_NONE)
+			p->tot_why[ev] = e->acc_why[ev];
+		p->tot_clean = p->tot_clean && p->tot_why[ev] == WHY_NONE;
+	}
+	return n;
+}
+
+/* Sum a process (sum_proc) and write its rows. Returns the next free row. */
+static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_tot)
+{
+	if (rowbuild_asleep(e, p))
+		return build_asleep(e, p, i);
+	struct mrow *pr = next_row(e, i++);
+	proc_row(p, pr);
+	bool all_exited;
+	pr->nthreads = rowbuild_sum_proc(e, p, add_tot, &all_exited);
+	pr->exited = all_exited;
+	for (struct task *t = p->threads; e->o.threads && !e->totals && t; t = t->sibling)
+		if (!(t->state == TASK_EXITED && t->vanished))
+			thread_row(e, pr, t, next_row(e, i++));
+	if (e->totals)
+		rowbuild_fill(e, p->tot, p->tot_why, NULL, (struct val *)pr->v,
+			    (struct val_delta *)pr->g, true);
+	else
+		rowbuild_fill(e, e->acc, e->acc_why, e->acc_fresh, (struct val *)pr->v,
+			    (struct val_delta *)pr->g, true);
+	return i;
+}
+
+void rowbuild_rows(struct engine *e, bool add_tot)
+{
+	size_t need = tasktab_procs(e->tab) + (e->o.threads ? tasktab_tasks(e->tab) : 0);
+	size_t n = 0;
+	unsigned short_count = 0, ntasks = 0;
+	if (ensure_rows(e, need)) {
+		for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+			if (p->ignored)
+				continue;
+			for (struct task *t = p->threads; t; t = t->sibling) {
+				short_count += t->fd_short;
+				ntasks++;
+			}
+			size_t before = n;
+			n = build_proc(e, p, n, add_tot);
+			/* A process none of whose threads could be counted has no row. */
+			if (e->rows[before].nthreads == 0 && !p->keep)
+				n = before;
+		}
+	}
+	e->m.rows = e->rows;
+	e->m.nrows = (unsigned)n;
+	e->m.ntasks = ntasks;
+	e->m.nfd_short = short_count;
+}

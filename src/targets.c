@@ -1,0 +1,219 @@
+/* Opening, closing and reading one target's groups (a task, a watched process's root,
+ * or a CPU). */
+#include "engine_priv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "evclock.h"
+#include "evgroup.h"
+#include "hybrid.h"
+#include "procfs.h"
+#include "taskwatch.h"
+#include "tasktab.h"
+
+static enum val_why why_of(enum ev_status st)
+{
+	switch (st) {
+	case EVS_OK:
+		return WHY_NONE;
+	case EVS_UNSUPPORTED:
+		return WHY_UNSUPPORTED;
+	case EVS_NOPERM:
+		return WHY_NOPERM;
+	case EVS_NOFD:
+		return WHY_FDLIMIT;
+	case EVS_NOTASK:
+		return WHY_GONE;
+	case EVS_INVALID:
+		return WHY_INVALID;
+	case EVS_NOFIT:
+		return WHY_NOFIT;
+	case EVS_KERNEL_ONLY:
+		return WHY_KERNEL_ONLY;
+	default:
+		return WHY_ERROR;
+	}
+}
+
+/* Open group g of one target (a task, or a CPU with pid -1) into c. Returns -ESRCH when
+ * the task is gone, -EMFILE/-ENFILE when out of descriptors, else 0. */
+int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
+		      struct counts *c)
+{
+	const struct mgroup *mg = &e->set->groups[g];
+	/* A root inherits into the threads (with --children, the processes too) its task
+	 * starts. Without roots (an old kernel), --children makes every group inherit. */
+	bool inherit = pid > 0 && (root || (!e->roots && e->o.inherit));
+	struct evgroup_opts o = {.pid = pid,
+				 .cpu = cpu,
+				 .enable_on_exec = on_exec,
+				 .inherit = inherit,
+				 .inherit_thread = !e->o.inherit,
+				 .user_only = e->o.user_only,
+				 .no_kernel = e->o.no_kernel,
+				 .preset = e->set->preset[g],
+				 .probe = (int)g == e->probe_g && pid > 0 && !inherit};
+	c->idle = c->d_zero = false;
+	int err = evgroup_open(&e->set->specs.g[g], &o, &c->grp[g]);
+	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));
+	for (unsigned k = 0; k < mg->n; k++) {
+		c->why[mg->first + k] =
+			c->grp[g] ? (uint8_t)why_of(evgroup_status(c->grp[g], k)) : WHY_ERROR;
+		c->d[mg->first + k] = (struct val_delta){0, 0, 0};
+	}
+	if (c->grp[g] && evgroup_open_count(c->grp[g]) == 0) {
+		evgroup_free(c->grp[g]);
+		c->grp[g] = NULL;
+	}
+	c->fresh[g] = c->grp[g] ? FRESH_OPENED : FRESH_NO;
+	return err == -ESRCH || err == -EMFILE || err == -ENFILE ? err : 0;
+}
+
+bool engine_lean_group(const struct engine *e, unsigned g)
+{
+	return e->roots && !e->o.threads && e->rootable[g];
+}
+
+/* Open every group of one target (a watched thread: not those its roots count, while
+ * no thread row needs them). Stops at -ESRCH; reports -EMFILE/-ENFILE. */
+int targets_open(struct engine *e, pid_t pid, int cpu, bool on_exec, struct counts *c)
+{
+	int ret = 0;
+	for (unsigned g = 0; g < engine_ngroups(e); g++) {
+		if (pid > 0 && engine_lean_group(e, g)) {
+			/* Its process row comes from the roots: a second copy of the same
+			 * events on the thread would only cost (two event sets to switch at
+			 * each context switch, and no inherited context to swap). */
+			memset(c->why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
+			continue;
+		}
+		int err = engine_open_group(e, g, pid, cpu, on_exec, false, c);
+		if (err)
+			ret = err;
+		if (err == -ESRCH)
+			break;
+	}
+	return ret;
+}
+
+void targets_close(struct engine *e, struct counts *c)
+{
+	if (counts_close(c, &e->l))
+		e->fds_freed = true;
+}
+
+void targets_task_open(struct engine *e, struct task *t)
+{
+	int err = targets_open(e, t->tid, -1, t->enable_on_exec, &t->c);
+	t->fd_short = err == -EMFILE || err == -ENFILE;
+	for (unsigned g = 0; g < engine_ngroups(e); g++)
+		if (t->c.grp[g])
+			t->counted = true;
+	if (err == -ESRCH) {
+		/* Gone before we could count it: it leaves without a row. */
+		targets_close(e, &t->c);
+		t->vanished = true;
+		t->state = TASK_EXITED;
+		e->nexited++;
+	}
+}
+
+struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
+			     const int *gmap)
+{
+	struct root *r = tasktab_add_root(e->tab, p, tid);
+	if (!r)
+		return NULL;
+	for (unsigned g = 0; g < engine_ngroups(e); g++) {
+		if ((gmap && gmap[g] >= 0) || !e->rootable[g]) {
+			/* Counted by the roots the process already has, or (hardware) by
+			 * its threads' own groups: a second copy on the same thread would
+			 * take PMU counters from the first and multiplex both. */
+			memset(r->c.why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
+			continue;
+		}
+		if (engine_open_group(e, g, tid, -1, on_exec, true, &r->c) == -ESRCH) {
+			counts_close(&r->c, &e->l);
+			r->state = ROOT_DONE;
+			break;
+		}
+	}
+	return r;
+}
+
+/* Root p on each of its live threads (when watching starts, or starts over). */
+void targets_root_proc(struct engine *e, struct proc *p)
+{
+	tasktab_drop_roots(e->tab, p);
+	p->rooted = true;
+	for (struct task *t = p->threads; t; t = t->sibling)
+		if (t->state == TASK_LIVE && !t->vanished)
+			engine_add_root(e, p, t->tid, t->enable_on_exec, NULL);
+}
+
+/* After the threads' reads: the roots' reads. When the process is gone, their last. */
+void targets_read_roots(struct engine *e, struct proc *p)
+{
+	bool gone = true;
+	for (struct task *t = p->threads; t && gone; t = t->sibling)
+		gone = t->state == TASK_EXITED;
+	for (unsigned i = 0; i < p->nroots; i++) {
+		struct root *r = &p->roots[i];
+		if (r->state == ROOT_FINAL)
+			r->state = ROOT_DONE; /* no longer summed */
+		if (r->state != ROOT_LIVE)
+			continue;
+		targets_read(e, &r->c);
+		if (gone) {
+			/* Every thread has exited, and with it folded its counts into its
+			 * parent event (perf_event_exit_task) before leaving /proc. */
+			counts_close(&r->c, &e->l);
+			r->state = ROOT_FINAL;
+		}
+	}
+}
+
+/* One read() per open group; deltas against the previous totals. */
+void targets_read(struct engine *e, struct counts *c)
+{
+	for (unsigned g = 0; g < engine_ngroups(e); g++) {
+		if (e->gdead[g] && !c->grp[g])
+			continue; /* never opened: its deltas stay 0, its reasons n/a */
+		const struct mgroup *mg = &e->set->groups[g];
+		struct evread_group r;
+		uint64_t *pv = c->prev + e->slot[g];
+		int err = c->grp[g] ? evgroup_read(c->grp[g], &r) : -ENODATA;
+		for (unsigned k = 0; k < mg->n; k++) {
+			unsigned ev = mg->first + k;
+			if (err || c->why[ev] != WHY_NONE) {
+				c->d[ev] = (struct val_delta){0, 0, 0};
+				if (err && c->why[ev] == WHY_NONE)
+					c->why[ev] = WHY_ERROR;
+				continue;
+			}
+			/* Unsigned differences: a counter that wraps still gives the right delta.
+			 */
+			c->d[ev].ena = r.ena - pv[0];
+			c->d[ev].run = r.run - pv[1];
+			c->d[ev].val = r.val[k] - pv[2 + k];
+			pv[2 + k] = r.val[k];
+		}
+		if (!err) {
+			pv[0] = r.ena;
+			pv[1] = r.run;
+			c->fresh[g] = c->fresh[g] == FRESH_OPENED ? FRESH_FIRST_READ : FRESH_NO;
+		}
+	}
+	if (e->logical)
+		hybrid_fold(e->set, c->d, c->why);
+}
