@@ -24,12 +24,9 @@
  * for the header's meters. */
 int engine_cpu_rows_alloc(struct engine *e)
 {
-	size_t n = (size_t)e->cpu.n;
-	free(e->cpu_vals);
-	free(e->cpu_gds);
-	e->cpu_vals = calloc(n * e->set->nevents + 1, sizeof(*e->cpu_vals));
-	e->cpu_gds = calloc(n * engine_ngroups(e) + 1, sizeof(*e->cpu_gds));
-	return e->cpu_vals && e->cpu_gds ? 0 : -ENOMEM;
+	return mstore_reserve(&e->cpus, (size_t)e->cpu.n, e->set->nevents, engine_ngroups(e)) < 0
+		       ? -ENOMEM
+		       : 0;
 }
 
 int cpurows_open(struct engine *e)
@@ -50,8 +47,7 @@ int cpurows_open(struct engine *e)
 	c->id = calloc((size_t)n, sizeof(*c->id));
 	c->cnt = calloc((size_t)n, sizeof(*c->cnt));
 	c->busy = calloc((size_t)maxid + 1, 4 * sizeof(uint64_t));
-	e->cpu_rows = calloc((size_t)n, sizeof(*e->cpu_rows));
-	if (!c->id || !c->cnt || !c->busy || !e->cpu_rows || engine_cpu_rows_alloc(e))
+	if (!c->id || !c->cnt || !c->busy || engine_cpu_rows_alloc(e))
 		return -ENOMEM;
 	c->total = c->busy + maxid + 1;
 	c->pbusy = c->total + maxid + 1;
@@ -73,15 +69,13 @@ void cpurows_tick(struct engine *e)
 {
 	struct cpuset *c = &e->cpu;
 	int got = procfs_cpu_times(e->o.root, &c->stat_fd, c->busy, c->total, c->maxid + 1);
-	for (int i = 0; i < c->n && e->cpu_vals && e->cpu_gds; i++) {
-		struct mrow *r = &e->cpu_rows[i];
-		memset(r, 0, sizeof(*r));
+	for (int i = 0; i < c->n && (size_t)i < e->cpus.cap; i++) {
+		struct mrow_w w = mstore_row(&e->cpus, (size_t)i);
+		struct mrow *r = w.r;
 		r->kind = ROW_CPU;
 		r->cpu = c->id[i];
 		r->comm = "";
 		r->user = "";
-		r->v = e->cpu_vals + (size_t)i * e->l.nevents;
-		r->g = e->cpu_gds + (size_t)i * engine_ngroups(e);
 		int id = c->id[i];
 		uint64_t dt = c->total[id] - c->ptotal[id];
 		/* -1: /proc/stat unreadable; -2: no jiffy went by (a very short interval). */
@@ -92,11 +86,10 @@ void cpurows_tick(struct engine *e)
 		c->ptotal[id] = c->total[id];
 		if (e->o.per_cpu)
 			targets_read(e, &c->cnt[i]);
-		rowbuild_fill(e, c->cnt[i].d, c->cnt[i].why, c->cnt[i].fresh, (struct val *)r->v,
-			    (struct val_delta *)r->g, false);
+		rowbuild_fill(e, c->cnt[i].d, c->cnt[i].why, c->cnt[i].fresh, w.v, w.g, false);
 	}
-	e->m.ncpu_rows = (unsigned)c->n;
-	e->m.cpu_rows = e->cpu_rows;
+	e->m.ncpu_rows = (size_t)c->n < e->cpus.cap ? (unsigned)c->n : (unsigned)e->cpus.cap;
+	e->m.cpu_rows = e->cpus.rows;
 }
 
 void cpurows_close(struct engine *e)
@@ -109,7 +102,5 @@ void cpurows_close(struct engine *e)
 	free(c->id);
 	free(c->cnt);
 	free(c->busy);
-	free(e->cpu_rows);
-	free(e->cpu_vals);
-	free(e->cpu_gds);
+	mstore_free(&e->cpus);
 }

@@ -390,8 +390,6 @@ void engine_free(struct engine *e)
 	free(e->gdead);
 	free(e->live);
 	free(e->pids);
-	free(e->rows);
-	free(e->vals);
-	free(e->gds);
+	mstore_free(&e->rows);
 	free(e);
 }

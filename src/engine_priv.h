@@ -80,13 +80,8 @@ struct engine {
 	bool totals;
 
 	struct model m;
-	size_t cap; /* rows allocated */
-	struct mrow *rows;
-	struct val *vals;      /* cap * nevents */
-	struct val_delta *gds; /* cap * ngroups */
-	struct mrow *cpu_rows;
-	struct val *cpu_vals;
-	struct val_delta *cpu_gds;
+	struct mstore rows; /* m.rows: processes and threads */
+	struct mstore cpus; /* m.cpu_rows */
 	char hostname[65];
 	char kernel[160];
 };

@@ -148,13 +148,7 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 	/* Rows are rebuilt for the new columns at the next tick; until then there are none
 	 * rather than rows in the old layout (also when what follows fails: the next rows
 	 * are made, and their unsupported cells written, for the new one). */
-	free(e->rows);
-	free(e->vals);
-	free(e->gds);
-	e->rows = NULL;
-	e->vals = NULL;
-	e->gds = NULL;
-	e->cap = 0;
+	mstore_free(&e->rows);
 	e->m.nrows = 0;
 	e->m.ncpu_rows = 0;
 	if ((err = engine_cpu_rows_alloc(e)))

@@ -1,8 +1,11 @@
-/* Small helpers over the model that every writer shares. */
+/* The rows' storage a source writes (mstore), and small helpers over the model that
+ * every writer shares. */
 #include "model.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -24,4 +27,61 @@ const char *model_exit_text(const struct model *m, char *buf, unsigned len)
 			snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
 	}
 	return buf;
+}
+
+void mstore_free(struct mstore *s)
+{
+	if (!s)
+		return;
+	free(s->rows);
+	free(s->vals);
+	free(s->gds);
+	memset(s, 0, sizeof(*s));
+}
+
+long mstore_reserve(struct mstore *s, size_t n, unsigned nevents, unsigned ngroups)
+{
+	if (s->nevents != nevents || s->ngroups != ngroups) {
+		mstore_free(s);
+		s->nevents = nevents;
+		s->ngroups = ngroups;
+	}
+	if (n <= s->cap)
+		return (long)s->cap;
+	size_t cap = n + n / 2 + 16;
+	struct mrow *rows = realloc(s->rows, cap * sizeof(*rows));
+	if (rows)
+		s->rows = rows;
+	struct val *vals = realloc(s->vals, (cap * nevents + 1) * sizeof(*vals));
+	if (vals)
+		s->vals = vals;
+	struct val_delta *gds = realloc(s->gds, (cap * ngroups + 1) * sizeof(*gds));
+	if (gds)
+		s->gds = gds;
+	size_t old = s->cap;
+	if (rows && vals && gds)
+		s->cap = cap;
+	/* The rows' value pointers move with the arrays, even when one of them could not
+	 * grow (the others may have moved all the same). */
+	for (size_t i = 0; i < s->cap; i++) {
+		s->rows[i].v = s->vals + i * nevents;
+		s->rows[i].g = s->gds + i * ngroups;
+	}
+	return s->cap == old ? -ENOMEM : (long)old;
+}
+
+struct mrow_w mstore_at(struct mstore *s, size_t i)
+{
+	return (struct mrow_w){&s->rows[i], s->vals + i * s->nevents, s->gds + i * s->ngroups};
+}
+
+struct mrow_w mstore_row(struct mstore *s, size_t i)
+{
+	struct mrow_w w = mstore_at(s, i);
+	memset(w.r, 0, sizeof(*w.r));
+	w.r->v = w.v;
+	w.r->g = w.g;
+	w.r->cpu = -1;
+	w.r->cpu_pct = -1;
+	return w;
 }

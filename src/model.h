@@ -106,6 +106,36 @@ struct model {
 	const struct mrow *cpu_rows;
 };
 
+/* A source's storage behind a model's rows (process and thread rows, or CPU rows): rows
+ * with their values, grown as needed and reused from tick to tick. Sinks never see it:
+ * they read the const model; a source writes a row through mstore_row's handle and
+ * publishes with mstore_publish. Zeroed, it is empty; mstore_free(NULL) is a no-op. */
+struct mstore {
+	struct mrow *rows;
+	struct val *vals;	/* cap * nevents */
+	struct val_delta *gds;	/* cap * ngroups */
+	size_t cap;
+	unsigned nevents, ngroups;
+};
+
+/* One row to write: its identity, its values and its groups' times, all writable. */
+struct mrow_w {
+	struct mrow *r;
+	struct val *v;	     /* nevents */
+	struct val_delta *g; /* ngroups */
+};
+
+/* Room for n rows of nevents values and ngroups groups. A change of either empties the
+ * store first. Returns the first row whose values are new (the caller's to fill: n/a
+ * cells that never change, say), cap when none are, or -ENOMEM (the store as it was). */
+long mstore_reserve(struct mstore *s, size_t n, unsigned nevents, unsigned ngroups);
+/* Row i (< cap) as a handle: the row zeroed but for its value pointers, cpu and cpu_pct
+ * -1. Its values are left as they were. */
+struct mrow_w mstore_row(struct mstore *s, size_t i);
+/* The handle of row i without clearing it. */
+struct mrow_w mstore_at(struct mstore *s, size_t i);
+void mstore_free(struct mstore *s);
+
 /* Index of the event playing role, or -1. */
 int model_role(const struct model *m, enum ev_role role);
 

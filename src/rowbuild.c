@@ -33,24 +33,13 @@ static void fill_dead(const struct engine *e, struct val *v, struct val_delta *g
 
 static bool ensure_rows(struct engine *e, size_t need)
 {
-	if (need <= e->cap)
-		return true;
-	size_t cap = need + need / 2 + 16;
-	unsigned ne = e->set->nevents, ng = engine_ngroups(e);
-	struct mrow *rows = realloc(e->rows, cap * sizeof(*rows));
-	if (rows)
-		e->rows = rows;
-	struct val *vals = realloc(e->vals, cap * ne * sizeof(*vals));
-	if (vals)
-		e->vals = vals;
-	struct val_delta *gds = realloc(e->gds, cap * ng * sizeof(*gds));
-	if (gds)
-		e->gds = gds;
-	if (!rows || !vals || !gds)
+	long first = mstore_reserve(&e->rows, need, e->set->nevents, engine_ngroups(e));
+	if (first < 0)
 		return false;
-	e->cap = cap;
-	for (size_t i = 0; i < cap; i++)
-		fill_dead(e, vals + i * ne, gds + i * ng);
+	for (size_t i = (size_t)first; i < e->rows.cap; i++) {
+		struct mrow_w w = mstore_at(&e->rows, i);
+		fill_dead(e, w.v, w.g);
+	}
 	return true;
 }
 
@@ -86,17 +75,6 @@ void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *w
 	}
 }
 
-static struct mrow *next_row(struct engine *e, size_t i)
-{
-	struct mrow *r = &e->rows[i];
-	memset(r, 0, sizeof(*r));
-	r->v = e->vals + i * e->set->nevents;
-	r->g = e->gds + i * engine_ngroups(e);
-	r->cpu = -1;
-	r->cpu_pct = -1;
-	return r;
-}
-
 static void proc_row(struct proc *p, struct mrow *r)
 {
 	r->kind = ROW_PROC;
@@ -112,26 +90,23 @@ static void proc_row(struct proc *p, struct mrow *r)
 }
 
 /* A thread's row as its process's (pr), but for what is its own; values not written. */
-static void thread_row_head(const struct mrow *pr, const struct task *t, struct mrow *tr)
+static void thread_row_head(const struct mrow *pr, const struct task *t, struct mrow_w tr)
 {
-	const struct val *v = tr->v;
-	const struct val_delta *g = tr->g;
-	*tr = *pr;
-	tr->v = v;
-	tr->g = g;
-	tr->kind = ROW_THREAD;
-	tr->tid = t->tid;
-	tr->comm = t->comm;
-	tr->nthreads = 1;
-	tr->exited = t->state == TASK_EXITED;
+	*tr.r = *pr;
+	tr.r->v = tr.v;
+	tr.r->g = tr.g;
+	tr.r->kind = ROW_THREAD;
+	tr.r->tid = t->tid;
+	tr.r->comm = t->comm;
+	tr.r->nthreads = 1;
+	tr.r->exited = t->state == TASK_EXITED;
 }
 
 static void thread_row(struct engine *e, const struct mrow *pr, const struct task *t,
-		       struct mrow *tr)
+		       struct mrow_w tr)
 {
 	thread_row_head(pr, t, tr);
-	rowbuild_fill(e, t->c.d, t->c.why, t->c.fresh, (struct val *)tr->v,
-		    (struct val_delta *)tr->g, true);
+	rowbuild_fill(e, t->c.d, t->c.why, t->c.fresh, tr.v, tr.g, true);
 }
 
 /* Add block c to the sums: every group (sel -1), or only the groups that roots hold
@@ -173,15 +148,13 @@ bool rowbuild_asleep(const struct engine *e, const struct proc *p)
 	return true;
 }
 
-static void zero_values(const struct engine *e, struct mrow *r)
+static void zero_values(const struct engine *e, struct mrow_w w)
 {
 	const struct val zero = val_scale((struct val_delta){0, 0, 0});
-	struct val *v = (struct val *)r->v;
-	struct val_delta *gd = (struct val_delta *)r->g;
 	for (unsigned i = 0; i < e->nlive; i++)
-		v[e->live[i]] = zero;
+		w.v[e->live[i]] = zero;
 	for (unsigned g = 0; g < engine_ngroups(e); g++)
-		gd[g] = (struct val_delta){0, 0, 0};
+		w.g[g] = (struct val_delta){0, 0, 0};
 }
 
 /* The rows of a process asleep (proc_asleep): neither its counters nor its totals are
@@ -189,14 +162,14 @@ static void zero_values(const struct engine *e, struct mrow *r)
 static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 {
 	p->asleep_tick = e->m.tick + 1; /* the tick this is (m.tick counts after) */
-	struct mrow *pr = next_row(e, i++);
-	proc_row(p, pr);
+	struct mrow_w pr = mstore_row(&e->rows, i++);
+	proc_row(p, pr.r);
 	for (struct task *t = p->threads; t; t = t->sibling)
-		pr->nthreads++;
+		pr.r->nthreads++;
 	zero_values(e, pr);
 	for (struct task *t = p->threads; e->o.threads && t; t = t->sibling) {
-		struct mrow *tr = next_row(e, i++);
-		thread_row_head(pr, t, tr);
+		struct mrow_w tr = mstore_row(&e->rows, i++);
+		thread_row_head(pr.r, t, tr);
 		zero_values(e, tr);
 	}
 	return i;
@@ -245,20 +218,18 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 {
 	if (rowbuild_asleep(e, p))
 		return build_asleep(e, p, i);
-	struct mrow *pr = next_row(e, i++);
-	proc_row(p, pr);
+	struct mrow_w pr = mstore_row(&e->rows, i++);
+	proc_row(p, pr.r);
 	bool all_exited;
-	pr->nthreads = rowbuild_sum_proc(e, p, add_tot, &all_exited);
-	pr->exited = all_exited;
+	pr.r->nthreads = rowbuild_sum_proc(e, p, add_tot, &all_exited);
+	pr.r->exited = all_exited;
 	for (struct task *t = p->threads; e->o.threads && !e->totals && t; t = t->sibling)
 		if (!(t->state == TASK_EXITED && t->vanished))
-			thread_row(e, pr, t, next_row(e, i++));
+			thread_row(e, pr.r, t, mstore_row(&e->rows, i++));
 	if (e->totals)
-		rowbuild_fill(e, p->tot, p->tot_why, NULL, (struct val *)pr->v,
-			    (struct val_delta *)pr->g, true);
+		rowbuild_fill(e, p->tot, p->tot_why, NULL, pr.v, pr.g, true);
 	else
-		rowbuild_fill(e, e->acc, e->acc_why, e->acc_fresh, (struct val *)pr->v,
-			    (struct val_delta *)pr->g, true);
+		rowbuild_fill(e, e->acc, e->acc_why, e->acc_fresh, pr.v, pr.g, true);
 	return i;
 }
 
@@ -278,11 +249,11 @@ void rowbuild_rows(struct engine *e, bool add_tot)
 			size_t before = n;
 			n = build_proc(e, p, n, add_tot);
 			/* A process none of whose threads could be counted has no row. */
-			if (e->rows[before].nthreads == 0 && !p->keep)
+			if (e->rows.rows[before].nthreads == 0 && !p->keep)
 				n = before;
 		}
 	}
-	e->m.rows = e->rows;
+	e->m.rows = e->rows.rows;
 	e->m.nrows = (unsigned)n;
 	e->m.ntasks = ntasks;
 	e->m.nfd_short = short_count;
