@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bindings.h"
 #include "colors.h"
 #include "curs.h"
 #include "testutil.h"
@@ -321,6 +322,44 @@ static void test_resize_back(void **state)
 	assert_true(fake_find(s, "beta-worker") >= 0);
 }
 
+/* One table drives the keys: every binding the key bar shows is there, every one with
+ * help text is on the help screen, and no key is bound twice. */
+static void test_bindings_table(void **state)
+{
+	size_t nb;
+	const struct binding *b = bindings_main(&nb);
+	assert_true(nb > 10);
+	for (size_t i = 0; i < nb; i++)
+		for (int k = 0; k < BIND_KEYS && b[i].keys[k]; k++)
+			assert_ptr_equal(bindings_find(b[i].keys[k]), &b[i]);
+	ui_set_size(U(state), 200, 40);
+	char bar[1024];
+	last_line(screen(state), bar, sizeof(bar));
+	for (size_t i = 0; i < nb; i++) {
+		if (b[i].bar != BAR_ALWAYS && b[i].bar != BAR_UNFOCUSED)
+			continue;
+		char want[64];
+		snprintf(want, sizeof(want), "%s%s", b[i].bar_key, b[i].bar_label);
+		if (!strstr(bar, want))
+			fail_msg("key bar lacks %s: %s", want, bar);
+	}
+	fake_key(U(state), 'h');
+	static char all[1 << 16];
+	all[0] = '\0';
+	for (int page = 0; page < 8; page++) {
+		strncat(all, screen(state), sizeof(all) - strlen(all) - 1);
+		fake_key(U(state), KEY_NPAGE);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (!b[i].help)
+			continue;
+		char want[64];
+		snprintf(want, sizeof(want), "%-16s  %.20s", b[i].help_keys, b[i].help);
+		if (!strstr(all, want))
+			fail_msg("help lacks '%s'", want);
+	}
+}
+
 static void test_engine_commands(void **state)
 {
 	assert_int_equal(fake_key(U(state), 'H').kind, UI_TOGGLE_THREADS);
@@ -509,6 +548,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resize_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bindings_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_engine_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sort_menu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_view_for_save, setup, teardown),

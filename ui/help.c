@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "colors.h"
 #include "paint.h"
 #include "text.h"
@@ -63,12 +64,12 @@ static void add(struct page *pg, bool heading, const char *fmt, ...)
 		snprintf(line, sizeof(line), "%*s%s", indent, "", p);
 		size_t n = strlen(line);
 		size_t cut = n;
-		if ((int)n > w) {
-			cut = (size_t)w;
+		if ((int)n >= w) { /* the last column is left free: no terminal wraps there */
+			cut = (size_t)w - 1;
 			while (cut > (size_t)indent && line[cut] != ' ')
 				cut--;
 			if (cut <= (size_t)indent)
-				cut = (size_t)w; /* one long word: break it */
+				cut = (size_t)w - 1; /* one long word: break it */
 		}
 		add_line(pg, heading, line, cut);
 		p += cut - (size_t)indent;
@@ -77,33 +78,6 @@ static void add(struct page *pg, bool heading, const char *fmt, ...)
 		first = false;
 	}
 }
-
-static const char *const keys[] = {
-	"  Tab Right        next pane            Shift-Tab Left   previous pane",
-	"  1 .. 9           pane by number",
-	"  < >  , .         sort by the previous / next column",
-	"  F6               choose the sort column from a list",
-	"  R r              reverse the sort order",
-	/* One entry, split for the line length (help wraps it to the screen). */
-	// NOLINTNEXTLINE(bugprone-suspicious-missing-comma)
-	"  Up Down PgUp PgDn Home End   move the selection; the order holds still for a few "
-	"seconds, or until another key",
-	"  Enter            watch the selected process only",
-	"  p                watch a process by PID",
-	"  Esc              watch all processes again (or clear the filter)",
-	"  / F4             filter by command name, as you type; Esc clears it",
-	"  u                show one user's tasks",
-	"  H                show or hide thread rows",
-	"  K                count kernel mode too, or user mode only",
-	"  Space            pause / resume",
-	"  e F2             choose events while counting: browse the PMUs, search events "
-	"by name or description (/), add one (Enter, or g into a group); remove (x) and "
-	"regroup (g) yours; derived columns (m); any -e spec as text (:)",
-	"  W                save the setup (interval, sort, pane, events, columns)",
-	"  d s              set the interval in seconds (0.1 to 3600)",
-	"  Ctrl-L           redraw the screen",
-	"  h ? F1           this help            q F10            quit",
-};
 
 static void marks(struct page *pg)
 {
@@ -160,8 +134,11 @@ static void build(struct page *pg, const struct model *m, const struct pane *p, 
 	marks(pg);
 	add(pg, false, " ");
 	add(pg, true, "Keys");
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		add(pg, false, "%s", keys[i]);
+	size_t nb;
+	const struct binding *b = bindings_main(&nb);
+	for (size_t i = 0; i < nb; i++)
+		if (b[i].help)
+			add(pg, false, "  %-16s  %s", b[i].help_keys, b[i].help);
 	if (m) {
 		add(pg, false, " ");
 		events(pg, m);

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "bindings.h"
 #include "colors.h"
 #include "paint.h"
 
@@ -14,25 +15,19 @@ struct key {
 
 #define KEYS_MAX 16
 
+/* The main view's: those of the binding table that show on the bar here. */
 static unsigned main_keys(bool paused, bool focused, struct key *k)
 {
+	size_t nb;
+	const struct binding *b = bindings_main(&nb);
 	unsigned n = 0;
-	k[n++] = (struct key){"F1", "Help", 9};
-	k[n++] = (struct key){"F2", "Events", 7};
-	k[n++] = (struct key){"Tab", "Pane", 7};
-	k[n++] = (struct key){"F4", "Filter", 6};
-	k[n++] = (struct key){"F6", "Sort", 6};
-	k[n++] = (struct key){"Spc", paused ? "Resume" : "Pause", 8};
-	if (focused)
-		k[n++] = (struct key){"Esc", "All", 8};
-	k[n++] = (struct key){"d", "Delay", 5};
-	k[n++] = (struct key){"u", "User", 4};
-	k[n++] = (struct key){"H", "Threads", 3};
-	k[n++] = (struct key){"K", "Kernel", 2};
-	if (!focused)
-		k[n++] = (struct key){"p", "PID", 1};
-	k[n++] = (struct key){"W", "Save", 0};
-	k[n++] = (struct key){"F10", "Quit", 9};
+	for (size_t i = 0; i < nb && n < KEYS_MAX; i++) {
+		if (b[i].bar == BAR_NEVER || (b[i].bar == BAR_FOCUSED && !focused) ||
+		    (b[i].bar == BAR_UNFOCUSED && focused))
+			continue;
+		const char *label = b[i].act == BIND_PAUSE && paused ? "Resume" : b[i].bar_label;
+		k[n++] = (struct key){b[i].bar_key, label, b[i].keep};
+	}
 	return n;
 }
 

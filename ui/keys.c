@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "bindings.h"
 #include "colors.h"
 #include "procfs.h"
 #include "setup.h"
@@ -21,12 +22,6 @@
 
 #define KEY_ESC 27
 #define CTRL(c) ((c)&0x1f)
-
-static bool is_move(int key)
-{
-	return key == KEY_UP || key == KEY_DOWN || key == KEY_PPAGE || key == KEY_NPAGE ||
-	       key == KEY_HOME || key == KEY_END;
-}
 
 static long move_delta(const struct ui *u, int key)
 {
@@ -152,108 +147,12 @@ static void enter(struct ui *u, struct ui_cmd *cmd)
 		focus(u, r->pid, cmd);
 }
 
-static bool pane_key(struct ui *u, int key)
-{
-	unsigned n = u->npanes;
-	if (n == 0)
-		return false;
-	if (key == '\t' || key == KEY_RIGHT)
-		ui_switch_pane(u, (u->pane + 1) % n);
-	else if (key == KEY_BTAB || key == KEY_LEFT)
-		ui_switch_pane(u, (u->pane + n - 1) % n);
-	else if (key >= '1' && key <= '9' && (unsigned)(key - '1') < n)
-		ui_switch_pane(u, (unsigned)(key - '1'));
-	else
-		return false;
-	return true;
-}
-
-static bool engine_key(struct ui *u, int key, struct ui_cmd *cmd)
-{
-	switch (key) {
-	case 'q':
-	case KEY_F(10):
-		cmd->kind = UI_QUIT;
-		return true;
-	case 'H':
-		cmd->kind = UI_TOGGLE_THREADS;
-		return true;
-	case 'K':
-		cmd->kind = UI_TOGGLE_KERNEL;
-		return true;
-	case 'W':
-		cmd->kind = UI_SAVE_CONFIG;
-		return true;
-	case ' ':
-		u->paused = !u->paused;
-		cmd->kind = UI_TOGGLE_PAUSE;
-		return true;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		enter(u, cmd);
-		return true;
-	case KEY_ESC:
-		escape(u, cmd);
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool view_key(struct ui *u, int key)
-{
-	switch (key) {
-	case 'h':
-	case '?':
-	case KEY_F(1):
-		u->mode = MODE_HELP;
-		u->help_top = 0;
-		return true;
-	case '<':
-	case ',':
-		sort_step(u, -1);
-		return true;
-	case '>':
-	case '.':
-		sort_step(u, 1);
-		return true;
-	case 'R':
-	case 'r':
-		sort_reverse(u);
-		return true;
-	case KEY_F(6):
-		pick(u, PICK_SORT);
-		return true;
-	case 'u':
-		pick(u, PICK_USER);
-		return true;
-	case 'e':
-	case KEY_F(2):
-		setup_open(u);
-		return true;
-	case '/':
-	case KEY_F(4):
-		ask(u, ASK_FILTER);
-		return true;
-	case 'd':
-	case 's':
-		ask(u, ASK_INTERVAL);
-		return true;
-	case 'p':
-		ask(u, ASK_PID);
-		return true;
-	case CTRL('l'):
-		clearok(curscr, TRUE);
-		return true;
-	default:
-		return pane_key(u, key);
-	}
-}
-
+/* A main-view key, as the binding table (bindings.c) maps it. */
 static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
-	if (is_move(key)) {
+	const struct binding *b = bindings_find(key);
+	enum bind_act act = b ? b->act : BIND_NONE;
+	if (act == BIND_MOVE) {
 		move_selection(u, key);
 		cmd->kind = UI_REDRAW;
 		return;
@@ -263,13 +162,78 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		u->freeze_until = 0;
 		ui_refresh_rows(u, true);
 	}
-	if (engine_key(u, key, cmd)) {
-		if (cmd->kind == UI_NONE)
-			cmd->kind = UI_REDRAW;
-		return;
+	unsigned n = u->npanes;
+	cmd->kind = UI_REDRAW;
+	switch (act) {
+	case BIND_PANE_NEXT:
+	case BIND_PANE_PREV:
+	case BIND_PANE_N:
+		if (n == 0 || (act == BIND_PANE_N && (unsigned)(key - '1') >= n))
+			cmd->kind = UI_NONE;
+		else
+			ui_switch_pane(u, act == BIND_PANE_NEXT	  ? (u->pane + 1) % n
+					  : act == BIND_PANE_PREV ? (u->pane + n - 1) % n
+								  : (unsigned)(key - '1'));
+		break;
+	case BIND_SORT_PREV:
+	case BIND_SORT_NEXT:
+		sort_step(u, act == BIND_SORT_PREV ? -1 : 1);
+		break;
+	case BIND_SORT_MENU:
+		pick(u, PICK_SORT);
+		break;
+	case BIND_REVERSE:
+		sort_reverse(u);
+		break;
+	case BIND_WATCH_SEL:
+		enter(u, cmd);
+		break;
+	case BIND_WATCH_PID:
+		ask(u, ASK_PID);
+		break;
+	case BIND_ESCAPE:
+		escape(u, cmd);
+		break;
+	case BIND_FILTER:
+		ask(u, ASK_FILTER);
+		break;
+	case BIND_USER:
+		pick(u, PICK_USER);
+		break;
+	case BIND_THREADS:
+		cmd->kind = UI_TOGGLE_THREADS;
+		break;
+	case BIND_KERNEL:
+		cmd->kind = UI_TOGGLE_KERNEL;
+		break;
+	case BIND_PAUSE:
+		u->paused = !u->paused;
+		cmd->kind = UI_TOGGLE_PAUSE;
+		break;
+	case BIND_EVENTS:
+		setup_open(u);
+		break;
+	case BIND_SAVE:
+		cmd->kind = UI_SAVE_CONFIG;
+		break;
+	case BIND_INTERVAL:
+		ask(u, ASK_INTERVAL);
+		break;
+	case BIND_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case BIND_HELP:
+		u->mode = MODE_HELP;
+		u->help_top = 0;
+		break;
+	case BIND_QUIT:
+		cmd->kind = UI_QUIT;
+		break;
+	case BIND_MOVE: /* done above */
+	case BIND_NONE:
+		cmd->kind = UI_NONE;
+		break;
 	}
-	if (view_key(u, key))
-		cmd->kind = UI_REDRAW;
 }
 
 static void help_key(struct ui *u, int key, struct ui_cmd *cmd)
