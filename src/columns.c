@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "numfmt.h"
+
 int model_role(const struct model *m, enum ev_role role)
 {
 	for (unsigned i = 0; i < m->nevents; i++)
@@ -450,100 +452,6 @@ bool pane_unsupported(const struct model *m, const struct pane *p)
 	return any;
 }
 
-/* The cells are written without printf where it can be: in batch mode, with 1,000 tasks,
- * formatting them was most of a tick's userland work. Each writer below gives the bytes
- * snprintf would (cut to len - 1 the same way) and returns how many it wrote. */
-
-/* Copy n bytes of s as snprintf would copy them into buf. */
-static size_t out_copy(const char *s, size_t n, char *buf, size_t len)
-{
-	if (!len)
-		return 0;
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return n;
-}
-
-/* "%s", in one pass: names are short, shorter than a call to strnlen and memcpy. */
-static size_t fmt_str(const char *s, char *buf, size_t len)
-{
-	if (!len)
-		return 0;
-	size_t n = 0;
-	for (; n + 1 < len && s[n]; n++)
-		buf[n] = s[n];
-	buf[n] = '\0';
-	return n;
-}
-
-/* A whole number ("%llu"). */
-static size_t fmt_uint(unsigned long long n, char *buf, size_t len)
-{
-	char tmp[24];
-	size_t k = sizeof(tmp);
-	do
-		tmp[--k] = (char)('0' + n % 10);
-	while ((n /= 10) && k > 0);
-	return out_copy(tmp + k, sizeof(tmp) - k, buf, len);
-}
-
-/* "%.*f" for dec 0..9. printf rounds the exact binary value, so 0.15 (0.1499999...) is
- * "0.1" and 0.25 (a true tie, to even) "0.2", which no rounding of v * 10 can tell
- * apart. The product is off by at most half an ulp, under 1.2e-7 below 1e9: a fraction
- * that far from one half rounds as the exact value does, and the few closer (or larger,
- * or not finite) go to printf. */
-static size_t fmt_fixed(double v, int dec, char *buf, size_t len)
-{
-	static const double scale[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
-	bool neg = signbit(v);
-	double t = (neg ? -v : v) * scale[dec < 0 ? 0 : dec > 9 ? 9 : dec];
-	double whole = floor(t), frac = t - whole;
-	if (dec < 0 || dec > 9 || !(t < 1e9) || fabs(frac - 0.5) < 1e-6) {
-		snprintf(buf, len, "%.*f", dec, v);
-		return len ? strlen(buf) : 0;
-	}
-	unsigned long n = (unsigned long)whole + (frac > 0.5);
-	char tmp[24];
-	size_t k = sizeof(tmp);
-	for (int d = 0; d < dec; d++, n /= 10)
-		tmp[--k] = (char)('0' + n % 10);
-	if (dec)
-		tmp[--k] = '.';
-	do
-		tmp[--k] = (char)('0' + n % 10);
-	while (n /= 10);
-	if (neg)
-		tmp[--k] = '-';
-	return out_copy(tmp + k, sizeof(tmp) - k, buf, len);
-}
-
-/* "%.*f%c" */
-static size_t fmt_fixed_unit(double v, int dec, char unit, char *buf, size_t len)
-{
-	char tmp[400]; /* more than "%.9f" of DBL_MAX */
-	size_t n = fmt_fixed(v, dec, tmp, sizeof(tmp) - 1);
-	tmp[n++] = unit;
-	return out_copy(tmp, n, buf, len);
-}
-
-/* Four significant characters for counts: 999, 12.3K, 456K, 7.89M, ... */
-static size_t fmt_count(double v, char *buf, size_t len)
-{
-	static const char unit[] = " KMGTPE";
-	if (v >= 0 && v < 99999.5 && v == (double)(unsigned long long)v)
-		return fmt_uint((unsigned long long)v, buf, len); /* what "%.0f" prints for it */
-	if (v < 99999.5)
-		return fmt_fixed(v, 0, buf, len);
-	int u = 0;
-	while (v >= 999.5 && u < 6) {
-		v /= 1000;
-		u++;
-	}
-	return fmt_fixed_unit(v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0, unit[u], buf, len);
-}
-
 static void fmt_text(const struct column *c, const struct mrow *r, char *buf, size_t len)
 {
 	switch (c->kind) {
@@ -551,7 +459,7 @@ static void fmt_text(const struct column *c, const struct mrow *r, char *buf, si
 		if (r->kind == ROW_CPU)
 			snprintf(buf, len, "cpu%d", r->cpu);
 		else
-			fmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid), buf,
+			numfmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid), buf,
 				 len);
 		return;
 	case COL_TID:
@@ -561,13 +469,13 @@ static void fmt_text(const struct column *c, const struct mrow *r, char *buf, si
 		snprintf(buf, len, "%d", r->cpu);
 		return;
 	case COL_USER:
-		fmt_str(r->user ? r->user : "", buf, len);
+		numfmt_str(r->user ? r->user : "", buf, len);
 		return;
 	case COL_THREADS:
-		fmt_uint(r->nthreads, buf, len);
+		numfmt_uint(r->nthreads, buf, len);
 		return;
 	case COL_COMMAND:
-		fmt_str(r->comm ? r->comm : "", buf, len);
+		numfmt_str(r->comm ? r->comm : "", buf, len);
 		return;
 	default:
 		break;
@@ -586,96 +494,27 @@ void column_format(const struct column *c, const struct model *m, const struct m
 	column_format_val(c, column_value(c, m, r), buf, len);
 }
 
-/* Three significant digits in at most w characters (two, one, then e-notation if it
- * must), k/M/G above 1000: a non-zero value never reads 0.00. */
-static size_t fmt_sig(double v, int w, char *buf, size_t len)
-{
-	static const char unit[] = " kMGTPE";
-	if (w < 4)
-		w = 4;
-	if (!isfinite(v))
-		return fmt_str(isnan(v) ? "-" : v > 0 ? "inf" : "-inf", buf, len);
-	if (v == 0)
-		return fmt_str("0", buf, len);
-	double a = fabs(v);
-	int u = 0;
-	while (a >= 999.5 && u < 6) {
-		a /= 1000;
-		v /= 1000;
-		u++;
-	}
-	/* Fixed with 3 or 2 digits, e-notation with 2, fixed with 1, e-notation with 1. */
-	static const struct {
-		int sig;
-		bool exp;
-	} tries[] = {{3, false}, {2, false}, {2, true}, {1, false}, {1, true}};
-	int mag = (int)floor(log10(a));
-	char tmp[64];
-	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		int sig = tries[i].sig;
-		if (tries[i].exp) {
-			double mant = a / pow(10, mag);
-			int ex = mag;
-			if (mant >= 10 - 0.5 * pow(10, 1 - sig)) {
-				mant /= 10;
-				ex++;
-			}
-			snprintf(tmp, sizeof(tmp), "%s%.*fe%d", v < 0 ? "-" : "", sig - 1, mant,
-				 ex);
-		} else {
-			int dec = sig - 1 - mag;
-			fmt_fixed_unit(v, dec < 0 ? 0 : dec, unit[u], tmp, sizeof(tmp));
-			if (!u)
-				tmp[strlen(tmp) - 1] = '\0';
-		}
-		/* Rounding down to zero digits would say 0: never for a non-zero value. A
-		 * plain decimal is zero unless it has a digit that is not; e-notation near
-		 * the denormals ("1e-324") is left to strtod. */
-		if ((int)strlen(tmp) <= w &&
-		    (tries[i].exp ? strtod(tmp, NULL) != 0 : strpbrk(tmp, "123456789") != NULL))
-			return fmt_str(tmp, buf, len);
-	}
-	return fmt_str(tmp, buf, len);
-}
-
-/* Nanoseconds as time: "850ns", "12.3us", "345ms", "1.02s". */
-static size_t fmt_time(double ns, char *buf, size_t len)
-{
-	static const char *const unit[] = {"ns", "us", "ms", "s"};
-	int u = 0;
-	while (ns >= 999.5 && u < 3) {
-		ns /= 1000;
-		u++;
-	}
-	if (u == 3 && ns >= 999.5)
-		return fmt_fixed_unit(ns, 0, 's', buf, len);
-	char num[40];
-	size_t n = fmt_sig(ns, 4, num, 32);
-	strcpy(num + n, unit[u]);
-	return fmt_str(num, buf, len);
-}
-
 size_t column_format_val(const struct column *c, struct val v, char *buf, size_t len)
 {
 	const char *mark = val_mark(v);
 	if (mark)
-		return fmt_str(mark, buf, len);
+		return numfmt_str(mark, buf, len);
 	/* Fit the column and leave a space before it (8 for a table without widths). */
 	int w = c->width > 1 ? c->width - 1 : 8;
 	switch (c->fmt) {
 	case FMT_COUNT:
-		return fmt_count(v.v, buf, len);
+		return numfmt_count(v.v, buf, len);
 	case FMT_TIME:
-		return fmt_time(v.v, buf, len);
+		return numfmt_time(v.v, buf, len);
 	case FMT_PCT:
 		/* 0.04% is not 0.0%: small shares keep their significant digits. */
 		if (c->kind == COL_RATIO && v.v != 0 && fabs(v.v) < 0.05)
-			return fmt_sig(v.v, w, buf, len);
-		return fmt_fixed(v.v, v.v < 999.95 ? 1 : 0, buf, len);
+			return numfmt_sig(v.v, w, buf, len);
+		return numfmt_fixed(v.v, v.v < 999.95 ? 1 : 0, buf, len);
 	case FMT_GHZ:
-		return fmt_fixed(v.v, 2, buf, len);
+		return numfmt_fixed(v.v, 2, buf, len);
 	default:
-		return fmt_sig(v.v, w, buf, len);
+		return numfmt_sig(v.v, w, buf, len);
 	}
 }
 

@@ -1,0 +1,25 @@
+/* Numbers as the cells show them, written without printf where it can be (in batch mode
+ * with 1,000 tasks, formatting was most of a tick's userland work). Each writer gives
+ * the bytes snprintf would, cut to len - 1 the same way, and returns how many it wrote. */
+#ifndef PMUTOP_NUMFMT_H
+#define PMUTOP_NUMFMT_H
+
+#include <stddef.h>
+
+/* "%s" */
+size_t numfmt_str(const char *s, char *buf, size_t len);
+/* "%llu" */
+size_t numfmt_uint(unsigned long long n, char *buf, size_t len);
+/* "%.*f", dec 0..9 */
+size_t numfmt_fixed(double v, int dec, char *buf, size_t len);
+/* "%.*f%c" */
+size_t numfmt_fixed_unit(double v, int dec, char unit, char *buf, size_t len);
+/* Counts in four significant characters: 999, 12.3K, 456K, 7.89M */
+size_t numfmt_count(double v, char *buf, size_t len);
+/* Three significant digits in at most w characters, k/M/G above 1000; a non-zero value
+ * never reads 0 */
+size_t numfmt_sig(double v, int w, char *buf, size_t len);
+/* Nanoseconds as time: 850ns, 12.3us, 345ms, 1.02s */
+size_t numfmt_time(double ns, char *buf, size_t len);
+
+#endif

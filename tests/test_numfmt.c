@@ -1,0 +1,78 @@
+/* The cell number formatters: exact bytes, the same as snprintf's where they stand in
+ * for it, cut the same way. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "numfmt.h"
+#include "testutil.h"
+
+#define CHECK(call, want)                                                                  \
+	do {                                                                               \
+		char b_[64];                                                               \
+		size_t n_ = (call);                                                        \
+		assert_string_equal(b_, want);                                             \
+		assert_int_equal(n_, strlen(want));                                        \
+	} while (0)
+
+static void test_fixed_as_printf(void **state)
+{
+	(void)state;
+	static const double vs[] = {0, 0.05, 0.15, 0.25, 1.005, 2.5, -3.75, 123456.789, 1e12,
+				    999.95, -0.0};
+	for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
+		for (int dec = 0; dec <= 3; dec++) {
+			char want[64], got[64];
+			snprintf(want, sizeof(want), "%.*f", dec, vs[i]);
+			assert_int_equal(numfmt_fixed(vs[i], dec, got, sizeof(got)), strlen(want));
+			assert_string_equal(got, want);
+		}
+	CHECK(numfmt_fixed_unit(1.5, 1, 'K', b_, sizeof(b_)), "1.5K");
+	CHECK(numfmt_uint(0, b_, sizeof(b_)), "0");
+	CHECK(numfmt_uint(18446744073709551615ull, b_, sizeof(b_)), "18446744073709551615");
+}
+
+static void test_count_sig_time(void **state)
+{
+	(void)state;
+	CHECK(numfmt_count(999, b_, sizeof(b_)), "999");
+	CHECK(numfmt_count(99999, b_, sizeof(b_)), "99999");
+	CHECK(numfmt_count(123456, b_, sizeof(b_)), "123K");
+	CHECK(numfmt_count(7890000, b_, sizeof(b_)), "7.89M");
+	CHECK(numfmt_count(12345678, b_, sizeof(b_)), "12.3M");
+	CHECK(numfmt_sig(0, 5, b_, sizeof(b_)), "0");
+	CHECK(numfmt_sig(1.2345, 5, b_, sizeof(b_)), "1.23");
+	CHECK(numfmt_sig(0.000123, 5, b_, sizeof(b_)), "1e-4"); /* what fits 5 */
+	CHECK(numfmt_sig(0.000123, 6, b_, sizeof(b_)), "1.2e-4");
+	CHECK(numfmt_sig(2500, 5, b_, sizeof(b_)), "2.50k");
+	CHECK(numfmt_sig(NAN, 5, b_, sizeof(b_)), "-");
+	CHECK(numfmt_time(850, b_, sizeof(b_)), "850ns");
+	CHECK(numfmt_time(12300, b_, sizeof(b_)), "12.3us");
+	CHECK(numfmt_time(1.02e9, b_, sizeof(b_)), "1.02s");
+	/* A non-zero value never reads 0. */
+	char b[16];
+	numfmt_sig(1e-9, 5, b, sizeof(b));
+	assert_string_not_equal(b, "0");
+	assert_true(strpbrk(b, "123456789") != NULL);
+}
+
+static void test_cut_as_snprintf(void **state)
+{
+	(void)state;
+	char b[4];
+	assert_int_equal(numfmt_str("abcdef", b, sizeof(b)), 3);
+	assert_string_equal(b, "abc");
+	assert_int_equal(numfmt_uint(123456, b, sizeof(b)), 3);
+	assert_string_equal(b, "123");
+	assert_int_equal(numfmt_str("x", b, 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixed_as_printf),
+		cmocka_unit_test(test_count_sig_time),
+		cmocka_unit_test(test_cut_as_snprintf),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
