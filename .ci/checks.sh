@@ -7,7 +7,8 @@
 #           corpora and regressions once, then FUZZ_SECONDS (20) of fuzzing each
 # valgrind  memcheck over the real binary (build-valgrind): no error, no definite leak;
 #           and over every cmocka test program: no error
-# static    cppcheck and clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy)
+# static    cppcheck and clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy), and
+#           clang-format (.clang-format) over every tracked .c and .h
 # One line per stage with its duration; logs in build-checks/; exit 1 if any failed.
 # On a fresh Debian 12 machine it installs what it needs with apt-get when root, or
 # prints the apt-get line. docs/HARDENING.md says more.
@@ -206,6 +207,13 @@ stage_static() {
 	echo "$files" | xargs -P "$JOBS" -n 4 clang-tidy -p build-tidy --quiet 2>/dev/null |
 		tee "$LOGS/clang-tidy.out" | grep -E ': (warning|error):' || true
 	grep -qE ': (warning|error):' "$LOGS/clang-tidy.out" && rc=1
+	echo "-- clang-format (.clang-format, every tracked .c and .h)"
+	if ! git -C "$ROOT" ls-files '*.c' '*.h' | (cd "$ROOT" && xargs clang-format --dry-run \
+		--Werror) >"$LOGS/clang-format.out" 2>&1; then
+		grep -E ': (warning|error):' "$LOGS/clang-format.out" | head -n 20
+		echo "format them: git ls-files '*.c' '*.h' | xargs clang-format -i"
+		rc=1
+	fi
 	return "$rc"
 }
 

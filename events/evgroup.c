@@ -356,8 +356,8 @@ static bool seq_check(pid_t child, int go, int done, volatile int *seen)
 		return false;
 	void *p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
 	bool ok = p != MAP_FAILED;
-	const volatile uint32_t *seq = ok ? &((volatile struct perf_event_mmap_page *)p)->lock
-					  : NULL;
+	const volatile uint32_t *seq =
+		ok ? &((volatile struct perf_event_mmap_page *)p)->lock : NULL;
 	for (int i = 0; ok && i < 3; i++)
 		ok = moved_at_sched_in(child, go, done, seen, seq);
 	if (p != MAP_FAILED)
@@ -467,7 +467,7 @@ int evgroup_read(struct evgroup *g, struct evread_group *out)
 	}
 	struct evread_group raw;
 	err = evread_parse_group(buf, want / sizeof(uint64_t), evgroup_read_format(), g->nopen,
-				     g->id, &raw);
+				 g->id, &raw);
 	if (err)
 		return err;
 	memset(out, 0, sizeof(*out));

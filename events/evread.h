@@ -10,11 +10,11 @@
 /* What one group read returns: the group's times and each member's value, in the order
  * the members were opened (matched by id when the buffer carries ids). */
 struct evread_group {
-	uint64_t ena;                /* total time enabled, ns */
-	uint64_t run;                /* total time running, ns */
-	unsigned nr;                 /* members */
+	uint64_t ena; /* total time enabled, ns */
+	uint64_t run; /* total time running, ns */
+	unsigned nr;  /* members */
 	uint64_t val[EVGROUP_MAX];
-	uint64_t lost[EVGROUP_MAX];  /* PERF_FORMAT_LOST, 0 otherwise */
+	uint64_t lost[EVGROUP_MAX]; /* PERF_FORMAT_LOST, 0 otherwise */
 };
 
 /* Words a group read of nr members needs for read_format. */

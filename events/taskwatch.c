@@ -20,7 +20,7 @@ struct tw_ring {
 struct taskwatch {
 	int n;
 	size_t page;
-	unsigned char *scratch;   /* one record, unwrapped when it straddles the end */
+	unsigned char *scratch; /* one record, unwrapped when it straddles the end */
 	struct tw_ring ring[];
 };
 
@@ -36,20 +36,25 @@ static void deliver_task(enum taskwatch_kind kind, const unsigned char *p, size_
 	if (len < sizeof(struct perf_event_header) + sizeof(b))
 		return;
 	memcpy(&b, p + sizeof(struct perf_event_header), sizeof(b));
-	struct taskwatch_rec r = {.kind = kind, .pid = (pid_t)b.pid, .tid = (pid_t)b.tid,
-				  .ppid = (pid_t)b.ppid, .ptid = (pid_t)b.ptid};
+	struct taskwatch_rec r = {.kind = kind,
+				  .pid = (pid_t)b.pid,
+				  .tid = (pid_t)b.tid,
+				  .ppid = (pid_t)b.ppid,
+				  .ptid = (pid_t)b.ptid};
 	cb(ctx, &r);
 }
 
-static void deliver_comm(const struct perf_event_header *h, const unsigned char *p,
-			 taskwatch_cb cb, void *ctx)
+static void deliver_comm(const struct perf_event_header *h, const unsigned char *p, taskwatch_cb cb,
+			 void *ctx)
 {
 	size_t off = sizeof(*h) + 2 * sizeof(uint32_t);
 	if (h->size < off + 1)
 		return;
 	uint32_t ids[2];
 	memcpy(ids, p + sizeof(*h), sizeof(ids));
-	struct taskwatch_rec r = {.kind = TW_COMM, .pid = (pid_t)ids[0], .tid = (pid_t)ids[1],
+	struct taskwatch_rec r = {.kind = TW_COMM,
+				  .pid = (pid_t)ids[0],
+				  .tid = (pid_t)ids[1],
 				  .exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC)};
 	size_t max = h->size - off < sizeof(r.comm) - 1 ? h->size - off : sizeof(r.comm) - 1;
 	memcpy(r.comm, p + off, max);

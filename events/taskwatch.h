@@ -12,11 +12,11 @@ enum taskwatch_kind { TW_FORK, TW_EXIT, TW_COMM, TW_LOST };
 
 struct taskwatch_rec {
 	enum taskwatch_kind kind;
-	pid_t pid, tid;       /* pid is the thread group (process) id */
-	pid_t ppid, ptid;     /* TW_FORK, TW_EXIT */
-	int exec;             /* TW_COMM: the name changed by exec */
-	uint64_t lost;        /* TW_LOST: records the kernel dropped */
-	char comm[16];        /* TW_COMM */
+	pid_t pid, tid;	  /* pid is the thread group (process) id */
+	pid_t ppid, ptid; /* TW_FORK, TW_EXIT */
+	int exec;	  /* TW_COMM: the name changed by exec */
+	uint64_t lost;	  /* TW_LOST: records the kernel dropped */
+	char comm[16];	  /* TW_COMM */
 };
 
 typedef void (*taskwatch_cb)(void *ctx, const struct taskwatch_rec *r);

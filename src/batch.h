@@ -14,8 +14,8 @@ struct batch;
 
 /* panes: the screen's panes; their columns are merged into one table. sort may name a
  * column (NULL: CPU%), descending unless reverse. */
-struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes,
-			unsigned npanes, const char *sort, bool reverse);
+struct batch *batch_new(FILE *out, enum out_format fmt, const struct pane *panes, unsigned npanes,
+			const char *sort, bool reverse);
 void batch_free(struct batch *b);
 
 /* CPU rows too (--per-cpu). */

@@ -459,8 +459,8 @@ static void fmt_text(const struct column *c, const struct mrow *r, char *buf, si
 		if (r->kind == ROW_CPU)
 			snprintf(buf, len, "cpu%d", r->cpu);
 		else
-			numfmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid), buf,
-				 len);
+			numfmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid),
+				    buf, len);
 		return;
 	case COL_TID:
 		snprintf(buf, len, "%d", (int)r->tid);

@@ -37,8 +37,7 @@ int engine_tick(struct engine *e)
 	/* Sleeping tasks probed through a mapped page, without a syscall, where the kernel
 	 * keeps that page up to date at each run: tried once, on a child, after the first
 	 * tick (not to delay the first block), and the pages mapped as tasks go idle. */
-	e->map_probe = e->o.map_probes && e->probe_g >= 0 && e->m.tick >= 1 &&
-		       evgroup_seq_works();
+	e->map_probe = e->o.map_probes && e->probe_g >= 0 && e->m.tick >= 1 && evgroup_seq_works();
 	probe_read_tasks(e);
 	rowbuild_rows(e, true);
 	fdbudget_balance(e);

@@ -12,30 +12,30 @@
 struct engine;
 
 enum engine_scope {
-	SCOPE_ALL,      /* every process on the machine */
-	SCOPE_PIDS,     /* only the given processes, with their threads */
+	SCOPE_ALL,  /* every process on the machine */
+	SCOPE_PIDS, /* only the given processes, with their threads */
 };
 
 struct engine_opts {
-	const char *root;      /* prefix for /proc and /sys ("" on a live system) */
+	const char *root; /* prefix for /proc and /sys ("" on a live system) */
 	enum engine_scope scope;
-	const pid_t *pids;     /* SCOPE_PIDS */
+	const pid_t *pids; /* SCOPE_PIDS */
 	unsigned npids;
-	bool threads;          /* thread rows in the model */
-	bool per_cpu;          /* count per-CPU groups too */
-	bool no_cpu_rows;      /* nothing shows CPU rows (batch without --per-cpu): no
-				  /proc/stat read per tick, model.ncpu_rows 0 */
-	bool user_only;        /* hardware events exclude kernel mode */
-	bool no_kernel;        /* every event excludes kernel mode (not allowed to count it) */
-	bool only_uid;         /* SCOPE_ALL: only processes of uid (not allowed to count others) */
+	bool threads;	  /* thread rows in the model */
+	bool per_cpu;	  /* count per-CPU groups too */
+	bool no_cpu_rows; /* nothing shows CPU rows (batch without --per-cpu): no
+			     /proc/stat read per tick, model.ncpu_rows 0 */
+	bool user_only;	  /* hardware events exclude kernel mode */
+	bool no_kernel;	  /* every event excludes kernel mode (not allowed to count it) */
+	bool only_uid;	  /* SCOPE_ALL: only processes of uid (not allowed to count others) */
 	uid_t uid;
-	bool enable_on_exec;   /* SCOPE_PIDS: the processes are about to exec (pmutop -- CMD) */
-	bool inherit;          /* count children forked later into their parent (--children) */
-	bool map_probes;       /* probe sleeping tasks through a mapped page (a page pinned per
-				  task: with CAP_IPC_LOCK, past the user's perf_event_mlock_kb
-				  budget, which they use up first; see pmutop(1), FILES) */
+	bool enable_on_exec; /* SCOPE_PIDS: the processes are about to exec (pmutop -- CMD) */
+	bool inherit;	     /* count children forked later into their parent (--children) */
+	bool map_probes;     /* probe sleeping tasks through a mapped page (a page pinned per
+				task: with CAP_IPC_LOCK, past the user's perf_event_mlock_kb
+				budget, which they use up first; see pmutop(1), FILES) */
 	double interval;
-	pid_t *failed_pid;     /* where engine_new says which watched pid failed, or NULL */
+	pid_t *failed_pid; /* where engine_new says which watched pid failed, or NULL */
 };
 
 /* Create the engine: tasks are found and their groups opened. The set must outlive the

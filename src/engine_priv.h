@@ -52,8 +52,8 @@ struct engine {
 	struct taskwatch *watch;
 	bool rescan;
 	bool fds_freed;
-	bool roots;	     /* watched processes count through roots (tasktab.h) */
-	int reserve_fd;	     /* held for /proc reads when descriptors run out */
+	bool roots;	/* watched processes count through roots (tasktab.h) */
+	int reserve_fd; /* held for /proc reads when descriptors run out */
 	struct pending pending;
 	double last_balance; /* when descriptors last went to the busiest tasks */
 	struct counts_layout l;
@@ -65,15 +65,15 @@ struct engine {
 	/* Events the start-up probe found this machine cannot count (every hardware event on
 	 * a VM without a PMU): n/a in every task row, written once per row array, never
 	 * read, summed or scaled per tick. */
-	uint8_t *dead;	 /* per event */
-	uint8_t *gdead;	 /* per group: every member dead */
-	unsigned *live;	 /* the other events, in order */
+	uint8_t *dead;	/* per event */
+	uint8_t *gdead; /* per group: every member dead */
+	unsigned *live; /* the other events, in order */
 	unsigned nlive;
 	int probe_g;	   /* the group led by task-clock (its leader is probed), or -1 */
 	unsigned probe_ev; /* with probe_g: its task-clock's event index */
 	bool map_probe;	   /* probes' pages mapped (evgroup_seq_works()) */
-	bool logical;	 /* the set has hybrid sums (hybrid_fold has work) */
-	unsigned nexited; /* tasks set TASK_EXITED since free_exited() last ran */
+	bool logical;	   /* the set has hybrid sums (hybrid_fold has work) */
+	unsigned nexited;  /* tasks set TASK_EXITED since free_exited() last ran */
 	unsigned *acc_ok;
 	struct cpuset cpu;
 	double start, last; /* evclock_now() */
@@ -128,7 +128,7 @@ void probe_read_tasks(struct engine *e);
 
 /* rowbuild.c: rows from counts (rowbuild_fill: one row's values from raw deltas). */
 void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
-			const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live);
+		   const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live);
 bool rowbuild_asleep(const struct engine *e, const struct proc *p);
 unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited);
 void rowbuild_rows(struct engine *e, bool add_tot);

@@ -221,7 +221,8 @@ int engine_layout(struct engine *e, const struct evset *set)
 		const struct mgroup *mg = &set->groups[g];
 		e->gdead[g] = set->preset != NULL && mg->n > 0;
 		for (unsigned k = 0; k < mg->n; k++) {
-			e->dead[mg->first + k] = set->preset && set->preset[g][k] == EVS_UNSUPPORTED;
+			e->dead[mg->first + k] =
+				set->preset && set->preset[g][k] == EVS_UNSUPPORTED;
 			e->gdead[g] = e->gdead[g] && e->dead[mg->first + k];
 		}
 	}

@@ -175,8 +175,8 @@ static int build(struct evset *s, const unsigned *copy_of, const unsigned *copy_
 	return 0;
 }
 
-int evset_build(struct evset *s, const char *base, const char *user,
-		const struct pmu_set *pmus, struct evspec_err *err)
+int evset_build(struct evset *s, const char *base, const char *user, const struct pmu_set *pmus,
+		struct evspec_err *err)
 {
 	memset(s, 0, sizeof(*s));
 	int ret = 0;

@@ -13,13 +13,13 @@ struct pmu_set;
 
 struct evset {
 	struct evspec_list specs;
-	unsigned nevents;            /* group members, then logical events (hybrid sums) */
-	struct mevent *events;       /* names point into specs */
-	struct mgroup *groups;       /* specs.n of them */
+	unsigned nevents;		/* group members, then logical events (hybrid sums) */
+	struct mevent *events;		/* names point into specs */
+	struct mgroup *groups;		/* specs.n of them */
 	uint8_t (*preset)[EVGROUP_MAX]; /* per group and member: status known in advance */
-	char (*keys)[EV_NAME_MAX + 8];  /* per event: its unique key */
-	char (*lnames)[EV_NAME_MAX];    /* names of the logical (hybrid sum) events */
-	bool user;                   /* chosen with -e */
+	char (*keys)[EV_NAME_MAX + 8];	/* per event: its unique key */
+	char (*lnames)[EV_NAME_MAX];	/* names of the logical (hybrid sum) events */
+	bool user;			/* chosen with -e */
 };
 
 /* The default set: a software group (task-clock, context switches, migrations, page
@@ -30,8 +30,8 @@ int evset_parse(struct evset *s, const char *spec, const struct pmu_set *pmus,
 		struct evspec_err *err);
 /* base's groups (NULL: none), then the user's (NULL or "": none), which show in the
  * Events pane. evset_default and evset_parse are the two common cases. */
-int evset_build(struct evset *s, const char *base, const char *user,
-		const struct pmu_set *pmus, struct evspec_err *err);
+int evset_build(struct evset *s, const char *base, const char *user, const struct pmu_set *pmus,
+		struct evspec_err *err);
 /* The spec of the default set. */
 const char *evset_default_spec(void);
 /* Open every group once on this process to learn which members this machine cannot

@@ -65,13 +65,13 @@ static bool wanted(const struct catalog *c, const struct catalog_event *e, int r
 static bool has_match(const struct catalog *c, unsigned row, bool all, const char *glob)
 {
 	for (unsigned i = 0; i < catalog_nevents(c); i++)
-		if (catalog_event(c, i)->pmu == row && wanted(c, catalog_event(c, i), -1, all, glob))
+		if (catalog_event(c, i)->pmu == row &&
+		    wanted(c, catalog_event(c, i), -1, all, glob))
 			return true;
 	return false;
 }
 
-static unsigned print_events(FILE *f, const struct catalog *c, int row, bool all,
-			     const char *glob)
+static unsigned print_events(FILE *f, const struct catalog *c, int row, bool all, const char *glob)
 {
 	char safe[512];
 	const char *heading = NULL;
@@ -121,13 +121,16 @@ int listing_print(FILE *f, const struct pmu_set *pmus, const char *filter)
 	unsigned hidden = 0;
 	for (unsigned i = 0; i < catalog_npmus(c); i++) {
 		const struct catalog_pmu *p = catalog_pmu(c, i);
-		if (glob ? has_match(c, i, all, glob) : row >= 0 ? i == (unsigned)row : all || usable(p))
+		if (glob       ? has_match(c, i, all, glob)
+		    : row >= 0 ? i == (unsigned)row
+			       : all || usable(p))
 			print_pmu(f, p);
 		else if (row < 0 && !glob)
 			hidden++;
 	}
 	if (hidden)
-		fprintf(f, "(%u more that this machine does not have: pmutop --list all)\n", hidden);
+		fprintf(f, "(%u more that this machine does not have: pmutop --list all)\n",
+			hidden);
 	print_events(f, c, row, all, glob);
 	catalog_free(c);
 	return 0;

@@ -8,14 +8,14 @@
 struct loop;
 
 enum {
-	LOOP_TICK = 1,   /* the interval elapsed */
-	LOOP_INPUT = 2,  /* the input fd is readable */
+	LOOP_TICK = 1,	 /* the interval elapsed */
+	LOOP_INPUT = 2,	 /* the input fd is readable */
 	LOOP_SIGNAL = 4, /* a signal arrived: see .signo */
 };
 
 struct loop_events {
 	int mask;
-	int signo;       /* one signal per wait */
+	int signo; /* one signal per wait */
 };
 
 /* Blocks SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGTSTP and SIGCONT and

@@ -152,8 +152,7 @@ static void build_panes(struct app *a)
 		if (a->cli.sort && sorted < 0 && pane_find_column(&a->panes[i], a->cli.sort) >= 0)
 			sorted = (int)i;
 	}
-	if (chosen >= 0 && pane_find_column(&a->panes[chosen], a->cli.sort ? a->cli.sort : "")
-		>= 0)
+	if (chosen >= 0 && pane_find_column(&a->panes[chosen], a->cli.sort ? a->cli.sort : "") >= 0)
 		sorted = chosen;
 	/* Otherwise every pane but those without a column that can ever hold a number: the
 	 * notice says why they are missing, and CSV and JSON still carry each event with its
@@ -163,7 +162,8 @@ static void build_panes(struct app *a)
 		/* The user's own events stay, whatever they read. */
 		bool mine = strcmp(a->panes[i].name, "Events") == 0;
 		bool keep = chosen >= 0 ? (int)i == chosen || (int)i == sorted
-					: mine || (int)i == sorted || !pane_unsupported(m, &a->panes[i]);
+					: mine || (int)i == sorted ||
+						  !pane_unsupported(m, &a->panes[i]);
 		if (keep)
 			a->panes[n++] = a->panes[i];
 	}

@@ -22,7 +22,8 @@ const char *model_exit_text(const struct model *m, char *buf, unsigned len)
 	} else if (WIFSIGNALED(st)) {
 		const char *name = sigabbrev_np(WTERMSIG(st));
 		if (name)
-			snprintf(buf, len, "killed by SIG%s%s", name, WCOREDUMP(st) ? " (core)" : "");
+			snprintf(buf, len, "killed by SIG%s%s", name,
+				 WCOREDUMP(st) ? " (core)" : "");
 		else
 			snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
 	}

@@ -18,11 +18,11 @@ enum ev_role {
 	ROLE_MIGRATIONS,
 	ROLE_FAULTS,
 	ROLE_MAJ_FAULTS,
-	ROLE_CYCLES,       /* in the IPC group */
-	ROLE_INSNS,        /* in the IPC group */
+	ROLE_CYCLES, /* in the IPC group */
+	ROLE_INSNS,  /* in the IPC group */
 	ROLE_CACHE_REFS,
 	ROLE_CACHE_MISSES,
-	ROLE_CACHE_INSNS,  /* instructions counted beside the cache events (for MPKI) */
+	ROLE_CACHE_INSNS, /* instructions counted beside the cache events (for MPKI) */
 	ROLE_BRANCHES,
 	ROLE_BRANCH_MISSES,
 	ROLE_BRANCH_INSNS,
@@ -31,13 +31,13 @@ enum ev_role {
 
 /* One event of the configured set. */
 struct mevent {
-	const char *name;      /* as the user wrote it */
-	const char *key;       /* unique in the set: name, or name#GROUP when it repeats */
-	unsigned group;        /* group index */
-	unsigned member;       /* member within its group */
+	const char *name; /* as the user wrote it */
+	const char *key;  /* unique in the set: name, or name#GROUP when it repeats */
+	unsigned group;	  /* group index */
+	unsigned member;  /* member within its group */
 	enum ev_role role;
-	uint8_t status;        /* worst open status seen for it (enum val_why; WHY_NONE = ok) */
-	bool hardware;         /* needs a PMU counter (not a software event) */
+	uint8_t status; /* worst open status seen for it (enum val_why; WHY_NONE = ok) */
+	bool hardware;	/* needs a PMU counter (not a software event) */
 	/* Hybrid CPUs: a generic event is counted once per core PMU ("cycles[cpu_core]",
 	 * "cycles[cpu_atom]", real members of their groups), and a logical event ("cycles")
 	 * sums them per target. A logical event is no group member: group is its first
@@ -48,59 +48,59 @@ struct mevent {
 };
 
 struct mgroup {
-	unsigned first;        /* index of its first event in model.events */
+	unsigned first; /* index of its first event in model.events */
 	unsigned n;
-	bool user;             /* chosen by the user (-e, or added on the screen) */
+	bool user; /* chosen by the user (-e, or added on the screen) */
 };
 
 enum row_kind { ROW_PROC, ROW_THREAD, ROW_CPU, ROW_CGROUP };
 
 struct mrow {
 	enum row_kind kind;
-	pid_t pid;             /* process id (ROW_PROC/ROW_THREAD) */
-	pid_t tid;             /* thread id (ROW_THREAD; == pid for ROW_PROC) */
-	int cpu;               /* ROW_CPU */
+	pid_t pid; /* process id (ROW_PROC/ROW_THREAD) */
+	pid_t tid; /* thread id (ROW_THREAD; == pid for ROW_PROC) */
+	int cpu;   /* ROW_CPU */
 	uid_t uid;
-	const char *user;      /* user name, or the uid as text */
-	const char *comm;      /* raw command name: sanitise before it reaches a terminal */
-	const char *cgroup;    /* cgroup v2 path relative to the cgroup2 root ("/" for the
-				  root; ROW_CGROUP: the cgroup itself), NULL when unknown or for
-				  CPU rows */
+	const char *user;   /* user name, or the uid as text */
+	const char *comm;   /* raw command name: sanitise before it reaches a terminal */
+	const char *cgroup; /* cgroup v2 path relative to the cgroup2 root ("/" for the
+			       root; ROW_CGROUP: the cgroup itself), NULL when unknown or for
+			       CPU rows */
 	unsigned nthreads;
-	bool exited;           /* the task ended during this interval; final values */
-	bool kthread;          /* a kernel thread */
-	double cpu_pct;        /* ROW_CPU: busy % from /proc/stat (-1 unreadable, -2 no time
-				  went by); tasks: -1 (see the CPU% column: task-clock) */
-	const struct val *v;   /* one per model event */
+	bool exited;		   /* the task ended during this interval; final values */
+	bool kthread;		   /* a kernel thread */
+	double cpu_pct;		   /* ROW_CPU: busy % from /proc/stat (-1 unreadable, -2 no time
+				      went by); tasks: -1 (see the CPU% column: task-clock) */
+	const struct val *v;	   /* one per model event */
 	const struct val_delta *g; /* one per group: its enabled/running deltas (val unused) */
 };
 
 struct model {
 	/* Header */
 	const char *hostname;
-	const char *kernel;    /* release, as uname -r */
+	const char *kernel; /* release, as uname -r */
 	int ncpus;
-	const char *pmus;      /* PMUs in use, comma separated */
-	const char *notice;    /* one line: why hardware counters are missing, or NULL */
-	double interval;       /* configured interval, seconds */
-	double elapsed;        /* seconds this interval really lasted (CLOCK_MONOTONIC) */
-	double time;           /* seconds since start */
-	uint64_t tick;         /* 1, 2, ... ; 0 before the first complete interval */
+	const char *pmus;   /* PMUs in use, comma separated */
+	const char *notice; /* one line: why hardware counters are missing, or NULL */
+	double interval;    /* configured interval, seconds */
+	double elapsed;	    /* seconds this interval really lasted (CLOCK_MONOTONIC) */
+	double time;	    /* seconds since start */
+	uint64_t tick;	    /* 1, 2, ... ; 0 before the first complete interval */
 	bool paused;
-	bool user_only;        /* hardware events exclude kernel mode */
-	bool threads;          /* thread rows present */
-	bool final;            /* totals over the whole run (the watched command exited) */
-	int exit_status;       /* with final and a watched command: its wait status as
-				  waitpid gives it; -1 otherwise (see model_exit_text) */
-	unsigned ntasks;       /* tasks being counted */
-	unsigned nfd_short;    /* tasks not counted for lack of descriptors */
+	bool user_only;	    /* hardware events exclude kernel mode */
+	bool threads;	    /* thread rows present */
+	bool final;	    /* totals over the whole run (the watched command exited) */
+	int exit_status;    /* with final and a watched command: its wait status as
+			       waitpid gives it; -1 otherwise (see model_exit_text) */
+	unsigned ntasks;    /* tasks being counted */
+	unsigned nfd_short; /* tasks not counted for lack of descriptors */
 
 	unsigned nevents;
 	const struct mevent *events;
 	unsigned ngroups;
 	const struct mgroup *groups;
 
-	unsigned nrows;        /* process rows, each followed by its thread rows if any */
+	unsigned nrows; /* process rows, each followed by its thread rows if any */
 	const struct mrow *rows;
 	unsigned ncpu_rows;
 	const struct mrow *cpu_rows;
@@ -112,8 +112,8 @@ struct model {
  * publishes with mstore_publish. Zeroed, it is empty; mstore_free(NULL) is a no-op. */
 struct mstore {
 	struct mrow *rows;
-	struct val *vals;	/* cap * nevents */
-	struct val_delta *gds;	/* cap * ngroups */
+	struct val *vals;      /* cap * nevents */
+	struct val_delta *gds; /* cap * ngroups */
 	size_t cap;
 	unsigned nevents, ngroups;
 };

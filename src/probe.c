@@ -32,8 +32,7 @@ static uint32_t seq_load(const volatile uint32_t *seq)
 /* The probe's page count, if mapped. */
 const volatile uint32_t *probe_seq(const struct engine *e, const struct counts *c)
 {
-	return e->probe_g >= 0 && c->grp[e->probe_g] ? evgroup_probe_seq(c->grp[e->probe_g])
-						     : NULL;
+	return e->probe_g >= 0 && c->grp[e->probe_g] ? evgroup_probe_seq(c->grp[e->probe_g]) : NULL;
 }
 
 /* Has the task run since its last full read? With its probe's page mapped, the kernel

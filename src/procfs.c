@@ -101,10 +101,10 @@ static int parse_stat(const char *buf, struct procfs_task *t)
 	if (!at[0] || !stat_num(at[1], &ppid) || !stat_num(at[2], &flags))
 		return -EINVAL;
 	char state = *at[0];
-	t->cpu_ticks = stat_num(at[3], &utime) && stat_num(at[4], &stime) && utime >= 0 &&
-				       stime >= 0
-			       ? (uint64_t)utime + (uint64_t)stime
-			       : 0;
+	t->cpu_ticks =
+		stat_num(at[3], &utime) && stat_num(at[4], &stime) && utime >= 0 && stime >= 0
+			? (uint64_t)utime + (uint64_t)stime
+			: 0;
 	t->nthreads = stat_num(at[5], &nthreads) && nthreads > 0 ? (unsigned)nthreads : 0;
 	t->start_ticks = stat_num(at[6], &start) && start >= 0 ? (uint64_t)start : 0;
 	t->cpu = stat_num(at[7], &cpu) && cpu >= 0 && cpu < INT_MAX ? (int)cpu : -1;

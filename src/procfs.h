@@ -13,12 +13,12 @@ struct procfs_task {
 	pid_t pid, tid, ppid;
 	uid_t uid;
 	bool kthread;
-	bool dead;	   /* a zombie (Z) or dying (X): its counters are final */
-	unsigned nthreads; /* threads of its process (num_threads) */
-	int cpu;	   /* the CPU it last ran on (processor), or -1 */
-	uint64_t cpu_ticks; /* its time on a CPU so far, user and system (clock ticks) */
+	bool dead;	      /* a zombie (Z) or dying (X): its counters are final */
+	unsigned nthreads;    /* threads of its process (num_threads) */
+	int cpu;	      /* the CPU it last ran on (processor), or -1 */
+	uint64_t cpu_ticks;   /* its time on a CPU so far, user and system (clock ticks) */
 	uint64_t start_ticks; /* when it started, in clock ticks after boot */
-	bool rt_running;   /* runnable (R) under a real-time policy (FIFO, RR, DEADLINE) */
+	bool rt_running;      /* runnable (R) under a real-time policy (FIFO, RR, DEADLINE) */
 	char comm[PROCFS_COMM_MAX];
 };
 

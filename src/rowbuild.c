@@ -47,7 +47,7 @@ static bool ensure_rows(struct engine *e, size_t need)
  * marks the groups read for the first time: not an interval's worth. Task rows (live)
  * skip the dead events, which their row arrays already hold (fill_dead). */
 void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
-			const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
+		   const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
 {
 	unsigned n = live ? e->nlive : e->set->nevents;
 	for (unsigned i = 0; i < n; i++) {

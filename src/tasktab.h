@@ -31,9 +31,9 @@ struct task {
 	struct proc *proc;
 	struct task *hnext; /* hash chain */
 	bool seen;	    /* found by the last /proc scan */
-	bool fd_short; /* groups not opened for lack of descriptors */
-	bool counted;  /* at least one group opened */
-	bool vanished; /* gone before its groups could open: no rows */
+	bool fd_short;	    /* groups not opened for lack of descriptors */
+	bool counted;	    /* at least one group opened */
+	bool vanished;	    /* gone before its groups could open: no rows */
 	bool enable_on_exec;
 	bool run_known;	 /* run_ns holds a sample (fd-short tasks only) */
 	uint64_t run_ns; /* time on a CPU at the last sample, from /proc */
@@ -66,9 +66,9 @@ struct proc {
 	bool rooted;	/* its row is the sum of its roots, not of its threads */
 	bool tot_clean; /* every live event's tot_why is WHY_NONE (engine.c) */
 	unsigned nroots;
-	uid_t user_uid;	  /* the uid user names */
+	uid_t user_uid; /* the uid user names */
 	struct task *threads;
-	struct proc *next;    /* all processes, in discovery order */
+	struct proc *next; /* all processes, in discovery order */
 	struct root *roots;
 	uint64_t asleep_tick; /* the last tick its rows were built asleep (engine.c) */
 	const char *user;     /* its owner's name (procfs_user_name), or NULL */

@@ -744,8 +744,7 @@ static void test_command_name_follows_exec(void **state)
 		const char *stale = strcmp(fmts[i], "csv") == 0	   ? ",env,"
 				    : strcmp(fmts[i], "json") == 0 ? "\"env\""
 								   : " env";
-		if (!strstr(out, comm) || strstr(out, stale) ||
-		    (!text && strstr(out, "pmutop"))) {
+		if (!strstr(out, comm) || strstr(out, stale) || (!text && strstr(out, "pmutop"))) {
 			print_error("--format %s: want the command named %s:\n%.1500s\n", fmts[i],
 				    comm, out);
 			fail();

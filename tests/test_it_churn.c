@@ -55,10 +55,10 @@
 #define THREAD_BATCH 100   /* threads alive at once */
 #define PROC_LIFE_MS 250   /* each lives 0..249 ms: most span a tick, so pmutop opens */
 #define THREAD_LIFE_MS 150 /* their groups, and closes them when they die */
-#define EXEC_EVERY 10      /* one fork in ten execs /bin/true */
-#define QUIET_MS 1200      /* after churn: 12 ticks for exits to be seen and closed */
+#define EXEC_EVERY 10	   /* one fork in ten execs /bin/true */
+#define QUIET_MS 1200	   /* after churn: 12 ticks for exits to be seen and closed */
 #define FD_SLACK 8
-#define RSS_SLACK_KB 512  /* a leak of 400 bytes per churned task is more */
+#define RSS_SLACK_KB 512 /* a leak of 400 bytes per churned task is more */
 #define RSS_MAX_DTASKS 32
 
 /* pmutop as it runs: its pid, and what a reader thread saw on its stdout and stderr. */
@@ -67,11 +67,11 @@ struct mon {
 	int out, err;
 	pthread_t reader;
 	pthread_mutex_t lock;
-	long blocks;               /* block headers seen ("pmutop - ... tick N ...") */
-	long tasks;                /* "- N tasks" of the last header */
-	char line[1024];           /* the stdout line being read */
+	long blocks;	 /* block headers seen ("pmutop - ... tick N ...") */
+	long tasks;	 /* "- N tasks" of the last header */
+	char line[1024]; /* the stdout line being read */
 	size_t linelen;
-	char errtext[8192];        /* the start of stderr */
+	char errtext[8192]; /* the start of stderr */
 	size_t errlen;
 };
 
@@ -194,7 +194,7 @@ static int start_pmutop(void)
 
 struct sample {
 	long fds, perf_fds; /* all descriptors, and the perf_event ones */
-	long tasks;         /* threads on the machine, from /proc */
+	long tasks;	    /* threads on the machine, from /proc */
 	long rss_kb;
 };
 

@@ -895,8 +895,12 @@ static int probed(const char *spec, int tracepoint_group)
 	if (tracepoint_group >= 0)
 		s.specs.g[tracepoint_group].ev[0].attr.type = PERF_TYPE_TRACEPOINT;
 	pid_t me = getpid();
-	struct engine_opts o = {.root = "", .scope = SCOPE_PIDS, .pids = &me, .npids = 1,
-				.threads = true, .interval = 0.1};
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_PIDS,
+				.pids = &me,
+				.npids = 1,
+				.threads = true,
+				.interval = 0.1};
 	int e_err = 1;
 	struct engine *e = engine_new(&s, &o, &e_err);
 	assert_int_equal(e_err, 0);
@@ -911,7 +915,7 @@ static void test_probe_group_choice(void **state)
 	(void)state;
 	assert_int_equal(probed("{task-clock,page-faults,context-switches}", -1), 0);
 	assert_int_equal(probed("{page-faults},{task-clock,context-switches}", -1), 1);
-	assert_int_equal(probed("{page-faults,task-clock}", -1), -1);	 /* not the leader */
+	assert_int_equal(probed("{page-faults,task-clock}", -1), -1);	     /* not the leader */
 	assert_int_equal(probed("{task-clock,cycles},{task-clock}", -1), 1); /* mixed: skipped */
 	assert_int_equal(probed("{task-clock},{page-faults}", 1), -1);
 }

@@ -7,19 +7,19 @@
 #include "numfmt.h"
 #include "testutil.h"
 
-#define CHECK(call, want)                                                                  \
-	do {                                                                               \
-		char b_[64];                                                               \
-		size_t n_ = (call);                                                        \
-		assert_string_equal(b_, want);                                             \
-		assert_int_equal(n_, strlen(want));                                        \
+#define CHECK(call, want)                                                                          \
+	do {                                                                                       \
+		char b_[64];                                                                       \
+		size_t n_ = (call);                                                                \
+		assert_string_equal(b_, want);                                                     \
+		assert_int_equal(n_, strlen(want));                                                \
 	} while (0)
 
 static void test_fixed_as_printf(void **state)
 {
 	(void)state;
-	static const double vs[] = {0, 0.05, 0.15, 0.25, 1.005, 2.5, -3.75, 123456.789, 1e12,
-				    999.95, -0.0};
+	static const double vs[] = {0,	   0.05,       0.15, 0.25,   1.005, 2.5,
+				    -3.75, 123456.789, 1e12, 999.95, -0.0};
 	for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
 		for (int dec = 0; dec <= 3; dec++) {
 			char want[64], got[64];

@@ -144,7 +144,7 @@ static void test_task_info_fixture(void **state)
 	assert_false(t.kthread);
 	assert_string_equal(t.comm, "evil) (x");
 	assert_int_equal(t.nthreads, 2);
-	assert_int_equal(t.cpu, 0); /* processor, the 39th field */
+	assert_int_equal(t.cpu, 0);	      /* processor, the 39th field */
 	assert_int_equal(t.cpu_ticks, 5 + 3); /* utime and stime, the 14th and 15th */
 	assert_int_equal(t.start_ticks, 100); /* starttime, the 22nd */
 	assert_false(t.rt_running);

@@ -262,7 +262,9 @@ static void test_json_string(void **state)
 	/* Valid characters pass through. */
 	check_json("caf\xc3\xa9 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"");
 	/* Controls that steer a terminal are escaped exactly: the reader gets them back. */
-	check_json("a\xc2\x9b" "b", "\"a\\u009bb\"");
+	check_json("a\xc2\x9b"
+		   "b",
+		   "\"a\\u009bb\"");
 	check_json("x\xe2\x80\xaey", "\"x\\u202ey\"");
 	/* A C1 control leaves no raw byte. */
 	char *got = capture_json("\xc2\x9b");

@@ -43,9 +43,9 @@ static void test_editing(void **state)
 	assert_int_equal(prompt_key(&p, 7), PROMPT_IGNORED);
 	assert_int_equal(prompt_key(&p, KEY_F(3)), PROMPT_IGNORED);
 	assert_string_equal(p.text, "ab");
-	assert_int_equal(prompt_key(&p, 21), PROMPT_CHANGED);   /* ^U */
+	assert_int_equal(prompt_key(&p, 21), PROMPT_CHANGED); /* ^U */
 	assert_string_equal(p.text, "");
-	assert_int_equal(prompt_key(&p, KEY_BACKSPACE), PROMPT_CHANGED);  /* empty: fine */
+	assert_int_equal(prompt_key(&p, KEY_BACKSPACE), PROMPT_CHANGED); /* empty: fine */
 	assert_int_equal(prompt_key(&p, '\n'), PROMPT_ACCEPT);
 	assert_int_equal(prompt_key(&p, 27), PROMPT_CANCEL);
 	/* Bounded: typing past the end is refused, not overflowed. */
@@ -60,17 +60,17 @@ static void test_menu(void **state)
 	(void)state;
 	struct menu m;
 	menu_clear(&m, "Pick");
-	assert_int_equal(menu_key(&m, '\n'), MENU_CANCEL);   /* nothing to pick */
+	assert_int_equal(menu_key(&m, '\n'), MENU_CANCEL); /* nothing to pick */
 	assert_int_equal(menu_value(&m), -1);
 	assert_int_equal(menu_add(&m, "a", 10), 0);
 	assert_int_equal(menu_add(&m, "b", 20), 1);
 	assert_int_equal(menu_add(&m, "c", 30), 2);
-	assert_int_equal(menu_key(&m, KEY_UP), MENU_STAY);   /* clamped at the top */
+	assert_int_equal(menu_key(&m, KEY_UP), MENU_STAY); /* clamped at the top */
 	assert_int_equal(menu_value(&m), 10);
 	menu_key(&m, KEY_DOWN);
 	assert_int_equal(menu_value(&m), 20);
 	menu_key(&m, KEY_END);
-	menu_key(&m, KEY_DOWN);                               /* clamped at the bottom */
+	menu_key(&m, KEY_DOWN); /* clamped at the bottom */
 	assert_int_equal(menu_value(&m), 30);
 	menu_key(&m, KEY_HOME);
 	assert_int_equal(menu_value(&m), 10);

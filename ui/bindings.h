@@ -9,16 +9,16 @@
 
 enum bind_act {
 	BIND_NONE,
-	BIND_MOVE,	  /* move the selection (the key says how) */
+	BIND_MOVE, /* move the selection (the key says how) */
 	BIND_PANE_NEXT,
 	BIND_PANE_PREV,
-	BIND_PANE_N,	  /* 1 .. 9 */
+	BIND_PANE_N, /* 1 .. 9 */
 	BIND_SORT_PREV,
 	BIND_SORT_NEXT,
 	BIND_SORT_MENU,
 	BIND_REVERSE,
-	BIND_WATCH_SEL,	  /* Enter */
-	BIND_WATCH_PID,	  /* p */
+	BIND_WATCH_SEL, /* Enter */
+	BIND_WATCH_PID, /* p */
 	BIND_ESCAPE,
 	BIND_FILTER,
 	BIND_USER,
@@ -39,14 +39,14 @@ enum bind_bar { BAR_NEVER, BAR_ALWAYS, BAR_FOCUSED, BAR_UNFOCUSED };
 #define BIND_KEYS 6
 
 struct binding {
-	int keys[BIND_KEYS];	/* what dispatches it, 0-terminated */
+	int keys[BIND_KEYS]; /* what dispatches it, 0-terminated */
 	enum bind_act act;
-	const char *help_keys;	/* as the help screen lists them ("/ F4") */
-	const char *help;	/* what it does, for the help screen */
+	const char *help_keys; /* as the help screen lists them ("/ F4") */
+	const char *help;      /* what it does, for the help screen */
 	enum bind_bar bar;
-	const char *bar_key;	/* its key bar entry ("F4" "Filter"), with bar */
+	const char *bar_key; /* its key bar entry ("F4" "Filter"), with bar */
 	const char *bar_label;
-	int keep;		/* key bar: higher stays longer on a narrow screen */
+	int keep; /* key bar: higher stays longer on a narrow screen */
 };
 
 /* The main view's bindings, in the order the help screen lists them. */

@@ -4,8 +4,8 @@
 
 struct style {
 	short fg, bg;
-	attr_t on;        /* added to the pair on colour terminals */
-	attr_t mono;      /* the whole style on terminals without colour */
+	attr_t on;   /* added to the pair on colour terminals */
+	attr_t mono; /* the whole style on terminals without colour */
 };
 
 /* htop's palette: cyan keys, a green title bar, dim missing values. -1 = default. */
@@ -35,8 +35,8 @@ static attr_t attrs[CLR_COUNT];
 static bool use_utf8, use_color;
 
 static const char *const glyphs[GLYPH_COUNT][2] = {
-	[GLYPH_SORT_DOWN] = {"v", "\xe2\x96\xbc"},  /* ▼ */
-	[GLYPH_SORT_UP] = {"^", "\xe2\x96\xb2"},    /* ▲ */
+	[GLYPH_SORT_DOWN] = {"v", "\xe2\x96\xbc"},	       /* ▼ */
+	[GLYPH_SORT_UP] = {"^", "\xe2\x96\xb2"},	       /* ▲ */
 	[GLYPH_THREAD] = {"`- ", "\xe2\x94\x94\xe2\x94\x80 "}, /* └─ */
 };
 

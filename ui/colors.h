@@ -9,31 +9,31 @@
 
 enum clr {
 	CLR_NORMAL,
-	CLR_LABEL,        /* header labels */
-	CLR_VALUE,        /* header values */
-	CLR_NOTICE,       /* the one-line notice: why hardware counters are missing */
+	CLR_LABEL,  /* header labels */
+	CLR_VALUE,  /* header values */
+	CLR_NOTICE, /* the one-line notice: why hardware counters are missing */
 	CLR_PAUSED,
 	CLR_TAB,
 	CLR_TAB_ACTIVE,
-	CLR_COLHDR,       /* column titles */
-	CLR_COLHDR_SORT,  /* the sort column's title */
+	CLR_COLHDR,	 /* column titles */
+	CLR_COLHDR_SORT, /* the sort column's title */
 	CLR_SELECTED,
-	CLR_MISSING,      /* n/a, n/c, - */
-	CLR_SCALED,       /* multiplexed values and their '~' */
+	CLR_MISSING, /* n/a, n/c, - */
+	CLR_SCALED,  /* multiplexed values and their '~' */
 	CLR_EXITED,
 	CLR_THREAD,
 	CLR_KTHREAD,
-	CLR_KEY,          /* key names in the key bar */
+	CLR_KEY, /* key names in the key bar */
 	CLR_KEY_LABEL,
-	CLR_BAR,          /* meter bars */
-	CLR_MESSAGE,      /* errors from dialogs */
+	CLR_BAR,     /* meter bars */
+	CLR_MESSAGE, /* errors from dialogs */
 	CLR_COUNT
 };
 
 enum glyph {
 	GLYPH_SORT_DOWN,
 	GLYPH_SORT_UP,
-	GLYPH_THREAD,     /* before a thread's command name */
+	GLYPH_THREAD, /* before a thread's command name */
 	GLYPH_COUNT
 };
 

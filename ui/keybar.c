@@ -10,7 +10,7 @@
 
 struct key {
 	const char *key, *label;
-	int keep;         /* higher stays longer on a narrow screen */
+	int keep; /* higher stays longer on a narrow screen */
 };
 
 #define KEYS_MAX 16

@@ -10,7 +10,7 @@
 
 struct menu {
 	char title[32];
-	char label[MENU_MAX][MENU_LABEL];   /* sanitised by whoever adds them */
+	char label[MENU_MAX][MENU_LABEL]; /* sanitised by whoever adds them */
 	long value[MENU_MAX];
 	unsigned n, sel, top;
 };

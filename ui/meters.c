@@ -8,7 +8,7 @@
 #include "colors.h"
 #include "paint.h"
 
-#define METER_MIN 26   /* label, brackets, "100.0% ipc 9.99~" and a little bar */
+#define METER_MIN 26 /* label, brackets, "100.0% ipc 9.99~" and a little bar */
 
 /* Columns of meters for ncpu CPUs in w columns within budget lines; 0: they do not fit. */
 static int meter_cols(int ncpu, int w, int budget)
@@ -60,8 +60,7 @@ static void meter(int y, int x, int w, const char *label, double pct, const char
 	for (int i = 0; i < inner; i++) {
 		int t = i - (inner - tw);
 		char ch[2] = {t >= 0 ? text[t] : i < bars ? '|' : ' ', '\0'};
-		paint_text(y, x + i, 1, ch,
-			   t >= 0 ? colors_attr(CLR_VALUE) : colors_attr(CLR_BAR));
+		paint_text(y, x + i, 1, ch, t >= 0 ? colors_attr(CLR_VALUE) : colors_attr(CLR_BAR));
 	}
 	paint_text(y, x + inner, 1, "]", colors_attr(CLR_LABEL));
 }
@@ -82,8 +81,7 @@ static void summary(const struct model *m, int y, int w)
 		snprintf(text, sizeof(text), "n/a");
 	else
 		snprintf(text, sizeof(text), "%.1f%%", avg);
-	snprintf(note, sizeof(note), " average of %u CPUs (taller window: per-CPU)",
-		 m->ncpu_rows);
+	snprintf(note, sizeof(note), " average of %u CPUs (taller window: per-CPU)", m->ncpu_rows);
 	int mw = w / 2 > METER_MIN ? w / 2 : (w < METER_MIN ? w : METER_MIN);
 	meter(y, 0, mw, "all", avg, text);
 	paint_text(y, mw, w - mw, note, colors_attr(CLR_LABEL));

@@ -12,7 +12,7 @@
 #include "text.h"
 
 #define KEY_ESC 27
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 
 void prompt_open(struct prompt *p, const char *label, const char *init)
 {
@@ -100,7 +100,7 @@ bool prompt_parse_pid(const char *s, pid_t *out)
 	long v = 0;
 	for (; *s >= '0' && *s <= '9'; s++) {
 		v = v * 10 + (*s - '0');
-		if (v > 0x3fffffff)     /* above PID_MAX_LIMIT on every architecture */
+		if (v > 0x3fffffff) /* above PID_MAX_LIMIT on every architecture */
 			return false;
 	}
 	while (*s == ' ')

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define PROMPT_MAX 1024   /* an event spec: the setup file's limit */
+#define PROMPT_MAX 1024 /* an event spec: the setup file's limit */
 
 struct prompt {
 	char label[32];
@@ -16,10 +16,10 @@ struct prompt {
 };
 
 enum prompt_res {
-	PROMPT_IGNORED,   /* a key the prompt does not use */
-	PROMPT_CHANGED,   /* the text changed (incremental filters follow it) */
-	PROMPT_ACCEPT,    /* Enter */
-	PROMPT_CANCEL,    /* Esc */
+	PROMPT_IGNORED, /* a key the prompt does not use */
+	PROMPT_CHANGED, /* the text changed (incremental filters follow it) */
+	PROMPT_ACCEPT,	/* Enter */
+	PROMPT_CANCEL,	/* Esc */
 };
 
 void prompt_open(struct prompt *p, const char *label, const char *init);

@@ -119,8 +119,7 @@ static void place_selection(struct rows *r)
 		r->sel_id = r->ids[r->sel];
 }
 
-int rows_update(struct rows *r, const struct model *m, const struct sort_spec *spec,
-		bool resort)
+int rows_update(struct rows *r, const struct model *m, const struct sort_spec *spec, bool resort)
 {
 	if (grow(r, (size_t)m->nrows + 1) < 0)
 		return -ENOMEM;

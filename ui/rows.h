@@ -16,14 +16,14 @@ struct rowid {
 };
 
 struct rows {
-	unsigned *idx;          /* indices into the model's rows, in display order */
-	struct rowid *ids;      /* the same rows' identities: they outlive the model */
+	unsigned *idx;	   /* indices into the model's rows, in display order */
+	struct rowid *ids; /* the same rows' identities: they outlive the model */
 	size_t n, cap;
-	size_t sel;             /* selected position in idx */
+	size_t sel; /* selected position in idx */
 	struct rowid sel_id;
-	bool pinned;            /* the user moved the selection: follow its row */
-	size_t top;             /* first position shown */
-	size_t height;          /* rows shown at the last rows_scroll */
+	bool pinned;   /* the user moved the selection: follow its row */
+	size_t top;    /* first position shown */
+	size_t height; /* rows shown at the last rows_scroll */
 };
 
 void rows_init(struct rows *r);
@@ -32,8 +32,7 @@ void rows_free(struct rows *r);
 /* Refill from m. resort: order by spec; otherwise keep the previous order and add new
  * rows (that pass spec's filters) at the end, so that nothing jumps under a moving
  * selection. Returns 0 or -ENOMEM. */
-int rows_update(struct rows *r, const struct model *m, const struct sort_spec *spec,
-		bool resort);
+int rows_update(struct rows *r, const struct model *m, const struct sort_spec *spec, bool resort);
 
 /* Move the selection by delta positions, clamped to the rows. */
 void rows_move(struct rows *r, long delta);

@@ -45,7 +45,7 @@ static size_t line_text(int y, char *out, size_t len)
 		char buf[MB_LEN_MAX * (CCHARW_MAX + 1)];
 		int cols;
 		size_t k = cell_text(&cells[x], buf, &cols);
-		x += cols - 1;   /* the right half of a wide character holds nothing more */
+		x += cols - 1; /* the right half of a wide character holds nothing more */
 		if (k == 0 || n + k >= len)
 			continue;
 		memcpy(out + n, buf, k);

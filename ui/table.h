@@ -12,17 +12,17 @@
 struct table_view {
 	const struct model *m;
 	const struct pane *pane;
-	int sort_col;           /* index into pane->cols; -1: none */
+	int sort_col; /* index into pane->cols; -1: none */
 	bool descending;
 	const struct rows *rows;
-	const char *empty;      /* shown when there are no rows */
+	const char *empty; /* shown when there are no rows */
 };
 
 /* Draw the title line at y and rows below it, h lines in all, w columns wide. */
 void table_draw(const struct table_view *t, int y, int h, int w);
 
 /* The text a cell shows, sanitised, without marks: for tests and the help screen. */
-void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r,
-		     char *buf, size_t len);
+void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,
+		     size_t len);
 
 #endif

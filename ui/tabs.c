@@ -7,8 +7,8 @@
 #include "colors.h"
 #include "paint.h"
 
-void tabs_draw(const struct pane *panes, unsigned npanes, unsigned active, const char *state,
-	       int y, int w)
+void tabs_draw(const struct pane *panes, unsigned npanes, unsigned active, const char *state, int y,
+	       int w)
 {
 	int x = 0;
 	for (unsigned i = 0; i < npanes && x < w; i++) {

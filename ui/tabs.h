@@ -5,7 +5,7 @@
 
 #include "columns.h"
 
-void tabs_draw(const struct pane *panes, unsigned npanes, unsigned active, const char *state,
-	       int y, int w);
+void tabs_draw(const struct pane *panes, unsigned npanes, unsigned active, const char *state, int y,
+	       int w);
 
 #endif

@@ -14,8 +14,7 @@ bool termcheck_usable(const char *term, int fd, char *err, size_t errlen)
 	TERMINAL *before = cur_term;
 	int e = 0;
 	if (setupterm(term, fd, &e) != OK) {
-		snprintf(err, errlen, "unknown terminal type '%s': use -b for batch output",
-			 term);
+		snprintf(err, errlen, "unknown terminal type '%s': use -b for batch output", term);
 		return false;
 	}
 	const char *cup = tigetstr("cup");
@@ -24,7 +23,6 @@ bool termcheck_usable(const char *term, int fd, char *err, size_t errlen)
 	set_curterm(before);
 	if (!ok)
 		snprintf(err, errlen,
-			 "terminal '%s' cannot position the cursor: use -b for batch output",
-			 term);
+			 "terminal '%s' cannot position the cursor: use -b for batch output", term);
 	return ok;
 }

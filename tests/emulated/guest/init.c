@@ -103,8 +103,7 @@ static void print_info(void)
 	if (uname(&u) == 0)
 		printf("info|kernel=%s %s %s\n", u.sysname, u.release, u.machine);
 	print_file("perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid");
-	print_file("perf_event_mux_interval_ms",
-		   PMU_DIR "/armv8_pmuv3/perf_event_mux_interval_ms");
+	print_file("perf_event_mux_interval_ms", PMU_DIR "/armv8_pmuv3/perf_event_mux_interval_ms");
 	print_pmus();
 }
 
@@ -142,7 +141,7 @@ static void exec_child(char **argv)
 		_exit(126);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	setpgid(0, 0);		/* so a timeout kills the command's children too */
+	setpgid(0, 0); /* so a timeout kills the command's children too */
 	dup2(in, 0);
 	dup2(out, 1);
 	dup2(err, 2);
@@ -154,7 +153,7 @@ static void exec_child(char **argv)
 /* Wait for pid at most STEP_TIMEOUT_S; SIGCHLD is blocked by the caller. */
 static int wait_bounded(pid_t pid, int *status)
 {
-	struct timespec left = { .tv_sec = STEP_TIMEOUT_S };
+	struct timespec left = {.tv_sec = STEP_TIMEOUT_S};
 	double deadline = now_s() + STEP_TIMEOUT_S;
 	sigset_t chld;
 
@@ -242,8 +241,7 @@ static void dump_kernel_warnings(void)
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
-	     l = strtok_r(NULL, "\n", &save))
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
 		if (l[0] == '<' && l[1] >= '0' && l[1] <= '4')
 			printf("kmsg|%s\n", l);
 }

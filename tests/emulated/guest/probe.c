@@ -22,10 +22,10 @@
 struct ev {
 	char name[64];
 	struct perf_event_attr attr;
-	int leader;		/* index of the group leader; its own index for a leader */
+	int leader; /* index of the group leader; its own index for a leader */
 	int fd;
-	int err;		/* errno of a failed open, 0 if opened */
-	uint64_t val[3];	/* value, time_enabled, time_running */
+	int err;	 /* errno of a failed open, 0 if opened */
+	uint64_t val[3]; /* value, time_enabled, time_running */
 };
 
 struct evset {
@@ -36,18 +36,25 @@ struct evset {
 static const char *errname(int e)
 {
 	switch (e) {
-	case ENOENT: return "ENOENT";
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENODEV: return "ENODEV";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	default: return "other";
+	case ENOENT:
+		return "ENOENT";
+	case EINVAL:
+		return "EINVAL";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case ENODEV:
+		return "ENODEV";
+	case EACCES:
+		return "EACCES";
+	case EPERM:
+		return "EPERM";
+	default:
+		return "other";
 	}
 }
 
-static struct ev *evset_add(struct evset *s, const char *name, uint32_t type,
-			    uint64_t config, int new_group)
+static struct ev *evset_add(struct evset *s, const char *name, uint32_t type, uint64_t config,
+			    int new_group)
 {
 	struct ev *e = &s->ev[s->n];
 
@@ -193,12 +200,13 @@ static void print_pfm_pmus(void)
 	pfm_pmu_info_t info;
 	pfm_pmu_t p;
 
-	pfm_for_all_pmus(p) {
+	pfm_for_all_pmus(p)
+	{
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
 		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present)
-			printf("pmu libpfm=%s counters=%d fixed=%d\n", info.name,
-			       info.num_cntrs, info.num_fixed_cntrs);
+			printf("pmu libpfm=%s counters=%d fixed=%d\n", info.name, info.num_cntrs,
+			       info.num_fixed_cntrs);
 	}
 }
 
@@ -206,7 +214,7 @@ static void print_pfm_pmus(void)
  * and the generic events the emulated PMU lacks. */
 static int probe_exact(const char *wl, const char *n)
 {
-	struct evset s = { 0 };
+	struct evset s = {0};
 	struct perf_event_attr pa;
 	uint64_t config;
 	uint32_t type;
@@ -232,7 +240,7 @@ static int probe_exact(const char *wl, const char *n)
 /* Four groups of three: more than the 6+1 counters, so the kernel rotates them. */
 static int probe_mux(const char *wl, const char *n)
 {
-	struct evset s = { 0 };
+	struct evset s = {0};
 
 	for (int g = 0; g < 4; g++)
 		for (int i = 0; i < 3; i++) {
@@ -247,7 +255,7 @@ static int probe_mux(const char *wl, const char *n)
 /* One group of nine: more than the PMU holds, so it must never be scheduled. */
 static int probe_big(const char *wl, const char *n)
 {
-	struct evset s = { 0 };
+	struct evset s = {0};
 
 	for (int i = 0; i < 9; i++)
 		evset_add(&s, i % 2 ? "cycles:u" : "instructions:u", PERF_TYPE_HARDWARE,

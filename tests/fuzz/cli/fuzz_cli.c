@@ -113,8 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(err2, 'x', sizeof(err2));
 	int r2 = cli_parse(argc, argv, &c2, err2, sizeof(err2));
 	if (r2 != r1 || (r1 == 0 && !same(&c1, &c2)) || (r1 != 0 && strcmp(err1, err2) != 0)) {
-		fprintf(stderr, "cli_parse: a second parse of the same argv differs (%d/%d): "
-				"'%s' / '%s'\n", r1, r2, r1 ? err1 : "", r2 ? err2 : "");
+		fprintf(stderr,
+			"cli_parse: a second parse of the same argv differs (%d/%d): "
+			"'%s' / '%s'\n",
+			r1, r2, r1 ? err1 : "", r2 ? err2 : "");
 		abort();
 	}
 

@@ -28,7 +28,8 @@ static int reference(const uint64_t *buf, size_t n, uint64_t rf, unsigned expect
 		     const uint64_t *ids, struct evread_group *out)
 {
 	int has_id = !!(rf & PERF_FORMAT_ID), has_lost = !!(rf & PERF_FORMAT_LOST);
-	int te = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED), tr = !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	int te = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED),
+	    tr = !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
 
 	if (!(rf & PERF_FORMAT_GROUP) || expect == 0 || expect > EVGROUP_MAX || n == 0 ||
 	    buf[0] != expect)
