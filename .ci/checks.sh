@@ -22,7 +22,7 @@ LOGS=$ROOT/build-checks
 mkdir -p "$LOGS"
 
 PKGS=(build-essential cmake pkg-config libncurses-dev libpfm4-dev libcmocka-dev tmux
-	clang libclang-rt-14-dev llvm clang-tidy cppcheck valgrind)
+	clang libclang-rt-14-dev llvm clang-tidy clang-format cppcheck valgrind)
 
 ensure_pkgs() {
 	local p miss=()
