@@ -41,7 +41,11 @@ struct column {
 	bool desc_first; /* first sort is descending */
 	enum col_kind kind;
 	enum col_fmt fmt;
-	int a, b; /* event or group indices; -1 unused */
+	/* Its inputs. In a built-in pane's definition a and b are roles (enum ev_role); in
+	 * a built pane (columns_build_panes) they are: event indices for COL_COUNT, COL_RATE,
+	 * COL_GHZ and COL_CPU_PCT (a; b -1), for COL_RATIO (a / b); for COL_RUN_PCT, a is a
+	 * group, or with b 1 an event whose group's share it shows; -1 where unused. */
+	int a, b;
 	double mul;
 	const char *help; /* one line for the help screen */
 };

@@ -1,5 +1,6 @@
 /* The state behind struct ui, shared by ui.c (lifecycle), layout.c (composing the
- * screen) and keys.c (key dispatch) only. Widgets get what they draw as arguments. */
+ * screen), keys.c (key dispatch), setup.c and setupkeys.c (the events setup) only.
+ * Widgets get what they draw as arguments. */
 #ifndef PMUTOP_UISTATE_H
 #define PMUTOP_UISTATE_H
 
