@@ -148,13 +148,13 @@ bool rowbuild_asleep(const struct engine *e, const struct proc *p)
 	return true;
 }
 
-static void zero_values(const struct engine *e, struct mrow_w w)
+static void zero_values(const struct engine *e, const struct mrow_w *w)
 {
 	const struct val zero = val_scale((struct val_delta){0, 0, 0});
 	for (unsigned i = 0; i < e->nlive; i++)
-		w.v[e->live[i]] = zero;
+		w->v[e->live[i]] = zero;
 	for (unsigned g = 0; g < engine_ngroups(e); g++)
-		w.g[g] = (struct val_delta){0, 0, 0};
+		w->g[g] = (struct val_delta){0, 0, 0};
 }
 
 /* The rows of a process asleep (proc_asleep): neither its counters nor its totals are
@@ -166,11 +166,11 @@ static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 	proc_row(p, pr.r);
 	for (struct task *t = p->threads; t; t = t->sibling)
 		pr.r->nthreads++;
-	zero_values(e, pr);
+	zero_values(e, &pr);
 	for (struct task *t = p->threads; e->o.threads && t; t = t->sibling) {
 		struct mrow_w tr = mstore_row(&e->rows, i++);
 		thread_row_head(pr.r, t, tr);
-		zero_values(e, tr);
+		zero_values(e, &tr);
 	}
 	return i;
 }

@@ -368,7 +368,11 @@ static void test_engine_commands(void **state)
 	assert_int_equal(fake_key(U(state), 'q').kind, UI_QUIT);
 	assert_int_equal(fake_key(U(state), KEY_F(10)).kind, UI_QUIT);
 	assert_int_equal(fake_key(U(state), 12).kind, UI_REDRAW); /* ^L */
-	assert_int_equal(fake_key(U(state), 'Z').kind, UI_NONE);  /* unbound */
+	/* Unbound: no command, but a hint on the message line. */
+	assert_int_equal(fake_key(U(state), 'Z').kind, UI_REDRAW);
+	char line[1024];
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)),
+			       "unknown key: h for help"));
 	/* In a prompt, 'q' is text, not quit. */
 	fake_key(U(state), '/');
 	assert_int_not_equal(fake_key(U(state), 'q').kind, UI_QUIT);

@@ -230,8 +230,11 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		cmd->kind = UI_QUIT;
 		break;
 	case BIND_MOVE: /* done above */
+		break;
 	case BIND_NONE:
-		cmd->kind = UI_NONE;
+		/* Said, not ignored: the key a user expected to do something. */
+		snprintf(u->msg, sizeof(u->msg), "unknown key: h for help");
+		u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
 		break;
 	}
 }
