@@ -371,8 +371,8 @@ static void test_engine_commands(void **state)
 	/* Unbound: no command, but a hint on the message line. */
 	assert_int_equal(fake_key(U(state), 'Z').kind, UI_REDRAW);
 	char line[1024];
-	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)),
-			       "unknown key: h for help"));
+	assert_non_null(
+		strstr(last_line(screen(state), line, sizeof(line)), "unknown key: h for help"));
 	/* In a prompt, 'q' is text, not quit. */
 	fake_key(U(state), '/');
 	assert_int_not_equal(fake_key(U(state), 'q').kind, UI_QUIT);
