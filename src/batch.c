@@ -330,7 +330,7 @@ static void csv_prefix(struct batch *b, const struct model *m, const struct mrow
 	}
 }
 
-/* value,state,running,why,exited */
+/* value,state,running,why,exited,cgroup */
 static void csv_value(struct batch *b, const struct model *m, const struct mrow *r, struct val v,
 		      bool count)
 {
@@ -350,6 +350,9 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 		fputs(ex, b->out);
 	else if (r->exited)
 		fputs("yes", b->out);
+	fputc(',', b->out);
+	if (r->cgroup)
+		text_csv_field(b->out, r->cgroup);
 	fputc('\n', b->out);
 }
 
@@ -412,6 +415,10 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 		text_json_string(b->out, r->user);
 		fputs(",\"command\":", b->out);
 		text_json_string(b->out, r->comm);
+		if (r->cgroup) {
+			fputs(",\"cgroup\":", b->out);
+			text_json_string(b->out, r->cgroup);
+		}
 		if (r->exited)
 			fputs(",\"exited\":true", b->out);
 		char ex[64];
@@ -448,7 +455,7 @@ int batch_write(struct batch *b, const struct model *m)
 	size_t n = m->nrows ? sort_rows_r(m, &b->sort, b->idx, b->scratch, b->keys) : 0;
 	if (b->fmt == OUT_CSV && !b->header_done)
 		fputs("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running,why,"
-		      "exited\n",
+		      "exited,cgroup\n",
 		      b->out);
 	b->header_done = true;
 	if (b->fmt == OUT_TEXT) {

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include "cgroup.h"
 #include "evclock.h"
 #include "evgroup.h"
 #include "hybrid.h"
@@ -167,6 +168,8 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 			}
 		}
 	}
+	if (!p->cgroup)
+		discover_cgroup(e, p);
 	/* Its owner's name now, while a descriptor for the user database can still be had
 	 * (out of descriptors, a lookup at the first row failed, and USER read 0 for root). */
 	if (!p->user || p->user_uid != p->uid) {
@@ -183,6 +186,15 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 	if (!p->ignored && !(e->pending.on && where.cpu >= 0 && pending_add(e, t, &where)))
 		targets_task_open(e, t);
 	return t;
+}
+
+/* A process's cgroup, read when it is first seen and after an exec (a service manager
+ * moves a process before it execs its program), not per tick. */
+void discover_cgroup(struct engine *e, struct proc *p)
+{
+	char path[4096];
+	if (e->cgnames && cgroup_of(e->o.root, p->pid, path, sizeof(path)) == 0)
+		p->cgroup = cgroup_names_intern(e->cgnames, path);
 }
 
 static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struct task *from)
@@ -294,6 +306,8 @@ static void on_record(void *vctx, const struct taskwatch_rec *r)
 			/* An exec may change the owner (setuid): the one /proc read it costs. */
 			if (r->exec && procfs_task_info(e->o.root, r->pid, r->pid, &info) == 0)
 				t->proc->uid = info.uid;
+			if (r->exec)
+				discover_cgroup(e, t->proc);
 		}
 		break;
 	case TW_LOST:

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "evclock.h"
 #include "evgroup.h"
 #include "hybrid.h"
@@ -308,6 +309,9 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	if (!e->tab || cpurows_open(e))
 		goto fail;
 	header_init(e);
+	char mnt[512];
+	if (cgroup_mount(e->o.root, mnt, sizeof(mnt)) == 0 && !(e->cgnames = cgroup_names_new()))
+		goto fail;
 
 	/* Watched processes: exact whole-process counts, threads started later included. */
 	e->roots = o->scope == SCOPE_PIDS && evgroup_can_inherit(!o->inherit);
@@ -370,6 +374,7 @@ void engine_free(struct engine *e)
 	if (!e)
 		return;
 	taskwatch_free(e->watch);
+	cgroup_names_free(e->cgnames);
 	if (e->tab) {
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 			for (struct task *t = p->threads; t; t = t->sibling)

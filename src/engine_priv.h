@@ -79,6 +79,7 @@ struct engine {
 	double start, last; /* evclock_now() */
 	bool totals;
 
+	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
 	struct model m;
 	struct mstore rows; /* m.rows: processes and threads */
 	struct mstore cpus; /* m.cpu_rows */
@@ -110,6 +111,7 @@ void targets_read_roots(struct engine *e, struct proc *p);
 void targets_read(struct engine *e, struct counts *c);
 
 /* discover.c: tasks found by /proc scans and task records. */
+void discover_cgroup(struct engine *e, struct proc *p);
 void discover_scan(struct engine *e);
 void discover_free_exited(struct engine *e);
 void discover_tick(struct engine *e);

@@ -86,6 +86,7 @@ static void proc_row(struct proc *p, struct mrow *r)
 	}
 	r->user = p->user;
 	r->comm = p->comm;
+	r->cgroup = p->cgroup;
 	r->kthread = p->kthread;
 }
 

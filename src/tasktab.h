@@ -72,6 +72,7 @@ struct proc {
 	uint64_t asleep_tick; /* the last tick its rows were built asleep (engine.c) */
 	const char *user;     /* its owner's name (procfs_user_name), or NULL */
 	/* The first cache line ends here. */
+	const char *cgroup; /* its cgroup v2 path (interned, engine's), or NULL */
 	struct proc *hnext;
 	struct proc *prevp;
 	struct val_delta *tot; /* per event: raw totals over the whole run */

@@ -186,6 +186,7 @@ enum {
 	F_RUNNING,
 	F_WHY,
 	F_EXITED,
+	F_CGROUP,
 	NF
 };
 
@@ -246,7 +247,7 @@ static void test_csv_page_faults_match_perf(void **state)
 		assert_exit(st, 0);
 		/* The header, exactly, as the first line. */
 		const char *header = "tick,time,interval,kind,pid,tid,cpu,command,event,value,"
-				     "state,running,why,exited\n";
+				     "state,running,why,exited,cgroup\n";
 		assert_true(strncmp(out, header, strlen(header)) == 0);
 		int nt, nticks;
 		ours[i] = csv_sum(out, "total", "page-faults", 0, &nt);
@@ -642,7 +643,7 @@ static void test_exit_codes(void **state)
 		 "42");
 	assert_exit(st, 42);
 	assert_non_null(strstr(out, "\ntotal,"));
-	assert_non_null(strstr(out, ",exact,100.00,,exit 42\n"));
+	assert_non_null(strstr(out, ",exact,100.00,,exit 42,"));
 	st = RUN(PMUTOP_BINARY, "-b", "--format", "json", "-e", "task-clock", "--", "/bin/sh", "-c",
 		 "kill -KILL $$");
 	assert_exit(st, 128 + SIGKILL);

@@ -1,0 +1,254 @@
+/* cgroup v2 paths and names (cgroup.h). */
+#include "cgroup.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* mountinfo's octal escapes (\040 for a blank) undone, in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+int cgroup_mount(const char *root, char *out, size_t len)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT;
+	while (ret == -ENOENT && getline(&line, &cap, f) > 0) {
+		/* id parent maj:min root mount-point options... - fstype source options */
+		const char *sep = strstr(line, " - ");
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) != 0)
+			continue;
+		char *save = NULL, *tok = strtok_r(line, " ", &save);
+		for (int i = 0; tok && i < 4; i++)
+			tok = strtok_r(NULL, " ", &save);
+		if (!tok)
+			continue;
+		unescape(tok);
+		ret = strlen(tok) < len ? 0 : -ENAMETOOLONG;
+		if (ret == 0)
+			memcpy(out, tok, strlen(tok) + 1);
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+int cgroup_of(const char *root, pid_t pid, char *out, size_t len)
+{
+	char path[512], buf[8192];
+	snprintf(path, sizeof(path), "%s/proc/%d/cgroup", root, (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	int err = errno;
+	close(fd);
+	if (n < 0)
+		return err == ESRCH ? -ESRCH : -err;
+	buf[n] = '\0';
+	/* The v2 line is "0::PATH"; v1 lines name their controllers. */
+	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, "0::", 3) != 0)
+			continue;
+		size_t k = strcspn(l + 3, "\n");
+		if (k >= len)
+			return -ENAMETOOLONG;
+		memcpy(out, l + 3, k);
+		out[k] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* s[0..n) as hex digits only, at least min of them. */
+static bool hex_run(const char *s, size_t n, size_t min)
+{
+	if (n < min)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* A container id in a component: "<prefix><64 hex>[.scope]" or bare 64 hex. Writes the
+ * runtime and the id's first 12 digits; false when the component is none. */
+static bool container(const char *c, size_t n, char *out, size_t len)
+{
+	static const struct {
+		const char *prefix, *runtime;
+	} kinds[] = {
+		{"docker-", "docker"},	       {"cri-containerd-", "containerd"},
+		{"libpod-conmon-", "conmon"}, {"libpod-", "podman"},
+		{"crio-conmon-", "conmon"},    {"crio-", "crio"},
+		{"", "container"},
+	};
+	if (n > 6 && strncmp(c + n - 6, ".scope", 6) == 0)
+		n -= 6;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t p = strlen(kinds[i].prefix);
+		if (n > p && strncmp(c, kinds[i].prefix, p) == 0 && hex_run(c + p, n - p, 32)) {
+			snprintf(out, len, "%s:%.12s", kinds[i].runtime, c + p);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A kubepods pod component: "kubepods-burstable-pod<uid>.slice" (systemd driver, '_' for
+ * '-') or "pod<uid>" (cgroupfs). Writes "pod:<uid>". */
+static bool pod(const char *c, size_t n, char *out, size_t len)
+{
+	const char *p = NULL;
+	for (size_t i = 0; i + 3 < n; i++)
+		if (strncmp(c + i, "pod", 3) == 0 && (i == 0 || c[i - 1] == '-'))
+			p = c + i + 3;
+	if (!p)
+		return false;
+	size_t k = (size_t)(c + n - p);
+	if (k > 6 && strncmp(p + k - 6, ".slice", 6) == 0)
+		k -= 6;
+	if (k < 8 || k > 64)
+		return false;
+	char uid[65];
+	for (size_t i = 0; i < k; i++) {
+		char ch = p[i] == '_' ? '-' : p[i];
+		if (!isxdigit((unsigned char)ch) && ch != '-')
+			return false;
+		uid[i] = ch;
+	}
+	uid[k] = '\0';
+	snprintf(out, len, "pod:%s", uid);
+	return true;
+}
+
+static bool unit(const char *c, size_t n)
+{
+	static const char *const sfx[] = {".service", ".scope", ".slice", ".socket", ".mount",
+					  ".swap"};
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		size_t k = strlen(sfx[i]);
+		if (n > k && strncmp(c + n - k, sfx[i], k) == 0)
+			return true;
+	}
+	return false;
+}
+
+const char *cgroup_name(const char *path, char *out, size_t len)
+{
+	if (!len)
+		return out;
+	out[0] = '\0';
+	char podname[80] = "", ctr[64] = "";
+	const char *last = NULL;
+	size_t lastn = 0;
+	for (const char *c = path; *c;) {
+		while (*c == '/')
+			c++;
+		size_t n = strcspn(c, "/");
+		if (!n)
+			break;
+		char tmp[80];
+		if (container(c, n, tmp, sizeof(tmp)))
+			snprintf(ctr, sizeof(ctr), "%s", tmp);
+		else if (strncmp(path, "/kubepods", 9) == 0 && pod(c, n, tmp, sizeof(tmp)))
+			snprintf(podname, sizeof(podname), "%s", tmp);
+		last = c;
+		lastn = n;
+		c += n;
+	}
+	if (!last)
+		snprintf(out, len, "/");
+	else if (*podname && *ctr)
+		snprintf(out, len, "%s/%s", podname, ctr);
+	else if (*podname)
+		snprintf(out, len, "%s", podname);
+	else if (*ctr)
+		snprintf(out, len, "%s", ctr);
+	else if (unit(last, lastn))
+		snprintf(out, len, "%.*s", (int)lastn, last);
+	else
+		snprintf(out, len, "%.*s", (int)lastn, last);
+	return out;
+}
+
+/* A small open-addressing set of strings. */
+struct cgroup_names {
+	char **slot;
+	size_t cap, n;
+};
+
+struct cgroup_names *cgroup_names_new(void)
+{
+	return calloc(1, sizeof(struct cgroup_names));
+}
+
+void cgroup_names_free(struct cgroup_names *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->cap; i++)
+		free(n->slot[i]);
+	free(n->slot);
+	free(n);
+}
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+const char *cgroup_names_intern(struct cgroup_names *n, const char *path)
+{
+	if (2 * (n->n + 1) > n->cap) {
+		size_t cap = n->cap ? 2 * n->cap : 64;
+		char **slot = calloc(cap, sizeof(*slot));
+		if (!slot)
+			return NULL;
+		for (size_t i = 0; i < n->cap; i++) {
+			if (!n->slot[i])
+				continue;
+			size_t j = hash(n->slot[i]) & (cap - 1);
+			while (slot[j])
+				j = (j + 1) & (cap - 1);
+			slot[j] = n->slot[i];
+		}
+		free(n->slot);
+		n->slot = slot;
+		n->cap = cap;
+	}
+	size_t j = hash(path) & (n->cap - 1);
+	for (; n->slot[j]; j = (j + 1) & (n->cap - 1))
+		if (strcmp(n->slot[j], path) == 0)
+			return n->slot[j];
+	n->slot[j] = strdup(path);
+	if (n->slot[j])
+		n->n++;
+	return n->slot[j];
+}
