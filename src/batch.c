@@ -161,7 +161,10 @@ void batch_notice(struct batch *b, const char *text)
 
 static const char *kind_str(enum row_kind k)
 {
-	return k == ROW_CPU ? "cpu" : k == ROW_THREAD ? "thread" : "process";
+	return k == ROW_CPU	 ? "cpu"
+	       : k == ROW_THREAD ? "thread"
+	       : k == ROW_CGROUP ? "cgroup"
+				 : "process";
 }
 
 static void rows_flush(struct batch *b)
@@ -324,7 +327,10 @@ static void csv_prefix(struct batch *b, const struct model *m, const struct mrow
 	if (r->kind == ROW_CPU)
 		fprintf(b->out, ",,%d,,", r->cpu);
 	else {
-		fprintf(b->out, "%d,%d,,", (int)r->pid, (int)r->tid);
+		if (r->kind == ROW_CGROUP) /* no pid: the name, and the path last */
+			fputs(",,,", b->out);
+		else
+			fprintf(b->out, "%d,%d,,", (int)r->pid, (int)r->tid);
 		text_csv_field(b->out, r->comm);
 		fputc(',', b->out);
 	}
@@ -410,6 +416,11 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 		kind_str(r->kind));
 	if (r->kind == ROW_CPU) {
 		fprintf(b->out, ",\"cpu\":%d", r->cpu);
+	} else if (r->kind == ROW_CGROUP) {
+		fputs(",\"name\":", b->out);
+		text_json_string(b->out, r->comm);
+		fprintf(b->out, ",\"processes\":%u,\"cgroup\":", r->nthreads);
+		text_json_string(b->out, r->cgroup);
 	} else {
 		fprintf(b->out, ",\"pid\":%d,\"tid\":%d,\"user\":", (int)r->pid, (int)r->tid);
 		text_json_string(b->out, r->user);

@@ -101,9 +101,12 @@ static bool container(const char *c, size_t n, char *out, size_t len)
 	static const struct {
 		const char *prefix, *runtime;
 	} kinds[] = {
-		{"docker-", "docker"},	       {"cri-containerd-", "containerd"},
-		{"libpod-conmon-", "conmon"}, {"libpod-", "podman"},
-		{"crio-conmon-", "conmon"},    {"crio-", "crio"},
+		{"docker-", "docker"},
+		{"cri-containerd-", "containerd"},
+		{"libpod-conmon-", "conmon"},
+		{"libpod-", "podman"},
+		{"crio-conmon-", "conmon"},
+		{"crio-", "crio"},
 		{"", "container"},
 	};
 	if (n > 6 && strncmp(c + n - 6, ".scope", 6) == 0)
@@ -147,8 +150,8 @@ static bool pod(const char *c, size_t n, char *out, size_t len)
 
 static bool unit(const char *c, size_t n)
 {
-	static const char *const sfx[] = {".service", ".scope", ".slice", ".socket", ".mount",
-					  ".swap"};
+	static const char *const sfx[] = {".service", ".scope", ".slice",
+					  ".socket",  ".mount", ".swap"};
 	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
 		size_t k = strlen(sfx[i]);
 		if (n > k && strncmp(c + n - k, sfx[i], k) == 0)

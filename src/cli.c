@@ -18,6 +18,7 @@ enum {
 	OPT_LIST,
 	OPT_NO_COLOR,
 	OPT_CHILDREN,
+	OPT_CGROUPS,
 	OPT_USER,
 };
 
@@ -36,6 +37,7 @@ static const struct option longopts[] = {
 	{"list", no_argument, NULL, OPT_LIST},
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
 	{"children", no_argument, NULL, OPT_CHILDREN},
+	{"cgroups", no_argument, NULL, OPT_CGROUPS},
 	{"no-inherit", no_argument, NULL, 'i'},
 	{"user", no_argument, NULL, OPT_USER},
 	{"config", required_argument, NULL, 'c'},
@@ -57,6 +59,7 @@ void cli_usage(FILE *f)
 	      "  -p, --pid PID[,PID]    watch only these processes, one row per thread\n"
 	      "  -H, --threads          show thread rows\n"
 	      "      --per-cpu          also count per CPU (rows in batch, meters on screen)\n"
+	      "      --cgroups          batch: a row per cgroup (summed) instead of processes\n"
 	      "      --user             hardware events count user mode only\n"
 	      "  -i, --no-inherit       with -- COMMAND: count the command alone, not the\n"
 	      "                         processes it starts (counted by default, as perf\n"
@@ -240,6 +243,9 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->no_inherit = false;
 		c->children_flag = true;
 		return 0;
+	case OPT_CGROUPS:
+		c->cgroups = true;
+		return 0;
 	case 'i':
 		c->no_inherit = true;
 		c->inherit_flag = true;
@@ -314,6 +320,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "%s needs a command: pmutop %s -- COMMAND",
 			 c->inherit_flag ? "-i/--no-inherit" : "--children",
 			 c->inherit_flag ? "-i" : "--children");
+		return -EINVAL;
+	}
+	if (c->cgroups && !c->batch) {
+		snprintf(err, errlen, "--cgroups is for batch mode for now: add -b");
 		return -EINVAL;
 	}
 	if (c->count && !c->batch) {

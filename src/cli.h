@@ -23,6 +23,7 @@ struct cli {
 	const char *events; /* -e SPEC, or NULL for the default set */
 	bool per_cpu;	    /* --per-cpu */
 	bool threads;	    /* -H */
+	bool cgroups;	    /* --cgroups: cgroup rows instead of process rows (batch) */
 	bool user_only;	    /* --user: hardware events exclude kernel mode */
 	bool no_inherit;    /* -i: -- COMMAND counts the command alone, not its children */
 	bool children_flag, inherit_flag; /* --children, -i given (they need a command) */

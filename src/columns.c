@@ -458,6 +458,8 @@ static void fmt_text(const struct column *c, const struct mrow *r, char *buf, si
 	case COL_PID:
 		if (r->kind == ROW_CPU)
 			snprintf(buf, len, "cpu%d", r->cpu);
+		else if (r->kind == ROW_CGROUP)
+			numfmt_str("cg", buf, len);
 		else
 			numfmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid),
 				    buf, len);

@@ -15,6 +15,7 @@
 
 #include "batch.h"
 #include "catalog.h"
+#include "cgrows.h"
 #include "cli.h"
 #include "columns.h"
 #include "config.h"
@@ -43,7 +44,8 @@ struct app {
 	pid_t child; /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
-	bool quit_asked; /* q with the command running: the next q stops it */
+	bool quit_asked;       /* q with the command running: the next q stops it */
+	struct cgrows *cgrows; /* --cgroups */
 	struct privs privs;
 	struct config cfg;
 	char cfg_path[512];
@@ -174,7 +176,15 @@ static void build_panes(struct app *a)
  * reader that went away (EPIPE: | head) is a quiet end, any other error is one. */
 static int write_block(struct app *a, int *code)
 {
-	int err = batch_write(a->batch, engine_model(a->engine));
+	const struct model *m = engine_model(a->engine);
+	struct model cg;
+	if (a->cli.cgroups) {
+		/* The same model with cgroup rows for process rows. */
+		cg = *m;
+		cg.rows = cgrows_build(a->cgrows, m, &cg.nrows);
+		m = &cg;
+	}
+	int err = batch_write(a->batch, m);
 	if (err == 0)
 		return 0;
 	if (err == -EPIPE) {
@@ -849,6 +859,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		batch_show_cpus(a.batch, a.cli.per_cpu);
+		if (a.cli.cgroups && !(a.cgrows = cgrows_new()))
+			return 1;
 		if (a.notice[0])
 			batch_notice(a.batch, a.notice);
 		code = run_batch(&a);
@@ -856,6 +868,7 @@ int main(int argc, char **argv)
 		code = run_live(&a);
 	}
 	batch_free(a.batch);
+	cgrows_free(a.cgrows);
 	engine_free(a.engine);
 	loop_free(a.loop);
 	if (a.set)

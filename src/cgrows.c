@@ -1,0 +1,211 @@
+/* Cgroup rows from process rows (cgrows.h). */
+#include "cgrows.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+
+struct part { /* one event's parts in one cgroup */
+	double sum;
+	unsigned exact, scaled, nc, na;
+	uint8_t nc_why, na_why;
+};
+
+struct node {
+	const char *path; /* interned */
+	unsigned depth;
+	unsigned nprocs;
+	char name[96];
+};
+
+struct cgrows {
+	struct cgroup_names *names;
+	struct node *node;
+	size_t nnode, cap;
+	struct part *parts;	/* cap * nevents */
+	struct val_delta *gsum; /* cap * ngroups */
+	size_t *order;
+	struct mstore rows;
+	unsigned nevents, ngroups;
+};
+
+struct cgrows *cgrows_new(void)
+{
+	struct cgrows *c = calloc(1, sizeof(*c));
+	if (c && !(c->names = cgroup_names_new())) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void cgrows_free(struct cgrows *c)
+{
+	if (!c)
+		return;
+	cgroup_names_free(c->names);
+	free(c->node);
+	free(c->parts);
+	free(c->gsum);
+	free(c->order);
+	mstore_free(&c->rows);
+	free(c);
+}
+
+static bool grow(struct cgrows *c)
+{
+	size_t cap = c->cap ? 2 * c->cap : 32;
+	struct node *nd = realloc(c->node, cap * sizeof(*nd));
+	if (nd)
+		c->node = nd;
+	struct part *p = realloc(c->parts, cap * c->nevents * sizeof(*p) + 1);
+	if (p)
+		c->parts = p;
+	struct val_delta *g = realloc(c->gsum, cap * c->ngroups * sizeof(*g) + 1);
+	if (g)
+		c->gsum = g;
+	size_t *o = realloc(c->order, cap * sizeof(*o));
+	if (o)
+		c->order = o;
+	if (!nd || !p || !g || !o)
+		return false;
+	c->cap = cap;
+	return true;
+}
+
+/* The node of path (interned), made when new. Few cgroups hold processes: a linear
+ * search over pointers is enough. */
+static long node_of(struct cgrows *c, const char *path)
+{
+	for (size_t i = 0; i < c->nnode; i++)
+		if (c->node[i].path == path)
+			return (long)i;
+	if (c->nnode == c->cap && !grow(c))
+		return -1;
+	struct node *nd = &c->node[c->nnode];
+	memset(nd, 0, sizeof(*nd));
+	nd->path = path;
+	for (const char *s = path; *s; s++)
+		nd->depth += *s == '/' && s[1];
+	cgroup_name(path, nd->name, sizeof(nd->name));
+	memset(c->parts + c->nnode * c->nevents, 0, c->nevents * sizeof(*c->parts));
+	memset(c->gsum + c->nnode * c->ngroups, 0, c->ngroups * sizeof(*c->gsum));
+	return (long)c->nnode++;
+}
+
+static void add_row(struct cgrows *c, size_t k, const struct mrow *r)
+{
+	c->node[k].nprocs++;
+	struct part *p = c->parts + k * c->nevents;
+	for (unsigned e = 0; e < c->nevents; e++) {
+		struct val v = r->v[e];
+		switch (v.state) {
+		case VAL_EXACT:
+		case VAL_SCALED:
+			p[e].sum += v.v;
+			v.state == VAL_EXACT ? p[e].exact++ : p[e].scaled++;
+			break;
+		case VAL_NC:
+			if (!p[e].nc++)
+				p[e].nc_why = v.why;
+			break;
+		default:
+			if (!p[e].na++)
+				p[e].na_why = v.why;
+			break;
+		}
+	}
+	struct val_delta *g = c->gsum + k * c->ngroups;
+	for (unsigned i = 0; i < c->ngroups; i++) {
+		g[i].ena += r->g[i].ena;
+		g[i].run += r->g[i].run;
+	}
+}
+
+/* Paths in tree order: '/' sorts before every other byte. */
+static int tree_cmp(const char *a, const char *b)
+{
+	for (; *a && *a == *b; a++, b++)
+		;
+	int x = *a == '/' ? 1 : *a ? (unsigned char)*a + 1 : 0;
+	int y = *b == '/' ? 1 : *b ? (unsigned char)*b + 1 : 0;
+	return x - y;
+}
+
+static const struct cgrows *sort_ctx;
+
+static int order_cmp(const void *a, const void *b)
+{
+	return tree_cmp(sort_ctx->node[*(const size_t *)a].path,
+			sort_ctx->node[*(const size_t *)b].path);
+}
+
+static struct val part_val(const struct part *p, const struct val_delta *g)
+{
+	if (p->exact + p->scaled == 0)
+		return p->nc ? val_missing(VAL_NC, (enum val_why)p->nc_why)
+			     : val_missing(VAL_NA, (enum val_why)p->na_why);
+	struct val v = {.v = p->sum, .state = VAL_EXACT, .run_pm = 1000};
+	if (p->scaled || p->nc || p->na)
+		v.state = VAL_SCALED;
+	if (g->ena && g->run < g->ena)
+		v.run_pm = (uint16_t)(1000 * g->run / g->ena);
+	return v;
+}
+
+const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigned *n)
+{
+	*n = 0;
+	if (c->nevents != m->nevents || c->ngroups != m->ngroups) {
+		free(c->parts);
+		free(c->gsum);
+		c->parts = NULL;
+		c->gsum = NULL;
+		c->cap = 0;
+		c->nevents = m->nevents;
+		c->ngroups = m->ngroups;
+	}
+	c->nnode = 0;
+	char path[4096];
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct mrow *r = &m->rows[i];
+		if (r->kind != ROW_PROC || !r->cgroup)
+			continue;
+		/* The process's cgroup and each ancestor, up to the root. */
+		snprintf(path, sizeof(path), "%s", r->cgroup);
+		for (;;) {
+			const char *in = cgroup_names_intern(c->names, *path ? path : "/");
+			long k = in ? node_of(c, in) : -1;
+			if (k < 0)
+				return NULL;
+			add_row(c, (size_t)k, r);
+			char *slash = strrchr(path, '/');
+			if (!slash || !path[1])
+				break;
+			*slash = '\0';
+		}
+	}
+	for (size_t i = 0; i < c->nnode; i++)
+		c->order[i] = i;
+	sort_ctx = c;
+	qsort(c->order, c->nnode, sizeof(*c->order), order_cmp);
+	if (mstore_reserve(&c->rows, c->nnode, m->nevents, m->ngroups) < 0)
+		return NULL;
+	for (size_t i = 0; i < c->nnode; i++) {
+		size_t k = c->order[i];
+		struct mrow_w w = mstore_row(&c->rows, i);
+		w.r->kind = ROW_CGROUP;
+		w.r->comm = c->node[k].name;
+		w.r->cgroup = c->node[k].path;
+		w.r->user = "";
+		w.r->nthreads = c->node[k].nprocs;
+		const struct val_delta *g = c->gsum + k * m->ngroups;
+		for (unsigned e = 0; e < m->nevents; e++)
+			w.v[e] = part_val(&c->parts[k * m->nevents + e], &g[m->events[e].group]);
+		memcpy(w.g, g, m->ngroups * sizeof(*g));
+	}
+	*n = (unsigned)c->nnode;
+	return c->rows.rows;
+}
