@@ -142,6 +142,14 @@ static int order_cmp(const void *a, const void *b)
 			sort_ctx->node[*(const size_t *)b].path);
 }
 
+static unsigned long path_hash(const char *s)
+{
+	unsigned long h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
 static struct val part_val(const struct part *p, const struct val_delta *g)
 {
 	if (p->exact + p->scaled == 0)
@@ -197,6 +205,8 @@ const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigne
 		size_t k = c->order[i];
 		struct mrow_w w = mstore_row(&c->rows, i);
 		w.r->kind = ROW_CGROUP;
+		/* No pid: a stable number from the path, for the screen to follow the row. */
+		w.r->pid = w.r->tid = (pid_t)(path_hash(c->node[k].path) & 0x7fffffff);
 		w.r->comm = c->node[k].name;
 		w.r->cgroup = c->node[k].path;
 		w.r->user = "";

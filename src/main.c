@@ -45,7 +45,9 @@ struct app {
 	int child_status;
 	bool child_done;
 	bool quit_asked;       /* q with the command running: the next q stops it */
-	struct cgrows *cgrows; /* --cgroups */
+	struct cgrows *cgrows; /* --cgroups, or G on the screen */
+	bool show_cgroups;     /* the screen shows cgroup rows (G) */
+	struct model cgview;   /* the engine's model with cgroup rows for process rows */
 	struct privs privs;
 	struct config cfg;
 	char cfg_path[512];
@@ -284,6 +286,18 @@ static void stop_child(struct app *a, int sig)
 
 static int make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
 
+/* The model on the screen: the engine's, or (G) the same with cgroup rows. */
+static void show(struct app *a, struct ui *ui)
+{
+	const struct model *m = engine_model(a->engine);
+	if (a->show_cgroups && (a->cgrows || (a->cgrows = cgrows_new()))) {
+		a->cgview = *m;
+		a->cgview.rows = cgrows_build(a->cgrows, m, &a->cgview.nrows);
+		m = &a->cgview;
+	}
+	ui_set_model(ui, m, a->panes, a->npanes);
+}
+
 /* Count the user's new events from now on. The groups that stay keep their history;
  * a spec that does not parse changes nothing and says why. */
 static void apply_events(struct app *a, struct ui *ui, const char *spec)
@@ -309,7 +323,7 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	ui_set_user_spec(ui, a->user_spec);
 	engine_tick(a->engine); /* a short interval now rather than an empty screen */
 	build_panes(a);
-	ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+	show(a, ui);
 	for (unsigned i = 0; i < ns->nevents; i++)
 		if (ns->events[i].status != WHY_NONE && ns->groups[ns->events[i].group].user) {
 			snprintf(msg, sizeof(msg), "%s: %s here: its cells read n/a",
@@ -329,7 +343,7 @@ static void apply_metrics(struct app *a, struct ui *ui, const struct user_metric
 	a->cfg.nmetrics = n;
 	ui_set_metrics(ui, a->cfg.metrics, n);
 	build_panes(a);
-	ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+	show(a, ui);
 }
 
 static void save_config(struct app *a, struct ui *ui)
@@ -390,6 +404,10 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		a->cli.threads = !a->cli.threads;
 		engine_set_threads(a->engine, a->cli.threads);
 		break;
+	case UI_TOGGLE_CGROUPS:
+		a->show_cgroups = !a->show_cgroups;
+		show(a, ui);
+		break;
 	case UI_TOGGLE_KERNEL:
 		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
 		break;
@@ -436,7 +454,7 @@ static int run_live(struct app *a)
 	bool first = true, paused = false, quit = false;
 	int code = 0;
 	build_panes(a);
-	ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+	show(a, ui);
 	a->catalog = catalog_new(a->pmus);
 	ui_set_catalog(ui, a->catalog);
 	ui_set_user_spec(ui, a->user_spec);
@@ -491,7 +509,7 @@ static int run_live(struct app *a)
 			engine_tick(a->engine);
 			if (a->panes_threads != engine_model(a->engine)->threads)
 				build_panes(a);
-			ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+			show(a, ui);
 			dirty = true;
 			if (first) {
 				first = false;
@@ -506,7 +524,7 @@ static int run_live(struct app *a)
 			engine_tick(a->engine);
 			totals(a);
 			loop_pause(a->loop, true);
-			ui_set_model(ui, engine_model(a->engine), a->panes, a->npanes);
+			show(a, ui);
 			dirty = true;
 		}
 		if (ev.mask & LOOP_INPUT) {

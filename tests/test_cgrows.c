@@ -24,8 +24,13 @@ static struct val exact(double x)
 
 static void row(int i, const char *cg, pid_t pid, struct val pf, struct val cs)
 {
-	rows[i] = (struct mrow){.kind = ROW_PROC, .pid = pid, .tid = pid, .cgroup = cg,
-				.comm = "x", .v = v[i], .g = g[i]};
+	rows[i] = (struct mrow){.kind = ROW_PROC,
+				.pid = pid,
+				.tid = pid,
+				.cgroup = cg,
+				.comm = "x",
+				.v = v[i],
+				.g = g[i]};
 	v[i][0] = pf;
 	v[i][1] = cs;
 	g[i][0] = (struct val_delta){1000, pf.state == VAL_NC ? 0 : pf.run_pm, 0};
@@ -47,10 +52,13 @@ static void test_tree_sums(void **state)
 	row(1, "/a/y", 11, exact(20), exact(2));
 	row(2, "/a", 12, exact(3), exact(4));
 	row(3, "/a-b", 13, val_missing(VAL_NC, WHY_NOT_RUN), exact(8));
-	row(4, "/a/x", 14, (struct val){.v = 50, .state = VAL_SCALED, .run_pm = 500},
-	    exact(16));
-	struct model m = {.nevents = NEV, .events = ev, .ngroups = 2, .groups = grp,
-			  .nrows = NROW, .rows = rows};
+	row(4, "/a/x", 14, (struct val){.v = 50, .state = VAL_SCALED, .run_pm = 500}, exact(16));
+	struct model m = {.nevents = NEV,
+			  .events = ev,
+			  .ngroups = 2,
+			  .groups = grp,
+			  .nrows = NROW,
+			  .rows = rows};
 	struct cgrows *c = cgrows_new();
 	assert_non_null(c);
 	unsigned n;

@@ -143,7 +143,9 @@ static void escape(struct ui *u, struct ui_cmd *cmd)
 static void enter(struct ui *u, struct ui_cmd *cmd)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
-	if (r && r->kind != ROW_CPU && r->pid > 0)
+	if (r && r->kind == ROW_CGROUP)
+		snprintf(u->msg, sizeof(u->msg), "a cgroup row: G shows processes again");
+	else if (r && r->kind != ROW_CPU && r->pid > 0)
 		focus(u, r->pid, cmd);
 }
 
@@ -202,6 +204,9 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case BIND_THREADS:
 		cmd->kind = UI_TOGGLE_THREADS;
+		break;
+	case BIND_CGROUPS:
+		cmd->kind = UI_TOGGLE_CGROUPS;
 		break;
 	case BIND_KERNEL:
 		cmd->kind = UI_TOGGLE_KERNEL;

@@ -32,6 +32,7 @@ enum ui_cmd_kind {
 	UI_SET_INTERVAL, /* .interval */
 	UI_TOGGLE_PAUSE,
 	UI_TOGGLE_THREADS,
+	UI_TOGGLE_CGROUPS,
 	UI_TOGGLE_KERNEL,
 	UI_FOCUS_PID, /* .pid */
 	UI_UNFOCUS,

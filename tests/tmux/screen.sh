@@ -97,6 +97,17 @@ sleep 0.5
 capture
 [ "$(sed -n 40p "$CAP" | grep -c 'F10Quit')" -eq 1 ] || fail "120x40: key bar not on the last line"
 
+# G: a row per cgroup (the root holds every process here), sortable; G again: processes.
+keys G
+expect '^ +cg .* /$' "G: the root cgroup's row"
+expect_not '^ *[0-9]+ .*pmutop' "G: no process rows"
+keys '>'
+expect '^ +cg ' "G: sorting by another column keeps cgroup rows"
+keys G
+expect '^ +1 root ' "G again: process rows"
+keys '<'
+expect 'GHz▼' "'<': back to the sort column before G's '>'"
+
 # Help: marks explained; Esc and q go back.
 keys h
 expect 'cannot be counted here' "'h': help"
