@@ -41,6 +41,8 @@ static const struct option longopts[] = {
 	{"no-inherit", no_argument, NULL, 'i'},
 	{"user", no_argument, NULL, OPT_USER},
 	{"config", required_argument, NULL, 'c'},
+	{"user-filter", required_argument, NULL, 'u'},
+	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -71,6 +73,8 @@ void cli_usage(FILE *f)
 	      "      --list [PMU|all|PATTERN]  list this machine's PMUs and events (all: every\n"
 	      "                         one libpfm4 knows; PATTERN: 'cache*'), then exit\n"
 	      "      --no-color         no colours on the screen\n"
+	      "  -u, --user-filter USER only USER's processes (a name or a uid), as top -u\n"
+	      "  -o, --output FILE      batch output to FILE instead of stdout (implies -b)\n"
 	      "  -c, --config FILE      read the setup from FILE (default:\n"
 	      "                         $XDG_CONFIG_HOME/pmutop/pmutoprc)\n"
 	      "  -h, --help             this help\n"
@@ -256,6 +260,21 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 	case 'c':
 		c->config = arg;
 		return 0;
+	case 'u':
+		if (!*arg) {
+			snprintf(err, errlen, "-u needs a user name or uid: e.g. pmutop -u root");
+			return -EINVAL;
+		}
+		c->user = arg;
+		return 0;
+	case 'o':
+		if (!*arg) {
+			snprintf(err, errlen, "-o needs a file name: e.g. pmutop -o out.csv");
+			return -EINVAL;
+		}
+		c->output = arg;
+		c->batch = true; /* output to a file is batch output, as perf stat -o */
+		return 0;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -276,7 +295,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
 	int opt;
 	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:u:o:hV", longopts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];
 			bool is_long = strncmp(name, "--", 2) == 0;

@@ -38,6 +38,8 @@ struct cli {
 	const char *list_pmu;
 	bool no_color;
 	const char *config; /* -c FILE */
+	const char *user;   /* -u USER: that user's processes only (a name or a uid) */
+	const char *output; /* -o FILE: batch output there, not on stdout */
 	bool help, version;
 };
 

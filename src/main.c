@@ -1,9 +1,12 @@
 /* pmutop: composes the rooms. events/ counts, src/ models and writes, ui/ draws. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +48,8 @@ struct app {
 	int child_status;
 	bool child_done;
 	bool quit_asked;       /* q with the command running: the next q stops it */
+	uid_t user_uid;	       /* -u */
+	FILE *out;	       /* batch output: stdout, or -o FILE */
 	struct cgrows *cgrows; /* --cgroups, or G on the screen */
 	bool show_cgroups;     /* the screen shows cgroup rows (G) */
 	struct model cgview;   /* the engine's model with cgroup rows for process rows */
@@ -740,6 +745,31 @@ static void check_sort(struct app *a)
 	exit(2);
 }
 
+/* -u: a user by name or uid; without the privilege to count others, only oneself. */
+static void check_user(struct app *a)
+{
+	if (!a->cli.user)
+		return;
+	char buf[4096], *end;
+	struct passwd pw, *res = NULL;
+	if (getpwnam_r(a->cli.user, &pw, buf, sizeof(buf), &res) == 0 && res) {
+		a->user_uid = res->pw_uid;
+	} else {
+		errno = 0;
+		unsigned long v = strtoul(a->cli.user, &end, 10);
+		if (!isdigit((unsigned char)a->cli.user[0]) || *end || errno || v >= UINT32_MAX) {
+			say("no user '%s' (-u): give a user name or a uid\n", a->cli.user);
+			exit(2);
+		}
+		a->user_uid = (uid_t)v;
+	}
+	if (!a->privs.others && a->user_uid != geteuid()) {
+		say("-u %s: counting another user's processes needs root or CAP_PERFMON\n",
+		    a->cli.user);
+		exit(2);
+	}
+}
+
 /* -p names processes: a thread id would make a row that is only part of one. */
 static void check_pids(const struct app *a)
 {
@@ -763,8 +793,8 @@ static void start_engine(struct app *a)
 				.map_probes = a->privs.pin,
 				.user_only = a->cli.user_only,
 				.no_kernel = !a->privs.kernel,
-				.only_uid = !a->privs.others,
-				.uid = geteuid(),
+				.only_uid = !a->privs.others || a->cli.user,
+				.uid = a->cli.user ? a->user_uid : geteuid(),
 				.interval = a->cli.interval};
 	int go = -1, errfd = -1;
 	if (a->cli.command) {
@@ -853,6 +883,12 @@ int main(int argc, char **argv)
 		die_usage("the live screen needs a terminal: use batch mode, e.g. pmutop -b -n 3");
 	check_pids(&a);
 	setup(&a);
+	check_user(&a);
+	a.out = stdout;
+	if (a.cli.output && !(a.out = fopen(a.cli.output, "we"))) {
+		say("cannot write '%s' (-o): %s\n", a.cli.output, strerror(errno));
+		return 2;
+	}
 	int lerr;
 	/* Signals are blocked from here on (the child unblocks its own). */
 	a.loop = loop_new(a.cli.interval, a.cli.batch ? -1 : STDIN_FILENO, &lerr);
@@ -866,7 +902,7 @@ int main(int argc, char **argv)
 	int code;
 	if (a.cli.batch) {
 		build_panes(&a);
-		a.batch = batch_new(stdout, a.cli.format, a.panes, a.npanes, a.cli.sort,
+		a.batch = batch_new(a.out, a.cli.format, a.panes, a.npanes, a.cli.sort,
 				    a.cli.reverse);
 		if (!a.batch)
 			return 1;

@@ -124,6 +124,13 @@ static void test_good_options(void **state)
 	assert_string_equal(p.c.config, "/etc/pmutoprc");
 	PARSE(&p, "--config=rc");
 	assert_string_equal(p.c.config, "rc");
+	PARSE(&p, "-u", "root", "-o", "out.csv");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.c.user, "root");
+	assert_string_equal(p.c.output, "out.csv");
+	assert_true(p.c.batch); /* -o is batch output, as perf stat -o */
+	PARSE(&p, "-u", "");
+	assert_refused(&p, "-u", NULL);
 	PARSE(&p, "--format", "text");
 	assert_int_equal(p.c.format, OUT_TEXT);
 	/* A format is batch output: never silently dropped for the screen. */

@@ -64,6 +64,8 @@ static const struct bad cases[] = {
 	{{"-b", "-p", "1", "--", "true"}, {"-p"}},
 	{{"-b", "--children"}, {"--children"}},
 	{{"-b", "-i"}, {"-i/--no-inherit", "COMMAND"}},
+	{{"-b", "-n", "1", "-u", "no-such-user-x"}, {"'no-such-user-x'", "-u"}},
+	{{"-b", "-n", "1", "-o", "/nonexistent/dir/out"}, {"'/nonexistent/dir/out'", "-o"}},
 	{{"-b", "-n", "1", "--sort", "NOPE"}, {"'NOPE'", "sort"}},
 	{{"--list", "nopmu"}, {"'nopmu'"}},
 	{{"-b", "-n", "1", "-c", "/nonexistent/pmutoprc"}, {"'/nonexistent/pmutoprc'", "-c"}},

@@ -802,6 +802,46 @@ static void test_pane_and_sort(void **state)
 	assert_false(title_has(out, "CSW"));
 }
 
+/* -u USER: that user's processes only (a sleeper of nobody's among them); -o FILE: the
+ * same blocks in the file, nothing on stdout. */
+static void test_user_and_output(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		execl("/usr/bin/setpriv", "setpriv", "--reuid=nobody", "--regid=nogroup",
+		      "--clear-groups", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	usleep(200 * 1000);
+	char path[] = "/tmp/pmutop-out-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	int st = RUN(PMUTOP_BINARY, "-n", "1", "-d", "0.2", "-u", "nobody", "-o", path, "--format",
+		     "csv", "-e", "task-clock");
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	assert_exit(st, 0);
+	assert_string_equal(out, "");
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+	assert_true(strncmp(buf, "tick,", 5) == 0);
+	char want[32];
+	snprintf(want, sizeof(want), ",process,%d,", (int)c);
+	assert_non_null(strstr(buf, want));
+	/* Nobody's alone: no row of root's (pid 1, process_api or init). */
+	assert_null(strstr(buf, ",process,1,1,"));
+}
+
 int main(int argc, char **argv)
 {
 	/* Workload modes end with _exit: no exit handlers (LeakSanitizer's, in a sanitizer
@@ -841,6 +881,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_watched_pid_ends),
 		cmocka_unit_test(test_command_name_follows_exec),
 		cmocka_unit_test(test_pane_and_sort),
+		cmocka_unit_test(test_user_and_output),
 	};
 	/* clang-format on */
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
