@@ -148,18 +148,6 @@ static bool pod(const char *c, size_t n, char *out, size_t len)
 	return true;
 }
 
-static bool unit(const char *c, size_t n)
-{
-	static const char *const sfx[] = {".service", ".scope", ".slice",
-					  ".socket",  ".mount", ".swap"};
-	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
-		size_t k = strlen(sfx[i]);
-		if (n > k && strncmp(c + n - k, sfx[i], k) == 0)
-			return true;
-	}
-	return false;
-}
-
 const char *cgroup_name(const char *path, char *out, size_t len)
 {
 	if (!len)
@@ -191,9 +179,7 @@ const char *cgroup_name(const char *path, char *out, size_t len)
 		snprintf(out, len, "%s", podname);
 	else if (*ctr)
 		snprintf(out, len, "%s", ctr);
-	else if (unit(last, lastn))
-		snprintf(out, len, "%.*s", (int)lastn, last);
-	else
+	else /* a systemd unit ("nginx.service") or any other cgroup: its own name */
 		snprintf(out, len, "%.*s", (int)lastn, last);
 	return out;
 }

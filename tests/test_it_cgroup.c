@@ -160,7 +160,8 @@ static void test_cgroup_rows(void **state)
 	if (!line)
 		fail_msg("no total cgroup row %s in:\n%.2000s", want, out);
 	double v = atof(line + strlen(want));
-	if (v < 300 || v >= 360)
+	/* Under valgrind, the forked child's own pages and valgrind's fault in too. */
+	if (v < 300 || (v >= 360 && !testutil_under_valgrind()))
 		fail_msg("the cgroup counted %.0f page faults, want 300 and a few", v);
 	assert_non_null(strstr(line, ",exact,"));
 }
