@@ -81,6 +81,18 @@ expect 'perf -e syntax.*page-faults,cyles' "typo: the spec line keeps the text"
 keys Escape Escape
 expect 'PID +USER.*page-faul' "typo: the events in force stay"
 
+# What -e refuses, the spec line refuses with -e's message (it took these three).
+for bad in 'page-faults,,cs' '{page-faults,cs}x' 'page-faults cs,task-clock'; do
+	keys e :
+	expect 'perf -e syntax' "'$bad': spec line"
+	keys C-u
+	keys -l "$bad"
+	keys Enter
+	expect "cannot parse '$bad' at" "'$bad': -e's message" 30
+	keys Escape Escape
+done
+expect 'PID +USER.*page-faul' "after the refused specs: the events in force stay"
+
 # W: the setup file is written where XDG_CONFIG_HOME says, and the message says so.
 keys W
 expect "pmutoprc" "'W': message with the path" 30
