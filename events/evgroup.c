@@ -44,6 +44,14 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return fd < 0 ? -errno : (int)fd;
 }
 
+/* A target's open: a task or CPU, or (o->cgroup) a cgroup's directory on one CPU. */
+static int target_open(struct perf_event_attr *attr, const struct evgroup_opts *o, int group)
+{
+	long fd = syscall(SYS_perf_event_open, attr, o->pid, o->cpu, group,
+			  PERF_FLAG_FD_CLOEXEC | (o->cgroup ? PERF_FLAG_PID_CGROUP : 0));
+	return fd < 0 ? -errno : (int)fd;
+}
+
 bool evgroup_can_inherit(bool threads_only)
 {
 	/* A dummy event on ourselves, user mode only: allowed at every paranoid level, so
@@ -121,7 +129,7 @@ static int open_member(struct evgroup *g, const struct evgroup_spec *spec, unsig
 	bool probe = o->probe && i == 0 && g->lead < 0;
 	if (probe)
 		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	int fd = sys_perf_event_open(&a, o->pid, o->cpu, g->lead);
+	int fd = target_open(&a, o, g->lead);
 	if (fd < 0)
 		return fd;
 	if (probe)
@@ -143,7 +151,7 @@ static bool opens_alone(const struct evgroup_spec *spec, unsigned i, const struc
 {
 	struct perf_event_attr a;
 	attr_for(&a, &spec->ev[i], o, true);
-	int fd = sys_perf_event_open(&a, o->pid, o->cpu, -1);
+	int fd = target_open(&a, o, -1);
 	if (fd < 0)
 		return false;
 	close(fd);

@@ -14,7 +14,9 @@
 struct evgroup;
 
 struct evgroup_opts {
-	pid_t pid;	       /* task (tid), or -1 with cpu >= 0 for a CPU */
+	pid_t pid;	       /* task (tid), or -1 with cpu >= 0 for a CPU; with cgroup, the
+				  cgroup directory's descriptor */
+	bool cgroup;	       /* count the tasks of cgroup pid on CPU cpu (perf stat -G) */
 	int cpu;	       /* -1 for a task on any CPU */
 	bool enable_on_exec;   /* counting starts at the task's next exec */
 	bool inherit;	       /* count children forked after opening, too */

@@ -38,6 +38,7 @@ static const struct option longopts[] = {
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
 	{"children", no_argument, NULL, OPT_CHILDREN},
 	{"cgroups", no_argument, NULL, OPT_CGROUPS},
+	{"cgroup", required_argument, NULL, 'G'},
 	{"no-inherit", no_argument, NULL, 'i'},
 	{"user", no_argument, NULL, OPT_USER},
 	{"config", required_argument, NULL, 'c'},
@@ -62,6 +63,8 @@ void cli_usage(FILE *f)
 	      "  -H, --threads          show thread rows\n"
 	      "      --per-cpu          also count per CPU (rows in batch, meters on screen)\n"
 	      "      --cgroups          batch: a row per cgroup (summed) instead of processes\n"
+	      "  -G, --cgroup PATH[,PATH]  batch: count these cgroups themselves, per CPU,\n"
+	      "                         as perf stat -a -G (PATH under the cgroup2 root)\n"
 	      "      --user             hardware events count user mode only\n"
 	      "  -i, --no-inherit       with -- COMMAND: count the command alone, not the\n"
 	      "                         processes it starts (counted by default, as perf\n"
@@ -250,6 +253,15 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 	case OPT_CGROUPS:
 		c->cgroups = true;
 		return 0;
+	case 'G':
+		if (!*arg || strstr(arg, ",,") || arg[0] == ',' || arg[strlen(arg) - 1] == ',') {
+			snprintf(err, errlen,
+				 "-G needs cgroup paths, comma separated: e.g. -G "
+				 "system.slice/nginx.service");
+			return -EINVAL;
+		}
+		c->cgroup_list = arg;
+		return 0;
 	case 'i':
 		c->no_inherit = true;
 		c->inherit_flag = true;
@@ -295,7 +307,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
 	int opt;
 	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:u:o:hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:u:o:G:hV", longopts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];
 			bool is_long = strncmp(name, "--", 2) == 0;
@@ -339,6 +351,12 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "%s needs a command: pmutop %s -- COMMAND",
 			 c->inherit_flag ? "-i/--no-inherit" : "--children",
 			 c->inherit_flag ? "-i" : "--children");
+		return -EINVAL;
+	}
+	if (c->cgroup_list && (!c->batch || c->npids || c->command || c->cgroups)) {
+		snprintf(err, errlen,
+			 "-G counts cgroups alone, in batch mode for now: "
+			 "pmutop -b -G PATH (without -p, a command or --cgroups)");
 		return -EINVAL;
 	}
 	if (c->cgroups && !c->batch) {

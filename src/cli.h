@@ -20,12 +20,13 @@ struct cli {
 	long count;	 /* -n: blocks to print, 0 = until stopped */
 	double interval; /* -d seconds */
 	bool interval_set;
-	const char *events; /* -e SPEC, or NULL for the default set */
-	bool per_cpu;	    /* --per-cpu */
-	bool threads;	    /* -H */
-	bool cgroups;	    /* --cgroups: cgroup rows instead of process rows (batch) */
-	bool user_only;	    /* --user: hardware events exclude kernel mode */
-	bool no_inherit;    /* -i: -- COMMAND counts the command alone, not its children */
+	const char *events;	 /* -e SPEC, or NULL for the default set */
+	bool per_cpu;		 /* --per-cpu */
+	bool threads;		 /* -H */
+	bool cgroups;		 /* --cgroups: cgroup rows instead of process rows (batch) */
+	const char *cgroup_list; /* -G PATH[,PATH...]: count those cgroups themselves */
+	bool user_only;		 /* --user: hardware events exclude kernel mode */
+	bool no_inherit;	 /* -i: -- COMMAND counts the command alone, not its children */
 	bool children_flag, inherit_flag; /* --children, -i given (they need a command) */
 	enum out_format format;
 	const char *sort; /* --sort COL */

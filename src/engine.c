@@ -32,6 +32,13 @@ int engine_tick(struct engine *e)
 	e->m.time = now - e->start;
 	e->last = now;
 
+	if (e->o.scope == SCOPE_CGROUPS) {
+		cgcount_tick(e);
+		if (!e->o.no_cpu_rows)
+			cpurows_tick(e);
+		e->m.tick++;
+		return 0;
+	}
 	discover_free_exited(e);
 	discover_tick(e);
 	fdbudget_retry(e);
@@ -342,10 +349,18 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 				}
 			}
 		}
+	} else if (o->scope == SCOPE_CGROUPS) {
+		/* No task: each cgroup per CPU (cgcount.c). */
+		if ((*err = cgcount_open(e)) != 0) {
+			if (*err != -EMFILE && *err != -ENFILE)
+				*err = -ENOMEM;
+			goto fail;
+		}
 	} else if (watch_open(e) != 0) {
 		e->watch = NULL; /* no CAP_PERFMON: rescan /proc every tick instead */
 	}
-	discover_scan(e);
+	if (o->scope != SCOPE_CGROUPS)
+		discover_scan(e);
 	if (o->scope == SCOPE_PIDS && !o->enable_on_exec && (*err = check_watched(e)) != 0)
 		goto fail;
 	for (unsigned i = 0; e->roots && i < o->npids; i++) {
@@ -360,6 +375,8 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	probe_read_tasks(e);
 	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
 		targets_read(e, &e->cpu.cnt[i]);
+	for (size_t i = 0; i < (size_t)e->cg.n * (size_t)e->cpu.n; i++)
+		targets_read(e, &e->cg.cnt[i]);
 	procfs_cpu_times(e->o.root, &e->cpu.stat_fd, e->cpu.pbusy, e->cpu.ptotal, e->cpu.maxid + 1);
 	e->last = e->start;
 	*err = 0;
@@ -374,6 +391,7 @@ void engine_free(struct engine *e)
 	if (!e)
 		return;
 	taskwatch_free(e->watch);
+	cgcount_close(e);
 	cgroup_names_free(e->cgnames);
 	if (e->tab) {
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)

@@ -12,8 +12,10 @@
 struct engine;
 
 enum engine_scope {
-	SCOPE_ALL,  /* every process on the machine */
-	SCOPE_PIDS, /* only the given processes, with their threads */
+	SCOPE_ALL,     /* every process on the machine */
+	SCOPE_PIDS,    /* only the given processes, with their threads */
+	SCOPE_CGROUPS, /* only the given cgroups, per CPU in perf's cgroup mode (-G): rows
+			  of kind ROW_CGROUP, no task */
 };
 
 struct engine_opts {
@@ -21,6 +23,9 @@ struct engine_opts {
 	enum engine_scope scope;
 	const pid_t *pids; /* SCOPE_PIDS */
 	unsigned npids;
+	const int *cgroup_fds;		 /* SCOPE_CGROUPS: each cgroup's open directory */
+	const char *const *cgroup_paths; /* and its path relative to the cgroup2 root */
+	unsigned ncgroups;
 	bool threads;	  /* thread rows in the model */
 	bool per_cpu;	  /* count per-CPU groups too */
 	bool no_cpu_rows; /* nothing shows CPU rows (batch without --per-cpu): no

@@ -80,6 +80,13 @@ struct engine {
 	bool totals;
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
+	struct cgcount {
+		unsigned n;
+		struct counts *cnt; /* n * cpu.n: cgroup i on CPU c at i * cpu.n + c */
+		struct {
+			char s[96];
+		} * names; /* cgroup_name of each */
+	} cg;		   /* SCOPE_CGROUPS (cgcount.c) */
 	struct model m;
 	struct mstore rows; /* m.rows: processes and threads */
 	struct mstore cpus; /* m.cpu_rows */
@@ -132,8 +139,14 @@ void probe_read_tasks(struct engine *e);
 void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
 		   const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live);
 bool rowbuild_asleep(const struct engine *e, const struct proc *p);
+void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel);
 unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited);
 void rowbuild_rows(struct engine *e, bool add_tot);
+
+/* cgcount.c: -G, each cgroup counted per CPU in cgroup mode. */
+int cgcount_open(struct engine *e);
+void cgcount_tick(struct engine *e);
+void cgcount_close(struct engine *e);
 
 /* cpurows.c: per-CPU groups and busy time. */
 int cpurows_open(struct engine *e);

@@ -18,6 +18,7 @@
 
 #include "batch.h"
 #include "catalog.h"
+#include "cgroup.h"
 #include "cgrows.h"
 #include "cli.h"
 #include "columns.h"
@@ -47,8 +48,11 @@ struct app {
 	pid_t child; /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
-	bool quit_asked;       /* q with the command running: the next q stops it */
-	uid_t user_uid;	       /* -u */
+	bool quit_asked;   /* q with the command running: the next q stops it */
+	uid_t user_uid;	   /* -u */
+	int cg_fd[64];	   /* -G: each cgroup's directory */
+	char *cg_path[64]; /* and its path under the cgroup2 root */
+	unsigned ncg;
 	FILE *out;	       /* batch output: stdout, or -o FILE */
 	struct cgrows *cgrows; /* --cgroups, or G on the screen */
 	bool show_cgroups;     /* the screen shows cgroup rows (G) */
@@ -745,6 +749,46 @@ static void check_sort(struct app *a)
 	exit(2);
 }
 
+/* -G PATH,...: each cgroup found under the cgroup2 mount and opened (perf's cgroup mode
+ * takes its directory's descriptor). A missing one, or no cgroup2: one line, exit 2. */
+static void open_cgroups(struct app *a)
+{
+	if (!a->cli.cgroup_list)
+		return;
+	char mnt[512];
+	if (cgroup_mount("", mnt, sizeof(mnt)) != 0) {
+		say("-G: no cgroup2 hierarchy is mounted here (see /proc/self/mountinfo)\n");
+		exit(2);
+	}
+	if (!a->privs.cpus) {
+		say("-G counts per CPU, which needs root, CAP_PERFMON or "
+		    "kernel.perf_event_paranoid <= 0 (now %d)\n",
+		    a->privs.paranoid);
+		exit(2);
+	}
+	char list[1024];
+	snprintf(list, sizeof(list), "%s", a->cli.cgroup_list);
+	char *save = NULL;
+	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		while (*p == '/')
+			p++;
+		char dir[1600];
+		snprintf(dir, sizeof(dir), "%s/%s", mnt, p);
+		int fd = a->ncg < 64 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (fd < 0) {
+			say("-G: no cgroup '/%s' under %s%s\n", p, mnt,
+			    a->ncg < 64 ? "" : " (64 at most)");
+			exit(2);
+		}
+		size_t n = strlen(p) + 2;
+		a->cg_path[a->ncg] = malloc(n);
+		if (!a->cg_path[a->ncg])
+			exit(1);
+		snprintf(a->cg_path[a->ncg], n, "/%s", p);
+		a->cg_fd[a->ncg++] = fd;
+	}
+}
+
 /* -u: a user by name or uid; without the privilege to count others, only oneself. */
 static void check_user(struct app *a)
 {
@@ -809,6 +853,11 @@ static void start_engine(struct app *a)
 		o.enable_on_exec = true;
 		o.inherit = !a->cli.no_inherit;
 		o.threads = a->cli.threads; /* -H, or H on the screen */
+	} else if (a->ncg) {
+		o.scope = SCOPE_CGROUPS;
+		o.cgroup_fds = a->cg_fd;
+		o.cgroup_paths = (const char *const *)a->cg_path;
+		o.ncgroups = a->ncg;
 	} else if (a->cli.npids) {
 		o.scope = SCOPE_PIDS;
 		o.pids = a->cli.pids;
@@ -884,6 +933,7 @@ int main(int argc, char **argv)
 	check_pids(&a);
 	setup(&a);
 	check_user(&a);
+	open_cgroups(&a);
 	a.out = stdout;
 	if (a.cli.output && !(a.out = fopen(a.cli.output, "we"))) {
 		say("cannot write '%s' (-o): %s\n", a.cli.output, strerror(errno));

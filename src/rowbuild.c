@@ -112,7 +112,7 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 
 /* Add block c to the sums: every group (sel -1), or only the groups that roots hold
  * (sel 1) or do not (sel 0). */
-static void acc_add(struct engine *e, const struct counts *c, int sel)
+void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel)
 {
 	for (unsigned i = 0; i < e->nlive; i++) {
 		unsigned ev = e->live[i];
@@ -192,11 +192,11 @@ unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool 
 			continue;
 		n++;
 		*all_exited = *all_exited && t->state == TASK_EXITED;
-		acc_add(e, &t->c, p->rooted ? 0 : -1);
+		rowbuild_acc_add(e, &t->c, p->rooted ? 0 : -1);
 	}
 	for (unsigned k = 0; k < p->nroots; k++)
 		if (p->roots[k].state != ROOT_DONE)
-			acc_add(e, &p->roots[k].c, 1);
+			rowbuild_acc_add(e, &p->roots[k].c, 1);
 	if (!add_tot)
 		return n;
 	p->tot_clean = true;

@@ -53,8 +53,11 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 	const struct mgroup *mg = &e->set->groups[g];
 	/* A root inherits into the threads (with --children, the processes too) its task
 	 * starts. Without roots (an old kernel), --children makes every group inherit. */
-	bool inherit = pid > 0 && (root || (!e->roots && e->o.inherit));
+	/* -G: pid is a cgroup's directory, counted on CPU cpu. */
+	bool cg = e->o.scope == SCOPE_CGROUPS && pid >= 0 && cpu >= 0;
+	bool inherit = !cg && pid > 0 && (root || (!e->roots && e->o.inherit));
 	struct evgroup_opts o = {.pid = pid,
+				 .cgroup = cg,
 				 .cpu = cpu,
 				 .enable_on_exec = on_exec,
 				 .inherit = inherit,
@@ -62,7 +65,7 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 				 .user_only = e->o.user_only,
 				 .no_kernel = e->o.no_kernel,
 				 .preset = e->set->preset[g],
-				 .probe = (int)g == e->probe_g && pid > 0 && !inherit};
+				 .probe = (int)g == e->probe_g && pid > 0 && !inherit && !cg};
 	c->idle = c->d_zero = false;
 	int err = evgroup_open(&e->set->specs.g[g], &o, &c->grp[g]);
 	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));

@@ -166,11 +166,123 @@ static void test_cgroup_rows(void **state)
 	assert_non_null(strstr(line, ",exact,"));
 }
 
+/* A child in the cgroup (dir), parked until go is written, then touching 300 pages. */
+static pid_t parked_child(int go[2])
+{
+	assert_int_equal(pipe(go), 0);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		char ch;
+		close(go[1]);
+		if (read(go[0], &ch, 1) != 1)
+			_exit(1);
+		char *p = mmap(NULL, 300 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		for (int i = 0; i < 300; i++)
+			p[(size_t)i * 4096] = 1;
+		_exit(0);
+	}
+	close(go[0]);
+	char procs[700], pid[16];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", (int)c);
+	int fd = open(procs, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
+	close(fd);
+	return c;
+}
+
+/* Releases go after 0.4 s, from a process of its own (the caller is busy running
+ * pmutop or perf then). */
+static pid_t kick_later(int go)
+{
+	pid_t k = fork();
+	assert_true(k >= 0);
+	if (k == 0) {
+		usleep(400 * 1000);
+		_exit(write(go, "x", 1) == 1 ? 0 : 1);
+	}
+	close(go);
+	return k;
+}
+
+/* -G: the cgroup counted itself, per CPU in cgroup mode, as perf stat -a -G: its page
+ * faults over the run equal perf stat's for the same workload, and the workload's. */
+static void test_cgroup_mode_matches_perf(void **state)
+{
+	(void)state;
+	char mnt[512];
+	if (geteuid() != 0 || cgroup_mount("", mnt, sizeof(mnt)) != 0 ||
+	    system("perf --version >/dev/null 2>&1") != 0)
+		skip();
+	snprintf(rel, sizeof(rel), "/pmutop-G-%d", (int)getpid());
+	snprintf(dir, sizeof(dir), "%s%s", mnt, rel);
+	if (mkdir(dir, 0755) != 0) {
+		dir[0] = '\0';
+		skip();
+	}
+	static char out[1 << 17], err[4096];
+	int go[2];
+	child = parked_child(go);
+	pid_t k = kick_later(go[1]);
+	char *argv[] = {(char *)PMUTOP_BINARY,
+			"-b",
+			"-d",
+			"0.1",
+			"-n",
+			"12",
+			"-G",
+			rel + 1,
+			"--format",
+			"csv",
+			"-e",
+			"page-faults",
+			NULL};
+	int st = testutil_run(argv, out, sizeof(out), err, sizeof(err));
+	waitpid(k, NULL, 0);
+	waitpid(child, NULL, 0);
+	child = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	double ours = 0;
+	unsigned rows = 0;
+	char want[160];
+	snprintf(want, sizeof(want), ",cgroup,,,,pmutop-G-%d,page-faults,", (int)getpid());
+	for (const char *l = strstr(out, want); l; l = strstr(l + 1, want)) {
+		ours += atof(l + strlen(want));
+		rows++;
+	}
+	assert_int_equal(rows, 12);
+
+	child = parked_child(go);
+	k = kick_later(go[1]);
+	char cmd[800];
+	snprintf(cmd, sizeof(cmd),
+		 "perf stat -a -e page-faults -G %s -x, -o /dev/stdout -- sleep 1.2 2>&1", rel + 1);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	double theirs = -1;
+	char line[512];
+	while (fgets(line, sizeof(line), p))
+		if (strstr(line, "page-faults"))
+			theirs = atof(line);
+	pclose(p);
+	waitpid(k, NULL, 0);
+	waitpid(child, NULL, 0);
+	child = 0;
+	if (ours < 300 || (ours >= 360 && !testutil_under_valgrind()) || ours != theirs)
+		fail_msg("-G counted %.0f page faults, perf stat -a -G %.0f; the workload 300 "
+			 "and a few",
+			 ours, theirs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_rows_know_their_cgroup, teardown),
 		cmocka_unit_test_teardown(test_cgroup_rows, teardown),
+		cmocka_unit_test_teardown(test_cgroup_mode_matches_perf, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
