@@ -6,6 +6,7 @@
 
 #include "evnames.h"
 #include "evpfm.h"
+#include "evmount.h"
 #include "evsyntax.h"
 #include "pmu.h"
 
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Privilege levels as perf sets them: naming any of u/k/h excludes the others. An event
  * that already chose levels keeps them and gains the new ones ({cycles:k}:u counts both). */
@@ -221,6 +223,90 @@ static int evspec_bare_name(const char *name, size_t n, const struct pmu_set *pm
 	return evspec_core_alias(pmus, name, d);
 }
 
+/* The id of tracepoint sys:name, from tracefs (mountinfo says where; or debugfs's
+ * tracing/). 0, -ENOENT (no such tracepoint), -ENODEV (no tracefs mounted). */
+static int evspec_tracepoint_id(const char *sys, size_t ns, const char *name, size_t nn,
+				uint64_t *id)
+{
+	char dir[512], path[1024], buf[32];
+	if (evmount_find("", "tracefs", dir, sizeof(dir)) != 0) {
+		if (evmount_find("", "debugfs", dir, sizeof(dir) - 8) != 0)
+			return -ENODEV;
+		strcat(dir, "/tracing");
+	}
+	snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", dir, (int)ns, sys, (int)nn, name);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT || errno == ENOTDIR ? -ENOENT : -errno;
+	bool ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	char *end;
+	*id = ok ? strtoull(buf, &end, 10) : 0;
+	return ok && end != buf ? 0 : -ENOENT;
+}
+
+/* Whether tracefs has subsystem sys (a directory under events/). */
+static bool evspec_tracepoint_sys(const char *sys, size_t ns)
+{
+	char dir[512], path[1024];
+	if (evmount_find("", "tracefs", dir, sizeof(dir)) != 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%.*s", dir, (int)ns, sys);
+	return access(path, F_OK) == 0;
+}
+
+static bool tp_word(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return false;
+	return true;
+}
+
+/* "subsys:name[:mods]" as perf stat takes a tracepoint: 1 and d filled when it is one,
+ * 0 when the text has not its shape or tracefs has no such tracepoint, < 0 on errors
+ * worth saying (no tracefs mounted for a name of that shape). */
+static int evspec_tracepoint(const char *s, struct evdesc *d, struct evspec_err *err)
+{
+	const char *c1 = strchr(s, ':');
+	if (!c1)
+		return 0;
+	const char *name = c1 + 1, *c2 = strchr(name, ':');
+	size_t nn = c2 ? (size_t)(c2 - name) : strlen(name);
+	if (!tp_word(s, (size_t)(c1 - s)) || !tp_word(name, nn))
+		return 0;
+	uint64_t id = 0;
+	int r = evspec_tracepoint_id(s, (size_t)(c1 - s), name, nn, &id);
+	if (r == -ENOENT && evspec_tracepoint_sys(s, (size_t)(c1 - s))) {
+		/* The subsystem exists (its directory reads as no id): not this event. */
+		if (err)
+			snprintf(err->reason, sizeof(err->reason),
+				 "no tracepoint '%.*s:%.*s': tracefs lists %.*s's under "
+				 "events/%.*s/",
+				 (int)(c1 - s), s, (int)nn, name, (int)(c1 - s), s, (int)(c1 - s),
+				 s);
+		return -ENOENT;
+	}
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		if (err)
+			snprintf(err->reason, sizeof(err->reason),
+				 "'%s' looks like a tracepoint, but tracefs is not mounted: mount "
+				 "-t tracefs nodev /sys/kernel/tracing",
+				 s);
+		return -ENOENT;
+	}
+	d->attr.type = PERF_TYPE_TRACEPOINT;
+	d->attr.config = id;
+	d->software = true; /* no PMU counter: counts in kernel mode, whatever K says */
+	if (c2 && (r = evspec_mods(c2 + 1, strlen(c2 + 1), (size_t)(c2 + 1 - s), d, err)) < 0)
+		return r;
+	return 1;
+}
+
 /* A name without '/' or "::": generic, cache, raw or core alias with perf's modifiers;
  * failing that, libpfm4 with the whole text, since it has modifiers of its own (":u=1",
  * ":c=2") and its names can match an alias ("INST_RETIRED:u=1" on arm). */
@@ -235,6 +321,9 @@ static int evspec_bare(char *s, const struct pmu_set *pmus, struct evdesc *d,
 
 	if (n == 0)
 		return evsyntax_fail(err, -EINVAL, 0, s, strlen(s));
+	/* A tracepoint first: no generic name has a subsystem before a colon. */
+	if (colon && (ret = evspec_tracepoint(s, d, err)) != 0)
+		return ret > 0 ? 0 : evsyntax_fail(err, ret, 0, s, strlen(s));
 	if (colon)
 		*colon = '\0';
 	ret = evspec_bare_name(s, n, pmus, d);

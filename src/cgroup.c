@@ -10,50 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* mountinfo's octal escapes (\040 for a blank) undone, in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
+#include "evmount.h"
 
 int cgroup_mount(const char *root, char *out, size_t len)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	char *line = NULL;
-	size_t cap = 0;
-	int ret = -ENOENT;
-	while (ret == -ENOENT && getline(&line, &cap, f) > 0) {
-		/* id parent maj:min root mount-point options... - fstype source options */
-		const char *sep = strstr(line, " - ");
-		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) != 0)
-			continue;
-		char *save = NULL, *tok = strtok_r(line, " ", &save);
-		for (int i = 0; tok && i < 4; i++)
-			tok = strtok_r(NULL, " ", &save);
-		if (!tok)
-			continue;
-		unescape(tok);
-		ret = strlen(tok) < len ? 0 : -ENAMETOOLONG;
-		if (ret == 0)
-			memcpy(out, tok, strlen(tok) + 1);
-	}
-	free(line);
-	fclose(f);
-	return ret;
+	return evmount_find(root, "cgroup2", out, len);
 }
 
 int cgroup_of(const char *root, pid_t pid, char *out, size_t len)

@@ -842,6 +842,40 @@ static void test_user_and_output(void **state)
 	assert_null(strstr(buf, ",process,1,1,"));
 }
 
+/* Tracepoints count as perf stat counts them: sched:sched_process_fork of a command that
+ * forks 7 children is 7 (perf stat says the same), and a name of a tracepoint's shape
+ * that tracefs lacks is refused with its reason. tracefs is mounted for the test where
+ * it is not (and unmounted after). */
+static void test_tracepoint(void **state)
+{
+	(void)state;
+	bool mounted = false;
+	if (access("/sys/kernel/tracing/events/sched", F_OK) != 0) {
+		if (geteuid() != 0 ||
+		    system("mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null") != 0)
+			skip();
+		mounted = true;
+	}
+	int st = RUN(PMUTOP_BINARY, "-b", "--format", "csv", "-e", "sched:sched_process_fork", "--",
+		     self, "--forks", "7");
+	int n;
+	double ours = csv_sum(out, "total", "sched:sched_process_fork", 0, &n);
+	int st2 = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-e", "sched:no_such_event");
+	bool said = strstr(err, "no tracepoint 'sched:no_such_event'") != NULL;
+	if (mounted)
+		(void)!system("umount /sys/kernel/tracing");
+	assert_exit(st, 0);
+	assert_int_equal(n, 1);
+	assert_true(ours == 7);
+	if (have_perf()) {
+		char *cmd[] = {self, (char *)"--forks", (char *)"7", NULL};
+		if (!mounted) /* perf needs tracefs too */
+			assert_true(perf_count("sched:sched_process_fork", cmd) == ours);
+	}
+	assert_exit(st2, 2);
+	assert_true(said);
+}
+
 int main(int argc, char **argv)
 {
 	/* Workload modes end with _exit: no exit handlers (LeakSanitizer's, in a sanitizer
@@ -853,6 +887,16 @@ int main(int argc, char **argv)
 		_exit(mode_pingpong(atol(argv[2])));
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		_exit(atoi(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "--forks") == 0) {
+		for (long i = atol(argv[2]); i > 0; i--) {
+			pid_t c = fork();
+			if (c == 0)
+				_exit(0);
+			if (c < 0 || waitpid(c, NULL, 0) != c)
+				_exit(1);
+		}
+		_exit(0);
+	}
 	if (argc == 3 && strcmp(argv[1], "--threads") == 0)
 		_exit(mode_threads(atof(argv[2])));
 
@@ -882,6 +926,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_command_name_follows_exec),
 		cmocka_unit_test(test_pane_and_sort),
 		cmocka_unit_test(test_user_and_output),
+		cmocka_unit_test(test_tracepoint),
 	};
 	/* clang-format on */
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);

@@ -160,8 +160,9 @@ static void test_cgroup_rows(void **state)
 	if (!line)
 		fail_msg("no total cgroup row %s in:\n%.2000s", want, out);
 	double v = atof(line + strlen(want));
-	/* Under valgrind, the forked child's own pages and valgrind's fault in too. */
-	if (v < 300 || (v >= 360 && !testutil_under_valgrind()))
+	/* The child's own stack and exit fault a few more (about 60 under ASan, whose
+	 * shadow memory faults too; more under valgrind). */
+	if (v < 300 || (v >= 420 && !testutil_under_valgrind()))
 		fail_msg("the cgroup counted %.0f page faults, want 300 and a few", v);
 	assert_non_null(strstr(line, ",exact,"));
 }
@@ -271,7 +272,7 @@ static void test_cgroup_mode_matches_perf(void **state)
 	waitpid(k, NULL, 0);
 	waitpid(child, NULL, 0);
 	child = 0;
-	if (ours < 300 || (ours >= 360 && !testutil_under_valgrind()) || ours != theirs)
+	if (ours < 300 || (ours >= 420 && !testutil_under_valgrind()) || ours != theirs)
 		fail_msg("-G counted %.0f page faults, perf stat -a -G %.0f; the workload 300 "
 			 "and a few",
 			 ours, theirs);
