@@ -295,6 +295,24 @@ static void stop_child(struct app *a, int sig)
 
 static int make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
 
+/* k: the signal to the process picked, unless it is gone or its pid now names another
+ * process (its start time moved): never to a stranger. */
+static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
+{
+	char msg[160];
+	struct procfs_task info;
+	if (procfs_task_info("", cmd->pid, cmd->pid, &info) != 0 || info.dead ||
+	    info.start_ticks != cmd->start)
+		snprintf(msg, sizeof(msg), "process %d is gone: no signal sent", (int)cmd->pid);
+	else if (kill(cmd->pid, cmd->sig) != 0)
+		snprintf(msg, sizeof(msg), "cannot signal %d: %s%s", (int)cmd->pid, strerror(errno),
+			 errno == EPERM ? " (another user's: run as root or that user)" : "");
+	else
+		snprintf(msg, sizeof(msg), "sent SIG%s to %d", sigabbrev_np(cmd->sig),
+			 (int)cmd->pid);
+	ui_message(ui, msg);
+}
+
 /* The model on the screen: the engine's, or (G) the same with cgroup rows. */
 static void show(struct app *a, struct ui *ui)
 {
@@ -412,6 +430,9 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	case UI_TOGGLE_THREADS:
 		a->cli.threads = !a->cli.threads;
 		engine_set_threads(a->engine, a->cli.threads);
+		break;
+	case UI_SIGNAL:
+		send_signal(ui, cmd);
 		break;
 	case UI_TOGGLE_CGROUPS:
 		a->show_cgroups = !a->show_cgroups;

@@ -140,6 +140,34 @@ static void escape(struct ui *u, struct ui_cmd *cmd)
 	ui_refresh_rows(u, true);
 }
 
+/* k: the signal menu for the selected process, SIGTERM first (htop's list). Its start
+ * time is taken now, so that a pid reused meanwhile gets nothing. */
+static void pick_signal(struct ui *u)
+{
+	static const struct {
+		const char *name;
+		int sig;
+	} sigs[] = {{"15 SIGTERM", SIGTERM}, {" 2 SIGINT", SIGINT},   {" 1 SIGHUP", SIGHUP},
+		    {" 3 SIGQUIT", SIGQUIT}, {" 9 SIGKILL", SIGKILL}, {"19 SIGSTOP", SIGSTOP},
+		    {"18 SIGCONT", SIGCONT}, {"10 SIGUSR1", SIGUSR1}, {"12 SIGUSR2", SIGUSR2}};
+	const struct mrow *r = rows_selected(&u->rows, u->m);
+	struct procfs_task info;
+	if (!r || (r->kind != ROW_PROC && r->kind != ROW_THREAD) || r->pid <= 0 ||
+	    procfs_task_info("", r->pid, r->pid, &info) != 0) {
+		snprintf(u->msg, sizeof(u->msg), "no process selected to send a signal to");
+		return;
+	}
+	u->kill_pid = r->pid;
+	u->kill_start = info.start_ticks;
+	u->pick = PICK_SIGNAL;
+	u->mode = MODE_MENU;
+	char title[32];
+	snprintf(title, sizeof(title), "Send to %d", (int)r->pid);
+	menu_clear(&u->menu, title);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		menu_add(&u->menu, sigs[i].name, sigs[i].sig);
+}
+
 static void enter(struct ui *u, struct ui_cmd *cmd)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
@@ -207,6 +235,9 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case BIND_CGROUPS:
 		cmd->kind = UI_TOGGLE_CGROUPS;
+		break;
+	case BIND_KILL:
+		pick_signal(u);
 		break;
 	case BIND_KERNEL:
 		cmd->kind = UI_TOGGLE_KERNEL;
@@ -375,6 +406,13 @@ static void menu_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 	if (r == MENU_CANCEL)
 		return;
 	long v = menu_value(&u->menu);
+	if (u->pick == PICK_SIGNAL) {
+		cmd->kind = UI_SIGNAL;
+		cmd->pid = u->kill_pid;
+		cmd->sig = (int)v;
+		cmd->start = u->kill_start;
+		return;
+	}
 	if (u->pick == PICK_SORT) {
 		sort_by(u, (int)v);
 		return;

@@ -33,6 +33,7 @@ enum ui_cmd_kind {
 	UI_TOGGLE_PAUSE,
 	UI_TOGGLE_THREADS,
 	UI_TOGGLE_CGROUPS,
+	UI_SIGNAL, /* send sig to pid, if it is still the process that started at start */
 	UI_TOGGLE_KERNEL,
 	UI_FOCUS_PID, /* .pid */
 	UI_UNFOCUS,
@@ -45,6 +46,8 @@ struct ui_cmd {
 	enum ui_cmd_kind kind;
 	double interval;
 	pid_t pid;
+	int sig;		  /* UI_SIGNAL: the signal for pid */
+	unsigned long long start; /* UI_SIGNAL: pid's start time when it was picked */
 	/* UI-owned, valid until the next ui_* call: */
 	const char *spec;
 	const struct user_metric *metrics;

@@ -23,7 +23,7 @@
 
 enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU, MODE_SETUP };
 enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID };
-enum ui_pick { PICK_SORT, PICK_USER };
+enum ui_pick { PICK_SORT, PICK_USER, PICK_SIGNAL };
 
 /* Each pane keeps its own sort, by names: panes are rebuilt (a THR column comes and
  * goes with thread rows) and indices would drift. */
@@ -67,6 +67,8 @@ struct ui {
 	enum ui_ask ask;
 	struct prompt prompt;
 	enum ui_pick pick;
+	pid_t kill_pid; /* PICK_SIGNAL: the process and its start time */
+	unsigned long long kill_start;
 	struct menu menu;
 	int help_top;
 	int page;	  /* table rows last drawn: PgUp/PgDn step */

@@ -16,7 +16,8 @@ cleanup() {
 	t kill-server 2>/dev/null
 	pkill -f "^sleep $S1" 2>/dev/null
 	pkill -f "^sleep $S2" 2>/dev/null
-	rm -f "$CAP"
+	[ -n "${SPID:-}" ] && kill "$SPID" 2>/dev/null
+	rm -f "$CAP" "${KBIN:-}"
 }
 trap cleanup EXIT INT TERM
 
@@ -50,4 +51,41 @@ keys C-c
 expect 'EXIT=130' "Ctrl-C: the command got SIGINT, pmutop exits with its status" 80
 sleep 0.2
 ! pgrep -f "^sleep $S2" >/dev/null || fail "Ctrl-C left the command running"
-finish "q and Ctrl-C with a watched command"
+# k: a signal menu for the selected process, SIGTERM first; Enter sends it.
+KBIN="${TMPDIR:-/tmp}/pmk$$" # a name no other process has, for the filter
+cp "$(command -v sleep)" "$KBIN"
+"$KBIN" 128 &
+SPID=$!
+t kill-server 2>/dev/null
+RUNS=$((RUNS + 1))
+SOCK="pmutop-command-$$-$RUNS"
+t new-session -d -s e2e -x 140 -y 40 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5; echo EXIT=\$?; sleep 60" ||
+	fail "cannot start tmux"
+wait_for 'pmutop +on ' 100 || fail "k: first frame"
+keys / "pmk$$" Enter
+expect "^ *$SPID .*pmk$$" "k: the sleeper's row, filtered"
+keys k
+expect "Send to $SPID" "k: the signal menu names the process"
+expect '15 SIGTERM' "k: SIGTERM listed"
+keys Enter
+expect "sent SIGTERM to $SPID" "k: Enter sends SIGTERM and says so"
+n=0
+while kill -0 "$SPID" 2>/dev/null && [ "$n" -lt 30 ]; do sleep 0.1; n=$((n + 1)); done
+! kill -0 "$SPID" 2>/dev/null || fail "k: the sleeper still runs"
+wait "$SPID" 2>/dev/null
+# Gone between the menu and the pick: nothing is sent (its pid could be another's).
+"$KBIN" 129 &
+SPID=$!
+keys Escape / "pmk$$" Enter
+expect "^ *$SPID .*pmk$$" "k: a second sleeper's row"
+sleep 1.2 # the first sleeper's last row (exited) gone: the second is the only one
+keys Home k
+expect "Send to $SPID" "k: the menu for the second"
+kill "$SPID"
+wait "$SPID" 2>/dev/null
+keys Enter
+expect "process $SPID is gone: no signal sent" "k: a process gone since the menu opened"
+rm -f "$KBIN"
+keys q
+finish "q and Ctrl-C with a watched command, k"
