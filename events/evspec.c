@@ -291,6 +291,8 @@ static int evspec_tracepoint(const char *s, struct evdesc *d, struct evspec_err 
 	}
 	if (r == -ENOENT)
 		return 0;
+	if (r < 0 && strspn(name, "ukhIGHpPSDWe") >= nn)
+		return 0; /* "typo:u": modifiers, not a tracepoint without tracefs */
 	if (r < 0) {
 		if (err)
 			snprintf(err->reason, sizeof(err->reason),
@@ -321,14 +323,17 @@ static int evspec_bare(char *s, const struct pmu_set *pmus, struct evdesc *d,
 
 	if (n == 0)
 		return evsyntax_fail(err, -EINVAL, 0, s, strlen(s));
-	/* A tracepoint first: no generic name has a subsystem before a colon. */
-	if (colon && (ret = evspec_tracepoint(s, d, err)) != 0)
-		return ret > 0 ? 0 : evsyntax_fail(err, ret, 0, s, strlen(s));
 	if (colon)
 		*colon = '\0';
 	ret = evspec_bare_name(s, n, pmus, d);
 	if (colon)
 		*colon = ':';
+	/* Not a known name before the colon: a tracepoint ("sched:sched_switch")? */
+	if (ret == -ENOENT && colon) {
+		int tp = evspec_tracepoint(s, d, err);
+		if (tp != 0)
+			return tp > 0 ? 0 : evsyntax_fail(err, tp, 0, s, n);
+	}
 	if (ret == 0 && colon) {
 		ret = evspec_mods(colon + 1, strlen(colon + 1), (size_t)(colon + 1 - s), d, err);
 		mods_failed = ret < 0;
