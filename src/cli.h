@@ -36,6 +36,9 @@ struct cli {
 	const char *list_pmu;
 	bool no_color;
 	const char *config; /* -c FILE */
+	const char *listen; /* --listen [ADDR:]PORT: serve /metrics, no screen */
+	long top;	    /* --top N: process series exported (default 100) */
+	bool top_set;
 	bool help, version;
 };
 
