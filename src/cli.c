@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "exporter.h"
+
 enum {
 	OPT_PER_CPU = 256,
 	OPT_FORMAT,
@@ -20,6 +22,8 @@ enum {
 	OPT_CHILDREN,
 	OPT_CGROUPS,
 	OPT_USER,
+	OPT_LISTEN,
+	OPT_TOP,
 };
 
 static const struct option longopts[] = {
@@ -44,6 +48,8 @@ static const struct option longopts[] = {
 	{"config", required_argument, NULL, 'c'},
 	{"user-filter", required_argument, NULL, 'u'},
 	{"output", required_argument, NULL, 'o'},
+	{"listen", required_argument, NULL, OPT_LISTEN},
+	{"top", required_argument, NULL, OPT_TOP},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -80,6 +86,9 @@ void cli_usage(FILE *f)
 	      "  -o, --output FILE      batch output to FILE instead of stdout (implies -b)\n"
 	      "  -c, --config FILE      read the setup from FILE (default:\n"
 	      "                         $XDG_CONFIG_HOME/pmutop/pmutoprc)\n"
+	      "      --listen [ADDR:]PORT  no screen: serve Prometheus /metrics (default\n"
+	      "                         address 127.0.0.1; [::1]:PORT for IPv6)\n"
+	      "      --top N            --listen: export the N busiest processes (default 100)\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
@@ -287,6 +296,30 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->output = arg;
 		c->batch = true; /* output to a file is batch output, as perf stat -o */
 		return 0;
+	case OPT_LISTEN: {
+		struct sockaddr_storage ss;
+		socklen_t len;
+		if (exporter_parse_listen(arg, &ss, &len, err, errlen))
+			return -EINVAL;
+		c->listen = arg;
+		c->batch = true; /* no screen */
+		return 0;
+	}
+	case OPT_TOP: {
+		char *end;
+		errno = 0;
+		long v = isdigit((unsigned char)arg[0]) ? strtol(arg, &end, 10) : -1;
+		if (v < 0 || v > 1000000 || errno || *end) {
+			snprintf(err, errlen,
+				 "invalid count '%s' for --top: give a whole number from 0 to "
+				 "1000000",
+				 arg);
+			return -EINVAL;
+		}
+		c->top = v;
+		c->top_set = true;
+		return 0;
+	}
 	case 'h':
 		c->help = true;
 		return 0;
@@ -302,6 +335,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	c->interval = 1.0;
+	c->top = 100;
 	err[0] = '\0';
 	opterr = 0;
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
@@ -361,6 +395,15 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	}
 	if (c->cgroups && !c->batch) {
 		snprintf(err, errlen, "--cgroups is for batch mode for now: add -b");
+		return -EINVAL;
+	}
+	if (c->listen && (c->count || c->format != OUT_TEXT)) {
+		snprintf(err, errlen, "--listen serves /metrics until stopped: drop %s",
+			 c->count ? "-n" : "--format");
+		return -EINVAL;
+	}
+	if (c->top_set && !c->listen) {
+		snprintf(err, errlen, "--top limits what --listen exports: add --listen PORT");
 		return -EINVAL;
 	}
 	if (c->count && !c->batch) {

@@ -41,6 +41,9 @@ struct cli {
 	const char *config; /* -c FILE */
 	const char *user;   /* -u USER: that user's processes only (a name or a uid) */
 	const char *output; /* -o FILE: batch output there, not on stdout */
+	const char *listen; /* --listen [ADDR:]PORT: serve /metrics, no screen */
+	long top;	    /* --top N: process series exported (default 100) */
+	bool top_set;
 	bool help, version;
 };
 

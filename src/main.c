@@ -25,7 +25,9 @@
 #include "config.h"
 #include "engine.h"
 #include "evset.h"
+#include "exporter.h"
 #include "pmu.h"
+#include "listen.h"
 #include "listing.h"
 #include "loop.h"
 #include "procfs.h"
@@ -45,7 +47,8 @@ struct app {
 	struct engine *engine;
 	struct batch *batch;
 	struct loop *loop;
-	pid_t child; /* pmutop -- COMMAND */
+	struct exporter *exporter; /* --listen */
+	pid_t child;		   /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
 	bool quit_asked;   /* q with the command running: the next q stops it */
@@ -967,11 +970,23 @@ int main(int argc, char **argv)
 		say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
+	if (a.cli.listen) { /* after loop_new: its thread inherits the blocked signals */
+		a.exporter = exporter_new(a.cli.listen, err, sizeof(err));
+		if (!a.exporter)
+			die_usage(err);
+	}
 	start_engine(&a);
 	/* Start-up can take as long as an interval: the first one starts now. */
 	loop_set_interval(a.loop, a.cli.interval);
 	int code;
-	if (a.cli.batch) {
+	if (a.cli.listen) {
+		struct promacc_opts po = {.top = (unsigned)a.cli.top,
+					  .watched = a.child > 0 ? &a.child : a.cli.pids,
+					  .nwatched = a.child > 0 ? 1 : a.cli.npids,
+					  .per_cpu = a.cli.per_cpu};
+		code = listen_run(a.engine, a.loop, a.exporter, &po);
+		exporter_free(a.exporter);
+	} else if (a.cli.batch) {
 		build_panes(&a);
 		a.batch = batch_new(a.out, a.cli.format, a.panes, a.npanes, a.cli.sort,
 				    a.cli.reverse);

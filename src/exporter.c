@@ -1,0 +1,289 @@
+/* The /metrics server. Expositions are reference counted: the published one holds a
+ * reference, and each response holds one until libmicrohttpd has sent it, so a slow
+ * client keeps its own text while the tick renders the next into a free buffer. */
+#include "exporter.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Every connection can hold one exposition, and one more is published. */
+#define POOL_MAX (EXPORTER_MAX_CONNECTIONS + 2)
+
+struct expo {
+	struct exporter *x;
+	unsigned refs;	 /* under x->mu */
+	unsigned served; /* under x->mu */
+	struct promtext_out out;
+};
+
+struct exporter {
+	struct MHD_Daemon *d;
+	int fd;
+	unsigned port;
+	pthread_mutex_t mu;
+	struct expo *cur;
+	struct expo *pool[POOL_MAX];
+	unsigned npool;
+	double build_s;
+	struct MHD_Response *not_found, *not_allowed;
+};
+
+int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len, char *err,
+			  size_t errlen)
+{
+	char host[64] = "127.0.0.1";
+	const char *port = spec;
+	memset(ss, 0, sizeof(*ss));
+	if (spec[0] == '[') {
+		const char *close = strchr(spec, ']');
+		if (!close || close[1] != ':' || (size_t)(close - spec - 1) >= sizeof(host))
+			goto bad;
+		memcpy(host, spec + 1, (size_t)(close - spec - 1));
+		host[close - spec - 1] = '\0';
+		port = close + 2;
+	} else if (strchr(spec, ':')) {
+		const char *colon = strrchr(spec, ':');
+		if ((size_t)(colon - spec) >= sizeof(host) ||
+		    memchr(spec, ':', (size_t)(colon - spec)))
+			goto bad;
+		memcpy(host, spec, (size_t)(colon - spec));
+		host[colon - spec] = '\0';
+		port = colon + 1;
+	}
+	char *end;
+	errno = 0;
+	long p = port[0] >= '0' && port[0] <= '9' ? strtol(port, &end, 10) : -1;
+	if (p < 0 || p > 65535 || errno || *end)
+		goto bad;
+	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)p);
+		*len = sizeof(*v4);
+		return 0;
+	}
+	if (spec[0] == '[' && inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)p);
+		*len = sizeof(*v6);
+		return 0;
+	}
+bad:
+	snprintf(err, errlen,
+		 "invalid address '%s' for --listen: give [ADDR:]PORT, e.g. 9465, "
+		 "127.0.0.1:9465 or [::1]:9465",
+		 spec);
+	return -EINVAL;
+}
+
+static void expo_unref(struct expo *e)
+{
+	pthread_mutex_lock(&e->x->mu);
+	e->refs--;
+	pthread_mutex_unlock(&e->x->mu);
+}
+
+static void response_done(void *cls)
+{
+	expo_unref(cls);
+}
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_size, void **con_cls)
+{
+	struct exporter *x = cls;
+	(void)version, (void)upload, (void)upload_size, (void)con_cls;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
+	if (strcmp(url, "/metrics") != 0)
+		return MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, x->not_found);
+	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept");
+	bool om = promtext_wants_openmetrics(accept);
+	pthread_mutex_lock(&x->mu);
+	struct expo *e = x->cur;
+	e->refs++;
+	e->served++;
+	pthread_mutex_unlock(&x->mu);
+	struct pbuf *b = om ? &e->out.om : &e->out.text;
+	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
+		b->len, b->p, response_done, e);
+	if (!r) {
+		expo_unref(e);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				om ? PROMTEXT_CT_OPENMETRICS : PROMTEXT_CT_TEXT);
+	enum MHD_Result ok = MHD_queue_response(conn, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+static struct MHD_Response *fixed(const char *body, const char *allow)
+{
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+	if (r) {
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain");
+		if (allow)
+			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	}
+	return r;
+}
+
+static int bind_socket(const char *spec, struct exporter *x, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	if (exporter_parse_listen(spec, &ss, &len, err, errlen))
+		return -EINVAL;
+	x->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+	if (x->fd < 0 || setsockopt(x->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(x->fd, (struct sockaddr *)&ss, len) || listen(x->fd, 64)) {
+		int e = errno;
+		snprintf(err, errlen, "cannot listen on %s: %s%s", spec, strerror(e),
+			 e == EADDRINUSE ? " (choose another port)" : "");
+		return -e;
+	}
+	len = sizeof(ss);
+	getsockname(x->fd, (struct sockaddr *)&ss, &len);
+	x->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+						 : ((struct sockaddr_in *)&ss)->sin_port);
+	return 0;
+}
+
+/* libmicrohttpd's own messages (a client that sent garbage) are not the user's concern. */
+static void quiet(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls, (void)fmt, (void)ap;
+}
+
+struct exporter *exporter_new(const char *listen, char *err, size_t errlen)
+{
+	struct exporter *x = calloc(1, sizeof(*x));
+	if (!x) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	x->fd = -1;
+	pthread_mutex_init(&x->mu, NULL);
+	x->not_found = fixed("not found: pmutop serves /metrics\n", NULL);
+	x->not_allowed = fixed("method not allowed: use GET or HEAD\n", "GET, HEAD");
+	x->cur = calloc(1, sizeof(*x->cur));
+	if (!x->not_found || !x->not_allowed || !x->cur) {
+		snprintf(err, errlen, "out of memory");
+		exporter_free(x);
+		return NULL;
+	}
+	x->cur->x = x;
+	x->cur->refs = 1;
+	x->pool[x->npool++] = x->cur;
+	if (bind_socket(listen, x, err, errlen)) {
+		exporter_free(x);
+		return NULL;
+	}
+	x->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+				answer, x, MHD_OPTION_LISTEN_SOCKET, x->fd,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)EXPORTER_MAX_CONNECTIONS,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)EXPORTER_HEADER_MEMORY,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)EXPORTER_IDLE_SECONDS,
+				MHD_OPTION_EXTERNAL_LOGGER, quiet, NULL, MHD_OPTION_END);
+	if (!x->d) {
+		snprintf(err, errlen, "cannot start the HTTP server on %s", listen);
+		exporter_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+void exporter_free(struct exporter *x)
+{
+	if (!x)
+		return;
+	if (x->d)
+		MHD_stop_daemon(x->d); /* waits for its thread: no response is left */
+	if (x->fd >= 0)
+		close(x->fd);
+	for (unsigned i = 0; i < x->npool; i++) {
+		promtext_out_free(&x->pool[i]->out);
+		free(x->pool[i]);
+	}
+	if (x->not_found)
+		MHD_destroy_response(x->not_found);
+	if (x->not_allowed)
+		MHD_destroy_response(x->not_allowed);
+	pthread_mutex_destroy(&x->mu);
+	free(x);
+}
+
+/* A buffer no response holds, or a new one. */
+static struct expo *free_expo(struct exporter *x)
+{
+	struct expo *e = NULL;
+	pthread_mutex_lock(&x->mu);
+	for (unsigned i = 0; i < x->npool && !e; i++)
+		if (x->pool[i]->refs == 0)
+			e = x->pool[i];
+	if (!e && x->npool < POOL_MAX) {
+		e = calloc(1, sizeof(*e));
+		if (e) {
+			e->x = x;
+			x->pool[x->npool++] = e;
+		}
+	}
+	if (e)
+		e->refs = 1; /* ours while we write it */
+	pthread_mutex_unlock(&x->mu);
+	return e;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int exporter_publish(struct exporter *x, const struct promacc *a, struct promtext_info *in)
+{
+	struct expo *e = free_expo(x);
+	if (!e)
+		return -ENOMEM;
+	double t0 = now();
+	in->build_seconds = x->build_s;
+	int err = promtext_render(a, in, &e->out);
+	x->build_s = now() - t0;
+	pthread_mutex_lock(&x->mu);
+	if (err) {
+		e->refs = 0;
+	} else {
+		e->served = 0;
+		x->cur->refs--;
+		x->cur = e;
+	}
+	pthread_mutex_unlock(&x->mu);
+	return err;
+}
+
+bool exporter_served(struct exporter *x)
+{
+	pthread_mutex_lock(&x->mu);
+	bool s = x->cur->served > 0;
+	pthread_mutex_unlock(&x->mu);
+	return s;
+}
+
+unsigned exporter_port(const struct exporter *x)
+{
+	return x->port;
+}

@@ -1,0 +1,38 @@
+/* The /metrics server (libmicrohttpd, its own thread). The tick renders the exposition
+ * and publishes it; a scrape serves the latest published text and nothing else: it never
+ * reads a counter and never waits for a tick. */
+#ifndef PMUTOP_EXPORTER_H
+#define PMUTOP_EXPORTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "promtext.h"
+
+#define EXPORTER_MAX_CONNECTIONS 16
+#define EXPORTER_HEADER_MEMORY 8192
+#define EXPORTER_IDLE_SECONDS 5
+
+struct exporter;
+
+/* "[ADDR:]PORT": 9465, 127.0.0.1:9465, 0.0.0.0:9465, [::1]:9465 (default address
+ * 127.0.0.1). Returns 0 or -EINVAL with one line in err. */
+int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len, char *err,
+			  size_t errlen);
+
+/* Bind and start serving. Returns NULL with one line in err (address in use, ...). */
+struct exporter *exporter_new(const char *listen, char *err, size_t errlen);
+void exporter_free(struct exporter *x);
+
+/* Build the exposition from the totals and make it the one scrapes get. Returns 0 or
+ * -ENOMEM (the last one stays published). */
+int exporter_publish(struct exporter *x, const struct promacc *a, struct promtext_info *in);
+
+/* The exposition published last has been served at least once. */
+bool exporter_served(struct exporter *x);
+
+/* The port bound (for --listen 0 in tests). */
+unsigned exporter_port(const struct exporter *x);
+
+#endif

@@ -1,0 +1,474 @@
+/* The exporter's totals: per target and event, the sum of every tick's values and group
+ * times since the target was first seen. Targets live in one open-addressing table; an
+ * update in steady state (no new target, none gone) allocates nothing. */
+#include "promacc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COMM_MAX 64
+
+struct series {
+	enum promacc_kind kind;
+	pid_t pid;
+	int cpu;
+	char *cgroup;	   /* heap; PROMACC_CGROUP: its key */
+	uint64_t seen;	   /* the last update that had its row */
+	bool exited;	   /* its final totals are in */
+	bool shown_exited; /* exported in an exposition built after its exit */
+	bool exported;	   /* in this update's export list */
+	bool watched;
+	double busy; /* task-clock over the last interval: the --top rank */
+	char comm[COMM_MAX];
+	double *val;
+	uint64_t *ena, *run;
+	bool *counted;
+};
+
+struct promacc {
+	struct promacc_opts o;
+	pid_t *watched;
+	uint64_t tick;
+	unsigned nev;
+	char **evname;
+	uint8_t *evwhy;
+	struct series **all; /* every target */
+	unsigned n, cap;
+	struct series **tab; /* hash of all[] by kind and id; tcap a power of two */
+	unsigned tcap;
+	struct series **out; /* the export list; capacity cap */
+	unsigned nout;
+	struct series **scratch;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t series_hash(enum promacc_kind k, pid_t pid, int cpu, const char *cg)
+{
+	uint64_t h = k == PROMACC_PROC	? (uint64_t)(uint32_t)pid
+		     : k == PROMACC_CPU ? (uint64_t)(uint32_t)cpu
+					: hash_str(cg);
+	h = (h ^ ((uint64_t)k << 32)) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+static bool series_is(const struct series *s, enum promacc_kind k, pid_t pid, int cpu,
+		      const char *cg)
+{
+	if (s->kind != k)
+		return false;
+	if (k == PROMACC_PROC)
+		return s->pid == pid;
+	if (k == PROMACC_CPU)
+		return s->cpu == cpu;
+	return strcmp(s->cgroup, cg) == 0;
+}
+
+static struct series **slot(struct promacc *a, enum promacc_kind k, pid_t pid, int cpu,
+			    const char *cg)
+{
+	unsigned mask = a->tcap - 1;
+	unsigned i = (unsigned)series_hash(k, pid, cpu, cg) & mask;
+	while (a->tab[i] && !series_is(a->tab[i], k, pid, cpu, cg))
+		i = (i + 1) & mask;
+	return &a->tab[i];
+}
+
+static void rehash(struct promacc *a)
+{
+	memset(a->tab, 0, a->tcap * sizeof(*a->tab));
+	for (unsigned i = 0; i < a->n; i++) {
+		struct series *s = a->all[i];
+		*slot(a, s->kind, s->pid, s->cpu, s->cgroup) = s;
+	}
+}
+
+/* Room for one more target: the table stays at most half full. */
+static int grow(struct promacc *a)
+{
+	if (a->n < a->cap && 2 * (a->n + 1) <= a->tcap)
+		return 0;
+	unsigned cap = a->cap ? 2 * a->cap : 64;
+	struct series **all = realloc(a->all, cap * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	a->all = all;
+	struct series **out = realloc(a->out, cap * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	a->out = out;
+	struct series **scr = realloc(a->scratch, cap * sizeof(*scr));
+	if (!scr)
+		return -ENOMEM;
+	a->scratch = scr;
+	struct series **tab = calloc(2 * (size_t)cap, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	free(a->tab);
+	a->tab = tab;
+	a->tcap = 2 * cap;
+	a->cap = cap;
+	rehash(a);
+	return 0;
+}
+
+static void series_free(struct series *s)
+{
+	if (!s)
+		return;
+	free(s->cgroup);
+	free(s);
+}
+
+static void series_zero(struct series *s, unsigned nev)
+{
+	memset(s->val, 0, nev * sizeof(double));
+	memset(s->ena, 0, nev * sizeof(uint64_t));
+	memset(s->run, 0, nev * sizeof(uint64_t));
+	memset(s->counted, 0, nev * sizeof(bool));
+	s->exited = s->shown_exited = s->exported = false;
+}
+
+static struct series *series_new(unsigned nev)
+{
+	size_t sz = sizeof(struct series) + nev * (sizeof(double) + 2 * sizeof(uint64_t)) +
+		    nev * sizeof(bool);
+	struct series *s = calloc(1, sz);
+	if (!s)
+		return NULL;
+	s->val = (double *)(s + 1);
+	s->ena = (uint64_t *)(s->val + nev);
+	s->run = s->ena + nev;
+	s->counted = (bool *)(s->run + nev);
+	return s;
+}
+
+static void set_text(char *dst, const char *src)
+{
+	if (!src)
+		src = "";
+	if (strncmp(dst, src, COMM_MAX - 1) != 0)
+		snprintf(dst, COMM_MAX, "%s", src);
+}
+
+/* A cgroup label that moves with the process; reallocated only when it changes. */
+static int set_cgroup(struct series *s, const char *cg)
+{
+	if (!cg) {
+		free(s->cgroup);
+		s->cgroup = NULL;
+		return 0;
+	}
+	if (s->cgroup && strcmp(s->cgroup, cg) == 0)
+		return 0;
+	char *c = strdup(cg);
+	if (!c)
+		return -ENOMEM;
+	free(s->cgroup);
+	s->cgroup = c;
+	return 0;
+}
+
+static void drop_all(struct promacc *a)
+{
+	for (unsigned i = 0; i < a->n; i++)
+		series_free(a->all[i]);
+	a->n = a->nout = 0;
+	if (a->tab)
+		memset(a->tab, 0, a->tcap * sizeof(*a->tab));
+	for (unsigned i = 0; i < a->nev; i++)
+		free(a->evname[i]);
+	free(a->evname);
+	free(a->evwhy);
+	a->evname = NULL;
+	a->evwhy = NULL;
+	a->nev = 0;
+}
+
+/* The model's events by name, in order; the totals of another set mean nothing. */
+static bool same_events(const struct promacc *a, const struct model *m)
+{
+	if (m->nevents != a->nev)
+		return false;
+	for (unsigned i = 0; i < a->nev; i++)
+		if (strcmp(a->evname[i], m->events[i].key) != 0)
+			return false;
+	return true;
+}
+
+static int take_events(struct promacc *a, const struct model *m)
+{
+	drop_all(a);
+	unsigned n = m->nevents;
+	a->evname = calloc(n ? n : 1, sizeof(*a->evname));
+	a->evwhy = calloc(n ? n : 1, sizeof(*a->evwhy));
+	if (!a->evname || !a->evwhy)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		a->evname[i] = strdup(m->events[i].key);
+		if (!a->evname[i]) {
+			a->nev = i;
+			return -ENOMEM;
+		}
+	}
+	a->nev = n;
+	return 0;
+}
+
+struct promacc *promacc_new(const struct promacc_opts *o)
+{
+	struct promacc *a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->o = *o;
+	a->o.watched = NULL;
+	if (o->nwatched) {
+		a->watched = calloc(o->nwatched, sizeof(pid_t));
+		if (!a->watched) {
+			free(a);
+			return NULL;
+		}
+		memcpy(a->watched, o->watched, o->nwatched * sizeof(pid_t));
+	}
+	return a;
+}
+
+void promacc_free(struct promacc *a)
+{
+	if (!a)
+		return;
+	drop_all(a);
+	free(a->all);
+	free(a->out);
+	free(a->scratch);
+	free(a->tab);
+	free(a->watched);
+	free(a);
+}
+
+static bool is_watched(const struct promacc *a, pid_t pid)
+{
+	for (unsigned i = 0; i < a->o.nwatched; i++)
+		if (a->watched[i] == pid)
+			return true;
+	return false;
+}
+
+/* The target of a row, created at its first sight. A process whose earlier life is still
+ * held (pid reused after its exit) starts from zero: a new series. */
+static struct series *find(struct promacc *a, enum promacc_kind k, const struct mrow *r)
+{
+	const char *cg = k == PROMACC_CGROUP ? r->cgroup : NULL;
+	if ((k == PROMACC_CGROUP && !cg) || (!a->tab && grow(a)))
+		return NULL;
+	struct series **sl = slot(a, k, r->pid, r->cpu, cg);
+	if (*sl) {
+		if ((*sl)->exited)
+			series_zero(*sl, a->nev);
+		return *sl;
+	}
+	if (grow(a))
+		return NULL;
+	sl = slot(a, k, r->pid, r->cpu, cg);
+	struct series *s = series_new(a->nev);
+	if (!s)
+		return NULL;
+	s->kind = k;
+	s->pid = k == PROMACC_PROC ? r->pid : 0;
+	s->cpu = k == PROMACC_CPU ? r->cpu : -1;
+	s->watched = k == PROMACC_PROC && is_watched(a, r->pid);
+	if (cg && set_cgroup(s, cg)) {
+		series_free(s);
+		return NULL;
+	}
+	*sl = s;
+	a->all[a->n++] = s;
+	return s;
+}
+
+static void add_row(struct promacc *a, struct series *s, const struct mrow *r,
+		    const struct model *m, int clock)
+{
+	s->seen = a->tick;
+	if (s->kind == PROMACC_PROC) {
+		set_text(s->comm, r->comm);
+		set_cgroup(s, r->cgroup); /* on failure the old label stays */
+	}
+	s->busy = 0;
+	for (unsigned i = 0; i < a->nev; i++) {
+		struct val v = r->v[i];
+		if (v.state == VAL_NA)
+			continue;
+		s->counted[i] = true;
+		if (v.state == VAL_EXACT || v.state == VAL_SCALED)
+			s->val[i] += v.v;
+		if (r->g) {
+			const struct val_delta *g = &r->g[m->events[i].group];
+			s->ena[i] += g->ena;
+			s->run[i] += g->run;
+		}
+		if ((int)i == clock && val_has_number(v))
+			s->busy = v.v;
+	}
+	if (r->exited && !s->exited) {
+		s->exited = true;
+		s->shown_exited = false;
+	}
+}
+
+/* Targets that had exited: at once when they were not exported; else when an exposition
+ * built after their exit has been served. */
+static void drop_exited(struct promacc *a, bool scraped)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < a->n; i++) {
+		struct series *s = a->all[i];
+		if (s->exited && (!s->exported || (scraped && s->shown_exited)))
+			series_free(s);
+		else
+			a->all[k++] = s;
+	}
+	if (k != a->n) {
+		a->n = k;
+		rehash(a);
+	}
+}
+
+static int by_busy(const void *x, const void *y)
+{
+	const struct series *a = *(struct series *const *)x, *b = *(struct series *const *)y;
+	if (a->busy != b->busy)
+		return a->busy > b->busy ? -1 : 1;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+static int by_order(const void *x, const void *y)
+{
+	const struct series *a = *(struct series *const *)x, *b = *(struct series *const *)y;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->kind == PROMACC_PROC)
+		return a->pid < b->pid ? -1 : a->pid > b->pid;
+	if (a->kind == PROMACC_CPU)
+		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+	return strcmp(a->cgroup, b->cgroup);
+}
+
+/* Processes: the watched ones, the N busiest of the others, and the ones exported when
+ * they exited (their final totals are seen once); then every cgroup and CPU. */
+static void choose(struct promacc *a)
+{
+	unsigned nc = 0, no = 0;
+	for (unsigned i = 0; i < a->n; i++) {
+		struct series *s = a->all[i];
+		bool keep = s->kind != PROMACC_PROC || s->watched || (s->exited && s->exported);
+		if (s->exited && s->exported)
+			s->shown_exited = true;
+		if (keep)
+			a->out[no++] = s;
+		else if (!s->exited)
+			a->scratch[nc++] = s;
+		s->exported = keep;
+	}
+	if (nc > a->o.top) {
+		qsort(a->scratch, nc, sizeof(*a->scratch), by_busy);
+		nc = a->o.top;
+	}
+	for (unsigned i = 0; i < nc; i++) {
+		a->scratch[i]->exported = true;
+		a->out[no++] = a->scratch[i];
+	}
+	qsort(a->out, no, sizeof(*a->out), by_order);
+	a->nout = no;
+}
+
+int promacc_update(struct promacc *a, const struct model *m, bool scraped)
+{
+	if (!same_events(a, m)) {
+		int err = take_events(a, m);
+		if (err)
+			return err;
+	}
+	for (unsigned i = 0; i < a->nev; i++)
+		a->evwhy[i] = m->events[i].status;
+	drop_exited(a, scraped);
+	a->tick++;
+	int clock = model_role(m, ROLE_TASK_CLOCK);
+	int err = 0;
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct mrow *r = &m->rows[i];
+		enum promacc_kind k = r->kind == ROW_CGROUP ? PROMACC_CGROUP : PROMACC_PROC;
+		if (r->kind != ROW_PROC && r->kind != ROW_CGROUP)
+			continue;
+		struct series *s = find(a, k, r);
+		if (!s) {
+			err = k == PROMACC_CGROUP && !r->cgroup ? err : -ENOMEM;
+			continue;
+		}
+		add_row(a, s, r, m, clock);
+	}
+	for (unsigned i = 0; a->o.per_cpu && i < m->ncpu_rows; i++) {
+		struct series *s = find(a, PROMACC_CPU, &m->cpu_rows[i]);
+		if (!s) {
+			err = -ENOMEM;
+			continue;
+		}
+		add_row(a, s, &m->cpu_rows[i], m, -1);
+	}
+	/* A target whose row is gone without an exit mark has ended too. */
+	for (unsigned i = 0; i < a->n; i++)
+		if (a->all[i]->seen != a->tick && !a->all[i]->exited) {
+			a->all[i]->exited = true;
+			a->all[i]->shown_exited = false;
+			a->all[i]->busy = 0;
+		}
+	choose(a);
+	return err;
+}
+
+unsigned promacc_nevents(const struct promacc *a)
+{
+	return a->nev;
+}
+
+const char *promacc_event_name(const struct promacc *a, unsigned i)
+{
+	return a->evname[i];
+}
+
+unsigned promacc_event_why(const struct promacc *a, unsigned i)
+{
+	return a->evwhy[i];
+}
+
+unsigned promacc_count(const struct promacc *a)
+{
+	return a->nout;
+}
+
+unsigned promacc_targets(const struct promacc *a)
+{
+	return a->n;
+}
+
+void promacc_get(const struct promacc *a, unsigned i, struct promacc_series *out)
+{
+	const struct series *s = a->out[i];
+	out->kind = s->kind;
+	out->pid = s->pid;
+	out->cpu = s->cpu;
+	out->comm = s->comm;
+	out->cgroup = s->cgroup;
+	out->val = s->val;
+	out->ena = s->ena;
+	out->run = s->run;
+	out->counted = s->counted;
+}
