@@ -88,7 +88,8 @@ if [ "$probe_only" = 1 ]; then
 else
 	plan="$here/lane.plan"
 	cross_build pmutop-aarch64 "$src" pmutop \
-		-DPMUTOP_STATIC=ON -DPMUTOP_UI=OFF -DPMUTOP_TESTS=OFF -DPMUTOP_WERROR=ON
+		-DPMUTOP_STATIC=ON -DPMUTOP_UI=OFF -DPMUTOP_TESTS=OFF -DPMUTOP_WERROR=ON \
+		-DPMUTOP_EXPORTER=OFF
 	cp "$work/pmutop-aarch64/pmutop" "$stage/"
 fi
 cp "$plan" "$stage/lane.plan"
