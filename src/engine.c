@@ -402,15 +402,7 @@ void engine_free(struct engine *e)
 	cpurows_close(e);
 	fdbudget_reserve_release(e);
 	free(e->pending.t);
-	free(e->slot);
-	free(e->acc);
-	free(e->acc_ok);
-	free(e->acc_why);
-	free(e->acc_fresh);
-	free(e->rootable);
-	free(e->dead);
-	free(e->gdead);
-	free(e->live);
+	engine_layout_free(e);
 	free(e->pids);
 	mstore_free(&e->rows);
 	free(e);

@@ -100,6 +100,8 @@ static inline unsigned engine_ngroups(const struct engine *e)
 }
 
 int engine_layout(struct engine *e, const struct evset *set);
+/* The arrays engine_layout sizes for a set, freed. */
+void engine_layout_free(struct engine *e);
 int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
 		      struct counts *c);
 /* Group g is left to the roots on a watched process's threads (no thread rows). */

@@ -192,9 +192,8 @@ out:
 }
 
 /* Slots, scratch sums and the model's event tables for set. */
-int engine_layout(struct engine *e, const struct evset *set)
+void engine_layout_free(struct engine *e)
 {
-	unsigned ng = set->specs.n, ne = set->nevents;
 	free(e->slot);
 	free(e->acc);
 	free(e->acc_ok);
@@ -204,6 +203,12 @@ int engine_layout(struct engine *e, const struct evset *set)
 	free(e->dead);
 	free(e->gdead);
 	free(e->live);
+}
+
+int engine_layout(struct engine *e, const struct evset *set)
+{
+	unsigned ng = set->specs.n, ne = set->nevents;
+	engine_layout_free(e);
 	e->dead = calloc(ne + 1, 1);
 	e->gdead = calloc(ng + 1, 1);
 	e->live = calloc(ne + 1, sizeof(*e->live));

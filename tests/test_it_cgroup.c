@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,18 +33,69 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void test_rows_know_their_cgroup(void **state)
+/* A fresh cgroup stem-PID under the cgroup2 mount (dir, rel), or false (not root, no
+ * cgroup2, a cgroup2 we may not write): the caller skips. */
+static bool make_cgroup(const char *stem)
 {
-	(void)state;
 	char mnt[512];
 	if (geteuid() != 0 || cgroup_mount("", mnt, sizeof(mnt)) != 0)
-		skip();
-	snprintf(rel, sizeof(rel), "/pmutop-test-%d", (int)getpid());
+		return false;
+	snprintf(rel, sizeof(rel), "/%s-%d", stem, (int)getpid());
 	snprintf(dir, sizeof(dir), "%s%s", mnt, rel);
 	if (mkdir(dir, 0755) != 0) {
 		dir[0] = '\0';
-		skip(); /* a cgroup2 we may not write to */
+		return false;
 	}
+	return true;
+}
+
+/* A child in the cgroup (dir), parked until go is written, then touching 300 pages. */
+static pid_t parked_child(int go[2])
+{
+	assert_int_equal(pipe(go), 0);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		char ch;
+		close(go[1]);
+		if (read(go[0], &ch, 1) != 1)
+			_exit(1);
+		char *p = mmap(NULL, 300 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		for (int i = 0; i < 300; i++)
+			p[(size_t)i * 4096] = 1;
+		_exit(0);
+	}
+	close(go[0]);
+	char procs[700], pid[16];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", (int)c);
+	int fd = open(procs, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
+	close(fd);
+	return c;
+}
+
+/* Releases go after 0.4 s, from a process of its own (the caller is busy running
+ * pmutop or perf then). */
+static pid_t kick_later(int go)
+{
+	pid_t k = fork();
+	assert_true(k >= 0);
+	if (k == 0) {
+		usleep(400 * 1000);
+		_exit(write(go, "x", 1) == 1 ? 0 : 1);
+	}
+	close(go);
+	return k;
+}
+
+static void test_rows_know_their_cgroup(void **state)
+{
+	(void)state;
+	if (!make_cgroup("pmutop-test"))
+		skip();
 	child = fork();
 	assert_true(child >= 0);
 	if (child == 0) {
@@ -105,45 +157,13 @@ static void test_rows_know_their_cgroup(void **state)
 static void test_cgroup_rows(void **state)
 {
 	(void)state;
-	char mnt[512];
-	if (geteuid() != 0 || cgroup_mount("", mnt, sizeof(mnt)) != 0)
+	if (!make_cgroup("pmutop-rows"))
 		skip();
-	snprintf(rel, sizeof(rel), "/pmutop-rows-%d", (int)getpid());
-	snprintf(dir, sizeof(dir), "%s%s", mnt, rel);
-	if (mkdir(dir, 0755) != 0) {
-		dir[0] = '\0';
-		skip();
-	}
 	int go[2];
-	assert_int_equal(pipe(go), 0);
-	child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		char c;
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		char *p = mmap(NULL, 300 * 4096, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		for (int i = 0; i < 300; i++)
-			p[(size_t)i * 4096] = 1;
-		_exit(0);
-	}
-	close(go[0]);
-	char procs[700], pid[16];
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	child = parked_child(go);
+	pid_t kick = kick_later(go[1]); /* lets the child go once pmutop watches it */
+	char pid[16];
 	snprintf(pid, sizeof(pid), "%d", (int)child);
-	int fd = open(procs, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
-	close(fd);
-	pid_t kick = fork(); /* lets the child go once pmutop watches it */
-	assert_true(kick >= 0);
-	if (kick == 0) {
-		usleep(400 * 1000);
-		_exit(write(go[1], "x", 1) == 1 ? 0 : 1);
-	}
-	close(go[1]);
 	static char out[1 << 17], err[4096];
 	char *argv[] = {(char *)PMUTOP_BINARY, "-b",	   "-d",  "0.1", "-p",		pid,
 			"--cgroups",	       "--format", "csv", "-e",	 "page-faults", NULL};
@@ -167,63 +187,13 @@ static void test_cgroup_rows(void **state)
 	assert_non_null(strstr(line, ",exact,"));
 }
 
-/* A child in the cgroup (dir), parked until go is written, then touching 300 pages. */
-static pid_t parked_child(int go[2])
-{
-	assert_int_equal(pipe(go), 0);
-	pid_t c = fork();
-	assert_true(c >= 0);
-	if (c == 0) {
-		char ch;
-		close(go[1]);
-		if (read(go[0], &ch, 1) != 1)
-			_exit(1);
-		char *p = mmap(NULL, 300 * 4096, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		for (int i = 0; i < 300; i++)
-			p[(size_t)i * 4096] = 1;
-		_exit(0);
-	}
-	close(go[0]);
-	char procs[700], pid[16];
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	snprintf(pid, sizeof(pid), "%d", (int)c);
-	int fd = open(procs, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
-	close(fd);
-	return c;
-}
-
-/* Releases go after 0.4 s, from a process of its own (the caller is busy running
- * pmutop or perf then). */
-static pid_t kick_later(int go)
-{
-	pid_t k = fork();
-	assert_true(k >= 0);
-	if (k == 0) {
-		usleep(400 * 1000);
-		_exit(write(go, "x", 1) == 1 ? 0 : 1);
-	}
-	close(go);
-	return k;
-}
-
 /* -G: the cgroup counted itself, per CPU in cgroup mode, as perf stat -a -G: its page
  * faults over the run equal perf stat's for the same workload, and the workload's. */
 static void test_cgroup_mode_matches_perf(void **state)
 {
 	(void)state;
-	char mnt[512];
-	if (geteuid() != 0 || cgroup_mount("", mnt, sizeof(mnt)) != 0 ||
-	    system("perf --version >/dev/null 2>&1") != 0)
+	if (system("perf --version >/dev/null 2>&1") != 0 || !make_cgroup("pmutop-G"))
 		skip();
-	snprintf(rel, sizeof(rel), "/pmutop-G-%d", (int)getpid());
-	snprintf(dir, sizeof(dir), "%s%s", mnt, rel);
-	if (mkdir(dir, 0755) != 0) {
-		dir[0] = '\0';
-		skip();
-	}
 	static char out[1 << 17], err[4096];
 	int go[2];
 	child = parked_child(go);

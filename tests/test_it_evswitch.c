@@ -226,6 +226,27 @@ static void test_watched_without_thread_rows(void **state)
 	evset_free(&a);
 }
 
+/* An engine watching a child (started in c) with its thread rows, past two ticks with
+ * 10 faults between them. */
+static struct engine *watching(struct child *c, struct evset *a, const char *spec)
+{
+	child_start(c);
+	make_set(a, spec);
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_PIDS,
+				.pids = &c->pid,
+				.npids = 1,
+				.threads = true,
+				.interval = 0.1};
+	int err;
+	struct engine *e = engine_new(a, &o, &err);
+	assert_non_null(e);
+	engine_tick(e);
+	child_fault(c, 10);
+	engine_tick(e);
+	return e;
+}
+
 /* A pause: what was counted while paused is in the run's totals, never in the interval
  * after the resume, which counts from the resume and lasts as long (it held every fault
  * and second of the pause: the screen showed five times the usual counts). */
@@ -233,21 +254,8 @@ static void test_resume_counts_from_resume(void **state)
 {
 	(void)state;
 	struct child c;
-	child_start(&c);
 	struct evset a;
-	make_set(&a, "{task-clock,page-faults}");
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &c.pid,
-				.npids = 1,
-				.threads = true,
-				.interval = 0.1};
-	int err;
-	struct engine *e = engine_new(&a, &o, &err);
-	assert_non_null(e);
-	engine_tick(e);
-	child_fault(&c, 10);
-	engine_tick(e);
+	struct engine *e = watching(&c, &a, "{task-clock,page-faults}");
 	engine_set_paused(e, true);
 	child_fault(&c, 300); /* while paused */
 	usleep(300 * 1000);
@@ -278,21 +286,8 @@ static void test_user_only_keeps_software(void **state)
 {
 	(void)state;
 	struct child c;
-	child_start(&c);
 	struct evset a;
-	make_set(&a, "{cycles,instructions},{task-clock,page-faults}");
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &c.pid,
-				.npids = 1,
-				.threads = true,
-				.interval = 0.1};
-	int err;
-	struct engine *e = engine_new(&a, &o, &err);
-	assert_non_null(e);
-	engine_tick(e);
-	child_fault(&c, 10);
-	engine_tick(e);
+	struct engine *e = watching(&c, &a, "{cycles,instructions},{task-clock,page-faults}");
 	unsigned fds = engine_open_fds(e);
 	assert_int_equal(engine_set_user_only(e, true), 0);
 	assert_true(engine_model(e)->user_only);
