@@ -94,7 +94,7 @@ static void rehash(struct promacc *a)
 /* Room for one more target: the table stays at most half full. */
 static int grow(struct promacc *a)
 {
-	if (a->n < a->cap && 2 * (a->n + 1) <= a->tcap)
+	if (a->tab && a->n < a->cap && 2 * (a->n + 1) <= a->tcap)
 		return 0;
 	unsigned cap = a->cap ? 2 * a->cap : 64;
 	struct series **all = realloc(a->all, cap * sizeof(*all));
@@ -144,8 +144,9 @@ static struct series *series_new(unsigned nev)
 	struct series *s = calloc(1, sz);
 	if (!s)
 		return NULL;
-	s->val = (double *)(s + 1);
-	s->ena = (uint64_t *)(s->val + nev);
+	void *val = s + 1, *ena = (char *)val + nev * sizeof(double);
+	s->val = val;
+	s->ena = ena;
 	s->run = s->ena + nev;
 	s->counted = (bool *)(s->run + nev);
 	return s;

@@ -242,7 +242,11 @@ static void test_cgroup_mode_matches_perf(void **state)
 	waitpid(k, NULL, 0);
 	waitpid(child, NULL, 0);
 	child = 0;
-	if (ours < 300 || (ours >= 420 && !testutil_under_valgrind()) || ours != theirs)
+	/* Under valgrind the parked child (run by valgrind too) varies by a fault or two from
+	 * one run to the next: 610 against 609, seen. */
+	double slack = testutil_under_valgrind() ? 8 : 0;
+	if (ours < 300 || (ours >= 420 && !testutil_under_valgrind()) ||
+	    (ours > theirs ? ours - theirs : theirs - ours) > slack)
 		fail_msg("-G counted %.0f page faults, perf stat -a -G %.0f; the workload 300 "
 			 "and a few",
 			 ours, theirs);

@@ -31,6 +31,8 @@
 #define STEADY_PAGES 100
 #define STEADY_PERIOD_NS 10000000L
 #define WAIT_S 40.0
+/* What valgrind's own bookkeeping adds to a round: 13 faults for 3000 pages, seen. */
+#define TOOL_FAULTS (testutil_under_valgrind() ? 64 : 0)
 
 static char tmpdir[] = "/tmp/pmutop-prom-XXXXXX";
 static pid_t worker, steady, pmutop, prom;
@@ -90,6 +92,12 @@ static pid_t start_worker(void)
 	close(d[1]);
 	cmd_fd = c[1];
 	done_fd = d[0];
+	/* One empty round first: the worker's first read() and write() fault in code and
+	 * (under ASan) interceptor pages; those faults belong before the baseline. */
+	uint32_t zero = 0;
+	if (read(done_fd, &ready_faults, sizeof(ready_faults)) != sizeof(ready_faults) ||
+	    write(cmd_fd, &zero, sizeof(zero)) != sizeof(zero))
+		return -1;
 	return read(done_fd, &ready_faults, sizeof(ready_faults)) == sizeof(ready_faults) ? p : -1;
 }
 
@@ -281,9 +289,10 @@ static void test_exact_faults(void **state)
 	 * in is counted by one and not the other. So: the truth within that slack, and what
 	 * Prometheus stored exactly what pmutop served. */
 	double truth = (double)(after - ready_faults);
-	assert_true(truth >= EXACT_PAGES && truth <= EXACT_PAGES + 2);
+	if (truth < EXACT_PAGES || truth > EXACT_PAGES + TOOL_FAULTS + 2)
+		fail_msg("the worker faulted %.0f times for %u pages", truth, EXACT_PAGES);
 	v = wait_for(q, truth);
-	if (v != truth && !(v >= EXACT_PAGES && v <= EXACT_PAGES + 2))
+	if (fabs(v - truth) > 2)
 		fail_msg("Prometheus has %.0f page faults for the worker, want %.0f", v, truth);
 	static char out[1 << 20];
 	char want[128];
