@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "exporter.h"
+#include "recfmt.h"
 
 enum {
 	OPT_PER_CPU = 256,
@@ -24,6 +25,10 @@ enum {
 	OPT_USER,
 	OPT_LISTEN,
 	OPT_TOP,
+	OPT_RETAIN,
+	OPT_MAX_SIZE,
+	OPT_BEGIN,
+	OPT_END,
 };
 
 static const struct option longopts[] = {
@@ -50,6 +55,13 @@ static const struct option longopts[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"top", required_argument, NULL, OPT_TOP},
+	{"write", required_argument, NULL, 'w'},
+	{"read", required_argument, NULL, 'r'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"retain", required_argument, NULL, OPT_RETAIN},
+	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
+	{"begin", required_argument, NULL, OPT_BEGIN},
+	{"end", required_argument, NULL, OPT_END},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -89,6 +101,14 @@ void cli_usage(FILE *f)
 	      "      --listen [ADDR:]PORT  no screen: serve Prometheus /metrics (default\n"
 	      "                         address 127.0.0.1; [::1]:PORT for IPv6)\n"
 	      "      --top N            --listen: export the N busiest processes (default 100)\n"
+	      "  -w, --write FILE       record every tick into FILE (SQLite; with -b -q: nothing\n"
+	      "                         else is printed)\n"
+	      "      --retain DAYS      -w: prune ticks older than DAYS\n"
+	      "      --max-size SIZE    -w: prune the oldest ticks beyond SIZE (500M, 2G)\n"
+	      "  -r, --read FILE        replay a recording: the screen (t/T step, b jumps), or\n"
+	      "                         with -b its ticks as batch mode printed them\n"
+	      "      --begin T, --end T -r: from/to T (HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m)\n"
+	      "  -q, --quiet            with -w -b: print nothing\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
@@ -320,6 +340,53 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->top_set = true;
 		return 0;
 	}
+	case 'w':
+	case 'r':
+		if (!*arg) {
+			snprintf(err, errlen, "-%c needs a file name: e.g. pmutop -%c day.pmutop",
+				 opt, opt);
+			return -EINVAL;
+		}
+		*(opt == 'w' ? &c->record : &c->replay) = arg;
+		return 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	case OPT_RETAIN: {
+		char *end;
+		errno = 0;
+		double d = strtod(arg, &end);
+		if (end == arg || *end || errno || !(d > 0 && d <= 36500)) {
+			snprintf(err, errlen,
+				 "invalid --retain '%s': give days to keep, e.g. --retain 7 or 0.5",
+				 arg);
+			return -EINVAL;
+		}
+		c->retain_days = d;
+		return 0;
+	}
+	case OPT_MAX_SIZE:
+		if (recfmt_parse_size(arg, &c->max_size)) {
+			snprintf(err, errlen,
+				 "invalid --max-size '%s': give a size such as 500M, 2G or 1048576",
+				 arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_BEGIN:
+	case OPT_END: {
+		double t;
+		/* Checked against a recording later; the form is checked now. */
+		if (recfmt_parse_time(arg, 0, 0, &t)) {
+			snprintf(err, errlen,
+				 "invalid time '%s' for %s: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', "
+				 "-10m (before the end) or +1h (after the start)",
+				 arg, opt == OPT_BEGIN ? "--begin" : "--end");
+			return -EINVAL;
+		}
+		*(opt == OPT_BEGIN ? &c->begin : &c->end) = arg;
+		return 0;
+	}
 	case 'h':
 		c->help = true;
 		return 0;
@@ -341,7 +408,8 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
 	int opt;
 	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:u:o:G:hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:u:o:G:w:r:qhV", longopts, NULL)) !=
+	       -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];
 			bool is_long = strncmp(name, "--", 2) == 0;
@@ -404,6 +472,34 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	}
 	if (c->top_set && !c->listen) {
 		snprintf(err, errlen, "--top limits what --listen exports: add --listen PORT");
+		return -EINVAL;
+	}
+	if (c->replay && (c->record || c->npids || c->command || c->cgroup_list || c->events ||
+			  c->listen || c->user_only || c->interval_set)) {
+		snprintf(err, errlen, "-r replays what was recorded: %s",
+			 c->record   ? "it cannot record too (drop -w)"
+			 : c->events ? "its events are the recorded ones (drop -e)"
+			 : c->interval_set
+				 ? "its interval is the recorded one (drop -d)"
+				 : "it counts nothing (drop -p, --, -G, --user, --listen)");
+		return -EINVAL;
+	}
+	if (c->record && c->listen) {
+		snprintf(err, errlen,
+			 "-w records the screen or batch mode: drop --listen, or run "
+			 "a second pmutop -w FILE -b -q");
+		return -EINVAL;
+	}
+	if ((c->begin || c->end) && !c->replay) {
+		snprintf(err, errlen, "--begin and --end choose ticks of a recording: add -r FILE");
+		return -EINVAL;
+	}
+	if ((c->retain_days > 0 || c->max_size) && !c->record) {
+		snprintf(err, errlen, "--retain and --max-size prune a recording: add -w FILE");
+		return -EINVAL;
+	}
+	if (c->quiet && !(c->record && c->batch)) {
+		snprintf(err, errlen, "-q prints nothing while recording: pmutop -w FILE -b -q");
 		return -EINVAL;
 	}
 	if (c->count && !c->batch) {

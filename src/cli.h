@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -44,6 +45,12 @@ struct cli {
 	const char *listen; /* --listen [ADDR:]PORT: serve /metrics, no screen */
 	long top;	    /* --top N: process series exported (default 100) */
 	bool top_set;
+	const char *record;	 /* -w FILE: record every tick */
+	const char *replay;	 /* -r FILE: replay a recording */
+	bool quiet;		 /* -q: with -w -b, no output but the recording */
+	double retain_days;	 /* --retain DAYS */
+	uint64_t max_size;	 /* --max-size SIZE, bytes */
+	const char *begin, *end; /* --begin T, --end T (with -r) */
 	bool help, version;
 };
 

@@ -31,6 +31,9 @@
 #include "listing.h"
 #include "loop.h"
 #include "procfs.h"
+#include "recfmt.h"
+#include "record.h"
+#include "replay.h"
 #include "startup.h"
 #include "text.h"
 #ifdef PMUTOP_HAVE_UI
@@ -48,6 +51,8 @@ struct app {
 	struct batch *batch;
 	struct loop *loop;
 	struct exporter *exporter; /* --listen */
+	struct recorder *rec;	   /* -w FILE */
+	struct replay *rp;	   /* -r FILE */
 	pid_t child;		   /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
@@ -150,11 +155,17 @@ static void reap_child(struct app *a)
 	}
 }
 
+/* The model every output shows: the engine's, or the replayed tick's. */
+static const struct model *current(const struct app *a)
+{
+	return a->rp ? replay_model(a->rp) : engine_model(a->engine);
+}
+
 static void build_panes(struct app *a)
 {
-	const struct model *m = engine_model(a->engine);
-	a->npanes = columns_build_panes_ex(m, a->set->user, a->cfg.metrics, a->cfg.nmetrics,
-					   a->panes, MAX_PANES);
+	const struct model *m = current(a);
+	a->npanes = columns_build_panes_ex(m, a->rp ? replay_user_events(a->rp) : a->set->user,
+					   a->cfg.metrics, a->cfg.nmetrics, a->panes, MAX_PANES);
 	a->panes_threads = m->threads;
 	if (!a->cli.batch)
 		return;
@@ -190,7 +201,7 @@ static void build_panes(struct app *a)
  * reader that went away (EPIPE: | head) is a quiet end, any other error is one. */
 static int write_block(struct app *a, int *code)
 {
-	const struct model *m = engine_model(a->engine);
+	const struct model *m = current(a);
 	struct model cg;
 	if (a->cli.cgroups) {
 		/* The same model with cgroup rows for process rows. */
@@ -208,6 +219,33 @@ static int write_block(struct app *a, int *code)
 		*code = 1;
 	}
 	return -1;
+}
+
+/* -w: the tick just counted into the recording. A failure (a full disk) is said once
+ * and ends the recording, not the run: the file keeps every tick before it. Returns
+ * -1 when recording was all there was to do (-b -q). */
+static int record(struct app *a, void *ui)
+{
+	char err[512];
+	if (!a->rec)
+		return 0;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (recorder_write(a->rec, engine_model(a->engine), (double)ts.tv_sec + ts.tv_nsec / 1e9,
+			   err, sizeof(err)) == 0)
+		return 0;
+	recorder_close(a->rec);
+	a->rec = NULL;
+#ifdef PMUTOP_HAVE_UI
+	if (ui) {
+		ui_message(ui, err);
+		return 0;
+	}
+#else
+	(void)ui;
+#endif
+	say("%s\n", err);
+	return a->cli.quiet ? -1 : 0;
 }
 
 /* The watched command's totals, with its exit status. */
@@ -247,9 +285,11 @@ static int run_batch(struct app *a)
 					  : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
 		if ((ev.mask & LOOP_TICK) || ended) {
 			engine_tick(a->engine);
+			if (record(a, NULL))
+				return 1;
 			if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
 				build_panes(a);
-			bool quiet = a->cli.count && blocks >= a->cli.count;
+			bool quiet = (a->cli.count && blocks >= a->cli.count) || a->cli.quiet;
 			if (!quiet && write_block(a, &code))
 				return code;
 			blocks += !quiet;
@@ -261,7 +301,9 @@ static int run_batch(struct app *a)
 		}
 		if (ended) {
 			totals(a);
-			if (write_block(a, &code))
+			if (record(a, NULL))
+				return 1;
+			if (!a->cli.quiet && write_block(a, &code))
 				return code;
 			return a->child > 0 ? child_exit_code(a->child_status) : 0;
 		}
@@ -319,7 +361,7 @@ static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 /* The model on the screen: the engine's, or (G) the same with cgroup rows. */
 static void show(struct app *a, struct ui *ui)
 {
-	const struct model *m = engine_model(a->engine);
+	const struct model *m = current(a);
 	if (a->show_cgroups && (a->cgrows || (a->cgrows = cgrows_new()))) {
 		a->cgview = *m;
 		a->cgview.rows = cgrows_build(a->cgrows, m, &a->cgview.nrows);
@@ -540,6 +582,7 @@ static int run_live(struct app *a)
 		}
 		if (ev.mask & LOOP_TICK) {
 			engine_tick(a->engine);
+			record(a, ui);
 			if (a->panes_threads != engine_model(a->engine)->threads)
 				build_panes(a);
 			show(a, ui);
@@ -555,7 +598,9 @@ static int run_live(struct app *a)
 		if (watched_gone && !engine_model(a->engine)->final) {
 			/* The watched process is gone: its totals stay on the screen. */
 			engine_tick(a->engine);
+			record(a, ui);
 			totals(a);
+			record(a, ui);
 			loop_pause(a->loop, true);
 			show(a, ui);
 			dirty = true;
@@ -920,6 +965,286 @@ static void start_engine(struct app *a)
 	}
 }
 
+/* -r with --begin/--end: their times against the recording, or exit 2. */
+static void replay_window(struct app *a, double *begin, double *end)
+{
+	uint64_t f, l;
+	double wf, wl;
+	*begin = -1e18;
+	*end = 1e18;
+	if (replay_span(a->rp, &f, &l, &wf, &wl))
+		return;
+	const char *bad = NULL;
+	if (a->cli.begin && recfmt_parse_time(a->cli.begin, wf, wl, begin))
+		bad = a->cli.begin;
+	if (a->cli.end && recfmt_parse_time(a->cli.end, wf, wl, end))
+		bad = a->cli.end;
+	if (bad) {
+		say("invalid time '%s': give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h\n", bad);
+		exit(2);
+	}
+	if (*begin > *end) {
+		say("--begin is after --end: nothing to print\n");
+		exit(2);
+	}
+}
+
+/* A tick of the recording into the model, or exit: a damaged file ends the run. */
+static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
+{
+	int r = replay_load(a->rp, seq, err, len);
+	if (r && r != -ENOENT) {
+		say("%s\n", err);
+		return r;
+	}
+	if (r == 0 && (a->npanes == 0 || a->panes_threads != current(a)->threads))
+		build_panes(a);
+	return r;
+}
+
+/* -r -b: the recorded ticks in the window, as batch mode printed them then. */
+static int run_replay_batch(struct app *a)
+{
+	char err[512];
+	double begin, end;
+	uint64_t seq;
+	int code = 0;
+	long blocks = 0;
+	replay_window(a, &begin, &end);
+	if (replay_find(a->rp, begin, &seq))
+		return 0;
+	for (;;) {
+		int r = replay_goto(a, seq, err, sizeof(err));
+		if (r && r != -ENOENT)
+			return 2;
+		if (r == 0 && replay_wall(a->rp) > end)
+			break;
+		if (r == 0 && !a->batch) {
+			a->batch = batch_new(a->out, a->cli.format, a->panes, a->npanes,
+					     a->cli.sort, a->cli.reverse);
+			if (!a->batch)
+				return 1;
+			if (!batch_sort_ok(a->batch)) {
+				say("unknown sort column '%s': use a column title such as "
+				    "CPU%%, IPC or CMISS%%\n",
+				    a->cli.sort);
+				return 2;
+			}
+			batch_show_cpus(a->batch, a->cli.per_cpu);
+			if (current(a)->notice)
+				batch_notice(a->batch, current(a)->notice);
+		}
+		if (r == 0 && write_block(a, &code))
+			return code;
+		blocks += r == 0;
+		if ((a->cli.count && blocks >= a->cli.count) || replay_step(a->rp, seq, 1, &seq))
+			break;
+	}
+	return code;
+}
+
+#ifdef PMUTOP_HAVE_UI
+/* The header's REPLAY field: the tick's recorded time, and where it is in the file. */
+static void replay_header(struct app *a, struct ui *ui, bool playing)
+{
+	char at[32], text[96];
+	uint64_t f, l;
+	double wf, wl;
+	recfmt_time_text(replay_wall(a->rp), at, sizeof(at));
+	if (replay_span(a->rp, &f, &l, &wf, &wl) == 0)
+		snprintf(text, sizeof(text), "%s %s (%llu/%llu)", playing ? "PLAY" : "REPLAY", at,
+			 (unsigned long long)(replay_seq(a->rp) - f + 1),
+			 (unsigned long long)(l - f + 1));
+	else
+		snprintf(text, sizeof(text), "REPLAY %s", at);
+	ui_set_replay(ui, text);
+}
+
+/* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
+static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *playing)
+{
+	char err[512];
+	uint64_t seq = replay_seq(a->rp), to = seq;
+	switch (cmd->kind) {
+	case UI_QUIT:
+		return true;
+	case UI_STEP:
+		if (replay_step(a->rp, seq, cmd->step, &to))
+			ui_message(ui, cmd->step > 0 ? "the last recorded tick"
+						     : "the first recorded tick");
+		break;
+	case UI_JUMP: {
+		uint64_t f, l;
+		double wf, wl, t;
+		if (replay_span(a->rp, &f, &l, &wf, &wl) ||
+		    recfmt_parse_time(cmd->spec, wf, wl, &t)) {
+			ui_message(ui,
+				   "not a time: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h");
+			break;
+		}
+		replay_find(a->rp, t, &to);
+		break;
+	}
+	case UI_TOGGLE_PAUSE:
+		*playing = !*playing;
+		loop_pause(a->loop, !*playing);
+		break;
+	case UI_TOGGLE_CGROUPS:
+		a->show_cgroups = !a->show_cgroups;
+		break;
+	case UI_SET_METRICS:
+		apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
+		break;
+	case UI_SET_EVENTS:
+		ui_events_refused(ui, "a replay has the recorded events only: record others "
+				      "with pmutop -e SPEC -w FILE");
+		break;
+	case UI_SAVE_CONFIG:
+		save_config(a, ui);
+		break;
+	case UI_FOCUS_PID:
+	case UI_UNFOCUS:
+	case UI_REDRAW:
+	case UI_NONE:
+		break;
+	case UI_TOGGLE_THREADS:
+		ui_message(ui, current(a)->threads
+				       ? "thread rows are in the recording"
+				       : "no thread rows were recorded: record with -H");
+		break;
+	default:
+		ui_message(ui, "a replay counts nothing: that is for the live screen");
+		break;
+	}
+	if (to != seq && replay_goto(a, to, err, sizeof(err)) &&
+	    replay_goto(a, seq, err, sizeof(err)))
+		return true;
+	replay_header(a, ui, *playing);
+	show(a, ui);
+	return false;
+}
+
+static int run_replay_live(struct app *a)
+{
+	char err[512];
+	double begin, end;
+	uint64_t seq;
+	struct ui_opts o = {.color = !a->cli.no_color,
+			    .pane = a->cli.pane,
+			    .sort = a->cli.sort,
+			    .reverse = a->cli.reverse};
+	replay_window(a, &begin, &end);
+	if (replay_find(a->rp, begin, &seq) || replay_goto(a, seq, err, sizeof(err)))
+		return 2;
+	struct ui *ui = ui_new(&o, err, sizeof(err));
+	if (!ui) {
+		say("%s\n", err);
+		return 1;
+	}
+	bool playing = false, quit = false;
+	int code = 0;
+	loop_pause(a->loop, true);
+	ui_set_user_spec(ui, NULL);
+	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
+	replay_header(a, ui, playing);
+	show(a, ui);
+	ui_draw(ui);
+	while (!quit) {
+		struct loop_events ev;
+		if (loop_wait(a->loop, &ev) < 0) {
+			code = 1;
+			break;
+		}
+		if (ev.mask & LOOP_SIGNAL) {
+			if (ev.signo == SIGWINCH) {
+				ui_resize(ui);
+			} else if (ev.signo == SIGTSTP) {
+				ui_suspend(ui);
+				raise(SIGSTOP);
+				ui_resume(ui);
+			} else if (ev.signo == SIGCONT) {
+				ui_suspend(ui);
+				ui_resume(ui);
+				ui_resize(ui);
+			} else if (ev.signo != SIGCHLD) {
+				quit = true;
+			}
+		}
+		if ((ev.mask & LOOP_TICK) && playing) {
+			/* At the recorded pace: the next tick after the interval it covers. */
+			struct ui_cmd step = {.kind = UI_STEP, .step = 1};
+			uint64_t before = replay_seq(a->rp);
+			quit = replay_cmd(a, ui, &step, &playing);
+			if (replay_seq(a->rp) == before) {
+				playing = false; /* the end: it waits there */
+				loop_pause(a->loop, true);
+				replay_header(a, ui, playing);
+			} else {
+				loop_set_interval(a->loop, current(a)->elapsed > 0.05
+								   ? current(a)->elapsed
+								   : current(a)->interval);
+			}
+		}
+		if (ev.mask & LOOP_INPUT) {
+			struct ui_cmd cmd;
+			while (!quit && ui_input(ui, &cmd) > 0)
+				quit = replay_cmd(a, ui, &cmd, &playing);
+			if (playing)
+				loop_set_interval(a->loop, current(a)->interval);
+		}
+		if (!quit)
+			ui_draw(ui);
+	}
+	ui_free(ui);
+	return code;
+}
+#else
+static int run_replay_live(struct app *a)
+{
+	(void)a;
+	say("built without the curses screen: replay in batch mode, pmutop -r FILE -b\n");
+	return 2;
+}
+#endif
+
+/* pmutop -r FILE: nothing is counted; the recording is the source. */
+static int run_replay(struct app *a)
+{
+	char err[512];
+	a->rp = replay_open(a->cli.replay, err, sizeof(err));
+	if (!a->rp) {
+		say("%s\n", err);
+		return 2;
+	}
+	a->pmus = pmu_set_new("/sys", true);
+	load_config(a);
+	a->out = stdout;
+	if (a->cli.output && !(a->out = fopen(a->cli.output, "we"))) {
+		say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
+		replay_close(a->rp);
+		return 2;
+	}
+	int lerr;
+	a->loop = loop_new(1.0, a->cli.batch ? -1 : STDIN_FILENO, &lerr);
+	if (!a->loop) {
+		say("cannot set up timers and signals: %s\n", strerror(-lerr));
+		return 1;
+	}
+	if (a->cli.cgroups && !(a->cgrows = cgrows_new()))
+		return 1;
+	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
+	if (a->out != stdout && a->out && fclose(a->out) && code == 0) {
+		say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
+		code = 1;
+	}
+	batch_free(a->batch);
+	cgrows_free(a->cgrows);
+	loop_free(a->loop);
+	replay_close(a->rp);
+	pmu_set_free(a->pmus);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	static struct app a;
@@ -953,7 +1278,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!a.cli.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		die_usage("the live screen needs a terminal: use batch mode, e.g. pmutop -b -n 3");
+		die_usage(a.cli.replay ? "the replay screen needs a terminal: use pmutop -r FILE -b"
+				       : "the live screen needs a terminal: use batch mode, e.g. "
+					 "pmutop -b -n 3");
+	if (a.cli.replay)
+		return run_replay(&a);
 	check_pids(&a);
 	setup(&a);
 	check_user(&a);
@@ -974,6 +1303,15 @@ int main(int argc, char **argv)
 		a.exporter = exporter_new(a.cli.listen, err, sizeof(err));
 		if (!a.exporter)
 			die_usage(err);
+	}
+	if (a.cli.record) {
+		struct record_opts ro = {.retain_days = a.cli.retain_days,
+					 .max_size = a.cli.max_size};
+		a.rec = recorder_open(a.cli.record, &ro, err, sizeof(err));
+		if (!a.rec) {
+			say("%s\n", err);
+			return 2;
+		}
 	}
 	start_engine(&a);
 	/* Start-up can take as long as an interval: the first one starts now. */
@@ -1007,6 +1345,7 @@ int main(int argc, char **argv)
 	} else {
 		code = run_live(&a);
 	}
+	recorder_close(a.rec);
 	batch_free(a.batch);
 	cgrows_free(a.cgrows);
 	engine_free(a.engine);

@@ -344,7 +344,14 @@ static void test_pids_exact_faults(void **state)
 	 * and reads exact zeros. Then it runs: read in full, exact again. */
 	assert_int_equal(engine_tick(e), 0);
 	th = find(m, ROW_THREAD, t.pid, t.pid);
-	assert_true(count(th, EV_PF) == 0 && count(th, EV_CS) == 0 && count(th, EV_TC) == 0);
+	/* Under valgrind the target (valgrind's too) wakes now and then by itself: its
+	 * values are then small, but still exact, never n/c. */
+	if (testutil_under_valgrind())
+		assert_true(th->v[EV_PF].state == VAL_EXACT && th->v[EV_CS].state == VAL_EXACT &&
+			    th->v[EV_TC].state == VAL_EXACT);
+	else
+		assert_true(count(th, EV_PF) == 0 && count(th, EV_CS) == 0 &&
+			    count(th, EV_TC) == 0);
 	sum += count(find(m, ROW_PROC, t.pid, 0), EV_PF);
 	target_touch(&t, 0, N);
 	assert_int_equal(engine_tick(e), 0);

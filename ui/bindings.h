@@ -33,6 +33,9 @@ enum bind_act {
 	BIND_REDRAW,
 	BIND_HELP,
 	BIND_QUIT,
+	BIND_STEP_FWD, /* a replay: t */
+	BIND_STEP_BACK,
+	BIND_JUMP,
 };
 
 /* When a key shows on the key bar. */

@@ -184,11 +184,16 @@ static int add_field(struct field *f, int n, const char *label, const char *valu
 
 /* State first and kept longest: PAUSED/FINAL, tasks, threads, user/kernel; the clock
  * and the interval go before them on a narrow screen. */
-static void tasks_line(const struct model *m, bool paused, int y, int w)
+static void tasks_line(const struct model *m, bool paused, const char *replay, int y, int w)
 {
-	struct field f[8];
+	struct field f[10];
 	char buf[96], when[32], ex[48], tick[64];
 	int n = 0;
+	if (replay) {
+		char rp[96];
+		snprintf(rp, sizeof(rp), " %s ", replay);
+		n = add_field(f, n, "", rp, NULL, 0, colors_attr(CLR_PAUSED));
+	}
 	if (paused || m->paused) {
 		n = add_field(f, n, "", " PAUSED ", NULL, 0, colors_attr(CLR_PAUSED));
 	} else if (m->final) {
@@ -262,7 +267,7 @@ static void notice_draw(const struct model *m, int y, int lines, int w)
 	}
 }
 
-void header_draw(const struct model *m, bool paused, int y, int h, int w)
+void header_draw(const struct model *m, bool paused, const char *replay, int y, int h, int w)
 {
 	if (!m || h <= 0)
 		return;
@@ -272,7 +277,7 @@ void header_draw(const struct model *m, bool paused, int y, int h, int w)
 	/* Short of lines, the notice wins over the tasks line (it explains the n/a), but
 	 * takes one line less first. */
 	if (left > 0 && (nl == 0 || left >= 2)) {
-		tasks_line(m, paused, next++, w);
+		tasks_line(m, paused, replay, next++, w);
 		left--;
 	}
 	if (left > 0 && nl > 0)

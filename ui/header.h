@@ -11,6 +11,7 @@
 int header_height(const struct model *m, int w);
 /* Draw at most h lines from y; the most important first (identity, notice, tasks).
  * paused: the user asked for a pause that the model may not show yet. */
-void header_draw(const struct model *m, bool paused, int y, int h, int w);
+/* replay: the REPLAY field's text on a replay's screen, or NULL. */
+void header_draw(const struct model *m, bool paused, const char *replay, int y, int h, int w);
 
 #endif

@@ -102,6 +102,9 @@ static void ask(struct ui *u, enum ui_ask what)
 	case ASK_PID:
 		prompt_open(&u->prompt, "Watch PID:", "");
 		break;
+	case ASK_TIME:
+		prompt_open(&u->prompt, "Jump to (HH:MM[:SS], -10m, +1h):", "");
+		break;
 	}
 }
 
@@ -246,6 +249,19 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		u->paused = !u->paused;
 		cmd->kind = UI_TOGGLE_PAUSE;
 		break;
+	case BIND_STEP_FWD:
+	case BIND_STEP_BACK:
+	case BIND_JUMP:
+		if (!u->replay[0])
+			snprintf(u->msg, sizeof(u->msg),
+				 "t, T and b travel through a recording: pmutop -r FILE");
+		else if (act == BIND_JUMP)
+			ask(u, ASK_TIME);
+		else {
+			cmd->kind = UI_STEP;
+			cmd->step = act == BIND_STEP_FWD ? 1 : -1;
+		}
+		break;
 	case BIND_EVENTS:
 		setup_open(u);
 		break;
@@ -344,6 +360,10 @@ static void prompt_done(struct ui *u, struct ui_cmd *cmd)
 	pid_t pid;
 	switch (u->ask) {
 	case ASK_FILTER:
+		break;
+	case ASK_TIME:
+		cmd->kind = UI_JUMP;
+		cmd->spec = u->prompt.text;
 		break;
 	case ASK_INTERVAL:
 		if (cli_parse_seconds(u->prompt.text, &iv) != 0) { /* as -d takes it */

@@ -254,6 +254,12 @@ void ui_set_catalog(struct ui *u, const struct catalog *c)
 	setup_catalog_changed(u);
 }
 
+void ui_set_replay(struct ui *u, const char *text)
+{
+	if (u)
+		snprintf(u->replay, sizeof(u->replay), "%s", text ? text : "");
+}
+
 void ui_set_user_spec(struct ui *u, const char *spec)
 {
 	if (!u)

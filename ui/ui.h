@@ -40,6 +40,8 @@ enum ui_cmd_kind {
 	UI_SET_EVENTS,	/* .spec: count these user events (perf -e syntax; "" none) */
 	UI_SET_METRICS, /* .metrics, .nmetrics: the user's derived columns */
 	UI_SAVE_CONFIG, /* write the setup file */
+	UI_STEP,	/* a replay: one tick forward (.step 1) or back (-1) */
+	UI_JUMP,	/* a replay: to the time typed (.spec) */
 };
 
 struct ui_cmd {
@@ -47,6 +49,7 @@ struct ui_cmd {
 	double interval;
 	pid_t pid;
 	int sig;		  /* UI_SIGNAL: the signal for pid */
+	int step;		  /* UI_STEP */
 	unsigned long long start; /* UI_SIGNAL: pid's start time when it was picked */
 	/* UI-owned, valid until the next ui_* call: */
 	const char *spec;
@@ -78,6 +81,10 @@ void ui_message(struct ui *u, const char *text);
 /* The events sent (UI_SET_EVENTS) were refused, for why: said, and a spec typed at the
  * events setup's spec line is shown there again as typed. */
 void ui_events_refused(struct ui *u, const char *why);
+
+/* A replay (-r): the header's REPLAY field (the tick's recorded time), and t, T and b
+ * step and jump. NULL: the live screen. */
+void ui_set_replay(struct ui *u, const char *text);
 
 /* What W saves of the screen: the active pane's name, its sort column's name ("" for
  * the pane's default) and whether that sort runs against the column's natural

@@ -22,7 +22,7 @@
 #define UI_MESSAGE_SECONDS 5.0 /* ui_message's line stays this long, or until a key */
 
 enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU, MODE_SETUP };
-enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID };
+enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID, ASK_TIME };
 enum ui_pick { PICK_SORT, PICK_USER, PICK_SIGNAL };
 
 /* Each pane keeps its own sort, by names: panes are rebuilt (a THR column comes and
@@ -60,8 +60,9 @@ struct ui {
 	char filter[PROMPT_MAX];
 	bool have_uid;
 	uid_t uid;
-	pid_t focus; /* watched process, 0: all */
-	bool paused; /* as last asked, until the model says */
+	pid_t focus;	 /* watched process, 0: all */
+	bool paused;	 /* as last asked, until the model says */
+	char replay[96]; /* a replay's header field; "" on the live screen */
 
 	enum ui_mode mode;
 	enum ui_ask ask;

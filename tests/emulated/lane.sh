@@ -89,7 +89,7 @@ else
 	plan="$here/lane.plan"
 	cross_build pmutop-aarch64 "$src" pmutop \
 		-DPMUTOP_STATIC=ON -DPMUTOP_UI=OFF -DPMUTOP_TESTS=OFF -DPMUTOP_WERROR=ON \
-		-DPMUTOP_EXPORTER=OFF
+		-DPMUTOP_EXPORTER=OFF -DPMUTOP_RECORD=OFF
 	cp "$work/pmutop-aarch64/pmutop" "$stage/"
 fi
 cp "$plan" "$stage/lane.plan"

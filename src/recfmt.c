@@ -1,0 +1,214 @@
+/* The recording's cells text and the times users type. */
+#include "recfmt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char STATE_CH[] = "acexs"; /* enum val_state order */
+static const char WHY_CH[] = "-upfgirosk"
+			     "e"; /* enum val_why order */
+
+static unsigned usual_pm(uint8_t state)
+{
+	return state == VAL_EXACT ? 1000 : 0;
+}
+
+size_t recfmt_cells(const struct val *v, unsigned n, char *out, size_t len)
+{
+	size_t k = 0;
+	if (len < 2 * (size_t)n + 1)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		out[k++] = v[i].state < sizeof(STATE_CH) - 1 ? STATE_CH[v[i].state] : '?';
+		out[k++] = v[i].why < sizeof(WHY_CH) - 1 ? WHY_CH[v[i].why] : '?';
+	}
+	out[k] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		if (v[i].run_pm == usual_pm(v[i].state))
+			continue;
+		int w = snprintf(out + k, len - k, ",%u:%u", i, (unsigned)v[i].run_pm);
+		if (w < 0 || (size_t)w >= len - k)
+			return 0;
+		k += (size_t)w;
+	}
+	return k;
+}
+
+int recfmt_parse_cells(const char *s, struct val *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const char *st = s[0] ? strchr(STATE_CH, s[0]) : NULL;
+		const char *why = st && s[1] ? strchr(WHY_CH, s[1]) : NULL;
+		if (!st || !why)
+			return -EINVAL;
+		v[i].state = (uint8_t)(st - STATE_CH);
+		v[i].why = (uint8_t)(why - WHY_CH);
+		v[i].run_pm = (uint16_t)usual_pm(v[i].state);
+		s += 2;
+	}
+	while (*s == ',') {
+		char *end;
+		unsigned long i = strtoul(s + 1, &end, 10);
+		if (end == s + 1 || *end != ':' || i >= n)
+			return -EINVAL;
+		const char *num = end + 1;
+		unsigned long pm = strtoul(num, &end, 10);
+		if (end == num || pm > 1000)
+			return -EINVAL;
+		v[i].run_pm = (uint16_t)pm;
+		s = end;
+	}
+	return *s ? -EINVAL : 0;
+}
+
+static int parse_clock(const char *s, struct tm *tm)
+{
+	int h, m, sec = 0, used = 0;
+	if (sscanf(s, "%2d:%2d%n", &h, &m, &used) != 2)
+		return -EINVAL;
+	if (s[used] == ':') {
+		int more = 0;
+		if (sscanf(s + used + 1, "%2d%n", &sec, &more) != 1)
+			return -EINVAL;
+		used += 1 + more;
+	}
+	if (s[used] || h > 23 || m > 59 || sec > 60 || h < 0 || m < 0 || sec < 0)
+		return -EINVAL;
+	tm->tm_hour = h;
+	tm->tm_min = m;
+	tm->tm_sec = sec;
+	return 0;
+}
+
+static int parse_span(const char *s, double *out)
+{
+	char *end;
+	double n = strtod(s, &end);
+	if (end == s || !isfinite(n) || n < 0 || s[0] == '-' || s[0] == '+')
+		return -EINVAL;
+	double mul = 1;
+	switch (*end) {
+	case 's':
+	case '\0':
+		break;
+	case 'm':
+		mul = 60;
+		break;
+	case 'h':
+		mul = 3600;
+		break;
+	case 'd':
+		mul = 86400;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end && end[1])
+		return -EINVAL;
+	*out = n * mul;
+	return 0;
+}
+
+int recfmt_parse_time(const char *s, double first, double last, double *out)
+{
+	double span;
+	if (!s || !*s)
+		return -EINVAL;
+	if (s[0] == '-' || s[0] == '+') {
+		if (parse_span(s + 1, &span))
+			return -EINVAL;
+		*out = s[0] == '-' ? last - span : first + span;
+		return 0;
+	}
+	if (s[0] == '@') {
+		char *end;
+		double t = strtod(s + 1, &end);
+		if (end == s + 1 || *end || !isfinite(t))
+			return -EINVAL;
+		*out = t;
+		return 0;
+	}
+	time_t base = (time_t)first;
+	struct tm tm;
+	if (!localtime_r(&base, &tm))
+		return -EINVAL;
+	if (strlen(s) > 10 && (s[10] == ' ' || s[10] == 'T')) {
+		int y, mo, d, used = 0;
+		if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 || used != 10)
+			return -EINVAL;
+		tm.tm_year = y - 1900;
+		tm.tm_mon = mo - 1;
+		tm.tm_mday = d;
+		if (parse_clock(s + 11, &tm))
+			return -EINVAL;
+		tm.tm_isdst = -1;
+		*out = (double)mktime(&tm);
+		return 0;
+	}
+	if (parse_clock(s, &tm))
+		return -EINVAL;
+	tm.tm_isdst = -1;
+	double t = (double)mktime(&tm);
+	/* A time of day before the recording began: the next day's (a recording from
+	 * 23:00 asked for 01:30). */
+	if (t + 1 <= floor(first)) {
+		tm.tm_mday++;
+		tm.tm_isdst = -1;
+		t = (double)mktime(&tm);
+	}
+	*out = t;
+	return 0;
+}
+
+const char *recfmt_time_text(double wall, char *buf, size_t len)
+{
+	time_t t = (time_t)wall;
+	struct tm tm;
+	if (len == 0)
+		return buf;
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		buf[0] = '\0';
+	return buf;
+}
+
+int recfmt_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!s || !(*s >= '0' && *s <= '9'))
+		return -EINVAL;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 10);
+	unsigned shift = 0;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end && end[1] && !((end[1] == 'B' || end[1] == 'b') && !end[2]))
+		return -EINVAL;
+	if (errno || n == 0 || n > (UINT64_MAX >> shift))
+		return -EINVAL;
+	*out = (uint64_t)n << shift;
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* The recording's file format, the parts without SQLite: how a row's cells (state, why
+ * and running share of each value) are written as text, and how a time typed by the
+ * user (--begin, --end, b on the screen) is read. Shared by the recorder and the
+ * replay, so that what one writes the other reads. */
+#ifndef PMUTOP_RECFMT_H
+#define PMUTOP_RECFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "value.h"
+
+/* Written into PRAGMA application_id ("pmut") and user_version. */
+#define RECFMT_APP_ID 0x706d7574
+#define RECFMT_VERSION 1
+
+/* Cells as text: two letters a value, its state (a n/a, c n/c, e empty, x exact,
+ * s scaled) and its why (- none, u unsupported, p no permission, f fd limit, g gone,
+ * i invalid, r not run, o no fit, s starting, k kernel only, e error), then ",I:PM" for
+ * each value I whose running share is not its state's usual one (1000 per mille when
+ * exact, 0 otherwise). "x-x-a-" is three values: two exact, one n/a. Returns the length
+ * written, or 0 when len is too small. */
+size_t recfmt_cells(const struct val *v, unsigned n, char *out, size_t len);
+/* The cells back into v[0..n) (their numbers left as they are). Returns 0, or -EINVAL
+ * for text that is not n cells. */
+int recfmt_parse_cells(const char *s, struct val *v, unsigned n);
+
+/* A time as the user types it, into seconds since the epoch:
+ *   HH:MM[:SS]            that time of day on the day of first (local time); the next
+ *                         day's when it falls before first
+ *   YYYY-MM-DD HH:MM[:SS] (or with a T) a local date and time
+ *   -N[smhd]              N seconds (minutes, hours, days) before last
+ *   +N[smhd]              N seconds (...) after first
+ *   @EPOCH                seconds since the epoch
+ * first and last are the recording's first and last tick. Returns 0, or -EINVAL. */
+int recfmt_parse_time(const char *s, double first, double last, double *out);
+
+/* "100M", "2G", "512k", "4096": bytes (powers of 1024), for --max-size. Returns 0 or
+ * -EINVAL. */
+int recfmt_parse_size(const char *s, uint64_t *out);
+
+/* "2026-11-24 08:15:02" (local time) for a wall-clock time. Returns buf. */
+const char *recfmt_time_text(double wall, char *buf, size_t len);
+
+#endif

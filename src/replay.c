@@ -1,0 +1,705 @@
+/* A recording back into models: a tick's header, its event set, the tasks alive then
+ * and the samples it stored; a task without a sample was idle (every value zero, the
+ * tick's usual cells). Everything read from the file is checked before it is used: a
+ * damaged or hostile file gives an error, never a wild index. */
+#include "replay.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "recfmt.h"
+
+struct ptask {
+	int64_t id;
+	struct mrow r;		   /* identity; strings as arena offsets until resolved */
+	size_t user, comm, cgroup; /* arena offsets, (size_t)-1 for NULL */
+	long sample;		   /* index into the samples read, -1: idle */
+};
+
+struct replay {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *tick, *tasks, *samples, *next, *prev, *find, *last;
+	/* The header and event set of the loaded tick, cached by id. */
+	int64_t header_id, evset_id;
+	char *host, *kernel, *pmus, *notice;
+	int ncpus;
+	struct mevent *events;
+	char **names; /* name and key of each event, 2 a event */
+	unsigned nevents;
+	struct mgroup *groups;
+	unsigned ngroups;
+	bool user;
+	/* The tick. */
+	struct model m;
+	double wall;
+	uint64_t seq;
+	struct ptask *tk;
+	size_t ntk, tkcap;
+	char *arena;
+	size_t alen, acap;
+	struct mstore rows, cpus;
+	struct val *usual;
+	unsigned nusual;
+};
+
+static int damaged(struct replay *p, char *err, size_t len, const char *what)
+{
+	snprintf(err, len, "%s: damaged recording: %s", p->path, what);
+	return -EINVAL;
+}
+
+static void free_evset(struct replay *p)
+{
+	for (unsigned i = 0; i < 2 * p->nevents; i++)
+		free(p->names[i]);
+	free(p->names);
+	free(p->events);
+	free(p->groups);
+	p->names = NULL;
+	p->events = NULL;
+	p->groups = NULL;
+	p->nevents = p->ngroups = 0;
+	p->evset_id = 0;
+}
+
+static void free_header(struct replay *p)
+{
+	free(p->host);
+	free(p->kernel);
+	free(p->pmus);
+	free(p->notice);
+	p->host = p->kernel = p->pmus = p->notice = NULL;
+	p->header_id = 0;
+}
+
+void replay_close(struct replay *p)
+{
+	if (!p)
+		return;
+	sqlite3_finalize(p->tick);
+	sqlite3_finalize(p->tasks);
+	sqlite3_finalize(p->samples);
+	sqlite3_finalize(p->next);
+	sqlite3_finalize(p->prev);
+	sqlite3_finalize(p->find);
+	sqlite3_finalize(p->last);
+	if (p->db)
+		sqlite3_close(p->db);
+	free_evset(p);
+	free_header(p);
+	free(p->tk);
+	free(p->arena);
+	free(p->usual);
+	mstore_free(&p->rows);
+	mstore_free(&p->cpus);
+	free(p->path);
+	free(p);
+}
+
+static int64_t query_int(sqlite3 *db, const char *sql, int *rc)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	*rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (*rc != SQLITE_OK)
+		return -1;
+	*rc = sqlite3_step(st);
+	if (*rc == SQLITE_ROW) {
+		v = sqlite3_column_int64(st, 0);
+		*rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? strdup((const char *)s) : NULL;
+}
+
+struct replay *replay_open(const char *path, char *err, size_t errlen)
+{
+	struct stat sb;
+	if (stat(path, &sb) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct replay *p = calloc(1, sizeof(*p));
+	if (!p || !(p->path = strdup(path))) {
+		free(p);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	int rc;
+	if (sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+			 p->db ? sqlite3_errmsg(p->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(p->db, 2000);
+	int64_t app = query_int(p->db, "PRAGMA application_id", &rc);
+	if (rc == SQLITE_NOTADB || (rc == SQLITE_OK && app != RECFMT_APP_ID)) {
+		snprintf(err, errlen, "%s: not a pmutop recording", path);
+		goto fail;
+	}
+	if (rc != SQLITE_OK) {
+		damaged(p, err, errlen, sqlite3_errmsg(p->db));
+		goto fail;
+	}
+	int64_t ver = query_int(p->db, "PRAGMA user_version", &rc);
+	if (rc == SQLITE_OK && ver > RECFMT_VERSION) {
+		snprintf(err, errlen,
+			 "%s: recorded by a newer pmutop (format %lld; this one reads %d)", path,
+			 (long long)ver, RECFMT_VERSION);
+		goto fail;
+	}
+	if (rc != SQLITE_OK || ver < 1) {
+		damaged(p, err, errlen,
+			rc == SQLITE_OK ? "no format version" : sqlite3_errmsg(p->db));
+		goto fail;
+	}
+	if (sqlite3_prepare_v2(p->db,
+			       "SELECT wall, tick, time, interval, elapsed, evset, header, flags,"
+			       " exit_status, ntasks, nfd_short, idle FROM ticks WHERE seq = ?",
+			       -1, &p->tick, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db,
+			       "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup, kthread,"
+			       " nthreads FROM tasks WHERE first <= ?1 AND (last IS NULL OR"
+			       " last >= ?1)",
+			       -1, &p->tasks, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db, "SELECT * FROM samples WHERE seq = ?", -1, &p->samples,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db, "SELECT min(seq) FROM ticks WHERE seq > ?", -1, &p->next,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db, "SELECT max(seq) FROM ticks WHERE seq < ?", -1, &p->prev,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db, "SELECT seq FROM ticks WHERE wall >= ? ORDER BY wall LIMIT 1",
+			       -1, &p->find, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db,
+			       "SELECT min(seq), max(seq), (SELECT wall FROM ticks ORDER BY seq"
+			       " LIMIT 1), (SELECT wall FROM ticks ORDER BY seq DESC LIMIT 1)"
+			       " FROM ticks",
+			       -1, &p->last, NULL) != SQLITE_OK) {
+		damaged(p, err, errlen, sqlite3_errmsg(p->db));
+		goto fail;
+	}
+	uint64_t a, b;
+	double wa, wb;
+	if (replay_span(p, &a, &b, &wa, &wb)) {
+		snprintf(err, errlen, "%s: the recording holds no tick", path);
+		goto fail;
+	}
+	return p;
+fail:
+	replay_close(p);
+	return NULL;
+}
+
+int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirst, double *wlast)
+{
+	int rc = -ENOENT;
+	if (sqlite3_step(p->last) == SQLITE_ROW && sqlite3_column_type(p->last, 0) != SQLITE_NULL) {
+		*first = (uint64_t)sqlite3_column_int64(p->last, 0);
+		*last = (uint64_t)sqlite3_column_int64(p->last, 1);
+		*wfirst = sqlite3_column_double(p->last, 2);
+		*wlast = sqlite3_column_double(p->last, 3);
+		rc = 0;
+	}
+	sqlite3_reset(p->last);
+	return rc;
+}
+
+static int one_seq(sqlite3_stmt *st, uint64_t *out)
+{
+	int rc = -ENOENT;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*out = (uint64_t)sqlite3_column_int64(st, 0);
+		rc = 0;
+	}
+	sqlite3_reset(st);
+	return rc;
+}
+
+int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
+{
+	sqlite3_stmt *st = dir > 0 ? p->next : p->prev;
+	sqlite3_bind_int64(st, 1, (int64_t)seq);
+	return one_seq(st, out);
+}
+
+int replay_find(struct replay *p, double wall, uint64_t *out)
+{
+	sqlite3_bind_double(p->find, 1, wall);
+	if (one_seq(p->find, out) == 0)
+		return 0;
+	uint64_t a;
+	double wa, wb;
+	return replay_span(p, &a, out, &wa, &wb);
+}
+
+static int load_header(struct replay *p, int64_t id, char *err, size_t len)
+{
+	if (id == p->header_id)
+		return 0;
+	free_header(p);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(p->db,
+			       "SELECT host, kernel, ncpus, pmus, notice FROM headers WHERE id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return damaged(p, err, len, sqlite3_errmsg(p->db));
+	sqlite3_bind_int64(st, 1, id);
+	int rc = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		p->host = dup_col(st, 0);
+		p->kernel = dup_col(st, 1);
+		p->ncpus = sqlite3_column_int(st, 2);
+		p->pmus = dup_col(st, 3);
+		p->notice = dup_col(st, 4);
+		p->header_id = id;
+	} else {
+		rc = damaged(p, err, len, "a tick's header is missing");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int check_evset(struct replay *p, char *err, size_t len)
+{
+	unsigned next = 0;
+	for (unsigned g = 0; g < p->ngroups; g++) {
+		if (p->groups[g].first != next || p->groups[g].n > p->nevents - next)
+			return damaged(p, err, len, "event groups do not fit the events");
+		next += p->groups[g].n;
+	}
+	for (unsigned i = 0; i < p->nevents; i++) {
+		const struct mevent *e = &p->events[i];
+		if (e->group >= p->ngroups || e->role >= ROLE_COUNT || e->nsum > 4 ||
+		    (!e->logical && (e->member >= p->groups[e->group].n ||
+				     p->groups[e->group].first + e->member != i)))
+			return damaged(p, err, len, "an event is outside its group");
+		for (unsigned k = 0; k < e->nsum; k++)
+			if (e->sum[k] >= p->nevents)
+				return damaged(p, err, len,
+					       "an event sums events that do not exist");
+	}
+	return 0;
+}
+
+static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
+{
+	if (id == p->evset_id)
+		return 0;
+	free_evset(p);
+	int rc;
+	char sql[160];
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM events WHERE evset = %lld", (long long)id);
+	int64_t ne = query_int(p->db, sql, &rc);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM groups WHERE evset = %lld", (long long)id);
+	int64_t ng = query_int(p->db, sql, &rc);
+	if (rc != SQLITE_OK || ne < 0 || ng < 0 || ne > 4096 || ng > ne)
+		return damaged(p, err, len, "an event set cannot be read");
+	p->events = calloc((size_t)ne + 1, sizeof(*p->events));
+	p->names = calloc(2 * (size_t)ne + 1, sizeof(*p->names));
+	p->groups = calloc((size_t)ng + 1, sizeof(*p->groups));
+	if (!p->events || !p->names || !p->groups)
+		return -ENOMEM;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(
+		    p->db,
+		    "SELECT idx, name, key, grp, member, role, status, hardware, logical,"
+		    " sums FROM events WHERE evset = ? ORDER BY idx",
+		    -1, &st, NULL) != SQLITE_OK)
+		return damaged(p, err, len, sqlite3_errmsg(p->db));
+	sqlite3_bind_int64(st, 1, id);
+	unsigned n = 0;
+	rc = 0;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		struct mevent *e = &p->events[n];
+		if (n >= ne || sqlite3_column_int64(st, 0) != n) {
+			rc = damaged(p, err, len, "events are not numbered in order");
+			break;
+		}
+		p->names[2 * n] = dup_col(st, 1);
+		p->names[2 * n + 1] = dup_col(st, 2);
+		p->nevents = ++n;
+		if (!p->names[2 * n - 2] || !p->names[2 * n - 1]) {
+			rc = damaged(p, err, len, "an event has no name");
+			break;
+		}
+		e->name = p->names[2 * n - 2];
+		e->key = p->names[2 * n - 1];
+		e->group = (unsigned)sqlite3_column_int(st, 3);
+		e->member = (unsigned)sqlite3_column_int(st, 4);
+		e->role = (enum ev_role)(unsigned)sqlite3_column_int(st, 5);
+		e->status = (uint8_t)sqlite3_column_int(st, 6);
+		e->hardware = sqlite3_column_int(st, 7) != 0;
+		e->logical = sqlite3_column_int(st, 8) != 0;
+		const char *sums = (const char *)sqlite3_column_text(st, 9);
+		for (const char *s = sums; s && *s && e->nsum < 4; e->nsum++) {
+			char *end;
+			e->sum[e->nsum] = (unsigned)strtoul(s, &end, 10);
+			s = *end == ',' ? end + 1 : end;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (sqlite3_prepare_v2(
+		    p->db, "SELECT idx, first, n, user FROM groups WHERE evset = ? ORDER BY idx",
+		    -1, &st, NULL) != SQLITE_OK)
+		return damaged(p, err, len, sqlite3_errmsg(p->db));
+	sqlite3_bind_int64(st, 1, id);
+	unsigned g = 0;
+	while (sqlite3_step(st) == SQLITE_ROW && g < ng) {
+		if (sqlite3_column_int64(st, 0) != g)
+			break;
+		p->groups[g].first = (unsigned)sqlite3_column_int(st, 1);
+		p->groups[g].n = (unsigned)sqlite3_column_int(st, 2);
+		p->groups[g].user = sqlite3_column_int(st, 3) != 0;
+		p->user = p->user || p->groups[g].user;
+		g++;
+	}
+	sqlite3_finalize(st);
+	p->ngroups = g;
+	if (n != ne || g != ng)
+		return damaged(p, err, len, "an event set is incomplete");
+	if ((rc = check_evset(p, err, len)))
+		return rc;
+	p->evset_id = id;
+	return 0;
+}
+
+static size_t arena_put(struct replay *p, const unsigned char *s)
+{
+	if (!s)
+		return (size_t)-1;
+	size_t n = strlen((const char *)s) + 1;
+	if (p->alen + n > p->acap) {
+		size_t cap = (p->alen + n) * 2 + 4096;
+		char *a = realloc(p->arena, cap);
+		if (!a)
+			return (size_t)-2;
+		p->arena = a;
+		p->acap = cap;
+	}
+	memcpy(p->arena + p->alen, s, n);
+	p->alen += n;
+	return p->alen - n;
+}
+
+static const char *arena_str(const struct replay *p, size_t off)
+{
+	return off == (size_t)-1 ? NULL : p->arena + off;
+}
+
+static int load_tasks(struct replay *p, char *err, size_t len)
+{
+	p->ntk = 0;
+	p->alen = 0;
+	sqlite3_bind_int64(p->tasks, 1, (int64_t)p->seq);
+	int rc;
+	while ((rc = sqlite3_step(p->tasks)) == SQLITE_ROW) {
+		if (p->ntk == p->tkcap) {
+			size_t cap = p->tkcap ? 2 * p->tkcap : 1024;
+			struct ptask *t = realloc(p->tk, cap * sizeof(*t));
+			if (!t) {
+				sqlite3_reset(p->tasks);
+				return -ENOMEM;
+			}
+			p->tk = t;
+			p->tkcap = cap;
+		}
+		sqlite3_stmt *st = p->tasks;
+		struct ptask *t = &p->tk[p->ntk];
+		memset(t, 0, sizeof(*t));
+		t->id = sqlite3_column_int64(st, 0);
+		int kind = sqlite3_column_int(st, 1);
+		if (kind < ROW_PROC || kind > ROW_CGROUP) {
+			sqlite3_reset(st);
+			return damaged(p, err, len, "a task of an unknown kind");
+		}
+		t->r.kind = (enum row_kind)kind;
+		t->r.pid = sqlite3_column_int(st, 2);
+		t->r.tid = sqlite3_column_int(st, 3);
+		t->r.cpu = sqlite3_column_int(st, 4);
+		t->r.uid = (uid_t)sqlite3_column_int64(st, 5);
+		t->user = arena_put(p, sqlite3_column_text(st, 6));
+		t->comm = arena_put(p, sqlite3_column_text(st, 7));
+		t->cgroup = arena_put(p, sqlite3_column_text(st, 8));
+		if (t->user == (size_t)-2 || t->comm == (size_t)-2 || t->cgroup == (size_t)-2) {
+			sqlite3_reset(st);
+			return -ENOMEM;
+		}
+		t->r.kthread = sqlite3_column_int(st, 9) != 0;
+		t->r.nthreads = (unsigned)sqlite3_column_int(st, 10);
+		t->sample = -1;
+		p->ntk++;
+	}
+	sqlite3_reset(p->tasks);
+	return rc == SQLITE_DONE ? 0 : damaged(p, err, len, sqlite3_errmsg(p->db));
+}
+
+/* The model's order: processes by pid, each followed by its threads by tid; cgroup rows
+ * as first seen; CPUs by number. Sorts are total, so every output reads as live. */
+static int by_row(const void *x, const void *y)
+{
+	const struct ptask *a = x, *b = y;
+	int ca = a->r.kind == ROW_CPU ? 2 : a->r.kind == ROW_CGROUP ? 1 : 0;
+	int cb = b->r.kind == ROW_CPU ? 2 : b->r.kind == ROW_CGROUP ? 1 : 0;
+	if (ca != cb)
+		return ca - cb;
+	if (ca == 2)
+		return a->r.cpu < b->r.cpu ? -1 : a->r.cpu > b->r.cpu;
+	if (ca == 0) {
+		if (a->r.pid != b->r.pid)
+			return a->r.pid < b->r.pid ? -1 : 1;
+		int ta = a->r.kind == ROW_THREAD, tb = b->r.kind == ROW_THREAD;
+		if (ta != tb)
+			return ta - tb;
+		if (a->r.tid != b->r.tid)
+			return a->r.tid < b->r.tid ? -1 : 1;
+	}
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static struct ptask *task_by_id(struct replay *p, int64_t id)
+{
+	size_t lo = 0, hi = p->ntk;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (p->tk[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->ntk && p->tk[lo].id == id ? &p->tk[lo] : NULL;
+}
+
+static int by_id(const void *x, const void *y)
+{
+	const struct ptask *a = x, *b = y;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* A row's values: from its sample (the statement on its row), or idle. */
+static int fill_row(struct replay *p, struct mrow_w w, sqlite3_stmt *st, const int *vcol,
+		    const int *ecol, const int *rcol, int cells_col, int flags_col, int cpu_col,
+		    char *err, size_t len)
+{
+	struct model *m = &p->m;
+	for (unsigned i = 0; i < m->nevents; i++)
+		w.v[i] = (struct val){.v = 0,
+				      .state = p->usual[i].state,
+				      .why = p->usual[i].why,
+				      .run_pm = p->usual[i].run_pm};
+	for (unsigned g = 0; g < m->ngroups; g++)
+		w.g[g] = (struct val_delta){0, 0, 0};
+	w.r->cpu_pct = -1;
+	if (!st)
+		return 0;
+	if (sqlite3_column_type(st, cells_col) != SQLITE_NULL &&
+	    recfmt_parse_cells((const char *)sqlite3_column_text(st, cells_col), w.v, m->nevents))
+		return damaged(p, err, len, "a row's cells cannot be read");
+	w.r->exited = sqlite3_column_int(st, flags_col) & 1;
+	if (sqlite3_column_type(st, cpu_col) != SQLITE_NULL)
+		w.r->cpu_pct = sqlite3_column_double(st, cpu_col);
+	for (unsigned i = 0; i < m->nevents; i++)
+		if (vcol[i] >= 0 && sqlite3_column_type(st, vcol[i]) != SQLITE_NULL)
+			w.v[i].v = sqlite3_column_type(st, vcol[i]) == SQLITE_INTEGER
+					   ? (double)sqlite3_column_int64(st, vcol[i])
+					   : sqlite3_column_double(st, vcol[i]);
+	for (unsigned g = 0; g < m->ngroups; g++) {
+		if (ecol[g] < 0)
+			continue;
+		w.g[g].ena = (uint64_t)sqlite3_column_int64(st, ecol[g]);
+		w.g[g].run = rcol[g] >= 0 && sqlite3_column_type(st, rcol[g]) != SQLITE_NULL
+				     ? (uint64_t)sqlite3_column_int64(st, rcol[g])
+				     : w.g[g].ena;
+	}
+	return 0;
+}
+
+static int column_index(sqlite3_stmt *st, char c, unsigned n, int *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		out[i] = -1;
+	for (int k = 0; k < sqlite3_column_count(st); k++) {
+		const char *name = sqlite3_column_name(st, k);
+		char *end;
+		if (!name || name[0] != c || !(name[1] >= '0' && name[1] <= '9'))
+			continue;
+		unsigned long i = strtoul(name + 1, &end, 10);
+		if (!*end && i < n)
+			out[i] = k;
+	}
+	return 0;
+}
+
+static int named(sqlite3_stmt *st, const char *name)
+{
+	for (int k = 0; k < sqlite3_column_count(st); k++)
+		if (strcmp(sqlite3_column_name(st, k), name) == 0)
+			return k;
+	return -1;
+}
+
+/* The rows of the loaded tick: every task alive then, idle, then the samples over them. */
+static int build_rows(struct replay *p, char *err, size_t len)
+{
+	struct model *m = &p->m;
+	size_t nt = 0, nc = 0;
+	qsort(p->tk, p->ntk, sizeof(*p->tk), by_row);
+	for (size_t k = 0; k < p->ntk; k++)
+		p->tk[k].sample = (long)(p->tk[k].r.kind == ROW_CPU ? nc++ : nt++);
+	if (mstore_reserve(&p->rows, nt, m->nevents, m->ngroups) < 0 ||
+	    mstore_reserve(&p->cpus, nc, m->nevents, m->ngroups) < 0)
+		return -ENOMEM;
+	for (size_t k = 0; k < p->ntk; k++) {
+		struct ptask *t = &p->tk[k];
+		struct mstore *s = t->r.kind == ROW_CPU ? &p->cpus : &p->rows;
+		struct mrow_w w = mstore_row(s, (size_t)t->sample);
+		const struct val *v = w.r->v;
+		const struct val_delta *g = w.r->g;
+		*w.r = t->r;
+		w.r->v = v;
+		w.r->g = g;
+		w.r->user = arena_str(p, t->user);
+		w.r->comm = arena_str(p, t->comm);
+		w.r->cgroup = arena_str(p, t->cgroup);
+		fill_row(p, w, NULL, NULL, NULL, NULL, 0, 0, 0, err, len);
+	}
+	m->rows = p->rows.rows;
+	m->nrows = (unsigned)nt;
+	m->cpu_rows = p->cpus.rows;
+	m->ncpu_rows = (unsigned)nc;
+	/* Samples by task id: the tasks sorted by id once more, their row slots kept. */
+	qsort(p->tk, p->ntk, sizeof(*p->tk), by_id);
+	int *cols = malloc((m->nevents + 2 * (size_t)m->ngroups + 1) * sizeof(int));
+	if (!cols)
+		return -ENOMEM;
+	int *vcol = cols, *ecol = cols + m->nevents, *rcol = ecol + m->ngroups;
+	sqlite3_stmt *st = p->samples;
+	sqlite3_bind_int64(st, 1, (int64_t)p->seq);
+	int rc = 0, step;
+	bool mapped = false;
+	int cells_col = 0, flags_col = 0, cpu_col = 0, task_col = 0;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!mapped) {
+			column_index(st, 'v', m->nevents, vcol);
+			column_index(st, 'e', m->ngroups, ecol);
+			column_index(st, 'r', m->ngroups, rcol);
+			cells_col = named(st, "cells");
+			flags_col = named(st, "flags");
+			cpu_col = named(st, "cpu_pct");
+			task_col = named(st, "task");
+			mapped = true;
+			if (cells_col < 0 || flags_col < 0 || cpu_col < 0 || task_col < 0) {
+				rc = damaged(p, err, len, "samples lack columns");
+				break;
+			}
+		}
+		struct ptask *t = task_by_id(p, sqlite3_column_int64(st, task_col));
+		if (!t) {
+			rc = damaged(p, err, len, "a sample of a task not alive then");
+			break;
+		}
+		struct mstore *s = t->r.kind == ROW_CPU ? &p->cpus : &p->rows;
+		rc = fill_row(p, mstore_at(s, (size_t)t->sample), st, vcol, ecol, rcol, cells_col,
+			      flags_col, cpu_col, err, len);
+	}
+	sqlite3_reset(st);
+	free(cols);
+	if (!rc && step != SQLITE_DONE)
+		rc = damaged(p, err, len, sqlite3_errmsg(p->db));
+	return rc;
+}
+
+int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = p->tick;
+	sqlite3_bind_int64(st, 1, (int64_t)seq);
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(st);
+		return rc == SQLITE_DONE ? -ENOENT : damaged(p, err, errlen, sqlite3_errmsg(p->db));
+	}
+	struct model m = {0};
+	double wall = sqlite3_column_double(st, 0);
+	m.tick = (uint64_t)sqlite3_column_int64(st, 1);
+	m.time = sqlite3_column_double(st, 2);
+	m.interval = sqlite3_column_double(st, 3);
+	m.elapsed = sqlite3_column_double(st, 4);
+	int64_t evset = sqlite3_column_int64(st, 5), header = sqlite3_column_int64(st, 6);
+	int flags = sqlite3_column_int(st, 7);
+	m.exit_status = sqlite3_column_int(st, 8);
+	m.ntasks = (unsigned)sqlite3_column_int64(st, 9);
+	m.nfd_short = (unsigned)sqlite3_column_int64(st, 10);
+	char *idle = dup_col(st, 11);
+	sqlite3_reset(st);
+	if (!idle)
+		return damaged(p, err, errlen, "a tick without its usual cells");
+	rc = load_header(p, header, err, errlen);
+	if (!rc)
+		rc = load_evset(p, evset, err, errlen);
+	if (!rc && p->nusual < p->nevents) {
+		struct val *u = realloc(p->usual, p->nevents * sizeof(*u));
+		if (u) {
+			p->usual = u;
+			p->nusual = p->nevents;
+		} else {
+			rc = -ENOMEM;
+		}
+	}
+	if (!rc && recfmt_parse_cells(idle, p->usual, p->nevents))
+		rc = damaged(p, err, errlen, "a tick's usual cells cannot be read");
+	free(idle);
+	if (rc)
+		return rc;
+	m.hostname = p->host;
+	m.kernel = p->kernel;
+	m.ncpus = p->ncpus;
+	m.pmus = p->pmus;
+	m.notice = p->notice;
+	m.paused = flags & 1;
+	m.user_only = flags & 2;
+	m.threads = flags & 4;
+	m.final = flags & 8;
+	m.nevents = p->nevents;
+	m.events = p->events;
+	m.ngroups = p->ngroups;
+	m.groups = p->groups;
+	p->m = m;
+	p->seq = seq;
+	p->wall = wall;
+	if ((rc = load_tasks(p, err, errlen)) || (rc = build_rows(p, err, errlen))) {
+		p->m.nrows = p->m.ncpu_rows = 0;
+		return rc;
+	}
+	return 0;
+}
+
+const struct model *replay_model(const struct replay *p)
+{
+	return &p->m;
+}
+
+double replay_wall(const struct replay *p)
+{
+	return p->wall;
+}
+
+uint64_t replay_seq(const struct replay *p)
+{
+	return p->seq;
+}
+
+bool replay_user_events(const struct replay *p)
+{
+	return p->user;
+}

@@ -1,0 +1,42 @@
+/* A recording as a source (pmutop -r FILE): any recorded tick back into a model, equal
+ * to the one the live engine built then, for the screen and the batch writers. The file
+ * is opened read-only; a recording still being written can be replayed (its new ticks
+ * appear). */
+#ifndef PMUTOP_REPLAY_H
+#define PMUTOP_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct replay;
+
+/* Open FILE. Returns NULL with one line in err: no such file, not a pmutop recording,
+ * from a newer pmutop, damaged, or holding no tick. */
+struct replay *replay_open(const char *path, char *err, size_t errlen);
+void replay_close(struct replay *p);
+
+/* The recorded ticks' first and last sequence numbers and wall-clock times (read again
+ * at each call: a recording grows, and --retain prunes its start). Returns 0, or -ENOENT
+ * when it holds no tick. */
+int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirst, double *wlast);
+
+/* The tick after (dir > 0) or before (dir < 0) seq, or -ENOENT. */
+int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out);
+/* The first tick at or after wall (the last one when none is). -ENOENT when empty. */
+int replay_find(struct replay *p, double wall, uint64_t *out);
+
+/* Load tick seq into the model. Returns 0, -ENOENT (no such tick: pruned), or -EIO /
+ * -EINVAL with one line in err (a damaged file). */
+int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen);
+/* The loaded tick: its model (valid until the next load or close), wall-clock time and
+ * sequence number. */
+const struct model *replay_model(const struct replay *p);
+double replay_wall(const struct replay *p);
+uint64_t replay_seq(const struct replay *p);
+/* Whether the loaded tick's events include groups the user chose (-e). */
+bool replay_user_events(const struct replay *p);
+
+#endif
