@@ -289,8 +289,8 @@ static int run_batch(struct app *a)
 				return 1;
 			if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
 				build_panes(a);
-			bool quiet = (a->cli.count && blocks >= a->cli.count) || a->cli.quiet;
-			if (!quiet && write_block(a, &code))
+			bool quiet = a->cli.count && blocks >= a->cli.count;
+			if (!quiet && !a->cli.quiet && write_block(a, &code))
 				return code;
 			blocks += !quiet;
 			ended = a->child > 0

@@ -17,9 +17,6 @@
 
 #include "recfmt.h"
 
-/* Prune for --retain and --max-size every this many ticks. */
-#define PRUNE_EVERY 60
-
 static const char SCHEMA[] =
 	"PRAGMA auto_vacuum = INCREMENTAL;"
 	"PRAGMA journal_mode = WAL;"
@@ -606,20 +603,26 @@ static int prune(struct recorder *r, double wall, bool *freed)
 	}
 	if (r->o.max_size == 0)
 		return 0;
+	/* Down to nine tenths of the size, a tenth of the ticks at a time (their samples are
+	 * most of the file); the tasks alive and the newest tick always stay. */
 	int64_t page = pragma_int(r->db, "PRAGMA page_size");
-	int64_t used =
-		pragma_int(r->db, "PRAGMA page_count") - pragma_int(r->db, "PRAGMA freelist_count");
-	if (page <= 0 || (uint64_t)(used * page) <= r->o.max_size)
-		return 0;
-	/* A tenth of the ticks at a time (their samples are most of the file). */
-	int64_t lo = pragma_int(r->db, "SELECT coalesce(min(seq), 0) FROM ticks");
-	int64_t hi = pragma_int(r->db, "SELECT coalesce(max(seq), 0) FROM ticks");
-	int64_t cut = lo + (hi - lo) / 10;
-	if (cut >= hi)
-		cut = hi - 1;
-	if (prune_upto(r, cut))
-		return -EIO;
-	*freed = true;
+	for (int round = 0; round < 10 && page > 0; round++) {
+		int64_t used = pragma_int(r->db, "PRAGMA page_count") -
+			       pragma_int(r->db, "PRAGMA freelist_count");
+		uint64_t goal = round == 0 ? r->o.max_size : r->o.max_size / 10 * 9;
+		if ((uint64_t)(used * page) <= goal)
+			break;
+		int64_t lo = pragma_int(r->db, "SELECT coalesce(min(seq), 0) FROM ticks");
+		int64_t hi = pragma_int(r->db, "SELECT coalesce(max(seq), 0) FROM ticks");
+		int64_t cut = lo + (hi - lo) / 10;
+		if (cut >= hi)
+			cut = hi - 1;
+		if (cut < lo)
+			break;
+		if (prune_upto(r, cut))
+			return -EIO;
+		*freed = true;
+	}
 	return 0;
 }
 
@@ -665,8 +668,7 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	if (!rc)
 		rc = end_tasks(r, 0, false);
 	bool freed = false;
-	if (!rc && (r->o.retain_days > 0 || r->o.max_size) &&
-	    (r->written % PRUNE_EVERY == 0 || r->o.max_size))
+	if (!rc && (r->o.retain_days > 0 || r->o.max_size))
 		rc = prune(r, wall, &freed);
 	if (!rc && exec(r->db, "COMMIT"))
 		rc = sqlite3_extended_errcode(r->db) == SQLITE_FULL ? -ENOSPC : -EIO;

@@ -1,0 +1,377 @@
+/* pmutop -w and -r end to end: the replay of a recording prints the live batch output
+ * byte for byte; a recorder killed with SIGKILL leaves every committed tick; bad files
+ * get one line and exit 2; one recorder a file; a full disk stops the recording and
+ * leaves the file readable; --retain and --max-size prune while a replay reads. Root
+ * (a tmpfs is mounted for the full disk). */
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay.h"
+
+static char dir[256];
+static char out1[1 << 20], out2[1 << 20], err[8192];
+
+static const char *path(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir, name);
+	return buf[k];
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/pmutop-record.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[600];
+	umount2(path("small"), MNT_DETACH);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* pmutop with args, in the background, its output to log. */
+static pid_t start(char *const args[], const char *log)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(PMUTOP_BINARY, args);
+		_exit(127);
+	}
+	return p;
+}
+
+/* The recorded ticks of file (first to last), 0 when it cannot be read yet. */
+static uint64_t ticks_in(const char *file, uint64_t *first)
+{
+	char e[256];
+	uint64_t f = 0, l = 0;
+	double wf, wl;
+	struct replay *p = replay_open(file, e, sizeof(e));
+	if (p && replay_span(p, &f, &l, &wf, &wl) == 0) {
+		replay_close(p);
+		if (first)
+			*first = f;
+		return l - f + 1;
+	}
+	replay_close(p);
+	return 0;
+}
+
+static void wait_ticks(const char *file, uint64_t n)
+{
+	for (int i = 0; i < 300 && ticks_in(file, NULL) < n; i++)
+		usleep(100000);
+	if (ticks_in(file, NULL) < n)
+		fail_msg("%s: fewer than %llu ticks recorded in 30 s", file, (unsigned long long)n);
+}
+
+static unsigned count_lines(const char *s, const char *prefix)
+{
+	unsigned n = 0;
+	size_t len = strlen(prefix);
+	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += strncmp(l, prefix, len) == 0;
+	return n;
+}
+
+/* Live batch output and the replay of the same ticks: the same bytes, in every format,
+ * with thread rows and per-CPU rows. */
+static void test_replay_equals_live(void **state)
+{
+	(void)state;
+	const char *fmts[] = {"text", "csv", "json"};
+	for (int i = 0; i < 3; i++) {
+		char *file = strdup(path(fmts[i]));
+		char *live[] = {PMUTOP_BINARY, "-b", "-n",	  "3",	      "-d",
+				"0.2",	       "-H", "--per-cpu", "--format", (char *)fmts[i],
+				"-w",	       file, NULL};
+		int st = testutil_run(live, out1, sizeof(out1), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		char *rep[] = {PMUTOP_BINARY,	"-r", file, "-b", "--per-cpu", "--format",
+			       (char *)fmts[i], NULL};
+		st = testutil_run(rep, out2, sizeof(out2), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		assert_true(strlen(out1) > 1000);
+		if (strcmp(out1, out2) != 0)
+			fail_msg("%s: the replay differs from the live output (%zu vs %zu bytes)",
+				 fmts[i], strlen(out1), strlen(out2));
+		free(file);
+	}
+	/* --begin and -n pick ticks: the second and third of three. */
+	char *file = strdup(path("csv"));
+	char *part[] = {PMUTOP_BINARY, "-r", file,	"-b",	 "--format", "csv",
+			"-n",	       "1",  "--begin", "+0.15", NULL};
+	int st = testutil_run(part, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(count_lines(out2, "1,"), 0);
+	assert_true(count_lines(out2, "2,") > 0);
+	assert_int_equal(count_lines(out2, "3,"), 0);
+	/* The readings view answers SQL: task-clock of pmutop's own process, exact. */
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT count(*), min(value) FROM readings WHERE"
+					    " command = 'pmutop' AND kind = 'process' AND"
+					    " event = 'task-clock' AND state = 'exact'",
+					    -1, &q, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_true(sqlite3_column_int(q, 0) >= 2);
+	assert_true(sqlite3_column_double(q, 1) > 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	free(file);
+}
+
+/* SIGKILL mid-recording: every committed tick replays, with no error. */
+static void test_sigkill(void **state)
+{
+	(void)state;
+	char *file = strdup(path("killed"));
+	char *args[] = {PMUTOP_BINARY, "-b", "-q", "-d", "0.1", "-w", file, NULL};
+	pid_t p = start(args, path("killed.log"));
+	wait_ticks(file, 8);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	uint64_t n = ticks_in(file, NULL);
+	assert_true(n >= 8);
+	char *rep[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "csv", NULL};
+	int st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* One "N,total,..." line a tick. */
+	char want[32];
+	for (uint64_t t = 1; t <= n; t++) {
+		snprintf(want, sizeof(want), "%llu,", (unsigned long long)t);
+		if (count_lines(out1, want) == 0)
+			fail_msg("tick %llu of %llu is missing from the replay",
+				 (unsigned long long)t, (unsigned long long)n);
+	}
+	/* Going on with it: the next recorder appends after the last committed tick. */
+	char *more[] = {PMUTOP_BINARY, "-b", "-q", "-n", "2", "-d", "0.1", "-w", file, NULL};
+	st = testutil_run(more, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(ticks_in(file, NULL), n + 2);
+	free(file);
+}
+
+static void expect_refusal(const char *file, const char *words)
+{
+	char *rep[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", NULL};
+	int st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 2)
+		fail_msg("%s: exit %d, want 2", file, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	if (!strstr(err, words) || count_lines(err, "pmutop: ") != 1 ||
+	    strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("%s: want one line saying '%s', got: %s", file, words, err);
+	assert_string_equal(out1, "");
+}
+
+static void test_bad_files(void **state)
+{
+	(void)state;
+	char *junk = strdup(path("junk")), *empty = strdup(path("empty"));
+	char *future = strdup(path("future")), *cut = strdup(path("cut"));
+	FILE *f = fopen(junk, "w");
+	for (int i = 0; i < 2000; i++)
+		fprintf(f, "not a recording %d\n", i);
+	fclose(f);
+	fclose(fopen(empty, "w"));
+	expect_refusal(junk, "not a pmutop recording");
+	expect_refusal(empty, "not a pmutop recording");
+	expect_refusal(path("none"), "No such file");
+
+	char *args[] = {PMUTOP_BINARY, "-b", "-q", "-n",   "3", "-d",
+			"0.1",	       "-H", "-w", future, NULL};
+	int st = testutil_run(args, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", future, cut);
+	assert_int_equal(system(cmd), 0);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(future, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 9", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	expect_refusal(future, "recorded by a newer pmutop (format 9");
+	/* Cut short: the half that is left is not the file SQLite wrote. */
+	struct stat sb;
+	assert_int_equal(stat(cut, &sb), 0);
+	assert_int_equal(truncate(cut, sb.st_size / 2), 0);
+	expect_refusal(cut, "damaged recording");
+	/* And a recording is never written into by a replay. */
+	assert_int_equal(stat(future, &sb), 0);
+	time_t before = sb.st_mtime;
+	sleep(1);
+	expect_refusal(future, "newer");
+	assert_int_equal(stat(future, &sb), 0);
+	assert_true(sb.st_mtime == before);
+	/* Nor does a recorder write into what is no recording of its. */
+	char *into[] = {PMUTOP_BINARY, "-b", "-q", "-n", "1", "-w", junk, NULL};
+	st = testutil_run(into, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_non_null(strstr(err, "not a pmutop recording: refusing to write into it"));
+	free(junk);
+	free(empty);
+	free(future);
+	free(cut);
+}
+
+/* A second recorder on the same file: one line, exit 2; the first goes on. */
+static void test_one_recorder(void **state)
+{
+	(void)state;
+	char *file = strdup(path("shared"));
+	char *args[] = {PMUTOP_BINARY, "-b", "-q", "-d", "0.1", "-w", file, NULL};
+	pid_t p = start(args, path("shared.log"));
+	wait_ticks(file, 2);
+	int st = testutil_run(args, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_non_null(strstr(err, "another pmutop is recording into it"));
+	uint64_t n = ticks_in(file, NULL);
+	wait_ticks(file, n + 2);
+	kill(p, SIGTERM);
+	waitpid(p, &st, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	free(file);
+}
+
+/* A full disk: one line, recording stops (exit 1 with -q: nothing else to do), and
+ * the file replays every tick it committed. */
+static void test_full_disk(void **state)
+{
+	(void)state;
+	char *small = strdup(path("small"));
+	assert_int_equal(mkdir(small, 0755), 0);
+	if (mount("tmpfs", small, "tmpfs", 0, "size=256k") != 0)
+		skip();
+	char file[600];
+	snprintf(file, sizeof(file), "%s/rec", small);
+	char *args[] = {PMUTOP_BINARY, "-b", "-q", "-d", "0.1", "-H", "-w", file, NULL};
+	pid_t p = start(args, path("full.log"));
+	int st = 0;
+	for (int i = 0; i < 600; i++) {
+		if (waitpid(p, &st, WNOHANG) == p)
+			break;
+		usleep(100000);
+	}
+	if (waitpid(p, NULL, WNOHANG) == 0) {
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+		fail_msg("256 KiB did not fill in 60 s");
+	}
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	FILE *f = fopen(path("full.log"), "r");
+	size_t n = fread(err, 1, sizeof(err) - 1, f);
+	err[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(err, "the disk is full: recording stopped after"));
+	uint64_t ticks = ticks_in(file, NULL);
+	assert_true(ticks > 0);
+	/* The last committed tick (the whole run is more than out1 holds). */
+	char *rep[] = {PMUTOP_BINARY, "-r",	 file,	  "-b", "--format",
+		       "csv",	      "--begin", "-0.01", NULL};
+	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char want[32];
+	snprintf(want, sizeof(want), "%llu,", (unsigned long long)ticks);
+	assert_true(count_lines(out1, want) > 0);
+	umount2(small, MNT_DETACH);
+	free(small);
+}
+
+/* --max-size and --retain prune the oldest ticks as recording goes on, while a replay
+ * reads: it never fails, it sees the start move on. */
+static void test_retention(void **state)
+{
+	(void)state;
+	char *file = strdup(path("bounded"));
+	char *args[] = {PMUTOP_BINARY, "-b",   "-q", "-d", "0.1", "-H",
+			"--max-size",  "300k", "-w", file, NULL};
+	pid_t p = start(args, path("bounded.log"));
+	wait_ticks(file, 2);
+	char e[256];
+	struct replay *rp = replay_open(file, e, sizeof(e));
+	assert_non_null(rp);
+	uint64_t first = 1, f, l;
+	double wf, wl;
+	for (int i = 0; i < 400 && first == 1; i++) {
+		assert_int_equal(replay_span(rp, &f, &l, &wf, &wl), 0);
+		int r = replay_load(rp, f, e, sizeof(e));
+		if (r != 0 && r != -ENOENT)
+			fail_msg("the replay failed while pruning went on: %s", e);
+		first = f;
+		usleep(100000);
+	}
+	replay_close(rp);
+	kill(p, SIGTERM);
+	waitpid(p, NULL, 0);
+	if (first == 1)
+		fail_msg("no tick was pruned in 40 s at --max-size 300k");
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT (page_count - freelist_count) * page_size FROM"
+					    " pragma_page_count, pragma_freelist_count,"
+					    " pragma_page_size",
+					    -1, &q, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	long long used = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	if (used > 300 * 1024 + 64 * 1024)
+		fail_msg("%lld bytes in use at --max-size 300k", used);
+
+	/* --retain: 0.00003 days is 2.6 s of ticks. */
+	char *aged = strdup(path("aged"));
+	char *old[] = {PMUTOP_BINARY, "-b",	  "-q",	     "-n", "50", "-d",
+		       "0.1",	      "--retain", "0.00003", "-w", aged, NULL};
+	int st = testutil_run(old, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	rp = replay_open(aged, e, sizeof(e));
+	assert_non_null(rp);
+	assert_int_equal(replay_span(rp, &f, &l, &wf, &wl), 0);
+	replay_close(rp);
+	assert_true(l == 50 && f > 1);
+	if (wl - wf > 0.00003 * 86400 + 0.05)
+		fail_msg("%.2f s of ticks kept at --retain 0.00003 (2.6 s)", wl - wf);
+	free(aged);
+	free(file);
+}
+
+int main(void)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_it_record: not root, skipped\n");
+		return 0;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_replay_equals_live), cmocka_unit_test(test_sigkill),
+		cmocka_unit_test(test_bad_files),	   cmocka_unit_test(test_one_recorder),
+		cmocka_unit_test(test_full_disk),	   cmocka_unit_test(test_retention),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
