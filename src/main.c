@@ -1136,6 +1136,13 @@ static int run_replay_live(struct app *a)
 	replay_window(a, &begin, &end);
 	if (replay_find(a->rp, begin, &seq) || replay_goto(a, seq, err, sizeof(err)))
 		return 2;
+	/* As live: without hardware counters the software pane is the one with numbers. */
+	bool hw = false;
+	for (unsigned i = 0; i < current(a)->nevents; i++)
+		hw = hw ||
+		     (current(a)->events[i].hardware && current(a)->events[i].status == WHY_NONE);
+	if (!o.pane && !hw)
+		o.pane = "Software";
 	struct ui *ui = ui_new(&o, err, sizeof(err));
 	if (!ui) {
 		say("%s\n", err);

@@ -1,0 +1,51 @@
+#!/bin/sh
+# A recording on the screen: pmutop -r FILE shows REPLAY with the recorded time and the
+# tick's place; t steps forward, T back, b jumps to a time typed; the header's time moves
+# with the ticks; e says the events are the recorded ones; q leaves.
+# Usage: replay.sh PMUTOP [TMUX]
+set -u
+PMUTOP=${1:?usage: replay.sh PMUTOP [TMUX]}
+TMUX_BIN=${2:-tmux}
+SOCK="pmutop-replay-$$"
+CAP="${TMPDIR:-/tmp}/pmutop-replay-$$.txt"
+REC="${TMPDIR:-/tmp}/pmutop-replay-$$.pmutop"
+. "$(dirname "$0")/lib.sh"
+cleanup() {
+	t kill-server 2>/dev/null
+	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm"
+}
+trap cleanup EXIT INT TERM
+
+"$PMUTOP" -b -q -n 5 -d 1 -w "$REC" 2>/dev/null || { echo "FAIL: cannot record"; exit 1; }
+t new-session -d -s e2e -x 140 -y 40 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$REC'; echo EXIT=\$?; sleep 60" || {
+	echo "FAIL: cannot start tmux"
+	exit 1
+}
+expect 'REPLAY [0-9-]+ [0-9:]+ \(1/5\)' "the first tick, its recorded time"
+first=$(grep -Eo 'REPLAY [0-9-]+ [0-9:]+' "$CAP")
+keys t t t
+expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "t three times: the fourth tick"
+fourth=$(grep -Eo 'REPLAY [0-9-]+ [0-9:]+' "$CAP")
+[ "$first" != "$fourth" ] || fail "the header's time moved with the ticks ($first)"
+keys T T
+expect 'REPLAY [0-9-]+ [0-9:]+ \(2/5\)' "T twice: the second tick"
+keys t
+expect 'REPLAY [0-9-]+ [0-9:]+ \(3/5\)' "t once: the third tick"
+keys T T T T
+expect 'REPLAY [0-9-]+ [0-9:]+ \(1/5\)' "T stops at the first tick"
+expect 'the first recorded tick' "and says so"
+keys b
+expect 'Jump to' "b asks for a time"
+keys + 2 . 5 Enter
+expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "b +2.5: the first tick 2.5 s after the start"
+keys b
+keys n o o n Enter
+expect 'not a time' "b with no time says so"
+keys e
+keys : c y c l e s Enter
+expect 'recorded events only' "events cannot be added to a replay"
+keys Escape Escape
+keys q
+expect 'EXIT=0' "q leaves with status 0"
+finish "replay on the screen"
