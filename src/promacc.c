@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgrows.h"
+
 #define COMM_MAX 64
 
 struct series {
@@ -41,6 +43,7 @@ struct promacc {
 	struct series **out; /* the export list; capacity cap */
 	unsigned nout;
 	struct series **scratch;
+	struct cgrows *cg; /* cgroup rows summed from the process rows */
 };
 
 static uint64_t hash_str(const char *s)
@@ -252,6 +255,7 @@ void promacc_free(struct promacc *a)
 	free(a->scratch);
 	free(a->tab);
 	free(a->watched);
+	cgrows_free(a->cg);
 	free(a);
 }
 
@@ -423,6 +427,23 @@ int promacc_update(struct promacc *a, const struct model *m, bool scraped)
 			continue;
 		}
 		add_row(a, s, &m->cpu_rows[i], m, -1);
+	}
+	/* Cgroups: the model's own cgroup rows (-G), or the process rows summed per cgroup
+	 * and its ancestors, as the screen's and --cgroups' rows. */
+	bool own = false;
+	for (unsigned i = 0; i < m->nrows && !own; i++)
+		own = m->rows[i].kind == ROW_CGROUP;
+	unsigned ncg = 0;
+	const struct mrow *cg = NULL;
+	if (!own && m->nrows && (a->cg || (a->cg = cgrows_new())))
+		cg = cgrows_build(a->cg, m, &ncg);
+	for (unsigned i = 0; i < ncg; i++) {
+		struct series *s = find(a, PROMACC_CGROUP, &cg[i]);
+		if (!s) {
+			err = -ENOMEM;
+			continue;
+		}
+		add_row(a, s, &cg[i], m, clock);
 	}
 	/* A target whose row is gone without an exit mark has ended too. */
 	for (unsigned i = 0; i < a->n; i++)

@@ -297,6 +297,41 @@ static void test_top_and_watched(void **state)
 	promacc_free(a);
 }
 
+/* Without cgroup rows of its own (-G) the model's processes are summed per cgroup and
+ * its ancestors, as the screen's cgroup view: pmutop_cgroup_events_total per service. */
+static void test_cgroups_from_processes(void **state)
+{
+	(void)state;
+	struct promacc_opts o = {.top = 10};
+	struct promacc *a = promacc_new(&o);
+	struct fake f;
+	for (int tick = 0; tick < 2; tick++) {
+		fake_init(&f);
+		add(&f, ROW_PROC, 10, "a", "/sys/one", 1e6, ex(3), 1000, 1000);
+		add(&f, ROW_PROC, 11, "b", "/sys/one", 2e6, ex(4), 1000, 1000);
+		add(&f, ROW_PROC, 12, "c", "/sys/two", 4e6, ex(5), 1000, 1000);
+		assert_int_equal(promacc_update(a, &f.m, false), 0);
+	}
+	double one = -1, two = -1, sys = -1;
+	for (unsigned i = 0; i < promacc_count(a); i++) {
+		struct promacc_series s;
+		promacc_get(a, i, &s);
+		if (s.kind != PROMACC_CGROUP)
+			continue;
+		if (strcmp(s.cgroup, "/sys/one") == 0)
+			one = s.val[1];
+		else if (strcmp(s.cgroup, "/sys/two") == 0)
+			two = s.val[1];
+		else if (strcmp(s.cgroup, "/sys") == 0)
+			sys = s.val[1];
+	}
+	/* Page faults over two ticks: 2 x (3 + 4), 2 x 5, and the parent both. */
+	assert_true(one == 14);
+	assert_true(two == 10);
+	assert_true(sys == 24);
+	promacc_free(a);
+}
+
 static void test_exited_and_reused(void **state)
 {
 	(void)state;
@@ -329,9 +364,13 @@ static void test_exited_and_reused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exact_text),	cmocka_unit_test(test_promtool),
-		cmocka_unit_test(test_label_escaping),	cmocka_unit_test(test_accept),
-		cmocka_unit_test(test_top_and_watched), cmocka_unit_test(test_exited_and_reused),
+		cmocka_unit_test(test_exact_text),
+		cmocka_unit_test(test_promtool),
+		cmocka_unit_test(test_label_escaping),
+		cmocka_unit_test(test_accept),
+		cmocka_unit_test(test_top_and_watched),
+		cmocka_unit_test(test_exited_and_reused),
+		cmocka_unit_test(test_cgroups_from_processes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
