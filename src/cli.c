@@ -80,8 +80,8 @@ void cli_usage(FILE *f)
 	      "  -p, --pid PID[,PID]    watch only these processes, one row per thread\n"
 	      "  -H, --threads          show thread rows\n"
 	      "      --per-cpu          also count per CPU (rows in batch, meters on screen)\n"
-	      "      --cgroups          batch: a row per cgroup (summed) instead of processes\n"
-	      "  -G, --cgroup PATH[,PATH]  batch: count these cgroups themselves, per CPU,\n"
+	      "      --cgroups          a row per cgroup (summed) instead of processes (G)\n"
+	      "  -G, --cgroup PATH[,PATH]  count these cgroups themselves, per CPU,\n"
 	      "                         as perf stat -a -G (PATH under the cgroup2 root)\n"
 	      "      --user             hardware events count user mode only\n"
 	      "  -i, --no-inherit       with -- COMMAND: count the command alone, not the\n"
@@ -455,14 +455,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			 c->inherit_flag ? "-i" : "--children");
 		return -EINVAL;
 	}
-	if (c->cgroup_list && (!c->batch || c->npids || c->command || c->cgroups)) {
+	if (c->cgroup_list && (c->npids || c->command || c->cgroups)) {
 		snprintf(err, errlen,
-			 "-G counts cgroups alone, in batch mode for now: "
-			 "pmutop -b -G PATH (without -p, a command or --cgroups)");
-		return -EINVAL;
-	}
-	if (c->cgroups && !c->batch) {
-		snprintf(err, errlen, "--cgroups is for batch mode for now: add -b");
+			 "-G counts cgroups alone: pmutop -G PATH (without -p, a command or "
+			 "--cgroups)");
 		return -EINVAL;
 	}
 	if (c->listen && (c->count || c->format != OUT_TEXT)) {

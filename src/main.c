@@ -480,6 +480,11 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		send_signal(ui, cmd);
 		break;
 	case UI_TOGGLE_CGROUPS:
+		if (a->ncg) {
+			ui_message(ui,
+				   "-G counts the cgroups themselves: there are no process rows");
+			break;
+		}
 		a->show_cgroups = !a->show_cgroups;
 		show(a, ui);
 		break;
@@ -528,6 +533,7 @@ static int run_live(struct app *a)
 	loop_set_interval(a->loop, a->cli.interval < 0.2 ? a->cli.interval : 0.2);
 	bool first = true, paused = false, quit = false;
 	int code = 0;
+	a->show_cgroups = a->cli.cgroups;
 	build_panes(a);
 	show(a, ui);
 	a->catalog = catalog_new(a->pmus);
@@ -1150,6 +1156,7 @@ static int run_replay_live(struct app *a)
 	}
 	bool playing = false, quit = false;
 	int code = 0;
+	a->show_cgroups = a->cli.cgroups;
 	loop_pause(a->loop, true);
 	ui_set_user_spec(ui, NULL);
 	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);

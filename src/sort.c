@@ -89,8 +89,21 @@ static void msort(const struct sort_ctx *c, unsigned *v, unsigned *tmp, size_t n
 	memcpy(v, tmp, n * sizeof(*v));
 }
 
+/* path is cg or a cgroup below it ("/a" holds "/a" and "/a/b", not "/ab"). */
+static bool under(const char *path, const char *cg)
+{
+	size_t n = strlen(cg);
+	if (!path)
+		return false;
+	if (n == 1 && cg[0] == '/')
+		return true;
+	return strncmp(path, cg, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
 static bool wanted(const struct sort_spec *s, const struct mrow *r)
 {
+	if (s->cgroup && r->kind != ROW_CGROUP && !under(r->cgroup, s->cgroup))
+		return false;
 	if (s->only_pid > 0 && r->pid != s->only_pid)
 		return false;
 	if (s->have_uid && r->uid != s->uid)

@@ -17,9 +17,10 @@ struct sort_spec {
 	bool have_uid;
 	uid_t uid; /* only this user's rows when have_uid */
 	bool hide_kthreads;
-	pid_t only_pid;	  /* > 0: just this process and its threads */
-	bool fold_single; /* a process with one thread row shows without it (htop:
-			     thread rows only under processes with 2+ threads) */
+	pid_t only_pid;	    /* > 0: just this process and its threads */
+	const char *cgroup; /* rows in this cgroup v2 path or below it, or NULL */
+	bool fold_single;   /* a process with one thread row shows without it (htop:
+			       thread rows only under processes with 2+ threads) */
 };
 
 /* Fill idx with the indices of m->rows to show, in order: processes sorted by spec, each

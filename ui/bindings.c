@@ -92,7 +92,7 @@ static const struct binding table[] = {
 	{{'\n', '\r', KEY_ENTER},
 	 BIND_WATCH_SEL,
 	 "Enter",
-	 "watch the selected process only",
+	 "watch the selected process only; on a cgroup row, its processes (Esc: all)",
 	 BAR_NEVER,
 	 NULL,
 	 NULL,

@@ -135,6 +135,8 @@ static void escape(struct ui *u, struct ui_cmd *cmd)
 	if (u->focus > 0) {
 		u->focus = 0;
 		cmd->kind = UI_UNFOCUS;
+	} else if (*u->cgroup) {
+		u->cgroup[0] = '\0';
 	} else if (*u->filter) {
 		u->filter[0] = '\0';
 	} else if (u->have_uid) {
@@ -174,10 +176,15 @@ static void pick_signal(struct ui *u)
 static void enter(struct ui *u, struct ui_cmd *cmd)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
-	if (r && r->kind == ROW_CGROUP)
-		snprintf(u->msg, sizeof(u->msg), "a cgroup row: G shows processes again");
-	else if (r && r->kind != ROW_CPU && r->pid > 0)
+	if (r && r->kind == ROW_CGROUP && r->cgroup) {
+		/* Its processes: back to process rows, narrowed to the cgroup's tree. */
+		snprintf(u->cgroup, sizeof(u->cgroup), "%s", r->cgroup);
+		u->filter[0] = '\0'; /* it chose among cgroup names */
+		cmd->kind = UI_TOGGLE_CGROUPS;
+		ui_refresh_rows(u, true);
+	} else if (r && r->kind != ROW_CPU && r->kind != ROW_CGROUP && r->pid > 0) {
 		focus(u, r->pid, cmd);
+	}
 }
 
 /* A main-view key, as the binding table (bindings.c) maps it. */

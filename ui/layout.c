@@ -47,6 +47,10 @@ static void view_state(const struct ui *u, char *buf, size_t len)
 		usermenu_name(u->m, u->uid, name, sizeof(name));
 		n += (size_t)snprintf(buf + n, len - n, "User: %s  ", *name ? name : "?");
 	}
+	if (*u->cgroup && n < len) {
+		text_sanitize(u->cgroup, clean, sizeof(clean), colors_utf8());
+		n += (size_t)snprintf(buf + n, len - n, "Cgroup: %s (Esc: all)  ", clean);
+	}
 	if (u->focus > 0 && n < len)
 		snprintf(buf + n, len - n, "Watching PID %d (Esc: all)", (int)u->focus);
 }
@@ -55,7 +59,7 @@ static const char *empty_text(const struct ui *u)
 {
 	if (!u->m || (u->m->tick == 0 && u->m->nrows == 0))
 		return "waiting for the first interval...";
-	if (*u->filter || u->have_uid || u->focus > 0)
+	if (*u->filter || u->have_uid || u->focus > 0 || *u->cgroup)
 		return "no task matches (Esc clears the filter, u picks another user)";
 	return "no tasks";
 }

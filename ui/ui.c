@@ -184,6 +184,7 @@ void ui_refresh_rows(struct ui *u, bool resort)
 		.have_uid = u->have_uid,
 		.uid = u->uid,
 		.only_pid = u->focus,
+		.cgroup = *u->cgroup ? u->cgroup : NULL,
 		.fold_single = true,
 	};
 	if (rows_update(&u->rows, u->m, &spec, resort) < 0)

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Cgroups on the screen: --cgroups starts with a row per cgroup; Enter on one shows its
+# processes only (the tab bar says which, Esc shows all); -G counts a cgroup itself on
+# the screen and G then says there are no process rows. Root with cgroup2 only: the
+# test makes its own cgroup under the cgroup2 mount and removes it.
+# Usage: cgroups.sh PMUTOP [TMUX]
+set -u
+PMUTOP=${1:?usage: cgroups.sh PMUTOP [TMUX]}
+TMUX_BIN=${2:-tmux}
+SOCK="pmutop-cgroups-$$"
+CAP="${TMPDIR:-/tmp}/pmutop-cgroups-$$.txt"
+. "$(dirname "$0")/lib.sh"
+ROOT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+if [ "$(id -u)" != 0 ] || [ -z "$ROOT" ]; then
+	echo "skipped: needs root and a cgroup2 mount"
+	exit 0
+fi
+CG="pmutop-tmux-$$"
+SLEEP="129.$$"
+cleanup() {
+	t kill-server 2>/dev/null
+	pkill -f "^sleep $SLEEP" 2>/dev/null
+	sleep 0.2
+	rmdir "$ROOT/$CG" 2>/dev/null
+	rm -f "$CAP"
+}
+trap cleanup EXIT INT TERM
+mkdir "$ROOT/$CG" || { echo "FAIL: cannot make $ROOT/$CG"; exit 1; }
+sh -c "echo \$\$ > '$ROOT/$CG/cgroup.procs' && exec sleep $SLEEP" &
+
+start() {
+	t kill-server 2>/dev/null
+	RUNS=$((${RUNS:-0} + 1))
+	SOCK="pmutop-cgroups-$$-$RUNS"
+	t new-session -d -s e2e -x 150 -y 40 \
+		"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5 $*; echo EXIT=\$?; sleep 60" || {
+		echo "FAIL: cannot start tmux"
+		exit 1
+	}
+	wait_for 'pmutop +on ' 100 || { fail "first frame: no header within 10 s"; exit 1; }
+}
+
+start --cgroups
+expect "^ +cg .* $CG" "--cgroups: the test's cgroup has a row"
+keys / p m u t o p - t m u x Enter
+expect "^ +cg .* $CG" "the filter keeps it"
+keys Enter
+expect "Cgroup: /$CG \\(Esc: all\\)" "Enter: its processes, the tab bar says so"
+expect "sleep" "the sleep in it is shown"
+expect_not "^ +[0-9]+ .* pmutop *$" "pmutop itself is not in that cgroup"
+keys Escape
+expect "^ +[0-9]+ .* pmutop *$" "Esc: every process again"
+keys q
+expect 'EXIT=0' "q leaves"
+
+start -G "$CG"
+expect "^ +cg .* $CG" "-G: the cgroup counted itself, on the screen"
+keys G
+expect "no process rows" "G under -G says why nothing changes"
+keys q
+expect 'EXIT=0' "q leaves"
+finish "cgroups on the screen"
