@@ -104,6 +104,9 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 {
 	if (s->cgroup && r->kind != ROW_CGROUP && !under(r->cgroup, s->cgroup))
 		return false;
+	for (unsigned i = 0; r->kind == ROW_CGROUP && r->cgroup && i < s->ncollapsed; i++)
+		if (strcmp(r->cgroup, s->collapsed[i]) != 0 && under(r->cgroup, s->collapsed[i]))
+			return false;
 	if (s->only_pid > 0 && r->pid != s->only_pid)
 		return false;
 	if (s->have_uid && r->uid != s->uid)
@@ -112,6 +115,76 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 		return false;
 	if (s->filter && *s->filter && !strcasestr(r->comm ? r->comm : "", s->filter))
 		return false;
+	return true;
+}
+
+unsigned sort_cgroup_depth(const char *path)
+{
+	unsigned d = 0;
+	for (const char *p = path; p && *p; p++)
+		d += *p == '/' && p[1] != '\0';
+	return d;
+}
+
+/* The parent cgroup's path length: "/a/b" -> 2 ("/a"), "/a" -> 1 ("/"), "/" -> 0. */
+static size_t parent_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || (slash == path && path[1] == '\0'))
+		return 0;
+	return slash == path ? 1 : (size_t)(slash - path);
+}
+
+/* Cgroup rows (sorted in v[0..n)) as a tree: each row followed by its children, which
+ * keep their sorted order among themselves. A row whose parent is not shown (filtered
+ * out) is a root. Returns false when out of memory (v is left sorted flat). */
+static bool tree_order(const struct model *m, unsigned *v, size_t n)
+{
+	unsigned *parent = malloc((4 * n + 1) * sizeof(*parent));
+	unsigned *res = malloc((n + 1) * sizeof(*res));
+	if (!parent || !res) {
+		free(parent);
+		free(res);
+		return false;
+	}
+	unsigned *first = parent + n, *next = first + n, *stack = next + n, none = (unsigned)-1;
+	for (size_t i = 0; i < n; i++) {
+		parent[i] = none;
+		first[i] = next[i] = none;
+		const char *p = m->rows[v[i]].cgroup;
+		size_t pl = p ? parent_len(p) : 0;
+		for (size_t j = 0; pl && j < n && parent[i] == none; j++) {
+			const char *q = m->rows[v[j]].cgroup;
+			if (j != i && q && strlen(q) == pl && strncmp(p, q, pl) == 0)
+				parent[i] = (unsigned)j;
+		}
+	}
+	/* Children lists in sorted order: built from the back. */
+	for (size_t i = n; i-- > 0;)
+		if (parent[i] != none) {
+			next[i] = first[parent[i]];
+			first[parent[i]] = (unsigned)i;
+		}
+	size_t sp = 0, out = 0;
+	for (size_t i = n; i-- > 0;)
+		if (parent[i] == none)
+			stack[sp++] = (unsigned)i;
+	while (sp) {
+		unsigned k = stack[--sp];
+		res[out++] = v[k];
+		/* Children pushed, then turned round: the first pops first. */
+		size_t mark = sp;
+		for (unsigned c = first[k]; c != none; c = next[c])
+			stack[sp++] = c;
+		for (size_t a = mark, b = sp; a + 1 < b; a++, b--) {
+			unsigned t = stack[a];
+			stack[a] = stack[b - 1];
+			stack[b - 1] = t;
+		}
+	}
+	memcpy(v, res, n * sizeof(*v));
+	free(res);
+	free(parent);
 	return true;
 }
 
@@ -128,6 +201,11 @@ size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned
 		if (m->rows[i].kind != ROW_THREAD && wanted(spec, &m->rows[i]))
 			procs[np++] = i;
 	msort(&c, procs, tmp, np);
+	bool cgroups = np > 0;
+	for (size_t p = 0; p < np && cgroups; p++)
+		cgroups = m->rows[procs[p]].kind == ROW_CGROUP;
+	if (cgroups)
+		tree_order(m, procs, np);
 
 	size_t n = 0;
 	for (size_t p = 0; p < np; p++) {

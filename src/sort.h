@@ -17,18 +17,24 @@ struct sort_spec {
 	bool have_uid;
 	uid_t uid; /* only this user's rows when have_uid */
 	bool hide_kthreads;
-	pid_t only_pid;	    /* > 0: just this process and its threads */
-	const char *cgroup; /* rows in this cgroup v2 path or below it, or NULL */
-	bool fold_single;   /* a process with one thread row shows without it (htop:
-			       thread rows only under processes with 2+ threads) */
+	pid_t only_pid;		      /* > 0: just this process and its threads */
+	const char *cgroup;	      /* rows in this cgroup v2 path or below it, or NULL */
+	const char *const *collapsed; /* cgroup rows whose subtrees are hidden */
+	unsigned ncollapsed;
+	bool fold_single; /* a process with one thread row shows without it (htop:
+			     thread rows only under processes with 2+ threads) */
 };
 
 /* Fill idx with the indices of m->rows to show, in order: processes sorted by spec, each
- * followed by its thread rows (sorted the same way). Returns how many. idx must hold
+ * followed by its thread rows (sorted the same way); cgroup rows as a tree, each
+ * followed by its children sorted among themselves. Returns how many. idx must hold
  * m->nrows entries. */
 size_t sort_rows(const struct model *m, const struct sort_spec *spec, unsigned *idx);
 /* The same without allocating: scratch holds 2 * m->nrows entries, keys m->nrows. */
 size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned *idx,
 		   unsigned *scratch, double *keys);
+
+/* A cgroup path's depth: "/" 0, "/a" 1, "/a/b" 2. */
+unsigned sort_cgroup_depth(const char *path);
 
 #endif

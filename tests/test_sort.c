@@ -315,6 +315,68 @@ static void test_random_models(void **state)
 	}
 }
 
+/* Cgroup rows sort as a tree: each row followed by its children, siblings by the column;
+ * a folded row hides its subtree; a narrowed view keeps the processes of one subtree. */
+static void test_cgroup_tree(void **state)
+{
+	(void)state;
+	static struct fake f;
+	static struct pane panes[8];
+	memset(&f, 0, sizeof(f));
+	f.m.nevents = NEV;
+	f.m.events = events;
+	f.m.ngroups = 2;
+	f.m.groups = groups;
+	f.m.rows = f.rows;
+	f.m.elapsed = f.m.interval = 1;
+	f.m.ncpus = 2;
+	const char *paths[] = {"/", "/a", "/a/x", "/a/y", "/b", "/ab"};
+	const double cpu[] = {90, 10, 60, 8, 50, 30};
+	for (int i = 0; i < 6; i++)
+		add(&f, ROW_CGROUP, 100 + i, 100 + i, paths[i], 0, cpu[i], NA)->cgroup = paths[i];
+	unsigned n = columns_build_panes(&f.m, false, panes, 8), idx[8];
+	const struct column *c = NULL;
+	for (unsigned p = 0; p < n && !c; p++)
+		if (pane_find_column(&panes[p], "CPU%") >= 0)
+			c = &panes[p].cols[pane_find_column(&panes[p], "CPU%")];
+	assert_non_null(c);
+	struct sort_spec s = {.col = c, .descending = true};
+	char got[128] = "";
+	size_t k = sort_rows(&f.m, &s, idx);
+	for (size_t i = 0; i < k; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s ",
+			 f.rows[idx[i]].cgroup);
+	/* Under /: /b 50, /ab 30, /a 10, and /a/x 60 under /a, not second. */
+	assert_string_equal(got, "/ /b /ab /a /a/x /a/y ");
+	const char *folded[] = {"/a"};
+	s.collapsed = folded;
+	s.ncollapsed = 1;
+	k = sort_rows(&f.m, &s, idx);
+	got[0] = '\0';
+	for (size_t i = 0; i < k; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s ",
+			 f.rows[idx[i]].cgroup);
+	assert_string_equal(got, "/ /b /ab /a ");
+	assert_int_equal(sort_cgroup_depth("/"), 0);
+	assert_int_equal(sort_cgroup_depth("/a"), 1);
+	assert_int_equal(sort_cgroup_depth("/a/x"), 2);
+	/* Narrowed to /a: its processes and those of /a/x, not those of /ab. */
+	static struct fake p;
+	memset(&p, 0, sizeof(p));
+	p.m = f.m;
+	p.m.nrows = 0;
+	p.m.rows = p.rows;
+	add(&p, ROW_PROC, 1, 1, "in-a", 0, 5, NA)->cgroup = "/a";
+	add(&p, ROW_PROC, 2, 2, "in-ax", 0, 4, NA)->cgroup = "/a/x";
+	add(&p, ROW_PROC, 3, 3, "in-ab", 0, 3, NA)->cgroup = "/ab";
+	add(&p, ROW_PROC, 4, 4, "nowhere", 0, 2, NA);
+	struct sort_spec ns = {.col = c, .descending = true, .cgroup = "/a"};
+	k = sort_rows(&p.m, &ns, idx);
+	assert_int_equal(k, 2);
+	assert_int_equal(p.rows[idx[0]].pid, 1);
+	assert_int_equal(p.rows[idx[1]].pid, 2);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -328,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_empty_model),
 		cmocka_unit_test(test_random_models),
+		cmocka_unit_test(test_cgroup_tree),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,8 @@ enum bind_act {
 	BIND_REDRAW,
 	BIND_HELP,
 	BIND_QUIT,
+	BIND_FOLD,     /* - on a cgroup row */
+	BIND_UNFOLD,   /* + */
 	BIND_STEP_FWD, /* a replay: t */
 	BIND_STEP_BACK,
 	BIND_JUMP,

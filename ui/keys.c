@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -173,6 +174,33 @@ static void pick_signal(struct ui *u)
 		menu_add(&u->menu, sigs[i].name, sigs[i].sig);
 }
 
+/* - and + on a cgroup row: its subtree folded into it (it holds their sum) or shown. */
+static void fold(struct ui *u, bool on)
+{
+	const struct mrow *r = rows_selected(&u->rows, u->m);
+	if (!r || r->kind != ROW_CGROUP || !r->cgroup) {
+		snprintf(u->msg, sizeof(u->msg), "- and + fold cgroup rows: G shows them");
+		return;
+	}
+	unsigned i = 0;
+	while (i < u->ncollapsed && strcmp(u->collapsed[i], r->cgroup) != 0)
+		i++;
+	if (!on && i < u->ncollapsed) {
+		free(u->collapsed[i]);
+		u->collapsed[i] = u->collapsed[--u->ncollapsed];
+	} else if (on && i == u->ncollapsed) {
+		char *p = u->ncollapsed < sizeof(u->collapsed) / sizeof(u->collapsed[0])
+				  ? strdup(r->cgroup)
+				  : NULL;
+		if (!p) {
+			snprintf(u->msg, sizeof(u->msg), "too many folded cgroups: unfold one (+)");
+			return;
+		}
+		u->collapsed[u->ncollapsed++] = p;
+	}
+	ui_refresh_rows(u, true);
+}
+
 static void enter(struct ui *u, struct ui_cmd *cmd)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
@@ -255,6 +283,10 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_PAUSE:
 		u->paused = !u->paused;
 		cmd->kind = UI_TOGGLE_PAUSE;
+		break;
+	case BIND_FOLD:
+	case BIND_UNFOLD:
+		fold(u, act == BIND_FOLD);
 		break;
 	case BIND_STEP_FWD:
 	case BIND_STEP_BACK:

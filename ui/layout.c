@@ -93,6 +93,8 @@ static void draw_table(struct ui *u, int y, int h, int w)
 		.descending = s && s->descending,
 		.rows = &u->rows,
 		.empty = empty_text(u),
+		.collapsed = (const char *const *)u->collapsed,
+		.ncollapsed = u->ncollapsed,
 	};
 	if (h > 1) {
 		u->page = h - 1;

@@ -8,6 +8,7 @@
 
 #include "colors.h"
 #include "paint.h"
+#include "sort.h"
 #include "text.h"
 
 #define CELL_MAX 256
@@ -154,13 +155,25 @@ void table_cell_text(const struct model *m, const struct column *c, const struct
 }
 
 /* The command cell: threads hang under their process, exited tasks say so. */
-static void command_text(const struct model *m, const struct column *c, const struct mrow *r,
+/* A cgroup row: indented by its depth in the tree, [+] when its subtree is folded. */
+static void cgroup_prefix(const struct table_view *t, const struct mrow *r, char *buf, size_t len)
+{
+	unsigned d = r->cgroup ? sort_cgroup_depth(r->cgroup) : 0;
+	bool folded = false;
+	for (unsigned i = 0; r->cgroup && i < t->ncollapsed && !folded; i++)
+		folded = strcmp(t->collapsed[i], r->cgroup) == 0;
+	snprintf(buf, len, "%*s%s", (int)(d > 8 ? 16 : 2 * d), "", folded ? "[+] " : "");
+}
+
+static void command_text(const struct table_view *t, const struct column *c, const struct mrow *r,
 			 char *buf, size_t len)
 {
-	char name[CELL_MAX];
-	table_cell_text(m, c, r, name, sizeof(name));
-	snprintf(buf, len, "%s%s%s", r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "", name,
-		 r->exited ? " (exited)" : "");
+	char name[CELL_MAX], pre[32] = "";
+	table_cell_text(t->m, c, r, name, sizeof(name));
+	if (r->kind == ROW_CGROUP)
+		cgroup_prefix(t, r, pre, sizeof(pre));
+	snprintf(buf, len, "%s%s%s%s", pre, r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "",
+		 name, r->exited ? " (exited)" : "");
 }
 
 static attr_t row_attr(const struct mrow *r, bool selected)
@@ -181,7 +194,7 @@ static void draw_cell(const struct table_view *t, const struct column *c, const 
 	if (!column_is_numeric(c)) {
 		attr_t a = base;
 		if (c->kind == COL_COMMAND) {
-			command_text(t->m, c, r, text, sizeof(text));
+			command_text(t, c, r, text, sizeof(text));
 			if (r->kind == ROW_THREAD && !selected && !r->exited)
 				a = colors_attr(CLR_THREAD);
 		} else {

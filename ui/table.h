@@ -15,7 +15,9 @@ struct table_view {
 	int sort_col; /* index into pane->cols; -1: none */
 	bool descending;
 	const struct rows *rows;
-	const char *empty; /* shown when there are no rows */
+	const char *empty;	      /* shown when there are no rows */
+	const char *const *collapsed; /* cgroup rows shown folded ([+]) */
+	unsigned ncollapsed;
 };
 
 /* Draw the title line at y and rows below it, h lines in all, w columns wide. */

@@ -110,6 +110,8 @@ void ui_free(struct ui *u)
 	delscreen(u->scr);
 	rows_free(&u->rows);
 	setup_free(&u->setup);
+	for (unsigned i = 0; i < u->ncollapsed; i++)
+		free(u->collapsed[i]);
 	free(u);
 }
 
@@ -185,6 +187,8 @@ void ui_refresh_rows(struct ui *u, bool resort)
 		.uid = u->uid,
 		.only_pid = u->focus,
 		.cgroup = *u->cgroup ? u->cgroup : NULL,
+		.collapsed = (const char *const *)u->collapsed,
+		.ncollapsed = u->ncollapsed,
 		.fold_single = true,
 	};
 	if (rows_update(&u->rows, u->m, &spec, resort) < 0)

@@ -60,10 +60,12 @@ struct ui {
 	char filter[PROMPT_MAX];
 	bool have_uid;
 	uid_t uid;
-	pid_t focus;	  /* watched process, 0: all */
-	char cgroup[512]; /* processes of this cgroup only (Enter on a cgroup row), or "" */
-	bool paused;	  /* as last asked, until the model says */
-	char replay[96];  /* a replay's header field; "" on the live screen */
+	pid_t focus;	     /* watched process, 0: all */
+	char cgroup[512];    /* processes of this cgroup only (Enter on a cgroup row), or "" */
+	char *collapsed[32]; /* cgroup rows folded with - (their paths, heap) */
+	unsigned ncollapsed;
+	bool paused;	 /* as last asked, until the model says */
+	char replay[96]; /* a replay's header field; "" on the live screen */
 
 	enum ui_mode mode;
 	enum ui_ask ask;

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Cgroups on the screen: --cgroups starts with a row per cgroup; Enter on one shows its
-# processes only (the tab bar says which, Esc shows all); -G counts a cgroup itself on
-# the screen and G then says there are no process rows. Root with cgroup2 only: the
+# Cgroups on the screen: --cgroups starts with a row per cgroup, as a tree (a child
+# indented under its parent); - folds a row's subtree ([+]), + unfolds it; Enter on one
+# shows its processes only (the tab bar says which, Esc shows all); -G counts a cgroup
+# itself on the screen and G then says there are no process rows. Root with cgroup2 only: the
 # test makes its own cgroup under the cgroup2 mount and removes it.
 # Usage: cgroups.sh PMUTOP [TMUX]
 set -u
@@ -21,12 +22,12 @@ cleanup() {
 	t kill-server 2>/dev/null
 	pkill -f "^sleep $SLEEP" 2>/dev/null
 	sleep 0.2
-	rmdir "$ROOT/$CG" 2>/dev/null
+	rmdir "$ROOT/$CG/inner.service" "$ROOT/$CG" 2>/dev/null
 	rm -f "$CAP"
 }
 trap cleanup EXIT INT TERM
-mkdir "$ROOT/$CG" || { echo "FAIL: cannot make $ROOT/$CG"; exit 1; }
-sh -c "echo \$\$ > '$ROOT/$CG/cgroup.procs' && exec sleep $SLEEP" &
+mkdir -p "$ROOT/$CG/inner.service" || { echo "FAIL: cannot make $ROOT/$CG"; exit 1; }
+sh -c "echo \$\$ > '$ROOT/$CG/inner.service/cgroup.procs' && exec sleep $SLEEP" &
 
 start() {
 	t kill-server 2>/dev/null
@@ -42,8 +43,14 @@ start() {
 
 start --cgroups
 expect "^ +cg .* $CG" "--cgroups: the test's cgroup has a row"
+expect "^ +cg .*  $CG\$" "indented under the root"
+expect "^ +cg .*    inner.service\$" "its child, indented under it"
 keys / p m u t o p - t m u x Enter
 expect "^ +cg .* $CG" "the filter keeps it"
+keys -
+expect "^ +cg .*\\[\\+\\] $CG" "-: folded"
+keys +
+expect "^ +cg .*  $CG\$" "+: unfolded"
 keys Enter
 expect "Cgroup: /$CG \\(Esc: all\\)" "Enter: its processes, the tab bar says so"
 expect "sleep" "the sleep in it is shown"
