@@ -48,6 +48,7 @@ static const struct option longopts[] = {
 	{"children", no_argument, NULL, OPT_CHILDREN},
 	{"cgroups", no_argument, NULL, OPT_CGROUPS},
 	{"cgroup", required_argument, NULL, 'G'},
+	{"cpu", required_argument, NULL, 'C'},
 	{"no-inherit", no_argument, NULL, 'i'},
 	{"user", no_argument, NULL, OPT_USER},
 	{"config", required_argument, NULL, 'c'},
@@ -83,6 +84,7 @@ void cli_usage(FILE *f)
 	      "      --cgroups          a row per cgroup (summed) instead of processes (G)\n"
 	      "  -G, --cgroup PATH[,PATH]  count these cgroups themselves, per CPU,\n"
 	      "                         as perf stat -a -G (PATH under the cgroup2 root)\n"
+	      "  -C, --cpu CPUS         per-CPU rows, meters and -G on these CPUs only (0-3,8)\n"
 	      "      --user             hardware events count user mode only\n"
 	      "  -i, --no-inherit       with -- COMMAND: count the command alone, not the\n"
 	      "                         processes it starts (counted by default, as perf\n"
@@ -352,6 +354,23 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 	case 'q':
 		c->quiet = true;
 		return 0;
+	case 'C':
+		/* perf stat's list: 0-3,8. Each must be online: main.c checks. */
+		for (const char *p = arg; *p; p++)
+			if (!isdigit((unsigned char)*p) && *p != ',' && *p != '-') {
+				snprintf(err, errlen,
+					 "invalid CPU list '%s' for -C: give CPU numbers and "
+					 "ranges, "
+					 "e.g. -C 0-3,8",
+					 arg);
+				return -EINVAL;
+			}
+		if (!*arg) {
+			snprintf(err, errlen, "-C needs CPUs: e.g. -C 0-3,8");
+			return -EINVAL;
+		}
+		c->cpu_list = arg;
+		return 0;
 	case OPT_RETAIN: {
 		char *end;
 		errno = 0;
@@ -408,7 +427,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
 	int opt;
 	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:u:o:G:w:r:qhV", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:u:o:G:C:w:r:qhV", longopts, NULL)) !=
 	       -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];

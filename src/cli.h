@@ -26,6 +26,7 @@ struct cli {
 	bool threads;		 /* -H */
 	bool cgroups;		 /* --cgroups: cgroup rows instead of process rows (batch) */
 	const char *cgroup_list; /* -G PATH[,PATH...]: count those cgroups themselves */
+	const char *cpu_list;	 /* -C CPUS: per-CPU rows and -G on these CPUs only */
 	bool user_only;		 /* --user: hardware events exclude kernel mode */
 	bool no_inherit;	 /* -i: -- COMMAND counts the command alone, not its children */
 	bool children_flag, inherit_flag; /* --children, -i given (they need a command) */

@@ -39,6 +39,17 @@ int cpurows_open(struct engine *e)
 		for (int i = 0; i < n && i < MAX_CPUS; i++)
 			ids[i] = i;
 	}
+	if (e->o.cpus) {
+		/* -C: the online CPUs of the list (main.c refused the others). */
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < e->o.ncpus; j++)
+				if (e->o.cpus[j] == ids[i]) {
+					ids[k++] = ids[i];
+					break;
+				}
+		n = k;
+	}
 	int maxid = 0;
 	for (int i = 0; i < n; i++)
 		maxid = ids[i] > maxid ? ids[i] : maxid;

@@ -26,8 +26,10 @@ struct engine_opts {
 	const int *cgroup_fds;		 /* SCOPE_CGROUPS: each cgroup's open directory */
 	const char *const *cgroup_paths; /* and its path relative to the cgroup2 root */
 	unsigned ncgroups;
-	bool threads;	  /* thread rows in the model */
-	bool per_cpu;	  /* count per-CPU groups too */
+	bool threads;	 /* thread rows in the model */
+	bool per_cpu;	 /* count per-CPU groups too */
+	const int *cpus; /* -C: only these CPUs for per-CPU rows and -G (NULL: all online) */
+	int ncpus;
 	bool no_cpu_rows; /* nothing shows CPU rows (batch without --per-cpu): no
 			     /proc/stat read per tick, model.ncpu_rows 0 */
 	bool user_only;	  /* hardware events exclude kernel mode */

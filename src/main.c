@@ -56,9 +56,11 @@ struct app {
 	pid_t child;		   /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
-	bool quit_asked;   /* q with the command running: the next q stops it */
-	uid_t user_uid;	   /* -u */
-	int cg_fd[64];	   /* -G: each cgroup's directory */
+	bool quit_asked; /* q with the command running: the next q stops it */
+	uid_t user_uid;	 /* -u */
+	int cg_fd[64];	 /* -G: each cgroup's directory */
+	int cpus[1024];	 /* -C: the CPUs asked for */
+	int ncpus;
 	char *cg_path[64]; /* and its path under the cgroup2 root */
 	unsigned ncg;
 	FILE *out;	       /* batch output: stdout, or -o FILE */
@@ -889,6 +891,39 @@ static void check_user(struct app *a)
 	}
 }
 
+/* -C: perf stat's list, each CPU online here. */
+static void check_cpus(struct app *a)
+{
+	int online[1024];
+	if (!a->cli.cpu_list)
+		return;
+	int n = procfs_parse_cpulist(a->cli.cpu_list, a->cpus, 1024);
+	int on = procfs_online_cpus("", online, 1024);
+	if (n <= 0) {
+		say("invalid CPU list '%s' for -C: give CPU numbers and ranges, e.g. -C 0-3,8\n",
+		    a->cli.cpu_list);
+		exit(2);
+	}
+	for (int i = 0; i < n; i++) {
+		bool found = false;
+		for (int j = 0; j < on && !found; j++)
+			found = online[j] == a->cpus[i];
+		if (!found) {
+			char list[128];
+			FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+			if (!f || !fgets(list, sizeof(list), f))
+				snprintf(list, sizeof(list), "?");
+			if (f)
+				fclose(f);
+			list[strcspn(list, "\n")] = '\0';
+			say("CPU %d is not online (-C): the online CPUs are %s\n", a->cpus[i],
+			    list);
+			exit(2);
+		}
+	}
+	a->ncpus = n;
+}
+
 /* -p names processes: a thread id would make a row that is only part of one. */
 static void check_pids(const struct app *a)
 {
@@ -914,7 +949,9 @@ static void start_engine(struct app *a)
 				.no_kernel = !a->privs.kernel,
 				.only_uid = !a->privs.others || a->cli.user,
 				.uid = a->cli.user ? a->user_uid : geteuid(),
-				.interval = a->cli.interval};
+				.interval = a->cli.interval,
+				.cpus = a->ncpus ? a->cpus : NULL,
+				.ncpus = a->ncpus};
 	int go = -1, errfd = -1;
 	if (a->cli.command) {
 		int err = startup_spawn(a->cli.command, &a->child, &go, &errfd);
@@ -1298,6 +1335,7 @@ int main(int argc, char **argv)
 	if (a.cli.replay)
 		return run_replay(&a);
 	check_pids(&a);
+	check_cpus(&a);
 	setup(&a);
 	check_user(&a);
 	open_cgroups(&a);

@@ -876,6 +876,34 @@ static void test_tracepoint(void **state)
 	assert_true(said);
 }
 
+/* -C: per-CPU rows of the CPUs listed only (the last online CPU here); a CPU that is not
+ * online, or a list that is none, is refused with one line. */
+static void test_cpu_list(void **state)
+{
+	(void)state;
+	long last = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	char cpu[16], want[64], other[32];
+	snprintf(cpu, sizeof(cpu), "%ld", last);
+	int st = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-d", "0.2", "--per-cpu", "-C", cpu,
+		     "--format", "csv", "-e", "context-switches");
+	assert_exit(st, 0);
+	snprintf(want, sizeof(want), ",cpu,,,%ld,,context-switches,", last);
+	assert_non_null(strstr(out, want));
+	for (long c = 0; c < last; c++) {
+		snprintf(other, sizeof(other), ",cpu,,,%ld,,", c);
+		assert_null(strstr(out, other));
+	}
+	st = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-C", "4095");
+	assert_exit(st, 2);
+	assert_non_null(strstr(err, "CPU 4095 is not online (-C): the online CPUs are "));
+	st = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-C", "1-0");
+	assert_exit(st, 2);
+	assert_non_null(strstr(err, "invalid CPU list '1-0'"));
+	st = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-C", "a");
+	assert_exit(st, 2);
+	assert_non_null(strstr(err, "invalid CPU list 'a'"));
+}
+
 int main(int argc, char **argv)
 {
 	/* Workload modes end with _exit: no exit handlers (LeakSanitizer's, in a sanitizer
@@ -927,6 +955,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pane_and_sort),
 		cmocka_unit_test(test_user_and_output),
 		cmocka_unit_test(test_tracepoint),
+		cmocka_unit_test(test_cpu_list),
 	};
 	/* clang-format on */
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
