@@ -11,7 +11,9 @@
 #include "pmu.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,6 +423,144 @@ static int evspec_resolve(const char *spec, const struct evsyntax_group *g,
 	return 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The tracepoints of subsystem sys (ns long) whose names match pattern (pn long), sorted,
+ * each appended to *buf as "sys:name" + mods + ",". Returns how many, or -errno. */
+static int glob_tracepoints(const char *sys, size_t ns, const char *pattern, size_t pn,
+			    const char *mods, size_t nm, char **buf, size_t *len, size_t *cap)
+{
+	char dir[512], path[1024], pat[256];
+	if (evmount_find("", "tracefs", dir, sizeof(dir)) != 0)
+		return -ENODEV;
+	if (pn >= sizeof(pat))
+		return -EINVAL;
+	memcpy(pat, pattern, pn);
+	pat[pn] = '\0';
+	snprintf(path, sizeof(path), "%s/events/%.*s", dir, (int)ns, sys);
+	DIR *d = opendir(path);
+	if (!d)
+		return -ENOENT;
+	char **names = NULL;
+	size_t n = 0, ncap = 0;
+	int ret = 0;
+	for (struct dirent *e; (e = readdir(d)) && ret == 0;) {
+		if (e->d_name[0] == '.' || fnmatch(pat, e->d_name, 0) != 0 || e->d_type == DT_REG)
+			continue;
+		if (n == ncap) {
+			char **nn = realloc(names, (ncap = ncap ? 2 * ncap : 64) * sizeof(*nn));
+			if (!nn)
+				ret = -ENOMEM;
+			else
+				names = nn;
+		}
+		if (ret == 0 && !(names[n++] = strdup(e->d_name)))
+			ret = -ENOMEM;
+	}
+	closedir(d);
+	if (ret == 0 && n)
+		qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		size_t need = ns + 1 + strlen(names[i]) + nm + 2;
+		if (*len + need >= *cap) {
+			size_t c = (*cap + need) * 2;
+			char *b = realloc(*buf, c);
+			if (!b) {
+				ret = -ENOMEM;
+				break;
+			}
+			*buf = b;
+			*cap = c;
+		}
+		*len += (size_t)snprintf(*buf + *len, *cap - *len, "%.*s:%s%.*s,", (int)ns, sys,
+					 names[i], (int)nm, mods);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ret < 0 ? ret : (int)n;
+}
+
+/* perf's tracepoint globs: each event "sys:pattern[:mods]" whose pattern has * ? or [
+ * becomes the tracepoints of sys that match, in name order, where it stood (inside its
+ * group, if braced). Returns 0 with *out NULL when spec has none, 0 with *out the new
+ * spec (free it), or < 0 with err saying why (no match, no tracefs). */
+static int expand_globs(const char *spec, char **out, struct evspec_err *err)
+{
+	struct evsyntax_group *gs = NULL;
+	unsigned n = 0;
+	*out = NULL;
+	if (!strpbrk(spec, "*?[") || evsyntax_split(spec, &gs, &n, NULL) < 0) {
+		free(gs);
+		return 0; /* nothing to expand, or the parse proper says what is wrong */
+	}
+	size_t len = 0, cap = strlen(spec) + 64, from = 0;
+	char *buf = malloc(cap);
+	int ret = buf ? 0 : -ENOMEM;
+	bool any = false;
+	for (unsigned g = 0; g < n && ret == 0; g++) {
+		for (unsigned k = 0; k < gs[g].n && ret == 0; k++) {
+			const char *s = spec + gs[g].ev[k].pos,
+				   *c1 = memchr(s, ':', gs[g].ev[k].len);
+			size_t sl = gs[g].ev[k].len;
+			if (!c1 || !tp_word(s, (size_t)(c1 - s)))
+				continue;
+			const char *pat = c1 + 1, *c2 = memchr(pat, ':', sl - (size_t)(pat - s));
+			size_t pn = c2 ? (size_t)(c2 - pat) : sl - (size_t)(pat - s);
+			if (!memchr(pat, '*', pn) && !memchr(pat, '?', pn) && !memchr(pat, '[', pn))
+				continue;
+			/* The text before this event as it was, then its expansion. */
+			size_t keep = (size_t)(s - spec) - from;
+			if (len + keep + 1 >= cap) {
+				char *b = realloc(buf, cap = (len + keep) * 2 + 64);
+				if (!b) {
+					ret = -ENOMEM;
+					break;
+				}
+				buf = b;
+			}
+			memcpy(buf + len, spec + from, keep);
+			len += keep;
+			size_t nm = c2 ? sl - (size_t)(c2 - s) : 0;
+			int m = glob_tracepoints(s, (size_t)(c1 - s), pat, pn, c2, nm, &buf, &len,
+						 &cap);
+			if (m <= 0) {
+				ret = m == 0 || m == -ENOENT ? -ENOENT : m;
+				if (err)
+					snprintf(err->reason, sizeof(err->reason),
+						 m == -ENODEV
+							 ? "'%.*s' is a tracepoint pattern, but "
+							   "tracefs is not mounted: mount -t "
+							   "tracefs nodev /sys/kernel/tracing"
+							 : "no tracepoint matches '%.*s'",
+						 (int)sl, s);
+				break;
+			}
+			len--; /* its last comma: the text after it follows */
+			from = (size_t)(s - spec) + sl;
+			any = true;
+		}
+	}
+	if (ret == 0 && any) {
+		size_t rest = strlen(spec + from);
+		char *b = realloc(buf, len + rest + 1);
+		if (!b) {
+			ret = -ENOMEM;
+		} else {
+			buf = b;
+			memcpy(buf + len, spec + from, rest + 1);
+			*out = buf;
+			buf = NULL;
+		}
+	}
+	free(buf);
+	free(gs);
+	return ret;
+}
+
 int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_list *out,
 		 struct evspec_err *err)
 {
@@ -428,14 +568,21 @@ int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_lis
 	struct evgroup_spec *res = NULL, *all;
 	unsigned n = 0;
 	int ret;
+	char *expanded = NULL;
 
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!spec || !out)
 		return -EINVAL;
-	ret = evsyntax_split(spec, &gs, &n, err);
-	if (ret < 0)
+	if ((ret = expand_globs(spec, &expanded, err)) < 0)
 		return ret;
+	if (expanded)
+		spec = expanded;
+	ret = evsyntax_split(spec, &gs, &n, err);
+	if (ret < 0) {
+		free(expanded);
+		return ret;
+	}
 	res = calloc(n, sizeof(*res));
 	ret = res ? 0 : -ENOMEM;
 	for (unsigned i = 0; i < n && ret == 0; i++)
@@ -452,6 +599,7 @@ int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_lis
 	}
 	free(res);
 	free(gs);
+	free(expanded);
 	return ret;
 }
 

@@ -862,6 +862,15 @@ static void test_tracepoint(void **state)
 	double ours = csv_sum(out, "total", "sched:sched_process_fork", 0, &n);
 	int st2 = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-e", "sched:no_such_event");
 	bool said = strstr(err, "no tracepoint 'sched:no_such_event'") != NULL;
+	/* A pattern, as perf takes it: every matching tracepoint, in name order, in the
+	 * group it was written in. */
+	int st3 = RUN(PMUTOP_BINARY, "-b", "--format", "csv", "-e",
+		      "{task-clock,sched:sched_process_f*}", "--", self, "--forks", "7");
+	int nfork, nfree;
+	double forks = csv_sum(out, "total", "sched:sched_process_fork", 0, &nfork);
+	csv_sum(out, "total", "sched:sched_process_free", 0, &nfree);
+	int st4 = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-e", "sched:no_such_*");
+	bool said4 = strstr(err, "no tracepoint matches 'sched:no_such_*'") != NULL;
 	if (mounted)
 		(void)!system("umount /sys/kernel/tracing");
 	assert_exit(st, 0);
@@ -874,6 +883,12 @@ static void test_tracepoint(void **state)
 	}
 	assert_exit(st2, 2);
 	assert_true(said);
+	assert_exit(st3, 0);
+	assert_int_equal(nfork, 1);
+	assert_int_equal(nfree, 1);
+	assert_true(forks == 7);
+	assert_exit(st4, 2);
+	assert_true(said4);
 }
 
 /* -C: per-CPU rows of the CPUs listed only (the last online CPU here); a CPU that is not
