@@ -106,6 +106,11 @@ bool engine_watched_alive(const struct engine *e)
 	return false;
 }
 
+void engine_set_cmdline(struct engine *e, bool on)
+{
+	e->cmdline = on;
+}
+
 void engine_set_threads(struct engine *e, bool on)
 {
 	/* Thread rows of watched processes need the groups their roots made unneeded. */

@@ -73,6 +73,9 @@ bool engine_built_asleep(const struct engine *e, pid_t pid);
 unsigned engine_mapped_probes(const struct engine *e, pid_t pid);
 
 void engine_set_threads(struct engine *e, bool on);
+/* Read each process's arguments (model rows' cmdline) from now on: once a process, and
+ * again after an exec. */
+void engine_set_cmdline(struct engine *e, bool on);
 void engine_set_interval(struct engine *e, double interval);
 void engine_set_paused(struct engine *e, bool paused);
 /* Reopen every group with or without kernel mode on hardware events. */

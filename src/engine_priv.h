@@ -53,6 +53,7 @@ struct engine {
 	bool rescan;
 	bool fds_freed;
 	bool roots;	/* watched processes count through roots (tasktab.h) */
+	bool cmdline;	/* rows carry their process's arguments (engine_set_cmdline) */
 	int reserve_fd; /* held for /proc reads when descriptors run out */
 	struct pending pending;
 	double last_balance; /* when descriptors last went to the busiest tasks */

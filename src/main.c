@@ -66,6 +66,7 @@ struct app {
 	FILE *out;	       /* batch output: stdout, or -o FILE */
 	struct cgrows *cgrows; /* --cgroups, or G on the screen */
 	bool show_cgroups;     /* the screen shows cgroup rows (G) */
+	bool cmdline;	       /* the screen shows arguments (c) */
 	struct model cgview;   /* the engine's model with cgroup rows for process rows */
 	struct privs privs;
 	struct config cfg;
@@ -489,6 +490,10 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		}
 		a->show_cgroups = !a->show_cgroups;
 		show(a, ui);
+		break;
+	case UI_TOGGLE_CMDLINE:
+		a->cmdline = !a->cmdline;
+		engine_set_cmdline(a->engine, a->cmdline);
 		break;
 	case UI_TOGGLE_KERNEL:
 		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
@@ -1150,6 +1155,8 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	case UI_REDRAW:
 	case UI_NONE:
 		break;
+	case UI_TOGGLE_CMDLINE:
+		break; /* the arguments recorded, where the recording's screen showed them */
 	case UI_TOGGLE_THREADS:
 		ui_message(ui, current(a)->threads
 				       ? "thread rows are in the recording"

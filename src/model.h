@@ -61,11 +61,13 @@ struct mrow {
 	pid_t tid; /* thread id (ROW_THREAD; == pid for ROW_PROC) */
 	int cpu;   /* ROW_CPU */
 	uid_t uid;
-	const char *user;   /* user name, or the uid as text */
-	const char *comm;   /* raw command name: sanitise before it reaches a terminal */
-	const char *cgroup; /* cgroup v2 path relative to the cgroup2 root ("/" for the
-			       root; ROW_CGROUP: the cgroup itself), NULL when unknown or for
-			       CPU rows */
+	const char *user;    /* user name, or the uid as text */
+	const char *comm;    /* raw command name: sanitise before it reaches a terminal */
+	const char *cmdline; /* its arguments, raw, when the source read them (the screen's
+				c), else NULL; a kernel thread's is "" */
+	const char *cgroup;  /* cgroup v2 path relative to the cgroup2 root ("/" for the
+				root; ROW_CGROUP: the cgroup itself), NULL when unknown or for
+				CPU rows */
 	unsigned nthreads;
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */

@@ -215,6 +215,30 @@ int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total,
 	return ncpu;
 }
 
+int procfs_cmdline(const char *root, pid_t pid, char *buf, size_t len)
+{
+	char path[256];
+	if (len == 0)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/proc/%d/cmdline", root, (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, buf, len - 1);
+	int err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	/* Arguments end in NULs: spaces between them, none at the end. */
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return (int)n;
+}
+
 int procfs_parse_cpulist(const char *s, int *cpus, int max)
 {
 	int n = 0;

@@ -34,6 +34,11 @@ int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task 
 /* Time thread tid has spent on a CPU, in ns (schedstat), into *ns. 0 or -errno. */
 int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
 
+/* Process pid's arguments from /proc/<pid>/cmdline, separated by spaces, into buf
+ * (truncated to len). Returns the length, 0 when it has none (a kernel thread, a zombie),
+ * or -errno. */
+int procfs_cmdline(const char *root, pid_t pid, char *buf, size_t len);
+
 /* The process a thread id belongs to (Tgid), or -errno. */
 pid_t procfs_tgid(const char *root, pid_t tid);
 

@@ -15,9 +15,9 @@
 
 struct ptask {
 	int64_t id;
-	struct mrow r;		   /* identity; strings as arena offsets until resolved */
-	size_t user, comm, cgroup; /* arena offsets, (size_t)-1 for NULL */
-	long sample;		   /* index into the samples read, -1: idle */
+	struct mrow r;			    /* identity; strings as arena offsets until resolved */
+	size_t user, comm, cgroup, cmdline; /* arena offsets, (size_t)-1 for NULL */
+	long sample;			    /* index into the samples read, -1: idle */
 };
 
 struct replay {
@@ -170,8 +170,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			       -1, &p->tick, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db,
 			       "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup, kthread,"
-			       " nthreads FROM tasks WHERE first <= ?1 AND (last IS NULL OR"
-			       " last >= ?1)",
+			       " nthreads, cmdline FROM tasks WHERE first <= ?1 AND (last IS NULL"
+			       " OR last >= ?1)",
 			       -1, &p->tasks, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT * FROM samples WHERE seq = ?", -1, &p->samples,
 			       NULL) != SQLITE_OK ||
@@ -432,7 +432,9 @@ static int load_tasks(struct replay *p, char *err, size_t len)
 		t->user = arena_put(p, sqlite3_column_text(st, 6));
 		t->comm = arena_put(p, sqlite3_column_text(st, 7));
 		t->cgroup = arena_put(p, sqlite3_column_text(st, 8));
-		if (t->user == (size_t)-2 || t->comm == (size_t)-2 || t->cgroup == (size_t)-2) {
+		t->cmdline = arena_put(p, sqlite3_column_text(st, 11));
+		if (t->user == (size_t)-2 || t->comm == (size_t)-2 || t->cgroup == (size_t)-2 ||
+		    t->cmdline == (size_t)-2) {
 			sqlite3_reset(st);
 			return -ENOMEM;
 		}
@@ -572,6 +574,7 @@ static int build_rows(struct replay *p, char *err, size_t len)
 		w.r->user = arena_str(p, t->user);
 		w.r->comm = arena_str(p, t->comm);
 		w.r->cgroup = arena_str(p, t->cgroup);
+		w.r->cmdline = arena_str(p, t->cmdline);
 		fill_row(p, w, NULL, NULL, NULL, NULL, 0, 0, 0, err, len);
 	}
 	m->rows = p->rows.rows;

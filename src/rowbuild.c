@@ -75,7 +75,34 @@ void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *w
 	}
 }
 
-static void proc_row(struct proc *p, struct mrow *r)
+static uint64_t comm_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h | 1; /* never 0: 0 is "not read" */
+}
+
+/* A process's arguments, read once (and again after an exec renamed it). A process
+ * gone meanwhile, or a kernel thread, has none: "". */
+static const char *proc_cmdline(const struct engine *e, struct proc *p)
+{
+	uint64_t h = comm_hash(p->comm);
+	if (p->cmdline && p->cmd_hash == h)
+		return p->cmdline;
+	char buf[4096];
+	if (p->kthread || procfs_cmdline(e->o.root, p->pid, buf, sizeof(buf)) < 0)
+		buf[0] = '\0';
+	char *c = strdup(buf);
+	if (!c)
+		return p->cmdline; /* the old one, or none, until memory comes back */
+	free(p->cmdline);
+	p->cmdline = c;
+	p->cmd_hash = h;
+	return c;
+}
+
+static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 {
 	r->kind = ROW_PROC;
 	r->pid = r->tid = p->pid;
@@ -86,6 +113,7 @@ static void proc_row(struct proc *p, struct mrow *r)
 	}
 	r->user = p->user;
 	r->comm = p->comm;
+	r->cmdline = e->cmdline ? proc_cmdline(e, p) : NULL;
 	r->cgroup = p->cgroup;
 	r->kthread = p->kthread;
 }
@@ -164,7 +192,7 @@ static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 {
 	p->asleep_tick = e->m.tick + 1; /* the tick this is (m.tick counts after) */
 	struct mrow_w pr = mstore_row(&e->rows, i++);
-	proc_row(p, pr.r);
+	proc_row(e, p, pr.r);
 	for (struct task *t = p->threads; t; t = t->sibling)
 		pr.r->nthreads++;
 	zero_values(e, &pr);
@@ -220,7 +248,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	if (rowbuild_asleep(e, p))
 		return build_asleep(e, p, i);
 	struct mrow_w pr = mstore_row(&e->rows, i++);
-	proc_row(p, pr.r);
+	proc_row(e, p, pr.r);
 	bool all_exited;
 	pr.r->nthreads = rowbuild_sum_proc(e, p, add_tot, &all_exited);
 	pr.r->exited = all_exited;

@@ -141,6 +141,7 @@ static void proc_remove(struct tasktab *t, struct proc *p)
 	t->nprocs--;
 	tasktab_drop_roots(t, p);
 	free(p->tot);
+	free(p->cmdline);
 	free(p);
 }
 
@@ -273,6 +274,7 @@ void tasktab_free(struct tasktab *t)
 		}
 		tasktab_drop_roots(t, p);
 		free(p->tot);
+		free(p->cmdline);
 		free(p);
 	}
 	free(t->th);

@@ -33,6 +33,7 @@ enum bind_act {
 	BIND_REDRAW,
 	BIND_HELP,
 	BIND_QUIT,
+	BIND_CMDLINE,  /* c */
 	BIND_FOLD,     /* - on a cgroup row */
 	BIND_UNFOLD,   /* + */
 	BIND_STEP_FWD, /* a replay: t */

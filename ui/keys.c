@@ -284,6 +284,10 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		u->paused = !u->paused;
 		cmd->kind = UI_TOGGLE_PAUSE;
 		break;
+	case BIND_CMDLINE:
+		u->cmdline = !u->cmdline;
+		cmd->kind = UI_TOGGLE_CMDLINE;
+		break;
 	case BIND_FOLD:
 	case BIND_UNFOLD:
 		fold(u, act == BIND_FOLD);

@@ -93,6 +93,7 @@ static void draw_table(struct ui *u, int y, int h, int w)
 		.descending = s && s->descending,
 		.rows = &u->rows,
 		.empty = empty_text(u),
+		.cmdline = u->cmdline,
 		.collapsed = (const char *const *)u->collapsed,
 		.ncollapsed = u->ncollapsed,
 	};

@@ -16,6 +16,7 @@ struct table_view {
 	bool descending;
 	const struct rows *rows;
 	const char *empty;	      /* shown when there are no rows */
+	bool cmdline;		      /* COMMAND shows the arguments where the row has them */
 	const char *const *collapsed; /* cgroup rows shown folded ([+]) */
 	unsigned ncollapsed;
 };

@@ -37,11 +37,12 @@ enum ui_cmd_kind {
 	UI_TOGGLE_KERNEL,
 	UI_FOCUS_PID, /* .pid */
 	UI_UNFOCUS,
-	UI_SET_EVENTS,	/* .spec: count these user events (perf -e syntax; "" none) */
-	UI_SET_METRICS, /* .metrics, .nmetrics: the user's derived columns */
-	UI_SAVE_CONFIG, /* write the setup file */
-	UI_STEP,	/* a replay: one tick forward (.step 1) or back (-1) */
-	UI_JUMP,	/* a replay: to the time typed (.spec) */
+	UI_SET_EVENTS,	   /* .spec: count these user events (perf -e syntax; "" none) */
+	UI_SET_METRICS,	   /* .metrics, .nmetrics: the user's derived columns */
+	UI_SAVE_CONFIG,	   /* write the setup file */
+	UI_TOGGLE_CMDLINE, /* c: COMMAND shows the arguments (or the name again) */
+	UI_STEP,	   /* a replay: one tick forward (.step 1) or back (-1) */
+	UI_JUMP,	   /* a replay: to the time typed (.spec) */
 };
 
 struct ui_cmd {

@@ -66,6 +66,7 @@ struct ui {
 	unsigned ncollapsed;
 	bool paused;	 /* as last asked, until the model says */
 	char replay[96]; /* a replay's header field; "" on the live screen */
+	bool cmdline;	 /* c: COMMAND shows the arguments */
 
 	enum ui_mode mode;
 	enum ui_ask ask;

@@ -2,7 +2,8 @@
 # Cgroups on the screen: --cgroups starts with a row per cgroup, as a tree (a child
 # indented under its parent); - folds a row's subtree ([+]), + unfolds it; Enter on one
 # shows its processes only (the tab bar says which, Esc shows all); -G counts a cgroup
-# itself on the screen and G then says there are no process rows. Root with cgroup2 only: the
+# itself on the screen and G then says there are no process rows; c shows the command
+# line of the process in it, and its name again. Root with cgroup2 only: the
 # test makes its own cgroup under the cgroup2 mount and removes it.
 # Usage: cgroups.sh PMUTOP [TMUX]
 set -u
@@ -53,7 +54,11 @@ keys +
 expect "^ +cg .*  $CG\$" "+: unfolded"
 keys Enter
 expect "Cgroup: /$CG \\(Esc: all\\)" "Enter: its processes, the tab bar says so"
-expect "sleep" "the sleep in it is shown"
+expect "sleep *$" "the sleep in it is shown, by name"
+keys c
+expect "sleep $SLEEP *$" "c: its command line"
+keys c
+expect "sleep *$" "c again: its name"
 expect_not "^ +[0-9]+ .* pmutop *$" "pmutop itself is not in that cgroup"
 keys Escape
 expect "^ +[0-9]+ .* pmutop *$" "Esc: every process again"
