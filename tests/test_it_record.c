@@ -2,7 +2,8 @@
  * byte for byte; a recorder killed with SIGKILL leaves every committed tick; bad files
  * get one line and exit 2; one recorder a file; a full disk stops the recording and
  * leaves the file readable; --retain and --max-size prune while a replay reads. Root
- * (a tmpfs is mounted for the full disk). */
+ * (a tmpfs is mounted for the full disk). The machine's tasks may be thousands (tests
+ * beside this one): ticks are checked by loading them, not by printing them all. */
 #include "testutil.h"
 
 #include <errno.h>
@@ -151,24 +152,30 @@ static void test_sigkill(void **state)
 {
 	(void)state;
 	char *file = strdup(path("killed"));
-	char *args[] = {PMUTOP_BINARY, "-b", "-q", "-d", "0.1", "-w", file, NULL};
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
+			"-e",	       "task-clock", "-w", file, NULL};
 	pid_t p = start(args, path("killed.log"));
 	wait_ticks(file, 8);
 	kill(p, SIGKILL);
 	waitpid(p, NULL, 0);
 	uint64_t n = ticks_in(file, NULL);
 	assert_true(n >= 8);
-	char *rep[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "csv", NULL};
+	/* Every tick loads (the machine's tasks may be thousands: read here, not printed). */
+	char e[256];
+	struct replay *rp = replay_open(file, e, sizeof(e));
+	assert_non_null(rp);
+	for (uint64_t t = 1; t <= n; t++)
+		if (replay_load(rp, t, e, sizeof(e)) != 0 || replay_model(rp)->tick != t)
+			fail_msg("tick %llu of %llu does not replay: %s", (unsigned long long)t,
+				 (unsigned long long)n, e);
+	replay_close(rp);
+	char *rep[] = {PMUTOP_BINARY, "-r",	 file,	  "-b", "--format",
+		       "csv",	      "--begin", "-0.01", NULL};
 	int st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	/* One "N,total,..." line a tick. */
 	char want[32];
-	for (uint64_t t = 1; t <= n; t++) {
-		snprintf(want, sizeof(want), "%llu,", (unsigned long long)t);
-		if (count_lines(out1, want) == 0)
-			fail_msg("tick %llu of %llu is missing from the replay",
-				 (unsigned long long)t, (unsigned long long)n);
-	}
+	snprintf(want, sizeof(want), "%llu,", (unsigned long long)n);
+	assert_true(count_lines(out1, want) > 0);
 	/* Going on with it: the next recorder appends after the last committed tick. */
 	char *more[] = {PMUTOP_BINARY, "-b", "-q", "-n", "2", "-d", "0.1", "-w", file, NULL};
 	st = testutil_run(more, out2, sizeof(out2), err, sizeof(err));
@@ -257,14 +264,14 @@ static void test_one_recorder(void **state)
 	free(file);
 }
 
-/* A full disk: one line, recording stops (exit 1 with -q: nothing else to do), and
- * the file replays every tick it committed. */
+/* A full disk (a 2 MiB tmpfs): one line, recording stops (exit 1 with -q: nothing else
+ * to do), and the file replays every tick it committed. */
 static void test_full_disk(void **state)
 {
 	(void)state;
 	char *small = strdup(path("small"));
 	assert_int_equal(mkdir(small, 0755), 0);
-	if (mount("tmpfs", small, "tmpfs", 0, "size=256k") != 0)
+	if (mount("tmpfs", small, "tmpfs", 0, "size=2m") != 0)
 		skip();
 	char file[600];
 	snprintf(file, sizeof(file), "%s/rec", small);
@@ -279,7 +286,7 @@ static void test_full_disk(void **state)
 	if (waitpid(p, NULL, WNOHANG) == 0) {
 		kill(p, SIGKILL);
 		waitpid(p, NULL, 0);
-		fail_msg("256 KiB did not fill in 60 s");
+		fail_msg("2 MiB did not fill in 60 s");
 	}
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 	FILE *f = fopen(path("full.log"), "r");
