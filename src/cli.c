@@ -20,6 +20,7 @@ enum {
 	OPT_PANE,
 	OPT_LIST,
 	OPT_NO_COLOR,
+	OPT_NO_MOUSE,
 	OPT_CHILDREN,
 	OPT_CGROUPS,
 	OPT_USER,
@@ -45,6 +46,7 @@ static const struct option longopts[] = {
 	{"pane", required_argument, NULL, OPT_PANE},
 	{"list", no_argument, NULL, OPT_LIST},
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
+	{"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
 	{"children", no_argument, NULL, OPT_CHILDREN},
 	{"cgroups", no_argument, NULL, OPT_CGROUPS},
 	{"cgroup", required_argument, NULL, 'G'},
@@ -96,6 +98,7 @@ void cli_usage(FILE *f)
 	      "      --list [PMU|all|PATTERN]  list this machine's PMUs and events (all: every\n"
 	      "                         one libpfm4 knows; PATTERN: 'cache*'), then exit\n"
 	      "      --no-color         no colours on the screen\n"
+	      "      --no-mouse         leave the mouse to the terminal (no click to sort)\n"
 	      "  -u, --user-filter USER only USER's processes (a name or a uid), as top -u\n"
 	      "  -o, --output FILE      batch output to FILE instead of stdout (implies -b)\n"
 	      "  -c, --config FILE      read the setup from FILE (default:\n"
@@ -276,6 +279,9 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		return 0;
 	case OPT_NO_COLOR:
 		c->no_color = true;
+		return 0;
+	case OPT_NO_MOUSE:
+		c->no_mouse = true;
 		return 0;
 	case OPT_CHILDREN: /* the default; accepted as it was once needed */
 		c->no_inherit = false;

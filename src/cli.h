@@ -40,6 +40,7 @@ struct cli {
 	bool list;	/* --list [PMU] */
 	const char *list_pmu;
 	bool no_color;
+	bool no_mouse;	    /* --no-mouse */
 	const char *config; /* -c FILE */
 	const char *user;   /* -u USER: that user's processes only (a name or a uid) */
 	const char *output; /* -o FILE: batch output there, not on stdout */

@@ -528,6 +528,7 @@ static int run_live(struct app *a)
 			   : evset_any_hardware(a->set) ? NULL
 							: "Software";
 	struct ui_opts o = {.color = !a->cli.no_color, /* ui_new weighs NO_COLOR and TERM */
+			    .no_mouse = a->cli.no_mouse,
 			    .pane = pane,
 			    .sort = a->cli.sort,
 			    .reverse = a->cli.reverse};
@@ -1180,6 +1181,7 @@ static int run_replay_live(struct app *a)
 	double begin, end;
 	uint64_t seq;
 	struct ui_opts o = {.color = !a->cli.no_color,
+			    .no_mouse = a->cli.no_mouse,
 			    .pane = a->cli.pane,
 			    .sort = a->cli.sort,
 			    .reverse = a->cli.reverse};

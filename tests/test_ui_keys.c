@@ -271,6 +271,51 @@ static void test_enter_focuses_selected(void **state)
 	assert_int_equal(cmd.pid, 500);
 }
 
+/* The mouse (ungetmouse queues what a terminal would send): a press on a row selects it,
+ * on a column title sorts by that column and again the other way; the wheel moves. */
+static void test_mouse(void **state)
+{
+	const char *s = screen(state);
+	int title = 0;
+	for (const char *p = s; p < strstr(s, "COMMAND"); p++)
+		title += *p == '\n';
+	/* The wheel: three rows down from the top: alpha (beta, its threads 200 and 201,
+	 * alpha). */
+	fake_key(U(state), KEY_HOME);
+	MEVENT ev = {.x = 5, .y = title + 2, .bstate = BUTTON5_PRESSED};
+	assert_int_equal(ungetmouse(&ev), OK);
+	fake_key(U(state), KEY_MOUSE);
+	struct ui_cmd cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, 100);
+	fake_key(U(state), 27);
+	fake_key(U(state), KEY_END);
+	/* A press on row 4 below the titles: alpha again. */
+	ev = (MEVENT){.x = 10, .y = title + 4, .bstate = BUTTON1_PRESSED};
+	assert_int_equal(ungetmouse(&ev), OK);
+	fake_key(U(state), KEY_MOUSE);
+	cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, 100);
+	fake_key(U(state), 27);
+	/* The COMMAND title: sorted by name (alpha first), then the other way. */
+	s = screen(state);
+	const char *line = s;
+	for (int i = 0; i < title; i++)
+		line = strchr(line, '\n') + 1;
+	ev = (MEVENT){.x = (int)(strstr(line, "COMMAND") - line) + 1,
+		      .y = title,
+		      .bstate = BUTTON1_PRESSED};
+	assert_int_equal(ungetmouse(&ev), OK);
+	fake_key(U(state), KEY_MOUSE);
+	s = screen(state);
+	assert_true(fake_find(s, " alpha") < fake_find(s, " beta"));
+	assert_int_equal(ungetmouse(&ev), OK);
+	fake_key(U(state), KEY_MOUSE);
+	s = screen(state);
+	assert_true(fake_find(s, " alpha") > fake_find(s, " beta"));
+}
+
 static void test_selection_follows_row(void **state)
 {
 	struct fixture *fx = *state;
@@ -550,6 +595,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pid_focus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enter_focuses_selected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resize_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bindings_table, setup, teardown),

@@ -17,6 +17,7 @@
 #include "setup.h"
 #include "setupkeys.h"
 #include "sortmenu.h"
+#include "table.h"
 #include "text.h"
 #include "uistate.h"
 #include "usermenu.h"
@@ -128,6 +129,40 @@ static void focus(struct ui *u, pid_t pid, struct ui_cmd *cmd)
 	cmd->kind = UI_FOCUS_PID;
 	cmd->pid = pid;
 	ui_refresh_rows(u, true);
+}
+
+/* The mouse, as htop: a click on a column title sorts by it (again: the other way), on a
+ * row selects it; the wheel moves three rows. */
+static void mouse(struct ui *u, struct ui_cmd *cmd)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	cmd->kind = UI_REDRAW;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		rows_move(&u->rows, ev.bstate & BUTTON4_PRESSED ? -3 : 3);
+		return;
+	}
+	if (!(ev.bstate & BUTTON1_PRESSED) || ev.y < u->table_y || ev.y >= u->table_y + u->table_h)
+		return;
+	if (ev.y == u->table_y) {
+		int cur;
+		struct pane_sort *s = ui_sort(u, &cur);
+		struct table_view tv = {.m = u->m, .pane = ui_pane(u), .sort_col = cur};
+		int col = table_column_at(&tv, u->table_w, ev.x);
+		if (col >= 0 && col == cur && s) {
+			s->descending = !s->descending;
+			ui_refresh_rows(u, true);
+		} else if (col >= 0) {
+			sort_by(u, col);
+		}
+		return;
+	}
+	size_t pos = u->rows.top + (size_t)(ev.y - u->table_y - 1);
+	if (pos < u->rows.n) {
+		rows_move(&u->rows, (long)pos - (long)u->rows.sel);
+		u->freeze_until = ui_now() + UI_FREEZE_SECONDS;
+	}
 }
 
 /* Esc in the main view undoes the narrowest thing first. */
@@ -509,7 +544,10 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		setupkeys_handle(u, key, cmd);
 		break;
 	case MODE_MAIN:
-		main_key(u, key, cmd);
+		if (key == KEY_MOUSE)
+			mouse(u, cmd);
+		else
+			main_key(u, key, cmd);
 		break;
 	}
 	if (had_msg && cmd->kind == UI_NONE)

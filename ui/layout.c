@@ -84,6 +84,9 @@ static void draw_help(struct ui *u, int h, int w)
 
 static void draw_table(struct ui *u, int y, int h, int w)
 {
+	u->table_y = y;
+	u->table_h = h;
+	u->table_w = w;
 	int col;
 	struct pane_sort *s = ui_sort(u, &col);
 	struct table_view tv = {

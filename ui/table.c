@@ -238,6 +238,18 @@ static void draw_row(const struct table_view *t, const struct plan *pl, const st
 			draw_cell(t, &t->pane->cols[i], r, y, pl->x[i], pl->w[i], base, selected);
 }
 
+int table_column_at(const struct table_view *t, int w, int x)
+{
+	struct plan pl;
+	if (!t->pane)
+		return -1;
+	plan_columns(t, w, &pl);
+	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++)
+		if (pl.shown[i] && x >= pl.x[i] && x < pl.x[i] + pl.w[i] + 1)
+			return (int)i;
+	return -1;
+}
+
 void table_draw(const struct table_view *t, int y, int h, int w)
 {
 	if (h <= 0 || !t->pane)

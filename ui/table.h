@@ -24,6 +24,9 @@ struct table_view {
 /* Draw the title line at y and rows below it, h lines in all, w columns wide. */
 void table_draw(const struct table_view *t, int y, int h, int w);
 
+/* The column shown at screen column x of a table w wide, or -1 (the mouse). */
+int table_column_at(const struct table_view *t, int w, int x);
+
 /* The text a cell shows, sanitised, without marks: for tests and the help screen. */
 void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,
 		     size_t len);

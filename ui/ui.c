@@ -83,6 +83,12 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 	}
 	set_term(u->scr);
 	setup_modes();
+	/* htop's mouse: a click on a title sorts, on a row selects; the wheel scrolls.
+	 * Presses, not clicks: no wait for a release to tell them apart. */
+	if (!o->no_mouse) {
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+		mouseinterval(0);
+	}
 	colors_init(want_color(o, term), locale_utf8());
 	if (o->cols > 0 && o->lines > 0) {
 		u->fixed_size = true;

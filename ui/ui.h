@@ -23,6 +23,7 @@ struct ui_opts {
 			     their own streams to render off-screen. */
 	const char *term; /* NULL: $TERM */
 	int cols, lines;  /* 0: the terminal's size (tests set them) */
+	bool no_mouse;	  /* --no-mouse: leave the mouse to the terminal */
 };
 
 enum ui_cmd_kind {

@@ -64,9 +64,10 @@ struct ui {
 	char cgroup[512];    /* processes of this cgroup only (Enter on a cgroup row), or "" */
 	char *collapsed[32]; /* cgroup rows folded with - (their paths, heap) */
 	unsigned ncollapsed;
-	bool paused;	 /* as last asked, until the model says */
-	char replay[96]; /* a replay's header field; "" on the live screen */
-	bool cmdline;	 /* c: COMMAND shows the arguments */
+	bool paused;		       /* as last asked, until the model says */
+	char replay[96];	       /* a replay's header field; "" on the live screen */
+	bool cmdline;		       /* c: COMMAND shows the arguments */
+	int table_y, table_h, table_w; /* where the table was drawn (titles at table_y) */
 
 	enum ui_mode mode;
 	enum ui_ask ask;
