@@ -641,6 +641,60 @@ bool evspec_is_software(const struct evdesc *d)
 	return d && (d->software || d->attr.type == PERF_TYPE_SOFTWARE);
 }
 
+/* The entries of directory path that are directories, sorted (heap, NULL-terminated),
+ * or NULL. */
+static char **subdirs(const char *path, size_t *n)
+{
+	DIR *d = opendir(path);
+	char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (!d)
+		return NULL;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.' || e->d_type == DT_REG)
+			continue;
+		if (*n + 1 >= cap) {
+			char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*nv));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (!(v[*n] = strdup(e->d_name)))
+			break;
+		(*n)++;
+	}
+	closedir(d);
+	if (v)
+		qsort(v, *n, sizeof(*v), by_name);
+	return v;
+}
+
+int evspec_tracepoints(evspec_list_cb cb, void *ctx)
+{
+	char dir[512], path[1024], name[512];
+	if (evmount_find("", "tracefs", dir, sizeof(dir)) != 0)
+		return 0;
+	size_t ns, ne;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	char **sys = subdirs(path, &ns);
+	int ret = 0;
+	for (size_t i = 0; i < ns; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s", dir, sys[i]);
+		char **ev = ret ? NULL : subdirs(path, &ne);
+		for (size_t k = 0; ev && k < ne; k++) {
+			snprintf(name, sizeof(name), "%s:%s", sys[i], ev[k]);
+			if (!ret)
+				ret = cb(ctx, "tracepoint", name, sys[i]);
+			free(ev[k]);
+		}
+		free(ev);
+		free(sys[i]);
+	}
+	free(sys);
+	return ret;
+}
+
 int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_list_cb cb,
 		     void *ctx)
 {

@@ -91,6 +91,10 @@ typedef int (*evspec_list_cb)(void *ctx, const char *pmu, const char *name, cons
  * with libpfm4). pmu_filter NULL or "" lists everything, otherwise only that heading or
  * PMU (sysfs or libpfm4 name); a libpfm4 PMU named explicitly is listed even when absent.
  * Returns 0, or the non-zero value cb stopped with. */
+/* Every tracepoint tracefs has, as cb(ctx, "tracepoint", "subsys:name", "subsys"), in
+ * subsystem then name order. 0 (none when tracefs is not mounted), or what cb returned. */
+int evspec_tracepoints(evspec_list_cb cb, void *ctx);
+
 int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_list_cb cb,
 		     void *ctx);
 

@@ -348,10 +348,11 @@ static bool group_by_pmu(struct catalog *c)
 
 struct catalog *catalog_new(const struct pmu_set *pmus)
 {
-	return catalog_new_filtered(pmus, NULL);
+	return catalog_new_filtered(pmus, NULL, true);
 }
 
-struct catalog *catalog_new_filtered(const struct pmu_set *pmus, const char *filter)
+struct catalog *catalog_new_filtered(const struct pmu_set *pmus, const char *filter,
+				     bool tracepoints)
 {
 	struct catalog *c = calloc(1, sizeof(*c));
 	if (!c)
@@ -359,6 +360,11 @@ struct catalog *catalog_new_filtered(const struct pmu_set *pmus, const char *fil
 	add_pmus(c, pmus);
 	if (!c->oom)
 		evspec_catalogue(pmus, filter, add_event, c);
+	/* Tracepoints (tracefs): for the browser, and for --list tracepoint; on a machine
+	 * whose kernel has the tracepoint PMU (a sysfs fixture has none). */
+	if (!c->oom && pmu_set_find(pmus, "tracepoint") >= 0 &&
+	    ((tracepoints && !filter) || (filter && strcmp(filter, "tracepoint") == 0)))
+		evspec_tracepoints(add_event, c);
 	c->last_heading = NULL;
 	if (c->oom || !group_by_pmu(c)) {
 		catalog_free(c);

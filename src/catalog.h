@@ -55,8 +55,11 @@ struct catalog_event {
  * PMU in that order. Returns NULL only when out of memory. */
 struct catalog *catalog_new(const struct pmu_set *pmus);
 /* The same PMU rows, but only the events of the PMU or heading called filter (NULL: all),
- * which are listed even for a libpfm4 PMU that is not present. */
-struct catalog *catalog_new_filtered(const struct pmu_set *pmus, const char *filter);
+ * which are listed even for a libpfm4 PMU that is not present; the tracepoints (under
+ * "tracepoint", from tracefs) with tracepoints or a filter of "tracepoint". catalog_new
+ * has them all. */
+struct catalog *catalog_new_filtered(const struct pmu_set *pmus, const char *filter,
+				     bool tracepoints);
 void catalog_free(struct catalog *c);
 
 /* The cells of a PMU's row, as --list and the PMU browser show it: type ("-" without

@@ -105,7 +105,8 @@ int listing_print(FILE *f, const struct pmu_set *pmus, const char *filter)
 	bool all = filter && strcasecmp(filter, "all") == 0;
 	const char *glob = filter && is_glob(filter) ? filter : NULL;
 	const char *pmu = all || glob ? NULL : filter;
-	struct catalog *c = catalog_new_filtered(pmus, pmu);
+	/* Tracepoints (thousands) when asked for: --list tracepoint, or 'sched:*'. */
+	struct catalog *c = catalog_new_filtered(pmus, pmu, glob && strchr(glob, ':'));
 	if (!c)
 		return -ENOMEM;
 	int row = pmu ? catalog_find_pmu(c, pmu) : -1;

@@ -871,6 +871,14 @@ static void test_tracepoint(void **state)
 	csv_sum(out, "total", "sched:sched_process_free", 0, &nfree);
 	int st4 = RUN(PMUTOP_BINARY, "-b", "-n", "1", "-e", "sched:no_such_*");
 	bool said4 = strstr(err, "no tracepoint matches 'sched:no_such_*'") != NULL;
+	/* The catalogue (the events browser, --list) lists them under "tracepoint", when
+	 * asked: --list alone stays short. */
+	int st5 = RUN(PMUTOP_BINARY, "--list", "tracepoint");
+	bool listed = strstr(out, "  sched:sched_process_fork ") != NULL;
+	int st6 = RUN(PMUTOP_BINARY, "--list");
+	bool quiet = strstr(out, "sched:sched_process_fork") == NULL;
+	int st7 = RUN(PMUTOP_BINARY, "--list", "sched:sched_process_f*");
+	bool globbed = strstr(out, "  sched:sched_process_free ") != NULL;
 	if (mounted)
 		(void)!system("umount /sys/kernel/tracing");
 	assert_exit(st, 0);
@@ -889,6 +897,12 @@ static void test_tracepoint(void **state)
 	assert_true(forks == 7);
 	assert_exit(st4, 2);
 	assert_true(said4);
+	assert_exit(st5, 0);
+	assert_true(listed);
+	assert_exit(st6, 0);
+	assert_true(quiet);
+	assert_exit(st7, 0);
+	assert_true(globbed);
 }
 
 /* -C: per-CPU rows of the CPUs listed only (the last online CPU here); a CPU that is not
