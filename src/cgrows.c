@@ -6,12 +6,7 @@
 #include <string.h>
 
 #include "cgroup.h"
-
-struct part { /* one event's parts in one cgroup */
-	double sum;
-	unsigned exact, scaled, nc, na;
-	uint8_t nc_why, na_why;
-};
+#include "rowsum.h"
 
 struct node {
 	const char *path; /* interned */
@@ -24,8 +19,8 @@ struct cgrows {
 	struct cgroup_names *names;
 	struct node *node;
 	size_t nnode, cap;
-	struct part *parts;	/* cap * nevents */
-	struct val_delta *gsum; /* cap * ngroups */
+	struct rowsum_part *parts; /* cap * nevents */
+	struct val_delta *gsum;	   /* cap * ngroups */
 	size_t *order;
 	struct mstore rows;
 	unsigned nevents, ngroups;
@@ -60,7 +55,7 @@ static bool grow(struct cgrows *c)
 	struct node *nd = realloc(c->node, cap * sizeof(*nd));
 	if (nd)
 		c->node = nd;
-	struct part *p = realloc(c->parts, cap * c->nevents * sizeof(*p) + 1);
+	struct rowsum_part *p = realloc(c->parts, cap * c->nevents * sizeof(*p) + 1);
 	if (p)
 		c->parts = p;
 	struct val_delta *g = realloc(c->gsum, cap * c->ngroups * sizeof(*g) + 1);
@@ -95,33 +90,10 @@ static long node_of(struct cgrows *c, const char *path)
 	return (long)c->nnode++;
 }
 
-static void add_row(struct cgrows *c, size_t k, const struct mrow *r)
+static void add_row(struct cgrows *c, const struct model *m, size_t k, const struct mrow *r)
 {
 	c->node[k].nprocs++;
-	struct part *p = c->parts + k * c->nevents;
-	for (unsigned e = 0; e < c->nevents; e++) {
-		struct val v = r->v[e];
-		switch (v.state) {
-		case VAL_EXACT:
-		case VAL_SCALED:
-			p[e].sum += v.v;
-			v.state == VAL_EXACT ? p[e].exact++ : p[e].scaled++;
-			break;
-		case VAL_NC:
-			if (!p[e].nc++)
-				p[e].nc_why = v.why;
-			break;
-		default:
-			if (!p[e].na++)
-				p[e].na_why = v.why;
-			break;
-		}
-	}
-	struct val_delta *g = c->gsum + k * c->ngroups;
-	for (unsigned i = 0; i < c->ngroups; i++) {
-		g[i].ena += r->g[i].ena;
-		g[i].run += r->g[i].run;
-	}
+	rowsum_add(m, r, c->parts + k * c->nevents, c->gsum + k * c->ngroups);
 }
 
 /* Paths in tree order: '/' sorts before every other byte. */
@@ -150,19 +122,6 @@ static unsigned long path_hash(const char *s)
 	return h;
 }
 
-static struct val part_val(const struct part *p, const struct val_delta *g)
-{
-	if (p->exact + p->scaled == 0)
-		return p->nc ? val_missing(VAL_NC, (enum val_why)p->nc_why)
-			     : val_missing(VAL_NA, (enum val_why)p->na_why);
-	struct val v = {.v = p->sum, .state = VAL_EXACT, .run_pm = 1000};
-	if (p->scaled || p->nc || p->na)
-		v.state = VAL_SCALED;
-	if (g->ena && g->run < g->ena)
-		v.run_pm = (uint16_t)(1000 * g->run / g->ena);
-	return v;
-}
-
 const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigned *n)
 {
 	*n = 0;
@@ -188,7 +147,7 @@ const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigne
 			long k = in ? node_of(c, in) : -1;
 			if (k < 0)
 				return NULL;
-			add_row(c, (size_t)k, r);
+			add_row(c, m, (size_t)k, r);
 			char *slash = strrchr(path, '/');
 			if (!slash || !path[1])
 				break;
@@ -213,7 +172,7 @@ const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigne
 		w.r->nthreads = c->node[k].nprocs;
 		const struct val_delta *g = c->gsum + k * m->ngroups;
 		for (unsigned e = 0; e < m->nevents; e++)
-			w.v[e] = part_val(&c->parts[k * m->nevents + e], &g[m->events[e].group]);
+			w.v[e] = rowsum_val(&c->parts[k * m->nevents + e], &g[m->events[e].group]);
 		memcpy(w.g, g, m->ngroups * sizeof(*g));
 	}
 	*n = (unsigned)c->nnode;
