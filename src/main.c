@@ -26,6 +26,7 @@
 #include "engine.h"
 #include "evset.h"
 #include "exporter.h"
+#include "history.h"
 #include "pmu.h"
 #include "listen.h"
 #include "listing.h"
@@ -56,10 +57,11 @@ struct app {
 	int cg_fd[64];	   /* -G: each cgroup's directory */
 	char *cg_path[64]; /* and its path under the cgroup2 root */
 	unsigned ncg;
-	FILE *out;	       /* batch output: stdout, or -o FILE */
-	struct cgrows *cgrows; /* --cgroups, or G on the screen */
-	bool show_cgroups;     /* the screen shows cgroup rows (G) */
-	struct model cgview;   /* the engine's model with cgroup rows for process rows */
+	FILE *out;		 /* batch output: stdout, or -o FILE */
+	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
+	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
+	struct model cgview;	 /* the engine's model with cgroup rows for process rows */
+	struct history *history; /* the screen's trends and charts: the rows it shows */
 	struct privs privs;
 	struct config cfg;
 	char cfg_path[512];
@@ -326,6 +328,8 @@ static void show(struct app *a, struct ui *ui)
 		m = &a->cgview;
 	}
 	ui_set_model(ui, m, a->panes, a->npanes);
+	history_track(a->history, ui_sort_column(ui));
+	history_feed(a->history, m);
 }
 
 /* Count the user's new events from now on. The groups that stay keep their history;
@@ -486,6 +490,8 @@ static int run_live(struct app *a)
 	loop_set_interval(a->loop, a->cli.interval < 0.2 ? a->cli.interval : 0.2);
 	bool first = true, paused = false, quit = false;
 	int code = 0;
+	a->history = history_new(); /* NULL: no trends, no charts */
+	ui_set_history(ui, a->history);
 	build_panes(a);
 	show(a, ui);
 	a->catalog = catalog_new(a->pmus);
@@ -569,6 +575,8 @@ static int run_live(struct app *a)
 			ui_draw(ui);
 	}
 	ui_free(ui);
+	history_free(a->history);
+	a->history = NULL;
 	catalog_free(a->catalog);
 	a->catalog = NULL;
 	if (a->child > 0 && a->child_done)

@@ -55,7 +55,7 @@ static void test_chart_braille(void **state)
 	char lines[CHART_MAX_H][CHART_MAX_W * 3 + 1];
 	struct val v[4] = {ex(4), ex(2), ex(1), ex(0)};
 	chart_render(v, 4, 2, 1, 4, true, lines);
-	assert_string_equal(lines[0], "⣧⡀");
+	assert_string_equal(lines[0], "⣧⣀");
 	chart_render(v, 4, 2, 1, 4, false, lines);
 	assert_string_equal(lines[0], ":.");
 	/* n/c is a gap, whatever number it carries; the newest sample sits at the right
@@ -73,10 +73,13 @@ static void test_chart_braille(void **state)
 	chart_render(t, 2, 1, 2, 8, false, lines);
 	assert_string_equal(lines[0], ":");
 	assert_string_equal(lines[1], "#");
-	/* A small value above zero still shows one dot; more samples than dots keep the
+	/* A small value and a zero still show one dot; more samples than dots keep the
 	 * newest. */
 	struct val s[3] = {ex(100), ex(0.01), ex(0)};
 	chart_render(s, 3, 1, 1, 100, true, lines);
+	assert_string_equal(lines[0], "⣀");
+	struct val z[2] = {ex(0), val_missing(VAL_NC, WHY_NOT_RUN)};
+	chart_render(z, 2, 1, 1, 100, true, lines);
 	assert_string_equal(lines[0], "⡀");
 }
 

@@ -59,8 +59,8 @@ void chart_render(const struct val *v, unsigned n, int w, int h, double top, boo
 		int hgt = (int)lround(f * dots_h);
 		if (hgt > dots_h)
 			hgt = dots_h;
-		if (hgt < 1 && v[i].v > 0)
-			hgt = 1; /* above zero shows */
+		if (hgt < 1)
+			hgt = 1; /* a zero is a floor of dots: only a gap is empty */
 		for (int k = 0; k < hgt; k++) {
 			int y = dots_h - 1 - k;
 			cells[y / 4][x / 2] |= (unsigned char)dot_bit(x % 2, y % 4);

@@ -16,8 +16,9 @@
 double chart_nice(double x);
 
 /* Draw v[0..n) (oldest first) as filled columns, one sample per dot column, the newest
- * at the right edge, in w x h cells scaled from 0 to top. Values without a number leave
- * their column empty (a gap). lines[k] (k < h, top line first) get the cells as UTF-8
+ * at the right edge, in w x h cells scaled from 0 to top; every number takes one dot at
+ * least (a zero is the bottom row). Values without a number leave their column empty
+ * (a gap). lines[k] (k < h, top line first) get the cells as UTF-8
  * Braille (U+2800..U+28FF) or, without utf8, ASCII: '#' a full cell, ':' more than
  * half, '.' less; an empty cell is a blank in both. Each line holds at least w * 3 + 1 bytes. */
 void chart_render(const struct val *v, unsigned n, int w, int h, double top, bool utf8,

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "bindings.h"
 #include "colors.h"
+#include "detail.h"
 #include "procfs.h"
 #include "setup.h"
 #include "setupkeys.h"
@@ -168,13 +169,11 @@ static void pick_signal(struct ui *u)
 		menu_add(&u->menu, sigs[i].name, sigs[i].sig);
 }
 
-static void enter(struct ui *u, struct ui_cmd *cmd)
+static void enter(struct ui *u)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
-	if (r && r->kind == ROW_CGROUP)
-		snprintf(u->msg, sizeof(u->msg), "a cgroup row: G shows processes again");
-	else if (r && r->kind != ROW_CPU && r->pid > 0)
-		focus(u, r->pid, cmd);
+	if (r && r->kind != ROW_CPU)
+		detail_open(u, r);
 }
 
 /* A main-view key, as the binding table (bindings.c) maps it. */
@@ -215,8 +214,8 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_REVERSE:
 		sort_reverse(u);
 		break;
-	case BIND_WATCH_SEL:
-		enter(u, cmd);
+	case BIND_DETAIL:
+		enter(u);
 		break;
 	case BIND_WATCH_PID:
 		ask(u, ASK_PID);
@@ -265,6 +264,8 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_QUIT:
 		cmd->kind = UI_QUIT;
 		break;
+	case BIND_WATCH_SEL: /* the detail view's (detail.c) */
+	case BIND_BACK:
 	case BIND_MOVE: /* done above */
 		break;
 	case BIND_NONE:
@@ -444,6 +445,10 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case MODE_SETUP:
 		setupkeys_handle(u, key, cmd);
+		break;
+	case MODE_DETAIL:
+		if (!detail_key(u, key, cmd))
+			main_key(u, key, cmd);
 		break;
 	case MODE_MAIN:
 		main_key(u, key, cmd);

@@ -6,8 +6,13 @@
 #include <stdbool.h>
 
 #include "columns.h"
+#include "curs.h"
 #include "model.h"
 #include "rows.h"
+
+struct history;
+
+#define TABLE_TREND_W 20 /* intervals in the TREND column */
 
 struct table_view {
 	const struct model *m;
@@ -15,7 +20,8 @@ struct table_view {
 	int sort_col; /* index into pane->cols; -1: none */
 	bool descending;
 	const struct rows *rows;
-	const char *empty; /* shown when there are no rows */
+	const char *empty;	    /* shown when there are no rows */
+	const struct history *hist; /* NULL: no TREND column */
 };
 
 /* Draw the title line at y and rows below it, h lines in all, w columns wide. */
@@ -24,5 +30,10 @@ void table_draw(const struct table_view *t, int y, int h, int w);
 /* The text a cell shows, sanitised, without marks: for tests and the help screen. */
 void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,
 		     size_t len);
+
+/* Draw row r's trend of history metric k (HM_COUNT: the tracked column) in w cells at
+ * (y, x): scaled intervals dim, intervals without a number blank. */
+void table_trend(const struct history *h, const struct mrow *r, int k, int y, int x, int w,
+		 attr_t base, bool selected);
 
 #endif
