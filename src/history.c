@@ -132,8 +132,8 @@ struct hist_id history_id_of(const struct mrow *r)
 static size_t id_hash(struct hist_id id)
 {
 	uint64_t x = 1469598103934665603ull;
-	uint64_t parts[4] = {(uint64_t)id.kind, (uint64_t)(uint32_t)id.pid,
-			     (uint64_t)(uint32_t)id.tid, (uint64_t)(uint32_t)id.cpu};
+	const uint64_t parts[4] = {(uint64_t)id.kind, (uint64_t)(uint32_t)id.pid,
+				   (uint64_t)(uint32_t)id.tid, (uint64_t)(uint32_t)id.cpu};
 	for (int i = 0; i < 4; i++)
 		x = (x ^ parts[i]) * 1099511628211ull;
 	for (const char *c = id.cgroup; c && *c; c++)
@@ -391,7 +391,7 @@ unsigned history_get(const struct history *h, long s, int k, unsigned n, struct 
 	bool key = k == HM_COUNT;
 	unsigned len = key ? HIST_KEY_LEN : HIST_LEN;
 	uint64_t have = !sl || !sl->used || k < 0 || k > HM_COUNT ? 0 : key ? sl->kn : sl->n;
-	if (key && !h->have_key)
+	if (key && sl && !h->have_key)
 		have = 0;
 	if (have > len)
 		have = len;
