@@ -26,6 +26,7 @@
 #include "engine.h"
 #include "evset.h"
 #include "exporter.h"
+#include "history.h"
 #include "pmu.h"
 #include "listen.h"
 #include "listing.h"
@@ -63,11 +64,12 @@ struct app {
 	int ncpus;
 	char *cg_path[64]; /* and its path under the cgroup2 root */
 	unsigned ncg;
-	FILE *out;	       /* batch output: stdout, or -o FILE */
-	struct cgrows *cgrows; /* --cgroups, or G on the screen */
-	bool show_cgroups;     /* the screen shows cgroup rows (G) */
-	bool cmdline;	       /* the screen shows arguments (c) */
-	struct model cgview;   /* the engine's model with cgroup rows for process rows */
+	FILE *out;		 /* batch output: stdout, or -o FILE */
+	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
+	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
+	bool cmdline;		 /* the screen shows arguments (c) */
+	struct model cgview;	 /* the engine's model with cgroup rows for process rows */
+	struct history *history; /* the screen's trends and charts: the rows it shows */
 	struct privs privs;
 	struct config cfg;
 	char cfg_path[512];
@@ -361,8 +363,9 @@ static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 	ui_message(ui, msg);
 }
 
-/* The model on the screen: the engine's, or (G) the same with cgroup rows. */
-static void show(struct app *a, struct ui *ui)
+/* The model on the screen: the engine's (or the replayed tick's), or (G) the same with
+ * cgroup rows. */
+static const struct model *view(struct app *a)
 {
 	const struct model *m = current(a);
 	if (a->show_cgroups && (a->cgrows || (a->cgrows = cgrows_new()))) {
@@ -370,7 +373,15 @@ static void show(struct app *a, struct ui *ui)
 		a->cgview.rows = cgrows_build(a->cgrows, m, &a->cgview.nrows);
 		m = &a->cgview;
 	}
+	return m;
+}
+
+static void show(struct app *a, struct ui *ui)
+{
+	const struct model *m = view(a);
 	ui_set_model(ui, m, a->panes, a->npanes);
+	history_track(a->history, ui_sort_column(ui));
+	history_feed(a->history, m);
 }
 
 /* Count the user's new events from now on. The groups that stay keep their history;
@@ -542,6 +553,8 @@ static int run_live(struct app *a)
 	bool first = true, paused = false, quit = false;
 	int code = 0;
 	a->show_cgroups = a->cli.cgroups;
+	a->history = history_new(); /* NULL: no trends, no charts */
+	ui_set_history(ui, a->history);
 	build_panes(a);
 	show(a, ui);
 	a->catalog = catalog_new(a->pmus);
@@ -628,6 +641,8 @@ static int run_live(struct app *a)
 			ui_draw(ui);
 	}
 	ui_free(ui);
+	history_free(a->history);
+	a->history = NULL;
 	catalog_free(a->catalog);
 	a->catalog = NULL;
 	if (a->child > 0 && a->child_done)
@@ -1109,6 +1124,23 @@ static void replay_header(struct app *a, struct ui *ui, bool playing)
 	ui_set_replay(ui, text);
 }
 
+/* The charts of a replay span the recorded ticks up to the one shown: after a jump (or
+ * a step back) the history is made again from the HIST_LEN ticks before it. */
+static void replay_history(struct app *a, struct ui *ui)
+{
+	char err[512];
+	uint64_t seq = replay_seq(a->rp), s = seq, back[HIST_LEN];
+	int n = 0;
+	history_clear(a->history);
+	history_track(a->history, ui_sort_column(ui));
+	while (n < HIST_LEN - 1 && replay_step(a->rp, s, -1, &s) == 0)
+		back[n++] = s;
+	for (int i = n - 1; i >= 0; i--)
+		if (replay_load(a->rp, back[i], err, sizeof(err)) == 0)
+			history_feed(a->history, view(a));
+	replay_goto(a, seq, err, sizeof(err));
+}
+
 /* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
 static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *playing)
 {
@@ -1167,10 +1199,14 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 		ui_message(ui, "a replay counts nothing: that is for the live screen");
 		break;
 	}
+	uint64_t next = seq;
+	bool forward = replay_step(a->rp, seq, 1, &next) == 0 && to == next;
 	if (to != seq && replay_goto(a, to, err, sizeof(err)) &&
 	    replay_goto(a, seq, err, sizeof(err)))
 		return true;
 	replay_header(a, ui, *playing);
+	if ((to != seq && !forward) || cmd->kind == UI_TOGGLE_CGROUPS)
+		replay_history(a, ui);
 	show(a, ui);
 	return false;
 }
@@ -1203,10 +1239,14 @@ static int run_replay_live(struct app *a)
 	bool playing = false, quit = false;
 	int code = 0;
 	a->show_cgroups = a->cli.cgroups;
+	a->history = history_new(); /* NULL: no trends, no charts */
+	ui_set_history(ui, a->history);
 	loop_pause(a->loop, true);
 	ui_set_user_spec(ui, NULL);
 	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
 	replay_header(a, ui, playing);
+	show(a, ui);
+	replay_history(a, ui);
 	show(a, ui);
 	ui_draw(ui);
 	while (!quit) {
@@ -1256,6 +1296,8 @@ static int run_replay_live(struct app *a)
 			ui_draw(ui);
 	}
 	ui_free(ui);
+	history_free(a->history);
+	a->history = NULL;
 	return code;
 }
 #else

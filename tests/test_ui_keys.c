@@ -251,22 +251,37 @@ static void test_pid_focus(void **state)
 
 static void test_enter_focuses_selected(void **state)
 {
-	/* Rows: beta, its threads 200 and 201, alpha, ... Down three times: alpha. */
+	/* Rows: beta, its threads 200 and 201, alpha, ... Down three times: alpha. Enter
+	 * opens its detail view (no command), Enter there watches it; Esc comes back. */
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN};
 	fake_keys(U(state), keys, 4);
 	struct ui_cmd cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "PID 100  alpha") >= 0);
+	assert_int_equal(fake_find(s, "COMMAND"), -1);
+	assert_true(fake_find(s, "EscBack") >= 0);
+	cmd = fake_key(U(state), 27);
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	assert_true(fake_find(screen(state), "COMMAND") >= 0);
+	fake_key(U(state), '\n');
+	cmd = fake_key(U(state), '\n');
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
 	assert_int_equal(cmd.pid, 100);
+	assert_true(fake_find(screen(state), "COMMAND") >= 0);
 	/* On a thread row: its process. */
 	fake_key(U(state), 27);
 	int up[] = {KEY_HOME, KEY_DOWN, KEY_DOWN};
 	fake_keys(U(state), up, 3);
+	fake_key(U(state), KEY_ENTER);
+	assert_true(fake_find(screen(state), "of PID 200") >= 0);
 	cmd = fake_key(U(state), KEY_ENTER);
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
 	assert_int_equal(cmd.pid, 200);
 	/* End, then Enter: the last row (idle, 0%). */
 	fake_key(U(state), 27);
 	fake_key(U(state), KEY_END);
+	fake_key(U(state), '\r');
 	cmd = fake_key(U(state), '\r');
 	assert_int_equal(cmd.pid, 500);
 }
@@ -285,6 +300,7 @@ static void test_mouse(void **state)
 	MEVENT ev = {.x = 5, .y = title + 2, .bstate = BUTTON5_PRESSED};
 	assert_int_equal(ungetmouse(&ev), OK);
 	fake_key(U(state), KEY_MOUSE);
+	fake_key(U(state), '\n'); /* its detail view; Enter there watches it */
 	struct ui_cmd cmd = fake_key(U(state), '\n');
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
 	assert_int_equal(cmd.pid, 100);
@@ -294,6 +310,7 @@ static void test_mouse(void **state)
 	ev = (MEVENT){.x = 10, .y = title + 4, .bstate = BUTTON1_PRESSED};
 	assert_int_equal(ungetmouse(&ev), OK);
 	fake_key(U(state), KEY_MOUSE);
+	fake_key(U(state), '\n');
 	cmd = fake_key(U(state), '\n');
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
 	assert_int_equal(cmd.pid, 100);
@@ -333,6 +350,7 @@ static void test_selection_follows_row(void **state)
 	s = screen(state);
 	assert_true(fake_find(s, " gamma") < fake_find(s, " alpha"));
 	/* And the selection stayed on alpha, wherever it went. */
+	fake_key(U(state), '\n');
 	struct ui_cmd cmd = fake_key(U(state), '\n');
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
 	assert_int_equal(cmd.pid, 100);

@@ -107,13 +107,15 @@ static const struct binding table[] = {
 	 NULL,
 	 0},
 	{{'\n', '\r', KEY_ENTER},
-	 BIND_WATCH_SEL,
+	 BIND_DETAIL,
 	 "Enter",
-	 "watch the selected process only; on a cgroup row, its processes (Esc: all)",
-	 BAR_NEVER,
-	 NULL,
-	 NULL,
-	 0},
+	 "the selected row's detail view: charts of its metrics over the last 120 intervals "
+	 "and its threads (Enter there watches the process alone, or shows a cgroup's "
+	 "processes; Esc comes back)",
+	 BAR_ALWAYS,
+	 "Enter",
+	 "Detail",
+	 3},
 	{{KEY_ESC},
 	 BIND_ESCAPE,
 	 "Esc",
@@ -169,6 +171,48 @@ static const struct binding table[] = {
 	{{'q', KEY_F(10)}, BIND_QUIT, "q F10", "quit", BAR_ALWAYS, "F10", "Quit", 9},
 };
 
+/* A row's detail view: keys that mean the same as in the main view keep their action. */
+static const struct binding detail[] = {
+	{{'h', '?', KEY_F(1)}, BIND_HELP, "h ? F1", "this help", BAR_ALWAYS, "F1", "Help", 9},
+	{{KEY_ESC, KEY_LEFT, KEY_BACKSPACE},
+	 BIND_BACK,
+	 "Esc Left",
+	 "back to the table",
+	 BAR_ALWAYS,
+	 "Esc",
+	 "Back",
+	 9},
+	{{KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
+	 BIND_MOVE,
+	 "Up Down PgUp PgDn",
+	 "scroll the charts and threads",
+	 BAR_ALWAYS,
+	 "Up/Dn",
+	 "Scroll",
+	 5},
+	{{'\n', '\r', KEY_ENTER},
+	 BIND_WATCH_SEL,
+	 "Enter",
+	 "watch this process alone (Esc in the table watches all again)",
+	 BAR_ALWAYS,
+	 "Enter",
+	 "Watch",
+	 6},
+	{{'p'}, BIND_WATCH_PID, "p", "watch a process by PID", BAR_NEVER, NULL, NULL, 0},
+	{{' '}, BIND_PAUSE, "Space", "pause / resume", BAR_ALWAYS, "Spc", "Pause", 7},
+	{{CTRL('l')}, BIND_REDRAW, "Ctrl-L", "redraw the screen", BAR_NEVER, NULL, NULL, 0},
+	{{'q', KEY_F(10)}, BIND_QUIT, "q F10", "quit", BAR_ALWAYS, "F10", "Quit", 9},
+};
+
+static const struct binding *find(const struct binding *t, size_t n, int key)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < BIND_KEYS && t[i].keys[k]; k++)
+			if (t[i].keys[k] == key)
+				return &t[i];
+	return NULL;
+}
+
 const struct binding *bindings_main(size_t *n)
 {
 	*n = sizeof(table) / sizeof(table[0]);
@@ -177,9 +221,16 @@ const struct binding *bindings_main(size_t *n)
 
 const struct binding *bindings_find(int key)
 {
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		for (int k = 0; k < BIND_KEYS && table[i].keys[k]; k++)
-			if (table[i].keys[k] == key)
-				return &table[i];
-	return NULL;
+	return find(table, sizeof(table) / sizeof(table[0]), key);
+}
+
+const struct binding *bindings_detail(size_t *n)
+{
+	*n = sizeof(detail) / sizeof(detail[0]);
+	return detail;
+}
+
+const struct binding *bindings_find_detail(int key)
+{
+	return find(detail, sizeof(detail) / sizeof(detail[0]), key);
 }

@@ -17,7 +17,8 @@ enum bind_act {
 	BIND_SORT_NEXT,
 	BIND_SORT_MENU,
 	BIND_REVERSE,
-	BIND_WATCH_SEL, /* Enter */
+	BIND_DETAIL,	/* Enter: the selected row's detail view */
+	BIND_WATCH_SEL, /* the detail view's Enter */
 	BIND_WATCH_PID, /* p */
 	BIND_ESCAPE,
 	BIND_FILTER,
@@ -39,6 +40,7 @@ enum bind_act {
 	BIND_STEP_FWD, /* a replay: t */
 	BIND_STEP_BACK,
 	BIND_JUMP,
+	BIND_BACK, /* the detail view's Esc */
 };
 
 /* When a key shows on the key bar. */
@@ -61,5 +63,8 @@ struct binding {
 const struct binding *bindings_main(size_t *n);
 /* The binding key dispatches to in the main view, or NULL. */
 const struct binding *bindings_find(int key);
+/* The same for a row's detail view (Enter). */
+const struct binding *bindings_detail(size_t *n);
+const struct binding *bindings_find_detail(int key);
 
 #endif

@@ -89,6 +89,12 @@ static void marks(struct page *pg)
 	add(pg, false, "  -      nothing to divide: a ratio over zero (IPC of an idle task)");
 	add(pg, false, "  (exited)  the task ended during this interval: its final values");
 	add(pg, false, "  COMMAND (+N)  N columns did not fit: widen the window (F6 lists all)");
+	add(pg, false,
+	    "  TREND  the sort column over the last 20 intervals (CPU%% when it is not a");
+	add(pg, false,
+	    "         number), lowest to highest from 0; a gap where an interval has no");
+	add(pg, false,
+	    "         number (n/c, n/a), dim where it was scaled; Enter shows the charts");
 }
 
 static void events(struct page *pg, const struct model *m)
@@ -136,6 +142,12 @@ static void build(struct page *pg, const struct model *m, const struct pane *p, 
 	add(pg, true, "Keys");
 	size_t nb;
 	const struct binding *b = bindings_main(&nb);
+	for (size_t i = 0; i < nb; i++)
+		if (b[i].help)
+			add(pg, false, "  %-16s  %s", b[i].help_keys, b[i].help);
+	add(pg, false, " ");
+	add(pg, true, "Keys in a row's detail view (Enter)");
+	b = bindings_detail(&nb);
 	for (size_t i = 0; i < nb; i++)
 		if (b[i].help)
 			add(pg, false, "  %-16s  %s", b[i].help_keys, b[i].help);

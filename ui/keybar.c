@@ -16,10 +16,10 @@ struct key {
 #define KEYS_MAX 16
 
 /* The main view's: those of the binding table that show on the bar here. */
-static unsigned main_keys(bool paused, bool focused, struct key *k)
+static unsigned main_keys(bool detail, bool paused, bool focused, struct key *k)
 {
 	size_t nb;
-	const struct binding *b = bindings_main(&nb);
+	const struct binding *b = detail ? bindings_detail(&nb) : bindings_main(&nb);
 	unsigned n = 0;
 	for (size_t i = 0; i < nb && n < KEYS_MAX; i++) {
 		if (b[i].bar == BAR_NEVER || (b[i].bar == BAR_FOCUSED && !focused) ||
@@ -59,7 +59,8 @@ static unsigned mode_keys(enum keybar_set set, bool paused, bool focused, struct
 	unsigned n = 0;
 	switch (set) {
 	case KEYBAR_MAIN:
-		return main_keys(paused, focused, k);
+	case KEYBAR_DETAIL:
+		return main_keys(set == KEYBAR_DETAIL, paused, focused, k);
 	case KEYBAR_HELP:
 		k[n++] = (struct key){"Esc", "Back", 9};
 		k[n++] = (struct key){"Up/Dn", "Scroll", 5};

@@ -6,6 +6,7 @@
 
 enum keybar_set {
 	KEYBAR_MAIN,
+	KEYBAR_DETAIL,
 	KEYBAR_HELP,
 	KEYBAR_MENU,
 	KEYBAR_DIALOG,

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "bindings.h"
 #include "colors.h"
+#include "detail.h"
 #include "procfs.h"
 #include "setup.h"
 #include "setupkeys.h"
@@ -148,7 +149,8 @@ static void mouse(struct ui *u, struct ui_cmd *cmd)
 	if (ev.y == u->table_y) {
 		int cur;
 		struct pane_sort *s = ui_sort(u, &cur);
-		struct table_view tv = {.m = u->m, .pane = ui_pane(u), .sort_col = cur};
+		struct table_view tv = {
+			.m = u->m, .pane = ui_pane(u), .sort_col = cur, .hist = u->hist};
 		int col = table_column_at(&tv, u->table_w, ev.x);
 		if (col >= 0 && col == cur && s) {
 			s->descending = !s->descending;
@@ -236,18 +238,11 @@ static void fold(struct ui *u, bool on)
 	ui_refresh_rows(u, true);
 }
 
-static void enter(struct ui *u, struct ui_cmd *cmd)
+static void enter(struct ui *u)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
-	if (r && r->kind == ROW_CGROUP && r->cgroup) {
-		/* Its processes: back to process rows, narrowed to the cgroup's tree. */
-		snprintf(u->cgroup, sizeof(u->cgroup), "%s", r->cgroup);
-		u->filter[0] = '\0'; /* it chose among cgroup names */
-		cmd->kind = UI_TOGGLE_CGROUPS;
-		ui_refresh_rows(u, true);
-	} else if (r && r->kind != ROW_CPU && r->kind != ROW_CGROUP && r->pid > 0) {
-		focus(u, r->pid, cmd);
-	}
+	if (r && r->kind != ROW_CPU)
+		detail_open(u, r);
 }
 
 /* A main-view key, as the binding table (bindings.c) maps it. */
@@ -288,8 +283,8 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_REVERSE:
 		sort_reverse(u);
 		break;
-	case BIND_WATCH_SEL:
-		enter(u, cmd);
+	case BIND_DETAIL:
+		enter(u);
 		break;
 	case BIND_WATCH_PID:
 		ask(u, ASK_PID);
@@ -359,6 +354,8 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_QUIT:
 		cmd->kind = UI_QUIT;
 		break;
+	case BIND_WATCH_SEL: /* the detail view's (detail.c) */
+	case BIND_BACK:
 	case BIND_MOVE: /* done above */
 		break;
 	case BIND_NONE:
@@ -542,6 +539,10 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case MODE_SETUP:
 		setupkeys_handle(u, key, cmd);
+		break;
+	case MODE_DETAIL:
+		if (!detail_key(u, key, cmd))
+			main_key(u, key, cmd);
 		break;
 	case MODE_MAIN:
 		if (key == KEY_MOUSE)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "colors.h"
+#include "detail.h"
 #include "header.h"
 #include "help.h"
 #include "keybar.h"
@@ -72,8 +73,10 @@ static void bottom_line(struct ui *u, int y, int w)
 		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
 		paint_text(y, 0, w, u->msg, colors_attr(CLR_MESSAGE));
 	} else
-		keybar_draw(u->mode == MODE_MENU ? KEYBAR_MENU : KEYBAR_MAIN, u->paused,
-			    u->focus > 0, y, w);
+		keybar_draw(u->mode == MODE_MENU     ? KEYBAR_MENU
+			    : u->mode == MODE_DETAIL ? KEYBAR_DETAIL
+						     : KEYBAR_MAIN,
+			    u->paused, u->focus > 0, y, w);
 }
 
 static void draw_help(struct ui *u, int h, int w)
@@ -99,6 +102,7 @@ static void draw_table(struct ui *u, int y, int h, int w)
 		.cmdline = u->cmdline,
 		.collapsed = (const char *const *)u->collapsed,
 		.ncollapsed = u->ncollapsed,
+		.hist = u->hist,
 	};
 	if (h > 1) {
 		u->page = h - 1;
@@ -127,6 +131,12 @@ void layout_draw(struct ui *u)
 	}
 	if (u->mode == MODE_SETUP) {
 		setup_draw(u);
+		refresh();
+		return;
+	}
+	if (u->mode == MODE_DETAIL) {
+		detail_draw(u, 0, h - 1, w);
+		bottom_line(u, h - 1, w);
 		refresh();
 		return;
 	}

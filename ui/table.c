@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "colors.h"
+#include "history.h"
 #include "paint.h"
 #include "sort.h"
+#include "spark.h"
 #include "text.h"
 
 #define CELL_MAX 256
@@ -21,7 +23,11 @@ struct plan {
 	int x[COLS_MAX], w[COLS_MAX];
 	bool shown[COLS_MAX];
 	unsigned hidden;
+	int trend_x, trend_w; /* the TREND column; trend_w 0: not shown */
+	int trend;	      /* the history metric it draws */
 };
+
+#define TREND_MIN 8 /* narrower than this, the trend goes */
 
 static bool is_command(const struct pane *p, unsigned i)
 {
@@ -73,6 +79,11 @@ static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 		pl->shown[i] = true;
 		need += is_command(p, i) ? CMD_MIN : natural_width(&p->cols[i]) + 1;
 	}
+	/* The trend goes first: narrower, then away. */
+	pl->trend_w = t->hist ? TABLE_TREND_W : 0;
+	if (pl->trend_w && need + pl->trend_w + 1 > w)
+		pl->trend_w = w - need - 1 >= TREND_MIN ? w - need - 1 : 0;
+	need += pl->trend_w ? pl->trend_w + 1 : 0;
 	for (size_t k = 0; k < sizeof(drop_order) / sizeof(drop_order[0]); k++) {
 		for (unsigned i = n; i-- > 0 && need > w;) {
 			if (p->cols[i].kind != drop_order[k] || is_command(p, i) || keep(t, i))
@@ -86,6 +97,10 @@ static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 	for (unsigned i = 0; i < n; i++) {
 		if (!pl->shown[i])
 			continue;
+		if (is_command(p, i) && pl->trend_w) {
+			pl->trend_x = x;
+			x += pl->trend_w + 1;
+		}
 		pl->x[i] = x;
 		pl->w[i] = is_command(p, i) ? (w - x > 1 ? w - x : 1) : natural_width(&p->cols[i]);
 		x += pl->w[i] + 1;
@@ -142,6 +157,48 @@ static void draw_titles(const struct table_view *t, const struct plan *pl, int y
 	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++)
 		if (pl->shown[i] && pl->x[i] < w)
 			draw_title(t, i, pl, y);
+	if (pl->trend_w)
+		paint_text(y, pl->trend_x, pl->trend_w, "TREND", colors_attr(CLR_COLHDR));
+}
+
+void table_trend(const struct history *h, const struct mrow *r, int k, int y, int x, int w,
+		 attr_t base, bool selected)
+{
+	struct val v[SPARK_MAX];
+	char text[SPARK_MAX * 4 + 1];
+	uint32_t scaled;
+	if (w > SPARK_MAX)
+		w = SPARK_MAX;
+	long s = history_find(h, history_id_of(r));
+	if (w <= 0 || s < 0)
+		return;
+	history_get(h, s, k, (unsigned)w, v);
+	bool utf8 = colors_utf8();
+	spark_render(v, (unsigned)w, utf8, text, sizeof(text), &scaled);
+	attr_t dim = selected ? base | A_DIM : colors_attr(CLR_SCALED) | A_DIM;
+	/* One glyph per cell: walk the rendered text. */
+	const char *g = text;
+	for (int i = 0; i < w && *g; i++) {
+		size_t n = utf8 ? ((unsigned char)*g >= 0xe0 ? 3 : 1) : 1;
+		char cell[4] = {0};
+		memcpy(cell, g, n);
+		g += n;
+		paint_text(y, x + i, 1, cell, (scaled >> i) & 1 ? dim : base);
+	}
+}
+
+/* The trend a table shows: the sort column's own series when it is one the history
+ * keeps for every row, the tracked column's when that is it, else CPU%. */
+static int trend_metric(const struct table_view *t)
+{
+	const struct column *c = t->sort_col >= 0 ? &t->pane->cols[t->sort_col] : NULL;
+	int k = c ? history_metric_of(c->name) : -1;
+	if (k >= 0 && history_column(t->hist, k))
+		return k;
+	const struct column *tr = history_tracked(t->hist);
+	if (c && tr && strcmp(tr->name, c->name) == 0)
+		return HM_COUNT;
+	return HM_CPU;
 }
 
 void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,
@@ -236,6 +293,8 @@ static void draw_row(const struct table_view *t, const struct plan *pl, const st
 	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++)
 		if (pl->shown[i] && pl->x[i] < w)
 			draw_cell(t, &t->pane->cols[i], r, y, pl->x[i], pl->w[i], base, selected);
+	if (pl->trend_w)
+		table_trend(t->hist, r, pl->trend, y, pl->trend_x, pl->trend_w, base, selected);
 }
 
 int table_column_at(const struct table_view *t, int w, int x)
@@ -256,6 +315,7 @@ void table_draw(const struct table_view *t, int y, int h, int w)
 		return;
 	struct plan pl;
 	plan_columns(t, w, &pl);
+	pl.trend = t->hist ? trend_metric(t) : HM_CPU;
 	draw_titles(t, &pl, y, w);
 	const struct rows *rs = t->rows;
 	if (rs->n == 0 && t->empty) {

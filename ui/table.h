@@ -6,8 +6,13 @@
 #include <stdbool.h>
 
 #include "columns.h"
+#include "curs.h"
 #include "model.h"
 #include "rows.h"
+
+struct history;
+
+#define TABLE_TREND_W 20 /* intervals in the TREND column */
 
 struct table_view {
 	const struct model *m;
@@ -19,6 +24,7 @@ struct table_view {
 	bool cmdline;		      /* COMMAND shows the arguments where the row has them */
 	const char *const *collapsed; /* cgroup rows shown folded ([+]) */
 	unsigned ncollapsed;
+	const struct history *hist; /* NULL: no TREND column */
 };
 
 /* Draw the title line at y and rows below it, h lines in all, w columns wide. */
@@ -30,5 +36,10 @@ int table_column_at(const struct table_view *t, int w, int x);
 /* The text a cell shows, sanitised, without marks: for tests and the help screen. */
 void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,
 		     size_t len);
+
+/* Draw row r's trend of history metric k (HM_COUNT: the tracked column) in w cells at
+ * (y, x): scaled intervals dim, intervals without a number blank. */
+void table_trend(const struct history *h, const struct mrow *r, int k, int y, int x, int w,
+		 attr_t base, bool selected);
 
 #endif

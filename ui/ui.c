@@ -168,6 +168,20 @@ struct pane_sort *ui_sort(struct ui *u, int *col)
 	return s;
 }
 
+void ui_set_history(struct ui *u, const struct history *h)
+{
+	if (u)
+		u->hist = h;
+}
+
+const struct column *ui_sort_column(struct ui *u)
+{
+	int col;
+	const struct pane *p = ui_pane(u);
+	ui_sort(u, &col);
+	return p && col >= 0 ? &p->cols[col] : NULL;
+}
+
 void ui_view(struct ui *u, char *pane, size_t plen, char *sort, size_t slen, bool *reverse)
 {
 	const struct pane *p = ui_pane(u);

@@ -12,6 +12,7 @@
 
 struct ui;
 struct catalog;
+struct history;
 
 struct ui_opts {
 	bool color;	  /* false with --no-color; NO_COLOR (not empty), TERM=dumb and
@@ -68,6 +69,11 @@ void ui_free(struct ui *u);
 /* Give the UI the model to show (valid until the next call) and its panes. */
 void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes, unsigned npanes);
 void ui_draw(struct ui *u);
+/* The rows' history (a sink main.c feeds at each tick), read for the TREND column and
+ * the detail view; NULL: neither shows. Not owned. */
+void ui_set_history(struct ui *u, const struct history *h);
+/* The column the active pane is sorted by (the trend it draws), or NULL. */
+const struct column *ui_sort_column(struct ui *u);
 
 /* The PMUs and events the browsers list (not owned; must outlive the UI or be replaced).
  * NULL: the browsers say there is no catalogue, and the spec line still works. */

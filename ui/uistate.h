@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "curs.h"
+#include "detail.h"
 #include "menu.h"
 #include "prompt.h"
 #include "rows.h"
@@ -21,7 +22,7 @@
 #define UI_FREEZE_SECONDS 3.0  /* the order holds still this long after a move */
 #define UI_MESSAGE_SECONDS 5.0 /* ui_message's line stays this long, or until a key */
 
-enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU, MODE_SETUP };
+enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU, MODE_SETUP, MODE_DETAIL };
 enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID, ASK_TIME };
 enum ui_pick { PICK_SORT, PICK_USER, PICK_SIGNAL };
 
@@ -40,7 +41,9 @@ struct ui {
 	bool ended;	 /* endwin() done (suspended or freed) */
 
 	const struct model *m;
-	const struct pane *panes; /* own_panes, in screen order */
+	const struct history *hist; /* NULL: no trends, no charts */
+	struct detail detail;	    /* MODE_DETAIL: whose */
+	const struct pane *panes;   /* own_panes, in screen order */
 	struct pane own_panes[UI_MAX_PANES];
 	unsigned npanes;
 	unsigned pane;	    /* active pane */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Cgroups on the screen: --cgroups starts with a row per cgroup, as a tree (a child
 # indented under its parent); - folds a row's subtree ([+]), + unfolds it; Enter on one
-# shows its processes only (the tab bar says which, Esc shows all); -G counts a cgroup
+# opens its detail view, Enter there shows its processes only (the tab bar says which,
+# Esc shows all); -G counts a cgroup
 # itself on the screen and G then says there are no process rows; c shows the command
 # line of the process in it, and its name again. Root with cgroup2 only: the
 # test makes its own cgroup under the cgroup2 mount and removes it.
@@ -53,7 +54,9 @@ expect "^ +cg .*\\[\\+\\] $CG" "-: folded"
 keys +
 expect "^ +cg .*  $CG\$" "+: unfolded"
 keys Enter
-expect "Cgroup: /$CG \\(Esc: all\\)" "Enter: its processes, the tab bar says so"
+expect "$CG" "Enter: the cgroup's detail view"
+keys Enter
+expect "Cgroup: /$CG \\(Esc: all\\)" "Enter there: its processes, the tab bar says so"
 expect "sleep *$" "the sleep in it is shown, by name"
 keys c
 expect "sleep $SLEEP *$" "c: its command line"

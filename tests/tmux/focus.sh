@@ -1,7 +1,7 @@
 #!/bin/sh
 # Watching one process from the screen, end to end: p asks for a pid and shows that
 # process with a row per thread; Esc returns to all processes; Enter on a selected row
-# focuses its process too.
+# (its detail view) and Enter there focuses its process too.
 # Usage: focus.sh PMUTOP THREADS_HELPER [TMUX]
 set -u
 PMUTOP=${1:?usage: focus.sh PMUTOP THREADS_HELPER [TMUX]}
@@ -47,11 +47,13 @@ keys Escape
 expect_not "Watching PID" "Esc leaves the focus"
 expect '^ *[0-9]+ .*pmutop' "all processes again (pmutop's own row)"
 
-# Filter to the helper, select its row, Enter: the same focus.
+# Filter to the helper, select its row, Enter (its detail view), Enter: the same focus.
 keys / "threads" Enter
 expect "Filter: threads" "filter set"
 keys Enter
-expect "Watching PID $HPID" "Enter on the selected row focuses its process"
+expect "^PID $HPID " "Enter on the selected row opens its detail view"
+keys Enter
+expect "Watching PID $HPID" "Enter in the detail view focuses its process"
 keys Escape
 expect_not "Watching PID" "Esc again"
 

@@ -1,0 +1,432 @@
+/* The history store: one slot of fixed rings per row, found by identity through an
+ * open-addressed index; slots of rows that left are reused. */
+#include "history.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_PANES 8
+
+struct slot {
+	struct hist_id id; /* id.cgroup owned */
+	uint64_t seen;	   /* generation of the last feed that had the row */
+	uint64_t n;	   /* samples written */
+	uint64_t kn;	   /* samples of the tracked column since it was chosen */
+	bool used;
+	float s[HM_COUNT][HIST_LEN];
+	float key[HIST_KEY_LEN];
+};
+
+struct history {
+	struct slot *slots;
+	size_t cap, nused;
+	size_t *freelist; /* unused slot indices */
+	size_t nfree;
+	uint32_t *index; /* slot + 1, 0 empty; size a power of two, > 2 * cap */
+	size_t isize;
+	uint64_t gen, last_tick;
+	double interval;
+	struct pane panes[MAX_PANES];
+	struct column cols[HM_COUNT];
+	bool have[HM_COUNT];
+	struct column key;
+	bool have_key;
+	long *scratch; /* per row of the model being fed: its slot */
+	size_t nscratch;
+};
+
+static const char *const metric_names[HM_COUNT] = {
+	[HM_CPU] = "CPU%",     [HM_IPC] = "IPC",     [HM_GHZ] = "GHZ",
+	[HM_CMISS] = "CMISS%", [HM_CMPKI] = "CMPKI", [HM_BMISS] = "BMISS%",
+};
+
+const char *history_metric_name(int k)
+{
+	return k >= 0 && k < HM_COUNT ? metric_names[k] : NULL;
+}
+
+int history_metric_of(const char *name)
+{
+	for (int k = 0; name && k < HM_COUNT; k++)
+		if (strcasecmp(name, metric_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* No number: a quiet NaN whose payload holds state and reason. */
+#define NAN_BITS 0x7fc00000u
+
+float history_pack(struct val v)
+{
+	float f;
+	if (!val_has_number(v)) {
+		uint32_t b = NAN_BITS | 0x100000u | ((uint32_t)v.state << 8) | v.why;
+		memcpy(&f, &b, sizeof(f));
+		return f;
+	}
+	f = v.v > 0 ? (float)v.v : 0.0f;
+	return v.state == VAL_SCALED ? -f : f;
+}
+
+struct val history_unpack(float f)
+{
+	if (isnan(f)) {
+		uint32_t b;
+		memcpy(&b, &f, sizeof(b));
+		if (!(b & 0x100000u))
+			return val_missing(VAL_NA, WHY_NONE);
+		return val_missing((enum val_state)((b >> 8) & 0xff), (enum val_why)(b & 0xff));
+	}
+	if (signbit(f))
+		return (struct val){.v = -f, .state = VAL_SCALED, .run_pm = 500};
+	return (struct val){.v = f, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+struct history *history_new(void)
+{
+	return calloc(1, sizeof(struct history));
+}
+
+void history_clear(struct history *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->cap; i++) {
+		if (h->slots[i].used)
+			free((char *)h->slots[i].id.cgroup);
+		h->slots[i].used = false;
+		h->freelist[i] = h->cap - 1 - i;
+	}
+	h->nfree = h->cap;
+	h->nused = 0;
+	if (h->index)
+		memset(h->index, 0, h->isize * sizeof(*h->index));
+	h->last_tick = 0;
+}
+
+void history_free(struct history *h)
+{
+	if (!h)
+		return;
+	history_clear(h);
+	free(h->slots);
+	free(h->freelist);
+	free(h->index);
+	free(h->scratch);
+	free(h);
+}
+
+struct hist_id history_id_of(const struct mrow *r)
+{
+	struct hist_id id = {.kind = r->kind, .pid = r->pid, .tid = r->tid, .cpu = r->cpu};
+	if (r->kind == ROW_CGROUP)
+		id.cgroup = r->cgroup ? r->cgroup : "";
+	else if (r->kind != ROW_CPU)
+		id.cpu = 0; /* a task's CPU is no part of who it is */
+	return id;
+}
+
+static size_t id_hash(struct hist_id id)
+{
+	uint64_t x = 1469598103934665603ull;
+	const uint64_t parts[4] = {(uint64_t)id.kind, (uint64_t)(uint32_t)id.pid,
+				   (uint64_t)(uint32_t)id.tid, (uint64_t)(uint32_t)id.cpu};
+	for (int i = 0; i < 4; i++)
+		x = (x ^ parts[i]) * 1099511628211ull;
+	for (const char *c = id.cgroup; c && *c; c++)
+		x = (x ^ (unsigned char)*c) * 1099511628211ull;
+	return (size_t)(x ^ (x >> 29));
+}
+
+static bool id_eq(const struct hist_id *a, const struct hist_id *b)
+{
+	if (a->kind != b->kind || a->pid != b->pid || a->tid != b->tid || a->cpu != b->cpu)
+		return false;
+	return a->kind != ROW_CGROUP || strcmp(a->cgroup, b->cgroup) == 0;
+}
+
+long history_find(const struct history *h, struct hist_id id)
+{
+	if (!h || !h->isize)
+		return -1;
+	if (id.kind == ROW_CGROUP && !id.cgroup)
+		id.cgroup = "";
+	if (id.kind != ROW_CPU && id.kind != ROW_CGROUP)
+		id.cpu = 0;
+	size_t mask = h->isize - 1;
+	for (size_t i = id_hash(id) & mask;; i = (i + 1) & mask) {
+		uint32_t s = h->index[i];
+		if (!s)
+			return -1;
+		if (h->slots[s - 1].used && id_eq(&h->slots[s - 1].id, &id))
+			return (long)s - 1;
+	}
+}
+
+static void index_put(struct history *h, size_t s)
+{
+	size_t mask = h->isize - 1;
+	size_t i = id_hash(h->slots[s].id) & mask;
+	while (h->index[i])
+		i = (i + 1) & mask;
+	h->index[i] = (uint32_t)(s + 1);
+}
+
+static void index_rebuild(struct history *h)
+{
+	memset(h->index, 0, h->isize * sizeof(*h->index));
+	for (size_t s = 0; s < h->cap; s++)
+		if (h->slots[s].used)
+			index_put(h, s);
+}
+
+/* Room for ncap slots: the rings of every new slot are allocated here, once. */
+static int grow_to(struct history *h, size_t ncap)
+{
+	ncap = (ncap + 15) / 16 * 16;
+	size_t nisize = h->isize ? h->isize : 64;
+	while (nisize <= 2 * ncap)
+		nisize *= 2;
+	struct slot *ns = realloc(h->slots, ncap * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	h->slots = ns;
+	size_t *nf = realloc(h->freelist, ncap * sizeof(*nf));
+	if (!nf)
+		return -ENOMEM;
+	h->freelist = nf;
+	if (nisize != h->isize) {
+		uint32_t *ni = calloc(nisize, sizeof(*ni));
+		if (!ni)
+			return -ENOMEM;
+		free(h->index);
+		h->index = ni;
+		h->isize = nisize;
+	}
+	for (size_t i = ncap; i-- > h->cap;) {
+		ns[i].used = false;
+		h->freelist[h->nfree++] = i;
+	}
+	h->cap = ncap;
+	index_rebuild(h);
+	return 0;
+}
+
+static long slot_new(struct history *h, struct hist_id id)
+{
+	if (!h->nfree)
+		return -1;
+	char *cg = NULL;
+	if (id.kind == ROW_CGROUP && !(cg = strdup(id.cgroup)))
+		return -1;
+	size_t s = h->freelist[--h->nfree];
+	struct slot *sl = &h->slots[s];
+	sl->used = true;
+	sl->id = id;
+	sl->id.cgroup = cg;
+	sl->n = sl->kn = 0;
+	sl->seen = h->gen;
+	h->nused++;
+	index_put(h, s);
+	return (long)s;
+}
+
+/* The metrics' columns, from the same builder as the panes': the cells and the history
+ * show the same numbers. */
+static void find_columns(struct history *h, const struct model *m)
+{
+	unsigned np = columns_build_panes(m, false, h->panes, MAX_PANES);
+	for (int k = 0; k < HM_COUNT; k++) {
+		h->have[k] = false;
+		for (unsigned p = 0; p < np && !h->have[k]; p++) {
+			int c = pane_find_column(&h->panes[p], metric_names[k]);
+			if (c >= 0) {
+				h->cols[k] = h->panes[p].cols[c];
+				h->have[k] = true;
+			}
+		}
+	}
+}
+
+/* The tracked column reads the model's event indices: make sure they are in it. */
+static bool key_fits(const struct column *c, const struct model *m)
+{
+	switch (c->kind) {
+	case COL_COUNT:
+	case COL_RATE:
+	case COL_GHZ:
+	case COL_CPU_PCT:
+		return c->a < (int)m->nevents;
+	case COL_RATIO:
+		return c->a >= 0 && c->b >= 0 && c->a < (int)m->nevents && c->b < (int)m->nevents;
+	case COL_RUN_PCT:
+		return c->a >= 0 && c->a < (int)(c->b == 1 ? m->nevents : m->ngroups);
+	default:
+		return false;
+	}
+}
+
+static void record(struct history *h, struct slot *sl, const struct model *m, const struct mrow *r,
+		   bool key)
+{
+	size_t at = (size_t)(sl->n % HIST_LEN);
+	for (int k = 0; k < HM_COUNT; k++) {
+		struct val v = h->have[k] ? column_value(&h->cols[k], m, r)
+					  : val_missing(VAL_NA, WHY_UNSUPPORTED);
+		sl->s[k][at] = history_pack(v);
+	}
+	sl->n++;
+	if (h->have_key) {
+		struct val v = key ? column_value(&h->key, m, r) : val_missing(VAL_NA, WHY_INVALID);
+		sl->key[sl->kn % HIST_KEY_LEN] = history_pack(v);
+		sl->kn++;
+	}
+}
+
+static const struct mrow *row_at(const struct model *m, size_t i)
+{
+	return i < m->nrows ? &m->rows[i] : &m->cpu_rows[i - m->nrows];
+}
+
+/* Rows that left go first, so that their slots take the new rows; the store grows
+ * only by the rows it lacks. */
+static void drop_unseen(struct history *h)
+{
+	bool dropped = false;
+	for (size_t s = 0; s < h->cap; s++) {
+		struct slot *sl = &h->slots[s];
+		if (!sl->used || sl->seen == h->gen)
+			continue;
+		free((char *)sl->id.cgroup);
+		sl->used = false;
+		h->freelist[h->nfree++] = s;
+		h->nused--;
+		dropped = true;
+	}
+	if (dropped)
+		index_rebuild(h);
+}
+
+int history_feed(struct history *h, const struct model *m)
+{
+	if (!h || !m || m->tick == 0 || m->tick == h->last_tick)
+		return 0;
+	size_t n = (size_t)m->nrows + m->ncpu_rows;
+	if (n > h->nscratch) {
+		long *ns = realloc(h->scratch, n * sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		h->scratch = ns;
+		h->nscratch = n;
+	}
+	h->last_tick = m->tick;
+	h->interval = m->elapsed > 0 ? m->elapsed : m->interval;
+	h->gen++;
+	find_columns(h, m);
+	bool key = h->have_key && key_fits(&h->key, m);
+	size_t missing = 0;
+	for (size_t i = 0; i < n; i++) {
+		long s = history_find(h, history_id_of(row_at(m, i)));
+		if (s >= 0 && h->slots[s].seen == h->gen)
+			s = -2; /* the same row twice in one model: once is enough */
+		else if (s >= 0)
+			h->slots[s].seen = h->gen;
+		else
+			missing++;
+		h->scratch[i] = s;
+	}
+	drop_unseen(h);
+	int err = 0;
+	if (missing > h->nfree)
+		err = grow_to(h, h->cap + missing - h->nfree);
+	for (size_t i = 0; i < n; i++) {
+		long s = h->scratch[i];
+		const struct mrow *r = row_at(m, i);
+		if (s == -1) {
+			struct hist_id id = history_id_of(r);
+			if (history_find(h, id) >= 0)
+				continue;
+			if ((s = slot_new(h, id)) < 0) {
+				err = -ENOMEM;
+				continue;
+			}
+		}
+		if (s >= 0)
+			record(h, &h->slots[s], m, r, key);
+	}
+	return err;
+}
+
+static bool same_column(const struct column *a, const struct column *b)
+{
+	return a->kind == b->kind && a->a == b->a && a->b == b->b && a->mul == b->mul &&
+	       strcmp(a->name, b->name) == 0;
+}
+
+void history_track(struct history *h, const struct column *c)
+{
+	if (!h)
+		return;
+	bool want = c && column_is_numeric(c);
+	if (want == h->have_key && (!want || same_column(c, &h->key)))
+		return;
+	h->have_key = want;
+	if (want)
+		h->key = *c;
+	for (size_t s = 0; s < h->cap; s++)
+		h->slots[s].kn = 0;
+}
+
+const struct column *history_tracked(const struct history *h)
+{
+	return h && h->have_key ? &h->key : NULL;
+}
+
+unsigned history_get(const struct history *h, long s, int k, unsigned n, struct val *out)
+{
+	const struct slot *sl = h && s >= 0 && (size_t)s < h->cap ? &h->slots[s] : NULL;
+	bool key = k == HM_COUNT;
+	unsigned len = key ? HIST_KEY_LEN : HIST_LEN;
+	uint64_t have = !sl || !sl->used || k < 0 || k > HM_COUNT ? 0 : key ? sl->kn : sl->n;
+	if (key && sl && !h->have_key)
+		have = 0;
+	if (have > len)
+		have = len;
+	if (have > n)
+		have = n;
+	unsigned pad = n - (unsigned)have;
+	for (unsigned i = 0; i < pad; i++)
+		out[i] = val_missing(VAL_NA, WHY_NONE);
+	for (unsigned i = 0; i < have; i++) {
+		uint64_t total = key ? sl->kn : sl->n;
+		size_t at = (size_t)((total - have + i) % len);
+		out[pad + i] = history_unpack(key ? sl->key[at] : sl->s[k][at]);
+	}
+	return (unsigned)have;
+}
+
+const struct column *history_column(const struct history *h, int k)
+{
+	return h && k >= 0 && k < HM_COUNT && h->have[k] ? &h->cols[k] : NULL;
+}
+
+double history_interval(const struct history *h)
+{
+	return h ? h->interval : 0;
+}
+
+size_t history_rows(const struct history *h)
+{
+	return h ? h->nused : 0;
+}
+
+size_t history_bytes(const struct history *h)
+{
+	if (!h)
+		return 0;
+	return sizeof(*h) + h->cap * (sizeof(struct slot) + sizeof(size_t)) +
+	       h->isize * sizeof(uint32_t) + h->nscratch * sizeof(long);
+}

@@ -1,0 +1,83 @@
+/* History: the last HIST_LEN intervals of every row's derived metrics, a sink fed with
+ * each tick's const model (live or recorded). Rings are fixed and allocated once per row;
+ * a row that leaves the model is dropped and its slot reused. */
+#ifndef PMUTOP_HISTORY_H
+#define PMUTOP_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "columns.h"
+#include "model.h"
+
+#define HIST_LEN 120	/* intervals kept per row */
+#define HIST_KEY_LEN 20 /* intervals of the tracked column (the screen's sort key) */
+
+/* The series every row keeps, by the column names the panes give them. */
+enum hist_metric {
+	HM_CPU, /* CPU% */
+	HM_IPC,
+	HM_GHZ,
+	HM_CMISS, /* cache-miss % */
+	HM_CMPKI, /* cache (LLC) misses per 1000 instructions */
+	HM_BMISS, /* branch-miss % */
+	HM_COUNT
+};
+
+struct history;
+
+struct history *history_new(void);
+void history_free(struct history *h);
+
+/* Record one interval: every row of m (process, thread, cgroup and CPU rows) gets its
+ * values, computed with the same column descriptors the panes use; rows absent from m
+ * are dropped. A model whose tick is 0 or the tick last fed is ignored (the same tick
+ * shown twice). Returns 0 or -ENOMEM (that interval is then missing for new rows). */
+int history_feed(struct history *h, const struct model *m);
+/* Forget every row (a replay jumped, the events changed). */
+void history_clear(struct history *h);
+
+/* Keep the last HIST_KEY_LEN values of column c too (a copy is taken; NULL: none). A
+ * change of column restarts that series. */
+void history_track(struct history *h, const struct column *c);
+/* The column tracked, or NULL. */
+const struct column *history_tracked(const struct history *h);
+
+/* A row's identity: kind, pid, tid, cpu and (cgroup rows) path. */
+struct hist_id {
+	enum row_kind kind;
+	pid_t pid, tid;
+	int cpu;
+	const char *cgroup; /* ROW_CGROUP only */
+};
+struct hist_id history_id_of(const struct mrow *r);
+
+/* The row's slot, or -1 when it has no history. */
+long history_find(const struct history *h, struct hist_id id);
+
+/* The last n values of metric k (HM_COUNT: the tracked column, at most HIST_KEY_LEN) of
+ * slot s, oldest first, into out[n]. Intervals before the row was first seen come back
+ * as VAL_NA with WHY_NONE and run_pm 0 (no data); n/c and n/a keep their state and
+ * reason, scaled values their state. Returns how many of the n have data. */
+unsigned history_get(const struct history *h, long s, int k, unsigned n, struct val *out);
+
+/* The column descriptor metric k was computed with in the last interval, or NULL when
+ * the model had no such column (its events are not in the set). */
+const struct column *history_column(const struct history *h, int k);
+/* The name of metric k's column ("IPC"), and the metric for a column name, or -1. */
+const char *history_metric_name(int k);
+int history_metric_of(const char *name);
+
+/* Seconds between the last two intervals fed (the interval), 0 before two. */
+double history_interval(const struct history *h);
+/* Rows held and the bytes allocated for them. */
+size_t history_rows(const struct history *h);
+size_t history_bytes(const struct history *h);
+
+/* Storage of one sample: a float, negative when scaled, a NaN carrying state and
+ * reason when there is no number. Exposed for the tests. */
+float history_pack(struct val v);
+struct val history_unpack(float f);
+
+#endif

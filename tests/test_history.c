@@ -1,0 +1,268 @@
+/* The history store over hand-built models: the ring wraps, n/c and scaled intervals
+ * keep their state, rows are keyed by identity and dropped when they leave, the tracked
+ * column, and the size at 5,000 rows. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+
+enum { E_TC, E_CYC, E_INS, NEV };
+#define MAXR 5000
+
+static const struct mevent events[NEV] = {
+	[E_TC] = {.name = "task-clock", .key = "task-clock", .group = 0, .role = ROLE_TASK_CLOCK},
+	[E_CYC] = {.name = "cycles",
+		   .key = "cycles",
+		   .group = 1,
+		   .role = ROLE_CYCLES,
+		   .hardware = true},
+	[E_INS] = {.name = "instructions",
+		   .key = "instructions",
+		   .group = 1,
+		   .member = 1,
+		   .role = ROLE_INSNS,
+		   .hardware = true},
+};
+static const struct mgroup groups[2] = {{.first = 0, .n = 1}, {.first = 1, .n = 2}};
+
+struct fake {
+	struct model m;
+	struct mrow rows[MAXR];
+	struct val v[MAXR][NEV];
+	struct val_delta g[MAXR][2];
+};
+
+static struct val ex(double x)
+{
+	return (struct val){.v = x, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+static struct fake *fake_new(void)
+{
+	struct fake *f = calloc(1, sizeof(*f));
+	f->m = (struct model){.events = events,
+			      .nevents = NEV,
+			      .groups = groups,
+			      .ngroups = 2,
+			      .rows = f->rows,
+			      .elapsed = 1,
+			      .interval = 1};
+	return f;
+}
+
+/* Row i: process pid with IPC ipc and CPU% cpu. */
+static void fake_row(struct fake *f, unsigned i, pid_t pid, double ipc, double cpu)
+{
+	f->rows[i] =
+		(struct mrow){.kind = ROW_PROC, .pid = pid, .tid = pid, .v = f->v[i], .g = f->g[i]};
+	f->v[i][E_TC] = ex(cpu / 100 * 1e9);
+	f->v[i][E_CYC] = ex(1000);
+	f->v[i][E_INS] = ex(1000 * ipc);
+	f->g[i][1] = (struct val_delta){.ena = 500, .run = 500};
+	if (f->m.nrows <= i)
+		f->m.nrows = i + 1;
+}
+
+static void tick(struct history *h, struct fake *f)
+{
+	f->m.tick++;
+	assert_int_equal(history_feed(h, &f->m), 0);
+}
+
+static long slot_of(const struct history *h, pid_t pid)
+{
+	return history_find(h, (struct hist_id){.kind = ROW_PROC, .pid = pid, .tid = pid});
+}
+
+static void test_ring_wraps(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	for (int t = 1; t <= 130; t++) {
+		fake_row(f, 0, 42, t, 50);
+		tick(h, f);
+	}
+	struct val out[HIST_LEN];
+	long s = slot_of(h, 42);
+	assert_true(s >= 0);
+	assert_int_equal(history_get(h, s, HM_IPC, HIST_LEN, out), HIST_LEN);
+	for (int i = 0; i < HIST_LEN; i++) {
+		assert_int_equal(out[i].state, VAL_EXACT);
+		assert_true(fabs(out[i].v - (11 + i)) < 1e-4);
+	}
+	assert_int_equal(history_get(h, s, HM_IPC, 3, out), 3);
+	assert_true(fabs(out[0].v - 128) < 1e-4 && fabs(out[2].v - 130) < 1e-4);
+	assert_int_equal(history_get(h, s, HM_CPU, 1, out), 1);
+	assert_true(fabs(out[0].v - 50) < 1e-4);
+	/* The same tick shown twice is one interval. */
+	fake_row(f, 0, 42, 999, 50);
+	assert_int_equal(history_feed(h, &f->m), 0);
+	history_get(h, s, HM_IPC, 1, out);
+	assert_true(fabs(out[0].v - 130) < 1e-4);
+	free(f);
+	history_free(h);
+}
+
+static void test_gaps_keep_state(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	fake_row(f, 0, 7, 1.5, 10);
+	tick(h, f);
+	f->v[0][E_INS] = val_missing(VAL_NC, WHY_NOT_RUN);
+	tick(h, f);
+	fake_row(f, 0, 7, 2, 10);
+	f->v[0][E_CYC].state = VAL_SCALED;
+	tick(h, f);
+	fake_row(f, 0, 7, 0, 10);
+	f->v[0][E_CYC] = ex(0); /* idle: a ratio over zero, no number */
+	tick(h, f);
+	struct val out[6];
+	assert_int_equal(history_get(h, slot_of(h, 7), HM_IPC, 6, out), 4);
+	/* Before the row was seen: no data (n/a without a reason). */
+	assert_int_equal(out[0].state, VAL_NA);
+	assert_int_equal(out[0].why, WHY_NONE);
+	assert_int_equal(out[1].state, VAL_NA);
+	assert_int_equal(out[2].state, VAL_EXACT);
+	assert_true(fabs(out[2].v - 1.5) < 1e-6);
+	assert_int_equal(out[3].state, VAL_NC);
+	assert_int_equal(out[3].why, WHY_NOT_RUN);
+	assert_false(val_has_number(out[3]));
+	assert_int_equal(out[4].state, VAL_SCALED);
+	assert_true(fabs(out[4].v - 2) < 1e-6);
+	assert_int_equal(out[5].state, VAL_EMPTY);
+	/* Metrics without their events in the set are n/a for a reason. */
+	assert_null(history_column(h, HM_CMISS));
+	history_get(h, slot_of(h, 7), HM_CMISS, 1, out);
+	assert_int_equal(out[0].state, VAL_NA);
+	assert_int_equal(out[0].why, WHY_UNSUPPORTED);
+	free(f);
+	history_free(h);
+}
+
+static void test_pack_roundtrip(void **state)
+{
+	(void)state;
+	struct val v = history_unpack(history_pack(val_missing(VAL_NA, WHY_NOPERM)));
+	assert_int_equal(v.state, VAL_NA);
+	assert_int_equal(v.why, WHY_NOPERM);
+	v = history_unpack(history_pack((struct val){.v = 0, .state = VAL_SCALED}));
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_true(v.v == 0);
+	v = history_unpack(history_pack(ex(3.25)));
+	assert_int_equal(v.state, VAL_EXACT);
+	assert_true(v.v == 3.25);
+}
+
+static void test_rows_dropped_and_reused(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	fake_row(f, 0, 1, 1, 1);
+	fake_row(f, 1, 2, 2, 2);
+	tick(h, f);
+	tick(h, f);
+	assert_int_equal(history_rows(h), 2);
+	size_t bytes = history_bytes(h);
+	f->m.nrows = 1; /* pid 2 left */
+	tick(h, f);
+	assert_true(slot_of(h, 2) < 0);
+	assert_int_equal(history_rows(h), 1);
+	fake_row(f, 1, 3, 3, 3); /* a new row takes the free slot */
+	tick(h, f);
+	assert_int_equal(history_rows(h), 2);
+	assert_int_equal(history_bytes(h), bytes);
+	struct val out[3];
+	assert_int_equal(history_get(h, slot_of(h, 3), HM_IPC, 3, out), 1);
+	assert_int_equal(history_get(h, slot_of(h, 1), HM_IPC, 3, out), 3);
+	/* A thread of the same pid is another row; a cgroup row is keyed by its path. */
+	f->rows[1] = f->rows[0];
+	f->rows[1].kind = ROW_THREAD;
+	f->rows[1].tid = 11;
+	f->rows[2] = f->rows[0];
+	f->rows[2].kind = ROW_CGROUP;
+	f->rows[2].cgroup = "/a/b";
+	f->m.nrows = 3;
+	tick(h, f);
+	assert_int_equal(history_rows(h), 3);
+	assert_true(history_find(h, (struct hist_id){.kind = ROW_CGROUP,
+						     .pid = 1,
+						     .tid = 1,
+						     .cgroup = "/a/b"}) >= 0);
+	assert_true(history_find(h, (struct hist_id){.kind = ROW_CGROUP,
+						     .pid = 1,
+						     .tid = 1,
+						     .cgroup = "/a/c"}) < 0);
+	history_clear(h);
+	assert_int_equal(history_rows(h), 0);
+	assert_true(slot_of(h, 1) < 0);
+	free(f);
+	history_free(h);
+}
+
+static void test_tracked_column(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	struct pane panes[4];
+	unsigned np = columns_build_panes(&f->m, false, panes, 4);
+	int c = -1;
+	unsigned p = 0;
+	for (; p < np && c < 0; p++)
+		c = pane_find_column(&panes[p], "CYCLES");
+	assert_true(c >= 0);
+	history_track(h, &panes[p - 1].cols[c]);
+	for (int t = 1; t <= 25; t++) {
+		fake_row(f, 0, 5, 1, 1);
+		f->v[0][E_CYC] = ex(t);
+		tick(h, f);
+	}
+	struct val out[HIST_KEY_LEN];
+	long s = slot_of(h, 5);
+	assert_int_equal(history_get(h, s, HM_COUNT, HIST_KEY_LEN, out), HIST_KEY_LEN);
+	assert_true(out[0].v == 6 && out[HIST_KEY_LEN - 1].v == 25);
+	/* Another column restarts the series. */
+	int ipc = pane_find_column(&panes[p - 1], "IPC");
+	history_track(h, &panes[p - 1].cols[ipc]);
+	assert_int_equal(history_get(h, s, HM_COUNT, HIST_KEY_LEN, out), 0);
+	history_track(h, NULL);
+	assert_null(history_tracked(h));
+	free(f);
+	history_free(h);
+}
+
+/* The budget: 16 MB of history at 5,000 rows. */
+static void test_size_at_5000_rows(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	for (unsigned i = 0; i < MAXR; i++)
+		fake_row(f, i, (pid_t)(i + 1), 1, 1);
+	tick(h, f);
+	tick(h, f);
+	assert_int_equal(history_rows(h), MAXR);
+	assert_true(history_bytes(h) <= 16u * 1024 * 1024);
+	free(f);
+	history_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_wraps),
+		cmocka_unit_test(test_gaps_keep_state),
+		cmocka_unit_test(test_pack_roundtrip),
+		cmocka_unit_test(test_rows_dropped_and_reused),
+		cmocka_unit_test(test_tracked_column),
+		cmocka_unit_test(test_size_at_5000_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

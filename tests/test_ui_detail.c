@@ -1,0 +1,154 @@
+/* Trends and the detail view off-screen: a hand-built model fed to a history over a few
+ * ticks, the TREND column in UTF-8 and ASCII, gaps for n/c, and Enter's charts. */
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curs.h"
+#include "history.h"
+#include "testutil.h"
+#include "test_ui_fake.h"
+
+struct fixture {
+	struct fake f;
+	struct term t;
+	struct history *h;
+};
+
+/* alpha's CPU% goes 10, 20, 30, 40, 50 over five ticks. */
+static int setup_locale(const char *loc, int cols, int lines, void **state)
+{
+	setlocale(LC_ALL, loc);
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	if (!fx)
+		return -1;
+	fake_init(&fx->f);
+	fx->t = fake_ui(cols, lines);
+	fx->h = history_new();
+	if (!fx->t.u || !fx->h)
+		return -1;
+	ui_set_history(fx->t.u, fx->h);
+	for (int k = 1; k <= 5; k++) {
+		fx->f.v[0][E_TCLK] = fake_exact(k * 10 / 100.0 * 1e9);
+		fx->f.m.tick = (uint64_t)k;
+		ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
+		history_track(fx->h, ui_sort_column(fx->t.u));
+		if (history_feed(fx->h, &fx->f.m))
+			return -1;
+	}
+	*state = fx;
+	return 0;
+}
+
+static int setup_utf8(void **state)
+{
+	return setup_locale("C.UTF-8", 120, 30, state);
+}
+
+static int setup_ascii(void **state)
+{
+	return setup_locale("C", 120, 30, state);
+}
+
+static int setup_tiny(void **state)
+{
+	return setup_locale("C.UTF-8", 40, 10, state);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	fake_close(&fx->t);
+	history_free(fx->h);
+	free(fx);
+	setlocale(LC_ALL, "C");
+	return 0;
+}
+
+static const char *screen(void **state)
+{
+	struct fixture *fx = *state;
+	const char *s = fake_screen(fx->t.u);
+	if (getenv("UI_TEST_DUMP"))
+		fprintf(stderr, "----\n%s----\n", s);
+	return s;
+}
+
+#define U(state) (((struct fixture *)*(state))->t.u)
+
+static const char *row_of(const char *s, const char *name, char *buf, size_t len)
+{
+	return fake_line(s, fake_find(s, name), buf, len);
+}
+
+static void test_trend_utf8(void **state)
+{
+	char line[1024];
+	const char *s = screen(state);
+	assert_true(fake_find(s, "TREND") >= 0);
+	/* CPU% (the sort column): 10..50 scaled to the row's top. */
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "▂▄▅▇█ alpha"));
+	/* IPC: alpha's is steady, gamma's never counted (a gap, not a floor). */
+	for (int i = 0; i < 4; i++)
+		fake_key(U(state), '>');
+	s = screen(state);
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "█████ alpha"));
+	row_of(s, " gamma", line, sizeof(line));
+	assert_null(strstr(line, "▁"));
+	assert_null(strstr(line, "█"));
+}
+
+static void test_trend_ascii(void **state)
+{
+	char line[1024];
+	const char *s = screen(state);
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), ".:=*# alpha"));
+	assert_null(strstr(s, "█"));
+}
+
+static void test_detail_view(void **state)
+{
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN, '\n'};
+	fake_keys(U(state), keys, 5);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "PID 100  alpha  user root") >= 0);
+	assert_true(fake_find(s, "CPU%           last 50.0  min 10.0  max 50.0  over 5s") >= 0);
+	assert_true(fake_find(s, "IPC            last 1.5") >= 0);
+	assert_true(fake_find(s, "events: instructions 100%  cycles 100%") >= 0);
+	assert_true(fake_find(s, "⣿") >= 0); /* a Braille chart */
+	assert_true(fake_find(s, "EscBack") >= 0);
+	fake_key(U(state), 27);
+	/* gamma's hardware groups were never on a counter: its charts say so. */
+	int down[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN, KEY_DOWN, KEY_DOWN, '\n'};
+	fake_keys(U(state), down, 7);
+	s = screen(state);
+	assert_true(fake_find(s, "PID 300  gamma") >= 0);
+	assert_true(fake_find(s, "IPC            n/c: not counted") >= 0);
+	assert_true(fake_find(s, "events: instructions n/c (not counted)  cycles n/c") >= 0);
+}
+
+static void test_detail_tiny(void **state)
+{
+	int keys[] = {KEY_HOME, '\n'};
+	fake_keys(U(state), keys, 2);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "PID 200") >= 0);
+	assert_int_equal(fake_lines(s), 10);
+	/* Scrolling reaches the charts further down. */
+	for (int i = 0; i < 30; i++)
+		fake_key(U(state), KEY_DOWN);
+	s = screen(state);
+	assert_true(fake_find(s, "GHz") >= 0 || fake_find(s, "Threads") >= 0);
+	assert_int_equal(fake_find(s, "PID 200"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_trend_utf8, setup_utf8, teardown),
+		cmocka_unit_test_setup_teardown(test_trend_ascii, setup_ascii, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_view, setup_utf8, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_tiny, setup_tiny, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

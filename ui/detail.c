@@ -1,0 +1,321 @@
+/* The detail view: content is laid out as lines of a page that scrolls; charts take the
+ * room the screen has, down to one line each. */
+#include "detail.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bindings.h"
+#include "chart.h"
+#include "colors.h"
+#include "history.h"
+#include "paint.h"
+#include "table.h"
+#include "text.h"
+#include "uistate.h"
+
+#define KEY_ESC 27
+#define AXIS_W 9 /* "   2.50 |" */
+#define MAX_CHART_LINES 6
+
+/* Metrics in the order the view shows them, with their names there. */
+static const struct {
+	int k;
+	const char *label;
+} shown[] = {
+	{HM_IPC, "IPC"},	{HM_CMISS, "cache-miss %"},
+	{HM_CMPKI, "LLC MPKI"}, {HM_BMISS, "branch-miss %"},
+	{HM_CPU, "CPU%"},	{HM_GHZ, "GHz"},
+};
+#define NSHOWN (int)(sizeof(shown) / sizeof(shown[0]))
+
+/* The page: content line at goes to screen line y + at - top when that is in view. */
+struct page {
+	int y, h, w, top, at;
+};
+
+static int line(struct page *p)
+{
+	int k = p->at++ - p->top;
+	return k >= 0 && k < p->h ? p->y + k : -1;
+}
+
+static void text_line(struct page *p, attr_t a, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void text_line(struct page *p, attr_t a, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	int y = line(p);
+	if (y >= 0)
+		paint_text(y, 0, p->w, buf, a);
+}
+
+static bool same_row(const struct detail *d, const struct mrow *r)
+{
+	if (r->kind != d->kind || r->pid != d->pid || r->tid != d->tid)
+		return false;
+	return r->kind != ROW_CGROUP || (r->cgroup && strcmp(r->cgroup, d->cgroup) == 0);
+}
+
+static const struct mrow *find_row(const struct ui *u)
+{
+	for (unsigned i = 0; u->m && i < u->m->nrows; i++)
+		if (same_row(&u->detail, &u->m->rows[i]))
+			return &u->m->rows[i];
+	return NULL;
+}
+
+void detail_open(struct ui *u, const struct mrow *r)
+{
+	struct detail *d = &u->detail;
+	memset(d, 0, sizeof(*d));
+	d->kind = r->kind;
+	d->pid = r->pid;
+	d->tid = r->tid;
+	if (r->kind == ROW_CGROUP && r->cgroup)
+		snprintf(d->cgroup, sizeof(d->cgroup), "%s", r->cgroup);
+	u->mode = MODE_DETAIL;
+}
+
+static void identity(const struct ui *u, const struct mrow *r, struct page *p)
+{
+	const struct detail *d = &u->detail;
+	char comm[256], cg[1024], user[64];
+	attr_t bold = colors_attr(CLR_LABEL) | A_BOLD;
+	if (!r) {
+		text_line(p, bold, "%s %d: gone, and its history with it (Esc: back)",
+			  d->kind == ROW_THREAD ? "TID" : "PID", (int)d->tid);
+		return;
+	}
+	text_sanitize(r->comm ? r->comm : "", comm, sizeof(comm), colors_utf8());
+	text_sanitize(r->cgroup ? r->cgroup : "?", cg, sizeof(cg), colors_utf8());
+	text_sanitize(r->user ? r->user : "?", user, sizeof(user), colors_utf8());
+	if (r->kind == ROW_CGROUP) {
+		text_line(p, bold, "cgroup %s  (%u processes)", cg, r->nthreads);
+		return;
+	}
+	if (r->kind == ROW_THREAD)
+		text_line(p, bold, "TID %d of PID %d  %s%s  user %s", (int)r->tid, (int)r->pid,
+			  comm, r->exited ? " (exited)" : "", user);
+	else
+		text_line(p, bold, "PID %d  %s%s  user %s  %u thread%s", (int)r->pid, comm,
+			  r->exited ? " (exited)" : "", user, r->nthreads,
+			  r->nthreads == 1 ? "" : "s");
+	text_line(p, A_NORMAL, "cgroup %s", cg);
+}
+
+/* "cycles 100%", "instructions ~43%", "cycles n/a (unsupported)" for event e. */
+static size_t event_text(const struct model *m, const struct mrow *r, int e, char *buf, size_t len)
+{
+	if (e < 0 || (unsigned)e >= m->nevents)
+		return 0;
+	char name[64];
+	text_sanitize(m->events[e].name, name, sizeof(name), colors_utf8());
+	struct val v = r->v[e];
+	if (!val_has_number(v) && v.state != VAL_EMPTY)
+		return (size_t)snprintf(buf, len, "%s %s (%s)  ", name, val_mark(v),
+					val_why_str((enum val_why)v.why));
+	return (size_t)snprintf(buf, len, "%s %s%.0f%%  ", name, v.state == VAL_SCALED ? "~" : "",
+				v.run_pm / 10.0);
+}
+
+/* Under a chart: the events it is made of, with their RUN% this interval. */
+static void events_line(const struct ui *u, const struct mrow *r, const struct column *c,
+			struct page *p)
+{
+	char buf[512] = "  events: ";
+	size_t n = strlen(buf);
+	if (r && c->kind != COL_CPU_PCT && n < sizeof(buf))
+		n += event_text(u->m, r, c->a, buf + n, sizeof(buf) - n);
+	if (r && c->kind == COL_RATIO && n < sizeof(buf))
+		event_text(u->m, r, c->b, buf + n, sizeof(buf) - n);
+	if (r && c->kind == COL_CPU_PCT && r->kind != ROW_CPU && n < sizeof(buf))
+		event_text(u->m, r, c->a, buf + n, sizeof(buf) - n);
+	text_line(p, colors_attr(CLR_MISSING), "%s", buf);
+}
+
+/* Why a metric has no chart: its last interval's mark and reason. */
+static void no_chart(const char *label, const struct val *v, unsigned have, struct page *p)
+{
+	attr_t a = colors_attr(CLR_MISSING);
+	struct val last = v[HIST_LEN - 1];
+	if (!have)
+		text_line(p, a, "%-14s no interval yet", label);
+	else if (last.state == VAL_EMPTY)
+		text_line(p, a, "%-14s -: nothing to divide (no cycles, references or branches)",
+			  label);
+	else
+		text_line(p, a, "%-14s %s: %s", label, val_mark(last) ? val_mark(last) : "n/a",
+			  *val_why_str((enum val_why)last.why) ? val_why_str((enum val_why)last.why)
+							       : "no number");
+}
+
+static void chart_block(const struct ui *u, const struct mrow *r, long slot, int i, int ch,
+			struct page *p)
+{
+	const struct column *c = history_column(u->hist, shown[i].k);
+	const char *label = shown[i].label;
+	if (!c) {
+		text_line(p, colors_attr(CLR_MISSING),
+			  "%-14s n/a: its events are not counted (e chooses events)", label);
+		return;
+	}
+	struct val v[HIST_LEN];
+	unsigned have = history_get(u->hist, slot, shown[i].k, HIST_LEN, v);
+	double lo = 0, hi = 0;
+	struct val last = v[HIST_LEN - 1];
+	struct val any;
+	if (!chart_stats(v, HIST_LEN, &lo, &hi, &any)) {
+		no_chart(label, v, have, p);
+		events_line(u, r, c, p);
+		return;
+	}
+	char slo[32], shi[32], slast[32], span[16], stop[32];
+	column_format_val(c, (struct val){.v = lo, .state = VAL_EXACT}, slo, sizeof(slo));
+	column_format_val(c, (struct val){.v = hi, .state = VAL_EXACT}, shi, sizeof(shi));
+	column_format_val(c, last, slast, sizeof(slast));
+	chart_span(have * history_interval(u->hist), span, sizeof(span));
+	text_line(p, colors_attr(CLR_LABEL) | A_BOLD, "%-14s last %s%s  min %s  max %s  over %s",
+		  label, slast, last.state == VAL_SCALED ? "~" : "", slo, shi, span);
+	double top = chart_nice(hi);
+	column_format_val(c, (struct val){.v = top, .state = VAL_EXACT}, stop, sizeof(stop));
+	int cw = p->w - AXIS_W;
+	if (cw > HIST_LEN / 2)
+		cw = HIST_LEN / 2;
+	static char lines[CHART_MAX_H][CHART_MAX_W * 3 + 1];
+	if (cw > 0)
+		chart_render(v, HIST_LEN, cw, ch, top, colors_utf8(), lines);
+	for (int k = 0; k < ch; k++) {
+		int y = line(p);
+		if (y < 0)
+			continue;
+		char axis[32];
+		snprintf(axis, sizeof(axis), "%*s |", AXIS_W - 2,
+			 k == 0	       ? stop
+			 : k == ch - 1 ? "0"
+				       : "");
+		paint_text(y, 0, AXIS_W, axis, colors_attr(CLR_LABEL));
+		if (cw > 0)
+			paint_text(y, AXIS_W, cw, lines[k], colors_attr(CLR_VALUE));
+	}
+	events_line(u, r, c, p);
+}
+
+/* A process's threads, each with its CPU% and that trend. */
+static void threads(const struct ui *u, const struct mrow *r, struct page *p)
+{
+	if (!r || r->kind != ROW_PROC)
+		return;
+	const struct column *cpu = history_column(u->hist, HM_CPU);
+	unsigned n = 0;
+	for (unsigned i = 0; i < u->m->nrows; i++) {
+		const struct mrow *t = &u->m->rows[i];
+		if (t->kind != ROW_THREAD || t->pid != r->pid)
+			continue;
+		if (n++ == 0)
+			text_line(p, colors_attr(CLR_LABEL) | A_BOLD, "Threads     CPU%%  TREND");
+		char comm[64], pct[16] = "";
+		text_sanitize(t->comm ? t->comm : "", comm, sizeof(comm), colors_utf8());
+		if (cpu)
+			column_format(cpu, u->m, t, pct, sizeof(pct));
+		int y = line(p);
+		if (y < 0)
+			continue;
+		char head[48];
+		snprintf(head, sizeof(head), "%7d %6s  ", (int)t->tid, pct);
+		paint_text(y, 0, p->w, head, A_NORMAL);
+		int x = (int)strlen(head);
+		table_trend(u->hist, t, HM_CPU, y, x, 20, A_NORMAL, false);
+		paint_text(y, x + 21, p->w - x - 21, comm, colors_attr(CLR_THREAD));
+	}
+	if (n == 0 && r->nthreads > 1)
+		text_line(p, colors_attr(CLR_MISSING), "%u threads: H shows a row for each",
+			  r->nthreads);
+}
+
+void detail_draw(struct ui *u, int y, int h, int w)
+{
+	struct detail *d = &u->detail;
+	const struct mrow *r = find_row(u);
+	long slot = r && u->hist ? history_find(u->hist, history_id_of(r)) : -1;
+	/* Charts share what the fixed lines leave: a title and an events line each. */
+	int idlines = r && r->kind != ROW_CGROUP ? 2 : 1, drawable = 0;
+	for (int i = 0; i < NSHOWN && slot >= 0; i++) {
+		struct val v[HIST_LEN];
+		double lo, hi;
+		struct val last;
+		history_get(u->hist, slot, shown[i].k, HIST_LEN, v);
+		drawable += history_column(u->hist, shown[i].k) &&
+			    chart_stats(v, HIST_LEN, &lo, &hi, &last);
+	}
+	int ch = drawable ? (h - idlines - 2 * NSHOWN) / drawable : 1;
+	ch = ch < 1 ? 1 : ch > MAX_CHART_LINES ? MAX_CHART_LINES : ch;
+	struct page p = {.y = y, .h = h, .w = w, .top = d->top};
+	identity(u, r, &p);
+	if (!u->hist)
+		text_line(&p, colors_attr(CLR_MISSING), "no history kept");
+	else if (r && slot < 0)
+		text_line(&p, colors_attr(CLR_MISSING),
+			  "no interval yet: charts follow the next one");
+	for (int i = 0; i < NSHOWN && r && slot >= 0; i++)
+		chart_block(u, r, slot, i, ch, &p);
+	threads(u, r, &p);
+	d->lines = p.at;
+	d->room = h;
+}
+
+bool detail_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	const struct binding *b = bindings_find_detail(key);
+	struct detail *d = &u->detail;
+	int page = d->room > 1 ? d->room - 1 : 1, last = d->lines - d->room;
+	cmd->kind = UI_REDRAW;
+	switch (b ? b->act : BIND_NONE) {
+	case BIND_BACK:
+		u->mode = MODE_MAIN;
+		return true;
+	case BIND_MOVE:
+		d->top += key == KEY_UP	     ? -1
+			  : key == KEY_DOWN  ? 1
+			  : key == KEY_PPAGE ? -page
+			  : key == KEY_NPAGE ? page
+			  : key == KEY_HOME  ? -d->lines
+					     : d->lines;
+		d->top = d->top > last ? last : d->top;
+		d->top = d->top < 0 ? 0 : d->top;
+		return true;
+	case BIND_WATCH_SEL:
+		if (d->kind == ROW_CGROUP && d->cgroup[0]) {
+			/* Its processes: back to process rows, narrowed to the cgroup's tree. */
+			u->mode = MODE_MAIN;
+			snprintf(u->cgroup, sizeof(u->cgroup), "%s", d->cgroup);
+			u->filter[0] = '\0'; /* it chose among cgroup names */
+			cmd->kind = UI_TOGGLE_CGROUPS;
+			ui_refresh_rows(u, true);
+			return true;
+		}
+		if (d->kind != ROW_PROC && d->kind != ROW_THREAD) {
+			snprintf(u->msg, sizeof(u->msg), "no process to watch here");
+			return true;
+		}
+		u->mode = MODE_MAIN;
+		u->focus = d->pid;
+		cmd->kind = UI_FOCUS_PID;
+		cmd->pid = d->pid;
+		ui_refresh_rows(u, true);
+		return true;
+	case BIND_NONE:
+		snprintf(u->msg, sizeof(u->msg), "unknown key here: Esc goes back, h for help");
+		u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
+		return true;
+	default:
+		/* The same key in the main view, with the same meaning there (p, Space, q). */
+		return false;
+	}
+}
