@@ -148,6 +148,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		snprintf(p->comm, sizeof(p->comm), "%s", known->comm);
 		p->uid = known->uid;
 		p->kthread = known->kthread;
+		p->ppid = known->ppid;
 	} else if (from) {
 		/* A fork copies its parent's name and owner: no /proc read needed. */
 		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
@@ -155,6 +156,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 			snprintf(p->comm, sizeof(p->comm), "%s", from->comm);
 			p->uid = from->proc->uid;
 			p->kthread = from->proc->kthread;
+			p->ppid = from->proc->pid;
 		}
 	} else {
 		struct procfs_task info;
@@ -165,6 +167,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 				snprintf(p->comm, sizeof(p->comm), "%s", info.comm);
 				p->uid = info.uid;
 				p->kthread = info.kthread;
+				p->ppid = info.ppid;
 			}
 		}
 	}

@@ -57,9 +57,10 @@ enum row_kind { ROW_PROC, ROW_THREAD, ROW_CPU, ROW_CGROUP };
 
 struct mrow {
 	enum row_kind kind;
-	pid_t pid; /* process id (ROW_PROC/ROW_THREAD) */
-	pid_t tid; /* thread id (ROW_THREAD; == pid for ROW_PROC) */
-	int cpu;   /* ROW_CPU */
+	pid_t pid;  /* process id (ROW_PROC/ROW_THREAD) */
+	pid_t tid;  /* thread id (ROW_THREAD; == pid for ROW_PROC) */
+	pid_t ppid; /* parent process (ROW_PROC, ROW_THREAD), when the source knows it */
+	int cpu;    /* ROW_CPU */
 	uid_t uid;
 	const char *user;    /* user name, or the uid as text */
 	const char *comm;    /* raw command name: sanitise before it reaches a terminal */

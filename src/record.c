@@ -36,7 +36,7 @@ static const char SCHEMA[] =
 	"CREATE TABLE tasks(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, pid INTEGER,"
 	" tid INTEGER, cpu INTEGER, uid INTEGER, user TEXT, comm TEXT, cgroup TEXT,"
 	" kthread INTEGER, nthreads INTEGER, first INTEGER NOT NULL, last INTEGER,"
-	" cmdline TEXT);"
+	" cmdline TEXT, ppid INTEGER);"
 	"CREATE INDEX tasks_first ON tasks(first);"
 	"CREATE INDEX tasks_last ON tasks(last);"
 	"CREATE TABLE ticks(seq INTEGER PRIMARY KEY, wall REAL NOT NULL, tick INTEGER NOT NULL,"
@@ -453,12 +453,12 @@ static int live_grow(struct recorder *r)
 static int task_of(struct recorder *r, const struct mrow *row, int64_t *id)
 {
 	char key[6144];
-	snprintf(key, sizeof(key), "%d|%d|%d|%d|%u|%d|%u|%zu:%s|%zu:%s|%zu:%s|%s", (int)row->kind,
-		 (int)row->pid, (int)row->tid, row->cpu, (unsigned)row->uid, row->kthread,
-		 row->nthreads, row->user ? strlen(row->user) : 0, row->user ? row->user : "",
-		 row->comm ? strlen(row->comm) : 0, row->comm ? row->comm : "",
-		 row->cmdline ? strlen(row->cmdline) : 0, row->cmdline ? row->cmdline : "\x01",
-		 row->cgroup ? row->cgroup : "\x01");
+	snprintf(key, sizeof(key), "%d|%d|%d|%d|%d|%u|%d|%u|%zu:%s|%zu:%s|%zu:%s|%s",
+		 (int)row->kind, (int)row->pid, (int)row->tid, (int)row->ppid, row->cpu,
+		 (unsigned)row->uid, row->kthread, row->nthreads, row->user ? strlen(row->user) : 0,
+		 row->user ? row->user : "", row->comm ? strlen(row->comm) : 0,
+		 row->comm ? row->comm : "", row->cmdline ? strlen(row->cmdline) : 0,
+		 row->cmdline ? row->cmdline : "\x01", row->cgroup ? row->cgroup : "\x01");
 	uint64_t h = hash_str(key);
 	if (live_grow(r))
 		return -ENOMEM;
@@ -486,6 +486,7 @@ static int task_of(struct recorder *r, const struct mrow *row, int64_t *id)
 	sqlite3_bind_int(st, 10, (int)row->nthreads);
 	sqlite3_bind_int64(st, 11, (int64_t)r->seq);
 	bind_text(st, 12, row->cmdline);
+	sqlite3_bind_int(st, 13, (int)row->ppid);
 	int rc = step_done(st);
 	if (rc)
 		return rc;
@@ -765,8 +766,8 @@ struct recorder *recorder_open(const char *path, const struct record_opts *o, ch
 			       -1, &r->ins_tick, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db,
 			       "INSERT INTO tasks(kind, pid, tid, cpu, uid, user, comm, cgroup,"
-			       " kthread, nthreads, first, cmdline)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " kthread, nthreads, first, cmdline, ppid)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &r->ins_task, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "UPDATE tasks SET last = ? WHERE id = ?", -1, &r->end_task,
 			       NULL) != SQLITE_OK) {

@@ -170,8 +170,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			       -1, &p->tick, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db,
 			       "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup, kthread,"
-			       " nthreads, cmdline FROM tasks WHERE first <= ?1 AND (last IS NULL"
-			       " OR last >= ?1)",
+			       " nthreads, cmdline, ppid FROM tasks WHERE first <= ?1 AND (last IS"
+			       " NULL OR last >= ?1)",
 			       -1, &p->tasks, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT * FROM samples WHERE seq = ?", -1, &p->samples,
 			       NULL) != SQLITE_OK ||
@@ -440,6 +440,7 @@ static int load_tasks(struct replay *p, char *err, size_t len)
 		}
 		t->r.kthread = sqlite3_column_int(st, 9) != 0;
 		t->r.nthreads = (unsigned)sqlite3_column_int(st, 10);
+		t->r.ppid = sqlite3_column_int(st, 12);
 		t->sample = -1;
 		p->ntk++;
 	}

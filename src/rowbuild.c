@@ -106,6 +106,7 @@ static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 {
 	r->kind = ROW_PROC;
 	r->pid = r->tid = p->pid;
+	r->ppid = p->ppid;
 	r->uid = p->uid;
 	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */
 		p->user = procfs_user_name(p->uid);

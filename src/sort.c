@@ -135,33 +135,93 @@ static size_t parent_len(const char *path)
 	return slash == path ? 1 : (size_t)(slash - path);
 }
 
-/* Cgroup rows (sorted in v[0..n)) as a tree: each row followed by its children, which
- * keep their sorted order among themselves. A row whose parent is not shown (filtered
- * out) is a root. Returns false when out of memory (v is left sorted flat). */
-static bool tree_order(const struct model *m, unsigned *v, size_t n)
+bool sort_folded(const struct sort_spec *spec, pid_t pid)
 {
-	unsigned *parent = malloc((4 * n + 1) * sizeof(*parent));
-	unsigned *res = malloc((n + 1) * sizeof(*res));
-	if (!parent || !res) {
-		free(parent);
-		free(res);
-		return false;
-	}
-	unsigned *first = parent + n, *next = first + n, *stack = next + n, none = (unsigned)-1;
+	for (unsigned i = 0; i < spec->nfolded; i++)
+		if (spec->folded[i] == pid)
+			return true;
+	return false;
+}
+
+/* Each cgroup row's parent among v[0..n) (its path up to the last '/'), or none. Few
+ * cgroups hold processes: a search over them is enough. */
+static void cgroup_parents(const struct model *m, const unsigned *v, size_t n, unsigned *parent)
+{
 	for (size_t i = 0; i < n; i++) {
-		parent[i] = none;
-		first[i] = next[i] = none;
+		parent[i] = (unsigned)-1;
 		const char *p = m->rows[v[i]].cgroup;
 		size_t pl = p ? parent_len(p) : 0;
-		for (size_t j = 0; pl && j < n && parent[i] == none; j++) {
+		for (size_t j = 0; pl && j < n && parent[i] == (unsigned)-1; j++) {
 			const char *q = m->rows[v[j]].cgroup;
 			if (j != i && q && strlen(q) == pl && strncmp(p, q, pl) == 0)
 				parent[i] = (unsigned)j;
 		}
 	}
-	/* Children lists in sorted order: built from the back. */
+}
+
+struct pidpos {
+	pid_t pid;
+	unsigned pos;
+};
+
+static int by_pidpos(const void *a, const void *b)
+{
+	const struct pidpos *x = a, *y = b;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Each process row's parent among v[0..n): the row of its ppid, found by pid. */
+static bool process_parents(const struct model *m, const unsigned *v, size_t n, unsigned *parent)
+{
+	struct pidpos *byp = malloc((n + 1) * sizeof(*byp));
+	if (!byp)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		byp[i] = (struct pidpos){m->rows[v[i]].pid, (unsigned)i};
+	qsort(byp, n, sizeof(*byp), by_pidpos);
+	for (size_t i = 0; i < n; i++) {
+		struct pidpos key = {m->rows[v[i]].ppid, 0};
+		const struct pidpos *f = key.pid > 0 && key.pid != m->rows[v[i]].pid
+						 ? bsearch(&key, byp, n, sizeof(*byp), by_pidpos)
+						 : NULL;
+		parent[i] = f ? f->pos : (unsigned)-1;
+	}
+	free(byp);
+	return true;
+}
+
+/* Rows (sorted in v[0..*n)) as a tree: each row followed by its children, which keep
+ * their sorted order among themselves; a row whose parent is not shown (filtered out)
+ * is a root. Cgroup rows by path, process rows by ppid, and then a folded process's
+ * subtree is left out (*n shrinks). Returns false when out of memory (v is left sorted
+ * flat). */
+static bool tree_order(const struct model *m, const struct sort_spec *spec, unsigned *v, size_t *n_)
+{
+	size_t n = *n_;
+	unsigned *parent = malloc((4 * n + 1) * sizeof(*parent));
+	unsigned *res = malloc((n + 1) * sizeof(*res));
+	bool cg = n && m->rows[v[0]].kind == ROW_CGROUP;
+	if (!parent || !res ||
+	    (cg ? (cgroup_parents(m, v, n, parent), false) : !process_parents(m, v, n, parent))) {
+		free(parent);
+		free(res);
+		return false;
+	}
+	unsigned *first = parent + n, *next = first + n, *stack = next + n, none = (unsigned)-1;
+	for (size_t i = 0; i < n; i++)
+		first[i] = next[i] = none;
+	/* Children lists in sorted order: built from the back. A cycle (pid reuse can make
+	 * one: a parent whose ppid is its own child's) is cut at its first member. */
 	for (size_t i = n; i-- > 0;)
 		if (parent[i] != none) {
+			unsigned a = parent[i];
+			size_t steps = 0;
+			while (a != none && a != i && steps++ < n)
+				a = parent[a];
+			if (a == i) {
+				parent[i] = none;
+				continue;
+			}
 			next[i] = first[parent[i]];
 			first[parent[i]] = (unsigned)i;
 		}
@@ -172,6 +232,8 @@ static bool tree_order(const struct model *m, unsigned *v, size_t n)
 	while (sp) {
 		unsigned k = stack[--sp];
 		res[out++] = v[k];
+		if (!cg && sort_folded(spec, m->rows[v[k]].pid))
+			continue;
 		/* Children pushed, then turned round: the first pops first. */
 		size_t mark = sp;
 		for (unsigned c = first[k]; c != none; c = next[c])
@@ -182,7 +244,8 @@ static bool tree_order(const struct model *m, unsigned *v, size_t n)
 			stack[b - 1] = t;
 		}
 	}
-	memcpy(v, res, n * sizeof(*v));
+	memcpy(v, res, out * sizeof(*v));
+	*n_ = out;
 	free(res);
 	free(parent);
 	return true;
@@ -204,8 +267,8 @@ size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned
 	bool cgroups = np > 0;
 	for (size_t p = 0; p < np && cgroups; p++)
 		cgroups = m->rows[procs[p]].kind == ROW_CGROUP;
-	if (cgroups)
-		tree_order(m, procs, np);
+	if (cgroups || (spec->tree && np > 0 && m->rows[procs[0]].kind == ROW_PROC))
+		tree_order(m, spec, procs, &np);
 
 	size_t n = 0;
 	for (size_t p = 0; p < np; p++) {

@@ -21,6 +21,9 @@ struct sort_spec {
 	const char *cgroup;	      /* rows in this cgroup v2 path or below it, or NULL */
 	const char *const *collapsed; /* cgroup rows whose subtrees are hidden */
 	unsigned ncollapsed;
+	bool tree;	     /* processes under their parents (ppid), siblings sorted */
+	const pid_t *folded; /* tree: processes whose subtrees are hidden */
+	unsigned nfolded;
 	bool fold_single; /* a process with one thread row shows without it (htop:
 			     thread rows only under processes with 2+ threads) */
 };
@@ -33,6 +36,9 @@ size_t sort_rows(const struct model *m, const struct sort_spec *spec, unsigned *
 /* The same without allocating: scratch holds 2 * m->nrows entries, keys m->nrows. */
 size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned *idx,
 		   unsigned *scratch, double *keys);
+
+/* Whether process pid is one of spec's folded ones. */
+bool sort_folded(const struct sort_spec *spec, pid_t pid);
 
 /* A cgroup path's depth: "/" 0, "/a" 1, "/a/b" 2. */
 unsigned sort_cgroup_depth(const char *path);

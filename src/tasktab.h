@@ -78,6 +78,7 @@ struct proc {
 	struct val_delta *tot; /* per event: raw totals over the whole run */
 	uint8_t *tot_why;      /* per event: WHY_NONE once any thread counted it */
 	unsigned nthreads;
+	pid_t ppid;	   /* its parent when first seen (/proc, or the process it forked from) */
 	char *cmdline;	   /* its arguments (engine_set_cmdline), or NULL: not read */
 	uint64_t cmd_hash; /* of the comm the cmdline was read under: an exec reads again */
 	char comm[PROCFS_COMM_MAX];

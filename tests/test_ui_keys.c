@@ -333,6 +333,42 @@ static void test_mouse(void **state)
 	assert_true(fake_find(s, " alpha") > fake_find(s, " beta"));
 }
 
+/* The tree view (F5, t): processes under their parents, indented; - folds a subtree into
+ * its row, which then holds the subtree's sum (marked [+]); + unfolds; F5 again: flat. */
+static void test_tree_view(void **state)
+{
+	struct fixture *fx = *state;
+	fx->f.rows[4].ppid = 100; /* gamma (10%) and idle (0%) under alpha (50%) */
+	fx->f.rows[6].ppid = 100;
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	fake_key(U(state), KEY_F(5));
+	const char *s = screen(state);
+	assert_true(fake_find(s, "   gamma") > fake_find(s, " alpha"));
+	assert_true(fake_find(s, "   idle") > fake_find(s, "   gamma"));
+	/* Flat, gamma (10%) came after the hostile name (30%); in the tree, under alpha. */
+	assert_true(fake_find(s, "   gamma") < fake_find(s, "evil"));
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha */
+	fake_keys(U(state), keys, 4);
+	fake_key(U(state), '-');
+	s = screen(state);
+	assert_true(fake_find(s, "[+] alpha") >= 0);
+	assert_int_equal(fake_find(s, " gamma"), -1);
+	/* Its CPU%: 50 + 10 + 0. */
+	const char *row = s + fake_find(s, "[+] alpha");
+	while (row > s && row[-1] != '\n')
+		row--;
+	assert_non_null(strstr(row, "60.0"));
+	assert_true(strstr(row, "60.0") < strstr(row, "alpha"));
+	fake_key(U(state), '+');
+	s = screen(state);
+	assert_int_equal(fake_find(s, "[+]"), -1);
+	assert_true(fake_find(s, "   gamma") >= 0);
+	fake_key(U(state), KEY_F(5));
+	s = screen(state);
+	assert_int_equal(fake_find(s, "   gamma"), -1);
+	assert_true(fake_find(s, " gamma") > fake_find(s, "evil"));
+}
+
 static void test_selection_follows_row(void **state)
 {
 	struct fixture *fx = *state;
@@ -614,6 +650,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_enter_focuses_selected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_view, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resize_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bindings_table, setup, teardown),

@@ -35,6 +35,7 @@ enum bind_act {
 	BIND_HELP,
 	BIND_QUIT,
 	BIND_CMDLINE,  /* c */
+	BIND_TREE,     /* F5 (and t on the live screen) */
 	BIND_FOLD,     /* - on a cgroup row */
 	BIND_UNFOLD,   /* + */
 	BIND_STEP_FWD, /* a replay: t */

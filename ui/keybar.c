@@ -13,7 +13,7 @@ struct key {
 	int keep; /* higher stays longer on a narrow screen */
 };
 
-#define KEYS_MAX 16
+#define KEYS_MAX 24
 
 /* The main view's: those of the binding table that show on the bar here. */
 static unsigned main_keys(bool detail, bool paused, bool focused, struct key *k)

@@ -212,11 +212,30 @@ static void pick_signal(struct ui *u)
 }
 
 /* - and + on a cgroup row: its subtree folded into it (it holds their sum) or shown. */
+static void fold_process(struct ui *u, pid_t pid, bool on)
+{
+	unsigned i = 0;
+	while (i < u->nfolded && u->folded[i] != pid)
+		i++;
+	if (!on && i < u->nfolded)
+		u->folded[i] = u->folded[--u->nfolded];
+	else if (on && i == u->nfolded && i < sizeof(u->folded) / sizeof(u->folded[0]))
+		u->folded[u->nfolded++] = pid;
+	else if (on && i == u->nfolded)
+		snprintf(u->msg, sizeof(u->msg), "too many folded processes: unfold one (+)");
+	ui_refresh_rows(u, true);
+}
+
 static void fold(struct ui *u, bool on)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
+	if (r && u->tree && r->kind != ROW_CGROUP && r->kind != ROW_CPU) {
+		fold_process(u, r->pid, on);
+		return;
+	}
 	if (!r || r->kind != ROW_CGROUP || !r->cgroup) {
-		snprintf(u->msg, sizeof(u->msg), "- and + fold cgroup rows: G shows them");
+		snprintf(u->msg, sizeof(u->msg),
+			 "- and + fold the tree view (t, F5) and cgroup rows (G)");
 		return;
 	}
 	unsigned i = 0;
@@ -322,12 +341,19 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_UNFOLD:
 		fold(u, act == BIND_FOLD);
 		break;
+	case BIND_TREE:
+		u->tree = !u->tree;
+		ui_refresh_rows(u, true);
+		break;
 	case BIND_STEP_FWD:
 	case BIND_STEP_BACK:
 	case BIND_JUMP:
-		if (!u->replay[0])
+		if (!u->replay[0] && act == BIND_STEP_FWD) {
+			u->tree = !u->tree; /* htop's t */
+			ui_refresh_rows(u, true);
+		} else if (!u->replay[0])
 			snprintf(u->msg, sizeof(u->msg),
-				 "t, T and b travel through a recording: pmutop -r FILE");
+				 "T and b travel through a recording: pmutop -r FILE");
 		else if (act == BIND_JUMP)
 			ask(u, ASK_TIME);
 		else {

@@ -102,6 +102,8 @@ static void draw_table(struct ui *u, int y, int h, int w)
 		.cmdline = u->cmdline,
 		.collapsed = (const char *const *)u->collapsed,
 		.ncollapsed = u->ncollapsed,
+		.depth = u->tree ? u->tv.depth : NULL,
+		.over = u->tree ? (const struct mrow *const *)u->tv.over : NULL,
 		.hist = u->hist,
 	};
 	if (h > 1) {

@@ -223,7 +223,7 @@ static void cgroup_prefix(const struct table_view *t, const struct mrow *r, char
 }
 
 static void command_text(const struct table_view *t, const struct column *c, const struct mrow *r,
-			 char *buf, size_t len)
+			 size_t pos, char *buf, size_t len)
 {
 	char name[CELL_MAX], pre[32] = "";
 	table_cell_text(t->m, c, r, name, sizeof(name));
@@ -236,8 +236,14 @@ static void command_text(const struct table_view *t, const struct column *c, con
 			snprintf(raw, sizeof(raw), "[%s]", r->comm ? r->comm : "?");
 		text_sanitize(raw, name, sizeof(name), colors_utf8());
 	}
-	if (r->kind == ROW_CGROUP)
+	if (r->kind == ROW_CGROUP) {
 		cgroup_prefix(t, r, pre, sizeof(pre));
+	} else if (t->depth) {
+		/* The tree view: indented under its parent; [+] a folded subtree's sum. */
+		unsigned d = t->depth[pos];
+		snprintf(pre, sizeof(pre), "%*s%s", (int)(d > 8 ? 16 : 2 * d), "",
+			 t->over && t->over[pos] ? "[+] " : "");
+	}
 	snprintf(buf, len, "%s%s%s%s", pre, r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "",
 		 name, r->exited ? " (exited)" : "");
 }
@@ -254,13 +260,13 @@ static attr_t row_attr(const struct mrow *r, bool selected)
 }
 
 static void draw_cell(const struct table_view *t, const struct column *c, const struct mrow *r,
-		      int y, int x, int cw, attr_t base, bool selected)
+		      size_t pos, int y, int x, int cw, attr_t base, bool selected)
 {
 	char text[CELL_MAX];
 	if (!column_is_numeric(c)) {
 		attr_t a = base;
 		if (c->kind == COL_COMMAND) {
-			command_text(t, c, r, text, sizeof(text));
+			command_text(t, c, r, pos, text, sizeof(text));
 			if (r->kind == ROW_THREAD && !selected && !r->exited)
 				a = colors_attr(CLR_THREAD);
 		} else {
@@ -284,15 +290,16 @@ static void draw_cell(const struct table_view *t, const struct column *c, const 
 		paint_text(y, x + cw, 1, "~", a);
 }
 
-static void draw_row(const struct table_view *t, const struct plan *pl, const struct mrow *r, int y,
-		     int w, bool selected)
+static void draw_row(const struct table_view *t, const struct plan *pl, const struct mrow *r,
+		     size_t pos, int y, int w, bool selected)
 {
 	attr_t base = row_attr(r, selected);
 	if (selected)
 		paint_fill(y, 0, w, base);
 	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++)
 		if (pl->shown[i] && pl->x[i] < w)
-			draw_cell(t, &t->pane->cols[i], r, y, pl->x[i], pl->w[i], base, selected);
+			draw_cell(t, &t->pane->cols[i], r, pos, y, pl->x[i], pl->w[i], base,
+				  selected);
 	if (pl->trend_w)
 		table_trend(t->hist, r, pl->trend, y, pl->trend_x, pl->trend_w, base, selected);
 }
@@ -327,6 +334,8 @@ void table_draw(const struct table_view *t, int y, int h, int w)
 		size_t pos = rs->top + (size_t)(k - 1);
 		if (pos >= rs->n)
 			break;
-		draw_row(t, &pl, &t->m->rows[rs->idx[pos]], y + k, w, pos == rs->sel);
+		const struct mrow *r =
+			t->over && t->over[pos] ? t->over[pos] : &t->m->rows[rs->idx[pos]];
+		draw_row(t, &pl, r, pos, y + k, w, pos == rs->sel);
 	}
 }

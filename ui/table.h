@@ -24,7 +24,9 @@ struct table_view {
 	bool cmdline;		      /* COMMAND shows the arguments where the row has them */
 	const char *const *collapsed; /* cgroup rows shown folded ([+]) */
 	unsigned ncollapsed;
-	const struct history *hist; /* NULL: no TREND column */
+	const unsigned char *depth;	/* the tree view: each shown row's depth, or NULL */
+	const struct mrow *const *over; /* the tree view: a folded row's sum, or NULL */
+	const struct history *hist;	/* NULL: no TREND column */
 };
 
 /* Draw the title line at y and rows below it, h lines in all, w columns wide. */

@@ -118,6 +118,7 @@ void ui_free(struct ui *u)
 	setup_free(&u->setup);
 	for (unsigned i = 0; i < u->ncollapsed; i++)
 		free(u->collapsed[i]);
+	tree_free(&u->tv);
 	free(u);
 }
 
@@ -209,10 +210,15 @@ void ui_refresh_rows(struct ui *u, bool resort)
 		.cgroup = *u->cgroup ? u->cgroup : NULL,
 		.collapsed = (const char *const *)u->collapsed,
 		.ncollapsed = u->ncollapsed,
+		.tree = u->tree,
+		.folded = u->folded,
+		.nfolded = u->nfolded,
 		.fold_single = true,
 	};
-	if (rows_update(&u->rows, u->m, &spec, resort) < 0)
+	if (rows_update(&u->rows, u->m, &spec, resort || u->tree) < 0)
 		snprintf(u->msg, sizeof(u->msg), "out of memory: rows not updated");
+	else if (u->tree && tree_update(&u->tv, u->m, &u->rows, u->folded, u->nfolded) < 0)
+		snprintf(u->msg, sizeof(u->msg), "out of memory: the tree shows flat");
 }
 
 void ui_switch_pane(struct ui *u, unsigned pane)

@@ -14,6 +14,7 @@
 #include "menu.h"
 #include "prompt.h"
 #include "rows.h"
+#include "tree.h"
 #include "setup.h"
 #include "ui.h"
 #include "uspec.h"
@@ -67,6 +68,10 @@ struct ui {
 	char cgroup[512];    /* processes of this cgroup only (Enter on a cgroup row), or "" */
 	char *collapsed[32]; /* cgroup rows folded with - (their paths, heap) */
 	unsigned ncollapsed;
+	bool tree;	  /* t, F5: processes under their parents */
+	pid_t folded[64]; /* the tree's folded processes (-) */
+	unsigned nfolded;
+	struct tree_view tv;	       /* the tree's depths and folded sums */
 	bool paused;		       /* as last asked, until the model says */
 	char replay[96];	       /* a replay's header field; "" on the live screen */
 	bool cmdline;		       /* c: COMMAND shows the arguments */

@@ -1,0 +1,165 @@
+/* The process tree view's depths and folded sums: see tree.h. */
+#include "tree.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pidpos {
+	pid_t pid;
+	unsigned pos;
+};
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct pidpos *x = a, *y = b;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static const struct pidpos *find(const struct pidpos *v, size_t n, pid_t pid)
+{
+	struct pidpos key = {pid, 0};
+	return pid > 0 ? bsearch(&key, v, n, sizeof(*v), by_pid) : NULL;
+}
+
+static bool is_folded(const pid_t *folded, unsigned n, pid_t pid)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (folded[i] == pid)
+			return true;
+	return false;
+}
+
+static int grow(struct tree_view *t, size_t n)
+{
+	if (n <= t->cap)
+		return 0;
+	size_t cap = n + n / 2 + 16;
+	unsigned char *d = realloc(t->depth, cap);
+	if (d)
+		t->depth = d;
+	const struct mrow **o = realloc(t->over, cap * sizeof(*o));
+	if (o)
+		t->over = o;
+	if (!d || !o)
+		return -ENOMEM;
+	t->cap = cap;
+	return 0;
+}
+
+/* The folded process at position pos: the sum of its rows and its descendants', found by
+ * walking each process's parents in the model. */
+static int fold_sum(struct tree_view *t, const struct model *m, const struct pidpos *byp, size_t np,
+		    const struct mrow *root, size_t slot)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < np; i++) {
+		const struct mrow *r = &m->rows[byp[i].pos];
+		pid_t p = r->pid;
+		for (unsigned steps = 0; p > 0 && p != root->pid && steps < 256; steps++) {
+			const struct pidpos *up =
+				find(byp, np, m->rows[find(byp, np, p)->pos].ppid);
+			p = up && up->pid != p ? up->pid : 0;
+		}
+		if (p != root->pid)
+			continue;
+		if (n == t->mcap) {
+			size_t cap = t->mcap ? 2 * t->mcap : 64;
+			unsigned *mm = realloc(t->members, cap * sizeof(*mm));
+			if (!mm)
+				return -ENOMEM;
+			t->members = mm;
+			t->mcap = cap;
+		}
+		t->members[n++] = byp[i].pos;
+	}
+	struct mrow_w w = mstore_at(&t->sums, slot);
+	const struct val *v = w.r->v;
+	const struct val_delta *g = w.r->g;
+	*w.r = *root;
+	w.r->v = v;
+	w.r->g = g;
+	w.r->nthreads = 0;
+	for (size_t i = 0; i < n; i++)
+		w.r->nthreads += m->rows[t->members[i]].nthreads;
+	rowsum_rows(m, t->members, n, w, t->parts);
+	return 0;
+}
+
+int tree_update(struct tree_view *t, const struct model *m, const struct rows *r,
+		const pid_t *folded, unsigned nfolded)
+{
+	if (grow(t, r->n + 1))
+		return -ENOMEM;
+	if (t->nparts < m->nevents) {
+		struct rowsum_part *p = realloc(t->parts, (m->nevents + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		t->parts = p;
+		t->nparts = m->nevents;
+	}
+	/* Every process row of the model by pid, and the shown ones' depths. */
+	struct pidpos *byp = malloc(((size_t)m->nrows + 1) * sizeof(*byp));
+	struct pidpos *shown = malloc((r->n + 1) * sizeof(*shown));
+	if (!byp || !shown) {
+		free(byp);
+		free(shown);
+		return -ENOMEM;
+	}
+	size_t np = 0, ns = 0, nf = 0;
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (m->rows[i].kind == ROW_PROC)
+			byp[np++] = (struct pidpos){m->rows[i].pid, i};
+	qsort(byp, np, sizeof(*byp), by_pid);
+	for (size_t pos = 0; pos < r->n; pos++) {
+		const struct mrow *row = &m->rows[r->idx[pos]];
+		t->over[pos] = NULL;
+		if (row->kind == ROW_PROC && is_folded(folded, nfolded, row->pid))
+			nf++;
+	}
+	int err = nf ? (int)mstore_reserve(&t->sums, nf, m->nevents, m->ngroups) : 0;
+	err = err < 0 ? err : 0;
+	/* In tree order a parent comes before its children: its depth is known. Thread
+	 * rows stand at their process's depth. */
+	size_t slot = 0;
+	unsigned char pdepth = 0;
+	for (size_t pos = 0; pos < r->n && !err; pos++) {
+		const struct mrow *row = &m->rows[r->idx[pos]];
+		if (row->kind != ROW_PROC) {
+			t->depth[pos] = pdepth;
+			continue;
+		}
+		/* The ancestors of the last row shown, a stack: the parent is on it, or the
+		 * row is a root. */
+		size_t k = ns;
+		while (k > 0 && (shown[k - 1].pid != row->ppid || row->ppid == row->pid))
+			k--;
+		unsigned char d = 0;
+		if (k > 0) {
+			unsigned char up = t->depth[shown[k - 1].pos];
+			d = (unsigned char)(up < 60 ? up + 1 : 60);
+			ns = k;
+		} else {
+			ns = 0;
+		}
+		t->depth[pos] = pdepth = d;
+		shown[ns++] = (struct pidpos){row->pid, (unsigned)pos};
+		if (is_folded(folded, nfolded, row->pid)) {
+			err = fold_sum(t, m, byp, np, row, slot);
+			t->over[pos] = &t->sums.rows[slot++];
+		}
+	}
+	free(byp);
+	free(shown);
+	return err;
+}
+
+void tree_free(struct tree_view *t)
+{
+	free(t->depth);
+	free(t->over);
+	mstore_free(&t->sums);
+	free(t->parts);
+	free(t->members);
+	memset(t, 0, sizeof(*t));
+}
