@@ -1,91 +1,9 @@
 /* pmutop: composes the rooms. events/ counts, src/ models and writes, ui/ draws. */
-#include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <locale.h>
-#include <pwd.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "batch.h"
-#include "catalog.h"
-#include "cgroup.h"
-#include "cgrows.h"
-#include "cli.h"
-#include "columns.h"
-#include "config.h"
-#include "engine.h"
-#include "evset.h"
-#include "exporter.h"
-#include "history.h"
-#include "pmu.h"
-#include "listen.h"
-#include "listing.h"
-#include "loop.h"
-#include "procfs.h"
-#include "recfmt.h"
-#include "record.h"
-#include "replay.h"
-#include "startup.h"
-#include "text.h"
-#ifdef PMUTOP_HAVE_UI
-#include "ui.h"
-#endif
-
-#define MAX_PANES 8
-
-struct app {
-	struct cli cli;
-	struct pmu_set *pmus;
-	struct evset *set; /* heap: the engine keeps a pointer to it */
-	struct catalog *catalog;
-	struct engine *engine;
-	struct batch *batch;
-	struct loop *loop;
-	struct exporter *exporter; /* --listen */
-	struct recorder *rec;	   /* -w FILE */
-	struct replay *rp;	   /* -r FILE */
-	pid_t child;		   /* pmutop -- COMMAND */
-	int child_status;
-	bool child_done;
-	bool quit_asked; /* q with the command running: the next q stops it */
-	uid_t user_uid;	 /* -u */
-	int cg_fd[64];	 /* -G: each cgroup's directory */
-	int cpus[1024];	 /* -C: the CPUs asked for */
-	int ncpus;
-	char *cg_path[64]; /* and its path under the cgroup2 root */
-	unsigned ncg;
-	FILE *out;		 /* batch output: stdout, or -o FILE */
-	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
-	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
-	bool cmdline;		 /* the screen shows arguments (c) */
-	struct model cgview;	 /* the engine's model with cgroup rows for process rows */
-	struct history *history; /* the screen's trends and charts: the rows it shows */
-	struct privs privs;
-	struct config cfg;
-	char cfg_path[512];
-	char cfg_note[640];
-	char user_spec[CONFIG_EVENTS_MAX];
-	char notice[2048];
-	char pmu_names[256];
-	struct pane panes[MAX_PANES];
-	unsigned npanes;
-	bool panes_threads;
-	bool sort_from_cfg; /* a->cli.sort came from the setup file (its line: cfg) */
-};
+#include "app.h"
 
 /* One line on stderr, "pmutop: " first. What the user typed (an event spec, a path, a
  * pid list) can hold escape sequences: no control reaches the terminal. */
-__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) void app_say(const char *fmt, ...)
 {
 	char raw[2048], safe[2048];
 	va_list ap;
@@ -101,7 +19,7 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
 
 static void die_usage(const char *msg)
 {
-	say("%s", msg);
+	app_say("%s", msg);
 	exit(2);
 }
 
@@ -131,7 +49,7 @@ static void raise_nofile(void)
 	}
 }
 
-static int child_exit_code(int status)
+int app_child_exit_code(int status)
 {
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
@@ -140,7 +58,7 @@ static int child_exit_code(int status)
 	return 1;
 }
 
-static void reap_child(struct app *a)
+void app_reap_child(struct app *a)
 {
 	if (a->child <= 0 || a->child_done)
 		return;
@@ -161,14 +79,14 @@ static void reap_child(struct app *a)
 }
 
 /* The model every output shows: the engine's, or the replayed tick's. */
-static const struct model *current(const struct app *a)
+const struct model *app_current(const struct app *a)
 {
 	return a->rp ? replay_model(a->rp) : engine_model(a->engine);
 }
 
-static void build_panes(struct app *a)
+void app_build_panes(struct app *a)
 {
-	const struct model *m = current(a);
+	const struct model *m = app_current(a);
 	a->npanes = columns_build_panes_ex(m, a->rp ? replay_user_events(a->rp) : a->set->user,
 					   a->cfg.metrics, a->cfg.nmetrics, a->panes, MAX_PANES);
 	a->panes_threads = m->threads;
@@ -204,9 +122,9 @@ static void build_panes(struct app *a)
 
 /* One batch block. Returns 0, or the exit code after saying why the output failed: a
  * reader that went away (EPIPE: | head) is a quiet end, any other error is one. */
-static int write_block(struct app *a, int *code)
+int app_write_block(struct app *a, int *code)
 {
-	const struct model *m = current(a);
+	const struct model *m = app_current(a);
 	struct model cg;
 	if (a->cli.cgroups) {
 		/* The same model with cgroup rows for process rows. */
@@ -220,7 +138,7 @@ static int write_block(struct app *a, int *code)
 	if (err == -EPIPE) {
 		*code = 0;
 	} else {
-		say("cannot write output: %s\n", strerror(-err));
+		app_say("cannot write output: %s\n", strerror(-err));
 		*code = 1;
 	}
 	return -1;
@@ -229,7 +147,7 @@ static int write_block(struct app *a, int *code)
 /* -w: the tick just counted into the recording. A failure (a full disk) is said once
  * and ends the recording, not the run: the file keeps every tick before it. Returns
  * -1 when recording was all there was to do (-b -q). */
-static int record(struct app *a, void *ui)
+int app_record(struct app *a, void *ui)
 {
 	char err[512];
 	if (!a->rec)
@@ -249,12 +167,12 @@ static int record(struct app *a, void *ui)
 #else
 	(void)ui;
 #endif
-	say("%s\n", err);
+	app_say("%s\n", err);
 	return a->cli.quiet ? -1 : 0;
 }
 
 /* The watched command's totals, with its exit status. */
-static void totals(struct app *a)
+void app_totals(struct app *a)
 {
 	if (a->child > 0 && a->child_done)
 		engine_set_exit_status(a->engine, a->child_status);
@@ -275,7 +193,7 @@ static int run_batch(struct app *a)
 		bool stop = false;
 		if (ev.mask & LOOP_SIGNAL) {
 			if (ev.signo == SIGCHLD)
-				reap_child(a);
+				app_reap_child(a);
 			else if (ev.signo == SIGINT || ev.signo == SIGTERM || ev.signo == SIGHUP ||
 				 ev.signo == SIGQUIT) {
 				if (a->child > 0 && !a->child_done && ev.signo != SIGINT)
@@ -290,12 +208,12 @@ static int run_batch(struct app *a)
 					  : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
 		if ((ev.mask & LOOP_TICK) || ended) {
 			engine_tick(a->engine);
-			if (record(a, NULL))
+			if (app_record(a, NULL))
 				return 1;
 			if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
-				build_panes(a);
+				app_build_panes(a);
 			bool quiet = a->cli.count && blocks >= a->cli.count;
-			if (!quiet && !a->cli.quiet && write_block(a, &code))
+			if (!quiet && !a->cli.quiet && app_write_block(a, &code))
 				return code;
 			blocks += !quiet;
 			ended = a->child > 0
@@ -305,358 +223,17 @@ static int run_batch(struct app *a)
 				stop = true;
 		}
 		if (ended) {
-			totals(a);
-			if (record(a, NULL))
+			app_totals(a);
+			if (app_record(a, NULL))
 				return 1;
-			if (!a->cli.quiet && write_block(a, &code))
+			if (!a->cli.quiet && app_write_block(a, &code))
 				return code;
-			return a->child > 0 ? child_exit_code(a->child_status) : 0;
+			return a->child > 0 ? app_child_exit_code(a->child_status) : 0;
 		}
 		if (stop)
 			return 0;
 	}
 }
-
-#ifdef PMUTOP_HAVE_UI
-/* Stop the watched command before leaving the screen: sig now (0: the terminal sent
- * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
- * pmutop's exit status. Nothing is left running under init. */
-static void stop_child(struct app *a, int sig)
-{
-	if (a->child <= 0 || a->child_done)
-		return;
-	if (sig)
-		kill(a->child, sig);
-	const struct timespec step = {0, 10 * 1000 * 1000};
-	for (int i = 0; i < 200 && !a->child_done; i++) {
-		reap_child(a);
-		if (!a->child_done)
-			nanosleep(&step, NULL);
-	}
-	if (a->child_done)
-		return;
-	kill(a->child, SIGKILL);
-	int st;
-	if (waitpid(a->child, &st, 0) == a->child) {
-		a->child_done = true;
-		a->child_status = st;
-	}
-}
-
-static int make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
-
-/* k: the signal to the process picked, unless it is gone or its pid now names another
- * process (its start time moved): never to a stranger. */
-static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
-{
-	char msg[160];
-	struct procfs_task info;
-	if (procfs_task_info("", cmd->pid, cmd->pid, &info) != 0 || info.dead ||
-	    info.start_ticks != cmd->start)
-		snprintf(msg, sizeof(msg), "process %d is gone: no signal sent", (int)cmd->pid);
-	else if (kill(cmd->pid, cmd->sig) != 0)
-		snprintf(msg, sizeof(msg), "cannot signal %d: %s%s", (int)cmd->pid, strerror(errno),
-			 errno == EPERM ? " (another user's: run as root or that user)" : "");
-	else
-		snprintf(msg, sizeof(msg), "sent SIG%s to %d", sigabbrev_np(cmd->sig),
-			 (int)cmd->pid);
-	ui_message(ui, msg);
-}
-
-/* The model on the screen: the engine's (or the replayed tick's), or (G) the same with
- * cgroup rows. */
-static const struct model *view(struct app *a)
-{
-	const struct model *m = current(a);
-	if (a->show_cgroups && (a->cgrows || (a->cgrows = cgrows_new()))) {
-		a->cgview = *m;
-		a->cgview.rows = cgrows_build(a->cgrows, m, &a->cgview.nrows);
-		m = &a->cgview;
-	}
-	return m;
-}
-
-static void show(struct app *a, struct ui *ui)
-{
-	const struct model *m = view(a);
-	ui_set_model(ui, m, a->panes, a->npanes);
-	history_track(a->history, ui_sort_column(ui));
-	history_feed(a->history, m);
-}
-
-/* Count the user's new events from now on. The groups that stay keep their history;
- * a spec that does not parse changes nothing and says why. */
-static void apply_events(struct app *a, struct ui *ui, const char *spec)
-{
-	char msg[512];
-	struct evset *ns = calloc(1, sizeof(*ns));
-	if (!ns || make_set(a, spec, ns, msg, sizeof(msg))) {
-		if (!ns)
-			snprintf(msg, sizeof(msg), "out of memory");
-		free(ns);
-		ui_set_user_spec(ui, a->user_spec);
-		ui_events_refused(ui, msg);
-		return;
-	}
-	if (engine_set_evset(a->engine, ns)) {
-		/* The engine may have moved to part of the new layout: it keeps ns. */
-		ui_message(ui, "out of memory while switching events: some groups may not count");
-	}
-	evset_free(a->set);
-	free(a->set);
-	a->set = ns;
-	snprintf(a->user_spec, sizeof(a->user_spec), "%s", spec ? spec : "");
-	ui_set_user_spec(ui, a->user_spec);
-	engine_tick(a->engine); /* a short interval now rather than an empty screen */
-	build_panes(a);
-	show(a, ui);
-	for (unsigned i = 0; i < ns->nevents; i++)
-		if (ns->events[i].status != WHY_NONE && ns->groups[ns->events[i].group].user) {
-			snprintf(msg, sizeof(msg), "%s: %s here: its cells read n/a",
-				 ns->events[i].name,
-				 val_why_str((enum val_why)ns->events[i].status));
-			ui_message(ui, msg);
-			break;
-		}
-}
-
-static void apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n)
-{
-	if (n > CONFIG_METRICS_MAX)
-		n = CONFIG_METRICS_MAX;
-	if (m != a->cfg.metrics)
-		memmove(a->cfg.metrics, m, n * sizeof(*m));
-	a->cfg.nmetrics = n;
-	ui_set_metrics(ui, a->cfg.metrics, n);
-	build_panes(a);
-	show(a, ui);
-}
-
-static void save_config(struct app *a, struct ui *ui)
-{
-	char msg[640];
-	const struct model *m = engine_model(a->engine);
-	a->cfg.interval = a->cli.interval;
-	a->cfg.threads = a->cli.threads;
-	a->cfg.user_only = m->user_only;
-	snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
-	/* The pane and sort on the screen now (Tab and F6 included). */
-	ui_view(ui, a->cfg.pane, sizeof(a->cfg.pane), a->cfg.sort, sizeof(a->cfg.sort),
-		&a->cfg.reverse);
-	if (!a->cfg_path[0]) {
-		ui_message(ui, "cannot save: set XDG_CONFIG_HOME or HOME, or start with -c FILE");
-		return;
-	}
-	int err = config_save(a->cfg_path, &a->cfg);
-	if (err)
-		snprintf(msg, sizeof(msg), "cannot save %s: %s", a->cfg_path, strerror(-err));
-	else
-		snprintf(msg, sizeof(msg), "setup saved to %s", a->cfg_path);
-	ui_message(ui, msg);
-}
-
-/* Engine-side commands from keys. Returns true to quit. */
-static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
-		      bool *dirty)
-{
-	bool asked = a->quit_asked;
-	a->quit_asked = false;
-	switch (cmd->kind) {
-	case UI_QUIT:
-		if (a->child <= 0 || a->child_done)
-			return true;
-		if (!asked) {
-			a->quit_asked = true;
-			ui_message(ui, "the command is still running: q again stops it");
-			*dirty = true;
-			return false;
-		}
-		ui_message(ui, "stopping the command (SIGTERM, then SIGKILL after 2 s)");
-		ui_draw(ui);
-		stop_child(a, SIGTERM);
-		return true;
-	case UI_SET_INTERVAL:
-		a->cli.interval = cmd->interval;
-		engine_set_interval(a->engine, cmd->interval);
-		if (!*paused)
-			loop_set_interval(a->loop, cmd->interval);
-		break;
-	case UI_TOGGLE_PAUSE:
-		*paused = !*paused;
-		loop_pause(a->loop, *paused);
-		engine_set_paused(a->engine, *paused);
-		break;
-	case UI_TOGGLE_THREADS:
-		a->cli.threads = !a->cli.threads;
-		engine_set_threads(a->engine, a->cli.threads);
-		break;
-	case UI_SIGNAL:
-		send_signal(ui, cmd);
-		break;
-	case UI_TOGGLE_CGROUPS:
-		if (a->ncg) {
-			ui_message(ui,
-				   "-G counts the cgroups themselves: there are no process rows");
-			break;
-		}
-		a->show_cgroups = !a->show_cgroups;
-		show(a, ui);
-		break;
-	case UI_TOGGLE_CMDLINE:
-		a->cmdline = !a->cmdline;
-		engine_set_cmdline(a->engine, a->cmdline);
-		break;
-	case UI_TOGGLE_KERNEL:
-		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
-		break;
-	case UI_FOCUS_PID:
-		engine_set_threads(a->engine, true);
-		break;
-	case UI_UNFOCUS:
-		engine_set_threads(a->engine, a->cli.threads);
-		break;
-	case UI_SET_EVENTS:
-		apply_events(a, ui, cmd->spec);
-		break;
-	case UI_SET_METRICS:
-		apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
-		break;
-	case UI_SAVE_CONFIG:
-		save_config(a, ui);
-		break;
-	default:
-		break;
-	}
-	*dirty = true;
-	return false;
-}
-
-static int run_live(struct app *a)
-{
-	char err[256];
-	/* Without hardware counters the software pane is the one with numbers. */
-	const char *pane = a->cli.pane			? a->cli.pane
-			   : evset_any_hardware(a->set) ? NULL
-							: "Software";
-	struct ui_opts o = {.color = !a->cli.no_color, /* ui_new weighs NO_COLOR and TERM */
-			    .no_mouse = a->cli.no_mouse,
-			    .pane = pane,
-			    .sort = a->cli.sort,
-			    .reverse = a->cli.reverse};
-	struct ui *ui = ui_new(&o, err, sizeof(err));
-	if (!ui) {
-		say("%s\n", err);
-		return 1;
-	}
-	/* The first frame comes quickly; then every interval. */
-	loop_set_interval(a->loop, a->cli.interval < 0.2 ? a->cli.interval : 0.2);
-	bool first = true, paused = false, quit = false;
-	int code = 0;
-	a->show_cgroups = a->cli.cgroups;
-	a->history = history_new(); /* NULL: no trends, no charts */
-	ui_set_history(ui, a->history);
-	build_panes(a);
-	show(a, ui);
-	a->catalog = catalog_new(a->pmus);
-	ui_set_catalog(ui, a->catalog);
-	ui_set_user_spec(ui, a->user_spec);
-	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
-	ui_draw(ui);
-	while (!quit) {
-		struct loop_events ev;
-		bool dirty = false;
-		if (loop_wait(a->loop, &ev) < 0) {
-			code = 1;
-			break;
-		}
-		if (ev.mask & LOOP_SIGNAL) {
-			switch (ev.signo) {
-			case SIGWINCH:
-				ui_resize(ui);
-				dirty = true;
-				break;
-			case SIGTSTP:
-				ui_suspend(ui);
-				raise(SIGSTOP);
-				ui_resume(ui);
-				dirty = true;
-				break;
-			case SIGCONT:
-				/* Continued after a stop pmutop did not ask for (kill -STOP): the
-				 * shell put the terminal back in its own mode meanwhile. Leave and
-				 * re-enter curses mode (no-op leaving if Ctrl-Z already did). */
-				ui_suspend(ui);
-				ui_resume(ui);
-				ui_resize(ui);
-				dirty = true;
-				break;
-			case SIGCHLD:
-				reap_child(a);
-				break;
-			case SIGINT:
-				/* As under perf stat: the command, in the terminal's foreground
-				 * group, got it too; pmutop waits for it and exits with its
-				 * status. */
-				stop_child(a, 0);
-				quit = true;
-				break;
-			default:
-				stop_child(a, ev.signo == SIGHUP || ev.signo == SIGQUIT ? ev.signo
-											: SIGTERM);
-				quit = true;
-				break;
-			}
-		}
-		if (ev.mask & LOOP_TICK) {
-			engine_tick(a->engine);
-			record(a, ui);
-			if (a->panes_threads != engine_model(a->engine)->threads)
-				build_panes(a);
-			show(a, ui);
-			dirty = true;
-			if (first) {
-				first = false;
-				loop_set_interval(a->loop, a->cli.interval);
-			}
-		}
-		bool watched_gone = a->child > 0
-					    ? a->child_done
-					    : a->cli.npids > 0 && !engine_watched_alive(a->engine);
-		if (watched_gone && !engine_model(a->engine)->final) {
-			/* The watched process is gone: its totals stay on the screen. */
-			engine_tick(a->engine);
-			record(a, ui);
-			totals(a);
-			record(a, ui);
-			loop_pause(a->loop, true);
-			show(a, ui);
-			dirty = true;
-		}
-		if (ev.mask & LOOP_INPUT) {
-			struct ui_cmd cmd;
-			while (!quit && ui_input(ui, &cmd) > 0)
-				quit = apply_cmd(a, ui, &cmd, &paused, &dirty);
-		}
-		if (dirty && !quit)
-			ui_draw(ui);
-	}
-	ui_free(ui);
-	history_free(a->history);
-	a->history = NULL;
-	catalog_free(a->catalog);
-	a->catalog = NULL;
-	if (a->child > 0 && a->child_done)
-		code = child_exit_code(a->child_status);
-	return code;
-}
-#else
-static int run_live(struct app *a)
-{
-	(void)a;
-	say("built without the curses screen: use batch mode, pmutop -b\n");
-	return 2;
-}
-#endif
 
 /* One line on why a spec did not parse, with the closest known names. */
 static void event_error_text(const struct app *a, const char *spec, int err,
@@ -690,7 +267,7 @@ static void event_error_text(const struct app *a, const char *spec, int err,
 }
 
 /* The event set: the default groups (unless -e replaced them) and the user's. */
-static int make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len)
+int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len)
 {
 	struct evspec_err e;
 	memset(&e, 0, sizeof(e));
@@ -731,7 +308,7 @@ static int check_cfg_events(struct app *a, char *err, size_t len)
 /* The setup file: -c FILE must be readable and right (exit 2 otherwise); the default one
  * is optional and, if corrupt, reported in the notice and ignored. Options given on the
  * command line win. */
-static void load_config(struct app *a)
+void app_load_config(struct app *a)
 {
 	char err[640];
 	config_init(&a->cfg);
@@ -753,9 +330,9 @@ static void load_config(struct app *a)
 					  : "give a readable pmutoprc file (pmutoprc(5))";
 	if (a->cli.config) {
 		if (r == -ENOENT)
-			say("no setup file '%s': check the path given to -c\n", path);
+			app_say("no setup file '%s': check the path given to -c\n", path);
 		else
-			say("%s: %s\n", err, advice);
+			app_say("%s: %s\n", err, advice);
 		exit(2);
 	}
 	snprintf(a->cfg_note, sizeof(a->cfg_note), "%s (setup file ignored%s%s)", err,
@@ -783,22 +360,22 @@ static void setup(struct app *a)
 	raise_nofile();
 	a->pmus = pmu_set_new("/sys", true);
 	startup_privs(&a->privs);
-	load_config(a);
+	app_load_config(a);
 	a->set = calloc(1, sizeof(*a->set));
 	if (!a->set) {
-		say("out of memory\n");
+		app_say("out of memory\n");
 		exit(1);
 	}
-	if (make_set(a, a->user_spec, a->set, msg, sizeof(msg))) {
+	if (app_make_set(a, a->user_spec, a->set, msg, sizeof(msg))) {
 		if (a->cli.events) {
-			say("-e: %s\n", msg);
+			app_say("-e: %s\n", msg);
 			exit(2);
 		}
 		/* The setup file's events do not parse here: count the default set. */
 		snprintf(a->cfg_note, sizeof(a->cfg_note), "setup file events: %s (ignored)", msg);
 		a->user_spec[0] = '\0';
-		if (make_set(a, NULL, a->set, msg, sizeof(msg))) {
-			say("%s\n", msg);
+		if (app_make_set(a, NULL, a->set, msg, sizeof(msg))) {
+			app_say("%s\n", msg);
 			exit(1);
 		}
 	}
@@ -817,7 +394,7 @@ static void check_sort(struct app *a)
 {
 	if (!a->cli.sort)
 		return;
-	build_panes(a);
+	app_build_panes(a);
 	for (unsigned i = 0; i < a->npanes; i++)
 		if (pane_find_column(&a->panes[i], a->cli.sort) >= 0)
 			return;
@@ -840,10 +417,10 @@ static void check_sort(struct app *a)
 		waitpid(a->child, NULL, 0);
 	}
 	if (a->sort_from_cfg)
-		say("%s:%u: %s: fix the line or remove the file\n", a->cfg_path, a->cfg.sort_line,
-		    msg);
+		app_say("%s:%u: %s: fix the line or remove the file\n", a->cfg_path,
+			a->cfg.sort_line, msg);
 	else
-		say("%s\n", msg);
+		app_say("%s\n", msg);
 	exit(2);
 }
 
@@ -855,13 +432,13 @@ static void open_cgroups(struct app *a)
 		return;
 	char mnt[512];
 	if (cgroup_mount("", mnt, sizeof(mnt)) != 0) {
-		say("-G: no cgroup2 hierarchy is mounted here (see /proc/self/mountinfo)\n");
+		app_say("-G: no cgroup2 hierarchy is mounted here (see /proc/self/mountinfo)\n");
 		exit(2);
 	}
 	if (!a->privs.cpus) {
-		say("-G counts per CPU, which needs root, CAP_PERFMON or "
-		    "kernel.perf_event_paranoid <= 0 (now %d)\n",
-		    a->privs.paranoid);
+		app_say("-G counts per CPU, which needs root, CAP_PERFMON or "
+			"kernel.perf_event_paranoid <= 0 (now %d)\n",
+			a->privs.paranoid);
 		exit(2);
 	}
 	char list[1024];
@@ -874,8 +451,8 @@ static void open_cgroups(struct app *a)
 		snprintf(dir, sizeof(dir), "%s/%s", mnt, p);
 		int fd = a->ncg < 64 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 		if (fd < 0) {
-			say("-G: no cgroup '/%s' under %s%s\n", p, mnt,
-			    a->ncg < 64 ? "" : " (64 at most)");
+			app_say("-G: no cgroup '/%s' under %s%s\n", p, mnt,
+				a->ncg < 64 ? "" : " (64 at most)");
 			exit(2);
 		}
 		size_t n = strlen(p) + 2;
@@ -900,14 +477,14 @@ static void check_user(struct app *a)
 		errno = 0;
 		unsigned long v = strtoul(a->cli.user, &end, 10);
 		if (!isdigit((unsigned char)a->cli.user[0]) || *end || errno || v >= UINT32_MAX) {
-			say("no user '%s' (-u): give a user name or a uid\n", a->cli.user);
+			app_say("no user '%s' (-u): give a user name or a uid\n", a->cli.user);
 			exit(2);
 		}
 		a->user_uid = (uid_t)v;
 	}
 	if (!a->privs.others && a->user_uid != geteuid()) {
-		say("-u %s: counting another user's processes needs root or CAP_PERFMON\n",
-		    a->cli.user);
+		app_say("-u %s: counting another user's processes needs root or CAP_PERFMON\n",
+			a->cli.user);
 		exit(2);
 	}
 }
@@ -921,8 +498,9 @@ static void check_cpus(struct app *a)
 	int n = procfs_parse_cpulist(a->cli.cpu_list, a->cpus, 1024);
 	int on = procfs_online_cpus("", online, 1024);
 	if (n <= 0) {
-		say("invalid CPU list '%s' for -C: give CPU numbers and ranges, e.g. -C 0-3,8\n",
-		    a->cli.cpu_list);
+		app_say("invalid CPU list '%s' for -C: give CPU numbers and ranges, e.g. -C "
+			"0-3,8\n",
+			a->cli.cpu_list);
 		exit(2);
 	}
 	for (int i = 0; i < n; i++) {
@@ -937,8 +515,8 @@ static void check_cpus(struct app *a)
 			if (f)
 				fclose(f);
 			list[strcspn(list, "\n")] = '\0';
-			say("CPU %d is not online (-C): the online CPUs are %s\n", a->cpus[i],
-			    list);
+			app_say("CPU %d is not online (-C): the online CPUs are %s\n", a->cpus[i],
+				list);
 			exit(2);
 		}
 	}
@@ -951,8 +529,8 @@ static void check_pids(const struct app *a)
 	for (unsigned i = 0; i < a->cli.npids; i++) {
 		pid_t tgid = procfs_tgid("", a->cli.pids[i]);
 		if (tgid > 0 && tgid != a->cli.pids[i]) {
-			say("%d is a thread of process %d: use -p %d\n", (int)a->cli.pids[i],
-			    (int)tgid, (int)tgid);
+			app_say("%d is a thread of process %d: use -p %d\n", (int)a->cli.pids[i],
+				(int)tgid, (int)tgid);
 			exit(2);
 		}
 	}
@@ -977,7 +555,7 @@ static void start_engine(struct app *a)
 	if (a->cli.command) {
 		int err = startup_spawn(a->cli.command, &a->child, &go, &errfd);
 		if (err) {
-			say("cannot start '%s': %s\n", a->cli.command[0], strerror(-err));
+			app_say("cannot start '%s': %s\n", a->cli.command[0], strerror(-err));
 			exit(1);
 		}
 		o.scope = SCOPE_PIDS;
@@ -1005,14 +583,14 @@ static void start_engine(struct app *a)
 		if (a->child > 0)
 			kill(a->child, SIGKILL);
 		if (err == -ESRCH)
-			say("no such process %d: check the pid with ps -p %d\n", (int)bad,
-			    (int)bad);
+			app_say("no such process %d: check the pid with ps -p %d\n", (int)bad,
+				(int)bad);
 		else if (err == -EACCES) {
 			char msg[512];
 			startup_pid_refusal(&a->privs, bad, msg, sizeof(msg));
-			say("%s\n", msg);
+			app_say("%s\n", msg);
 		} else
-			say("cannot start counting: %s\n", strerror(-err));
+			app_say("cannot start counting: %s\n", strerror(-err));
 		exit(err == -ESRCH || err == -EACCES ? 2 : 1);
 	}
 	check_sort(a);
@@ -1020,331 +598,13 @@ static void start_engine(struct app *a)
 	if (a->child > 0) {
 		err = startup_release(go, errfd);
 		if (err) {
-			say("cannot run '%s': %s\n", a->cli.command ? a->cli.command[0] : "?",
-			    strerror(-err));
+			app_say("cannot run '%s': %s\n", a->cli.command ? a->cli.command[0] : "?",
+				strerror(-err));
 			waitpid(a->child, NULL, 0);
 			exit(127);
 		}
 		engine_rescan(a->engine); /* its name after the exec */
 	}
-}
-
-/* -r with --begin/--end: their times against the recording, or exit 2. */
-static void replay_window(struct app *a, double *begin, double *end)
-{
-	uint64_t f, l;
-	double wf, wl;
-	*begin = -1e18;
-	*end = 1e18;
-	if (replay_span(a->rp, &f, &l, &wf, &wl))
-		return;
-	const char *bad = NULL;
-	if (a->cli.begin && recfmt_parse_time(a->cli.begin, wf, wl, begin))
-		bad = a->cli.begin;
-	if (a->cli.end && recfmt_parse_time(a->cli.end, wf, wl, end))
-		bad = a->cli.end;
-	if (bad) {
-		say("invalid time '%s': give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h\n", bad);
-		exit(2);
-	}
-	if (*begin > *end) {
-		say("--begin is after --end: nothing to print\n");
-		exit(2);
-	}
-}
-
-/* A tick of the recording into the model, or exit: a damaged file ends the run. */
-static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
-{
-	int r = replay_load(a->rp, seq, err, len);
-	if (r && r != -ENOENT) {
-		say("%s\n", err);
-		return r;
-	}
-	if (r == 0 && (a->npanes == 0 || a->panes_threads != current(a)->threads))
-		build_panes(a);
-	return r;
-}
-
-/* -r -b: the recorded ticks in the window, as batch mode printed them then. */
-static int run_replay_batch(struct app *a)
-{
-	char err[512];
-	double begin, end;
-	uint64_t seq;
-	int code = 0;
-	long blocks = 0;
-	replay_window(a, &begin, &end);
-	if (replay_find(a->rp, begin, &seq))
-		return 0;
-	for (;;) {
-		int r = replay_goto(a, seq, err, sizeof(err));
-		if (r && r != -ENOENT)
-			return 2;
-		if (r == 0 && replay_wall(a->rp) > end)
-			break;
-		if (r == 0 && !a->batch) {
-			a->batch = batch_new(a->out, a->cli.format, a->panes, a->npanes,
-					     a->cli.sort, a->cli.reverse);
-			if (!a->batch)
-				return 1;
-			if (!batch_sort_ok(a->batch)) {
-				say("unknown sort column '%s': use a column title such as "
-				    "CPU%%, IPC or CMISS%%\n",
-				    a->cli.sort);
-				return 2;
-			}
-			batch_show_cpus(a->batch, a->cli.per_cpu);
-			if (current(a)->notice)
-				batch_notice(a->batch, current(a)->notice);
-		}
-		if (r == 0 && write_block(a, &code))
-			return code;
-		blocks += r == 0;
-		if ((a->cli.count && blocks >= a->cli.count) || replay_step(a->rp, seq, 1, &seq))
-			break;
-	}
-	return code;
-}
-
-#ifdef PMUTOP_HAVE_UI
-/* The header's REPLAY field: the tick's recorded time, and where it is in the file. */
-static void replay_header(struct app *a, struct ui *ui, bool playing)
-{
-	char at[32], text[96];
-	uint64_t f, l;
-	double wf, wl;
-	recfmt_time_text(replay_wall(a->rp), at, sizeof(at));
-	if (replay_span(a->rp, &f, &l, &wf, &wl) == 0)
-		snprintf(text, sizeof(text), "%s %s (%llu/%llu)", playing ? "PLAY" : "REPLAY", at,
-			 (unsigned long long)(replay_seq(a->rp) - f + 1),
-			 (unsigned long long)(l - f + 1));
-	else
-		snprintf(text, sizeof(text), "REPLAY %s", at);
-	ui_set_replay(ui, text);
-}
-
-/* The charts of a replay span the recorded ticks up to the one shown: after a jump (or
- * a step back) the history is made again from the HIST_LEN ticks before it. */
-static void replay_history(struct app *a, struct ui *ui)
-{
-	char err[512];
-	uint64_t seq = replay_seq(a->rp), s = seq, back[HIST_LEN];
-	int n = 0;
-	history_clear(a->history);
-	history_track(a->history, ui_sort_column(ui));
-	while (n < HIST_LEN - 1 && replay_step(a->rp, s, -1, &s) == 0)
-		back[n++] = s;
-	for (int i = n - 1; i >= 0; i--)
-		if (replay_load(a->rp, back[i], err, sizeof(err)) == 0)
-			history_feed(a->history, view(a));
-	replay_goto(a, seq, err, sizeof(err));
-}
-
-/* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
-static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *playing)
-{
-	char err[512];
-	uint64_t seq = replay_seq(a->rp), to = seq;
-	switch (cmd->kind) {
-	case UI_QUIT:
-		return true;
-	case UI_STEP:
-		if (replay_step(a->rp, seq, cmd->step, &to))
-			ui_message(ui, cmd->step > 0 ? "the last recorded tick"
-						     : "the first recorded tick");
-		break;
-	case UI_JUMP: {
-		uint64_t f, l;
-		double wf, wl, t;
-		if (replay_span(a->rp, &f, &l, &wf, &wl) ||
-		    recfmt_parse_time(cmd->spec, wf, wl, &t)) {
-			ui_message(ui,
-				   "not a time: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h");
-			break;
-		}
-		replay_find(a->rp, t, &to);
-		break;
-	}
-	case UI_TOGGLE_PAUSE:
-		*playing = !*playing;
-		loop_pause(a->loop, !*playing);
-		break;
-	case UI_TOGGLE_CGROUPS:
-		a->show_cgroups = !a->show_cgroups;
-		break;
-	case UI_SET_METRICS:
-		apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
-		break;
-	case UI_SET_EVENTS:
-		ui_events_refused(ui, "a replay has the recorded events only: record others "
-				      "with pmutop -e SPEC -w FILE");
-		break;
-	case UI_SAVE_CONFIG:
-		save_config(a, ui);
-		break;
-	case UI_FOCUS_PID:
-	case UI_UNFOCUS:
-	case UI_REDRAW:
-	case UI_NONE:
-		break;
-	case UI_TOGGLE_CMDLINE:
-		break; /* the arguments recorded, where the recording's screen showed them */
-	case UI_TOGGLE_THREADS:
-		ui_message(ui, current(a)->threads
-				       ? "thread rows are in the recording"
-				       : "no thread rows were recorded: record with -H");
-		break;
-	default:
-		ui_message(ui, "a replay counts nothing: that is for the live screen");
-		break;
-	}
-	uint64_t next = seq;
-	bool forward = replay_step(a->rp, seq, 1, &next) == 0 && to == next;
-	if (to != seq && replay_goto(a, to, err, sizeof(err)) &&
-	    replay_goto(a, seq, err, sizeof(err)))
-		return true;
-	replay_header(a, ui, *playing);
-	if ((to != seq && !forward) || cmd->kind == UI_TOGGLE_CGROUPS)
-		replay_history(a, ui);
-	show(a, ui);
-	return false;
-}
-
-static int run_replay_live(struct app *a)
-{
-	char err[512];
-	double begin, end;
-	uint64_t seq;
-	struct ui_opts o = {.color = !a->cli.no_color,
-			    .no_mouse = a->cli.no_mouse,
-			    .pane = a->cli.pane,
-			    .sort = a->cli.sort,
-			    .reverse = a->cli.reverse};
-	replay_window(a, &begin, &end);
-	if (replay_find(a->rp, begin, &seq) || replay_goto(a, seq, err, sizeof(err)))
-		return 2;
-	/* As live: without hardware counters the software pane is the one with numbers. */
-	bool hw = false;
-	for (unsigned i = 0; i < current(a)->nevents; i++)
-		hw = hw ||
-		     (current(a)->events[i].hardware && current(a)->events[i].status == WHY_NONE);
-	if (!o.pane && !hw)
-		o.pane = "Software";
-	struct ui *ui = ui_new(&o, err, sizeof(err));
-	if (!ui) {
-		say("%s\n", err);
-		return 1;
-	}
-	bool playing = false, quit = false;
-	int code = 0;
-	a->show_cgroups = a->cli.cgroups;
-	a->history = history_new(); /* NULL: no trends, no charts */
-	ui_set_history(ui, a->history);
-	loop_pause(a->loop, true);
-	ui_set_user_spec(ui, NULL);
-	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
-	replay_header(a, ui, playing);
-	show(a, ui);
-	replay_history(a, ui);
-	show(a, ui);
-	ui_draw(ui);
-	while (!quit) {
-		struct loop_events ev;
-		if (loop_wait(a->loop, &ev) < 0) {
-			code = 1;
-			break;
-		}
-		if (ev.mask & LOOP_SIGNAL) {
-			if (ev.signo == SIGWINCH) {
-				ui_resize(ui);
-			} else if (ev.signo == SIGTSTP) {
-				ui_suspend(ui);
-				raise(SIGSTOP);
-				ui_resume(ui);
-			} else if (ev.signo == SIGCONT) {
-				ui_suspend(ui);
-				ui_resume(ui);
-				ui_resize(ui);
-			} else if (ev.signo != SIGCHLD) {
-				quit = true;
-			}
-		}
-		if ((ev.mask & LOOP_TICK) && playing) {
-			/* At the recorded pace: the next tick after the interval it covers. */
-			struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-			uint64_t before = replay_seq(a->rp);
-			quit = replay_cmd(a, ui, &step, &playing);
-			if (replay_seq(a->rp) == before) {
-				playing = false; /* the end: it waits there */
-				loop_pause(a->loop, true);
-				replay_header(a, ui, playing);
-			} else {
-				loop_set_interval(a->loop, current(a)->elapsed > 0.05
-								   ? current(a)->elapsed
-								   : current(a)->interval);
-			}
-		}
-		if (ev.mask & LOOP_INPUT) {
-			struct ui_cmd cmd;
-			while (!quit && ui_input(ui, &cmd) > 0)
-				quit = replay_cmd(a, ui, &cmd, &playing);
-			if (playing)
-				loop_set_interval(a->loop, current(a)->interval);
-		}
-		if (!quit)
-			ui_draw(ui);
-	}
-	ui_free(ui);
-	history_free(a->history);
-	a->history = NULL;
-	return code;
-}
-#else
-static int run_replay_live(struct app *a)
-{
-	(void)a;
-	say("built without the curses screen: replay in batch mode, pmutop -r FILE -b\n");
-	return 2;
-}
-#endif
-
-/* pmutop -r FILE: nothing is counted; the recording is the source. */
-static int run_replay(struct app *a)
-{
-	char err[512];
-	a->rp = replay_open(a->cli.replay, err, sizeof(err));
-	if (!a->rp) {
-		say("%s\n", err);
-		return 2;
-	}
-	a->pmus = pmu_set_new("/sys", true);
-	load_config(a);
-	a->out = stdout;
-	if (a->cli.output && !(a->out = fopen(a->cli.output, "we"))) {
-		say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
-		replay_close(a->rp);
-		return 2;
-	}
-	int lerr;
-	a->loop = loop_new(1.0, a->cli.batch ? -1 : STDIN_FILENO, &lerr);
-	if (!a->loop) {
-		say("cannot set up timers and signals: %s\n", strerror(-lerr));
-		return 1;
-	}
-	if (a->cli.cgroups && !(a->cgrows = cgrows_new()))
-		return 1;
-	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
-	if (a->out != stdout && a->out && fclose(a->out) && code == 0) {
-		say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
-		code = 1;
-	}
-	batch_free(a->batch);
-	cgrows_free(a->cgrows);
-	loop_free(a->loop);
-	replay_close(a->rp);
-	pmu_set_free(a->pmus);
-	return code;
 }
 
 int main(int argc, char **argv)
@@ -1367,14 +627,14 @@ int main(int argc, char **argv)
 		int lerr = listing_print(stdout, pmus, a.cli.list_pmu);
 		pmu_set_free(pmus);
 		if (lerr == -ENOENT && strpbrk(a.cli.list_pmu, "*?["))
-			say("no event name matches '%s': pmutop --list all shows every one\n",
-			    a.cli.list_pmu);
+			app_say("no event name matches '%s': pmutop --list all shows every one\n",
+				a.cli.list_pmu);
 		else if (lerr == -ENOENT)
-			say("no PMU or event heading called '%s': pmutop --list all shows "
-			    "them all\n",
-			    a.cli.list_pmu);
+			app_say("no PMU or event heading called '%s': pmutop --list all shows "
+				"them all\n",
+				a.cli.list_pmu);
 		else if (lerr)
-			say("cannot list events: %s\n", strerror(-lerr));
+			app_say("cannot list events: %s\n", strerror(-lerr));
 		if (lerr)
 			return lerr == -ENOENT ? 2 : 1;
 		return 0;
@@ -1392,14 +652,14 @@ int main(int argc, char **argv)
 	open_cgroups(&a);
 	a.out = stdout;
 	if (a.cli.output && !(a.out = fopen(a.cli.output, "we"))) {
-		say("cannot write '%s' (-o): %s\n", a.cli.output, strerror(errno));
+		app_say("cannot write '%s' (-o): %s\n", a.cli.output, strerror(errno));
 		return 2;
 	}
 	int lerr;
 	/* Signals are blocked from here on (the child unblocks its own). */
 	a.loop = loop_new(a.cli.interval, a.cli.batch ? -1 : STDIN_FILENO, &lerr);
 	if (!a.loop) {
-		say("cannot set up timers and signals: %s\n", strerror(-lerr));
+		app_say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
 	if (a.cli.listen) { /* after loop_new: its thread inherits the blocked signals */
@@ -1412,7 +672,7 @@ int main(int argc, char **argv)
 					 .max_size = a.cli.max_size};
 		a.rec = recorder_open(a.cli.record, &ro, err, sizeof(err));
 		if (!a.rec) {
-			say("%s\n", err);
+			app_say("%s\n", err);
 			return 2;
 		}
 	}
@@ -1428,15 +688,15 @@ int main(int argc, char **argv)
 		code = listen_run(a.engine, a.loop, a.exporter, &po);
 		exporter_free(a.exporter);
 	} else if (a.cli.batch) {
-		build_panes(&a);
+		app_build_panes(&a);
 		a.batch = batch_new(a.out, a.cli.format, a.panes, a.npanes, a.cli.sort,
 				    a.cli.reverse);
 		if (!a.batch)
 			return 1;
 		if (!batch_sort_ok(a.batch)) {
-			say("unknown sort column '%s': use a column title such as "
-			    "CPU%%, IPC or CMISS%%\n",
-			    a.cli.sort);
+			app_say("unknown sort column '%s': use a column title such as "
+				"CPU%%, IPC or CMISS%%\n",
+				a.cli.sort);
 			return 2;
 		}
 		batch_show_cpus(a.batch, a.cli.per_cpu);

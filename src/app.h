@@ -1,0 +1,122 @@
+/* The pieces of pmutop's composition that share its state: main.c (options, start-up,
+ * batch mode), main_screen.c (the live screen) and main_replay.c (a recording). Only
+ * these three files see every room: events/ counts, src/ models and writes, ui/ draws. */
+#ifndef PMUTOP_APP_H
+#define PMUTOP_APP_H
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "catalog.h"
+#include "cgroup.h"
+#include "cgrows.h"
+#include "cli.h"
+#include "columns.h"
+#include "config.h"
+#include "engine.h"
+#include "evset.h"
+#include "exporter.h"
+#include "history.h"
+#include "pmu.h"
+#include "listen.h"
+#include "listing.h"
+#include "loop.h"
+#include "procfs.h"
+#include "recfmt.h"
+#include "record.h"
+#include "replay.h"
+#include "startup.h"
+#include "text.h"
+#ifdef PMUTOP_HAVE_UI
+#include "ui.h"
+#endif
+
+#define MAX_PANES 8
+
+struct app {
+	struct cli cli;
+	struct pmu_set *pmus;
+	struct evset *set; /* heap: the engine keeps a pointer to it */
+	struct catalog *catalog;
+	struct engine *engine;
+	struct batch *batch;
+	struct loop *loop;
+	struct exporter *exporter; /* --listen */
+	struct recorder *rec;	   /* -w FILE */
+	struct replay *rp;	   /* -r FILE */
+	pid_t child;		   /* pmutop -- COMMAND */
+	int child_status;
+	bool child_done;
+	bool quit_asked; /* q with the command running: the next q stops it */
+	uid_t user_uid;	 /* -u */
+	int cg_fd[64];	 /* -G: each cgroup's directory */
+	int cpus[1024];	 /* -C: the CPUs asked for */
+	int ncpus;
+	char *cg_path[64]; /* and its path under the cgroup2 root */
+	unsigned ncg;
+	FILE *out;		 /* batch output: stdout, or -o FILE */
+	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
+	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
+	bool cmdline;		 /* the screen shows arguments (c) */
+	struct model cgview;	 /* the engine's model with cgroup rows for process rows */
+	struct history *history; /* the screen's trends and charts: the rows it shows */
+	struct privs privs;
+	struct config cfg;
+	char cfg_path[512];
+	char cfg_note[640];
+	char user_spec[CONFIG_EVENTS_MAX];
+	char notice[2048];
+	char pmu_names[256];
+	struct pane panes[MAX_PANES];
+	unsigned npanes;
+	bool panes_threads;
+	bool sort_from_cfg; /* a->cli.sort came from the setup file (its line: cfg) */
+};
+
+/* One line on stderr, "pmutop: " first, sanitised. */
+__attribute__((format(printf, 1, 2))) void app_say(const char *fmt, ...);
+
+/* The model every output shows: the engine's, or the replayed tick's. */
+const struct model *app_current(const struct app *a);
+/* The panes of the current model (and for batch mode the one asked for). */
+void app_build_panes(struct app *a);
+/* One batch block; -1 with *code set when the output failed. */
+int app_write_block(struct app *a, int *code);
+/* -w: the tick just counted into the recording; -1 when that ends the run. */
+int app_record(struct app *a, void *ui);
+/* The watched command's totals, with its exit status. */
+void app_totals(struct app *a);
+void app_reap_child(struct app *a);
+int app_child_exit_code(int status);
+/* An event set from the user's spec on top of the default one. */
+int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
+/* The setup file, as the command line allows. */
+void app_load_config(struct app *a);
+
+/* The live screen (main_screen.c). */
+int run_live(struct app *a);
+#ifdef PMUTOP_HAVE_UI
+const struct model *app_view(struct app *a);
+void app_show(struct app *a, struct ui *ui);
+void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n);
+void app_save_config(struct app *a, struct ui *ui);
+#endif
+
+/* pmutop -r FILE (main_replay.c). */
+int run_replay(struct app *a);
+
+#endif

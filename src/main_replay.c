@@ -1,0 +1,322 @@
+/* pmutop -r FILE: a recording as the source, in batch mode or on the screen (t, T, b,
+ * Space). Part of the composition (app.h). */
+#include "app.h"
+
+/* -r with --begin/--end: their times against the recording, or exit 2. */
+static void replay_window(struct app *a, double *begin, double *end)
+{
+	uint64_t f, l;
+	double wf, wl;
+	*begin = -1e18;
+	*end = 1e18;
+	if (replay_span(a->rp, &f, &l, &wf, &wl))
+		return;
+	const char *bad = NULL;
+	if (a->cli.begin && recfmt_parse_time(a->cli.begin, wf, wl, begin))
+		bad = a->cli.begin;
+	if (a->cli.end && recfmt_parse_time(a->cli.end, wf, wl, end))
+		bad = a->cli.end;
+	if (bad) {
+		app_say("invalid time '%s': give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h\n",
+			bad);
+		exit(2);
+	}
+	if (*begin > *end) {
+		app_say("--begin is after --end: nothing to print\n");
+		exit(2);
+	}
+}
+
+/* A tick of the recording into the model, or exit: a damaged file ends the run. */
+static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
+{
+	int r = replay_load(a->rp, seq, err, len);
+	if (r && r != -ENOENT) {
+		app_say("%s\n", err);
+		return r;
+	}
+	if (r == 0 && (a->npanes == 0 || a->panes_threads != app_current(a)->threads))
+		app_build_panes(a);
+	return r;
+}
+
+/* -r -b: the recorded ticks in the window, as batch mode printed them then. */
+static int run_replay_batch(struct app *a)
+{
+	char err[512];
+	double begin, end;
+	uint64_t seq;
+	int code = 0;
+	long blocks = 0;
+	replay_window(a, &begin, &end);
+	if (replay_find(a->rp, begin, &seq))
+		return 0;
+	for (;;) {
+		int r = replay_goto(a, seq, err, sizeof(err));
+		if (r && r != -ENOENT)
+			return 2;
+		if (r == 0 && replay_wall(a->rp) > end)
+			break;
+		if (r == 0 && !a->batch) {
+			a->batch = batch_new(a->out, a->cli.format, a->panes, a->npanes,
+					     a->cli.sort, a->cli.reverse);
+			if (!a->batch)
+				return 1;
+			if (!batch_sort_ok(a->batch)) {
+				app_say("unknown sort column '%s': use a column title such as "
+					"CPU%%, IPC or CMISS%%\n",
+					a->cli.sort);
+				return 2;
+			}
+			batch_show_cpus(a->batch, a->cli.per_cpu);
+			if (app_current(a)->notice)
+				batch_notice(a->batch, app_current(a)->notice);
+		}
+		if (r == 0 && app_write_block(a, &code))
+			return code;
+		blocks += r == 0;
+		if ((a->cli.count && blocks >= a->cli.count) || replay_step(a->rp, seq, 1, &seq))
+			break;
+	}
+	return code;
+}
+
+#ifdef PMUTOP_HAVE_UI
+/* The header's REPLAY field: the tick's recorded time, and where it is in the file. */
+static void replay_header(struct app *a, struct ui *ui, bool playing)
+{
+	char at[32], text[96];
+	uint64_t f, l;
+	double wf, wl;
+	recfmt_time_text(replay_wall(a->rp), at, sizeof(at));
+	if (replay_span(a->rp, &f, &l, &wf, &wl) == 0)
+		snprintf(text, sizeof(text), "%s %s (%llu/%llu)", playing ? "PLAY" : "REPLAY", at,
+			 (unsigned long long)(replay_seq(a->rp) - f + 1),
+			 (unsigned long long)(l - f + 1));
+	else
+		snprintf(text, sizeof(text), "REPLAY %s", at);
+	ui_set_replay(ui, text);
+}
+
+/* The charts of a replay span the recorded ticks up to the one shown: after a jump (or
+ * a step back) the history is made again from the HIST_LEN ticks before it. */
+static void replay_history(struct app *a, struct ui *ui)
+{
+	char err[512];
+	uint64_t seq = replay_seq(a->rp), s = seq, back[HIST_LEN];
+	int n = 0;
+	history_clear(a->history);
+	history_track(a->history, ui_sort_column(ui));
+	while (n < HIST_LEN - 1 && replay_step(a->rp, s, -1, &s) == 0)
+		back[n++] = s;
+	for (int i = n - 1; i >= 0; i--)
+		if (replay_load(a->rp, back[i], err, sizeof(err)) == 0)
+			history_feed(a->history, app_view(a));
+	replay_goto(a, seq, err, sizeof(err));
+}
+
+/* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
+static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *playing)
+{
+	char err[512];
+	uint64_t seq = replay_seq(a->rp), to = seq;
+	switch (cmd->kind) {
+	case UI_QUIT:
+		return true;
+	case UI_STEP:
+		if (replay_step(a->rp, seq, cmd->step, &to))
+			ui_message(ui, cmd->step > 0 ? "the last recorded tick"
+						     : "the first recorded tick");
+		break;
+	case UI_JUMP: {
+		uint64_t f, l;
+		double wf, wl, t;
+		if (replay_span(a->rp, &f, &l, &wf, &wl) ||
+		    recfmt_parse_time(cmd->spec, wf, wl, &t)) {
+			ui_message(ui,
+				   "not a time: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h");
+			break;
+		}
+		replay_find(a->rp, t, &to);
+		break;
+	}
+	case UI_TOGGLE_PAUSE:
+		*playing = !*playing;
+		loop_pause(a->loop, !*playing);
+		break;
+	case UI_TOGGLE_CGROUPS:
+		a->show_cgroups = !a->show_cgroups;
+		break;
+	case UI_SET_METRICS:
+		app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
+		break;
+	case UI_SET_EVENTS:
+		ui_events_refused(ui, "a replay has the recorded events only: record others "
+				      "with pmutop -e SPEC -w FILE");
+		break;
+	case UI_SAVE_CONFIG:
+		app_save_config(a, ui);
+		break;
+	case UI_FOCUS_PID:
+	case UI_UNFOCUS:
+	case UI_REDRAW:
+	case UI_NONE:
+		break;
+	case UI_TOGGLE_CMDLINE:
+		break; /* the arguments recorded, where the recording's screen showed them */
+	case UI_TOGGLE_THREADS:
+		ui_message(ui, app_current(a)->threads
+				       ? "thread rows are in the recording"
+				       : "no thread rows were recorded: record with -H");
+		break;
+	default:
+		ui_message(ui, "a replay counts nothing: that is for the live screen");
+		break;
+	}
+	uint64_t next = seq;
+	bool forward = replay_step(a->rp, seq, 1, &next) == 0 && to == next;
+	if (to != seq && replay_goto(a, to, err, sizeof(err)) &&
+	    replay_goto(a, seq, err, sizeof(err)))
+		return true;
+	replay_header(a, ui, *playing);
+	if ((to != seq && !forward) || cmd->kind == UI_TOGGLE_CGROUPS)
+		replay_history(a, ui);
+	app_show(a, ui);
+	return false;
+}
+
+static int run_replay_live(struct app *a)
+{
+	char err[512];
+	double begin, end;
+	uint64_t seq;
+	struct ui_opts o = {.color = !a->cli.no_color,
+			    .no_mouse = a->cli.no_mouse,
+			    .pane = a->cli.pane,
+			    .sort = a->cli.sort,
+			    .reverse = a->cli.reverse};
+	replay_window(a, &begin, &end);
+	if (replay_find(a->rp, begin, &seq) || replay_goto(a, seq, err, sizeof(err)))
+		return 2;
+	/* As live: without hardware counters the software pane is the one with numbers. */
+	bool hw = false;
+	for (unsigned i = 0; i < app_current(a)->nevents; i++)
+		hw = hw || (app_current(a)->events[i].hardware &&
+			    app_current(a)->events[i].status == WHY_NONE);
+	if (!o.pane && !hw)
+		o.pane = "Software";
+	struct ui *ui = ui_new(&o, err, sizeof(err));
+	if (!ui) {
+		app_say("%s\n", err);
+		return 1;
+	}
+	bool playing = false, quit = false;
+	int code = 0;
+	a->show_cgroups = a->cli.cgroups;
+	a->history = history_new(); /* NULL: no trends, no charts */
+	ui_set_history(ui, a->history);
+	loop_pause(a->loop, true);
+	ui_set_user_spec(ui, NULL);
+	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
+	replay_header(a, ui, playing);
+	app_show(a, ui);
+	replay_history(a, ui);
+	app_show(a, ui);
+	ui_draw(ui);
+	while (!quit) {
+		struct loop_events ev;
+		if (loop_wait(a->loop, &ev) < 0) {
+			code = 1;
+			break;
+		}
+		if (ev.mask & LOOP_SIGNAL) {
+			if (ev.signo == SIGWINCH) {
+				ui_resize(ui);
+			} else if (ev.signo == SIGTSTP) {
+				ui_suspend(ui);
+				raise(SIGSTOP);
+				ui_resume(ui);
+			} else if (ev.signo == SIGCONT) {
+				ui_suspend(ui);
+				ui_resume(ui);
+				ui_resize(ui);
+			} else if (ev.signo != SIGCHLD) {
+				quit = true;
+			}
+		}
+		if ((ev.mask & LOOP_TICK) && playing) {
+			/* At the recorded pace: the next tick after the interval it covers. */
+			struct ui_cmd step = {.kind = UI_STEP, .step = 1};
+			uint64_t before = replay_seq(a->rp);
+			quit = replay_cmd(a, ui, &step, &playing);
+			if (replay_seq(a->rp) == before) {
+				playing = false; /* the end: it waits there */
+				loop_pause(a->loop, true);
+				replay_header(a, ui, playing);
+			} else {
+				loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
+								   ? app_current(a)->elapsed
+								   : app_current(a)->interval);
+			}
+		}
+		if (ev.mask & LOOP_INPUT) {
+			struct ui_cmd cmd;
+			while (!quit && ui_input(ui, &cmd) > 0)
+				quit = replay_cmd(a, ui, &cmd, &playing);
+			if (playing)
+				loop_set_interval(a->loop, app_current(a)->interval);
+		}
+		if (!quit)
+			ui_draw(ui);
+	}
+	ui_free(ui);
+	history_free(a->history);
+	a->history = NULL;
+	return code;
+}
+#else
+static int run_replay_live(struct app *a)
+{
+	(void)a;
+	app_say("built without the curses screen: replay in batch mode, pmutop -r FILE -b\n");
+	return 2;
+}
+#endif
+
+/* pmutop -r FILE: nothing is counted; the recording is the source. */
+int run_replay(struct app *a)
+{
+	char err[512];
+	a->rp = replay_open(a->cli.replay, err, sizeof(err));
+	if (!a->rp) {
+		app_say("%s\n", err);
+		return 2;
+	}
+	a->pmus = pmu_set_new("/sys", true);
+	app_load_config(a);
+	a->out = stdout;
+	if (a->cli.output && !(a->out = fopen(a->cli.output, "we"))) {
+		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
+		replay_close(a->rp);
+		return 2;
+	}
+	int lerr;
+	a->loop = loop_new(1.0, a->cli.batch ? -1 : STDIN_FILENO, &lerr);
+	if (!a->loop) {
+		app_say("cannot set up timers and signals: %s\n", strerror(-lerr));
+		return 1;
+	}
+	if (a->cli.cgroups && !(a->cgrows = cgrows_new()))
+		return 1;
+	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
+	if (a->out != stdout && a->out && fclose(a->out) && code == 0) {
+		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
+		code = 1;
+	}
+	batch_free(a->batch);
+	cgrows_free(a->cgrows);
+	loop_free(a->loop);
+	replay_close(a->rp);
+	pmu_set_free(a->pmus);
+	return code;
+}

@@ -1,0 +1,342 @@
+/* pmutop's live screen: the engine's model on the ui, and the ui's commands to the
+ * engine. Part of the composition (app.h). */
+#include "app.h"
+
+#ifdef PMUTOP_HAVE_UI
+/* Stop the watched command before leaving the screen: sig now (0: the terminal sent
+ * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
+ * pmutop's exit status. Nothing is left running under init. */
+static void stop_child(struct app *a, int sig)
+{
+	if (a->child <= 0 || a->child_done)
+		return;
+	if (sig)
+		kill(a->child, sig);
+	const struct timespec step = {0, 10 * 1000 * 1000};
+	for (int i = 0; i < 200 && !a->child_done; i++) {
+		app_reap_child(a);
+		if (!a->child_done)
+			nanosleep(&step, NULL);
+	}
+	if (a->child_done)
+		return;
+	kill(a->child, SIGKILL);
+	int st;
+	if (waitpid(a->child, &st, 0) == a->child) {
+		a->child_done = true;
+		a->child_status = st;
+	}
+}
+
+/* k: the signal to the process picked, unless it is gone or its pid now names another
+ * process (its start time moved): never to a stranger. */
+static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
+{
+	char msg[160];
+	struct procfs_task info;
+	if (procfs_task_info("", cmd->pid, cmd->pid, &info) != 0 || info.dead ||
+	    info.start_ticks != cmd->start)
+		snprintf(msg, sizeof(msg), "process %d is gone: no signal sent", (int)cmd->pid);
+	else if (kill(cmd->pid, cmd->sig) != 0)
+		snprintf(msg, sizeof(msg), "cannot signal %d: %s%s", (int)cmd->pid, strerror(errno),
+			 errno == EPERM ? " (another user's: run as root or that user)" : "");
+	else
+		snprintf(msg, sizeof(msg), "sent SIG%s to %d", sigabbrev_np(cmd->sig),
+			 (int)cmd->pid);
+	ui_message(ui, msg);
+}
+
+/* The model on the screen: the engine's (or the replayed tick's), or (G) the same with
+ * cgroup rows. */
+const struct model *app_view(struct app *a)
+{
+	const struct model *m = app_current(a);
+	if (a->show_cgroups && (a->cgrows || (a->cgrows = cgrows_new()))) {
+		a->cgview = *m;
+		a->cgview.rows = cgrows_build(a->cgrows, m, &a->cgview.nrows);
+		m = &a->cgview;
+	}
+	return m;
+}
+
+void app_show(struct app *a, struct ui *ui)
+{
+	const struct model *m = app_view(a);
+	ui_set_model(ui, m, a->panes, a->npanes);
+	history_track(a->history, ui_sort_column(ui));
+	history_feed(a->history, m);
+}
+
+/* Count the user's new events from now on. The groups that stay keep their history;
+ * a spec that does not parse changes nothing and says why. */
+static void apply_events(struct app *a, struct ui *ui, const char *spec)
+{
+	char msg[512];
+	struct evset *ns = calloc(1, sizeof(*ns));
+	if (!ns || app_make_set(a, spec, ns, msg, sizeof(msg))) {
+		if (!ns)
+			snprintf(msg, sizeof(msg), "out of memory");
+		free(ns);
+		ui_set_user_spec(ui, a->user_spec);
+		ui_events_refused(ui, msg);
+		return;
+	}
+	if (engine_set_evset(a->engine, ns)) {
+		/* The engine may have moved to part of the new layout: it keeps ns. */
+		ui_message(ui, "out of memory while switching events: some groups may not count");
+	}
+	evset_free(a->set);
+	free(a->set);
+	a->set = ns;
+	snprintf(a->user_spec, sizeof(a->user_spec), "%s", spec ? spec : "");
+	ui_set_user_spec(ui, a->user_spec);
+	engine_tick(a->engine); /* a short interval now rather than an empty screen */
+	app_build_panes(a);
+	app_show(a, ui);
+	for (unsigned i = 0; i < ns->nevents; i++)
+		if (ns->events[i].status != WHY_NONE && ns->groups[ns->events[i].group].user) {
+			snprintf(msg, sizeof(msg), "%s: %s here: its cells read n/a",
+				 ns->events[i].name,
+				 val_why_str((enum val_why)ns->events[i].status));
+			ui_message(ui, msg);
+			break;
+		}
+}
+
+void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n)
+{
+	if (n > CONFIG_METRICS_MAX)
+		n = CONFIG_METRICS_MAX;
+	if (m != a->cfg.metrics)
+		memmove(a->cfg.metrics, m, n * sizeof(*m));
+	a->cfg.nmetrics = n;
+	ui_set_metrics(ui, a->cfg.metrics, n);
+	app_build_panes(a);
+	app_show(a, ui);
+}
+
+void app_save_config(struct app *a, struct ui *ui)
+{
+	char msg[640];
+	const struct model *m = engine_model(a->engine);
+	a->cfg.interval = a->cli.interval;
+	a->cfg.threads = a->cli.threads;
+	a->cfg.user_only = m->user_only;
+	snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
+	/* The pane and sort on the screen now (Tab and F6 included). */
+	ui_view(ui, a->cfg.pane, sizeof(a->cfg.pane), a->cfg.sort, sizeof(a->cfg.sort),
+		&a->cfg.reverse);
+	if (!a->cfg_path[0]) {
+		ui_message(ui, "cannot save: set XDG_CONFIG_HOME or HOME, or start with -c FILE");
+		return;
+	}
+	int err = config_save(a->cfg_path, &a->cfg);
+	if (err)
+		snprintf(msg, sizeof(msg), "cannot save %s: %s", a->cfg_path, strerror(-err));
+	else
+		snprintf(msg, sizeof(msg), "setup saved to %s", a->cfg_path);
+	ui_message(ui, msg);
+}
+
+/* Engine-side commands from keys. Returns true to quit. */
+static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
+		      bool *dirty)
+{
+	bool asked = a->quit_asked;
+	a->quit_asked = false;
+	switch (cmd->kind) {
+	case UI_QUIT:
+		if (a->child <= 0 || a->child_done)
+			return true;
+		if (!asked) {
+			a->quit_asked = true;
+			ui_message(ui, "the command is still running: q again stops it");
+			*dirty = true;
+			return false;
+		}
+		ui_message(ui, "stopping the command (SIGTERM, then SIGKILL after 2 s)");
+		ui_draw(ui);
+		stop_child(a, SIGTERM);
+		return true;
+	case UI_SET_INTERVAL:
+		a->cli.interval = cmd->interval;
+		engine_set_interval(a->engine, cmd->interval);
+		if (!*paused)
+			loop_set_interval(a->loop, cmd->interval);
+		break;
+	case UI_TOGGLE_PAUSE:
+		*paused = !*paused;
+		loop_pause(a->loop, *paused);
+		engine_set_paused(a->engine, *paused);
+		break;
+	case UI_TOGGLE_THREADS:
+		a->cli.threads = !a->cli.threads;
+		engine_set_threads(a->engine, a->cli.threads);
+		break;
+	case UI_SIGNAL:
+		send_signal(ui, cmd);
+		break;
+	case UI_TOGGLE_CGROUPS:
+		if (a->ncg) {
+			ui_message(ui,
+				   "-G counts the cgroups themselves: there are no process rows");
+			break;
+		}
+		a->show_cgroups = !a->show_cgroups;
+		app_show(a, ui);
+		break;
+	case UI_TOGGLE_CMDLINE:
+		a->cmdline = !a->cmdline;
+		engine_set_cmdline(a->engine, a->cmdline);
+		break;
+	case UI_TOGGLE_KERNEL:
+		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
+		break;
+	case UI_FOCUS_PID:
+		engine_set_threads(a->engine, true);
+		break;
+	case UI_UNFOCUS:
+		engine_set_threads(a->engine, a->cli.threads);
+		break;
+	case UI_SET_EVENTS:
+		apply_events(a, ui, cmd->spec);
+		break;
+	case UI_SET_METRICS:
+		app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
+		break;
+	case UI_SAVE_CONFIG:
+		app_save_config(a, ui);
+		break;
+	default:
+		break;
+	}
+	*dirty = true;
+	return false;
+}
+
+int run_live(struct app *a)
+{
+	char err[256];
+	/* Without hardware counters the software pane is the one with numbers. */
+	const char *pane = a->cli.pane			? a->cli.pane
+			   : evset_any_hardware(a->set) ? NULL
+							: "Software";
+	struct ui_opts o = {.color = !a->cli.no_color, /* ui_new weighs NO_COLOR and TERM */
+			    .no_mouse = a->cli.no_mouse,
+			    .pane = pane,
+			    .sort = a->cli.sort,
+			    .reverse = a->cli.reverse};
+	struct ui *ui = ui_new(&o, err, sizeof(err));
+	if (!ui) {
+		app_say("%s\n", err);
+		return 1;
+	}
+	/* The first frame comes quickly; then every interval. */
+	loop_set_interval(a->loop, a->cli.interval < 0.2 ? a->cli.interval : 0.2);
+	bool first = true, paused = false, quit = false;
+	int code = 0;
+	a->show_cgroups = a->cli.cgroups;
+	a->history = history_new(); /* NULL: no trends, no charts */
+	ui_set_history(ui, a->history);
+	app_build_panes(a);
+	app_show(a, ui);
+	a->catalog = catalog_new(a->pmus);
+	ui_set_catalog(ui, a->catalog);
+	ui_set_user_spec(ui, a->user_spec);
+	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
+	ui_draw(ui);
+	while (!quit) {
+		struct loop_events ev;
+		bool dirty = false;
+		if (loop_wait(a->loop, &ev) < 0) {
+			code = 1;
+			break;
+		}
+		if (ev.mask & LOOP_SIGNAL) {
+			switch (ev.signo) {
+			case SIGWINCH:
+				ui_resize(ui);
+				dirty = true;
+				break;
+			case SIGTSTP:
+				ui_suspend(ui);
+				raise(SIGSTOP);
+				ui_resume(ui);
+				dirty = true;
+				break;
+			case SIGCONT:
+				/* Continued after a stop pmutop did not ask for (kill -STOP): the
+				 * shell put the terminal back in its own mode meanwhile. Leave and
+				 * re-enter curses mode (no-op leaving if Ctrl-Z already did). */
+				ui_suspend(ui);
+				ui_resume(ui);
+				ui_resize(ui);
+				dirty = true;
+				break;
+			case SIGCHLD:
+				app_reap_child(a);
+				break;
+			case SIGINT:
+				/* As under perf stat: the command, in the terminal's foreground
+				 * group, got it too; pmutop waits for it and exits with its
+				 * status. */
+				stop_child(a, 0);
+				quit = true;
+				break;
+			default:
+				stop_child(a, ev.signo == SIGHUP || ev.signo == SIGQUIT ? ev.signo
+											: SIGTERM);
+				quit = true;
+				break;
+			}
+		}
+		if (ev.mask & LOOP_TICK) {
+			engine_tick(a->engine);
+			app_record(a, ui);
+			if (a->panes_threads != engine_model(a->engine)->threads)
+				app_build_panes(a);
+			app_show(a, ui);
+			dirty = true;
+			if (first) {
+				first = false;
+				loop_set_interval(a->loop, a->cli.interval);
+			}
+		}
+		bool watched_gone = a->child > 0
+					    ? a->child_done
+					    : a->cli.npids > 0 && !engine_watched_alive(a->engine);
+		if (watched_gone && !engine_model(a->engine)->final) {
+			/* The watched process is gone: its totals stay on the screen. */
+			engine_tick(a->engine);
+			app_record(a, ui);
+			app_totals(a);
+			app_record(a, ui);
+			loop_pause(a->loop, true);
+			app_show(a, ui);
+			dirty = true;
+		}
+		if (ev.mask & LOOP_INPUT) {
+			struct ui_cmd cmd;
+			while (!quit && ui_input(ui, &cmd) > 0)
+				quit = apply_cmd(a, ui, &cmd, &paused, &dirty);
+		}
+		if (dirty && !quit)
+			ui_draw(ui);
+	}
+	ui_free(ui);
+	history_free(a->history);
+	a->history = NULL;
+	catalog_free(a->catalog);
+	a->catalog = NULL;
+	if (a->child > 0 && a->child_done)
+		code = app_child_exit_code(a->child_status);
+	return code;
+}
+#else
+int run_live(struct app *a)
+{
+	(void)a;
+	app_say("built without the curses screen: use batch mode, pmutop -b\n");
+	return 2;
+}
+#endif

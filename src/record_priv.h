@@ -1,0 +1,62 @@
+/* The recorder's state and the pieces record.c and recschema.c share: the schema and
+ * what changes it (columns, the readings view), the header and event-set tables, and
+ * pruning. Not for other files: replay.c reads the file through SQL alone. */
+#ifndef PMUTOP_RECORD_PRIV_H
+#define PMUTOP_RECORD_PRIV_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "record.h"
+
+/* A task alive at the last tick: its identity key and row id in tasks. */
+struct live {
+	char *key;
+	uint64_t hash;
+	int64_t id;
+	uint64_t seen; /* seq of the last tick that had its row */
+};
+
+struct recorder {
+	sqlite3 *db;
+	char *path;
+	int lock_fd;
+	struct record_opts o;
+	uint64_t seq, written;
+	int64_t header_id, evset_id;
+	char *header_body, *evset_body;
+	unsigned nv, ng; /* value and group columns samples has */
+	sqlite3_stmt *ins_tick, *ins_task, *end_task, *ins_sample;
+	unsigned sample_nv, sample_ng; /* what ins_sample binds */
+	struct live *live;
+	unsigned nlive, cap;
+	int *index; /* open addressing over live[], -1 empty; icap a power of two */
+	unsigned icap;
+	struct val *usual; /* nevents: the tick's usual cells */
+	unsigned nusual;
+	char *cells;
+	size_t cells_len;
+};
+
+/* The tables of a new recording (docs/RECORDING.md), with its format version. */
+extern const char rec_schema[];
+
+int rec_exec(sqlite3 *db, const char *sql);
+/* The first column of the first row of sql, or -1. */
+int64_t rec_pragma_int(sqlite3 *db, const char *sql);
+/* Step a statement that returns no row, then reset it: 0, -ENOSPC or -EIO. */
+int rec_step_done(sqlite3_stmt *st);
+void rec_bind_text(sqlite3_stmt *st, int i, const char *s);
+
+/* How many value and group columns samples has (r->nv, r->ng). */
+void rec_count_columns(struct recorder *r);
+/* The sample insert for nev values and ngr groups (kept while they stay). */
+int rec_prepare_sample(struct recorder *r, unsigned nev, unsigned ngr);
+/* The tick's header facts and event set, interned: a new row when one changed. */
+int rec_put_header(struct recorder *r, const struct model *m);
+int rec_put_evset(struct recorder *r, const struct model *m);
+/* --retain and --max-size: the oldest ticks go, inside the tick's transaction. */
+int rec_prune(struct recorder *r, double wall, bool *freed);
+
+#endif

@@ -1,0 +1,315 @@
+/* The recording's schema and what grows or trims it: the tables, the value columns and
+ * the readings view over them, the header and event-set rows, and pruning. */
+#include "record_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char rec_schema[] =
+	"PRAGMA auto_vacuum = INCREMENTAL;"
+	"PRAGMA journal_mode = WAL;"
+	"BEGIN;"
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
+	"CREATE TABLE headers(id INTEGER PRIMARY KEY, host TEXT, kernel TEXT, ncpus INTEGER,"
+	" pmus TEXT, notice TEXT);"
+	"CREATE TABLE evsets(id INTEGER PRIMARY KEY, nevents INTEGER NOT NULL,"
+	" ngroups INTEGER NOT NULL, body TEXT NOT NULL);"
+	"CREATE TABLE events(evset INTEGER NOT NULL, idx INTEGER NOT NULL, name TEXT NOT NULL,"
+	" key TEXT NOT NULL, grp INTEGER NOT NULL, member INTEGER NOT NULL,"
+	" role INTEGER NOT NULL, status INTEGER NOT NULL, hardware INTEGER NOT NULL,"
+	" logical INTEGER NOT NULL, sums TEXT, PRIMARY KEY(evset, idx)) WITHOUT ROWID;"
+	"CREATE TABLE groups(evset INTEGER NOT NULL, idx INTEGER NOT NULL,"
+	" first INTEGER NOT NULL, n INTEGER NOT NULL, user INTEGER NOT NULL,"
+	" PRIMARY KEY(evset, idx)) WITHOUT ROWID;"
+	"CREATE TABLE tasks(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, pid INTEGER,"
+	" tid INTEGER, cpu INTEGER, uid INTEGER, user TEXT, comm TEXT, cgroup TEXT,"
+	" kthread INTEGER, nthreads INTEGER, first INTEGER NOT NULL, last INTEGER,"
+	" cmdline TEXT, ppid INTEGER);"
+	"CREATE INDEX tasks_first ON tasks(first);"
+	"CREATE INDEX tasks_last ON tasks(last);"
+	"CREATE TABLE ticks(seq INTEGER PRIMARY KEY, wall REAL NOT NULL, tick INTEGER NOT NULL,"
+	" time REAL, interval REAL, elapsed REAL, evset INTEGER NOT NULL,"
+	" header INTEGER NOT NULL, flags INTEGER NOT NULL, exit_status INTEGER,"
+	" ntasks INTEGER, nfd_short INTEGER, idle TEXT NOT NULL);"
+	"CREATE INDEX ticks_wall ON ticks(wall);"
+	"CREATE TABLE samples(seq INTEGER NOT NULL, task INTEGER NOT NULL, flags INTEGER,"
+	" cpu_pct REAL, cells TEXT, PRIMARY KEY(seq, task)) WITHOUT ROWID;"
+	"INSERT INTO meta VALUES('format', 1), ('created_by', 'pmutop " PMUTOP_VERSION "');"
+	"PRAGMA application_id = 1886221684;" /* RECFMT_APP_ID */
+	"PRAGMA user_version = 1;"	      /* RECFMT_VERSION */
+	"COMMIT;";
+
+/* How many value (vN) and group (eN) columns samples has. */
+void rec_count_columns(struct recorder *r)
+{
+	sqlite3_stmt *st;
+	r->nv = r->ng = 0;
+	if (sqlite3_prepare_v2(r->db, "SELECT name FROM pragma_table_info('samples')", -1, &st,
+			       NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *n = (const char *)sqlite3_column_text(st, 0);
+		if (n && n[0] == 'v' && n[1] >= '0' && n[1] <= '9')
+			r->nv++;
+		else if (n && n[0] == 'e' && n[1] >= '0' && n[1] <= '9')
+			r->ng++;
+	}
+	sqlite3_finalize(st);
+}
+
+/* The readings view: one row per recorded value, for SQL users. */
+static int make_view(struct recorder *r)
+{
+	size_t cap = 1024 + (size_t)r->nv * 40;
+	char *sql = malloc(cap);
+	if (!sql)
+		return -ENOMEM;
+	size_t k = (size_t)snprintf(
+		sql, cap,
+		"DROP VIEW IF EXISTS readings;"
+		"CREATE VIEW readings AS SELECT t.seq AS seq, t.wall AS time,"
+		" datetime(t.wall, 'unixepoch', 'localtime') AS at,"
+		" CASE k.kind WHEN 0 THEN 'process' WHEN 1 THEN 'thread' WHEN 2 THEN 'cpu'"
+		" ELSE 'cgroup' END AS kind, k.pid AS pid, k.tid AS tid, k.cpu AS cpu,"
+		" k.user AS user, k.comm AS command, k.cgroup AS cgroup, e.name AS event,"
+		" CASE e.idx");
+	for (unsigned i = 0; i < r->nv; i++)
+		k += (size_t)snprintf(sql + k, cap - k, " WHEN %u THEN s.v%u", i, i);
+	snprintf(sql + k, cap - k,
+		 " END AS value,"
+		 " CASE substr(coalesce(s.cells, t.idle), 2 * e.idx + 1, 1) WHEN 'x' THEN 'exact'"
+		 " WHEN 's' THEN 'scaled' WHEN 'c' THEN 'n/c' WHEN 'a' THEN 'n/a' ELSE 'empty'"
+		 " END AS state"
+		 " FROM samples s JOIN ticks t ON t.seq = s.seq JOIN tasks k ON k.id = s.task"
+		 " JOIN events e ON e.evset = t.evset;");
+	int rc = rec_exec(r->db, sql);
+	free(sql);
+	return rc;
+}
+
+/* Room for nev values and ngr groups in samples, and the view over them. */
+static int ensure_columns(struct recorder *r, unsigned nev, unsigned ngr)
+{
+	char sql[96];
+	bool grew = false;
+	for (; r->nv < nev; r->nv++, grew = true) {
+		snprintf(sql, sizeof(sql), "ALTER TABLE samples ADD COLUMN v%u;", r->nv);
+		if (rec_exec(r->db, sql))
+			return -EIO;
+	}
+	for (; r->ng < ngr; r->ng++, grew = true) {
+		snprintf(sql, sizeof(sql), "ALTER TABLE samples ADD COLUMN e%u INTEGER;", r->ng);
+		if (rec_exec(r->db, sql))
+			return -EIO;
+		snprintf(sql, sizeof(sql), "ALTER TABLE samples ADD COLUMN r%u INTEGER;", r->ng);
+		if (rec_exec(r->db, sql))
+			return -EIO;
+	}
+	return grew ? make_view(r) : 0;
+}
+
+int rec_prepare_sample(struct recorder *r, unsigned nev, unsigned ngr)
+{
+	if (r->ins_sample && r->sample_nv == nev && r->sample_ng == ngr)
+		return 0;
+	sqlite3_finalize(r->ins_sample);
+	r->ins_sample = NULL;
+	size_t cap = 256 + (size_t)(nev + 2 * ngr) * 16;
+	char *sql = malloc(cap);
+	if (!sql)
+		return -ENOMEM;
+	size_t k =
+		(size_t)snprintf(sql, cap, "INSERT INTO samples(seq, task, flags, cpu_pct, cells");
+	for (unsigned i = 0; i < nev; i++)
+		k += (size_t)snprintf(sql + k, cap - k, ", v%u", i);
+	for (unsigned g = 0; g < ngr; g++)
+		k += (size_t)snprintf(sql + k, cap - k, ", e%u, r%u", g, g);
+	k += (size_t)snprintf(sql + k, cap - k, ") VALUES(?, ?, ?, ?, ?");
+	for (unsigned i = 0; i < nev + 2 * ngr; i++)
+		k += (size_t)snprintf(sql + k, cap - k, ", ?");
+	snprintf(sql + k, cap - k, ")");
+	int rc = sqlite3_prepare_v2(r->db, sql, -1, &r->ins_sample, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return -EIO;
+	r->sample_nv = nev;
+	r->sample_ng = ngr;
+	return 0;
+}
+
+/* The header's facts, interned: a new headers row when one changes. */
+int rec_put_header(struct recorder *r, const struct model *m)
+{
+	char body[4096];
+	snprintf(body, sizeof(body), "%s\x1f%s\x1f%d\x1f%s\x1f%s", m->hostname ? m->hostname : "",
+		 m->kernel ? m->kernel : "", m->ncpus, m->pmus ? m->pmus : "",
+		 m->notice ? m->notice : "\x01");
+	if (r->header_body && strcmp(body, r->header_body) == 0)
+		return 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(r->db,
+			       "INSERT INTO headers(host, kernel, ncpus, pmus, notice)"
+			       " VALUES(?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	rec_bind_text(st, 1, m->hostname);
+	rec_bind_text(st, 2, m->kernel);
+	sqlite3_bind_int(st, 3, m->ncpus);
+	rec_bind_text(st, 4, m->pmus);
+	rec_bind_text(st, 5, m->notice);
+	int rc = rec_step_done(st);
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	char *copy = strdup(body);
+	if (!copy)
+		return -ENOMEM;
+	free(r->header_body);
+	r->header_body = copy;
+	r->header_id = sqlite3_last_insert_rowid(r->db);
+	return 0;
+}
+
+static char *evset_body(const struct model *m)
+{
+	size_t cap = 64 + (size_t)m->ngroups * 32, k = 0;
+	for (unsigned i = 0; i < m->nevents; i++)
+		cap += strlen(m->events[i].name) + strlen(m->events[i].key) + 96;
+	char *b = malloc(cap);
+	if (!b)
+		return NULL;
+	for (unsigned i = 0; i < m->nevents; i++) {
+		const struct mevent *e = &m->events[i];
+		k += (size_t)snprintf(
+			b + k, cap - k, "%s\x1f%s\x1f%u,%u,%d,%u,%d,%d,%u,%u,%u,%u,%u\x1e", e->name,
+			e->key, e->group, e->member, (int)e->role, (unsigned)e->status, e->hardware,
+			e->logical, e->nsum, e->sum[0], e->sum[1], e->sum[2], e->sum[3]);
+	}
+	for (unsigned g = 0; g < m->ngroups; g++)
+		k += (size_t)snprintf(b + k, cap - k, "%u,%u,%d\x1e", m->groups[g].first,
+				      m->groups[g].n, m->groups[g].user);
+	b[k] = '\0';
+	return b;
+}
+
+int rec_put_evset(struct recorder *r, const struct model *m)
+{
+	char *body = evset_body(m);
+	if (!body)
+		return -ENOMEM;
+	if (r->evset_body && strcmp(body, r->evset_body) == 0) {
+		free(body);
+		return 0;
+	}
+	sqlite3_stmt *st = NULL, *ev = NULL, *gr = NULL;
+	int rc = -EIO;
+	if (sqlite3_prepare_v2(r->db, "INSERT INTO evsets(nevents, ngroups, body) VALUES(?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT INTO events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &ev, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT INTO groups VALUES(?, ?, ?, ?, ?)", -1, &gr, NULL) !=
+		    SQLITE_OK)
+		goto out;
+	sqlite3_bind_int(st, 1, (int)m->nevents);
+	sqlite3_bind_int(st, 2, (int)m->ngroups);
+	rec_bind_text(st, 3, body);
+	if ((rc = rec_step_done(st)))
+		goto out;
+	int64_t id = sqlite3_last_insert_rowid(r->db);
+	for (unsigned i = 0; i < m->nevents && !rc; i++) {
+		const struct mevent *e = &m->events[i];
+		char sums[64] = "";
+		for (unsigned k = 0, n = 0; k < e->nsum && k < 4; k++)
+			n += (unsigned)snprintf(sums + n, sizeof(sums) - n, "%s%u", k ? "," : "",
+						e->sum[k]);
+		sqlite3_bind_int64(ev, 1, id);
+		sqlite3_bind_int(ev, 2, (int)i);
+		rec_bind_text(ev, 3, e->name);
+		rec_bind_text(ev, 4, e->key);
+		sqlite3_bind_int(ev, 5, (int)e->group);
+		sqlite3_bind_int(ev, 6, (int)e->member);
+		sqlite3_bind_int(ev, 7, (int)e->role);
+		sqlite3_bind_int(ev, 8, e->status);
+		sqlite3_bind_int(ev, 9, e->hardware);
+		sqlite3_bind_int(ev, 10, e->logical);
+		rec_bind_text(ev, 11, e->logical ? sums : NULL);
+		rc = rec_step_done(ev);
+	}
+	for (unsigned g = 0; g < m->ngroups && !rc; g++) {
+		sqlite3_bind_int64(gr, 1, id);
+		sqlite3_bind_int(gr, 2, (int)g);
+		sqlite3_bind_int(gr, 3, (int)m->groups[g].first);
+		sqlite3_bind_int(gr, 4, (int)m->groups[g].n);
+		sqlite3_bind_int(gr, 5, m->groups[g].user);
+		rc = rec_step_done(gr);
+	}
+	if (!rc)
+		rc = ensure_columns(r, m->nevents, m->ngroups);
+	if (!rc) {
+		free(r->evset_body);
+		r->evset_body = body;
+		body = NULL;
+		r->evset_id = id;
+	}
+out:
+	free(body);
+	sqlite3_finalize(st);
+	sqlite3_finalize(ev);
+	sqlite3_finalize(gr);
+	return rc;
+}
+
+static int prune_upto(struct recorder *r, int64_t cut)
+{
+	char sql[256];
+	if (cut <= 0)
+		return 0;
+	snprintf(sql, sizeof(sql),
+		 "DELETE FROM samples WHERE seq <= %lld; DELETE FROM ticks WHERE seq <= %lld;"
+		 "DELETE FROM tasks WHERE last IS NOT NULL AND last <= %lld;",
+		 (long long)cut, (long long)cut, (long long)cut);
+	return rec_exec(r->db, sql);
+}
+
+/* --retain and --max-size: the oldest ticks go, inside this tick's transaction. */
+int rec_prune(struct recorder *r, double wall, bool *freed)
+{
+	*freed = false;
+	if (r->o.retain_days > 0) {
+		char sql[128];
+		snprintf(sql, sizeof(sql),
+			 "SELECT coalesce(max(seq), 0) FROM ticks WHERE wall < %.3f",
+			 wall - r->o.retain_days * 86400.0);
+		int64_t cut = rec_pragma_int(r->db, sql);
+		if (cut > 0) {
+			if (prune_upto(r, cut))
+				return -EIO;
+			*freed = true;
+		}
+	}
+	if (r->o.max_size == 0)
+		return 0;
+	/* Down to nine tenths of the size, a tenth of the ticks at a time (their samples are
+	 * most of the file); the tasks alive and the newest tick always stay. */
+	int64_t page = rec_pragma_int(r->db, "PRAGMA page_size");
+	for (int round = 0; round < 10 && page > 0; round++) {
+		int64_t used = rec_pragma_int(r->db, "PRAGMA page_count") -
+			       rec_pragma_int(r->db, "PRAGMA freelist_count");
+		uint64_t goal = round == 0 ? r->o.max_size : r->o.max_size / 10 * 9;
+		if ((uint64_t)(used * page) <= goal)
+			break;
+		int64_t lo = rec_pragma_int(r->db, "SELECT coalesce(min(seq), 0) FROM ticks");
+		int64_t hi = rec_pragma_int(r->db, "SELECT coalesce(max(seq), 0) FROM ticks");
+		int64_t cut = lo + (hi - lo) / 10;
+		if (cut >= hi)
+			cut = hi - 1;
+		if (cut < lo)
+			break;
+		if (prune_upto(r, cut))
+			return -EIO;
+		*freed = true;
+	}
+	return 0;
+}
