@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cgroup.h"
 #include "numfmt.h"
 
 int model_role(const struct model *m, enum ev_role role)
@@ -61,6 +62,18 @@ static const struct column col_cmd = {.name = "COMMAND",
 				      .a = -1,
 				      .b = -1,
 				      .help = "command name"};
+
+static const struct column col_cgroup = {
+	.name = "CGROUP",
+	.title = "CGROUP",
+	.width = 16,
+	.left = true,
+	.hidden = true,
+	.kind = COL_CGROUP,
+	.fmt = FMT_TEXT,
+	.a = -1,
+	.b = -1,
+	.help = "cgroup: systemd unit, container or pod (hidden until chosen)"};
 
 static const struct column col_cpu = C("CPU%", " CPU%", 6, COL_CPU_PCT, FMT_PCT, ROLE_TASK_CLOCK,
 				       -1, 100, "CPU time (task-clock) per wall-clock time, %");
@@ -191,6 +204,7 @@ static void builtin_pane(const struct model *m, const struct pane_def *d, struct
 		r.b = 1;
 		pane_add(p, &r);
 	}
+	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
 
@@ -265,6 +279,7 @@ static void events_pane(const struct model *m, struct pane *p)
 		}
 		pane_add(p, &r);
 	}
+	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
 
@@ -354,19 +369,37 @@ static void add_metrics(const struct model *m, const struct user_metric *um, uns
 	pane_add(p, &cmd);
 }
 
-unsigned columns_build_panes_ex(const struct model *m, bool user_events,
-				const struct user_metric *um, unsigned nmetrics, struct pane *out,
-				unsigned max)
+static unsigned build_panes(const struct model *m, bool user_events, struct pane *out,
+			    unsigned max);
+
+unsigned columns_build_panes_all(const struct model *m, bool user_events,
+				 const struct user_metric *um, unsigned nmetrics, struct pane *out,
+				 unsigned max)
 {
-	unsigned n = columns_build_panes(m, user_events, out, max);
+	unsigned n = build_panes(m, user_events, out, max);
 	for (unsigned i = 0; i < n; i++)
 		if (strcmp(out[i].name, "Events") == 0)
 			add_metrics(m, um, nmetrics, &out[i]);
 	return n;
 }
 
+unsigned columns_build_panes_ex(const struct model *m, bool user_events,
+				const struct user_metric *um, unsigned nmetrics, struct pane *out,
+				unsigned max)
+{
+	unsigned n = columns_build_panes_all(m, user_events, um, nmetrics, out, max);
+	for (unsigned i = 0; i < n; i++)
+		pane_select(&out[i], NULL);
+	return n;
+}
+
 unsigned columns_build_panes(const struct model *m, bool user_events, struct pane *out,
 			     unsigned max)
+{
+	return columns_build_panes_ex(m, user_events, NULL, 0, out, max);
+}
+
+static unsigned build_panes(const struct model *m, bool user_events, struct pane *out, unsigned max)
 {
 	unsigned n = 0;
 	bool any_user = false;
@@ -479,6 +512,11 @@ static void fmt_text(const struct column *c, const struct mrow *r, char *buf, si
 	case COL_COMMAND:
 		numfmt_str(r->comm ? r->comm : "", buf, len);
 		return;
+	case COL_CGROUP: {
+		char name[256];
+		numfmt_str(r->cgroup ? cgroup_name(r->cgroup, name, sizeof(name)) : "", buf, len);
+		return;
+	}
 	default:
 		break;
 	}
@@ -546,4 +584,56 @@ int pane_find_column(const struct pane *p, const char *name)
 		if (strcasecmp(p->cols[i].name, name) == 0)
 			return (int)i;
 	return -1;
+}
+
+void pane_select(struct pane *p, const char *list)
+{
+	struct pane in = *p;
+	const struct column *sorted = p->sort_default >= 0 && (unsigned)p->sort_default < p->ncols
+					      ? &in.cols[p->sort_default]
+					      : NULL;
+	unsigned n = 0;
+	bool used[32] = {false};
+	if (list && *list) {
+		char names[512];
+		snprintf(names, sizeof(names), "%s", list);
+		char *save = NULL;
+		for (char *t = strtok_r(names, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+			int i = pane_find_column(&in, t);
+			if (i < 0 || used[i] || in.cols[i].kind == COL_COMMAND)
+				continue;
+			used[i] = true;
+			p->cols[n++] = in.cols[i];
+		}
+	} else {
+		for (unsigned i = 0; i < in.ncols; i++)
+			if (!in.cols[i].hidden && in.cols[i].kind != COL_COMMAND) {
+				used[i] = true;
+				p->cols[n++] = in.cols[i];
+			}
+	}
+	for (unsigned i = 0; i < in.ncols; i++)
+		if (in.cols[i].kind == COL_COMMAND)
+			p->cols[n++] = in.cols[i];
+	p->ncols = n;
+	p->sort_default = -1;
+	for (unsigned i = 0; i < n && sorted; i++)
+		if (strcmp(p->cols[i].name, sorted->name) == 0)
+			p->sort_default = (int)i;
+	for (unsigned i = 0; i < n && p->sort_default < 0; i++)
+		if (column_is_numeric(&p->cols[i]))
+			p->sort_default = (int)i;
+	if (p->sort_default < 0)
+		p->sort_default = 0;
+}
+
+void pane_column_list(const struct pane *p, char *buf, size_t len)
+{
+	size_t k = 0;
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < p->ncols && k < len; i++)
+		if (p->cols[i].kind != COL_COMMAND)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "," : "",
+					      p->cols[i].name);
 }

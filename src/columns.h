@@ -16,6 +16,7 @@ enum col_kind {
 	COL_USER,
 	COL_THREADS,
 	COL_COMMAND,
+	COL_CGROUP,  /* the cgroup's readable name (src/cgroup.h) */
 	COL_CPU_PCT, /* numeric columns */
 	COL_COUNT,   /* count of event a in the interval */
 	COL_RATE,    /* event a per second */
@@ -38,6 +39,7 @@ struct column {
 	const char *title; /* header text */
 	int width;
 	bool left;	 /* left-aligned */
+	bool hidden;	 /* shown only when chosen (pane_select) */
 	bool desc_first; /* first sort is descending */
 	enum col_kind kind;
 	enum col_fmt fmt;
@@ -76,10 +78,17 @@ int columns_check_metric(const struct model *m, const struct user_metric *um);
 unsigned columns_build_panes(const struct model *m, bool user_events, struct pane *out,
 			     unsigned max);
 /* The same with the user's derived columns added to the Events pane (those that do not
- * pass columns_check_metric are left out). */
+ * pass columns_check_metric are left out). Hidden columns (CGROUP) are left out: see
+ * columns_build_panes_all and pane_select. */
 unsigned columns_build_panes_ex(const struct model *m, bool user_events,
 				const struct user_metric *um, unsigned nmetrics, struct pane *out,
 				unsigned max);
+
+/* The panes with every column they can show, hidden ones too, for pane_select (the
+ * column chooser, the setup file's columns lines). */
+unsigned columns_build_panes_all(const struct model *m, bool user_events,
+				 const struct user_metric *um, unsigned nmetrics, struct pane *out,
+				 unsigned max);
 
 /* The value of a numeric column for a row. */
 struct val column_value(const struct column *c, const struct model *m, const struct mrow *r);
@@ -111,5 +120,14 @@ static inline bool column_is_numeric(const struct column *c)
 bool pane_unsupported(const struct model *m, const struct pane *p);
 /* Find a column by name (case-insensitive) in a pane; -1 if absent. */
 int pane_find_column(const struct pane *p, const char *name);
+
+/* The columns a pane shows: those named in list ("CPU%,IPC,CGROUP", commas, any case),
+ * in that order, then COMMAND, always last; names the pane lacks are skipped. NULL or ""
+ * : every column but the hidden ones (CGROUP), in the pane's order. The default sort
+ * stays on its column when it is kept (else the first numeric one). */
+void pane_select(struct pane *p, const char *list);
+/* The names of p's columns but COMMAND, comma separated, into buf: what pane_select
+ * takes to show them again. */
+void pane_column_list(const struct pane *p, char *buf, size_t len);
 
 #endif

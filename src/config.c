@@ -5,6 +5,7 @@
 
 #include "text.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,7 +28,7 @@
 struct parse {
 	struct config c;
 	unsigned line;
-	unsigned seen[8]; /* per setting: line it was set on, 0 none */
+	unsigned seen[9]; /* per setting: line it was set on, 0 none */
 	unsigned metric_line[CONFIG_METRICS_MAX];
 	char msg[400];
 };
@@ -259,6 +260,40 @@ static int set_metric(struct parse *p, const char *key, char *v)
 	return 0;
 }
 
+/* "columns PANE NAME,NAME,...": a pane the screen knows, then column names (letters,
+ * digits and %/_-), checked against the panes when they are built. */
+static int set_columns(struct parse *p, const char *key, char *v)
+{
+	(void)key;
+	char q[200];
+	char *sp = v;
+	while (*sp && !is_blank(*sp))
+		sp++;
+	if (!*sp)
+		return fail(p,
+			    "columns needs a pane and its columns, e.g. 'columns IPC CPU%%,IPC'");
+	*sp++ = '\0';
+	while (is_blank(*sp))
+		sp++;
+	if (!cli_pane_ok(v))
+		return fail(p, "unknown pane '%s': use %s", Q(q, v), CLI_PANES);
+	for (const char *c = sp; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("%/_-,", *c))
+			return fail(p,
+				    "invalid column list '%s': names separated by commas, e.g. "
+				    "CPU%%,IPC,CGROUP",
+				    Q(q, sp));
+	if (config_columns(&p->c, v))
+		return fail(p, "columns of pane '%s' are set twice: keep one line", Q(q, v));
+	if (strlen(sp) >= sizeof(p->c.columns[0].list))
+		return fail(p, "too long a column list: at most %zu characters",
+			    sizeof(p->c.columns[0].list) - 1);
+	if (config_set_columns(&p->c, v, sp))
+		return fail(p, "too many columns lines: one per pane, at most %d",
+			    CONFIG_PANES_MAX);
+	return 0;
+}
+
 static const struct setting {
 	const char *key;
 	const char *example;
@@ -272,6 +307,7 @@ static const struct setting {
 	{"user-only", "user-only no", set_user_only},
 	{"events", "events cycles,instructions", set_events},
 	{"metric", "metric IPC2 = instructions / cycles", set_metric}, /* repeats */
+	{"columns", "columns IPC CPU%,IPC,CGROUP", set_columns},       /* repeats */
 };
 
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
@@ -292,7 +328,7 @@ static int unknown(struct parse *p, const char *k, size_t kl)
 				    q, settings[i].example);
 	return fail(p,
 		    "unknown setting '%s': the settings are interval, sort, reverse, "
-		    "pane, threads, user-only, events and metric",
+		    "pane, threads, user-only, events, metric and columns",
 		    q);
 }
 
@@ -325,7 +361,7 @@ static int parse_line(struct parse *p, const char *s, size_t n)
 	if (ret)
 		return ret;
 	unsigned *seen = &p->seen[st - settings];
-	if (st->set != set_metric && *seen)
+	if (st->set != set_metric && st->set != set_columns && *seen)
 		return fail(p, "'%s' is already set on line %u: keep one of the two lines", st->key,
 			    *seen);
 	memcpy(v, s + vo, n - vo);
@@ -555,6 +591,12 @@ static int format(const struct config *c, struct out *o)
 		else
 			put(o, " * %.0f\n", m->mul);
 	}
+	for (unsigned i = 0; i < c->ncolumns && i < CONFIG_PANES_MAX; i++) {
+		const struct config_columns *k = &c->columns[i];
+		if (!terminated(k->pane, sizeof(k->pane)) || !terminated(k->list, sizeof(k->list)))
+			return -EINVAL;
+		put(o, "columns %s %s\n", k->pane, k->list);
+	}
 	return o->overflow ? -EINVAL : 0;
 }
 
@@ -562,8 +604,13 @@ static bool config_equal(const struct config *x, const struct config *y)
 {
 	if (x->interval != y->interval || strcmp(x->sort, y->sort) || x->reverse != y->reverse ||
 	    strcmp(x->pane, y->pane) || x->threads != y->threads || x->user_only != y->user_only ||
-	    strcmp(x->events, y->events) || x->nmetrics != y->nmetrics)
+	    strcmp(x->events, y->events) || x->nmetrics != y->nmetrics ||
+	    x->ncolumns != y->ncolumns)
 		return false;
+	for (unsigned i = 0; i < x->ncolumns && i < CONFIG_PANES_MAX; i++)
+		if (strcmp(x->columns[i].pane, y->columns[i].pane) ||
+		    strcmp(x->columns[i].list, y->columns[i].list))
+			return false;
 	for (unsigned i = 0; i < x->nmetrics; i++) {
 		const struct user_metric *a = &x->metrics[i], *b = &y->metrics[i];
 		if (strcmp(a->name, b->name) || strcmp(a->a, b->a) || strcmp(a->b, b->b) ||
@@ -703,4 +750,31 @@ const char *config_default_path(char *buf, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		return NULL;
 	return buf;
+}
+
+const char *config_columns(const struct config *c, const char *pane)
+{
+	for (unsigned i = 0; pane && i < c->ncolumns && i < CONFIG_PANES_MAX; i++)
+		if (strcasecmp(c->columns[i].pane, pane) == 0)
+			return c->columns[i].list;
+	return NULL;
+}
+
+int config_set_columns(struct config *c, const char *pane, const char *list)
+{
+	unsigned i = 0;
+	while (i < c->ncolumns && strcasecmp(c->columns[i].pane, pane) != 0)
+		i++;
+	if (!list || !*list) {
+		if (i < c->ncolumns)
+			c->columns[i] = c->columns[--c->ncolumns];
+		return 0;
+	}
+	if (i == c->ncolumns && c->ncolumns == CONFIG_PANES_MAX)
+		return -ENOSPC;
+	if (i == c->ncolumns)
+		c->ncolumns++;
+	snprintf(c->columns[i].pane, sizeof(c->columns[i].pane), "%s", pane);
+	snprintf(c->columns[i].list, sizeof(c->columns[i].list), "%s", list);
+	return 0;
 }

@@ -13,6 +13,7 @@
 
 #define CONFIG_EVENTS_MAX CLI_EVENTS_MAX
 #define CONFIG_METRICS_MAX 16
+#define CONFIG_PANES_MAX 8
 
 struct config {
 	double interval; /* 0: not set */
@@ -24,6 +25,12 @@ struct config {
 	char events[CONFIG_EVENTS_MAX]; /* the user's event spec (perf -e syntax), "" none */
 	struct user_metric metrics[CONFIG_METRICS_MAX];
 	unsigned nmetrics;
+	/* "columns PANE NAME,NAME,...": which columns a pane shows, in order (pane_select) */
+	struct config_columns {
+		char pane[32];
+		char list[512];
+	} columns[CONFIG_PANES_MAX];
+	unsigned ncolumns;
 	/* Where sort and events were read (0: not from a file), for main.c's messages about
 	 * what only it can check. Not part of the setup: not written, not compared. */
 	unsigned sort_line, events_line;
@@ -45,6 +52,11 @@ int config_load(const char *path, struct config *c, char *err, size_t errlen);
 /* Write c to path (creating its directory), atomically (temporary file + rename).
  * Returns 0, -EINVAL for a setup that would not read back the same, or -errno. */
 int config_save(const char *path, const struct config *c);
+
+/* The columns line for pane (case-insensitive), or NULL. */
+const char *config_columns(const struct config *c, const char *pane);
+/* Set (list non-empty) or clear (NULL or "") pane's columns line. Returns 0 or -ENOSPC. */
+int config_set_columns(struct config *c, const char *pane, const char *list);
 
 /* $XDG_CONFIG_HOME/pmutop/pmutoprc, else $HOME/.config/pmutop/pmutoprc. NULL when
  * neither variable is set. */

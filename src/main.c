@@ -87,11 +87,15 @@ const struct model *app_current(const struct app *a)
 void app_build_panes(struct app *a)
 {
 	const struct model *m = app_current(a);
-	a->npanes = columns_build_panes_ex(m, a->rp ? replay_user_events(a->rp) : a->set->user,
-					   a->cfg.metrics, a->cfg.nmetrics, a->panes, MAX_PANES);
+	/* Every column each pane can show: the screen chooses among them (its column
+	 * chooser), batch mode as the setup file's columns lines say. */
+	a->npanes = columns_build_panes_all(m, a->rp ? replay_user_events(a->rp) : a->set->user,
+					    a->cfg.metrics, a->cfg.nmetrics, a->panes, MAX_PANES);
 	a->panes_threads = m->threads;
 	if (!a->cli.batch)
 		return;
+	for (unsigned i = 0; i < a->npanes; i++)
+		pane_select(&a->panes[i], config_columns(&a->cfg, a->panes[i].name));
 	/* The pane asked for (--pane, or the setup file's) alone, as the screen shows it;
 	 * and the pane of the sort column, whatever it reads, so that the column the rows
 	 * are ordered by is printed. */

@@ -150,6 +150,9 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	case UI_SET_METRICS:
 		app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
 		break;
+	case UI_SET_COLUMNS:
+		config_set_columns(&a->cfg, cmd->spec, cmd->columns);
+		break;
 	case UI_SET_EVENTS:
 		ui_events_refused(ui, "a replay has the recorded events only: record others "
 				      "with pmutop -e SPEC -w FILE");
@@ -218,6 +221,8 @@ static int run_replay_live(struct app *a)
 	loop_pause(a->loop, true);
 	ui_set_user_spec(ui, NULL);
 	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
+	for (unsigned i = 0; i < a->cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
+		ui_set_columns(ui, a->cfg.columns[i].pane, a->cfg.columns[i].list);
 	replay_header(a, ui, playing);
 	app_show(a, ui);
 	replay_history(a, ui);

@@ -185,6 +185,10 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		a->show_cgroups = !a->show_cgroups;
 		app_show(a, ui);
 		break;
+	case UI_SET_COLUMNS:
+		if (config_set_columns(&a->cfg, cmd->spec, cmd->columns))
+			ui_message(ui, "too many panes with chosen columns: W saves the first 8");
+		break;
 	case UI_TOGGLE_CMDLINE:
 		a->cmdline = !a->cmdline;
 		engine_set_cmdline(a->engine, a->cmdline);
@@ -244,6 +248,8 @@ int run_live(struct app *a)
 	ui_set_catalog(ui, a->catalog);
 	ui_set_user_spec(ui, a->user_spec);
 	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
+	for (unsigned i = 0; i < a->cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
+		ui_set_columns(ui, a->cfg.columns[i].pane, a->cfg.columns[i].list);
 	ui_draw(ui);
 	while (!quit) {
 		struct loop_events ev;

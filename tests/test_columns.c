@@ -867,6 +867,33 @@ static void test_format_matches_printf(void **state)
 	}
 }
 
+/* Which columns a pane shows: a list picks and orders them (COMMAND always last, unknown
+ * names skipped, the CGROUP column only when listed); none gives the default. */
+static void test_pane_select(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane all[8];
+	fake_init(&f, false);
+	assert_int_equal(columns_build_panes_all(&f.m, false, NULL, 0, all, 8), 4);
+	assert_string_equal(names(&all[3]), "PID USER CPU% CSW MIGR FAULTS MAJFLT CGROUP COMMAND");
+	struct pane p = all[3];
+	pane_select(&p, NULL);
+	assert_string_equal(names(&p), "PID USER CPU% CSW MIGR FAULTS MAJFLT COMMAND");
+	assert_string_equal(p.cols[p.sort_default].name, "CPU%");
+	p = all[3];
+	pane_select(&p, "cgroup,faults,NOPE,command,pid,faults");
+	assert_string_equal(names(&p), "CGROUP FAULTS PID COMMAND");
+	/* CPU% went: the default sort falls on the first number. */
+	assert_string_equal(p.cols[p.sort_default].name, "FAULTS");
+	char list[128];
+	pane_column_list(&p, list, sizeof(list));
+	assert_string_equal(list, "CGROUP,FAULTS,PID");
+	/* The cgroup's readable name. */
+	f.rows[0].cgroup = "/system.slice/nginx.service";
+	assert_string_equal(cell(&f, &p, "CGROUP", 0), "nginx.service");
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -886,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_text_cells),
 		cmocka_unit_test(test_cpu_rows),
 		cmocka_unit_test(test_find_column),
+		cmocka_unit_test(test_pane_select),
 		cmocka_unit_test(test_format_matches_printf),
 	};
 	/* clang-format on */

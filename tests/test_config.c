@@ -1005,6 +1005,37 @@ static void test_default_path(void **state)
 	free(saved_home);
 }
 
+/* columns PANE LIST: one line per pane, read back as written; bad ones refused. */
+static void test_columns_lines(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[512];
+	const char *text = "columns Software CGROUP,CPU%,FAULTS\ncolumns ipc IPC,CPU%\n";
+	assert_int_equal(parse_str(text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.ncolumns, 2);
+	assert_string_equal(config_columns(&c, "software"), "CGROUP,CPU%,FAULTS");
+	assert_string_equal(config_columns(&c, "IPC"), "IPC,CPU%");
+	assert_null(config_columns(&c, "Cache"));
+	assert_int_equal(config_set_columns(&c, "IPC", ""), 0);
+	assert_null(config_columns(&c, "IPC"));
+	assert_int_equal(config_set_columns(&c, "Cache", "CMISS%"), 0);
+	char path[] = "/tmp/pmutop-cfgcols-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(config_save(path, &c), 0);
+	struct config back;
+	assert_int_equal(config_load(path, &back, err, sizeof(err)), 0);
+	unlink(path);
+	assert_string_equal(config_columns(&back, "Cache"), "CMISS%");
+	assert_string_equal(config_columns(&back, "Software"), "CGROUP,CPU%,FAULTS");
+	assert_refused("columns Nope CPU%\n", 1, "unknown pane 'Nope'");
+	assert_refused("columns IPC\n", 1, "columns needs a pane and its columns");
+	assert_refused("columns IPC CPU%;rm\n", 1, "invalid column list");
+	assert_refused("columns IPC IPC\ncolumns ipc CPU%\n", 2, "set twice");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1041,6 +1072,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_load_size_limit, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_load_not_a_file, setup_dir, teardown_dir),
 		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_columns_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

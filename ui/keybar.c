@@ -42,6 +42,9 @@ static unsigned setup_keys(enum keybar_set set, struct key *k)
 		k[n++] = (struct key){"Enter", "Add", 9};
 		k[n++] = (struct key){"g", "AddToGroup", 7};
 		k[n++] = (struct key){"/", "Search", 8};
+	} else if (set == KEYBAR_SETUP_COLUMNS) {
+		k[n++] = (struct key){"Spc", "Show/Hide", 9};
+		k[n++] = (struct key){"[ ]", "Move", 8};
 	} else {
 		k[n++] = (struct key){"x", "Remove", 9};
 		k[n++] = (struct key){"g", "Regroup", 8};

@@ -13,6 +13,7 @@ enum keybar_set {
 	KEYBAR_SETUP_PMUS,
 	KEYBAR_SETUP_EVENTS,
 	KEYBAR_SETUP_MINE,
+	KEYBAR_SETUP_COLUMNS,
 };
 
 void keybar_draw(enum keybar_set set, bool paused, bool focused, int y, int w);

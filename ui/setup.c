@@ -9,6 +9,7 @@
 
 #include "catalog.h"
 #include "colors.h"
+#include "colpick.h"
 #include "evlist.h"
 #include "keybar.h"
 #include "paint.h"
@@ -17,7 +18,7 @@
 #include "uistate.h"
 #include "userev.h"
 
-static const char *const view_names[SETUP_VIEWS] = {"PMUs", "Events", "Your events"};
+static const char *const view_names[SETUP_VIEWS] = {"PMUs", "Events", "Your events", "Columns"};
 
 void setup_open(struct ui *u)
 {
@@ -119,6 +120,12 @@ static void context_line(const struct ui *u, int y, int w)
 	case SETUP_EVENTS:
 		events_context(u, buf, sizeof(buf));
 		break;
+	case SETUP_COLUMNS:
+		snprintf(buf, sizeof(buf),
+			 "Columns of the %s pane: Space shows or hides one, [ and ] move it, W "
+			 "saves",
+			 u->npanes ? u->panes[u->pane].name : "?");
+		break;
 	default:
 		snprintf(buf, sizeof(buf), "In force: %s", *u->spec ? u->spec : "(none)");
 		break;
@@ -156,6 +163,8 @@ static void draw_view(struct ui *u, int y, int h, int w)
 			.empty = empty_text(u),
 		};
 		evlist_draw(&v, &s->events, y, h, w);
+	} else if (s->view == SETUP_COLUMNS) {
+		colpick_draw(u, &s->cols, y, h, w);
 	} else {
 		struct userev_view v = setup_userev_view(u);
 		userev_draw(&v, &s->mine, y, h, w);
@@ -163,7 +172,7 @@ static void draw_view(struct ui *u, int y, int h, int w)
 }
 
 static const enum keybar_set view_keys[SETUP_VIEWS] = {KEYBAR_SETUP_PMUS, KEYBAR_SETUP_EVENTS,
-						       KEYBAR_SETUP_MINE};
+						       KEYBAR_SETUP_MINE, KEYBAR_SETUP_COLUMNS};
 
 static void bottom_line(struct ui *u, int y, int w)
 {
@@ -206,6 +215,8 @@ void setup_sync(struct ui *u)
 	scroll_set(&s->pmus, catalog_npmus(u->cat));
 	scroll_set(&s->events, s->nhits);
 	scroll_set(&s->mine, userev_rows(&v, rows, USEREV_ROWS));
+	struct colpick_row cols[40];
+	scroll_set(&s->cols, colpick_rows(u, cols, 40));
 }
 
 void setup_draw(struct ui *u)

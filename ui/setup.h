@@ -17,7 +17,7 @@
 
 struct ui;
 
-enum setup_view { SETUP_PMUS, SETUP_EVENTS, SETUP_MINE, SETUP_VIEWS };
+enum setup_view { SETUP_PMUS, SETUP_EVENTS, SETUP_MINE, SETUP_COLUMNS, SETUP_VIEWS };
 
 /* What is open over the view. */
 enum setup_sub {
@@ -31,7 +31,7 @@ enum setup_sub {
 struct setup {
 	enum setup_view view;
 	enum setup_sub sub;
-	struct scroll pmus, events, mine;
+	struct scroll pmus, events, mine, cols;
 	int pmu; /* catalogue PMU row the event list shows; -1: all */
 	char search[PROMPT_MAX];
 	unsigned *hits; /* the event list: catalogue indices */

@@ -8,6 +8,7 @@
 
 #include "catalog.h"
 #include "colors.h"
+#include "colpick.h"
 #include "text.h"
 #include "uistate.h"
 #include "userev.h"
@@ -301,13 +302,18 @@ static bool view_switch(struct ui *u, int key)
 
 static struct scroll *view_scroll(struct setup *s)
 {
-	return s->view == SETUP_PMUS ? &s->pmus : s->view == SETUP_EVENTS ? &s->events : &s->mine;
+	return s->view == SETUP_PMUS	  ? &s->pmus
+	       : s->view == SETUP_EVENTS  ? &s->events
+	       : s->view == SETUP_COLUMNS ? &s->cols
+					  : &s->mine;
 }
 
 static void view_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
 	struct setup *s = &u->setup;
 	if (view_switch(u, key) || scroll_key(view_scroll(s), key))
+		return;
+	if (s->view == SETUP_COLUMNS && colpick_key(u, &s->cols, key, cmd))
 		return;
 	switch (key) {
 	case KEY_F(10):

@@ -253,8 +253,12 @@ void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
 	unsigned n = 0;
 	for (int events = 0; events < 2; events++)
 		for (unsigned k = 0; k < npanes; k++)
-			if ((strcmp(panes[k].name, "Events") == 0) == (events == 1))
-				u->own_panes[n++] = panes[k];
+			if ((strcmp(panes[k].name, "Events") == 0) == (events == 1)) {
+				u->full_panes[n] = panes[k];
+				u->own_panes[n] = panes[k];
+				pane_select(&u->own_panes[n], ui_columns(u, panes[k].name));
+				n++;
+			}
 	panes = u->own_panes;
 	u->panes = panes;
 	u->npanes = npanes;
@@ -283,6 +287,35 @@ void ui_set_catalog(struct ui *u, const struct catalog *c)
 		return;
 	u->cat = c;
 	setup_catalog_changed(u);
+}
+
+const char *ui_columns(const struct ui *u, const char *pane)
+{
+	for (unsigned i = 0; u && pane && i < u->ncolsel; i++)
+		if (strcasecmp(u->colsel[i].pane, pane) == 0)
+			return u->colsel[i].list;
+	return "";
+}
+
+void ui_set_columns(struct ui *u, const char *pane, const char *list)
+{
+	if (!u || !pane)
+		return;
+	unsigned i = 0;
+	while (i < u->ncolsel && strcasecmp(u->colsel[i].pane, pane) != 0)
+		i++;
+	if (i == u->ncolsel && u->ncolsel == UI_MAX_PANES)
+		return;
+	if (i == u->ncolsel)
+		u->ncolsel++;
+	snprintf(u->colsel[i].pane, sizeof(u->colsel[i].pane), "%s", pane);
+	snprintf(u->colsel[i].list, sizeof(u->colsel[i].list), "%s", list ? list : "");
+	/* The panes shown now follow it. */
+	for (unsigned k = 0; k < u->npanes; k++) {
+		u->own_panes[k] = u->full_panes[k];
+		pane_select(&u->own_panes[k], ui_columns(u, u->full_panes[k].name));
+	}
+	ui_refresh_rows(u, true);
 }
 
 void ui_set_replay(struct ui *u, const char *text)

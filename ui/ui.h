@@ -43,6 +43,7 @@ enum ui_cmd_kind {
 	UI_SET_METRICS,	   /* .metrics, .nmetrics: the user's derived columns */
 	UI_SAVE_CONFIG,	   /* write the setup file */
 	UI_TOGGLE_CMDLINE, /* c: COMMAND shows the arguments (or the name again) */
+	UI_SET_COLUMNS,	   /* the column chooser: pane .spec shows .columns ("" default) */
 	UI_STEP,	   /* a replay: one tick forward (.step 1) or back (-1) */
 	UI_JUMP,	   /* a replay: to the time typed (.spec) */
 };
@@ -53,6 +54,7 @@ struct ui_cmd {
 	pid_t pid;
 	int sig;		  /* UI_SIGNAL: the signal for pid */
 	int step;		  /* UI_STEP */
+	const char *columns;	  /* UI_SET_COLUMNS */
 	unsigned long long start; /* UI_SIGNAL: pid's start time when it was picked */
 	/* UI-owned, valid until the next ui_* call: */
 	const char *spec;
@@ -89,6 +91,12 @@ void ui_message(struct ui *u, const char *text);
 /* The events sent (UI_SET_EVENTS) were refused, for why: said, and a spec typed at the
  * events setup's spec line is shown there again as typed. */
 void ui_events_refused(struct ui *u, const char *why);
+
+/* Which columns pane shows, in order (pane_select's list; NULL or "": its default).
+ * From the setup file at start; the column chooser changes it. */
+void ui_set_columns(struct ui *u, const char *pane, const char *list);
+/* The list in force for pane ("" when it shows its default). */
+const char *ui_columns(const struct ui *u, const char *pane);
 
 /* A replay (-r): the header's REPLAY field (the tick's recorded time), and t, T and b
  * step and jump. NULL: the live screen. */

@@ -46,6 +46,12 @@ struct ui {
 	struct detail detail;	    /* MODE_DETAIL: whose */
 	const struct pane *panes;   /* own_panes, in screen order */
 	struct pane own_panes[UI_MAX_PANES];
+	struct pane full_panes[UI_MAX_PANES]; /* the same with every column they can show */
+	struct {
+		char pane[32];
+		char list[512];
+	} colsel[UI_MAX_PANES]; /* the column chooser's choices, by pane name */
+	unsigned ncolsel;
 	unsigned npanes;
 	unsigned pane;	    /* active pane */
 	char pane_name[32]; /* the active pane by name, to find it in rebuilt panes */

@@ -1,0 +1,111 @@
+/* The column chooser: see colpick.h. */
+#include "colpick.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "colors.h"
+#include "curs.h"
+#include "paint.h"
+#include "uistate.h"
+
+unsigned colpick_rows(const struct ui *u, struct colpick_row *rows, unsigned max)
+{
+	unsigned n = 0;
+	if (u->npanes == 0)
+		return 0;
+	const struct pane *shown = &u->own_panes[u->pane], *all = &u->full_panes[u->pane];
+	for (unsigned i = 0; i < shown->ncols && n < max; i++)
+		if (shown->cols[i].kind != COL_COMMAND) {
+			int k = pane_find_column(all, shown->cols[i].name);
+			if (k >= 0)
+				rows[n++] = (struct colpick_row){&all->cols[k], true};
+		}
+	for (unsigned i = 0; i < all->ncols && n < max; i++)
+		if (all->cols[i].kind != COL_COMMAND &&
+		    pane_find_column(shown, all->cols[i].name) < 0)
+			rows[n++] = (struct colpick_row){&all->cols[i], false};
+	return n;
+}
+
+void colpick_draw(struct ui *u, struct scroll *s, int y, int h, int w)
+{
+	struct colpick_row rows[40];
+	unsigned n = colpick_rows(u, rows, 40);
+	scroll_set(s, n);
+	scroll_fit(s, (size_t)(h > 0 ? h : 1));
+	if (n == 0) {
+		paint_text(y, 1, w - 1, "no pane to choose columns for", colors_attr(CLR_MISSING));
+		return;
+	}
+	for (int k = 0; k < h; k++) {
+		size_t i = s->top + (size_t)k;
+		if (i >= n)
+			break;
+		char line[256];
+		snprintf(line, sizeof(line), " [%c] %-10s %s", rows[i].shown ? 'x' : ' ',
+			 rows[i].c->name, rows[i].c->help ? rows[i].c->help : "");
+		attr_t a = i == s->sel	   ? colors_attr(CLR_SELECTED)
+			   : rows[i].shown ? A_NORMAL
+					   : colors_attr(CLR_MISSING);
+		paint_fill(y + k, 0, w, a);
+		paint_text(y + k, 0, w, line, a);
+	}
+}
+
+/* The shown columns' names in order, after the change, into the pane's choice. */
+static void apply(struct ui *u, const struct colpick_row *rows, unsigned n, struct ui_cmd *cmd)
+{
+	char list[512];
+	size_t k = 0;
+	list[0] = '\0';
+	for (unsigned i = 0; i < n && k < sizeof(list); i++)
+		if (rows[i].shown)
+			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", k ? "," : "",
+					      rows[i].c->name);
+	const char *pane = u->panes[u->pane].name;
+	ui_set_columns(u, pane, list);
+	cmd->kind = UI_SET_COLUMNS;
+	cmd->spec = u->pane_name;
+	cmd->columns = ui_columns(u, u->pane_name);
+}
+
+bool colpick_key(struct ui *u, struct scroll *s, int key, struct ui_cmd *cmd)
+{
+	struct colpick_row rows[40];
+	unsigned n = colpick_rows(u, rows, 40);
+	size_t i = s->sel;
+	if (i >= n)
+		return false;
+	switch (key) {
+	case ' ':
+	case '\n':
+	case '\r':
+	case KEY_ENTER: {
+		unsigned shown = 0;
+		for (unsigned k = 0; k < n; k++)
+			shown += rows[k].shown;
+		if (rows[i].shown && shown == 1) {
+			snprintf(u->msg, sizeof(u->msg), "a pane shows one column at least");
+			return true;
+		}
+		rows[i].shown = !rows[i].shown;
+		apply(u, rows, n, cmd);
+		return true;
+	}
+	case '[':
+	case ']': {
+		size_t j = key == '[' ? i - 1 : i + 1;
+		if ((key == '[' && i == 0) || j >= n || !rows[i].shown || !rows[j].shown)
+			return true;
+		struct colpick_row t = rows[i];
+		rows[i] = rows[j];
+		rows[j] = t;
+		s->sel = j;
+		apply(u, rows, n, cmd);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
