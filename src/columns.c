@@ -75,6 +75,29 @@ static const struct column col_cgroup = {
 	.b = -1,
 	.help = "cgroup: systemd unit, container or pod (hidden until chosen)"};
 
+static const struct column col_state = {
+	.name = "S",
+	.title = "S",
+	.width = 1,
+	.hidden = true,
+	.kind = COL_STATE,
+	.fmt = FMT_TEXT,
+	.a = -1,
+	.b = -1,
+	.help = "state: R running, S sleeping, D disk, T stopped, Z zombie "
+		"(as it last ran; hidden until chosen)"};
+static const struct column col_res = {
+	.name = "RES",
+	.title = "  RES",
+	.width = 6,
+	.desc_first = true,
+	.hidden = true,
+	.kind = COL_RES,
+	.fmt = FMT_MEM,
+	.a = -1,
+	.b = -1,
+	.help = "resident memory when it last ran (hidden until chosen)"};
+
 static const struct column col_cpu = C("CPU%", " CPU%", 6, COL_CPU_PCT, FMT_PCT, ROLE_TASK_CLOCK,
 				       -1, 100, "CPU time (task-clock) per wall-clock time, %");
 
@@ -204,6 +227,8 @@ static void builtin_pane(const struct model *m, const struct pane_def *d, struct
 		r.b = 1;
 		pane_add(p, &r);
 	}
+	pane_add(p, &col_res);
+	pane_add(p, &col_state);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -279,6 +304,8 @@ static void events_pane(const struct model *m, struct pane *p)
 		}
 		pane_add(p, &r);
 	}
+	pane_add(p, &col_res);
+	pane_add(p, &col_state);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -435,6 +462,12 @@ struct val column_value(const struct column *c, const struct model *m, const str
 		return cpu_pct(c, m, r);
 	case COL_COUNT:
 		return r->v[c->a];
+	case COL_RES:
+		/* Unknown (a CPU row, a task not read yet): n/a, never a silent 0. */
+		if (r->kind == ROW_CPU || r->kind == ROW_CGROUP || !r->state)
+			return val_missing(VAL_NA, WHY_UNSUPPORTED);
+		return (struct val){
+			.v = (double)r->rss_kb * 1024, .state = VAL_EXACT, .run_pm = 1000};
 	case COL_RATE: {
 		struct val sec = {.v = m->elapsed, .state = VAL_EXACT, .run_pm = 1000};
 		return val_ratio(r->v[c->a], sec, 1);
@@ -512,6 +545,9 @@ static void fmt_text(const struct column *c, const struct mrow *r, char *buf, si
 	case COL_COMMAND:
 		numfmt_str(r->comm ? r->comm : "", buf, len);
 		return;
+	case COL_STATE:
+		snprintf(buf, len, "%c", r->state && r->kind != ROW_CPU ? r->state : ' ');
+		return;
 	case COL_CGROUP: {
 		char name[256];
 		numfmt_str(r->cgroup ? cgroup_name(r->cgroup, name, sizeof(name)) : "", buf, len);
@@ -553,6 +589,8 @@ size_t column_format_val(const struct column *c, struct val v, char *buf, size_t
 		return numfmt_fixed(v.v, v.v < 999.95 ? 1 : 0, buf, len);
 	case FMT_GHZ:
 		return numfmt_fixed(v.v, 2, buf, len);
+	case FMT_MEM:
+		return numfmt_mem(v.v, buf, len);
 	default:
 		return numfmt_sig(v.v, w, buf, len);
 	}
@@ -572,9 +610,9 @@ void column_format_raw(const struct column *c, const struct model *m, const stru
 		return;
 	}
 	snprintf(buf, len,
-		 c->fmt == FMT_COUNT ? "%.0f"
-		 : c->fmt == FMT_PCT ? "%.2f"
-				     : "%.4f",
+		 c->fmt == FMT_COUNT || c->fmt == FMT_MEM ? "%.0f"
+		 : c->fmt == FMT_PCT			  ? "%.2f"
+							  : "%.4f",
 		 isfinite(v.v) ? v.v : 0.0);
 }
 

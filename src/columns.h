@@ -17,12 +17,14 @@ enum col_kind {
 	COL_THREADS,
 	COL_COMMAND,
 	COL_CGROUP,  /* the cgroup's readable name (src/cgroup.h) */
+	COL_STATE,   /* S: the process's state letter */
 	COL_CPU_PCT, /* numeric columns */
 	COL_COUNT,   /* count of event a in the interval */
 	COL_RATE,    /* event a per second */
 	COL_RATIO,   /* a / b * mul (IPC, miss %, MPKI) */
 	COL_GHZ,     /* event a / running time of its group */
 	COL_RUN_PCT, /* running % of group a */
+	COL_RES,     /* resident memory, bytes */
 };
 
 enum col_fmt {
@@ -32,6 +34,7 @@ enum col_fmt {
 	FMT_RATIO, /* 3 significant digits: 1.23, 0.0123, 12.3k, 4e-5 */
 	FMT_GHZ,   /* 2.41 */
 	FMT_TIME,  /* nanoseconds as time: 850ns, 12.3us, 345ms, 1.02s */
+	FMT_MEM,   /* bytes: 812K, 12.3M, 1.02G */
 };
 
 struct column {

@@ -149,6 +149,8 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		p->uid = known->uid;
 		p->kthread = known->kthread;
 		p->ppid = known->ppid;
+		p->state = known->state;
+		p->rss_kb = known->rss_kb;
 	} else if (from) {
 		/* A fork copies its parent's name and owner: no /proc read needed. */
 		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
@@ -168,6 +170,8 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 				p->uid = info.uid;
 				p->kthread = info.kthread;
 				p->ppid = info.ppid;
+				p->state = info.state;
+				p->rss_kb = info.rss_kb;
 			}
 		}
 	}

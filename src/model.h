@@ -70,6 +70,8 @@ struct mrow {
 				root; ROW_CGROUP: the cgroup itself), NULL when unknown or for
 				CPU rows */
 	unsigned nthreads;
+	uint64_t rss_kb;	   /* resident memory when it last ran (processes), 0 unknown */
+	char state;		   /* its state as /proc says (R, S, D, T, Z, I), '\0' unknown */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */
 	double cpu_pct;		   /* ROW_CPU: busy % from /proc/stat (-1 unreadable, -2 no time

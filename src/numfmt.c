@@ -165,3 +165,18 @@ size_t numfmt_time(double ns, char *buf, size_t len)
 	strcpy(num + n, unit[u]);
 	return numfmt_str(num, buf, len);
 }
+
+size_t numfmt_mem(double v, char *buf, size_t len)
+{
+	static const char unit[] = "BKMGTPE";
+	int u = 0;
+	while (v >= 1023.5 && u < 6) {
+		v /= 1024;
+		u++;
+	}
+	return numfmt_fixed_unit(v,
+				 u == 0 || v >= 99.95 ? 0
+				 : v < 9.995	      ? 2
+						      : 1,
+				 unit[u], buf, len);
+}

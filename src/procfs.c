@@ -82,25 +82,30 @@ static bool stat_num(const char *p, long long *v)
 	return end != p && errno == 0 && (*end == ' ' || *end == '\n' || *end == '\0');
 }
 
-/* state(3) ppid(4) flags(9) utime(14) stime(15) num_threads(20) starttime(22)
+/* state(3) ppid(4) flags(9) utime(14) stime(15) num_threads(20) starttime(22) rss(24)
  * processor(39) policy(41), walked once (sscanf was a tenth of start-up with a thousand tasks). */
 static int parse_stat(const char *buf, struct procfs_task *t)
 {
 	const char *p = strrchr(buf, ')');
 	if (!p)
 		return -EINVAL;
-	static const int want[] = {3, 4, 9, 14, 15, 20, 22, 39, 41};
-	const char *at[9] = {NULL};
+	static const int want[] = {3, 4, 9, 14, 15, 20, 22, 39, 41, 24};
+	const char *at[10] = {NULL};
 	const char *q = next_field(p + 1, 1); /* field 3 */
 	for (unsigned i = 0; i < 9 && q; i++) {
 		if (i > 0)
 			q = next_field(q, want[i] - want[i - 1] + 1);
 		at[i] = q;
 	}
-	long long ppid, flags, utime, stime, nthreads, start, cpu, policy;
+	long long ppid, flags, utime, stime, nthreads, start, cpu, policy, rss;
 	if (!at[0] || !stat_num(at[1], &ppid) || !stat_num(at[2], &flags))
 		return -EINVAL;
 	char state = *at[0];
+	at[9] = at[6] ? next_field(at[6], 24 - 22 + 1) : NULL;
+	t->state = state;
+	t->rss_kb = at[9] && stat_num(at[9], &rss) && rss > 0
+			    ? (uint64_t)rss * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024)
+			    : 0;
 	t->cpu_ticks =
 		stat_num(at[3], &utime) && stat_num(at[4], &stime) && utime >= 0 && stime >= 0
 			? (uint64_t)utime + (uint64_t)stime
@@ -213,6 +218,31 @@ int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total,
 			ncpu = cpu + 1;
 	}
 	return ncpu;
+}
+
+int procfs_proc_mem(const char *root, pid_t pid, char *state, uint64_t *rss_kb)
+{
+	char path[256], buf[1024];
+	snprintf(path, sizeof(path), "%s/proc/%d/stat", root, (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	int err = errno;
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -err : -EINVAL;
+	buf[n] = '\0';
+	/* state(3) ... rss(24), in pages */
+	const char *p = strrchr(buf, ')');
+	const char *st = p ? next_field(p + 1, 1) : NULL;
+	const char *rss = st ? next_field(st, 22) : NULL;
+	long long pages;
+	if (!st || !rss || !stat_num(rss, &pages) || pages < 0)
+		return -EINVAL;
+	*state = *st;
+	*rss_kb = (uint64_t)pages * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
+	return 0;
 }
 
 int procfs_cmdline(const char *root, pid_t pid, char *buf, size_t len)

@@ -19,6 +19,8 @@ struct procfs_task {
 	uint64_t cpu_ticks;   /* its time on a CPU so far, user and system (clock ticks) */
 	uint64_t start_ticks; /* when it started, in clock ticks after boot */
 	bool rt_running;      /* runnable (R) under a real-time policy (FIFO, RR, DEADLINE) */
+	char state;	      /* R, S, D, T, Z, I ... */
+	uint64_t rss_kb;      /* resident memory of its process */
 	char comm[PROCFS_COMM_MAX];
 };
 
@@ -38,6 +40,10 @@ int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
  * (truncated to len). Returns the length, 0 when it has none (a kernel thread, a zombie),
  * or -errno. */
 int procfs_cmdline(const char *root, pid_t pid, char *buf, size_t len);
+
+/* Process pid's state letter and resident memory (KiB) from /proc/<pid>/stat. 0 or
+ * -errno. */
+int procfs_proc_mem(const char *root, pid_t pid, char *state, uint64_t *rss_kb);
 
 /* The process a thread id belongs to (Tgid), or -errno. */
 pid_t procfs_tgid(const char *root, pid_t tid);

@@ -168,7 +168,35 @@ static int live_grow(struct recorder *r)
 }
 
 /* The task of a row: found among the live ones, or a new tasks row. */
-static int task_of(struct recorder *r, const struct mrow *row, int64_t *id)
+static int insert_task(struct recorder *r, const struct mrow *row, int64_t *id)
+{
+	sqlite3_stmt *st = r->ins_task;
+	sqlite3_bind_int(st, 1, (int)row->kind);
+	sqlite3_bind_int(st, 2, (int)row->pid);
+	sqlite3_bind_int(st, 3, (int)row->tid);
+	sqlite3_bind_int(st, 4, row->cpu);
+	sqlite3_bind_int64(st, 5, (int64_t)row->uid);
+	rec_bind_text(st, 6, row->user);
+	rec_bind_text(st, 7, row->comm);
+	rec_bind_text(st, 8, row->cgroup);
+	sqlite3_bind_int(st, 9, row->kthread);
+	sqlite3_bind_int(st, 10, (int)row->nthreads);
+	sqlite3_bind_int64(st, 11, (int64_t)r->seq);
+	rec_bind_text(st, 12, row->cmdline);
+	sqlite3_bind_int(st, 13, (int)row->ppid);
+	if (row->state) {
+		sqlite3_bind_int64(st, 14, (int64_t)row->rss_kb);
+		sqlite3_bind_int(st, 15, row->state);
+	}
+	int rc = rec_step_done(st);
+	*id = sqlite3_last_insert_rowid(r->db);
+	return rc;
+}
+
+/* The task of a row: found among the live ones, or a new tasks row. An idle row whose
+ * memory or state differs from its task's at rest (it ran since, and stopped) starts a
+ * new task from this tick, with these at rest: a replay's idle rows read them there. */
+static int task_of(struct recorder *r, const struct mrow *row, bool idle, int64_t *id)
 {
 	char key[6144];
 	snprintf(key, sizeof(key), "%d|%d|%d|%d|%d|%u|%d|%u|%zu:%s|%zu:%s|%zu:%s|%s",
@@ -187,33 +215,34 @@ static int task_of(struct recorder *r, const struct mrow *row, int64_t *id)
 			if (l->seen == r->seq)
 				break; /* two rows of one identity in a tick: a task each */
 			l->seen = r->seq;
+			if (idle && (l->rss != row->rss_kb || l->state != row->state)) {
+				sqlite3_bind_int64(r->end_task, 1, (int64_t)r->seq - 1);
+				sqlite3_bind_int64(r->end_task, 2, l->id);
+				int rc = rec_step_done(r->end_task);
+				if (!rc)
+					rc = insert_task(r, row, &l->id);
+				l->rss = row->rss_kb;
+				l->state = row->state;
+				if (rc)
+					return rc;
+			}
 			*id = l->id;
 			return 0;
 		}
 	}
-	sqlite3_stmt *st = r->ins_task;
-	sqlite3_bind_int(st, 1, (int)row->kind);
-	sqlite3_bind_int(st, 2, (int)row->pid);
-	sqlite3_bind_int(st, 3, (int)row->tid);
-	sqlite3_bind_int(st, 4, row->cpu);
-	sqlite3_bind_int64(st, 5, (int64_t)row->uid);
-	rec_bind_text(st, 6, row->user);
-	rec_bind_text(st, 7, row->comm);
-	rec_bind_text(st, 8, row->cgroup);
-	sqlite3_bind_int(st, 9, row->kthread);
-	sqlite3_bind_int(st, 10, (int)row->nthreads);
-	sqlite3_bind_int64(st, 11, (int64_t)r->seq);
-	rec_bind_text(st, 12, row->cmdline);
-	sqlite3_bind_int(st, 13, (int)row->ppid);
-	int rc = rec_step_done(st);
+	int rc = insert_task(r, row, id);
 	if (rc)
 		return rc;
 	char *k = strdup(key);
 	if (!k)
 		return -ENOMEM;
-	*id = sqlite3_last_insert_rowid(r->db);
 	struct live *l = &r->live[r->nlive];
-	*l = (struct live){.key = k, .hash = h, .id = *id, .seen = r->seq};
+	*l = (struct live){.key = k,
+			   .hash = h,
+			   .id = *id,
+			   .seen = r->seq,
+			   .rss = row->rss_kb,
+			   .state = row->state};
 	while (r->index[i] >= 0)
 		i = (i + 1) & (r->icap - 1);
 	r->index[i] = (int)r->nlive++;
@@ -264,7 +293,11 @@ static int put_sample(struct recorder *r, const struct model *m, const struct mr
 			return rc;
 		rec_bind_text(st, 5, r->cells);
 	}
-	int col = 6;
+	if (row->state) {
+		sqlite3_bind_int64(st, 6, (int64_t)row->rss_kb);
+		sqlite3_bind_int(st, 7, row->state);
+	}
+	int col = 8;
 	for (unsigned i = 0; i < m->nevents; i++, col++) {
 		double v = row->v[i].v;
 		if (v == 0 && !has_number(&row->v[i]))
@@ -286,8 +319,9 @@ static int put_rows(struct recorder *r, const struct model *m, const struct mrow
 {
 	for (unsigned k = 0; k < n; k++) {
 		int64_t task;
-		int rc = task_of(r, &rows[k], &task);
-		if (!rc && !idle_row(r, m, &rows[k]))
+		bool idle = idle_row(r, m, &rows[k]);
+		int rc = task_of(r, &rows[k], idle, &task);
+		if (!rc && !idle)
 			rc = put_sample(r, m, &rows[k], task);
 		if (rc)
 			return rc;
@@ -431,8 +465,8 @@ struct recorder *recorder_open(const char *path, const struct record_opts *o, ch
 			       -1, &r->ins_tick, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db,
 			       "INSERT INTO tasks(kind, pid, tid, cpu, uid, user, comm, cgroup,"
-			       " kthread, nthreads, first, cmdline, ppid)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " kthread, nthreads, first, cmdline, ppid, rss, state)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &r->ins_task, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "UPDATE tasks SET last = ? WHERE id = ?", -1, &r->end_task,
 			       NULL) != SQLITE_OK) {

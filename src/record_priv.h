@@ -16,6 +16,8 @@ struct live {
 	uint64_t hash;
 	int64_t id;
 	uint64_t seen; /* seq of the last tick that had its row */
+	uint64_t rss;  /* the task's resident memory and state at rest (tasks.rss, .state): */
+	char state;    /* what its idle rows read */
 };
 
 struct recorder {

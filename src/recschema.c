@@ -26,7 +26,7 @@ const char rec_schema[] =
 	"CREATE TABLE tasks(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, pid INTEGER,"
 	" tid INTEGER, cpu INTEGER, uid INTEGER, user TEXT, comm TEXT, cgroup TEXT,"
 	" kthread INTEGER, nthreads INTEGER, first INTEGER NOT NULL, last INTEGER,"
-	" cmdline TEXT, ppid INTEGER);"
+	" cmdline TEXT, ppid INTEGER, rss INTEGER, state INTEGER);"
 	"CREATE INDEX tasks_first ON tasks(first);"
 	"CREATE INDEX tasks_last ON tasks(last);"
 	"CREATE TABLE ticks(seq INTEGER PRIMARY KEY, wall REAL NOT NULL, tick INTEGER NOT NULL,"
@@ -35,7 +35,8 @@ const char rec_schema[] =
 	" ntasks INTEGER, nfd_short INTEGER, idle TEXT NOT NULL);"
 	"CREATE INDEX ticks_wall ON ticks(wall);"
 	"CREATE TABLE samples(seq INTEGER NOT NULL, task INTEGER NOT NULL, flags INTEGER,"
-	" cpu_pct REAL, cells TEXT, PRIMARY KEY(seq, task)) WITHOUT ROWID;"
+	" cpu_pct REAL, cells TEXT, rss INTEGER, state INTEGER, PRIMARY KEY(seq, task))"
+	" WITHOUT ROWID;"
 	"INSERT INTO meta VALUES('format', 1), ('created_by', 'pmutop " PMUTOP_VERSION "');"
 	"PRAGMA application_id = 1886221684;" /* RECFMT_APP_ID */
 	"PRAGMA user_version = 1;"	      /* RECFMT_VERSION */
@@ -120,13 +121,13 @@ int rec_prepare_sample(struct recorder *r, unsigned nev, unsigned ngr)
 	char *sql = malloc(cap);
 	if (!sql)
 		return -ENOMEM;
-	size_t k =
-		(size_t)snprintf(sql, cap, "INSERT INTO samples(seq, task, flags, cpu_pct, cells");
+	size_t k = (size_t)snprintf(
+		sql, cap, "INSERT INTO samples(seq, task, flags, cpu_pct, cells, rss, state");
 	for (unsigned i = 0; i < nev; i++)
 		k += (size_t)snprintf(sql + k, cap - k, ", v%u", i);
 	for (unsigned g = 0; g < ngr; g++)
 		k += (size_t)snprintf(sql + k, cap - k, ", e%u, r%u", g, g);
-	k += (size_t)snprintf(sql + k, cap - k, ") VALUES(?, ?, ?, ?, ?");
+	k += (size_t)snprintf(sql + k, cap - k, ") VALUES(?, ?, ?, ?, ?, ?, ?");
 	for (unsigned i = 0; i < nev + 2 * ngr; i++)
 		k += (size_t)snprintf(sql + k, cap - k, ", ?");
 	snprintf(sql + k, cap - k, ")");

@@ -168,11 +168,12 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			       "SELECT wall, tick, time, interval, elapsed, evset, header, flags,"
 			       " exit_status, ntasks, nfd_short, idle FROM ticks WHERE seq = ?",
 			       -1, &p->tick, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db,
-			       "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup, kthread,"
-			       " nthreads, cmdline, ppid FROM tasks WHERE first <= ?1 AND (last IS"
-			       " NULL OR last >= ?1)",
-			       -1, &p->tasks, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+		    p->db,
+		    "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup, kthread,"
+		    " nthreads, cmdline, ppid, rss, state FROM tasks WHERE first <= ?1 AND"
+		    " (last IS NULL OR last >= ?1)",
+		    -1, &p->tasks, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT * FROM samples WHERE seq = ?", -1, &p->samples,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT min(seq) FROM ticks WHERE seq > ?", -1, &p->next,
@@ -441,6 +442,8 @@ static int load_tasks(struct replay *p, char *err, size_t len)
 		t->r.kthread = sqlite3_column_int(st, 9) != 0;
 		t->r.nthreads = (unsigned)sqlite3_column_int(st, 10);
 		t->r.ppid = sqlite3_column_int(st, 12);
+		t->r.rss_kb = (uint64_t)sqlite3_column_int64(st, 13);
+		t->r.state = (char)sqlite3_column_int(st, 14);
 		t->sample = -1;
 		p->ntk++;
 	}
@@ -592,7 +595,7 @@ static int build_rows(struct replay *p, char *err, size_t len)
 	sqlite3_bind_int64(st, 1, (int64_t)p->seq);
 	int rc = 0, step;
 	bool mapped = false;
-	int cells_col = 0, flags_col = 0, cpu_col = 0, task_col = 0;
+	int cells_col = 0, flags_col = 0, cpu_col = 0, task_col = 0, rss_col = -1, state_col = -1;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!mapped) {
 			column_index(st, 'v', m->nevents, vcol);
@@ -602,6 +605,8 @@ static int build_rows(struct replay *p, char *err, size_t len)
 			flags_col = named(st, "flags");
 			cpu_col = named(st, "cpu_pct");
 			task_col = named(st, "task");
+			rss_col = named(st, "rss");
+			state_col = named(st, "state");
 			mapped = true;
 			if (cells_col < 0 || flags_col < 0 || cpu_col < 0 || task_col < 0) {
 				rc = damaged(p, err, len, "samples lack columns");
@@ -614,8 +619,14 @@ static int build_rows(struct replay *p, char *err, size_t len)
 			break;
 		}
 		struct mstore *s = t->r.kind == ROW_CPU ? &p->cpus : &p->rows;
-		rc = fill_row(p, mstore_at(s, (size_t)t->sample), st, vcol, ecol, rcol, cells_col,
-			      flags_col, cpu_col, err, len);
+		struct mrow_w w = mstore_at(s, (size_t)t->sample);
+		rc = fill_row(p, w, st, vcol, ecol, rcol, cells_col, flags_col, cpu_col, err, len);
+		/* Memory and state as it ran then (the task's row holds them at rest). */
+		if (state_col >= 0 && rss_col >= 0 &&
+		    sqlite3_column_type(st, state_col) != SQLITE_NULL) {
+			w.r->rss_kb = (uint64_t)sqlite3_column_int64(st, rss_col);
+			w.r->state = (char)sqlite3_column_int(st, state_col);
+		}
 	}
 	sqlite3_reset(st);
 	free(cols);

@@ -107,6 +107,8 @@ static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 	r->kind = ROW_PROC;
 	r->pid = r->tid = p->pid;
 	r->ppid = p->ppid;
+	r->rss_kb = p->rss_kb;
+	r->state = p->state;
 	r->uid = p->uid;
 	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */
 		p->user = procfs_user_name(p->uid);
@@ -192,6 +194,8 @@ static void zero_values(const struct engine *e, const struct mrow_w *w)
 static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 {
 	p->asleep_tick = e->m.tick + 1; /* the tick this is (m.tick counts after) */
+	if (p->state == 'R')
+		p->state = 'S'; /* it did not run this interval: asleep, not read again */
 	struct mrow_w pr = mstore_row(&e->rows, i++);
 	proc_row(e, p, pr.r);
 	for (struct task *t = p->threads; t; t = t->sibling)
@@ -248,6 +252,11 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 {
 	if (rowbuild_asleep(e, p))
 		return build_asleep(e, p, i);
+	/* It ran: its state and resident memory now (one read; a process that did not run
+	 * keeps what it had, so the cost scales with what runs). */
+	if (!p->exited && procfs_proc_mem(e->o.root, p->pid, &p->state, &p->rss_kb) < 0 &&
+	    !p->state)
+		p->state = '?';
 	struct mrow_w pr = mstore_row(&e->rows, i++);
 	proc_row(e, p, pr.r);
 	bool all_exited;

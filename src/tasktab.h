@@ -79,6 +79,8 @@ struct proc {
 	uint8_t *tot_why;      /* per event: WHY_NONE once any thread counted it */
 	unsigned nthreads;
 	pid_t ppid;	   /* its parent when first seen (/proc, or the process it forked from) */
+	uint64_t rss_kb;   /* resident memory when it last ran (procfs_proc_mem) */
+	char state;	   /* its state then */
 	char *cmdline;	   /* its arguments (engine_set_cmdline), or NULL: not read */
 	uint64_t cmd_hash; /* of the comm the cmdline was read under: an exec reads again */
 	char comm[PROCFS_COMM_MAX];

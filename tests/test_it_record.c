@@ -120,6 +120,25 @@ static void test_replay_equals_live(void **state)
 				 fmts[i], strlen(out1), strlen(out2));
 		free(file);
 	}
+	/* Memory and state (RES, S) as the setup file chose them: the same in the replay,
+	 * idle rows included (their task holds them at rest). */
+	char *cfg = strdup(path("cols.rc")), *memfile = strdup(path("mem"));
+	FILE *cf = fopen(cfg, "w");
+	assert_non_null(cf);
+	fputs("columns Software PID,CPU%,RES,S,FAULTS\n", cf);
+	fclose(cf);
+	char *mlive[] = {PMUTOP_BINARY, "-c",	  cfg,	      "-b", "-n",    "4", "-d",
+			 "0.2",		"--pane", "Software", "-w", memfile, NULL};
+	int mst = testutil_run(mlive, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(mst) && WEXITSTATUS(mst) == 0);
+	assert_non_null(strstr(out1, "  RES S"));
+	char *mrep[] = {PMUTOP_BINARY, "-c", cfg, "-r", memfile, "-b", "--pane", "Software", NULL};
+	mst = testutil_run(mrep, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(mst) && WEXITSTATUS(mst) == 0);
+	if (strcmp(out1, out2) != 0)
+		fail_msg("RES and S: the replay differs from the live output");
+	free(cfg);
+	free(memfile);
 	/* --begin and -n pick ticks: the second and third of three. */
 	char *file = strdup(path("csv"));
 	char *part[] = {PMUTOP_BINARY, "-r", file,	"-b",	 "--format", "csv",

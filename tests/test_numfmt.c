@@ -46,6 +46,13 @@ static void test_count_sig_time(void **state)
 	CHECK(numfmt_sig(0.000123, 6, b_, sizeof(b_)), "1.2e-4");
 	CHECK(numfmt_sig(2500, 5, b_, sizeof(b_)), "2.50k");
 	CHECK(numfmt_sig(NAN, 5, b_, sizeof(b_)), "-");
+	CHECK(numfmt_mem(0, b_, sizeof(b_)), "0B");
+	CHECK(numfmt_mem(512, b_, sizeof(b_)), "512B");
+	CHECK(numfmt_mem(1023, b_, sizeof(b_)), "1023B");
+	CHECK(numfmt_mem(1024, b_, sizeof(b_)), "1.00K");
+	CHECK(numfmt_mem(11.7 * 1024 * 1024, b_, sizeof(b_)), "11.7M");
+	CHECK(numfmt_mem(812.0 * 1024, b_, sizeof(b_)), "812K");
+	CHECK(numfmt_mem(3.0 * 1024 * 1024 * 1024, b_, sizeof(b_)), "3.00G");
 	CHECK(numfmt_time(850, b_, sizeof(b_)), "850ns");
 	CHECK(numfmt_time(12300, b_, sizeof(b_)), "12.3us");
 	CHECK(numfmt_time(1.02e9, b_, sizeof(b_)), "1.02s");

@@ -148,6 +148,17 @@ static void test_task_info_fixture(void **state)
 	assert_int_equal(t.cpu_ticks, 5 + 3); /* utime and stime, the 14th and 15th */
 	assert_int_equal(t.start_ticks, 100); /* starttime, the 22nd */
 	assert_false(t.rt_running);
+	/* State and resident memory (rss, the 24th, in pages), and the same from the
+	 * process's own stat. */
+	uint64_t kb = 200 * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
+	assert_int_equal(t.state, 'S');
+	assert_true(t.rss_kb == kb);
+	char st_letter = 0;
+	uint64_t rss = 0;
+	assert_int_equal(procfs_proc_mem(rootcopy, 42, &st_letter, &rss), 0);
+	assert_int_equal(st_letter, 'S');
+	assert_true(rss == kb);
+	assert_int_equal(procfs_proc_mem(rootcopy, 4242, &st_letter, &rss), -ENOENT);
 	char dir[4200];
 	snprintf(dir, sizeof(dir), "%s/proc/42/task/42", rootcopy);
 	struct stat st;
