@@ -876,7 +876,8 @@ static void test_pane_select(void **state)
 	struct pane all[8];
 	fake_init(&f, false);
 	assert_int_equal(columns_build_panes_all(&f.m, false, NULL, 0, all, 8), 4);
-	assert_string_equal(names(&all[3]), "PID USER CPU% CSW MIGR FAULTS MAJFLT CGROUP COMMAND");
+	assert_string_equal(names(&all[3]),
+			    "PID USER CPU% CSW MIGR FAULTS MAJFLT RES S CGROUP COMMAND");
 	struct pane p = all[3];
 	pane_select(&p, NULL);
 	assert_string_equal(names(&p), "PID USER CPU% CSW MIGR FAULTS MAJFLT COMMAND");

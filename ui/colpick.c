@@ -90,7 +90,13 @@ bool colpick_key(struct ui *u, struct scroll *s, int key, struct ui_cmd *cmd)
 			return true;
 		}
 		rows[i].shown = !rows[i].shown;
+		const char *name = rows[i].c->name;
 		apply(u, rows, n, cmd);
+		/* The selection follows the column to its new place. */
+		n = colpick_rows(u, rows, 40);
+		for (unsigned k = 0; k < n; k++)
+			if (strcmp(rows[k].c->name, name) == 0)
+				s->sel = k;
 		return true;
 	}
 	case '[':
