@@ -645,10 +645,8 @@ void pane_select(struct pane *p, const char *list)
 		}
 	} else {
 		for (unsigned i = 0; i < in.ncols; i++)
-			if (!in.cols[i].hidden && in.cols[i].kind != COL_COMMAND) {
-				used[i] = true;
+			if (!in.cols[i].hidden && in.cols[i].kind != COL_COMMAND)
 				p->cols[n++] = in.cols[i];
-			}
 	}
 	for (unsigned i = 0; i < in.ncols; i++)
 		if (in.cols[i].kind == COL_COMMAND)

@@ -55,8 +55,8 @@ int cpurows_open(struct engine *e)
 		maxid = ids[i] > maxid ? ids[i] : maxid;
 	c->n = n;
 	c->maxid = maxid;
-	c->id = calloc((size_t)n, sizeof(*c->id));
-	c->cnt = calloc((size_t)n, sizeof(*c->cnt));
+	c->id = calloc((size_t)n + 1, sizeof(*c->id));
+	c->cnt = calloc((size_t)n + 1, sizeof(*c->cnt));
 	c->busy = calloc((size_t)maxid + 1, 4 * sizeof(uint64_t));
 	if (!c->id || !c->cnt || !c->busy || engine_cpu_rows_alloc(e))
 		return -ENOMEM;

@@ -91,8 +91,8 @@ static void replay_header(struct app *a, struct ui *ui, bool playing)
 	recfmt_time_text(replay_wall(a->rp), at, sizeof(at));
 	if (replay_span(a->rp, &f, &l, &wf, &wl) == 0)
 		snprintf(text, sizeof(text), "%s %s (%llu/%llu)", playing ? "PLAY" : "REPLAY", at,
-			 (unsigned long long)(replay_seq(a->rp) - f + 1),
-			 (unsigned long long)(l - f + 1));
+			 (unsigned long long)replay_seq(a->rp) - f + 1,
+			 (unsigned long long)l - f + 1);
 	else
 		snprintf(text, sizeof(text), "REPLAY %s", at);
 	ui_set_replay(ui, text);
@@ -164,9 +164,8 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	case UI_UNFOCUS:
 	case UI_REDRAW:
 	case UI_NONE:
+	case UI_TOGGLE_CMDLINE: /* the arguments recorded, where the screen showed them */
 		break;
-	case UI_TOGGLE_CMDLINE:
-		break; /* the arguments recorded, where the recording's screen showed them */
 	case UI_TOGGLE_THREADS:
 		ui_message(ui, app_current(a)->threads
 				       ? "thread rows are in the recording"

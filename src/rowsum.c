@@ -51,6 +51,7 @@ void rowsum_rows(const struct model *m, const unsigned *idx, size_t n, struct mr
 	memset(out.g, 0, m->ngroups * sizeof(*out.g));
 	for (size_t i = 0; i < n; i++)
 		rowsum_add(m, &m->rows[idx[i]], parts, out.g);
+	struct val *v = out.v;
 	for (unsigned e = 0; e < m->nevents; e++)
-		out.v[e] = rowsum_val(&parts[e], &out.g[m->events[e].group]);
+		v[e] = rowsum_val(&parts[e], &out.g[m->events[e].group]);
 }

@@ -141,7 +141,7 @@ static void mouse(struct ui *u, struct ui_cmd *cmd)
 		return;
 	cmd->kind = UI_REDRAW;
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-		rows_move(&u->rows, ev.bstate & BUTTON4_PRESSED ? -3 : 3);
+		rows_move(&u->rows, (ev.bstate & BUTTON4_PRESSED) ? -3 : 3);
 		return;
 	}
 	if (!(ev.bstate & BUTTON1_PRESSED) || ev.y < u->table_y || ev.y >= u->table_y + u->table_h)
