@@ -480,6 +480,22 @@ static void test_meters(void **state)
 	assert_non_null(strstr(line, "1["));
 	assert_non_null(strstr(line, "75.0%]"));
 	assert_null(strstr(line, "75.0% ipc"));
+	/* M: IPC as the bars (half of the 4 a full bar is), n/a where there is none. */
+	fake_key(ui_of(state), 'M');
+	s = screen(state);
+	fake_line(s, fake_find(s, "0["), line, sizeof(line));
+	assert_non_null(strstr(line, "ipc 2.00]"));
+	assert_non_null(strstr(line, "ipc n/a]"));
+	assert_null(strstr(line, "25.0%"));
+	/* M again: the clock; again: busy %. */
+	fake_key(ui_of(state), 'M');
+	s = screen(state);
+	fake_line(s, fake_find(s, "0["), line, sizeof(line));
+	assert_non_null(strstr(line, "GHz 1.00]"));
+	fake_key(ui_of(state), 'M');
+	s = screen(state);
+	fake_line(s, fake_find(s, "0["), line, sizeof(line));
+	assert_non_null(strstr(line, "25.0% ipc 2.00]"));
 }
 
 static void test_utf8_glyphs(void **state)

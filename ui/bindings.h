@@ -36,6 +36,7 @@ enum bind_act {
 	BIND_QUIT,
 	BIND_CMDLINE,  /* c */
 	BIND_TREE,     /* F5 (and t on the live screen) */
+	BIND_METERS,   /* M */
 	BIND_FOLD,     /* - on a cgroup row */
 	BIND_UNFOLD,   /* + */
 	BIND_STEP_FWD, /* a replay: t */

@@ -14,6 +14,7 @@
 #include "bindings.h"
 #include "colors.h"
 #include "detail.h"
+#include "meters.h"
 #include "procfs.h"
 #include "setup.h"
 #include "setupkeys.h"
@@ -305,9 +306,19 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_DETAIL:
 		enter(u);
 		break;
-	case BIND_WATCH_PID:
-		ask(u, ASK_PID);
+	case BIND_WATCH_PID: {
+		/* On a cgroup row, p narrows to its processes (as Enter there does). */
+		const struct mrow *r = rows_selected(&u->rows, u->m);
+		if (r && r->kind == ROW_CGROUP && r->cgroup) {
+			snprintf(u->cgroup, sizeof(u->cgroup), "%s", r->cgroup);
+			u->filter[0] = '\0';
+			cmd->kind = UI_TOGGLE_CGROUPS;
+			ui_refresh_rows(u, true);
+		} else {
+			ask(u, ASK_PID);
+		}
 		break;
+	}
 	case BIND_ESCAPE:
 		escape(u, cmd);
 		break;
@@ -344,6 +355,9 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_TREE:
 		u->tree = !u->tree;
 		ui_refresh_rows(u, true);
+		break;
+	case BIND_METERS:
+		u->meter_mode = (u->meter_mode + 1) % METER_MODES;
 		break;
 	case BIND_STEP_FWD:
 	case BIND_STEP_BACK:

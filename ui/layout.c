@@ -23,13 +23,14 @@
 #define FIXED_LINES 3	 /* tab bar, column titles, key bar */
 #define MIN_TABLE_ROWS 8 /* rows the meters must leave to the table */
 
-/* The IPC column of any pane, for the per-CPU meters. */
-static const struct column *ipc_column(const struct ui *u)
+/* A column of any pane (IPC, GHZ), for the per-CPU meters: from the panes with every
+ * column, so that a column the user hid still feeds them. */
+static const struct column *any_column(const struct ui *u, const char *name)
 {
 	for (unsigned i = 0; i < u->npanes; i++) {
-		int c = pane_find_column(&u->panes[i], "IPC");
+		int c = pane_find_column(&u->full_panes[i], name);
 		if (c >= 0)
-			return &u->panes[i].cols[c];
+			return &u->full_panes[i].cols[c];
 	}
 	return NULL;
 }
@@ -150,7 +151,8 @@ void layout_draw(struct ui *u)
 	int left = room - hdr + 1 - MIN_TABLE_ROWS;
 	int budget = left < (room - hdr + 1) / 2 ? left : (room - hdr + 1) / 2;
 	int mh = meters_height(u->m, w, budget);
-	meters_draw(u->m, ipc_column(u), hdr, w, budget);
+	meters_draw(u->m, any_column(u, "IPC"), any_column(u, "GHZ"), u->meter_mode, hdr, w,
+		    budget);
 	int y = hdr + mh;
 	char state[256];
 	view_state(u, state, sizeof(state));

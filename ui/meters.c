@@ -31,7 +31,22 @@ int meters_height(const struct model *m, int w, int budget)
 	return ((int)m->ncpu_rows + nc - 1) / nc;
 }
 
-/* The text at the bar's right end: "45.2%", plus " ipc 1.23" (with '~' when scaled). */
+/* What a meter shows in mode mode: its bar's fill (0..100) and the text at its right
+ * end. CPU%: "45.2%" (and " ipc 1.23", '~' when scaled, where IPC counts); IPC: the bar
+ * full at 4 instructions a cycle; GHz: full at the fastest CPU of the tick. Without a
+ * number: "n/a" or "n/c", and an empty bar, never a zero drawn as one. */
+static double mode_text(const struct model *m, const struct column *c, const struct mrow *r,
+			double top, const char *unit, char *buf, size_t len)
+{
+	struct val v = c ? column_value(c, m, r) : val_missing(VAL_NA, WHY_UNSUPPORTED);
+	if (!val_has_number(v)) {
+		snprintf(buf, len, "%s %s", unit, val_mark(v) ? val_mark(v) : "n/a");
+		return 0;
+	}
+	snprintf(buf, len, "%s %.2f%s", unit, v.v, v.state == VAL_SCALED ? "~" : "");
+	return top > 0 ? v.v / top * 100 : 0;
+}
+
 static void meter_text(const struct model *m, const struct column *ipc, const struct mrow *r,
 		       double pct, char *buf, size_t len)
 {
@@ -87,24 +102,39 @@ static void summary(const struct model *m, int y, int w)
 	paint_text(y, mw, w - mw, note, colors_attr(CLR_LABEL));
 }
 
-void meters_draw(const struct model *m, const struct column *ipc, int y, int w, int budget)
+void meters_draw(const struct model *m, const struct column *ipc, const struct column *ghz,
+		 enum meter_mode mode, int y, int w, int budget)
 {
 	int lines = meters_height(m, w, budget);
 	if (lines == 0)
 		return;
 	int nc = meter_cols((int)m->ncpu_rows, w, budget);
-	if (nc == 0) {
+	if (nc == 0 && mode == METER_CPU) {
 		summary(m, y, w);
 		return;
 	}
+	if (nc == 0)
+		nc = 1; /* IPC and GHz have no average line: the first CPUs, as they fit */
+	double fastest = 0;
+	for (unsigned i = 0; mode == METER_GHZ && ghz && i < m->ncpu_rows; i++) {
+		struct val v = column_value(ghz, m, &m->cpu_rows[i]);
+		if (val_has_number(v) && v.v > fastest)
+			fastest = v.v;
+	}
 	int mw = w / nc;
-	for (unsigned i = 0; i < m->ncpu_rows; i++) {
+	for (unsigned i = 0; i < m->ncpu_rows && (int)i < lines * nc; i++) {
 		const struct mrow *r = &m->cpu_rows[i];
 		char label[16], text[48];
+		double fill = r->cpu_pct;
 		snprintf(label, sizeof(label), "%d", r->cpu);
-		meter_text(m, ipc, r, r->cpu_pct, text, sizeof(text));
+		if (mode == METER_IPC)
+			fill = mode_text(m, ipc, r, 4.0, "ipc", text, sizeof(text));
+		else if (mode == METER_GHZ)
+			fill = mode_text(m, ghz, r, fastest, "GHz", text, sizeof(text));
+		else
+			meter_text(m, ipc, r, r->cpu_pct, text, sizeof(text));
 		/* Column-major, like htop: CPU 0..k-1 down the first column. */
 		int row = (int)i % lines, col = (int)i / lines;
-		meter(y + row, col * mw, mw - 1, label, r->cpu_pct, text);
+		meter(y + row, col * mw, mw - 1, label, fill, text);
 	}
 }

@@ -4,7 +4,8 @@
 # opens its detail view, Enter there shows its processes only (the tab bar says which,
 # Esc shows all); -G counts a cgroup
 # itself on the screen and G then says there are no process rows; c shows the command
-# line of the process in it, and its name again. Root with cgroup2 only: the
+# line of the process in it, and its name again; p on a cgroup row narrows too; t shows
+# the process tree, - folds a subtree, + unfolds it. Root with cgroup2 only: the
 # test makes its own cgroup under the cgroup2 mount and removes it.
 # Usage: cgroups.sh PMUTOP [TMUX]
 set -u
@@ -65,8 +66,30 @@ expect "sleep *$" "c again: its name"
 expect_not "^ +[0-9]+ .* pmutop *$" "pmutop itself is not in that cgroup"
 keys Escape
 expect "^ +[0-9]+ .* pmutop *$" "Esc: every process again"
+keys G / p m u t o p - t m u x Enter p
+expect "Cgroup: /$CG \\(Esc: all\\)" "p on a cgroup row: its processes too"
 keys q
 expect 'EXIT=0' "q leaves"
+
+# The tree view (t): a shell of nobody's and its two sleeps, indented under it; - folds
+# them into its row ([+]), + unfolds.
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	sh -c "sleep 138.$$ & sleep 139.$$ & wait" &
+TREE=$!
+start -u nobody
+expect "^ +[0-9]+ .* sh *\$" "the shell"
+keys t
+expect "^ +[0-9]+ .*   sleep *\$" "t: its sleeps indented under it"
+keys / s h Enter Home
+keys -
+expect "\\[\\+\\] sh" "-: folded into its row"
+expect_not "   sleep *\$" "the sleeps are inside it"
+keys + Escape
+expect "^ +[0-9]+ .*   sleep" "+: unfolded"
+keys q
+expect 'EXIT=0' "q leaves"
+pkill -f "^sleep 13[89].$$" 2>/dev/null
+wait $TREE 2>/dev/null
 
 start -G "$CG"
 expect "^ +cg .* $CG" "-G: the cgroup counted itself, on the screen"
