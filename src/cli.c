@@ -24,6 +24,7 @@ enum {
 	OPT_USER,
 	OPT_LISTEN,
 	OPT_TOP,
+	OPT_BACKEND,
 };
 
 static const struct option longopts[] = {
@@ -50,6 +51,7 @@ static const struct option longopts[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"top", required_argument, NULL, OPT_TOP},
+	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -89,6 +91,8 @@ void cli_usage(FILE *f)
 	      "      --listen [ADDR:]PORT  no screen: serve Prometheus /metrics (default\n"
 	      "                         address 127.0.0.1; [::1]:PORT for IPv6)\n"
 	      "      --top N            --listen: export the N busiest processes (default 100)\n"
+	      "      --backend B        bpf: per-CPU counters summed per task in BPF; perf:\n"
+	      "                         counters per task; auto (default): bpf where it can\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
@@ -305,6 +309,15 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->batch = true; /* no screen */
 		return 0;
 	}
+	case OPT_BACKEND:
+		if (!strcmp(arg, "auto") || !strcmp(arg, "perf") || !strcmp(arg, "bpf")) {
+			c->backend = arg[0] == 'a'   ? BACKEND_AUTO
+				     : arg[0] == 'p' ? BACKEND_PERF
+						     : BACKEND_BPF;
+			return 0;
+		}
+		snprintf(err, errlen, "--backend %s: give bpf, perf or auto", arg);
+		return -EINVAL;
 	case OPT_TOP: {
 		char *end;
 		errno = 0;
@@ -400,6 +413,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	if (c->listen && (c->count || c->format != OUT_TEXT)) {
 		snprintf(err, errlen, "--listen serves /metrics until stopped: drop %s",
 			 c->count ? "-n" : "--format");
+		return -EINVAL;
+	}
+	if (c->backend == BACKEND_BPF && c->cgroup_list) {
+		snprintf(err, errlen, "-G counts cgroups per CPU with perf: drop --backend bpf");
 		return -EINVAL;
 	}
 	if (c->top_set && !c->listen) {

@@ -14,6 +14,8 @@
 #define CLI_PANES "IPC, Cache, Branch, Software or Events"
 
 enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+/* --backend: auto counts with bpf where it can (every task, no -p, -- or -G) */
+enum backend { BACKEND_AUTO, BACKEND_PERF, BACKEND_BPF };
 
 struct cli {
 	bool batch;
@@ -44,6 +46,7 @@ struct cli {
 	const char *listen; /* --listen [ADDR:]PORT: serve /metrics, no screen */
 	long top;	    /* --top N: process series exported (default 100) */
 	bool top_set;
+	enum backend backend; /* --backend */
 	bool help, version;
 };
 
