@@ -493,10 +493,12 @@ bool bpfsource_watched_alive(const struct engine *e)
 	for (size_t i = 0; i < o->n; i++)
 		if (!(o->r[i].flags & PMUTOP_BPF_DEAD))
 			return true;
-	/* Not read yet: the watched processes still exist. */
-	for (unsigned i = 0; o->n == 0 && i < e->o.npids; i++)
-		if (kill(e->pids[i], 0) == 0)
+	/* None read yet (asleep since before the start), or a zombie: ask /proc. */
+	for (unsigned i = 0; i < e->o.npids; i++) {
+		struct procfs_task t;
+		if (procfs_task_info(e->o.root, e->pids[i], e->pids[i], &t) == 0 && !t.dead)
 			return true;
+	}
 	return false;
 }
 

@@ -156,7 +156,8 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	if ((err = load(b, specs)) != 0 || (err = open_counters(b, specs, o)) != 0)
 		goto fail;
 	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
-	if (!b->skel->links.on_switch) {
+	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
+	if (!b->skel->links.on_switch || !b->skel->links.on_exit) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}

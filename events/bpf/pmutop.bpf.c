@@ -91,9 +91,9 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw)
 	struct pmutop_bpf_task *tv = NULL;
 	if (tid != 0 && l->primed)
 		tv = task_entry(tid);
-	/* A task's own switch counts into it, but for its last: perf closes a task's
-	 * counters before that one, and the two backends agree. */
-	unsigned long long credit = sw && !dead ? 1 : 0;
+	/* A task's own switch counts into it, but not once it is exiting: perf closes a
+	 * task's counters then (perf_event_exit_task), and the two backends agree. */
+	unsigned long long credit = sw && tv && !(tv->flags & PMUTOP_BPF_EXITING) ? 1 : 0;
 	for (unsigned int i = 0; i < PMUTOP_BPF_MAXEV && i < nev; i++) {
 		struct bpf_perf_event_value v;
 		if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
@@ -116,7 +116,7 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw)
 	tv->uid = BPF_CORE_READ(t, cred, uid.val);
 	tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
 	unsigned int flags = BPF_CORE_READ(t, flags) & PF_KTHREAD_FLAG ? PMUTOP_BPF_KTHREAD : 0;
-	tv->flags = flags | (dead ? PMUTOP_BPF_DEAD : 0);
+	tv->flags = (tv->flags & PMUTOP_BPF_EXITING) | flags | (dead ? PMUTOP_BPF_DEAD : 0);
 	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
 }
 
@@ -125,6 +125,16 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	     unsigned int prev_state)
 {
 	account(prev, prev_state == TASK_DEAD_STATE, true);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *t)
+{
+	unsigned int tid = BPF_CORE_READ(t, pid);
+	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
+	if (tv)
+		tv->flags |= PMUTOP_BPF_EXITING;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 /* flags of a task's value */
 #define PMUTOP_BPF_DEAD 1u    /* its last slice is in: it switched out as TASK_DEAD */
 #define PMUTOP_BPF_KTHREAD 2u /* a kernel thread */
+#define PMUTOP_BPF_EXITING 4u /* past sched_process_exit: perf's counters of it are closed */
 
 struct pmutop_bpf_ev {
 	unsigned long long val, ena, run;
