@@ -211,8 +211,9 @@ int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kth
 int bpfcount_fold(struct bpfcount *b)
 {
 	for (int i = 0; i < b->ncpus; i++) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU,
-			    .cpu = (unsigned)b->cpus[i]);
+		struct bpf_test_run_opts opts = {.sz = sizeof(opts),
+						 .flags = BPF_F_TEST_RUN_ON_CPU,
+						 .cpu = (unsigned)b->cpus[i]};
 		int err = bpf_prog_test_run_opts(b->fold_fd, &opts);
 		/* A CPU that went offline has nothing running to fold. */
 		if (err && err != -ENXIO)
@@ -224,23 +225,22 @@ int bpfcount_fold(struct bpfcount *b)
 int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop_bpf_task **vals,
 		  size_t *n)
 {
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	struct bpf_map_batch_opts opts = {.sz = sizeof(opts)};
 	size_t got = 0;
-	unsigned in = 0, outk = 0;
+	unsigned batch = 0; /* where the next batch starts: read, then written */
 	void *inp = NULL;
 	for (;;) {
 		__u32 count = (__u32)(b->max_tasks - got);
 		if (count == 0)
 			break;
-		int err = bpf_map_lookup_batch(b->tasks_fd, inp, &outk, b->keys + got,
+		int err = bpf_map_lookup_batch(b->tasks_fd, inp, &batch, b->keys + got,
 					       b->vals + got, &count, &opts);
 		got += count;
 		if (err == -ENOENT)
 			break;
 		if (err)
 			return err;
-		in = outk;
-		inp = &in;
+		inp = &batch;
 	}
 	*tids = b->keys;
 	*vals = b->vals;
@@ -250,7 +250,7 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop
 
 int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 {
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	struct bpf_map_batch_opts opts = {.sz = sizeof(opts)};
 	__u32 count = (__u32)n;
 	if (n == 0 || bpf_map_delete_batch(b->tasks_fd, tids, &count, &opts) == 0)
 		return 0;
