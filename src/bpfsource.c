@@ -513,7 +513,7 @@ const char *engine_bpf_why(int err)
 	case -ENOTSUP:
 		return "pmutop was built without BPF (PMUTOP_BPF=OFF)";
 	case -E2BIG:
-		return "more events than the bpf backend counts at once (24)";
+		return "it counts 24 events at most";
 	case -ENOENT:
 		return "the kernel has no BTF (/sys/kernel/btf/vmlinux)";
 	case -EPERM:

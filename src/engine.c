@@ -405,6 +405,7 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	 * group's opening during start-up. The clock is read before the pass, as a tick
 	 * reads it before its reads: each task's window then lasts one interval. */
 baseline:
+	e->m.backend = e->bpf ? "bpf" : "perf";
 	e->start = evclock_now();
 	if (e->bpf)
 		bpfsource_rebase(e);

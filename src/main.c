@@ -863,7 +863,7 @@ static void bpf_fallback(struct app *a, struct engine_opts *o, int bpf_err, int 
 	size_t n = strlen(a->notice);
 	if (bpf_err != -ENOTSUP) /* not a build without BPF: it cannot be used here */
 		snprintf(a->notice + n, sizeof(a->notice) - n,
-			 "%sbpf backend unavailable (%s): counting per task (perf)", n ? "; " : "",
+			 "%sbpf backend unavailable: %s; counting per task (perf)", n ? "; " : "",
 			 engine_bpf_why(bpf_err));
 	o->bpf = false;
 	a->engine = engine_new(a->set, o, err);

@@ -367,7 +367,7 @@ static void test_fallback(void **state)
 	bpf[12] = "auto";
 	st = testutil_run(bpf, out, sizeof(out), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	assert_non_null(strstr(err, "bpf backend unavailable (BPF is not allowed here"));
+	assert_non_null(strstr(err, "bpf backend unavailable: BPF is not allowed here"));
 	assert_non_null(strstr(out, "PID"));
 }
 
