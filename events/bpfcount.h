@@ -33,7 +33,8 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 void bpfcount_free(struct bpfcount *b);
 
 /* Event ev's status (members numbered across groups in order): EVS_OK when it opened on
- * every CPU, else the first failure's. */
+ * some CPU (a hybrid core PMU's event opens on its kind of CPU only), else the first
+ * failure's. */
 enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev);
 
 /* A task that existed before the program was attached, entered with zero sums so that

@@ -4,7 +4,6 @@
 #include "engine_priv.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

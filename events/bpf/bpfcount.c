@@ -20,8 +20,9 @@ struct bpfcount {
 	int ncpus;
 	int *cpus;
 	unsigned ngroups, nev;
-	struct evgroup **grp; /* ncpus * ngroups: CPU i's group g at i * ngroups + g */
-	uint8_t status[PMUTOP_BPF_MAXEV];
+	struct evgroup **grp;		  /* ncpus * ngroups: CPU i's group g at i * ngroups + g */
+	uint8_t status[PMUTOP_BPF_MAXEV]; /* per event: its first failure */
+	bool counts[PMUTOP_BPF_MAXEV];	  /* per event: open on some CPU */
 	unsigned max_tasks;
 	unsigned fds;
 	int tasks_fd, stats_fd, fold_fd;
@@ -106,6 +107,7 @@ static int open_counters(struct bpfcount *b, const struct evspec_list *specs,
 				enum ev_status st = evgroup_status(*eg, k);
 				if (b->status[ev] == EVS_OK)
 					b->status[ev] = (uint8_t)st;
+				b->counts[ev] = b->counts[ev] || st == EVS_OK;
 				int fd = evgroup_member_fd(*eg, k);
 				unsigned key = (unsigned)b->cpus[i] * b->nev + ev;
 				if (fd >= 0 && bpf_map_update_elem(map, &key, &fd, BPF_ANY))
@@ -157,7 +159,8 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 		goto fail;
 	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
-	if (!b->skel->links.on_switch || !b->skel->links.on_exit) {
+	b->skel->links.on_exec = bpf_program__attach(b->skel->progs.on_exec);
+	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
@@ -190,7 +193,10 @@ void bpfcount_free(struct bpfcount *b)
 
 enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev)
 {
-	return ev < b->nev ? (enum ev_status)b->status[ev] : EVS_INVALID;
+	if (ev >= b->nev)
+		return EVS_INVALID;
+	/* Hybrid CPUs: a core PMU's event opens on its own kind of CPU only. */
+	return b->counts[ev] ? EVS_OK : (enum ev_status)b->status[ev];
 }
 
 int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,

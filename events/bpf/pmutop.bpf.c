@@ -60,6 +60,18 @@ struct {
 	__type(value, struct pmutop_bpf_task);
 } tasks SEC(".maps");
 
+/* Who task t is: read when its entry is made, at folds and at exec, not at every switch
+ * (as the perf engine reads /proc when it finds a task and after an exec). */
+static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_struct *t)
+{
+	tv->tgid = BPF_CORE_READ(t, tgid);
+	tv->uid = BPF_CORE_READ(t, cred, uid.val);
+	tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+	if (BPF_CORE_READ(t, flags) & PF_KTHREAD_FLAG)
+		tv->flags |= PMUTOP_BPF_KTHREAD;
+	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
+}
+
 static __always_inline struct pmutop_bpf_task *task_entry(unsigned int tid)
 {
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
@@ -112,12 +124,10 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw)
 	l->primed = 1;
 	if (!tv)
 		return;
-	tv->tgid = BPF_CORE_READ(t, tgid);
-	tv->uid = BPF_CORE_READ(t, cred, uid.val);
-	tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
-	unsigned int flags = BPF_CORE_READ(t, flags) & PF_KTHREAD_FLAG ? PMUTOP_BPF_KTHREAD : 0;
-	tv->flags = (tv->flags & PMUTOP_BPF_EXITING) | flags | (dead ? PMUTOP_BPF_DEAD : 0);
-	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
+	if (dead)
+		tv->flags |= PMUTOP_BPF_DEAD;
+	if (!sw || tv->tgid == 0) /* a fold, or a new entry */
+		identity(tv, t);
 }
 
 SEC("tp_btf/sched_switch")
@@ -135,6 +145,20 @@ int BPF_PROG(on_exit, struct task_struct *t)
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
 	if (tv)
 		tv->flags |= PMUTOP_BPF_EXITING;
+	return 0;
+}
+
+/* A new program: its name, and its owner with a set-user-ID one. A thread other than
+ * the leader that execs takes the leader's id: its old one will not switch again. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *t, pid_t old_pid)
+{
+	unsigned int tid = BPF_CORE_READ(t, pid), old = (unsigned int)old_pid;
+	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
+	if (tv)
+		identity(tv, t);
+	if (old != tid && (tv = bpf_map_lookup_elem(&tasks, &old)))
+		tv->flags |= PMUTOP_BPF_DEAD;
 	return 0;
 }
 
