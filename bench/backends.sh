@@ -72,7 +72,7 @@ tick_cost() { # LABEL COMMAND-WITH-N...
 
 echo "## Backends with $tasks idle tasks ($(nproc) CPUs, -d 0.1, events $sw)"
 echo
-echo "| tool | CPU ms per tick (median of $reps) | peak descriptors | tasks counted | tasks n/c (fd limit) |"
+echo "| tool | CPU ms per tick (median of $reps) | peak descriptors | tasks (last header) | of them n/c (fd limit) |"
 echo "|---|---|---|---|---|"
 tick_cost "pmutop --backend bpf" "$pmutop" -b -d 0.1 -e "$sw" --backend bpf -n
 tick_cost "pmutop --backend perf" "$pmutop" -b -d 0.1 -e "$sw" --backend perf -n

@@ -517,7 +517,7 @@ const char *engine_bpf_why(int err)
 		return "the kernel has no BTF (/sys/kernel/btf/vmlinux)";
 	case -EPERM:
 	case -EACCES:
-		return "BPF is not allowed here (needs root, or CAP_BPF with CAP_PERFMON)";
+		return "BPF is not allowed here (it needs CAP_BPF and CAP_PERFMON)";
 	case -EMFILE:
 	case -ENFILE:
 		return "out of file descriptors for the per-CPU counters";

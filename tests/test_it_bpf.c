@@ -339,7 +339,8 @@ static void test_idle_threads(void **state)
 	assert_true(rows >= IDLE + 1);
 }
 
-/* Unprivileged: --backend bpf exits 2 with one line; auto counts with a notice. */
+/* Unprivileged, or root without CAP_BPF: --backend bpf exits 2 with one line; auto
+ * counts per task with a notice. */
 static void test_fallback(void **state)
 {
 	(void)state;
@@ -369,6 +370,27 @@ static void test_fallback(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_non_null(strstr(err, "bpf backend unavailable: BPF is not allowed here"));
 	assert_non_null(strstr(out, "PID"));
+	/* Root, BPF refused: per-task counting still allowed. */
+	char *nobpf[] = {"/usr/bin/setpriv",
+			 "--inh-caps=-bpf,-sys_admin",
+			 "--bounding-set=-bpf,-sys_admin",
+			 PMUTOP_BINARY,
+			 "-b",
+			 "-n",
+			 "1",
+			 "-d",
+			 "0.1",
+			 "--backend",
+			 "bpf",
+			 NULL};
+	st = testutil_run(nobpf, out, sizeof(out), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_non_null(strstr(err, "--backend bpf: BPF is not allowed here"));
+	nobpf[10] = "auto";
+	st = testutil_run(nobpf, out, sizeof(out), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_non_null(strstr(err, "bpf backend unavailable: BPF is not allowed here"));
+	assert_non_null(strstr(out, "tasks (perf)"));
 }
 
 int main(void)
