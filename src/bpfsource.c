@@ -22,6 +22,7 @@ struct brec {
 	unsigned flags;
 	uint64_t cgid;
 	const char *cgroup;
+	size_t src; /* its index in the map's read, while the sums are copied */
 	char comm[PMUTOP_BPF_COMM];
 };
 
@@ -37,6 +38,8 @@ struct bpfsource {
 	unsigned *ev_of; /* per counted event: its model event index */
 	uint8_t *why;	 /* per model event */
 	struct brecs cur, old;
+	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
+	size_t oldi_cap;
 	struct val_delta *d; /* per model event: one task's deltas */
 	unsigned *dead;	     /* tids to forget once read */
 	size_t ndead, capdead;
@@ -144,6 +147,7 @@ static void source_free(struct bpfsource *s)
 	bpfcount_free(s->bc);
 	recs_free(&s->cur);
 	recs_free(&s->old);
+	free(s->oldi);
 	free(s->ev_of);
 	free(s->why);
 	free(s->d);
@@ -200,6 +204,33 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
+static void sift(struct brec *r, size_t i, size_t n)
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && cmp_rec(&r[c], &r[c + 1]) < 0)
+			c++;
+		if (cmp_rec(&r[i], &r[c]) >= 0)
+			return;
+		struct brec t = r[i];
+		r[i] = r[c];
+		r[c] = t;
+	}
+}
+
+/* Heapsort: glibc's qsort allocates a buffer at every call, and a steady tick allocates
+ * nothing. */
+static void sort_recs(struct brec *r, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift(r, i, n);
+	for (size_t end = n; end-- > 1;) {
+		struct brec t = r[0];
+		r[0] = r[end];
+		r[end] = t;
+		sift(r, 0, end);
+	}
+}
+
 static bool wanted(const struct engine *e, pid_t tgid, uid_t uid)
 {
 	if (e->o.scope == SCOPE_PIDS) {
@@ -248,7 +279,14 @@ static int snapshot(struct engine *e)
 			return -ENOMEM;
 		c->cap = n;
 	}
-	/* Sort the identities with their index into v, then copy the sums in order. */
+	if (n > s->oldi_cap) { /* cur and old swap: each has its own cap */
+		size_t *oi = realloc(s->oldi, n * sizeof(*oi));
+		if (!oi)
+			return -ENOMEM;
+		s->oldi = oi;
+		s->oldi_cap = n;
+	}
+	/* Sort the identities with their index into v, then copy the sums in that order. */
 	c->n = 0;
 	s->ndead = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -262,20 +300,19 @@ static int snapshot(struct engine *e)
 		r->uid = v[i].uid;
 		r->flags = v[i].flags;
 		r->cgid = v[i].cgid;
-		r->cgroup = (const char *)&v[i]; /* its source, until the sums are copied */
+		r->cgroup = NULL;
+		r->src = i;
 		memcpy(r->comm, v[i].comm, sizeof(r->comm));
 		r->comm[sizeof(r->comm) - 1] = '\0';
 	}
-	qsort(c->r, c->n, sizeof(*c->r), cmp_rec);
-	for (size_t i = 0; i < c->n; i++) {
-		const struct pmutop_bpf_task *src = (const void *)c->r[i].cgroup;
-		memcpy(&c->tot[i * s->nev], src->ev, s->nev * sizeof(*c->tot));
-		c->r[i].cgroup = NULL;
-	}
+	sort_recs(c->r, c->n);
+	for (size_t i = 0; i < c->n; i++)
+		memcpy(&c->tot[i * s->nev], v[c->r[i].src].ev, s->nev * sizeof(*c->tot));
 	return 0;
 }
 
-/* Task r's deltas since old (NULL: since its entry was made) into s->d. */
+/* A task's deltas from its sums now and at the last read (was; NULL: since its entry
+ * was made) into s->d. */
 static void task_delta(struct engine *e, const struct pmutop_bpf_ev *now,
 		       const struct pmutop_bpf_ev *was)
 {
@@ -407,11 +444,9 @@ static void build_rows(struct engine *e, bool totals)
 	for (size_t i = 0; i < c->n; i++)
 		nproc += i == 0 || c->r[i].tgid != c->r[i - 1].tgid;
 	size_t need = nproc + (e->o.threads ? c->n : 0);
-	size_t *oldi = malloc((c->n + 1) * sizeof(*oldi));
-	if (!oldi || mstore_reserve(&e->rows, need, e->set->nevents, engine_ngroups(e)) < 0) {
-		free(oldi);
+	size_t *oldi = s->oldi;
+	if (mstore_reserve(&e->rows, need, e->set->nevents, engine_ngroups(e)) < 0)
 		return;
-	}
 	/* Both sorted: each task's previous read by one merge. */
 	for (size_t i = 0, j = 0; i < c->n; i++) {
 		while (j < o->n && cmp_rec(&o->r[j], &c->r[i]) < 0)
@@ -426,7 +461,6 @@ static void build_rows(struct engine *e, bool totals)
 		row = build_proc(e, row, a, b, oldi, totals);
 		a = b;
 	}
-	free(oldi);
 	e->m.rows = e->rows.rows;
 	e->m.nrows = (unsigned)row;
 	e->m.ntasks = (unsigned)c->n;
@@ -477,13 +511,22 @@ void bpfsource_totals(struct engine *e)
 	swap_recs(s);
 }
 
+/* The next interval counts from now (resuming, or at start): no rows, but a watched
+ * process's threads that ended meanwhile still go into its totals. */
 void bpfsource_rebase(struct engine *e)
 {
 	struct bpfsource *s = e->bpf;
-	if (snapshot(e) == 0) {
-		bpfcount_forget(s->bc, s->dead, s->ndead);
-		swap_recs(s);
+	if (snapshot(e) != 0)
+		return;
+	for (size_t i = 0; i < s->cur.n; i++) {
+		struct val_delta *g = gone_of(e, s->cur.r[i].tgid);
+		if (g && (s->cur.r[i].flags & PMUTOP_BPF_DEAD)) {
+			task_delta(e, &s->cur.tot[i * s->nev], NULL);
+			add_deltas(g, s->d, e->set->nevents);
+		}
 	}
+	bpfcount_forget(s->bc, s->dead, s->ndead);
+	swap_recs(s);
 }
 
 bool bpfsource_watched_alive(const struct engine *e)
