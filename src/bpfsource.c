@@ -53,6 +53,8 @@ struct bpfsource {
  * preallocated, each entry some 600 bytes. */
 static unsigned max_tasks(const struct engine *e)
 {
+	if (e->o.bpf_tasks)
+		return e->o.bpf_tasks;
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/proc/loadavg", e->o.root);
 	long threads = 0;

@@ -43,6 +43,8 @@ struct engine_opts {
 				(SCOPE_ALL, or SCOPE_PIDS filtered by process id) */
 	int *bpf_err;	     /* with bpf: where engine_new says why BPF could not be used
 				(-errno, see engine_bpf_why), or NULL */
+	unsigned bpf_tasks;  /* with bpf: entries of its task map; 0 sizes it from the tasks
+				there are (tests give a small one) */
 	double interval;
 	pid_t *failed_pid; /* where engine_new says which watched pid failed, or NULL */
 };
