@@ -80,13 +80,12 @@ struct model {
 	const char *hostname;
 	const char *kernel; /* release, as uname -r */
 	int ncpus;
-	const char *pmus;    /* PMUs in use, comma separated */
-	const char *notice;  /* one line: why hardware counters are missing, or NULL */
-	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */
-	double interval;     /* configured interval, seconds */
-	double elapsed;	     /* seconds this interval really lasted (CLOCK_MONOTONIC) */
-	double time;	     /* seconds since start */
-	uint64_t tick;	     /* 1, 2, ... ; 0 before the first complete interval */
+	const char *pmus;   /* PMUs in use, comma separated */
+	const char *notice; /* one line: why hardware counters are missing, or NULL */
+	double interval;    /* configured interval, seconds */
+	double elapsed;	    /* seconds this interval really lasted (CLOCK_MONOTONIC) */
+	double time;	    /* seconds since start */
+	uint64_t tick;	    /* 1, 2, ... ; 0 before the first complete interval */
 	bool paused;
 	bool user_only;	    /* hardware events exclude kernel mode */
 	bool threads;	    /* thread rows present */
@@ -105,6 +104,8 @@ struct model {
 	const struct mrow *rows;
 	unsigned ncpu_rows;
 	const struct mrow *cpu_rows;
+
+	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */
 };
 
 /* A source's storage behind a model's rows (process and thread rows, or CPU rows): rows
