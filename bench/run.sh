@@ -2,13 +2,15 @@
 # pmutop's own cost and its effect on a monitored workload, beside top -b and perf stat,
 # measured in one run and given as ratios (shared machines are noisy).
 #
-#   bench/run.sh [--quick] [--out FILE] [--pmutop BINARY] [--keep]
+#   bench/run.sh [--quick] [--out FILE] [--pmutop BINARY] [--keep] [--backend B]
 #
 # Builds pmutop (Release, no UI) in build-bench/ unless --pmutop is given, compiles the
 # helpers in bench/*.c, prints a markdown report and writes it to FILE (default
 # build-bench/bench-results.md). Every child it starts is killed and reaped on exit.
 # About 5 minutes in full, about 1 minute with --quick. Run it as root (or with
 # CAP_PERFMON and kernel.perf_event_paranoid <= 0) so that pmutop counts every task.
+# --backend: pmutop's (default perf, the per-task engine these tables have always
+# measured; bench/backends.sh puts bpf beside it).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,13 +19,15 @@ quick=0
 out=""
 pmutop=""
 keep=0
+backend=perf
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
 	--out) out=${2:?--out needs a file}; shift ;;
 	--pmutop) pmutop=${2:?--pmutop needs a binary}; shift ;;
 	--keep) keep=1 ;;
-	-h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--backend) backend=${2:?--backend needs bpf, perf or auto}; shift ;;
+	-h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench/run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -143,7 +147,7 @@ selfcost() {
 	local p_tick=() p_wall=() t_tick=() ratio=() rss=0 fds=0 tasks=0 short=0 st=0 r n
 	for r in $(seq "$reps"); do
 		for n in $n1 $n2; do
-			run "p$n" "$pmutop" -b -n "$n" -d "$interval" "$@"
+			run "p$n" "$pmutop" -b --backend "$backend" -n "$n" -d "$interval" "$@"
 			if [ "$with_top" = 1 ] && have top; then run "t$n" top -b -n "$n" -d "$interval"; fi
 		done
 		local pc=$(calc "($(kv "$tmp/p$n2.res" cpu_s) - $(kv "$tmp/p$n1.res" cpu_s)) / ($n2 - $n1)" 6)
@@ -182,7 +186,7 @@ syscalls() {
 	have strace || return 0
 	local n sc
 	for n in $strace_n1 $strace_n2; do
-		timeout -s KILL 300 strace -f -c -o "$tmp/strace.$n" "$pmutop" -b -n "$n" -d "$interval" \
+		timeout -s KILL 300 strace -f -c -o "$tmp/strace.$n" "$pmutop" -b --backend "$backend" -n "$n" -d "$interval" \
 			-e "{$sw_events}" >/dev/null 2>>"$tmp/stderr.log"
 	done
 	for sc in read openat getdents64 newfstatat ioctl perf_event_open close write poll; do
@@ -196,7 +200,7 @@ syscalls() {
 	# that others start and end meanwhile move a differential, hardly a median.
 	timeout -s KILL 300 strace -f -qq -o "$tmp/trace" \
 		-e trace=read,openat,getdents64,newfstatat,ioctl,perf_event_open,close,write,poll \
-		"$pmutop" -b -n "$strace_n2" -d "$interval" -e "{$sw_events}" >"$tmp/trace.out" \
+		"$pmutop" -b --backend "$backend" -n "$strace_n2" -d "$interval" -e "{$sw_events}" >"$tmp/trace.out" \
 		2>>"$tmp/stderr.log"
 	S_tasks=$(tasks_of "$tmp/trace.out")
 	rm -f "$tmp/trace.out"
@@ -222,13 +226,13 @@ allocs() {
 	# task, so an allocation in it is a steady-state one. Background task births would
 	# otherwise blur a differential.
 	timeout 300 env LD_PRELOAD="$bin/alloccount.so" ALLOCCOUNT_OUT="$tmp/alloc.ticks" \
-		"$pmutop" -b -n "$strace_n2" -d "$interval" >/dev/null 2>>"$tmp/stderr.log"
+		"$pmutop" -b --backend "$backend" -n "$strace_n2" -d "$interval" >/dev/null 2>>"$tmp/stderr.log"
 	# Ticks 1 and 2 are left out: the first still holds start-up.
 	read -r A_quiet A_quiet_allocs A_busy A_busy_allocs < <(awk 'NR > 2 { if ($2 == 0) { q++; qa += $1 } else { b++; ba += $1 } }
 		END { print q + 0, qa + 0, b + 0, ba + 0 }' "$tmp/alloc.ticks" 2>/dev/null || echo "0 0 0 0")
 	have valgrind || return 0
 	for n in $vg_n1 $vg_n2; do
-		timeout -s KILL 300 valgrind --tool=memcheck "$pmutop" -b -n "$n" -d "$interval" \
+		timeout -s KILL 300 valgrind --tool=memcheck "$pmutop" -b --backend "$backend" -n "$n" -d "$interval" \
 			>/dev/null 2>"$tmp/vg.$n"
 	done
 	a=$(awk '/total heap usage/ { gsub(",", "", $5); print $5 }' "$tmp/vg.$vg_n1")
@@ -259,7 +263,7 @@ floor() {
 startup() {
 	local fb=() wall=() cover=() i
 	for i in $(seq "$starts"); do
-		run start "$pmutop" -b -n 1 -d "$interval"
+		run start "$pmutop" -b --backend "$backend" -n 1 -d "$interval"
 		fb+=("$(kv "$tmp/start.res" first_block_s)")
 		wall+=("$(kv "$tmp/start.res" wall_s)")
 		cover+=("$(first_interval_of "$tmp/start.hdr")")
@@ -272,7 +276,7 @@ startup() {
 	taskset -c "$pin" "$bin/workload" spin 100000000000 /dev/null &
 	bg_pid=$!
 	idle_start 1000
-	timeout 120 "$pmutop" -b -n 1 -d "$interval" >"$tmp/first.txt" 2>>"$tmp/stderr.log"
+	timeout 120 "$pmutop" -b --backend "$backend" -n 1 -d "$interval" >"$tmp/first.txt" 2>>"$tmp/stderr.log"
 	kill -KILL "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null
 	U_busycpu=$(awk -v p="$bg_pid" '$1 == p { print $3; exit }' "$tmp/first.txt")
 	U_busycpu=${U_busycpu:-nan}
@@ -297,14 +301,14 @@ observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 		# The workload starts once pmutop has printed its first block.
 		local ev=(-e "{$sw_events}")
 		[ $mode = pmutop_sys1 ] && ev=(-e task-clock)
-		timeout 120 "$pmutop" -b -d "$interval" "${ev[@]}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
+		timeout 120 "$pmutop" -b --backend "$backend" -d "$interval" "${ev[@]}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
 		bg_pid=$!
 		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
 		"${cmd[@]}"
 		kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid="" ;;
-	pmutop_cmd) timeout 120 "$pmutop" -b -d "$interval" -i -e "{$sw_events}" -- "${cmd[@]}" \
+	pmutop_cmd) timeout 120 "$pmutop" -b --backend "$backend" -d "$interval" -i -e "{$sw_events}" -- "${cmd[@]}" \
 		>/dev/null 2>>"$tmp/stderr.log" ;;
-	pmutop_children) timeout 120 "$pmutop" -b -d "$interval" -e "{$sw_events}" -- \
+	pmutop_children) timeout 120 "$pmutop" -b --backend "$backend" -d "$interval" -e "{$sw_events}" -- \
 		"${cmd[@]}" >/dev/null 2>>"$tmp/stderr.log" ;;
 	perf) timeout 120 perf stat -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	perf_noinherit) timeout 120 perf stat -i -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;

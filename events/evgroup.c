@@ -507,6 +507,11 @@ int evgroup_leader_fd(const struct evgroup *g)
 	return g->lead;
 }
 
+int evgroup_member_fd(const struct evgroup *g, unsigned member)
+{
+	return member < g->n ? g->fd[member] : -1;
+}
+
 void evgroup_free(struct evgroup *g)
 {
 	if (!g)

@@ -84,6 +84,8 @@ unsigned evgroup_members(const struct evgroup *g);
 unsigned evgroup_open_count(const struct evgroup *g);
 /* Descriptors this group holds. */
 int evgroup_leader_fd(const struct evgroup *g);
+/* Member's own descriptor (spec order), or -1 when it is not open. */
+int evgroup_member_fd(const struct evgroup *g, unsigned member);
 
 void evgroup_free(struct evgroup *g);
 

@@ -287,10 +287,12 @@ static void text_block(struct batch *b, const struct model *m, const size_t *n_r
 	model_exit_text(m, ex, sizeof(ex));
 	fprintf(b->out,
 		"pmutop - %s, Linux %s, %d CPUs - %s %llu, interval %.2fs (%.3fs) - %u "
-		"tasks%s%s%s\n",
+		"tasks%s%s%s%s%s%s\n",
 		m->hostname ? m->hostname : "?", m->kernel ? m->kernel : "?", m->ncpus,
 		m->final ? "total" : "tick", (unsigned long long)m->tick, m->interval, m->elapsed,
-		m->ntasks, m->user_only ? " - user mode only" : "", *ex ? " - command " : "", ex);
+		m->ntasks, m->backend ? " (" : "", m->backend ? m->backend : "",
+		m->backend ? ")" : "", m->user_only ? " - user mode only" : "",
+		*ex ? " - command " : "", ex);
 	if (m->nfd_short)
 		fprintf(b->out,
 			"# %u tasks not counted (n/c): out of file descriptors; raise the limit "

@@ -30,6 +30,7 @@ enum {
 	OPT_MAX_SIZE,
 	OPT_BEGIN,
 	OPT_END,
+	OPT_BACKEND,
 };
 
 static const struct option longopts[] = {
@@ -65,6 +66,7 @@ static const struct option longopts[] = {
 	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
 	{"begin", required_argument, NULL, OPT_BEGIN},
 	{"end", required_argument, NULL, OPT_END},
+	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -114,6 +116,8 @@ void cli_usage(FILE *f)
 	      "                         with -b its ticks as batch mode printed them\n"
 	      "      --begin T, --end T -r: from/to T (HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m)\n"
 	      "  -q, --quiet            with -w -b: print nothing\n"
+	      "      --backend B        bpf: per-CPU counters summed per task in BPF; perf:\n"
+	      "                         counters per task; auto (default): bpf where it can\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
@@ -333,6 +337,15 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->batch = true; /* no screen */
 		return 0;
 	}
+	case OPT_BACKEND:
+		if (!strcmp(arg, "auto") || !strcmp(arg, "perf") || !strcmp(arg, "bpf")) {
+			c->backend = arg[0] == 'a'   ? BACKEND_AUTO
+				     : arg[0] == 'p' ? BACKEND_PERF
+						     : BACKEND_BPF;
+			return 0;
+		}
+		snprintf(err, errlen, "--backend %s: give bpf, perf or auto", arg);
+		return -EINVAL;
 	case OPT_TOP: {
 		char *end;
 		errno = 0;
@@ -489,6 +502,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	if (c->listen && (c->count || c->format != OUT_TEXT)) {
 		snprintf(err, errlen, "--listen serves /metrics until stopped: drop %s",
 			 c->count ? "-n" : "--format");
+		return -EINVAL;
+	}
+	if (c->backend == BACKEND_BPF && c->cgroup_list) {
+		snprintf(err, errlen, "-G counts cgroups per CPU with perf: drop --backend bpf");
 		return -EINVAL;
 	}
 	if (c->top_set && !c->listen) {

@@ -15,6 +15,8 @@
 #define CLI_PANES "IPC, Cache, Branch, Software or Events"
 
 enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+/* --backend: auto counts with bpf where it can (every task, no -p, -- or -G) */
+enum backend { BACKEND_AUTO, BACKEND_PERF, BACKEND_BPF };
 
 struct cli {
 	bool batch;
@@ -53,6 +55,7 @@ struct cli {
 	double retain_days;	 /* --retain DAYS */
 	uint64_t max_size;	 /* --max-size SIZE, bytes */
 	const char *begin, *end; /* --begin T, --end T (with -r) */
+	enum backend backend;	 /* --backend */
 	bool help, version;
 };
 

@@ -39,6 +39,13 @@ int engine_tick(struct engine *e)
 		e->m.tick++;
 		return 0;
 	}
+	if (e->bpf) {
+		bpfsource_tick(e);
+		if (!e->o.no_cpu_rows)
+			cpurows_tick(e);
+		e->m.tick++;
+		return 0;
+	}
 	discover_free_exited(e);
 	discover_tick(e);
 	fdbudget_retry(e);
@@ -60,7 +67,10 @@ void engine_totals(struct engine *e)
 	e->totals = true;
 	e->m.final = true;
 	e->m.elapsed = e->m.time;
-	rowbuild_rows(e, false);
+	if (e->bpf)
+		bpfsource_totals(e);
+	else
+		rowbuild_rows(e, false);
 }
 
 void engine_set_exit_status(struct engine *e, int status)
@@ -95,6 +105,8 @@ int engine_probe_group(const struct engine *e)
 
 bool engine_watched_alive(const struct engine *e)
 {
+	if (e->bpf)
+		return bpfsource_watched_alive(e);
 	for (unsigned i = 0; i < e->o.npids; i++) {
 		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
 		if (!p)
@@ -139,6 +151,8 @@ void engine_set_interval(struct engine *e, double interval)
 static void rebase(struct engine *e)
 {
 	e->last = evclock_now();
+	if (e->bpf)
+		bpfsource_rebase(e);
 	probe_read_tasks(e);
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
 		bool all_exited;
@@ -215,18 +229,22 @@ int engine_set_user_only(struct engine *e, bool on)
 		return 0;
 	e->o.user_only = on;
 	e->m.user_only = on;
+	if (e->bpf)
+		return bpfsource_restart(e);
 	reopen_hw_all(e);
 	return 0;
 }
 
 void engine_rescan(struct engine *e)
 {
+	if (e->bpf)
+		return; /* every task is in the BPF maps once it runs */
 	discover_scan(e);
 }
 
 unsigned engine_open_fds(const struct engine *e)
 {
-	unsigned n = 0;
+	unsigned n = bpfsource_open_fds(e);
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			for (unsigned g = 0; g < engine_ngroups(e); g++)
@@ -325,6 +343,21 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	if (cgroup_mount(e->o.root, mnt, sizeof(mnt)) == 0 && !(e->cgnames = cgroup_names_new()))
 		goto fail;
 
+	if (o->bpf) {
+		for (unsigned i = 0; o->scope == SCOPE_PIDS && i < o->npids; i++)
+			if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
+				if (o->failed_pid)
+					*o->failed_pid = o->pids[i];
+				*err = -ESRCH;
+				goto fail;
+			}
+		if ((*err = bpfsource_open(e)) != 0) {
+			if (o->bpf_err)
+				*o->bpf_err = *err;
+			goto fail;
+		}
+		goto baseline;
+	}
 	/* Watched processes: exact whole-process counts, threads started later included. */
 	e->roots = o->scope == SCOPE_PIDS && evgroup_can_inherit(!o->inherit);
 	if (o->scope == SCOPE_PIDS) {
@@ -376,7 +409,11 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	/* Baseline: the first interval counts from here, as its length does, not from each
 	 * group's opening during start-up. The clock is read before the pass, as a tick
 	 * reads it before its reads: each task's window then lasts one interval. */
+baseline:
+	e->m.backend = e->bpf ? "bpf" : "perf";
 	e->start = evclock_now();
+	if (e->bpf)
+		bpfsource_rebase(e);
 	probe_read_tasks(e);
 	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
 		targets_read(e, &e->cpu.cnt[i]);
@@ -396,6 +433,7 @@ void engine_free(struct engine *e)
 	if (!e)
 		return;
 	taskwatch_free(e->watch);
+	bpfsource_close(e);
 	cgcount_close(e);
 	cgroup_names_free(e->cgnames);
 	if (e->tab) {

@@ -41,9 +41,18 @@ struct engine_opts {
 	bool map_probes;     /* probe sleeping tasks through a mapped page (a page pinned per
 				task: with CAP_IPC_LOCK, past the user's perf_event_mlock_kb
 				budget, which they use up first; see pmutop(1), FILES) */
+	bool bpf;	     /* the bpf backend: per-CPU counters summed per task in BPF
+				(SCOPE_ALL, or SCOPE_PIDS filtered by process id) */
+	int *bpf_err;	     /* with bpf: where engine_new says why BPF could not be used
+				(-errno, see engine_bpf_why), or NULL */
+	unsigned bpf_tasks;  /* with bpf: entries of its task map; 0 sizes it from the tasks
+				there are (tests give a small one) */
 	double interval;
 	pid_t *failed_pid; /* where engine_new says which watched pid failed, or NULL */
 };
+
+/* Why the bpf backend could not start, in words, for engine_new's *o->bpf_err. */
+const char *engine_bpf_why(int err);
 
 /* Create the engine: tasks are found and their groups opened. The set must outlive the
  * engine. Returns NULL with *err set: -ESRCH when a watched pid does not exist, -EACCES

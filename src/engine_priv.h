@@ -12,6 +12,7 @@
 #include "counts.h"
 #include "engine.h"
 #include "evset.h"
+#include "evstatus.h"
 #include "model.h"
 
 struct proc;
@@ -86,8 +87,9 @@ struct engine {
 		struct counts *cnt; /* n * cpu.n: cgroup i on CPU c at i * cpu.n + c */
 		struct {
 			char s[96];
-		} * names; /* cgroup_name of each */
-	} cg;		   /* SCOPE_CGROUPS (cgcount.c) */
+		} * names;     /* cgroup_name of each */
+	} cg;		       /* SCOPE_CGROUPS (cgcount.c) */
+	struct bpfsource *bpf; /* the bpf backend (bpfsource.c), or NULL: perf's */
 	struct model m;
 	struct mstore rows; /* m.rows: processes and threads */
 	struct mstore cpus; /* m.cpu_rows */
@@ -119,6 +121,19 @@ void targets_task_open(struct engine *e, struct task *t);
 void targets_root_proc(struct engine *e, struct proc *p);
 void targets_read_roots(struct engine *e, struct proc *p);
 void targets_read(struct engine *e, struct counts *c);
+
+enum val_why targets_why(enum ev_status st);
+
+/* bpfsource.c: the bpf backend's rows, from per-CPU counters summed per task in BPF. */
+int bpfsource_open(struct engine *e);
+/* Open again on the engine's current set and options (history restarts). */
+int bpfsource_restart(struct engine *e);
+void bpfsource_close(struct engine *e);
+void bpfsource_tick(struct engine *e);
+void bpfsource_totals(struct engine *e);
+void bpfsource_rebase(struct engine *e);
+bool bpfsource_watched_alive(const struct engine *e);
+unsigned bpfsource_open_fds(const struct engine *e);
 
 /* discover.c: tasks found by /proc scans and task records. */
 void discover_cgroup(struct engine *e, struct proc *p);

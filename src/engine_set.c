@@ -184,6 +184,12 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 		else
 			memset(e->cpu.cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
 	}
+	/* The bpf backend counts the new set from now on; where it cannot (too many
+	 * events), tasks are counted per task (perf) from the next scan. */
+	if (e->bpf && (err = bpfsource_restart(e)) != 0) {
+		e->m.backend = "perf";
+		discover_scan(e);
+	}
 out:
 	free(gmap);
 	free(emap);

@@ -540,6 +540,24 @@ static void check_pids(const struct app *a)
 	}
 }
 
+/* BPF refused: --backend bpf ends here, auto counts per task with perf and says why. */
+static void bpf_fallback(struct app *a, struct engine_opts *o, int bpf_err, int *err)
+{
+	if (a->cli.backend == BACKEND_BPF) {
+		if (a->child > 0)
+			kill(a->child, SIGKILL);
+		app_say("--backend bpf: %s\n", engine_bpf_why(bpf_err));
+		exit(2);
+	}
+	size_t n = strlen(a->notice);
+	if (bpf_err != -ENOTSUP) /* not a build without BPF: it cannot be used here */
+		snprintf(a->notice + n, sizeof(a->notice) - n,
+			 "%sbpf backend unavailable: %s; counting per task (perf)", n ? "; " : "",
+			 engine_bpf_why(bpf_err));
+	o->bpf = false;
+	a->engine = engine_new(a->set, o, err);
+}
+
 static void start_engine(struct app *a)
 {
 	struct engine_opts o = {.root = "",
@@ -579,10 +597,15 @@ static void start_engine(struct app *a)
 		o.npids = a->cli.npids;
 		o.threads = true;
 	}
-	int err;
+	int err, bpf_err = 0;
 	pid_t bad = 0;
 	o.failed_pid = &bad;
+	o.bpf = a->cli.backend == BACKEND_BPF ||
+		(a->cli.backend == BACKEND_AUTO && o.scope == SCOPE_ALL);
+	o.bpf_err = &bpf_err;
 	a->engine = engine_new(a->set, &o, &err);
+	if (!a->engine && bpf_err)
+		bpf_fallback(a, &o, bpf_err, &err);
 	if (!a->engine) {
 		if (a->child > 0)
 			kill(a->child, SIGKILL);

@@ -109,6 +109,8 @@ struct model {
 	const struct mrow *rows;
 	unsigned ncpu_rows;
 	const struct mrow *cpu_rows;
+
+	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */
 };
 
 /* A source's storage behind a model's rows (process and thread rows, or CPU rows): rows

@@ -13,7 +13,7 @@ const char rec_schema[] =
 	"BEGIN;"
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
 	"CREATE TABLE headers(id INTEGER PRIMARY KEY, host TEXT, kernel TEXT, ncpus INTEGER,"
-	" pmus TEXT, notice TEXT);"
+	" pmus TEXT, notice TEXT, backend TEXT);"
 	"CREATE TABLE evsets(id INTEGER PRIMARY KEY, nevents INTEGER NOT NULL,"
 	" ngroups INTEGER NOT NULL, body TEXT NOT NULL);"
 	"CREATE TABLE events(evset INTEGER NOT NULL, idx INTEGER NOT NULL, name TEXT NOT NULL,"
@@ -144,15 +144,16 @@ int rec_prepare_sample(struct recorder *r, unsigned nev, unsigned ngr)
 int rec_put_header(struct recorder *r, const struct model *m)
 {
 	char body[4096];
-	snprintf(body, sizeof(body), "%s\x1f%s\x1f%d\x1f%s\x1f%s", m->hostname ? m->hostname : "",
-		 m->kernel ? m->kernel : "", m->ncpus, m->pmus ? m->pmus : "",
-		 m->notice ? m->notice : "\x01");
+	snprintf(body, sizeof(body), "%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s",
+		 m->hostname ? m->hostname : "", m->kernel ? m->kernel : "", m->ncpus,
+		 m->pmus ? m->pmus : "", m->notice ? m->notice : "\x01",
+		 m->backend ? m->backend : "\x01");
 	if (r->header_body && strcmp(body, r->header_body) == 0)
 		return 0;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(r->db,
-			       "INSERT INTO headers(host, kernel, ncpus, pmus, notice)"
-			       " VALUES(?, ?, ?, ?, ?)",
+			       "INSERT INTO headers(host, kernel, ncpus, pmus, notice, backend)"
+			       " VALUES(?, ?, ?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	rec_bind_text(st, 1, m->hostname);
@@ -160,6 +161,7 @@ int rec_put_header(struct recorder *r, const struct model *m)
 	sqlite3_bind_int(st, 3, m->ncpus);
 	rec_bind_text(st, 4, m->pmus);
 	rec_bind_text(st, 5, m->notice);
+	rec_bind_text(st, 6, m->backend);
 	int rc = rec_step_done(st);
 	sqlite3_finalize(st);
 	if (rc)

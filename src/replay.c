@@ -26,7 +26,7 @@ struct replay {
 	sqlite3_stmt *tick, *tasks, *samples, *next, *prev, *find, *last;
 	/* The header and event set of the loaded tick, cached by id. */
 	int64_t header_id, evset_id;
-	char *host, *kernel, *pmus, *notice;
+	char *host, *kernel, *pmus, *notice, *backend;
 	int ncpus;
 	struct mevent *events;
 	char **names; /* name and key of each event, 2 a event */
@@ -73,7 +73,8 @@ static void free_header(struct replay *p)
 	free(p->kernel);
 	free(p->pmus);
 	free(p->notice);
-	p->host = p->kernel = p->pmus = p->notice = NULL;
+	free(p->backend);
+	p->host = p->kernel = p->pmus = p->notice = p->backend = NULL;
 	p->header_id = 0;
 }
 
@@ -250,9 +251,10 @@ static int load_header(struct replay *p, int64_t id, char *err, size_t len)
 		return 0;
 	free_header(p);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(p->db,
-			       "SELECT host, kernel, ncpus, pmus, notice FROM headers WHERE id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    p->db,
+		    "SELECT host, kernel, ncpus, pmus, notice, backend FROM headers WHERE id = ?",
+		    -1, &st, NULL) != SQLITE_OK)
 		return damaged(p, err, len, sqlite3_errmsg(p->db));
 	sqlite3_bind_int64(st, 1, id);
 	int rc = 0;
@@ -262,6 +264,7 @@ static int load_header(struct replay *p, int64_t id, char *err, size_t len)
 		p->ncpus = sqlite3_column_int(st, 2);
 		p->pmus = dup_col(st, 3);
 		p->notice = dup_col(st, 4);
+		p->backend = dup_col(st, 5);
 		p->header_id = id;
 	} else {
 		rc = damaged(p, err, len, "a tick's header is missing");
@@ -681,6 +684,7 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	m.ncpus = p->ncpus;
 	m.pmus = p->pmus;
 	m.notice = p->notice;
+	m.backend = p->backend;
 	m.paused = flags & 1;
 	m.user_only = flags & 2;
 	m.threads = flags & 4;

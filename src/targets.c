@@ -21,7 +21,7 @@
 #include "taskwatch.h"
 #include "tasktab.h"
 
-static enum val_why why_of(enum ev_status st)
+enum val_why targets_why(enum ev_status st)
 {
 	switch (st) {
 	case EVS_OK:
@@ -71,7 +71,7 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));
 	for (unsigned k = 0; k < mg->n; k++) {
 		c->why[mg->first + k] =
-			c->grp[g] ? (uint8_t)why_of(evgroup_status(c->grp[g], k)) : WHY_ERROR;
+			c->grp[g] ? (uint8_t)targets_why(evgroup_status(c->grp[g], k)) : WHY_ERROR;
 		c->d[mg->first + k] = (struct val_delta){0, 0, 0};
 	}
 	if (c->grp[g] && evgroup_open_count(c->grp[g]) == 0) {

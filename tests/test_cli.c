@@ -409,6 +409,30 @@ static void test_long_event_list(void **state)
 	assert_int_equal(strlen(c.events), CLI_EVENTS_MAX - 1);
 }
 
+/* --backend: auto by default; bpf, perf and auto taken; anything else, and bpf with -G
+ * (cgroups are counted per CPU with perf), refused with one line. */
+static void test_backend(void **state)
+{
+	(void)state;
+	struct parsed p;
+	PARSE(&p, "-b");
+	assert_int_equal(p.ret, 0);
+	assert_int_equal(p.c.backend, BACKEND_AUTO);
+	PARSE(&p, "--backend", "bpf");
+	assert_int_equal(p.c.backend, BACKEND_BPF);
+	PARSE(&p, "--backend=perf");
+	assert_int_equal(p.c.backend, BACKEND_PERF);
+	PARSE(&p, "--backend", "bpf", "--backend", "auto");
+	assert_int_equal(p.ret, 0);
+	assert_int_equal(p.c.backend, BACKEND_AUTO);
+	PARSE(&p, "--backend", "ebpf");
+	assert_refused(&p, "--backend ebpf", "bpf, perf or auto");
+	PARSE(&p, "--backend", "bpf", "-b", "-G", "system.slice");
+	assert_refused(&p, "-G", "--backend bpf");
+	PARSE(&p, "--backend", "perf", "-b", "-G", "system.slice");
+	assert_int_equal(p.ret, 0);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -430,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_empty_pids),
 		cmocka_unit_test(test_pane_names),
 		cmocka_unit_test(test_long_event_list),
+		cmocka_unit_test(test_backend),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);

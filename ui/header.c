@@ -212,6 +212,8 @@ static void tasks_line(const struct model *m, bool paused, const char *replay, i
 		snprintf(sh, sizeof(sh), "%u not counted (fd)", m->nfd_short);
 		n = add_field(f, n, "", buf, sh, 2, colors_attr(CLR_NOTICE));
 	}
+	if (m->backend)
+		n = add_field(f, n, "counted by ", m->backend, NULL, 3, 0);
 	snprintf(buf, sizeof(buf), "%gs", m->interval);
 	n = add_field(f, n, "interval ", buf, NULL, 4, 0);
 	clock_text(m->time, when, sizeof(when));

@@ -1,0 +1,287 @@
+/* The bpf backend's loader (libbpf, with the skeleton bpftool generates at build time):
+ * per-CPU groups into the program's perf-event array, the program attached to
+ * sched_switch, folds on every CPU and batched reads of the per-task map. */
+#include "bpfcount.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evgroup.h"
+#include "pmutop.skel.h"
+
+struct bpfcount {
+	struct pmutop_bpf *skel;
+	int ncpus;
+	int *cpus;
+	unsigned ngroups, nev;
+	struct evgroup **grp;		  /* ncpus * ngroups: CPU i's group g at i * ngroups + g */
+	uint8_t status[PMUTOP_BPF_MAXEV]; /* per event: its first failure */
+	bool counts[PMUTOP_BPF_MAXEV];	  /* per event: open on some CPU */
+	unsigned max_tasks;
+	unsigned fds;
+	int tasks_fd, stats_fd, fold_fd;
+	unsigned *keys;		      /* max_tasks */
+	struct pmutop_bpf_task *vals; /* max_tasks */
+	unsigned long long *percpu;   /* one per possible CPU */
+	int npossible;
+};
+
+/* libbpf would print its warnings on stderr: the caller says what failed instead. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static unsigned count_fds(void)
+{
+	unsigned n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return 0;
+	for (struct dirent *de; (de = readdir(d));)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static bool is_at_switch(const struct evdesc *d)
+{
+	return d->attr.type == PERF_TYPE_SOFTWARE &&
+	       d->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES;
+}
+
+static int load(struct bpfcount *b, const struct evspec_list *specs)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+		return -ENOENT;
+	b->skel = pmutop_bpf__open();
+	if (!b->skel)
+		return errno ? -errno : -EINVAL;
+	struct pmutop_bpf *s = b->skel;
+	s->rodata->nev = b->nev;
+	unsigned ev = 0;
+	for (unsigned g = 0; g < specs->n; g++)
+		for (unsigned k = 0; k < specs->g[g].n; k++, ev++)
+			s->rodata->at_switch[ev] = is_at_switch(&specs->g[g].ev[k]);
+	int err = bpf_map__set_max_entries(s->maps.counters, (unsigned)b->npossible * b->nev);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.tasks, b->max_tasks);
+	if (!err)
+		err = pmutop_bpf__load(s);
+	if (err)
+		return err == -EACCES ? -EPERM : err;
+	b->tasks_fd = bpf_map__fd(s->maps.tasks);
+	b->stats_fd = bpf_map__fd(s->maps.stats);
+	b->fold_fd = bpf_program__fd(s->progs.fold);
+	return 0;
+}
+
+static int open_counters(struct bpfcount *b, const struct evspec_list *specs,
+			 const struct bpfcount_opts *o)
+{
+	int map = bpf_map__fd(b->skel->maps.counters);
+	for (int i = 0; i < b->ncpus; i++) {
+		unsigned ev = 0;
+		for (unsigned g = 0; g < b->ngroups; g++) {
+			struct evgroup_opts go = {.pid = -1,
+						  .cpu = b->cpus[i],
+						  .user_only = o->user_only,
+						  .no_kernel = o->no_kernel,
+						  .preset = o->preset ? o->preset[g] : NULL};
+			struct evgroup **eg = &b->grp[i * b->ngroups + g];
+			int err = evgroup_open(&specs->g[g], &go, eg);
+			if (!*eg)
+				return err ? err : -ENOMEM;
+			if (err == -EMFILE || err == -ENFILE)
+				return err;
+			for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
+				enum ev_status st = evgroup_status(*eg, k);
+				if (b->status[ev] == EVS_OK)
+					b->status[ev] = (uint8_t)st;
+				b->counts[ev] = b->counts[ev] || st == EVS_OK;
+				int fd = evgroup_member_fd(*eg, k);
+				unsigned key = (unsigned)b->cpus[i] * b->nev + ev;
+				if (fd >= 0 && bpf_map_update_elem(map, &key, &fd, BPF_ANY))
+					return -errno;
+			}
+		}
+	}
+	return 0;
+}
+
+int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o,
+		  struct bpfcount **out)
+{
+	*out = NULL;
+	unsigned nev = 0;
+	for (unsigned g = 0; g < specs->n; g++)
+		nev += specs->g[g].n;
+	if (nev > PMUTOP_BPF_MAXEV)
+		return -E2BIG;
+	if (nev == 0 || o->ncpus <= 0)
+		return -EINVAL;
+	libbpf_set_print(quiet);
+	unsigned fds0 = count_fds();
+	struct bpfcount *b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->ncpus = o->ncpus;
+	b->ngroups = specs->n;
+	b->nev = nev;
+	b->max_tasks = o->max_tasks ? o->max_tasks : 16384;
+	b->npossible = libbpf_num_possible_cpus();
+	int err = -ENOMEM;
+	if (b->npossible <= 0)
+		goto fail;
+	b->cpus = calloc((size_t)o->ncpus, sizeof(*b->cpus));
+	b->grp = calloc((size_t)o->ncpus * specs->n, sizeof(*b->grp));
+	b->keys = calloc(b->max_tasks, sizeof(*b->keys));
+	b->vals = calloc(b->max_tasks, sizeof(*b->vals));
+	b->percpu = calloc((size_t)b->npossible, sizeof(*b->percpu));
+	if (!b->cpus || !b->grp || !b->keys || !b->vals || !b->percpu)
+		goto fail;
+	memcpy(b->cpus, o->cpus, (size_t)o->ncpus * sizeof(*b->cpus));
+	for (int i = 0; i < o->ncpus; i++)
+		if (o->cpus[i] >= b->npossible) {
+			err = -EINVAL;
+			goto fail;
+		}
+	if ((err = load(b, specs)) != 0 || (err = open_counters(b, specs, o)) != 0)
+		goto fail;
+	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
+	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
+	b->skel->links.on_exec = bpf_program__attach(b->skel->progs.on_exec);
+	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec) {
+		err = errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	/* Each CPU's first read is its baseline: counted from here on. */
+	if ((err = bpfcount_fold(b)) != 0)
+		goto fail;
+	unsigned fds1 = count_fds();
+	b->fds = fds1 > fds0 ? fds1 - fds0 : 0;
+	*out = b;
+	return 0;
+fail:
+	bpfcount_free(b);
+	return err;
+}
+
+void bpfcount_free(struct bpfcount *b)
+{
+	if (!b)
+		return;
+	pmutop_bpf__destroy(b->skel);
+	for (size_t i = 0; b->grp && i < (size_t)b->ncpus * b->ngroups; i++)
+		evgroup_free(b->grp[i]);
+	free(b->grp);
+	free(b->cpus);
+	free(b->keys);
+	free(b->vals);
+	free(b->percpu);
+	free(b);
+}
+
+enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev)
+{
+	if (ev >= b->nev)
+		return EVS_INVALID;
+	/* Hybrid CPUs: a core PMU's event opens on its own kind of CPU only. */
+	return b->counts[ev] ? EVS_OK : (enum ev_status)b->status[ev];
+}
+
+int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,
+		  const char *comm)
+{
+	struct pmutop_bpf_task v;
+	memset(&v, 0, sizeof(v));
+	v.tgid = (unsigned)tgid;
+	v.uid = uid;
+	v.flags = kthread ? PMUTOP_BPF_KTHREAD : 0;
+	strncpy(v.comm, comm, sizeof(v.comm) - 1);
+	unsigned key = (unsigned)tid;
+	if (bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_NOEXIST))
+		return errno == ENOMEM || errno == E2BIG ? -E2BIG : -errno;
+	return 0;
+}
+
+int bpfcount_fold(struct bpfcount *b)
+{
+	for (int i = 0; i < b->ncpus; i++) {
+		struct bpf_test_run_opts opts = {.sz = sizeof(opts),
+						 .flags = BPF_F_TEST_RUN_ON_CPU,
+						 .cpu = (unsigned)b->cpus[i]};
+		int err = bpf_prog_test_run_opts(b->fold_fd, &opts);
+		/* A CPU that went offline has nothing running to fold. */
+		if (err && err != -ENXIO)
+			return err;
+	}
+	return 0;
+}
+
+int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop_bpf_task **vals,
+		  size_t *n)
+{
+	struct bpf_map_batch_opts opts = {.sz = sizeof(opts)};
+	size_t got = 0;
+	unsigned batch = 0; /* where the next batch starts: read, then written */
+	void *inp = NULL;
+	for (;;) {
+		__u32 count = (__u32)(b->max_tasks - got);
+		if (count == 0)
+			break;
+		int err = bpf_map_lookup_batch(b->tasks_fd, inp, &batch, b->keys + got,
+					       b->vals + got, &count, &opts);
+		got += count;
+		if (err == -ENOENT)
+			break;
+		if (err)
+			return err;
+		inp = &batch;
+	}
+	*tids = b->keys;
+	*vals = b->vals;
+	*n = got;
+	return 0;
+}
+
+int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
+{
+	struct bpf_map_batch_opts opts = {.sz = sizeof(opts)};
+	__u32 count = (__u32)n;
+	if (n == 0 || bpf_map_delete_batch(b->tasks_fd, tids, &count, &opts) == 0)
+		return 0;
+	for (size_t i = count; i < n; i++)
+		bpf_map_delete_elem(b->tasks_fd, &tids[i]);
+	return 0;
+}
+
+uint64_t bpfcount_lost(const struct bpfcount *b)
+{
+	unsigned key = PMUTOP_BPF_LOST;
+	if (bpf_map_lookup_elem(b->stats_fd, &key, b->percpu))
+		return 0;
+	uint64_t n = 0;
+	for (int i = 0; i < b->npossible; i++)
+		n += b->percpu[i];
+	return n;
+}
+
+unsigned bpfcount_max_tasks(const struct bpfcount *b)
+{
+	return b->max_tasks;
+}
+
+unsigned bpfcount_open_fds(const struct bpfcount *b)
+{
+	return b->fds;
+}

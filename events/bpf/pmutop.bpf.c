@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The bpf backend's kernel half: at each context switch, the counters of the CPU (one
+ * perf event per CPU per event, opened by bpfcount.c) are read, and what they counted
+ * since the CPU's last read goes to the task leaving it. fold() does the same for the
+ * task on a CPU right now, run there by BPF_PROG_TEST_RUN at each tick (as perf's bperf
+ * does), so that running tasks are counted up to the tick. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "pmutop.bpf.h"
+
+#define TASK_DEAD_STATE 0x80
+#define PF_KTHREAD_FLAG 0x00200000
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the loader before load: events in the set, and those the kernel counts just
+ * after the switch tracepoint (context-switches: the leaving task's own switch). */
+const volatile unsigned int nev = 0;
+const volatile unsigned char at_switch[PMUTOP_BPF_MAXEV] = {};
+
+/* key cpu * nev + event; max_entries set by the loader */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(int));
+	__uint(value_size, sizeof(int));
+	__uint(max_entries, 1);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, struct pmutop_bpf_last);
+} last SEC(".maps");
+
+/* A zeroed task value to insert (too big for the stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, struct pmutop_bpf_task);
+} blank SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PMUTOP_BPF_NSTATS);
+	__type(key, unsigned int);
+	__type(value, unsigned long long);
+} stats SEC(".maps");
+
+/* Preallocated: max_entries set by the loader. When it is full a new task's slices are
+ * not counted (stats[PMUTOP_BPF_LOST] says how many). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, struct pmutop_bpf_task);
+} tasks SEC(".maps");
+
+/* Who task t is: read when its entry is made, at folds and at exec, not at every switch
+ * (as the perf engine reads /proc when it finds a task and after an exec). */
+static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_struct *t)
+{
+	tv->tgid = BPF_CORE_READ(t, tgid);
+	tv->uid = BPF_CORE_READ(t, cred, uid.val);
+	tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+	if (BPF_CORE_READ(t, flags) & PF_KTHREAD_FLAG)
+		tv->flags |= PMUTOP_BPF_KTHREAD;
+	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
+}
+
+static __always_inline struct pmutop_bpf_task *task_entry(unsigned int tid)
+{
+	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
+	if (tv)
+		return tv;
+	unsigned int zero = 0;
+	struct pmutop_bpf_task *b = bpf_map_lookup_elem(&blank, &zero);
+	if (!b)
+		return NULL;
+	bpf_map_update_elem(&tasks, &tid, b, BPF_NOEXIST); /* fails when full */
+	tv = bpf_map_lookup_elem(&tasks, &tid);
+	if (!tv) {
+		unsigned int k = PMUTOP_BPF_LOST;
+		unsigned long long *lost = bpf_map_lookup_elem(&stats, &k);
+		if (lost)
+			(*lost)++;
+	}
+	return tv;
+}
+
+/* sw: at a switch (not a fold), where at_switch events are about to count one. */
+static __always_inline void account(struct task_struct *t, bool dead, bool sw)
+{
+	unsigned int zero = 0, cpu = bpf_get_smp_processor_id();
+	struct pmutop_bpf_last *l = bpf_map_lookup_elem(&last, &zero);
+	if (!l)
+		return;
+	unsigned int tid = BPF_CORE_READ(t, pid);
+	struct pmutop_bpf_task *tv = NULL;
+	if (tid != 0 && l->primed)
+		tv = task_entry(tid);
+	/* A task's own switch counts into it, but not once it is exiting: perf closes a
+	 * task's counters then (perf_event_exit_task), and the two backends agree. */
+	unsigned long long credit = sw && tv && !(tv->flags & PMUTOP_BPF_EXITING) ? 1 : 0;
+	for (unsigned int i = 0; i < PMUTOP_BPF_MAXEV && i < nev; i++) {
+		struct bpf_perf_event_value v;
+		if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
+			continue;
+		struct pmutop_bpf_ev *p = &l->ev[i];
+		/* A counter reopened (user-only mode switched) starts again from zero. */
+		if (v.counter >= p->val && v.enabled >= p->ena && v.running >= p->run && tv) {
+			tv->ev[i].val += v.counter - p->val + (at_switch[i] ? credit : 0);
+			tv->ev[i].ena += v.enabled - p->ena;
+			tv->ev[i].run += v.running - p->run;
+		}
+		p->val = v.counter + (sw && at_switch[i] ? 1 : 0);
+		p->ena = v.enabled;
+		p->run = v.running;
+	}
+	l->primed = 1;
+	if (!tv)
+		return;
+	if (dead)
+		tv->flags |= PMUTOP_BPF_DEAD;
+	if (!sw || tv->tgid == 0) /* a fold, or a new entry */
+		identity(tv, t);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	account(prev, prev_state == TASK_DEAD_STATE, true);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *t)
+{
+	unsigned int tid = BPF_CORE_READ(t, pid);
+	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
+	if (tv)
+		tv->flags |= PMUTOP_BPF_EXITING;
+	return 0;
+}
+
+/* A new program: its name, and its owner with a set-user-ID one. A thread other than
+ * the leader that execs takes the leader's id: its old one will not switch again. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *t, pid_t old_pid)
+{
+	unsigned int tid = BPF_CORE_READ(t, pid), old = (unsigned int)old_pid;
+	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
+	if (tv)
+		identity(tv, t);
+	if (old != tid && (tv = bpf_map_lookup_elem(&tasks, &old)))
+		tv->flags |= PMUTOP_BPF_DEAD;
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int fold(void *ctx)
+{
+	account(bpf_get_current_task_btf(), false, false);
+	return 0;
+}

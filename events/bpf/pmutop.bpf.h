@@ -1,0 +1,39 @@
+/* What the BPF program (pmutop.bpf.c) and its loader (bpfcount.c) share: the layout of
+ * the per-task map's values. Plain C types only: both sides include it. */
+#ifndef PMUTOP_BPF_SHARED_H
+#define PMUTOP_BPF_SHARED_H
+
+/* Events one set may count under the bpf backend (bpfcount_open says -E2BIG past it). */
+#define PMUTOP_BPF_MAXEV 24
+#define PMUTOP_BPF_COMM 16
+
+/* flags of a task's value */
+#define PMUTOP_BPF_DEAD 1u    /* its last slice is in: it switched out as TASK_DEAD */
+#define PMUTOP_BPF_KTHREAD 2u /* a kernel thread */
+#define PMUTOP_BPF_EXITING 4u /* past sched_process_exit: perf's counters of it are closed */
+
+struct pmutop_bpf_ev {
+	unsigned long long val, ena, run;
+};
+
+/* Per task (keyed by tid): its sums since the entry was made. */
+struct pmutop_bpf_task {
+	unsigned int tgid;
+	unsigned int flags;
+	unsigned int uid;
+	unsigned int pad;
+	unsigned long long cgid;
+	char comm[PMUTOP_BPF_COMM];
+	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
+};
+
+/* Per CPU: each counter as last read there. */
+struct pmutop_bpf_last {
+	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
+	unsigned int primed;
+};
+
+/* Per-CPU statistics slots */
+enum { PMUTOP_BPF_LOST = 0, PMUTOP_BPF_NSTATS = 2 };
+
+#endif

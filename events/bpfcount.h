@@ -1,0 +1,62 @@
+/* The bpf backend's counters: each event of a set opened once per CPU (grouped as per
+ * task), a BPF program that sums them per task at every context switch, and the per-task
+ * sums read back as plain arrays. Errors are -errno; nothing here prints. */
+#ifndef PMUTOP_BPFCOUNT_H
+#define PMUTOP_BPFCOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bpf/pmutop.bpf.h"
+#include "evspec.h"
+#include "evstatus.h"
+
+struct bpfcount;
+
+struct bpfcount_opts {
+	const int *cpus; /* online CPUs */
+	int ncpus;
+	bool user_only;	    /* exclude kernel mode on events without :u/:k */
+	bool no_kernel;	    /* exclude kernel mode everywhere */
+	unsigned max_tasks; /* entries of the preallocated task map */
+	/* per group and member: a status known in advance (EVS_OK = try), or NULL */
+	const uint8_t (*preset)[EVGROUP_MAX];
+};
+
+/* Open the groups of specs on every CPU, load the BPF program and attach it. Returns 0,
+ * -ENOTSUP (built without BPF), -E2BIG (more than PMUTOP_BPF_MAXEV events), -ENOENT
+ * (no kernel BTF), -EPERM (BPF not allowed), -EMFILE, or the loader's -errno. */
+int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o,
+		  struct bpfcount **out);
+void bpfcount_free(struct bpfcount *b);
+
+/* Event ev's status (members numbered across groups in order): EVS_OK when it opened on
+ * some CPU (a hybrid core PMU's event opens on its kind of CPU only), else the first
+ * failure's. */
+enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev);
+
+/* A task that existed before the program was attached, entered with zero sums so that
+ * it has a row before it next runs. 0, -EEXIST (it is in already), -E2BIG (map full). */
+int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,
+		  const char *comm);
+
+/* Count the slices running now on every CPU into their tasks. */
+int bpfcount_fold(struct bpfcount *b);
+
+/* Every task's sums, in batches: tids[i] and vals[i], n of them, valid until the next
+ * call. 0 or -errno. */
+int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop_bpf_task **vals,
+		  size_t *n);
+
+/* Drop tasks from the map (ended, and read for the last time). */
+int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n);
+
+/* Slices not counted because the task map was full, since the start. */
+uint64_t bpfcount_lost(const struct bpfcount *b);
+unsigned bpfcount_max_tasks(const struct bpfcount *b);
+/* Descriptors held: counters, maps, programs and links. */
+unsigned bpfcount_open_fds(const struct bpfcount *b);
+
+#endif

@@ -1,0 +1,34 @@
+/* What /proc says of a process beyond its counters, cached by pid for a source that does
+ * not keep processes of its own (the bpf backend): its parent, state and resident memory
+ * (read at first sight and again when it ran) and its arguments (when asked for, again
+ * after an exec renames it). */
+#ifndef PMUTOP_PROCINFO_H
+#define PMUTOP_PROCINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct procinfo_ent {
+	pid_t pid, ppid;
+	char state;
+	uint64_t rss_kb;
+	char *cmdline;	   /* NULL: not read */
+	uint64_t cmd_hash; /* of the name it was read under */
+	uint64_t seen;
+};
+
+struct procinfo;
+
+struct procinfo *procinfo_new(void);
+void procinfo_free(struct procinfo *p);
+/* Process pid (named comm) as of tick: read when new, state and memory again when it
+ * ran, arguments when want_cmdline. NULL when out of memory. Valid until the next
+ * procinfo_sweep. */
+const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pid_t pid,
+					const char *comm, bool ran, bool want_cmdline,
+					uint64_t tick);
+/* Forget the processes not asked for at tick. */
+void procinfo_sweep(struct procinfo *p, uint64_t tick);
+
+#endif
