@@ -271,9 +271,10 @@ static void targets(struct ctx *c, const struct promacc *a, enum promacc_kind ki
 		    struct pbuf *lab)
 {
 	static const char *const what[] = {"", "_enabled_seconds", "_running_seconds"};
+	static const char first_help[] = "Events counted since pmutop began counting the target "
+					 "(scaled per interval when multiplexed).";
 	static const char *const help[] = {
-		"Events counted since pmutop began counting the target (scaled per interval "
-		"when multiplexed).",
+		first_help,
 		"Seconds the event's group was enabled (a process: summed over its threads).",
 		"Seconds the event's group was on the PMU (a process: summed over its threads)."};
 	unsigned n = promacc_count(a), nev = promacc_nevents(a), first = n, last = n;
