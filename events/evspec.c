@@ -512,6 +512,10 @@ static int expand_globs(const char *spec, char **out, struct evspec_err *err)
 			size_t pn = c2 ? (size_t)(c2 - pat) : sl - (size_t)(pat - s);
 			if (!memchr(pat, '*', pn) && !memchr(pat, '?', pn) && !memchr(pat, '[', pn))
 				continue;
+			/* Only a subsystem tracefs has: "INST_RETIRED:AN*" is libpfm4's to refuse.
+			 */
+			if (!evspec_tracepoint_sys(s, (size_t)(c1 - s)))
+				continue;
 			/* The text before this event as it was, then its expansion. */
 			size_t keep = (size_t)(s - spec) - from;
 			if (len + keep + 1 >= cap) {
@@ -528,15 +532,10 @@ static int expand_globs(const char *spec, char **out, struct evspec_err *err)
 			int m = glob_tracepoints(s, (size_t)(c1 - s), pat, pn, c2, nm, &buf, &len,
 						 &cap);
 			if (m <= 0) {
-				ret = m == 0 || m == -ENOENT ? -ENOENT : m;
+				ret = m == -ENOMEM ? -ENOMEM : -ENOENT;
 				if (err)
 					snprintf(err->reason, sizeof(err->reason),
-						 m == -ENODEV
-							 ? "'%.*s' is a tracepoint pattern, but "
-							   "tracefs is not mounted: mount -t "
-							   "tracefs nodev /sys/kernel/tracing"
-							 : "no tracepoint matches '%.*s'",
-						 (int)sl, s);
+						 "no tracepoint matches '%.*s'", (int)sl, s);
 				break;
 			}
 			len--; /* its last comma: the text after it follows */

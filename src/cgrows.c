@@ -157,7 +157,8 @@ const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigne
 	for (size_t i = 0; i < c->nnode; i++)
 		c->order[i] = i;
 	sort_ctx = c;
-	qsort(c->order, c->nnode, sizeof(*c->order), order_cmp);
+	if (c->nnode)
+		qsort(c->order, c->nnode, sizeof(*c->order), order_cmp);
 	if (mstore_reserve(&c->rows, c->nnode, m->nevents, m->ngroups) < 0)
 		return NULL;
 	for (size_t i = 0; i < c->nnode; i++) {
