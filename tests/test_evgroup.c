@@ -70,32 +70,14 @@ struct child {
 
 static char self[PATH_MAX];
 
-/* Raw system calls and no AddressSanitizer checks: with PMUTOP_SANITIZE the libc
- * wrappers and instrumented stores would fault on shadow memory as well. */
-__attribute__((no_sanitize_address)) static void touch_pages(unsigned n)
-{
-	if (n == 0)
-		return;
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)n * pg;
-	long a = syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	if (a == -1)
-		_exit(3);
-	volatile char *p = (volatile char *)a;
-	syscall(SYS_madvise, a, len, MADV_NOHUGEPAGE); /* one fault per page */
-	for (unsigned i = 0; i < n; i++)
-		p[(size_t)i * pg] = 1;
-	syscall(SYS_munmap, a, len);
-}
-
 static int child_loop(int cmd, int done)
 {
 	unsigned char c;
-	touch_pages(4); /* warm up the path a command takes */
+	testutil_touch_pages(4); /* warm up the path a command takes */
 	if (write(done, "r", 1) != 1)
 		return 2;
 	while (read(cmd, &c, 1) == 1) {
-		touch_pages(c * 10u);
+		testutil_touch_pages(c * 10u);
 		if (write(done, "d", 1) != 1)
 			return 2;
 	}
@@ -549,7 +531,7 @@ static void test_enable_on_exec(void **state)
 		char x;
 		if (read(go[0], &x, 1) != 1)
 			_exit(2);
-		touch_pages(500); /* before the exec: must not count */
+		testutil_touch_pages(500); /* before the exec: must not count */
 		execl("/bin/sh", "sh", "-c", "exit 0", (char *)NULL);
 		_exit(127);
 	}

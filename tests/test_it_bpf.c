@@ -37,27 +37,12 @@
 static int go_fd;
 static int ping[2], pong[2];
 
-/* Raw system calls: the count of faults is the pages touched, nothing of libc's. */
-__attribute__((no_sanitize_address)) static void touch_pages(uint32_t n)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)n * pg;
-	long a = syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	if (a == -1)
-		_exit(3);
-	volatile char *p = (volatile char *)a;
-	syscall(SYS_madvise, a, len, MADV_NOHUGEPAGE);
-	for (uint32_t i = 0; i < n; i++)
-		p[(size_t)i * pg] = 1;
-	syscall(SYS_munmap, a, len);
-}
-
 static void *faulter(void *arg)
 {
 	char c;
 	if (read(go_fd, &c, 1) != 1)
 		_exit(4);
-	touch_pages((uint32_t)(uintptr_t)arg * PAGES);
+	testutil_touch_pages((uint32_t)(uintptr_t)arg * PAGES);
 	return NULL;
 }
 

@@ -61,34 +61,16 @@ static int teardown_set(void **state)
 
 /* Worker side. */
 
-/* Raw system calls and no AddressSanitizer checks: with PMUTOP_SANITIZE the libc
- * wrappers and the instrumented stores would fault on shadow memory as well. */
-__attribute__((no_sanitize_address)) static void touch_pages(uint32_t n)
-{
-	if (n == 0)
-		return;
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)n * pg;
-	long a = syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	if (a == -1)
-		_exit(3);
-	volatile char *p = (volatile char *)a;
-	syscall(SYS_madvise, a, len, MADV_NOHUGEPAGE);
-	for (uint32_t i = 0; i < n; i++)
-		p[(size_t)i * pg] = 1;
-	syscall(SYS_munmap, a, len);
-}
-
 /* Answer with the worker's tid: once when ready, then after each command. */
 static void serve(int cmd, int done)
 {
 	int32_t tid = (int32_t)syscall(SYS_gettid);
-	touch_pages(3);
+	testutil_touch_pages(3);
 	if (write(done, &tid, sizeof(tid)) != sizeof(tid))
 		_exit(2);
 	uint32_t c;
 	while (read(cmd, &c, sizeof(c)) == sizeof(c) && c != CMD_EXIT) {
-		touch_pages(c);
+		testutil_touch_pages(c);
 		if (write(done, &tid, sizeof(tid)) != sizeof(tid))
 			_exit(2);
 	}

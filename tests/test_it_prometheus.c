@@ -39,23 +39,6 @@ static pid_t worker, steady, pmutop, prom;
 static int cmd_fd = -1, done_fd = -1;
 static unsigned mport, pport;
 
-/* Raw system calls and no ASan checks: instrumented stores would fault on shadow too. */
-__attribute__((no_sanitize_address)) static void touch_pages(uint32_t n)
-{
-	if (n == 0)
-		return;
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)n * pg;
-	long a = syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	if (a == -1)
-		_exit(3);
-	volatile char *p = (volatile char *)a;
-	syscall(SYS_madvise, a, len, MADV_NOHUGEPAGE);
-	for (uint32_t i = 0; i < n; i++)
-		p[(size_t)i * pg] = 1;
-	syscall(SYS_munmap, a, len);
-}
-
 /* The worker's own count of its page faults, as the kernel keeps it. */
 static uint64_t faults(void)
 {
@@ -76,12 +59,12 @@ static pid_t start_worker(void)
 		close(c[1]);
 		close(d[0]);
 		uint32_t n;
-		touch_pages(3);
+		testutil_touch_pages(3);
 		uint64_t f = faults();
 		if (write(d[1], &f, sizeof(f)) != sizeof(f))
 			_exit(2);
 		while (read(c[0], &n, sizeof(n)) == sizeof(n)) {
-			touch_pages(n);
+			testutil_touch_pages(n);
 			f = faults();
 			if (write(d[1], &f, sizeof(f)) != sizeof(f))
 				_exit(2);
@@ -108,7 +91,7 @@ static pid_t start_steady(void)
 		struct timespec t;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		for (;;) {
-			touch_pages(STEADY_PAGES);
+			testutil_touch_pages(STEADY_PAGES);
 			t.tv_nsec += STEADY_PERIOD_NS;
 			if (t.tv_nsec >= 1000000000L) {
 				t.tv_nsec -= 1000000000L;

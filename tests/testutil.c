@@ -6,6 +6,8 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,4 +90,20 @@ bool testutil_under_valgrind(void)
 {
 	const char *v = getenv("PMUTOP_TEST_VALGRIND");
 	return v && *v && strcmp(v, "0") != 0;
+}
+
+__attribute__((no_sanitize_address)) void testutil_touch_pages(uint32_t n)
+{
+	if (n == 0)
+		return;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)n * pg;
+	long a = syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+	if (a == -1)
+		_exit(3);
+	volatile char *p = (volatile char *)a;
+	syscall(SYS_madvise, a, len, MADV_NOHUGEPAGE); /* one fault per page */
+	for (uint32_t i = 0; i < n; i++)
+		p[(size_t)i * pg] = 1;
+	syscall(SYS_munmap, a, len);
 }

@@ -21,4 +21,9 @@ int testutil_run(char *const argv[], char *out, size_t cap, char *err, size_t er
  * own pages, so counts and timings of such workloads mean nothing there. */
 bool testutil_under_valgrind(void);
 
+/* Touch n fresh pages with raw system calls (mmap, one store a page, munmap) and no ASan
+ * check: exactly n page faults, nothing of libc's or of a sanitizer's. _exit(3) when
+ * the mapping fails (it runs in forked workers and threads). */
+void testutil_touch_pages(uint32_t n);
+
 #endif
