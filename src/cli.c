@@ -25,6 +25,7 @@ enum {
 	OPT_USER,
 	OPT_LISTEN,
 	OPT_TOP,
+	OPT_WEB_CONFIG,
 	OPT_RETAIN,
 	OPT_MAX_SIZE,
 	OPT_BEGIN,
@@ -55,6 +56,7 @@ static const struct option longopts[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"top", required_argument, NULL, OPT_TOP},
+	{"web-config", required_argument, NULL, OPT_WEB_CONFIG},
 	{"write", required_argument, NULL, 'w'},
 	{"read", required_argument, NULL, 'r'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -101,6 +103,8 @@ void cli_usage(FILE *f)
 	      "      --listen [ADDR:]PORT  no screen: serve Prometheus /metrics (default\n"
 	      "                         address 127.0.0.1; [::1]:PORT for IPv6)\n"
 	      "      --top N            --listen: export the N busiest processes (default 100)\n"
+	      "      --web-config FILE  --listen: TLS and basic auth, as node_exporter's\n"
+	      "                         web-config.yml\n"
 	      "  -w, --write FILE       record every tick into FILE (SQLite; with -b -q: nothing\n"
 	      "                         else is printed)\n"
 	      "      --retain DAYS      -w: prune ticks older than DAYS\n"
@@ -325,6 +329,13 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->batch = true; /* no screen */
 		return 0;
 	}
+	case OPT_WEB_CONFIG:
+		if (!*arg) {
+			snprintf(err, errlen, "--web-config needs a file name");
+			return -EINVAL;
+		}
+		c->web_config = arg;
+		return 0;
 	case OPT_TOP: {
 		char *end;
 		errno = 0;
@@ -468,6 +479,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	if (c->listen && (c->count || c->format != OUT_TEXT)) {
 		snprintf(err, errlen, "--listen serves /metrics until stopped: drop %s",
 			 c->count ? "-n" : "--format");
+		return -EINVAL;
+	}
+	if (c->web_config && !c->listen) {
+		snprintf(err, errlen, "--web-config protects --listen: add --listen [ADDR:]PORT");
 		return -EINVAL;
 	}
 	if (c->top_set && !c->listen) {
