@@ -216,9 +216,7 @@ struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	bool parsed = false;
-	if (!w) {
-		fail(&c, NULL, "out of memory");
-	} else if (!yaml_parser_initialize(&parser)) {
+	if (!w || !yaml_parser_initialize(&parser)) {
 		fail(&c, NULL, "out of memory");
 	} else {
 		yaml_parser_set_input_file(&parser, f);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,51 @@ static void test_password_never_printed(void **state)
 	assert_null(strstr(out, PASSWORD));
 }
 
+/* A real Prometheus scrapes it with scheme https, tls_config and basic_auth. */
+static void test_prometheus_scrapes(void **state)
+{
+	(void)state;
+	if (access("/usr/bin/prometheus", X_OK))
+		skip();
+	char path[300], pass[300], log[300], data[300], web[64], out[1 << 16], cmd[512];
+	unsigned pport = free_port();
+	snprintf(pass, sizeof(pass), "%s/pass", tmpdir);
+	snprintf(path, sizeof(path), "%s/prom.yml", tmpdir);
+	snprintf(log, sizeof(log), "%s/prom.log", tmpdir);
+	snprintf(data, sizeof(data), "--storage.tsdb.path=%s/tsdb", tmpdir);
+	snprintf(web, sizeof(web), "--web.listen-address=127.0.0.1:%u", pport);
+	FILE *f = fopen(pass, "w");
+	assert_non_null(f);
+	fputs(PASSWORD, f);
+	fclose(f);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: pmutop\n"
+		"    scheme: https\n    tls_config:\n      ca_file: %s\n"
+		"    basic_auth:\n      username: alice\n      password_file: %s\n"
+		"    static_configs:\n      - targets: ['127.0.0.1:%u']\n",
+		cacert, pass, port);
+	fclose(f);
+	char cfgarg[320];
+	snprintf(cfgarg, sizeof(cfgarg), "--config.file=%s", path);
+	char *argv[] = {"/usr/bin/prometheus", cfgarg, data, web, NULL};
+	pid_t prom = spawn(argv, log);
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s --max-time 3 'http://127.0.0.1:%u/api/v1/query?query="
+		 "pmutop_build_info'",
+		 pport);
+	bool seen = false;
+	for (int i = 0; i < 300 && !seen; i++) { /* a bound, not a timed assertion */
+		usleep(100 * 1000);
+		sh(cmd, out, sizeof(out));
+		seen = strstr(out, "\"job\":\"pmutop\"") != NULL;
+	}
+	kill(prom, SIGTERM);
+	waitpid(prom, NULL, 0);
+	assert_true(seen);
+}
+
 /* A config that cannot be served: exit 2, one line naming the file, before listening. */
 static void test_bad_config_exits_2(void **state)
 {
@@ -225,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_no_credentials),
 		cmocka_unit_test(test_plain_http_refused),
 		cmocka_unit_test(test_bad_config_exits_2),
+		cmocka_unit_test(test_prometheus_scrapes),
 		cmocka_unit_test(test_password_never_printed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
