@@ -26,6 +26,7 @@ enum {
 	OPT_USER,
 	OPT_LISTEN,
 	OPT_TOP,
+	OPT_WEB_CONFIG,
 	OPT_RETAIN,
 	OPT_MAX_SIZE,
 	OPT_BEGIN,
@@ -59,6 +60,7 @@ static const struct option longopts[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"top", required_argument, NULL, OPT_TOP},
+	{"web-config", required_argument, NULL, OPT_WEB_CONFIG},
 	{"write", required_argument, NULL, 'w'},
 	{"read", required_argument, NULL, 'r'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -108,6 +110,8 @@ void cli_usage(FILE *f)
 	      "      --listen [ADDR:]PORT  no screen: serve Prometheus /metrics (default\n"
 	      "                         address 127.0.0.1; [::1]:PORT for IPv6)\n"
 	      "      --top N            --listen: export the N busiest processes (default 100)\n"
+	      "      --web-config FILE  --listen: TLS and basic auth, as node_exporter's\n"
+	      "                         web-config.yml\n"
 	      "  -w, --write FILE       record every tick into FILE (SQLite; with -b -q: nothing\n"
 	      "                         else is printed)\n"
 	      "      --retain DAYS      -w: prune ticks older than DAYS\n"
@@ -346,6 +350,13 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		}
 		snprintf(err, errlen, "--backend %s: give bpf, perf or auto", arg);
 		return -EINVAL;
+	case OPT_WEB_CONFIG:
+		if (!*arg) {
+			snprintf(err, errlen, "--web-config needs a file name");
+			return -EINVAL;
+		}
+		c->web_config = arg;
+		return 0;
 	case OPT_TOP: {
 		char *end;
 		errno = 0;
@@ -506,6 +517,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	}
 	if (c->backend == BACKEND_BPF && c->cgroup_list) {
 		snprintf(err, errlen, "-G counts cgroups per CPU with perf: drop --backend bpf");
+		return -EINVAL;
+	}
+	if (c->web_config && !c->listen) {
+		snprintf(err, errlen, "--web-config protects --listen: add --listen [ADDR:]PORT");
 		return -EINVAL;
 	}
 	if (c->top_set && !c->listen) {

@@ -49,6 +49,7 @@ struct cli {
 	const char *listen; /* --listen [ADDR:]PORT: serve /metrics, no screen */
 	long top;	    /* --top N: process series exported (default 100) */
 	bool top_set;
+	const char *web_config;	 /* --web-config FILE: TLS, basic auth for --listen */
 	const char *record;	 /* -w FILE: record every tick */
 	const char *replay;	 /* -r FILE: replay a recording */
 	bool quiet;		 /* -q: with -w -b, no output but the recording */

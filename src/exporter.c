@@ -3,6 +3,8 @@
  * client keeps its own text while the tick renders the next into a free buffer. */
 #include "exporter.h"
 
+#include "webconfig.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
@@ -34,6 +36,7 @@ struct exporter {
 	unsigned npool;
 	double build_s;
 	struct MHD_Response *not_found, *not_allowed;
+	struct webconfig *web; /* --web-config, or NULL */
 };
 
 static void expo_unref(struct expo *e)
@@ -48,12 +51,43 @@ static void response_done(void *cls)
 	expo_unref(cls);
 }
 
+/* Basic auth as libmicrohttpd decodes it; the password is wiped before it is freed. */
+static bool authorized(struct exporter *x, struct MHD_Connection *conn)
+{
+	char *pass = NULL;
+	char *user = MHD_basic_auth_get_username_password(conn, &pass);
+	bool ok = user && pass && webconfig_check(x->web, user, pass);
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		MHD_free(pass);
+	}
+	if (user)
+		MHD_free(user);
+	return ok;
+}
+
+/* A response of its own: libmicrohttpd adds WWW-Authenticate to the one it is given. */
+static enum MHD_Result unauthorized(struct MHD_Connection *conn)
+{
+	static const char body[] = "unauthorized: --web-config asks for a user and password\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body,
+								 MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain");
+	enum MHD_Result ok = MHD_queue_basic_auth_fail_response(conn, "pmutop", r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **con_cls)
 {
 	struct exporter *x = cls;
 	(void)version, (void)upload, (void)upload_size, (void)con_cls;
+	if (x->web && webconfig_nusers(x->web) > 0 && !authorized(x, conn))
+		return unauthorized(conn);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
 	if (strcmp(url, "/metrics") != 0)
@@ -119,7 +153,7 @@ static void quiet(void *cls, const char *fmt, va_list ap)
 	(void)cls, (void)fmt, (void)ap;
 }
 
-struct exporter *exporter_new(const char *listen, char *err, size_t errlen)
+struct exporter *exporter_new(const char *listen, const char *web_config, char *err, size_t errlen)
 {
 	struct exporter *x = calloc(1, sizeof(*x));
 	if (!x) {
@@ -139,18 +173,44 @@ struct exporter *exporter_new(const char *listen, char *err, size_t errlen)
 	x->cur->x = x;
 	x->cur->refs = 1;
 	x->pool[x->npool++] = x->cur;
+	if (web_config && !(x->web = webconfig_load(web_config, err, errlen))) {
+		exporter_free(x);
+		return NULL;
+	}
+	bool tls = x->web && webconfig_cert(x->web);
+	if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		snprintf(err, errlen, "--web-config %s: this libmicrohttpd has no TLS support",
+			 web_config);
+		exporter_free(x);
+		return NULL;
+	}
 	if (bind_socket(listen, x, err, errlen)) {
 		exporter_free(x);
 		return NULL;
 	}
-	x->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-				answer, x, MHD_OPTION_LISTEN_SOCKET, x->fd,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)EXPORTER_MAX_CONNECTIONS,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)EXPORTER_HEADER_MEMORY,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)EXPORTER_IDLE_SECONDS,
-				MHD_OPTION_EXTERNAL_LOGGER, quiet, NULL, MHD_OPTION_END);
+	struct MHD_OptionItem tls_opts[3] = {{MHD_OPTION_END, 0, NULL}};
+	if (tls) {
+		tls_opts[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0,
+						      (void *)webconfig_key(x->web)};
+		tls_opts[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0,
+						      (void *)webconfig_cert(x->web)};
+		tls_opts[2] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+	}
+	x->d = MHD_start_daemon(
+		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | (tls ? MHD_USE_TLS : 0), 0, NULL,
+		NULL, answer, x, MHD_OPTION_LISTEN_SOCKET, x->fd, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)EXPORTER_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+		(size_t)EXPORTER_HEADER_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)EXPORTER_IDLE_SECONDS, MHD_OPTION_EXTERNAL_LOGGER, quiet, NULL,
+		MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
 	if (!x->d) {
-		snprintf(err, errlen, "cannot start the HTTP server on %s", listen);
+		if (tls)
+			snprintf(err, errlen,
+				 "--web-config %s: TLS cannot start with its cert_file and "
+				 "key_file (not PEM, or a key that is not the certificate's)",
+				 web_config);
+		else
+			snprintf(err, errlen, "cannot start the HTTP server on %s", listen);
 		exporter_free(x);
 		return NULL;
 	}
@@ -173,6 +233,7 @@ void exporter_free(struct exporter *x)
 		MHD_destroy_response(x->not_found);
 	if (x->not_allowed)
 		MHD_destroy_response(x->not_allowed);
+	webconfig_free(x->web);
 	pthread_mutex_destroy(&x->mu);
 	free(x);
 }

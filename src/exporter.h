@@ -21,8 +21,9 @@ struct exporter;
 int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len, char *err,
 			  size_t errlen);
 
-/* Bind and start serving. Returns NULL with one line in err (address in use, ...). */
-struct exporter *exporter_new(const char *listen, char *err, size_t errlen);
+/* Bind and start serving; with web_config (--web-config FILE, or NULL) over TLS and/or
+ * behind basic auth. Returns NULL with one line in err (address in use, bad config, ...). */
+struct exporter *exporter_new(const char *listen, const char *web_config, char *err, size_t errlen);
 void exporter_free(struct exporter *x);
 
 /* Build the exposition from the totals and make it the one scrapes get. Returns 0 or

@@ -690,7 +690,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (a.cli.listen) { /* after loop_new: its thread inherits the blocked signals */
-		a.exporter = exporter_new(a.cli.listen, err, sizeof(err));
+		a.exporter = exporter_new(a.cli.listen, a.cli.web_config, err, sizeof(err));
 		if (!a.exporter)
 			die_usage(err);
 	}

@@ -4,11 +4,12 @@
 
 #include <stdio.h>
 
-struct exporter *exporter_new(const char *listen, char *err, size_t errlen)
+struct exporter *exporter_new(const char *listen, const char *web_config, char *err, size_t errlen)
 {
 	(void)listen;
 	snprintf(err, errlen,
-		 "--listen: this pmutop was built without libmicrohttpd (PMUTOP_EXPORTER=OFF)");
+		 "%s: this pmutop was built without libmicrohttpd (PMUTOP_EXPORTER=OFF)",
+		 web_config ? "--web-config" : "--listen");
 	return NULL;
 }
 

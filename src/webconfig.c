@@ -1,0 +1,299 @@
+/* The exporter-toolkit web configuration: YAML read by libyaml, bcrypt checked by
+ * libxcrypt. Only what pmutop can honour is accepted; anything else is one line. */
+#include "webconfig.h"
+
+#include <crypt.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#define PEM_MAX (1 << 20)
+
+struct webuser {
+	char *name;
+	char *hash;
+};
+
+struct webconfig {
+	char *cert, *key;
+	struct webuser *users;
+	size_t nusers;
+};
+
+/* What an unknown user is checked against, so that it takes as long as a known one. */
+static const char dummy_hash[] = "$2y$10$WT3EtsxsumZBzGRjiipouuy5.2WSrMicSO1yiJ6rsVLsSIIi8S8zO";
+
+struct ctx {
+	const char *path;
+	yaml_document_t *doc;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n)
+		snprintf(c->err, c->errlen, "--web-config %s: line %zu: %s", c->path,
+			 n->start_mark.line + 1, msg);
+	else
+		snprintf(c->err, c->errlen, "--web-config %s: %s", c->path, msg);
+	return -EINVAL;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static bool is_null(const yaml_node_t *n)
+{
+	const char *s = scalar(n);
+	return !n || (s && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+		      (!*s || !strcmp(s, "~") || !strcmp(s, "null")));
+}
+
+/* A file named in the config, relative to the config's folder. */
+static int read_pem(struct ctx *c, const yaml_node_t *n, const char *what, char **out)
+{
+	const char *name = scalar(n);
+	if (!name || !*name)
+		return fail(c, n, "%s must be a file name", what);
+	char full[4096];
+	if (name[0] == '/') {
+		snprintf(full, sizeof(full), "%s", name);
+	} else {
+		char *dup = strdup(c->path);
+		if (!dup)
+			return fail(c, n, "out of memory");
+		snprintf(full, sizeof(full), "%s/%s", dirname(dup), name);
+		free(dup);
+	}
+	FILE *f = fopen(full, "re");
+	char *buf = f ? malloc(PEM_MAX + 1) : NULL;
+	size_t len = buf ? fread(buf, 1, PEM_MAX + 1, f) : 0;
+	int e = errno;
+	bool bad = !f || !buf || ferror(f);
+	if (f)
+		fclose(f);
+	if (bad || len == 0 || len > PEM_MAX) {
+		free(buf);
+		return fail(c, n, "cannot read %s %s: %s", what, full,
+			    bad	  ? strerror(e)
+			    : len ? "larger than 1 MiB"
+				  : "empty file");
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+static int parse_tls(struct ctx *c, struct webconfig *w, yaml_node_t *m)
+{
+	if (m->type != YAML_MAPPING_NODE)
+		return fail(c, m, "tls_server_config must be a mapping");
+	yaml_node_t *cert = NULL, *key = NULL;
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		const char *ks = scalar(k);
+		if (!ks)
+			return fail(c, k, "tls_server_config keys must be names");
+		if (!strcmp(ks, "cert_file")) {
+			cert = v;
+		} else if (!strcmp(ks, "key_file")) {
+			key = v;
+		} else if (!strcmp(ks, "client_auth_type")) {
+			const char *t = scalar(v);
+			if (!is_null(v) && (!t || strcmp(t, "NoClientCert") != 0))
+				return fail(c, k,
+					    "client_auth_type %s is not supported: pmutop checks "
+					    "no client certificates (use basic_auth_users)",
+					    t ? t : "(not a name)");
+		} else if (!strcmp(ks, "client_ca_file") || !strcmp(ks, "client_allowed_sans")) {
+			if (!is_null(v))
+				return fail(c, k,
+					    "%s is not supported: pmutop checks no client "
+					    "certificates (use basic_auth_users)",
+					    ks);
+		} else {
+			return fail(c, k, "tls_server_config: %s is not supported by pmutop", ks);
+		}
+	}
+	if (!cert || !key)
+		return fail(c, m, "tls_server_config needs both cert_file and key_file");
+	if (read_pem(c, cert, "cert_file", &w->cert) || read_pem(c, key, "key_file", &w->key))
+		return -EINVAL;
+	return 0;
+}
+
+static bool is_bcrypt(const char *h)
+{
+	return strlen(h) == 60 && h[0] == '$' && h[1] == '2' && strchr("aby", h[2]) && h[3] == '$';
+}
+
+static int parse_users(struct ctx *c, struct webconfig *w, yaml_node_t *m)
+{
+	if (is_null(m))
+		return 0;
+	if (m->type != YAML_MAPPING_NODE)
+		return fail(c, m, "basic_auth_users must be a mapping of user: bcrypt hash");
+	size_t n = (size_t)(m->data.mapping.pairs.top - m->data.mapping.pairs.start);
+	w->users = calloc(n ? n : 1, sizeof(*w->users));
+	if (!w->users)
+		return fail(c, m, "out of memory");
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		const char *user = scalar(k), *hash = scalar(v);
+		if (!user || !*user || strchr(user, ':'))
+			return fail(c, k, "basic_auth_users: a user must be a name without ':'");
+		if (!hash || !is_bcrypt(hash))
+			return fail(c, v,
+				    "basic_auth_users: %s: not a bcrypt hash ($2y$...; make one "
+				    "with htpasswd -nBC 10 \"\" | tr -d ':\\n')",
+				    user);
+		for (size_t i = 0; i < w->nusers; i++)
+			if (!strcmp(w->users[i].name, user))
+				return fail(c, k, "basic_auth_users: %s is there twice", user);
+		struct webuser *u = &w->users[w->nusers];
+		u->name = strdup(user);
+		u->hash = strdup(hash);
+		w->nusers++;
+		if (!u->name || !u->hash)
+			return fail(c, k, "out of memory");
+	}
+	return 0;
+}
+
+static int parse_root(struct ctx *c, struct webconfig *w)
+{
+	yaml_node_t *root = yaml_document_get_root_node(c->doc);
+	if (is_null(root))
+		return 0; /* an empty file: plain HTTP, no users, as the toolkit does */
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(c, root, "expected a mapping (tls_server_config, basic_auth_users)");
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		const char *ks = scalar(k);
+		int r;
+		if (ks && !strcmp(ks, "tls_server_config"))
+			r = is_null(v) ? 0 : parse_tls(c, w, v);
+		else if (ks && !strcmp(ks, "basic_auth_users"))
+			r = parse_users(c, w, v);
+		else
+			r = fail(c, k,
+				 "unknown key %s (pmutop reads tls_server_config and "
+				 "basic_auth_users)",
+				 ks ? ks : "(not a name)");
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
+{
+	struct ctx c = {.path = path, .err = err, .errlen = errlen};
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		fail(&c, NULL, "%s", strerror(errno));
+		return NULL;
+	}
+	struct webconfig *w = calloc(1, sizeof(*w));
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	bool parsed = false;
+	if (!w || !yaml_parser_initialize(&parser)) {
+		fail(&c, NULL, "out of memory");
+	} else {
+		yaml_parser_set_input_file(&parser, f);
+		parsed = yaml_parser_load(&parser, &doc);
+		if (!parsed)
+			snprintf(err, errlen, "--web-config %s: line %zu: not YAML: %s", path,
+				 parser.problem_mark.line + 1,
+				 parser.problem ? parser.problem : "cannot parse");
+		yaml_parser_delete(&parser);
+	}
+	fclose(f);
+	int r = -EINVAL;
+	if (parsed) {
+		c.doc = &doc;
+		r = parse_root(&c, w);
+		yaml_document_delete(&doc);
+	}
+	if (r) {
+		webconfig_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void webconfig_free(struct webconfig *w)
+{
+	if (!w)
+		return;
+	free(w->cert);
+	free(w->key);
+	for (size_t i = 0; i < w->nusers; i++) {
+		free(w->users[i].name);
+		free(w->users[i].hash);
+	}
+	free(w->users);
+	free(w);
+}
+
+const char *webconfig_cert(const struct webconfig *w)
+{
+	return w->cert;
+}
+
+const char *webconfig_key(const struct webconfig *w)
+{
+	return w->key;
+}
+
+size_t webconfig_nusers(const struct webconfig *w)
+{
+	return w->nusers;
+}
+
+/* Every byte is compared, whatever the first difference. */
+static bool same(const char *a, const char *b, size_t n)
+{
+	unsigned char d = 0;
+	for (size_t i = 0; i < n; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return d == 0;
+}
+
+bool webconfig_check(const struct webconfig *w, const char *user, const char *password)
+{
+	const char *hash = dummy_hash;
+	bool known = false;
+	for (size_t i = 0; i < w->nusers; i++)
+		if (!strcmp(w->users[i].name, user)) {
+			hash = w->users[i].hash;
+			known = true;
+		}
+	struct crypt_data *d = calloc(1, sizeof(*d));
+	if (!d)
+		return false;
+	const char *out = crypt_rn(password, hash, d, (int)sizeof(*d));
+	bool ok = out && strlen(out) == strlen(hash) && same(out, hash, strlen(hash));
+	explicit_bzero(d, sizeof(*d));
+	free(d);
+	return ok && known;
+}

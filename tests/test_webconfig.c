@@ -1,0 +1,101 @@
+/* webconfig: the exporter-toolkit web configuration read from tests/fixtures/webconfig. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "webconfig.h"
+
+#define FIX PMUTOP_SOURCE_DIR "/tests/fixtures/webconfig/"
+
+static char err[512];
+
+static struct webconfig *load_fix(const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), FIX "%s", name);
+	err[0] = '\0';
+	return webconfig_load(path, err, sizeof(err));
+}
+
+/* A refused file: NULL, and one line that names the file and what is wrong. */
+static void refused(const char *name, const char *what)
+{
+	struct webconfig *w = load_fix(name);
+	assert_null(w);
+	assert_non_null(strstr(err, name));
+	assert_non_null(strstr(err, what));
+	assert_null(strchr(err, '\n'));
+	assert_null(strstr(err, "secret"));
+}
+
+static void test_tls(void **state)
+{
+	(void)state;
+	struct webconfig *w = load_fix("tls.yml");
+	assert_non_null(w);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(webconfig_cert(w), "BEGIN CERTIFICATE"));
+	assert_non_null(strstr(webconfig_key(w), "PRIVATE KEY"));
+	assert_int_equal(webconfig_nusers(w), 0);
+	webconfig_free(w);
+}
+
+static void test_auth(void **state)
+{
+	(void)state;
+	struct webconfig *w = load_fix("auth.yml");
+	assert_non_null(w);
+	assert_null(webconfig_cert(w));
+	assert_null(webconfig_key(w));
+	assert_int_equal(webconfig_nusers(w), 1);
+	assert_true(webconfig_check(w, "alice", "secret"));
+	assert_false(webconfig_check(w, "alice", "Secret"));
+	assert_false(webconfig_check(w, "alice", ""));
+	assert_false(webconfig_check(w, "bob", "secret"));
+	assert_false(webconfig_check(w, "", "secret"));
+	webconfig_free(w);
+}
+
+static void test_both(void **state)
+{
+	(void)state;
+	struct webconfig *w = load_fix("both.yml");
+	assert_non_null(w);
+	assert_non_null(webconfig_cert(w));
+	assert_int_equal(webconfig_nusers(w), 2);
+	assert_true(webconfig_check(w, "bob", "secret"));
+	assert_true(webconfig_check(w, "alice", "secret"));
+	webconfig_free(w);
+}
+
+static void test_refused(void **state)
+{
+	(void)state;
+	refused("unknown.yml", "line 4: unknown key http_server_config");
+	refused("bad.yml", "not YAML");
+	refused("missing.yml", "No such file or directory");
+	refused("nokey.yml", "cannot read key_file");
+	refused("nokey.yml", "no-such-key.pem");
+	refused("clientcert.yml", "client_auth_type RequireAndVerifyClientCert is not supported");
+	refused("plainpass.yml", "alice: not a bcrypt hash");
+}
+
+static void test_free_null(void **state)
+{
+	(void)state;
+	webconfig_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tls),	  cmocka_unit_test(test_auth),
+		cmocka_unit_test(test_both),	  cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_free_null),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
