@@ -352,7 +352,8 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		return -EINVAL;
 	case OPT_WEB_CONFIG:
 		if (!*arg) {
-			snprintf(err, errlen, "--web-config needs a file name");
+			snprintf(err, errlen,
+				 "--web-config needs a file name: e.g. --web-config web.yml");
 			return -EINVAL;
 		}
 		c->web_config = arg;
