@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The size of a recording (pmutop -w): 1,000 processes of which 50 wake every 100 ms,
 # 1 s ticks, the default event set; pmutop -w FILE -b -q for SECONDS (default 120).
-# Reports bytes per tick, per stored (active) row and per day, read from SQLite's dbstat.
+# Reports bytes per tick, per stored (active) row and per day, read from SQLite's dbstat
+# (tasks made after the first tick included).
 #
 #   bench/recsize.sh [--pmutop BINARY] [SECONDS]
 set -eu -o pipefail
@@ -21,17 +22,28 @@ rec_pid=$!
 sleep $((secs + 5))
 kill -INT $rec_pid 2>/dev/null || true
 wait $rec_pid || true
-sqlite3 "$tmp/rec.pmutop" <<'SQL'
+# Stored rows are packed into each tick's record: pmutop itself counts them.
+nev=$(sqlite3 "$tmp/rec.pmutop" "SELECT count(*) FROM events WHERE evset = (SELECT max(id) FROM evsets)")
+stored=$("$pmutop" -r "$tmp/rec.pmutop" --sql "SELECT count(*) / $nev FROM readings" | tail -n 1)
+# The first tick makes a tasks row for every task on the machine; a day grows by the
+# ticks and by the tasks made after it (new processes, execs, memory changed at rest).
+sqlite3 "$tmp/rec.pmutop" <<SQL
 .mode list
-SELECT 'ticks               ' || count(*) FROM ticks;
-SELECT 'tasks               ' || count(*) FROM tasks;
-SELECT 'stored rows         ' || count(*) FROM samples;
-SELECT 'stored rows a tick  ' || printf('%.1f', 1.0 * count(*) / (SELECT count(*) FROM ticks)) FROM samples;
-SELECT 'bytes, samples      ' || sum(pgsize) FROM dbstat WHERE name LIKE 'samples%' OR name LIKE 'sqlite_autoindex_samples%';
-SELECT 'bytes, ticks        ' || sum(pgsize) FROM dbstat WHERE name LIKE 'ticks%';
-SELECT 'bytes, tasks        ' || sum(pgsize) FROM dbstat WHERE name LIKE 'tasks%';
-SELECT 'bytes, all          ' || sum(pgsize) FROM dbstat;
-SELECT 'bytes a stored row  ' || printf('%.1f', 1.0 * (SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'samples%') / (SELECT count(*) FROM samples));
-SELECT 'bytes a tick        ' || printf('%.0f', 1.0 * (SELECT sum(pgsize) FROM dbstat WHERE name NOT LIKE 'tasks%') / (SELECT count(*) FROM ticks));
-SELECT 'MB a day (1 s)      ' || printf('%.1f', 86400.0 * (SELECT sum(pgsize) FROM dbstat WHERE name NOT LIKE 'tasks%') / (SELECT count(*) FROM ticks) / 1e6);
+CREATE TEMP TABLE n AS SELECT (SELECT count(*) FROM ticks) AS ticks,
+  (SELECT count(*) FROM tasks) AS tasks,
+  (SELECT count(*) FROM tasks WHERE first > (SELECT min(seq) FROM ticks)) AS later,
+  (SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'ticks%' OR name LIKE 'cells%'
+     OR name LIKE 'sqlite_autoindex_cells%') AS tick_bytes,
+  (SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'tasks%') AS task_bytes,
+  (SELECT sum(length(rows)) FROM ticks) AS packed,
+  $stored AS stored;
+SELECT 'ticks                    ' || ticks FROM n;
+SELECT 'stored (active) rows     ' || stored || ' (' || printf('%.1f', 1.0 * stored / ticks) || ' a tick)' FROM n;
+SELECT 'packed bytes a row       ' || printf('%.1f', 1.0 * packed / stored) FROM n;
+SELECT 'page bytes a stored row  ' || printf('%.1f', 1.0 * tick_bytes / stored) || ' (ticks, its index, cells)' FROM n;
+SELECT 'tasks                    ' || tasks || ' (' || later || ' after the first tick)' FROM n;
+SELECT 'bytes a task row         ' || printf('%.0f', 1.0 * task_bytes / tasks) || ' (with its two indexes)' FROM n;
+SELECT 'bytes a tick             ' || printf('%.0f', 1.0 * tick_bytes / ticks) || ' + tasks ' || printf('%.0f', 1.0 * task_bytes / tasks * later / (ticks - 1)) FROM n;
+SELECT 'bytes, file              ' || sum(pgsize) FROM dbstat;
+SELECT 'MB a day (1 s)           ' || printf('%.1f', 86400.0 * (1.0 * tick_bytes / ticks + 1.0 * task_bytes / tasks * later / (ticks - 1)) / 1e6) FROM n;
 SQL

@@ -31,6 +31,7 @@ enum {
 	OPT_MAX_SIZE,
 	OPT_BEGIN,
 	OPT_END,
+	OPT_SQL,
 	OPT_BACKEND,
 };
 
@@ -68,6 +69,7 @@ static const struct option longopts[] = {
 	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
 	{"begin", required_argument, NULL, OPT_BEGIN},
 	{"end", required_argument, NULL, OPT_END},
+	{"sql", required_argument, NULL, OPT_SQL},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -119,6 +121,8 @@ void cli_usage(FILE *f)
 	      "  -r, --read FILE        replay a recording: the screen (t/T step, b jumps), or\n"
 	      "                         with -b its ticks as batch mode printed them\n"
 	      "      --begin T, --end T -r: from/to T (HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m)\n"
+	      "      --sql QUERY        -r: run one SELECT over the recording (its tables and\n"
+	      "                         the readings table), rows as CSV\n"
 	      "  -q, --quiet            with -w -b: print nothing\n"
 	      "      --backend B        bpf: per-CPU counters summed per task in BPF; perf:\n"
 	      "                         counters per task; auto (default): bpf where it can\n"
@@ -437,6 +441,10 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		*(opt == OPT_BEGIN ? &c->begin : &c->end) = arg;
 		return 0;
 	}
+	case OPT_SQL:
+		c->sql = arg;
+		c->batch = true; /* rows on stdout, no screen */
+		return 0;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -542,6 +550,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "-w records the screen or batch mode: drop --listen, or run "
 			 "a second pmutop -w FILE -b -q");
+		return -EINVAL;
+	}
+	if (c->sql && !c->replay) {
+		snprintf(err, errlen, "--sql queries a recording: add -r FILE");
 		return -EINVAL;
 	}
 	if ((c->begin || c->end) && !c->replay) {

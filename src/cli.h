@@ -56,6 +56,7 @@ struct cli {
 	double retain_days;	 /* --retain DAYS */
 	uint64_t max_size;	 /* --max-size SIZE, bytes */
 	const char *begin, *end; /* --begin T, --end T (with -r) */
+	const char *sql;	 /* --sql QUERY (with -r) */
 	enum backend backend;	 /* --backend */
 	bool help, version;
 };

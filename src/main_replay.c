@@ -1,6 +1,7 @@
 /* pmutop -r FILE: a recording as the source, in batch mode or on the screen (t, T, b,
  * Space). Part of the composition (app.h). */
 #include "app.h"
+#include "recsql.h"
 
 /* -r with --begin/--end: their times against the recording, or exit 2. */
 static void replay_window(struct app *a, double *begin, double *end)
@@ -295,6 +296,23 @@ int run_replay(struct app *a)
 	if (!a->rp) {
 		app_say("%s\n", err);
 		return 2;
+	}
+	if (a->cli.sql) {
+		replay_close(a->rp);
+		FILE *out = a->cli.output ? fopen(a->cli.output, "we") : stdout;
+		if (!out) {
+			app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
+			return 2;
+		}
+		int rc = recsql_run(a->cli.replay, a->cli.sql, out, err, sizeof(err));
+		if (out != stdout && fclose(out) && !rc) {
+			snprintf(err, sizeof(err), "cannot write '%s' (-o): %s", a->cli.output,
+				 strerror(errno));
+			rc = -EIO;
+		}
+		if (rc)
+			app_say("%s\n", err);
+		return rc == -EIO ? 1 : rc ? 2 : 0;
 	}
 	a->pmus = pmu_set_new("/sys", true);
 	app_load_config(a);

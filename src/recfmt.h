@@ -13,7 +13,7 @@
 
 /* Written into PRAGMA application_id ("pmut") and user_version. */
 #define RECFMT_APP_ID 0x706d7574
-#define RECFMT_VERSION 1
+#define RECFMT_VERSION 2
 
 /* Cells as text: two letters a value, its state (a n/a, c n/c, e empty, x exact,
  * s scaled) and its why (- none, u unsupported, p no permission, f fd limit, g gone,

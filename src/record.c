@@ -1,7 +1,8 @@
 /* The recorder: a tick's model into SQLite, in one transaction. Rows are interned as
- * tasks (their identity and lifetime); a tick stores only its rows that did something:
- * an idle row (every value zero, cells as the tick's usual ones) is a task alive at that
- * tick without a sample, and the replay builds it back. Schema: docs/RECORDING.md. */
+ * tasks (their identity and lifetime); a tick stores only its rows that did something,
+ * packed into one record (src/recpack.h): an idle row (every value zero, cells as the
+ * tick's usual ones) is a task alive at that tick without a stored row, and the replay
+ * builds it back. Schema: docs/RECORDING.md. */
 #include "record.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "recfmt.h"
+#include "recpack.h"
 #include "record_priv.h"
 
 static uint64_t hash_str(const char *s)
@@ -103,11 +105,6 @@ static int usual_cells(struct recorder *r, const struct model *m)
 	return 0;
 }
 
-static bool has_number(const struct val *v)
-{
-	return v->state == VAL_EXACT || v->state == VAL_SCALED;
-}
-
 /* A row with nothing to say: the replay rebuilds it from the task and the usual cells. */
 static bool idle_row(const struct recorder *r, const struct model *m, const struct mrow *row)
 {
@@ -193,10 +190,16 @@ static int insert_task(struct recorder *r, const struct mrow *row, int64_t *id)
 	return rc;
 }
 
+/* What tasks.rss holds for a row: its memory when its state is known. */
+static uint64_t rest_rss(const struct mrow *row)
+{
+	return row->state ? row->rss_kb : 0;
+}
+
 /* The task of a row: found among the live ones, or a new tasks row. An idle row whose
  * memory or state differs from its task's at rest (it ran since, and stopped) starts a
  * new task from this tick, with these at rest: a replay's idle rows read them there. */
-static int task_of(struct recorder *r, const struct mrow *row, bool idle, int64_t *id)
+static int task_of(struct recorder *r, const struct mrow *row, bool idle, const struct live **out)
 {
 	char key[6144];
 	snprintf(key, sizeof(key), "%d|%d|%d|%d|%d|%u|%d|%u|%zu:%s|%zu:%s|%zu:%s|%s",
@@ -215,22 +218,23 @@ static int task_of(struct recorder *r, const struct mrow *row, bool idle, int64_
 			if (l->seen == r->seq)
 				break; /* two rows of one identity in a tick: a task each */
 			l->seen = r->seq;
-			if (idle && (l->rss != row->rss_kb || l->state != row->state)) {
+			if (idle && (l->rss != rest_rss(row) || l->state != row->state)) {
 				sqlite3_bind_int64(r->end_task, 1, (int64_t)r->seq - 1);
 				sqlite3_bind_int64(r->end_task, 2, l->id);
 				int rc = rec_step_done(r->end_task);
 				if (!rc)
 					rc = insert_task(r, row, &l->id);
-				l->rss = row->rss_kb;
+				l->rss = rest_rss(row);
 				l->state = row->state;
 				if (rc)
 					return rc;
 			}
-			*id = l->id;
+			*out = l;
 			return 0;
 		}
 	}
-	int rc = insert_task(r, row, id);
+	int64_t id;
+	int rc = insert_task(r, row, &id);
 	if (rc)
 		return rc;
 	char *k = strdup(key);
@@ -239,10 +243,11 @@ static int task_of(struct recorder *r, const struct mrow *row, bool idle, int64_
 	struct live *l = &r->live[r->nlive];
 	*l = (struct live){.key = k,
 			   .hash = h,
-			   .id = *id,
+			   .id = id,
 			   .seen = r->seq,
-			   .rss = row->rss_kb,
+			   .rss = rest_rss(row),
 			   .state = row->state};
+	*out = l;
 	while (r->index[i] >= 0)
 		i = (i + 1) & (r->icap - 1);
 	r->index[i] = (int)r->nlive++;
@@ -274,58 +279,101 @@ static int end_tasks(struct recorder *r, uint64_t upto, bool all)
 	return rc;
 }
 
-static int put_sample(struct recorder *r, const struct model *m, const struct mrow *row,
-		      int64_t task)
+/* A stored row waiting for the tick's record: rows go into it in order of task id. */
+struct pend {
+	int64_t task;
+	const struct mrow *row;
+	bool mem; /* its memory or state is not its task's at rest */
+};
+
+static int by_task(const void *x, const void *y)
 {
-	sqlite3_stmt *st = r->ins_sample;
-	sqlite3_bind_int64(st, 1, (int64_t)r->seq);
-	sqlite3_bind_int64(st, 2, task);
-	if (row->exited)
-		sqlite3_bind_int(st, 3, 1);
-	if (row->cpu_pct != -1)
-		sqlite3_bind_double(st, 4, row->cpu_pct);
-	bool usual = row->kind != ROW_CPU;
-	for (unsigned i = 0; i < m->nevents && usual; i++)
-		usual = same_cell(&row->v[i], &r->usual[i]);
-	if (!usual) {
-		int rc = cells_text(r, row->v, m->nevents);
-		if (rc)
-			return rc;
-		rec_bind_text(st, 5, r->cells);
-	}
-	if (row->state) {
-		sqlite3_bind_int64(st, 6, (int64_t)row->rss_kb);
-		sqlite3_bind_int(st, 7, row->state);
-	}
-	int col = 8;
-	for (unsigned i = 0; i < m->nevents; i++, col++) {
-		double v = row->v[i].v;
-		if (v == 0 && !has_number(&row->v[i]))
-			continue;
-		if (v == floor(v) && fabs(v) < 9007199254740992.0)
-			sqlite3_bind_int64(st, col, (int64_t)v);
-		else
-			sqlite3_bind_double(st, col, v);
-	}
-	for (unsigned g = 0; g < m->ngroups; g++, col += 2) {
-		sqlite3_bind_int64(st, col, (int64_t)row->g[g].ena);
-		if (row->g[g].run != row->g[g].ena)
-			sqlite3_bind_int64(st, col + 1, (int64_t)row->g[g].run);
-	}
-	return rec_step_done(st);
+	const struct pend *a = x, *b = y;
+	return a->task < b->task ? -1 : a->task > b->task;
 }
 
 static int put_rows(struct recorder *r, const struct model *m, const struct mrow *rows, unsigned n)
 {
 	for (unsigned k = 0; k < n; k++) {
-		int64_t task;
-		bool idle = idle_row(r, m, &rows[k]);
-		int rc = task_of(r, &rows[k], idle, &task);
-		if (!rc && !idle)
-			rc = put_sample(r, m, &rows[k], task);
+		const struct mrow *row = &rows[k];
+		bool idle = idle_row(r, m, row);
+		const struct live *l;
+		int rc = task_of(r, row, idle, &l);
 		if (rc)
 			return rc;
+		if (idle)
+			continue;
+		if (r->npend == r->pendcap) {
+			size_t cap = r->pendcap ? 2 * r->pendcap : 256;
+			struct pend *p = realloc(r->pend, cap * sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			r->pend = p;
+			r->pendcap = cap;
+		}
+		r->pend[r->npend++] = (struct pend){
+			.task = l->id,
+			.row = row,
+			.mem = row->state && (row->rss_kb != l->rss || row->state != l->state)};
 	}
+	return 0;
+}
+
+/* The tick's stored rows, packed (src/recpack.h). */
+static int pack_rows(struct recorder *r, const struct model *m)
+{
+	qsort(r->pend, r->npend, sizeof(*r->pend), by_task);
+	r->pack.len = 0;
+	int64_t prev = 0;
+	for (size_t k = 0; k < r->npend; k++) {
+		const struct mrow *row = r->pend[k].row;
+		struct recpack_row pr = {.task = r->pend[k].task,
+					 .exited = row->exited,
+					 .cpu_pct = row->cpu_pct,
+					 .mem = r->pend[k].mem,
+					 .rss_kb = row->rss_kb,
+					 .state = row->state};
+		bool usual = row->kind != ROW_CPU;
+		for (unsigned i = 0; i < m->nevents && usual; i++)
+			usual = same_cell(&row->v[i], &r->usual[i]);
+		if (!usual) {
+			int rc = cells_text(r, row->v, m->nevents);
+			if (rc)
+				return rc;
+			pr.cells = r->cells;
+			pr.ncells = strlen(r->cells);
+		}
+		int rc = recpack_put(&r->pack, prev, &pr, row->v, m->nevents, row->g, m->ngroups);
+		if (rc)
+			return rc;
+		prev = pr.task;
+	}
+	return 0;
+}
+
+/* The tick's usual cells as an id of the cells table (a new row when they change). */
+static int put_usual(struct recorder *r, const struct model *m)
+{
+	int rc = cells_text(r, r->usual, m->nevents);
+	if (rc)
+		return rc;
+	if (r->usual_text && strcmp(r->usual_text, r->cells) == 0)
+		return 0;
+	sqlite3_bind_text(r->ins_cells, 1, r->cells, -1, SQLITE_STATIC);
+	if ((rc = rec_step_done(r->ins_cells)))
+		return rc;
+	sqlite3_bind_text(r->get_cells, 1, r->cells, -1, SQLITE_STATIC);
+	if (sqlite3_step(r->get_cells) != SQLITE_ROW) {
+		sqlite3_reset(r->get_cells);
+		return -EIO;
+	}
+	r->usual_id = sqlite3_column_int64(r->get_cells, 0);
+	sqlite3_reset(r->get_cells);
+	char *t = strdup(r->cells);
+	if (!t)
+		return -ENOMEM;
+	free(r->usual_text);
+	r->usual_text = t;
 	return 0;
 }
 
@@ -336,15 +384,22 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 		return -EIO;
 	}
 	r->seq++;
+	r->npend = 0;
 	int rc = rec_put_header(r, m);
 	if (!rc)
 		rc = rec_put_evset(r, m);
 	if (!rc)
-		rc = rec_prepare_sample(r, m->nevents, m->ngroups);
-	if (!rc)
 		rc = usual_cells(r, m);
 	if (!rc)
-		rc = cells_text(r, r->usual, m->nevents);
+		rc = put_usual(r, m);
+	if (!rc)
+		rc = put_rows(r, m, m->rows, m->nrows);
+	if (!rc)
+		rc = put_rows(r, m, m->cpu_rows, m->ncpu_rows);
+	if (!rc)
+		rc = end_tasks(r, 0, false);
+	if (!rc)
+		rc = pack_rows(r, m);
 	if (!rc) {
 		sqlite3_stmt *st = r->ins_tick;
 		sqlite3_bind_int64(st, 1, (int64_t)r->seq);
@@ -361,15 +416,11 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 		sqlite3_bind_int(st, 10, m->exit_status);
 		sqlite3_bind_int64(st, 11, m->ntasks);
 		sqlite3_bind_int64(st, 12, m->nfd_short);
-		rec_bind_text(st, 13, r->cells);
+		sqlite3_bind_int64(st, 13, r->usual_id);
+		sqlite3_bind_blob(st, 14, r->pack.b ? (const void *)r->pack.b : "",
+				  (int)r->pack.len, SQLITE_STATIC);
 		rc = rec_step_done(st);
 	}
-	if (!rc)
-		rc = put_rows(r, m, m->rows, m->nrows);
-	if (!rc)
-		rc = put_rows(r, m, m->cpu_rows, m->ncpu_rows);
-	if (!rc)
-		rc = end_tasks(r, 0, false);
 	bool freed = false;
 	if (!rc && (r->o.retain_days > 0 || r->o.max_size))
 		rc = rec_prune(r, wall, &freed);
@@ -460,9 +511,13 @@ struct recorder *recorder_open(const char *path, const struct record_opts *o, ch
 	if (rec_exec(r->db, "PRAGMA synchronous = FULL") ||
 	    sqlite3_prepare_v2(r->db,
 			       "INSERT INTO ticks(seq, wall, tick, time, interval, elapsed, evset,"
-			       " header, flags, exit_status, ntasks, nfd_short, idle)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " header, flags, exit_status, ntasks, nfd_short, idle, rows)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &r->ins_tick, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT OR IGNORE INTO cells(text) VALUES(?)", -1,
+			       &r->ins_cells, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "SELECT id FROM cells WHERE text = ?", -1, &r->get_cells,
+			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db,
 			       "INSERT INTO tasks(kind, pid, tid, cpu, uid, user, comm, cgroup,"
 			       " kthread, nthreads, first, cmdline, ppid, rss, state)"
@@ -483,7 +538,6 @@ struct recorder *recorder_open(const char *path, const struct record_opts *o, ch
 		set_err(err, errlen, path, "cannot record", r->db);
 		goto fail;
 	}
-	rec_count_columns(r);
 	return r;
 fail:
 	recorder_close(r);
@@ -507,7 +561,11 @@ void recorder_close(struct recorder *r)
 	sqlite3_finalize(r->ins_tick);
 	sqlite3_finalize(r->ins_task);
 	sqlite3_finalize(r->end_task);
-	sqlite3_finalize(r->ins_sample);
+	sqlite3_finalize(r->ins_cells);
+	sqlite3_finalize(r->get_cells);
+	recpack_free(&r->pack);
+	free(r->pend);
+	free(r->usual_text);
 	if (r->db)
 		sqlite3_close(r->db);
 	if (r->lock_fd >= 0)

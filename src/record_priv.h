@@ -1,6 +1,6 @@
-/* The recorder's state and the pieces record.c and recschema.c share: the schema and
- * what changes it (columns, the readings view), the header and event-set tables, and
- * pruning. Not for other files: replay.c reads the file through SQL alone. */
+/* The recorder's state and the pieces record.c and recschema.c share: the schema, the
+ * header and event-set tables, and pruning. Not for other files: replay.c reads the
+ * file through SQL and src/recpack.h alone. */
 #ifndef PMUTOP_RECORD_PRIV_H
 #define PMUTOP_RECORD_PRIV_H
 
@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "record.h"
+#include "recpack.h"
 
 /* A task alive at the last tick: its identity key and row id in tasks. */
 struct live {
@@ -28,17 +29,20 @@ struct recorder {
 	uint64_t seq, written;
 	int64_t header_id, evset_id;
 	char *header_body, *evset_body;
-	unsigned nv, ng; /* value and group columns samples has */
-	sqlite3_stmt *ins_tick, *ins_task, *end_task, *ins_sample;
-	unsigned sample_nv, sample_ng; /* what ins_sample binds */
+	sqlite3_stmt *ins_tick, *ins_task, *end_task, *ins_cells, *get_cells;
 	struct live *live;
 	unsigned nlive, cap;
 	int *index; /* open addressing over live[], -1 empty; icap a power of two */
 	unsigned icap;
 	struct val *usual; /* nevents: the tick's usual cells */
 	unsigned nusual;
+	char *usual_text; /* the last usual cells written, and their id in cells */
+	int64_t usual_id;
 	char *cells;
 	size_t cells_len;
+	struct pend *pend; /* the tick's stored rows, before they are packed */
+	size_t npend, pendcap;
+	struct recpack_buf pack;
 };
 
 /* The tables of a new recording (docs/RECORDING.md), with its format version. */
@@ -51,10 +55,6 @@ int64_t rec_pragma_int(sqlite3 *db, const char *sql);
 int rec_step_done(sqlite3_stmt *st);
 void rec_bind_text(sqlite3_stmt *st, int i, const char *s);
 
-/* How many value and group columns samples has (r->nv, r->ng). */
-void rec_count_columns(struct recorder *r);
-/* The sample insert for nev values and ngr groups (kept while they stay). */
-int rec_prepare_sample(struct recorder *r, unsigned nev, unsigned ngr);
 /* The tick's header facts and event set, interned: a new row when one changed. */
 int rec_put_header(struct recorder *r, const struct model *m);
 int rec_put_evset(struct recorder *r, const struct model *m);

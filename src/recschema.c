@@ -1,5 +1,5 @@
-/* The recording's schema and what grows or trims it: the tables, the value columns and
- * the readings view over them, the header and event-set rows, and pruning. */
+/* The recording's schema and what grows or trims it: the tables, the header and
+ * event-set rows, and pruning. */
 #include "record_priv.h"
 
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 const char rec_schema[] =
+	"PRAGMA page_size = 16384;"
 	"PRAGMA auto_vacuum = INCREMENTAL;"
 	"PRAGMA journal_mode = WAL;"
 	"BEGIN;"
@@ -32,113 +33,13 @@ const char rec_schema[] =
 	"CREATE TABLE ticks(seq INTEGER PRIMARY KEY, wall REAL NOT NULL, tick INTEGER NOT NULL,"
 	" time REAL, interval REAL, elapsed REAL, evset INTEGER NOT NULL,"
 	" header INTEGER NOT NULL, flags INTEGER NOT NULL, exit_status INTEGER,"
-	" ntasks INTEGER, nfd_short INTEGER, idle TEXT NOT NULL);"
+	" ntasks INTEGER, nfd_short INTEGER, idle INTEGER NOT NULL, rows BLOB NOT NULL);"
 	"CREATE INDEX ticks_wall ON ticks(wall);"
-	"CREATE TABLE samples(seq INTEGER NOT NULL, task INTEGER NOT NULL, flags INTEGER,"
-	" cpu_pct REAL, cells TEXT, rss INTEGER, state INTEGER, PRIMARY KEY(seq, task))"
-	" WITHOUT ROWID;"
+	"CREATE TABLE cells(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);"
 	"INSERT INTO meta VALUES('format', 1), ('created_by', 'pmutop " PMUTOP_VERSION "');"
 	"PRAGMA application_id = 1886221684;" /* RECFMT_APP_ID */
-	"PRAGMA user_version = 1;"	      /* RECFMT_VERSION */
+	"PRAGMA user_version = 2;"	      /* RECFMT_VERSION */
 	"COMMIT;";
-
-/* How many value (vN) and group (eN) columns samples has. */
-void rec_count_columns(struct recorder *r)
-{
-	sqlite3_stmt *st;
-	r->nv = r->ng = 0;
-	if (sqlite3_prepare_v2(r->db, "SELECT name FROM pragma_table_info('samples')", -1, &st,
-			       NULL) != SQLITE_OK)
-		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *n = (const char *)sqlite3_column_text(st, 0);
-		if (n && n[0] == 'v' && n[1] >= '0' && n[1] <= '9')
-			r->nv++;
-		else if (n && n[0] == 'e' && n[1] >= '0' && n[1] <= '9')
-			r->ng++;
-	}
-	sqlite3_finalize(st);
-}
-
-/* The readings view: one row per recorded value, for SQL users. */
-static int make_view(struct recorder *r)
-{
-	size_t cap = 1024 + (size_t)r->nv * 40;
-	char *sql = malloc(cap);
-	if (!sql)
-		return -ENOMEM;
-	size_t k = (size_t)snprintf(
-		sql, cap,
-		"DROP VIEW IF EXISTS readings;"
-		"CREATE VIEW readings AS SELECT t.seq AS seq, t.wall AS time,"
-		" datetime(t.wall, 'unixepoch', 'localtime') AS at,"
-		" CASE k.kind WHEN 0 THEN 'process' WHEN 1 THEN 'thread' WHEN 2 THEN 'cpu'"
-		" ELSE 'cgroup' END AS kind, k.pid AS pid, k.tid AS tid, k.cpu AS cpu,"
-		" k.user AS user, k.comm AS command, k.cgroup AS cgroup, e.name AS event,"
-		" CASE e.idx");
-	for (unsigned i = 0; i < r->nv; i++)
-		k += (size_t)snprintf(sql + k, cap - k, " WHEN %u THEN s.v%u", i, i);
-	snprintf(sql + k, cap - k,
-		 " END AS value,"
-		 " CASE substr(coalesce(s.cells, t.idle), 2 * e.idx + 1, 1) WHEN 'x' THEN 'exact'"
-		 " WHEN 's' THEN 'scaled' WHEN 'c' THEN 'n/c' WHEN 'a' THEN 'n/a' ELSE 'empty'"
-		 " END AS state"
-		 " FROM samples s JOIN ticks t ON t.seq = s.seq JOIN tasks k ON k.id = s.task"
-		 " JOIN events e ON e.evset = t.evset;");
-	int rc = rec_exec(r->db, sql);
-	free(sql);
-	return rc;
-}
-
-/* Room for nev values and ngr groups in samples, and the view over them. */
-static int ensure_columns(struct recorder *r, unsigned nev, unsigned ngr)
-{
-	char sql[96];
-	bool grew = false;
-	for (; r->nv < nev; r->nv++, grew = true) {
-		snprintf(sql, sizeof(sql), "ALTER TABLE samples ADD COLUMN v%u;", r->nv);
-		if (rec_exec(r->db, sql))
-			return -EIO;
-	}
-	for (; r->ng < ngr; r->ng++, grew = true) {
-		snprintf(sql, sizeof(sql), "ALTER TABLE samples ADD COLUMN e%u INTEGER;", r->ng);
-		if (rec_exec(r->db, sql))
-			return -EIO;
-		snprintf(sql, sizeof(sql), "ALTER TABLE samples ADD COLUMN r%u INTEGER;", r->ng);
-		if (rec_exec(r->db, sql))
-			return -EIO;
-	}
-	return grew ? make_view(r) : 0;
-}
-
-int rec_prepare_sample(struct recorder *r, unsigned nev, unsigned ngr)
-{
-	if (r->ins_sample && r->sample_nv == nev && r->sample_ng == ngr)
-		return 0;
-	sqlite3_finalize(r->ins_sample);
-	r->ins_sample = NULL;
-	size_t cap = 256 + (size_t)(nev + 2 * ngr) * 16;
-	char *sql = malloc(cap);
-	if (!sql)
-		return -ENOMEM;
-	size_t k = (size_t)snprintf(
-		sql, cap, "INSERT INTO samples(seq, task, flags, cpu_pct, cells, rss, state");
-	for (unsigned i = 0; i < nev; i++)
-		k += (size_t)snprintf(sql + k, cap - k, ", v%u", i);
-	for (unsigned g = 0; g < ngr; g++)
-		k += (size_t)snprintf(sql + k, cap - k, ", e%u, r%u", g, g);
-	k += (size_t)snprintf(sql + k, cap - k, ") VALUES(?, ?, ?, ?, ?, ?, ?");
-	for (unsigned i = 0; i < nev + 2 * ngr; i++)
-		k += (size_t)snprintf(sql + k, cap - k, ", ?");
-	snprintf(sql + k, cap - k, ")");
-	int rc = sqlite3_prepare_v2(r->db, sql, -1, &r->ins_sample, NULL);
-	free(sql);
-	if (rc != SQLITE_OK)
-		return -EIO;
-	r->sample_nv = nev;
-	r->sample_ng = ngr;
-	return 0;
-}
 
 /* The header's facts, interned: a new headers row when one changes. */
 int rec_put_header(struct recorder *r, const struct model *m)
@@ -248,8 +149,6 @@ int rec_put_evset(struct recorder *r, const struct model *m)
 		sqlite3_bind_int(gr, 5, m->groups[g].user);
 		rc = rec_step_done(gr);
 	}
-	if (!rc)
-		rc = ensure_columns(r, m->nevents, m->ngroups);
 	if (!rc) {
 		free(r->evset_body);
 		r->evset_body = body;
@@ -270,9 +169,9 @@ static int prune_upto(struct recorder *r, int64_t cut)
 	if (cut <= 0)
 		return 0;
 	snprintf(sql, sizeof(sql),
-		 "DELETE FROM samples WHERE seq <= %lld; DELETE FROM ticks WHERE seq <= %lld;"
+		 "DELETE FROM ticks WHERE seq <= %lld;"
 		 "DELETE FROM tasks WHERE last IS NOT NULL AND last <= %lld;",
-		 (long long)cut, (long long)cut, (long long)cut);
+		 (long long)cut, (long long)cut);
 	return rec_exec(r->db, sql);
 }
 
@@ -294,8 +193,8 @@ int rec_prune(struct recorder *r, double wall, bool *freed)
 	}
 	if (r->o.max_size == 0)
 		return 0;
-	/* Down to nine tenths of the size, a tenth of the ticks at a time (their samples are
-	 * most of the file); the tasks alive and the newest tick always stay. */
+	/* Down to nine tenths of the size, a tenth of the ticks at a time (their rows are most
+	 * of the file); the tasks alive and the newest tick always stay. */
 	int64_t page = rec_pragma_int(r->db, "PRAGMA page_size");
 	for (int round = 0; round < 10 && page > 0; round++) {
 		int64_t used = rec_pragma_int(r->db, "PRAGMA page_count") -

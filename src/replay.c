@@ -1,5 +1,5 @@
 /* A recording back into models: a tick's header, its event set, the tasks alive then
- * and the samples it stored; a task without a sample was idle (every value zero, the
+ * and the rows it stored; a task without a stored row was idle (every value zero, the
  * tick's usual cells). Everything read from the file is checked before it is used: a
  * damaged or hostile file gives an error, never a wild index. */
 #include "replay.h"
@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "recfmt.h"
+#include "recpack.h"
 
 struct ptask {
 	int64_t id;
@@ -23,7 +24,7 @@ struct ptask {
 struct replay {
 	sqlite3 *db;
 	char *path;
-	sqlite3_stmt *tick, *tasks, *samples, *next, *prev, *find, *last;
+	sqlite3_stmt *tick, *tasks, *next, *prev, *find, *last;
 	/* The header and event set of the loaded tick, cached by id. */
 	int64_t header_id, evset_id;
 	char *host, *kernel, *pmus, *notice, *backend;
@@ -43,8 +44,12 @@ struct replay {
 	char *arena;
 	size_t alen, acap;
 	struct mstore rows, cpus;
-	struct val *usual;
-	unsigned nusual;
+	struct val *usual, *sv; /* the tick's usual cells; a stored row's values */
+	unsigned nusual;	/* room in both */
+	struct val_delta *sg;	/* a stored row's groups' times */
+	unsigned nsg;
+	unsigned char *rec; /* the tick's stored rows (src/recpack.h) */
+	size_t reccap;
 };
 
 static int damaged(struct replay *p, char *err, size_t len, const char *what)
@@ -84,7 +89,6 @@ void replay_close(struct replay *p)
 		return;
 	sqlite3_finalize(p->tick);
 	sqlite3_finalize(p->tasks);
-	sqlite3_finalize(p->samples);
 	sqlite3_finalize(p->next);
 	sqlite3_finalize(p->prev);
 	sqlite3_finalize(p->find);
@@ -96,6 +100,9 @@ void replay_close(struct replay *p)
 	free(p->tk);
 	free(p->arena);
 	free(p->usual);
+	free(p->sv);
+	free(p->sg);
+	free(p->rec);
 	mstore_free(&p->rows);
 	mstore_free(&p->cpus);
 	free(p->path);
@@ -160,14 +167,22 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			 (long long)ver, RECFMT_VERSION);
 		goto fail;
 	}
+	if (rc == SQLITE_OK && ver >= 1 && ver < RECFMT_VERSION) {
+		snprintf(err, errlen,
+			 "%s: recorded by an older pmutop (format %lld; this one reads %d)", path,
+			 (long long)ver, RECFMT_VERSION);
+		goto fail;
+	}
 	if (rc != SQLITE_OK || ver < 1) {
 		damaged(p, err, errlen,
 			rc == SQLITE_OK ? "no format version" : sqlite3_errmsg(p->db));
 		goto fail;
 	}
 	if (sqlite3_prepare_v2(p->db,
-			       "SELECT wall, tick, time, interval, elapsed, evset, header, flags,"
-			       " exit_status, ntasks, nfd_short, idle FROM ticks WHERE seq = ?",
+			       "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed, t.evset,"
+			       " t.header, t.flags, t.exit_status, t.ntasks, t.nfd_short, c.text,"
+			       " t.rows FROM ticks t LEFT JOIN cells c ON c.id = t.idle"
+			       " WHERE t.seq = ?",
 			       -1, &p->tick, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(
 		    p->db,
@@ -175,8 +190,6 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		    " nthreads, cmdline, ppid, rss, state FROM tasks WHERE first <= ?1 AND"
 		    " (last IS NULL OR last >= ?1)",
 		    -1, &p->tasks, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db, "SELECT * FROM samples WHERE seq = ?", -1, &p->samples,
-			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT min(seq) FROM ticks WHERE seq > ?", -1, &p->next,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT max(seq) FROM ticks WHERE seq < ?", -1, &p->prev,
@@ -496,70 +509,46 @@ static int by_id(const void *x, const void *y)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* A row's values: from its sample (the statement on its row), or idle. */
-static int fill_row(struct replay *p, struct mrow_w w, sqlite3_stmt *st, const int *vcol,
-		    const int *ecol, const int *rcol, int cells_col, int flags_col, int cpu_col,
-		    char *err, size_t len)
+/* A row as idle: every value zero with the tick's usual cells, no group time. */
+static void idle_values(struct replay *p, struct mrow_w w)
 {
-	struct model *m = &p->m;
-	for (unsigned i = 0; i < m->nevents; i++)
+	for (unsigned i = 0; i < p->m.nevents; i++)
 		w.v[i] = (struct val){.v = 0,
 				      .state = p->usual[i].state,
 				      .why = p->usual[i].why,
 				      .run_pm = p->usual[i].run_pm};
-	for (unsigned g = 0; g < m->ngroups; g++)
+	for (unsigned g = 0; g < p->m.ngroups; g++)
 		w.g[g] = (struct val_delta){0, 0, 0};
 	w.r->cpu_pct = -1;
-	if (!st)
-		return 0;
-	if (sqlite3_column_type(st, cells_col) != SQLITE_NULL &&
-	    recfmt_parse_cells((const char *)sqlite3_column_text(st, cells_col), w.v, m->nevents))
-		return damaged(p, err, len, "a row's cells cannot be read");
-	w.r->exited = sqlite3_column_int(st, flags_col) & 1;
-	if (sqlite3_column_type(st, cpu_col) != SQLITE_NULL)
-		w.r->cpu_pct = sqlite3_column_double(st, cpu_col);
-	for (unsigned i = 0; i < m->nevents; i++)
-		if (vcol[i] >= 0 && sqlite3_column_type(st, vcol[i]) != SQLITE_NULL)
-			w.v[i].v = sqlite3_column_type(st, vcol[i]) == SQLITE_INTEGER
-					   ? (double)sqlite3_column_int64(st, vcol[i])
-					   : sqlite3_column_double(st, vcol[i]);
-	for (unsigned g = 0; g < m->ngroups; g++) {
-		if (ecol[g] < 0)
-			continue;
-		w.g[g].ena = (uint64_t)sqlite3_column_int64(st, ecol[g]);
-		w.g[g].run = rcol[g] >= 0 && sqlite3_column_type(st, rcol[g]) != SQLITE_NULL
-				     ? (uint64_t)sqlite3_column_int64(st, rcol[g])
-				     : w.g[g].ena;
+}
+
+/* A stored row over its task's idle one: its values, cells, CPU%, memory and state. */
+static int stored_row(struct replay *p, struct mrow_w w, const struct recpack_row *pr, char *err,
+		      size_t len)
+{
+	if (pr->cells) {
+		char text[8192];
+		if (pr->ncells >= sizeof(text))
+			return damaged(p, err, len, "a row's cells cannot be read");
+		memcpy(text, pr->cells, pr->ncells);
+		text[pr->ncells] = '\0';
+		if (recfmt_parse_cells(text, w.v, p->m.nevents))
+			return damaged(p, err, len, "a row's cells cannot be read");
+	}
+	w.r->exited = pr->exited;
+	w.r->cpu_pct = pr->cpu_pct;
+	/* Memory and state as it ran then (the task's row holds them at rest). */
+	if (pr->mem) {
+		w.r->rss_kb = pr->rss_kb;
+		w.r->state = pr->state;
 	}
 	return 0;
 }
 
-static int column_index(sqlite3_stmt *st, char c, unsigned n, int *out)
-{
-	for (unsigned i = 0; i < n; i++)
-		out[i] = -1;
-	for (int k = 0; k < sqlite3_column_count(st); k++) {
-		const char *name = sqlite3_column_name(st, k);
-		char *end;
-		if (!name || name[0] != c || !(name[1] >= '0' && name[1] <= '9'))
-			continue;
-		unsigned long i = strtoul(name + 1, &end, 10);
-		if (!*end && i < n)
-			out[i] = k;
-	}
-	return 0;
-}
-
-static int named(sqlite3_stmt *st, const char *name)
-{
-	for (int k = 0; k < sqlite3_column_count(st); k++)
-		if (strcmp(sqlite3_column_name(st, k), name) == 0)
-			return k;
-	return -1;
-}
-
-/* The rows of the loaded tick: every task alive then, idle, then the samples over them. */
-static int build_rows(struct replay *p, char *err, size_t len)
+/* The rows of the loaded tick: every task alive then, idle, then the stored rows of its
+ * record over them. */
+static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen, char *err,
+		      size_t len)
 {
 	struct model *m = &p->m;
 	size_t nt = 0, nc = 0;
@@ -582,60 +571,38 @@ static int build_rows(struct replay *p, char *err, size_t len)
 		w.r->comm = arena_str(p, t->comm);
 		w.r->cgroup = arena_str(p, t->cgroup);
 		w.r->cmdline = arena_str(p, t->cmdline);
-		fill_row(p, w, NULL, NULL, NULL, NULL, 0, 0, 0, err, len);
+		idle_values(p, w);
 	}
 	m->rows = p->rows.rows;
 	m->nrows = (unsigned)nt;
 	m->cpu_rows = p->cpus.rows;
 	m->ncpu_rows = (unsigned)nc;
-	/* Samples by task id: the tasks sorted by id once more, their row slots kept. */
+	/* Stored rows by task id: the tasks sorted by id once more, their row slots kept. */
 	qsort(p->tk, p->ntk, sizeof(*p->tk), by_id);
-	int *cols = malloc((m->nevents + 2 * (size_t)m->ngroups + 1) * sizeof(int));
-	if (!cols)
-		return -ENOMEM;
-	int *vcol = cols, *ecol = cols + m->nevents, *rcol = ecol + m->ngroups;
-	sqlite3_stmt *st = p->samples;
-	sqlite3_bind_int64(st, 1, (int64_t)p->seq);
-	int rc = 0, step;
-	bool mapped = false;
-	int cells_col = 0, flags_col = 0, cpu_col = 0, task_col = 0, rss_col = -1, state_col = -1;
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!mapped) {
-			column_index(st, 'v', m->nevents, vcol);
-			column_index(st, 'e', m->ngroups, ecol);
-			column_index(st, 'r', m->ngroups, rcol);
-			cells_col = named(st, "cells");
-			flags_col = named(st, "flags");
-			cpu_col = named(st, "cpu_pct");
-			task_col = named(st, "task");
-			rss_col = named(st, "rss");
-			state_col = named(st, "state");
-			mapped = true;
-			if (cells_col < 0 || flags_col < 0 || cpu_col < 0 || task_col < 0) {
-				rc = damaged(p, err, len, "samples lack columns");
-				break;
-			}
-		}
-		struct ptask *t = task_by_id(p, sqlite3_column_int64(st, task_col));
-		if (!t) {
-			rc = damaged(p, err, len, "a sample of a task not alive then");
-			break;
-		}
+	size_t pos = 0;
+	int64_t prev = 0;
+	struct recpack_row pr;
+	for (;;) {
+		/* Decoded aside: the task's row is found by the id the record names. */
+		int rc = recpack_next(rec, reclen, &pos, prev, &pr, p->sv, m->nevents, p->sg,
+				      m->ngroups);
+		if (rc == 0)
+			return 0;
+		if (rc < 0)
+			return damaged(p, err, len, "a tick's rows cannot be read");
+		prev = pr.task;
+		struct ptask *t = task_by_id(p, pr.task);
+		if (!t)
+			return damaged(p, err, len, "a row of a task not alive then");
 		struct mstore *s = t->r.kind == ROW_CPU ? &p->cpus : &p->rows;
 		struct mrow_w w = mstore_at(s, (size_t)t->sample);
-		rc = fill_row(p, w, st, vcol, ecol, rcol, cells_col, flags_col, cpu_col, err, len);
-		/* Memory and state as it ran then (the task's row holds them at rest). */
-		if (state_col >= 0 && rss_col >= 0 &&
-		    sqlite3_column_type(st, state_col) != SQLITE_NULL) {
-			w.r->rss_kb = (uint64_t)sqlite3_column_int64(st, rss_col);
-			w.r->state = (char)sqlite3_column_int(st, state_col);
-		}
+		for (unsigned i = 0; i < m->nevents; i++)
+			w.v[i].v = p->sv[i].v;
+		for (unsigned g = 0; g < m->ngroups; g++)
+			w.g[g] = p->sg[g];
+		if ((rc = stored_row(p, w, &pr, err, len)))
+			return rc;
 	}
-	sqlite3_reset(st);
-	free(cols);
-	if (!rc && step != SQLITE_DONE)
-		rc = damaged(p, err, len, sqlite3_errmsg(p->db));
-	return rc;
 }
 
 int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
@@ -659,17 +626,43 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	m.ntasks = (unsigned)sqlite3_column_int64(st, 9);
 	m.nfd_short = (unsigned)sqlite3_column_int64(st, 10);
 	char *idle = dup_col(st, 11);
+	const void *blob = sqlite3_column_blob(st, 12);
+	size_t reclen = (size_t)sqlite3_column_bytes(st, 12);
+	rc = 0;
+	if (reclen > p->reccap) {
+		unsigned char *b = realloc(p->rec, reclen);
+		if (b) {
+			p->rec = b;
+			p->reccap = reclen;
+		} else {
+			rc = -ENOMEM;
+		}
+	}
+	if (!rc && reclen)
+		memcpy(p->rec, blob, reclen);
 	sqlite3_reset(st);
-	if (!idle)
-		return damaged(p, err, errlen, "a tick without its usual cells");
+	if (!idle || rc) {
+		free(idle);
+		return rc ? rc : damaged(p, err, errlen, "a tick without its usual cells");
+	}
 	rc = load_header(p, header, err, errlen);
 	if (!rc)
 		rc = load_evset(p, evset, err, errlen);
-	if (!rc && p->nusual < p->nevents) {
-		struct val *u = realloc(p->usual, p->nevents * sizeof(*u));
-		if (u) {
-			p->usual = u;
-			p->nusual = p->nevents;
+	if (!rc && p->nusual < p->nevents + 1) {
+		struct val *u = realloc(p->usual, (p->nevents + 1) * sizeof(*u));
+		struct val *sv = realloc(p->sv, (p->nevents + 1) * sizeof(*sv));
+		p->usual = u ? u : p->usual;
+		p->sv = sv ? sv : p->sv;
+		if (u && sv)
+			p->nusual = p->nevents + 1;
+		else
+			rc = -ENOMEM;
+	}
+	if (!rc && p->nsg < p->ngroups + 1) {
+		struct val_delta *sg = realloc(p->sg, (p->ngroups + 1) * sizeof(*sg));
+		if (sg) {
+			p->sg = sg;
+			p->nsg = p->ngroups + 1;
 		} else {
 			rc = -ENOMEM;
 		}
@@ -696,7 +689,8 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	p->m = m;
 	p->seq = seq;
 	p->wall = wall;
-	if ((rc = load_tasks(p, err, errlen)) || (rc = build_rows(p, err, errlen))) {
+	if ((rc = load_tasks(p, err, errlen)) ||
+	    (rc = build_rows(p, p->rec, reclen, err, errlen))) {
 		p->m.nrows = p->m.ncpu_rows = 0;
 		return rc;
 	}

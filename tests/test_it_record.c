@@ -148,22 +148,59 @@ static void test_replay_equals_live(void **state)
 	assert_int_equal(count_lines(out2, "1,"), 0);
 	assert_true(count_lines(out2, "2,") > 0);
 	assert_int_equal(count_lines(out2, "3,"), 0);
-	/* The readings view answers SQL: task-clock of pmutop's own process, exact (other
-	 * pmutops may run beside this test: some reading of the name counts). */
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	sqlite3_stmt *q;
-	assert_int_equal(sqlite3_prepare_v2(db,
-					    "SELECT count(*), max(value) FROM readings WHERE"
-					    " command = 'pmutop' AND kind = 'process' AND"
-					    " event = 'task-clock' AND state = 'exact'",
-					    -1, &q, NULL),
-			 SQLITE_OK);
-	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-	assert_true(sqlite3_column_int(q, 0) >= 2);
-	assert_true(sqlite3_column_double(q, 1) > 0);
-	sqlite3_finalize(q);
-	sqlite3_close(db);
+	/* --sql answers over the readings table: task-clock of pmutop's own process, exact
+	 * (other pmutops may run beside this test: some reading of the name counts). */
+	char *q[] = {PMUTOP_BINARY,
+		     "-r",
+		     file,
+		     "--sql",
+		     "SELECT count(*), max(value) > 0, count(DISTINCT seq) FROM readings WHERE"
+		     " command = 'pmutop' AND kind = 'process' AND event = 'task-clock' AND"
+		     " state = 'exact' AND seq >= 2",
+		     NULL};
+	st = testutil_run(q, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long n = 0, positive = 0, ticks = 0;
+	assert_non_null(strstr(out2, "count(*),max(value) > 0,count(DISTINCT seq)\n"));
+	assert_int_equal(sscanf(strchr(out2, '\n') + 1, "%ld,%ld,%ld", &n, &positive, &ticks), 3);
+	assert_true(n >= 2);
+	assert_int_equal(positive, 1);
+	assert_int_equal(ticks, 2); /* seq >= 2 of three ticks */
+	/* The readings equal the replayed CSV's: the value of one stored cell, both ways. */
+	char *one[] = {PMUTOP_BINARY,
+		       "-r",
+		       file,
+		       "--sql",
+		       "SELECT pid, value FROM readings WHERE seq = 3 AND kind = 'process' AND"
+		       " event = 'task-clock' AND value > 0 ORDER BY pid LIMIT 1",
+		       NULL};
+	st = testutil_run(one, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long pid = 0;
+	unsigned long long val = 0;
+	assert_int_equal(sscanf(strchr(out2, '\n') + 1, "%ld,%llu", &pid, &val), 2);
+	char *third[] = {PMUTOP_BINARY, "-r",	 file, "-b", "--format", "csv",
+			 "--begin",	"+0.15", "-n", "2",  NULL};
+	char *csv = malloc(1 << 20);
+	assert_non_null(csv);
+	st = testutil_run(third, csv, 1 << 20, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char want[96];
+	snprintf(want, sizeof(want), ",process,%ld,%ld,,", pid, pid);
+	bool found = false;
+	for (char *l = csv; l && *l && !found; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, "3,", 2) != 0 || !strstr(l, want) || !strstr(l, ",task-clock,"))
+			continue;
+		char *v = strstr(l, ",task-clock,") + strlen(",task-clock,");
+		found = strtoull(v, NULL, 10) == val;
+	}
+	free(csv);
+	assert_true(found);
+	/* A query that does not parse, or writes: one line, exit 2. */
+	char *bad[] = {PMUTOP_BINARY, "-r", file, "--sql", "DELETE FROM ticks", NULL};
+	st = testutil_run(bad, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_non_null(strstr(err, "readonly"));
 	free(file);
 }
 
@@ -237,11 +274,33 @@ static void test_bad_files(void **state)
 	char cmd[1200];
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", future, cut);
 	assert_int_equal(system(cmd), 0);
+	char *old = strdup(path("old")), *packed = strdup(path("packed"));
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && cp '%s' '%s'", future, old, future, packed);
+	assert_int_equal(system(cmd), 0);
 	sqlite3 *db;
 	assert_int_equal(sqlite3_open(future, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 9", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	expect_refusal(future, "recorded by a newer pmutop (format 9");
+	assert_int_equal(sqlite3_open(old, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	expect_refusal(old, "recorded by an older pmutop (format 1");
+	/* A tick's packed rows damaged: its replay and --sql say so, one line, exit 2. */
+	assert_int_equal(sqlite3_open(packed, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "UPDATE ticks SET rows = x'05ff' WHERE seq = (SELECT min(seq)"
+				      " FROM ticks)",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	expect_refusal(packed, "damaged recording: a tick's rows cannot be read");
+	char *q[] = {PMUTOP_BINARY, "-r", packed, "--sql", "SELECT count(*) FROM readings", NULL};
+	st = testutil_run(q, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_non_null(strstr(err, "damaged recording: a tick's rows cannot be read"));
+	free(old);
+	free(packed);
 	/* Cut short: the half that is left is not the file SQLite wrote. */
 	struct stat sb;
 	assert_int_equal(stat(cut, &sb), 0);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "record.h"
+#include "recsql.h"
 #include "replay.h"
 
 static const char NOSQL[] = "this pmutop was built without SQLite (PMUTOP_RECORD=OFF)";
@@ -101,4 +102,12 @@ bool replay_user_events(const struct replay *p)
 {
 	(void)p;
 	return false;
+}
+
+int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen)
+{
+	(void)sql;
+	(void)out;
+	snprintf(err, errlen, "-r %s: %s", path, NOSQL);
+	return -1;
 }

@@ -1,0 +1,271 @@
+/* A tick's stored rows packed into one record: varints, bitmaps of what is stored, and
+ * enabled times as differences. The layout is in recpack.h and docs/RECORDING.md. */
+#include "recpack.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { F_EXITED = 1, F_CPU = 2, F_CELLS = 4, F_MEM = 8, F_DOUBLES = 16, F_ALL = 31 };
+
+/* The largest double every smaller whole number of which is exact. */
+#define WHOLE_MAX 9007199254740992.0
+
+static int grow(struct recpack_buf *o, size_t more)
+{
+	if (o->len + more <= o->cap)
+		return 0;
+	size_t cap = o->cap ? o->cap : 1024;
+	while (cap < o->len + more)
+		cap *= 2;
+	unsigned char *b = realloc(o->b, cap);
+	if (!b)
+		return -ENOMEM;
+	o->b = b;
+	o->cap = cap;
+	return 0;
+}
+
+/* The caller has made room: 10 bytes at most. */
+static void put_u(struct recpack_buf *o, uint64_t u)
+{
+	while (u >= 0x80) {
+		o->b[o->len++] = (unsigned char)(u | 0x80);
+		u >>= 7;
+	}
+	o->b[o->len++] = (unsigned char)u;
+}
+
+static uint64_t zigzag(int64_t s)
+{
+	return ((uint64_t)s << 1) ^ (uint64_t)(s >> 63);
+}
+
+static int64_t unzigzag(uint64_t u)
+{
+	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+static void put_double(struct recpack_buf *o, double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof(u));
+	for (int i = 0; i < 8; i++)
+		o->b[o->len++] = (unsigned char)(u >> (8 * i));
+}
+
+static bool whole(double d)
+{
+	return d > 0 && d < WHOLE_MAX && d == floor(d);
+}
+
+/* A bitmap of n bits as 7 bits a byte, the high bit saying more follow: the bytes after
+ * the last set bit are not written (events past the first seven rarely have one). */
+static void put_map(struct recpack_buf *o, const unsigned char *bits, unsigned n)
+{
+	unsigned last = 0; /* bytes of 7 bits up to the last set bit */
+	for (unsigned i = 0; i < n; i++)
+		if (bits[i])
+			last = i / 7 + 1;
+	if (last == 0)
+		last = 1;
+	for (unsigned k = 0; k < last; k++) {
+		unsigned char c = 0;
+		for (unsigned j = 0; j < 7 && 7 * k + j < n; j++)
+			c |= (unsigned char)((bits[7 * k + j] ? 1u : 0u) << j);
+		o->b[o->len++] = (unsigned char)(c | (k + 1 < last ? 0x80 : 0));
+	}
+}
+
+int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row *row,
+		const struct val *v, unsigned nev, const struct val_delta *g, unsigned ngr)
+{
+	if (row->task <= prev)
+		return -EINVAL;
+	if (grow(out,
+		 40 + row->ncells + (size_t)nev * 10 + (size_t)ngr * 20 + nev / 8 + ngr / 8 + 2))
+		return -ENOMEM;
+	bool doubles = false;
+	for (unsigned i = 0; i < nev && !doubles; i++)
+		doubles = v[i].v != 0 && !whole(v[i].v);
+	unsigned flags = (row->exited ? F_EXITED : 0) | (row->cpu_pct != -1 ? F_CPU : 0) |
+			 (row->cells ? F_CELLS : 0) | (row->mem ? F_MEM : 0) |
+			 (doubles ? F_DOUBLES : 0);
+	put_u(out, (uint64_t)(row->task - prev) << 1 | (flags != 0));
+	if (flags)
+		put_u(out, flags);
+	if (flags & F_CPU)
+		put_double(out, row->cpu_pct);
+	if (flags & F_CELLS) {
+		put_u(out, row->ncells);
+		memcpy(out->b + out->len, row->cells, row->ncells);
+		out->len += row->ncells;
+	}
+	if (flags & F_MEM) {
+		put_u(out, row->rss_kb);
+		out->b[out->len++] = (unsigned char)row->state;
+	}
+	unsigned char *bits = out->b + out->cap - (nev > ngr ? nev : ngr) - 1;
+	for (unsigned i = 0; i < nev; i++)
+		bits[i] = v[i].v != 0;
+	put_map(out, bits, nev);
+	if (doubles) {
+		for (unsigned i = 0; i < nev; i++)
+			bits[i] = v[i].v != 0 && !whole(v[i].v);
+		put_map(out, bits, nev);
+	}
+	for (unsigned i = 0; i < nev; i++) {
+		if (v[i].v == 0)
+			continue;
+		if (whole(v[i].v))
+			put_u(out, (uint64_t)v[i].v);
+		else
+			put_double(out, v[i].v);
+	}
+	for (unsigned k = 0; k < ngr; k++)
+		bits[k] = g[k].ena || g[k].run;
+	put_map(out, bits, ngr);
+	bool first = true;
+	uint64_t base = 0;
+	for (unsigned k = 0; k < ngr; k++) {
+		if (!g[k].ena && !g[k].run)
+			continue;
+		if (first)
+			put_u(out, base = g[k].ena);
+		else
+			put_u(out, zigzag((int64_t)(g[k].ena - base)));
+		put_u(out, zigzag((int64_t)(g[k].ena - g[k].run)));
+		first = false;
+	}
+	return 0;
+}
+
+void recpack_free(struct recpack_buf *b)
+{
+	free(b->b);
+	*b = (struct recpack_buf){0};
+}
+
+static int get_u(const unsigned char *rec, size_t len, size_t *pos, uint64_t *out)
+{
+	uint64_t u = 0;
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		if (*pos >= len)
+			return -EINVAL;
+		unsigned char c = rec[(*pos)++];
+		u |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*out = u;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int get_double(const unsigned char *rec, size_t len, size_t *pos, double *out)
+{
+	if (len - *pos < 8)
+		return -EINVAL;
+	uint64_t u = 0;
+	for (int i = 0; i < 8; i++)
+		u |= (uint64_t)rec[*pos + (size_t)i] << (8 * i);
+	*pos += 8;
+	memcpy(out, &u, sizeof(*out));
+	return 0;
+}
+
+/* Past a map of n bits (put_map): -EINVAL when it runs off the record or sets a bit past
+ * the n-th. */
+static int skip_map(const unsigned char *rec, size_t len, size_t *pos, unsigned n)
+{
+	for (unsigned k = 0;; k++) {
+		if (*pos >= len)
+			return -EINVAL;
+		unsigned char c = rec[(*pos)++];
+		unsigned have = n > 7 * k ? n - 7 * k : 0; /* bits of this byte that exist */
+		if ((c & 0x7f) >> (have < 7 ? have : 7))
+			return -EINVAL;
+		if (!(c & 0x80))
+			return 0;
+		if (have <= 7)
+			return -EINVAL; /* more bytes than bits */
+	}
+}
+
+/* Bit i of the map at rec + at, already checked by skip_map. */
+static bool map_bit(const unsigned char *rec, size_t at, unsigned i)
+{
+	for (unsigned k = 0; k < i / 7; k++)
+		if (!(rec[at + k] & 0x80))
+			return false;
+	return rec[at + i / 7] >> (i % 7) & 1;
+}
+
+int recpack_next(const unsigned char *rec, size_t len, size_t *pos, int64_t prev,
+		 struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
+		 unsigned ngr)
+{
+	if (*pos >= len)
+		return 0;
+	uint64_t u, flags = 0;
+	if (get_u(rec, len, pos, &u) || u >> 1 == 0 || u >> 1 > (uint64_t)(INT64_MAX - prev) ||
+	    ((u & 1) && (get_u(rec, len, pos, &flags) || flags == 0 || flags > F_ALL)))
+		return -EINVAL;
+	*row = (struct recpack_row){
+		.task = prev + (int64_t)(u >> 1), .exited = flags & F_EXITED, .cpu_pct = -1};
+	if ((flags & F_CPU) && get_double(rec, len, pos, &row->cpu_pct))
+		return -EINVAL;
+	if (flags & F_CELLS) {
+		if (get_u(rec, len, pos, &u) || u > len - *pos)
+			return -EINVAL;
+		row->cells = (const char *)rec + *pos;
+		row->ncells = (size_t)u;
+		*pos += (size_t)u;
+	}
+	if (flags & F_MEM) {
+		if (get_u(rec, len, pos, &row->rss_kb) || *pos >= len)
+			return -EINVAL;
+		row->mem = true;
+		row->state = (char)rec[(*pos)++];
+	}
+	size_t vmap = *pos, dmap = 0;
+	if (skip_map(rec, len, pos, nev))
+		return -EINVAL;
+	if (flags & F_DOUBLES) {
+		dmap = *pos;
+		if (skip_map(rec, len, pos, nev))
+			return -EINVAL;
+	}
+	for (unsigned i = 0; i < nev; i++) {
+		v[i].v = 0;
+		if (!map_bit(rec, vmap, i))
+			continue;
+		if (dmap && map_bit(rec, dmap, i)) {
+			if (get_double(rec, len, pos, &v[i].v))
+				return -EINVAL;
+		} else {
+			if (get_u(rec, len, pos, &u) || u == 0)
+				return -EINVAL;
+			v[i].v = (double)u;
+		}
+	}
+	size_t gmap = *pos;
+	if (skip_map(rec, len, pos, ngr))
+		return -EINVAL;
+	bool first = true;
+	uint64_t base = 0;
+	for (unsigned k = 0; k < ngr; k++) {
+		g[k].ena = g[k].run = 0;
+		if (!map_bit(rec, gmap, k))
+			continue;
+		if (get_u(rec, len, pos, &u))
+			return -EINVAL;
+		g[k].ena = first ? (base = u) : base + (uint64_t)unzigzag(u);
+		if (get_u(rec, len, pos, &u))
+			return -EINVAL;
+		g[k].run = g[k].ena - (uint64_t)unzigzag(u);
+		first = false;
+	}
+	return 1;
+}

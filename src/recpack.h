@@ -1,0 +1,57 @@
+/* A tick's stored rows as one packed record (ticks.rows in a recording): what the
+ * recorder writes and the replay and the readings table read, without SQLite. Rows go
+ * in order of their task id; each is a varint stream (docs/RECORDING.md):
+ *
+ *   (task id - previous row's task id) << 1, | 1 when flags follow
+ *   flags: 1 exited, 2 CPU% (8-byte double follows), 4 cells (length, text), 8 memory
+ *          and state (rss KiB, state letter) when not the task's at rest, 16 doubles
+ *   the map of values stored (those not 0), 7 bits a byte with the high bit saying
+ *          more follow; with flag 16 a second map, of the values that are doubles
+ *   each stored value: a varint, or a double's 8 bytes (little-endian)
+ *   the map of groups that have times, then each one's enabled time (the first as it
+ *          is, the others zigzag from the first) and its enabled minus running time
+ *          (zigzag)
+ *
+ * Nothing that reads a record trusts it: a damaged one is -EINVAL, never a wild read. */
+#ifndef PMUTOP_RECPACK_H
+#define PMUTOP_RECPACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "value.h"
+
+/* A growing byte buffer; zeroed, it is empty. */
+struct recpack_buf {
+	unsigned char *b;
+	size_t len, cap;
+};
+
+/* One stored row, apart from its values and groups' times. */
+struct recpack_row {
+	int64_t task;
+	bool exited;
+	double cpu_pct;	   /* -1: none stored */
+	const char *cells; /* the row's own cells (recfmt_cells), NULL: the tick's usual */
+	size_t ncells;
+	bool mem; /* rss_kb and state stored */
+	uint64_t rss_kb;
+	char state;
+};
+
+/* Append row (after the row of task prev, 0 for the first) with nev values and ngr
+ * groups' times. Returns 0, -EINVAL (task ids not increasing) or -ENOMEM. */
+int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row *row,
+		const struct val *v, unsigned nev, const struct val_delta *g, unsigned ngr);
+void recpack_free(struct recpack_buf *b);
+
+/* Reading a record: *pos starts at 0. Each call reads the next row into row (its cells
+ * point into the record, not terminated), v[i].v (values not stored are 0; states are
+ * the caller's) and g[k].ena/.run. Returns 1 with a row, 0 at the end, -EINVAL when the
+ * record is damaged. prev is the last row's task id (0 before the first). */
+int recpack_next(const unsigned char *rec, size_t len, size_t *pos, int64_t prev,
+		 struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
+		 unsigned ngr);
+
+#endif

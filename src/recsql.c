@@ -1,0 +1,574 @@
+/* `readings`, an eponymous virtual table over a recording's packed rows, and the runner
+ * of --sql. A constraint on seq or time narrows the ticks read (through the ticks
+ * table's key and its wall index); every other filter is SQLite's. */
+#include "recsql.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recfmt.h"
+#include "recpack.h"
+#include "text.h"
+
+enum col {
+	C_SEQ,
+	C_TIME,
+	C_AT,
+	C_KIND,
+	C_PID,
+	C_TID,
+	C_CPU,
+	C_USER,
+	C_COMMAND,
+	C_CGROUP,
+	C_EVENT,
+	C_VALUE,
+	C_STATE
+};
+
+/* Bounds the planner can hand over: idxNum has a bit a bound, argv follows their order. */
+enum { B_SEQ_EQ, B_SEQ_LO, B_SEQ_HI, B_TIME_EQ, B_TIME_LO, B_TIME_HI, B_COUNT };
+
+struct rtab {
+	sqlite3_vtab base;
+	sqlite3 *db;
+};
+
+struct rcur {
+	sqlite3_vtab_cursor base;
+	sqlite3 *db;
+	sqlite3_stmt *ticks, *task, *evnames;
+	bool eof;
+	/* The tick. */
+	int64_t seq, evset;
+	double wall;
+	unsigned char *rec;
+	size_t reclen, pos;
+	int64_t prev;
+	/* Its event set. */
+	int64_t names_of;
+	char **names;
+	unsigned nevents, ngroups;
+	struct val *usual, *v;
+	struct val_delta *g;
+	/* The row: its values, cells and task. */
+	struct recpack_row pr;
+	int kind, pid, tid, cpu;
+	char *user, *comm, *cgroup;
+	unsigned ev;
+};
+
+static int rt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+		      char **errp)
+{
+	(void)aux;
+	(void)argc;
+	(void)argv;
+	(void)errp;
+	int rc = sqlite3_declare_vtab(
+		db, "CREATE TABLE x(seq INTEGER, time REAL, at TEXT, kind TEXT, pid INTEGER,"
+		    " tid INTEGER, cpu INTEGER, user TEXT, command TEXT, cgroup TEXT, event TEXT,"
+		    " value, state TEXT)");
+	if (rc != SQLITE_OK)
+		return rc;
+	struct rtab *t = sqlite3_malloc(sizeof(*t));
+	if (!t)
+		return SQLITE_NOMEM;
+	memset(t, 0, sizeof(*t));
+	t->db = db;
+	*out = &t->base;
+	return SQLITE_OK;
+}
+
+static int rt_disconnect(sqlite3_vtab *vt)
+{
+	sqlite3_free(vt);
+	return SQLITE_OK;
+}
+
+static int rt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+	(void)vt;
+	int slot[B_COUNT];
+	for (int b = 0; b < B_COUNT; b++)
+		slot[b] = -1;
+	for (int i = 0; i < info->nConstraint; i++) {
+		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+		if (!c->usable || (c->iColumn != C_SEQ && c->iColumn != C_TIME))
+			continue;
+		int base = c->iColumn == C_SEQ ? B_SEQ_EQ : B_TIME_EQ;
+		switch (c->op) {
+		case SQLITE_INDEX_CONSTRAINT_EQ:
+			slot[base] = i;
+			break;
+		case SQLITE_INDEX_CONSTRAINT_GT:
+		case SQLITE_INDEX_CONSTRAINT_GE:
+			slot[base + 1] = i;
+			break;
+		case SQLITE_INDEX_CONSTRAINT_LT:
+		case SQLITE_INDEX_CONSTRAINT_LE:
+			slot[base + 2] = i;
+			break;
+		default:
+			break;
+		}
+	}
+	int n = 0, mask = 0;
+	for (int b = 0; b < B_COUNT; b++) {
+		if (slot[b] < 0)
+			continue;
+		mask |= 1 << b;
+		/* SQLite checks the constraint again: a bound here only narrows the ticks. */
+		info->aConstraintUsage[slot[b]].argvIndex = ++n;
+	}
+	info->idxNum = mask;
+	info->estimatedCost = mask ? 1000.0 / n : 1e9;
+	/* Rows come in order of seq. */
+	if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == C_SEQ && !info->aOrderBy[0].desc)
+		info->orderByConsumed = 1;
+	return SQLITE_OK;
+}
+
+static int cur_error(struct rcur *c, const char *what)
+{
+	sqlite3_vtab *vt = c->base.pVtab;
+	sqlite3_free(vt->zErrMsg);
+	vt->zErrMsg = sqlite3_mprintf("damaged recording: %s", what);
+	return SQLITE_CORRUPT;
+}
+
+static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct rcur *c = calloc(1, sizeof(*c));
+	if (!c)
+		return SQLITE_NOMEM;
+	c->db = ((struct rtab *)vt)->db;
+	c->eof = true;
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT t.seq, t.wall, t.evset, c.text, t.rows FROM ticks t"
+			       " LEFT JOIN cells c ON c.id = t.idle WHERE t.seq BETWEEN ?1 AND ?2"
+			       " AND t.wall BETWEEN ?3 AND ?4 ORDER BY t.seq",
+			       -1, &c->ticks, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db,
+			       "SELECT kind, pid, tid, cpu, user, comm, cgroup FROM tasks"
+			       " WHERE id = ?",
+			       -1, &c->task, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "SELECT name FROM events WHERE evset = ? ORDER BY idx", -1,
+			       &c->evnames, NULL) != SQLITE_OK) {
+		sqlite3_free(vt->zErrMsg);
+		vt->zErrMsg = sqlite3_mprintf("not a pmutop recording: %s", sqlite3_errmsg(c->db));
+		sqlite3_finalize(c->ticks);
+		sqlite3_finalize(c->task);
+		sqlite3_finalize(c->evnames);
+		free(c);
+		return SQLITE_ERROR;
+	}
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static void free_names(struct rcur *c)
+{
+	for (unsigned i = 0; i < c->nevents; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->usual);
+	free(c->v);
+	free(c->g);
+	c->names = NULL;
+	c->usual = c->v = NULL;
+	c->g = NULL;
+	c->nevents = c->ngroups = 0;
+	c->names_of = 0;
+}
+
+static void free_task(struct rcur *c)
+{
+	free(c->user);
+	free(c->comm);
+	free(c->cgroup);
+	c->user = c->comm = c->cgroup = NULL;
+}
+
+static int rt_close(sqlite3_vtab_cursor *cur)
+{
+	struct rcur *c = (struct rcur *)cur;
+	sqlite3_finalize(c->ticks);
+	sqlite3_finalize(c->task);
+	sqlite3_finalize(c->evnames);
+	free_names(c);
+	free_task(c);
+	free(c->rec);
+	free(c);
+	return SQLITE_OK;
+}
+
+static char *dup_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? strdup((const char *)s) : NULL;
+}
+
+/* The event names and group count of set id. */
+static int load_names(struct rcur *c, int64_t id)
+{
+	if (id == c->names_of)
+		return SQLITE_OK;
+	free_names(c);
+	char sql[96];
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM groups WHERE evset = %lld", (long long)id);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return cur_error(c, "no event groups");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		c->ngroups = (unsigned)sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	size_t cap = 16;
+	c->names = malloc(cap * sizeof(*c->names));
+	if (!c->names)
+		return SQLITE_NOMEM;
+	sqlite3_bind_int64(c->evnames, 1, id);
+	while (sqlite3_step(c->evnames) == SQLITE_ROW && c->nevents < 4096) {
+		if (c->nevents == cap) {
+			char **n = realloc(c->names, 2 * cap * sizeof(*n));
+			if (!n) {
+				sqlite3_reset(c->evnames);
+				return SQLITE_NOMEM;
+			}
+			c->names = n;
+			cap *= 2;
+		}
+		char *name = dup_text(c->evnames, 0);
+		if (!name) {
+			sqlite3_reset(c->evnames);
+			return cur_error(c, "an event has no name");
+		}
+		c->names[c->nevents++] = name;
+	}
+	sqlite3_reset(c->evnames);
+	if (c->ngroups > 4096)
+		return cur_error(c, "an event set is incomplete");
+	c->usual = calloc(c->nevents + 1, sizeof(*c->usual));
+	c->v = calloc(c->nevents + 1, sizeof(*c->v));
+	c->g = calloc(c->ngroups + 1, sizeof(*c->g));
+	if (!c->usual || !c->v || !c->g)
+		return SQLITE_NOMEM;
+	c->names_of = id;
+	return SQLITE_OK;
+}
+
+/* The next tick with stored rows: its set, usual cells and record. */
+static int next_tick(struct rcur *c)
+{
+	for (;;) {
+		int rc = sqlite3_step(c->ticks);
+		if (rc == SQLITE_DONE) {
+			c->eof = true;
+			return SQLITE_OK;
+		}
+		if (rc != SQLITE_ROW)
+			return rc;
+		c->seq = sqlite3_column_int64(c->ticks, 0);
+		c->wall = sqlite3_column_double(c->ticks, 1);
+		c->evset = sqlite3_column_int64(c->ticks, 2);
+		size_t n = (size_t)sqlite3_column_bytes(c->ticks, 4);
+		if (n == 0)
+			continue;
+		if ((rc = load_names(c, c->evset)) != SQLITE_OK)
+			return rc;
+		const char *idle = (const char *)sqlite3_column_text(c->ticks, 3);
+		if (!idle || recfmt_parse_cells(idle, c->usual, c->nevents))
+			return cur_error(c, "a tick's usual cells cannot be read");
+		unsigned char *rec = realloc(c->rec, n);
+		if (!rec)
+			return SQLITE_NOMEM;
+		c->rec = rec;
+		memcpy(c->rec, sqlite3_column_blob(c->ticks, 4), n);
+		c->reclen = n;
+		c->pos = 0;
+		c->prev = 0;
+		return SQLITE_OK;
+	}
+}
+
+/* The next stored row (of this tick or a later one) and its task's identity. */
+static int next_row(struct rcur *c)
+{
+	for (;;) {
+		int rc = recpack_next(c->rec, c->reclen, &c->pos, c->prev, &c->pr, c->v, c->nevents,
+				      c->g, c->ngroups);
+		if (rc < 0)
+			return cur_error(c, "a tick's rows cannot be read");
+		if (rc == 0) {
+			c->reclen = c->pos = 0;
+			if ((rc = next_tick(c)) != SQLITE_OK || c->eof)
+				return rc;
+			continue;
+		}
+		c->prev = c->pr.task;
+		for (unsigned i = 0; i < c->nevents; i++) {
+			c->v[i].state = c->usual[i].state;
+			c->v[i].why = c->usual[i].why;
+		}
+		if (c->pr.cells) {
+			char text[8192];
+			if (c->pr.ncells >= sizeof(text))
+				return cur_error(c, "a row's cells cannot be read");
+			memcpy(text, c->pr.cells, c->pr.ncells);
+			text[c->pr.ncells] = '\0';
+			if (recfmt_parse_cells(text, c->v, c->nevents))
+				return cur_error(c, "a row's cells cannot be read");
+		}
+		free_task(c);
+		sqlite3_bind_int64(c->task, 1, c->pr.task);
+		if (sqlite3_step(c->task) != SQLITE_ROW) {
+			sqlite3_reset(c->task);
+			return cur_error(c, "a row of a task that is not recorded");
+		}
+		c->kind = sqlite3_column_int(c->task, 0);
+		c->pid = sqlite3_column_int(c->task, 1);
+		c->tid = sqlite3_column_int(c->task, 2);
+		c->cpu = sqlite3_column_int(c->task, 3);
+		c->user = dup_text(c->task, 4);
+		c->comm = dup_text(c->task, 5);
+		c->cgroup = dup_text(c->task, 6);
+		sqlite3_reset(c->task);
+		c->ev = 0;
+		if (c->nevents)
+			return SQLITE_OK;
+	}
+}
+
+static int rt_next(sqlite3_vtab_cursor *cur)
+{
+	struct rcur *c = (struct rcur *)cur;
+	if (++c->ev < c->nevents)
+		return SQLITE_OK;
+	return next_row(c);
+}
+
+static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int argc,
+		     sqlite3_value **argv)
+{
+	(void)idxstr;
+	struct rcur *c = (struct rcur *)cur;
+	double lo[2] = {-INFINITY, -INFINITY}, hi[2] = {INFINITY, INFINITY};
+	for (int b = 0, k = 0; b < B_COUNT && k < argc; b++) {
+		if (!(idx & (1 << b)))
+			continue;
+		double x = sqlite3_value_double(argv[k++]);
+		int which = b >= B_TIME_EQ;
+		int kind = b - (which ? B_TIME_EQ : B_SEQ_EQ);
+		if (kind != 2 && x > lo[which])
+			lo[which] = x;
+		if (kind != 1 && x < hi[which])
+			hi[which] = x;
+	}
+	sqlite3_reset(c->ticks);
+	/* seq bounds as whole numbers: 2.5 <= seq is 3 <= seq. */
+	sqlite3_bind_int64(c->ticks, 1,
+			   lo[0] < -9e18  ? INT64_MIN
+			   : lo[0] > 9e18 ? INT64_MAX
+					  : (int64_t)ceil(lo[0]));
+	sqlite3_bind_int64(c->ticks, 2,
+			   hi[0] > 9e18	   ? INT64_MAX
+			   : hi[0] < -9e18 ? INT64_MIN
+					   : (int64_t)floor(hi[0]));
+	sqlite3_bind_double(c->ticks, 3, lo[1] < -1e300 ? -1e300 : lo[1]);
+	sqlite3_bind_double(c->ticks, 4, hi[1] > 1e300 ? 1e300 : hi[1]);
+	c->eof = false;
+	c->reclen = c->pos = 0;
+	int rc = next_tick(c);
+	if (rc != SQLITE_OK || c->eof)
+		return rc;
+	return next_row(c);
+}
+
+static int rt_eof(sqlite3_vtab_cursor *cur)
+{
+	return ((struct rcur *)cur)->eof;
+}
+
+static const char *kind_name(int kind)
+{
+	static const char *const names[] = {"process", "thread", "cpu", "cgroup"};
+	return kind >= 0 && kind < 4 ? names[kind] : "unknown";
+}
+
+static const char *state_name(enum val_state st)
+{
+	switch (st) {
+	case VAL_EXACT:
+		return "exact";
+	case VAL_SCALED:
+		return "scaled";
+	case VAL_NC:
+		return "n/c";
+	case VAL_NA:
+		return "n/a";
+	default:
+		return "empty";
+	}
+}
+
+static void result_text(sqlite3_context *ctx, const char *s)
+{
+	if (s)
+		sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_result_null(ctx);
+}
+
+static int rt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	struct rcur *c = (struct rcur *)cur;
+	const struct val *v = &c->v[c->ev];
+	char at[64];
+	switch ((enum col)col) {
+	case C_SEQ:
+		sqlite3_result_int64(ctx, c->seq);
+		break;
+	case C_TIME:
+		sqlite3_result_double(ctx, c->wall);
+		break;
+	case C_AT:
+		result_text(ctx, recfmt_time_text(c->wall, at, sizeof(at)));
+		break;
+	case C_KIND:
+		result_text(ctx, kind_name(c->kind));
+		break;
+	case C_PID:
+	case C_TID:
+		if (c->kind == 2 || c->kind == 3)
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_int(ctx, col == C_PID ? c->pid : c->tid);
+		break;
+	case C_CPU:
+		if (c->kind == 2)
+			sqlite3_result_int(ctx, c->cpu);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case C_USER:
+		result_text(ctx, c->user);
+		break;
+	case C_COMMAND:
+		result_text(ctx, c->comm);
+		break;
+	case C_CGROUP:
+		result_text(ctx, c->cgroup);
+		break;
+	case C_EVENT:
+		result_text(ctx, c->names[c->ev]);
+		break;
+	case C_VALUE:
+		if (v->state != VAL_EXACT && v->state != VAL_SCALED)
+			sqlite3_result_null(ctx);
+		else if (v->v == floor(v->v) && fabs(v->v) < 9007199254740992.0)
+			sqlite3_result_int64(ctx, (int64_t)v->v);
+		else
+			sqlite3_result_double(ctx, v->v);
+		break;
+	case C_STATE:
+		result_text(ctx, state_name((enum val_state)v->state));
+		break;
+	}
+	return SQLITE_OK;
+}
+
+static int rt_rowid(sqlite3_vtab_cursor *cur, sqlite_int64 *out)
+{
+	struct rcur *c = (struct rcur *)cur;
+	*out = (sqlite_int64)(((uint64_t)c->seq << 24) ^ ((uint64_t)c->pr.task << 12) ^ c->ev);
+	return SQLITE_OK;
+}
+
+static const sqlite3_module readings_module = {
+	.iVersion = 1,
+	.xCreate = NULL, /* eponymous only: `readings` exists on every connection */
+	.xConnect = rt_connect,
+	.xBestIndex = rt_best_index,
+	.xDisconnect = rt_disconnect,
+	.xDestroy = rt_disconnect,
+	.xOpen = rt_open,
+	.xClose = rt_close,
+	.xFilter = rt_filter,
+	.xNext = rt_next,
+	.xEof = rt_eof,
+	.xColumn = rt_column,
+	.xRowid = rt_rowid,
+};
+
+static bool only_space(const char *s)
+{
+	for (; s && *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r' && *s != ';')
+			return false;
+	return true;
+}
+
+int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int ret = -EINVAL;
+	const char *tail = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+			 db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 2000);
+	if (sqlite3_create_module(db, "readings", &readings_module, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK || !st) {
+		snprintf(err, errlen, "--sql: %s",
+			 st || sqlite3_errcode(db) != SQLITE_OK ? sqlite3_errmsg(db)
+								: "no statement");
+		goto out;
+	}
+	if (!only_space(tail)) {
+		snprintf(err, errlen,
+			 "--sql: one statement at a time (a second one starts at '%.40s')", tail);
+		goto out;
+	}
+	int ncol = sqlite3_column_count(st);
+	for (int i = 0; i < ncol; i++) {
+		if (i)
+			fputc(',', out);
+		text_csv_field(out, sqlite3_column_name(st, i));
+	}
+	fputc('\n', out);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < ncol; i++) {
+			if (i)
+				fputc(',', out);
+			const unsigned char *s = sqlite3_column_text(st, i);
+			if (s)
+				text_csv_field(out, (const char *)s);
+		}
+		fputc('\n', out);
+	}
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "--sql: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	ret = 0;
+	if (fflush(out) || ferror(out)) {
+		snprintf(err, errlen, "cannot write the query's rows: %s", strerror(errno));
+		ret = -EIO;
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return ret;
+}

@@ -1,0 +1,16 @@
+/* SQL over a recording (pmutop -r FILE --sql QUERY): the recording's tables as they are,
+ * and `readings`, one row per recorded value of a row that did something (seq, time,
+ * at, kind, pid, tid, cpu, user, command, cgroup, event, value, state), read from the
+ * ticks' packed rows (src/recpack.h) as the query walks them. */
+#ifndef PMUTOP_RECSQL_H
+#define PMUTOP_RECSQL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Run one statement over the recording at path, opened read-only (a statement that
+ * writes fails), and write its rows to out as CSV with a header line. Returns 0, or -EINVAL with
+ * one line in err (a bad query, a damaged file) and -EIO when out cannot be written. */
+int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen);
+
+#endif
