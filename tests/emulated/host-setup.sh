@@ -1,11 +1,20 @@
 #!/bin/sh
 # host-setup.sh CACHE_DIR: make this x86_64 Debian host able to run the emulated-PMU
 # lane. Installs the cross tools and QEMU when missing, and fills CACHE_DIR with Debian's
-# arm64 kernel and libpfm4 (static). Idempotent: a second run only checks, in well under
-# a second. Exits non-zero with one clear line when it cannot (not root, no archive).
+# arm64 kernel, libpfm4 and libbpf with what a static link of it needs (libelf, zlib).
+# Idempotent: a second run only checks, in well under a second. Exits non-zero with one
+# clear line when it cannot (not root, no archive).
 set -eu
 
 cache=${1:?usage: host-setup.sh CACHE_DIR}
+
+# The arm64 -dev packages: headers, static archives and pkg-config files. libbpf.pc's
+# Requires.private names libelf and zlib (elfutils 0.188's libelf.pc: zlib alone).
+dev_pkgs="libpfm4-dev:arm64 libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64"
+libdir=usr/lib/aarch64-linux-gnu
+# What a filled cache holds: a cache filled before a package was added is filled again.
+cached_files="vmlinuz packages"
+for a in libpfm.a libbpf.a libelf.a libz.a; do cached_files="$cached_files arm64-root/$libdir/$a"; done
 
 die() {
 	echo "emulated-pmu: host setup: $*" >&2
@@ -18,6 +27,11 @@ missing_packages() {
 	command -v aarch64-linux-gnu-gcc >/dev/null || echo gcc-aarch64-linux-gnu
 	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || echo libc6-dev-arm64-cross
 	command -v cpio >/dev/null || echo cpio
+	# The bpf backend's program and skeleton (its libbpf headers are the arm64 package's,
+	# found through pkg-config).
+	command -v clang >/dev/null || echo clang
+	command -v bpftool >/dev/null || [ -x /usr/sbin/bpftool ] || echo bpftool
+	command -v pkg-config >/dev/null || echo pkgconf
 }
 
 install_tools() {
@@ -81,14 +95,15 @@ fill_cache() {
 	trap 'exit 129' HUP
 	rm -rf "$tmp"
 	mkdir -p "$tmp/debs" "$tmp/arm64-root"
-	echo "emulated-pmu: downloading $kpkg and libpfm4-dev:arm64"
-	if ! download "$kpkg" libpfm4-dev:arm64; then
+	echo "emulated-pmu: downloading $kpkg and $dev_pkgs"
+	# shellcheck disable=SC2086 # a list of package names
+	if ! download "$kpkg" $dev_pkgs; then
 		# Stale package lists ask for a kernel version the archive dropped (debian-security
 		# keeps only the newest): refresh them, resolve the kernel again, retry once.
 		first=$(apt_errors "$tmp/download.log")
 		echo "emulated-pmu: apt-get download $kpkg failed ($first); refreshing the package lists and retrying once"
 		[ "$(id -u)" = 0 ] ||
-			die "apt-get download $kpkg libpfm4-dev:arm64 failed ($first) and not root: run 'apt-get update' as root and retry"
+			die "apt-get download $kpkg $dev_pkgs failed ($first) and not root: run 'apt-get update' as root and retry"
 		apt-get update -qq >"$tmp/update.log" 2>&1 ||
 			die "no network or no archive: apt-get download failed ($first) and apt-get update failed too ($(apt_errors "$tmp/update.log"))"
 		old=$kpkg
@@ -96,9 +111,10 @@ fill_cache() {
 		[ -n "$kpkg" ] || die "linux-image-arm64:arm64 not found in the refreshed package lists"
 		rm -rf "$tmp/debs"
 		mkdir -p "$tmp/debs"
-		echo "emulated-pmu: downloading $kpkg and libpfm4-dev:arm64 (lists refreshed; was $old)"
-		download "$kpkg" libpfm4-dev:arm64 ||
-			die "apt-get download $kpkg libpfm4-dev:arm64 failed with fresh package lists ($(apt_errors "$tmp/download.log")); the archive answered apt-get update, so the packages themselves are missing or the download broke off"
+		echo "emulated-pmu: downloading $kpkg and $dev_pkgs (lists refreshed; was $old)"
+		# shellcheck disable=SC2086 # a list of package names
+		download "$kpkg" $dev_pkgs ||
+			die "apt-get download $kpkg $dev_pkgs failed with fresh package lists ($(apt_errors "$tmp/download.log")); the archive answered apt-get update, so the packages themselves are missing or the download broke off"
 		echo "emulated-pmu: the package lists were stale: $old could not be downloaded, $kpkg could"
 	fi
 
@@ -109,19 +125,38 @@ fill_cache() {
 	mv "$tmp"/boot/vmlinuz-* "$tmp/vmlinuz"
 	rmdir "$tmp/boot"
 
-	# libpfm.a and its headers. The .so symlink points into libpfm4:arm64, which is not
-	# unpacked; removed so that find_library() can only pick the static archive.
-	dpkg-deb -x "$tmp"/debs/libpfm4-dev_*.deb "$tmp/arm64-root"
-	rm -f "$tmp"/arm64-root/usr/lib/aarch64-linux-gnu/libpfm.so
-	[ -f "$tmp/arm64-root/usr/lib/aarch64-linux-gnu/libpfm.a" ] || die "no libpfm.a in libpfm4-dev:arm64"
+	# Headers, static archives and pkg-config files of the -dev packages, nothing else:
+	# their .so symlinks point into runtime packages that are not unpacked, and without
+	# them find_library() and the linker can only pick the static archives.
+	for deb in "$tmp"/debs/*-dev_*.deb; do
+		dpkg-deb -x "$deb" "$tmp/unpack" || die "cannot unpack $(basename "$deb")"
+	done
+	mkdir -p "$tmp/arm64-root/$libdir/pkgconfig"
+	mv "$tmp/unpack/usr/include" "$tmp/arm64-root/usr/"
+	mv "$tmp/unpack/$libdir"/*.a "$tmp/arm64-root/$libdir/"
+	mv "$tmp/unpack/$libdir"/pkgconfig/*.pc "$tmp/arm64-root/$libdir/pkgconfig/"
+	rm -rf "$tmp/unpack"
+	for f in libpfm.a:libpfm4-dev libbpf.a:libbpf-dev libelf.a:libelf-dev libz.a:zlib1g-dev; do
+		[ -f "$tmp/arm64-root/$libdir/${f%%:*}" ] || die "no ${f%%:*} in ${f#*:}:arm64"
+	done
 
 	(cd "$tmp/debs" && ls) >"$tmp/packages"
 	rm -rf "$tmp/debs" "$tmp/download.log" "$tmp/update.log" "$cache"
 	mv "$tmp" "$cache"
 }
 
+cache_complete() {
+	for f in $cached_files; do
+		[ -f "$cache/$f" ] || return 1
+	done
+}
+
 install_tools
-if [ -f "$cache/vmlinuz" ] && [ -f "$cache/packages" ]; then
+# CO-RE: the BPF program is compiled against this host's kernel types and relocated at
+# load time against the guest's BTF.
+[ -r /sys/kernel/btf/vmlinux ] ||
+	die "this kernel has no BTF (/sys/kernel/btf/vmlinux), which the bpf backend's program is built against: run the lane on a kernel with CONFIG_DEBUG_INFO_BTF=y, or set PMUTOP_SKIP_EMULATED=1"
+if cache_complete; then
 	echo "emulated-pmu: cache $cache has $(xargs <"$cache/packages")"
 else
 	fill_cache

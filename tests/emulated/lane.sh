@@ -1,8 +1,9 @@
 #!/bin/sh
-# lane.sh: the emulated-PMU lane (ctest test emulated_pmu). Cross-builds pmutop and the
-# guest programs for arm64, boots Debian's arm64 kernel once under qemu-system-aarch64
-# (whose PMU really counts and multiplexes), runs lane.plan inside and judges the
-# console log with check-log.awk. See docs/EMULATED_LANE.md.
+# lane.sh: the emulated-PMU lane (ctest test emulated_pmu). Cross-builds pmutop (with
+# its bpf backend, against Debian's arm64 libbpf) and the guest programs for arm64,
+# boots Debian's arm64 kernel once under qemu-system-aarch64 (whose PMU really counts
+# and multiplexes), runs lane.plan inside and judges the console log with
+# check-log.awk. See docs/EMULATED_LANE.md.
 #
 #   lane.sh --source SRC --work DIR --cache DIR [--probe-only]
 #
@@ -89,7 +90,7 @@ else
 	plan="$here/lane.plan"
 	cross_build pmutop-aarch64 "$src" pmutop \
 		-DPMUTOP_STATIC=ON -DPMUTOP_UI=OFF -DPMUTOP_TESTS=OFF -DPMUTOP_WERROR=ON \
-		-DPMUTOP_EXPORTER=OFF -DPMUTOP_RECORD=OFF
+		-DPMUTOP_EXPORTER=OFF -DPMUTOP_RECORD=OFF -DPMUTOP_BPF=ON
 	cp "$work/pmutop-aarch64/pmutop" "$stage/"
 fi
 cp "$plan" "$stage/lane.plan"
