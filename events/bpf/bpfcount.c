@@ -68,10 +68,14 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 		return errno ? -errno : -EINVAL;
 	struct pmutop_bpf *s = b->skel;
 	s->rodata->nev = b->nev;
-	unsigned ev = 0;
+	unsigned ev = 0, nlive = 0;
 	for (unsigned g = 0; g < specs->n; g++)
-		for (unsigned k = 0; k < specs->g[g].n; k++, ev++)
+		for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
 			s->rodata->at_switch[ev] = is_at_switch(&specs->g[g].ev[k]);
+			if (b->counts[ev])
+				s->rodata->live[nlive++] = (unsigned char)ev;
+		}
+	s->rodata->nlive = nlive;
 	int err = bpf_map__set_max_entries(s->maps.counters, (unsigned)b->npossible * b->nev);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.tasks, b->max_tasks);
@@ -85,10 +89,11 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	return 0;
 }
 
+/* Each CPU's groups, before the program is loaded: which events opened decides what it
+ * reads. */
 static int open_counters(struct bpfcount *b, const struct evspec_list *specs,
 			 const struct bpfcount_opts *o)
 {
-	int map = bpf_map__fd(b->skel->maps.counters);
 	for (int i = 0; i < b->ncpus; i++) {
 		unsigned ev = 0;
 		for (unsigned g = 0; g < b->ngroups; g++) {
@@ -108,7 +113,22 @@ static int open_counters(struct bpfcount *b, const struct evspec_list *specs,
 				if (b->status[ev] == EVS_OK)
 					b->status[ev] = (uint8_t)st;
 				b->counts[ev] = b->counts[ev] || st == EVS_OK;
-				int fd = evgroup_member_fd(*eg, k);
+			}
+		}
+	}
+	return 0;
+}
+
+/* The counters into the program's perf-event array, at key cpu * nev + event. */
+static int fill_counters(struct bpfcount *b)
+{
+	int map = bpf_map__fd(b->skel->maps.counters);
+	for (int i = 0; i < b->ncpus; i++) {
+		unsigned ev = 0;
+		for (unsigned g = 0; g < b->ngroups; g++) {
+			const struct evgroup *eg = b->grp[i * b->ngroups + g];
+			for (unsigned k = 0; k < evgroup_members(eg); k++, ev++) {
+				int fd = evgroup_member_fd(eg, k);
 				unsigned key = (unsigned)b->cpus[i] * b->nev + ev;
 				if (fd >= 0 && bpf_map_update_elem(map, &key, &fd, BPF_ANY))
 					return -errno;
@@ -155,7 +175,8 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 			err = -EINVAL;
 			goto fail;
 		}
-	if ((err = load(b, specs)) != 0 || (err = open_counters(b, specs, o)) != 0)
+	if ((err = open_counters(b, specs, o)) != 0 || (err = load(b, specs)) != 0 ||
+	    (err = fill_counters(b)) != 0)
 		goto fail;
 	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);

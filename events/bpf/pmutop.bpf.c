@@ -16,10 +16,13 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the loader before load: events in the set, and those the kernel counts just
- * after the switch tracepoint (context-switches: the leaving task's own switch). */
+/* Set by the loader before load: events in the set, those the kernel counts just after
+ * the switch tracepoint (context-switches: the leaving task's own switch), and the ones
+ * opened on some CPU (live[0..nlive)): an event no CPU could open is never read. */
 const volatile unsigned int nev = 0;
 const volatile unsigned char at_switch[PMUTOP_BPF_MAXEV] = {};
+const volatile unsigned int nlive = 0;
+const volatile unsigned char live[PMUTOP_BPF_MAXEV] = {};
 
 /* key cpu * nev + event; max_entries set by the loader */
 struct {
@@ -106,7 +109,10 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw)
 	/* A task's own switch counts into it, but not once it is exiting: perf closes a
 	 * task's counters then (perf_event_exit_task), and the two backends agree. */
 	unsigned long long credit = sw && tv && !(tv->flags & PMUTOP_BPF_EXITING) ? 1 : 0;
-	for (unsigned int i = 0; i < PMUTOP_BPF_MAXEV && i < nev; i++) {
+	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
+		unsigned int i = live[j];
+		if (i >= PMUTOP_BPF_MAXEV)
+			break;
 		struct bpf_perf_event_value v;
 		if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
 			continue;
