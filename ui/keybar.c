@@ -38,6 +38,7 @@ static unsigned setup_keys(enum keybar_set set, struct key *k)
 	if (set == KEYBAR_SETUP_PMUS) {
 		k[n++] = (struct key){"Enter", "Events", 9};
 		k[n++] = (struct key){"/", "Search", 8};
+		k[n++] = (struct key){"a", "AllPMUs", 7};
 	} else if (set == KEYBAR_SETUP_EVENTS) {
 		k[n++] = (struct key){"Enter", "Add", 9};
 		k[n++] = (struct key){"g", "AddToGroup", 7};

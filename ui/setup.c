@@ -87,13 +87,17 @@ static void tab_line(const struct setup *s, int y, int w)
 
 static void pmus_context(const struct ui *u, char *buf, size_t len)
 {
-	unsigned n = catalog_npmus(u->cat), present = 0;
-	for (unsigned i = 0; i < n; i++)
-		present += catalog_pmu(u->cat, i)->present && !catalog_pmu(u->cat, i)->pfm_only;
-	snprintf(buf, len,
-		 "%u PMUs and headings, %u present; %u events. Enter lists a PMU's "
-		 "events, / searches them all",
-		 n, present, catalog_nevents(u->cat));
+	size_t present = pmulist_rows(u->cat, false);
+	if (u->setup.all_pmus)
+		snprintf(buf, len,
+			 "%u PMUs and headings, %zu present; %u events. Enter lists a PMU's "
+			 "events, / searches them all",
+			 catalog_npmus(u->cat), present, catalog_nevents(u->cat));
+	else
+		snprintf(buf, len,
+			 "%zu PMUs and headings on this machine; %u events. Enter lists a "
+			 "PMU's events, / searches them all",
+			 present, catalog_nevents(u->cat));
 }
 
 static void events_context(const struct ui *u, char *buf, size_t len)
@@ -151,7 +155,7 @@ static void draw_view(struct ui *u, int y, int h, int w)
 {
 	struct setup *s = &u->setup;
 	if (s->view == SETUP_PMUS) {
-		pmulist_draw(u->cat, &s->pmus, y, h, w);
+		pmulist_draw(u->cat, s->all_pmus, &s->pmus, y, h, w);
 	} else if (s->view == SETUP_EVENTS) {
 		setup_refresh_hits(u);
 		struct evlist_view v = {
@@ -212,7 +216,7 @@ void setup_sync(struct ui *u)
 	struct userev_row rows[USEREV_ROWS];
 	struct userev_view v = setup_userev_view(u);
 	setup_refresh_hits(u);
-	scroll_set(&s->pmus, catalog_npmus(u->cat));
+	scroll_set(&s->pmus, pmulist_rows(u->cat, s->all_pmus));
 	scroll_set(&s->events, s->nhits);
 	scroll_set(&s->mine, userev_rows(&v, rows, USEREV_ROWS));
 	struct colpick_row cols[40];

@@ -9,6 +9,7 @@
 #include "catalog.h"
 #include "colors.h"
 #include "colpick.h"
+#include "pmulist.h"
 #include "text.h"
 #include "uistate.h"
 #include "userev.h"
@@ -262,8 +263,9 @@ static void spec_key(struct ui *u, int key, struct ui_cmd *cmd)
 static void enter(struct ui *u, struct ui_cmd *cmd)
 {
 	struct setup *s = &u->setup;
-	if (s->view == SETUP_PMUS && s->pmus.sel < catalog_npmus(u->cat)) {
-		s->pmu = (int)s->pmus.sel;
+	int row = pmulist_row(u->cat, s->all_pmus, s->pmus.sel);
+	if (s->view == SETUP_PMUS && row >= 0) {
+		s->pmu = row;
 		s->search[0] = '\0';
 		s->view = SETUP_EVENTS;
 		s->events = (struct scroll){0};
@@ -282,6 +284,18 @@ static void escape(struct ui *u)
 	} else {
 		u->mode = MODE_MAIN;
 	}
+}
+
+/* a: the PMUs absent here too, or only those present; the selection stays on its PMU
+ * (on the first row when it is no longer listed). */
+static void all_pmus(struct ui *u)
+{
+	struct setup *s = &u->setup;
+	int row = pmulist_row(u->cat, s->all_pmus, s->pmus.sel);
+	s->all_pmus = !s->all_pmus;
+	s->pmus.n = pmulist_rows(u->cat, s->all_pmus);
+	s->pmus.sel = pmulist_pos(u->cat, s->all_pmus, row);
+	s->pmus.top = 0;
 }
 
 static bool view_switch(struct ui *u, int key)
@@ -348,6 +362,10 @@ static void view_key(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case 'W':
 		cmd->kind = UI_SAVE_CONFIG;
+		break;
+	case 'a':
+		if (s->view == SETUP_PMUS)
+			all_pmus(u);
 		break;
 	default:
 		break;
