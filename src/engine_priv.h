@@ -15,7 +15,9 @@
 #include "evstatus.h"
 #include "model.h"
 
+struct cmdtree;
 struct proc;
+struct procfs_task;
 struct taskwatch;
 struct tasktab;
 
@@ -53,7 +55,11 @@ struct engine {
 	struct taskwatch *watch;
 	bool rescan;
 	bool fds_freed;
-	bool roots;	/* watched processes count through roots (tasktab.h) */
+	bool roots; /* watched processes count through roots (tasktab.h) */
+	/* -- COMMAND counting its children (not -i), where roots inherit: each process of
+	 * its tree gets rows of its own (proc.tree), the command's roots count the whole
+	 * tree for its total. NULL otherwise. */
+	struct cmdtree *ctree;
 	bool cmdline;	/* rows carry their process's arguments (engine_set_cmdline) */
 	int reserve_fd; /* held for /proc reads when descriptors run out */
 	struct pending pending;
@@ -140,6 +146,17 @@ void discover_cgroup(struct engine *e, struct proc *p);
 void discover_scan(struct engine *e);
 void discover_free_exited(struct engine *e);
 void discover_tick(struct engine *e);
+/* Scan process pid's threads (a watched process, or one of a command's tree). */
+void discover_scan_proc(struct engine *e, pid_t pid);
+/* A single-threaded process first seen, as info (its /proc stat) has it. */
+struct task *discover_task_new(struct engine *e, pid_t pid, const struct procfs_task *info);
+
+/* cmdtree.c: a command's tree, its descendants found by their parents in /proc. */
+struct cmdtree *cmdtree_new(void);
+void cmdtree_free(struct cmdtree *c);
+/* At each scan: the tree's known processes scanned, new ones whose parent is in it added
+ * (proc.tree). */
+void cmdtree_scan(struct engine *e);
 
 /* fdbudget.c: descriptors kept aside for /proc, a start-up budget for the busiest, the
  * balance that follows and retries when descriptors are freed. */

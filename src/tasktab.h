@@ -64,6 +64,7 @@ struct proc {
 	bool ignored;	/* not ours to count (another user's): no groups, no row */
 	bool rooted;	/* its row is the sum of its roots, not of its threads */
 	bool tot_clean; /* every live event's tot_why is WHY_NONE (engine.c) */
+	bool tree;	/* a watched command or one of its descendants (cmdtree.c) */
 	unsigned nroots;
 	uid_t user_uid; /* the uid user names */
 	struct task *threads;
