@@ -109,6 +109,24 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The command's first process found: from now on the command's threads count for its
+ * row with groups of their own (read from this tick, its row's from the next). Until
+ * then its roots counted it alone, with no second set of counters on its threads to
+ * take hardware counters from them. */
+static void split(struct engine *e)
+{
+	e->tree_split = true;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+		if (!p->rooted)
+			continue;
+		for (struct task *t = p->threads; t; t = t->sibling)
+			for (unsigned g = 0; t->state == TASK_LIVE && g < engine_ngroups(e); g++)
+				if (!t->c.grp[g] && !e->gdead[g])
+					engine_open_group(e, g, t->tid, -1, false, false, &t->c);
+		p->own_open = true;
+	}
+}
+
 /* A new process whose parent is in the tree joins it (its parent may be new too: a
  * listing in pid order sees a child before its parent once pids have wrapped). */
 static void adopt(struct engine *e, struct cmdtree *c)
@@ -121,6 +139,8 @@ static void adopt(struct engine *e, struct cmdtree *c)
 			struct proc *pp = t->pid ? tasktab_find_proc(e->tab, t->ppid) : NULL;
 			if (!pp || !pp->tree)
 				continue;
+			if (!e->tree_split)
+				split(e);
 			struct task *k = t->nthreads == 1 ? discover_task_new(e, t->pid, t) : NULL;
 			if (k)
 				k->seen = true;

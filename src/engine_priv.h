@@ -58,10 +58,12 @@ struct engine {
 	bool roots; /* watched processes count through roots (tasktab.h) */
 	/* -- COMMAND counting its children (not -i), where roots inherit: each process of
 	 * its tree gets rows of its own (proc.tree), the command's roots count the whole
-	 * tree for its total. NULL otherwise. */
+	 * tree for its total, and once it has started a process (tree_split) its threads
+	 * count for its row. NULL otherwise. */
 	struct cmdtree *ctree;
-	bool cmdline;	/* rows carry their process's arguments (engine_set_cmdline) */
-	int reserve_fd; /* held for /proc reads when descriptors run out */
+	bool tree_split; /* the command started a process: its threads count for its row */
+	bool cmdline;	 /* rows carry their process's arguments (engine_set_cmdline) */
+	int reserve_fd;	 /* held for /proc reads when descriptors run out */
 	struct pending pending;
 	double last_balance; /* when descriptors last went to the busiest tasks */
 	struct counts_layout l;
@@ -113,7 +115,8 @@ int engine_layout(struct engine *e, const struct evset *set);
 void engine_layout_free(struct engine *e);
 int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
 		      struct counts *c);
-/* Group g is left to the roots on a watched process's threads (no thread rows). */
+/* Group g is left to the roots on a watched process's threads (no thread rows; never in
+ * a command's tree, whose rows count themselves). */
 bool engine_lean_group(const struct engine *e, unsigned g);
 /* Open a root of p on thread tid: every group it holds, or (gmap) only those gmap marks -1. */
 struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,

@@ -238,31 +238,31 @@ static void acc_to_tot(struct engine *e, struct proc *p)
 /* Sum a process's threads and roots into e->acc (raw deltas: scaled once, as the kernel
  * does for inherited counters) and add them to its run totals. A command counting its
  * tree is the exception: its roots, which count every process it started, make its
- * totals, and its threads alone its row. Returns the threads summed; *all_exited says
- * whether every one has ended. */
+ * totals, and once it has started one (own), its threads alone its row. Returns the
+ * threads summed; *all_exited says whether every one has ended. */
 unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited)
 {
 	unsigned n = 0;
-	bool tree = p->rooted && e->ctree;
+	bool tree = p->rooted && e->ctree, own = tree && p->own;
 	acc_clear(e);
 	for (unsigned k = 0; k < p->nroots; k++)
 		if (p->roots[k].state != ROOT_DONE)
 			rowbuild_acc_add(e, &p->roots[k].c, 1);
-	if (tree) {
-		if (add_tot)
-			acc_to_tot(e, p);
+	if (tree && add_tot)
+		acc_to_tot(e, p);
+	if (own)
 		acc_clear(e);
-	}
 	*all_exited = true;
 	for (struct task *t = p->threads; t; t = t->sibling) {
 		if (t->state == TASK_EXITED && t->vanished)
 			continue;
 		n++;
 		*all_exited = *all_exited && t->state == TASK_EXITED;
-		rowbuild_acc_add(e, &t->c, p->rooted && !tree ? 0 : -1);
+		rowbuild_acc_add(e, &t->c, p->rooted && !own ? 0 : -1);
 	}
 	if (add_tot && !tree)
 		acc_to_tot(e, p);
+	p->own = p->own || p->own_open; /* its groups' first reads were this tick's */
 	return n;
 }
 
