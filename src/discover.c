@@ -243,10 +243,15 @@ static int scan_thread(void *vctx, pid_t tid)
 	return 0;
 }
 
-static void scan_proc(struct engine *e, pid_t pid)
+void discover_scan_proc(struct engine *e, pid_t pid)
 {
 	struct scan_ctx c = {e, pid};
 	procfs_each(e->o.root, pid, scan_thread, &c);
+}
+
+struct task *discover_task_new(struct engine *e, pid_t pid, const struct procfs_task *info)
+{
+	return task_new_info(e, pid, pid, NULL, info);
 }
 
 static int scan_one(void *vctx, pid_t pid)
@@ -263,7 +268,7 @@ static int scan_one(void *vctx, pid_t pid)
 			return 0;
 		}
 	}
-	scan_proc(e, pid);
+	discover_scan_proc(e, pid);
 	return 0;
 }
 
@@ -277,7 +282,9 @@ void discover_scan(struct engine *e)
 		procfs_each(e->o.root, 0, scan_one, e);
 	else
 		for (unsigned i = 0; i < e->o.npids; i++)
-			scan_proc(e, e->pids[i]);
+			discover_scan_proc(e, e->pids[i]);
+	if (e->ctree)
+		cmdtree_scan(e);
 	pending_open(e);
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)

@@ -360,6 +360,8 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 	}
 	/* Watched processes: exact whole-process counts, threads started later included. */
 	e->roots = o->scope == SCOPE_PIDS && evgroup_can_inherit(!o->inherit);
+	if (e->roots && o->enable_on_exec && o->inherit && !(e->ctree = cmdtree_new()))
+		goto fail;
 	if (o->scope == SCOPE_PIDS) {
 		for (unsigned i = 0; i < o->npids; i++) {
 			if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
@@ -374,6 +376,7 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 				if (!t)
 					goto fail;
 				t->proc->keep = true;
+				t->proc->tree = e->ctree != NULL;
 				t->enable_on_exec = true;
 				t->seen = true;
 				targets_task_open(e, t);
@@ -433,6 +436,7 @@ void engine_free(struct engine *e)
 	if (!e)
 		return;
 	taskwatch_free(e->watch);
+	cmdtree_free(e->ctree);
 	bpfsource_close(e);
 	cgcount_close(e);
 	cgroup_names_free(e->cgnames);

@@ -15,7 +15,9 @@
 #include "evstatus.h"
 #include "model.h"
 
+struct cmdtree;
 struct proc;
+struct procfs_task;
 struct taskwatch;
 struct tasktab;
 
@@ -53,9 +55,15 @@ struct engine {
 	struct taskwatch *watch;
 	bool rescan;
 	bool fds_freed;
-	bool roots;	/* watched processes count through roots (tasktab.h) */
-	bool cmdline;	/* rows carry their process's arguments (engine_set_cmdline) */
-	int reserve_fd; /* held for /proc reads when descriptors run out */
+	bool roots; /* watched processes count through roots (tasktab.h) */
+	/* -- COMMAND counting its children (not -i), where roots inherit: each process of
+	 * its tree gets rows of its own (proc.tree), the command's roots count the whole
+	 * tree for its total, and once it has started a process (tree_split) its threads
+	 * count for its row. NULL otherwise. */
+	struct cmdtree *ctree;
+	bool tree_split; /* the command started a process: its threads count for its row */
+	bool cmdline;	 /* rows carry their process's arguments (engine_set_cmdline) */
+	int reserve_fd;	 /* held for /proc reads when descriptors run out */
 	struct pending pending;
 	double last_balance; /* when descriptors last went to the busiest tasks */
 	struct counts_layout l;
@@ -107,7 +115,8 @@ int engine_layout(struct engine *e, const struct evset *set);
 void engine_layout_free(struct engine *e);
 int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
 		      struct counts *c);
-/* Group g is left to the roots on a watched process's threads (no thread rows). */
+/* Group g is left to the roots on a watched process's threads (no thread rows; never in
+ * a command's tree, whose rows count themselves). */
 bool engine_lean_group(const struct engine *e, unsigned g);
 /* Open a root of p on thread tid: every group it holds, or (gmap) only those gmap marks -1. */
 struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
@@ -140,6 +149,17 @@ void discover_cgroup(struct engine *e, struct proc *p);
 void discover_scan(struct engine *e);
 void discover_free_exited(struct engine *e);
 void discover_tick(struct engine *e);
+/* Scan process pid's threads (a watched process, or one of a command's tree). */
+void discover_scan_proc(struct engine *e, pid_t pid);
+/* A single-threaded process first seen, as info (its /proc stat) has it. */
+struct task *discover_task_new(struct engine *e, pid_t pid, const struct procfs_task *info);
+
+/* cmdtree.c: a command's tree, its descendants found by their parents in /proc. */
+struct cmdtree *cmdtree_new(void);
+void cmdtree_free(struct cmdtree *c);
+/* At each scan: the tree's known processes scanned, new ones whose parent is in it added
+ * (proc.tree). */
+void cmdtree_scan(struct engine *e);
 
 /* fdbudget.c: descriptors kept aside for /proc, a start-up budget for the busiest, the
  * balance that follows and retries when descriptors are freed. */

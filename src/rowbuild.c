@@ -209,29 +209,18 @@ static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 	return i;
 }
 
-/* Sum a process's threads and roots into e->acc (raw deltas: scaled once, as the kernel
- * does for inherited counters) and add them to its run totals. Returns the threads
- * summed; *all_exited says whether every one has ended. */
-unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited)
+static void acc_clear(struct engine *e)
 {
-	unsigned ne = e->set->nevents, n = 0;
+	unsigned ne = e->set->nevents;
 	memset(e->acc, 0, ne * sizeof(*e->acc));
 	memset(e->acc_ok, 0, ne * sizeof(*e->acc_ok));
 	memset(e->acc_why, WHY_GONE, ne);
 	memset(e->acc_fresh, FRESH_FIRST_READ, engine_ngroups(e));
-	*all_exited = true;
-	for (struct task *t = p->threads; t; t = t->sibling) {
-		if (t->state == TASK_EXITED && t->vanished)
-			continue;
-		n++;
-		*all_exited = *all_exited && t->state == TASK_EXITED;
-		rowbuild_acc_add(e, &t->c, p->rooted ? 0 : -1);
-	}
-	for (unsigned k = 0; k < p->nroots; k++)
-		if (p->roots[k].state != ROOT_DONE)
-			rowbuild_acc_add(e, &p->roots[k].c, 1);
-	if (!add_tot)
-		return n;
+}
+
+/* e->acc into p's run totals. */
+static void acc_to_tot(struct engine *e, struct proc *p)
+{
 	p->tot_clean = true;
 	for (unsigned j = 0; j < e->nlive; j++) {
 		unsigned ev = e->live[j];
@@ -244,6 +233,36 @@ unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool 
 			p->tot_why[ev] = e->acc_why[ev];
 		p->tot_clean = p->tot_clean && p->tot_why[ev] == WHY_NONE;
 	}
+}
+
+/* Sum a process's threads and roots into e->acc (raw deltas: scaled once, as the kernel
+ * does for inherited counters) and add them to its run totals. A command counting its
+ * tree is the exception: its roots, which count every process it started, make its
+ * totals, and once it has started one (own), its threads alone its row. Returns the
+ * threads summed; *all_exited says whether every one has ended. */
+unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited)
+{
+	unsigned n = 0;
+	bool tree = p->rooted && e->ctree, own = tree && p->own;
+	acc_clear(e);
+	for (unsigned k = 0; k < p->nroots; k++)
+		if (p->roots[k].state != ROOT_DONE)
+			rowbuild_acc_add(e, &p->roots[k].c, 1);
+	if (tree && add_tot)
+		acc_to_tot(e, p);
+	if (own)
+		acc_clear(e);
+	*all_exited = true;
+	for (struct task *t = p->threads; t; t = t->sibling) {
+		if (t->state == TASK_EXITED && t->vanished)
+			continue;
+		n++;
+		*all_exited = *all_exited && t->state == TASK_EXITED;
+		rowbuild_acc_add(e, &t->c, p->rooted && !own ? 0 : -1);
+	}
+	if (add_tot && !tree)
+		acc_to_tot(e, p);
+	p->own = p->own || p->own_open; /* its groups' first reads were this tick's */
 	return n;
 }
 
@@ -279,7 +298,10 @@ void rowbuild_rows(struct engine *e, bool add_tot)
 	unsigned short_count = 0, ntasks = 0;
 	if (ensure_rows(e, need)) {
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
-			if (p->ignored)
+			/* A command's total block is its row alone: its roots' counts, the
+			 * whole tree's (the rows of the processes it started count each from
+			 * when it was found). */
+			if (p->ignored || (e->totals && e->ctree && !p->keep))
 				continue;
 			for (struct task *t = p->threads; t; t = t->sibling) {
 				short_count += t->fd_short;

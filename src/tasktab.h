@@ -64,6 +64,10 @@ struct proc {
 	bool ignored;	/* not ours to count (another user's): no groups, no row */
 	bool rooted;	/* its row is the sum of its roots, not of its threads */
 	bool tot_clean; /* every live event's tot_why is WHY_NONE (engine.c) */
+	bool tree;	/* a watched command or one of its descendants (cmdtree.c) */
+	/* A tree's command: its threads' own groups are open (cmdtree.c), and make its
+	 * row once read (own) instead of its roots. */
+	bool own_open, own;
 	unsigned nroots;
 	uid_t user_uid; /* the uid user names */
 	struct task *threads;

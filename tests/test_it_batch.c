@@ -92,6 +92,30 @@ static int mode_pingpong(long n)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 5;
 }
 
+/* A command's tree: two children touch 300 and 500 pages after delay seconds (time for
+ * a tick to find them) and stay 0.3 s more; the parent touches 100 once they ended. */
+static int mode_tree(double delay)
+{
+	static const uint32_t pages[2] = {300, 500};
+	pid_t c[2];
+	for (int i = 0; i < 2; i++) {
+		c[i] = fork();
+		if (c[i] < 0)
+			return 3;
+		if (c[i] == 0) {
+			usleep((useconds_t)(delay * 1e6));
+			testutil_touch_pages(pages[i]);
+			usleep(300000);
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (waitpid(c[i], NULL, 0) != c[i])
+			return 4;
+	testutil_touch_pages(100);
+	return 0;
+}
+
 /* Running programs. */
 
 static int run(char *const argv[])
@@ -220,6 +244,110 @@ static double csv_sum(const char *csv, const char *tick, const char *event, long
 	}
 	free(copy);
 	return sum;
+}
+
+/* The page faults of each process in a -e page-faults CSV: summed over the numbered
+ * ticks per pid (at most 8 processes), and the total block's one row. */
+struct tree_counts {
+	int n;
+	long pid[8];
+	double sum[8];
+	long total_pid;
+	double total;
+	int ntotal;
+};
+
+static void tree_counts(const char *csv, struct tree_counts *tc)
+{
+	memset(tc, 0, sizeof(*tc));
+	char *copy = strdup(csv);
+	char *save = NULL;
+	int k = 0;
+	for (char *line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), k++) {
+		char *f[NF + 1];
+		if (k == 0 || line[0] == '#' || csv_split(line, f, NF + 1) != NF ||
+		    strcmp(f[F_KIND], "process") != 0 || strcmp(f[F_EVENT], "page-faults") != 0)
+			continue;
+		long pid = atol(f[F_PID]);
+		double v = strtod(f[F_VALUE], NULL); /* n/c (starting): empty, 0 */
+		if (strcmp(f[F_TICK], "total") == 0) {
+			tc->total_pid = pid;
+			tc->total = v;
+			tc->ntotal++;
+			continue;
+		}
+		int i = 0;
+		while (i < tc->n && tc->pid[i] != pid)
+			i++;
+		if (i == tc->n) {
+			assert_true(tc->n < 8);
+			tc->pid[tc->n++] = pid;
+		}
+		tc->sum[i] += v;
+	}
+	free(copy);
+}
+
+/* -- COMMAND gives each process of the command's tree a row of its own (issue 14): the
+ * two children's rows hold their 300 and 500 faults, the command's row does not, and the
+ * total block (the command's row alone) holds the whole tree's, as perf stat counts it.
+ * With -i there is the command alone. */
+static void test_command_tree_rows(void **state)
+{
+	(void)state;
+	int st = RUN(PMUTOP_BINARY, "-b", "-d", "0.1", "--format", "csv", "-e", "page-faults", "--",
+		     self, "--tree", "0.6");
+	assert_exit(st, 0);
+	struct tree_counts tc;
+	tree_counts(out, &tc);
+	assert_int_equal(tc.ntotal, 1);
+	assert_int_equal(tc.n, 3);
+	double cmd = -1, child[2];
+	int nc = 0;
+	for (int i = 0; i < tc.n; i++)
+		if (tc.pid[i] == tc.total_pid)
+			cmd = tc.sum[i];
+		else
+			child[nc++] = tc.sum[i];
+	assert_int_equal(nc, 2);
+	if (child[0] > child[1]) {
+		double t = child[0];
+		child[0] = child[1];
+		child[1] = t;
+	}
+	/* Each child from when a tick found it, before its touches: its own pages and
+	 * nothing of the other's or of the command's (under valgrind, its own faults too). */
+	if (child[0] < 300 || child[1] < 500 ||
+	    (!testutil_under_valgrind() && (child[0] > 320 || child[1] > 520)))
+		fail_msg("the children's rows counted %.0f and %.0f faults, want 300 and 500",
+			 child[0], child[1]);
+	/* The command's row is its own: with the children's 800 in it, its row and theirs
+	 * would add up to 800 more than the tree's total; without, to the total less the
+	 * few faults each child made before it was found (its stack, after the fork). */
+	assert_true(cmd >= 100);
+	double rest = tc.total - (cmd + child[0] + child[1]);
+	if (rest < 0 || rest > 100)
+		fail_msg("tree total %.0f, command's row %.0f, children's %.0f and %.0f", tc.total,
+			 cmd, child[0], child[1]);
+	if (have_perf()) {
+		char *cmdv[] = {self, (char *)"--tree", (char *)"0.6", NULL};
+		double theirs = perf_count("page-faults", cmdv);
+		if (tc.total < theirs - 8 || tc.total > theirs + 8)
+			fail_msg("the tree's total is %.0f page faults, perf stat's %.0f", tc.total,
+				 theirs);
+	}
+
+	/* -i: the command alone, no row for its children, its total its rows' sum. */
+	st = RUN(PMUTOP_BINARY, "-b", "-d", "0.1", "-i", "--format", "csv", "-e", "page-faults",
+		 "--", self, "--tree", "0.6");
+	assert_exit(st, 0);
+	tree_counts(out, &tc);
+	assert_int_equal(tc.ntotal, 1);
+	assert_int_equal(tc.n, 1);
+	assert_int_equal(tc.pid[0], tc.total_pid);
+	assert_true(tc.sum[0] == tc.total);
+	assert_true(tc.total >= 100 && tc.total < cmd + 100);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -954,6 +1082,8 @@ int main(int argc, char **argv)
 		}
 		_exit(0);
 	}
+	if (argc == 3 && strcmp(argv[1], "--tree") == 0)
+		_exit(mode_tree(atof(argv[2])));
 	if (argc == 3 && strcmp(argv[1], "--threads") == 0)
 		_exit(mode_threads(atof(argv[2])));
 
@@ -974,6 +1104,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_command_threads_match_perf),
 		cmocka_unit_test(test_pid_late_threads),
 		cmocka_unit_test(test_context_switches_match_perf),
+		cmocka_unit_test(test_command_tree_rows),
 		cmocka_unit_test(test_json_lines),
 		cmocka_unit_test(test_json_counts_exact),
 		cmocka_unit_test(test_text_without_pmu),
