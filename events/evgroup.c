@@ -263,7 +263,7 @@ int evgroup_enable(struct evgroup *g, bool on)
 		return ioctl(g->lead, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
 	/* Disabled siblings one by one, the leader last: the group starts as a whole when
 	 * its leader does. PERF_IOC_FLAG_GROUP on the leader is not enough: per-CPU
-	 * siblings opened disabled would read 0 forever (measured on 6.x kernels). */
+	 * siblings opened disabled would read 0 forever. */
 	for (unsigned k = 0; !g->sw_only && k < g->nopen; k++) {
 		int fd = g->fd[g->member[k]];
 		if (fd != g->lead && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)

@@ -47,8 +47,8 @@ int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
  * no member is open, or -errno. */
 int evgroup_read(struct evgroup *g, struct evread_group *out);
 
-/* The leader's value and time enabled alone, by one read() cheaper than the group's (a
- * third to a half here): for a task whose software group is led by task-clock, both
+/* The leader's value and time enabled alone, by one read() cheaper than the group's (one
+ * event's, not the group's): for a task whose software group is led by task-clock, both
  * unchanged mean the task has not run, so no event of it has counted. -ENOTSUP unless
  * opened with probe and led by member 0. */
 int evgroup_probe(struct evgroup *g, uint64_t *value, uint64_t *enabled);

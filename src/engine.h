@@ -75,7 +75,7 @@ bool engine_watched_alive(const struct engine *e);
  * software-only group, in a set no event of which counts into a sleeping task), or -1. */
 int engine_probe_group(const struct engine *e);
 /* Whether the last tick wrote process pid's rows without summing its counters: every
- * thread was probed asleep (see build_asleep in engine.c). For tests. */
+ * thread was probed asleep (see build_asleep in rowbuild.c). For tests. */
 bool engine_built_asleep(const struct engine *e, pid_t pid);
 /* How many tasks (of process pid, or of all with 0) have their probe's page mapped.
  * For tests. */
