@@ -89,6 +89,18 @@ int evgroup_member_fd(const struct evgroup *g, unsigned member);
 
 void evgroup_free(struct evgroup *g);
 
+/* Whether spec can be a task's probed group (evgroup_opts.probe): every member a
+ * software event (never multiplexed: it counts whenever its task runs, and only then),
+ * led by task-clock. */
+bool evgroup_spec_probeable(const struct evgroup_spec *spec);
+/* Whether a member of spec may count into a task while that task sleeps: a tracepoint
+ * (sched_wakeup is delivered to the task it names, not to the one running). A set with
+ * such a group can probe none: an idle task's counts may still move. */
+bool evgroup_spec_remote(const struct evgroup_spec *spec);
+/* Whether d happens only in kernel mode (context switches and migrations happen in the
+ * scheduler): counted in user mode only it reads 0 whatever the task does. */
+bool evgroup_kernel_only(const struct evdesc *d);
+
 /* Can this kernel count a task with its future threads in one group (inherit, and with
  * threads_only inherit_thread, Linux 5.13), read as a group? */
 bool evgroup_can_inherit(bool threads_only);
