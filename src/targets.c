@@ -219,5 +219,5 @@ void targets_read(struct engine *e, struct counts *c)
 		}
 	}
 	if (e->logical)
-		hybrid_fold(e->set, c->d, c->why);
+		hybrid_fold(e->set->events, e->set->nevents, c->d, c->why);
 }
