@@ -2,7 +2,9 @@
 # The size of a recording (pmutop -w): 1,000 processes of which 50 wake every 100 ms,
 # 1 s ticks, the default event set; pmutop -w FILE -b -q for SECONDS (default 120).
 # Reports bytes per tick, per stored (active) row and per day, read from SQLite's dbstat
-# (tasks made after the first tick included).
+# (tasks made after the first tick included). Bytes are the pages' used bytes (record,
+# cell pointer and page headers): a short run's last, part-filled page of each table
+# would otherwise count as a tick's, while a day's appends fill their pages.
 #
 #   bench/recsize.sh [--pmutop BINARY] [SECONDS]
 set -eu -o pipefail
@@ -32,9 +34,9 @@ sqlite3 "$tmp/rec.pmutop" <<SQL
 CREATE TEMP TABLE n AS SELECT (SELECT count(*) FROM ticks) AS ticks,
   (SELECT count(*) FROM tasks) AS tasks,
   (SELECT count(*) FROM tasks WHERE first > (SELECT min(seq) FROM ticks)) AS later,
-  (SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'ticks%' OR name LIKE 'cells%'
+  (SELECT sum(pgsize - unused) FROM dbstat WHERE name LIKE 'ticks%' OR name LIKE 'cells%'
      OR name LIKE 'sqlite_autoindex_cells%') AS tick_bytes,
-  (SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'tasks%') AS task_bytes,
+  (SELECT sum(pgsize - unused) FROM dbstat WHERE name LIKE 'tasks%') AS task_bytes,
   (SELECT sum(length(rows)) FROM ticks) AS packed,
   $stored AS stored;
 SELECT 'ticks                    ' || ticks FROM n;
@@ -44,6 +46,6 @@ SELECT 'page bytes a stored row  ' || printf('%.1f', 1.0 * tick_bytes / stored) 
 SELECT 'tasks                    ' || tasks || ' (' || later || ' after the first tick)' FROM n;
 SELECT 'bytes a task row         ' || printf('%.0f', 1.0 * task_bytes / tasks) || ' (with its two indexes)' FROM n;
 SELECT 'bytes a tick             ' || printf('%.0f', 1.0 * tick_bytes / ticks) || ' + tasks ' || printf('%.0f', 1.0 * task_bytes / tasks * later / (ticks - 1)) FROM n;
-SELECT 'bytes, file              ' || sum(pgsize) FROM dbstat;
+SELECT 'bytes, file              ' || sum(pgsize) || ' (' || sum(pgsize - unused) || ' used)' FROM dbstat;
 SELECT 'MB a day (1 s)           ' || printf('%.1f', 86400.0 * (1.0 * tick_bytes / ticks + 1.0 * task_bytes / tasks * later / (ticks - 1)) / 1e6) FROM n;
 SQL
