@@ -57,11 +57,6 @@ void engine_totals(struct engine *e)
 		rowbuild_rows(e, false);
 }
 
-void engine_set_exit_status(struct engine *e, int status)
-{
-	e->m.exit_status = status;
-}
-
 const struct model *engine_model(const struct engine *e)
 {
 	return &e->m;
@@ -97,17 +92,11 @@ void engine_set_paused(struct engine *e, bool paused)
 {
 	/* Resuming: what every group counted while paused goes into the run's totals, not
 	 * into the next interval, which counts from now. */
-	if (e->m.paused && !paused && e->m.tick > 0) {
+	if (e->paused && !paused && e->m.tick > 0) {
 		e->last = evclock_now();
 		probe_baseline(e, true);
 	}
-	e->m.paused = paused;
-}
-
-void engine_set_header(struct engine *e, const char *pmus, const char *notice)
-{
-	e->m.pmus = pmus;
-	e->m.notice = notice;
+	e->paused = paused;
 }
 
 int engine_set_user_only(struct engine *e, bool on)

@@ -88,6 +88,7 @@ struct engine {
 	struct cpuset cpu;
 	double start, last; /* evclock_now() */
 	bool totals;
+	bool paused; /* engine_set_paused */
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
 	struct cgcount {
