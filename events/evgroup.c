@@ -88,14 +88,38 @@ static void attr_for(struct perf_event_attr *a, const struct evdesc *d,
 	}
 }
 
-/* Context switches and migrations happen in the scheduler, in kernel mode: counted in
- * user mode only they are 0 whatever the task does. That count cannot exist; a 0 would
- * look like one. */
+static bool sw_kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+bool evgroup_kernel_only(const struct evdesc *d)
+{
+	return sw_kernel_only(&d->attr);
+}
+
+/* A kernel-only event counted in user mode: that count cannot exist; a 0 would look
+ * like one. */
 static bool kernel_only(const struct perf_event_attr *a)
 {
-	return a->type == PERF_TYPE_SOFTWARE && a->exclude_kernel &&
-	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
-		a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+	return a->exclude_kernel && sw_kernel_only(a);
+}
+
+bool evgroup_spec_probeable(const struct evgroup_spec *spec)
+{
+	bool sw = spec->n > 0;
+	for (unsigned k = 0; k < spec->n; k++)
+		sw = sw && spec->ev[k].software && spec->ev[k].attr.type == PERF_TYPE_SOFTWARE;
+	return sw && spec->ev[0].attr.config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+bool evgroup_spec_remote(const struct evgroup_spec *spec)
+{
+	for (unsigned k = 0; k < spec->n; k++)
+		if (spec->ev[k].attr.type == PERF_TYPE_TRACEPOINT)
+			return true;
+	return false;
 }
 
 /* Errors that say "this target can take no more": stop opening members. */
@@ -263,7 +287,7 @@ int evgroup_enable(struct evgroup *g, bool on)
 		return ioctl(g->lead, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
 	/* Disabled siblings one by one, the leader last: the group starts as a whole when
 	 * its leader does. PERF_IOC_FLAG_GROUP on the leader is not enough: per-CPU
-	 * siblings opened disabled would read 0 forever (measured on 6.x kernels). */
+	 * siblings opened disabled would read 0 forever. */
 	for (unsigned k = 0; !g->sw_only && k < g->nopen; k++) {
 		int fd = g->fd[g->member[k]];
 		if (fd != g->lead && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)

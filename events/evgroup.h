@@ -47,8 +47,8 @@ int evgroup_open(const struct evgroup_spec *spec, const struct evgroup_opts *o,
  * no member is open, or -errno. */
 int evgroup_read(struct evgroup *g, struct evread_group *out);
 
-/* The leader's value and time enabled alone, by one read() cheaper than the group's (a
- * third to a half here): for a task whose software group is led by task-clock, both
+/* The leader's value and time enabled alone, by one read() cheaper than the group's (one
+ * event's, not the group's): for a task whose software group is led by task-clock, both
  * unchanged mean the task has not run, so no event of it has counted. -ENOTSUP unless
  * opened with probe and led by member 0. */
 int evgroup_probe(struct evgroup *g, uint64_t *value, uint64_t *enabled);
@@ -88,6 +88,18 @@ int evgroup_leader_fd(const struct evgroup *g);
 int evgroup_member_fd(const struct evgroup *g, unsigned member);
 
 void evgroup_free(struct evgroup *g);
+
+/* Whether spec can be a task's probed group (evgroup_opts.probe): every member a
+ * software event (never multiplexed: it counts whenever its task runs, and only then),
+ * led by task-clock. */
+bool evgroup_spec_probeable(const struct evgroup_spec *spec);
+/* Whether a member of spec may count into a task while that task sleeps: a tracepoint
+ * (sched_wakeup is delivered to the task it names, not to the one running). A set with
+ * such a group can probe none: an idle task's counts may still move. */
+bool evgroup_spec_remote(const struct evgroup_spec *spec);
+/* Whether d happens only in kernel mode (context switches and migrations happen in the
+ * scheduler): counted in user mode only it reads 0 whatever the task does. */
+bool evgroup_kernel_only(const struct evdesc *d);
 
 /* Can this kernel count a task with its future threads in one group (inherit, and with
  * threads_only inherit_thread, Linux 5.13), read as a group? */

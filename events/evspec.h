@@ -8,9 +8,7 @@
 #include <stddef.h>
 
 #include "evpfm.h"
-
-#define EV_NAME_MAX 96
-#define EVGROUP_MAX 16
+#include "evsyntax.h"
 
 struct pmu_set;
 
@@ -31,15 +29,6 @@ struct evgroup_spec {
 struct evspec_list {
 	unsigned n;
 	struct evgroup_spec *g; /* heap array of n groups */
-};
-
-/* Where and why parsing failed. */
-struct evspec_err {
-	size_t pos;		 /* byte offset into the spec string */
-	char token[EV_NAME_MAX]; /* the offending name or text */
-	char reason[256];	 /* why, in one sentence naming the event, when the parser
-				  * knows better than "unknown" or "syntax" (a libpfm4 event
-				  * that needs a umask, a PMU not on this machine...); "" else */
 };
 
 /* The syntax is perf stat's -e:

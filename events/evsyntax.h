@@ -1,12 +1,23 @@
 /* The perf -e grammar without the names: a spec split into groups of event spans with
- * their group modifiers, and perf's modifier letters. Knows no event; used by evspec. */
+ * their group modifiers, and perf's modifier letters. Knows no event; used by evspec,
+ * which includes it for the limits and the error below. */
 #ifndef PMUTOP_EVSYNTAX_H
 #define PMUTOP_EVSYNTAX_H
 
-#include "evspec.h"
-
 #include <stdbool.h>
 #include <stddef.h>
+
+#define EV_NAME_MAX 96 /* an event's name as written, NUL included */
+#define EVGROUP_MAX 16 /* members of one group */
+
+/* Where and why parsing failed. */
+struct evspec_err {
+	size_t pos;		 /* byte offset into the spec string */
+	char token[EV_NAME_MAX]; /* the offending name or text */
+	char reason[256];	 /* why, in one sentence naming the event, when the parser
+				  * knows better than "unknown" or "syntax" (a libpfm4 event
+				  * that needs a umask, a PMU not on this machine...); "" else */
+};
 
 /* spec[pos..pos+len) */
 struct evsyntax_span {

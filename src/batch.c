@@ -42,8 +42,8 @@ struct batch {
 	unsigned *idx, *scratch;
 	double *keys;
 	size_t idx_cap;
-	/* Text rows are built here and go to stdio in large pieces: a write per cell and
-	 * per pad was most of the writer's cost. row_max is the longest row there can be,
+	/* Text rows are built here and go to stdio in large pieces, not a write per cell
+	 * and per pad. row_max is the longest row there can be,
 	 * so that a row is written without a check per cell. */
 	char *rows;
 	size_t used, cap, row_max;

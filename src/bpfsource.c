@@ -369,7 +369,7 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w)
 	if (dd != d)
 		memcpy(dd, d, ne * sizeof(*dd));
 	if (e->logical)
-		hybrid_fold(e->set, dd, wy);
+		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
 	rowbuild_fill(e, dd, wy, NULL, w.v, w.g, false);
 }
 

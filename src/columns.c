@@ -19,48 +19,74 @@ int model_role(const struct model *m, enum ev_role role)
 	return -1;
 }
 
-/* The descriptors. a/b name roles here; columns_build_panes turns them into event
- * indices (or group indices for RUN%). One line per column. */
-#define C(nm, ti, w, k, f, ra, rb, mu, hl)                                                         \
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* How a column reads a row (value_*) and shows it (column_fmt_* for numbers, text_* for
+ * text). Each descriptor names its own: nothing per cell chooses by kind. */
+static struct val value_none(const struct column *c, const struct model *m, const struct mrow *r);
+static struct val value_cpu_pct(const struct column *c, const struct model *m,
+				const struct mrow *r);
+static struct val value_count(const struct column *c, const struct model *m, const struct mrow *r);
+static struct val value_rate(const struct column *c, const struct model *m, const struct mrow *r);
+static struct val value_ratio(const struct column *c, const struct model *m, const struct mrow *r);
+static struct val value_ghz(const struct column *c, const struct model *m, const struct mrow *r);
+static struct val value_run_pct(const struct column *c, const struct model *m,
+				const struct mrow *r);
+static struct val value_res(const struct column *c, const struct model *m, const struct mrow *r);
+static void text_pid(const struct mrow *r, char *buf, size_t len);
+static void text_user(const struct mrow *r, char *buf, size_t len);
+static void text_threads(const struct mrow *r, char *buf, size_t len);
+static void text_command(const struct mrow *r, char *buf, size_t len);
+static void text_cgroup(const struct mrow *r, char *buf, size_t len);
+static void text_state(const struct mrow *r, char *buf, size_t len);
+
+/* The parts of a descriptor, by what the column is: its kind with its getter and
+ * inputs, its format with its formatter. In a built-in pane's table the inputs are roles;
+ * columns_build_panes turns them into event indices (or a group index for RUN%). */
+#define TEXT(k, fn) .kind = k, .fmt = FMT_TEXT, .a = -1, .b = -1, .value = value_none, .text = fn
+#define COUNT(ev) .kind = COL_COUNT, .value = value_count, .num = ev, .den = -1, .mul = 1
+#define RATE(ev) .kind = COL_RATE, .value = value_rate, .num = ev, .den = -1, .mul = 1
+#define GHZ(cyc) .kind = COL_GHZ, .value = value_ghz, .num = cyc, .den = -1, .mul = 1
+#define RATIO(n, d, mu) .kind = COL_RATIO, .value = value_ratio, .num = n, .den = d, .mul = mu
+#define CPU_PCT(tc) .kind = COL_CPU_PCT, .value = value_cpu_pct, .num = tc, .den = -1, .mul = 100
+#define RUN_PCT                                                                                    \
+	.kind = COL_RUN_PCT, .value = value_run_pct, .run_of = -1, .run_of_event = -1, .mul = 100
+#define F_COUNT .fmt = FMT_COUNT, .format = column_fmt_count
+#define F_TIME .fmt = FMT_TIME, .format = column_fmt_time
+#define F_PCT .fmt = FMT_PCT, .format = column_fmt_pct
+#define F_RATIO_PCT .fmt = FMT_PCT, .format = column_fmt_ratio_pct
+#define F_RATIO .fmt = FMT_RATIO, .format = column_fmt_ratio
+#define F_GHZ .fmt = FMT_GHZ, .format = column_fmt_ghz
+#define F_MEM .fmt = FMT_MEM, .format = column_fmt_mem
+
+/* A numeric column: first sorted descending. */
+#define NUM(nm, ti, w, what, f, hl)                                                                \
 	{                                                                                          \
-		.name = nm, .title = ti, .width = w, .desc_first = true, .kind = k, .fmt = f,      \
-		.a = ra, .b = rb, .mul = mu, .help = hl                                            \
+		.name = nm, .title = ti, .width = w, .desc_first = true, what, f, .help = hl       \
 	}
 
 static const struct column col_pid = {.name = "PID",
 				      .title = "PID",
 				      .width = 7,
-				      .kind = COL_PID,
-				      .fmt = FMT_TEXT,
-				      .a = -1,
-				      .b = -1,
+				      TEXT(COL_PID, text_pid),
 				      .help = "process id (thread id on thread rows)"};
 static const struct column col_user = {.name = "USER",
 				       .title = "USER",
 				       .width = 8,
 				       .left = true,
-				       .kind = COL_USER,
-				       .fmt = FMT_TEXT,
-				       .a = -1,
-				       .b = -1,
+				       TEXT(COL_USER, text_user),
 				       .help = "owner"};
 static const struct column col_thr = {.name = "THR",
 				      .title = "THR",
 				      .width = 4,
 				      .desc_first = true,
-				      .kind = COL_THREADS,
-				      .fmt = FMT_TEXT,
-				      .a = -1,
-				      .b = -1,
+				      TEXT(COL_THREADS, text_threads),
 				      .help = "threads"};
 static const struct column col_cmd = {.name = "COMMAND",
 				      .title = "COMMAND",
 				      .width = 0,
 				      .left = true,
-				      .kind = COL_COMMAND,
-				      .fmt = FMT_TEXT,
-				      .a = -1,
-				      .b = -1,
+				      TEXT(COL_COMMAND, text_command),
 				      .help = "command name"};
 
 static const struct column col_cgroup = {
@@ -69,10 +95,7 @@ static const struct column col_cgroup = {
 	.width = 16,
 	.left = true,
 	.hidden = true,
-	.kind = COL_CGROUP,
-	.fmt = FMT_TEXT,
-	.a = -1,
-	.b = -1,
+	TEXT(COL_CGROUP, text_cgroup),
 	.help = "cgroup: systemd unit, container or pod (hidden until chosen)"};
 
 static const struct column col_state = {
@@ -80,10 +103,7 @@ static const struct column col_state = {
 	.title = "S",
 	.width = 1,
 	.hidden = true,
-	.kind = COL_STATE,
-	.fmt = FMT_TEXT,
-	.a = -1,
-	.b = -1,
+	TEXT(COL_STATE, text_state),
 	.help = "state: R running, S sleeping, D disk, T stopped, Z zombie "
 		"(as it last ran; hidden until chosen)"};
 static const struct column col_res = {
@@ -93,90 +113,76 @@ static const struct column col_res = {
 	.desc_first = true,
 	.hidden = true,
 	.kind = COL_RES,
-	.fmt = FMT_MEM,
 	.a = -1,
 	.b = -1,
+	.value = value_res,
+	F_MEM,
 	.help = "resident memory when it last ran (hidden until chosen)"};
 
-static const struct column col_cpu = C("CPU%", " CPU%", 6, COL_CPU_PCT, FMT_PCT, ROLE_TASK_CLOCK,
-				       -1, 100, "CPU time (task-clock) per wall-clock time, %");
+static const struct column col_cpu = NUM("CPU%", " CPU%", 6, CPU_PCT(ROLE_TASK_CLOCK), F_PCT,
+					 "CPU time (task-clock) per wall-clock time, %");
 
 struct pane_def {
 	const char *name;
 	enum ev_role need;   /* the pane exists when this role is present */
 	enum ev_role run_of; /* RUN% shows this role's group */
-	struct column cols[8];
+	const struct column *cols;
 	unsigned n;
 };
 
+static const struct column ipc_cols[] = {
+	NUM("GHZ", "  GHz", 5, GHZ(ROLE_CYCLES), F_GHZ,
+	    "cycles per running nanosecond: effective clock"),
+	NUM("CYCLES", " CYCLES", 7, COUNT(ROLE_CYCLES), F_COUNT, "CPU cycles this interval"),
+	NUM("INSNS", "  INSNS", 7, COUNT(ROLE_INSNS), F_COUNT,
+	    "instructions retired this interval"),
+	NUM("IPC", "  IPC", 5, RATIO(ROLE_INSNS, ROLE_CYCLES, 1), F_RATIO,
+	    "instructions per cycle (same group)"),
+	NUM("CYC/S", "  CYC/s", 7, RATE(ROLE_CYCLES), F_COUNT, "cycles per second"),
+	NUM("INS/S", "  INS/s", 7, RATE(ROLE_INSNS), F_COUNT, "instructions per second"),
+};
+
+static const struct column cache_cols[] = {
+	NUM("CREFS", "  CREFS", 7, COUNT(ROLE_CACHE_REFS), F_COUNT,
+	    "cache references (last-level on most CPUs)"),
+	NUM("CMISS", "  CMISS", 7, COUNT(ROLE_CACHE_MISSES), F_COUNT, "cache misses"),
+	NUM("CMISS%", "CMISS%", 6, RATIO(ROLE_CACHE_MISSES, ROLE_CACHE_REFS, 100), F_RATIO_PCT,
+	    "cache misses per reference, %"),
+	NUM("CMPKI", " CMPKI", 6, RATIO(ROLE_CACHE_MISSES, ROLE_CACHE_INSNS, 1000), F_RATIO,
+	    "cache misses per 1000 instructions"),
+};
+
+static const struct column branch_cols[] = {
+	NUM("BRANCH", " BRANCH", 7, COUNT(ROLE_BRANCHES), F_COUNT, "branch instructions"),
+	NUM("BMISS", "  BMISS", 7, COUNT(ROLE_BRANCH_MISSES), F_COUNT, "mispredicted branches"),
+	NUM("BMISS%", "BMISS%", 6, RATIO(ROLE_BRANCH_MISSES, ROLE_BRANCHES, 100), F_RATIO_PCT,
+	    "branch misses per branch, %"),
+	NUM("BMPKI", " BMPKI", 6, RATIO(ROLE_BRANCH_MISSES, ROLE_BRANCH_INSNS, 1000), F_RATIO,
+	    "branch misses per 1000 instructions"),
+};
+
+static const struct column software_cols[] = {
+	NUM("CSW", "    CSW", 7, COUNT(ROLE_CS), F_COUNT, "context switches"),
+	NUM("MIGR", "   MIGR", 7, COUNT(ROLE_MIGRATIONS), F_COUNT, "CPU migrations"),
+	NUM("FAULTS", " FAULTS", 7, COUNT(ROLE_FAULTS), F_COUNT, "page faults"),
+	NUM("MAJFLT", " MAJFLT", 7, COUNT(ROLE_MAJ_FAULTS), F_COUNT,
+	    "major page faults (needed I/O)"),
+};
+
 static const struct pane_def pane_defs[] = {
-	{"IPC",
-	 ROLE_CYCLES,
-	 ROLE_CYCLES,
-	 {
-		 C("GHZ", "  GHz", 5, COL_GHZ, FMT_GHZ, ROLE_CYCLES, -1, 1,
-		   "cycles per running nanosecond: effective clock"),
-		 C("CYCLES", " CYCLES", 7, COL_COUNT, FMT_COUNT, ROLE_CYCLES, -1, 1,
-		   "CPU cycles this interval"),
-		 C("INSNS", "  INSNS", 7, COL_COUNT, FMT_COUNT, ROLE_INSNS, -1, 1,
-		   "instructions retired this interval"),
-		 C("IPC", "  IPC", 5, COL_RATIO, FMT_RATIO, ROLE_INSNS, ROLE_CYCLES, 1,
-		   "instructions per cycle (same group)"),
-		 C("CYC/S", "  CYC/s", 7, COL_RATE, FMT_COUNT, ROLE_CYCLES, -1, 1,
-		   "cycles per second"),
-		 C("INS/S", "  INS/s", 7, COL_RATE, FMT_COUNT, ROLE_INSNS, -1, 1,
-		   "instructions per second"),
-	 },
-	 6},
-	{"Cache",
-	 ROLE_CACHE_REFS,
-	 ROLE_CACHE_REFS,
-	 {
-		 C("CREFS", "  CREFS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_REFS, -1, 1,
-		   "cache references (last-level on most CPUs)"),
-		 C("CMISS", "  CMISS", 7, COL_COUNT, FMT_COUNT, ROLE_CACHE_MISSES, -1, 1,
-		   "cache misses"),
-		 C("CMISS%", "CMISS%", 6, COL_RATIO, FMT_PCT, ROLE_CACHE_MISSES, ROLE_CACHE_REFS,
-		   100, "cache misses per reference, %"),
-		 C("CMPKI", " CMPKI", 6, COL_RATIO, FMT_RATIO, ROLE_CACHE_MISSES, ROLE_CACHE_INSNS,
-		   1000, "cache misses per 1000 instructions"),
-	 },
-	 4},
-	{"Branch",
-	 ROLE_BRANCHES,
-	 ROLE_BRANCHES,
-	 {
-		 C("BRANCH", " BRANCH", 7, COL_COUNT, FMT_COUNT, ROLE_BRANCHES, -1, 1,
-		   "branch instructions"),
-		 C("BMISS", "  BMISS", 7, COL_COUNT, FMT_COUNT, ROLE_BRANCH_MISSES, -1, 1,
-		   "mispredicted branches"),
-		 C("BMISS%", "BMISS%", 6, COL_RATIO, FMT_PCT, ROLE_BRANCH_MISSES, ROLE_BRANCHES,
-		   100, "branch misses per branch, %"),
-		 C("BMPKI", " BMPKI", 6, COL_RATIO, FMT_RATIO, ROLE_BRANCH_MISSES,
-		   ROLE_BRANCH_INSNS, 1000, "branch misses per 1000 instructions"),
-	 },
-	 4},
-	{"Software",
-	 ROLE_TASK_CLOCK,
-	 ROLE_NONE,
-	 {
-		 C("CSW", "    CSW", 7, COL_COUNT, FMT_COUNT, ROLE_CS, -1, 1, "context switches"),
-		 C("MIGR", "   MIGR", 7, COL_COUNT, FMT_COUNT, ROLE_MIGRATIONS, -1, 1,
-		   "CPU migrations"),
-		 C("FAULTS", " FAULTS", 7, COL_COUNT, FMT_COUNT, ROLE_FAULTS, -1, 1, "page faults"),
-		 C("MAJFLT", " MAJFLT", 7, COL_COUNT, FMT_COUNT, ROLE_MAJ_FAULTS, -1, 1,
-		   "major page faults (needed I/O)"),
-	 },
-	 4},
+	{"IPC", ROLE_CYCLES, ROLE_CYCLES, ipc_cols, ARRAY_SIZE(ipc_cols)},
+	{"Cache", ROLE_CACHE_REFS, ROLE_CACHE_REFS, cache_cols, ARRAY_SIZE(cache_cols)},
+	{"Branch", ROLE_BRANCHES, ROLE_BRANCHES, branch_cols, ARRAY_SIZE(branch_cols)},
+	{"Software", ROLE_TASK_CLOCK, ROLE_NONE, software_cols, ARRAY_SIZE(software_cols)},
 };
 
 static const struct column col_run =
-	C("RUN%", " RUN%", 5, COL_RUN_PCT, FMT_PCT, -1, -1, 100,
-	  "share of enabled time the group was on the PMU; <100 means scaled");
+	NUM("RUN%", " RUN%", 5, RUN_PCT, F_PCT,
+	    "share of enabled time the group was on the PMU; <100 means scaled");
 
 static void pane_add(struct pane *p, const struct column *c)
 {
-	if (p->ncols < sizeof(p->cols) / sizeof(p->cols[0]))
+	if (p->ncols < ARRAY_SIZE(p->cols))
 		p->cols[p->ncols++] = *c;
 }
 
@@ -189,24 +195,25 @@ static void pane_start(struct pane *p, const char *name, const struct model *m)
 	if (m->threads)
 		pane_add(p, &col_thr);
 	struct column cpu = col_cpu;
-	cpu.a = model_role(m, ROLE_TASK_CLOCK);
+	cpu.num = model_role(m, ROLE_TASK_CLOCK);
 	pane_add(p, &cpu);
 	p->sort_default = (int)p->ncols - 1;
 }
 
-/* In the table a and b name roles (b <= 0: unused); here they become event indices. A
- * column whose inputs are not in the set is dropped (a user set without them). */
+/* In the table num and den name roles (den <= 0: none); here they become event
+ * indices. A column whose inputs are not in the set is dropped (a user set without
+ * them). */
 static bool resolve(const struct model *m, struct column *c)
 {
-	int a = model_role(m, (enum ev_role)c->a);
-	if (a < 0)
+	int num = model_role(m, (enum ev_role)c->num);
+	if (num < 0)
 		return false;
-	c->a = a;
-	if (c->b > 0) {
-		int b = model_role(m, (enum ev_role)c->b);
-		if (b < 0)
+	c->num = num;
+	if (c->den > 0) {
+		int den = model_role(m, (enum ev_role)c->den);
+		if (den < 0)
 			return false;
-		c->b = b;
+		c->den = den;
 	}
 	return true;
 }
@@ -223,8 +230,8 @@ static void builtin_pane(const struct model *m, const struct pane_def *d, struct
 	if (runev >= 0) {
 		/* The role event's own running share: on hybrid CPUs it is the sum's. */
 		struct column r = col_run;
-		r.a = runev;
-		r.b = 1;
+		r.run_of = runev;
+		r.run_of_event = 1;
 		pane_add(p, &r);
 	}
 	pane_add(p, &col_res);
@@ -265,8 +272,12 @@ static struct column event_column(const struct model *m, unsigned e, const char 
 {
 	const struct mevent *ev = &m->events[e];
 	bool t = is_time_event(ev);
-	struct column c = C(ev->key, ev->name, EV_WIDTH_MIN, COL_COUNT, t ? FMT_TIME : FMT_COUNT,
-			    (int)e, -1, 1, t ? "CPU time this interval (ms, s)" : help);
+	struct column c = NUM(ev->key, ev->name, EV_WIDTH_MIN, COUNT((int)e), F_COUNT, help);
+	if (t) {
+		struct column tc = NUM(ev->key, ev->name, EV_WIDTH_MIN, COUNT((int)e), F_TIME,
+				       "CPU time this interval (ms, s)");
+		c = tc;
+	}
 	int w = (int)strlen(ev->name) + 1;
 	c.width = w < EV_WIDTH_MIN ? EV_WIDTH_MIN : w > EV_WIDTH_MAX ? EV_WIDTH_MAX : w;
 	return c;
@@ -294,11 +305,11 @@ static void events_pane(const struct model *m, struct pane *p)
 			struct column c = event_column(m, e, "sum over the core PMUs");
 			pane_add(p, &c);
 		}
-		if (group_is_software(m, g) || p->ncols >= 31)
+		if (group_is_software(m, g) || p->ncols >= PANE_COLS_MAX - 1)
 			continue;
 		struct column r = col_run;
-		r.a = (int)g;
-		if (m->ngroups > 1 && ord <= sizeof(run_titles) / sizeof(run_titles[0])) {
+		r.run_of = (int)g;
+		if (m->ngroups > 1 && ord <= ARRAY_SIZE(run_titles)) {
 			r.name = r.title = run_titles[ord - 1];
 			r.width = (int)strlen(r.title) + 1;
 		}
@@ -382,13 +393,16 @@ static void add_metrics(const struct model *m, const struct user_metric *um, uns
 	if (p->ncols == 0 || p->cols[p->ncols - 1].kind != COL_COMMAND)
 		return;
 	struct column cmd = p->cols[--p->ncols];
-	for (unsigned i = 0; i < n && p->ncols < 31; i++) {
+	for (unsigned i = 0; i < n && p->ncols < PANE_COLS_MAX - 1; i++) {
 		int a, b;
 		if (resolve_metric(m, &um[i], &a, &b))
 			continue;
-		struct column c = C(um[i].name, um[i].name, 8, COL_RATIO,
-				    um[i].mul == 100 ? FMT_PCT : FMT_RATIO, a, b, um[i].mul,
-				    "a derived column you defined");
+		struct column c = NUM(um[i].name, um[i].name, 8, RATIO(a, b, um[i].mul), F_RATIO,
+				      "a derived column you defined");
+		if (um[i].mul == 100) {
+			c.fmt = FMT_PCT;
+			c.format = column_fmt_ratio_pct;
+		}
 		if ((int)strlen(c.title) > c.width)
 			c.width = (int)strlen(c.title);
 		pane_add(p, &c);
@@ -434,13 +448,19 @@ static unsigned build_panes(const struct model *m, bool user_events, struct pane
 		any_user = any_user || m->groups[g].user;
 	if ((user_events || any_user) && max > 0)
 		events_pane(m, &out[n++]);
-	for (size_t i = 0; i < sizeof(pane_defs) / sizeof(pane_defs[0]) && n < max; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(pane_defs) && n < max; i++)
 		if (model_role(m, pane_defs[i].need) >= 0)
 			builtin_pane(m, &pane_defs[i], &out[n++]);
 	return n;
 }
 
-static struct val cpu_pct(const struct column *c, const struct model *m, const struct mrow *r)
+static struct val value_none(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)c, (void)m, (void)r;
+	return val_missing(VAL_NA, WHY_NONE);
+}
+
+static struct val value_cpu_pct(const struct column *c, const struct model *m, const struct mrow *r)
 {
 	if (r->kind == ROW_CPU) {
 		struct val v = {.v = r->cpu_pct, .state = VAL_EXACT, .run_pm = 1000};
@@ -448,53 +468,65 @@ static struct val cpu_pct(const struct column *c, const struct model *m, const s
 			v = val_missing(r->cpu_pct < -1.5 ? VAL_EMPTY : VAL_NA, WHY_UNSUPPORTED);
 		return v;
 	}
-	if (c->a < 0)
+	if (c->num < 0)
 		return val_missing(VAL_NA, WHY_UNSUPPORTED);
-	struct val t = r->v[c->a];
+	struct val t = r->v[c->num];
 	struct val wall = {.v = m->elapsed * 1e9, .state = VAL_EXACT, .run_pm = 1000};
 	return val_ratio(t, wall, c->mul);
 }
 
+static struct val value_count(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)m;
+	return r->v[c->num];
+}
+
+/* Unknown (a CPU row, a task not read yet): n/a, never a silent 0. */
+static struct val value_res(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)c, (void)m;
+	if (r->kind == ROW_CPU || r->kind == ROW_CGROUP || !r->state)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	return (struct val){.v = (double)r->rss_kb * 1024, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+static struct val value_rate(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	struct val sec = {.v = m->elapsed, .state = VAL_EXACT, .run_pm = 1000};
+	return val_ratio(r->v[c->num], sec, 1);
+}
+
+static struct val value_ratio(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)m;
+	return val_ratio(r->v[c->num], r->v[c->den], c->mul);
+}
+
+/* Scaled cycles over enabled time equals raw cycles over running time. */
+static struct val value_ghz(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	const struct val_delta *g = &r->g[m->events[c->num].group];
+	struct val ns = {.v = (double)g->ena, .state = VAL_EXACT, .run_pm = 1000};
+	return val_ratio(r->v[c->num], ns, 1);
+}
+
+/* An event's own share, or a group's: its worst member speaks. */
+static struct val value_run_pct(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	bool by_event = c->run_of_event == 1;
+	const struct mgroup *grp = &m->groups[by_event ? 0 : c->run_of];
+	struct val v = by_event ? r->v[c->run_of] : r->v[grp->first];
+	for (unsigned k = 1; !by_event && k < grp->n; k++)
+		if (r->v[grp->first + k].state < v.state)
+			v = r->v[grp->first + k];
+	if (v.state == VAL_NA || v.state == VAL_EMPTY)
+		return v;
+	return (struct val){.v = v.run_pm / 10.0, .state = VAL_EXACT, .run_pm = 1000};
+}
+
 struct val column_value(const struct column *c, const struct model *m, const struct mrow *r)
 {
-	switch (c->kind) {
-	case COL_CPU_PCT:
-		return cpu_pct(c, m, r);
-	case COL_COUNT:
-		return r->v[c->a];
-	case COL_RES:
-		/* Unknown (a CPU row, a task not read yet): n/a, never a silent 0. */
-		if (r->kind == ROW_CPU || r->kind == ROW_CGROUP || !r->state)
-			return val_missing(VAL_NA, WHY_UNSUPPORTED);
-		return (struct val){
-			.v = (double)r->rss_kb * 1024, .state = VAL_EXACT, .run_pm = 1000};
-	case COL_RATE: {
-		struct val sec = {.v = m->elapsed, .state = VAL_EXACT, .run_pm = 1000};
-		return val_ratio(r->v[c->a], sec, 1);
-	}
-	case COL_RATIO:
-		return val_ratio(r->v[c->a], r->v[c->b], c->mul);
-	case COL_GHZ: {
-		/* Scaled cycles over enabled time equals raw cycles over running time. */
-		const struct val_delta *g = &r->g[m->events[c->a].group];
-		struct val ns = {.v = (double)g->ena, .state = VAL_EXACT, .run_pm = 1000};
-		return val_ratio(r->v[c->a], ns, 1);
-	}
-	case COL_RUN_PCT: {
-		/* b == 1: a is an event; else a is a group and its worst member speaks. */
-		const struct mgroup *grp = &m->groups[c->b == 1 ? 0 : c->a];
-		struct val v = c->b == 1 ? r->v[c->a] : r->v[grp->first];
-		for (unsigned k = 1; c->b != 1 && k < grp->n; k++)
-			if (r->v[grp->first + k].state < v.state)
-				v = r->v[grp->first + k];
-		if (v.state == VAL_NA || v.state == VAL_EMPTY)
-			return v;
-		return (struct val){.v = v.run_pm / 10.0, .state = VAL_EXACT, .run_pm = 1000};
-	}
-	default:
-		break;
-	}
-	return val_missing(VAL_NA, WHY_NONE);
+	return c->value(c, m, r);
 }
 
 static bool event_unsupported(const struct model *m, int ev)
@@ -511,63 +543,107 @@ bool pane_unsupported(const struct model *m, const struct pane *p)
 		    c->kind != COL_RATE)
 			continue;
 		any = true;
-		if (!event_unsupported(m, c->a) ||
-		    (c->kind == COL_RATIO && !event_unsupported(m, c->b)))
+		if (!event_unsupported(m, c->num) ||
+		    (c->kind == COL_RATIO && !event_unsupported(m, c->den)))
 			return false;
 	}
 	return any;
 }
 
-static void fmt_text(const struct column *c, const struct mrow *r, char *buf, size_t len)
+static void text_pid(const struct mrow *r, char *buf, size_t len)
 {
-	switch (c->kind) {
-	case COL_PID:
-		if (r->kind == ROW_CPU)
-			snprintf(buf, len, "cpu%d", r->cpu);
-		else if (r->kind == ROW_CGROUP)
-			numfmt_str("cg", buf, len);
-		else
-			numfmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid),
-				    buf, len);
-		return;
-	case COL_TID:
-		snprintf(buf, len, "%d", (int)r->tid);
-		return;
-	case COL_CPU_ID:
-		snprintf(buf, len, "%d", r->cpu);
-		return;
-	case COL_USER:
-		numfmt_str(r->user ? r->user : "", buf, len);
-		return;
-	case COL_THREADS:
-		numfmt_uint(r->nthreads, buf, len);
-		return;
-	case COL_COMMAND:
-		numfmt_str(r->comm ? r->comm : "", buf, len);
-		return;
-	case COL_STATE:
-		snprintf(buf, len, "%c", r->state && r->kind != ROW_CPU ? r->state : ' ');
-		return;
-	case COL_CGROUP: {
-		char name[256];
-		numfmt_str(r->cgroup ? cgroup_name(r->cgroup, name, sizeof(name)) : "", buf, len);
-		return;
-	}
-	default:
-		break;
-	}
-	if (len)
-		buf[0] = '\0';
+	if (r->kind == ROW_CPU)
+		snprintf(buf, len, "cpu%d", r->cpu);
+	else if (r->kind == ROW_CGROUP)
+		numfmt_str("cg", buf, len);
+	else
+		numfmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid), buf,
+			    len);
+}
+
+static void text_user(const struct mrow *r, char *buf, size_t len)
+{
+	numfmt_str(r->user ? r->user : "", buf, len);
+}
+
+static void text_threads(const struct mrow *r, char *buf, size_t len)
+{
+	numfmt_uint(r->nthreads, buf, len);
+}
+
+static void text_command(const struct mrow *r, char *buf, size_t len)
+{
+	numfmt_str(r->comm ? r->comm : "", buf, len);
+}
+
+static void text_state(const struct mrow *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%c", r->state && r->kind != ROW_CPU ? r->state : ' ');
+}
+
+static void text_cgroup(const struct mrow *r, char *buf, size_t len)
+{
+	char name[256];
+	numfmt_str(r->cgroup ? cgroup_name(r->cgroup, name, sizeof(name)) : "", buf, len);
 }
 
 void column_format(const struct column *c, const struct model *m, const struct mrow *r, char *buf,
 		   size_t len)
 {
 	if (!column_is_numeric(c)) {
-		fmt_text(c, r, buf, len);
+		c->text(r, buf, len);
 		return;
 	}
 	column_format_val(c, column_value(c, m, r), buf, len);
+}
+
+/* Fit the column and leave a space before it (8 for a table without widths). */
+static int sig_width(const struct column *c)
+{
+	return c->width > 1 ? c->width - 1 : 8;
+}
+
+size_t column_fmt_count(const struct column *c, struct val v, char *buf, size_t len)
+{
+	(void)c;
+	return numfmt_count(v.v, buf, len);
+}
+
+size_t column_fmt_time(const struct column *c, struct val v, char *buf, size_t len)
+{
+	(void)c;
+	return numfmt_time(v.v, buf, len);
+}
+
+size_t column_fmt_pct(const struct column *c, struct val v, char *buf, size_t len)
+{
+	(void)c;
+	return numfmt_fixed(v.v, v.v < 999.95 ? 1 : 0, buf, len);
+}
+
+size_t column_fmt_ratio_pct(const struct column *c, struct val v, char *buf, size_t len)
+{
+	/* 0.04% is not 0.0%: small shares keep their significant digits. */
+	if (v.v != 0 && fabs(v.v) < 0.05)
+		return numfmt_sig(v.v, sig_width(c), buf, len);
+	return column_fmt_pct(c, v, buf, len);
+}
+
+size_t column_fmt_ratio(const struct column *c, struct val v, char *buf, size_t len)
+{
+	return numfmt_sig(v.v, sig_width(c), buf, len);
+}
+
+size_t column_fmt_ghz(const struct column *c, struct val v, char *buf, size_t len)
+{
+	(void)c;
+	return numfmt_fixed(v.v, 2, buf, len);
+}
+
+size_t column_fmt_mem(const struct column *c, struct val v, char *buf, size_t len)
+{
+	(void)c;
+	return numfmt_mem(v.v, buf, len);
 }
 
 size_t column_format_val(const struct column *c, struct val v, char *buf, size_t len)
@@ -575,32 +651,14 @@ size_t column_format_val(const struct column *c, struct val v, char *buf, size_t
 	const char *mark = val_mark(v);
 	if (mark)
 		return numfmt_str(mark, buf, len);
-	/* Fit the column and leave a space before it (8 for a table without widths). */
-	int w = c->width > 1 ? c->width - 1 : 8;
-	switch (c->fmt) {
-	case FMT_COUNT:
-		return numfmt_count(v.v, buf, len);
-	case FMT_TIME:
-		return numfmt_time(v.v, buf, len);
-	case FMT_PCT:
-		/* 0.04% is not 0.0%: small shares keep their significant digits. */
-		if (c->kind == COL_RATIO && v.v != 0 && fabs(v.v) < 0.05)
-			return numfmt_sig(v.v, w, buf, len);
-		return numfmt_fixed(v.v, v.v < 999.95 ? 1 : 0, buf, len);
-	case FMT_GHZ:
-		return numfmt_fixed(v.v, 2, buf, len);
-	case FMT_MEM:
-		return numfmt_mem(v.v, buf, len);
-	default:
-		return numfmt_sig(v.v, w, buf, len);
-	}
+	return c->format(c, v, buf, len);
 }
 
 void column_format_raw(const struct column *c, const struct model *m, const struct mrow *r,
 		       char *buf, size_t len)
 {
 	if (!column_is_numeric(c)) {
-		fmt_text(c, r, buf, len);
+		c->text(r, buf, len);
 		return;
 	}
 	struct val v = column_value(c, m, r);
@@ -631,7 +689,7 @@ void pane_select(struct pane *p, const char *list)
 					      ? &in.cols[p->sort_default]
 					      : NULL;
 	unsigned n = 0;
-	bool used[32] = {false};
+	bool used[PANE_COLS_MAX] = {false};
 	if (list && *list) {
 		char names[512];
 		snprintf(names, sizeof(names), "%s", list);

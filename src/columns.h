@@ -37,6 +37,16 @@ enum col_fmt {
 	FMT_MEM,   /* bytes: 812K, 12.3M, 1.02G */
 };
 
+struct column;
+
+/* A numeric column's value for a row. */
+typedef struct val (*column_value_fn)(const struct column *c, const struct model *m,
+				      const struct mrow *r);
+/* A value with a number as the column shows it, into buf; returns the length written. */
+typedef size_t (*column_format_fn)(const struct column *c, struct val v, char *buf, size_t len);
+/* A text column's cell for a row, raw (not sanitised). */
+typedef void (*column_text_fn)(const struct mrow *r, char *buf, size_t len);
+
 struct column {
 	const char *name;  /* stable id for --sort, config and CSV ("IPC", "CYCLES") */
 	const char *title; /* header text */
@@ -46,19 +56,44 @@ struct column {
 	bool desc_first; /* first sort is descending */
 	enum col_kind kind;
 	enum col_fmt fmt;
-	/* Its inputs. In a built-in pane's definition a and b are roles (enum ev_role); in
-	 * a built pane (columns_build_panes) they are: event indices for COL_COUNT, COL_RATE,
-	 * COL_GHZ and COL_CPU_PCT (a; b -1), for COL_RATIO (a / b); for COL_RUN_PCT, a is a
-	 * group, or with b 1 an event whose group's share it shows; -1 where unused. */
-	int a, b;
+	/* Its inputs, named for its kind (text columns have none: -1, -1). In a built pane
+	 * (columns_build_panes) they are event or group indices; in a built-in pane's
+	 * definition, roles (enum ev_role) that building resolves. Every view is the same
+	 * two ints; a and b name them for code that treats every kind alike. */
+	union {
+		struct {
+			int a, b;
+		};
+		struct {
+			/* The event shown (COL_COUNT, COL_RATE, COL_GHZ: cycles, COL_CPU_PCT:
+			 * task-clock), or divided (COL_RATIO). */
+			int num;
+			/* COL_RATIO: the event it is divided by (num / den * mul). -1 for the
+			 * others, whose denominator is time (the interval, or num's group's). */
+			int den;
+		};
+		struct {
+			int run_of;	  /* COL_RUN_PCT: a group (its worst member's share), */
+			int run_of_event; /* or, when 1, an event (its own group's share) */
+		};
+	};
 	double mul;
 	const char *help; /* one line for the help screen */
+	/* How it reads and shows a row, set with its kind and format: value (a text column
+	 * reads n/a), format for a numeric column (NULL for text), text for a text column
+	 * (NULL for numbers). */
+	column_value_fn value;
+	column_format_fn format;
+	column_text_fn text;
 };
+
+/* Columns a pane holds, at most. */
+#define PANE_COLS_MAX 32
 
 struct pane {
 	const char *name; /* "IPC", "Cache", "Branch", "Software", "User" */
 	unsigned ncols;
-	struct column cols[32];
+	struct column cols[PANE_COLS_MAX];
 	int sort_default; /* index into cols */
 	/* No storage for titles here: a pane can be copied (main.c and ui/ do). */
 };
@@ -106,6 +141,19 @@ void column_format(const struct column *c, const struct model *m, const struct m
 /* The same for a numeric column whose value the caller already has. Returns the length
  * written. */
 size_t column_format_val(const struct column *c, struct val v, char *buf, size_t len);
+
+/* The formatters a numeric column's format names (values with a number only; marks are
+ * column_format_val's): counts (FMT_COUNT), nanoseconds as time (FMT_TIME), a percentage
+ * (FMT_PCT), a percentage that is a ratio of events, whose small values keep their
+ * significant digits (FMT_PCT), three significant digits to the column's width
+ * (FMT_RATIO), GHz (FMT_GHZ) and bytes (FMT_MEM). */
+size_t column_fmt_count(const struct column *c, struct val v, char *buf, size_t len);
+size_t column_fmt_time(const struct column *c, struct val v, char *buf, size_t len);
+size_t column_fmt_pct(const struct column *c, struct val v, char *buf, size_t len);
+size_t column_fmt_ratio_pct(const struct column *c, struct val v, char *buf, size_t len);
+size_t column_fmt_ratio(const struct column *c, struct val v, char *buf, size_t len);
+size_t column_fmt_ghz(const struct column *c, struct val v, char *buf, size_t len);
+size_t column_fmt_mem(const struct column *c, struct val v, char *buf, size_t len);
 
 /* The raw number a cell shows, for machine-readable output ("%.0f" counts, "%.4f"
  * ratios); empty for values without a number. */

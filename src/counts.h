@@ -16,7 +16,7 @@ struct counts_layout {
 };
 
 struct counts {
-	/* A task that did not run at its last read is probed next tick (engine.c,
+	/* A task that did not run at its last read is probed next tick (probe.c,
 	 * still_idle) from these alone: no other line of the block is touched while it
 	 * sleeps. Any open or close of a group clears idle. First, to share the task's
 	 * first cache line (struct task). */

@@ -24,9 +24,8 @@
 
 /* Opening a task's counters installs each event, and enabling it switches it on, by a
  * call on the CPU the task last ran on: an IPI from any other CPU, which on a VM is a
- * trap to the hypervisor and, when that CPU is idle, a wait for it to wake (5 events
- * and an enable cost 72-80 us per idle task here against 29 us from its own CPU). So a
- * scan that finds many tasks (start-up, a rescan) only notes them, then opens them CPU
+ * trap to the hypervisor and, when that CPU is idle, a wait for it to wake. So a scan
+ * that finds many tasks (start-up, a rescan) only notes them, then opens them CPU
  * by CPU from that CPU, as the scan's /proc read placed them. A task that has moved
  * since is opened all the same, by IPI. */
 #define PENDING_PIN_MIN 16 /* fewer tasks on a CPU are not worth moving there */

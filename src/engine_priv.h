@@ -1,7 +1,9 @@
 /* The engine's insides, shared by its files only: engine.c (new, free, the tick's
  * outline, setters), engine_set.c (event set layout and switches), targets.c (one
- * target's groups), discover.c (finding tasks), fdbudget.c (out of descriptors),
- * probe.c (reads and the idle probe), rowbuild.c (rows) and cpurows.c (CPU rows). */
+ * target's groups), discover.c (finding tasks), cmdtree.c (a watched command's tree),
+ * fdbudget.c (out of descriptors), probe.c (reads and the idle probe), rowbuild.c
+ * (rows), cpurows.c (CPU rows), bpfsource.c (the bpf backend's rows) and cgcount.c (-G:
+ * cgroups counted themselves). */
 #ifndef PMUTOP_ENGINE_PRIV_H
 #define PMUTOP_ENGINE_PRIV_H
 
@@ -32,7 +34,7 @@ struct cpuset {
 	uint64_t *busy, *total, *pbusy, *ptotal; /* indexed by CPU number */
 };
 
-/* Tasks a scan found, opened once it ends (pending_open() in engine.c). */
+/* Tasks a scan found, opened once it ends (pending_open() in discover.c). */
 struct pending_task {
 	struct task *t;
 	int cpu;	/* the CPU it last ran on */

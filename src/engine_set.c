@@ -250,21 +250,14 @@ int engine_layout(struct engine *e, const struct evset *set)
 	e->logical = false;
 	for (unsigned ev = 0; ev < ne; ev++)
 		e->logical = e->logical || set->events[ev].logical;
-	/* The probed group: software only (never multiplexed: it counts whenever its task
-	 * runs) and led by task-clock. None when an event may count into a task that is
-	 * asleep: a tracepoint such as sched_wakeup is delivered to the task it names. */
+	/* The probed group: the first probeable one that counts. None when an event of any
+	 * group may count into a task that is asleep. */
 	e->probe_g = -1;
 	bool remote = false;
 	for (unsigned g = 0; g < ng; g++)
-		for (unsigned k = 0; k < set->specs.g[g].n; k++)
-			remote = remote || set->specs.g[g].ev[k].attr.type == PERF_TYPE_TRACEPOINT;
+		remote = remote || evgroup_spec_remote(&set->specs.g[g]);
 	for (unsigned g = 0; g < ng && e->probe_g < 0 && !remote; g++) {
-		const struct evgroup_spec *gs = &set->specs.g[g];
-		bool sw = gs->n > 0;
-		for (unsigned k = 0; k < gs->n; k++)
-			sw = sw && gs->ev[k].software && gs->ev[k].attr.type == PERF_TYPE_SOFTWARE;
-		if (sw && gs->ev[0].attr.config == PERF_COUNT_SW_TASK_CLOCK &&
-		    !e->dead[set->groups[g].first]) {
+		if (evgroup_spec_probeable(&set->specs.g[g]) && !e->dead[set->groups[g].first]) {
 			e->probe_g = (int)g;
 			e->probe_ev = set->groups[g].first;
 		}

@@ -3,6 +3,7 @@
  * client keeps its own text while the tick renders the next into a free buffer. */
 #include "exporter.h"
 
+#include "evclock.h"
 #include "webconfig.h"
 
 #include <arpa/inet.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Every connection can hold one exposition, and one more is published. */
@@ -259,22 +259,15 @@ static struct expo *free_expo(struct exporter *x)
 	return e;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int exporter_publish(struct exporter *x, const struct promacc *a, struct promtext_info *in)
 {
 	struct expo *e = free_expo(x);
 	if (!e)
 		return -ENOMEM;
-	double t0 = now();
+	double t0 = evclock_now();
 	in->build_seconds = x->build_s;
 	int err = promtext_render(a, in, &e->out);
-	x->build_s = now() - t0;
+	x->build_s = evclock_now() - t0;
 	pthread_mutex_lock(&x->mu);
 	if (err) {
 		e->refs = 0;

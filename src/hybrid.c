@@ -97,10 +97,10 @@ int hybrid_expand(struct evspec_list *specs, const struct pmu_set *pmus, bool **
 	return 0;
 }
 
-void hybrid_fold(const struct evset *s, struct val_delta *d, uint8_t *why)
+void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why)
 {
-	for (unsigned i = 0; i < s->nevents; i++) {
-		const struct mevent *l = &s->events[i];
+	for (unsigned i = 0; i < n; i++) {
+		const struct mevent *l = &events[i];
 		if (!l->logical)
 			continue;
 		struct val_delta sum = {0, 0, 0};

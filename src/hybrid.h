@@ -4,9 +4,11 @@
 #ifndef PMUTOP_HYBRID_H
 #define PMUTOP_HYBRID_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-#include "evset.h"
+#include "evspec.h"
+#include "model.h"
 #include "value.h"
 
 struct pmu_set;
@@ -22,9 +24,9 @@ struct pmu_set;
 int hybrid_expand(struct evspec_list *specs, const struct pmu_set *pmus, bool **user,
 		  unsigned **copy_of, unsigned **copy_no);
 
-/* Sum each logical event of s from its instances' deltas: values and running times add
- * up (each instance runs only while the task is on its kind of core), enabled time is
- * the task's. A logical event counts when any instance does. */
-void hybrid_fold(const struct evset *s, struct val_delta *d, uint8_t *why);
+/* Sum each logical event of events[0..n) (an evset's) from its instances' deltas: values
+ * and running times add up (each instance runs only while the task is on its kind of
+ * core), enabled time is the task's. A logical event counts when any instance does. */
+void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why);
 
 #endif

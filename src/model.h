@@ -120,7 +120,8 @@ struct model {
 /* A source's storage behind a model's rows (process and thread rows, or CPU rows): rows
  * with their values, grown as needed and reused from tick to tick. Sinks never see it:
  * they read the const model; a source writes a row through mstore_row's handle and
- * publishes with mstore_publish. Zeroed, it is empty; mstore_free(NULL) is a no-op. */
+ * publishes by pointing its model's rows at the store's (and setting nrows). Zeroed, it
+ * is empty; mstore_free(NULL) is a no-op. */
 struct mstore {
 	struct mrow *rows;
 	struct val *vals;      /* cap * nevents */

@@ -1,5 +1,5 @@
-/* Numbers as the cells show them, written without printf where it can be (in batch mode
- * with 1,000 tasks, formatting was most of a tick's userland work). Each writer gives
+/* Numbers as the cells show them, written without printf where it can be: the batch
+ * writer and the screen format every cell of every row each tick. Each writer gives
  * the bytes snprintf would, cut to len - 1 the same way, and returns how many it wrote. */
 #ifndef PMUTOP_NUMFMT_H
 #define PMUTOP_NUMFMT_H

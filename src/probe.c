@@ -75,7 +75,8 @@ static bool still_idle(struct engine *e, struct task *t)
 	for (unsigned i = 0; i < e->nlive; i++)
 		c->d[e->live[i]] = (struct val_delta){0, 0, 0};
 	if (e->logical)
-		hybrid_fold(e->set, c->d, c->why); /* the sums' reasons, as a read sets them */
+		hybrid_fold(e->set->events, e->set->nevents, c->d,
+			    c->why); /* the sums' reasons, as a read sets them */
 	c->d_zero = true;
 	return true;
 }

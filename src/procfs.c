@@ -83,7 +83,8 @@ static bool stat_num(const char *p, long long *v)
 }
 
 /* state(3) ppid(4) flags(9) utime(14) stime(15) num_threads(20) starttime(22) rss(24)
- * processor(39) policy(41), walked once (sscanf was a tenth of start-up with a thousand tasks). */
+ * processor(39) policy(41), walked once rather than scanned field by field with sscanf:
+ * start-up reads it for every task. */
 static int parse_stat(const char *buf, struct procfs_task *t)
 {
 	const char *p = strrchr(buf, ')');
@@ -315,7 +316,7 @@ const char *procfs_user_name(uid_t uid)
 {
 	/* A handful of users own every process: a small cache avoids NSS per task. An entry
 	 * never moves or changes, so a name returned stays right for as long as the caller
-	 * keeps it (a process keeps its owner's: proc_row in engine.c). */
+	 * keeps it (a process keeps its owner's: proc_row in rowbuild.c). */
 	static struct user_entry cache[64];
 	static unsigned used;
 	static struct user_entry *more; /* past 64 users, a list: rare, and kept */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "value.h"
 
 struct ctx {
@@ -96,33 +97,6 @@ static int put_double(struct pbuf *b, double v)
 	return put(b, tmp, (size_t)n);
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629: no overlong forms, no
- * surrogates, nothing past U+10FFFF). */
-static unsigned utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	unsigned n;
-	unsigned char lo = 0x80, hi = 0xbf;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		lo = c == 0xe0 ? 0xa0 : 0x80;
-		hi = c == 0xed ? 0x9f : 0xbf;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		lo = c == 0xf0 ? 0x90 : 0x80;
-		hi = c == 0xf4 ? 0x8f : 0xbf;
-	} else
-		return 0;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (unsigned i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 int promtext_label(struct pbuf *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -146,7 +120,8 @@ int promtext_label(struct pbuf *b, const char *str)
 			err = put(b, (const char *)s, 1); /* other controls are valid text */
 			s++;
 		} else {
-			unsigned n = utf8_len(s);
+			/* NUL-terminated: a NUL is no continuation byte, so 4 reads no further. */
+			size_t n = text_utf8_seq(s, 4, NULL);
 			err = n ? put(b, (const char *)s, n) : put(b, "\xef\xbf\xbd", 3);
 			s += n ? n : 1;
 		}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "evgroup.h"
 #include "evstatus.h"
 #include "pmu.h"
 
@@ -103,11 +104,7 @@ void startup_mark_kernel_only(struct evset *set)
 {
 	for (unsigned g = 0; g < set->specs.n; g++) {
 		for (unsigned k = 0; k < set->specs.g[g].n; k++) {
-			const struct perf_event_attr *a = &set->specs.g[g].ev[k].attr;
-			bool kernel_only = a->type == PERF_TYPE_SOFTWARE &&
-					   (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
-					    a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
-			if (!kernel_only)
+			if (!evgroup_kernel_only(&set->specs.g[g].ev[k]))
 				continue;
 			set->preset[g][k] = EVS_NOPERM;
 			set->events[set->groups[g].first + k].status = WHY_NOPERM;

@@ -219,7 +219,7 @@ void targets_read(struct engine *e, struct counts *c)
 		}
 	}
 	if (e->logical)
-		hybrid_fold(e->set, c->d, c->why);
+		hybrid_fold(e->set->events, e->set->nevents, c->d, c->why);
 }
 
 /* Whether group g holds a hardware event: the only kind user-only mode changes. */

@@ -63,7 +63,7 @@ struct proc {
 	bool keep;	/* watched: stays, with its totals, after it exits */
 	bool ignored;	/* not ours to count (another user's): no groups, no row */
 	bool rooted;	/* its row is the sum of its roots, not of its threads */
-	bool tot_clean; /* every live event's tot_why is WHY_NONE (engine.c) */
+	bool tot_clean; /* every live event's tot_why is WHY_NONE (rowbuild.c) */
 	bool tree;	/* a watched command or one of its descendants (cmdtree.c) */
 	/* A tree's command: its threads' own groups are open (cmdtree.c), and make its
 	 * row once read (own) instead of its roots. */
@@ -73,7 +73,7 @@ struct proc {
 	struct task *threads;
 	struct proc *next; /* all processes, in discovery order */
 	struct root *roots;
-	uint64_t asleep_tick; /* the last tick its rows were built asleep (engine.c) */
+	uint64_t asleep_tick; /* the last tick its rows were built asleep (rowbuild.c) */
 	const char *user;     /* its owner's name (procfs_user_name), or NULL */
 	/* The first cache line ends here. */
 	const char *cgroup; /* its cgroup v2 path (interned, engine's), or NULL */

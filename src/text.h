@@ -8,14 +8,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Copy in to out (NUL-terminated, at most outlen-1 bytes) so that no byte can steer a
- * terminal: C0/C1 control characters and DEL become '?', and so does every byte of an
- * invalid UTF-8 sequence; valid UTF-8 is kept when utf8, else non-ASCII becomes '?'.
- * Never splits a multi-byte character. Returns the length written. */
 /* Length (1..4) of the valid UTF-8 sequence at s, of at most n bytes, its code point in
  * *cp (if cp); 0 when it is none. Strict: no overlong forms, no surrogates, nothing
  * above U+10FFFF. The one UTF-8 decoder of the project. */
 size_t text_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp);
+
+/* Copy in to out (NUL-terminated, at most outlen-1 bytes) so that no byte can steer a
+ * terminal: C0/C1 control characters and DEL become '?', and so does every byte of an
+ * invalid UTF-8 sequence; valid UTF-8 is kept when utf8, else non-ASCII becomes '?'.
+ * Never splits a multi-byte character. Returns the length written. */
 size_t text_sanitize(const char *in, char *out, size_t outlen, bool utf8);
 
 /* Write s as one CSV field (RFC 4180: quoted when it holds a comma, quote, CR or LF;

@@ -264,6 +264,45 @@ static void test_builtin_panes(void **state)
 	assert_string_equal(panes[1].name, "Cache");
 }
 
+/* Every column a pane can show, hidden ones and a user's metric too, carries what reads
+ * and shows it: a numeric column its value and format, a text one its text. */
+static void test_descriptors_complete(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, true);
+	struct mgroup user[4];
+	for (int i = 0; i < 4; i++) {
+		user[i] = groups[i];
+		user[i].user = true;
+	}
+	f.m.groups = user;
+	struct user_metric um = {
+		.name = "MISS%", .a = "cache-misses", .b = "cache-references", .mul = 100};
+	unsigned np = columns_build_panes_all(&f.m, true, &um, 1, p, 8);
+	assert_int_equal(np, 5);
+	unsigned seen = 0;
+	for (unsigned i = 0; i < np; i++) {
+		for (unsigned k = 0; k < p[i].ncols; k++) {
+			const struct column *c = &p[i].cols[k];
+			assert_non_null(c->value);
+			if (column_is_numeric(c)) {
+				assert_non_null(c->format);
+				assert_null(c->text);
+			} else {
+				assert_non_null(c->text);
+				assert_null(c->format);
+			}
+			seen++;
+		}
+	}
+	assert_true(seen > 40);
+	assert_ptr_equal(col(&p[0], "MISS%")->format, column_fmt_ratio_pct);
+	assert_int_equal(col(&p[0], "MISS%")->num, E_CMISS);
+	assert_int_equal(col(&p[0], "MISS%")->den, E_CREF);
+}
+
 static void test_thread_column(void **state)
 {
 	(void)state;
@@ -562,7 +601,8 @@ static void test_sig_and_time_format(void **state)
 				   .title = "X",
 				   .width = cases[i].width,
 				   .kind = COL_RATIO,
-				   .fmt = FMT_RATIO};
+				   .fmt = FMT_RATIO,
+				   .format = column_fmt_ratio};
 		column_format_val(&c, ex(cases[i].v), buf, sizeof(buf));
 		if (strcmp(buf, cases[i].s) != 0)
 			fail_msg("%g in %d formatted as '%s', want '%s'", cases[i].v,
@@ -570,8 +610,12 @@ static void test_sig_and_time_format(void **state)
 		assert_true((int)strlen(buf) < cases[i].width);
 	}
 	/* A small percentage is not 0.0. */
-	struct column pc = {
-		.name = "P", .title = "P", .width = 8, .kind = COL_RATIO, .fmt = FMT_PCT};
+	struct column pc = {.name = "P",
+			    .title = "P",
+			    .width = 8,
+			    .kind = COL_RATIO,
+			    .fmt = FMT_PCT,
+			    .format = column_fmt_ratio_pct};
 	column_format_val(&pc, ex(0.004), buf, sizeof(buf));
 	assert_string_equal(buf, "0.00400");
 	column_format_val(&pc, ex(12.34), buf, sizeof(buf));
@@ -835,21 +879,39 @@ static double pick(void)
 static void test_format_matches_printf(void **state)
 {
 	(void)state;
-	static const struct {
+	/* The columns as the panes make them, each formatter as its descriptor names it. */
+	struct fake f;
+	struct pane p[8];
+	fake_init(&f, false);
+	struct mgroup user[4];
+	for (int i = 0; i < 4; i++) {
+		user[i] = groups[i];
+		user[i].user = true;
+	}
+	f.m.groups = user;
+	unsigned np = columns_build_panes(&f.m, true, p, 8);
+	assert_int_equal(np, 5);
+	const struct {
+		const struct pane *pane;
+		const char *name;
 		enum col_kind kind;
 		enum col_fmt fmt;
-	} kinds[] = {{COL_CPU_PCT, FMT_PCT}, {COL_RATIO, FMT_PCT},  {COL_COUNT, FMT_COUNT},
-		     {COL_RATE, FMT_COUNT},  {COL_COUNT, FMT_TIME}, {COL_GHZ, FMT_GHZ},
-		     {COL_RATIO, FMT_RATIO}};
+	} kinds[] = {
+		{&p[1], "CPU%", COL_CPU_PCT, FMT_PCT},	    {&p[2], "CMISS%", COL_RATIO, FMT_PCT},
+		{&p[1], "CYCLES", COL_COUNT, FMT_COUNT},    {&p[1], "CYC/S", COL_RATE, FMT_COUNT},
+		{&p[0], "task-clock", COL_COUNT, FMT_TIME}, {&p[1], "GHZ", COL_GHZ, FMT_GHZ},
+		{&p[1], "IPC", COL_RATIO, FMT_RATIO}};
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		const struct column *c = col(kinds[k].pane, kinds[k].name);
+		assert_int_equal(c->kind, kinds[k].kind);
+		assert_int_equal(c->fmt, kinds[k].fmt);
+	}
 	const unsigned n = 2000000;
 	for (unsigned i = 0; i < n; i++) {
 		/* CPU% and counts are most of a table: they get most of the values. */
 		unsigned k = i % 4 == 0 ? (unsigned)(next() % 7) : i % 2 ? 0 : 2;
-		struct column c = {.name = "X",
-				   .title = "X",
-				   .width = (int)(next() % 24),
-				   .kind = kinds[k].kind,
-				   .fmt = kinds[k].fmt};
+		struct column c = *col(kinds[k].pane, kinds[k].name);
+		c.width = (int)(next() % 24);
 		struct val v = {.v = pick(), .state = VAL_EXACT, .run_pm = 1000};
 		if (next() % 16 == 0)
 			v.state = (uint8_t)(next() % 5);
@@ -900,6 +962,7 @@ int main(void)
 	/* clang-format off */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin_panes),
+		cmocka_unit_test(test_descriptors_complete),
 		cmocka_unit_test(test_thread_column),
 		cmocka_unit_test(test_software_only),
 		cmocka_unit_test(test_missing_partner_drops_columns),

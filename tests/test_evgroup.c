@@ -457,6 +457,85 @@ static void test_kernel_only_user_mode(void **state)
 	evgroup_free(g);
 }
 
+/* A tracepoint's desc as the parser makes one (its id from tracefs; any number here). */
+static struct evdesc tracepoint(void)
+{
+	struct evdesc d;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "sched:sched_wakeup");
+	d.attr.type = PERF_TYPE_TRACEPOINT;
+	d.attr.size = sizeof(d.attr);
+	d.attr.config = 300;
+	d.software = true;
+	return d;
+}
+
+static void test_spec_probeable(void **state)
+{
+	(void)state;
+	struct evgroup_spec spec = basic();
+	assert_true(evgroup_spec_probeable(&spec));
+	/* Led by another software event. */
+	spec.ev[0] = sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS);
+	spec.ev[1] = sw("task-clock", PERF_COUNT_SW_TASK_CLOCK);
+	assert_false(evgroup_spec_probeable(&spec));
+	/* A hardware member can be off the PMU while its task runs. */
+	spec = basic();
+	spec.ev[spec.n++] = hw_cycles();
+	assert_false(evgroup_spec_probeable(&spec));
+	/* Task-clock's number in another type is not task-clock. */
+	spec = basic();
+	spec.ev[0].attr.type = PERF_TYPE_HARDWARE;
+	assert_false(evgroup_spec_probeable(&spec));
+	/* Software by its flag, but a tracepoint. */
+	spec = basic();
+	spec.ev[2] = tracepoint();
+	assert_false(evgroup_spec_probeable(&spec));
+	struct evgroup_spec alone = {.n = 1};
+	alone.ev[0] = sw("task-clock", PERF_COUNT_SW_TASK_CLOCK);
+	assert_true(evgroup_spec_probeable(&alone));
+	/* No members, whatever is left in the array. */
+	alone.n = 0;
+	assert_false(evgroup_spec_probeable(&alone));
+}
+
+static void test_spec_remote(void **state)
+{
+	(void)state;
+	struct evgroup_spec spec = basic();
+	assert_false(evgroup_spec_remote(&spec));
+	spec.ev[spec.n++] = hw_cycles();
+	assert_false(evgroup_spec_remote(&spec));
+	spec.ev[spec.n++] = tracepoint();
+	assert_true(evgroup_spec_remote(&spec));
+	struct evgroup_spec alone = {.n = 1};
+	alone.ev[0] = tracepoint();
+	assert_true(evgroup_spec_remote(&alone));
+	alone.n = 0;
+	assert_false(evgroup_spec_remote(&alone));
+	/* Not a tracepoint: neither software nor hardware, but not remote either. */
+	spec = basic();
+	spec.ev[1].attr.type = 9;
+	assert_false(evgroup_spec_remote(&spec));
+}
+
+static void test_kernel_only_events(void **state)
+{
+	(void)state;
+	struct evdesc cs = sw("context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES);
+	struct evdesc mig = sw("cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS);
+	assert_true(evgroup_kernel_only(&cs));
+	assert_true(evgroup_kernel_only(&mig));
+	struct evdesc tc = sw("task-clock", PERF_COUNT_SW_TASK_CLOCK);
+	struct evdesc pf = sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS);
+	assert_false(evgroup_kernel_only(&tc));
+	assert_false(evgroup_kernel_only(&pf));
+	/* Context switches' number as a hardware event is branch-instructions. */
+	struct evdesc hw = hw_cycles();
+	hw.attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	assert_false(evgroup_kernel_only(&hw));
+}
+
 static void test_preset(void **state)
 {
 	(void)state;
@@ -576,6 +655,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unsupported_member),
 		cmocka_unit_test(test_hardware_member_here),
 		cmocka_unit_test(test_kernel_only_user_mode),
+		cmocka_unit_test(test_spec_probeable),
+		cmocka_unit_test(test_spec_remote),
+		cmocka_unit_test(test_kernel_only_events),
 		cmocka_unit_test(test_preset),
 		cmocka_unit_test(test_no_such_task),
 		cmocka_unit_test(test_enable_on_exec),

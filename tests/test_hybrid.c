@@ -113,7 +113,7 @@ static void test_fold_sums_instances(void **state)
 	/* A task that ran 100 ns: 70 on a big core, 30 on a small one, no multiplexing. */
 	d[core] = (struct val_delta){.ena = 100, .run = 70, .val = 700};
 	d[atom] = (struct val_delta){.ena = 100, .run = 30, .val = 300};
-	hybrid_fold(&s, d, why);
+	hybrid_fold(s.events, s.nevents, d, why);
 	struct val v = val_scale(d[cyc]);
 	assert_int_equal(v.state, VAL_EXACT);
 	assert_true(v.v == 1000);
@@ -121,7 +121,7 @@ static void test_fold_sums_instances(void **state)
 	/* Multiplexed on the big core: counted 35 of its 70 ns; the sum is scaled, and
 	 * says by how much. */
 	d[core] = (struct val_delta){.ena = 100, .run = 35, .val = 350};
-	hybrid_fold(&s, d, why);
+	hybrid_fold(s.events, s.nevents, d, why);
 	v = val_scale(d[cyc]);
 	assert_int_equal(v.state, VAL_SCALED);
 	assert_int_equal(v.run_pm, 650);
@@ -129,14 +129,14 @@ static void test_fold_sums_instances(void **state)
 	/* A CPU of one kind cannot open the other's PMU: the sum is the one that counts. */
 	why[atom] = WHY_UNSUPPORTED;
 	d[core] = (struct val_delta){.ena = 100, .run = 100, .val = 5000};
-	hybrid_fold(&s, d, why);
+	hybrid_fold(s.events, s.nevents, d, why);
 	assert_int_equal(why[cyc], WHY_NONE);
 	assert_true(val_scale(d[cyc]).v == 5000);
 
 	/* Neither counts: the sum is missing, with the reason. */
 	why[core] = WHY_NOPERM;
 	why[atom] = WHY_NOPERM;
-	hybrid_fold(&s, d, why);
+	hybrid_fold(s.events, s.nevents, d, why);
 	assert_int_equal(why[cyc], WHY_NOPERM);
 	evset_free(&s);
 	pmu_set_free(p);

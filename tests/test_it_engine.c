@@ -678,7 +678,7 @@ static void test_all_exec_on_other_cpu(void **state)
 }
 
 /* Start-up opens the tasks it finds CPU by CPU, from the CPU each last ran on
- * (pending_open in engine.c). Whatever CPU a task sleeps on, and whether or not this
+ * (pending_open in discover.c). Whatever CPU a task sleeps on, and whether or not this
  * process may run there, every task is counted and our own CPU mask is what it was. */
 static void start_on_each_cpu(bool restricted)
 {

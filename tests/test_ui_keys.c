@@ -127,7 +127,7 @@ static void test_interval(void **state)
 	const char *bad[] = {"abc", "0.01", "5000", "",	  "1x",	 "nan",
 			     "-1",  "0x1",  " 2",   "2 ", "inf", "1e999"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		fake_key(U(state), 's');
+		fake_key(U(state), 'd');
 		fake_key(U(state), 21); /* ^U: clear the line */
 		fake_type(U(state), bad[i]);
 		cmd = fake_key(U(state), '\n');
@@ -146,6 +146,11 @@ static void test_interval(void **state)
 	assert_true(cmd.interval == 3600);
 	/* Esc cancels: no command. */
 	fake_key(U(state), 'd');
+	cmd = fake_key(U(state), 27);
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	/* s, its alias, opens the same prompt. */
+	fake_key(U(state), 's');
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "Interval"));
 	cmd = fake_key(U(state), 27);
 	assert_int_equal(cmd.kind, UI_REDRAW);
 }

@@ -81,16 +81,27 @@ expect 'perf -e syntax.*page-faults,cyles' "typo: the spec line keeps the text"
 keys Escape Escape
 expect 'PID +USER.*page-faul' "typo: the events in force stay"
 
-# What -e refuses, the spec line refuses with -e's message (it took these three).
+# What -e refuses, the spec line refuses with -e's message (it took these three): the
+# very line pmutop -b -e writes on stderr, but for its "pmutop: -e: " prefix. The
+# messages are longer than 120 columns: the window is widened while they show.
+t resize-window -t e2e -x 200 -y 40
+sleep 0.5
 for bad in 'page-faults,,cs' '{page-faults,cs}x' 'page-faults cs,task-clock'; do
+	said=$("$PMUTOP" -b -n 1 -e "$bad" 2>&1 >/dev/null)
+	case "$said" in
+	"pmutop: -e: cannot parse '$bad' at "*) ;;
+	*) fail "'$bad': pmutop -b -e said: $said" ;;
+	esac
 	keys e :
 	expect 'perf -e syntax' "'$bad': spec line"
 	keys C-u
 	keys -l "$bad"
 	keys Enter
-	expect "cannot parse '$bad' at" "'$bad': -e's message" 30
+	expect_text "${said#pmutop: -e: }" "'$bad': -e's message" 30
 	keys Escape Escape
 done
+t resize-window -t e2e -x 120 -y 40
+sleep 0.5
 expect 'PID +USER.*page-faul' "after the refused specs: the events in force stay"
 
 # W: the setup file is written where XDG_CONFIG_HOME says, and the message says so.

@@ -28,6 +28,17 @@ fail() {
 }
 
 expect() { wait_for "$1" "${3:-50}" || fail "$2: expected /$1/"; }
+# The same for a fixed string (no pattern characters): a message quoted whole.
+expect_text() {
+	n=0
+	while [ "$n" -lt "${3:-50}" ]; do
+		capture
+		grep -Fq -- "$1" "$CAP" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "$2: expected the text '$1'"
+}
 expect_not() {
 	sleep 0.3
 	capture
