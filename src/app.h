@@ -47,6 +47,15 @@
 
 #define MAX_PANES 8
 
+/* The header's facts the composition knows and no source does, set on the model it
+ * shows (app_current). */
+struct app_header {
+	const char *pmus;   /* a->pmu_names */
+	const char *notice; /* a->notice, or NULL when empty */
+	bool paused;	    /* the screen's pause */
+	int exit_status;    /* the watched command's wait status once it is reaped, or -1 */
+};
+
 struct app {
 	struct cli cli;
 	struct pmu_set *pmus;
@@ -72,6 +81,8 @@ struct app {
 	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
 	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
 	bool cmdline;		 /* the screen shows arguments (c) */
+	struct app_header hdr;	 /* set on the engine's model by app_current */
+	struct model live;	 /* the engine's model with hdr: what app_current shows */
 	struct model cgview;	 /* the engine's model with cgroup rows for process rows */
 	struct history *history; /* the screen's trends and charts: the rows it shows */
 	struct privs privs;
@@ -90,8 +101,9 @@ struct app {
 /* One line on stderr, "pmutop: " first, sanitised. */
 __attribute__((format(printf, 1, 2))) void app_say(const char *fmt, ...);
 
-/* The model every output shows: the engine's, or the replayed tick's. */
-const struct model *app_current(const struct app *a);
+/* The model every output shows: the engine's with the header's facts (a->live, made
+ * again at each call: the screen holds it), or the replayed tick's. */
+const struct model *app_current(struct app *a);
 /* The panes of the current model (and for batch mode the one asked for). */
 void app_build_panes(struct app *a);
 /* One batch block; -1 with *code set when the output failed. */

@@ -47,8 +47,7 @@ struct bpfsource {
 	struct val_delta *gone; /* per watched pid * nevents: its ended threads' totals */
 	uint64_t lost;
 	struct procinfo *pi; /* parents, state, memory, arguments: /proc, by pid */
-	char note[2304];
-	const char *base_note;
+	char note[128];
 };
 
 /* Room for twice the tasks there are now and 4096 more, at least 16384: the map is
@@ -194,6 +193,7 @@ void bpfsource_close(struct engine *e)
 {
 	source_free(e->bpf);
 	e->bpf = NULL;
+	e->m.source_notice = NULL; /* it was in e->bpf */
 }
 
 int bpfsource_restart(struct engine *e)
@@ -493,21 +493,18 @@ static void swap_recs(struct bpfsource *s)
 	s->cur = t;
 }
 
+/* What a full task map left out, as the model's source notice. */
 static void header_note(struct engine *e)
 {
 	struct bpfsource *s = e->bpf;
-	if (e->m.notice != s->note)
-		s->base_note = e->m.notice;
 	s->lost = bpfcount_lost(s->bc);
-	if (!s->lost) {
-		e->m.notice = s->base_note;
+	e->m.source_notice = NULL;
+	if (!s->lost)
 		return;
-	}
 	snprintf(s->note, sizeof(s->note),
-		 "%s%sBPF task map full (%u tasks): %llu slices of new tasks not counted",
-		 s->base_note ? s->base_note : "", s->base_note ? "; " : "",
+		 "BPF task map full (%u tasks): %llu slices of new tasks not counted",
 		 bpfcount_max_tasks(s->bc), (unsigned long long)s->lost);
-	e->m.notice = s->note;
+	e->m.source_notice = s->note;
 }
 
 void bpfsource_tick(struct engine *e)

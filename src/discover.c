@@ -361,3 +361,92 @@ void discover_tick(struct engine *e)
 		discover_scan(e);
 	}
 }
+
+/* A watched pid that does not exist: true, and o.failed_pid says which. */
+bool discover_pid_gone(struct engine *e)
+{
+	for (unsigned i = 0; i < e->o.npids; i++)
+		if (kill(e->pids[i], 0) < 0 && errno == ESRCH) {
+			if (e->o.failed_pid)
+				*e->o.failed_pid = e->pids[i];
+			return true;
+		}
+	return false;
+}
+
+int discover_command(struct engine *e)
+{
+	for (unsigned i = 0; i < e->o.npids; i++) {
+		pid_t pid = e->pids[i];
+		/* The command has one thread, parked before its exec. */
+		struct task *t = tasktab_add(e->tab, pid, pid);
+		if (!t)
+			return -ENOMEM;
+		t->proc->keep = true;
+		t->proc->tree = e->ctree != NULL;
+		t->enable_on_exec = true;
+		t->seen = true;
+		targets_task_open(e, t);
+		struct procfs_task info;
+		if (procfs_task_info(e->o.root, pid, pid, &info) == 0) {
+			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
+			snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
+			t->proc->uid = info.uid;
+		}
+	}
+	return 0;
+}
+
+void discover_watch_open(struct engine *e)
+{
+	int ids[MAX_CPUS];
+	int n = procfs_online_cpus(e->o.root, ids, MAX_CPUS);
+	/* No CAP_PERFMON: a scan of /proc every tick instead. */
+	if (n <= 0 || taskwatch_open(ids, n, &e->watch) != 0)
+		e->watch = NULL;
+}
+
+/* Each watched process must exist, and not be closed to us: a process whose events are
+ * all unsupported still gets its rows (n/a), one we may not count is refused. */
+int discover_check_watched(struct engine *e)
+{
+	for (unsigned i = 0; i < e->o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+		int err = -ESRCH;
+		bool denied = true;
+		for (struct task *t = p ? p->threads : NULL; t; t = t->sibling) {
+			if (t->vanished)
+				continue;
+			err = 0;
+			if (t->counted)
+				denied = false;
+			for (unsigned ev = 0; ev < e->l.nevents && denied; ev++)
+				if (t->c.why[ev] != WHY_NOPERM && t->c.why[ev] != WHY_UNSUPPORTED)
+					denied = false;
+			denied = denied && t->c.why[0] == WHY_NOPERM;
+		}
+		if (!err && denied)
+			err = -EACCES;
+		if (err) {
+			if (e->o.failed_pid)
+				*e->o.failed_pid = e->pids[i];
+			return err;
+		}
+	}
+	return 0;
+}
+
+bool engine_watched_alive(const struct engine *e)
+{
+	if (e->bpf)
+		return bpfsource_watched_alive(e);
+	for (unsigned i = 0; i < e->o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+		if (!p)
+			continue;
+		for (struct task *t = p->threads; t; t = t->sibling)
+			if (t->state != TASK_EXITED)
+				return true;
+	}
+	return false;
+}

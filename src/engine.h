@@ -66,8 +66,6 @@ const struct model *engine_model(const struct engine *e);
 
 /* Totals over the whole run instead of the last interval (for a watched command's end). */
 void engine_totals(struct engine *e);
-/* The watched command's wait status (waitpid's), shown with the totals. */
-void engine_set_exit_status(struct engine *e, int status);
 
 /* True while any watched process (SCOPE_PIDS) has a live thread. */
 bool engine_watched_alive(const struct engine *e);
@@ -86,11 +84,11 @@ void engine_set_threads(struct engine *e, bool on);
  * again after an exec. */
 void engine_set_cmdline(struct engine *e, bool on);
 void engine_set_interval(struct engine *e, double interval);
+/* Paused, nothing is read; at the resume every group is read and the next interval
+ * counts from then (the model's paused is the composition's to set). */
 void engine_set_paused(struct engine *e, bool paused);
 /* Reopen every group with or without kernel mode on hardware events. */
 int engine_set_user_only(struct engine *e, bool on);
-/* Header text owned by the caller (kept by pointer). */
-void engine_set_header(struct engine *e, const char *pmus, const char *notice);
 /* Count set from now on (it must outlive the engine; the old set may be freed once this
  * returns). Groups equal to one of the old set keep their descriptors and history; new
  * ones open on every target; dropped ones close. Rows come back at the next tick. */

@@ -90,6 +90,7 @@ struct engine {
 	struct cpuset cpu;
 	double start, last; /* evclock_now() */
 	bool totals;
+	bool paused; /* engine_set_paused */
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
 	struct cgcount {
@@ -132,6 +133,9 @@ void targets_task_open(struct engine *e, struct task *t);
 void targets_root_proc(struct engine *e, struct proc *p);
 void targets_read_roots(struct engine *e, struct proc *p);
 void targets_read(struct engine *e, struct counts *c);
+/* Reopen every target's hardware groups the way each opened them (user-only mode
+ * changed); software groups keep counting. */
+void targets_reopen_hw(struct engine *e);
 
 enum val_why targets_why(enum ev_status st);
 
@@ -155,6 +159,13 @@ void discover_tick(struct engine *e);
 void discover_scan_proc(struct engine *e, pid_t pid);
 /* A single-threaded process first seen, as info (its /proc stat) has it. */
 struct task *discover_task_new(struct engine *e, pid_t pid, const struct procfs_task *info);
+bool discover_pid_gone(struct engine *e);
+/* -- COMMAND: its task, opened to count from its exec. 0 or -ENOMEM. */
+int discover_command(struct engine *e);
+/* Task records from each CPU (taskwatch), or none (e->watch NULL): /proc scans only. */
+void discover_watch_open(struct engine *e);
+/* 0 when each watched process is there to count, -ESRCH or -EACCES (o.failed_pid). */
+int discover_check_watched(struct engine *e);
 
 /* cmdtree.c: a command's tree, its descendants found by their parents in /proc. */
 struct cmdtree *cmdtree_new(void);
@@ -174,6 +185,9 @@ void fdbudget_balance(struct engine *e);
 /* probe.c: every task's reads, skipping those the probe finds asleep. */
 const volatile uint32_t *probe_seq(const struct engine *e, const struct counts *c);
 void probe_read_tasks(struct engine *e);
+/* Every group read, as the first interval's start or a resume's (resume: what the pause
+ * counted goes into the totals). */
+void probe_baseline(struct engine *e, bool resume);
 
 /* rowbuild.c: rows from counts (rowbuild_fill: one row's values from raw deltas). */
 void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,

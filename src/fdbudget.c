@@ -200,3 +200,24 @@ void fdbudget_balance(struct engine *e)
 		in->run_known = false;
 	}
 }
+
+unsigned engine_open_fds(const struct engine *e)
+{
+	unsigned n = bpfsource_open_fds(e);
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; t; t = t->sibling)
+			for (unsigned g = 0; g < engine_ngroups(e); g++)
+				n += t->c.grp[g] ? evgroup_open_count(t->c.grp[g]) : 0;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (unsigned k = 0; k < p->nroots; k++)
+			for (unsigned g = 0; g < engine_ngroups(e); g++) {
+				struct evgroup *eg = p->roots[k].c.grp[g];
+				n += eg ? evgroup_open_count(eg) : 0;
+			}
+	for (int i = 0; i < e->cpu.n; i++)
+		for (unsigned g = 0; g < engine_ngroups(e); g++) {
+			struct evgroup *eg = e->cpu.cnt[i].grp[g];
+			n += eg ? evgroup_open_count(eg) : 0;
+		}
+	return n;
+}

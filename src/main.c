@@ -78,10 +78,17 @@ void app_reap_child(struct app *a)
 	}
 }
 
-/* The model every output shows: the engine's, or the replayed tick's. */
-const struct model *app_current(const struct app *a)
+const struct model *app_current(struct app *a)
 {
-	return a->rp ? replay_model(a->rp) : engine_model(a->engine);
+	if (a->rp)
+		return replay_model(a->rp);
+	struct model *m = &a->live;
+	*m = *engine_model(a->engine);
+	m->pmus = a->hdr.pmus;
+	m->notice = a->hdr.notice;
+	m->paused = a->hdr.paused;
+	m->exit_status = a->hdr.exit_status;
+	return m;
 }
 
 void app_build_panes(struct app *a)
@@ -158,8 +165,8 @@ int app_record(struct app *a, void *ui)
 		return 0;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (recorder_write(a->rec, engine_model(a->engine), (double)ts.tv_sec + ts.tv_nsec / 1e9,
-			   err, sizeof(err)) == 0)
+	if (recorder_write(a->rec, app_current(a), (double)ts.tv_sec + ts.tv_nsec / 1e9, err,
+			   sizeof(err)) == 0)
 		return 0;
 	recorder_close(a->rec);
 	a->rec = NULL;
@@ -179,7 +186,7 @@ int app_record(struct app *a, void *ui)
 void app_totals(struct app *a)
 {
 	if (a->child > 0 && a->child_done)
-		engine_set_exit_status(a->engine, a->child_status);
+		a->hdr.exit_status = a->child_status;
 	engine_totals(a->engine);
 }
 
@@ -574,6 +581,7 @@ static void start_engine(struct app *a)
 				.cpus = a->ncpus ? a->cpus : NULL,
 				.ncpus = a->ncpus};
 	int go = -1, errfd = -1;
+	a->hdr.exit_status = -1;
 	if (a->cli.command) {
 		int err = startup_spawn(a->cli.command, &a->child, &go, &errfd);
 		if (err) {
@@ -621,7 +629,8 @@ static void start_engine(struct app *a)
 		exit(err == -ESRCH || err == -EACCES ? 2 : 1);
 	}
 	check_sort(a);
-	engine_set_header(a->engine, a->pmu_names, a->notice[0] ? a->notice : NULL);
+	a->hdr.pmus = a->pmu_names;
+	a->hdr.notice = a->notice[0] ? a->notice : NULL;
 	if (a->child > 0) {
 		err = startup_release(go, errfd);
 		if (err) {

@@ -70,8 +70,9 @@ static int run_replay_batch(struct app *a)
 				return 2;
 			}
 			batch_show_cpus(a->batch, a->cli.per_cpu);
-			if (app_current(a)->notice)
-				batch_notice(a->batch, app_current(a)->notice);
+			char note[2560];
+			if (*model_notice_text(app_current(a), note, sizeof(note)))
+				batch_notice(a->batch, note);
 		}
 		if (r == 0 && app_write_block(a, &code))
 			return code;

@@ -168,6 +168,7 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		*paused = !*paused;
 		loop_pause(a->loop, *paused);
 		engine_set_paused(a->engine, *paused);
+		a->hdr.paused = *paused;
 		break;
 	case UI_TOGGLE_THREADS:
 		a->cli.threads = !a->cli.threads;
@@ -215,6 +216,7 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		break;
 	}
 	*dirty = true;
+	app_current(a); /* the model the screen holds, as the command left it */
 	return false;
 }
 

@@ -30,6 +30,15 @@ const char *model_exit_text(const struct model *m, char *buf, unsigned len)
 	return buf;
 }
 
+const char *model_notice_text(const struct model *m, char *buf, unsigned len)
+{
+	const char *a = m->notice && *m->notice ? m->notice : NULL;
+	const char *b = m->source_notice && *m->source_notice ? m->source_notice : NULL;
+	if (len)
+		snprintf(buf, len, "%s%s%s", a ? a : "", a && b ? "; " : "", b ? b : "");
+	return buf;
+}
+
 void mstore_free(struct mstore *s)
 {
 	if (!s)

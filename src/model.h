@@ -81,16 +81,20 @@ struct mrow {
 };
 
 struct model {
-	/* Header */
+	/* Header. pmus, notice, paused and exit_status are set by whoever knows them (pmutop's
+	 * composition on the live engine's model, the recording on a replayed one), never
+	 * through the source. */
 	const char *hostname;
 	const char *kernel; /* release, as uname -r */
 	int ncpus;
-	const char *pmus;   /* PMUs in use, comma separated */
-	const char *notice; /* one line: why hardware counters are missing, or NULL */
-	double interval;    /* configured interval, seconds */
-	double elapsed;	    /* seconds this interval really lasted (CLOCK_MONOTONIC) */
-	double time;	    /* seconds since start */
-	uint64_t tick;	    /* 1, 2, ... ; 0 before the first complete interval */
+	const char *pmus;	   /* PMUs in use, comma separated */
+	const char *notice;	   /* one line: why hardware counters are missing, or NULL */
+	const char *source_notice; /* the source's own line on what it could not count (its
+				      BPF task map full), or NULL; see model_notice_text */
+	double interval;	   /* configured interval, seconds */
+	double elapsed;		   /* seconds this interval really lasted (CLOCK_MONOTONIC) */
+	double time;		   /* seconds since start */
+	uint64_t tick;		   /* 1, 2, ... ; 0 before the first complete interval */
 	bool paused;
 	bool user_only;	    /* hardware events exclude kernel mode */
 	bool threads;	    /* thread rows present */
@@ -150,5 +154,8 @@ int model_role(const struct model *m, enum ev_role role);
 /* "exit 0", "exit 3", "killed by SIGKILL" for m->exit_status into buf, or "" when there
  * is none. Returns buf. */
 const char *model_exit_text(const struct model *m, char *buf, unsigned len);
+/* The notice a sink shows: m->notice and m->source_notice, "; " between them, into buf,
+ * or "" when there is neither. Returns buf. */
+const char *model_notice_text(const struct model *m, char *buf, unsigned len);
 
 #endif

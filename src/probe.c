@@ -131,3 +131,39 @@ void probe_read_tasks(struct engine *e)
 			targets_read_roots(e, p);
 	}
 }
+
+/* The reads an interval counts from: at start-up, and at a resume, where what each
+ * group counted while paused goes into the run's totals (the model keeps the rows of the
+ * last interval shown). Tasks found in a pause are found at the next tick. */
+void probe_baseline(struct engine *e, bool resume)
+{
+	if (e->bpf)
+		bpfsource_rebase(e);
+	probe_read_tasks(e);
+	for (struct proc *p = tasktab_first(e->tab); resume && p; p = p->next) {
+		bool all_exited;
+		if (!p->ignored && !rowbuild_asleep(e, p))
+			rowbuild_sum_proc(e, p, true, &all_exited);
+	}
+	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
+		targets_read(e, &e->cpu.cnt[i]);
+	for (size_t i = 0; !resume && i < (size_t)e->cg.n * (size_t)e->cpu.n; i++)
+		targets_read(e, &e->cg.cnt[i]);
+	struct cpuset *c = &e->cpu;
+	if (!e->o.no_cpu_rows)
+		procfs_cpu_times(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, c->maxid + 1);
+}
+
+int engine_probe_group(const struct engine *e)
+{
+	return e->probe_g;
+}
+
+unsigned engine_mapped_probes(const struct engine *e, pid_t pid)
+{
+	unsigned n = 0;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; (pid == 0 || p->pid == pid) && t; t = t->sibling)
+			n += probe_seq(e, &t->c) != NULL;
+	return n;
+}

@@ -44,10 +44,12 @@ const char rec_schema[] =
 /* The header's facts, interned: a new headers row when one changes. */
 int rec_put_header(struct recorder *r, const struct model *m)
 {
-	char body[4096];
+	char body[4096], nb[2560];
+	/* The notice as shown: a replay's model holds it whole. */
+	const char *notice = *model_notice_text(m, nb, sizeof(nb)) ? nb : NULL;
 	snprintf(body, sizeof(body), "%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s",
 		 m->hostname ? m->hostname : "", m->kernel ? m->kernel : "", m->ncpus,
-		 m->pmus ? m->pmus : "", m->notice ? m->notice : "\x01",
+		 m->pmus ? m->pmus : "", notice ? notice : "\x01",
 		 m->backend ? m->backend : "\x01");
 	if (r->header_body && strcmp(body, r->header_body) == 0)
 		return 0;
@@ -61,7 +63,7 @@ int rec_put_header(struct recorder *r, const struct model *m)
 	rec_bind_text(st, 2, m->kernel);
 	sqlite3_bind_int(st, 3, m->ncpus);
 	rec_bind_text(st, 4, m->pmus);
-	rec_bind_text(st, 5, m->notice);
+	rec_bind_text(st, 5, notice);
 	rec_bind_text(st, 6, m->backend);
 	int rc = rec_step_done(st);
 	sqlite3_finalize(st);

@@ -319,3 +319,9 @@ void rowbuild_rows(struct engine *e, bool add_tot)
 	e->m.ntasks = ntasks;
 	e->m.nfd_short = short_count;
 }
+
+bool engine_built_asleep(const struct engine *e, pid_t pid)
+{
+	const struct proc *p = tasktab_find_proc(e->tab, pid);
+	return p && p->asleep_tick != 0 && p->asleep_tick == e->m.tick;
+}

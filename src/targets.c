@@ -221,3 +221,46 @@ void targets_read(struct engine *e, struct counts *c)
 	if (e->logical)
 		hybrid_fold(e->set->events, e->set->nevents, c->d, c->why);
 }
+
+/* Whether group g holds a hardware event: the only kind user-only mode changes. */
+static bool group_hw(const struct engine *e, unsigned g)
+{
+	const struct evgroup_spec *gs = &e->set->specs.g[g];
+	for (unsigned k = 0; k < gs->n; k++)
+		if (!gs->ev[k].software)
+			return true;
+	return false;
+}
+
+/* Reopen the hardware groups of one target (a task, a root, or a CPU with pid -1) the
+ * way it opened them; its software groups keep counting and their history. */
+static void reopen_hw(struct engine *e, struct counts *c, pid_t pid, int cpu, bool root)
+{
+	for (unsigned g = 0; g < engine_ngroups(e); g++) {
+		if (!group_hw(e, g) || e->gdead[g] || (root && !e->rootable[g]) ||
+		    (pid > 0 && !root && engine_lean_group(e, g)))
+			continue;
+		if (c->grp[g]) {
+			evgroup_free(c->grp[g]);
+			c->grp[g] = NULL;
+			e->fds_freed = true;
+		}
+		engine_open_group(e, g, pid, cpu, false, root, c);
+	}
+}
+
+void targets_reopen_hw(struct engine *e)
+{
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+		if (p->ignored)
+			continue;
+		for (struct task *t = p->threads; t; t = t->sibling)
+			if (t->state == TASK_LIVE && !t->fd_short)
+				reopen_hw(e, &t->c, t->tid, -1, false);
+		for (unsigned k = 0; k < p->nroots; k++)
+			if (p->roots[k].state == ROOT_LIVE)
+				reopen_hw(e, &p->roots[k].c, p->roots[k].tid, -1, true);
+	}
+	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
+		reopen_hw(e, &e->cpu.cnt[i], -1, e->cpu.id[i], false);
+}

@@ -362,7 +362,7 @@ static void test_idle_threads(void **state)
 }
 
 /* A task map too small for the machine's tasks: what it cannot hold is not counted, and
- * the header's notice says how much (the engine directly, with a map of 8 tasks). */
+ * the model's source notice says how much (the engine directly, with a map of 8 tasks). */
 static void test_map_full(void **state)
 {
 	(void)state;
@@ -380,16 +380,23 @@ static void test_map_full(void **state)
 				.bpf_tasks = 8};
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_non_null(e);
-	engine_set_header(e, "software", "base notice");
 	const struct model *m = engine_model(e);
 	for (int i = 0; i < 3; i++) {
 		usleep(50 * 1000);
 		engine_tick(e);
 	}
 	assert_true(m->ntasks <= 8);
-	assert_non_null(m->notice);
-	assert_non_null(strstr(m->notice, "base notice; BPF task map full (8 tasks): "));
-	assert_non_null(strstr(m->notice, "slices of new tasks not counted"));
+	/* The source's own notice, apart from the composition's (which it never writes). */
+	assert_null(m->notice);
+	assert_non_null(m->source_notice);
+	assert_non_null(strstr(m->source_notice, "BPF task map full (8 tasks): "));
+	assert_non_null(strstr(m->source_notice, "slices of new tasks not counted"));
+	/* Shown after the composition's. */
+	struct model view = *m;
+	view.notice = "base notice";
+	char text[512];
+	assert_non_null(strstr(model_notice_text(&view, text, sizeof(text)),
+			       "base notice; BPF task map full (8 tasks): "));
 	assert_string_equal(m->backend, "bpf");
 	engine_free(e);
 	evset_free(&set);

@@ -309,6 +309,24 @@ static void test_notice_and_fd_short(void **state)
 	assert_null(strstr(s, "not counted (fd limit)"));
 }
 
+/* The source's own notice (the bpf task map full) shows after the composition's, and
+ * alone when there is no other. */
+static void test_source_notice(void **state)
+{
+	struct fixture *fx = *state;
+	ui_set_size(ui_of(state), 120, 24);
+	fx->f.m.source_notice = "BPF task map full (8 tasks): 3 slices of new tasks not counted";
+	const char *s = screen(state);
+	assert_non_null(strstr(s, "! no hardware PMU: showing software events; BPF task map full "
+				  "(8 tasks)"));
+	fx->f.m.notice = NULL;
+	s = screen(state);
+	int n = fake_find(s, "! BPF task map full (8 tasks): 3 slices");
+	assert_true(n >= 0 && n < 4);
+	fx->f.m.source_notice = NULL;
+	assert_null(strstr(screen(state), "BPF task map"));
+}
+
 /* The real notices are long: at 80 columns they wrap, whole, and the state fields of
  * the tasks line stay in sight beside an fd shortage. */
 #define REAL_NOTICE                                                                                \
@@ -592,6 +610,7 @@ int main(void)
 		T(test_marks_in_cells),
 		T(test_sanitized_names),
 		T(test_notice_and_fd_short),
+		T(test_source_notice),
 		T(test_layout_80x24),
 		T(test_header_80_real_notice),
 		T(test_header_pmu_none),

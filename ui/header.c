@@ -58,14 +58,16 @@ static int wrap(const char *text, int w, int max, size_t *starts, size_t *lens)
 
 static const char *clean_notice(const struct model *m, char *buf, size_t len)
 {
-	text_sanitize(m->notice, buf, len, colors_utf8());
+	char raw[NOTICE_MAX];
+	text_sanitize(model_notice_text(m, raw, sizeof(raw)), buf, len, colors_utf8());
 	return buf;
 }
 
 /* Lines the notice wraps to at w columns (after "! "), at most NOTICE_LINES. */
 static int notice_lines(const struct model *m, int w)
 {
-	if (!m || !m->notice || !*m->notice)
+	char raw[NOTICE_MAX];
+	if (!m || !*model_notice_text(m, raw, sizeof(raw)))
 		return 0;
 	char clean[NOTICE_MAX];
 	size_t st[NOTICE_LINES], ln[NOTICE_LINES];

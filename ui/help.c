@@ -111,9 +111,10 @@ static void events(struct page *pg, const struct model *m)
 			add(pg, false, "  %-24s n/a: %s%s", name,
 			    val_why_str((enum val_why)e->status), e->hardware ? " (hardware)" : "");
 	}
-	if (m->notice && *m->notice) {
+	char raw[2048];
+	if (*model_notice_text(m, raw, sizeof(raw))) {
 		char clean[2048];
-		text_sanitize(m->notice, clean, sizeof(clean), colors_utf8());
+		text_sanitize(raw, clean, sizeof(clean), colors_utf8());
 		add(pg, false, "  %s", clean);
 	}
 }
