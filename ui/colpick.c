@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "colors.h"
 #include "curs.h"
 #include "paint.h"
@@ -77,11 +78,9 @@ bool colpick_key(struct ui *u, struct scroll *s, int key, struct ui_cmd *cmd)
 	size_t i = s->sel;
 	if (i >= n)
 		return false;
-	switch (key) {
-	case ' ':
-	case '\n':
-	case '\r':
-	case KEY_ENTER: {
+	const struct binding *b = bindings_find(BIND_MODE_SETUP_COLUMNS, key);
+	switch (b ? b->act : BIND_NONE) {
+	case BIND_COL_TOGGLE: {
 		unsigned shown = 0;
 		for (unsigned k = 0; k < n; k++)
 			shown += rows[k].shown;
@@ -99,10 +98,10 @@ bool colpick_key(struct ui *u, struct scroll *s, int key, struct ui_cmd *cmd)
 				s->sel = k;
 		return true;
 	}
-	case '[':
-	case ']': {
-		size_t j = key == '[' ? i - 1 : i + 1;
-		if ((key == '[' && i == 0) || j >= n || !rows[i].shown || !rows[j].shown)
+	case BIND_COL_MOVE: {
+		bool left = key == b->keys[0]; /* [ */
+		size_t j = left ? i - 1 : i + 1;
+		if ((left && i == 0) || j >= n || !rows[i].shown || !rows[j].shown)
 			return true;
 		struct colpick_row t = rows[i];
 		rows[i] = rows[j];

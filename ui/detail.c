@@ -272,7 +272,7 @@ void detail_draw(struct ui *u, int y, int h, int w)
 
 bool detail_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
-	const struct binding *b = bindings_find_detail(key);
+	const struct binding *b = bindings_find(BIND_MODE_DETAIL, key);
 	struct detail *d = &u->detail;
 	int page = d->room > 1 ? d->room - 1 : 1, last = d->lines - d->room;
 	cmd->kind = UI_REDRAW;

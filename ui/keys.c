@@ -268,7 +268,7 @@ static void enter(struct ui *u)
 /* A main-view key, as the binding table (bindings.c) maps it. */
 static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
-	const struct binding *b = bindings_find(key);
+	const struct binding *b = bindings_find(BIND_MODE_MAIN, key);
 	enum bind_act act = b ? b->act : BIND_NONE;
 	if (act == BIND_MOVE) {
 		move_selection(u, key);
@@ -394,8 +394,6 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_QUIT:
 		cmd->kind = UI_QUIT;
 		break;
-	case BIND_WATCH_SEL: /* the detail view's (detail.c) */
-	case BIND_BACK:
 	case BIND_MOVE: /* done above */
 		break;
 	case BIND_NONE:
@@ -403,37 +401,32 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		snprintf(u->msg, sizeof(u->msg), "unknown key: h for help");
 		u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
 		break;
+	default: /* another mode's action (the detail view's Enter and Esc) */
+		break;
 	}
 }
 
 static void help_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
 	int page = LINES > 3 ? LINES - 2 : 1;
-	switch (key) {
-	case KEY_UP:
-		u->help_top--;
+	const struct binding *b = bindings_find(BIND_MODE_HELP, key);
+	switch (b ? b->act : BIND_BACK) {
+	case BIND_MOVE:
+		if (key == KEY_HOME)
+			u->help_top = 0;
+		else if (key == KEY_END)
+			u->help_top = 1 << 20; /* help_draw clamps it to the last page */
+		else
+			u->help_top += key == KEY_UP	  ? -1
+				       : key == KEY_DOWN  ? 1
+				       : key == KEY_PPAGE ? -page
+							  : page; /* PgDn, Space */
 		break;
-	case KEY_DOWN:
-		u->help_top++;
-		break;
-	case KEY_PPAGE:
-		u->help_top -= page;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		u->help_top += page;
-		break;
-	case KEY_HOME:
-		u->help_top = 0;
-		break;
-	case KEY_END:
-		u->help_top = 1 << 20; /* help_draw clamps it to the last page */
-		break;
-	case KEY_F(10):
+	case BIND_QUIT:
 		cmd->kind = UI_QUIT;
 		return;
 	default:
-		u->mode = MODE_MAIN; /* Esc, q, h, ?: back, as in htop */
+		u->mode = MODE_MAIN; /* Esc, q, h, ?, and any key without a use: back, as htop */
 		break;
 	}
 	if (u->help_top < 0)

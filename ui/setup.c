@@ -90,10 +90,13 @@ static void pmus_context(const struct ui *u, char *buf, size_t len)
 	unsigned n = catalog_npmus(u->cat), present = 0;
 	for (unsigned i = 0; i < n; i++)
 		present += catalog_pmu(u->cat, i)->present && !catalog_pmu(u->cat, i)->pfm_only;
+	char open[16], search[16];
+	bindings_key_name(BIND_MODE_SETUP_PMUS, BIND_OPEN_PMU, 0, open, sizeof(open));
+	bindings_key_name(BIND_MODE_SETUP_PMUS, BIND_SEARCH, 0, search, sizeof(search));
 	snprintf(buf, len,
-		 "%u PMUs and headings, %u present; %u events. Enter lists a PMU's "
-		 "events, / searches them all",
-		 n, present, catalog_nevents(u->cat));
+		 "%u PMUs and headings, %u present; %u events. %s lists a PMU's events, %s "
+		 "searches them all",
+		 n, present, catalog_nevents(u->cat), open, search);
 }
 
 static void events_context(const struct ui *u, char *buf, size_t len)
@@ -106,8 +109,27 @@ static void events_context(const struct ui *u, char *buf, size_t len)
 	size_t o = (size_t)snprintf(buf, len, "Events of %s: %zu shown", name, s->nhits);
 	if (*s->search && o < len)
 		snprintf(buf + o, len - o, ", matching '%s'", search);
-	else if (o < len)
-		snprintf(buf + o, len - o, ". Enter adds one as its own group, g into a group");
+	else if (o < len) {
+		char add[16], group[16];
+		bindings_key_name(BIND_MODE_SETUP_EVENTS, BIND_ADD, 0, add, sizeof(add));
+		bindings_key_name(BIND_MODE_SETUP_EVENTS, BIND_ADD_GROUP, 0, group, sizeof(group));
+		snprintf(buf + o, len - o, ". %s adds one as its own group, %s into a group", add,
+			 group);
+	}
+}
+
+/* The keys it names are the table's (bindings.c). */
+static void columns_context(const struct ui *u, char *buf, size_t len)
+{
+	enum bind_mode m = BIND_MODE_SETUP_COLUMNS;
+	char toggle[16], left[16], right[16], save[16];
+	bindings_key_name(m, BIND_COL_TOGGLE, 0, toggle, sizeof(toggle));
+	bindings_key_name(m, BIND_COL_MOVE, 0, left, sizeof(left));
+	bindings_key_name(m, BIND_COL_MOVE, 1, right, sizeof(right));
+	bindings_key_name(m, BIND_SAVE, 0, save, sizeof(save));
+	snprintf(buf, len,
+		 "Columns of the %s pane: %s shows or hides one, %s and %s move it, %s saves",
+		 u->npanes ? u->panes[u->pane].name : "?", toggle, left, right, save);
 }
 
 static void context_line(const struct ui *u, int y, int w)
@@ -121,10 +143,7 @@ static void context_line(const struct ui *u, int y, int w)
 		events_context(u, buf, sizeof(buf));
 		break;
 	case SETUP_COLUMNS:
-		snprintf(buf, sizeof(buf),
-			 "Columns of the %s pane: Space shows or hides one, [ and ] move it, W "
-			 "saves",
-			 u->npanes ? u->panes[u->pane].name : "?");
+		columns_context(u, buf, sizeof(buf));
 		break;
 	default:
 		snprintf(buf, sizeof(buf), "In force: %s", *u->spec ? u->spec : "(none)");
@@ -171,8 +190,16 @@ static void draw_view(struct ui *u, int y, int h, int w)
 	}
 }
 
-static const enum keybar_set view_keys[SETUP_VIEWS] = {KEYBAR_SETUP_PMUS, KEYBAR_SETUP_EVENTS,
-						       KEYBAR_SETUP_MINE, KEYBAR_SETUP_COLUMNS};
+static const enum bind_mode view_modes[SETUP_VIEWS] = {BIND_MODE_SETUP_PMUS, BIND_MODE_SETUP_EVENTS,
+						       BIND_MODE_SETUP_MINE,
+						       BIND_MODE_SETUP_COLUMNS};
+
+enum bind_mode setup_bind_mode(const struct setup *s)
+{
+	return s->sub == SUB_GROUP    ? BIND_MODE_MENU
+	       : s->sub == SUB_METRIC ? BIND_MODE_DIALOG
+				      : view_modes[s->view];
+}
 
 static void bottom_line(struct ui *u, int y, int w)
 {
@@ -189,10 +216,7 @@ static void bottom_line(struct ui *u, int y, int w)
 		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
 		paint_text(y, 0, w, u->msg, colors_attr(CLR_MESSAGE));
 	} else {
-		enum keybar_set k = s->sub == SUB_GROUP	   ? KEYBAR_MENU
-				    : s->sub == SUB_METRIC ? KEYBAR_DIALOG
-							   : view_keys[s->view];
-		keybar_draw(k, u->paused, false, y, w);
+		keybar_draw(setup_bind_mode(s), u->paused, false, y, w);
 	}
 }
 

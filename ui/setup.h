@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bindings.h"
 #include "menu.h"
 #include "metricdlg.h"
 #include "prompt.h"
@@ -61,5 +62,7 @@ void setup_sync(struct ui *u);
 /* What the "Your events" list shows: the spec in force, the metrics and the model. */
 struct userev_view setup_userev_view(const struct ui *u);
 void setup_draw(struct ui *u);
+/* The key table in force: the view's, or the pick list's or the dialog's over it. */
+enum bind_mode setup_bind_mode(const struct setup *s);
 
 #endif

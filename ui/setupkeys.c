@@ -6,14 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "catalog.h"
 #include "colors.h"
 #include "colpick.h"
 #include "text.h"
 #include "uistate.h"
 #include "userev.h"
-
-#define KEY_ESC 27
 
 static void send_spec_text(struct ui *u, struct ui_cmd *cmd, const char *text)
 {
@@ -284,20 +283,16 @@ static void escape(struct ui *u)
 	}
 }
 
-static bool view_switch(struct ui *u, int key)
+static void view_switch(struct setup *s, enum bind_act act, int key)
 {
-	struct setup *s = &u->setup;
 	int v = (int)s->view;
-	if (key == '\t' || key == KEY_RIGHT)
+	if (act == BIND_VIEW_NEXT)
 		v = (v + 1) % SETUP_VIEWS;
-	else if (key == KEY_BTAB || key == KEY_LEFT)
+	else if (act == BIND_VIEW_PREV)
 		v = (v + SETUP_VIEWS - 1) % SETUP_VIEWS;
 	else if (key >= '1' && key < '1' + SETUP_VIEWS)
 		v = key - '1';
-	else
-		return false;
 	s->view = (enum setup_view)v;
-	return true;
 }
 
 static struct scroll *view_scroll(struct setup *s)
@@ -308,45 +303,53 @@ static struct scroll *view_scroll(struct setup *s)
 					  : &s->mine;
 }
 
+/* A key of the view, as its binding table (bindings.c) maps it. */
 static void view_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
 	struct setup *s = &u->setup;
-	if (view_switch(u, key) || scroll_key(view_scroll(s), key))
-		return;
-	if (s->view == SETUP_COLUMNS && colpick_key(u, &s->cols, key, cmd))
-		return;
-	switch (key) {
-	case KEY_F(10):
+	const struct binding *b = bindings_find(setup_bind_mode(s), key);
+	enum bind_act act = b ? b->act : BIND_NONE;
+	switch (act) {
+	case BIND_VIEW_NEXT:
+	case BIND_VIEW_PREV:
+	case BIND_VIEW_N:
+		view_switch(s, act, key);
+		break;
+	case BIND_MOVE:
+		scroll_key(view_scroll(s), key);
+		break;
+	case BIND_COL_TOGGLE:
+	case BIND_COL_MOVE:
+		colpick_key(u, &s->cols, key, cmd);
+		break;
+	case BIND_QUIT:
 		cmd->kind = UI_QUIT;
 		break;
-	case KEY_ESC:
-	case 'q':
+	case BIND_BACK:
 		escape(u);
 		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
+	case BIND_OPEN_PMU:
+	case BIND_ADD:
 		enter(u, cmd);
 		break;
-	case '/':
-	case KEY_F(3):
+	case BIND_SEARCH:
 		open_search(u);
 		break;
-	case ':':
+	case BIND_SPEC:
 		s->sub = SUB_SPEC;
 		prompt_open(&s->prompt, "Events (perf -e syntax):", u->spec);
 		break;
-	case 'g':
+	case BIND_ADD_GROUP:
+	case BIND_REGROUP:
 		pick_group(u, cmd);
 		break;
-	case 'x':
-	case KEY_DC:
+	case BIND_REMOVE:
 		remove_selected(u, cmd);
 		break;
-	case 'm':
+	case BIND_METRIC:
 		open_metric(u);
 		break;
-	case 'W':
+	case BIND_SAVE:
 		cmd->kind = UI_SAVE_CONFIG;
 		break;
 	default:
