@@ -133,12 +133,13 @@ void layout_draw(struct ui *u)
 		return;
 	}
 	if (u->mode == MODE_SETUP) {
-		setup_draw(u);
+		struct setup_in in = ui_setup_in(u);
+		setup_draw(&u->setup, &in);
 		refresh();
 		return;
 	}
 	if (u->mode == MODE_DETAIL) {
-		detail_draw(u, 0, h - 1, w);
+		detail_draw(&u->detail, u->m, u->hist, 0, h - 1, w);
 		bottom_line(u, h - 1, w);
 		refresh();
 		return;
