@@ -38,6 +38,7 @@ struct batch {
 	bool sort_ok;
 	bool header_done;
 	bool cpus;
+	bool fd_short; /* the last block had tasks short of descriptors */
 	unsigned *idx, *scratch;
 	double *keys;
 	size_t idx_cap;
@@ -293,12 +294,6 @@ static void text_block(struct batch *b, const struct model *m, const size_t *n_r
 		m->ntasks, m->backend ? " (" : "", m->backend ? m->backend : "",
 		m->backend ? ")" : "", m->user_only ? " - user mode only" : "",
 		*ex ? " - command " : "", ex);
-	if (m->nfd_short)
-		fprintf(b->out,
-			"# %u tasks not counted (n/c): out of file descriptors; raise the limit "
-			"(ulimit -Hn, LimitNOFILE=) or watch fewer tasks (-p, -e with fewer "
-			"events)\n",
-			m->nfd_short);
 	for (unsigned i = 0; i < b->ncols; i++) {
 		const struct column *c = &b->cols[i];
 		bool last = i + 1 == b->ncols;
@@ -448,8 +443,29 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 	fputs("}}\n", b->out);
 }
 
+/* Out of descriptors is a notice as the others, when it begins and when it ends: the
+ * n/c (fd limit) cells and the why field say which tasks, at each tick. */
+static void fd_notice(struct batch *b, const struct model *m)
+{
+	if ((m->nfd_short > 0) == b->fd_short)
+		return;
+	b->fd_short = m->nfd_short > 0;
+	char text[256];
+	if (b->fd_short)
+		snprintf(text, sizeof(text),
+			 "%u tasks not counted (n/c): out of file descriptors; raise the limit "
+			 "(ulimit -Hn, LimitNOFILE=) or watch fewer tasks (-p, -e with fewer "
+			 "events)",
+			 m->nfd_short);
+	else
+		snprintf(text, sizeof(text),
+			 "every task counted again: enough file descriptors now");
+	batch_notice(b, text);
+}
+
 int batch_write(struct batch *b, const struct model *m)
 {
+	fd_notice(b, m);
 	if (m->nrows > b->idx_cap) {
 		size_t cap = m->nrows + m->nrows / 2 + 64;
 		unsigned *idx = realloc(b->idx, cap * sizeof(*idx));

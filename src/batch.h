@@ -25,7 +25,8 @@ void batch_show_cpus(struct batch *b, bool on);
 bool batch_sort_ok(const struct batch *b);
 
 /* A notice, once, before the first block: on stderr as "pmutop: TEXT" in every format,
- * so that stdout is only the output a script parses. */
+ * so that stdout is only the output a script parses. batch_write gives one this way when
+ * tasks go short of file descriptors and when they are all counted again. */
 void batch_notice(struct batch *b, const char *text);
 
 /* One block for the model's interval (or its totals when m->final). Returns 0, or

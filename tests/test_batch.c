@@ -1,11 +1,13 @@
 /* The batch text writer over a hand-built model: the exact bytes of a block (padding,
  * marks, thread indent, exited rows, hostile and over-long names, CPU rows), and blocks
- * larger than its row buffer. */
+ * larger than its row buffer; the out-of-descriptors notice on stderr in every format. */
 #include "testutil.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "columns.h"
@@ -318,12 +320,72 @@ static void test_text_block_large(void **state)
 	assert_string_equal(p, "\n");
 }
 
+/* Out of descriptors: in text, CSV and JSON alike, stdout has only the output and stderr
+ * one notice when tasks go short (not one per tick) and one when all are counted again. */
+static void test_fd_short_notice(void **state)
+{
+	(void)state;
+	static char out[1 << 16], err[1 << 12];
+	const enum out_format fmts[] = {OUT_TEXT, OUT_CSV, OUT_JSON};
+	for (unsigned k = 0; k < 3; k++) {
+		struct mrow rows[1] = {
+			{.kind = ROW_PROC, .pid = 7, .tid = 7, .comm = "a", .user = "u"}};
+		struct val v[NEV];
+		for (int i = 0; i < NEV; i++)
+			v[i] = val_missing(VAL_NC, WHY_FDLIMIT);
+		struct val_delta g[2] = {{0}};
+		rows[0].v = v;
+		rows[0].g = g;
+		rows[0].nthreads = 1;
+		struct model m;
+		model_init(&m, rows, 1);
+		struct pane panes[8];
+		unsigned np = columns_build_panes(&m, false, panes, 8);
+		FILE *f = tmpfile(), *e = tmpfile();
+		assert_non_null(f);
+		assert_non_null(e);
+		/* stderr to e while writing: cmocka reports only after it is back. */
+		fflush(stderr);
+		int saved = dup(2);
+		assert_true(saved >= 0);
+		dup2(fileno(e), 2);
+		struct batch *b = batch_new(f, fmts[k], panes, np, NULL, false);
+		const unsigned shorts[] = {3, 4, 4, 0, 0};
+		int rc = b ? 0 : -ENOMEM;
+		for (unsigned t = 0; t < 5 && rc == 0; t++) {
+			m.tick = t + 1;
+			m.nfd_short = shorts[t];
+			rc = batch_write(b, &m);
+		}
+		batch_free(b);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		assert_int_equal(rc, 0);
+		rewind(f);
+		out[fread(out, 1, sizeof(out) - 1, f)] = '\0';
+		fclose(f);
+		rewind(e);
+		err[fread(err, 1, sizeof(err) - 1, e)] = '\0';
+		fclose(e);
+		if (out[0] == '#' || strstr(out, "\n#") || strstr(out, "descriptors"))
+			fail_msg("format %u: the notice is on stdout:\n%s", k, out);
+		assert_string_equal(err,
+				    "pmutop: 3 tasks not counted (n/c): out of file descriptors; "
+				    "raise the limit (ulimit -Hn, LimitNOFILE=) or watch fewer "
+				    "tasks (-p, -e with fewer events)\n"
+				    "pmutop: every task counted again: enough file descriptors "
+				    "now\n");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_block_bytes),
 		cmocka_unit_test(test_text_block_large),
 		cmocka_unit_test(test_text_block_repeats),
+		cmocka_unit_test(test_fd_short_notice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

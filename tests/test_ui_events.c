@@ -88,7 +88,8 @@ static void with_user_events(void **state)
 	ui_set_user_spec(fx->t.u, "{cycles,instructions}:u,cs");
 }
 
-/* Open the event list of the PMU called name from the PMU browser. */
+/* Open the event list of the PMU called name from the PMU browser, which lists the PMUs
+ * present here (as pmutop --list). */
 static void open_pmu(void **state, const char *name)
 {
 	struct fixture *fx = *state;
@@ -97,7 +98,9 @@ static void open_pmu(void **state, const char *name)
 	fake_key(U(state), 'e');
 	fake_key(U(state), KEY_HOME);
 	for (int i = 0; i < row; i++)
-		fake_key(U(state), KEY_DOWN);
+		if (catalog_pmu(fx->cat, (unsigned)i)->present &&
+		    !catalog_pmu(fx->cat, (unsigned)i)->pfm_only)
+			fake_key(U(state), KEY_DOWN);
 	fake_key(U(state), '\n');
 }
 
@@ -258,6 +261,7 @@ static void test_absent_pmu(void **state)
 		skip(); /* libpfm4 built for this machine's PMUs only */
 	ui_set_catalog(U(state), c);
 	fake_key(U(state), 'e');
+	fake_key(U(state), 'a'); /* every PMU: row is the catalogue's */
 	for (unsigned i = 0; i < row; i++)
 		fake_key(U(state), KEY_DOWN);
 	fake_key(U(state), '\n');
@@ -265,6 +269,59 @@ static void test_absent_pmu(void **state)
 	fake_key(U(state), '/');
 	fake_type(U(state), "zzz");
 	assert_true(fake_find(screen(state), "no event matches") >= 0);
+	ui_set_catalog(U(state), fx->cat);
+	catalog_free(c);
+	pmu_set_free(p);
+}
+
+/* The PMU browser lists the PMUs this machine has, as pmutop --list does; a shows the
+ * ones only libpfm4 knows, and hides them again. */
+static void test_pmus_present_only(void **state)
+{
+	struct fixture *fx = *state;
+	struct pmu_set *p = pmu_set_new(testutil_path("fixtures/sysfs-x86"), true);
+	struct catalog *c = catalog_new(p);
+	assert_non_null(c);
+	int absent = -1;
+	unsigned nabsent = 0;
+	for (unsigned i = 0; i < catalog_npmus(c); i++) {
+		const struct catalog_pmu *r = catalog_pmu(c, i);
+		if (!r->present || r->pfm_only) {
+			nabsent++;
+			if (absent < 0 && !r->present)
+				absent = (int)i;
+		}
+	}
+	if (absent < 0)
+		skip(); /* libpfm4 built for this machine's PMUs only */
+	char name[64], more[96];
+	snprintf(name, sizeof(name), "%s ", catalog_pmu(c, (unsigned)absent)->name);
+	snprintf(more, sizeof(more), "%u more not on this machine: a shows them", nabsent);
+	ui_set_catalog(U(state), c);
+	fake_key(U(state), 'e');
+	fake_key(U(state), KEY_END);
+	const char *s = screen(state);
+	assert_int_equal(fake_find(s, name), -1);
+	assert_true(fake_find(s, "cpu ") > 0);
+	assert_true(fake_find(s, more) > fake_find(s, "cpu "));
+	assert_non_null(strstr(last_line(s), "aAllPMUs"));
+	fake_key(U(state), 'a');
+	fake_key(U(state), KEY_HOME);
+	for (int i = 0; i < absent; i++)
+		fake_key(U(state), KEY_DOWN);
+	s = screen(state);
+	assert_true(fake_find(s, name) > 0);
+	assert_int_equal(fake_find(s, more), -1);
+	/* Enter opens the PMU selected, counted among every row now. */
+	fake_key(U(state), '\n');
+	char title[96];
+	snprintf(title, sizeof(title), "Events of %s", catalog_pmu(c, (unsigned)absent)->name);
+	assert_true(fake_find(screen(state), title) >= 0);
+	fake_key(U(state), '1');
+	fake_key(U(state), 'a');
+	s = screen(state);
+	assert_int_equal(fake_find(s, name), -1);
+	assert_true(fake_find(s, more) > 0);
 	ui_set_catalog(U(state), fx->cat);
 	catalog_free(c);
 	pmu_set_free(p);
@@ -614,6 +671,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_add_appends, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counted_marked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_absent_pmu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pmus_present_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_add_into_group, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_your_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove, setup, teardown),

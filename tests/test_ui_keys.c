@@ -474,7 +474,7 @@ static void test_bindings_keys(void **state)
 		 {'/',	     KEY_F(3), ':',	'm', 'W', '\t',	    KEY_RIGHT, KEY_BTAB,
 		  KEY_LEFT,  '1',      '2',	'3', '4', KEY_UP,   KEY_DOWN,  KEY_PPAGE,
 		  KEY_NPAGE, KEY_HOME, KEY_END, 27,  'q', KEY_F(10)}},
-		{BIND_MODE_SETUP_PMUS, {'\n', '\r', KEY_ENTER}},
+		{BIND_MODE_SETUP_PMUS, {'\n', '\r', KEY_ENTER, 'a'}},
 		{BIND_MODE_SETUP_EVENTS, {'\n', '\r', KEY_ENTER, 'g'}},
 		{BIND_MODE_SETUP_MINE, {'x', KEY_DC, 'g'}},
 		{BIND_MODE_SETUP_COLUMNS, {' ', '\n', '\r', KEY_ENTER, '[', ']'}},
@@ -503,6 +503,7 @@ static void test_bindings_keys(void **state)
 	/* Keys no view of the setup takes stay unbound there (x only in Your events). */
 	assert_null(bindings_find(BIND_MODE_SETUP_PMUS, 'x'));
 	assert_null(bindings_find(BIND_MODE_SETUP_COLUMNS, 'g'));
+	assert_null(bindings_find(BIND_MODE_SETUP_EVENTS, 'a'));
 }
 
 /* The key bar of mode, as the screen shows it now, holds every entry its tables say
@@ -558,7 +559,8 @@ static void test_bindings_bars(void **state)
 		enum bind_mode mode;
 		const char *was, *hint; /* the view's line that names its keys */
 	} views[] = {
-		{BIND_MODE_SETUP_PMUS, "EnterEvents /Search mColumn :Spec TabView WSave EscBack",
+		{BIND_MODE_SETUP_PMUS,
+		 "EnterEvents aAllPMUs /Search mColumn :Spec TabView WSave EscBack",
 		 "Enter lists a PMU's events, / searches them all"},
 		{BIND_MODE_SETUP_EVENTS,
 		 "EnterAdd gAddToGroup /Search mColumn :Spec TabView WSave EscBack",
@@ -679,6 +681,35 @@ static void test_sort_menu(void **state)
 	fake_key(U(state), 27);
 	s = screen(state);
 	assert_non_null(strstr(fake_line(s, fake_find(s, "COMMAND"), tl, sizeof(tl)), "INSNSv"));
+}
+
+/* Growing the screen back with the last sort key selected: the menu keeps the selection
+ * on its last line and fills the lines above it, with no blank line at its bottom and
+ * no item hidden above that would fit (PID..MIGR stayed scrolled off). */
+static void test_sort_menu_resize_back(void **state)
+{
+	char ln[1024], want[1024];
+	fake_key(U(state), KEY_F(6));
+	fake_key(U(state), KEY_END);
+	ui_set_size(U(state), 80, 11);
+	screen(state);
+	for (int h = 12; h <= 13; h++) {
+		ui_set_size(U(state), 80, h);
+		const char *s = screen(state);
+		int top = fake_find(s, "+- Sort by -");
+		assert_true(top >= 0);
+		int bottom = top + 1;
+		while (bottom < h && fake_line(s, bottom, ln, sizeof(ln))[0] == '|')
+			bottom++;
+		assert_int_equal(strncmp(fake_line(s, bottom, ln, sizeof(ln)), "+---", 4), 0);
+		assert_true(bottom - top - 1 >= 2);
+		/* The last framed line is the selection, the one above it the item before. */
+		fake_line(s, bottom - 1, ln, sizeof(ln));
+		assert_non_null(strstr(ln, "COMMAND"));
+		fake_line(s, bottom - 2, ln, sizeof(ln));
+		snprintf(want, sizeof(want), "%.4s", ln + 2);
+		assert_string_not_equal(want, "    ");
+	}
 }
 
 /* What W saves follows the screen: Tab to another pane, another sort, R reverses. */
@@ -818,6 +849,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bindings_help, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_engine_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sort_menu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sort_menu_resize_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_view_for_save, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_user_menu, setup, teardown),
 		cmocka_unit_test(test_free_twice_and_bad_terminals),

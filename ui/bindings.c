@@ -304,6 +304,14 @@ static const struct binding pmus_keys[] = {
 	 "Enter",
 	 "Events",
 	 9},
+	{{'a'},
+	 BIND_ALL_PMUS,
+	 "a",
+	 "list the PMUs libpfm4 knows but this machine lacks too, or again only those it has",
+	 BAR_ALWAYS,
+	 "a",
+	 "AllPMUs",
+	 7},
 };
 
 static const struct binding events_keys[] = {

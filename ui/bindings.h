@@ -57,6 +57,7 @@ enum bind_act {
 	BIND_SPEC,
 	BIND_METRIC,
 	BIND_OPEN_PMU,
+	BIND_ALL_PMUS, /* the PMU list: those absent here too, or not */
 	BIND_ADD,
 	BIND_ADD_GROUP,
 	BIND_REMOVE,

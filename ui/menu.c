@@ -99,9 +99,11 @@ void menu_draw(struct menu *mn, int y, int x, int w, int h)
 	char title[MENU_LABEL + 4];
 	snprintf(title, sizeof(title), " %s ", mn->title);
 	paint_text(y, x + 2, w - 4, title, frame);
-	/* As the table's rows: as few hidden above as the selection allows. */
-	if (mn->sel < (unsigned)rows)
-		mn->top = 0;
+	/* As the table's rows: as few hidden above as the selection allows, also when the
+	 * box grew back taller than it was when the selection scrolled it. */
+	unsigned least = mn->sel >= (unsigned)rows ? mn->sel - (unsigned)rows + 1 : 0;
+	if (mn->top > least)
+		mn->top = least;
 	if (mn->sel < mn->top)
 		mn->top = mn->sel;
 	if ((int)(mn->sel - mn->top) >= rows)

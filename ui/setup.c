@@ -97,18 +97,22 @@ static void tab_line(const struct setup *s, int y, int w)
 	}
 }
 
-static void pmus_context(const struct catalog *cat, char *buf, size_t len)
+static void pmus_context(const struct catalog *cat, bool all, char *buf, size_t len)
 {
-	unsigned n = catalog_npmus(cat), present = 0;
-	for (unsigned i = 0; i < n; i++)
-		present += catalog_pmu(cat, i)->present && !catalog_pmu(cat, i)->pfm_only;
+	size_t present = pmulist_rows(cat, false);
 	char open[16], search[16];
 	bindings_key_name(BIND_MODE_SETUP_PMUS, BIND_OPEN_PMU, 0, open, sizeof(open));
 	bindings_key_name(BIND_MODE_SETUP_PMUS, BIND_SEARCH, 0, search, sizeof(search));
-	snprintf(buf, len,
-		 "%u PMUs and headings, %u present; %u events. %s lists a PMU's events, %s "
-		 "searches them all",
-		 n, present, catalog_nevents(cat), open, search);
+	if (all)
+		snprintf(buf, len,
+			 "%u PMUs and headings, %zu present; %u events. %s lists a PMU's events, "
+			 "%s searches them all",
+			 catalog_npmus(cat), present, catalog_nevents(cat), open, search);
+	else
+		snprintf(buf, len,
+			 "%zu PMUs and headings on this machine; %u events. %s lists a PMU's "
+			 "events, %s searches them all",
+			 present, catalog_nevents(cat), open, search);
 }
 
 static void events_context(const struct setup *s, const struct catalog *cat, char *buf, size_t len)
@@ -148,7 +152,7 @@ static void context_line(const struct setup *s, const struct setup_in *in, int y
 	char buf[USPEC_TEXT + 64], clean[USPEC_TEXT + 64];
 	switch (s->view) {
 	case SETUP_PMUS:
-		pmus_context(in->cat, buf, sizeof(buf));
+		pmus_context(in->cat, s->all_pmus, buf, sizeof(buf));
 		break;
 	case SETUP_EVENTS:
 		events_context(s, in->cat, buf, sizeof(buf));
@@ -179,7 +183,7 @@ static const char *empty_text(const struct setup *s, const struct catalog *cat)
 static void draw_view(struct setup *s, const struct setup_in *in, int y, int h, int w)
 {
 	if (s->view == SETUP_PMUS) {
-		pmulist_draw(in->cat, &s->pmus, y, h, w);
+		pmulist_draw(in->cat, s->all_pmus, &s->pmus, y, h, w);
 	} else if (s->view == SETUP_EVENTS) {
 		setup_refresh_hits(s, in->cat);
 		struct evlist_view v = {
@@ -243,7 +247,7 @@ void setup_sync(struct setup *s, const struct setup_in *in)
 	struct userev_row rows[USEREV_ROWS];
 	struct userev_view v = setup_userev_view(s, in);
 	setup_refresh_hits(s, in->cat);
-	scroll_set(&s->pmus, catalog_npmus(in->cat));
+	scroll_set(&s->pmus, pmulist_rows(in->cat, s->all_pmus));
 	scroll_set(&s->events, s->nhits);
 	scroll_set(&s->mine, userev_rows(&v, rows, USEREV_ROWS));
 	struct colpick_row cols[40];

@@ -38,7 +38,8 @@ struct setup {
 	enum setup_view view;
 	enum setup_sub sub;
 	struct scroll pmus, events, mine, cols;
-	int pmu; /* catalogue PMU row the event list shows; -1: all */
+	bool all_pmus; /* the PMU browser lists those absent here too (a) */
+	int pmu;       /* catalogue PMU row the event list shows; -1: all */
 	char search[PROMPT_MAX];
 	unsigned *hits; /* the event list: catalogue indices */
 	size_t nhits, cap;

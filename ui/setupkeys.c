@@ -11,6 +11,7 @@
 #include "catalog.h"
 #include "colors.h"
 #include "colpick.h"
+#include "pmulist.h"
 #include "text.h"
 #include "userev.h"
 
@@ -254,8 +255,9 @@ static void spec_key(struct setup *s, int key, struct setup_res *r)
 
 static void enter(struct setup *s, const struct setup_in *in, struct setup_res *r)
 {
-	if (s->view == SETUP_PMUS && s->pmus.sel < catalog_npmus(in->cat)) {
-		s->pmu = (int)s->pmus.sel;
+	int row = pmulist_row(in->cat, s->all_pmus, s->pmus.sel);
+	if (s->view == SETUP_PMUS && row >= 0) {
+		s->pmu = row;
 		s->search[0] = '\0';
 		s->view = SETUP_EVENTS;
 		s->events = (struct scroll){0};
@@ -290,6 +292,17 @@ static void colpick(struct setup *s, const struct setup_in *in, int key, struct 
 	default:
 		break;
 	}
+}
+
+/* a: the PMUs absent here too, or only those present; the selection stays on its PMU
+ * (on the first row when it is no longer listed). */
+static void all_pmus(struct setup *s, const struct catalog *cat)
+{
+	int row = pmulist_row(cat, s->all_pmus, s->pmus.sel);
+	s->all_pmus = !s->all_pmus;
+	s->pmus.n = pmulist_rows(cat, s->all_pmus);
+	s->pmus.sel = pmulist_pos(cat, s->all_pmus, row);
+	s->pmus.top = 0;
 }
 
 static void view_switch(struct setup *s, enum bind_act act, int key)
@@ -359,6 +372,9 @@ static void view_key(struct setup *s, const struct setup_in *in, int key, struct
 		break;
 	case BIND_SAVE:
 		r->cmd = SETUP_CMD_SAVE;
+		break;
+	case BIND_ALL_PMUS:
+		all_pmus(s, in->cat);
 		break;
 	default:
 		break;
