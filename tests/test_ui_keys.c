@@ -426,41 +426,202 @@ static void test_resize_back(void **state)
 	assert_true(fake_find(s, "beta-worker") >= 0);
 }
 
-/* One table drives the keys: every binding the key bar shows is there, every one with
- * help text is on the help screen, and no key is bound twice. */
+/* A binding's help text: its own, or that of the binding before it with the same action
+ * (1 .. 9 is one line for two entries). */
+static const char *help_of(const struct binding *t, size_t i)
+{
+	for (size_t k = i + 1; k-- > 0;)
+		if (t[k].act == t[i].act && t[k].help)
+			return t[k].help;
+	return NULL;
+}
+
+/* The tables themselves: within a mode (its own table and the one looked up after it)
+ * no key is bound twice, every key dispatches to its binding, and every binding has
+ * help text and, if it shows on the bar, a key and a label there. */
 static void test_bindings_table(void **state)
 {
-	size_t nb;
-	const struct binding *b = bindings_main(&nb);
-	assert_true(nb > 10);
-	for (size_t i = 0; i < nb; i++)
-		for (int k = 0; k < BIND_KEYS && b[i].keys[k]; k++)
-			assert_ptr_equal(bindings_find(b[i].keys[k]), &b[i]);
-	ui_set_size(U(state), 200, 40);
+	(void)state;
+	for (int mode = 0; mode < BIND_MODES; mode++) {
+		size_t nb;
+		assert_non_null(bindings_table((enum bind_mode)mode, &nb));
+		assert_true(nb > 0);
+		assert_true(*bindings_title((enum bind_mode)mode));
+		for (enum bind_mode t = (enum bind_mode)mode; t < BIND_MODES;
+		     t = bindings_parent(t)) {
+			const struct binding *b = bindings_table(t, &nb);
+			for (size_t i = 0; i < nb; i++) {
+				if (!help_of(b, i))
+					fail_msg("mode %d: binding %zu has no help text", t, i);
+				if (b[i].bar != BAR_NEVER && (!b[i].bar_key || !b[i].bar_label))
+					fail_msg("mode %d: binding %zu has no bar entry", t, i);
+				assert_true(b[i].keys[0] != 0);
+				for (int k = 0; k < BIND_KEYS && b[i].keys[k]; k++)
+					if (bindings_find((enum bind_mode)mode, b[i].keys[k]) !=
+					    &b[i])
+						fail_msg("mode %d: key %d is bound twice", mode,
+							 b[i].keys[k]);
+			}
+		}
+	}
+}
+
+/* Every key each mode took before its keys moved into the tables still dispatches there,
+ * with help text: a binding dropped from a table fails here. */
+static void test_bindings_keys(void **state)
+{
+	(void)state;
+	static const struct {
+		enum bind_mode mode;
+		int keys[24];
+	} want[] = {
+		{BIND_MODE_SETUP,
+		 {'/',	     KEY_F(3), ':',	'm', 'W', '\t',	    KEY_RIGHT, KEY_BTAB,
+		  KEY_LEFT,  '1',      '2',	'3', '4', KEY_UP,   KEY_DOWN,  KEY_PPAGE,
+		  KEY_NPAGE, KEY_HOME, KEY_END, 27,  'q', KEY_F(10)}},
+		{BIND_MODE_SETUP_PMUS, {'\n', '\r', KEY_ENTER, 'a'}},
+		{BIND_MODE_SETUP_EVENTS, {'\n', '\r', KEY_ENTER, 'g'}},
+		{BIND_MODE_SETUP_MINE, {'x', KEY_DC, 'g'}},
+		{BIND_MODE_SETUP_COLUMNS, {' ', '\n', '\r', KEY_ENTER, '[', ']'}},
+		{BIND_MODE_DIALOG,
+		 {27, '\n', '\r', KEY_ENTER, KEY_UP, KEY_DOWN, '\t', KEY_BTAB, KEY_LEFT, KEY_RIGHT,
+		  ' ', KEY_BACKSPACE, 127, 8, 21}},
+		{BIND_MODE_MENU,
+		 {KEY_UP, KEY_DOWN, KEY_HOME, KEY_END, '\n', '\r', KEY_ENTER, 27, 'q'}},
+		{BIND_MODE_HELP,
+		 {KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, ' ', KEY_HOME, KEY_END, KEY_F(10), 27,
+		  'q', 'h', '?', KEY_F(1)}},
+		{BIND_MODE_DETAIL,
+		 {27, KEY_LEFT, KEY_BACKSPACE, KEY_UP, KEY_DOWN, '\n', 'p', ' ', 'q', KEY_F(10),
+		  'h'}},
+	};
+	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
+		for (int k = 0; want[w].keys[k]; k++) {
+			const struct binding *b = bindings_find(want[w].mode, want[w].keys[k]);
+			if (!b)
+				fail_msg("mode %d: key %d is not bound", want[w].mode,
+					 want[w].keys[k]);
+			if (!b->help && !b->help_keys)
+				fail_msg("mode %d: key %d has no help", want[w].mode,
+					 want[w].keys[k]);
+		}
+	/* Keys no view of the setup takes stay unbound there (x only in Your events). */
+	assert_null(bindings_find(BIND_MODE_SETUP_PMUS, 'x'));
+	assert_null(bindings_find(BIND_MODE_SETUP_COLUMNS, 'g'));
+	assert_null(bindings_find(BIND_MODE_SETUP_EVENTS, 'a'));
+}
+
+/* The key bar of mode, as the screen shows it now, holds every entry its tables say
+ * shows there (and, in the setup's Your events and Columns, not the browsers' Search),
+ * and is what it was before the keys moved into the tables (was, or NULL). */
+static void check_bar(void **state, enum bind_mode mode, const char *was)
+{
 	char bar[1024];
 	last_line(screen(state), bar, sizeof(bar));
-	for (size_t i = 0; i < nb; i++) {
-		if (b[i].bar != BAR_ALWAYS && b[i].bar != BAR_UNFOCUSED)
-			continue;
-		char want[64];
-		snprintf(want, sizeof(want), "%s%s", b[i].bar_key, b[i].bar_label);
-		if (!strstr(bar, want))
-			fail_msg("key bar lacks %s: %s", want, bar);
+	for (size_t n = strlen(bar); n > 0 && bar[n - 1] == ' '; n--)
+		bar[n - 1] = '\0';
+	if (was && strcmp(bar, was) != 0)
+		fail_msg("mode %d: key bar '%s', was '%s'", mode, bar, was);
+	for (enum bind_mode t = mode; t < BIND_MODES; t = bindings_parent(t)) {
+		size_t nb;
+		const struct binding *b = bindings_table(t, &nb);
+		for (size_t i = 0; i < nb; i++) {
+			bool browsing =
+				mode == BIND_MODE_SETUP_PMUS || mode == BIND_MODE_SETUP_EVENTS;
+			bool shown = b[i].bar == BAR_ALWAYS || b[i].bar == BAR_UNFOCUSED ||
+				     (b[i].bar == BAR_BROWSING && browsing);
+			char want[64];
+			snprintf(want, sizeof(want), "%s%s", b[i].bar_key ? b[i].bar_key : "",
+				 b[i].bar_label ? b[i].bar_label : "");
+			if (shown && !strstr(bar, want))
+				fail_msg("mode %d: key bar lacks %s: %s", mode, want, bar);
+			if (b[i].bar == BAR_BROWSING && !browsing && strstr(bar, want))
+				fail_msg("mode %d: key bar has %s: %s", mode, want, bar);
+		}
 	}
+}
+
+/* Every mode's key bar comes from its table. */
+static void test_bindings_bars(void **state)
+{
+	struct fixture *fx = *state;
+	fake_user(&fx->f);
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	ui_set_user_spec(U(state), "{cycles,instructions}:u,cs");
+	ui_set_size(U(state), 200, 40);
+	check_bar(state, BIND_MODE_MAIN, NULL);
+	fake_key(U(state), KEY_F(6));
+	check_bar(state, BIND_MODE_MENU, "Up/DnMove EnterSelect EscCancel");
+	fake_key(U(state), 27);
+	fake_key(U(state), '\n');
+	check_bar(state, BIND_MODE_DETAIL, NULL);
+	fake_key(U(state), 27);
 	fake_key(U(state), 'h');
-	static char all[1 << 16];
+	check_bar(state, BIND_MODE_HELP, "EscBack Up/DnScroll qBack");
+	fake_key(U(state), 27);
+	fake_key(U(state), 'e');
+	static const struct {
+		enum bind_mode mode;
+		const char *was, *hint; /* the view's line that names its keys */
+	} views[] = {
+		{BIND_MODE_SETUP_PMUS,
+		 "EnterEvents aAllPMUs /Search mColumn :Spec TabView WSave EscBack",
+		 "Enter lists a PMU's events, / searches them all"},
+		{BIND_MODE_SETUP_EVENTS,
+		 "EnterAdd gAddToGroup /Search mColumn :Spec TabView WSave EscBack",
+		 "Enter adds one as its own group, g into a group"},
+		{BIND_MODE_SETUP_MINE, "xRemove gRegroup mColumn :Spec TabView WSave EscBack",
+		 "In force: {cycles,instructions}:u,cs"},
+		{BIND_MODE_SETUP_COLUMNS,
+		 "SpcShow/Hide [ ]Move mColumn :Spec TabView WSave EscBack",
+		 "Space shows or hides one, [ and ] move it, W saves"},
+	};
+	for (size_t v = 0; v < sizeof(views) / sizeof(views[0]); v++) {
+		check_bar(state, views[v].mode, views[v].was);
+		assert_true(fake_find(screen(state), views[v].hint) >= 0);
+		fake_key(U(state), '\t');
+	}
+	fake_key(U(state), 'm');
+	assert_true(fake_find(screen(state), "New derived column") >= 0);
+	check_bar(state, BIND_MODE_DIALOG, "Up/DnField Lt/RtChoose EnterAdd EscCancel");
+	fake_key(U(state), 27);
+	fake_key(U(state), '3');
+	fake_key(U(state), KEY_DOWN);
+	fake_key(U(state), 'g');
+	assert_true(fake_find(screen(state), "Move to group") >= 0);
+	check_bar(state, BIND_MODE_MENU, "Up/DnMove EnterSelect EscCancel");
+}
+
+/* The help screen lists every mode's keys under the mode's heading. */
+static void test_bindings_help(void **state)
+{
+	ui_set_size(U(state), 200, 40);
+	fake_key(U(state), 'h');
+	static char all[1 << 17];
 	all[0] = '\0';
-	for (int page = 0; page < 8; page++) {
-		strncat(all, screen(state), sizeof(all) - strlen(all) - 1);
+	char last[SCREEN_MAX] = "";
+	for (int page = 0; page < 32; page++) {
+		const char *s = screen(state);
+		if (strcmp(s, last) == 0)
+			break;
+		snprintf(last, sizeof(last), "%s", s);
+		strncat(all, s, sizeof(all) - strlen(all) - 1);
 		fake_key(U(state), KEY_NPAGE);
 	}
-	for (size_t i = 0; i < nb; i++) {
-		if (!b[i].help)
-			continue;
-		char want[64];
-		snprintf(want, sizeof(want), "%-16s  %.20s", b[i].help_keys, b[i].help);
-		if (!strstr(all, want))
-			fail_msg("help lacks '%s'", want);
+	for (int mode = 0; mode < BIND_MODES; mode++) {
+		size_t nb;
+		const struct binding *b = bindings_table((enum bind_mode)mode, &nb);
+		if (!strstr(all, bindings_title((enum bind_mode)mode)))
+			fail_msg("help lacks the heading '%s'",
+				 bindings_title((enum bind_mode)mode));
+		for (size_t i = 0; i < nb; i++) {
+			if (!b[i].help)
+				continue;
+			char want[96];
+			snprintf(want, sizeof(want), "%-16s  %.20s", b[i].help_keys, b[i].help);
+			if (!strstr(all, want))
+				fail_msg("help lacks '%s'", want);
+		}
 	}
 }
 
@@ -688,6 +849,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resize_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bindings_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bindings_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bindings_bars, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bindings_help, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_engine_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sort_menu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sort_menu_resize_back, setup, teardown),

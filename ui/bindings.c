@@ -1,13 +1,16 @@
-/* The main view's key table. */
+/* The key tables of every mode. */
 #include "bindings.h"
+
+#include <stdio.h>
+#include <string.h>
 
 #include "curs.h"
 
 #define CTRL(c) ((c)&0x1f)
 #define KEY_ESC 27
 
-/* In the order of the key bar and the help screen. */
-static const struct binding table[] = {
+/* Each table in the order of its key bar and the help screen. */
+static const struct binding main_keys[] = {
 	{{'h', '?', KEY_F(1)}, BIND_HELP, "h ? F1", "this help", BAR_ALWAYS, "F1", "Help", 9},
 	{{'e', KEY_F(2)},
 	 BIND_EVENTS,
@@ -196,7 +199,7 @@ static const struct binding table[] = {
 };
 
 /* A row's detail view: keys that mean the same as in the main view keep their action. */
-static const struct binding detail[] = {
+static const struct binding detail_keys[] = {
 	{{'h', '?', KEY_F(1)}, BIND_HELP, "h ? F1", "this help", BAR_ALWAYS, "F1", "Help", 9},
 	{{KEY_ESC, KEY_LEFT, KEY_BACKSPACE},
 	 BIND_BACK,
@@ -228,6 +231,257 @@ static const struct binding detail[] = {
 	{{'q', KEY_F(10)}, BIND_QUIT, "q F10", "quit", BAR_ALWAYS, "F10", "Quit", 9},
 };
 
+/* The keys every view of the events setup shares. */
+static const struct binding setup_keys[] = {
+	{{'/', KEY_F(3)},
+	 BIND_SEARCH,
+	 "/ F3",
+	 "search events by name or description, as you type (from the PMU list: every "
+	 "PMU's); Esc clears the search",
+	 BAR_BROWSING,
+	 "/",
+	 "Search",
+	 8},
+	{{'m'},
+	 BIND_METRIC,
+	 "m",
+	 "a derived column of the Events pane: A / B of two of your events in one group",
+	 BAR_ALWAYS,
+	 "m",
+	 "Column",
+	 5},
+	{{':'},
+	 BIND_SPEC,
+	 ":",
+	 "your events as text, any -e spec (perf syntax)",
+	 BAR_ALWAYS,
+	 ":",
+	 "Spec",
+	 6},
+	{{'\t', KEY_RIGHT}, BIND_VIEW_NEXT, "Tab Right", "next view", BAR_ALWAYS, "Tab", "View", 6},
+	{{KEY_BTAB, KEY_LEFT},
+	 BIND_VIEW_PREV,
+	 "Shift-Tab Left",
+	 "previous view",
+	 BAR_NEVER,
+	 NULL,
+	 NULL,
+	 0},
+	{{'1', '2', '3', '4'}, BIND_VIEW_N, "1 .. 4", "view by number", BAR_NEVER, NULL, NULL, 0},
+	{{'W'},
+	 BIND_SAVE,
+	 "W",
+	 "save the setup (interval, sort, pane, events, columns)",
+	 BAR_ALWAYS,
+	 "W",
+	 "Save",
+	 3},
+	{{KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
+	 BIND_MOVE,
+	 "Up Down PgUp PgDn Home End",
+	 "move the selection",
+	 BAR_NEVER,
+	 NULL,
+	 NULL,
+	 0},
+	{{KEY_ESC, 'q'},
+	 BIND_BACK,
+	 "Esc q",
+	 "clear the search, else back to the table",
+	 BAR_ALWAYS,
+	 "Esc",
+	 "Back",
+	 9},
+	{{KEY_F(10)}, BIND_QUIT, "F10", "quit", BAR_NEVER, NULL, NULL, 0},
+};
+
+static const struct binding pmus_keys[] = {
+	{{'\n', '\r', KEY_ENTER},
+	 BIND_OPEN_PMU,
+	 "Enter",
+	 "list the selected PMU's events",
+	 BAR_ALWAYS,
+	 "Enter",
+	 "Events",
+	 9},
+	{{'a'},
+	 BIND_ALL_PMUS,
+	 "a",
+	 "list the PMUs libpfm4 knows but this machine lacks too, or again only those it has",
+	 BAR_ALWAYS,
+	 "a",
+	 "AllPMUs",
+	 7},
+};
+
+static const struct binding events_keys[] = {
+	{{'\n', '\r', KEY_ENTER},
+	 BIND_ADD,
+	 "Enter",
+	 "add the selected event as a group of its own",
+	 BAR_ALWAYS,
+	 "Enter",
+	 "Add",
+	 9},
+	{{'g'},
+	 BIND_ADD_GROUP,
+	 "g",
+	 "add it into one of your groups (a pick list)",
+	 BAR_ALWAYS,
+	 "g",
+	 "AddToGroup",
+	 7},
+};
+
+static const struct binding mine_keys[] = {
+	{{'x', KEY_DC},
+	 BIND_REMOVE,
+	 "x Del",
+	 "remove the selected event, group or derived column",
+	 BAR_ALWAYS,
+	 "x",
+	 "Remove",
+	 9},
+	{{'g'},
+	 BIND_REGROUP,
+	 "g",
+	 "move the selected event into another group (a pick list)",
+	 BAR_ALWAYS,
+	 "g",
+	 "Regroup",
+	 8},
+};
+
+static const struct binding columns_keys[] = {
+	{{' ', '\n', '\r', KEY_ENTER},
+	 BIND_COL_TOGGLE,
+	 "Space Enter",
+	 "show or hide the selected column (a pane shows one at least)",
+	 BAR_ALWAYS,
+	 "Spc",
+	 "Show/Hide",
+	 9},
+	{{'[', ']'},
+	 BIND_COL_MOVE,
+	 "[ ]",
+	 "move the selected column left or right among those shown",
+	 BAR_ALWAYS,
+	 "[ ]",
+	 "Move",
+	 8},
+};
+
+static const struct binding dialog_keys[] = {
+	{{KEY_UP, KEY_DOWN, '\t', KEY_BTAB},
+	 BIND_FIELD,
+	 "Up Down Tab",
+	 "the previous or next field",
+	 BAR_ALWAYS,
+	 "Up/Dn",
+	 "Field",
+	 5},
+	{{KEY_LEFT, KEY_RIGHT, ' '},
+	 BIND_CHOOSE,
+	 "Left Right Space",
+	 "choose event A, event B and the kind (ratio, percent, per 1000)",
+	 BAR_ALWAYS,
+	 "Lt/Rt",
+	 "Choose",
+	 6},
+	{{KEY_BACKSPACE, 127, CTRL('h'), CTRL('u')},
+	 BIND_EDIT,
+	 "Backspace Ctrl-U",
+	 "the name (typed): delete a character, or all of it",
+	 BAR_NEVER,
+	 NULL,
+	 NULL,
+	 0},
+	{{'\n', '\r', KEY_ENTER},
+	 BIND_PICK,
+	 "Enter",
+	 "add the column; refused, with the reason, when A and B are not in one group",
+	 BAR_ALWAYS,
+	 "Enter",
+	 "Add",
+	 9},
+	{{KEY_ESC}, BIND_CANCEL, "Esc", "cancel", BAR_ALWAYS, "Esc", "Cancel", 9},
+};
+
+static const struct binding menu_keys[] = {
+	{{KEY_UP, KEY_DOWN, KEY_HOME, KEY_END},
+	 BIND_MOVE,
+	 "Up Down Home End",
+	 "move through the list",
+	 BAR_ALWAYS,
+	 "Up/Dn",
+	 "Move",
+	 5},
+	{{'\n', '\r', KEY_ENTER},
+	 BIND_PICK,
+	 "Enter",
+	 "take the selected item",
+	 BAR_ALWAYS,
+	 "Enter",
+	 "Select",
+	 9},
+	{{KEY_ESC, 'q'},
+	 BIND_CANCEL,
+	 "Esc q",
+	 "close the list, taking nothing",
+	 BAR_ALWAYS,
+	 "Esc",
+	 "Cancel",
+	 9},
+};
+
+static const struct binding help_keys[] = {
+	{{KEY_ESC, 'h', '?', KEY_F(1)},
+	 BIND_BACK,
+	 "Esc h ? F1",
+	 "back (so does any key without a use here)",
+	 BAR_ALWAYS,
+	 "Esc",
+	 "Back",
+	 9},
+	{{KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, ' ', KEY_HOME, KEY_END},
+	 BIND_MOVE,
+	 "Up Down PgUp PgDn Space Home End",
+	 "scroll this help",
+	 BAR_ALWAYS,
+	 "Up/Dn",
+	 "Scroll",
+	 5},
+	{{'q'}, BIND_BACK, "q", "back, as in htop", BAR_ALWAYS, "q", "Back", 9},
+	{{KEY_F(10)}, BIND_QUIT, "F10", "quit", BAR_NEVER, NULL, NULL, 0},
+};
+
+#define TABLE(t) t, sizeof(t) / sizeof(t[0])
+
+static const struct {
+	const struct binding *b;
+	size_t n;
+	enum bind_mode parent;
+	const char *title;
+} modes[BIND_MODES] = {
+	[BIND_MODE_MAIN] = {TABLE(main_keys), BIND_MODES, "Keys"},
+	[BIND_MODE_DETAIL] = {TABLE(detail_keys), BIND_MODES,
+			      "Keys in a row's detail view (Enter)"},
+	[BIND_MODE_SETUP] = {TABLE(setup_keys), BIND_MODES,
+			     "Keys in the events setup (e, F2), in every view"},
+	[BIND_MODE_SETUP_PMUS] = {TABLE(pmus_keys), BIND_MODE_SETUP,
+				  "Keys in the events setup's PMU list"},
+	[BIND_MODE_SETUP_EVENTS] = {TABLE(events_keys), BIND_MODE_SETUP,
+				    "Keys in the events setup's event list"},
+	[BIND_MODE_SETUP_MINE] = {TABLE(mine_keys), BIND_MODE_SETUP,
+				  "Keys in the events setup's Your events"},
+	[BIND_MODE_SETUP_COLUMNS] = {TABLE(columns_keys), BIND_MODE_SETUP,
+				     "Keys in the column chooser (the events setup's Columns)"},
+	[BIND_MODE_DIALOG] = {TABLE(dialog_keys), BIND_MODES,
+			      "Keys in the derived-column dialog (m in the events setup)"},
+	[BIND_MODE_MENU] = {TABLE(menu_keys), BIND_MODES, "Keys in a pick list (F6, u, k, g)"},
+	[BIND_MODE_HELP] = {TABLE(help_keys), BIND_MODES, "Keys in this help"},
+};
+
 static const struct binding *find(const struct binding *t, size_t n, int key)
 {
 	for (size_t i = 0; i < n; i++)
@@ -237,24 +491,45 @@ static const struct binding *find(const struct binding *t, size_t n, int key)
 	return NULL;
 }
 
-const struct binding *bindings_main(size_t *n)
+const struct binding *bindings_table(enum bind_mode mode, size_t *n)
 {
-	*n = sizeof(table) / sizeof(table[0]);
-	return table;
+	*n = mode < BIND_MODES ? modes[mode].n : 0;
+	return mode < BIND_MODES ? modes[mode].b : NULL;
 }
 
-const struct binding *bindings_find(int key)
+enum bind_mode bindings_parent(enum bind_mode mode)
 {
-	return find(table, sizeof(table) / sizeof(table[0]), key);
+	return mode < BIND_MODES ? modes[mode].parent : BIND_MODES;
 }
 
-const struct binding *bindings_detail(size_t *n)
+const char *bindings_title(enum bind_mode mode)
 {
-	*n = sizeof(detail) / sizeof(detail[0]);
-	return detail;
+	return mode < BIND_MODES ? modes[mode].title : "";
 }
 
-const struct binding *bindings_find_detail(int key)
+const struct binding *bindings_find(enum bind_mode mode, int key)
 {
-	return find(detail, sizeof(detail) / sizeof(detail[0]), key);
+	for (; mode < BIND_MODES; mode = modes[mode].parent) {
+		const struct binding *b = find(modes[mode].b, modes[mode].n, key);
+		if (b)
+			return b;
+	}
+	return NULL;
+}
+
+/* The help screen's words for the keys are the names hints use too. */
+void bindings_key_name(enum bind_mode mode, enum bind_act act, int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "?");
+	for (; mode < BIND_MODES; mode = modes[mode].parent)
+		for (size_t k = 0; k < modes[mode].n; k++) {
+			const char *s = modes[mode].b[k].help_keys;
+			if (modes[mode].b[k].act != act || !s)
+				continue;
+			for (; i > 0 && *s; i--)
+				s += strcspn(s, " ") + strspn(s + strcspn(s, " "), " ");
+			if (*s)
+				snprintf(buf, len, "%.*s", (int)strcspn(s, " "), s);
+			return;
+		}
 }

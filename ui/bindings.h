@@ -1,6 +1,6 @@
-/* The main view's key bindings, declared once (as tmux's key-bindings.c does): the key
- * dispatch (keys.c), the key bar (keybar.c) and the help screen (help.c) all read this
- * table, so a key can never work one way and be described another. */
+/* Every key binding of every mode, declared once (as tmux's key-bindings.c does): each
+ * mode's key dispatch, the key bar (keybar.c) and the help screen (help.c) all read these
+ * tables, so a key can never work one way and be described another. */
 #ifndef PMUTOP_BINDINGS_H
 #define PMUTOP_BINDINGS_H
 
@@ -42,13 +42,50 @@ enum bind_act {
 	BIND_STEP_FWD, /* a replay: t */
 	BIND_STEP_BACK,
 	BIND_JUMP,
-	BIND_BACK, /* the detail view's Esc */
+	BIND_BACK, /* the detail view's, the help's and the events setup's Esc */
+	/* A pick list's and the derived-column dialog's. */
+	BIND_PICK,
+	BIND_CANCEL,
+	BIND_FIELD,  /* the dialog: the next or previous field (the key says which) */
+	BIND_CHOOSE, /* the dialog: the next or previous choice */
+	BIND_EDIT,   /* the dialog: edit the name */
+	/* The events setup's. */
+	BIND_VIEW_NEXT,
+	BIND_VIEW_PREV,
+	BIND_VIEW_N, /* 1 .. 4 */
+	BIND_SEARCH,
+	BIND_SPEC,
+	BIND_METRIC,
+	BIND_OPEN_PMU,
+	BIND_ALL_PMUS, /* the PMU list: those absent here too, or not */
+	BIND_ADD,
+	BIND_ADD_GROUP,
+	BIND_REMOVE,
+	BIND_REGROUP,
+	BIND_COL_TOGGLE,
+	BIND_COL_MOVE, /* [ left, ] right */
 };
 
-/* When a key shows on the key bar. */
-enum bind_bar { BAR_NEVER, BAR_ALWAYS, BAR_FOCUSED, BAR_UNFOCUSED };
+/* The key tables. A setup view's table is looked up before the one all views share. */
+enum bind_mode {
+	BIND_MODE_MAIN,
+	BIND_MODE_DETAIL,
+	BIND_MODE_SETUP, /* every view of the events setup */
+	BIND_MODE_SETUP_PMUS,
+	BIND_MODE_SETUP_EVENTS,
+	BIND_MODE_SETUP_MINE,
+	BIND_MODE_SETUP_COLUMNS,
+	BIND_MODE_DIALOG, /* the derived-column dialog */
+	BIND_MODE_MENU,	  /* a pick list */
+	BIND_MODE_HELP,
+	BIND_MODES
+};
 
-#define BIND_KEYS 6
+/* When a key shows on the key bar: BAR_FOCUSED while a process is watched, BAR_BROWSING
+ * in the events setup's PMU and event lists only. */
+enum bind_bar { BAR_NEVER, BAR_ALWAYS, BAR_FOCUSED, BAR_UNFOCUSED, BAR_BROWSING };
+
+#define BIND_KEYS 8
 
 struct binding {
 	int keys[BIND_KEYS]; /* what dispatches it, 0-terminated */
@@ -61,12 +98,17 @@ struct binding {
 	int keep; /* key bar: higher stays longer on a narrow screen */
 };
 
-/* The main view's bindings, in the order the help screen lists them. */
-const struct binding *bindings_main(size_t *n);
-/* The binding key dispatches to in the main view, or NULL. */
-const struct binding *bindings_find(int key);
-/* The same for a row's detail view (Enter). */
-const struct binding *bindings_detail(size_t *n);
-const struct binding *bindings_find_detail(int key);
+/* A mode's own bindings, in the order of its key bar and the help screen. */
+const struct binding *bindings_table(enum bind_mode mode, size_t *n);
+/* The table looked up after mode's (a setup view's: the one all views share), or
+ * BIND_MODES for none. */
+enum bind_mode bindings_parent(enum bind_mode mode);
+/* The help screen's heading over mode's keys. */
+const char *bindings_title(enum bind_mode mode);
+/* The binding key dispatches to in mode (or its parent), or NULL. */
+const struct binding *bindings_find(enum bind_mode mode, int key);
+/* What the help screen calls the i-th key of act's binding in mode ("Space", "Enter", "["),
+ * for hints that name a key; "?" when there is none. */
+void bindings_key_name(enum bind_mode mode, enum bind_act act, int i, char *buf, size_t len);
 
 #endif

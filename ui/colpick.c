@@ -4,17 +4,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "colors.h"
 #include "curs.h"
 #include "paint.h"
-#include "uistate.h"
 
-unsigned colpick_rows(const struct ui *u, struct colpick_row *rows, unsigned max)
+unsigned colpick_rows(const struct pane *shown, const struct pane *all, struct colpick_row *rows,
+		      unsigned max)
 {
 	unsigned n = 0;
-	if (u->npanes == 0)
+	if (!shown || !all)
 		return 0;
-	const struct pane *shown = &u->own_panes[u->pane], *all = &u->full_panes[u->pane];
 	for (unsigned i = 0; i < shown->ncols && n < max; i++)
 		if (shown->cols[i].kind != COL_COMMAND) {
 			int k = pane_find_column(all, shown->cols[i].name);
@@ -28,10 +28,11 @@ unsigned colpick_rows(const struct ui *u, struct colpick_row *rows, unsigned max
 	return n;
 }
 
-void colpick_draw(struct ui *u, struct scroll *s, int y, int h, int w)
+void colpick_draw(const struct pane *shown, const struct pane *all, struct scroll *s, int y, int h,
+		  int w)
 {
 	struct colpick_row rows[40];
-	unsigned n = colpick_rows(u, rows, 40);
+	unsigned n = colpick_rows(shown, all, rows, 40);
 	scroll_set(s, n);
 	scroll_fit(s, (size_t)(h > 0 ? h : 1));
 	if (n == 0) {
@@ -53,65 +54,59 @@ void colpick_draw(struct ui *u, struct scroll *s, int y, int h, int w)
 	}
 }
 
-/* The shown columns' names in order, after the change, into the pane's choice. */
-static void apply(struct ui *u, const struct colpick_row *rows, unsigned n, struct ui_cmd *cmd)
+/* The shown columns' names in order, after the change. */
+static void shown_list(const struct colpick_row *rows, unsigned n, char *list, size_t len)
 {
-	char list[512];
 	size_t k = 0;
 	list[0] = '\0';
-	for (unsigned i = 0; i < n && k < sizeof(list); i++)
+	for (unsigned i = 0; i < n && k < len; i++)
 		if (rows[i].shown)
-			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", k ? "," : "",
+			k += (size_t)snprintf(list + k, len - k, "%s%s", k ? "," : "",
 					      rows[i].c->name);
-	const char *pane = u->panes[u->pane].name;
-	ui_set_columns(u, pane, list);
-	cmd->kind = UI_SET_COLUMNS;
-	cmd->spec = u->pane_name;
-	cmd->columns = ui_columns(u, u->pane_name);
 }
 
-bool colpick_key(struct ui *u, struct scroll *s, int key, struct ui_cmd *cmd)
+enum colpick_res colpick_key(const struct pane *shown, const struct pane *all, struct scroll *s,
+			     int key, char *list, size_t len)
 {
 	struct colpick_row rows[40];
-	unsigned n = colpick_rows(u, rows, 40);
+	unsigned n = colpick_rows(shown, all, rows, 40);
 	size_t i = s->sel;
 	if (i >= n)
-		return false;
-	switch (key) {
-	case ' ':
-	case '\n':
-	case '\r':
-	case KEY_ENTER: {
-		unsigned shown = 0;
+		return COLPICK_IGNORED;
+	const struct binding *b = bindings_find(BIND_MODE_SETUP_COLUMNS, key);
+	switch (b ? b->act : BIND_NONE) {
+	case BIND_COL_TOGGLE: {
+		unsigned nshown = 0;
 		for (unsigned k = 0; k < n; k++)
-			shown += rows[k].shown;
-		if (rows[i].shown && shown == 1) {
-			snprintf(u->msg, sizeof(u->msg), "a pane shows one column at least");
-			return true;
-		}
+			nshown += rows[k].shown;
+		if (rows[i].shown && nshown == 1)
+			return COLPICK_LAST;
 		rows[i].shown = !rows[i].shown;
 		const char *name = rows[i].c->name;
-		apply(u, rows, n, cmd);
-		/* The selection follows the column to its new place. */
-		n = colpick_rows(u, rows, 40);
+		shown_list(rows, n, list, len);
+		/* The selection follows the column to its new place: the pane as it will be
+		 * shown is the same pane_select of the list. */
+		struct pane next = *all;
+		pane_select(&next, list);
+		n = colpick_rows(&next, all, rows, 40);
 		for (unsigned k = 0; k < n; k++)
 			if (strcmp(rows[k].c->name, name) == 0)
 				s->sel = k;
-		return true;
+		return COLPICK_CHANGED;
 	}
-	case '[':
-	case ']': {
-		size_t j = key == '[' ? i - 1 : i + 1;
-		if ((key == '[' && i == 0) || j >= n || !rows[i].shown || !rows[j].shown)
-			return true;
+	case BIND_COL_MOVE: {
+		bool left = key == b->keys[0]; /* [ */
+		size_t j = left ? i - 1 : i + 1;
+		if ((left && i == 0) || j >= n || !rows[i].shown || !rows[j].shown)
+			return COLPICK_STAY;
 		struct colpick_row t = rows[i];
 		rows[i] = rows[j];
 		rows[j] = t;
 		s->sel = j;
-		apply(u, rows, n, cmd);
-		return true;
+		shown_list(rows, n, list, len);
+		return COLPICK_CHANGED;
 	}
 	default:
-		return false;
+		return COLPICK_IGNORED;
 	}
 }

@@ -13,9 +13,7 @@
 #include "paint.h"
 #include "table.h"
 #include "text.h"
-#include "uistate.h"
 
-#define KEY_ESC 27
 #define AXIS_W 9 /* "   2.50 |" */
 #define MAX_CHART_LINES 6
 
@@ -63,29 +61,26 @@ static bool same_row(const struct detail *d, const struct mrow *r)
 	return r->kind != ROW_CGROUP || (r->cgroup && strcmp(r->cgroup, d->cgroup) == 0);
 }
 
-static const struct mrow *find_row(const struct ui *u)
+static const struct mrow *find_row(const struct detail *d, const struct model *m)
 {
-	for (unsigned i = 0; u->m && i < u->m->nrows; i++)
-		if (same_row(&u->detail, &u->m->rows[i]))
-			return &u->m->rows[i];
+	for (unsigned i = 0; m && i < m->nrows; i++)
+		if (same_row(d, &m->rows[i]))
+			return &m->rows[i];
 	return NULL;
 }
 
-void detail_open(struct ui *u, const struct mrow *r)
+void detail_open(struct detail *d, const struct mrow *r)
 {
-	struct detail *d = &u->detail;
 	memset(d, 0, sizeof(*d));
 	d->kind = r->kind;
 	d->pid = r->pid;
 	d->tid = r->tid;
 	if (r->kind == ROW_CGROUP && r->cgroup)
 		snprintf(d->cgroup, sizeof(d->cgroup), "%s", r->cgroup);
-	u->mode = MODE_DETAIL;
 }
 
-static void identity(const struct ui *u, const struct mrow *r, struct page *p)
+static void identity(const struct detail *d, const struct mrow *r, struct page *p)
 {
-	const struct detail *d = &u->detail;
 	char comm[256], cg[1024], user[64];
 	attr_t bold = colors_attr(CLR_LABEL) | A_BOLD;
 	if (!r) {
@@ -126,17 +121,17 @@ static size_t event_text(const struct model *m, const struct mrow *r, int e, cha
 }
 
 /* Under a chart: the events it is made of, with their RUN% this interval. */
-static void events_line(const struct ui *u, const struct mrow *r, const struct column *c,
+static void events_line(const struct model *m, const struct mrow *r, const struct column *c,
 			struct page *p)
 {
 	char buf[512] = "  events: ";
 	size_t n = strlen(buf);
 	if (r && c->kind != COL_CPU_PCT && n < sizeof(buf))
-		n += event_text(u->m, r, c->a, buf + n, sizeof(buf) - n);
+		n += event_text(m, r, c->a, buf + n, sizeof(buf) - n);
 	if (r && c->kind == COL_RATIO && n < sizeof(buf))
-		event_text(u->m, r, c->b, buf + n, sizeof(buf) - n);
+		event_text(m, r, c->b, buf + n, sizeof(buf) - n);
 	if (r && c->kind == COL_CPU_PCT && r->kind != ROW_CPU && n < sizeof(buf))
-		event_text(u->m, r, c->a, buf + n, sizeof(buf) - n);
+		event_text(m, r, c->a, buf + n, sizeof(buf) - n);
 	text_line(p, colors_attr(CLR_MISSING), "%s", buf);
 }
 
@@ -156,10 +151,10 @@ static void no_chart(const char *label, const struct val *v, unsigned have, stru
 							       : "no number");
 }
 
-static void chart_block(const struct ui *u, const struct mrow *r, long slot, int i, int ch,
-			struct page *p)
+static void chart_block(const struct model *m, const struct history *hist, const struct mrow *r,
+			long slot, int i, int ch, struct page *p)
 {
-	const struct column *c = history_column(u->hist, shown[i].k);
+	const struct column *c = history_column(hist, shown[i].k);
 	const char *label = shown[i].label;
 	if (!c) {
 		text_line(p, colors_attr(CLR_MISSING),
@@ -167,20 +162,20 @@ static void chart_block(const struct ui *u, const struct mrow *r, long slot, int
 		return;
 	}
 	struct val v[HIST_LEN];
-	unsigned have = history_get(u->hist, slot, shown[i].k, HIST_LEN, v);
+	unsigned have = history_get(hist, slot, shown[i].k, HIST_LEN, v);
 	double lo = 0, hi = 0;
 	struct val last = v[HIST_LEN - 1];
 	struct val any;
 	if (!chart_stats(v, HIST_LEN, &lo, &hi, &any)) {
 		no_chart(label, v, have, p);
-		events_line(u, r, c, p);
+		events_line(m, r, c, p);
 		return;
 	}
 	char slo[32], shi[32], slast[32], span[16], stop[32];
 	column_format_val(c, (struct val){.v = lo, .state = VAL_EXACT}, slo, sizeof(slo));
 	column_format_val(c, (struct val){.v = hi, .state = VAL_EXACT}, shi, sizeof(shi));
 	column_format_val(c, last, slast, sizeof(slast));
-	chart_span(have * history_interval(u->hist), span, sizeof(span));
+	chart_span(have * history_interval(hist), span, sizeof(span));
 	text_line(p, colors_attr(CLR_LABEL) | A_BOLD, "%-14s last %s%s  min %s  max %s  over %s",
 		  label, slast, last.state == VAL_SCALED ? "~" : "", slo, shi, span);
 	double top = chart_nice(hi);
@@ -204,18 +199,19 @@ static void chart_block(const struct ui *u, const struct mrow *r, long slot, int
 		if (cw > 0)
 			paint_text(y, AXIS_W, cw, lines[k], colors_attr(CLR_VALUE));
 	}
-	events_line(u, r, c, p);
+	events_line(m, r, c, p);
 }
 
 /* A process's threads, each with its CPU% and that trend. */
-static void threads(const struct ui *u, const struct mrow *r, struct page *p)
+static void threads(const struct model *m, const struct history *hist, const struct mrow *r,
+		    struct page *p)
 {
 	if (!r || r->kind != ROW_PROC)
 		return;
-	const struct column *cpu = history_column(u->hist, HM_CPU);
+	const struct column *cpu = history_column(hist, HM_CPU);
 	unsigned n = 0;
-	for (unsigned i = 0; i < u->m->nrows; i++) {
-		const struct mrow *t = &u->m->rows[i];
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct mrow *t = &m->rows[i];
 		if (t->kind != ROW_THREAD || t->pid != r->pid)
 			continue;
 		if (n++ == 0)
@@ -223,7 +219,7 @@ static void threads(const struct ui *u, const struct mrow *r, struct page *p)
 		char comm[64], pct[16] = "";
 		text_sanitize(t->comm ? t->comm : "", comm, sizeof(comm), colors_utf8());
 		if (cpu)
-			column_format(cpu, u->m, t, pct, sizeof(pct));
+			column_format(cpu, m, t, pct, sizeof(pct));
 		int y = line(p);
 		if (y < 0)
 			continue;
@@ -231,7 +227,7 @@ static void threads(const struct ui *u, const struct mrow *r, struct page *p)
 		snprintf(head, sizeof(head), "%7d %6s  ", (int)t->tid, pct);
 		paint_text(y, 0, p->w, head, A_NORMAL);
 		int x = (int)strlen(head);
-		table_trend(u->hist, t, HM_CPU, y, x, 20, A_NORMAL, false);
+		table_trend(hist, t, HM_CPU, y, x, 20, A_NORMAL, false);
 		paint_text(y, x + 21, p->w - x - 21, comm, colors_attr(CLR_THREAD));
 	}
 	if (n == 0 && r->nthreads > 1)
@@ -239,47 +235,44 @@ static void threads(const struct ui *u, const struct mrow *r, struct page *p)
 			  r->nthreads);
 }
 
-void detail_draw(struct ui *u, int y, int h, int w)
+void detail_draw(struct detail *d, const struct model *m, const struct history *hist, int y, int h,
+		 int w)
 {
-	struct detail *d = &u->detail;
-	const struct mrow *r = find_row(u);
-	long slot = r && u->hist ? history_find(u->hist, history_id_of(r)) : -1;
+	const struct mrow *r = find_row(d, m);
+	long slot = r && hist ? history_find(hist, history_id_of(r)) : -1;
 	/* Charts share what the fixed lines leave: a title and an events line each. */
 	int idlines = r && r->kind != ROW_CGROUP ? 2 : 1, drawable = 0;
 	for (int i = 0; i < NSHOWN && slot >= 0; i++) {
 		struct val v[HIST_LEN];
 		double lo, hi;
 		struct val last;
-		history_get(u->hist, slot, shown[i].k, HIST_LEN, v);
-		drawable += history_column(u->hist, shown[i].k) &&
+		history_get(hist, slot, shown[i].k, HIST_LEN, v);
+		drawable += history_column(hist, shown[i].k) &&
 			    chart_stats(v, HIST_LEN, &lo, &hi, &last);
 	}
 	int ch = drawable ? (h - idlines - 2 * NSHOWN) / drawable : 1;
 	ch = ch < 1 ? 1 : ch > MAX_CHART_LINES ? MAX_CHART_LINES : ch;
 	struct page p = {.y = y, .h = h, .w = w, .top = d->top};
-	identity(u, r, &p);
-	if (!u->hist)
+	identity(d, r, &p);
+	if (!hist)
 		text_line(&p, colors_attr(CLR_MISSING), "no history kept");
 	else if (r && slot < 0)
 		text_line(&p, colors_attr(CLR_MISSING),
 			  "no interval yet: charts follow the next one");
 	for (int i = 0; i < NSHOWN && r && slot >= 0; i++)
-		chart_block(u, r, slot, i, ch, &p);
-	threads(u, r, &p);
+		chart_block(m, hist, r, slot, i, ch, &p);
+	threads(m, hist, r, &p);
 	d->lines = p.at;
 	d->room = h;
 }
 
-bool detail_key(struct ui *u, int key, struct ui_cmd *cmd)
+enum detail_res detail_key(struct detail *d, int key)
 {
-	const struct binding *b = bindings_find_detail(key);
-	struct detail *d = &u->detail;
+	const struct binding *b = bindings_find(BIND_MODE_DETAIL, key);
 	int page = d->room > 1 ? d->room - 1 : 1, last = d->lines - d->room;
-	cmd->kind = UI_REDRAW;
 	switch (b ? b->act : BIND_NONE) {
 	case BIND_BACK:
-		u->mode = MODE_MAIN;
-		return true;
+		return DETAIL_BACK;
 	case BIND_MOVE:
 		d->top += key == KEY_UP	     ? -1
 			  : key == KEY_DOWN  ? 1
@@ -289,33 +282,17 @@ bool detail_key(struct ui *u, int key, struct ui_cmd *cmd)
 					     : d->lines;
 		d->top = d->top > last ? last : d->top;
 		d->top = d->top < 0 ? 0 : d->top;
-		return true;
+		return DETAIL_STAY;
 	case BIND_WATCH_SEL:
-		if (d->kind == ROW_CGROUP && d->cgroup[0]) {
-			/* Its processes: back to process rows, narrowed to the cgroup's tree. */
-			u->mode = MODE_MAIN;
-			snprintf(u->cgroup, sizeof(u->cgroup), "%s", d->cgroup);
-			u->filter[0] = '\0'; /* it chose among cgroup names */
-			cmd->kind = UI_TOGGLE_CGROUPS;
-			ui_refresh_rows(u, true);
-			return true;
-		}
-		if (d->kind != ROW_PROC && d->kind != ROW_THREAD) {
-			snprintf(u->msg, sizeof(u->msg), "no process to watch here");
-			return true;
-		}
-		u->mode = MODE_MAIN;
-		u->focus = d->pid;
-		cmd->kind = UI_FOCUS_PID;
-		cmd->pid = d->pid;
-		ui_refresh_rows(u, true);
-		return true;
+		/* A cgroup's processes: back to process rows, narrowed to its tree. */
+		if (d->kind == ROW_CGROUP && d->cgroup[0])
+			return DETAIL_WATCH_CGROUP;
+		if (d->kind != ROW_PROC && d->kind != ROW_THREAD)
+			return DETAIL_NO_PROCESS;
+		return DETAIL_WATCH_PID;
 	case BIND_NONE:
-		snprintf(u->msg, sizeof(u->msg), "unknown key here: Esc goes back, h for help");
-		u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
-		return true;
+		return DETAIL_UNKNOWN;
 	default:
-		/* The same key in the main view, with the same meaning there (p, Space, q). */
-		return false;
+		return DETAIL_PASS;
 	}
 }

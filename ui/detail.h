@@ -8,8 +8,7 @@
 
 #include "model.h"
 
-struct ui;
-struct ui_cmd;
+struct history;
 
 /* Whose detail is shown: a row's identity, which outlives the model it came from. */
 struct detail {
@@ -22,10 +21,23 @@ struct detail {
 };
 
 /* Open the view on row r (from the table's selection). */
-void detail_open(struct ui *u, const struct mrow *r);
-/* Draw it in lines y .. y + h - 1 of a screen w wide. */
-void detail_draw(struct ui *u, int y, int h, int w);
-/* A key in the view; keys it does not take itself come back as false. */
-bool detail_key(struct ui *u, int key, struct ui_cmd *cmd);
+void detail_open(struct detail *d, const struct mrow *r);
+/* Draw d's row of m, with its history in hist (NULL: none kept), in lines y .. y + h - 1
+ * of a screen w wide. */
+void detail_draw(struct detail *d, const struct model *m, const struct history *hist, int y, int h,
+		 int w);
+
+/* What a key asks of the UI. */
+enum detail_res {
+	DETAIL_PASS,	     /* the main view's key, meaning the same here (p, Space, q) */
+	DETAIL_STAY,	     /* done here (scrolling) */
+	DETAIL_UNKNOWN,	     /* bound to nothing here */
+	DETAIL_BACK,	     /* back to the table */
+	DETAIL_WATCH_CGROUP, /* the table of d->cgroup's processes */
+	DETAIL_WATCH_PID,    /* the table watching d->pid alone */
+	DETAIL_NO_PROCESS,   /* Enter, with no process to watch */
+};
+
+enum detail_res detail_key(struct detail *d, int key);
 
 #endif

@@ -12,7 +12,7 @@
 #include "paint.h"
 #include "text.h"
 
-#define HELP_LINES 256
+#define HELP_LINES 512
 #define HELP_WIDTH 160
 
 struct page {
@@ -140,18 +140,17 @@ static void build(struct page *pg, const struct model *m, const struct pane *p, 
 	/* Marks first: they are why most people open this screen. */
 	marks(pg);
 	add(pg, false, " ");
-	add(pg, true, "Keys");
-	size_t nb;
-	const struct binding *b = bindings_main(&nb);
-	for (size_t i = 0; i < nb; i++)
-		if (b[i].help)
-			add(pg, false, "  %-16s  %s", b[i].help_keys, b[i].help);
-	add(pg, false, " ");
-	add(pg, true, "Keys in a row's detail view (Enter)");
-	b = bindings_detail(&nb);
-	for (size_t i = 0; i < nb; i++)
-		if (b[i].help)
-			add(pg, false, "  %-16s  %s", b[i].help_keys, b[i].help);
+	/* Every mode's keys, from the tables that dispatch them. */
+	for (int mode = 0; mode < BIND_MODES; mode++) {
+		size_t nb;
+		const struct binding *b = bindings_table((enum bind_mode)mode, &nb);
+		if (mode > 0)
+			add(pg, false, " ");
+		add(pg, true, "%s", bindings_title((enum bind_mode)mode));
+		for (size_t i = 0; i < nb; i++)
+			if (b[i].help)
+				add(pg, false, "  %-16s  %s", b[i].help_keys, b[i].help);
+	}
 	if (m) {
 		add(pg, false, " ");
 		events(pg, m);

@@ -4,18 +4,10 @@
 
 #include <stdbool.h>
 
-enum keybar_set {
-	KEYBAR_MAIN,
-	KEYBAR_DETAIL,
-	KEYBAR_HELP,
-	KEYBAR_MENU,
-	KEYBAR_DIALOG,
-	KEYBAR_SETUP_PMUS,
-	KEYBAR_SETUP_EVENTS,
-	KEYBAR_SETUP_MINE,
-	KEYBAR_SETUP_COLUMNS,
-};
+#include "bindings.h"
 
-void keybar_draw(enum keybar_set set, bool paused, bool focused, int y, int w);
+/* The bar of mode's binding table (bindings.c): paused relabels Pause, focused says
+ * whether a process is watched. */
+void keybar_draw(enum bind_mode mode, bool paused, bool focused, int y, int w);
 
 #endif

@@ -261,14 +261,16 @@ static void fold(struct ui *u, bool on)
 static void enter(struct ui *u)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
-	if (r && r->kind != ROW_CPU)
-		detail_open(u, r);
+	if (r && r->kind != ROW_CPU) {
+		detail_open(&u->detail, r);
+		u->mode = MODE_DETAIL;
+	}
 }
 
 /* A main-view key, as the binding table (bindings.c) maps it. */
 static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
-	const struct binding *b = bindings_find(key);
+	const struct binding *b = bindings_find(BIND_MODE_MAIN, key);
 	enum bind_act act = b ? b->act : BIND_NONE;
 	if (act == BIND_MOVE) {
 		move_selection(u, key);
@@ -376,7 +378,8 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		}
 		break;
 	case BIND_EVENTS:
-		setup_open(u);
+		setup_open(&u->setup);
+		u->mode = MODE_SETUP;
 		break;
 	case BIND_SAVE:
 		cmd->kind = UI_SAVE_CONFIG;
@@ -394,8 +397,6 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_QUIT:
 		cmd->kind = UI_QUIT;
 		break;
-	case BIND_WATCH_SEL: /* the detail view's (detail.c) */
-	case BIND_BACK:
 	case BIND_MOVE: /* done above */
 		break;
 	case BIND_NONE:
@@ -403,37 +404,32 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		snprintf(u->msg, sizeof(u->msg), "unknown key: h for help");
 		u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
 		break;
+	default: /* another mode's action (the detail view's Enter and Esc) */
+		break;
 	}
 }
 
 static void help_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
 	int page = LINES > 3 ? LINES - 2 : 1;
-	switch (key) {
-	case KEY_UP:
-		u->help_top--;
+	const struct binding *b = bindings_find(BIND_MODE_HELP, key);
+	switch (b ? b->act : BIND_BACK) {
+	case BIND_MOVE:
+		if (key == KEY_HOME)
+			u->help_top = 0;
+		else if (key == KEY_END)
+			u->help_top = 1 << 20; /* help_draw clamps it to the last page */
+		else
+			u->help_top += key == KEY_UP	  ? -1
+				       : key == KEY_DOWN  ? 1
+				       : key == KEY_PPAGE ? -page
+							  : page; /* PgDn, Space */
 		break;
-	case KEY_DOWN:
-		u->help_top++;
-		break;
-	case KEY_PPAGE:
-		u->help_top -= page;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		u->help_top += page;
-		break;
-	case KEY_HOME:
-		u->help_top = 0;
-		break;
-	case KEY_END:
-		u->help_top = 1 << 20; /* help_draw clamps it to the last page */
-		break;
-	case KEY_F(10):
+	case BIND_QUIT:
 		cmd->kind = UI_QUIT;
 		return;
 	default:
-		u->mode = MODE_MAIN; /* Esc, q, h, ?: back, as in htop */
+		u->mode = MODE_MAIN; /* Esc, q, h, ?, and any key without a use: back, as htop */
 		break;
 	}
 	if (u->help_top < 0)
@@ -557,6 +553,82 @@ static void menu_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 	ui_refresh_rows(u, true);
 }
 
+/* A key of the events setup: its state changes there, the rest is done here. */
+static void setup_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	struct setup_in in = ui_setup_in(u);
+	struct setup_res r;
+	setupkeys_handle(&u->setup, &in, key, &r);
+	if (r.msg)
+		snprintf(u->msg, sizeof(u->msg), "%s", r.msg);
+	if (r.close)
+		u->mode = MODE_MAIN;
+	if (r.events_pane)
+		snprintf(u->want_pane, sizeof(u->want_pane), "Events");
+	cmd->kind = UI_REDRAW;
+	switch (r.cmd) {
+	case SETUP_CMD_QUIT:
+		cmd->kind = UI_QUIT;
+		break;
+	case SETUP_CMD_SAVE:
+		cmd->kind = UI_SAVE_CONFIG;
+		break;
+	case SETUP_CMD_EVENTS:
+		cmd->kind = UI_SET_EVENTS;
+		cmd->spec = r.spec;
+		break;
+	case SETUP_CMD_METRICS:
+		cmd->kind = UI_SET_METRICS;
+		cmd->metrics = r.metrics;
+		cmd->nmetrics = r.nmetrics;
+		break;
+	case SETUP_CMD_COLUMNS:
+		/* The table follows at once; main.c hears of it to save it. */
+		ui_set_columns(u, u->panes[u->pane].name, r.columns);
+		cmd->kind = UI_SET_COLUMNS;
+		cmd->spec = u->pane_name;
+		cmd->columns = ui_columns(u, u->pane_name);
+		break;
+	case SETUP_CMD_NONE:
+		break;
+	}
+}
+
+/* A key of a row's detail view: what it does not take is the main view's. */
+static void detail_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
+{
+	struct detail *d = &u->detail;
+	cmd->kind = UI_REDRAW;
+	switch (detail_key(d, key)) {
+	case DETAIL_PASS:
+		main_key(u, key, cmd);
+		break;
+	case DETAIL_STAY:
+		break;
+	case DETAIL_UNKNOWN:
+		snprintf(u->msg, sizeof(u->msg), "unknown key here: Esc goes back, h for help");
+		u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
+		break;
+	case DETAIL_BACK:
+		u->mode = MODE_MAIN;
+		break;
+	case DETAIL_WATCH_CGROUP:
+		u->mode = MODE_MAIN;
+		snprintf(u->cgroup, sizeof(u->cgroup), "%s", d->cgroup);
+		u->filter[0] = '\0'; /* it chose among cgroup names */
+		cmd->kind = UI_TOGGLE_CGROUPS;
+		ui_refresh_rows(u, true);
+		break;
+	case DETAIL_NO_PROCESS:
+		snprintf(u->msg, sizeof(u->msg), "no process to watch here");
+		break;
+	case DETAIL_WATCH_PID:
+		u->mode = MODE_MAIN;
+		focus(u, d->pid, cmd);
+		break;
+	}
+}
+
 void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 {
 	bool had_msg = *u->msg;
@@ -578,11 +650,10 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		menu_mode_key(u, key, cmd);
 		break;
 	case MODE_SETUP:
-		setupkeys_handle(u, key, cmd);
+		setup_key(u, key, cmd);
 		break;
 	case MODE_DETAIL:
-		if (!detail_key(u, key, cmd))
-			main_key(u, key, cmd);
+		detail_mode_key(u, key, cmd);
 		break;
 	case MODE_MAIN:
 		if (key == KEY_MOUSE)

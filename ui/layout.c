@@ -74,16 +74,16 @@ static void bottom_line(struct ui *u, int y, int w)
 		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
 		paint_text(y, 0, w, u->msg, colors_attr(CLR_MESSAGE));
 	} else
-		keybar_draw(u->mode == MODE_MENU     ? KEYBAR_MENU
-			    : u->mode == MODE_DETAIL ? KEYBAR_DETAIL
-						     : KEYBAR_MAIN,
+		keybar_draw(u->mode == MODE_MENU     ? BIND_MODE_MENU
+			    : u->mode == MODE_DETAIL ? BIND_MODE_DETAIL
+						     : BIND_MODE_MAIN,
 			    u->paused, u->focus > 0, y, w);
 }
 
 static void draw_help(struct ui *u, int h, int w)
 {
 	help_draw(u->m, ui_pane(u), &u->help_top, 0, h - 1, w);
-	keybar_draw(KEYBAR_HELP, u->paused, u->focus > 0, h - 1, w);
+	keybar_draw(BIND_MODE_HELP, u->paused, u->focus > 0, h - 1, w);
 }
 
 static void draw_table(struct ui *u, int y, int h, int w)
@@ -133,12 +133,13 @@ void layout_draw(struct ui *u)
 		return;
 	}
 	if (u->mode == MODE_SETUP) {
-		setup_draw(u);
+		struct setup_in in = ui_setup_in(u);
+		setup_draw(&u->setup, &in);
 		refresh();
 		return;
 	}
 	if (u->mode == MODE_DETAIL) {
-		detail_draw(u, 0, h - 1, w);
+		detail_draw(&u->detail, u->m, u->hist, 0, h - 1, w);
 		bottom_line(u, h - 1, w);
 		refresh();
 		return;

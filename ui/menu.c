@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "colors.h"
 #include "curs.h"
 #include "paint.h"
@@ -25,27 +26,21 @@ int menu_add(struct menu *mn, const char *label, long value)
 
 enum menu_res menu_key(struct menu *mn, int key)
 {
-	switch (key) {
-	case KEY_UP:
-		if (mn->sel > 0)
+	const struct binding *b = bindings_find(BIND_MODE_MENU, key);
+	switch (b ? b->act : BIND_NONE) {
+	case BIND_MOVE:
+		if (key == KEY_UP && mn->sel > 0)
 			mn->sel--;
-		return MENU_STAY;
-	case KEY_DOWN:
-		if (mn->sel + 1 < mn->n)
+		else if (key == KEY_DOWN && mn->sel + 1 < mn->n)
 			mn->sel++;
+		else if (key == KEY_HOME)
+			mn->sel = 0;
+		else if (key == KEY_END)
+			mn->sel = mn->n ? mn->n - 1 : 0;
 		return MENU_STAY;
-	case KEY_HOME:
-		mn->sel = 0;
-		return MENU_STAY;
-	case KEY_END:
-		mn->sel = mn->n ? mn->n - 1 : 0;
-		return MENU_STAY;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
+	case BIND_PICK:
 		return mn->n ? MENU_PICK : MENU_CANCEL;
-	case 27:
-	case 'q':
+	case BIND_CANCEL:
 		return MENU_CANCEL;
 	default:
 		return MENU_STAY;

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "colors.h"
 #include "curs.h"
 #include "paint.h"
 #include "text.h"
 
-#define KEY_ESC 27
 #define CTRL(c) ((c)&0x1f)
 #define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_%./-"
 
@@ -63,33 +63,27 @@ static void choose(struct metricdlg *d, int step)
 
 enum metricdlg_res metricdlg_key(struct metricdlg *d, int key)
 {
-	switch (key) {
-	case KEY_ESC:
+	const struct binding *b = bindings_find(BIND_MODE_DIALOG, key);
+	switch (b ? b->act : BIND_NONE) {
+	case BIND_CANCEL:
 		return MDLG_CANCEL;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
+	case BIND_PICK:
 		return MDLG_DONE;
-	case KEY_UP:
-	case KEY_BTAB:
-		d->field = (enum metricdlg_field)((d->field + MDF_COUNT - 1) % MDF_COUNT);
-		return MDLG_STAY;
-	case KEY_DOWN:
-	case '\t':
-		d->field = (enum metricdlg_field)((d->field + 1) % MDF_COUNT);
-		return MDLG_STAY;
-	case KEY_LEFT:
-	case KEY_RIGHT:
+	case BIND_FIELD: {
+		int step = key == KEY_UP || key == KEY_BTAB ? MDF_COUNT - 1 : 1;
+		d->field = (enum metricdlg_field)((d->field + step) % MDF_COUNT);
+		break;
+	}
+	case BIND_CHOOSE:
 		if (d->field != MDF_NAME)
 			choose(d, key == KEY_LEFT ? -1 : 1);
-		return MDLG_STAY;
-	default:
+		break;
+	default: /* BIND_EDIT, and the characters of a name */
 		if (d->field == MDF_NAME)
 			name_key(d, key);
-		else if (key == ' ')
-			choose(d, 1);
-		return MDLG_STAY;
+		break;
 	}
+	return MDLG_STAY;
 }
 
 void metricdlg_metric(const struct metricdlg *d, struct user_metric *out)

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "bindings.h"
 #include "colors.h"
 #include "paint.h"
 #include "text.h"
@@ -92,12 +93,14 @@ void pmulist_draw(const struct catalog *c, bool all, struct scroll *s, int y, in
 			i = -1;
 	}
 	if (absent && k < h - 1) {
-		char more[96];
+		char more[96], key[16];
+		bindings_key_name(BIND_MODE_SETUP_PMUS, BIND_ALL_PMUS, 0, key, sizeof(key));
 		if (all)
-			snprintf(more, sizeof(more), "a hides the %zu not on this machine", absent);
-		else
-			snprintf(more, sizeof(more), "%zu more not on this machine: a shows them",
+			snprintf(more, sizeof(more), "%s hides the %zu not on this machine", key,
 				 absent);
+		else
+			snprintf(more, sizeof(more), "%zu more not on this machine: %s shows them",
+				 absent, key);
 		paint_text(y + 1 + k, 1, w - 1, more, colors_attr(CLR_MISSING));
 	}
 }

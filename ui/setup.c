@@ -15,15 +15,19 @@
 #include "paint.h"
 #include "pmulist.h"
 #include "text.h"
-#include "uistate.h"
 #include "userev.h"
 
 static const char *const view_names[SETUP_VIEWS] = {"PMUs", "Events", "Your events", "Columns"};
 
-void setup_open(struct ui *u)
+void setup_init(struct setup *s)
 {
-	struct setup *s = &u->setup;
-	u->mode = MODE_SETUP;
+	memset(s, 0, sizeof(*s));
+	s->pmu = -1;
+	setup_spec_changed(s, "");
+}
+
+void setup_open(struct setup *s)
+{
 	s->view = SETUP_PMUS;
 	s->sub = SUB_NONE;
 	s->stale = true;
@@ -36,40 +40,48 @@ void setup_free(struct setup *s)
 	s->cap = s->nhits = 0;
 }
 
-void setup_spec_changed(struct ui *u)
+void setup_spec_changed(struct setup *s, const char *spec)
 {
-	u->setup.split_ok = uspec_parse(u->spec, &u->setup.spec) == 0;
+	s->split_ok = uspec_parse(spec, &s->spec) == 0;
 	/* A pick list holds member and group numbers of the old spec. */
-	if (u->setup.sub == SUB_GROUP)
-		u->setup.sub = SUB_NONE;
+	if (s->sub == SUB_GROUP)
+		s->sub = SUB_NONE;
 }
 
-void setup_catalog_changed(struct ui *u)
+void setup_catalog_changed(struct setup *s)
 {
-	u->setup.stale = true;
-	u->setup.pmu = -1;
-	u->setup.pmus = (struct scroll){0};
-	u->setup.events = (struct scroll){0};
+	s->stale = true;
+	s->pmu = -1;
+	s->pmus = (struct scroll){0};
+	s->events = (struct scroll){0};
 }
 
-void setup_refresh_hits(struct ui *u)
+bool setup_refused(struct setup *s)
 {
-	struct setup *s = &u->setup;
+	if (!s->spec_typed)
+		return false;
+	s->spec_typed = false;
+	s->sub = SUB_SPEC;
+	return true;
+}
+
+void setup_refresh_hits(struct setup *s, const struct catalog *cat)
+{
 	if (!s->stale)
 		return;
 	s->stale = false;
-	size_t need = catalog_nevents(u->cat);
+	size_t need = catalog_nevents(cat);
 	if (need > s->cap) {
 		unsigned *h = realloc(s->hits, need * sizeof(*h));
 		if (!h) {
 			s->nhits = 0;
-			snprintf(u->msg, sizeof(u->msg), "out of memory: the search found nothing");
+			snprintf(s->msg, sizeof(s->msg), "out of memory: the search found nothing");
 			return;
 		}
 		s->hits = h;
 		s->cap = need;
 	}
-	s->nhits = catalog_search(u->cat, s->pmu, s->search, s->hits, s->cap);
+	s->nhits = catalog_search(cat, s->pmu, s->search, s->hits, s->cap);
 	scroll_set(&s->events, s->nhits);
 }
 
@@ -85,64 +97,81 @@ static void tab_line(const struct setup *s, int y, int w)
 	}
 }
 
-static void pmus_context(const struct ui *u, char *buf, size_t len)
+static void pmus_context(const struct catalog *cat, bool all, char *buf, size_t len)
 {
-	size_t present = pmulist_rows(u->cat, false);
-	if (u->setup.all_pmus)
+	size_t present = pmulist_rows(cat, false);
+	char open[16], search[16];
+	bindings_key_name(BIND_MODE_SETUP_PMUS, BIND_OPEN_PMU, 0, open, sizeof(open));
+	bindings_key_name(BIND_MODE_SETUP_PMUS, BIND_SEARCH, 0, search, sizeof(search));
+	if (all)
 		snprintf(buf, len,
-			 "%u PMUs and headings, %zu present; %u events. Enter lists a PMU's "
-			 "events, / searches them all",
-			 catalog_npmus(u->cat), present, catalog_nevents(u->cat));
+			 "%u PMUs and headings, %zu present; %u events. %s lists a PMU's events, "
+			 "%s searches them all",
+			 catalog_npmus(cat), present, catalog_nevents(cat), open, search);
 	else
 		snprintf(buf, len,
-			 "%zu PMUs and headings on this machine; %u events. Enter lists a "
-			 "PMU's events, / searches them all",
-			 present, catalog_nevents(u->cat));
+			 "%zu PMUs and headings on this machine; %u events. %s lists a PMU's "
+			 "events, %s searches them all",
+			 present, catalog_nevents(cat), open, search);
 }
 
-static void events_context(const struct ui *u, char *buf, size_t len)
+static void events_context(const struct setup *s, const struct catalog *cat, char *buf, size_t len)
 {
-	const struct setup *s = &u->setup;
-	const struct catalog_pmu *p = s->pmu >= 0 ? catalog_pmu(u->cat, (unsigned)s->pmu) : NULL;
+	const struct catalog_pmu *p = s->pmu >= 0 ? catalog_pmu(cat, (unsigned)s->pmu) : NULL;
 	char name[64], search[PROMPT_MAX];
 	text_sanitize(p ? p->name : "all PMUs", name, sizeof(name), colors_utf8());
 	text_sanitize(s->search, search, sizeof(search), colors_utf8());
 	size_t o = (size_t)snprintf(buf, len, "Events of %s: %zu shown", name, s->nhits);
 	if (*s->search && o < len)
 		snprintf(buf + o, len - o, ", matching '%s'", search);
-	else if (o < len)
-		snprintf(buf + o, len - o, ". Enter adds one as its own group, g into a group");
+	else if (o < len) {
+		char add[16], group[16];
+		bindings_key_name(BIND_MODE_SETUP_EVENTS, BIND_ADD, 0, add, sizeof(add));
+		bindings_key_name(BIND_MODE_SETUP_EVENTS, BIND_ADD_GROUP, 0, group, sizeof(group));
+		snprintf(buf + o, len - o, ". %s adds one as its own group, %s into a group", add,
+			 group);
+	}
 }
 
-static void context_line(const struct ui *u, int y, int w)
+/* The keys it names are the table's (bindings.c). */
+static void columns_context(const struct pane *shown, char *buf, size_t len)
+{
+	enum bind_mode m = BIND_MODE_SETUP_COLUMNS;
+	char toggle[16], left[16], right[16], save[16];
+	bindings_key_name(m, BIND_COL_TOGGLE, 0, toggle, sizeof(toggle));
+	bindings_key_name(m, BIND_COL_MOVE, 0, left, sizeof(left));
+	bindings_key_name(m, BIND_COL_MOVE, 1, right, sizeof(right));
+	bindings_key_name(m, BIND_SAVE, 0, save, sizeof(save));
+	snprintf(buf, len,
+		 "Columns of the %s pane: %s shows or hides one, %s and %s move it, %s saves",
+		 shown ? shown->name : "?", toggle, left, right, save);
+}
+
+static void context_line(const struct setup *s, const struct setup_in *in, int y, int w)
 {
 	char buf[USPEC_TEXT + 64], clean[USPEC_TEXT + 64];
-	switch (u->setup.view) {
+	switch (s->view) {
 	case SETUP_PMUS:
-		pmus_context(u, buf, sizeof(buf));
+		pmus_context(in->cat, s->all_pmus, buf, sizeof(buf));
 		break;
 	case SETUP_EVENTS:
-		events_context(u, buf, sizeof(buf));
+		events_context(s, in->cat, buf, sizeof(buf));
 		break;
 	case SETUP_COLUMNS:
-		snprintf(buf, sizeof(buf),
-			 "Columns of the %s pane: Space shows or hides one, [ and ] move it, W "
-			 "saves",
-			 u->npanes ? u->panes[u->pane].name : "?");
+		columns_context(in->shown, buf, sizeof(buf));
 		break;
 	default:
-		snprintf(buf, sizeof(buf), "In force: %s", *u->spec ? u->spec : "(none)");
+		snprintf(buf, sizeof(buf), "In force: %s", *in->spec ? in->spec : "(none)");
 		break;
 	}
 	text_sanitize(buf, clean, sizeof(clean), colors_utf8());
 	paint_text(y, 0, w, clean, A_NORMAL);
 }
 
-static const char *empty_text(const struct ui *u)
+static const char *empty_text(const struct setup *s, const struct catalog *cat)
 {
-	const struct setup *s = &u->setup;
-	const struct catalog_pmu *p = s->pmu >= 0 ? catalog_pmu(u->cat, (unsigned)s->pmu) : NULL;
-	if (!u->cat)
+	const struct catalog_pmu *p = s->pmu >= 0 ? catalog_pmu(cat, (unsigned)s->pmu) : NULL;
+	if (!cat)
 		return "no event catalogue: ':' still takes any event spec";
 	if (*s->search)
 		return "no event matches: Backspace, or Esc and / for a new search";
@@ -151,86 +180,87 @@ static const char *empty_text(const struct ui *u)
 	return "no named events here: ':' takes raw ones (pmu/event=0x../, rNNNN)";
 }
 
-static void draw_view(struct ui *u, int y, int h, int w)
+static void draw_view(struct setup *s, const struct setup_in *in, int y, int h, int w)
 {
-	struct setup *s = &u->setup;
 	if (s->view == SETUP_PMUS) {
-		pmulist_draw(u->cat, s->all_pmus, &s->pmus, y, h, w);
+		pmulist_draw(in->cat, s->all_pmus, &s->pmus, y, h, w);
 	} else if (s->view == SETUP_EVENTS) {
-		setup_refresh_hits(u);
+		setup_refresh_hits(s, in->cat);
 		struct evlist_view v = {
-			.c = u->cat,
+			.c = in->cat,
 			.hits = s->hits,
 			.n = s->nhits,
 			.show_pmu = s->pmu < 0,
 			.mine = s->split_ok ? &s->spec : NULL,
-			.empty = empty_text(u),
+			.empty = empty_text(s, in->cat),
 		};
 		evlist_draw(&v, &s->events, y, h, w);
 	} else if (s->view == SETUP_COLUMNS) {
-		colpick_draw(u, &s->cols, y, h, w);
+		colpick_draw(in->shown, in->all, &s->cols, y, h, w);
 	} else {
-		struct userev_view v = setup_userev_view(u);
+		struct userev_view v = setup_userev_view(s, in);
 		userev_draw(&v, &s->mine, y, h, w);
 	}
 }
 
-static const enum keybar_set view_keys[SETUP_VIEWS] = {KEYBAR_SETUP_PMUS, KEYBAR_SETUP_EVENTS,
-						       KEYBAR_SETUP_MINE, KEYBAR_SETUP_COLUMNS};
+static const enum bind_mode view_modes[SETUP_VIEWS] = {BIND_MODE_SETUP_PMUS, BIND_MODE_SETUP_EVENTS,
+						       BIND_MODE_SETUP_MINE,
+						       BIND_MODE_SETUP_COLUMNS};
 
-static void bottom_line(struct ui *u, int y, int w)
+enum bind_mode setup_bind_mode(const struct setup *s)
 {
-	struct setup *s = &u->setup;
-	bool msg = *u->msg && (u->msg_until == 0 || ui_now() < u->msg_until);
+	return s->sub == SUB_GROUP    ? BIND_MODE_MENU
+	       : s->sub == SUB_METRIC ? BIND_MODE_DIALOG
+				      : view_modes[s->view];
+}
+
+static void bottom_line(const struct setup *s, const struct setup_in *in, int y, int w)
+{
+	/* A search out of memory while drawing, when nothing else is said. */
+	const char *msg = in->msg && *in->msg ? in->msg : *s->msg ? s->msg : NULL;
 	if (s->sub == SUB_SEARCH || s->sub == SUB_SPEC) {
 		/* Why a spec was refused stays above the line that mends it. */
 		if (msg && y > 2) {
 			paint_fill(y - 1, 0, w, colors_attr(CLR_MESSAGE));
-			paint_text(y - 1, 0, w, u->msg, colors_attr(CLR_MESSAGE));
+			paint_text(y - 1, 0, w, msg, colors_attr(CLR_MESSAGE));
 		}
 		prompt_draw(&s->prompt, y, w);
 	} else if (msg) {
 		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
-		paint_text(y, 0, w, u->msg, colors_attr(CLR_MESSAGE));
+		paint_text(y, 0, w, msg, colors_attr(CLR_MESSAGE));
 	} else {
-		enum keybar_set k = s->sub == SUB_GROUP	   ? KEYBAR_MENU
-				    : s->sub == SUB_METRIC ? KEYBAR_DIALOG
-							   : view_keys[s->view];
-		keybar_draw(k, u->paused, false, y, w);
+		keybar_draw(setup_bind_mode(s), in->paused, false, y, w);
 	}
 }
 
-struct userev_view setup_userev_view(const struct ui *u)
+struct userev_view setup_userev_view(const struct setup *s, const struct setup_in *in)
 {
-	const struct setup *s = &u->setup;
 	return (struct userev_view){.s = s->split_ok ? &s->spec : NULL,
-				    .raw = u->spec,
-				    .metrics = u->metrics,
-				    .nmetrics = u->nmetrics,
-				    .m = u->m};
+				    .raw = in->spec,
+				    .metrics = in->metrics,
+				    .nmetrics = in->nmetrics,
+				    .m = in->m};
 }
 
-void setup_sync(struct ui *u)
+void setup_sync(struct setup *s, const struct setup_in *in)
 {
-	struct setup *s = &u->setup;
 	struct userev_row rows[USEREV_ROWS];
-	struct userev_view v = setup_userev_view(u);
-	setup_refresh_hits(u);
-	scroll_set(&s->pmus, pmulist_rows(u->cat, s->all_pmus));
+	struct userev_view v = setup_userev_view(s, in);
+	setup_refresh_hits(s, in->cat);
+	scroll_set(&s->pmus, pmulist_rows(in->cat, s->all_pmus));
 	scroll_set(&s->events, s->nhits);
 	scroll_set(&s->mine, userev_rows(&v, rows, USEREV_ROWS));
 	struct colpick_row cols[40];
-	scroll_set(&s->cols, colpick_rows(u, cols, 40));
+	scroll_set(&s->cols, colpick_rows(in->shown, in->all, cols, 40));
 }
 
-void setup_draw(struct ui *u)
+void setup_draw(struct setup *s, const struct setup_in *in)
 {
 	int h = LINES, w = COLS;
-	struct setup *s = &u->setup;
-	setup_sync(u);
+	setup_sync(s, in);
 	tab_line(s, 0, w);
-	context_line(u, 1, w);
-	draw_view(u, 2, h - 3, w);
+	context_line(s, in, 1, w);
+	draw_view(s, in, 2, h - 3, w);
 	if (s->sub == SUB_GROUP)
 		menu_draw(&s->menu, 2, w > 56 ? w - 56 : 0, w < 56 ? w : 56, h - 3);
 	if (s->sub == SUB_METRIC) {
@@ -238,5 +268,5 @@ void setup_draw(struct ui *u)
 		int dy = h / 2 - METRICDLG_LINES / 2;
 		metricdlg_draw(&s->dlg, dy > 2 ? dy : 2, (w - dw) / 2, dw);
 	}
-	bottom_line(u, h - 1, w);
+	bottom_line(s, in, h - 1, w);
 }

@@ -1,194 +1,190 @@
 /* Keys of the events setup screen. Every change is made to a copy of the spec in force
  * and sent to main.c whole; what is shown stays the spec in force until main.c says
- * otherwise (ui_set_user_spec), so a change that fails never looks applied. */
+ * otherwise (ui_set_user_spec), so a change that fails never looks applied. Keys change
+ * the setup's own state; what they ask of the UI comes back in struct setup_res. */
 #include "setupkeys.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "catalog.h"
 #include "colors.h"
 #include "colpick.h"
 #include "pmulist.h"
 #include "text.h"
-#include "uistate.h"
 #include "userev.h"
 
-#define KEY_ESC 27
-
-static void send_spec_text(struct ui *u, struct ui_cmd *cmd, const char *text)
+static void send_spec_text(struct setup *s, struct setup_res *r, const char *text)
 {
-	u->setup.spec_typed = false;
-	snprintf(u->spec_out, sizeof(u->spec_out), "%s", text);
-	cmd->kind = UI_SET_EVENTS;
-	cmd->spec = u->spec_out;
+	s->spec_typed = false;
+	snprintf(s->spec_out, sizeof(s->spec_out), "%s", text);
+	r->cmd = SETUP_CMD_EVENTS;
+	r->spec = s->spec_out;
 }
 
-static bool send_spec(struct ui *u, struct ui_cmd *cmd, const struct uspec *sp)
+static bool send_spec(struct setup *s, struct setup_res *r, const struct uspec *sp)
 {
 	char text[USPEC_TEXT];
 	if (uspec_format(sp, text, sizeof(text))) {
-		snprintf(u->msg, sizeof(u->msg),
+		snprintf(s->msg, sizeof(s->msg),
 			 "That would make the spec longer than %d bytes: "
 			 "remove events first",
 			 USPEC_TEXT - 1);
 		return false;
 	}
-	send_spec_text(u, cmd, text);
+	send_spec_text(s, r, text);
 	return true;
 }
 
 /* Back to the table, on the Events pane once main.c has built it. */
-static void show_events_pane(struct ui *u)
+static void show_events_pane(struct setup_res *r)
 {
-	u->mode = MODE_MAIN;
-	snprintf(u->want_pane, sizeof(u->want_pane), "Events");
+	r->close = true;
+	r->events_pane = true;
 }
 
-static const struct catalog_event *selected_event(struct ui *u)
+static const struct catalog_event *selected_event(struct setup *s, const struct setup_in *in)
 {
-	struct setup *s = &u->setup;
-	setup_refresh_hits(u);
+	setup_refresh_hits(s, in->cat);
 	if (s->view != SETUP_EVENTS || s->events.sel >= s->nhits)
 		return NULL;
-	return catalog_event(u->cat, s->hits[s->events.sel]);
+	return catalog_event(in->cat, s->hits[s->events.sel]);
 }
 
 /* Add the selected catalogue event to group g (< 0: a group of its own). */
-static void add_event(struct ui *u, struct ui_cmd *cmd, int g)
+static void add_event(struct setup *s, const struct setup_in *in, struct setup_res *r, int g)
 {
-	const struct catalog_event *e = selected_event(u);
+	const struct catalog_event *e = selected_event(s, in);
 	struct uspec sp;
 	char name[64];
 	if (!e)
 		return;
-	if (!u->setup.split_ok) {
+	if (!s->split_ok) {
 		/* A spec this screen cannot split still takes one more group at its end. */
 		char text[USPEC_TEXT * 2];
-		snprintf(text, sizeof(text), "%s%s%s", u->spec, *u->spec ? "," : "", e->name);
+		snprintf(text, sizeof(text), "%s%s%s", in->spec, *in->spec ? "," : "", e->name);
 		if (strlen(text) >= USPEC_TEXT) {
-			snprintf(u->msg, sizeof(u->msg), "The spec is full: remove events first");
+			snprintf(s->msg, sizeof(s->msg), "The spec is full: remove events first");
 			return;
 		}
-		send_spec_text(u, cmd, text);
+		send_spec_text(s, r, text);
 	} else {
-		sp = u->setup.spec;
-		if (uspec_add(&sp, e->name, g) || !send_spec(u, cmd, &sp)) {
-			if (!*u->msg)
-				snprintf(u->msg, sizeof(u->msg),
+		sp = s->spec;
+		if (uspec_add(&sp, e->name, g) || !send_spec(s, r, &sp)) {
+			if (!*s->msg)
+				snprintf(s->msg, sizeof(s->msg),
 					 "Too many events: remove some first");
 			return;
 		}
 	}
 	text_sanitize(e->name, name, sizeof(name), colors_utf8());
-	snprintf(u->msg, sizeof(u->msg),
+	snprintf(s->msg, sizeof(s->msg),
 		 "Adding %s: its column in the Events pane fills in "
 		 "from the next tick",
 		 name);
-	show_events_pane(u);
+	show_events_pane(r);
 }
 
-static const struct userev_row *selected_row(struct ui *u, struct userev_row *rows)
+static const struct userev_row *selected_row(struct setup *s, const struct setup_in *in,
+					     struct userev_row *rows)
 {
-	struct setup *s = &u->setup;
-	struct userev_view v = setup_userev_view(u);
+	struct userev_view v = setup_userev_view(s, in);
 	unsigned n = userev_rows(&v, rows, USEREV_ROWS);
 	return s->view == SETUP_MINE && s->mine.sel < n ? &rows[s->mine.sel] : NULL;
 }
 
-static void send_metrics(struct ui *u, struct ui_cmd *cmd, unsigned n)
+static void send_metrics(struct setup *s, struct setup_res *r, unsigned n)
 {
-	cmd->kind = UI_SET_METRICS;
-	cmd->metrics = u->metrics_out;
-	cmd->nmetrics = n;
+	r->cmd = SETUP_CMD_METRICS;
+	r->metrics = s->metrics_out;
+	r->nmetrics = n;
 }
 
-static void remove_metric(struct ui *u, struct ui_cmd *cmd, unsigned i)
+static void remove_metric(struct setup *s, const struct setup_in *in, struct setup_res *r,
+			  unsigned i)
 {
 	unsigned n = 0;
-	for (unsigned k = 0; k < u->nmetrics; k++)
+	for (unsigned k = 0; k < in->nmetrics; k++)
 		if (k != i)
-			u->metrics_out[n++] = u->metrics[k];
-	send_metrics(u, cmd, n);
+			s->metrics_out[n++] = in->metrics[k];
+	send_metrics(s, r, n);
 }
 
 /* x, Delete: an event, a whole group, or a derived column. */
-static void remove_selected(struct ui *u, struct ui_cmd *cmd)
+static void remove_selected(struct setup *s, const struct setup_in *in, struct setup_res *r)
 {
 	struct userev_row rows[USEREV_ROWS];
-	const struct userev_row *r = selected_row(u, rows);
-	struct uspec sp = u->setup.spec;
-	if (!r || r->kind == UREV_METRICS)
+	const struct userev_row *row = selected_row(s, in, rows);
+	struct uspec sp = s->spec;
+	if (!row || row->kind == UREV_METRICS)
 		return;
-	if (r->kind == UREV_METRIC) {
-		remove_metric(u, cmd, r->i);
+	if (row->kind == UREV_METRIC) {
+		remove_metric(s, in, r, row->i);
 		return;
 	}
-	if (r->kind == UREV_EVENT) {
-		uspec_remove(&sp, r->i);
+	if (row->kind == UREV_EVENT) {
+		uspec_remove(&sp, row->i);
 	} else {
-		unsigned n, first = uspec_group_first(&sp, r->i, &n);
+		unsigned n, first = uspec_group_first(&sp, row->i, &n);
 		while (n--)
 			uspec_remove(&sp, first);
 	}
-	send_spec(u, cmd, &sp);
+	send_spec(s, r, &sp);
 }
 
 /* g: pick the group to add the selected event to, or to move the selected member to. */
-static void pick_group(struct ui *u, struct ui_cmd *cmd)
+static void pick_group(struct setup *s, const struct setup_in *in, struct setup_res *r)
 {
-	struct setup *s = &u->setup;
 	struct userev_row rows[USEREV_ROWS];
 	if (!s->split_ok)
 		return;
 	if (s->view == SETUP_EVENTS) {
-		if (!selected_event(u))
+		if (!selected_event(s, in))
 			return;
 		if (s->spec.ng == 0) {
-			add_event(u, cmd, -1); /* nothing to pick from */
+			add_event(s, in, r, -1); /* nothing to pick from */
 			return;
 		}
 		s->moving = -1;
 		userev_group_menu(&s->menu, &s->spec, "Add to group");
 	} else {
-		const struct userev_row *r = selected_row(u, rows);
-		if (!r || r->kind != UREV_EVENT)
+		const struct userev_row *row = selected_row(s, in, rows);
+		if (!row || row->kind != UREV_EVENT)
 			return;
-		s->moving = (int)r->i;
+		s->moving = (int)row->i;
 		userev_group_menu(&s->menu, &s->spec, "Move to group");
 	}
 	s->sub = SUB_GROUP;
 }
 
-static void group_key(struct ui *u, int key, struct ui_cmd *cmd)
+static void group_key(struct setup *s, const struct setup_in *in, int key, struct setup_res *r)
 {
-	struct setup *s = &u->setup;
-	enum menu_res r = menu_key(&s->menu, key);
-	if (r == MENU_STAY)
+	enum menu_res res = menu_key(&s->menu, key);
+	if (res == MENU_STAY)
 		return;
 	s->sub = SUB_NONE;
-	if (r == MENU_CANCEL)
+	if (res == MENU_CANCEL)
 		return;
 	int g = (int)menu_value(&s->menu);
 	if (s->moving < 0) {
-		add_event(u, cmd, g);
+		add_event(s, in, r, g);
 		return;
 	}
 	struct uspec sp = s->spec;
 	if (uspec_move(&sp, (unsigned)s->moving, g) == 0)
-		send_spec(u, cmd, &sp);
+		send_spec(s, r, &sp);
 }
 
-static void open_metric(struct ui *u)
+static void open_metric(struct setup *s, const struct setup_in *in)
 {
-	struct setup *s = &u->setup;
-	if (u->nmetrics >= CONFIG_METRICS_MAX) {
-		snprintf(u->msg, sizeof(u->msg), "At most %d derived columns: remove one first (x)",
+	if (in->nmetrics >= CONFIG_METRICS_MAX) {
+		snprintf(s->msg, sizeof(s->msg), "At most %d derived columns: remove one first (x)",
 			 CONFIG_METRICS_MAX);
 		return;
 	}
-	if (!metricdlg_open(&s->dlg, u->m)) {
-		snprintf(u->msg, sizeof(u->msg),
+	if (!metricdlg_open(&s->dlg, in->m)) {
+		snprintf(s->msg, sizeof(s->msg),
 			 "No events of your own to divide yet: add two "
 			 "in one group first");
 		return;
@@ -196,24 +192,23 @@ static void open_metric(struct ui *u)
 	s->sub = SUB_METRIC;
 }
 
-static void metric_key(struct ui *u, int key, struct ui_cmd *cmd)
+static void metric_key(struct setup *s, const struct setup_in *in, int key, struct setup_res *r)
 {
-	struct setup *s = &u->setup;
-	enum metricdlg_res r = metricdlg_key(&s->dlg, key);
-	if (r == MDLG_CANCEL)
+	enum metricdlg_res res = metricdlg_key(&s->dlg, key);
+	if (res == MDLG_CANCEL)
 		s->sub = SUB_NONE;
-	if (r != MDLG_DONE || !metricdlg_check(&s->dlg, u->m, u->metrics, u->nmetrics))
+	if (res != MDLG_DONE || !metricdlg_check(&s->dlg, in->m, in->metrics, in->nmetrics))
 		return;
-	memcpy(u->metrics_out, u->metrics, u->nmetrics * sizeof(u->metrics[0]));
-	metricdlg_metric(&s->dlg, &u->metrics_out[u->nmetrics]);
-	send_metrics(u, cmd, u->nmetrics + 1);
+	if (in->nmetrics)
+		memcpy(s->metrics_out, in->metrics, in->nmetrics * sizeof(in->metrics[0]));
+	metricdlg_metric(&s->dlg, &s->metrics_out[in->nmetrics]);
+	send_metrics(s, r, in->nmetrics + 1);
 	s->sub = SUB_NONE;
-	snprintf(u->msg, sizeof(u->msg), "Column %s goes into the Events pane", s->dlg.name);
+	snprintf(s->msg, sizeof(s->msg), "Column %s goes into the Events pane", s->dlg.name);
 }
 
-static void open_search(struct ui *u)
+static void open_search(struct setup *s)
 {
-	struct setup *s = &u->setup;
 	if (s->view != SETUP_EVENTS) {
 		/* From the PMU list a search spans every PMU. */
 		s->view = SETUP_EVENTS;
@@ -224,9 +219,8 @@ static void open_search(struct ui *u)
 	prompt_open(&s->prompt, "Search:", s->search);
 }
 
-static void search_key(struct ui *u, int key)
+static void search_key(struct setup *s, int key)
 {
-	struct setup *s = &u->setup;
 	enum prompt_res r = prompt_key(&s->prompt, key);
 	if (r == PROMPT_IGNORED) {
 		scroll_key(&s->events, key); /* move through the hits while typing */
@@ -243,27 +237,25 @@ static void search_key(struct ui *u, int key)
 	s->stale = true;
 }
 
-static void spec_key(struct ui *u, int key, struct ui_cmd *cmd)
+static void spec_key(struct setup *s, int key, struct setup_res *r)
 {
-	struct setup *s = &u->setup;
-	enum prompt_res r = prompt_key(&s->prompt, key);
-	if (r == PROMPT_CANCEL)
+	enum prompt_res res = prompt_key(&s->prompt, key);
+	if (res == PROMPT_CANCEL)
 		s->sub = SUB_NONE;
-	if (r != PROMPT_ACCEPT)
+	if (res != PROMPT_ACCEPT)
 		return;
 	s->sub = SUB_NONE;
-	send_spec_text(u, cmd, s->prompt.text);
-	s->spec_typed = true; /* ui_events_refused opens the line again */
+	send_spec_text(s, r, s->prompt.text);
+	s->spec_typed = true; /* setup_refused opens the line again */
 	if (*s->prompt.text)
-		show_events_pane(u);
+		show_events_pane(r);
 	else
-		u->mode = MODE_MAIN;
+		r->close = true;
 }
 
-static void enter(struct ui *u, struct ui_cmd *cmd)
+static void enter(struct setup *s, const struct setup_in *in, struct setup_res *r)
 {
-	struct setup *s = &u->setup;
-	int row = pmulist_row(u->cat, s->all_pmus, s->pmus.sel);
+	int row = pmulist_row(in->cat, s->all_pmus, s->pmus.sel);
 	if (s->view == SETUP_PMUS && row >= 0) {
 		s->pmu = row;
 		s->search[0] = '\0';
@@ -271,47 +263,58 @@ static void enter(struct ui *u, struct ui_cmd *cmd)
 		s->events = (struct scroll){0};
 		s->stale = true;
 	} else if (s->view == SETUP_EVENTS) {
-		add_event(u, cmd, -1);
+		add_event(s, in, r, -1);
 	}
 }
 
-static void escape(struct ui *u)
+static void escape(struct setup *s, struct setup_res *r)
 {
-	struct setup *s = &u->setup;
 	if (s->view == SETUP_EVENTS && *s->search) {
 		s->search[0] = '\0';
 		s->stale = true;
 	} else {
-		u->mode = MODE_MAIN;
+		r->close = true;
+	}
+}
+
+/* The column chooser's Space, Enter, [ and ]: the pane's new columns for the UI. */
+static void colpick(struct setup *s, const struct setup_in *in, int key, struct setup_res *r)
+{
+	switch (colpick_key(in->shown, in->all, &s->cols, key, s->columns_out,
+			    sizeof(s->columns_out))) {
+	case COLPICK_LAST:
+		snprintf(s->msg, sizeof(s->msg), "a pane shows one column at least");
+		break;
+	case COLPICK_CHANGED:
+		r->cmd = SETUP_CMD_COLUMNS;
+		r->columns = s->columns_out;
+		break;
+	default:
+		break;
 	}
 }
 
 /* a: the PMUs absent here too, or only those present; the selection stays on its PMU
  * (on the first row when it is no longer listed). */
-static void all_pmus(struct ui *u)
+static void all_pmus(struct setup *s, const struct catalog *cat)
 {
-	struct setup *s = &u->setup;
-	int row = pmulist_row(u->cat, s->all_pmus, s->pmus.sel);
+	int row = pmulist_row(cat, s->all_pmus, s->pmus.sel);
 	s->all_pmus = !s->all_pmus;
-	s->pmus.n = pmulist_rows(u->cat, s->all_pmus);
-	s->pmus.sel = pmulist_pos(u->cat, s->all_pmus, row);
+	s->pmus.n = pmulist_rows(cat, s->all_pmus);
+	s->pmus.sel = pmulist_pos(cat, s->all_pmus, row);
 	s->pmus.top = 0;
 }
 
-static bool view_switch(struct ui *u, int key)
+static void view_switch(struct setup *s, enum bind_act act, int key)
 {
-	struct setup *s = &u->setup;
 	int v = (int)s->view;
-	if (key == '\t' || key == KEY_RIGHT)
+	if (act == BIND_VIEW_NEXT)
 		v = (v + 1) % SETUP_VIEWS;
-	else if (key == KEY_BTAB || key == KEY_LEFT)
+	else if (act == BIND_VIEW_PREV)
 		v = (v + SETUP_VIEWS - 1) % SETUP_VIEWS;
 	else if (key >= '1' && key < '1' + SETUP_VIEWS)
 		v = key - '1';
-	else
-		return false;
 	s->view = (enum setup_view)v;
-	return true;
 }
 
 static struct scroll *view_scroll(struct setup *s)
@@ -322,76 +325,83 @@ static struct scroll *view_scroll(struct setup *s)
 					  : &s->mine;
 }
 
-static void view_key(struct ui *u, int key, struct ui_cmd *cmd)
+/* A key of the view, as its binding table (bindings.c) maps it. */
+static void view_key(struct setup *s, const struct setup_in *in, int key, struct setup_res *r)
 {
-	struct setup *s = &u->setup;
-	if (view_switch(u, key) || scroll_key(view_scroll(s), key))
-		return;
-	if (s->view == SETUP_COLUMNS && colpick_key(u, &s->cols, key, cmd))
-		return;
-	switch (key) {
-	case KEY_F(10):
-		cmd->kind = UI_QUIT;
+	const struct binding *b = bindings_find(setup_bind_mode(s), key);
+	enum bind_act act = b ? b->act : BIND_NONE;
+	switch (act) {
+	case BIND_VIEW_NEXT:
+	case BIND_VIEW_PREV:
+	case BIND_VIEW_N:
+		view_switch(s, act, key);
 		break;
-	case KEY_ESC:
-	case 'q':
-		escape(u);
+	case BIND_MOVE:
+		scroll_key(view_scroll(s), key);
 		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		enter(u, cmd);
+	case BIND_COL_TOGGLE:
+	case BIND_COL_MOVE:
+		colpick(s, in, key, r);
 		break;
-	case '/':
-	case KEY_F(3):
-		open_search(u);
+	case BIND_QUIT:
+		r->cmd = SETUP_CMD_QUIT;
 		break;
-	case ':':
+	case BIND_BACK:
+		escape(s, r);
+		break;
+	case BIND_OPEN_PMU:
+	case BIND_ADD:
+		enter(s, in, r);
+		break;
+	case BIND_SEARCH:
+		open_search(s);
+		break;
+	case BIND_SPEC:
 		s->sub = SUB_SPEC;
-		prompt_open(&s->prompt, "Events (perf -e syntax):", u->spec);
+		prompt_open(&s->prompt, "Events (perf -e syntax):", in->spec);
 		break;
-	case 'g':
-		pick_group(u, cmd);
+	case BIND_ADD_GROUP:
+	case BIND_REGROUP:
+		pick_group(s, in, r);
 		break;
-	case 'x':
-	case KEY_DC:
-		remove_selected(u, cmd);
+	case BIND_REMOVE:
+		remove_selected(s, in, r);
 		break;
-	case 'm':
-		open_metric(u);
+	case BIND_METRIC:
+		open_metric(s, in);
 		break;
-	case 'W':
-		cmd->kind = UI_SAVE_CONFIG;
+	case BIND_SAVE:
+		r->cmd = SETUP_CMD_SAVE;
 		break;
-	case 'a':
-		if (s->view == SETUP_PMUS)
-			all_pmus(u);
+	case BIND_ALL_PMUS:
+		all_pmus(s, in->cat);
 		break;
 	default:
 		break;
 	}
 }
 
-void setupkeys_handle(struct ui *u, int key, struct ui_cmd *cmd)
+void setupkeys_handle(struct setup *s, const struct setup_in *in, int key, struct setup_res *r)
 {
-	setup_sync(u);
-	switch (u->setup.sub) {
+	memset(r, 0, sizeof(*r));
+	s->msg[0] = '\0';
+	setup_sync(s, in);
+	switch (s->sub) {
 	case SUB_SEARCH:
-		search_key(u, key);
+		search_key(s, key);
 		break;
 	case SUB_SPEC:
-		spec_key(u, key, cmd);
+		spec_key(s, key, r);
 		break;
 	case SUB_GROUP:
-		group_key(u, key, cmd);
+		group_key(s, in, key, r);
 		break;
 	case SUB_METRIC:
-		metric_key(u, key, cmd);
+		metric_key(s, in, key, r);
 		break;
 	case SUB_NONE:
-		view_key(u, key, cmd);
+		view_key(s, in, key, r);
 		break;
 	}
-	if (cmd->kind == UI_NONE)
-		cmd->kind = UI_REDRAW;
+	r->msg = *s->msg ? s->msg : NULL;
 }

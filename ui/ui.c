@@ -98,8 +98,7 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 	snprintf(u->pane_name, sizeof(u->pane_name), "%s", o->pane ? o->pane : "");
 	snprintf(u->want_sort, sizeof(u->want_sort), "%s", o->sort ? o->sort : "");
 	u->want_reverse = o->reverse;
-	u->setup.pmu = -1;
-	setup_spec_changed(u);
+	setup_init(&u->setup);
 	ui_live = u;
 	return u;
 }
@@ -286,7 +285,7 @@ void ui_set_catalog(struct ui *u, const struct catalog *c)
 	if (!u)
 		return;
 	u->cat = c;
-	setup_catalog_changed(u);
+	setup_catalog_changed(&u->setup);
 }
 
 const char *ui_columns(const struct ui *u, const char *pane)
@@ -329,7 +328,7 @@ void ui_set_user_spec(struct ui *u, const char *spec)
 	if (!u)
 		return;
 	snprintf(u->spec, sizeof(u->spec), "%s", spec ? spec : "");
-	setup_spec_changed(u);
+	setup_spec_changed(&u->setup, u->spec);
 }
 
 void ui_events_refused(struct ui *u, const char *why)
@@ -337,13 +336,27 @@ void ui_events_refused(struct ui *u, const char *why)
 	if (!u)
 		return;
 	ui_message(u, why);
-	if (!u->setup.spec_typed)
-		return;
 	/* Typed at the spec line: back to it, the text as typed, to mend. */
-	u->setup.spec_typed = false;
-	u->setup.sub = SUB_SPEC;
+	if (!setup_refused(&u->setup))
+		return;
 	u->mode = MODE_SETUP;
 	u->want_pane[0] = '\0';
+}
+
+struct setup_in ui_setup_in(const struct ui *u)
+{
+	bool msg = *u->msg && (u->msg_until == 0 || ui_now() < u->msg_until);
+	return (struct setup_in){
+		.cat = u->cat,
+		.m = u->m,
+		.spec = u->spec,
+		.metrics = u->metrics,
+		.nmetrics = u->nmetrics,
+		.shown = u->npanes ? &u->own_panes[u->pane] : NULL,
+		.all = u->npanes ? &u->full_panes[u->pane] : NULL,
+		.paused = u->paused,
+		.msg = msg ? u->msg : NULL,
+	};
 }
 
 void ui_set_metrics(struct ui *u, const struct user_metric *m, unsigned n)

@@ -1,6 +1,7 @@
-/* The state behind struct ui, shared by ui.c (lifecycle), layout.c (composing the
- * screen), keys.c (key dispatch), setup.c and setupkeys.c (the events setup) only.
- * Widgets get what they draw as arguments. */
+/* The state behind struct ui: the private header of one module, the screen, made of
+ * ui.c (lifecycle), layout.c (composing the screen) and keys.c (key dispatch). Nothing
+ * else includes it: widgets, the detail view and the events setup get what they show as
+ * arguments and hand back what a key asks for. */
 #ifndef PMUTOP_UISTATE_H
 #define PMUTOP_UISTATE_H
 
@@ -100,10 +101,8 @@ struct ui {
 	const struct catalog *cat;
 	struct setup setup;
 	char spec[USPEC_TEXT];				/* the user's event spec in force */
-	char spec_out[USPEC_TEXT];			/* UI_SET_EVENTS's .spec */
 	struct user_metric metrics[CONFIG_METRICS_MAX]; /* in force */
 	unsigned nmetrics;
-	struct user_metric metrics_out[CONFIG_METRICS_MAX + 1]; /* UI_SET_METRICS's */
 };
 
 /* Re-read the rows from the model; resort false keeps their order (while frozen). */
@@ -113,5 +112,7 @@ const struct pane *ui_pane(const struct ui *u);
 /* The active pane's sort; the column is an index into ui_pane()'s columns or -1. */
 struct pane_sort *ui_sort(struct ui *u, int *col);
 void ui_switch_pane(struct ui *u, unsigned pane);
+/* What the events setup shows and edits now. */
+struct setup_in ui_setup_in(const struct ui *u);
 
 #endif
