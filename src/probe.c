@@ -134,7 +134,8 @@ void probe_read_tasks(struct engine *e)
 
 /* The reads an interval counts from: at start-up, and at a resume, where what each
  * group counted while paused goes into the run's totals (the model keeps the rows of the
- * last interval shown). Tasks found in a pause are found at the next tick. */
+ * last interval shown); -G's cgroups, which keep no totals, count from here too. Tasks
+ * found in a pause are found at the next tick. */
 void probe_baseline(struct engine *e, bool resume)
 {
 	if (e->bpf)
@@ -147,7 +148,7 @@ void probe_baseline(struct engine *e, bool resume)
 	}
 	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
 		targets_read(e, &e->cpu.cnt[i]);
-	for (size_t i = 0; !resume && i < (size_t)e->cg.n * (size_t)e->cpu.n; i++)
+	for (size_t i = 0; i < (size_t)e->cg.n * (size_t)e->cpu.n; i++)
 		targets_read(e, &e->cg.cnt[i]);
 	struct cpuset *c = &e->cpu;
 	if (!e->o.no_cpu_rows)

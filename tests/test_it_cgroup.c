@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "engine.h"
+#include "evset.h"
 #include "testutil.h"
 
 static char dir[600], rel[64];
@@ -252,12 +254,63 @@ static void test_cgroup_mode_matches_perf(void **state)
 			 ours, theirs);
 }
 
+/* -G and a pause: what the cgroup counted while paused is never in the interval after the
+ * resume (the 300 faults of a child released in the pause, waited for before the
+ * resume), which counts from the resume. */
+static void test_cgroup_resume_counts_from_resume(void **state)
+{
+	(void)state;
+	if (!make_cgroup("pmutop-pause"))
+		skip();
+	int go[2];
+	child = parked_child(go);
+	int cgfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(cgfd >= 0);
+	const char *paths[] = {rel};
+	struct evset s;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&s, "page-faults", NULL, &perr), 0);
+	evset_probe(&s, false);
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_CGROUPS,
+				.cgroup_fds = &cgfd,
+				.cgroup_paths = paths,
+				.ncgroups = 1,
+				.interval = 0.1};
+	int err;
+	struct engine *e = engine_new(&s, &o, &err);
+	assert_non_null(e);
+	engine_tick(e);
+	engine_set_paused(e, true);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	close(go[1]);
+	int st;
+	assert_int_equal(waitpid(child, &st, 0), child);
+	child = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	engine_set_paused(e, false);
+	engine_tick(e);
+	const struct model *m = engine_model(e);
+	assert_int_equal(m->nrows, 1);
+	assert_int_equal(m->rows[0].kind, ROW_CGROUP);
+	assert_int_equal(m->nevents, 1);
+	assert_string_equal(m->events[0].key, "page-faults");
+	assert_int_equal(m->rows[0].v[0].state, VAL_EXACT);
+	if (m->rows[0].v[0].v >= 300)
+		fail_msg("the interval after the resume holds %.0f page faults: the pause's 300",
+			 m->rows[0].v[0].v);
+	engine_free(e);
+	evset_free(&s);
+	close(cgfd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_rows_know_their_cgroup, teardown),
 		cmocka_unit_test_teardown(test_cgroup_rows, teardown),
 		cmocka_unit_test_teardown(test_cgroup_mode_matches_perf, teardown),
+		cmocka_unit_test_teardown(test_cgroup_resume_counts_from_resume, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
