@@ -58,15 +58,16 @@ tick_cost() { # LABEL COMMAND-WITH-N...
 	for _ in $(seq "$reps"); do
 		"$tmp/runstat" -o "$tmp/a.res" -s "$tmp/a.hdr" -- "$@" "$n1" 2>/dev/null
 		c1=$(kv "$tmp/a.res" cpu_s)
-		"$tmp/runstat" -o "$tmp/b.res" -s "$tmp/b.hdr" -- "$@" "$n2" 2>/dev/null
+		"$tmp/runstat" -o "$tmp/b.res" -s "$tmp/b.hdr" -- "$@" "$n2" 2>"$tmp/b.err"
 		c2=$(kv "$tmp/b.res" cpu_s)
 		v+=("$(calc "($c2 - $c1) * 1000 / ($n2 - $n1)")")
 	done
 	local fds tsk short
 	fds=$(kv "$tmp/b.res" maxfd)
 	tsk=$(grep '^pmutop - ' "$tmp/b.hdr" | tail -1 | grep -o '[0-9]* tasks' | cut -d' ' -f1)
-	# the last block's header: tasks counted, and those short of descriptors (n/c)
-	short=$(tail -2 "$tmp/b.hdr" | grep -o '^# [0-9]* tasks not counted' | cut -d' ' -f2)
+	# the last block's header: tasks counted, and those short of descriptors (n/c): a
+	# notice on stderr in every format since issue 14
+	short=$(grep -o '^pmutop: [0-9]* tasks not counted' "$tmp/b.err" | tail -1 | cut -d' ' -f2)
 	echo "| $label | $(median "${v[@]}") | $fds | ${tsk:--} | ${short:-0} |"
 }
 

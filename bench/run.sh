@@ -104,8 +104,10 @@ calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
 # The task count and "not counted" line of the last block pmutop printed.
-tasks_of() { awk '/^pmutop - .* tasks/ { t = $(NF - 1) } END { print t + 0 }' "$1"; }
-short_of() { awk '/^# [0-9]+ tasks not counted/ { s = $2 } END { print s + 0 }' "$1"; }
+# The block header's "- N tasks" (followed by "(perf)" or "(bpf)" since the backends), and
+# the notice "pmutop: N tasks not counted" (on stderr in every format since issue 14).
+tasks_of() { awk '/^pmutop - .* tasks/ { for (i = 2; i <= NF; i++) if ($i == "tasks") t = $(i - 1) } END { print t + 0 }' "$1"; }
+short_of() { awk '/^pmutop: [0-9]+ tasks not counted/ { s = $2 } END { print s + 0 }' "$1"; }
 first_interval_of() { awk '/^pmutop - / { for (i = 1; i <= NF; i++) if ($i ~ /^\([0-9.]+s\)$/) { gsub(/[()s]/, "", $i); print $i; exit } }' "$1"; }
 status_str() { case "$1" in 0) echo ok ;; 139) echo "SIGSEGV" ;; 134) echo "SIGABRT" ;; *) echo "exit $1" ;; esac; }
 
@@ -132,9 +134,10 @@ idle_stop() {
 # headers in $tmp/LABEL.hdr. A run that did not finish reads as nan.
 run() {
 	local label=$1; shift
-	rm -f "$tmp/$label.res" "$tmp/$label.hdr"
+	rm -f "$tmp/$label.res" "$tmp/$label.hdr" "$tmp/$label.err"
 	timeout 300 "$bin/runstat" -o "$tmp/$label.res" -s "$tmp/$label.hdr" -- "$@" \
-		2>>"$tmp/stderr.log"
+		2>"$tmp/$label.err"
+	cat "$tmp/$label.err" >>"$tmp/stderr.log"
 	[ -s "$tmp/$label.res" ] || echo "cpu_s=nan wall_s=nan maxrss_kb=0 maxfd=0 first_block_s=nan status=124" >"$tmp/$label.res"
 	touch "$tmp/$label.hdr"
 }
@@ -165,7 +168,7 @@ selfcost() {
 			[ "$s" != 0 ] && st=$s
 		done
 		tasks=$(tasks_of "$tmp/p$n2.hdr")
-		short=$(short_of "$tmp/p$n2.hdr")
+		short=$(short_of "$tmp/p$n2.err")
 	done
 	R_tick[$key]=$(median "${p_tick[@]}")
 	R_wall[$key]=$(median "${p_wall[@]}")
