@@ -193,6 +193,16 @@ static void fake_init(struct fake *f, bool threads)
 	c->user = "";
 }
 
+/* The fake's groups, every one the user's (-e with the default set's own groups). */
+static void users_groups(struct fake *f, struct mgroup user[4])
+{
+	for (int i = 0; i < 4; i++) {
+		user[i] = groups[i];
+		user[i].user = true;
+	}
+	f->m.groups = user;
+}
+
 static const char *names(const struct pane *p)
 {
 	static char buf[512];
@@ -273,11 +283,7 @@ static void test_descriptors_complete(void **state)
 	struct pane p[8];
 	fake_init(&f, true);
 	struct mgroup user[4];
-	for (int i = 0; i < 4; i++) {
-		user[i] = groups[i];
-		user[i].user = true;
-	}
-	f.m.groups = user;
+	users_groups(&f, user);
 	struct user_metric um = {
 		.name = "MISS%", .a = "cache-misses", .b = "cache-references", .mul = 100};
 	unsigned np = columns_build_panes_all(&f.m, true, &um, 1, p, 8);
@@ -367,11 +373,7 @@ static void test_events_pane(void **state)
 	struct pane panes[8];
 	fake_init(&f, false);
 	struct mgroup user[4];
-	for (int i = 0; i < 4; i++) {
-		user[i] = groups[i];
-		user[i].user = true;
-	}
-	f.m.groups = user;
+	users_groups(&f, user);
 	assert_int_equal(columns_build_panes(&f.m, true, panes, 8), 5);
 	assert_string_equal(panes[0].name, "Events");
 	assert_string_equal(
@@ -625,11 +627,7 @@ static void test_sig_and_time_format(void **state)
 	struct pane p[8];
 	fake_init(&f, false);
 	struct mgroup user[4];
-	for (int i = 0; i < 4; i++) {
-		user[i] = groups[i];
-		user[i].user = true;
-	}
-	f.m.groups = user;
+	users_groups(&f, user);
 	assert_int_equal(columns_build_panes(&f.m, true, p, 8), 5);
 	const struct column *tc = col(&p[0], "task-clock");
 	assert_int_equal(tc->fmt, FMT_TIME);
@@ -884,11 +882,7 @@ static void test_format_matches_printf(void **state)
 	struct pane p[8];
 	fake_init(&f, false);
 	struct mgroup user[4];
-	for (int i = 0; i < 4; i++) {
-		user[i] = groups[i];
-		user[i].user = true;
-	}
-	f.m.groups = user;
+	users_groups(&f, user);
 	unsigned np = columns_build_panes(&f.m, true, p, 8);
 	assert_int_equal(np, 5);
 	const struct {
