@@ -149,6 +149,7 @@ static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 		return SQLITE_NOMEM;
 	c->db = ((struct rtab *)vt)->db;
 	c->eof = true;
+	c->names_of = -1;
 	if (sqlite3_prepare_v2(c->db,
 			       "SELECT t.seq, t.wall, t.evset, c.text, t.rows FROM ticks t"
 			       " LEFT JOIN cells c ON c.id = t.idle WHERE t.seq BETWEEN ?1 AND ?2"
@@ -184,7 +185,7 @@ static void free_names(struct rcur *c)
 	c->usual = c->v = NULL;
 	c->g = NULL;
 	c->nevents = c->ngroups = 0;
-	c->names_of = 0;
+	c->names_of = -1; /* none loaded (a damaged file may name set 0) */
 }
 
 static void free_task(struct rcur *c)
@@ -361,9 +362,18 @@ static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	for (int b = 0, k = 0; b < B_COUNT && k < argc; b++) {
 		if (!(idx & (1 << b)))
 			continue;
-		double x = sqlite3_value_double(argv[k++]);
+		sqlite3_value *v = argv[k++];
 		int which = b >= B_TIME_EQ;
 		int kind = b - (which ? B_TIME_EQ : B_SEQ_EQ);
+		int type = sqlite3_value_numeric_type(v);
+		if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) {
+			/* Numbers sort before text and blobs, and nothing compares true with
+			 * NULL: seq < 'x' holds for every tick, seq = 'x' or > 'x' for none. */
+			if (type == SQLITE_NULL || kind != 2)
+				lo[which] = INFINITY;
+			continue;
+		}
+		double x = sqlite3_value_double(v);
 		if (kind != 2 && x > lo[which])
 			lo[which] = x;
 		if (kind != 1 && x < hi[which])
@@ -505,12 +515,22 @@ static const sqlite3_module readings_module = {
 	.xRowid = rt_rowid,
 };
 
-static bool only_space(const char *s)
+/* Whether what follows the statement holds another: blanks, semicolons and comments do
+ * not make one (SQLite's parser says, preparing the rest yields no statement). */
+static bool another_statement(sqlite3 *db, const char *tail)
 {
-	for (; s && *s; s++)
-		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r' && *s != ';')
+	while (tail && *tail) {
+		sqlite3_stmt *next = NULL;
+		const char *rest = NULL;
+		if (sqlite3_prepare_v2(db, tail, -1, &next, &rest) != SQLITE_OK || next) {
+			sqlite3_finalize(next);
+			return true;
+		}
+		if (!rest || rest == tail)
 			return false;
-	return true;
+		tail = rest;
+	}
+	return false;
 }
 
 int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen)
@@ -535,7 +555,7 @@ int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t e
 								: "no statement");
 		goto out;
 	}
-	if (!only_space(tail)) {
+	if (another_statement(db, tail)) {
 		snprintf(err, errlen,
 			 "--sql: one statement at a time (a second one starts at '%.40s')", tail);
 		goto out;

@@ -196,6 +196,25 @@ static void test_replay_equals_live(void **state)
 	}
 	free(csv);
 	assert_true(found);
+	/* Bounds that are not numbers: every number sorts before text and blobs, and a
+	 * comment after the statement is no second statement. */
+	char *cmp[] = {PMUTOP_BINARY,
+		       "-r",
+		       file,
+		       "--sql",
+		       "SELECT (SELECT count(*) FROM readings) > 0,"
+		       " (SELECT count(*) FROM readings WHERE seq < 'abc') ="
+		       " (SELECT count(*) FROM readings),"
+		       " (SELECT count(*) FROM readings WHERE time < '2026-01-01') ="
+		       " (SELECT count(*) FROM readings),"
+		       " (SELECT count(*) FROM readings WHERE seq > 'abc'),"
+		       " (SELECT count(*) FROM readings WHERE time >= x'41'),"
+		       " (SELECT count(*) FROM readings WHERE seq = 'abc');"
+		       " -- one statement",
+		       NULL};
+	st = testutil_run(cmp, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_string_equal(strchr(out2, '\n') + 1, "1,1,1,0,0,0\n");
 	/* A query that does not parse, or writes: one line, exit 2. */
 	char *bad[] = {PMUTOP_BINARY, "-r", file, "--sql", "DELETE FROM ticks", NULL};
 	st = testutil_run(bad, out2, sizeof(out2), err, sizeof(err));
