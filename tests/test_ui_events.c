@@ -229,6 +229,12 @@ static void test_add_event(void **state)
 	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
 	s = screen(state);
 	assert_non_null(strstr(s, "[4 Software]"));
+	/* The setup opened again says nothing of the last visit: its key bar, no message. */
+	fake_key(U(state), 'e');
+	s = screen(state);
+	assert_true(fake_find(s, "Events setup") >= 0);
+	assert_null(strstr(last_line(s), "Adding page-faults"));
+	fake_key(U(state), KEY_ESC);
 }
 
 /* Events counted already are marked in the list. */

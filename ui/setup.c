@@ -31,6 +31,7 @@ void setup_open(struct setup *s)
 	s->view = SETUP_PMUS;
 	s->sub = SUB_NONE;
 	s->stale = true;
+	s->msg[0] = '\0'; /* the last visit's message is not this one's */
 }
 
 void setup_free(struct setup *s)
