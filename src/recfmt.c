@@ -166,10 +166,15 @@ int recfmt_parse_time(const char *s, double first, double last, double *out)
 
 const char *recfmt_time_text(double wall, char *buf, size_t len)
 {
-	time_t t = (time_t)wall;
 	struct tm tm;
 	if (len == 0)
 		return buf;
+	/* A damaged file's time: out of time_t's range the conversion is undefined. */
+	if (!(wall > -1e15 && wall < 1e15)) {
+		buf[0] = '\0';
+		return buf;
+	}
+	time_t t = (time_t)wall;
 	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
 		buf[0] = '\0';
 	return buf;

@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,6 +88,10 @@ static void test_times(void **state)
 	char buf[32];
 	assert_string_equal(recfmt_time_text(1795510000.0, buf, sizeof(buf)),
 			    "2026-11-24 08:46:40");
+	/* A damaged file's times: no text, and no conversion out of time_t's range (UBSan). */
+	const double wild[] = {1e300, -1e300, NAN, INFINITY};
+	for (size_t i = 0; i < sizeof(wild) / sizeof(wild[0]); i++)
+		assert_string_equal(recfmt_time_text(wild[i], buf, sizeof(buf)), "");
 }
 
 static void test_sizes(void **state)
