@@ -39,7 +39,7 @@ static void put_u(struct recpack_buf *o, uint64_t u)
 
 static uint64_t zigzag(int64_t s)
 {
-	return ((uint64_t)s << 1) ^ (uint64_t)(s >> 63);
+	return ((uint64_t)s << 1) ^ (0 - ((uint64_t)s >> 63));
 }
 
 static int64_t unzigzag(uint64_t u)

@@ -650,13 +650,15 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 		rc = load_evset(p, evset, err, errlen);
 	if (!rc && p->nusual < p->nevents + 1) {
 		struct val *u = realloc(p->usual, (p->nevents + 1) * sizeof(*u));
-		struct val *sv = realloc(p->sv, (p->nevents + 1) * sizeof(*sv));
-		p->usual = u ? u : p->usual;
-		p->sv = sv ? sv : p->sv;
-		if (u && sv)
+		if (u)
+			p->usual = u;
+		struct val *sv = u ? realloc(p->sv, (p->nevents + 1) * sizeof(*sv)) : NULL;
+		if (sv) {
+			p->sv = sv;
 			p->nusual = p->nevents + 1;
-		else
+		} else {
 			rc = -ENOMEM;
+		}
 	}
 	if (!rc && p->nsg < p->ngroups + 1) {
 		struct val_delta *sg = realloc(p->sg, (p->ngroups + 1) * sizeof(*sg));
