@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hardening checks (issue 7), run by ./dev test after its ctest run, and alone:
 #   .ci/checks.sh [STAGE...]     stages: asan fuzz valgrind static (default: all four)
-# asan      the whole project with -fsanitize=address,undefined (build-asan), every ctest
+# asan      the whole project with -fsanitize=address,undefined,float-cast-overflow (build-asan), every ctest
 #           test but the emulated-PMU lane; any sanitizer report, in any process, fails
 # fuzz      the libFuzzer harnesses of tests/fuzz (clang, build-fuzz): the committed
 #           corpora and regressions once, then FUZZ_SECONDS (20) of fuzzing each
