@@ -5,7 +5,12 @@
 
 #include <errno.h>
 #include <math.h>
+#ifdef PMUTOP_SQLITE_EXT
+#include <sqlite3ext.h> /* built into pmutopsql.so: SQLite's calls through its host's table */
+SQLITE_EXTENSION_INIT3
+#else
 #include <sqlite3.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -515,6 +520,11 @@ static const sqlite3_module readings_module = {
 	.xRowid = rt_rowid,
 };
 
+int recsql_register(sqlite3 *db)
+{
+	return sqlite3_create_module(db, "readings", &readings_module, NULL);
+}
+
 /* Whether what follows the statement holds another: blanks, semicolons and comments do
  * not make one (SQLite's parser says, preparing the rest yields no statement). */
 static bool another_statement(sqlite3 *db, const char *tail)
@@ -545,7 +555,7 @@ int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t e
 		goto out;
 	}
 	sqlite3_busy_timeout(db, 2000);
-	if (sqlite3_create_module(db, "readings", &readings_module, NULL) != SQLITE_OK) {
+	if (recsql_register(db) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
 		goto out;
 	}

@@ -13,4 +13,9 @@
  * one line in err (a bad query, a damaged file) and -EIO when out cannot be written. */
 int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen);
 
+/* Make `readings` on connection db, as recsql_run does and as pmutopsql.so does for the
+ * sqlite3 shell or any SQLite program that loads it. Returns an SQLite result code. */
+struct sqlite3;
+int recsql_register(struct sqlite3 *db);
+
 #endif

@@ -196,6 +196,36 @@ static void test_replay_equals_live(void **state)
 	}
 	free(csv);
 	assert_true(found);
+#ifdef PMUTOPSQL_MODULE
+	/* pmutopsql.so gives any SQLite program the same readings (here through the C API,
+	 * as the sqlite3 shell's .load does). */
+	char *agg[] = {PMUTOP_BINARY,
+		       "-r",
+		       file,
+		       "--sql",
+		       "SELECT count(*), sum(value), count(DISTINCT pid) FROM readings WHERE"
+		       " event = 'task-clock' AND seq >= 2",
+		       NULL};
+	st = testutil_run(agg, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_enable_load_extension(db, 1), SQLITE_OK);
+	char *lerr = NULL;
+	if (sqlite3_load_extension(db, PMUTOPSQL_MODULE, NULL, &lerr) != SQLITE_OK)
+		fail_msg("cannot load %s: %s", PMUTOPSQL_MODULE, lerr ? lerr : "?");
+	sqlite3_stmt *q2;
+	assert_int_equal(sqlite3_prepare_v2(db, agg[4], -1, &q2, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q2), SQLITE_ROW);
+	char got[128];
+	snprintf(got, sizeof(got), "%lld,%lld,%lld\n", sqlite3_column_int64(q2, 0),
+		 sqlite3_column_int64(q2, 1), sqlite3_column_int64(q2, 2));
+	sqlite3_finalize(q2);
+	sqlite3_close(db);
+	assert_non_null(strchr(out2, '\n'));
+	assert_string_equal(strchr(out2, '\n') + 1, got);
+	assert_true(strncmp(got, "0,", 2) != 0);
+#endif
 	/* Bounds that are not numbers: every number sorts before text and blobs, and a
 	 * comment after the statement is no second statement. */
 	char *cmp[] = {PMUTOP_BINARY,
