@@ -317,9 +317,11 @@ static void test_command_tree_rows(void **state)
 		child[1] = t;
 	}
 	/* Each child from when a tick found it, before its touches: its own pages and
-	 * nothing of the other's or of the command's (under valgrind, its own faults too). */
+	 * nothing of the other's (500 or 300 more) or of the command's (100 more). A child
+	 * makes a few faults of its own beside its pages: 3 here, 17-19 in the ASan build
+	 * (its shadow memory), more under valgrind. */
 	if (child[0] < 300 || child[1] < 500 ||
-	    (!testutil_under_valgrind() && (child[0] > 320 || child[1] > 520)))
+	    (!testutil_under_valgrind() && (child[0] > 350 || child[1] > 550)))
 		fail_msg("the children's rows counted %.0f and %.0f faults, want 300 and 500",
 			 child[0], child[1]);
 	/* The command's row is its own: with the children's 800 in it, its row and theirs
@@ -356,10 +358,21 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double median3(double v[3])
+#define SAME_RUNS 5
+
+/* pmutop's median of SAME_RUNS runs of a workload against what perf stat counted in as
+ * many runs of it. A workload's own count varies from run to run (thread stacks, a
+ * sanitizer's allocator: perf stat alone spread 3499-3513 over 12 runs of the threads
+ * workload under ASan on a loaded machine), so the median must lie within perf stat's
+ * own spread, give or take slack. A missed thread is 100 pages or more. */
+static void assert_within_perf_spread(double ours[SAME_RUNS], double theirs[SAME_RUNS],
+				      double slack, const char *what)
 {
-	qsort(v, 3, sizeof(v[0]), cmp_double);
-	return v[1];
+	qsort(ours, SAME_RUNS, sizeof(ours[0]), cmp_double);
+	qsort(theirs, SAME_RUNS, sizeof(theirs[0]), cmp_double);
+	double a = ours[SAME_RUNS / 2], lo = theirs[0], hi = theirs[SAME_RUNS - 1];
+	if (a < lo - slack || a > hi + slack)
+		fail_msg("pmutop counted %.0f %s (median), perf stat %.0f-%.0f", a, what, lo, hi);
 }
 
 static void test_csv_page_faults_match_perf(void **state)
@@ -368,8 +381,8 @@ static void test_csv_page_faults_match_perf(void **state)
 	if (!have_perf())
 		skip();
 	char *cmd[] = {self, (char *)"--touch", (char *)"2000", NULL};
-	double ours[3], theirs[3];
-	for (int i = 0; i < 3; i++) {
+	double ours[SAME_RUNS], theirs[SAME_RUNS];
+	for (int i = 0; i < SAME_RUNS; i++) {
 		int st = RUN(PMUTOP_BINARY, "-b", "--format", "csv", "-e", "page-faults", "--",
 			     self, "--touch", "2000");
 		assert_exit(st, 0);
@@ -387,9 +400,7 @@ static void test_csv_page_faults_match_perf(void **state)
 		assert_true(ours[i] >= 2000);
 		theirs[i] = perf_count("page-faults", cmd);
 	}
-	double a = median3(ours), b = median3(theirs);
-	if (a < b - 2 || a > b + 2)
-		fail_msg("pmutop counted %.0f page faults, perf stat %.0f", a, b);
+	assert_within_perf_spread(ours, theirs, 2, "page faults");
 }
 
 /* Threads the command starts after its exec, a short-lived one among them, count into
@@ -400,8 +411,8 @@ static void test_command_threads_match_perf(void **state)
 	if (!have_perf())
 		skip();
 	char *cmd[] = {self, (char *)"--threads", (char *)"0", NULL};
-	double ours[3], theirs[3];
-	for (int i = 0; i < 3; i++) {
+	double ours[SAME_RUNS], theirs[SAME_RUNS];
+	for (int i = 0; i < SAME_RUNS; i++) {
 		int st = RUN(PMUTOP_BINARY, "-b", "-d", "0.1", "--format", "csv", "-e",
 			     "page-faults", "--", self, "--threads", "0");
 		assert_exit(st, 0);
@@ -411,10 +422,7 @@ static void test_command_threads_match_perf(void **state)
 		assert_true(ours[i] >= 1700);
 		theirs[i] = perf_count("page-faults", cmd);
 	}
-	double a = median3(ours), b = median3(theirs);
-	if (a < b - 4 || a > b + 4)
-		fail_msg("pmutop counted %.0f page faults of a threaded command, perf stat %.0f", a,
-			 b);
+	assert_within_perf_spread(ours, theirs, 2, "page faults of a threaded command");
 }
 
 /* -p: threads that start after pmutop attached (one gone within a tick) count in the
