@@ -117,9 +117,13 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw)
 		if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
 			continue;
 		struct pmutop_bpf_ev *p = &l->ev[i];
-		/* A counter reopened (user-only mode switched) starts again from zero. */
+		/* A counter reopened (user-only mode switched) starts again from zero. An
+		 * at_switch event counts a task's own switches: the credit. What it counted
+		 * beyond the switch anticipated at the last read are switches the tracepoint
+		 * never reported (tasks some kernels hide from tracing), none of them the
+		 * leaving task's: perf's per-task counters do not give them to it either. */
 		if (v.counter >= p->val && v.enabled >= p->ena && v.running >= p->run && tv) {
-			tv->ev[i].val += v.counter - p->val + (at_switch[i] ? credit : 0);
+			tv->ev[i].val += at_switch[i] ? credit : v.counter - p->val;
 			tv->ev[i].ena += v.enabled - p->ena;
 			tv->ev[i].run += v.running - p->run;
 		}
