@@ -2,11 +2,13 @@
  * shows, and the entry points main.c calls. Drawing is in layout.c, keys in keys.c. */
 #include "ui.h"
 
+#include <fcntl.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "colors.h"
 #include "evclock.h"
@@ -53,6 +55,26 @@ static void setup_modes(void)
 	curs_set(0);
 }
 
+/* curses reads the rest of a mouse report with a blocking read() once it has seen its
+ * start, and reads again after an event its mask drops (a release): either would stop
+ * the whole loop there. Its own open of the terminal with O_NONBLOCK makes
+ * those reads give up instead; stdin itself stays as it was, since the shell and stdout
+ * share its open file description. NULL (curses reads in) when the terminal cannot be
+ * opened again. */
+static FILE *open_input(FILE *in)
+{
+	char path[64];
+	if (!isatty(fileno(in)) || ttyname_r(fileno(in), path, sizeof(path)) != 0)
+		return NULL;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 {
 	const char *term = o->term ? o->term : getenv("TERM");
@@ -74,8 +96,11 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 	}
 	u->in = o->in ? o->in : stdin;
 	u->out = out;
-	u->scr = newterm(term, u->out, u->in);
+	u->own_in = o->in ? NULL : open_input(u->in);
+	u->scr = newterm(term, u->out, u->own_in ? u->own_in : u->in);
 	if (!u->scr) {
+		if (u->own_in)
+			fclose(u->own_in);
 		snprintf(err, errlen, "cannot drive terminal type '%s': use -b for batch output",
 			 term);
 		free(u);
@@ -113,6 +138,8 @@ void ui_free(struct ui *u)
 		endwin();
 	fflush(u->out);
 	delscreen(u->scr);
+	if (u->own_in)
+		fclose(u->own_in);
 	rows_free(&u->rows);
 	setup_free(&u->setup);
 	for (unsigned i = 0; i < u->ncollapsed; i++)

@@ -39,6 +39,7 @@ struct pane_sort {
 struct ui {
 	SCREEN *scr;
 	FILE *in, *out;
+	FILE *own_in;	 /* stdin's terminal opened again without blocking, or NULL */
 	bool fixed_size; /* tests: cols/lines given, no terminal to ask */
 	bool ended;	 /* endwin() done (suspended or freed) */
 

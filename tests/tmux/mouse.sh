@@ -1,0 +1,78 @@
+#!/bin/sh
+# Nothing the terminal sends may stop the loop: a click whose press and release come in
+# separate reads (as a person clicks), and half a mouse report with nothing after it,
+# must leave the screen ticking and Ctrl-C and q working. Both report formats: SGR
+# (xterm-256color) and X10 (screen).
+# Usage: mouse.sh PMUTOP [TMUX]
+set -u
+PMUTOP=${1:?usage: mouse.sh PMUTOP [TMUX]}
+TMUX_BIN=${2:-tmux}
+RUN=0
+SOCK="pmutop-mouse-$$-$RUN"
+CAP="${TMPDIR:-/tmp}/pmutop-mouse-$$.txt"
+. "$(dirname "$0")/lib.sh"
+
+cleanup() { t kill-server 2>/dev/null; rm -f "$CAP"; }
+trap cleanup EXIT INT TERM
+
+tick() { capture && grep -Eo 'tick #[0-9]+' "$CAP" | head -n 1 | tr -dc 0-9; }
+
+# The header's tick counter moves past $1 within 20 s, or fail with $2.
+ticks_after() {
+	n=0
+	while [ "$n" -lt 200 ]; do
+		now=$(tick)
+		[ -n "$now" ] && [ "$now" -gt "$1" ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "$2: the tick stayed at #$1"
+}
+
+# A server per run: one just killed may still be going away.
+start() {
+	t kill-server 2>/dev/null
+	RUN=$((RUN + 1))
+	SOCK="pmutop-mouse-$$-$RUN"
+	t new-session -d -s e2e -x 120 -y 40 \
+		"env TERM=$1 LC_ALL=C.UTF-8 '$PMUTOP' -d 0.2; echo EXIT=\$?; sleep 60" || {
+		echo "FAIL: cannot start tmux"
+		exit 1
+	}
+	if ! wait_for 'tick #[0-9]+' 100; then
+		fail "$1: no header within 10 s"
+		finish "mouse"
+	fi
+}
+
+# Sends $2 (bytes, printf format) in one write, then checks that the screen still ticks.
+send_ticks() {
+	before=$(tick)
+	keys -l "$(printf "$2")"
+	ticks_after "$before" "$1"
+}
+
+# SGR: the press, a pause, the release on its own, then half a report.
+start xterm-256color
+send_ticks "SGR press" '\033[<0;10;5M'
+send_ticks "SGR release after the press" '\033[<0;10;5m'
+send_ticks "SGR right button, press then release" '\033[<2;10;5M'
+send_ticks "SGR right button release" '\033[<2;10;5m'
+send_ticks "SGR half a report" '\033[<0;10'
+keys C-c
+expect '^EXIT=0$' "SGR: Ctrl-C after half a report did not end pmutop"
+
+start xterm-256color
+send_ticks "SGR release alone" '\033[<0;10;5m'
+keys q
+expect '^EXIT=0$' "SGR: q after a release did not end pmutop"
+
+# X10: three bytes after ESC [ M, the first 32 + button (3: release).
+start screen
+send_ticks "X10 press" '\033[M *%%'
+send_ticks "X10 release after the press" '\033[M#*%%'
+send_ticks "X10 half a report" '\033[M '
+keys q
+expect '^EXIT=0$' "X10: q after half a report did not end pmutop"
+
+finish "mouse input never stops the loop"
