@@ -118,11 +118,14 @@ void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m
 void app_save_config(struct app *a, struct ui *ui)
 {
 	char msg[640];
-	const struct model *m = engine_model(a->engine);
-	a->cfg.interval = a->cli.interval;
-	a->cfg.threads = a->cli.threads;
-	a->cfg.user_only = m->user_only;
-	snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
+	/* A replay counts nothing: what counts (events, interval, threads, user-only) stays
+	 * as the file has it, and the view is saved. */
+	if (a->engine) {
+		a->cfg.interval = a->cli.interval;
+		a->cfg.threads = a->cli.threads;
+		a->cfg.user_only = engine_model(a->engine)->user_only;
+		snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
+	}
 	/* The pane and sort on the screen now (Tab and F6 included). */
 	ui_view(ui, a->cfg.pane, sizeof(a->cfg.pane), a->cfg.sort, sizeof(a->cfg.sort),
 		&a->cfg.reverse);
