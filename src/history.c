@@ -28,7 +28,8 @@ struct history {
 	uint32_t *index; /* slot + 1, 0 empty; size a power of two, > 2 * cap */
 	size_t isize;
 	uint64_t gen, last_tick;
-	double interval;
+	double lens[HIST_LEN]; /* the seconds each interval fed lasted, a ring */
+	uint64_t nfed;	       /* intervals fed since the last clear */
 	struct pane panes[MAX_PANES];
 	struct column cols[HM_COUNT];
 	bool have[HM_COUNT];
@@ -105,6 +106,7 @@ void history_clear(struct history *h)
 	if (h->index)
 		memset(h->index, 0, h->isize * sizeof(*h->index));
 	h->last_tick = 0;
+	h->nfed = 0;
 }
 
 void history_free(struct history *h)
@@ -312,7 +314,8 @@ static void drop_unseen(struct history *h)
 
 int history_feed(struct history *h, const struct model *m)
 {
-	if (!h || !m || m->tick == 0 || m->tick == h->last_tick)
+	/* Totals over a whole run are no interval: the charts end with the last one. */
+	if (!h || !m || m->tick == 0 || m->tick == h->last_tick || m->final)
 		return 0;
 	size_t n = (size_t)m->nrows + m->ncpu_rows;
 	if (n > h->nscratch) {
@@ -323,7 +326,7 @@ int history_feed(struct history *h, const struct model *m)
 		h->nscratch = n;
 	}
 	h->last_tick = m->tick;
-	h->interval = m->elapsed > 0 ? m->elapsed : m->interval;
+	h->lens[h->nfed++ % HIST_LEN] = m->elapsed > 0 ? m->elapsed : m->interval;
 	h->gen++;
 	find_columns(h, m);
 	bool key = h->have_key && key_fits(&h->key, m);
@@ -413,9 +416,12 @@ const struct column *history_column(const struct history *h, int k)
 	return h && k >= 0 && k < HM_COUNT && h->have[k] ? &h->cols[k] : NULL;
 }
 
-double history_interval(const struct history *h)
+double history_span(const struct history *h, unsigned n)
 {
-	return h ? h->interval : 0;
+	double s = 0;
+	for (uint64_t i = 0; h && i < n && i < h->nfed && i < HIST_LEN; i++)
+		s += h->lens[(h->nfed - 1 - i) % HIST_LEN];
+	return s;
 }
 
 size_t history_rows(const struct history *h)

@@ -33,7 +33,8 @@ void history_free(struct history *h);
 /* Record one interval: every row of m (process, thread, cgroup and CPU rows) gets its
  * values, computed with the same column descriptors the panes use; rows absent from m
  * are dropped. A model whose tick is 0 or the tick last fed is ignored (the same tick
- * shown twice). Returns 0 or -ENOMEM (that interval is then missing for new rows). */
+ * shown twice), and so is a final one (totals, not an interval). Returns 0 or -ENOMEM
+ * (that interval is then missing for new rows). */
 int history_feed(struct history *h, const struct model *m);
 /* Forget every row (a replay jumped, the events changed). */
 void history_clear(struct history *h);
@@ -69,8 +70,9 @@ const struct column *history_column(const struct history *h, int k);
 const char *history_metric_name(int k);
 int history_metric_of(const char *name);
 
-/* Seconds between the last two intervals fed (the interval), 0 before two. */
-double history_interval(const struct history *h);
+/* The seconds the last n intervals fed lasted together (what a row's n values span);
+ * intervals have their own lengths: the first, the last of a command, a new interval. */
+double history_span(const struct history *h, unsigned n);
 /* Rows held and the bytes allocated for them. */
 size_t history_rows(const struct history *h);
 size_t history_bytes(const struct history *h);

@@ -317,9 +317,11 @@ int run_live(struct app *a)
 					    ? a->child_done
 					    : a->cli.npids > 0 && !engine_watched_alive(a->engine);
 		if (watched_gone && !engine_model(a->engine)->final) {
-			/* The watched process is gone: its totals stay on the screen. */
+			/* The watched process is gone: its totals stay on the screen, its last
+			 * interval ends the charts. */
 			engine_tick(a->engine);
 			app_record(a, ui);
+			app_show(a, ui);
 			app_totals(a);
 			app_record(a, ui);
 			loop_pause(a->loop, true);

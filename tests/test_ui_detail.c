@@ -50,6 +50,37 @@ static int setup_ascii(void **state)
 	return setup_locale("C", 120, 30, state);
 }
 
+/* A watched command's run as the screen fed it: a first short interval, whole ones, a
+ * last partial one when it exited, then its totals (final, elapsed: the whole run). */
+static int setup_run(void **state)
+{
+	static const double lens[] = {0.2, 1, 1, 1, 1, 1, 0.8};
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	if (!fx)
+		return -1;
+	fake_init(&fx->f);
+	fx->t = fake_ui(120, 30);
+	fx->h = history_new();
+	if (!fx->t.u || !fx->h)
+		return -1;
+	ui_set_history(fx->t.u, fx->h);
+	double time = 0;
+	for (unsigned k = 0; k <= sizeof(lens) / sizeof(lens[0]); k++) {
+		bool totals = k == sizeof(lens) / sizeof(lens[0]);
+		time += totals ? 0 : lens[k];
+		fx->f.m.tick = k + 1;
+		fx->f.m.time = time;
+		fx->f.m.elapsed = totals ? time : lens[k];
+		fx->f.m.final = totals;
+		ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
+		history_track(fx->h, ui_sort_column(fx->t.u));
+		if (history_feed(fx->h, &fx->f.m))
+			return -1;
+	}
+	*state = fx;
+	return 0;
+}
+
 static int setup_tiny(void **state)
 {
 	return setup_locale("C.UTF-8", 40, 10, state);
@@ -142,6 +173,20 @@ static void test_detail_tiny(void **state)
 	assert_int_equal(fake_find(s, "PID 200"), -1);
 }
 
+/* The charts span the run (6 s), not the intervals times the totals' 6 s; and a row
+ * without a cgroup does not say "cgroup ?". */
+static void test_detail_run(void **state)
+{
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN, '\n'};
+	fake_keys(U(state), keys, 5);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "PID 100  alpha") >= 0);
+	assert_true(fake_find(s, "over 6s") >= 0);
+	assert_int_equal(fake_find(s, "over 48s"), -1);
+	assert_int_equal(fake_find(s, "cgroup ?"), -1);
+	assert_true(fake_find(s, "cgroup -") >= 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +194,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trend_ascii, setup_ascii, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_view, setup_utf8, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_tiny, setup_tiny, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_run, setup_run, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,7 +89,7 @@ static void identity(const struct detail *d, const struct mrow *r, struct page *
 		return;
 	}
 	text_sanitize(r->comm ? r->comm : "", comm, sizeof(comm), colors_utf8());
-	text_sanitize(r->cgroup ? r->cgroup : "?", cg, sizeof(cg), colors_utf8());
+	text_sanitize(r->cgroup && *r->cgroup ? r->cgroup : "-", cg, sizeof(cg), colors_utf8());
 	text_sanitize(r->user ? r->user : "?", user, sizeof(user), colors_utf8());
 	if (r->kind == ROW_CGROUP) {
 		text_line(p, bold, "cgroup %s  (%u processes)", cg, r->nthreads);
@@ -175,7 +175,7 @@ static void chart_block(const struct model *m, const struct history *hist, const
 	column_format_val(c, (struct val){.v = lo, .state = VAL_EXACT}, slo, sizeof(slo));
 	column_format_val(c, (struct val){.v = hi, .state = VAL_EXACT}, shi, sizeof(shi));
 	column_format_val(c, last, slast, sizeof(slast));
-	chart_span(have * history_interval(hist), span, sizeof(span));
+	chart_span(history_span(hist, have), span, sizeof(span));
 	text_line(p, colors_attr(CLR_LABEL) | A_BOLD, "%-14s last %s%s  min %s  max %s  over %s",
 		  label, slast, last.state == VAL_SCALED ? "~" : "", slo, shi, span);
 	double top = chart_nice(hi);
