@@ -198,7 +198,15 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		engine_set_cmdline(a->engine, a->cmdline);
 		break;
 	case UI_TOGGLE_KERNEL:
+		if (engine_model(a->engine)->final) {
+			ui_message(ui, "the watched process has ended: its totals stay as counted");
+			break;
+		}
 		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
+		/* The source may have opened again (bpf): the rows the screen holds (G's
+		 * too) point into what it freed. A short interval now, as for new events. */
+		engine_tick(a->engine);
+		app_show(a, ui);
 		break;
 	case UI_FOCUS_PID:
 		engine_set_threads(a->engine, true);

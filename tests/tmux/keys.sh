@@ -97,7 +97,18 @@ quit() { # LABEL STATUS [KEYS...]
 	expect "^EXIT=$status\$" "$label: quits with status $status" 100
 }
 
+# K alone, drawn before the next tick: under bpf the source opens again, and the rows
+# on the screen pointed into what it freed (the sweep's K K may not draw between).
+kernel_mode() { # LABEL
+	keys K
+	expect 'user only' "$1: K counts user mode only"
+	expect_not 'EXIT=' "$1: K ended pmutop"
+	keys K
+	expect 'user\+kernel' "$1: K again counts kernel mode too"
+}
+
 start live -d 0.5
+kernel_mode live
 sweep live main F2Events
 quit live 0
 
@@ -118,6 +129,7 @@ setup_view 4 columns Show/Hide
 start "G" -d 0.5
 keys G
 expect '^ +cg ' "G: cgroup rows"
+kernel_mode G
 sweep G main F2Events
 quit G 0
 
@@ -133,6 +145,16 @@ SLEEPER=
 start "-- COMMAND" -d 0.5 -- sleep 300
 sweep "-- COMMAND" main F2Events
 quit "-- COMMAND" 143 q
+
+# A command that has ended: its totals on the screen, final; K cannot count them again.
+start "ended command" -d 0.5 -- sleep 0.3
+expect 'FINAL' "ended command: its totals"
+keys K
+expect_text 'its totals stay as counted' "ended command: K refused"
+back # a key clears the message off the key bar
+sweep "ended command" main F2Events
+expect 'FINAL' "ended command: still its totals after the keys"
+quit "ended command" 0
 
 # A replay, with a setup file: W saves the view and keeps what counts as the file has it.
 "$PMUTOP" -b -q -n 4 -d 0.3 -w "$REC" 2>/dev/null || {
