@@ -63,7 +63,7 @@ static void setup_modes(void)
  * opened again. */
 static FILE *open_input(FILE *in)
 {
-	char path[64];
+	char path[64] = "";
 	if (!isatty(fileno(in)) || ttyname_r(fileno(in), path, sizeof(path)) != 0)
 		return NULL;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
