@@ -5,6 +5,8 @@
 # replay and a replay's detail view. After each key, Esc back to the mode (or the toggle
 # pressed again). pmutop must still run after every key and quit cleanly at the end; in
 # CI's asan stage this binary has the sanitizers, whose reports fail the stage.
+# Waits are long (15 s): the sanitized binary on a busy machine is slow, and a wait
+# ends as soon as the screen shows what it waits for.
 # Usage: keys.sh PMUTOP KEYS_HELPER [TMUX]
 set -u
 PMUTOP=${1:?usage: keys.sh PMUTOP KEYS_HELPER [TMUX]}
@@ -60,7 +62,7 @@ sweep() {
 	bar=$3
 	shift 3
 	[ $# -gt 0 ] && keys "$@"
-	expect "$bar" "$label: in the mode ($table)"
+	expect "$bar" "$label: in the mode ($table)" 150
 	n=0
 	"$HELPER" "$table" | awk '!seen[$1]++' >"$TMP/keys" || {
 		fail "$label: no keys listed for $table"
@@ -84,7 +86,7 @@ sweep() {
 	# Still answering keys: the help and back.
 	back
 	keys h
-	expect 'Marks in the cells' "$label: help after the $n keys of $table"
+	expect 'Marks in the cells' "$label: help after the $n keys of $table" 150
 	back
 }
 
@@ -94,17 +96,17 @@ quit() { # LABEL STATUS [KEYS...]
 	shift 2
 	back
 	keys q "$@"
-	expect "^EXIT=$status\$" "$label: quits with status $status" 100
+	expect "^EXIT=$status\$" "$label: quits with status $status" 150
 }
 
 # K alone, drawn before the next tick: under bpf the source opens again, and the rows
 # on the screen pointed into what it freed (the sweep's K K may not draw between).
 kernel_mode() { # LABEL
 	keys K
-	expect 'user only' "$1: K counts user mode only"
+	expect 'user only' "$1: K counts user mode only" 150
 	expect_not 'EXIT=' "$1: K ended pmutop"
 	keys K
-	expect 'user\+kernel' "$1: K again counts kernel mode too"
+	expect 'user\+kernel' "$1: K again counts kernel mode too" 150
 }
 
 start live -d 0.5
@@ -128,7 +130,7 @@ setup_view 4 columns Show/Hide
 
 start "G" -d 0.5
 keys G
-expect '^ +cg ' "G: cgroup rows"
+expect '^ +cg ' "G: cgroup rows" 150
 kernel_mode G
 sweep G main F2Events
 quit G 0
@@ -148,12 +150,12 @@ quit "-- COMMAND" 143 q
 
 # A command that has ended: its totals on the screen, final; K cannot count them again.
 start "ended command" -d 0.5 -- sleep 0.3
-expect 'FINAL' "ended command: its totals"
+expect 'FINAL' "ended command: its totals" 150
 keys K
-expect_text 'its totals stay as counted' "ended command: K refused"
+expect_text 'its totals stay as counted' "ended command: K refused" 150
 back # a key clears the message off the key bar
 sweep "ended command" main F2Events
-expect 'FINAL' "ended command: still its totals after the keys"
+expect 'FINAL' "ended command: still its totals after the keys" 150
 quit "ended command" 0
 
 # A replay, with a setup file: W saves the view and keeps what counts as the file has it.
@@ -164,7 +166,7 @@ quit "ended command" 0
 printf 'interval 2.5\nevents page-faults\n' >"$TMP/pmutoprc"
 start replay -r "$REC"
 keys W
-expect_text "setup saved to $TMP/cfg$RUN/pmutop/pmutoprc" "replay: W saves"
+expect_text "setup saved to $TMP/cfg$RUN/pmutop/pmutoprc" "replay: W saves" 150
 grep -q '^events page-faults$' "$TMP/cfg$RUN/pmutop/pmutoprc" ||
 	fail "replay: W dropped the file's events"
 grep -q '^interval 2.5$' "$TMP/cfg$RUN/pmutop/pmutoprc" ||
