@@ -15,6 +15,8 @@ static const struct {
 	{"main", BIND_MODE_MAIN},	{"detail", BIND_MODE_DETAIL},
 	{"pmus", BIND_MODE_SETUP_PMUS}, {"events", BIND_MODE_SETUP_EVENTS},
 	{"mine", BIND_MODE_SETUP_MINE}, {"columns", BIND_MODE_SETUP_COLUMNS},
+	{"dialog", BIND_MODE_DIALOG},	{"menu", BIND_MODE_MENU},
+	{"help", BIND_MODE_HELP},
 };
 
 /* tmux's name of a curses key, or NULL for one it cannot send. */
@@ -81,6 +83,9 @@ static const char *key_class(enum bind_act act)
 	case BIND_REMOVE:
 	case BIND_COL_TOGGLE:
 	case BIND_COL_MOVE:
+	case BIND_FIELD:
+	case BIND_CHOOSE:
+	case BIND_EDIT:
 		return "stay";
 	default:
 		return "back";
@@ -94,7 +99,8 @@ int main(int argc, char **argv)
 	while (argc == 2 && m < sizeof(modes) / sizeof(modes[0]) && strcmp(argv[1], modes[m].name))
 		m++;
 	if (argc != 2 || m == sizeof(modes) / sizeof(modes[0])) {
-		fprintf(stderr, "usage: %s main|detail|pmus|events|mine|columns\n", argv[0]);
+		fprintf(stderr, "usage: %s main|detail|pmus|events|mine|columns|dialog|menu|help\n",
+			argv[0]);
 		return 2;
 	}
 	unsigned n = 0;
