@@ -20,6 +20,8 @@ CAP="$TMP/screen.txt"
 REC="$TMP/rec.pmutop"
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$TMP" || exit 1
+# The servers' sockets in TMP, which goes at the end (tmux leaves them behind).
+t() { "$TMUX_BIN" -S "$TMP/$SOCK" -f /dev/null "$@"; }
 
 SLEEPER=
 cleanup() {

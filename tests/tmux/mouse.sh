@@ -9,10 +9,17 @@ PMUTOP=${1:?usage: mouse.sh PMUTOP [TMUX]}
 TMUX_BIN=${2:-tmux}
 RUN=0
 SOCK="pmutop-mouse-$$-$RUN"
-CAP="${TMPDIR:-/tmp}/pmutop-mouse-$$.txt"
+TMP="${TMPDIR:-/tmp}/pmutop-mouse-$$"
+CAP="$TMP/screen.txt"
 . "$(dirname "$0")/lib.sh"
+mkdir -p "$TMP" || exit 1
+# The servers' sockets in TMP, which goes at the end (tmux leaves them behind).
+t() { "$TMUX_BIN" -S "$TMP/$SOCK" -f /dev/null "$@"; }
 
-cleanup() { t kill-server 2>/dev/null; rm -f "$CAP"; }
+cleanup() {
+	t kill-server 2>/dev/null
+	rm -rf "$TMP"
+}
 trap cleanup EXIT INT TERM
 
 tick() { capture && grep -Eo 'tick #[0-9]+' "$CAP" | head -n 1 | tr -dc 0-9; }
