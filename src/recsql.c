@@ -164,7 +164,7 @@ static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 			       "SELECT kind, pid, tid, cpu, user, comm, cgroup FROM tasks"
 			       " WHERE id = ?",
 			       -1, &c->task, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(c->db, "SELECT name FROM events WHERE evset = ? ORDER BY idx", -1,
+	    sqlite3_prepare_v2(c->db, "SELECT key FROM events WHERE evset = ? ORDER BY idx", -1,
 			       &c->evnames, NULL) != SQLITE_OK) {
 		sqlite3_free(vt->zErrMsg);
 		vt->zErrMsg = sqlite3_mprintf("not a pmutop recording: %s", sqlite3_errmsg(c->db));

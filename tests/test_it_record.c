@@ -514,6 +514,45 @@ static void test_retention(void **state)
 	free(file);
 }
 
+/* Repeated events (-e '{task-clock,cs},{task-clock,page-faults}'): `readings` names each
+ * by its key (task-clock#1, task-clock#2), as CSV and Prometheus do, so neither is
+ * counted twice. */
+static void test_readings_keys(void **state)
+{
+	(void)state;
+	char *file = strdup(path("repeat"));
+	char *rec[] = {PMUTOP_BINARY, "-b", "-q",
+		       "-n",	      "3",  "-d",
+		       "0.2",	      "-e", "{task-clock,cs},{task-clock,page-faults}",
+		       "-w",	      file, NULL};
+	int st = testutil_run(rec, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *csv[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "csv", NULL};
+	st = testutil_run(csv, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_non_null(strstr(out1, ",task-clock#1,"));
+	assert_non_null(strstr(out1, ",task-clock#2,"));
+	/* The CSV's keys: every stored row has both task-clocks, as many readings of each
+	 * as of cs. */
+	char *q[] = {PMUTOP_BINARY,
+		     "-r",
+		     file,
+		     "--sql",
+		     "SELECT (SELECT count(*) FROM readings WHERE event = 'task-clock#1'),"
+		     " (SELECT count(*) FROM readings WHERE event = 'task-clock#2'),"
+		     " (SELECT count(*) FROM readings WHERE event = 'cs')",
+		     NULL};
+	st = testutil_run(q, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long one = 0, two = 0, cs = 0;
+	assert_non_null(strchr(out2, '\n'));
+	assert_int_equal(sscanf(strchr(out2, '\n') + 1, "%ld,%ld,%ld", &one, &two, &cs), 3);
+	assert_true(one > 0);
+	assert_int_equal(one, cs);
+	assert_int_equal(two, cs);
+	free(file);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -524,6 +563,9 @@ int main(void)
 		cmocka_unit_test(test_replay_equals_live), cmocka_unit_test(test_sigkill),
 		cmocka_unit_test(test_bad_files),	   cmocka_unit_test(test_one_recorder),
 		cmocka_unit_test(test_full_disk),	   cmocka_unit_test(test_retention),
+		cmocka_unit_test(test_readings_keys),
 	};
+	if (getenv("PMUTOP_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("PMUTOP_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
