@@ -26,6 +26,17 @@ static void replay_window(struct app *a, double *begin, double *end)
 		app_say("--begin is after --end: nothing to print\n");
 		exit(2);
 	}
+	char at[64];
+	if (*begin > wl) {
+		app_say("--begin %s is after the last recorded tick (%s): nothing to print\n",
+			a->cli.begin, recfmt_time_text(wl, at, sizeof(at)));
+		exit(2);
+	}
+	if (*end < wf) {
+		app_say("--end %s is before the first recorded tick (%s): nothing to print\n",
+			a->cli.end, recfmt_time_text(wf, at, sizeof(at)));
+		exit(2);
+	}
 }
 
 /* A tick of the recording into the model, or exit: a damaged file ends the run. */
@@ -79,6 +90,10 @@ static int run_replay_batch(struct app *a)
 		blocks += r == 0;
 		if ((a->cli.count && blocks >= a->cli.count) || replay_step(a->rp, seq, 1, &seq))
 			break;
+	}
+	if (blocks == 0 && code == 0) {
+		app_say("no tick was recorded between --begin and --end: nothing to print\n");
+		return 2;
 	}
 	return code;
 }
@@ -138,6 +153,19 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 			ui_message(ui,
 				   "not a time: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h");
 			break;
+		}
+		char at[64], msg[192];
+		if (t > wl) {
+			snprintf(msg, sizeof(msg), "%s is after the last recorded tick (%s)",
+				 cmd->spec, recfmt_time_text(wl, at, sizeof(at)));
+			ui_message(ui, msg);
+			break;
+		}
+		if (t < wf) {
+			snprintf(msg, sizeof(msg),
+				 "%s is before the first recorded tick (%s): here", cmd->spec,
+				 recfmt_time_text(wf, at, sizeof(at)));
+			ui_message(ui, msg);
 		}
 		replay_find(a->rp, t, &to);
 		break;

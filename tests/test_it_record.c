@@ -553,6 +553,62 @@ static void test_readings_keys(void **state)
 	free(file);
 }
 
+/* A window outside the recording prints nothing and says so in one line, exit 2. */
+static void expect_window(const char *file, char *begin, char *end, int code, const char *words)
+{
+	char *args[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", "--format", "csv",
+			NULL,	       NULL, NULL,	   NULL, NULL};
+	int k = 6;
+	if (begin) {
+		args[k++] = "--begin";
+		args[k++] = begin;
+	}
+	if (end) {
+		args[k++] = "--end";
+		args[k++] = end;
+	}
+	int st = testutil_run(args, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != code)
+		fail_msg("--begin %s --end %s: exit %d, want %d (%s)", begin ? begin : "-",
+			 end ? end : "-", WIFEXITED(st) ? WEXITSTATUS(st) : -1, code, err);
+	if (code == 0) {
+		assert_true(count_lines(out1, "1,") > 0);
+		return;
+	}
+	assert_string_equal(out1, "");
+	if (!strstr(err, words) || count_lines(err, "pmutop: ") != 1 ||
+	    strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("want one line saying '%s', got: %s", words, err);
+}
+
+static void test_window_outside(void **state)
+{
+	(void)state;
+	char *file = strdup(path("window"));
+	char *rec[] = {PMUTOP_BINARY, "-b", "-q", "-n", "3", "-d", "0.2", "-w", file, NULL};
+	int st = testutil_run(rec, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char e[256];
+	uint64_t f, l;
+	double wf, wl;
+	struct replay *rp = replay_open(file, e, sizeof(e));
+	assert_non_null(rp);
+	assert_int_equal(replay_span(rp, &f, &l, &wf, &wl), 0);
+	replay_close(rp);
+	char after[64], before[64], last[64], gap_lo[64], gap_hi[64];
+	snprintf(after, sizeof(after), "@%.3f", wl + 100);
+	snprintf(before, sizeof(before), "@%.3f", wf - 100);
+	snprintf(last, sizeof(last), "@%.3f", wl);
+	snprintf(gap_lo, sizeof(gap_lo), "@%.3f", wf + 0.001);
+	snprintf(gap_hi, sizeof(gap_hi), "@%.3f", wf + 0.002);
+	expect_window(file, after, NULL, 2, "is after the last recorded tick");
+	expect_window(file, NULL, before, 2, "is before the first recorded tick");
+	expect_window(file, gap_lo, gap_hi, 2, "no tick was recorded between");
+	/* A begin before the first tick with an end inside is a window. */
+	expect_window(file, before, last, 0, NULL);
+	free(file);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -563,7 +619,7 @@ int main(void)
 		cmocka_unit_test(test_replay_equals_live), cmocka_unit_test(test_sigkill),
 		cmocka_unit_test(test_bad_files),	   cmocka_unit_test(test_one_recorder),
 		cmocka_unit_test(test_full_disk),	   cmocka_unit_test(test_retention),
-		cmocka_unit_test(test_readings_keys),
+		cmocka_unit_test(test_readings_keys),	   cmocka_unit_test(test_window_outside),
 	};
 	if (getenv("PMUTOP_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("PMUTOP_TEST_FILTER"));
