@@ -558,6 +558,13 @@ void recorder_close(struct recorder *r)
 	}
 	for (unsigned i = 0; i < r->nlive; i++)
 		free(r->live[i].key);
+	/* Closed, the recording is one file that needs no -shm: read-only media and readers
+	 * who cannot write its directory replay it. (With a replay still reading, the mode
+	 * stays WAL, and the replay opens it immutable.) */
+	if (r->db && r->end_task) {
+		rec_exec(r->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+		rec_exec(r->db, "PRAGMA journal_mode = DELETE");
+	}
 	sqlite3_finalize(r->ins_tick);
 	sqlite3_finalize(r->ins_task);
 	sqlite3_finalize(r->end_task);

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "recfmt.h"
 #include "recpack.h"
+#include "recsql.h"
 
 struct ptask {
 	int64_t id;
@@ -133,11 +133,6 @@ static char *dup_col(sqlite3_stmt *st, int i)
 
 struct replay *replay_open(const char *path, char *err, size_t errlen)
 {
-	struct stat sb;
-	if (stat(path, &sb) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
 	struct replay *p = calloc(1, sizeof(*p));
 	if (!p || !(p->path = strdup(path))) {
 		free(p);
@@ -145,12 +140,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	int rc;
-	if (sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-			 p->db ? sqlite3_errmsg(p->db) : "out of memory");
+	if (recsql_open(path, &p->db, err, errlen))
 		goto fail;
-	}
-	sqlite3_busy_timeout(p->db, 2000);
 	int64_t app = query_int(p->db, "PRAGMA application_id", &rc);
 	if (rc == SQLITE_NOTADB || (rc == SQLITE_OK && app != RECFMT_APP_ID)) {
 		snprintf(err, errlen, "%s: not a pmutop recording", path);

@@ -22,6 +22,7 @@
 #include "replay.h"
 
 static char dir[256];
+static char pub[64], pub_ro[96]; /* test_read_only's directory and read-only mount */
 static char out1[1 << 20], out2[1 << 20], err[8192];
 
 static const char *path(const char *name)
@@ -45,7 +46,9 @@ static int teardown(void **state)
 	(void)state;
 	char cmd[600];
 	umount2(path("small"), MNT_DETACH);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (*pub_ro)
+		umount2(pub_ro, MNT_DETACH);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", dir, pub);
 	return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -606,7 +609,120 @@ static void test_window_outside(void **state)
 	expect_window(file, gap_lo, gap_hi, 2, "no tick was recorded between");
 	/* A begin before the first tick with an end inside is a window. */
 	expect_window(file, before, last, 0, NULL);
+	/* And a directory is no recording. */
+	expect_refusal(dir, "is a directory");
 	free(file);
+}
+
+/* argv run as nobody: out and err filled, the exit status returned. */
+static int run_nobody(char *const argv[])
+{
+	char *args[32] = {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
+			  "--clear-groups"};
+	int k = 4;
+	for (int i = 0; argv[i] && k < 31; i++)
+		args[k++] = argv[i];
+	args[k] = NULL;
+	return testutil_run(args, out1, sizeof(out1), err, sizeof(err));
+}
+
+/* The recording at file replays (-b and --sql), as root or as nobody. */
+static void expect_replay(const char *file, bool nobody)
+{
+	char *rep[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", "-n", "1", NULL};
+	char *sql[] = {PMUTOP_BINARY,
+		       "-r",
+		       (char *)file,
+		       "--sql",
+		       "SELECT count(*), (SELECT count(*) > 0 FROM readings) FROM ticks",
+		       NULL};
+	int st = nobody ? run_nobody(rep) : testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !strstr(out1, "PID"))
+		fail_msg("%s%s: -r -b exit %d: %s", file, nobody ? " as nobody" : "",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+	st = nobody ? run_nobody(sql) : testutil_run(sql, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !strstr(out1, "\n3,1\n"))
+		fail_msg("%s%s: --sql exit %d: %s%s", file, nobody ? " as nobody" : "",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1, out1, err);
+}
+
+/* A closed recording replays from read-only media and for any user who can read it:
+ * as pmutop leaves it, and left in WAL mode (an older pmutop's, or closed while a
+ * replay read it). Ticks still in a -wal that cannot be read there: one line that says
+ * so, not "damaged". */
+static void test_read_only(void **state)
+{
+	(void)state;
+	if (access("/usr/bin/setpriv", X_OK) != 0)
+		skip();
+	snprintf(pub, sizeof(pub), "/tmp/pmutop-ro.%d", (int)getpid());
+	snprintf(pub_ro, sizeof(pub_ro), "%s/ro", pub);
+	assert_int_equal(mkdir(pub, 0755), 0);
+	assert_int_equal(chmod(pub, 0755), 0);
+	assert_int_equal(mkdir(pub_ro, 0755), 0);
+	char file[128], wal[128], live[128], cmd[1024];
+	snprintf(file, sizeof(file), "%s/closed", pub);
+	snprintf(wal, sizeof(wal), "%s/walmode", pub);
+	snprintf(live, sizeof(live), "%s/killed", pub);
+	char *rec[] = {PMUTOP_BINARY, "-b", "-q", "-n", "3", "-d", "0.2", "-w", file, NULL};
+	int st = testutil_run(rec, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", file, wal);
+	assert_int_equal(system(cmd), 0);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(wal, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	char side[160];
+	snprintf(side, sizeof(side), "%s-shm", wal);
+	assert_int_equal(access(side, F_OK), -1);
+	/* A root-owned 0644 file in a root-owned 0755 directory (the systemd unit's). */
+	assert_int_equal(chmod(file, 0644), 0);
+	assert_int_equal(chmod(wal, 0644), 0);
+	expect_replay(file, true);
+	expect_replay(wal, true);
+	/* A recorder killed: its last ticks are in the -wal. */
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
+			"-e",	       "task-clock", "-w", live, NULL};
+	pid_t p = start(args, path("killed-ro.log"));
+	wait_ticks(live, 3);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	/* Read-only media: a tmpfs with copies, remounted read-only. */
+	assert_int_equal(mount("tmpfs", pub_ro, "tmpfs", 0, "size=64m"), 0);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' '%s' '%s-wal' '%s'", file, wal, live, live,
+		 pub_ro);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(mount(NULL, pub_ro, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	char rofile[160], rowal[160], rolive[160];
+	snprintf(rofile, sizeof(rofile), "%s/closed", pub_ro);
+	snprintf(rowal, sizeof(rowal), "%s/walmode", pub_ro);
+	snprintf(rolive, sizeof(rolive), "%s/killed", pub_ro);
+	expect_replay(rofile, false);
+	expect_replay(rowal, false);
+	expect_replay(rowal, true);
+#ifdef PMUTOPSQL_MODULE
+	/* The sqlite3 shell's way: the closed file needs no -shm, no URI parameter. */
+	assert_int_equal(sqlite3_open_v2(rofile, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_enable_load_extension(db, 1), SQLITE_OK);
+	assert_int_equal(sqlite3_load_extension(db, PMUTOPSQL_MODULE, NULL, NULL), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM readings", -1, &q, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_true(sqlite3_column_int64(q, 0) > 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+#endif
+	char *rep[] = {PMUTOP_BINARY, "-r", rolive, "-b", NULL};
+	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_string_equal(out1, "");
+	if (!strstr(err, "-wal") || !strstr(err, "copy both files") || strstr(err, "damaged") ||
+	    count_lines(err, "pmutop: ") != 1)
+		fail_msg("want one line naming the -wal, got: %s", err);
+	umount2(pub_ro, MNT_DETACH);
 }
 
 int main(void)
@@ -620,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),	   cmocka_unit_test(test_one_recorder),
 		cmocka_unit_test(test_full_disk),	   cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_readings_keys),	   cmocka_unit_test(test_window_outside),
+		cmocka_unit_test(test_read_only),
 	};
 	if (getenv("PMUTOP_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("PMUTOP_TEST_FILTER"));
