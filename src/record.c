@@ -469,10 +469,15 @@ static int check_format(struct recorder *r, char *err, size_t errlen)
 			NULL);
 		return -EINVAL;
 	}
-	if (tables == 0)
-		return rec_exec(r->db, rec_schema)
-			       ? (set_err(err, errlen, r->path, "cannot create", r->db), -EIO)
-			       : 0;
+	if (tables == 0) {
+		if (rec_exec(r->db, rec_schema) == 0)
+			return 0;
+		if ((sqlite3_extended_errcode(r->db) & 0xff) == SQLITE_FULL)
+			set_err(err, errlen, r->path, "the disk is full: cannot create it", NULL);
+		else
+			set_err(err, errlen, r->path, "cannot create", r->db);
+		return -EIO;
+	}
 	if (app != RECFMT_APP_ID) {
 		set_err(err, errlen, r->path, "not a pmutop recording: refusing to write into it",
 			NULL);
