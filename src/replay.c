@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "recfmt.h"
 #include "recpack.h"
@@ -56,6 +57,37 @@ static int damaged(struct replay *p, char *err, size_t len, const char *what)
 {
 	snprintf(err, len, "%s: damaged recording: %s", p->path, what);
 	return -EINVAL;
+}
+
+static uint32_t be32(const unsigned char *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+/* What SQLite's error hides when the file was cut short: the header's page count (valid
+ * when its change counter says so) against the bytes there. */
+static const char *cut_short(const char *path, const char *why, char *buf, size_t len)
+{
+	unsigned char h[100];
+	struct stat sb;
+	FILE *f = fopen(path, "rbe");
+	size_t n = f ? fread(h, 1, sizeof(h), f) : 0;
+	if (f)
+		fclose(f);
+	if (n != sizeof(h) || stat(path, &sb) < 0 || be32(h + 24) != be32(h + 92))
+		return why;
+	uint64_t page = h[16] << 8 | h[17];
+	page = page == 1 ? 65536 : page;
+	uint64_t want = page * be32(h + 28);
+	if ((uint64_t)sb.st_size >= want)
+		return why;
+	snprintf(buf, len,
+		 "cut short: %llu of its %llu bytes are there (%llu of %llu pages), and SQLite "
+		 "cannot read its tables without the rest",
+		 (unsigned long long)sb.st_size, (unsigned long long)want,
+		 (unsigned long long)((uint64_t)sb.st_size / page),
+		 (unsigned long long)(want / page));
+	return buf;
 }
 
 static void free_evset(struct replay *p)
@@ -147,8 +179,9 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a pmutop recording", path);
 		goto fail;
 	}
+	char cut[192];
 	if (rc != SQLITE_OK) {
-		damaged(p, err, errlen, sqlite3_errmsg(p->db));
+		damaged(p, err, errlen, cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
 		goto fail;
 	}
 	int64_t ver = query_int(p->db, "PRAGMA user_version", &rc);
@@ -166,7 +199,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 	}
 	if (rc != SQLITE_OK || ver < 1) {
 		damaged(p, err, errlen,
-			rc == SQLITE_OK ? "no format version" : sqlite3_errmsg(p->db));
+			rc == SQLITE_OK ? "no format version"
+					: cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
 		goto fail;
 	}
 	if (sqlite3_prepare_v2(p->db,
@@ -192,7 +226,7 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			       " LIMIT 1), (SELECT wall FROM ticks ORDER BY seq DESC LIMIT 1)"
 			       " FROM ticks",
 			       -1, &p->last, NULL) != SQLITE_OK) {
-		damaged(p, err, errlen, sqlite3_errmsg(p->db));
+		damaged(p, err, errlen, cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
 		goto fail;
 	}
 	uint64_t a, b;
