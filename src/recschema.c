@@ -240,16 +240,19 @@ int rec_bound_wal(struct recorder *r, char *err, size_t errlen)
 		rec_pragma_int(r->db, "SELECT count(*) + 2 FROM sqlite_schema WHERE rootpage > 0");
 	if (page <= 0 || pages < 0)
 		return -EIO;
-	/* A quarter of the size, at most 64 MiB: checkpoints at a quarter of it leave room for
-	 * the tick's own pages. */
+	/* A quarter of the size, at least 32 pages, at most 64 MiB: checkpoints at a quarter
+	 * of it leave room for a tick's own pages and a prune's (a dozen pages here). */
+	uint64_t least_wal = 32 * (uint64_t)page;
 	r->wal_cap = r->o.max_size / 4;
+	if (r->wal_cap < least_wal)
+		r->wal_cap = least_wal;
 	if (r->wal_cap > 64u << 20)
 		r->wal_cap = 64u << 20;
 	uint64_t empty = (uint64_t)(pages * page) + r->wal_cap;
-	if (r->o.max_size < empty || r->wal_cap < 4 * (uint64_t)page) {
+	if (r->o.max_size < empty) {
 		uint64_t least = (uint64_t)(pages * page) * 4 / 3 + 1;
-		if (least < 16 * (uint64_t)page)
-			least = 16 * (uint64_t)page;
+		if (least < (uint64_t)(pages * page) + least_wal)
+			least = (uint64_t)(pages * page) + least_wal;
 		snprintf(err, errlen,
 			 "--max-size %llu KiB: a recording takes at least %llu KiB here (its "
 			 "tables and the WAL's share, before a tick): give more",
