@@ -542,8 +542,7 @@ static int probe(sqlite3 *db)
 	return rc;
 }
 
-/* path as an SQLite URI that opens it immutable: no lock, no -shm, no -wal read. */
-static char *immutable_uri(const char *path)
+char *recsql_immutable_uri(const char *path)
 {
 	size_t n = strlen(path);
 	char *u = malloc(3 * n + 32), *o = u;
@@ -558,6 +557,19 @@ static char *immutable_uri(const char *path)
 	}
 	strcpy(o, "?immutable=1");
 	return u;
+}
+
+bool recsql_wal_pending(const char *path)
+{
+	struct stat sb;
+	size_t n = strlen(path) + 8;
+	char *wal = malloc(n);
+	if (!wal)
+		return true;
+	snprintf(wal, n, "%s-wal", path);
+	bool pending = stat(wal, &sb) == 0 && sb.st_size > 0;
+	free(wal);
+	return pending;
 }
 
 int recsql_open(const char *path, sqlite3 **out, char *err, size_t errlen)
@@ -590,16 +602,7 @@ int recsql_open(const char *path, sqlite3 **out, char *err, size_t errlen)
 	 * no -wal beside it every tick is in the file, which is then read as immutable. */
 	sqlite3_close(db);
 	db = NULL;
-	size_t n = strlen(path) + 8;
-	char *wal = malloc(n);
-	if (!wal) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	snprintf(wal, n, "%s-wal", path);
-	bool pending = stat(wal, &sb) == 0 && sb.st_size > 0;
-	free(wal);
-	if (pending) {
+	if (recsql_wal_pending(path)) {
 		snprintf(err, errlen,
 			 "%s: its newest ticks are in %s-wal, which needs a %s-shm that cannot be "
 			 "made here (a read-only medium or directory): copy both files to a "
@@ -607,7 +610,7 @@ int recsql_open(const char *path, sqlite3 **out, char *err, size_t errlen)
 			 path, path, path);
 		return -EROFS;
 	}
-	char *uri = immutable_uri(path);
+	char *uri = recsql_immutable_uri(path);
 	if (!uri) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -645,13 +648,19 @@ static bool another_statement(sqlite3 *db, const char *tail)
 int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
+	int ret = recsql_open(path, &db, err, errlen) ? -EINVAL
+						      : recsql_query(db, sql, out, err, errlen);
+	sqlite3_close(db);
+	return ret;
+}
+
+int recsql_query(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
+{
 	sqlite3_stmt *st = NULL;
 	int ret = -EINVAL;
 	const char *tail = NULL;
-	if (recsql_open(path, &db, err, errlen))
-		goto out;
 	if (recsql_register(db) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+		snprintf(err, errlen, "--sql: %s", sqlite3_errmsg(db));
 		goto out;
 	}
 	if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK || !st) {
@@ -694,6 +703,5 @@ int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t e
 	}
 out:
 	sqlite3_finalize(st);
-	sqlite3_close(db);
 	return ret;
 }

@@ -5,6 +5,7 @@
 #ifndef PMUTOP_RECSQL_H
 #define PMUTOP_RECSQL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,6 +21,14 @@ int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t e
  * here). Format checks are the caller's. */
 struct sqlite3;
 int recsql_open(const char *path, struct sqlite3 **db, char *err, size_t errlen);
+
+/* Whether a -wal beside path holds pages: then the file alone is not the recording. */
+bool recsql_wal_pending(const char *path);
+/* path as an SQLite URI that opens it immutable (no lock, no -shm, no -wal read), to
+ * free, or NULL. */
+char *recsql_immutable_uri(const char *path);
+/* recsql_run's query over an open recording: `readings` made on db, the rows to out. */
+int recsql_query(struct sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen);
 
 /* Make `readings` on connection db, as recsql_run does and as pmutopsql.so does for the
  * sqlite3 shell or any SQLite program that loads it. Returns an SQLite result code. */
