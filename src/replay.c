@@ -185,25 +185,31 @@ static long salvage_keys(sqlite3 *mem, const char *t, int64_t **keys)
 {
 	static const char *const how[] = {"", " ORDER BY rowid", " ORDER BY rowid DESC"};
 	long n = 0, cap = 0;
+	int64_t *k = NULL;
 	*keys = NULL;
 	for (int h = 0; h < 3; h++) {
 		char sql[128];
 		sqlite3_stmt *st;
 		snprintf(sql, sizeof(sql), "SELECT rowid FROM d.\"%s\"%s", t, how[h]);
-		if (sqlite3_prepare_v2(mem, sql, -1, &st, NULL) != SQLITE_OK)
-			return h == 0 ? -1 : n;
+		if (sqlite3_prepare_v2(mem, sql, -1, &st, NULL) != SQLITE_OK) {
+			if (h == 0)
+				return -1; /* a table without rowid */
+			break;
+		}
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			if (n == cap) {
-				cap = cap ? 2 * cap : 1024;
-				int64_t *k = realloc(*keys, (size_t)cap * sizeof(*k));
-				if (!k)
+				int64_t *more =
+					realloc(k, (size_t)(cap ? 2 * cap : 1024) * sizeof(*k));
+				if (!more)
 					break;
-				*keys = k;
+				k = more;
+				cap = cap ? 2 * cap : 1024;
 			}
-			(*keys)[n++] = sqlite3_column_int64(st, 0);
+			k[n++] = sqlite3_column_int64(st, 0);
 		}
 		sqlite3_finalize(st);
 	}
+	*keys = k;
 	return n;
 }
 
