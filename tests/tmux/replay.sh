@@ -1,7 +1,8 @@
 #!/bin/sh
 # A recording on the screen: pmutop -r FILE shows REPLAY with the recorded time and the
-# tick's place; t steps forward, T back, b jumps to a time typed; the header's time moves
-# with the ticks; e says the events are the recorded ones; q leaves.
+# tick's place; t steps forward, T back, b jumps to a time typed (past the last tick it
+# says so and stays); the header's time moves with the ticks; e says the events are the
+# recorded ones; q leaves.
 # Usage: replay.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: replay.sh PMUTOP [TMUX]}
@@ -42,6 +43,10 @@ expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "b +2.5: the first tick 2.5 s after the 
 keys b
 keys n o o n Enter
 expect 'not a time' "b with no time says so"
+keys b
+keys + 1 h Enter
+expect 'is after the last recorded tick' "b after the recording says so"
+expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "and stays on the tick it showed"
 keys e
 keys : c y c l e s Enter
 expect 'recorded events only' "events cannot be added to a replay"
