@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -555,6 +556,47 @@ static long long disk_bytes(const char *file)
 	return n + (stat(wal, &sb) == 0 ? (long long)sb.st_size : 0);
 }
 
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A child with n threads more, all asleep, once /proc shows them. */
+static pid_t threads_child(int n)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 64 * 1024);
+		for (int i = 0; i < n; i++) {
+			pthread_t t;
+			if (pthread_create(&t, &a, sleeper, NULL))
+				_exit(3);
+		}
+		for (;;)
+			pause();
+	}
+	char status[64], line[256];
+	snprintf(status, sizeof(status), "/proc/%d/status", (int)p);
+	for (int i = 0; i < 200; i++) {
+		FILE *f = fopen(status, "r");
+		int threads = 0;
+		while (f && fgets(line, sizeof(line), f))
+			sscanf(line, "Threads: %d", &threads);
+		if (f)
+			fclose(f);
+		if (threads >= n)
+			return p;
+		usleep(50000);
+	}
+	fail_msg("the child did not start %d threads in 10 s", n);
+	return p;
+}
+
 static void test_retention(void **state)
 {
 	(void)state;
@@ -615,7 +657,26 @@ static void test_retention(void **state)
 			(char *)path("tiny"), NULL};
 	int st1 = testutil_run(tiny, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st1) && WEXITSTATUS(st1) == 2);
-	assert_non_null(strstr(err, "--max-size 100 KiB: a recording takes at least"));
+	const char *at = strstr(err, "--max-size 100 KiB: a recording takes at least ");
+	assert_non_null(at);
+	/* The least it takes, with 600 threads more to record (-H): their tasks' rows need
+	 * more pages than that leaves a tick, which stops the recording with one line. */
+	long least = 0;
+	assert_int_equal(
+		sscanf(at, "--max-size 100 KiB: a recording takes at least %ld KiB", &least), 1);
+	pid_t many = threads_child(600);
+	char lim[32];
+	snprintf(lim, sizeof(lim), "%ldK", least);
+	char *big[] = {PMUTOP_BINARY, "-b", "-q",	  "-n", "3",  "-d",
+		       "0.1",	      "-H", "--max-size", lim,	"-w", (char *)path("onetick"),
+		       NULL};
+	st1 = testutil_run(big, out1, sizeof(out1), err, sizeof(err));
+	kill(many, SIGKILL);
+	waitpid(many, NULL, 0);
+	assert_true(WIFEXITED(st1) && WEXITSTATUS(st1) == 1);
+	if (!strstr(err, "is less than one tick takes here") ||
+	    !strstr(err, "recording stopped after 0 ticks"))
+		fail_msg("want one line saying a tick does not fit, got: %s", err);
 
 	/* --retain: 0.00003 days is 2.6 s of ticks. */
 	char *aged = strdup(path("aged"));
