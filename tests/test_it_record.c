@@ -24,6 +24,7 @@
 
 static char dir[256];
 static char pub[64], pub_ro[96]; /* test_read_only's directory and read-only mount */
+static pid_t kids[2];		 /* test_retention's children of threads, for teardown */
 static char out1[1 << 20], out2[1 << 20], err[8192];
 
 static const char *path(const char *name)
@@ -46,6 +47,11 @@ static int teardown(void **state)
 {
 	(void)state;
 	char cmd[600];
+	for (int i = 0; i < 2; i++)
+		if (kids[i] > 0) {
+			kill(kids[i], SIGKILL);
+			waitpid(kids[i], NULL, 0);
+		}
 	umount2(path("small"), MNT_DETACH);
 	if (*pub_ro)
 		umount2(pub_ro, MNT_DETACH);
@@ -564,8 +570,17 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-/* A child with n threads more, all asleep, once /proc shows them. */
-static pid_t threads_child(int n)
+/* Awake every 20 ms: a row with something to store at every tick. */
+static void *napper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		usleep(20000);
+	return NULL;
+}
+
+/* A child with n threads more, asleep (or napping), once /proc shows them. */
+static pid_t threads_child(int n, bool napping)
 {
 	pid_t p = fork();
 	if (p == 0) {
@@ -574,7 +589,7 @@ static pid_t threads_child(int n)
 		pthread_attr_setstacksize(&a, 64 * 1024);
 		for (int i = 0; i < n; i++) {
 			pthread_t t;
-			if (pthread_create(&t, &a, sleeper, NULL))
+			if (pthread_create(&t, &a, napping ? napper : sleeper, NULL))
 				_exit(3);
 		}
 		for (;;)
@@ -600,12 +615,17 @@ static pid_t threads_child(int n)
 static void test_retention(void **state)
 {
 	(void)state;
-	/* The floor (the tasks alive, whatever this machine runs now) first, by a short
+	/* The rows of one child of 64 threads that nap (-p): the floor (its tasks) cannot
+	 * move with what other tests run beside this one. The floor first, by a short
 	 * recording; then a bound that leaves the WAL its share (a quarter, at least 32
-	 * pages) and 128 KiB (eight pages; at 0.1 s ticks a packed recording grows by about
-	 * 8 KB a second here) to ticks, going on with the same file. */
+	 * pages) and 128 KiB (eight pages; at 0.1 s ticks 64 rows that did something grow
+	 * the file by about 10 KB a second) to ticks, going on with the same file. */
 	char *file = strdup(path("bounded"));
-	char *pre[] = {PMUTOP_BINARY, "-b", "-q", "-n", "2", "-d", "0.1", "-H", "-w", file, NULL};
+	pid_t nap = kids[0] = threads_child(64, true);
+	char napid[16];
+	snprintf(napid, sizeof(napid), "%d", (int)nap);
+	char *pre[] = {PMUTOP_BINARY, "-b", "-q",  "-n", "2",  "-d",
+		       "0.1",	      "-p", napid, "-w", file, NULL};
 	int st0 = testutil_run(pre, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st0) && WEXITSTATUS(st0) == 0);
 	long long floor = used_bytes(file), bound = floor + 128 * 1024 + 512 * 1024, most = 0;
@@ -614,8 +634,8 @@ static void test_retention(void **state)
 		bound = (floor + 128 * 1024) * 4 / 3;
 	char max[32];
 	snprintf(max, sizeof(max), "%lld", bound);
-	char *args[] = {PMUTOP_BINARY, "-b", "-q", "-d", "0.1", "-H",
-			"--max-size",  max,  "-w", file, NULL};
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1", "-p",
+			napid,	       "--max-size", max,  "-w", file,	NULL};
 	pid_t p = start(args, path("bounded.log"));
 	wait_ticks(file, 4);
 	char e[256];
@@ -646,6 +666,9 @@ static void test_retention(void **state)
 	replay_close(rp);
 	kill(p, SIGTERM);
 	waitpid(p, NULL, 0);
+	kill(nap, SIGKILL);
+	waitpid(nap, NULL, 0);
+	kids[0] = 0;
 	if (first == 1)
 		fail_msg("no tick was pruned in 90 s at --max-size %s", max);
 	if (most > bound)
@@ -664,7 +687,7 @@ static void test_retention(void **state)
 	long least = 0;
 	assert_int_equal(
 		sscanf(at, "--max-size 100 KiB: a recording takes at least %ld KiB", &least), 1);
-	pid_t many = threads_child(600);
+	pid_t many = kids[1] = threads_child(600, false);
 	char lim[32];
 	snprintf(lim, sizeof(lim), "%ldK", least);
 	char *big[] = {PMUTOP_BINARY, "-b", "-q",	  "-n", "3",  "-d",
@@ -673,6 +696,7 @@ static void test_retention(void **state)
 	st1 = testutil_run(big, out1, sizeof(out1), err, sizeof(err));
 	kill(many, SIGKILL);
 	waitpid(many, NULL, 0);
+	kids[1] = 0;
 	assert_true(WIFEXITED(st1) && WEXITSTATUS(st1) == 1);
 	if (!strstr(err, "is less than one tick takes here") ||
 	    !strstr(err, "recording stopped after 0 ticks"))
