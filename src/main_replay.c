@@ -216,10 +216,27 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	uint64_t next = seq;
 	bool forward = replay_step(a->rp, seq, 1, &next) == 0 && to == next;
 	if (to != seq && replay_goto(a, to, err, sizeof(err))) {
-		if (replay_goto(a, seq, err, sizeof(err)))
-			return true;
-		ui_message(ui, err); /* a damaged tick: it stays where it was */
-		to = seq;
+		/* A damaged tick: a step goes on to the next one that loads, anything else
+		 * stays where it was; the line says why. */
+		uint64_t past = to;
+		bool moved = false;
+		while (cmd->kind == UI_STEP && !moved &&
+		       replay_step(a->rp, past, cmd->step, &past) == 0) {
+			char e2[512];
+			moved = replay_goto(a, past, e2, sizeof(e2)) == 0;
+		}
+		if (moved) {
+			char msg[640];
+			snprintf(msg, sizeof(msg), "%s: tick %llu skipped", err,
+				 (unsigned long long)to);
+			ui_message(ui, msg);
+			to = past;
+		} else {
+			if (replay_goto(a, seq, err, sizeof(err)))
+				return true;
+			ui_message(ui, err);
+			to = seq;
+		}
 	}
 	replay_header(a, ui, *playing);
 	if ((to != seq && !forward) || cmd->kind == UI_TOGGLE_CGROUPS)
