@@ -281,18 +281,30 @@ static sqlite3 *salvage(const char *path)
 	st = NULL;
 	if (rc != SQLITE_DONE ||
 	    sqlite3_prepare_v2(mem,
-			       "SELECT name, sql FROM d.sqlite_schema WHERE sql IS NOT NULL AND"
-			       " name NOT LIKE 'sqlite_%' ORDER BY type DESC",
+			       "SELECT type, name, sql FROM d.sqlite_schema WHERE sql IS NOT NULL"
+			       " AND type IN ('table', 'index') AND name NOT LIKE 'sqlite_%'"
+			       " ORDER BY type DESC",
 			       -1, &st, NULL) != SQLITE_OK)
 		goto fail;
 	char names[16][32];
 	int nt = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *sql = (const char *)sqlite3_column_text(st, 1);
-		if (!name || !sql || sqlite3_exec(mem, sql, NULL, NULL, NULL) != SQLITE_OK)
-			goto fail;
-		if (strncmp(sql, "CREATE TABLE", 12) == 0 && nt < 16 && strlen(name) < 32)
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *sql = (const char *)sqlite3_column_text(st, 2);
+		/* The file may be hostile: one plain CREATE TABLE or INDEX a row, named in
+		 * letters and underscores, or nothing. */
+		if (!type || !name || !sql || !*name || strlen(name) >= 32 ||
+		    strspn(name, "abcdefghijklmnopqrstuvwxyz_") != strlen(name) ||
+		    (strncmp(sql, "CREATE TABLE ", 13) != 0 &&
+		     strncmp(sql, "CREATE INDEX ", 13) != 0))
+			continue;
+		sqlite3_stmt *mk = NULL;
+		const char *tail = NULL;
+		bool made = sqlite3_prepare_v2(mem, sql, -1, &mk, &tail) == SQLITE_OK && mk &&
+			    tail && !*tail && sqlite3_step(mk) == SQLITE_DONE;
+		sqlite3_finalize(mk);
+		if (made && strcmp(type, "table") == 0 && nt < 16)
 			snprintf(names[nt++], sizeof(names[0]), "%s", name);
 	}
 	sqlite3_finalize(st);
