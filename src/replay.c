@@ -260,7 +260,8 @@ static void salvage_table(sqlite3 *mem, const char *t)
 	sqlite3_finalize(ins);
 }
 
-/* A file cut short: what SQLite can still read of it, copied into memory, where the
+/* A file cut short: what SQLite can still read of it, copied into a temporary database
+ * (SQLite's own, on disk beyond its cache: a recording may be gigabytes), where the
  * replay reads it. Returns the copy, or NULL. */
 static sqlite3 *salvage(const char *path)
 {
@@ -270,8 +271,8 @@ static sqlite3 *salvage(const char *path)
 	/* writable_schema: a table whose root page is past the end does not make SQLite
 	 * refuse the whole schema (as in the shell's .dump). */
 	if (!uri ||
-	    sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL) !=
-		    SQLITE_OK ||
+	    sqlite3_open_v2("", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+			    NULL) != SQLITE_OK ||
 	    sqlite3_exec(mem, "PRAGMA writable_schema = ON", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(mem, "ATTACH ? AS d", -1, &st, NULL) != SQLITE_OK)
 		goto fail;
@@ -309,8 +310,10 @@ static sqlite3 *salvage(const char *path)
 	}
 	sqlite3_finalize(st);
 	st = NULL;
+	sqlite3_exec(mem, "BEGIN", NULL, NULL, NULL);
 	for (int i = 0; i < nt; i++)
 		salvage_table(mem, names[i]);
+	sqlite3_exec(mem, "COMMIT", NULL, NULL, NULL);
 	char sql[128];
 	int rc1, rc2;
 	int64_t app = query_int(mem, "PRAGMA d.application_id", &rc1);
