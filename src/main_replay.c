@@ -26,16 +26,24 @@ static void replay_window(struct app *a, double *begin, double *end)
 		app_say("--begin is after --end: nothing to print\n");
 		exit(2);
 	}
+	char at[64];
+	if (*begin > wl) {
+		app_say("--begin %s is after the last recorded tick (%s): nothing to print\n",
+			a->cli.begin, recfmt_time_text(wl, at, sizeof(at)));
+		exit(2);
+	}
+	if (*end < wf) {
+		app_say("--end %s is before the first recorded tick (%s): nothing to print\n",
+			a->cli.end, recfmt_time_text(wf, at, sizeof(at)));
+		exit(2);
+	}
 }
 
-/* A tick of the recording into the model, or exit: a damaged file ends the run. */
+/* A tick of the recording into the model: 0, -ENOENT (pruned meanwhile), or an error
+ * with one line in err (a damaged tick). */
 static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 {
 	int r = replay_load(a->rp, seq, err, len);
-	if (r && r != -ENOENT) {
-		app_say("%s\n", err);
-		return r;
-	}
 	if (r == 0 && (a->npanes == 0 || a->panes_threads != app_current(a)->threads))
 		app_build_panes(a);
 	return r;
@@ -44,18 +52,24 @@ static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 /* -r -b: the recorded ticks in the window, as batch mode printed them then. */
 static int run_replay_batch(struct app *a)
 {
-	char err[512];
+	char err[512], first[512] = "";
 	double begin, end;
 	uint64_t seq;
 	int code = 0;
-	long blocks = 0;
+	long blocks = 0, lost = 0;
 	replay_window(a, &begin, &end);
 	if (replay_find(a->rp, begin, &seq))
 		return 0;
 	for (;;) {
 		int r = replay_goto(a, seq, err, sizeof(err));
-		if (r && r != -ENOENT)
-			return 2;
+		if (r && r != -ENOENT) {
+			/* A damaged tick is left out, and counted: the others are intact. */
+			if (lost++ == 0)
+				snprintf(first, sizeof(first), "%s", err);
+			if (replay_step(a->rp, seq, 1, &seq))
+				break;
+			continue;
+		}
 		if (r == 0 && replay_wall(a->rp) > end)
 			break;
 		if (r == 0 && !a->batch) {
@@ -79,6 +93,15 @@ static int run_replay_batch(struct app *a)
 		blocks += r == 0;
 		if ((a->cli.count && blocks >= a->cli.count) || replay_step(a->rp, seq, 1, &seq))
 			break;
+	}
+	if (lost) {
+		app_say("%s: %ld tick%s could not be read and %s left out, %ld printed\n", first,
+			lost, lost == 1 ? "" : "s", lost == 1 ? "was" : "were", blocks);
+		return code ? code : 2;
+	}
+	if (blocks == 0 && code == 0) {
+		app_say("no tick was recorded between --begin and --end: nothing to print\n");
+		return 2;
 	}
 	return code;
 }
@@ -139,6 +162,19 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 				   "not a time: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h");
 			break;
 		}
+		char at[64], msg[192];
+		if (t > wl) {
+			snprintf(msg, sizeof(msg), "%s is after the last recorded tick (%s)",
+				 cmd->spec, recfmt_time_text(wl, at, sizeof(at)));
+			ui_message(ui, msg);
+			break;
+		}
+		if (t < wf) {
+			snprintf(msg, sizeof(msg),
+				 "%s is before the first recorded tick (%s): here", cmd->spec,
+				 recfmt_time_text(wf, at, sizeof(at)));
+			ui_message(ui, msg);
+		}
 		replay_find(a->rp, t, &to);
 		break;
 	}
@@ -179,9 +215,29 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	}
 	uint64_t next = seq;
 	bool forward = replay_step(a->rp, seq, 1, &next) == 0 && to == next;
-	if (to != seq && replay_goto(a, to, err, sizeof(err)) &&
-	    replay_goto(a, seq, err, sizeof(err)))
-		return true;
+	if (to != seq && replay_goto(a, to, err, sizeof(err))) {
+		/* A damaged tick: a step goes on to the next one that loads, anything else
+		 * stays where it was; the line says why. */
+		uint64_t past = to;
+		bool moved = false;
+		while (cmd->kind == UI_STEP && !moved &&
+		       replay_step(a->rp, past, cmd->step, &past) == 0) {
+			char e2[512];
+			moved = replay_goto(a, past, e2, sizeof(e2)) == 0;
+		}
+		if (moved) {
+			char msg[640];
+			snprintf(msg, sizeof(msg), "%s: tick %llu skipped", err,
+				 (unsigned long long)to);
+			ui_message(ui, msg);
+			to = past;
+		} else {
+			if (replay_goto(a, seq, err, sizeof(err)))
+				return true;
+			ui_message(ui, err);
+			to = seq;
+		}
+	}
 	replay_header(a, ui, *playing);
 	if ((to != seq && !forward) || cmd->kind == UI_TOGGLE_CGROUPS)
 		replay_history(a, ui);
@@ -200,8 +256,12 @@ static int run_replay_live(struct app *a)
 			    .sort = a->cli.sort,
 			    .reverse = a->cli.reverse};
 	replay_window(a, &begin, &end);
-	if (replay_find(a->rp, begin, &seq) || replay_goto(a, seq, err, sizeof(err)))
+	if (replay_find(a->rp, begin, &seq))
 		return 2;
+	if (replay_goto(a, seq, err, sizeof(err))) {
+		app_say("%s\n", err);
+		return 2;
+	}
 	/* As live: without hardware counters the software pane is the one with numbers. */
 	bool hw = false;
 	for (unsigned i = 0; i < app_current(a)->nevents; i++)
@@ -225,6 +285,8 @@ static int run_replay_live(struct app *a)
 	for (unsigned i = 0; i < a->cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
 		ui_set_columns(ui, a->cfg.columns[i].pane, a->cfg.columns[i].list);
 	replay_header(a, ui, playing);
+	if (*replay_notice(a->rp))
+		ui_message(ui, replay_notice(a->rp));
 	app_show(a, ui);
 	replay_history(a, ui);
 	app_show(a, ui);
@@ -298,14 +360,18 @@ int run_replay(struct app *a)
 		app_say("%s\n", err);
 		return 2;
 	}
+	if (*replay_notice(a->rp))
+		app_say("%s\n", replay_notice(a->rp));
 	if (a->cli.sql) {
-		replay_close(a->rp);
 		FILE *out = a->cli.output ? fopen(a->cli.output, "we") : stdout;
 		if (!out) {
 			app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
+			replay_close(a->rp);
 			return 2;
 		}
-		int rc = recsql_run(a->cli.replay, a->cli.sql, out, err, sizeof(err));
+		int rc = replay_sql(a->rp, a->cli.sql, out, err, sizeof(err));
+		bool lost = *replay_notice(a->rp);
+		replay_close(a->rp);
 		if (out != stdout && fclose(out) && !rc) {
 			snprintf(err, sizeof(err), "cannot write '%s' (-o): %s", a->cli.output,
 				 strerror(errno));
@@ -313,7 +379,7 @@ int run_replay(struct app *a)
 		}
 		if (rc)
 			app_say("%s\n", err);
-		return rc == -EIO ? 1 : rc ? 2 : 0;
+		return rc == -EIO ? 1 : rc || lost ? 2 : 0;
 	}
 	a->pmus = pmu_set_new("/sys", true);
 	app_load_config(a);
@@ -336,6 +402,8 @@ int run_replay(struct app *a)
 		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
 		code = 1;
 	}
+	if (code == 0 && *replay_notice(a->rp))
+		code = 2; /* what was read is printed; the file was not whole */
 	batch_free(a->batch);
 	cgrows_free(a->cgrows);
 	loop_free(a->loop);

@@ -424,6 +424,10 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	bool freed = false;
 	if (!rc && (r->o.retain_days > 0 || r->o.max_size))
 		rc = rec_prune(r, wall, &freed);
+	/* The pages pruned given back in the same transaction: their frames and the tick's
+	 * go into the WAL once. */
+	if (!rc && freed)
+		rc = rec_exec(r->db, "PRAGMA incremental_vacuum");
 	if (!rc && rec_exec(r->db, "COMMIT"))
 		rc = sqlite3_extended_errcode(r->db) == SQLITE_FULL ? -ENOSPC : -EIO;
 	if (rc) {
@@ -431,6 +435,14 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 			snprintf(err, errlen,
 				 "%s: the disk is full: recording stopped after %llu ticks",
 				 r->path, (unsigned long long)r->written);
+		else if (rc == -EFBIG)
+			snprintf(err, errlen,
+				 "%s: --max-size %llu KiB is less than one tick takes here (%llu "
+				 "KiB with the WAL's share): recording stopped after %llu ticks; "
+				 "give more",
+				 r->path, (unsigned long long)(r->o.max_size >> 10),
+				 (unsigned long long)(r->need >> 10),
+				 (unsigned long long)r->written);
 		else
 			set_err(err, errlen, r->path, "recording stopped", r->db);
 		rec_exec(r->db, "ROLLBACK");
@@ -438,8 +450,7 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 		return rc;
 	}
 	r->written++;
-	if (freed)
-		rec_exec(r->db, "PRAGMA incremental_vacuum");
+	rec_trim_wal(r, freed);
 	return 0;
 }
 
@@ -458,10 +469,15 @@ static int check_format(struct recorder *r, char *err, size_t errlen)
 			NULL);
 		return -EINVAL;
 	}
-	if (tables == 0)
-		return rec_exec(r->db, rec_schema)
-			       ? (set_err(err, errlen, r->path, "cannot create", r->db), -EIO)
-			       : 0;
+	if (tables == 0) {
+		if (rec_exec(r->db, rec_schema) == 0)
+			return 0;
+		if ((sqlite3_extended_errcode(r->db) & 0xff) == SQLITE_FULL)
+			set_err(err, errlen, r->path, "the disk is full: cannot create it", NULL);
+		else
+			set_err(err, errlen, r->path, "cannot create", r->db);
+		return -EIO;
+	}
 	if (app != RECFMT_APP_ID) {
 		set_err(err, errlen, r->path, "not a pmutop recording: refusing to write into it",
 			NULL);
@@ -505,7 +521,7 @@ struct recorder *recorder_open(const char *path, const struct record_opts *o, ch
 		goto fail;
 	}
 	sqlite3_busy_timeout(r->db, 2000);
-	if (check_format(r, err, errlen))
+	if (check_format(r, err, errlen) || rec_bound_wal(r, err, errlen))
 		goto fail;
 	/* A power cut loses no committed tick: every commit reaches the disk. */
 	if (rec_exec(r->db, "PRAGMA synchronous = FULL") ||
@@ -558,6 +574,13 @@ void recorder_close(struct recorder *r)
 	}
 	for (unsigned i = 0; i < r->nlive; i++)
 		free(r->live[i].key);
+	/* Closed, the recording is one file that needs no -shm: read-only media and readers
+	 * who cannot write its directory replay it. (With a replay still reading, the mode
+	 * stays WAL, and the replay opens it immutable.) */
+	if (r->db && r->end_task) {
+		rec_exec(r->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+		rec_exec(r->db, "PRAGMA journal_mode = DELETE");
+	}
 	sqlite3_finalize(r->ins_tick);
 	sqlite3_finalize(r->ins_task);
 	sqlite3_finalize(r->end_task);

@@ -43,6 +43,8 @@ struct recorder {
 	struct pend *pend; /* the tick's stored rows, before they are packed */
 	size_t npend, pendcap;
 	struct recpack_buf pack;
+	uint64_t wal_cap; /* --max-size: the bytes of it the WAL may take */
+	uint64_t need;	  /* -EFBIG: what the newest tick took with the WAL's share */
 };
 
 /* The tables of a new recording (docs/RECORDING.md), with its format version. */
@@ -58,7 +60,15 @@ void rec_bind_text(sqlite3_stmt *st, int i, const char *s);
 /* The tick's header facts and event set, interned: a new row when one changed. */
 int rec_put_header(struct recorder *r, const struct model *m);
 int rec_put_evset(struct recorder *r, const struct model *m);
-/* --retain and --max-size: the oldest ticks go, inside the tick's transaction. */
+/* --retain and --max-size: the oldest ticks go, inside the tick's transaction.
+ * -EFBIG: the newest tick alone takes more than --max-size leaves it. */
 int rec_prune(struct recorder *r, double wall, bool *freed);
+/* --max-size: the WAL's share of it, kept by checkpoints (wal_autocheckpoint,
+ * journal_size_limit). Returns 0, or -EFBIG with one line in err when SIZE cannot hold
+ * even an empty recording. */
+int rec_bound_wal(struct recorder *r, char *err, size_t errlen);
+/* After a commit: the WAL back into the file when it outgrew a quarter of its share, or when
+ * pages were given back (the file shrinks). */
+void rec_trim_wal(struct recorder *r, bool freed);
 
 #endif

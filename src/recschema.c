@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char rec_schema[] =
 	"PRAGMA page_size = 16384;"
@@ -195,13 +196,15 @@ int rec_prune(struct recorder *r, double wall, bool *freed)
 	}
 	if (r->o.max_size == 0)
 		return 0;
-	/* Down to nine tenths of the size, a tenth of the ticks at a time (their rows are most
-	 * of the file); the tasks alive and the newest tick always stay. */
+	/* The file's pages down to nine tenths of what the WAL leaves of the size, a tenth
+	 * of the ticks at a time (their rows are most of the file); the tasks alive and the
+	 * newest tick always stay. */
 	int64_t page = rec_pragma_int(r->db, "PRAGMA page_size");
-	for (int round = 0; round < 10 && page > 0; round++) {
+	uint64_t room = r->o.max_size - r->wal_cap;
+	for (int round = 0; page > 0; round++) {
 		int64_t used = rec_pragma_int(r->db, "PRAGMA page_count") -
 			       rec_pragma_int(r->db, "PRAGMA freelist_count");
-		uint64_t goal = round == 0 ? r->o.max_size : r->o.max_size / 10 * 9;
+		uint64_t goal = round == 0 ? room : room / 10 * 9;
 		if ((uint64_t)(used * page) <= goal)
 			break;
 		int64_t lo = rec_pragma_int(r->db, "SELECT coalesce(min(seq), 0) FROM ticks");
@@ -209,11 +212,73 @@ int rec_prune(struct recorder *r, double wall, bool *freed)
 		int64_t cut = lo + (hi - lo) / 10;
 		if (cut >= hi)
 			cut = hi - 1;
-		if (cut < lo)
+		if (cut < lo) {
+			/* The newest tick alone: over the size only if it does not fit at all. */
+			if ((uint64_t)(used * page) > room) {
+				r->need = (uint64_t)(used * page) + r->wal_cap;
+				return -EFBIG;
+			}
 			break;
+		}
 		if (prune_upto(r, cut))
 			return -EIO;
-		*freed = true;
 	}
+	/* Under --max-size the pages pruned are the next ticks' (the file stays at its
+	 * size): giving them back would move pages and write them all into the WAL. Only a
+	 * file larger than the size (a smaller --max-size than before) shrinks. */
+	*freed = (uint64_t)(rec_pragma_int(r->db, "PRAGMA page_count") * page) > room;
 	return 0;
+}
+
+int rec_bound_wal(struct recorder *r, char *err, size_t errlen)
+{
+	if (r->o.max_size == 0)
+		return 0;
+	int64_t page = rec_pragma_int(r->db, "PRAGMA page_size");
+	/* An empty recording: a page a table and index, the first page and a pointer map. */
+	int64_t pages =
+		rec_pragma_int(r->db, "SELECT count(*) + 2 FROM sqlite_schema WHERE rootpage > 0");
+	if (page <= 0 || pages < 0)
+		return -EIO;
+	/* A quarter of the size, at least 32 pages, at most 64 MiB: checkpoints at a quarter
+	 * of it leave room for a tick's own pages and a prune's (a dozen pages here). */
+	uint64_t least_wal = 32 * (uint64_t)page;
+	r->wal_cap = r->o.max_size / 4;
+	if (r->wal_cap < least_wal)
+		r->wal_cap = least_wal;
+	if (r->wal_cap > 64u << 20)
+		r->wal_cap = 64u << 20;
+	uint64_t empty = (uint64_t)(pages * page) + r->wal_cap;
+	if (r->o.max_size < empty) {
+		uint64_t least = (uint64_t)(pages * page) * 4 / 3 + 1;
+		if (least < (uint64_t)(pages * page) + least_wal)
+			least = (uint64_t)(pages * page) + least_wal;
+		snprintf(err, errlen,
+			 "--max-size %llu KiB: a recording takes at least %llu KiB here (its "
+			 "tables and the WAL's share, before a tick): give more",
+			 (unsigned long long)(r->o.max_size >> 10),
+			 (unsigned long long)(least >> 10));
+		return -EFBIG;
+	}
+	char sql[160];
+	snprintf(sql, sizeof(sql),
+		 "PRAGMA wal_autocheckpoint = %llu; PRAGMA journal_size_limit = %llu",
+		 (unsigned long long)(r->wal_cap / 4 / (uint64_t)page),
+		 (unsigned long long)(r->wal_cap / 4));
+	return rec_exec(r->db, sql);
+}
+
+void rec_trim_wal(struct recorder *r, bool freed)
+{
+	if (r->o.max_size == 0)
+		return;
+	struct stat sb;
+	size_t n = strlen(r->path) + 8;
+	char *wal = malloc(n);
+	if (!wal)
+		return;
+	snprintf(wal, n, "%s-wal", r->path);
+	if (freed || (stat(wal, &sb) == 0 && (uint64_t)sb.st_size > r->wal_cap / 4))
+		rec_exec(r->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+	free(wal);
 }

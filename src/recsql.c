@@ -15,6 +15,8 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "recfmt.h"
 #include "recpack.h"
@@ -164,7 +166,7 @@ static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 			       "SELECT kind, pid, tid, cpu, user, comm, cgroup FROM tasks"
 			       " WHERE id = ?",
 			       -1, &c->task, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(c->db, "SELECT name FROM events WHERE evset = ? ORDER BY idx", -1,
+	    sqlite3_prepare_v2(c->db, "SELECT key FROM events WHERE evset = ? ORDER BY idx", -1,
 			       &c->evnames, NULL) != SQLITE_OK) {
 		sqlite3_free(vt->zErrMsg);
 		vt->zErrMsg = sqlite3_mprintf("not a pmutop recording: %s", sqlite3_errmsg(c->db));
@@ -525,6 +527,106 @@ int recsql_register(sqlite3 *db)
 	return sqlite3_create_module(db, "readings", &readings_module, NULL);
 }
 
+/* The file's schema read: SQLITE_OK, or why the file cannot be read. */
+static int probe(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_ROW ? SQLITE_OK : sqlite3_extended_errcode(db);
+	} else {
+		rc = sqlite3_extended_errcode(db);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+char *recsql_immutable_uri(const char *path)
+{
+	size_t n = strlen(path);
+	char *u = malloc(3 * n + 32), *o = u;
+	if (!u)
+		return NULL;
+	o += sprintf(o, "file:");
+	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
+		if (*s == '%' || *s == '?' || *s == '#' || *s < 0x21 || *s > 0x7e)
+			o += sprintf(o, "%%%02X", *s);
+		else
+			*o++ = (char)*s;
+	}
+	strcpy(o, "?immutable=1");
+	return u;
+}
+
+bool recsql_wal_pending(const char *path)
+{
+	struct stat sb;
+	size_t n = strlen(path) + 8;
+	char *wal = malloc(n);
+	if (!wal)
+		return true;
+	snprintf(wal, n, "%s-wal", path);
+	bool pending = stat(wal, &sb) == 0 && sb.st_size > 0;
+	free(wal);
+	return pending;
+}
+
+int recsql_open(const char *path, sqlite3 **out, char *err, size_t errlen)
+{
+	struct stat sb;
+	*out = NULL;
+	if (stat(path, &sb) < 0 || access(path, R_OK) < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory: give the recording's file", path);
+		return -EISDIR;
+	}
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+			 db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(db, 2000);
+	int rc = probe(db);
+	if ((rc & 0xff) != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY) {
+		*out = db;
+		return 0;
+	}
+	/* A WAL-mode file whose -shm cannot be made (a read-only medium or directory): with
+	 * no -wal beside it every tick is in the file, which is then read as immutable. */
+	sqlite3_close(db);
+	db = NULL;
+	if (recsql_wal_pending(path)) {
+		snprintf(err, errlen,
+			 "%s: its newest ticks are in %s-wal, which needs a %s-shm that cannot be "
+			 "made here (a read-only medium or directory): copy both files to a "
+			 "writable directory and replay the copy",
+			 path, path, path);
+		return -EROFS;
+	}
+	char *uri = recsql_immutable_uri(path);
+	if (!uri) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+			 db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -EIO;
+	}
+	*out = db;
+	return 0;
+}
+
 /* Whether what follows the statement holds another: blanks, semicolons and comments do
  * not make one (SQLite's parser says, preparing the rest yields no statement). */
 static bool another_statement(sqlite3 *db, const char *tail)
@@ -546,17 +648,19 @@ static bool another_statement(sqlite3 *db, const char *tail)
 int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
+	int ret = recsql_open(path, &db, err, errlen) ? -EINVAL
+						      : recsql_query(db, sql, out, err, errlen);
+	sqlite3_close(db);
+	return ret;
+}
+
+int recsql_query(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
+{
 	sqlite3_stmt *st = NULL;
 	int ret = -EINVAL;
 	const char *tail = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-			 db ? sqlite3_errmsg(db) : "out of memory");
-		goto out;
-	}
-	sqlite3_busy_timeout(db, 2000);
 	if (recsql_register(db) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+		snprintf(err, errlen, "--sql: %s", sqlite3_errmsg(db));
 		goto out;
 	}
 	if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK || !st) {
@@ -599,6 +703,5 @@ int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t e
 	}
 out:
 	sqlite3_finalize(st);
-	sqlite3_close(db);
 	return ret;
 }

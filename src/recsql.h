@@ -5,6 +5,7 @@
 #ifndef PMUTOP_RECSQL_H
 #define PMUTOP_RECSQL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -13,9 +14,24 @@
  * one line in err (a bad query, a damaged file) and -EIO when out cannot be written. */
 int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen);
 
+/* Open the recording at path read-only, as any user who can read the file and on
+ * read-only media: a closed recording that was left in WAL mode (no -shm beside it, and
+ * none can be made) is opened as immutable. Returns 0, or -errno with one line in err
+ * (no such file, a directory, no permission, newest ticks in a -wal that cannot be read
+ * here). Format checks are the caller's. */
+struct sqlite3;
+int recsql_open(const char *path, struct sqlite3 **db, char *err, size_t errlen);
+
+/* Whether a -wal beside path holds pages: then the file alone is not the recording. */
+bool recsql_wal_pending(const char *path);
+/* path as an SQLite URI that opens it immutable (no lock, no -shm, no -wal read), to
+ * free, or NULL. */
+char *recsql_immutable_uri(const char *path);
+/* recsql_run's query over an open recording: `readings` made on db, the rows to out. */
+int recsql_query(struct sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen);
+
 /* Make `readings` on connection db, as recsql_run does and as pmutopsql.so does for the
  * sqlite3 shell or any SQLite program that loads it. Returns an SQLite result code. */
-struct sqlite3;
 int recsql_register(struct sqlite3 *db);
 
 #endif

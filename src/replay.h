@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model.h"
 
@@ -36,6 +37,11 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen);
 const struct model *replay_model(const struct replay *p);
 double replay_wall(const struct replay *p);
 uint64_t replay_seq(const struct replay *p);
+/* What the replay could not read of the file, in one line ("" when it read it whole):
+ * a file cut short is replayed from what SQLite can still read of it. */
+const char *replay_notice(const struct replay *p);
+/* One SQL statement over the recording, as recsql_run (src/recsql.h). */
+int replay_sql(struct replay *p, const char *sql, FILE *out, char *err, size_t errlen);
 /* Whether the loaded tick's events include groups the user chose (-e). */
 bool replay_user_events(const struct replay *p);
 

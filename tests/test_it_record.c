@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@
 #include "replay.h"
 
 static char dir[256];
+static char pub[64], pub_ro[96]; /* test_read_only's directory and read-only mount */
+static pid_t kids[2];		 /* test_retention's children of threads, for teardown */
 static char out1[1 << 20], out2[1 << 20], err[8192];
 
 static const char *path(const char *name)
@@ -44,8 +47,15 @@ static int teardown(void **state)
 {
 	(void)state;
 	char cmd[600];
+	for (int i = 0; i < 2; i++)
+		if (kids[i] > 0) {
+			kill(kids[i], SIGKILL);
+			waitpid(kids[i], NULL, 0);
+		}
 	umount2(path("small"), MNT_DETACH);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (*pub_ro)
+		umount2(pub_ro, MNT_DETACH);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", dir, pub);
 	return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -181,9 +191,10 @@ static void test_replay_equals_live(void **state)
 	assert_int_equal(sscanf(strchr(out2, '\n') + 1, "%ld,%llu", &pid, &val), 2);
 	char *third[] = {PMUTOP_BINARY, "-r",	 file, "-b", "--format", "csv",
 			 "--begin",	"+0.15", "-n", "2",  NULL};
-	char *csv = malloc(1 << 20);
+	size_t cap = 64 << 20; /* every row of two ticks, however many tasks run beside */
+	char *csv = malloc(cap);
 	assert_non_null(csv);
-	st = testutil_run(third, csv, 1 << 20, err, sizeof(err));
+	st = testutil_run(third, csv, cap, err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	char want[96];
 	snprintf(want, sizeof(want), ",process,%ld,%ld,,", pid, pid);
@@ -343,7 +354,20 @@ static void test_bad_files(void **state)
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
-	expect_refusal(packed, "damaged recording: a tick's rows cannot be read");
+	/* The others are printed, and the line says how many were left out. */
+	char *pk[] = {PMUTOP_BINARY, "-r", packed, "-b", "--format", "csv", NULL};
+	size_t cap = 64 << 20; /* every row of two ticks, however many tasks run beside */
+	char *csv = malloc(cap);
+	assert_non_null(csv);
+	st = testutil_run(pk, csv, cap, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	if (!strstr(err, "damaged recording: a tick's rows cannot be read: 1 tick could not be "
+			 "read and was left out, 2 printed") ||
+	    count_lines(err, "pmutop: ") != 1 + (strstr(err, "PMU") != NULL))
+		fail_msg("want one line: 1 tick left out, 2 printed; got: %s", err);
+	assert_int_equal(count_lines(csv, "1,"), 0);
+	assert_true(count_lines(csv, "2,") > 0 && count_lines(csv, "3,") > 0);
+	free(csv);
 	char *q[] = {PMUTOP_BINARY, "-r", packed, "--sql", "SELECT count(*) FROM readings", NULL};
 	st = testutil_run(q, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
@@ -354,7 +378,14 @@ static void test_bad_files(void **state)
 	struct stat sb;
 	assert_int_equal(stat(cut, &sb), 0);
 	assert_int_equal(truncate(cut, sb.st_size / 2), 0);
-	expect_refusal(cut, "damaged recording");
+	char half[96];
+	snprintf(half, sizeof(half), "%lld of its %lld bytes are there", (long long)sb.st_size / 2,
+		 (long long)sb.st_size);
+	char *rc[] = {PMUTOP_BINARY, "-r", cut, "-b", NULL};
+	st = testutil_run(rc, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	if (!strstr(err, "damaged recording: cut short") || !strstr(err, half))
+		fail_msg("want a line saying '%s', got: %s", half, err);
 	/* And a recording is never written into by a replay. */
 	assert_int_equal(stat(future, &sb), 0);
 	time_t before = sb.st_mtime;
@@ -370,6 +401,75 @@ static void test_bad_files(void **state)
 	free(junk);
 	free(empty);
 	free(future);
+	free(cut);
+}
+
+/* The distinct ticks of a CSV replay (its lines' first fields after the header). */
+static long csv_ticks(const char *csv)
+{
+	long n = 0, last = -1;
+	for (const char *l = strchr(csv, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+		long t = strtol(l + 1, NULL, 10);
+		n += t != last;
+		last = t;
+	}
+	return n;
+}
+
+/* A recording cut short (its last page gone): the ticks SQLite can still read are
+ * replayed, one line says how many, and one more how many of them were left out. */
+static void test_cut_short(void **state)
+{
+	(void)state;
+	char *file = strdup(path("whole")), *cut = strdup(path("cutlast"));
+	char *rec[] = {PMUTOP_BINARY, "-b", "-q",	  "-n", "30", "-d",
+		       "0.1",	      "-e", "task-clock", "-w", file, NULL};
+	int st = testutil_run(rec, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", file, cut);
+	assert_int_equal(system(cmd), 0);
+	struct stat sb;
+	assert_int_equal(stat(cut, &sb), 0);
+	assert_int_equal(truncate(cut, sb.st_size - 16384), 0);
+	char *rep[] = {PMUTOP_BINARY, "-r", cut, "-b", "--format", "csv", NULL};
+	size_t cap = 64 << 20; /* every row of 30 ticks, however many tasks run beside */
+	char *csv = malloc(cap);
+	assert_non_null(csv);
+	st = testutil_run(rep, csv, cap, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_true(strlen(csv) < cap - 1);
+	const char *said = strstr(err, "replaying the ");
+	long n = 0, left = 0, printed = csv_ticks(csv);
+	free(csv);
+	if (!strstr(err, "damaged recording: cut short, ") || !said ||
+	    sscanf(said, "replaying the %ld ticks", &n) != 1)
+		fail_msg("want a line saying how many ticks are replayed, got: %s", err);
+	assert_true(n > 0 && n <= 30);
+	const char *out = strstr(err, " could not be read and ");
+	if (out) {
+		while (out > err && out[-1] != ':')
+			out--;
+		const char *p = strstr(out, "left out, ");
+		assert_int_equal(sscanf(out, "%ld", &left), 1);
+		assert_non_null(p);
+		long q = -1;
+		assert_int_equal(sscanf(p, "left out, %ld printed", &q), 1);
+		assert_int_equal(q, printed);
+		assert_int_equal(count_lines(err, "pmutop: "), 2 + (strstr(err, "PMU") != NULL));
+	} else {
+		assert_int_equal(count_lines(err, "pmutop: "), 1 + (strstr(err, "PMU") != NULL));
+	}
+	assert_int_equal(left + printed, n);
+	assert_true(printed > 0);
+	/* --sql reads the same ticks. */
+	char *q[] = {PMUTOP_BINARY, "-r", cut, "--sql", "SELECT count(*) FROM ticks", NULL};
+	st = testutil_run(q, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	char want[64];
+	snprintf(want, sizeof(want), "count(*)\n%ld\n", n);
+	assert_string_equal(out1, want);
+	free(file);
 	free(cut);
 }
 
@@ -457,22 +557,90 @@ static long long used_bytes(const char *file)
 	return used;
 }
 
+/* What file takes on the disk: the file and its WAL. */
+static long long disk_bytes(const char *file)
+{
+	struct stat sb;
+	char wal[600];
+	long long n = stat(file, &sb) == 0 ? (long long)sb.st_size : 0;
+	snprintf(wal, sizeof(wal), "%s-wal", file);
+	return n + (stat(wal, &sb) == 0 ? (long long)sb.st_size : 0);
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* Awake every 20 ms: a row with something to store at every tick. */
+static void *napper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		usleep(20000);
+	return NULL;
+}
+
+/* A child with n threads more, asleep (or napping), once /proc shows them. */
+static pid_t threads_child(int n, bool napping)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 64 * 1024);
+		for (int i = 0; i < n; i++) {
+			pthread_t t;
+			if (pthread_create(&t, &a, napping ? napper : sleeper, NULL))
+				_exit(3);
+		}
+		for (;;)
+			pause();
+	}
+	char status[64], line[256];
+	snprintf(status, sizeof(status), "/proc/%d/status", (int)p);
+	for (int i = 0; i < 200; i++) {
+		FILE *f = fopen(status, "r");
+		int threads = 0;
+		while (f && fgets(line, sizeof(line), f))
+			sscanf(line, "Threads: %d", &threads);
+		if (f)
+			fclose(f);
+		if (threads >= n)
+			return p;
+		usleep(50000);
+	}
+	fail_msg("the child did not start %d threads in 10 s", n);
+	return p;
+}
+
 static void test_retention(void **state)
 {
 	(void)state;
-	/* The floor (the tasks alive, whatever this machine runs now) first, by a short
-	 * recording; then the bound 64 KiB above it (four pages; at 0.1 s ticks a packed
-	 * recording grows by about 8 KB a second here), going on with the same file. */
+	/* The rows of one child of 64 threads that nap (-p): the floor (its tasks) cannot
+	 * move with what other tests run beside this one. The floor first, by a short
+	 * recording; then a bound that leaves the WAL its share (a quarter, at least 32
+	 * pages) and 128 KiB (eight pages; at 0.1 s ticks 64 rows that did something grow
+	 * the file by about 10 KB a second) to ticks, going on with the same file. */
 	char *file = strdup(path("bounded"));
-	char *pre[] = {PMUTOP_BINARY, "-b", "-q", "-n", "2", "-d", "0.1", "-H", "-w", file, NULL};
+	pid_t nap = kids[0] = threads_child(64, true);
+	char napid[16];
+	snprintf(napid, sizeof(napid), "%d", (int)nap);
+	char *pre[] = {PMUTOP_BINARY, "-b", "-q",  "-n", "2",  "-d",
+		       "0.1",	      "-p", napid, "-w", file, NULL};
 	int st0 = testutil_run(pre, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st0) && WEXITSTATUS(st0) == 0);
-	long long floor = used_bytes(file), bound = floor + 64 * 1024;
+	long long floor = used_bytes(file), bound = floor + 128 * 1024 + 512 * 1024, most = 0;
 	assert_true(floor > 0);
+	if (bound < (floor + 128 * 1024) * 4 / 3)
+		bound = (floor + 128 * 1024) * 4 / 3;
 	char max[32];
 	snprintf(max, sizeof(max), "%lld", bound);
-	char *args[] = {PMUTOP_BINARY, "-b", "-q", "-d", "0.1", "-H",
-			"--max-size",  max,  "-w", file, NULL};
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1", "-p",
+			napid,	       "--max-size", max,  "-w", file,	NULL};
 	pid_t p = start(args, path("bounded.log"));
 	wait_ticks(file, 4);
 	char e[256];
@@ -480,22 +648,64 @@ static void test_retention(void **state)
 	assert_non_null(rp);
 	uint64_t first = 1, f, l;
 	double wf, wl;
-	for (int i = 0; i < 400 && first == 1; i++) {
+	/* Until pruning has gone on for 3 s: the file and its WAL within the bound. */
+	for (int i = 0, after = 0; i < 900 && after < 30; i++) {
+		if (waitpid(p, NULL, WNOHANG) == p) {
+			FILE *lf = fopen(path("bounded.log"), "r");
+			size_t ln = lf ? fread(err, 1, sizeof(err) - 1, lf) : 0;
+			err[ln] = '\0';
+			if (lf)
+				fclose(lf);
+			fail_msg("the recorder ended at --max-size %s: %s", max, err);
+		}
 		assert_int_equal(replay_span(rp, &f, &l, &wf, &wl), 0);
 		int r = replay_load(rp, f, e, sizeof(e));
 		if (r != 0 && r != -ENOENT)
 			fail_msg("the replay failed while pruning went on: %s", e);
 		first = f;
+		after += first > 1;
+		long long disk = disk_bytes(file);
+		most = disk > most ? disk : most;
 		usleep(100000);
 	}
 	replay_close(rp);
 	kill(p, SIGTERM);
 	waitpid(p, NULL, 0);
+	kill(nap, SIGKILL);
+	waitpid(nap, NULL, 0);
+	kids[0] = 0;
 	if (first == 1)
-		fail_msg("no tick was pruned in 40 s at --max-size %s", max);
-	long long used = used_bytes(file);
-	if (used > bound + 64 * 1024)
-		fail_msg("%lld bytes in use at --max-size %lld", used, bound);
+		fail_msg("no tick was pruned in 90 s at --max-size %s", max);
+	if (most > bound)
+		fail_msg("the file and its WAL took %lld bytes at --max-size %lld", most, bound);
+	/* Closed, it is one file within the bound. */
+	assert_true(disk_bytes(file) <= bound);
+	/* A size that cannot hold an empty recording: one line, exit 2. */
+	char *tiny[] = {PMUTOP_BINARY,	      "-b", "-q", "-n", "1", "--max-size", "100K", "-w",
+			(char *)path("tiny"), NULL};
+	int st1 = testutil_run(tiny, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st1) && WEXITSTATUS(st1) == 2);
+	const char *at = strstr(err, "--max-size 100 KiB: a recording takes at least ");
+	assert_non_null(at);
+	/* The least it takes, with 600 threads more to record (-H): their tasks' rows need
+	 * more pages than that leaves a tick, which stops the recording with one line. */
+	long least = 0;
+	assert_int_equal(
+		sscanf(at, "--max-size 100 KiB: a recording takes at least %ld KiB", &least), 1);
+	pid_t many = kids[1] = threads_child(600, false);
+	char lim[32];
+	snprintf(lim, sizeof(lim), "%ldK", least);
+	char *big[] = {PMUTOP_BINARY, "-b", "-q",	  "-n", "3",  "-d",
+		       "0.1",	      "-H", "--max-size", lim,	"-w", (char *)path("onetick"),
+		       NULL};
+	st1 = testutil_run(big, out1, sizeof(out1), err, sizeof(err));
+	kill(many, SIGKILL);
+	waitpid(many, NULL, 0);
+	kids[1] = 0;
+	assert_true(WIFEXITED(st1) && WEXITSTATUS(st1) == 1);
+	if (!strstr(err, "is less than one tick takes here") ||
+	    !strstr(err, "recording stopped after 0 ticks"))
+		fail_msg("want one line saying a tick does not fit, got: %s", err);
 
 	/* --retain: 0.00003 days is 2.6 s of ticks. */
 	char *aged = strdup(path("aged"));
@@ -514,6 +724,214 @@ static void test_retention(void **state)
 	free(file);
 }
 
+/* Repeated events (-e '{task-clock,cs},{task-clock,page-faults}'): `readings` names each
+ * by its key (task-clock#1, task-clock#2), as CSV and Prometheus do, so neither is
+ * counted twice. */
+static void test_readings_keys(void **state)
+{
+	(void)state;
+	char *file = strdup(path("repeat"));
+	char *rec[] = {PMUTOP_BINARY, "-b", "-q",
+		       "-n",	      "3",  "-d",
+		       "0.2",	      "-e", "{task-clock,cs},{task-clock,page-faults}",
+		       "-w",	      file, NULL};
+	int st = testutil_run(rec, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *csv[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "csv", NULL};
+	st = testutil_run(csv, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_non_null(strstr(out1, ",task-clock#1,"));
+	assert_non_null(strstr(out1, ",task-clock#2,"));
+	/* The CSV's keys: every stored row has both task-clocks, as many readings of each
+	 * as of cs. */
+	char *q[] = {PMUTOP_BINARY,
+		     "-r",
+		     file,
+		     "--sql",
+		     "SELECT (SELECT count(*) FROM readings WHERE event = 'task-clock#1'),"
+		     " (SELECT count(*) FROM readings WHERE event = 'task-clock#2'),"
+		     " (SELECT count(*) FROM readings WHERE event = 'cs')",
+		     NULL};
+	st = testutil_run(q, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long one = 0, two = 0, cs = 0;
+	assert_non_null(strchr(out2, '\n'));
+	assert_int_equal(sscanf(strchr(out2, '\n') + 1, "%ld,%ld,%ld", &one, &two, &cs), 3);
+	assert_true(one > 0);
+	assert_int_equal(one, cs);
+	assert_int_equal(two, cs);
+	free(file);
+}
+
+/* A window outside the recording prints nothing and says so in one line, exit 2. */
+static void expect_window(const char *file, char *begin, char *end, int code, const char *words)
+{
+	char *args[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", "--format", "csv",
+			NULL,	       NULL, NULL,	   NULL, NULL};
+	int k = 6;
+	if (begin) {
+		args[k++] = "--begin";
+		args[k++] = begin;
+	}
+	if (end) {
+		args[k++] = "--end";
+		args[k++] = end;
+	}
+	int st = testutil_run(args, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != code)
+		fail_msg("--begin %s --end %s: exit %d, want %d (%s)", begin ? begin : "-",
+			 end ? end : "-", WIFEXITED(st) ? WEXITSTATUS(st) : -1, code, err);
+	if (code == 0) {
+		assert_true(count_lines(out1, "1,") > 0);
+		return;
+	}
+	assert_string_equal(out1, "");
+	if (!strstr(err, words) || count_lines(err, "pmutop: ") != 1 ||
+	    strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("want one line saying '%s', got: %s", words, err);
+}
+
+static void test_window_outside(void **state)
+{
+	(void)state;
+	char *file = strdup(path("window"));
+	char *rec[] = {PMUTOP_BINARY, "-b", "-q", "-n", "3", "-d", "0.2", "-w", file, NULL};
+	int st = testutil_run(rec, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char e[256];
+	uint64_t f, l;
+	double wf, wl;
+	struct replay *rp = replay_open(file, e, sizeof(e));
+	assert_non_null(rp);
+	assert_int_equal(replay_span(rp, &f, &l, &wf, &wl), 0);
+	replay_close(rp);
+	char after[64], before[64], last[64], gap_lo[64], gap_hi[64];
+	snprintf(after, sizeof(after), "@%.3f", wl + 100);
+	snprintf(before, sizeof(before), "@%.3f", wf - 100);
+	snprintf(last, sizeof(last), "@%.3f", wl);
+	snprintf(gap_lo, sizeof(gap_lo), "@%.3f", wf + 0.001);
+	snprintf(gap_hi, sizeof(gap_hi), "@%.3f", wf + 0.002);
+	expect_window(file, after, NULL, 2, "is after the last recorded tick");
+	expect_window(file, NULL, before, 2, "is before the first recorded tick");
+	expect_window(file, gap_lo, gap_hi, 2, "no tick was recorded between");
+	/* A begin before the first tick with an end inside is a window. */
+	expect_window(file, before, last, 0, NULL);
+	/* And a directory is no recording. */
+	expect_refusal(dir, "is a directory");
+	free(file);
+}
+
+/* argv run as nobody: out and err filled, the exit status returned. */
+static int run_nobody(char *const argv[])
+{
+	char *args[32] = {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
+			  "--clear-groups"};
+	int k = 4;
+	for (int i = 0; argv[i] && k < 31; i++)
+		args[k++] = argv[i];
+	args[k] = NULL;
+	return testutil_run(args, out1, sizeof(out1), err, sizeof(err));
+}
+
+/* The recording at file replays (-b and --sql), as root or as nobody. */
+static void expect_replay(const char *file, bool nobody)
+{
+	char *rep[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", "-n", "1", NULL};
+	char *sql[] = {PMUTOP_BINARY,
+		       "-r",
+		       (char *)file,
+		       "--sql",
+		       "SELECT count(*), (SELECT count(*) > 0 FROM readings) FROM ticks",
+		       NULL};
+	int st = nobody ? run_nobody(rep) : testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !strstr(out1, "PID"))
+		fail_msg("%s%s: -r -b exit %d: %s", file, nobody ? " as nobody" : "",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+	st = nobody ? run_nobody(sql) : testutil_run(sql, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !strstr(out1, "\n3,1\n"))
+		fail_msg("%s%s: --sql exit %d: %s%s", file, nobody ? " as nobody" : "",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1, out1, err);
+}
+
+/* A closed recording replays from read-only media and for any user who can read it:
+ * as pmutop leaves it, and left in WAL mode (an older pmutop's, or closed while a
+ * replay read it). Ticks still in a -wal that cannot be read there: one line that says
+ * so, not "damaged". */
+static void test_read_only(void **state)
+{
+	(void)state;
+	if (access("/usr/bin/setpriv", X_OK) != 0)
+		skip();
+	snprintf(pub, sizeof(pub), "/tmp/pmutop-ro.%d", (int)getpid());
+	snprintf(pub_ro, sizeof(pub_ro), "%s/ro", pub);
+	assert_int_equal(mkdir(pub, 0755), 0);
+	assert_int_equal(chmod(pub, 0755), 0);
+	assert_int_equal(mkdir(pub_ro, 0755), 0);
+	char file[128], wal[128], live[128], cmd[1024];
+	snprintf(file, sizeof(file), "%s/closed", pub);
+	snprintf(wal, sizeof(wal), "%s/walmode", pub);
+	snprintf(live, sizeof(live), "%s/killed", pub);
+	char *rec[] = {PMUTOP_BINARY, "-b", "-q", "-n", "3", "-d", "0.2", "-w", file, NULL};
+	int st = testutil_run(rec, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", file, wal);
+	assert_int_equal(system(cmd), 0);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(wal, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	char side[160];
+	snprintf(side, sizeof(side), "%s-shm", wal);
+	assert_int_equal(access(side, F_OK), -1);
+	/* A root-owned 0644 file in a root-owned 0755 directory (the systemd unit's). */
+	assert_int_equal(chmod(file, 0644), 0);
+	assert_int_equal(chmod(wal, 0644), 0);
+	expect_replay(file, true);
+	expect_replay(wal, true);
+	/* A recorder killed: its last ticks are in the -wal. */
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
+			"-e",	       "task-clock", "-w", live, NULL};
+	pid_t p = start(args, path("killed-ro.log"));
+	wait_ticks(live, 3);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	/* Read-only media: a tmpfs with copies, remounted read-only. */
+	assert_int_equal(mount("tmpfs", pub_ro, "tmpfs", 0, "size=64m"), 0);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' '%s' '%s-wal' '%s'", file, wal, live, live,
+		 pub_ro);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(mount(NULL, pub_ro, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	char rofile[160], rowal[160], rolive[160];
+	snprintf(rofile, sizeof(rofile), "%s/closed", pub_ro);
+	snprintf(rowal, sizeof(rowal), "%s/walmode", pub_ro);
+	snprintf(rolive, sizeof(rolive), "%s/killed", pub_ro);
+	expect_replay(rofile, false);
+	expect_replay(rowal, false);
+	expect_replay(rowal, true);
+#ifdef PMUTOPSQL_MODULE
+	/* The sqlite3 shell's way: the closed file needs no -shm, no URI parameter. */
+	assert_int_equal(sqlite3_open_v2(rofile, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_enable_load_extension(db, 1), SQLITE_OK);
+	assert_int_equal(sqlite3_load_extension(db, PMUTOPSQL_MODULE, NULL, NULL), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM readings", -1, &q, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_true(sqlite3_column_int64(q, 0) > 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+#endif
+	char *rep[] = {PMUTOP_BINARY, "-r", rolive, "-b", NULL};
+	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_string_equal(out1, "");
+	if (!strstr(err, "-wal") || !strstr(err, "copy both files") || strstr(err, "damaged") ||
+	    count_lines(err, "pmutop: ") != 1)
+		fail_msg("want one line naming the -wal, got: %s", err);
+	umount2(pub_ro, MNT_DETACH);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -524,6 +942,10 @@ int main(void)
 		cmocka_unit_test(test_replay_equals_live), cmocka_unit_test(test_sigkill),
 		cmocka_unit_test(test_bad_files),	   cmocka_unit_test(test_one_recorder),
 		cmocka_unit_test(test_full_disk),	   cmocka_unit_test(test_retention),
+		cmocka_unit_test(test_readings_keys),	   cmocka_unit_test(test_window_outside),
+		cmocka_unit_test(test_read_only),	   cmocka_unit_test(test_cut_short),
 	};
+	if (getenv("PMUTOP_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("PMUTOP_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -104,6 +104,21 @@ bool replay_user_events(const struct replay *p)
 	return false;
 }
 
+const char *replay_notice(const struct replay *p)
+{
+	(void)p;
+	return "";
+}
+
+int replay_sql(struct replay *p, const char *sql, FILE *out, char *err, size_t errlen)
+{
+	(void)p;
+	(void)sql;
+	(void)out;
+	snprintf(err, errlen, "%s", NOSQL);
+	return -1;
+}
+
 int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen)
 {
 	(void)sql;

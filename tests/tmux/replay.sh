@@ -1,7 +1,8 @@
 #!/bin/sh
 # A recording on the screen: pmutop -r FILE shows REPLAY with the recorded time and the
-# tick's place; t steps forward, T back, b jumps to a time typed; the header's time moves
-# with the ticks; e says the events are the recorded ones; q leaves.
+# tick's place; t steps forward, T back, b jumps to a time typed (past the last tick it
+# says so and stays); the header's time moves with the ticks; e says the events are the
+# recorded ones; q leaves. A damaged tick is stepped over, with a line saying so.
 # Usage: replay.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: replay.sh PMUTOP [TMUX]}
@@ -42,10 +43,29 @@ expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "b +2.5: the first tick 2.5 s after the 
 keys b
 keys n o o n Enter
 expect 'not a time' "b with no time says so"
+keys b
+keys + 1 h Enter
+expect 'is after the last recorded tick' "b after the recording says so"
+expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "and stays on the tick it showed"
 keys e
 keys : c y c l e s Enter
 expect 'recorded events only' "events cannot be added to a replay"
 keys Escape Escape
 keys q
 expect 'EXIT=0' "q leaves with status 0"
+t kill-server 2>/dev/null
+
+# A damaged tick (its packed rows): t goes past it to the next one, and says so.
+if command -v sqlite3 >/dev/null; then
+	sqlite3 "$REC" "UPDATE ticks SET rows = x'05ff' WHERE seq = 3" ||
+		fail "cannot damage the recording"
+	t new-session -d -s e2e -x 140 -y 40 \
+		"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$REC'; echo EXIT=\$?; sleep 60"
+	expect 'REPLAY [0-9-]+ [0-9:]+ \(1/5\)' "the damaged recording: the first tick"
+	keys t t
+	expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "t past the damaged tick 3: the fourth"
+	expect 'tick 3 skipped' "and says so"
+	keys q
+	expect 'EXIT=0' "q leaves with status 0"
+fi
 finish "replay on the screen"
