@@ -156,7 +156,8 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 		goto fail;
 	header_init(e);
 	char mnt[512];
-	if (cgroup_mount(e->o.root, mnt, sizeof(mnt)) == 0 && !(e->cgnames = cgroup_names_new()))
+	if (cgroup_mount(e->o.root, mnt, sizeof(mnt)) == 0 &&
+	    (!(e->cgnames = cgroup_names_new()) || !(e->cgids = cgroup_ids_new(mnt, e->cgnames))))
 		goto fail;
 
 	if (o->scope == SCOPE_PIDS && discover_pid_gone(e)) {
@@ -220,6 +221,7 @@ void engine_free(struct engine *e)
 	cmdtree_free(e->ctree);
 	bpfsource_close(e);
 	cgcount_close(e);
+	cgroup_ids_free(e->cgids);
 	cgroup_names_free(e->cgnames);
 	if (e->tab) {
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)

@@ -93,6 +93,7 @@ struct engine {
 	bool paused; /* engine_set_paused */
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
+	struct cgroup_ids *cgids;     /* with cgnames: cgroup ids to those paths */
 	struct cgcount {
 		unsigned n;
 		struct counts *cnt; /* n * cpu.n: cgroup i on CPU c at i * cpu.n + c */
