@@ -221,3 +221,10 @@ unsigned engine_open_fds(const struct engine *e)
 		}
 	return n;
 }
+
+bool fdbudget_room(const struct engine *e, unsigned long need)
+{
+	long left = fds_left(e, need);
+	/* A margin for the tasks found next and for /proc's reads. */
+	return left < 0 || (unsigned long)left >= need + 64;
+}

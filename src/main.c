@@ -611,6 +611,9 @@ static void start_engine(struct app *a)
 	o.bpf = a->cli.backend == BACKEND_BPF ||
 		(a->cli.backend == BACKEND_AUTO && o.scope == SCOPE_ALL);
 	o.bpf_err = &bpf_err;
+	/* Cgroup rows (--cgroups, and /metrics' pmutop_cgroup_events_total) count the
+	 * cgroups themselves where perf counts the processes. */
+	o.cgroup_rows = a->cli.cgroups || a->cli.listen;
 	a->engine = engine_new(a->set, &o, &err);
 	if (!a->engine && bpf_err)
 		bpf_fallback(a, &o, bpf_err, &err);
