@@ -559,6 +559,47 @@ static void test_short_lived_count(void **state)
 	print_message("%s", msg);
 }
 
+/* -- COMMAND: the command's rows carry its cgroup, and after it moved and exec'd (as a
+ * service manager's start does) the new one. Before, its own process row had none. */
+static void test_command_rows_know_their_cgroup(void **state)
+{
+	(void)state;
+	if (!make_cgroup("pmutop-cmd"))
+		skip();
+	char script[800];
+	snprintf(script, sizeof(script), "echo $$ > %s/cgroup.procs && exec sleep 0.6", dir);
+	char *argv[] = {(char *)PMUTOP_BINARY, "-b", "-d", "0.1", "--format", "csv", "-e",
+			"task-clock",	       "--", "sh", "-c",  script,     NULL};
+	static char out[1 << 17], err[4096];
+	int st = testutil_run(argv, out, sizeof(out), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	unsigned rows = 0;
+	for (const char *l = strstr(out, "\n"); l && l[1]; l = strchr(l + 1, '\n')) {
+		const char *nl = strchr(l + 1, '\n');
+		if (!nl)
+			break;
+		if (strstr(l, ",process,") && strstr(l, ",process,") < nl) {
+			rows++;
+			if (nl[-1] == ',')
+				fail_msg("a process row of the command without its cgroup:\n%.*s",
+					 (int)(nl - l - 1), l + 1);
+		}
+	}
+	assert_true(rows > 0);
+	char want[128];
+	snprintf(want, sizeof(want), ",sleep,task-clock,");
+	const char *t = strstr(out, "\ntotal,");
+	assert_non_null(t);
+	const char *line = strstr(t, want);
+	assert_non_null(line);
+	snprintf(want, sizeof(want), ",%s\n", rel);
+	const char *nl = strchr(line, '\n');
+	assert_non_null(nl);
+	if (strncmp(nl - strlen(want) + 1, want, strlen(want)) != 0)
+		fail_msg("the command's total row after its move and exec: %.*s, want %s",
+			 (int)(nl - line), line, rel);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +608,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_cgroup_mode_matches_perf, teardown),
 		cmocka_unit_test_teardown(test_cgroup_resume_counts_from_resume, teardown),
 		cmocka_unit_test_teardown(test_short_lived_count, teardown),
+		cmocka_unit_test_teardown(test_command_rows_know_their_cgroup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
