@@ -156,6 +156,8 @@ static void cgone_open(struct engine *e, const char *mnt, struct cgone *o)
 static void cgone_add(struct engine *e, const char *path)
 {
 	struct cgown *g = &e->cgo;
+	if (cgone_find(g, path) >= 0) /* rows' paths are interned in cgnames too */
+		return;
 	char up[4096];
 	snprintf(up, sizeof(up), "%s", path);
 	for (;;) {

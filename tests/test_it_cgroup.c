@@ -1,6 +1,7 @@
 /* Every process row knows its cgroup: a child moved into a cgroup this test makes (under
  * the cgroup2 mount mountinfo names) reads that path in CSV and JSON. Root only; the
  * cgroup is removed afterwards, on failure too. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -600,6 +602,84 @@ static void test_command_rows_know_their_cgroup(void **state)
 			 (int)(nl - line), line, rel);
 }
 
+static const struct mrow *cg_row(const struct model *m, const char *path)
+{
+	for (unsigned i = 0; i < m->ncg_rows; i++)
+		if (strcmp(m->cg_rows[i].cgroup, path) == 0)
+			return &m->cg_rows[i];
+	return NULL;
+}
+
+static unsigned open_fds(void)
+{
+	unsigned n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	assert_non_null(d);
+	for (struct dirent *de; (de = readdir(d));)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n - 1; /* the listing's own */
+}
+
+/* The perf engine's cgroup rows out of descriptors: a cgroup found then reads n/c (fd
+ * limit), never a number; once descriptors are back, n/c (starting) for the interval
+ * its counters opened in, then its processes' page faults, exactly as many. */
+static void test_cgroup_rows_fd_limit(void **state)
+{
+	(void)state;
+	if (!make_cgroup("pmutop-fd"))
+		skip();
+	struct evset s;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&s, "page-faults", NULL, &perr), 0);
+	evset_probe(&s, false);
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_ALL,
+				.cgroup_rows = true,
+				.no_cpu_rows = true,
+				.interval = 0.1};
+	int err;
+	struct engine *e = engine_new(&s, &o, &err);
+	assert_non_null(e);
+	engine_tick(e);
+	assert_null(cg_row(engine_model(e), rel)); /* nothing in it yet */
+	int go[2];
+	child = parked_child(go);
+	struct rlimit was, now;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &was), 0);
+	now = was;
+	now.rlim_cur = open_fds() + 1; /* the reserve the engine keeps for /proc */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &now), 0);
+	engine_rescan(e);
+	engine_tick(e);
+	const struct mrow *r = cg_row(engine_model(e), rel);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &was), 0);
+	if (!r)
+		fail_msg("no row for %s out of descriptors", rel);
+	assert_int_equal(r->v[0].state, VAL_NC);
+	assert_int_equal(r->v[0].why, WHY_FDLIMIT);
+	engine_tick(e);
+	r = cg_row(engine_model(e), rel);
+	assert_non_null(r);
+	assert_int_equal(r->v[0].state, VAL_NC);
+	assert_int_equal(r->v[0].why, WHY_STARTING);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	close(go[1]);
+	int st;
+	assert_int_equal(waitpid(child, &st, 0), child);
+	child = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	engine_tick(e);
+	r = cg_row(engine_model(e), rel);
+	assert_non_null(r);
+	assert_int_equal(r->v[0].state, VAL_EXACT);
+	/* Its 300 pages, and the few its exit faults (as test_cgroup_rows). */
+	if (r->v[0].v < 300 || (r->v[0].v >= 420 && !testutil_under_valgrind()))
+		fail_msg("the cgroup counted %.0f page faults, want 300 and a few", r->v[0].v);
+	engine_free(e);
+	evset_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,6 +689,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_cgroup_resume_counts_from_resume, teardown),
 		cmocka_unit_test_teardown(test_short_lived_count, teardown),
 		cmocka_unit_test_teardown(test_command_rows_know_their_cgroup, teardown),
+		cmocka_unit_test_teardown(test_cgroup_rows_fd_limit, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
