@@ -469,8 +469,9 @@ static void watcher_sum(struct watcher *w)
 }
 
 /* Short-lived processes count in their cgroup's row: 30 processes a second, each gone
- * within a tick, counted by --cgroups under perf and under bpf, by -G and by perf stat -a
- * -G, all four watching the same workload at once. */
+ * within a tick, counted by --cgroups under perf and under bpf, by a recording (perf)
+ * replayed with --cgroups, by -G and by perf stat -a -G, all watching the same workload
+ * at once. */
 static void test_short_lived_count(void **state)
 {
 	(void)state;
@@ -507,21 +508,42 @@ static void test_short_lived_count(void **state)
 	snprintf(gg, sizeof(gg), "%s,%s", rel + 1, rel + 1);
 	char *ps[] = {"perf", "stat", "-a", "-e",	   ev,	"-G", gg, "-x,",
 		      "-I",   "250",  "-o", "/dev/stdout", NULL};
-	struct watcher w[4] = {{.name = "perf stat"},
+	/* And a recording under perf (no --cgroups), replayed with --cgroups after. */
+	char rec[128];
+	snprintf(rec, sizeof(rec), "/tmp/pmutop-cgfork-%d.pmutop", (int)getpid());
+	unlink(rec);
+	char *rw[] = {(char *)PMUTOP_BINARY,
+		      "-b",
+		      "-d",
+		      "0.25",
+		      "-n",
+		      "100000",
+		      "--backend",
+		      "perf",
+		      "--format",
+		      "csv",
+		      "-e",
+		      ev,
+		      "-w",
+		      rec,
+		      NULL};
+	struct watcher w[5] = {{.name = "perf stat"},
 			       {.name = "-G"},
 			       {.name = "--backend perf"},
+			       {.name = "-w, replayed"},
 			       {.name = "--backend bpf"}};
-	unsigned n = bpf ? 4 : 3;
+	unsigned n = bpf ? 5 : 4;
 	watcher_start(&w[0], ps);
 	watcher_start(&w[1], gm);
 	watcher_start(&w[2], cgr);
+	watcher_start(&w[3], rw);
 	if (bpf)
-		watcher_start(&w[3], cgb);
-	unsigned want[4] = {2, 2, 2, 2};
+		watcher_start(&w[4], cgb);
+	unsigned want[5] = {2, 2, 2, 2, 2};
 	watchers_wait(w, n, want, 0);
 	assert_int_equal(write(go[1], "x", 1), 1);
 	close(go[1]);
-	st = watchers_wait(w, n, (unsigned[4]){0}, child);
+	st = watchers_wait(w, n, (unsigned[5]){0}, child);
 	child = 0;
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	/* Three more ticks after the last process ended: its counts are in. */
@@ -532,8 +554,14 @@ static void test_short_lived_count(void **state)
 		kill(w[i].pid, SIGINT);
 		waitpid(w[i].pid, NULL, 0);
 		close(w[i].fd);
-		watcher_sum(&w[i]);
 	}
+	char *rp[] = {(char *)PMUTOP_BINARY, "-r", rec, "-b", "--cgroups", "--format", "csv", NULL};
+	st = testutil_run(rp, w[3].out, 1 << 22, err, sizeof(err));
+	unlink(rec);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail_msg("the replay failed: %s", err);
+	for (unsigned i = 0; i < n; i++)
+		watcher_sum(&w[i]);
 	const struct watcher *truth = &w[0];
 	char msg[1024];
 	int at = 0;
@@ -549,7 +577,7 @@ static void test_short_lived_count(void **state)
 		 * never reports (pid 1's threads) to the next task on that CPU, a workload's
 		 * process at times (docs/PERFORMANCE.md): never less, up to 10% more. */
 		double f = w[i].sum[0], t = w[i].sum[1];
-		double tmax = i == 3 ? 1.10 : 1.01;
+		double tmax = i == 4 ? 1.10 : 1.01;
 		ok = ok && w[i].bad == 0 && f >= 0.99 * truth->sum[0] &&
 		     f <= 1.01 * truth->sum[0] && t >= 0.99 * truth->sum[1] &&
 		     t <= tmax * truth->sum[1];
