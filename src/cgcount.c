@@ -201,9 +201,11 @@ static void cgone_sweep(struct engine *e, const char *mnt)
  * the baseline on. */
 void cgcount_rows_start(struct engine *e)
 {
-	char mnt[512];
+	const char *mnt = e->cgo.mnt;
+	if (e->cgnames && cgroup_mount(e->o.root, e->cgo.mnt, sizeof(e->cgo.mnt)) != 0)
+		e->cgo.mnt[0] = '\0';
 	e->cgo.on = e->o.cgroup_rows && e->o.scope == SCOPE_ALL && !e->o.only_uid && !e->bpf;
-	if (!e->cgo.on || !e->cgnames || cgroup_mount(e->o.root, mnt, sizeof(mnt)) != 0)
+	if (!e->cgo.on || !e->cgnames || !*mnt)
 		return;
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		if (p->cgroup && !p->ignored)
@@ -223,8 +225,8 @@ void cgcount_rows_baseline(struct engine *e)
 void cgcount_rows_tick(struct engine *e)
 {
 	struct cgown *g = &e->cgo;
-	char mnt[512];
-	if (!g->on || e->bpf || !e->cgnames || cgroup_mount(e->o.root, mnt, sizeof(mnt)) != 0) {
+	const char *mnt = g->mnt;
+	if (!g->on || e->bpf || !e->cgnames || !*mnt) {
 		if (g->n)
 			cgcount_rows_close(e);
 		return;

@@ -104,8 +104,10 @@ struct engine {
 	/* --cgroups with perf (cgcount.c): each cgroup holding a process row, and its
 	 * ancestors, counted per CPU as -G counts them, for the model's cg_rows. */
 	struct cgown {
-		bool on;      /* o.cgroup_rows, where it can be had */
-		bool opening; /* targets_open is opening a cgroup's counters */
+		bool on;       /* o.cgroup_rows, where it can be had */
+		bool opening;  /* targets_open is opening a cgroup's counters */
+		char mnt[512]; /* the cgroup2 mount, read once (out of descriptors, it
+				  could not be read again), or "" */
 		unsigned n, cap;
 		struct cgone {
 			const char *path;   /* interned in cgnames */
