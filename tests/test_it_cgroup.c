@@ -573,9 +573,10 @@ static void test_short_lived_count(void **state)
 	for (unsigned i = 1; i < n; i++) {
 		/* Page faults: the same events of the same tasks, 1% for the target's sake
 		 * (seen equal). task-clock: -G and perf count it as perf stat does (seen
-		 * equal); the bpf backend gives the time of tasks whose switches this kernel
-		 * never reports (pid 1's threads) to the next task on that CPU, a workload's
-		 * process at times (docs/PERFORMANCE.md): never less, up to 10% more. */
+		 * equal); the bpf backend's task time runs from switch to switch, so each
+		 * switch's own cost lands in it (some 5 us a switch here), and so does the
+		 * time of tasks whose switches this kernel never reports (docs/
+		 * PERFORMANCE.md): never less, up to 10% more (seen up to 4.7%). */
 		double f = w[i].sum[0], t = w[i].sum[1];
 		double tmax = i == 4 ? 1.10 : 1.01;
 		ok = ok && w[i].bad == 0 && f >= 0.99 * truth->sum[0] &&
