@@ -140,6 +140,7 @@ static void cgone_open(struct engine *e, const char *mnt, struct cgone *o)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		o->fd_short = errno == EMFILE || errno == ENFILE;
+		o->gone = errno == ENOENT;
 		return;
 	}
 	o->cnt = calloc((size_t)e->cpu.n, sizeof(*o->cnt));
@@ -180,7 +181,8 @@ static void cgone_add(struct engine *e, const char *path)
 	}
 }
 
-/* Cgroups removed since (their directory gone, nothing left to count) closed. */
+/* Cgroups removed (their directory gone, nothing left to count) closed, after their
+ * last read. */
 static void cgone_sweep(struct engine *e, const char *mnt)
 {
 	struct cgown *g = &e->cgo;
@@ -188,7 +190,7 @@ static void cgone_sweep(struct engine *e, const char *mnt)
 	for (unsigned i = 0; i < g->n; i++) {
 		char dir[4096 + 512];
 		snprintf(dir, sizeof(dir), "%s%s", mnt, g->c[i].path);
-		if (access(dir, F_OK) != 0 && errno == ENOENT) {
+		if (g->c[i].gone || (access(dir, F_OK) != 0 && errno == ENOENT)) {
 			cgone_close(e, &g->c[i]);
 			continue;
 		}
@@ -231,7 +233,6 @@ void cgcount_rows_tick(struct engine *e)
 			cgcount_rows_close(e);
 		return;
 	}
-	cgone_sweep(e, mnt);
 	for (unsigned i = 0; i < e->m.nrows; i++)
 		if (e->m.rows[i].kind == ROW_PROC && e->m.rows[i].cgroup)
 			cgone_add(e, e->m.rows[i].cgroup);
@@ -244,8 +245,12 @@ void cgcount_rows_tick(struct engine *e)
 	e->m.ncg_rows = 0;
 	if (mstore_reserve(&g->rows, g->n, e->set->nevents, engine_ngroups(e)) < 0)
 		return;
+	unsigned n = 0;
 	for (unsigned i = 0; i < g->n; i++) {
-		struct mrow_w w = mstore_row(&g->rows, i);
+		/* Removed before it could be opened: its processes' sums are all there is. */
+		if (g->c[i].gone)
+			continue;
+		struct mrow_w w = mstore_row(&g->rows, n++);
 		w.r->kind = ROW_CGROUP;
 		w.r->cgroup = g->c[i].path;
 		w.r->comm = g->c[i].path;
@@ -260,5 +265,6 @@ void cgcount_rows_tick(struct engine *e)
 		memset(w.g, 0, engine_ngroups(e) * sizeof(*w.g));
 	}
 	e->m.cg_rows = g->rows.rows;
-	e->m.ncg_rows = g->n;
+	e->m.ncg_rows = n;
+	cgone_sweep(e, mnt);
 }

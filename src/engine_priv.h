@@ -113,6 +113,7 @@ struct engine {
 			const char *path;   /* interned in cgnames */
 			struct counts *cnt; /* cpu.n, NULL when not open */
 			bool fd_short;	    /* could not be opened: out of descriptors */
+			bool gone;	    /* could not be opened: removed already */
 			bool seen;	    /* its directory still there at the last check */
 		} * c;
 		struct mstore rows;

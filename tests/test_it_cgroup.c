@@ -717,6 +717,53 @@ static void test_cgroup_rows_fd_limit(void **state)
 	evset_free(&s);
 }
 
+/* A cgroup removed right after its last process ended: its last interval still counts
+ * (its counters are read before they close), and then it has no row. */
+static void test_cgroup_rows_removed(void **state)
+{
+	(void)state;
+	if (!make_cgroup("pmutop-rm"))
+		skip();
+	struct evset s;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&s, "page-faults", NULL, &perr), 0);
+	evset_probe(&s, false);
+	int go[2];
+	child = parked_child(go);
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_ALL,
+				.cgroup_rows = true,
+				.no_cpu_rows = true,
+				.interval = 0.1};
+	int err;
+	struct engine *e = engine_new(&s, &o, &err);
+	assert_non_null(e);
+	engine_tick(e);
+	const struct mrow *r = cg_row(engine_model(e), rel);
+	if (!r)
+		fail_msg("no row for %s, which holds process %d", rel, (int)child);
+	assert_int_equal(r->v[0].state, VAL_EXACT); /* opened before the baseline */
+	assert_int_equal(write(go[1], "x", 1), 1);
+	close(go[1]);
+	int st;
+	assert_int_equal(waitpid(child, &st, 0), child);
+	child = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(rmdir(dir), 0);
+	dir[0] = '\0';
+	engine_tick(e);
+	r = cg_row(engine_model(e), rel);
+	assert_non_null(r);
+	assert_int_equal(r->v[0].state, VAL_EXACT);
+	if (r->v[0].v < 300 || (r->v[0].v >= 420 && !testutil_under_valgrind()))
+		fail_msg("the removed cgroup counted %.0f page faults, want 300 and a few",
+			 r->v[0].v);
+	engine_tick(e);
+	assert_null(cg_row(engine_model(e), rel));
+	engine_free(e);
+	evset_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -727,6 +774,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_short_lived_count, teardown),
 		cmocka_unit_test_teardown(test_command_rows_know_their_cgroup, teardown),
 		cmocka_unit_test_teardown(test_cgroup_rows_fd_limit, teardown),
+		cmocka_unit_test_teardown(test_cgroup_rows_removed, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
