@@ -3,7 +3,9 @@
  * cgroup is removed afterwards, on failure too. */
 #include <dirent.h>
 #include <errno.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -309,7 +312,7 @@ static void test_cgroup_resume_counts_from_resume(void **state)
 }
 
 /* A parked forker in the cgroup (dir): released by go, it starts 30 processes at 30 a
- * second, each touching 100 pages and gone at once. */
+ * second, each touching 100 pages, running 5 ms and gone. */
 static pid_t parked_forker(int go[2])
 {
 	assert_int_equal(pipe(go), 0);
@@ -324,6 +327,15 @@ static pid_t parked_forker(int go[2])
 			pid_t k = fork();
 			if (k == 0) {
 				testutil_touch_pages(100);
+				/* And some 5 ms on a CPU, for task-clock to hold more than
+				 * the switches' cost. */
+				struct timespec t0, t;
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				do
+					clock_gettime(CLOCK_MONOTONIC, &t);
+				while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec -
+					       t0.tv_nsec <
+				       5000000L);
 				_exit(0);
 			}
 			usleep(33 * 1000);
@@ -468,6 +480,40 @@ static void watcher_sum(struct watcher *w)
 	}
 }
 
+static unsigned free_port(void)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	close(fd);
+	return ntohs(a.sin_port);
+}
+
+/* The exporter's pmutop_cgroup_events_total for the cgroup and event, or -1 when it has
+ * none (yet). */
+static double exported(unsigned port, const char *event)
+{
+	char cmd[256], want[256], line[1024];
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 2 http://127.0.0.1:%u/metrics", port);
+	snprintf(want, sizeof(want), "pmutop_cgroup_events_total{cgroup=\"%s\",event=\"%s\"} ", rel,
+		 event);
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	double v = -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, want, strlen(want)) == 0)
+			v = atof(line + strlen(want));
+	pclose(f);
+	return v;
+}
+
 /* Short-lived processes count in their cgroup's row: 30 processes a second, each gone
  * within a tick, counted by --cgroups under perf and under bpf, by a recording (perf)
  * replayed with --cgroups, by -G and by perf stat -a -G, all watching the same workload
@@ -539,8 +585,33 @@ static void test_short_lived_count(void **state)
 	watcher_start(&w[3], rw);
 	if (bpf)
 		watcher_start(&w[4], cgb);
+	/* And /metrics under perf, where curl can read it. */
+	unsigned port = access("/usr/bin/curl", X_OK) == 0 ? free_port() : 0;
+	char listen[32];
+	snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
+	char *lp[] = {(char *)PMUTOP_BINARY,
+		      "--listen",
+		      listen,
+		      "--backend",
+		      "perf",
+		      "-d",
+		      "0.25",
+		      "-e",
+		      ev,
+		      NULL};
+	pid_t lpid = port ? fork() : -1;
+	if (lpid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execv(lp[0], lp);
+		_exit(127);
+	}
 	unsigned want[5] = {2, 2, 2, 2, 2};
 	watchers_wait(w, n, want, 0);
+	/* Its cgroup series is there (the parked forker's process): it counts. */
+	for (int k = 0; lpid > 0 && k < 600 && exported(port, "page-faults") < 0; k++)
+		usleep(100 * 1000);
 	assert_int_equal(write(go[1], "x", 1), 1);
 	close(go[1]);
 	st = watchers_wait(w, n, (unsigned[5]){0}, child);
@@ -582,6 +653,24 @@ static void test_short_lived_count(void **state)
 		ok = ok && w[i].bad == 0 && f >= 0.99 * truth->sum[0] &&
 		     f <= 1.01 * truth->sum[0] && t >= 0.99 * truth->sum[1] &&
 		     t <= tmax * truth->sum[1];
+	}
+	/* /metrics: its total since it started, once it has the workload's (generous
+	 * deadline: 60 s), equal to perf stat's as the rows are. */
+	double xf = -1, xt = -1;
+	for (int k = 0; lpid > 0 && k < 600; k++) {
+		xf = exported(port, "page-faults");
+		xt = exported(port, "task-clock") / 1e6;
+		if (xf >= 0.99 * truth->sum[0] && xt >= 0.99 * truth->sum[1])
+			break;
+		usleep(100 * 1000);
+	}
+	if (lpid > 0) {
+		kill(lpid, SIGTERM);
+		waitpid(lpid, NULL, 0);
+		at += snprintf(msg + at, sizeof(msg) - (size_t)at,
+			       "/metrics: %.0f page faults, %.1f ms task-clock\n", xf, xt);
+		ok = ok && xf >= 0.99 * truth->sum[0] && xf <= 1.01 * truth->sum[0] &&
+		     xt >= 0.99 * truth->sum[1] && xt <= 1.01 * truth->sum[1];
 	}
 	for (unsigned i = 0; i < n; i++)
 		free(w[i].out);
