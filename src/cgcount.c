@@ -228,6 +228,9 @@ void cgcount_rows_tick(struct engine *e)
 {
 	struct cgown *g = &e->cgo;
 	const char *mnt = g->mnt;
+	/* Not read at start-up by a bpf engine that fell back to perf since. */
+	if (g->on && !*mnt && e->cgnames && cgroup_mount(e->o.root, g->mnt, sizeof(g->mnt)) != 0)
+		g->mnt[0] = '\0';
 	if (!g->on || e->bpf || !e->cgnames || !*mnt) {
 		if (g->n)
 			cgcount_rows_close(e);
