@@ -349,15 +349,21 @@ static void add_deltas(struct val_delta *acc, const struct val_delta *d, unsigne
 	}
 }
 
-/* The cgroup of process tgid, read again only when its first thread moved. */
+/* The cgroup of process tgid, read again only when its first thread moved: from the id
+ * the program read from the task, which names it after the task has left /proc (a
+ * short-lived process's counts then still sum into its cgroup), else from /proc (a task
+ * seeded from /proc has no id until the program sees it again). */
 static const char *proc_cgroup(struct engine *e, const struct brec *r, const struct brec *was)
 {
 	if (was && was->cgid == r->cgid && was->cgroup)
 		return was->cgroup;
+	if (!e->cgnames)
+		return NULL;
+	const char *p = r->cgid ? cgroup_ids_path(e->cgids, r->cgid, e->m.tick) : NULL;
 	char path[4096];
-	if (e->cgnames && cgroup_of(e->o.root, r->tgid, path, sizeof(path)) == 0)
-		return cgroup_names_intern(e->cgnames, path);
-	return NULL;
+	if (!p && cgroup_of(e->o.root, r->tgid, path, sizeof(path)) == 0)
+		p = cgroup_names_intern(e->cgnames, path);
+	return p;
 }
 
 static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w)

@@ -2,12 +2,14 @@
 #include "cgroup.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "evmount.h"
@@ -201,4 +203,121 @@ const char *cgroup_names_intern(struct cgroup_names *n, const char *path)
 	if (n->slot[j])
 		n->n++;
 	return n->slot[j];
+}
+
+/* Open addressing from id to interned path, rebuilt by each walk. */
+struct cgroup_ids {
+	char mnt[512];
+	struct cgroup_names *names;
+	struct idslot {
+		uint64_t id;
+		const char *path;
+	} * slot;
+	size_t cap, n;
+	uint64_t walked; /* gen of the last walk, +1 (0: never) */
+};
+
+struct cgroup_ids *cgroup_ids_new(const char *mnt, struct cgroup_names *names)
+{
+	struct cgroup_ids *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	snprintf(c->mnt, sizeof(c->mnt), "%s", mnt);
+	c->names = names;
+	return c;
+}
+
+void cgroup_ids_free(struct cgroup_ids *c)
+{
+	if (!c)
+		return;
+	free(c->slot);
+	free(c);
+}
+
+static size_t id_hash(uint64_t id, size_t cap)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+}
+
+static bool ids_put(struct cgroup_ids *c, uint64_t id, const char *rel)
+{
+	if (2 * (c->n + 1) > c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		struct idslot *slot = calloc(cap, sizeof(*slot));
+		if (!slot)
+			return false;
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->slot[i].path)
+				continue;
+			size_t j = id_hash(c->slot[i].id, cap);
+			while (slot[j].path)
+				j = (j + 1) & (cap - 1);
+			slot[j] = c->slot[i];
+		}
+		free(c->slot);
+		c->slot = slot;
+		c->cap = cap;
+	}
+	const char *in = cgroup_names_intern(c->names, *rel ? rel : "/");
+	if (!in)
+		return false;
+	size_t j = id_hash(id, c->cap);
+	for (; c->slot[j].path; j = (j + 1) & (c->cap - 1))
+		if (c->slot[j].id == id) {
+			c->slot[j].path = in;
+			return true;
+		}
+	c->slot[j].id = id;
+	c->slot[j].path = in;
+	c->n++;
+	return true;
+}
+
+/* Each directory under rel (relative to the mount, "" for the root), depth first. */
+static void walk(struct cgroup_ids *c, char *rel, size_t len, size_t cap, int depth)
+{
+	char dir[4096 + 512];
+	snprintf(dir, sizeof(dir), "%s%s", c->mnt, rel);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *de; (de = readdir(d));) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		size_t k = strlen(de->d_name);
+		if (len + 1 + k >= cap)
+			continue;
+		rel[len] = '/';
+		memcpy(rel + len + 1, de->d_name, k + 1);
+		/* kernfs gives each entry's inode in the listing: no stat needed. */
+		if (ids_put(c, (uint64_t)de->d_ino, rel) && depth < 64)
+			walk(c, rel, len + 1 + k, cap, depth + 1);
+		rel[len] = '\0';
+	}
+	closedir(d);
+}
+
+static const char *ids_find(const struct cgroup_ids *c, uint64_t id)
+{
+	if (!c->cap)
+		return NULL;
+	for (size_t j = id_hash(id, c->cap); c->slot[j].path; j = (j + 1) & (c->cap - 1))
+		if (c->slot[j].id == id)
+			return c->slot[j].path;
+	return NULL;
+}
+
+const char *cgroup_ids_path(struct cgroup_ids *c, uint64_t id, uint64_t gen)
+{
+	const char *p = ids_find(c, id);
+	if (p || c->walked == gen + 1)
+		return p;
+	c->walked = gen + 1;
+	struct stat st;
+	if (stat(c->mnt, &st) == 0)
+		ids_put(c, (uint64_t)st.st_ino, "");
+	char rel[4096] = "";
+	walk(c, rel, 0, sizeof(rel), 0);
+	return ids_find(c, id);
 }

@@ -4,6 +4,7 @@
 #define PMUTOP_CGROUP_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The cgroup2 mount point from <root>/proc/self/mountinfo (/sys/fs/cgroup on most
@@ -27,5 +28,18 @@ struct cgroup_names *cgroup_names_new(void);
 void cgroup_names_free(struct cgroup_names *n);
 /* The stored copy of path, or NULL when out of memory. */
 const char *cgroup_names_intern(struct cgroup_names *n, const char *path);
+
+/* Cgroup ids (the kernfs id a BPF program reads from a task, on cgroup v2 the inode number
+ * of the cgroup's directory) to paths relative to the cgroup2 root, by walking the
+ * mount: so that a task gone from /proc still names its cgroup. */
+struct cgroup_ids;
+/* A map of the hierarchy under mnt (the cgroup2 mount), paths interned in names (which
+ * must outlive it). NULL when out of memory. */
+struct cgroup_ids *cgroup_ids_new(const char *mnt, struct cgroup_names *names);
+void cgroup_ids_free(struct cgroup_ids *c);
+/* The path of cgroup id ("/" for the root), or NULL when no cgroup has it. A miss walks
+ * the mount again, at most once per gen (the caller's tick), so that ids of removed
+ * cgroups cost one walk, not one each. */
+const char *cgroup_ids_path(struct cgroup_ids *c, uint64_t id, uint64_t gen);
 
 #endif

@@ -12,6 +12,7 @@ struct node {
 	const char *path; /* interned */
 	unsigned depth;
 	unsigned nprocs;
+	long own; /* its index in the model's cg_rows, or -1 */
 	char name[96];
 };
 
@@ -82,6 +83,7 @@ static long node_of(struct cgrows *c, const char *path)
 	struct node *nd = &c->node[c->nnode];
 	memset(nd, 0, sizeof(*nd));
 	nd->path = path;
+	nd->own = -1;
 	for (const char *s = path; *s; s++)
 		nd->depth += *s == '/' && s[1];
 	cgroup_name(path, nd->name, sizeof(nd->name));
@@ -154,6 +156,16 @@ const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigne
 			*slash = '\0';
 		}
 	}
+	/* Cgroups the source counted itself: their counts stand, with or without a process
+	 * row in them this tick. */
+	for (unsigned i = 0; i < m->ncg_rows; i++) {
+		const struct mrow *r = &m->cg_rows[i];
+		const char *in = r->cgroup ? cgroup_names_intern(c->names, r->cgroup) : NULL;
+		long k = in ? node_of(c, in) : -1;
+		if (k < 0)
+			return NULL;
+		c->node[k].own = (long)i;
+	}
 	for (size_t i = 0; i < c->nnode; i++)
 		c->order[i] = i;
 	sort_ctx = c;
@@ -171,6 +183,12 @@ const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigne
 		w.r->cgroup = c->node[k].path;
 		w.r->user = "";
 		w.r->nthreads = c->node[k].nprocs;
+		if (c->node[k].own >= 0) {
+			const struct mrow *own = &m->cg_rows[c->node[k].own];
+			memcpy(w.v, own->v, m->nevents * sizeof(*w.v));
+			memcpy(w.g, own->g, m->ngroups * sizeof(*w.g));
+			continue;
+		}
 		const struct val_delta *g = c->gsum + k * m->ngroups;
 		for (unsigned e = 0; e < m->nevents; e++)
 			w.v[e] = rowsum_val(&c->parts[k * m->nevents + e], &g[m->events[e].group]);

@@ -17,10 +17,11 @@ void cgrows_free(struct cgrows *c);
  * the sum of its processes' (exited ones included): exact when every part is, scaled
  * (~) when a part is scaled or missing (n/c, or n/a while others count), n/c or n/a
  * when no part has a number; the groups' enabled and running times are summed, so RUN%
- * is the parts' share. comm is the cgroup's readable name (cgroup_name), cgroup its
- * path, nthreads its processes, pid and tid a number the path gives (the same every
- * tick), not a process. Returns the rows (valid until the next build or free)
- * and their count in *n; NULL with *n 0 when out of memory. */
+ * is the parts' share. A cgroup the source counted itself (the model's cg_rows) has its
+ * own values instead, and a row even when no process row is in it. comm is the cgroup's readable
+ * name (cgroup_name), cgroup its path, nthreads its processes, pid and tid a number the path gives
+ * (the same every tick), not a process. Returns the rows (valid until the next build or free) and
+ * their count in *n; NULL with *n 0 when out of memory. */
 const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigned *n);
 
 #endif

@@ -231,6 +231,10 @@ static int scan_thread(void *vctx, pid_t tid)
 		int r = procfs_task_info(c->e->o.root, c->pid, tid, &info);
 		if (r == 0) { /* a zombie's name too: its last exec's */
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
+			/* Its cgroup again after an exec (a new name), as a task record's. */
+			if (tid == c->pid &&
+			    (!t->proc->cgroup || strcmp(t->proc->comm, info.comm) != 0))
+				discover_cgroup(c->e, t->proc);
 			if (tid == c->pid)
 				snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
 		}
@@ -393,6 +397,7 @@ int discover_command(struct engine *e)
 			snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
 			t->proc->uid = info.uid;
 		}
+		discover_cgroup(e, t->proc);
 	}
 	return 0;
 }

@@ -39,6 +39,7 @@ int engine_tick(struct engine *e)
 		probe_read_tasks(e);
 		rowbuild_rows(e, true);
 		fdbudget_balance(e);
+		cgcount_rows_tick(e);
 	}
 	if (!e->o.no_cpu_rows)
 		cpurows_tick(e);
@@ -65,6 +66,14 @@ const struct model *engine_model(const struct engine *e)
 void engine_set_cmdline(struct engine *e, bool on)
 {
 	e->cmdline = on;
+}
+
+void engine_set_cgroup_rows(struct engine *e, bool on)
+{
+	e->o.cgroup_rows = on;
+	e->cgo.on = on && e->o.scope == SCOPE_ALL && !e->o.only_uid;
+	if (!e->cgo.on)
+		cgcount_rows_close(e);
 }
 
 void engine_set_threads(struct engine *e, bool on)
@@ -156,7 +165,8 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 		goto fail;
 	header_init(e);
 	char mnt[512];
-	if (cgroup_mount(e->o.root, mnt, sizeof(mnt)) == 0 && !(e->cgnames = cgroup_names_new()))
+	if (cgroup_mount(e->o.root, mnt, sizeof(mnt)) == 0 &&
+	    (!(e->cgnames = cgroup_names_new()) || !(e->cgids = cgroup_ids_new(mnt, e->cgnames))))
 		goto fail;
 
 	if (o->scope == SCOPE_PIDS && discover_pid_gone(e)) {
@@ -192,6 +202,7 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 		discover_scan(e);
 	if (o->scope == SCOPE_PIDS && !o->enable_on_exec && (*err = discover_check_watched(e)) != 0)
 		goto fail;
+	cgcount_rows_start(e);
 	for (unsigned i = 0; e->roots && i < o->npids; i++) {
 		struct proc *p = tasktab_find_proc(e->tab, o->pids[i]);
 		if (p && !p->rooted)
@@ -220,6 +231,7 @@ void engine_free(struct engine *e)
 	cmdtree_free(e->ctree);
 	bpfsource_close(e);
 	cgcount_close(e);
+	cgroup_ids_free(e->cgids);
 	cgroup_names_free(e->cgnames);
 	if (e->tab) {
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)

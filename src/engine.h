@@ -47,6 +47,7 @@ struct engine_opts {
 				(-errno, see engine_bpf_why), or NULL */
 	unsigned bpf_tasks;  /* with bpf: entries of its task map; 0 sizes it from the tasks
 				there are (tests give a small one) */
+	bool cgroup_rows;    /* SCOPE_ALL with perf: the model's cg_rows (engine_set_cgroup_rows) */
 	double interval;
 	pid_t *failed_pid; /* where engine_new says which watched pid failed, or NULL */
 };
@@ -80,6 +81,13 @@ bool engine_built_asleep(const struct engine *e, pid_t pid);
 unsigned engine_mapped_probes(const struct engine *e, pid_t pid);
 
 void engine_set_threads(struct engine *e, bool on);
+/* Cgroup rows are shown (--cgroups, the screen's G): with perf and every process, each
+ * cgroup holding a process row, and its ancestors, is counted per CPU in perf's cgroup
+ * mode, as -G counts it (processes born and gone between ticks included), into the
+ * model's cg_rows from the next tick (n/c (starting) at its first), a cgroup the
+ * descriptors left cannot count n/c (fd limit). Elsewhere nothing changes: the bpf
+ * backend's rows already hold every task, and -p's rows are the processes'. */
+void engine_set_cgroup_rows(struct engine *e, bool on);
 /* Read each process's arguments (model rows' cmdline) from now on: once a process, and
  * again after an exec. */
 void engine_set_cmdline(struct engine *e, bool on);

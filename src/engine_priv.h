@@ -93,13 +93,31 @@ struct engine {
 	bool paused; /* engine_set_paused */
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
+	struct cgroup_ids *cgids;     /* with cgnames: cgroup ids to those paths */
 	struct cgcount {
 		unsigned n;
 		struct counts *cnt; /* n * cpu.n: cgroup i on CPU c at i * cpu.n + c */
 		struct {
 			char s[96];
-		} * names;     /* cgroup_name of each */
-	} cg;		       /* SCOPE_CGROUPS (cgcount.c) */
+		} * names; /* cgroup_name of each */
+	} cg;		   /* SCOPE_CGROUPS (cgcount.c) */
+	/* --cgroups with perf (cgcount.c): each cgroup holding a process row, and its
+	 * ancestors, counted per CPU as -G counts them, for the model's cg_rows. */
+	struct cgown {
+		bool on;       /* o.cgroup_rows, where it can be had */
+		bool opening;  /* targets_open is opening a cgroup's counters */
+		char mnt[512]; /* the cgroup2 mount, read once (out of descriptors, it
+				  could not be read again), or "" */
+		unsigned n, cap;
+		struct cgone {
+			const char *path;   /* interned in cgnames */
+			struct counts *cnt; /* cpu.n, NULL when not open */
+			bool fd_short;	    /* could not be opened: out of descriptors */
+			bool gone;	    /* could not be opened: removed already */
+			bool seen;	    /* its directory still there at the last check */
+		} * c;
+		struct mstore rows;
+	} cgo;
 	struct bpfsource *bpf; /* the bpf backend (bpfsource.c), or NULL: perf's */
 	struct model m;
 	struct mstore rows; /* m.rows: processes and threads */
@@ -181,6 +199,9 @@ void fdbudget_reserve_take(struct engine *e);
 void fdbudget_pending(struct engine *e);
 void fdbudget_retry(struct engine *e);
 void fdbudget_balance(struct engine *e);
+/* Whether need more descriptors can be opened with room left for the tasks' counters
+ * and for /proc. */
+bool fdbudget_room(const struct engine *e, unsigned long need);
 
 /* probe.c: every task's reads, skipping those the probe finds asleep. */
 const volatile uint32_t *probe_seq(const struct engine *e, const struct counts *c);
@@ -201,6 +222,16 @@ void rowbuild_rows(struct engine *e, bool add_tot);
 int cgcount_open(struct engine *e);
 void cgcount_tick(struct engine *e);
 void cgcount_close(struct engine *e);
+/* --cgroups with perf: the cgroups of the tick's process rows opened (those that can be,
+ * within the descriptors left), every open one read into the model's cg_rows. */
+void cgcount_rows_tick(struct engine *e);
+/* Every cgroup's counters closed (off, a new event layout, the end). */
+void cgcount_rows_close(struct engine *e);
+/* The reads the next interval counts from. */
+void cgcount_rows_baseline(struct engine *e);
+/* At start-up, before the baseline: the cgroups of the processes found, opened when
+ * o.cgroup_rows asks (every process, perf, allowed to count them all). */
+void cgcount_rows_start(struct engine *e);
 
 /* cpurows.c: per-CPU groups and busy time. */
 int cpurows_open(struct engine *e);

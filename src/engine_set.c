@@ -142,6 +142,8 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 			emap[i] = logical_in(os, (unsigned)og, ns->events[i].name);
 	}
 	memcpy(oslot, e->slot, os->specs.n * sizeof(*oslot));
+	/* Cgroups' counters open again in the new layout at the next tick. */
+	cgcount_rows_close(e);
 	struct counts_layout ol = e->l;
 	if ((err = engine_layout(e, ns)))
 		goto out;

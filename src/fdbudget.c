@@ -219,5 +219,18 @@ unsigned engine_open_fds(const struct engine *e)
 			struct evgroup *eg = e->cpu.cnt[i].grp[g];
 			n += eg ? evgroup_open_count(eg) : 0;
 		}
+	for (unsigned i = 0; i < e->cgo.n; i++)
+		for (int c = 0; e->cgo.c[i].cnt && c < e->cpu.n; c++)
+			for (unsigned g = 0; g < engine_ngroups(e); g++) {
+				struct evgroup *eg = e->cgo.c[i].cnt[c].grp[g];
+				n += eg ? evgroup_open_count(eg) : 0;
+			}
 	return n;
+}
+
+bool fdbudget_room(const struct engine *e, unsigned long need)
+{
+	long left = fds_left(e, need);
+	/* A margin for the tasks found next and for /proc's reads. */
+	return left < 0 || (unsigned long)left >= need + 64;
 }

@@ -611,6 +611,10 @@ static void start_engine(struct app *a)
 	o.bpf = a->cli.backend == BACKEND_BPF ||
 		(a->cli.backend == BACKEND_AUTO && o.scope == SCOPE_ALL);
 	o.bpf_err = &bpf_err;
+	/* Cgroup rows (--cgroups, /metrics' pmutop_cgroup_events_total, and a recording's,
+	 * replayed with G later) count the cgroups themselves where perf counts the
+	 * processes. */
+	o.cgroup_rows = a->cli.cgroups || a->cli.listen || a->cli.record;
 	a->engine = engine_new(a->set, &o, &err);
 	if (!a->engine && bpf_err)
 		bpf_fallback(a, &o, bpf_err, &err);

@@ -187,6 +187,7 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 			break;
 		}
 		a->show_cgroups = !a->show_cgroups;
+		engine_set_cgroup_rows(a->engine, a->show_cgroups || a->cli.record);
 		app_show(a, ui);
 		break;
 	case UI_SET_COLUMNS:

@@ -113,6 +113,10 @@ struct model {
 	const struct mrow *rows;
 	unsigned ncpu_rows;
 	const struct mrow *cpu_rows;
+	/* Cgroups the source counted themselves for cgroup rows (ROW_CGROUP, cgroup set):
+	 * their values stand for the sum of their process rows (cgrows.h). */
+	unsigned ncg_rows;
+	const struct mrow *cg_rows;
 
 	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */
 };

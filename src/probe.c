@@ -150,6 +150,7 @@ void probe_baseline(struct engine *e, bool resume)
 		targets_read(e, &e->cpu.cnt[i]);
 	for (size_t i = 0; i < (size_t)e->cg.n * (size_t)e->cpu.n; i++)
 		targets_read(e, &e->cg.cnt[i]);
+	cgcount_rows_baseline(e);
 	struct cpuset *c = &e->cpu;
 	if (!e->o.no_cpu_rows)
 		procfs_cpu_times(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, c->maxid + 1);

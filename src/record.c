@@ -397,6 +397,8 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	if (!rc)
 		rc = put_rows(r, m, m->cpu_rows, m->ncpu_rows);
 	if (!rc)
+		rc = put_rows(r, m, m->cg_rows, m->ncg_rows);
+	if (!rc)
 		rc = end_tasks(r, 0, false);
 	if (!rc)
 		rc = pack_rows(r, m);

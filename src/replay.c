@@ -45,10 +45,11 @@ struct replay {
 	size_t ntk, tkcap;
 	char *arena;
 	size_t alen, acap;
-	struct mstore rows, cpus;
-	struct val *usual, *sv; /* the tick's usual cells; a stored row's values */
-	unsigned nusual;	/* room in both */
-	struct val_delta *sg;	/* a stored row's groups' times */
+	struct mstore rows, cpus, cgs; /* cgs: cgroups counted themselves beside processes */
+	bool cg_own;		       /* the loaded tick has such cgroups */
+	struct val *usual, *sv;	       /* the tick's usual cells; a stored row's values */
+	unsigned nusual;	       /* room in both */
+	struct val_delta *sg;	       /* a stored row's groups' times */
 	unsigned nsg;
 	unsigned char *rec; /* the tick's stored rows (src/recpack.h) */
 	size_t reccap;
@@ -138,6 +139,7 @@ void replay_close(struct replay *p)
 	free(p->rec);
 	mstore_free(&p->rows);
 	mstore_free(&p->cpus);
+	mstore_free(&p->cgs);
 	free(p->path);
 	free(p);
 }
@@ -763,22 +765,40 @@ static int stored_row(struct replay *p, struct mrow_w w, const struct recpack_ro
 	return 0;
 }
 
+static bool own_cg(const struct replay *p, const struct ptask *t)
+{
+	return p->cg_own && t->r.kind == ROW_CGROUP;
+}
+
+static struct mstore *store_of(struct replay *p, const struct ptask *t)
+{
+	return t->r.kind == ROW_CPU ? &p->cpus : own_cg(p, t) ? &p->cgs : &p->rows;
+}
+
 /* The rows of the loaded tick: every task alive then, idle, then the stored rows of its
  * record over them. */
 static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen, char *err,
 		      size_t len)
 {
 	struct model *m = &p->m;
-	size_t nt = 0, nc = 0;
+	size_t nt = 0, nc = 0, ng = 0;
 	qsort(p->tk, p->ntk, sizeof(*p->tk), by_row);
+	/* Cgroup rows beside process rows are the cgroups the source counted itself (the
+	 * model's cg_rows); alone, they are -G's rows. */
+	p->cg_own = false;
+	for (size_t k = 0; k < p->ntk && !p->cg_own; k++)
+		p->cg_own = p->tk[k].r.kind == ROW_PROC || p->tk[k].r.kind == ROW_THREAD;
 	for (size_t k = 0; k < p->ntk; k++)
-		p->tk[k].sample = (long)(p->tk[k].r.kind == ROW_CPU ? nc++ : nt++);
+		p->tk[k].sample = (long)(p->tk[k].r.kind == ROW_CPU ? nc++
+					 : own_cg(p, &p->tk[k])	    ? ng++
+								    : nt++);
 	if (mstore_reserve(&p->rows, nt, m->nevents, m->ngroups) < 0 ||
-	    mstore_reserve(&p->cpus, nc, m->nevents, m->ngroups) < 0)
+	    mstore_reserve(&p->cpus, nc, m->nevents, m->ngroups) < 0 ||
+	    mstore_reserve(&p->cgs, ng, m->nevents, m->ngroups) < 0)
 		return -ENOMEM;
 	for (size_t k = 0; k < p->ntk; k++) {
 		struct ptask *t = &p->tk[k];
-		struct mstore *s = t->r.kind == ROW_CPU ? &p->cpus : &p->rows;
+		struct mstore *s = store_of(p, t);
 		struct mrow_w w = mstore_row(s, (size_t)t->sample);
 		const struct val *v = w.r->v;
 		const struct val_delta *g = w.r->g;
@@ -795,6 +815,8 @@ static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen,
 	m->nrows = (unsigned)nt;
 	m->cpu_rows = p->cpus.rows;
 	m->ncpu_rows = (unsigned)nc;
+	m->cg_rows = p->cgs.rows;
+	m->ncg_rows = (unsigned)ng;
 	/* Stored rows by task id: the tasks sorted by id once more, their row slots kept. */
 	qsort(p->tk, p->ntk, sizeof(*p->tk), by_id);
 	size_t pos = 0;
@@ -812,8 +834,7 @@ static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen,
 		struct ptask *t = task_by_id(p, pr.task);
 		if (!t)
 			return damaged(p, err, len, "a row of a task not alive then");
-		struct mstore *s = t->r.kind == ROW_CPU ? &p->cpus : &p->rows;
-		struct mrow_w w = mstore_at(s, (size_t)t->sample);
+		struct mrow_w w = mstore_at(store_of(p, t), (size_t)t->sample);
 		for (unsigned i = 0; i < m->nevents; i++)
 			w.v[i].v = p->sv[i].v;
 		for (unsigned g = 0; g < m->ngroups; g++)
@@ -911,7 +932,7 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	p->wall = wall;
 	if ((rc = load_tasks(p, err, errlen)) ||
 	    (rc = build_rows(p, p->rec, reclen, err, errlen))) {
-		p->m.nrows = p->m.ncpu_rows = 0;
+		p->m.nrows = p->m.ncpu_rows = p->m.ncg_rows = 0;
 		return rc;
 	}
 	return 0;

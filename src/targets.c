@@ -54,7 +54,7 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 	/* A root inherits into the threads (with --children, the processes too) its task
 	 * starts. Without roots (an old kernel), --children makes every group inherit. */
 	/* -G: pid is a cgroup's directory, counted on CPU cpu. */
-	bool cg = e->o.scope == SCOPE_CGROUPS && pid >= 0 && cpu >= 0;
+	bool cg = (e->o.scope == SCOPE_CGROUPS || e->cgo.opening) && pid >= 0 && cpu >= 0;
 	bool inherit = !cg && pid > 0 && (root || (!e->roots && e->o.inherit));
 	struct evgroup_opts o = {.pid = pid,
 				 .cgroup = cg,

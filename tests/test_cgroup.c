@@ -3,7 +3,9 @@
  * units, docker, containerd, podman, CRI-O and kubepods paths. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -81,12 +83,57 @@ static void test_intern(void **state)
 	cgroup_names_free(NULL);
 }
 
+static uint64_t ino(const char *path)
+{
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	return (uint64_t)st.st_ino;
+}
+
+/* Ids to paths: any directory tree stands for a cgroup2 mount (its inodes are the ids).
+ * A cgroup made after a walk is found by the next miss, but a miss walks once a gen. */
+static void test_ids(void **state)
+{
+	(void)state;
+	char mnt[] = "/tmp/pmutop-cgids-XXXXXX", path[128];
+	assert_non_null(mkdtemp(mnt));
+	snprintf(path, sizeof(path), "%s/a.slice", mnt);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/a.slice/b.service", mnt);
+	assert_int_equal(mkdir(path, 0755), 0);
+	uint64_t b = ino(path);
+	struct cgroup_names *n = cgroup_names_new();
+	struct cgroup_ids *c = cgroup_ids_new(mnt, n);
+	assert_non_null(c);
+	assert_string_equal(cgroup_ids_path(c, b, 1), "/a.slice/b.service");
+	assert_ptr_equal(cgroup_ids_path(c, b, 1), cgroup_names_intern(n, "/a.slice/b.service"));
+	assert_string_equal(cgroup_ids_path(c, ino(mnt), 1), "/");
+	snprintf(path, sizeof(path), "%s/a.slice", mnt);
+	assert_string_equal(cgroup_ids_path(c, ino(path), 1), "/a.slice");
+	snprintf(path, sizeof(path), "%s/c", mnt);
+	assert_int_equal(mkdir(path, 0755), 0);
+	uint64_t k = ino(path);
+	assert_null(cgroup_ids_path(c, k, 1)); /* walked at gen 1 already */
+	assert_string_equal(cgroup_ids_path(c, k, 2), "/c");
+	assert_null(cgroup_ids_path(c, 0, 3));
+	cgroup_ids_free(c);
+	cgroup_ids_free(NULL);
+	cgroup_names_free(n);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/a.slice/b.service", mnt);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/a.slice", mnt);
+	rmdir(path);
+	rmdir(mnt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mount_and_path),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_intern),
+		cmocka_unit_test(test_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,10 +101,61 @@ static void test_tree_sums(void **state)
 	cgrows_free(NULL);
 }
 
+/* Cgroups the source counted itself (cg_rows): their values stand instead of the sums,
+ * a cgroup with no process row this tick has its row, and n/c (fd limit) stays n/c. */
+static void test_own_counts(void **state)
+{
+	(void)state;
+	row(0, "/a/x", 10, exact(100), exact(1));
+	row(1, "/a", 12, exact(3), exact(4));
+	static struct val cv[3][NEV];
+	static struct val_delta cg[3][2];
+	struct mrow own[3] = {
+		{.kind = ROW_CGROUP, .cgroup = "/a/x", .v = cv[0], .g = cg[0]},
+		{.kind = ROW_CGROUP, .cgroup = "/a/gone", .v = cv[1], .g = cg[1]},
+		{.kind = ROW_CGROUP, .cgroup = "/a", .v = cv[2], .g = cg[2]},
+	};
+	cv[0][0] = exact(4000);
+	cv[0][1] = exact(7);
+	cv[1][0] = exact(900);
+	cv[1][1] = exact(9);
+	cv[2][0] = val_missing(VAL_NC, WHY_FDLIMIT);
+	cv[2][1] = val_missing(VAL_NC, WHY_FDLIMIT);
+	cg[0][0] = (struct val_delta){2000, 2000, 0};
+	struct model m = {.nevents = NEV,
+			  .events = ev,
+			  .ngroups = 2,
+			  .groups = grp,
+			  .nrows = 2,
+			  .rows = rows,
+			  .ncg_rows = 3,
+			  .cg_rows = own};
+	struct cgrows *c = cgrows_new();
+	assert_non_null(c);
+	unsigned n;
+	const struct mrow *r = cgrows_build(c, &m, &n);
+	assert_non_null(r);
+	assert_int_equal(n, 4); /* /, /a, /a/gone, /a/x */
+	const struct mrow *x = find(r, n, "/a/x"), *gone = find(r, n, "/a/gone");
+	assert_non_null(gone);
+	assert_true(x->v[0].v == 4000);
+	assert_int_equal(x->v[0].state, VAL_EXACT);
+	assert_int_equal(x->g[0].ena, 2000);
+	assert_int_equal(x->nthreads, 1);
+	assert_true(gone->v[1].v == 9);
+	assert_int_equal(gone->nthreads, 0);
+	assert_int_equal(find(r, n, "/a")->v[0].state, VAL_NC);
+	assert_int_equal(find(r, n, "/a")->v[0].why, WHY_FDLIMIT);
+	/* Not counted by the source: the sum, as before. */
+	assert_true(find(r, n, "/")->v[0].v == 103);
+	cgrows_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree_sums),
+		cmocka_unit_test(test_own_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
 # Esc shows all); -G counts a cgroup
 # itself on the screen and G then says there are no process rows; c shows the command
 # line of the process in it, and its name again; p on a cgroup row narrows too; t shows
-# the process tree, - folds a subtree, + unfolds it. Root with cgroup2 only: the
+# the process tree, - folds a subtree, + unfolds it; G under perf opens and closes the
+# cgroups' own counters. Root with cgroup2 only: the
 # test makes its own cgroup under the cgroup2 mount and removes it.
 # Usage: cgroups.sh PMUTOP [TMUX]
 set -u
@@ -90,6 +91,19 @@ keys q
 expect 'EXIT=0' "q leaves"
 pkill -f "^sleep 13[89].$$" 2>/dev/null
 wait $TREE 2>/dev/null
+
+# G under perf: the cgroups count themselves from then (their counters open), G again
+# closes them and shows processes, G once more opens them again.
+start --backend perf
+keys G
+expect "^ +cg .* $CG" "G under perf: the test's cgroup has a row"
+expect "^ +cg .*    inner.service\$" "and its child"
+keys G
+expect "^ +[0-9]+ .* pmutop *$" "G again: the processes"
+keys G
+expect "^ +cg .* $CG" "G once more: the cgroups again"
+keys q
+expect 'EXIT=0' "q leaves"
 
 start -G "$CG"
 expect "^ +cg .* $CG" "-G: the cgroup counted itself, on the screen"
