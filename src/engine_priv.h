@@ -87,6 +87,8 @@ struct engine {
 	bool logical;	   /* the set has hybrid sums (hybrid_fold has work) */
 	unsigned nexited;  /* tasks set TASK_EXITED since free_exited() last ran */
 	unsigned *acc_ok;
+	unsigned *acc_miss; /* per event: parts of the sum that should have counted and did not */
+	uint8_t *acc_miss_why;
 	struct cpuset cpu;
 	double start, last; /* evclock_now() */
 	bool totals;

@@ -203,6 +203,8 @@ void engine_layout_free(struct engine *e)
 	free(e->slot);
 	free(e->acc);
 	free(e->acc_ok);
+	free(e->acc_miss);
+	free(e->acc_miss_why);
 	free(e->acc_why);
 	free(e->acc_fresh);
 	free(e->rootable);
@@ -223,9 +225,11 @@ int engine_layout(struct engine *e, const struct evset *set)
 	e->slot = calloc(ng + 1, sizeof(*e->slot));
 	e->acc = calloc(ne + 1, sizeof(*e->acc));
 	e->acc_ok = calloc(ne + 1, sizeof(*e->acc_ok));
+	e->acc_miss = calloc(ne + 1, sizeof(*e->acc_miss));
+	e->acc_miss_why = calloc(ne + 1, 1);
 	e->acc_why = calloc(ne + 1, 1);
 	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable ||
-	    !e->dead || !e->gdead || !e->live)
+	    !e->dead || !e->gdead || !e->live || !e->acc_miss || !e->acc_miss_why)
 		return -ENOMEM;
 	e->nlive = 0;
 	for (unsigned g = 0; g < ng; g++) {

@@ -313,12 +313,15 @@ static void add_row(struct promacc *a, struct series *s, const struct mrow *r,
 		if (v.state == VAL_NA)
 			continue;
 		s->counted[i] = true;
-		if (v.state == VAL_EXACT || v.state == VAL_SCALED)
+		/* A partial sum adds, as n/c does, enabled time alone: never a lower bound
+		 * passed off as the whole increment. */
+		bool whole = v.state == VAL_EXACT || v.state == VAL_SCALED;
+		if (whole)
 			s->val[i] += v.v;
 		if (r->g) {
 			const struct val_delta *g = &r->g[m->events[i].group];
 			s->ena[i] += g->ena;
-			s->run[i] += g->run;
+			s->run[i] += whole ? g->run : 0;
 		}
 		if ((int)i == clock && val_has_number(v))
 			s->busy = v.v;

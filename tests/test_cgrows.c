@@ -87,9 +87,12 @@ static void test_tree_sums(void **state)
 	/* Nothing counted: n/c, never 0. */
 	assert_int_equal(ab->v[0].state, VAL_NC);
 	assert_int_equal(ab->v[0].why, WHY_NOT_RUN);
-	/* The root holds everything; a part that did not count leaves it scaled. */
+	/* The root holds everything; a part that did not count makes it partial (a lower
+	 * bound): 4 of its 5 parts counted. */
 	assert_true(root->v[0].v == 173);
-	assert_int_equal(root->v[0].state, VAL_SCALED);
+	assert_int_equal(root->v[0].state, VAL_PARTIAL);
+	assert_int_equal(root->v[0].run_pm, 800);
+	assert_int_equal(root->v[0].why, WHY_NOT_RUN);
 	assert_true(root->v[1].v == 31);
 	assert_int_equal(root->v[1].state, VAL_EXACT);
 	assert_int_equal(root->nthreads, 5);

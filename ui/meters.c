@@ -43,7 +43,10 @@ static double mode_text(const struct model *m, const struct column *c, const str
 		snprintf(buf, len, "%s %s", unit, val_mark(v) ? val_mark(v) : "n/a");
 		return 0;
 	}
-	snprintf(buf, len, "%s %.2f%s", unit, v.v, v.state == VAL_SCALED ? "~" : "");
+	snprintf(buf, len, "%s %.2f%s", unit, v.v,
+		 v.state == VAL_SCALED	  ? "~"
+		 : v.state == VAL_PARTIAL ? "+"
+					  : "");
 	return top > 0 ? v.v / top * 100 : 0;
 }
 
@@ -56,7 +59,9 @@ static void meter_text(const struct model *m, const struct column *ipc, const st
 	struct val v = column_value(ipc, m, r);
 	if (val_has_number(v))
 		snprintf(buf + n, len - (size_t)n, " ipc %.2f%s", v.v,
-			 v.state == VAL_SCALED ? "~" : "");
+			 v.state == VAL_SCALED	  ? "~"
+			 : v.state == VAL_PARTIAL ? "+"
+						  : "");
 }
 
 static void meter(int y, int x, int w, const char *label, double pct, const char *text)
