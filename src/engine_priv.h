@@ -93,6 +93,10 @@ struct engine {
 	double start, last; /* evclock_now() */
 	bool totals;
 	bool paused; /* engine_set_paused */
+	/* The bpf backend started over within this interval (new events, user-only mode):
+	 * what it read counted only since, so the next tick's task rows read n/c
+	 * (starting). */
+	bool bpf_restarted;
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
 	struct cgcount {
@@ -118,6 +122,9 @@ static inline unsigned engine_ngroups(const struct engine *e)
 int engine_layout(struct engine *e, const struct evset *set);
 /* The arrays engine_layout sizes for a set, freed. */
 void engine_layout_free(struct engine *e);
+/* After a tick: every task row's value n/c (starting) when the bpf backend started over
+ * within the interval. */
+void engine_set_restart_rows(struct engine *e);
 int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
 		      struct counts *c);
 /* Group g is left to the roots on a watched process's threads (no thread rows; never in

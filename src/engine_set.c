@@ -190,11 +190,25 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 		e->m.backend = "perf";
 		discover_scan(e);
 	}
+	e->bpf_restarted = e->bpf != NULL;
 out:
 	free(gmap);
 	free(emap);
 	free(oslot);
 	return err;
+}
+
+void engine_set_restart_rows(struct engine *e)
+{
+	if (!e->bpf_restarted)
+		return;
+	e->bpf_restarted = false;
+	for (unsigned i = 0; i < e->m.nrows; i++) {
+		struct mrow_w w = mstore_at(&e->rows, i);
+		for (unsigned k = 0; k < e->nlive; k++)
+			if (w.v[e->live[k]].state != VAL_NA)
+				w.v[e->live[k]] = val_missing(VAL_NC, WHY_STARTING);
+	}
 }
 
 /* Slots, scratch sums and the model's event tables for set. */
