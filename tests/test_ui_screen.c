@@ -474,6 +474,7 @@ static void test_help_screen(void **state)
 	assert_non_null(strstr(s, "n/a    cannot be counted here"));
 	assert_non_null(strstr(s, "n/c    enabled but never scheduled on a counter"));
 	assert_non_null(strstr(s, "1.23~  scaled"));
+	assert_non_null(strstr(s, "1.23+  partial"));
 	assert_non_null(strstr(s, "RUN%"));
 	assert_non_null(strstr(s, "-      nothing to divide"));
 	assert_null(strstr(s, "[1 IPC]"));

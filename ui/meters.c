@@ -32,8 +32,8 @@ int meters_height(const struct model *m, int w, int budget)
 }
 
 /* What a meter shows in mode mode: its bar's fill (0..100) and the text at its right
- * end. CPU%: "45.2%" (and " ipc 1.23", '~' when scaled, where IPC counts); IPC: the bar
- * full at 4 instructions a cycle; GHz: full at the fastest CPU of the tick. Without a
+ * end. CPU%: "45.2%" (and " ipc 1.23", '~' when scaled, '+' when partial, where IPC counts); IPC:
+ * the bar full at 4 instructions a cycle; GHz: full at the fastest CPU of the tick. Without a
  * number: "n/a" or "n/c", and an empty bar, never a zero drawn as one. */
 static double mode_text(const struct model *m, const struct column *c, const struct mrow *r,
 			double top, const char *unit, char *buf, size_t len)

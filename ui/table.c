@@ -1,6 +1,6 @@
 /* Drawing the table. Each column takes its width plus one slot after it: the slot of a
- * numeric cell holds '~' when the value was scaled for multiplexing, the slot of the
- * sort column's title holds the direction arrow. */
+ * numeric cell holds '~' when the value was scaled for multiplexing, '+' when it is a
+ * partial sum, the slot of the sort column's title holds the direction arrow. */
 #include "table.h"
 
 #include <stdio.h>
