@@ -89,6 +89,11 @@ struct val val_ratio(struct val a, struct val b, double mul)
 	return r;
 }
 
+bool val_worse(struct val a, struct val b)
+{
+	return rank(a.state) < rank(b.state);
+}
+
 bool val_has_number(struct val v)
 {
 	return v.state == VAL_EXACT || v.state == VAL_SCALED || v.state == VAL_PARTIAL;

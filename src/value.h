@@ -61,6 +61,8 @@ struct val val_partial(struct val v, unsigned counted, unsigned missing, enum va
 struct val val_ratio(struct val a, struct val b, double mul);
 
 bool val_has_number(struct val v);
+/* Whether a is less honest than b: n/a, n/c, empty, partial, scaled, exact (worst first). */
+bool val_worse(struct val a, struct val b);
 /* "n/a", "n/c" or "-" for values without a number, NULL otherwise. */
 const char *val_mark(struct val v);
 /* The mark after a number: '~' scaled, '+' partial (at least this much), 0 otherwise. */

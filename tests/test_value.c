@@ -265,6 +265,11 @@ static void test_partial(void **state)
 	assert_int_equal(r.state, VAL_NC);
 	assert_int_equal(val_suffix(num(1, VAL_SCALED, 500)), '~');
 	assert_int_equal(val_suffix(num(1, VAL_EXACT, 1000)), 0);
+	/* Worst first, whatever the enum's numbers (partial is last, for recordings). */
+	assert_true(val_worse(num(1, VAL_PARTIAL, 500), num(1, VAL_EXACT, 1000)));
+	assert_true(val_worse(num(1, VAL_PARTIAL, 500), num(1, VAL_SCALED, 500)));
+	assert_false(val_worse(num(1, VAL_PARTIAL, 500), val_missing(VAL_NC, WHY_NOT_RUN)));
+	assert_false(val_worse(num(1, VAL_EXACT, 1000), num(1, VAL_EXACT, 1000)));
 }
 
 int main(void)
