@@ -184,6 +184,13 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 		else
 			memset(e->cpu.cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
 	}
+	/* -G: each cgroup on each CPU, as cgcount_open laid them out. */
+	for (size_t i = 0; e->cpu.n > 0 && i < (size_t)e->cg.n * (size_t)e->cpu.n; i++) {
+		if ((err = move_counts(&r, &e->cg.cnt[i])))
+			goto out;
+		open_new_groups(e, gmap, e->o.cgroup_fds[i / (size_t)e->cpu.n],
+				e->cpu.id[i % (size_t)e->cpu.n], false, &e->cg.cnt[i]);
+	}
 	/* The bpf backend counts the new set from now on; where it cannot (too many
 	 * events), tasks are counted per task (perf) from the next scan. */
 	if (e->bpf && (err = bpfsource_restart(e)) != 0) {

@@ -3,10 +3,15 @@
  * event this machine does not support). */
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "cgroup.h"
+#include "engine.h"
+#include "evset.h"
 
 /* Field k (0-based) of CSV line l, unquoted fields only, into f. */
 static void csv_field(const char *l, unsigned k, char *f, size_t len)
@@ -58,10 +63,66 @@ static void test_cgroup_rows_why(void **state)
 	assert_true(clock > 0);
 }
 
+static void make_set(struct evset *s, const char *spec)
+{
+	struct evspec_err err;
+	assert_int_equal(evset_parse(s, spec, NULL, &err), 0);
+	evset_probe(s, false);
+}
+
+/* -G and a change of events: the cgroups' counters move to the new layout as the tasks'
+ * do, the kept group counting on, the new one n/c (starting) for the change's tick. */
+static void test_cgroup_rows_switch(void **state)
+{
+	(void)state;
+	char mnt[512];
+	if (geteuid() != 0 || cgroup_mount("", mnt, sizeof(mnt)) != 0)
+		skip();
+	int cgfd = open(mnt, O_RDONLY | O_DIRECTORY);
+	assert_true(cgfd >= 0);
+	const char *paths[] = {"/"};
+	struct evset a, b;
+	make_set(&a, "page-faults");
+	struct engine_opts o = {.root = "",
+				.scope = SCOPE_CGROUPS,
+				.cgroup_fds = &cgfd,
+				.cgroup_paths = paths,
+				.ncgroups = 1,
+				.interval = 0.1};
+	int err;
+	struct engine *e = engine_new(&a, &o, &err);
+	assert_non_null(e);
+	engine_tick(e);
+	make_set(&b, "context-switches,page-faults");
+	assert_int_equal(engine_set_evset(e, &b), 0);
+	usleep(20 * 1000);
+	engine_tick(e);
+	const struct model *m = engine_model(e);
+	assert_int_equal(m->nevents, 2);
+	assert_int_equal(m->nrows, 1);
+	assert_int_equal(m->rows[0].kind, ROW_CGROUP);
+	struct val cs = m->rows[0].v[0], pf = m->rows[0].v[1];
+	assert_string_equal(m->events[0].key, "context-switches");
+	if (cs.state != VAL_NC || cs.why != WHY_STARTING)
+		fail_msg("the new event reads %s %.0f (%s)", val_state_str(cs.state), cs.v,
+			 val_why_str(cs.why));
+	assert_int_equal(pf.state, VAL_EXACT);
+	usleep(20 * 1000);
+	engine_tick(e);
+	cs = m->rows[0].v[0];
+	assert_int_equal(cs.state, VAL_EXACT);
+	assert_true(cs.v > 0); /* the whole machine switched in 20 ms */
+	engine_free(e);
+	evset_free(&a);
+	evset_free(&b);
+	close(cgfd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cgroup_rows_why),
+		cmocka_unit_test(test_cgroup_rows_switch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
