@@ -242,6 +242,8 @@ static void acc_to_tot(struct engine *e, struct proc *p)
 		p->tot[ev].val += e->acc[ev].val;
 		p->tot_parts[ev].ena += e->acc_ok[ev];
 		p->tot_parts[ev].run += e->acc_miss[ev];
+		if (e->acc_miss[ev] && !p->tot_parts[ev].val)
+			p->tot_parts[ev].val = e->acc_miss_why[ev]; /* the first reason */
 		if (e->acc_ok[ev])
 			p->tot_why[ev] = WHY_NONE;
 		else if (p->tot_why[ev] != WHY_NONE)
@@ -317,7 +319,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 			const struct val_delta *n = &p->tot_parts[ev];
 			if (n->run && n->ena)
 				pr.v[ev] = val_partial(pr.v[ev], (unsigned)n->ena, (unsigned)n->run,
-						       WHY_FDLIMIT);
+						       (enum val_why)n->val);
 		}
 	} else {
 		rowbuild_fill(e, e->acc, e->acc_why, e->acc_fresh, pr.v, pr.g, true);
