@@ -309,6 +309,13 @@ void discover_scan(struct engine *e)
 			discover_scan_proc(e, e->pids[i]);
 	if (e->ctree)
 		cmdtree_scan(e);
+	/* A watched process's roots make its row: they take descriptors before its threads'
+	 * own groups, which only its thread rows need. */
+	for (unsigned i = 0; e->roots && !e->o.enable_on_exec && i < e->o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+		if (p && !p->rooted)
+			targets_root_proc(e, p);
+	}
 	pending_open(e);
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)
