@@ -233,8 +233,8 @@ static char *text_cell(struct cell_memo *mo, const struct column *c, const struc
 	char *start = p;
 	if (num) {
 		len = column_format_val(c, v, p, CELL_MAX - 1); /* and room for the mark */
-		if (v.state == VAL_SCALED)
-			p[len++] = '~';
+		if (val_suffix(v))
+			p[len++] = val_suffix(v);
 	} else {
 		/* Threads under their process, as in a tree. */
 		size_t indent = c->kind == COL_COMMAND && r->kind == ROW_THREAD ? 2 : 0;
@@ -345,7 +345,7 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 	if (v.state != VAL_NA && v.state != VAL_EMPTY)
 		fprintf(b->out, "%.2f", v.run_pm / 10.0);
 	fputc(',', b->out);
-	if (v.state == VAL_NA || v.state == VAL_NC)
+	if (v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL)
 		text_csv_field(b->out, val_why_str(v.why));
 	fputc(',', b->out);
 	char ex[64];
@@ -395,7 +395,7 @@ static void json_value(struct batch *b, const char *key, struct val v, bool coun
 	else
 		fputs("null", b->out);
 	fprintf(b->out, ",\"state\":\"%s\"", val_state_str(v.state));
-	if (v.state == VAL_NA || v.state == VAL_NC)
+	if (v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL)
 		fprintf(b->out, ",\"why\":\"%s\"", val_why_str(v.why));
 	if (v.state != VAL_NA && v.state != VAL_EMPTY)
 		fprintf(b->out, ",\"running\":%.2f", v.run_pm / 10.0);

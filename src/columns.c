@@ -517,7 +517,7 @@ static struct val value_run_pct(const struct column *c, const struct model *m, c
 	const struct mgroup *grp = &m->groups[by_event ? 0 : c->run_of];
 	struct val v = by_event ? r->v[c->run_of] : r->v[grp->first];
 	for (unsigned k = 1; !by_event && k < grp->n; k++)
-		if (r->v[grp->first + k].state < v.state)
+		if (val_worse(r->v[grp->first + k], v))
 			v = r->v[grp->first + k];
 	if (v.state == VAL_NA || v.state == VAL_EMPTY)
 		return v;

@@ -246,10 +246,32 @@ static int scan_thread(void *vctx, pid_t tid)
 	return 0;
 }
 
+/* procfs_each, with the descriptor kept for /proc when they ran out. Without any: -EMFILE
+ * or -ENFILE, and nothing is known of the tasks there. */
+static int scan_each(struct engine *e, pid_t pid, int (*cb)(void *ctx, pid_t id), void *ctx)
+{
+	int err = procfs_each(e->o.root, pid, cb, ctx);
+	if (err == -EMFILE || err == -ENFILE) {
+		fdbudget_reserve_release(e);
+		err = procfs_each(e->o.root, pid, cb, ctx);
+		fdbudget_reserve_take(e);
+	}
+	return err;
+}
+
+/* Tasks a scan could not list (out of descriptors) are kept, not taken for gone. */
+static void keep_unlisted(struct proc *p)
+{
+	for (struct task *t = p ? p->threads : NULL; t; t = t->sibling)
+		t->seen = true;
+}
+
 void discover_scan_proc(struct engine *e, pid_t pid)
 {
 	struct scan_ctx c = {e, pid};
-	procfs_each(e->o.root, pid, scan_thread, &c);
+	int err = scan_each(e, pid, scan_thread, &c);
+	if (err == -EMFILE || err == -ENFILE)
+		keep_unlisted(tasktab_find_proc(e->tab, pid));
 }
 
 struct task *discover_task_new(struct engine *e, pid_t pid, const struct procfs_task *info)
@@ -281,13 +303,23 @@ void discover_scan(struct engine *e)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			t->seen = false;
 	e->pending.on = true;
-	if (e->o.scope == SCOPE_ALL)
-		procfs_each(e->o.root, 0, scan_one, e);
-	else
+	if (e->o.scope == SCOPE_ALL) {
+		int err = scan_each(e, 0, scan_one, e);
+		for (struct proc *p = tasktab_first(e->tab);
+		     (err == -EMFILE || err == -ENFILE) && p; p = p->next)
+			keep_unlisted(p);
+	} else
 		for (unsigned i = 0; i < e->o.npids; i++)
 			discover_scan_proc(e, e->pids[i]);
 	if (e->ctree)
 		cmdtree_scan(e);
+	/* A watched process's roots make its row: they take descriptors before its threads'
+	 * own groups, which only its thread rows need. */
+	for (unsigned i = 0; e->roots && !e->o.enable_on_exec && i < e->o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+		if (p && !p->rooted)
+			targets_root_proc(e, p);
+	}
 	pending_open(e);
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)

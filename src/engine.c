@@ -26,6 +26,7 @@ int engine_tick(struct engine *e)
 		cgcount_tick(e);
 	} else if (e->bpf) {
 		bpfsource_tick(e);
+		engine_set_restart_rows(e);
 	} else {
 		discover_free_exited(e);
 		discover_tick(e);
@@ -114,8 +115,10 @@ int engine_set_user_only(struct engine *e, bool on)
 		return 0;
 	e->o.user_only = on;
 	e->m.user_only = on;
-	if (e->bpf)
+	if (e->bpf) {
+		e->bpf_restarted = true;
 		return bpfsource_restart(e);
+	}
 	targets_reopen_hw(e);
 	return 0;
 }

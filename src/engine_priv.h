@@ -87,10 +87,16 @@ struct engine {
 	bool logical;	   /* the set has hybrid sums (hybrid_fold has work) */
 	unsigned nexited;  /* tasks set TASK_EXITED since free_exited() last ran */
 	unsigned *acc_ok;
+	unsigned *acc_miss; /* per event: parts of the sum that should have counted and did not */
+	uint8_t *acc_miss_why;
 	struct cpuset cpu;
 	double start, last; /* evclock_now() */
 	bool totals;
 	bool paused; /* engine_set_paused */
+	/* The bpf backend started over within this interval (new events, user-only mode):
+	 * what it read counted only since, so the next tick's task rows read n/c
+	 * (starting). */
+	bool bpf_restarted;
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
 	struct cgroup_ids *cgids;     /* with cgnames: cgroup ids to those paths */
@@ -134,6 +140,9 @@ static inline unsigned engine_ngroups(const struct engine *e)
 int engine_layout(struct engine *e, const struct evset *set);
 /* The arrays engine_layout sizes for a set, freed. */
 void engine_layout_free(struct engine *e);
+/* After a tick: every task row's value n/c (starting) when the bpf backend started over
+ * within the interval. */
+void engine_set_restart_rows(struct engine *e);
 int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
 		      struct counts *c);
 /* Group g is left to the roots on a watched process's threads (no thread rows; never in

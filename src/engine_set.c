@@ -186,17 +186,38 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 		else
 			memset(e->cpu.cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
 	}
+	/* -G: each cgroup on each CPU, as cgcount_open laid them out. */
+	for (size_t i = 0; e->cpu.n > 0 && i < (size_t)e->cg.n * (size_t)e->cpu.n; i++) {
+		if ((err = move_counts(&r, &e->cg.cnt[i])))
+			goto out;
+		open_new_groups(e, gmap, e->o.cgroup_fds[i / (size_t)e->cpu.n],
+				e->cpu.id[i % (size_t)e->cpu.n], false, &e->cg.cnt[i]);
+	}
 	/* The bpf backend counts the new set from now on; where it cannot (too many
 	 * events), tasks are counted per task (perf) from the next scan. */
 	if (e->bpf && (err = bpfsource_restart(e)) != 0) {
 		e->m.backend = "perf";
 		discover_scan(e);
 	}
+	e->bpf_restarted = e->bpf != NULL;
 out:
 	free(gmap);
 	free(emap);
 	free(oslot);
 	return err;
+}
+
+void engine_set_restart_rows(struct engine *e)
+{
+	if (!e->bpf_restarted)
+		return;
+	e->bpf_restarted = false;
+	for (unsigned i = 0; i < e->m.nrows; i++) {
+		struct mrow_w w = mstore_at(&e->rows, i);
+		for (unsigned k = 0; k < e->nlive; k++)
+			if (w.v[e->live[k]].state != VAL_NA)
+				w.v[e->live[k]] = val_missing(VAL_NC, WHY_STARTING);
+	}
 }
 
 /* Slots, scratch sums and the model's event tables for set. */
@@ -205,6 +226,8 @@ void engine_layout_free(struct engine *e)
 	free(e->slot);
 	free(e->acc);
 	free(e->acc_ok);
+	free(e->acc_miss);
+	free(e->acc_miss_why);
 	free(e->acc_why);
 	free(e->acc_fresh);
 	free(e->rootable);
@@ -225,9 +248,11 @@ int engine_layout(struct engine *e, const struct evset *set)
 	e->slot = calloc(ng + 1, sizeof(*e->slot));
 	e->acc = calloc(ne + 1, sizeof(*e->acc));
 	e->acc_ok = calloc(ne + 1, sizeof(*e->acc_ok));
+	e->acc_miss = calloc(ne + 1, sizeof(*e->acc_miss));
+	e->acc_miss_why = calloc(ne + 1, 1);
 	e->acc_why = calloc(ne + 1, 1);
 	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable ||
-	    !e->dead || !e->gdead || !e->live)
+	    !e->dead || !e->gdead || !e->live || !e->acc_miss || !e->acc_miss_why)
 		return -ENOMEM;
 	e->nlive = 0;
 	for (unsigned g = 0; g < ng; g++) {

@@ -69,7 +69,7 @@ float history_pack(struct val v)
 		return f;
 	}
 	f = v.v > 0 ? (float)v.v : 0.0f;
-	return v.state == VAL_SCALED ? -f : f;
+	return v.state == VAL_SCALED || v.state == VAL_PARTIAL ? -f : f; /* marked, not exact */
 }
 
 struct val history_unpack(float f)

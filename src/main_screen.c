@@ -217,6 +217,8 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		break;
 	case UI_SET_EVENTS:
 		apply_events(a, ui, cmd->spec);
+		if (!*paused) /* after its short tick, whole intervals: not two short ones */
+			loop_set_interval(a->loop, a->cli.interval);
 		break;
 	case UI_SET_METRICS:
 		app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);

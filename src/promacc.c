@@ -313,11 +313,17 @@ static void add_row(struct promacc *a, struct series *s, const struct mrow *r,
 		if (v.state == VAL_NA)
 			continue;
 		s->counted[i] = true;
-		if (v.state == VAL_EXACT || v.state == VAL_SCALED)
+		if (val_has_number(v))
 			s->val[i] += v.v;
 		if (r->g) {
+			/* A partial sum adds what its parts counted, and enabled time for the
+			 * parts that did not count too: running / enabled then says the share
+			 * counted, never a lower bound passed off as a whole interval's. */
 			const struct val_delta *g = &r->g[m->events[i].group];
-			s->ena[i] += g->ena;
+			double ena = (double)g->ena;
+			if (v.state == VAL_PARTIAL && v.run_pm > 0)
+				ena = ena * 1000.0 / v.run_pm;
+			s->ena[i] += (uint64_t)ena;
 			s->run[i] += g->run;
 		}
 		if ((int)i == clock && val_has_number(v))

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char STATE_CH[] = "acexs"; /* enum val_state order */
+static const char STATE_CH[] = "acexsp"; /* enum val_state order */
 static const char WHY_CH[] = "-upfgirosk"
 			     "e"; /* enum val_why order */
 

@@ -424,6 +424,8 @@ static const char *state_name(enum val_state st)
 		return "exact";
 	case VAL_SCALED:
 		return "scaled";
+	case VAL_PARTIAL:
+		return "partial";
 	case VAL_NC:
 		return "n/c";
 	case VAL_NA:
@@ -485,7 +487,7 @@ static int rt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		result_text(ctx, c->names[c->ev]);
 		break;
 	case C_VALUE:
-		if (v->state != VAL_EXACT && v->state != VAL_SCALED)
+		if (v->state != VAL_EXACT && v->state != VAL_SCALED && v->state != VAL_PARTIAL)
 			sqlite3_result_null(ctx);
 		else if (v->v == floor(v->v) && fabs(v->v) < 9007199254740992.0)
 			sqlite3_result_int64(ctx, (int64_t)v->v);

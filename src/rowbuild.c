@@ -52,8 +52,10 @@ void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *w
 	unsigned n = live ? e->nlive : e->set->nevents;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned ev = live ? e->live[i] : i;
-		if (why[ev] == WHY_NONE && fresh &&
-		    fresh[e->set->events[ev].group] == FRESH_FIRST_READ)
+		if (e->dead[ev]) /* found unsupported at start-up: in no part's sum */
+			v[ev] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+		else if (why[ev] == WHY_NONE && fresh &&
+			 fresh[e->set->events[ev].group] == FRESH_FIRST_READ)
 			v[ev] = val_missing(VAL_NC, WHY_STARTING);
 		else if (why[ev] == WHY_NONE)
 			v[ev] = val_scale(d[ev]);
@@ -141,6 +143,14 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 	rowbuild_fill(e, t->c.d, t->c.why, t->c.fresh, tr.v, tr.g, true);
 }
 
+/* A part that should have counted and could not (out of descriptors, a failed read):
+ * the sum is then partial. Not a part left to others (a watched thread's groups its roots
+ * count, a root's hardware groups: WHY_GONE), nor an event this machine lacks. */
+static bool part_missing(uint8_t why)
+{
+	return why == WHY_FDLIMIT || why == WHY_NOFIT || why == WHY_ERROR;
+}
+
 /* Add block c to the sums: every group (sel -1), or only the groups that roots hold
  * (sel 1) or do not (sel 0). */
 void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel)
@@ -153,6 +163,8 @@ void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel)
 		if (c->why[ev] != WHY_NONE) {
 			if (!e->acc_ok[ev])
 				e->acc_why[ev] = c->why[ev];
+			if (part_missing(c->why[ev]) && !e->acc_miss[ev]++)
+				e->acc_miss_why[ev] = c->why[ev];
 			continue;
 		}
 		/* A sum is fresh where every part that counts is: a new thread's first counts
@@ -214,6 +226,7 @@ static void acc_clear(struct engine *e)
 	unsigned ne = e->set->nevents;
 	memset(e->acc, 0, ne * sizeof(*e->acc));
 	memset(e->acc_ok, 0, ne * sizeof(*e->acc_ok));
+	memset(e->acc_miss, 0, ne * sizeof(*e->acc_miss));
 	memset(e->acc_why, WHY_GONE, ne);
 	memset(e->acc_fresh, FRESH_FIRST_READ, engine_ngroups(e));
 }
@@ -227,6 +240,10 @@ static void acc_to_tot(struct engine *e, struct proc *p)
 		p->tot[ev].ena += e->acc[ev].ena;
 		p->tot[ev].run += e->acc[ev].run;
 		p->tot[ev].val += e->acc[ev].val;
+		p->tot_parts[ev].ena += e->acc_ok[ev];
+		p->tot_parts[ev].run += e->acc_miss[ev];
+		if (e->acc_miss[ev] && !p->tot_parts[ev].val)
+			p->tot_parts[ev].val = e->acc_miss_why[ev]; /* the first reason */
 		if (e->acc_ok[ev])
 			p->tot_why[ev] = WHY_NONE;
 		else if (p->tot_why[ev] != WHY_NONE)
@@ -266,6 +283,17 @@ unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool 
 	return n;
 }
 
+/* A process's values from the parts of it counted, some others not: lower bounds. */
+static void mark_partial(const struct engine *e, struct val *v)
+{
+	for (unsigned i = 0; i < e->nlive; i++) {
+		unsigned ev = e->live[i];
+		if (e->acc_miss[ev] && e->acc_ok[ev])
+			v[ev] = val_partial(v[ev], e->acc_ok[ev], e->acc_miss[ev],
+					    (enum val_why)e->acc_miss_why[ev]);
+	}
+}
+
 /* Sum a process (sum_proc) and write its rows. Returns the next free row. */
 static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_tot)
 {
@@ -284,10 +312,19 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	for (struct task *t = p->threads; e->o.threads && !e->totals && t; t = t->sibling)
 		if (!(t->state == TASK_EXITED && t->vanished))
 			thread_row(e, pr.r, t, mstore_row(&e->rows, i++));
-	if (e->totals)
+	if (e->totals) {
 		rowbuild_fill(e, p->tot, p->tot_why, NULL, pr.v, pr.g, true);
-	else
+		for (unsigned j = 0; j < e->nlive; j++) {
+			unsigned ev = e->live[j];
+			const struct val_delta *n = &p->tot_parts[ev];
+			if (n->run && n->ena)
+				pr.v[ev] = val_partial(pr.v[ev], (unsigned)n->ena, (unsigned)n->run,
+						       (enum val_why)n->val);
+		}
+	} else {
 		rowbuild_fill(e, e->acc, e->acc_why, e->acc_fresh, pr.v, pr.g, true);
+		mark_partial(e, pr.v);
+	}
 	return i;
 }
 

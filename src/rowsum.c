@@ -15,6 +15,12 @@ void rowsum_add(const struct model *m, const struct mrow *r, struct rowsum_part 
 			p->sum += v.v;
 			v.state == VAL_EXACT ? p->exact++ : p->scaled++;
 			break;
+		case VAL_PARTIAL:
+			p->sum += v.v;
+			p->partial_pm += v.run_pm;
+			if (!p->partial++)
+				p->partial_why = v.why;
+			break;
 		case VAL_NC:
 			if (!p->nc++)
 				p->nc_why = v.why;
@@ -33,11 +39,20 @@ void rowsum_add(const struct model *m, const struct mrow *r, struct rowsum_part 
 
 struct val rowsum_val(const struct rowsum_part *p, const struct val_delta *g)
 {
-	if (p->exact + p->scaled == 0)
+	if (p->exact + p->scaled + p->partial == 0)
 		return p->nc ? val_missing(VAL_NC, (enum val_why)p->nc_why)
 			     : val_missing(VAL_NA, (enum val_why)p->na_why);
 	struct val v = {.v = p->sum, .state = VAL_EXACT, .run_pm = 1000};
-	if (p->scaled || p->nc || p->na)
+	if (p->partial || p->nc || p->na) {
+		/* A lower bound: the share of parts counted, a partial part for its own. */
+		double parts = p->exact + p->scaled + p->partial + p->nc + p->na;
+		double pm = (1000.0 * (p->exact + p->scaled) + p->partial_pm) / parts;
+		v.state = VAL_PARTIAL;
+		v.why = p->partial ? p->partial_why : p->nc ? p->nc_why : p->na_why;
+		v.run_pm = (uint16_t)(pm < 1 ? 1 : pm > 999 ? 999 : pm);
+		return v;
+	}
+	if (p->scaled)
 		v.state = VAL_SCALED;
 	if (g->ena && g->run < g->ena)
 		v.run_pm = (uint16_t)(1000 * g->run / g->ena);

@@ -1,7 +1,8 @@
 /* Summing rows honestly: the values of several rows (a cgroup's processes, a folded
  * process tree) into one, exact only when every part is, scaled (~) when a part is
- * scaled or missing, n/c or n/a when no part has a number; groups' enabled and running
- * times summed, so that RUN% is the parts' share. */
+ * scaled, partial (+, a lower bound) when a part is partial or has no number, n/c or n/a
+ * when no part has one; groups' enabled and running times summed, so that RUN% is the
+ * parts' share (a partial sum's is the share of its parts counted). */
 #ifndef PMUTOP_ROWSUM_H
 #define PMUTOP_ROWSUM_H
 
@@ -11,7 +12,9 @@
 struct rowsum_part {
 	double sum;
 	unsigned exact, scaled, nc, na;
-	uint8_t nc_why, na_why;
+	unsigned partial;  /* parts themselves partial */
+	double partial_pm; /* their shares counted, summed */
+	uint8_t nc_why, na_why, partial_why;
 };
 
 /* Add row r's values and group times into parts[0..m->nevents) and g[0..m->ngroups). */

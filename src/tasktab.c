@@ -93,11 +93,12 @@ static void grow_procs(struct tasktab *t)
 
 static int proc_alloc_tot(struct proc *p, unsigned nevents)
 {
-	void *blk = calloc(1, nevents * (sizeof(struct val_delta) + 1) + 1);
+	void *blk = calloc(1, nevents * (2 * sizeof(struct val_delta) + 1) + 1);
 	if (!blk)
 		return -ENOMEM;
 	p->tot = blk;
-	p->tot_why = (uint8_t *)(p->tot + nevents);
+	p->tot_parts = p->tot + nevents;
+	p->tot_why = (uint8_t *)(p->tot_parts + nevents);
 	memset(p->tot_why, WHY_GONE, nevents);
 	return 0;
 }
@@ -234,10 +235,12 @@ int tasktab_set_layout(struct tasktab *t, const struct counts_layout *l, const i
 			if (old_of_new[i] < 0)
 				continue;
 			n.tot[i] = p->tot[old_of_new[i]];
+			n.tot_parts[i] = p->tot_parts[old_of_new[i]];
 			n.tot_why[i] = p->tot_why[old_of_new[i]];
 		}
 		free(p->tot);
 		p->tot = n.tot;
+		p->tot_parts = n.tot_parts;
 		p->tot_why = n.tot_why;
 		p->tot_clean = false; /* until the next full sum says so */
 	}

@@ -81,6 +81,10 @@ struct proc {
 	struct proc *prevp;
 	struct val_delta *tot; /* per event: raw totals over the whole run */
 	uint8_t *tot_why;      /* per event: WHY_NONE once any thread counted it */
+	/* per event: parts summed (ena) and parts that should have counted and did not
+	 * (run), over the run's ticks, and the first one's reason (val): its totals are
+	 * partial when any did not */
+	struct val_delta *tot_parts;
 	unsigned nthreads;
 	pid_t ppid;	   /* its parent when first seen (/proc, or the process it forked from) */
 	uint64_t rss_kb;   /* resident memory when it last ran (procfs_proc_mem) */

@@ -33,6 +33,25 @@ struct val val_missing(enum val_state st, enum val_why why)
 	return v;
 }
 
+struct val val_partial(struct val v, unsigned counted, unsigned missing, enum val_why why)
+{
+	if (counted == 0)
+		return val_missing(VAL_NC, why);
+	if (missing == 0 || !val_has_number(v))
+		return v;
+	/* The parts' share, each part counted as much as it was itself. */
+	double share = (double)counted * (v.state == VAL_PARTIAL ? v.run_pm / 1000.0 : 1.0) /
+		       ((double)counted + (double)missing);
+	v.state = VAL_PARTIAL;
+	v.why = (uint8_t)why;
+	v.run_pm = (uint16_t)(share * 1000.0);
+	if (v.run_pm < 1)
+		v.run_pm = 1; /* some part counted: never 0% */
+	if (v.run_pm > 999)
+		v.run_pm = 999;
+	return v;
+}
+
 static int rank(enum val_state st)
 {
 	/* Worst first: what a derived metric inherits from its inputs. */
@@ -43,12 +62,14 @@ static int rank(enum val_state st)
 		return 1;
 	case VAL_EMPTY:
 		return 2;
-	case VAL_SCALED:
+	case VAL_PARTIAL:
 		return 3;
+	case VAL_SCALED:
+		return 4;
 	case VAL_EXACT:
 		break;
 	}
-	return 4;
+	return 5;
 }
 
 struct val val_ratio(struct val a, struct val b, double mul)
@@ -68,9 +89,19 @@ struct val val_ratio(struct val a, struct val b, double mul)
 	return r;
 }
 
+bool val_worse(struct val a, struct val b)
+{
+	return rank(a.state) < rank(b.state);
+}
+
 bool val_has_number(struct val v)
 {
-	return v.state == VAL_EXACT || v.state == VAL_SCALED;
+	return v.state == VAL_EXACT || v.state == VAL_SCALED || v.state == VAL_PARTIAL;
+}
+
+char val_suffix(struct val v)
+{
+	return v.state == VAL_SCALED ? '~' : v.state == VAL_PARTIAL ? '+' : 0;
 }
 
 const char *val_mark(struct val v)
@@ -127,6 +158,8 @@ const char *val_state_str(enum val_state st)
 		return "empty";
 	case VAL_EXACT:
 		return "exact";
+	case VAL_PARTIAL:
+		return "partial";
 	case VAL_SCALED:
 		break;
 	}

@@ -1,5 +1,6 @@
-/* A counted value and how honest it is: exact, scaled for multiplexing, not counted, or
- * not available. Delta first, then scale, as tools/perf does. */
+/* A counted value and how honest it is: exact, scaled for multiplexing, partial (a sum
+ * some of whose parts were not counted), not counted, or not available. Delta first, then
+ * scale, as tools/perf does. */
 #ifndef PMUTOP_VALUE_H
 #define PMUTOP_VALUE_H
 
@@ -12,6 +13,9 @@ enum val_state {
 	VAL_EMPTY,  /* nothing to show: a ratio over zero (an idle task's IPC) */
 	VAL_EXACT,  /* counted the whole time it was enabled */
 	VAL_SCALED, /* multiplexed: extrapolated from run_pm/1000 of the time */
+	/* A sum of parts (threads, processes) some of which were not counted: a lower bound,
+	 * from run_pm/1000 of the parts. Last: recordings store states by number. */
+	VAL_PARTIAL,
 };
 
 /* Why a value is n/a or n/c. */
@@ -48,13 +52,21 @@ struct val val_scale(struct val_delta d);
 /* An n/a (or n/c) value with its reason. */
 struct val val_missing(enum val_state st, enum val_why why);
 
+/* Sum v of the parts counted, made partial when missing of counted + missing parts were
+ * not counted (v unchanged when none was). counted 0: n/c for why. */
+struct val val_partial(struct val v, unsigned counted, unsigned missing, enum val_why why);
+
 /* a op b for derived metrics: the worst state of the two; a zero denominator gives
  * VAL_EMPTY. */
 struct val val_ratio(struct val a, struct val b, double mul);
 
 bool val_has_number(struct val v);
+/* Whether a is less honest than b: n/a, n/c, empty, partial, scaled, exact (worst first). */
+bool val_worse(struct val a, struct val b);
 /* "n/a", "n/c" or "-" for values without a number, NULL otherwise. */
 const char *val_mark(struct val v);
+/* The mark after a number: '~' scaled, '+' partial (at least this much), 0 otherwise. */
+char val_suffix(struct val v);
 const char *val_why_str(enum val_why why);
 const char *val_state_str(enum val_state st);
 

@@ -379,6 +379,56 @@ static void test_fd_short_notice(void **state)
 	}
 }
 
+/* One block of m in format fmt, as written (static till the next call). */
+static const char *block_fmt(const struct model *m, enum out_format fmt)
+{
+	static char out[1 << 16];
+	struct pane panes[8];
+	unsigned np = columns_build_panes(m, false, panes, 8);
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	struct batch *b = batch_new(f, fmt, panes, np, NULL, false);
+	assert_non_null(b);
+	assert_int_equal(batch_write(b, m), 0);
+	batch_free(b);
+	rewind(f);
+	out[fread(out, 1, sizeof(out) - 1, f)] = '\0';
+	fclose(f);
+	return out;
+}
+
+/* A partial value (a process some of whose threads had no descriptor) says so in every
+ * format: '+' after its number in text, state partial with the share of parts counted
+ * and the reason in CSV and JSON, and what is derived from it (CPU%) partial too. */
+static void test_partial_every_format(void **state)
+{
+	(void)state;
+	struct mrow rows[1] = {{.kind = ROW_PROC, .pid = 7, .tid = 7, .comm = "a", .user = "u"}};
+	struct val v[NEV];
+	for (int i = 0; i < NEV; i++)
+		v[i] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+	v[E_TC] = (struct val){.v = 250e6, .state = VAL_PARTIAL, .why = WHY_FDLIMIT, .run_pm = 185};
+	v[E_CS] = (struct val){.v = 413, .state = VAL_PARTIAL, .why = WHY_FDLIMIT, .run_pm = 185};
+	struct val_delta g[2] = {{0}};
+	rows[0].v = v;
+	rows[0].g = g;
+	rows[0].nthreads = 2000;
+	struct model m;
+	model_init(&m, rows, 1);
+	const char *t = block_fmt(&m, OUT_TEXT);
+	if (!strstr(t, "25.0+"))
+		fail_msg("no partial CPU%% (25.0+) in the text block:\n%s", t);
+	const char *c = block_fmt(&m, OUT_CSV);
+	if (!strstr(c, ",context-switches,413,partial,18.50,fd limit,"))
+		fail_msg("no partial context-switches in the CSV:\n%s", c);
+	if (!strstr(c, ",CPU%,25.0000,partial,18.50,fd limit,"))
+		fail_msg("no partial CPU%% in the CSV:\n%s", c);
+	const char *j = block_fmt(&m, OUT_JSON);
+	if (!strstr(j, "\"context-switches\":{\"value\":413,\"state\":\"partial\",\"why\":\"fd "
+		       "limit\",\"running\":18.50}"))
+		fail_msg("no partial context-switches in the JSON:\n%s", j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_text_block_large),
 		cmocka_unit_test(test_text_block_repeats),
 		cmocka_unit_test(test_fd_short_notice),
+		cmocka_unit_test(test_partial_every_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

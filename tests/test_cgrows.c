@@ -87,9 +87,12 @@ static void test_tree_sums(void **state)
 	/* Nothing counted: n/c, never 0. */
 	assert_int_equal(ab->v[0].state, VAL_NC);
 	assert_int_equal(ab->v[0].why, WHY_NOT_RUN);
-	/* The root holds everything; a part that did not count leaves it scaled. */
+	/* The root holds everything; a part that did not count makes it partial (a lower
+	 * bound): 4 of its 5 parts counted. */
 	assert_true(root->v[0].v == 173);
-	assert_int_equal(root->v[0].state, VAL_SCALED);
+	assert_int_equal(root->v[0].state, VAL_PARTIAL);
+	assert_int_equal(root->v[0].run_pm, 800);
+	assert_int_equal(root->v[0].why, WHY_NOT_RUN);
 	assert_true(root->v[1].v == 31);
 	assert_int_equal(root->v[1].state, VAL_EXACT);
 	assert_int_equal(root->nthreads, 5);
@@ -151,11 +154,41 @@ static void test_own_counts(void **state)
 	cgrows_free(c);
 }
 
+/* A process row that is itself partial (threads short of descriptors) makes its
+ * cgroup's sum partial, its share counted weighed with the other parts'. */
+static void test_partial_part(void **state)
+{
+	(void)state;
+	struct val part = {.v = 40, .state = VAL_PARTIAL, .why = WHY_FDLIMIT, .run_pm = 250};
+	row(0, "/p", 10, part, exact(1));
+	row(1, "/p", 11, exact(60), exact(2));
+	struct model m = {.nevents = NEV,
+			  .events = ev,
+			  .ngroups = 2,
+			  .groups = grp,
+			  .nrows = 2,
+			  .rows = rows};
+	struct cgrows *c = cgrows_new();
+	assert_non_null(c);
+	unsigned n;
+	const struct mrow *r = cgrows_build(c, &m, &n);
+	assert_non_null(r);
+	const struct mrow *p = find(r, n, "/p");
+	assert_non_null(p);
+	assert_true(p->v[0].v == 100);
+	assert_int_equal(p->v[0].state, VAL_PARTIAL);
+	assert_int_equal(p->v[0].why, WHY_FDLIMIT);
+	assert_int_equal(p->v[0].run_pm, 625); /* (1000 + 250) / 2 */
+	assert_int_equal(p->v[1].state, VAL_EXACT);
+	cgrows_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree_sums),
 		cmocka_unit_test(test_own_counts),
+		cmocka_unit_test(test_partial_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

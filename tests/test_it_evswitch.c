@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "evset.h"
+#include "history.h"
 
 struct child {
 	pid_t pid;
@@ -307,6 +308,100 @@ static void test_user_only_keeps_software(void **state)
 	evset_free(&a);
 }
 
+#ifdef PMUTOP_NO_BPF /* built without the bpf backend */
+#define NO_BPF true
+#else
+#define NO_BPF false
+#endif
+
+/* Issue 25 item 4: under the bpf backend, a change of events starts its counting over,
+ * and the tick after read what was counted since the change over the whole interval: a
+ * process at 19% CPU and 90 switches a second read 0.3% and 3, and the dip stayed in its
+ * trend. Every value of that tick is n/c (starting), never a small exact number, and the
+ * trend has a gap there; the tick after counts a whole interval again. */
+static void test_bpf_switch_starts_over(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	struct child c;
+	child_start(&c);
+	struct evset a, b;
+	make_set(&a, "task-clock,context-switches");
+	int err = 1, bpf_err = 0;
+	struct engine_opts o = {
+		.root = "", .scope = SCOPE_ALL, .interval = 0.1, .bpf = true, .bpf_err = &bpf_err};
+	struct engine *e = engine_new(&a, &o, &err);
+	if (!e && bpf_err)
+		skip(); /* no BPF here */
+	assert_non_null(e);
+	struct history *h = history_new();
+	assert_non_null(h);
+	const struct model *m = engine_model(e);
+	/* Two whole intervals in which the child ran: numbers, in the trend too. */
+	for (int i = 0; i < 2; i++) {
+		child_fault(&c, 20);
+		usleep(50 * 1000);
+		engine_tick(e);
+		assert_int_equal(history_feed(h, m), 0);
+	}
+	struct val tc = value_of(e, c.pid, "task-clock");
+	assert_int_equal(tc.state, VAL_EXACT);
+	assert_true(tc.v > 0);
+
+	make_set(&b, "task-clock,context-switches,page-faults");
+	assert_int_equal(engine_set_evset(e, &b), 0);
+	child_fault(&c, 20); /* counted since the change: a part of the interval */
+	engine_tick(e);
+	assert_int_equal(history_feed(h, m), 0);
+	static const char *const keys[] = {"task-clock", "context-switches", "page-faults"};
+	for (unsigned k = 0; k < 3; k++) {
+		struct val v = value_of(e, c.pid, keys[k]);
+		if (v.state != VAL_NC || v.why != WHY_STARTING)
+			fail_msg("%s reads %s %.0f (%s) at the change's tick", keys[k],
+				 val_state_str(v.state), v.v, val_why_str(v.why));
+	}
+	/* Every task row: no value counted only since the change passes for an interval's. */
+	for (unsigned i = 0; i < m->nrows; i++)
+		for (unsigned k = 0; k < m->nevents; k++)
+			assert_false(val_has_number(m->rows[i].v[k]));
+	/* The trend: numbers, then a gap, never a dip. */
+	long s = history_find(h, (struct hist_id){.kind = ROW_PROC, .pid = c.pid, .tid = c.pid});
+	assert_true(s >= 0);
+	struct val out[3];
+	assert_int_equal(history_get(h, s, HM_CPU, 3, out), 3);
+	assert_true(val_has_number(out[0]) && val_has_number(out[1]));
+	assert_false(val_has_number(out[2]));
+	assert_int_equal(out[2].state, VAL_NC);
+
+	/* The next interval is whole: numbers again. */
+	child_fault(&c, 20);
+	usleep(50 * 1000);
+	engine_tick(e);
+	struct val pf = value_of(e, c.pid, "page-faults");
+	assert_int_equal(pf.state, VAL_EXACT);
+	assert_true(pf.v >= 20);
+	assert_int_equal(value_of(e, c.pid, "task-clock").state, VAL_EXACT);
+
+	/* K (user-only mode) starts the bpf backend over too. */
+	assert_int_equal(engine_set_user_only(e, true), 0);
+	child_fault(&c, 20);
+	engine_tick(e);
+	tc = value_of(e, c.pid, "task-clock");
+	assert_int_equal(tc.state, VAL_NC);
+	assert_int_equal(tc.why, WHY_STARTING);
+	child_fault(&c, 20);
+	usleep(50 * 1000);
+	engine_tick(e);
+	assert_int_equal(value_of(e, c.pid, "task-clock").state, VAL_EXACT);
+
+	history_free(h);
+	child_stop(&c);
+	engine_free(e);
+	evset_free(&a);
+	evset_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_watched_without_thread_rows),
 		cmocka_unit_test(test_resume_counts_from_resume),
 		cmocka_unit_test(test_user_only_keeps_software),
+		cmocka_unit_test(test_bpf_switch_starts_over),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

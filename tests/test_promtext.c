@@ -361,9 +361,39 @@ static void test_exited_and_reused(void **state)
 	promacc_free(a);
 }
 
+/* A partial value (a process some of whose threads were not counted) adds what was
+ * counted, and enabled time for the share not counted: running / enabled says 25%. */
+static void test_partial_marks_share(void **state)
+{
+	(void)state;
+	struct promacc_opts o = {.top = 10};
+	struct promacc *a = promacc_new(&o);
+	assert_non_null(a);
+	struct fake f;
+	fake_init(&f);
+	struct val part = {.v = 300, .state = VAL_PARTIAL, .why = WHY_FDLIMIT, .run_pm = 250};
+	add(&f, ROW_PROC, 30, "part", NULL, 5e6, part, 1000000000, 1000000000);
+	assert_int_equal(promacc_update(a, &f.m, false), 0);
+	bool found = false;
+	for (unsigned i = 0; i < promacc_count(a); i++) {
+		struct promacc_series s;
+		promacc_get(a, i, &s);
+		if (s.kind != PROMACC_PROC || s.pid != 30)
+			continue;
+		found = true;
+		assert_true(s.val[1] == 300);
+		assert_true(s.run[1] == 1000000000);
+		assert_true(s.ena[1] == 4000000000); /* 1 s counted of 4 */
+		assert_true(s.ena[0] == 1000000000); /* the exact event: its own time */
+	}
+	assert_true(found);
+	promacc_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_partial_marks_share),
 		cmocka_unit_test(test_exact_text),
 		cmocka_unit_test(test_promtool),
 		cmocka_unit_test(test_label_escaping),

@@ -35,6 +35,15 @@ static void test_cells_round_trip(void **state)
 	struct val odd = {.v = 1, .state = VAL_EXACT, .run_pm = 999};
 	assert_true(recfmt_cells(&odd, 1, buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "x-,0:999");
+	/* A partial sum keeps its state, reason and share of parts counted. */
+	struct val part = {.v = 7, .state = VAL_PARTIAL, .why = WHY_FDLIMIT, .run_pm = 250};
+	assert_true(recfmt_cells(&part, 1, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "pf,0:250");
+	memset(back, 0xff, sizeof(back));
+	assert_int_equal(recfmt_parse_cells(buf, back, 1), 0);
+	assert_int_equal(back[0].state, VAL_PARTIAL);
+	assert_int_equal(back[0].why, WHY_FDLIMIT);
+	assert_int_equal(back[0].run_pm, 250);
 	/* Too small a buffer: nothing half written is taken for cells. */
 	assert_int_equal(recfmt_cells(v, 5, buf, 8), 0);
 }

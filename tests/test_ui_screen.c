@@ -229,6 +229,22 @@ static void test_reverse_and_move_sort(void **state)
 	assert_non_null(strstr(titles(screen(state), tl, sizeof(tl)), "THRv"));
 }
 
+/* A partial value (a process some of whose threads were not counted) is marked '+' in
+ * its cell, and what is derived from it too. */
+static void test_partial_marked(void **state)
+{
+	struct fixture *fx = *state;
+	fx->f.v[0][E_TCLK] =
+		(struct val){.v = 0.5e9, .state = VAL_PARTIAL, .why = WHY_FDLIMIT, .run_pm = 185};
+	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
+	char c[64];
+	const char *s = screen(state);
+	cell(s, "alpha", "CPU%", c, sizeof(c));
+	assert_string_equal(c, "50.0+");
+	cell(s, " beta", "CPU%", c, sizeof(c));
+	assert_string_equal(c, "80.0 "); /* exact: no mark */
+}
+
 static void test_marks_in_cells(void **state)
 {
 	char c[64];
@@ -458,6 +474,7 @@ static void test_help_screen(void **state)
 	assert_non_null(strstr(s, "n/a    cannot be counted here"));
 	assert_non_null(strstr(s, "n/c    enabled but never scheduled on a counter"));
 	assert_non_null(strstr(s, "1.23~  scaled"));
+	assert_non_null(strstr(s, "1.23+  partial"));
 	assert_non_null(strstr(s, "RUN%"));
 	assert_non_null(strstr(s, "-      nothing to divide"));
 	assert_null(strstr(s, "[1 IPC]"));
@@ -608,6 +625,7 @@ int main(void)
 		T(test_default_sort_cpu_desc),
 		T(test_reverse_and_move_sort),
 		T(test_marks_in_cells),
+		T(test_partial_marked),
 		T(test_sanitized_names),
 		T(test_notice_and_fd_short),
 		T(test_source_notice),

@@ -230,6 +230,48 @@ static void test_ratio_state_order(void **state)
 	assert_int_equal(r.state, VAL_NC);
 }
 
+/* A sum some of whose parts were not counted: a lower bound with the share counted,
+ * never exact; nothing counted is n/c; a partial part counts for its own share. */
+static void test_partial(void **state)
+{
+	(void)state;
+	struct val v = val_partial(num(1200, VAL_EXACT, 1000), 3, 1, WHY_FDLIMIT);
+	assert_int_equal(v.state, VAL_PARTIAL);
+	assert_true(v.v == 1200);
+	assert_int_equal(v.run_pm, 750);
+	assert_int_equal(v.why, WHY_FDLIMIT);
+	assert_true(val_has_number(v));
+	assert_null(val_mark(v));
+	assert_int_equal(val_suffix(v), '+');
+	assert_string_equal(val_state_str(VAL_PARTIAL), "partial");
+	/* Every part counted: unchanged. */
+	v = val_partial(num(5, VAL_SCALED, 400), 4, 0, WHY_FDLIMIT);
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_int_equal(v.run_pm, 400);
+	/* None counted: n/c with the reason, never a 0. */
+	v = val_partial(num(0, VAL_EXACT, 1000), 0, 7, WHY_FDLIMIT);
+	assert_int_equal(v.state, VAL_NC);
+	assert_int_equal(v.why, WHY_FDLIMIT);
+	/* 1 of 2000 counted: some share, never shown as 0% or 100%. */
+	v = val_partial(num(3, VAL_EXACT, 1000), 1, 1999, WHY_FDLIMIT);
+	assert_int_equal(v.run_pm, 1);
+	v = val_partial(num(3, VAL_EXACT, 1000), 1999, 1, WHY_FDLIMIT);
+	assert_int_equal(v.run_pm, 999);
+	/* A derived metric of a partial input is partial, below scaled and exact. */
+	struct val r = val_ratio(num(10, VAL_SCALED, 500), num(2, VAL_PARTIAL, 300), 1);
+	assert_int_equal(r.state, VAL_PARTIAL);
+	assert_true(r.v == 5);
+	r = val_ratio(num(10, VAL_PARTIAL, 300), val_missing(VAL_NC, WHY_NOT_RUN), 1);
+	assert_int_equal(r.state, VAL_NC);
+	assert_int_equal(val_suffix(num(1, VAL_SCALED, 500)), '~');
+	assert_int_equal(val_suffix(num(1, VAL_EXACT, 1000)), 0);
+	/* Worst first, whatever the enum's numbers (partial is last, for recordings). */
+	assert_true(val_worse(num(1, VAL_PARTIAL, 500), num(1, VAL_EXACT, 1000)));
+	assert_true(val_worse(num(1, VAL_PARTIAL, 500), num(1, VAL_SCALED, 500)));
+	assert_false(val_worse(num(1, VAL_PARTIAL, 500), val_missing(VAL_NC, WHY_NOT_RUN)));
+	assert_false(val_worse(num(1, VAL_EXACT, 1000), num(1, VAL_EXACT, 1000)));
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -247,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_ratio_zero_denominator),
 		cmocka_unit_test(test_ratio_scaled),
 		cmocka_unit_test(test_ratio_state_order),
+		cmocka_unit_test(test_partial),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,6 +116,9 @@ static size_t event_text(const struct model *m, const struct mrow *r, int e, cha
 	if (!val_has_number(v) && v.state != VAL_EMPTY)
 		return (size_t)snprintf(buf, len, "%s %s (%s)  ", name, val_mark(v),
 					val_why_str((enum val_why)v.why));
+	if (v.state == VAL_PARTIAL) /* the share of its parts counted */
+		return (size_t)snprintf(buf, len, "%s +%.0f%% (%s)  ", name, v.run_pm / 10.0,
+					val_why_str((enum val_why)v.why));
 	return (size_t)snprintf(buf, len, "%s %s%.0f%%  ", name, v.state == VAL_SCALED ? "~" : "",
 				v.run_pm / 10.0);
 }
@@ -177,7 +180,11 @@ static void chart_block(const struct model *m, const struct history *hist, const
 	column_format_val(c, last, slast, sizeof(slast));
 	chart_span(history_span(hist, have), span, sizeof(span));
 	text_line(p, colors_attr(CLR_LABEL) | A_BOLD, "%-14s last %s%s  min %s  max %s  over %s",
-		  label, slast, last.state == VAL_SCALED ? "~" : "", slo, shi, span);
+		  label, slast,
+		  last.state == VAL_SCALED    ? "~"
+		  : last.state == VAL_PARTIAL ? "+"
+					      : "",
+		  slo, shi, span);
 	double top = chart_nice(hi);
 	column_format_val(c, (struct val){.v = top, .state = VAL_EXACT}, stop, sizeof(stop));
 	int cw = p->w - AXIS_W;

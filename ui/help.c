@@ -86,6 +86,8 @@ static void marks(struct page *pg)
 	add(pg, false, "  n/c    enabled but never scheduled on a counter this interval");
 	add(pg, false, "  1.23~  scaled: counted only part of the time, extrapolated to the whole");
 	add(pg, false, "         interval (the RUN%% column of the group says how long it ran)");
+	add(pg, false, "  1.23+  partial: a sum some of whose parts (threads, processes) were not");
+	add(pg, false, "         counted (fd limit, starting): at least this much");
 	add(pg, false, "  -      nothing to divide: a ratio over zero (IPC of an idle task)");
 	add(pg, false, "  (exited)  the task ended during this interval: its final values");
 	add(pg, false, "  COMMAND (+N)  N columns did not fit: widen the window (F6 lists all)");

@@ -32,8 +32,8 @@ int meters_height(const struct model *m, int w, int budget)
 }
 
 /* What a meter shows in mode mode: its bar's fill (0..100) and the text at its right
- * end. CPU%: "45.2%" (and " ipc 1.23", '~' when scaled, where IPC counts); IPC: the bar
- * full at 4 instructions a cycle; GHz: full at the fastest CPU of the tick. Without a
+ * end. CPU%: "45.2%" (and " ipc 1.23", '~' when scaled, '+' when partial, where IPC counts); IPC:
+ * the bar full at 4 instructions a cycle; GHz: full at the fastest CPU of the tick. Without a
  * number: "n/a" or "n/c", and an empty bar, never a zero drawn as one. */
 static double mode_text(const struct model *m, const struct column *c, const struct mrow *r,
 			double top, const char *unit, char *buf, size_t len)
@@ -43,7 +43,10 @@ static double mode_text(const struct model *m, const struct column *c, const str
 		snprintf(buf, len, "%s %s", unit, val_mark(v) ? val_mark(v) : "n/a");
 		return 0;
 	}
-	snprintf(buf, len, "%s %.2f%s", unit, v.v, v.state == VAL_SCALED ? "~" : "");
+	snprintf(buf, len, "%s %.2f%s", unit, v.v,
+		 v.state == VAL_SCALED	  ? "~"
+		 : v.state == VAL_PARTIAL ? "+"
+					  : "");
 	return top > 0 ? v.v / top * 100 : 0;
 }
 
@@ -56,7 +59,9 @@ static void meter_text(const struct model *m, const struct column *ipc, const st
 	struct val v = column_value(ipc, m, r);
 	if (val_has_number(v))
 		snprintf(buf + n, len - (size_t)n, " ipc %.2f%s", v.v,
-			 v.state == VAL_SCALED ? "~" : "");
+			 v.state == VAL_SCALED	  ? "~"
+			 : v.state == VAL_PARTIAL ? "+"
+						  : "");
 }
 
 static void meter(int y, int x, int w, const char *label, double pct, const char *text)

@@ -37,7 +37,7 @@ unsigned spark_render(const struct val *v, unsigned n, bool utf8, char *out, siz
 		if (val_has_number(v[i])) {
 			int level = hi > 0 ? (int)lround(v[i].v / hi * 7) : 0;
 			g = spark_glyph(level, utf8);
-			if (v[i].state == VAL_SCALED && scaled)
+			if ((v[i].state == VAL_SCALED || v[i].state == VAL_PARTIAL) && scaled)
 				*scaled |= 1u << i;
 		}
 		size_t gl = strlen(g);

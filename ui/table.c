@@ -1,6 +1,6 @@
 /* Drawing the table. Each column takes its width plus one slot after it: the slot of a
- * numeric cell holds '~' when the value was scaled for multiplexing, the slot of the
- * sort column's title holds the direction arrow. */
+ * numeric cell holds '~' when the value was scaled for multiplexing, '+' when it is a
+ * partial sum, the slot of the sort column's title holds the direction arrow. */
 #include "table.h"
 
 #include <stdio.h>
@@ -283,11 +283,11 @@ static void draw_cell(const struct table_view *t, const struct column *c, const 
 	attr_t a = base;
 	if (!selected && !val_has_number(v))
 		a = colors_attr(CLR_MISSING);
-	else if (!selected && v.state == VAL_SCALED)
+	else if (!selected && val_suffix(v))
 		a = colors_attr(CLR_SCALED);
 	paint_right(y, x, cw, text, a);
-	if (v.state == VAL_SCALED)
-		paint_text(y, x + cw, 1, "~", a);
+	if (val_suffix(v))
+		paint_text(y, x + cw, 1, v.state == VAL_SCALED ? "~" : "+", a);
 }
 
 static void draw_row(const struct table_view *t, const struct plan *pl, const struct mrow *r,
