@@ -180,7 +180,7 @@ static int parse_root(struct ctx *c, struct webconfig *w)
 {
 	yaml_node_t *root = yaml_document_get_root_node(c->doc);
 	if (is_null(root))
-		return 0; /* an empty file: plain HTTP, no users, as the toolkit does */
+		return 0; /* an empty file: refused by webconfig_load */
 	if (root->type != YAML_MAPPING_NODE)
 		return fail(c, root, "expected a mapping (tls_server_config, basic_auth_users)");
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
@@ -234,6 +234,12 @@ struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 		r = parse_root(&c, w);
 		yaml_document_delete(&doc);
 	}
+	/* The toolkit serves plain HTTP to anyone for an empty file: a typo or a file not yet
+	 * written must not look like protection. */
+	if (!r && !w->cert && w->nusers == 0)
+		r = fail(&c, NULL,
+			 "sets neither tls_server_config nor basic_auth_users: it would serve "
+			 "plain HTTP to anyone (leave out --web-config for that)");
 	if (r) {
 		webconfig_free(w);
 		return NULL;

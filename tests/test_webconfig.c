@@ -82,6 +82,10 @@ static void test_refused(void **state)
 	refused("nokey.yml", "no-such-key.pem");
 	refused("clientcert.yml", "client_auth_type RequireAndVerifyClientCert is not supported");
 	refused("plainpass.yml", "alice: not a bcrypt hash");
+	/* Nothing to enforce: serving plain HTTP to anyone must not look like protection. */
+	refused("empty.yml", "neither tls_server_config nor basic_auth_users");
+	refused("comments.yml", "neither tls_server_config nor basic_auth_users");
+	refused("nulls.yml", "neither tls_server_config nor basic_auth_users");
 }
 
 static void test_free_null(void **state)
