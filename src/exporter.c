@@ -30,6 +30,7 @@ struct exporter {
 	struct MHD_Daemon *d;
 	int fd;
 	unsigned port;
+	char addr[INET6_ADDRSTRLEN + 8];
 	pthread_mutex_t mu;
 	struct expo *cur;
 	struct expo *pool[POOL_MAX];
@@ -142,8 +143,14 @@ static int bind_socket(const char *spec, struct exporter *x, char *err, size_t e
 	}
 	len = sizeof(ss);
 	getsockname(x->fd, (struct sockaddr *)&ss, &len);
-	x->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-						 : ((struct sockaddr_in *)&ss)->sin_port);
+	bool v6 = ss.ss_family == AF_INET6;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
+	char host[INET6_ADDRSTRLEN] = "?";
+	inet_ntop(ss.ss_family, v6 ? (void *)&a6->sin6_addr : (void *)&a4->sin_addr, host,
+		  sizeof(host));
+	x->port = ntohs(v6 ? a6->sin6_port : a4->sin_port);
+	snprintf(x->addr, sizeof(x->addr), v6 ? "[%s]:%u" : "%s:%u", host, x->port);
 	return 0;
 }
 
@@ -291,4 +298,9 @@ bool exporter_served(struct exporter *x)
 unsigned exporter_port(const struct exporter *x)
 {
 	return x->port;
+}
+
+const char *exporter_addr(const struct exporter *x)
+{
+	return x->addr;
 }

@@ -36,4 +36,7 @@ bool exporter_served(struct exporter *x);
 /* The port bound (for --listen 0 in tests). */
 unsigned exporter_port(const struct exporter *x);
 
+/* The address bound, as ADDR:PORT or [ADDR]:PORT (the real port for --listen 0). */
+const char *exporter_addr(const struct exporter *x);
+
 #endif

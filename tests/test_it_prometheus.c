@@ -447,6 +447,34 @@ static void test_hostile_clients(void **state)
 	next_scrape_answers();
 }
 
+/* --listen 0 binds a free port: the start-up line on stderr names it, and it serves. */
+static void test_listening_line(void **state)
+{
+	(void)state;
+	char log[600], cmd[700], out[4096];
+	static char body[1 << 20];
+	snprintf(log, sizeof(log), "%s/port0.log", tmpdir);
+	char *argv[] = {PMUTOP_BINARY, "--listen", "127.0.0.1:0", "-d", "0.5", NULL};
+	pid_t p = spawn(argv, log);
+	assert_true(p > 0);
+	snprintf(cmd, sizeof(cmd), "cat %s", log);
+	const char *line = NULL;
+	for (double end = now() + WAIT_S; !line && now() < end; usleep(100000)) {
+		sh(cmd, out, sizeof(out));
+		line = strstr(out, "listening on 127.0.0.1:");
+	}
+	if (!line) {
+		stop(&p, SIGKILL);
+		fail_msg("no 'listening on 127.0.0.1:PORT' within %.0f s: '%s'", WAIT_S, out);
+	}
+	unsigned port = (unsigned)strtoul(line + strlen("listening on 127.0.0.1:"), NULL, 10);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 5 http://127.0.0.1:%u/metrics", port);
+	int st = port ? sh(cmd, body, sizeof(body)) : -1;
+	stop(&p, SIGTERM);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(body, "pmutop_build_info{"));
+}
+
 static void test_sigterm_exits_0(void **state)
 {
 	(void)state;
@@ -460,10 +488,13 @@ static void test_sigterm_exits_0(void **state)
 
 int main(void)
 {
+	/* PMUTOP_TEST_ONLY=test_hostile* runs a few (cmocka's pattern) while working on them. */
+	if (getenv("PMUTOP_TEST_ONLY"))
+		cmocka_set_test_filter(getenv("PMUTOP_TEST_ONLY"));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_faults),	   cmocka_unit_test(test_promtool),
 		cmocka_unit_test(test_rate_matches_batch), cmocka_unit_test(test_hostile_clients),
-		cmocka_unit_test(test_sigterm_exits_0),
+		cmocka_unit_test(test_listening_line),	   cmocka_unit_test(test_sigterm_exits_0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
