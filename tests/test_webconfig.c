@@ -60,6 +60,34 @@ static void test_auth(void **state)
 	webconfig_free(w);
 }
 
+/* bcrypt runs once per credential: a password it passed is not hashed with it again, a
+ * wrong one is, every time, and a new right one replaces the remembered one. */
+static void test_bcrypt_once(void **state)
+{
+	(void)state;
+	struct webconfig *w = load_fix("both.yml");
+	assert_non_null(w);
+	assert_int_equal(webconfig_bcrypt_calls(w), 0);
+	assert_true(webconfig_check(w, "alice", "secret"));
+	assert_int_equal(webconfig_bcrypt_calls(w), 1);
+	for (int i = 0; i < 20; i++)
+		assert_true(webconfig_check(w, "alice", "secret"));
+	assert_int_equal(webconfig_bcrypt_calls(w), 1);
+	assert_false(webconfig_check(w, "alice", "Secret"));
+	assert_false(webconfig_check(w, "alice", "Secret"));
+	assert_false(webconfig_check(w, "carol", "secret"));
+	assert_int_equal(webconfig_bcrypt_calls(w), 4);
+	/* The remembered password is per user: bob's first check is a bcrypt of its own. */
+	assert_true(webconfig_check(w, "bob", "secret"));
+	assert_true(webconfig_check(w, "bob", "secret"));
+	assert_true(webconfig_check(w, "alice", "secret"));
+	assert_int_equal(webconfig_bcrypt_calls(w), 5);
+	assert_false(webconfig_check(w, "bob", "secret "));
+	assert_false(webconfig_check(w, "bob", ""));
+	assert_int_equal(webconfig_bcrypt_calls(w), 7);
+	webconfig_free(w);
+}
+
 static void test_both(void **state)
 {
 	(void)state;
@@ -97,9 +125,9 @@ static void test_free_null(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tls),	  cmocka_unit_test(test_auth),
-		cmocka_unit_test(test_both),	  cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_free_null),
+		cmocka_unit_test(test_tls),	cmocka_unit_test(test_auth),
+		cmocka_unit_test(test_both),	cmocka_unit_test(test_bcrypt_once),
+		cmocka_unit_test(test_refused), cmocka_unit_test(test_free_null),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
