@@ -13,6 +13,7 @@
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -235,7 +236,14 @@ static int setup(void **state)
 	snprintf(log, sizeof(log), "%s/prometheus.log", tmpdir);
 	char *pr[] = {"/usr/bin/prometheus", cfg, data, web, NULL};
 	prom = spawn(pr, log);
-	return pmutop > 0 && prom > 0 ? 0 : -1;
+	if (pmutop <= 0 || prom <= 0)
+		return -1;
+	/* Serving before any test connects (a bound, not a timed assertion). */
+	static char out[1 << 20];
+	for (double end = now() + WAIT_S; now() < end; usleep(100000))
+		if (scrape(out, sizeof(out)) == 0)
+			return 0;
+	return -1;
 }
 
 /* Waits for a query to reach want (NAN: any value); returns the last value read. */
@@ -361,15 +369,23 @@ static void test_promtool(void **state)
 		fail_msg("promtool: %s", out);
 }
 
-static int connect_to(void)
+/* A connection to pmutop from a loopback address of its own (127.0.0.N). */
+static int connect_from(unsigned n)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET,
 				.sin_port = htons((uint16_t)mport),
 				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000000u | n)};
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof(me)), 0);
 	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
 	return fd;
+}
+
+static int connect_to(void)
+{
+	return connect_from(1);
 }
 
 /* Send req, read what comes back within 10 s: a status line or the end. Returns the
@@ -475,6 +491,115 @@ static void test_listening_line(void **state)
 	assert_non_null(strstr(body, "pmutop_build_info{"));
 }
 
+/* HTTP/1.1 requires Host (RFC 9112 3.2): without it, 400; HTTP/1.0 may leave it out. */
+static void test_host_required(void **state)
+{
+	(void)state;
+	const char nohost[] = "GET /metrics HTTP/1.1\r\n\r\n";
+	assert_int_equal(hostile(nohost, sizeof(nohost) - 1), 400);
+	const char old[] = "GET /metrics HTTP/1.0\r\n\r\n";
+	assert_int_equal(hostile(old, sizeof(old) - 1), 200);
+	next_scrape_answers();
+}
+
+struct timed_scrape {
+	int status;
+	double start, end;
+};
+
+static void *timed_scrape(void *arg)
+{
+	struct timed_scrape *t = arg;
+	static char out[1 << 20];
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 20 http://127.0.0.1:%u/metrics", mport);
+	t->start = now();
+	t->status = sh(cmd, out, sizeof(out));
+	if (!strstr(out, "pmutop_build_info{"))
+		t->status = -1;
+	t->end = now();
+	return NULL;
+}
+
+/* Whether the server has closed fd (EOF or reset), without waiting. */
+static bool closed_by_server(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	char c;
+	return poll(&p, 1, 0) == 1 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+}
+
+#define SLOW 16
+#define IDLE 100
+
+/* 16 slow-loris clients (a header byte a second, from 127.0.0.2) and 100 idle ones (from
+ * 127.0.0.3) do not keep a scrape from 127.0.0.1 waiting: it is answered before the
+ * server's deadline for a request head has closed any slow one (nothing waited for a
+ * slot), and every slow one is closed although it never stops sending. */
+static void test_slow_and_idle_clients(void **state)
+{
+	(void)state;
+	int slow[SLOW], idle[IDLE];
+	double closed_at[SLOW] = {0};
+	struct timed_scrape alone = {.status = -2};
+	timed_scrape(&alone); /* for the log: the same scrape with nobody else there */
+	double start = now();
+	const char head[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+	for (int i = 0; i < SLOW; i++) {
+		slow[i] = connect_from(2);
+		assert_int_equal(send(slow[i], head, sizeof(head) - 1, MSG_NOSIGNAL),
+				 (ssize_t)sizeof(head) - 1);
+	}
+	for (int i = 0; i < IDLE; i++)
+		idle[i] = connect_from(3);
+	struct timed_scrape t = {.status = -2};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, timed_scrape, &t), 0);
+	unsigned open = SLOW;
+	double first_closed = 0, end = now() + WAIT_S;
+	while (open > 0 && now() < end) {
+		for (int i = 0; i < SLOW; i++) {
+			if (closed_at[i] > 0)
+				continue;
+			if (closed_by_server(slow[i]) ||
+			    send(slow[i], "a", 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+				closed_at[i] = now();
+				if (first_closed == 0)
+					first_closed = closed_at[i];
+				open--;
+			}
+		}
+		usleep(1000000);
+	}
+	pthread_join(th, NULL);
+	double last_closed = 0;
+	for (int i = 0; i < SLOW; i++)
+		last_closed = closed_at[i] > last_closed ? closed_at[i] : last_closed;
+	fprintf(stderr,
+		"scrape alone %.3f s, beside %d slow and %d idle clients %.3f s; slow ones closed "
+		"%.1f-%.1f s after they connected (feeding once a second), %u open\n",
+		alone.end - alone.start, SLOW, IDLE, t.end - t.start, first_closed - start,
+		last_closed - start, open);
+	for (int i = 0; i < SLOW; i++)
+		close(slow[i]);
+	for (int i = 0; i < IDLE; i++) {
+		struct pollfd p = {.fd = idle[i], .events = POLLIN};
+		char c;
+		assert_int_equal(poll(&p, 1, 15000), 1);
+		assert_true(recv(idle[i], &c, 1, 0) <= 0);
+		close(idle[i]);
+	}
+	if (t.status != 0)
+		fail_msg("the scrape failed (%d) after %.1f s", t.status, t.end - t.start);
+	if (open > 0)
+		fail_msg("%u slow clients still open after %.0f s", open, WAIT_S);
+	if (t.end > first_closed)
+		fail_msg(
+			"the scrape ended %.1f s after the first slow client was closed: it waited",
+			t.end - first_closed);
+	next_scrape_answers();
+}
+
 static void test_sigterm_exits_0(void **state)
 {
 	(void)state;
@@ -492,9 +617,14 @@ int main(void)
 	if (getenv("PMUTOP_TEST_ONLY"))
 		cmocka_set_test_filter(getenv("PMUTOP_TEST_ONLY"));
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exact_faults),	   cmocka_unit_test(test_promtool),
-		cmocka_unit_test(test_rate_matches_batch), cmocka_unit_test(test_hostile_clients),
-		cmocka_unit_test(test_listening_line),	   cmocka_unit_test(test_sigterm_exits_0),
+		cmocka_unit_test(test_exact_faults),
+		cmocka_unit_test(test_promtool),
+		cmocka_unit_test(test_rate_matches_batch),
+		cmocka_unit_test(test_hostile_clients),
+		cmocka_unit_test(test_host_required),
+		cmocka_unit_test(test_slow_and_idle_clients),
+		cmocka_unit_test(test_listening_line),
+		cmocka_unit_test(test_sigterm_exits_0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

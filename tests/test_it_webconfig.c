@@ -168,10 +168,14 @@ static void test_no_credentials(void **state)
 	assert_non_null(strstr(out, "WWW-Authenticate: Basic realm=\"pmutop\""));
 }
 
+/* Plain HTTP on the TLS port: a 400 that says why, never the metrics. */
 static void test_plain_http_refused(void **state)
 {
 	(void)state;
-	assert_int_not_equal(status("http", "-u alice:" PASSWORD, NULL, 0), 200);
+	char body[4096];
+	assert_int_equal(status("http", "-u alice:" PASSWORD, body, sizeof(body)), 400);
+	assert_non_null(strstr(body, "this port speaks HTTPS"));
+	assert_null(strstr(body, "pmutop_"));
 	/* and the TLS side still serves afterwards */
 	assert_int_equal(status("https", "-u alice:" PASSWORD, NULL, 0), 200);
 }
