@@ -107,6 +107,8 @@ static int read_pem(struct ctx *c, const yaml_node_t *n, const char *what, char 
 
 static int parse_tls(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 {
+	if (w->cert || w->key)
+		return fail(c, m, "tls_server_config is there twice");
 	if (m->type != YAML_MAPPING_NODE)
 		return fail(c, m, "tls_server_config must be a mapping");
 	yaml_node_t *cert = NULL, *key = NULL;
@@ -152,6 +154,8 @@ static bool is_bcrypt(const char *h)
 
 static int parse_users(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 {
+	if (w->users || w->nusers) /* libyaml keeps a repeated key */
+		return fail(c, m, "basic_auth_users is there twice");
 	if (is_null(m))
 		return 0;
 	if (m->type != YAML_MAPPING_NODE)
@@ -178,9 +182,12 @@ static int parse_users(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 		struct webuser *u = &w->users[w->nusers];
 		u->name = strdup(user);
 		u->hash = strdup(hash);
-		w->nusers++;
-		if (!u->name || !u->hash)
+		if (!u->name || !u->hash) {
+			free(u->name);
+			free(u->hash);
 			return fail(c, k, "out of memory");
+		}
+		w->nusers++;
 	}
 	return 0;
 }

@@ -114,6 +114,7 @@ static void test_refused(void **state)
 	refused("empty.yml", "neither tls_server_config nor basic_auth_users");
 	refused("comments.yml", "neither tls_server_config nor basic_auth_users");
 	refused("nulls.yml", "neither tls_server_config nor basic_auth_users");
+	refused("twice.yml", "basic_auth_users is there twice");
 }
 
 static void test_free_null(void **state)
