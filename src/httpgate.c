@@ -116,7 +116,7 @@ static struct httpgate_conn *admit(struct httpgate *g, int fd, const struct sock
 static void accept_some(struct httpgate *g)
 {
 	for (int n = 0; n < ACCEPTS_PER_PASS; n++) {
-		struct sockaddr_storage ss;
+		struct sockaddr_storage ss = {0};
 		socklen_t len = sizeof(ss);
 		int fd = accept4(g->o.listen_fd, (struct sockaddr *)&ss, &len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
