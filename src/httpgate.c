@@ -43,8 +43,9 @@ struct httpgate {
 	pthread_mutex_t mu;
 	pthread_t th;
 	bool started;
-	int wake; /* eventfd: stop */
-	struct httpgate_conn *c;
+	int wake;		 /* eventfd: stop */
+	struct httpgate_conn *c; /* n entries: slots live ones, and room for the cut */
+	unsigned n;
 	struct pollfd *pfd;
 	unsigned *pidx; /* pfd[2 + i] is c[pidx[i]] */
 };
@@ -93,12 +94,33 @@ static void hand(struct httpgate *g, struct httpgate_conn *c)
 		c->st = C_FREE; /* refused and closed at once */
 }
 
-/* Under mu. A slot for a new socket from ss, or NULL when the caps are reached. */
+/* Under mu: a connection that has sent no whole head goes: the gate's own is closed (its
+ * entry is free at once), the server's is shut down (free when the server closes it). */
+static void cut(struct httpgate_conn *c)
+{
+	if (c->st == C_FIRST) {
+		close(c->fd);
+		c->st = C_FREE;
+	} else {
+		shutdown(c->fd, SHUT_RDWR);
+		c->st = C_CUT;
+	}
+}
+
+static bool waiting(const struct httpgate_conn *c)
+{
+	return c->st == C_FIRST || c->st == C_HEAD;
+}
+
+/* Under mu. An entry for a new socket from ss, or NULL. At a cap (the address's, or every
+ * slot), the connection waiting longest for its head (from that address, or from any)
+ * makes room: whoever holds slots without sending a request cannot keep a scraper out,
+ * even from the scraper's own address. */
 static struct httpgate_conn *admit(struct httpgate *g, int fd, const struct sockaddr_storage *ss)
 {
-	struct httpgate_conn *slot = NULL;
-	unsigned same = 0;
-	for (unsigned i = 0; i < g->o.slots; i++) {
+	struct httpgate_conn *slot = NULL, *old_same = NULL, *old_any = NULL;
+	unsigned same = 0, live = 0;
+	for (unsigned i = 0; i < g->n; i++) {
 		struct httpgate_conn *c = &g->c[i];
 		/* The number is free again: the server closed that socket without a claim. */
 		if (c->st == C_HANDED && c->fd == fd)
@@ -106,11 +128,29 @@ static struct httpgate_conn *admit(struct httpgate *g, int fd, const struct sock
 		if (c->st == C_FREE) {
 			if (!slot)
 				slot = c;
-		} else if (same_addr(&c->addr, ss)) {
-			same++;
+			continue;
 		}
+		if (c->st == C_CUT)
+			continue;
+		live++;
+		bool mine = same_addr(&c->addr, ss);
+		same += mine;
+		if (waiting(c) && (!old_any || c->t0 < old_any->t0))
+			old_any = c;
+		if (mine && waiting(c) && (!old_same || c->t0 < old_same->t0))
+			old_same = c;
 	}
-	return same < g->o.per_addr ? slot : NULL;
+	struct httpgate_conn *victim = same >= g->o.per_addr ? old_same
+				       : live >= g->o.slots  ? old_any
+							     : slot;
+	if (!victim)
+		return NULL;
+	if (victim != slot) {
+		cut(victim);
+		if (!slot && victim->st == C_FREE)
+			slot = victim;
+	}
+	return slot;
 }
 
 static void accept_some(struct httpgate *g)
@@ -167,7 +207,7 @@ static void first_bytes(struct httpgate *g, unsigned npoll)
 static double reap(struct httpgate *g, double now)
 {
 	double next = now + 1;
-	for (unsigned i = 0; i < g->o.slots; i++) {
+	for (unsigned i = 0; i < g->n; i++) {
 		struct httpgate_conn *c = &g->c[i];
 		double due = c->t0 + g->o.head_s;
 		if (c->st == C_HANDED) /* the server failed it before its claim */
@@ -178,15 +218,10 @@ static double reap(struct httpgate *g, double now)
 			next = due < next ? due : next;
 			continue;
 		}
-		if (c->st == C_FIRST) {
-			close(c->fd);
+		if (c->st == C_HANDED)
 			c->st = C_FREE;
-		} else if (c->st == C_HEAD) {
-			shutdown(c->fd, SHUT_RDWR);
-			c->st = C_CUT;
-		} else {
-			c->st = C_FREE;
-		}
+		else
+			cut(c);
 	}
 	return next;
 }
@@ -199,7 +234,7 @@ static void *run(void *arg)
 		double now = evclock_now();
 		double next = reap(g, now);
 		unsigned npoll = 0;
-		for (unsigned i = 0; i < g->o.slots; i++)
+		for (unsigned i = 0; i < g->n; i++)
 			if (g->c[i].st == C_FIRST) {
 				g->pfd[2 + npoll] =
 					(struct pollfd){.fd = g->c[i].fd, .events = POLLIN};
@@ -232,9 +267,10 @@ struct httpgate *httpgate_new(const struct httpgate_opts *o, int *err)
 	g->o = *o;
 	pthread_mutex_init(&g->mu, NULL);
 	g->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	g->c = calloc(o->slots, sizeof(*g->c));
-	g->pfd = calloc(o->slots + 2, sizeof(*g->pfd));
-	g->pidx = calloc(o->slots, sizeof(*g->pidx));
+	g->n = 2 * o->slots;
+	g->c = calloc(g->n, sizeof(*g->c));
+	g->pfd = calloc(g->n + 2, sizeof(*g->pfd));
+	g->pidx = calloc(g->n, sizeof(*g->pidx));
 	*err = g->wake < 0 ? -errno : !g->c || !g->pfd || !g->pidx ? -ENOMEM : 0;
 	/* accept4() must return when the queue is empty: the thread has deadlines to keep. */
 	int fl = fcntl(o->listen_fd, F_GETFL);
@@ -259,7 +295,7 @@ void httpgate_stop(struct httpgate *g)
 		perror("pmutop: httpgate_stop"); /* cannot happen with an eventfd */
 	pthread_join(g->th, NULL);
 	g->started = false;
-	for (unsigned i = 0; i < g->o.slots; i++)
+	for (unsigned i = 0; i < g->n; i++)
 		if (g->c[i].st == C_FIRST) {
 			close(g->c[i].fd);
 			g->c[i].st = C_FREE;
@@ -284,7 +320,7 @@ struct httpgate_conn *httpgate_claim(struct httpgate *g, int fd)
 {
 	struct httpgate_conn *found = NULL;
 	pthread_mutex_lock(&g->mu);
-	for (unsigned i = 0; i < g->o.slots && !found; i++)
+	for (unsigned i = 0; i < g->n && !found; i++)
 		if (g->c[i].st == C_HANDED && g->c[i].fd == fd)
 			found = &g->c[i];
 	if (found)
