@@ -37,7 +37,7 @@ struct exporter {
 	struct expo *pool[POOL_MAX];
 	unsigned npool;
 	double build_s;
-	struct MHD_Response *not_found, *not_allowed, *no_host;
+	struct MHD_Response *not_found, *not_allowed, *no_host, *busy;
 	struct webconfig *web; /* --web-config, or NULL */
 	struct httpgate *gate;
 };
@@ -54,12 +54,13 @@ static void response_done(void *cls)
 	expo_unref(cls);
 }
 
-/* Basic auth as libmicrohttpd decodes it; the password is wiped before it is freed. */
-static bool authorized(struct exporter *x, struct MHD_Connection *conn)
+/* Basic auth as libmicrohttpd decodes it; the password is wiped before it is freed.
+ * webconfig_check's answer: 1, 0, or -EBUSY. */
+static int authorized(struct exporter *x, struct MHD_Connection *conn)
 {
 	char *pass = NULL;
 	char *user = MHD_basic_auth_get_username_password(conn, &pass);
-	bool ok = user && pass && webconfig_check(x->web, user, pass);
+	int ok = user && pass ? webconfig_check(x->web, user, pass) : 0;
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
 		MHD_free(pass);
@@ -96,12 +97,17 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 {
 	struct exporter *x = cls;
 	(void)upload, (void)upload_size, (void)con_cls;
-	httpgate_head_done(x->gate, gate_conn(conn));
 	if (!strcmp(version, MHD_HTTP_VERSION_1_1) &&
 	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
 		return MHD_queue_response(conn, MHD_HTTP_BAD_REQUEST, x->no_host);
-	if (x->web && webconfig_nusers(x->web) > 0 && !authorized(x, conn))
+	/* Until it is let in, a request still counts as waiting at the gate: a client whose
+	 * wrong passwords queue up for bcrypt makes room for others, and meets the deadline. */
+	int auth = x->web && webconfig_nusers(x->web) > 0 ? authorized(x, conn) : 1;
+	if (auth < 0)
+		return MHD_queue_response(conn, MHD_HTTP_SERVICE_UNAVAILABLE, x->busy);
+	if (!auth)
 		return unauthorized(conn);
+	httpgate_head_done(x->gate, gate_conn(conn));
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
 	if (strcmp(url, "/metrics") != 0)
@@ -215,8 +221,11 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 	x->not_found = fixed("not found: pmutop serves /metrics\n", NULL);
 	x->not_allowed = fixed("method not allowed: use GET or HEAD\n", "GET, HEAD");
 	x->no_host = fixed("bad request: HTTP/1.1 needs a Host header\n", NULL);
+	x->busy = fixed("busy checking other passwords: try again\n", NULL);
+	if (x->busy)
+		MHD_add_response_header(x->busy, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	x->cur = calloc(1, sizeof(*x->cur));
-	if (!x->not_found || !x->not_allowed || !x->no_host || !x->cur) {
+	if (!x->not_found || !x->not_allowed || !x->no_host || !x->busy || !x->cur) {
 		snprintf(err, errlen, "out of memory");
 		exporter_free(x);
 		return NULL;
@@ -309,6 +318,8 @@ void exporter_free(struct exporter *x)
 		MHD_destroy_response(x->not_allowed);
 	if (x->no_host)
 		MHD_destroy_response(x->no_host);
+	if (x->busy)
+		MHD_destroy_response(x->busy);
 	webconfig_free(x->web);
 	pthread_mutex_destroy(&x->mu);
 	free(x);

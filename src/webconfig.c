@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <yaml.h>
 
 #define PEM_MAX (1 << 20)
@@ -325,10 +326,15 @@ static bool hash_into(const char *password, const char *setting, char *out)
 	return ok;
 }
 
-static bool bcrypt_matches(struct webconfig *w, const char *password, const char *hash)
+/* 1: PASSWORD is HASH's, 0: it is not, -EBUSY: other bcrypts kept it waiting too long. */
+static int bcrypt_matches(struct webconfig *w, const char *password, const char *hash)
 {
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += WEBCONFIG_BCRYPT_WAIT;
+	if (pthread_mutex_clocklock(&w->bcrypt_mu, CLOCK_MONOTONIC, &until))
+		return -EBUSY;
 	char out[CRYPT_OUTPUT_SIZE];
-	pthread_mutex_lock(&w->bcrypt_mu);
 	w->bcrypt_calls++;
 	bool ok = hash_into(password, hash, out);
 	pthread_mutex_unlock(&w->bcrypt_mu);
@@ -337,7 +343,7 @@ static bool bcrypt_matches(struct webconfig *w, const char *password, const char
 	return ok;
 }
 
-bool webconfig_check(struct webconfig *w, const char *user, const char *password)
+int webconfig_check(struct webconfig *w, const char *user, const char *password)
 {
 	struct webuser *u = NULL;
 	for (size_t i = 0; i < w->nusers; i++)
@@ -351,9 +357,12 @@ bool webconfig_check(struct webconfig *w, const char *user, const char *password
 		bool hit = strlen(u->memo) == n && same(u->memo, memo, n);
 		pthread_mutex_unlock(&w->mu);
 		if (hit)
-			return true;
+			return 1;
 	}
-	bool ok = bcrypt_matches(w, password, u ? u->hash : dummy_hash) && u != NULL;
+	int r = bcrypt_matches(w, password, u ? u->hash : dummy_hash);
+	if (r < 0)
+		return r;
+	bool ok = r == 1 && u != NULL;
 	if (ok && memo[0]) {
 		pthread_mutex_lock(&w->mu);
 		memcpy(u->memo, memo, sizeof(memo));

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,6 +90,49 @@ static void test_bcrypt_once(void **state)
 	webconfig_free(w);
 }
 
+#define FLOOD 60
+
+struct wrong {
+	struct webconfig *w;
+	int result;
+};
+
+static void *check_wrong(void *arg)
+{
+	struct wrong *c = arg;
+	c->result = webconfig_check(c->w, "alice", "guess");
+	return NULL;
+}
+
+/* 60 wrong passwords at once: each is a bcrypt (one at a time) or, past its wait for a
+ * turn, -EBUSY; none passes, and a remembered right password passes meanwhile without
+ * a bcrypt of its own. 60 bcrypts cannot fit in WEBCONFIG_BCRYPT_WAIT on any machine that
+ * runs this (cost 10 is 40-170 ms a hash). */
+static void test_wrong_flood(void **state)
+{
+	(void)state;
+	struct webconfig *w = load_fix("auth.yml");
+	assert_non_null(w);
+	assert_int_equal(webconfig_check(w, "alice", "secret"), 1);
+	struct wrong c[FLOOD];
+	pthread_t th[FLOOD];
+	for (int i = 0; i < FLOOD; i++) {
+		c[i] = (struct wrong){.w = w, .result = 2};
+		assert_int_equal(pthread_create(&th[i], NULL, check_wrong, &c[i]), 0);
+	}
+	assert_int_equal(webconfig_check(w, "alice", "secret"), 1);
+	unsigned busy = 0;
+	for (int i = 0; i < FLOOD; i++) {
+		pthread_join(th[i], NULL);
+		if (c[i].result != 0 && c[i].result != -EBUSY)
+			fail_msg("a wrong password gave %d", c[i].result);
+		busy += c[i].result == -EBUSY;
+	}
+	assert_true(busy > 0);
+	assert_int_equal(webconfig_bcrypt_calls(w), 1 + FLOOD - busy);
+	webconfig_free(w);
+}
+
 static void test_both(void **state)
 {
 	(void)state;
@@ -126,9 +171,10 @@ static void test_free_null(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tls),	cmocka_unit_test(test_auth),
-		cmocka_unit_test(test_both),	cmocka_unit_test(test_bcrypt_once),
-		cmocka_unit_test(test_refused), cmocka_unit_test(test_free_null),
+		cmocka_unit_test(test_tls),	    cmocka_unit_test(test_auth),
+		cmocka_unit_test(test_both),	    cmocka_unit_test(test_bcrypt_once),
+		cmocka_unit_test(test_wrong_flood), cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_free_null),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
