@@ -19,6 +19,10 @@
 #include <unistd.h>
 
 #define ACCEPTS_PER_PASS 64
+/* Seconds without accepting when no descriptor is left: after one was freed (the server
+ * closes it at once), and when none could be. */
+#define FREED_PAUSE 0.005
+#define OUT_OF_FDS_PAUSE 0.1
 #define TLS_HANDSHAKE 0x16 /* the first byte of a TLS record that opens a handshake */
 
 enum cstate {
@@ -153,15 +157,18 @@ static struct httpgate_conn *admit(struct httpgate *g, int fd, const struct sock
 	return slot;
 }
 
-static void accept_some(struct httpgate *g)
+/* Returns false when out of descriptors or memory: the connection stays queued, and the
+ * listening socket stays readable, so polling it again at once would spin. */
+static bool accept_some(struct httpgate *g)
 {
 	for (int n = 0; n < ACCEPTS_PER_PASS; n++) {
 		struct sockaddr_storage ss = {0};
 		socklen_t len = sizeof(ss);
 		int fd = accept4(g->o.listen_fd, (struct sockaddr *)&ss, &len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
-			return; /* EAGAIN, or an error of that one connection */
+		if (fd < 0) /* else EAGAIN, or an error of that one connection */
+			return errno != EMFILE && errno != ENFILE && errno != ENOBUFS &&
+			       errno != ENOMEM;
 		pthread_mutex_lock(&g->mu);
 		struct httpgate_conn *c = admit(g, fd, &ss);
 		if (c) {
@@ -177,6 +184,7 @@ static void accept_some(struct httpgate *g)
 		if (!c)
 			close(fd); /* over a cap: closed at once, never queued */
 	}
+	return true;
 }
 
 /* Under mu: first bytes that arrived, in TLS mode. */
@@ -226,13 +234,30 @@ static double reap(struct httpgate *g, double now)
 	return next;
 }
 
+/* Under mu: out of descriptors, the connection waiting longest for its head goes, so that
+ * connections held open without a request cannot keep the next scrape out either. */
+static bool make_room(struct httpgate *g)
+{
+	struct httpgate_conn *old = NULL;
+	for (unsigned i = 0; i < g->n; i++)
+		if (waiting(&g->c[i]) && (!old || g->c[i].t0 < old->t0))
+			old = &g->c[i];
+	if (old)
+		cut(old);
+	return old != NULL;
+}
+
 static void *run(void *arg)
 {
 	struct httpgate *g = arg;
+	double paused_until = 0;
 	for (;;) {
 		pthread_mutex_lock(&g->mu);
 		double now = evclock_now();
 		double next = reap(g, now);
+		bool paused = now < paused_until;
+		if (paused && paused_until < next)
+			next = paused_until;
 		unsigned npoll = 0;
 		for (unsigned i = 0; i < g->n; i++)
 			if (g->c[i].st == C_FIRST) {
@@ -242,17 +267,24 @@ static void *run(void *arg)
 			}
 		pthread_mutex_unlock(&g->mu);
 		g->pfd[0] = (struct pollfd){.fd = g->wake, .events = POLLIN};
-		g->pfd[1] = (struct pollfd){.fd = g->o.listen_fd, .events = POLLIN};
+		g->pfd[1] = (struct pollfd){.fd = g->o.listen_fd, .events = paused ? 0 : POLLIN};
 		int ms = (int)((next - now) * 1000) + 1;
-		if (poll(g->pfd, 2 + npoll, ms) < 0 && errno != EINTR)
-			break;
+		if (poll(g->pfd, 2 + npoll, ms) < 0) {
+			if (errno != EINTR)
+				poll(NULL, 0, 100); /* ENOMEM: a moment, then again */
+			continue;
+		}
 		if (g->pfd[0].revents)
 			break;
 		pthread_mutex_lock(&g->mu);
 		first_bytes(g, npoll);
 		pthread_mutex_unlock(&g->mu);
-		if (g->pfd[1].revents)
-			accept_some(g);
+		if ((g->pfd[1].revents & POLLIN) && !accept_some(g)) {
+			pthread_mutex_lock(&g->mu);
+			bool freed = make_room(g);
+			pthread_mutex_unlock(&g->mu);
+			paused_until = evclock_now() + (freed ? FREED_PAUSE : OUT_OF_FDS_PAUSE);
+		}
 	}
 	return NULL;
 }
