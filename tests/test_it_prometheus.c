@@ -10,6 +10,7 @@
 #include "exporter.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -370,11 +371,11 @@ static void test_promtool(void **state)
 		fail_msg("promtool: %s", out);
 }
 
-/* A connection to pmutop from a loopback address of its own (127.0.0.N). */
-static int connect_from(unsigned n)
+/* A connection to PORT from a loopback address of its own (127.0.0.N). */
+static int connect_port(unsigned n, unsigned port)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET,
-				.sin_port = htons((uint16_t)mport),
+				.sin_port = htons((uint16_t)port),
 				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	struct sockaddr_in me = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000000u | n)};
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -382,6 +383,11 @@ static int connect_from(unsigned n)
 	assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof(me)), 0);
 	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
 	return fd;
+}
+
+static int connect_from(unsigned n)
+{
+	return connect_port(n, mport);
 }
 
 static int connect_to(void)
@@ -464,32 +470,96 @@ static void test_hostile_clients(void **state)
 	next_scrape_answers();
 }
 
-/* --listen 0 binds a free port: the start-up line on stderr names it, and it serves. */
-static void test_listening_line(void **state)
+/* pmutop --listen 127.0.0.1:0 with more arguments, logging to NAME in tmpdir: its pid in
+ * *p, and the port its start-up line names (0: none within WAIT_S). */
+static unsigned start_listener(const char *name, char *const more[], pid_t *p)
 {
-	(void)state;
 	char log[600], cmd[700], out[4096];
-	static char body[1 << 20];
-	snprintf(log, sizeof(log), "%s/port0.log", tmpdir);
-	char *argv[] = {PMUTOP_BINARY, "--listen", "127.0.0.1:0", "-d", "0.5", NULL};
-	pid_t p = spawn(argv, log);
-	assert_true(p > 0);
-	snprintf(cmd, sizeof(cmd), "cat %s", log);
+	snprintf(log, sizeof(log), "%s/%s", tmpdir, name);
+	char *argv[16] = {PMUTOP_BINARY, "--listen", "127.0.0.1:0", "-d", "0.5"};
+	for (int i = 0; more[i] && i < 10; i++)
+		argv[5 + i] = more[i];
+	*p = spawn(argv, log);
+	assert_true(*p > 0);
+	snprintf(cmd, sizeof(cmd), "cat %s 2>/dev/null", log);
 	const char *line = NULL;
 	for (double end = now() + WAIT_S; !line && now() < end; usleep(100000)) {
 		sh(cmd, out, sizeof(out));
 		line = strstr(out, "listening on 127.0.0.1:");
 	}
-	if (!line) {
-		stop(&p, SIGKILL);
-		fail_msg("no 'listening on 127.0.0.1:PORT' within %.0f s: '%s'", WAIT_S, out);
-	}
-	unsigned port = (unsigned)strtoul(line + strlen("listening on 127.0.0.1:"), NULL, 10);
+	if (!line)
+		fprintf(stderr, "no 'listening on 127.0.0.1:PORT' within %.0f s: '%s'\n", WAIT_S,
+			out);
+	return line ? (unsigned)strtoul(line + strlen("listening on 127.0.0.1:"), NULL, 10) : 0;
+}
+
+/* --listen 0 binds a free port: the start-up line on stderr names it, and it serves. */
+static void test_listening_line(void **state)
+{
+	(void)state;
+	char cmd[700];
+	static char body[1 << 20];
+	char *none[] = {NULL};
+	pid_t p;
+	unsigned port = start_listener("port0.log", none, &p);
 	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 5 http://127.0.0.1:%u/metrics", port);
 	int st = port ? sh(cmd, body, sizeof(body)) : -1;
 	stop(&p, SIGTERM);
+	assert_true(port > 0);
 	assert_int_equal(st, 0);
 	assert_non_null(strstr(body, "pmutop_build_info{"));
+}
+
+static unsigned count_fds(pid_t p)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)p);
+	DIR *d = opendir(path);
+	unsigned n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+#define SPARE_FDS 4
+
+/* Out of descriptors, idle connections do not keep a scrape out: with SPARE_FDS left
+ * under its limit and 30 idle connections queued beyond them, the scrape is answered
+ * before the deadline for a request head could have freed any. */
+static void test_out_of_descriptors(void **state)
+{
+	(void)state;
+	char pid[16], cmd[256];
+	static char body[1 << 20];
+	snprintf(pid, sizeof(pid), "%d", (int)worker);
+	char *more[] = {"-e", "task-clock", "-p", pid, NULL};
+	pid_t p;
+	unsigned port = start_listener("nofile.log", more, &p);
+	assert_true(port > 0);
+	usleep(1000000); /* a few ticks: what it holds settles (not a timed assertion) */
+	struct rlimit rl;
+	assert_int_equal(prlimit(p, RLIMIT_NOFILE, NULL, &rl), 0);
+	rl.rlim_cur = count_fds(p) + SPARE_FDS;
+	assert_int_equal(prlimit(p, RLIMIT_NOFILE, &rl, NULL), 0);
+	int idle[30];
+	double start = now();
+	for (int i = 0; i < 30; i++)
+		idle[i] = connect_port(1, port);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 10 http://127.0.0.1:%u/metrics", port);
+	int st = sh(cmd, body, sizeof(body));
+	double end = now();
+	fprintf(stderr, "scrape with %d descriptors left and 30 idle connections: %.3f s\n",
+		SPARE_FDS, end - start);
+	for (int i = 0; i < 30; i++)
+		close(idle[i]);
+	stop(&p, SIGTERM);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(body, "pmutop_build_info{"));
+	if (end > start + EXPORTER_HEAD_SECONDS)
+		fail_msg("the scrape took %.1f s: it waited for idle connections to time out",
+			 end - start);
 }
 
 /* HTTP/1.1 requires Host (RFC 9112 3.2): without it, 400; HTTP/1.0 may leave it out. */
@@ -627,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_host_required),
 		cmocka_unit_test(test_slow_and_idle_clients),
 		cmocka_unit_test(test_listening_line),
+		cmocka_unit_test(test_out_of_descriptors),
 		cmocka_unit_test(test_sigterm_exits_0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
