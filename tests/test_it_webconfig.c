@@ -308,6 +308,19 @@ static void test_bad_config_exits_2(void **state)
 	assert_non_null(strstr(out, path));
 	assert_non_null(strstr(out, "gone.pem"));
 
+	/* Nothing in it to enforce: refused, not served as plain HTTP without a password. */
+	snprintf(path, sizeof(path), "%s/empty.yml", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "# basic_auth_users: to come\n");
+	fclose(f);
+	p = spawn(argv, log);
+	assert_int_equal(waitpid(p, &st, 0), p);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+	sh(cmd, out, sizeof(out));
+	assert_non_null(strstr(out, "neither tls_server_config nor basic_auth_users"));
+
 	char *alone[] = {PMUTOP_BINARY, "-b", "--web-config", path, NULL};
 	p = spawn(alone, log);
 	assert_int_equal(waitpid(p, &st, 0), p);
