@@ -36,8 +36,9 @@ struct exporter {
 	struct expo *cur;
 	struct expo *pool[POOL_MAX];
 	unsigned npool;
+	bool published; /* under mu: cur is a real exposition, not the empty first one */
 	double build_s;
-	struct MHD_Response *not_found, *not_allowed, *no_host, *busy;
+	struct MHD_Response *not_found, *not_allowed, *no_host, *busy, *starting;
 	struct webconfig *web; /* --web-config, or NULL */
 	struct httpgate *gate;
 };
@@ -115,10 +116,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept");
 	bool om = promtext_wants_openmetrics(accept);
 	pthread_mutex_lock(&x->mu);
-	struct expo *e = x->cur;
-	e->refs++;
-	e->served++;
+	struct expo *e = x->published ? x->cur : NULL;
+	if (e) {
+		e->refs++;
+		e->served++;
+	}
 	pthread_mutex_unlock(&x->mu);
+	if (!e) /* an empty 200 would read as a target with no series */
+		return MHD_queue_response(conn, MHD_HTTP_SERVICE_UNAVAILABLE, x->starting);
 	struct pbuf *b = om ? &e->out.om : &e->out.text;
 	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
 		b->len, b->p, response_done, e);
@@ -222,10 +227,14 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 	x->not_allowed = fixed("method not allowed: use GET or HEAD\n", "GET, HEAD");
 	x->no_host = fixed("bad request: HTTP/1.1 needs a Host header\n", NULL);
 	x->busy = fixed("busy checking other passwords: try again\n", NULL);
+	x->starting = fixed("starting: the first counters are not read yet\n", NULL);
 	if (x->busy)
 		MHD_add_response_header(x->busy, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	if (x->starting)
+		MHD_add_response_header(x->starting, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	x->cur = calloc(1, sizeof(*x->cur));
-	if (!x->not_found || !x->not_allowed || !x->no_host || !x->busy || !x->cur) {
+	if (!x->not_found || !x->not_allowed || !x->no_host || !x->busy || !x->starting ||
+	    !x->cur) {
 		snprintf(err, errlen, "out of memory");
 		exporter_free(x);
 		return NULL;
@@ -320,6 +329,8 @@ void exporter_free(struct exporter *x)
 		MHD_destroy_response(x->no_host);
 	if (x->busy)
 		MHD_destroy_response(x->busy);
+	if (x->starting)
+		MHD_destroy_response(x->starting);
 	webconfig_free(x->web);
 	pthread_mutex_destroy(&x->mu);
 	free(x);
@@ -362,6 +373,7 @@ int exporter_publish(struct exporter *x, const struct promacc *a, struct promtex
 		e->served = 0;
 		x->cur->refs--;
 		x->cur = e;
+		x->published = true;
 	}
 	pthread_mutex_unlock(&x->mu);
 	return err;

@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include "exporter.h"
+#include "promacc.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -673,6 +674,43 @@ static void test_slow_and_idle_clients(void **state)
 	next_scrape_answers();
 }
 
+/* The status line of a GET /metrics to port on 127.0.0.1 (0: closed, -1: none in 10 s). */
+static int get_status(unsigned port)
+{
+	int fd = connect_port(1, port);
+	const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+	assert_int_equal(send(fd, req, sizeof(req) - 1, MSG_NOSIGNAL), (ssize_t)sizeof(req) - 1);
+	char buf[64] = "";
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	int st = -1;
+	if (poll(&p, 1, 10000) == 1) {
+		ssize_t n = recv(fd, buf, sizeof(buf) - 1, 0);
+		st = n <= 0 ? 0 : strncmp(buf, "HTTP/1.", 7) == 0 ? atoi(buf + 9) : -2;
+	}
+	close(fd);
+	return st;
+}
+
+/* Between start and the first exposition (the engine starting), a scrape gets 503 with
+ * Retry-After, not a 200 with an empty body that reads as a target without series. */
+static void test_not_served_before_published(void **state)
+{
+	(void)state;
+	char err[256];
+	struct exporter *x = exporter_new("127.0.0.1:0", NULL, err, sizeof(err));
+	if (!x)
+		fail_msg("%s", err);
+	assert_int_equal(get_status(exporter_port(x)), 503);
+	struct promacc_opts o = {.top = 10};
+	struct promacc *a = promacc_new(&o);
+	assert_non_null(a);
+	struct promtext_info in = {.version = "test"};
+	assert_int_equal(exporter_publish(x, a, &in), 0);
+	assert_int_equal(get_status(exporter_port(x)), 200);
+	promacc_free(a);
+	exporter_free(x);
+}
+
 static void test_sigterm_exits_0(void **state)
 {
 	(void)state;
@@ -698,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_slow_and_idle_clients),
 		cmocka_unit_test(test_listening_line),
 		cmocka_unit_test(test_out_of_descriptors),
+		cmocka_unit_test(test_not_served_before_published),
 		cmocka_unit_test(test_sigterm_exits_0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
