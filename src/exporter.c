@@ -4,6 +4,7 @@
 #include "exporter.h"
 
 #include "evclock.h"
+#include "httpgate.h"
 #include "webconfig.h"
 
 #include <arpa/inet.h>
@@ -30,13 +31,16 @@ struct exporter {
 	struct MHD_Daemon *d;
 	int fd;
 	unsigned port;
+	char addr[INET6_ADDRSTRLEN + 8];
 	pthread_mutex_t mu;
 	struct expo *cur;
 	struct expo *pool[POOL_MAX];
 	unsigned npool;
+	bool published; /* under mu: cur is a real exposition, not the empty first one */
 	double build_s;
-	struct MHD_Response *not_found, *not_allowed;
+	struct MHD_Response *not_found, *not_allowed, *no_host, *busy, *starting;
 	struct webconfig *web; /* --web-config, or NULL */
+	struct httpgate *gate;
 };
 
 static void expo_unref(struct expo *e)
@@ -51,12 +55,13 @@ static void response_done(void *cls)
 	expo_unref(cls);
 }
 
-/* Basic auth as libmicrohttpd decodes it; the password is wiped before it is freed. */
-static bool authorized(struct exporter *x, struct MHD_Connection *conn)
+/* Basic auth as libmicrohttpd decodes it; the password is wiped before it is freed.
+ * webconfig_check's answer: 1, 0, or -EBUSY. */
+static int authorized(struct exporter *x, struct MHD_Connection *conn)
 {
 	char *pass = NULL;
 	char *user = MHD_basic_auth_get_username_password(conn, &pass);
-	bool ok = user && pass && webconfig_check(x->web, user, pass);
+	int ok = user && pass ? webconfig_check(x->web, user, pass) : 0;
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
 		MHD_free(pass);
@@ -80,14 +85,30 @@ static enum MHD_Result unauthorized(struct MHD_Connection *conn)
 	return ok;
 }
 
+static struct httpgate_conn *gate_conn(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return i ? i->socket_context : NULL;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **con_cls)
 {
 	struct exporter *x = cls;
-	(void)version, (void)upload, (void)upload_size, (void)con_cls;
-	if (x->web && webconfig_nusers(x->web) > 0 && !authorized(x, conn))
+	(void)upload, (void)upload_size, (void)con_cls;
+	if (!strcmp(version, MHD_HTTP_VERSION_1_1) &&
+	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
+		return MHD_queue_response(conn, MHD_HTTP_BAD_REQUEST, x->no_host);
+	/* Until it is let in, a request still counts as waiting at the gate: a client whose
+	 * wrong passwords queue up for bcrypt makes room for others, and meets the deadline. */
+	int auth = x->web && webconfig_nusers(x->web) > 0 ? authorized(x, conn) : 1;
+	if (auth < 0)
+		return MHD_queue_response(conn, MHD_HTTP_SERVICE_UNAVAILABLE, x->busy);
+	if (!auth)
 		return unauthorized(conn);
+	httpgate_head_done(x->gate, gate_conn(conn));
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
 	if (strcmp(url, "/metrics") != 0)
@@ -95,10 +116,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept");
 	bool om = promtext_wants_openmetrics(accept);
 	pthread_mutex_lock(&x->mu);
-	struct expo *e = x->cur;
-	e->refs++;
-	e->served++;
+	struct expo *e = x->published ? x->cur : NULL;
+	if (e) {
+		e->refs++;
+		e->served++;
+	}
 	pthread_mutex_unlock(&x->mu);
+	if (!e) /* an empty 200 would read as a target with no series */
+		return MHD_queue_response(conn, MHD_HTTP_SERVICE_UNAVAILABLE, x->starting);
 	struct pbuf *b = om ? &e->out.om : &e->out.text;
 	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
 		b->len, b->p, response_done, e);
@@ -125,6 +150,36 @@ static struct MHD_Response *fixed(const char *body, const char *allow)
 	return r;
 }
 
+/* A connection's start and end, in the server's threads, reported to the gate. */
+static void notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+		   enum MHD_ConnectionNotificationCode toe)
+{
+	struct exporter *x = cls;
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		httpgate_closed(x->gate, *socket_context);
+		return;
+	}
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	*socket_context = i ? httpgate_claim(x->gate, i->connect_fd) : NULL;
+	if (i && !*socket_context)
+		shutdown(i->connect_fd, SHUT_RDWR); /* past its deadline already */
+}
+
+static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+		      enum MHD_RequestTerminationCode toe)
+{
+	struct exporter *x = cls;
+	(void)con_cls, (void)toe;
+	httpgate_request_done(x->gate, gate_conn(conn));
+}
+
+static int hand(void *cls, int fd, const struct sockaddr *sa, socklen_t len)
+{
+	struct exporter *x = cls;
+	return MHD_add_connection(x->d, fd, sa, len) == MHD_YES ? 0 : -1;
+}
+
 static int bind_socket(const char *spec, struct exporter *x, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
@@ -142,8 +197,14 @@ static int bind_socket(const char *spec, struct exporter *x, char *err, size_t e
 	}
 	len = sizeof(ss);
 	getsockname(x->fd, (struct sockaddr *)&ss, &len);
-	x->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-						 : ((struct sockaddr_in *)&ss)->sin_port);
+	bool v6 = ss.ss_family == AF_INET6;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
+	char host[INET6_ADDRSTRLEN] = "?";
+	inet_ntop(ss.ss_family, v6 ? (void *)&a6->sin6_addr : (void *)&a4->sin_addr, host,
+		  sizeof(host));
+	x->port = ntohs(v6 ? a6->sin6_port : a4->sin_port);
+	snprintf(x->addr, sizeof(x->addr), v6 ? "[%s]:%u" : "%s:%u", host, x->port);
 	return 0;
 }
 
@@ -164,8 +225,16 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 	pthread_mutex_init(&x->mu, NULL);
 	x->not_found = fixed("not found: pmutop serves /metrics\n", NULL);
 	x->not_allowed = fixed("method not allowed: use GET or HEAD\n", "GET, HEAD");
+	x->no_host = fixed("bad request: HTTP/1.1 needs a Host header\n", NULL);
+	x->busy = fixed("busy checking other passwords: try again\n", NULL);
+	x->starting = fixed("starting: the first counters are not read yet\n", NULL);
+	if (x->busy)
+		MHD_add_response_header(x->busy, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	if (x->starting)
+		MHD_add_response_header(x->starting, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	x->cur = calloc(1, sizeof(*x->cur));
-	if (!x->not_found || !x->not_allowed || !x->cur) {
+	if (!x->not_found || !x->not_allowed || !x->no_host || !x->busy || !x->starting ||
+	    !x->cur) {
 		snprintf(err, errlen, "out of memory");
 		exporter_free(x);
 		return NULL;
@@ -196,13 +265,20 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 						      (void *)webconfig_cert(x->web)};
 		tls_opts[2] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 	}
-	x->d = MHD_start_daemon(
-		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | (tls ? MHD_USE_TLS : 0), 0, NULL,
-		NULL, answer, x, MHD_OPTION_LISTEN_SOCKET, x->fd, MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned)EXPORTER_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-		(size_t)EXPORTER_HEADER_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
-		(unsigned)EXPORTER_IDLE_SECONDS, MHD_OPTION_EXTERNAL_LOGGER, quiet, NULL,
-		MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
+	/* A thread per connection: a bcrypt or a TLS handshake holds up its own client only.
+	 * poll(), not select(): descriptors here go far beyond FD_SETSIZE. The gate accepts
+	 * and hands sockets over; the server's limit is above the gate's, whose slots are
+	 * freed a moment before the server counts a connection gone. */
+	x->d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+					MHD_USE_POLL | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET |
+					MHD_USE_ERROR_LOG | (tls ? MHD_USE_TLS : 0),
+				0, NULL, NULL, answer, x, MHD_OPTION_CONNECTION_LIMIT,
+				2u * EXPORTER_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				(size_t)EXPORTER_HEADER_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
+				(unsigned)EXPORTER_IDLE_SECONDS, MHD_OPTION_NOTIFY_CONNECTION,
+				notify, x, MHD_OPTION_NOTIFY_COMPLETED, completed, x,
+				MHD_OPTION_EXTERNAL_LOGGER, quiet, NULL, MHD_OPTION_ARRAY, tls_opts,
+				MHD_OPTION_END);
 	if (!x->d) {
 		if (tls)
 			snprintf(err, errlen,
@@ -214,6 +290,20 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 		exporter_free(x);
 		return NULL;
 	}
+	struct httpgate_opts go = {.listen_fd = x->fd,
+				   .slots = EXPORTER_MAX_CONNECTIONS,
+				   .per_addr = EXPORTER_PER_ADDRESS,
+				   .head_s = EXPORTER_HEAD_SECONDS,
+				   .tls = tls,
+				   .hand = hand,
+				   .cls = x};
+	int gerr;
+	if (!(x->gate = httpgate_new(&go, &gerr))) {
+		snprintf(err, errlen, "cannot start the HTTP server on %s: %s", listen,
+			 strerror(-gerr));
+		exporter_free(x);
+		return NULL;
+	}
 	return x;
 }
 
@@ -221,8 +311,10 @@ void exporter_free(struct exporter *x)
 {
 	if (!x)
 		return;
+	httpgate_stop(x->gate); /* no socket is handed over after this */
 	if (x->d)
-		MHD_stop_daemon(x->d); /* waits for its thread: no response is left */
+		MHD_stop_daemon(x->d); /* waits for its threads: no response is left */
+	httpgate_free(x->gate);
 	if (x->fd >= 0)
 		close(x->fd);
 	for (unsigned i = 0; i < x->npool; i++) {
@@ -233,6 +325,12 @@ void exporter_free(struct exporter *x)
 		MHD_destroy_response(x->not_found);
 	if (x->not_allowed)
 		MHD_destroy_response(x->not_allowed);
+	if (x->no_host)
+		MHD_destroy_response(x->no_host);
+	if (x->busy)
+		MHD_destroy_response(x->busy);
+	if (x->starting)
+		MHD_destroy_response(x->starting);
 	webconfig_free(x->web);
 	pthread_mutex_destroy(&x->mu);
 	free(x);
@@ -275,6 +373,7 @@ int exporter_publish(struct exporter *x, const struct promacc *a, struct promtex
 		e->served = 0;
 		x->cur->refs--;
 		x->cur = e;
+		x->published = true;
 	}
 	pthread_mutex_unlock(&x->mu);
 	return err;
@@ -291,4 +390,9 @@ bool exporter_served(struct exporter *x)
 unsigned exporter_port(const struct exporter *x)
 {
 	return x->port;
+}
+
+const char *exporter_addr(const struct exporter *x)
+{
+	return x->addr;
 }

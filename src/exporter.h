@@ -1,6 +1,6 @@
-/* The /metrics server (libmicrohttpd, its own thread). The tick renders the exposition
- * and publishes it; a scrape serves the latest published text and nothing else: it never
- * reads a counter and never waits for a tick. */
+/* The /metrics server (libmicrohttpd, a thread per connection behind httpgate's accept
+ * thread). The tick renders the exposition and publishes it; a scrape serves the latest
+ * published text and nothing else: it never reads a counter and never waits for a tick. */
 #ifndef PMUTOP_EXPORTER_H
 #define PMUTOP_EXPORTER_H
 
@@ -10,7 +10,9 @@
 
 #include "promtext.h"
 
-#define EXPORTER_MAX_CONNECTIONS 16
+#define EXPORTER_MAX_CONNECTIONS 64
+#define EXPORTER_PER_ADDRESS 16 /* what one client can hold: a quarter of the slots */
+#define EXPORTER_HEAD_SECONDS 3 /* from connect (or a response) to a whole request head */
 #define EXPORTER_HEADER_MEMORY 8192
 #define EXPORTER_IDLE_SECONDS 5
 
@@ -35,5 +37,8 @@ bool exporter_served(struct exporter *x);
 
 /* The port bound (for --listen 0 in tests). */
 unsigned exporter_port(const struct exporter *x);
+
+/* The address bound, as ADDR:PORT or [ADDR]:PORT (the real port for --listen 0). */
+const char *exporter_addr(const struct exporter *x);
 
 #endif

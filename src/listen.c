@@ -22,6 +22,7 @@ int listen_run(struct engine *e, struct loop *l, struct exporter *x, const struc
 	if (!acc)
 		return 1;
 	publish(x, acc, e);
+	fprintf(stderr, "pmutop: listening on %s\n", exporter_addr(x));
 	int code = 0;
 	for (;;) {
 		struct loop_events ev;

@@ -1,14 +1,18 @@
 /* The exporter-toolkit web configuration: YAML read by libyaml, bcrypt checked by
- * libxcrypt. Only what pmutop can honour is accepted; anything else is one line. */
+ * libxcrypt. Only what pmutop can honour is accepted; anything else is one line. A
+ * password that passed bcrypt is remembered as its SHA-crypt under a salt of this run, so
+ * a scraper's every request costs one cheap hash and bcrypt runs once per credential. */
 #include "webconfig.h"
 
 #include <crypt.h>
 #include <errno.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <yaml.h>
 
 #define PEM_MAX (1 << 20)
@@ -16,12 +20,18 @@
 struct webuser {
 	char *name;
 	char *hash;
+	char memo[CRYPT_OUTPUT_SIZE]; /* under mu: the last password bcrypt passed, or "" */
 };
 
 struct webconfig {
 	char *cert, *key;
 	struct webuser *users;
 	size_t nusers;
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE]; /* SHA-crypt's salt for memos ("": none) */
+	pthread_mutex_t mu;
+	/* One bcrypt at a time: a stream of wrong passwords costs one CPU, not all. */
+	pthread_mutex_t bcrypt_mu;
+	unsigned long bcrypt_calls; /* under bcrypt_mu */
 };
 
 /* What an unknown user is checked against, so that it takes as long as a known one. */
@@ -98,6 +108,8 @@ static int read_pem(struct ctx *c, const yaml_node_t *n, const char *what, char 
 
 static int parse_tls(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 {
+	if (w->cert || w->key)
+		return fail(c, m, "tls_server_config is there twice");
 	if (m->type != YAML_MAPPING_NODE)
 		return fail(c, m, "tls_server_config must be a mapping");
 	yaml_node_t *cert = NULL, *key = NULL;
@@ -143,6 +155,8 @@ static bool is_bcrypt(const char *h)
 
 static int parse_users(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 {
+	if (w->users || w->nusers) /* libyaml keeps a repeated key */
+		return fail(c, m, "basic_auth_users is there twice");
 	if (is_null(m))
 		return 0;
 	if (m->type != YAML_MAPPING_NODE)
@@ -169,9 +183,12 @@ static int parse_users(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 		struct webuser *u = &w->users[w->nusers];
 		u->name = strdup(user);
 		u->hash = strdup(hash);
-		w->nusers++;
-		if (!u->name || !u->hash)
+		if (!u->name || !u->hash) {
+			free(u->name);
+			free(u->hash);
 			return fail(c, k, "out of memory");
+		}
+		w->nusers++;
 	}
 	return 0;
 }
@@ -180,7 +197,7 @@ static int parse_root(struct ctx *c, struct webconfig *w)
 {
 	yaml_node_t *root = yaml_document_get_root_node(c->doc);
 	if (is_null(root))
-		return 0; /* an empty file: plain HTTP, no users, as the toolkit does */
+		return 0; /* an empty file: refused by webconfig_load */
 	if (root->type != YAML_MAPPING_NODE)
 		return fail(c, root, "expected a mapping (tls_server_config, basic_auth_users)");
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
@@ -213,6 +230,12 @@ struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	struct webconfig *w = calloc(1, sizeof(*w));
+	if (w) {
+		pthread_mutex_init(&w->mu, NULL);
+		pthread_mutex_init(&w->bcrypt_mu, NULL);
+		if (!crypt_gensalt_rn("$5$", 1000, NULL, 0, w->setting, sizeof(w->setting)))
+			w->setting[0] = '\0'; /* no memo: bcrypt every time */
+	}
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	bool parsed = false;
@@ -234,6 +257,12 @@ struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 		r = parse_root(&c, w);
 		yaml_document_delete(&doc);
 	}
+	/* The toolkit serves plain HTTP to anyone for an empty file: a typo or a file not yet
+	 * written must not look like protection. */
+	if (!r && !w->cert && w->nusers == 0)
+		r = fail(&c, NULL,
+			 "sets neither tls_server_config nor basic_auth_users: it would serve "
+			 "plain HTTP to anyone (leave out --web-config for that)");
 	if (r) {
 		webconfig_free(w);
 		return NULL;
@@ -252,6 +281,9 @@ void webconfig_free(struct webconfig *w)
 		free(w->users[i].hash);
 	}
 	free(w->users);
+	pthread_mutex_destroy(&w->mu);
+	pthread_mutex_destroy(&w->bcrypt_mu);
+	explicit_bzero(w, sizeof(*w));
 	free(w);
 }
 
@@ -279,21 +311,70 @@ static bool same(const char *a, const char *b, size_t n)
 	return d == 0;
 }
 
-bool webconfig_check(const struct webconfig *w, const char *user, const char *password)
+/* crypt_rn(password, setting) into out (CRYPT_OUTPUT_SIZE); false when it fails. */
+static bool hash_into(const char *password, const char *setting, char *out)
 {
-	const char *hash = dummy_hash;
-	bool known = false;
-	for (size_t i = 0; i < w->nusers; i++)
-		if (!strcmp(w->users[i].name, user)) {
-			hash = w->users[i].hash;
-			known = true;
-		}
 	struct crypt_data *d = calloc(1, sizeof(*d));
 	if (!d)
 		return false;
-	const char *out = crypt_rn(password, hash, d, (int)sizeof(*d));
-	bool ok = out && strlen(out) == strlen(hash) && same(out, hash, strlen(hash));
+	const char *h = crypt_rn(password, setting, d, (int)sizeof(*d));
+	bool ok = h && h[0] == '$' && strlen(h) < CRYPT_OUTPUT_SIZE;
+	if (ok)
+		memcpy(out, h, strlen(h) + 1);
 	explicit_bzero(d, sizeof(*d));
 	free(d);
-	return ok && known;
+	return ok;
+}
+
+/* 1: PASSWORD is HASH's, 0: it is not, -EBUSY: other bcrypts kept it waiting too long. */
+static int bcrypt_matches(struct webconfig *w, const char *password, const char *hash)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += WEBCONFIG_BCRYPT_WAIT;
+	if (pthread_mutex_clocklock(&w->bcrypt_mu, CLOCK_MONOTONIC, &until))
+		return -EBUSY;
+	char out[CRYPT_OUTPUT_SIZE];
+	w->bcrypt_calls++;
+	bool ok = hash_into(password, hash, out);
+	pthread_mutex_unlock(&w->bcrypt_mu);
+	ok = ok && strlen(out) == strlen(hash) && same(out, hash, strlen(hash));
+	explicit_bzero(out, sizeof(out));
+	return ok;
+}
+
+int webconfig_check(struct webconfig *w, const char *user, const char *password)
+{
+	struct webuser *u = NULL;
+	for (size_t i = 0; i < w->nusers; i++)
+		if (!strcmp(w->users[i].name, user))
+			u = &w->users[i];
+	char memo[CRYPT_OUTPUT_SIZE] = "";
+	/* Hashed for an unknown user too: it takes as long as a known one. */
+	if (w->setting[0] && hash_into(password, w->setting, memo) && u) {
+		pthread_mutex_lock(&w->mu);
+		size_t n = strlen(memo);
+		bool hit = strlen(u->memo) == n && same(u->memo, memo, n);
+		pthread_mutex_unlock(&w->mu);
+		if (hit)
+			return 1;
+	}
+	int r = bcrypt_matches(w, password, u ? u->hash : dummy_hash);
+	if (r < 0)
+		return r;
+	bool ok = r == 1 && u != NULL;
+	if (ok && memo[0]) {
+		pthread_mutex_lock(&w->mu);
+		memcpy(u->memo, memo, sizeof(memo));
+		pthread_mutex_unlock(&w->mu);
+	}
+	return ok;
+}
+
+unsigned long webconfig_bcrypt_calls(struct webconfig *w)
+{
+	pthread_mutex_lock(&w->bcrypt_mu);
+	unsigned long n = w->bcrypt_calls;
+	pthread_mutex_unlock(&w->bcrypt_mu);
+	return n;
 }

@@ -21,7 +21,16 @@ const char *webconfig_key(const struct webconfig *w);
 /* The number of basic-auth users (0: no authentication). */
 size_t webconfig_nusers(const struct webconfig *w);
 
-/* USER with PASSWORD matches its bcrypt hash. An unknown user costs a hash too. */
-bool webconfig_check(const struct webconfig *w, const char *user, const char *password);
+/* Seconds a check waits for its turn at bcrypt before it gives up. */
+#define WEBCONFIG_BCRYPT_WAIT 1
+
+/* 1 when USER with PASSWORD matches its bcrypt hash, 0 when not, -EBUSY when bcrypts of
+ * other requests kept it waiting WEBCONFIG_BCRYPT_WAIT seconds. An unknown user and a wrong
+ * password cost a bcrypt each (one at a time); the password bcrypt passed last for a user
+ * costs only a SHA-crypt and never waits. Safe from several threads. */
+int webconfig_check(struct webconfig *w, const char *user, const char *password);
+
+/* bcrypt hashes computed so far (tests: a known password is hashed once). */
+unsigned long webconfig_bcrypt_calls(struct webconfig *w);
 
 #endif

@@ -7,7 +7,11 @@
  * fault per page, as in test_it_engine), one touches STEADY_PAGES pages every 10 ms. */
 #include "testutil.h"
 
+#include "exporter.h"
+#include "promacc.h"
+
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -235,7 +239,19 @@ static int setup(void **state)
 	snprintf(log, sizeof(log), "%s/prometheus.log", tmpdir);
 	char *pr[] = {"/usr/bin/prometheus", cfg, data, web, NULL};
 	prom = spawn(pr, log);
-	return pmutop > 0 && prom > 0 ? 0 : -1;
+	if (pmutop <= 0 || prom <= 0)
+		return -1;
+	/* Serving before any test connects (a bound, not a timed assertion: twice the tests'
+	 * own, for a machine loaded far beyond its CPUs). */
+	static char out[1 << 20];
+	for (double end = now() + 2 * WAIT_S; now() < end; usleep(100000))
+		if (scrape(out, sizeof(out)) == 0)
+			return 0;
+	snprintf(path, sizeof(path), "cat %s/pmutop.log", tmpdir);
+	sh(path, out, sizeof(out));
+	fprintf(stderr, "pmutop --listen %s not serving after %.0f s; its log: %s\n", listen,
+		2 * WAIT_S, out);
+	return -1;
 }
 
 /* Waits for a query to reach want (NAN: any value); returns the last value read. */
@@ -361,15 +377,28 @@ static void test_promtool(void **state)
 		fail_msg("promtool: %s", out);
 }
 
-static int connect_to(void)
+/* A connection to PORT from a loopback address of its own (127.0.0.N). */
+static int connect_port(unsigned n, unsigned port)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET,
-				.sin_port = htons((uint16_t)mport),
+				.sin_port = htons((uint16_t)port),
 				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000000u | n)};
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof(me)), 0);
 	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
 	return fd;
+}
+
+static int connect_from(unsigned n)
+{
+	return connect_port(n, mport);
+}
+
+static int connect_to(void)
+{
+	return connect_from(1);
 }
 
 /* Send req, read what comes back within 10 s: a status line or the end. Returns the
@@ -447,6 +476,247 @@ static void test_hostile_clients(void **state)
 	next_scrape_answers();
 }
 
+/* pmutop --listen 127.0.0.1:0 with more arguments, logging to NAME in tmpdir: its pid in
+ * *p, and the port its start-up line names (0: none within WAIT_S). */
+static unsigned start_listener(const char *name, char *const more[], pid_t *p)
+{
+	char log[600], cmd[700], out[4096];
+	snprintf(log, sizeof(log), "%s/%s", tmpdir, name);
+	char *argv[16] = {PMUTOP_BINARY, "--listen", "127.0.0.1:0", "-d", "0.5"};
+	for (int i = 0; more[i] && i < 10; i++)
+		argv[5 + i] = more[i];
+	*p = spawn(argv, log);
+	assert_true(*p > 0);
+	snprintf(cmd, sizeof(cmd), "cat %s 2>/dev/null", log);
+	const char *line = NULL;
+	for (double end = now() + WAIT_S; !line && now() < end; usleep(100000)) {
+		sh(cmd, out, sizeof(out));
+		line = strstr(out, "listening on 127.0.0.1:");
+	}
+	if (!line)
+		fprintf(stderr, "no 'listening on 127.0.0.1:PORT' within %.0f s: '%s'\n", WAIT_S,
+			out);
+	return line ? (unsigned)strtoul(line + strlen("listening on 127.0.0.1:"), NULL, 10) : 0;
+}
+
+/* --listen 0 binds a free port: the start-up line on stderr names it, and it serves. */
+static void test_listening_line(void **state)
+{
+	(void)state;
+	char cmd[700];
+	static char body[1 << 20];
+	char *none[] = {NULL};
+	pid_t p;
+	unsigned port = start_listener("port0.log", none, &p);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 5 http://127.0.0.1:%u/metrics", port);
+	int st = port ? sh(cmd, body, sizeof(body)) : -1;
+	stop(&p, SIGTERM);
+	assert_true(port > 0);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(body, "pmutop_build_info{"));
+}
+
+static unsigned count_fds(pid_t p)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)p);
+	DIR *d = opendir(path);
+	unsigned n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+#define SPARE_FDS 4
+
+/* Out of descriptors, idle connections do not keep a scrape out: with SPARE_FDS left
+ * under its limit and 30 idle connections queued beyond them, the scrape takes less than
+ * the deadline for a request head (it did not wait for idle ones to time out). */
+static void test_out_of_descriptors(void **state)
+{
+	(void)state;
+	char pid[16], cmd[256];
+	static char body[1 << 20];
+	snprintf(pid, sizeof(pid), "%d", (int)worker);
+	char *more[] = {"-e", "task-clock", "-p", pid, NULL};
+	pid_t p;
+	unsigned port = start_listener("nofile.log", more, &p);
+	assert_true(port > 0);
+	usleep(1000000); /* a few ticks: what it holds settles (not a timed assertion) */
+	struct rlimit rl;
+	assert_int_equal(prlimit(p, RLIMIT_NOFILE, NULL, &rl), 0);
+	rl.rlim_cur = count_fds(p) + SPARE_FDS;
+	assert_int_equal(prlimit(p, RLIMIT_NOFILE, &rl, NULL), 0);
+	int idle[30];
+	for (int i = 0; i < 30; i++)
+		idle[i] = connect_port(1, port);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 10 http://127.0.0.1:%u/metrics", port);
+	double start = now();
+	int st = sh(cmd, body, sizeof(body));
+	double end = now();
+	fprintf(stderr, "scrape with %d descriptors left and 30 idle connections: %.3f s\n",
+		SPARE_FDS, end - start);
+	for (int i = 0; i < 30; i++)
+		close(idle[i]);
+	stop(&p, SIGTERM);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(body, "pmutop_build_info{"));
+	if (end - start >= EXPORTER_HEAD_SECONDS)
+		fail_msg("the scrape took %.1f s: it waited for idle connections to time out",
+			 end - start);
+}
+
+/* HTTP/1.1 requires Host (RFC 9112 3.2): without it, 400; HTTP/1.0 may leave it out. */
+static void test_host_required(void **state)
+{
+	(void)state;
+	const char nohost[] = "GET /metrics HTTP/1.1\r\n\r\n";
+	assert_int_equal(hostile(nohost, sizeof(nohost) - 1), 400);
+	const char old[] = "GET /metrics HTTP/1.0\r\n\r\n";
+	assert_int_equal(hostile(old, sizeof(old) - 1), 200);
+	next_scrape_answers();
+}
+
+struct timed_scrape {
+	int status;
+	double start, end;
+};
+
+static void timed_scrape(struct timed_scrape *t)
+{
+	static char out[1 << 20];
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 20 http://127.0.0.1:%u/metrics", mport);
+	t->start = now();
+	t->status = sh(cmd, out, sizeof(out));
+	if (!strstr(out, "pmutop_build_info{"))
+		t->status = -1;
+	t->end = now();
+}
+
+/* Whether the server has closed fd (EOF or reset), without waiting. */
+static bool closed_by_server(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	char c;
+	return poll(&p, 1, 0) == 1 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+}
+
+#define SLOW 16
+#define IDLE 100
+
+/* 16 slow-loris clients (a header byte a second, from 127.0.0.2) and 100 idle ones from
+ * the scraper's own address do not keep a scrape out: it takes less than the deadline for
+ * a request head (it did not wait for one to free a slot), at most EXPORTER_PER_ADDRESS
+ * idle ones are still open then, and every slow one is closed although it never stops
+ * sending. */
+static void test_slow_and_idle_clients(void **state)
+{
+	(void)state;
+	int slow[SLOW], idle[IDLE];
+	double closed_at[SLOW] = {0};
+	struct timed_scrape alone, t;
+	timed_scrape(&alone); /* for the log: the same scrape with nobody else there */
+	double start = now();
+	const char head[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+	for (int i = 0; i < SLOW; i++) {
+		slow[i] = connect_from(2);
+		assert_int_equal(send(slow[i], head, sizeof(head) - 1, MSG_NOSIGNAL),
+				 (ssize_t)sizeof(head) - 1);
+	}
+	for (int i = 0; i < IDLE; i++)
+		idle[i] = connect_from(1);
+	timed_scrape(&t);
+	unsigned idle_open = 0;
+	for (int i = 0; i < IDLE; i++)
+		idle_open += !closed_by_server(idle[i]);
+	unsigned open = SLOW;
+	double first_closed = 0, end = now() + WAIT_S;
+	while (open > 0 && now() < end) {
+		for (int i = 0; i < SLOW; i++) {
+			if (closed_at[i] > 0)
+				continue;
+			if (closed_by_server(slow[i]) ||
+			    send(slow[i], "a", 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+				closed_at[i] = now();
+				if (first_closed == 0)
+					first_closed = closed_at[i];
+				open--;
+			}
+		}
+		usleep(1000000);
+	}
+	double last_closed = 0;
+	for (int i = 0; i < SLOW; i++)
+		last_closed = closed_at[i] > last_closed ? closed_at[i] : last_closed;
+	fprintf(stderr,
+		"scrape alone %.3f s, beside %d slow and %d idle clients %.3f s (%u idle ones "
+		"open then); slow ones closed %.1f-%.1f s after they connected (fed a byte a "
+		"second), %u open\n",
+		alone.end - alone.start, SLOW, IDLE, t.end - t.start, idle_open,
+		first_closed - start, last_closed - start, open);
+	for (int i = 0; i < SLOW; i++)
+		close(slow[i]);
+	for (int i = 0; i < IDLE; i++) {
+		struct pollfd p = {.fd = idle[i], .events = POLLIN};
+		char c;
+		assert_int_equal(poll(&p, 1, 15000), 1);
+		assert_true(recv(idle[i], &c, 1, 0) <= 0);
+		close(idle[i]);
+	}
+	if (t.status != 0)
+		fail_msg("the scrape failed (%d) after %.1f s", t.status, t.end - t.start);
+	if (t.end - t.start >= EXPORTER_HEAD_SECONDS)
+		fail_msg("the scrape took %.1f s, a deadline for a request head: it waited for a "
+			 "slot",
+			 t.end - t.start);
+	if (idle_open > EXPORTER_PER_ADDRESS)
+		fail_msg("%u idle connections from one address open, the cap is %d", idle_open,
+			 EXPORTER_PER_ADDRESS);
+	if (open > 0)
+		fail_msg("%u slow clients still open after %.0f s", open, WAIT_S);
+	next_scrape_answers();
+}
+
+/* The status line of a GET /metrics to port on 127.0.0.1 (0: closed, -1: none in 10 s). */
+static int get_status(unsigned port)
+{
+	int fd = connect_port(1, port);
+	const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+	assert_int_equal(send(fd, req, sizeof(req) - 1, MSG_NOSIGNAL), (ssize_t)sizeof(req) - 1);
+	char buf[64] = "";
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	int st = -1;
+	if (poll(&p, 1, 10000) == 1) {
+		ssize_t n = recv(fd, buf, sizeof(buf) - 1, 0);
+		st = n <= 0 ? 0 : strncmp(buf, "HTTP/1.", 7) == 0 ? atoi(buf + 9) : -2;
+	}
+	close(fd);
+	return st;
+}
+
+/* Between start and the first exposition (the engine starting), a scrape gets 503 with
+ * Retry-After, not a 200 with an empty body that reads as a target without series. */
+static void test_not_served_before_published(void **state)
+{
+	(void)state;
+	char err[256];
+	struct exporter *x = exporter_new("127.0.0.1:0", NULL, err, sizeof(err));
+	if (!x)
+		fail_msg("%s", err);
+	assert_int_equal(get_status(exporter_port(x)), 503);
+	struct promacc_opts o = {.top = 10};
+	struct promacc *a = promacc_new(&o);
+	assert_non_null(a);
+	struct promtext_info in = {.version = "test"};
+	assert_int_equal(exporter_publish(x, a, &in), 0);
+	assert_int_equal(get_status(exporter_port(x)), 200);
+	promacc_free(a);
+	exporter_free(x);
+}
+
 static void test_sigterm_exits_0(void **state)
 {
 	(void)state;
@@ -460,9 +730,19 @@ static void test_sigterm_exits_0(void **state)
 
 int main(void)
 {
+	/* PMUTOP_TEST_ONLY=test_hostile* runs a few (cmocka's pattern) while working on them. */
+	if (getenv("PMUTOP_TEST_ONLY"))
+		cmocka_set_test_filter(getenv("PMUTOP_TEST_ONLY"));
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exact_faults),	   cmocka_unit_test(test_promtool),
-		cmocka_unit_test(test_rate_matches_batch), cmocka_unit_test(test_hostile_clients),
+		cmocka_unit_test(test_exact_faults),
+		cmocka_unit_test(test_promtool),
+		cmocka_unit_test(test_rate_matches_batch),
+		cmocka_unit_test(test_hostile_clients),
+		cmocka_unit_test(test_host_required),
+		cmocka_unit_test(test_slow_and_idle_clients),
+		cmocka_unit_test(test_listening_line),
+		cmocka_unit_test(test_out_of_descriptors),
+		cmocka_unit_test(test_not_served_before_published),
 		cmocka_unit_test(test_sigterm_exits_0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -37,3 +37,9 @@ unsigned exporter_port(const struct exporter *x)
 	(void)x;
 	return 0;
 }
+
+const char *exporter_addr(const struct exporter *x)
+{
+	(void)x;
+	return "";
+}
