@@ -3,7 +3,9 @@
  * events under a lowered soft RLIMIT_NOFILE, on 200 idle children and one busy one that
  * is found last (the newest pids): it has counters from the start, ahead of idle tasks
  * found before it; and an idle child that starts to spin gets them from one that
- * sleeps. */
+ * sleeps. Nothing depends on how much CPU a spinner gets on a busy machine (or under
+ * valgrind): what must happen within a few ticks is waited for, up to MAX_TICKS, and a
+ * spinner's count need only be above zero. */
 #include "testutil.h"
 
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include "evset.h"
 
 #define IDLE 200
+#define MAX_TICKS 100 /* 30 s of 0.3 s ticks: a deadline, never a speed */
 
 static pid_t idle[IDLE];
 static pid_t busy;
@@ -100,6 +103,11 @@ static void nap(double s)
 	nanosleep(&ts, NULL);
 }
 
+static bool counted(const struct mrow *r)
+{
+	return r && r->v[0].state == VAL_EXACT && r->v[0].v > 0;
+}
+
 static void test_busiest_keep_counters(void **state)
 {
 	(void)state;
@@ -110,6 +118,11 @@ static void test_busiest_keep_counters(void **state)
 	have_set = true;
 	evset_probe(&set, false);
 	/* One descriptor per task: 150 cannot hold the machine's tasks and our 201. */
+	/* Our own name, while this process still has descriptors to open the database. */
+	struct passwd *pw = getpwuid(geteuid());
+	assert_non_null(pw);
+	char me[64];
+	snprintf(me, sizeof(me), "%s", pw->pw_name);
 	nap(0.3); /* the busy child has run a while when pmutop starts, as top's busiest has */
 	struct rlimit low = {150, saved.rlim_max};
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
@@ -129,9 +142,7 @@ static void test_busiest_keep_counters(void **state)
 			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), m->nfd_short);
 	assert_true(m->nfd_short > 0);
 	/* Its owner's name, looked up before the descriptors ran out (USER read 0). */
-	struct passwd *pw = getpwuid(geteuid());
-	assert_non_null(pw);
-	assert_string_equal(r->user, pw->pw_name);
+	assert_string_equal(r->user, me);
 	/* An idle child without descriptors that starts to spin gets them from a task
 	 * that sleeps, within a few ticks (balance_fds, twice a second). */
 	pid_t late = 0;
@@ -142,25 +153,31 @@ static void test_busiest_keep_counters(void **state)
 	}
 	assert_true(late > 0);
 	kill(late, SIGUSR1);
-	for (int i = 0; i < 8; i++) {
+	int ticks = 1;
+	const struct mrow *lr = proc_row(m, late);
+	for (; ticks <= MAX_TICKS && !counted(lr); ticks++) {
 		nap(0.3);
 		engine_tick(e);
+		lr = proc_row(m, late);
 	}
-	const struct mrow *lr = proc_row(m, late);
 	assert_non_null(lr);
-	if (lr->v[0].state != VAL_EXACT || lr->v[0].v < 0.1e9)
-		fail_msg("the child that got busy is %s (%s, %.0f ns) after 8 ticks",
-			 val_state_str(lr->v[0].state), val_why_str(lr->v[0].why), lr->v[0].v);
+	if (!counted(lr))
+		fail_msg("the child that got busy is %s (%s, %.0f ns) after %d ticks",
+			 val_state_str(lr->v[0].state), val_why_str(lr->v[0].why), lr->v[0].v,
+			 MAX_TICKS);
+	print_message("  the child that got busy is counted after %d ticks\n", ticks);
 	assert_true(m->nfd_short > 0);
 	/* The limit is in use, not left idle: counters fill it but for the reserve. */
 	assert_true(engine_open_fds(e) > 100);
 	r = proc_row(m, busy);
 	assert_non_null(r);
 	if (r->v[0].state != VAL_EXACT)
-		fail_msg("the busy task is %s (%s) after 9 ticks, %u tasks short",
-			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), m->nfd_short);
-	/* It spins: most of each 0.3 s interval on a CPU. */
-	assert_true(r->v[0].v > 0.1e9);
+		fail_msg("the busy task is %s (%s) %d ticks later, %u tasks short",
+			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), ticks,
+			 m->nfd_short);
+	/* It spins: it ran in the interval, however little of it a busy machine gave it. */
+	if (!(r->v[0].v > 0))
+		fail_msg("the busy task counted %.0f ns in an interval", r->v[0].v);
 	/* An idle child without descriptors reads n/c (fd limit), never 0; one that just
 	 * got them, n/c (starting). */
 	unsigned short_seen = 0;
@@ -176,13 +193,13 @@ static void test_busiest_keep_counters(void **state)
 	/* The idle children end: their descriptors go to the tasks still short. */
 	unsigned before = m->nfd_short;
 	reap(idle, IDLE);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < MAX_TICKS && m->nfd_short >= before; i++) {
 		nap(0.3);
 		engine_tick(e);
 	}
 	if (m->nfd_short >= before)
-		fail_msg("%u tasks short after the idle ones ended, %u before", m->nfd_short,
-			 before);
+		fail_msg("%u tasks short %d ticks after the idle ones ended, %u before",
+			 m->nfd_short, MAX_TICKS, before);
 }
 
 /* pmutop itself with 40 descriptors (ulimit -n 40): the users' names are there, never a
