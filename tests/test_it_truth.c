@@ -45,6 +45,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine.h"
+#include "evset.h"
+
 #define DEADLINE_S 60.0
 #define FORK_RATE 30	    /* short-lived processes a second, in the cgroup */
 #define FORK_SECONDS 3	    /* ... for this long */
@@ -1042,6 +1045,147 @@ static void test_exporter_known_faults(void **state)
 		fail_msg("pmutop --listen: status %#x at SIGTERM", st);
 }
 
+/* ---- 6. events changed mid-run: the kept event's tick against the task's own count ---- */
+
+struct worker {
+	pid_t pid;
+	int cmd, ack;
+};
+
+static void worker_start(struct worker *w)
+{
+	int c[2], d[2];
+	assert_int_equal(pipe(c), 0);
+	assert_int_equal(pipe(d), 0);
+	w->pid = fork();
+	assert_true(w->pid >= 0);
+	if (w->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(c[1]);
+		close(d[0]);
+		worker_loop(c[0], d[1]);
+	}
+	close(c[0]);
+	close(d[1]);
+	w->cmd = c[1];
+	w->ack = d[0];
+}
+
+/* n pages touched; the worker's own page-fault count after them. */
+static uint64_t worker_round(struct worker *w, uint32_t n)
+{
+	uint64_t f;
+	assert_int_equal(write(w->cmd, &n, sizeof(n)), sizeof(n));
+	assert_int_equal(read(w->ack, &f, sizeof(f)), sizeof(f));
+	return f;
+}
+
+static void worker_stop(struct worker *w)
+{
+	uint32_t n = 0;
+	assert_int_equal(write(w->cmd, &n, sizeof(n)), sizeof(n));
+	waitpid(w->pid, NULL, 0);
+	close(w->cmd);
+	close(w->ack);
+}
+
+static struct val pf_of(const struct engine *e, pid_t pid)
+{
+	const struct model *m = engine_model(e);
+	int ev = -1;
+	for (unsigned i = 0; i < m->nevents; i++)
+		if (strcmp(m->events[i].key, "page-faults") == 0)
+			ev = (int)i;
+	assert_true(ev >= 0);
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (m->rows[i].kind == ROW_PROC && m->rows[i].pid == pid)
+			return m->rows[i].v[ev];
+	fail_msg("no row of pid %d", (int)pid);
+	return (struct val){0};
+}
+
+/* page-faults is kept from one set to the next; the tick that holds the change must
+ * count the worker's faults before and after it, or say that it did not. */
+static void events_switch(bool bpf, const char *from, const char *to)
+{
+	if (geteuid() != 0)
+		skip();
+	struct worker w;
+	worker_start(&w);
+	struct evset a, b;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&a, from, NULL, &perr), 0);
+	evset_probe(&a, false);
+	assert_int_equal(evset_parse(&b, to, NULL, &perr), 0);
+	evset_probe(&b, false);
+	int err, bpf_err = 0;
+	struct engine_opts o = {.root = "",
+				.scope = bpf ? SCOPE_ALL : SCOPE_PIDS,
+				.pids = &w.pid,
+				.npids = 1,
+				.bpf = bpf,
+				.bpf_err = &bpf_err,
+				.interval = 0.2};
+	struct engine *e = engine_new(&a, &o, &err);
+	if (!e && bpf) {
+		worker_stop(&w);
+		evset_free(&a);
+		evset_free(&b);
+		print_message("  bpf backend unavailable (%s); skipped\n", engine_bpf_why(bpf_err));
+		skip();
+	}
+	assert_non_null(e);
+	uint64_t fw = worker_round(&w, 1);
+	engine_tick(e);
+	uint64_t f0 = worker_round(&w, 100);
+	engine_tick(e);
+	struct val before = pf_of(e, w.pid);
+	worker_round(&w, 100);
+	assert_int_equal(engine_set_evset(e, &b), 0);
+	uint64_t f2 = worker_round(&w, 50);
+	engine_tick(e);
+	struct val v = pf_of(e, w.pid);
+	print_message("  %s, %s -> %s: the tick before %.0f (%s; own count %llu), the tick of "
+		      "the change %.0f (%s; own count %llu)\n",
+		      bpf ? "bpf" : "perf", from, to, before.v, val_state_str(before.state),
+		      (unsigned long long)(f0 - fw), v.v, val_state_str(v.state),
+		      (unsigned long long)(f2 - f0));
+	worker_stop(&w);
+	engine_free(e);
+	evset_free(&a);
+	evset_free(&b);
+	/* Exact means every fault of the interval: its own count, to the fault (the pipe's
+	 * calls may fault a page or two that getrusage sees in the next round). */
+	if (before.state == VAL_EXACT && !within(before.v, (double)(f0 - fw), 0, 2))
+		fail_msg("%s backend: a tick with no change reads %.0f page faults, the task made "
+			 "%llu",
+			 bpf ? "bpf" : "perf", before.v, (unsigned long long)(f0 - fw));
+	if (v.state == VAL_EXACT && !within(v.v, (double)(f2 - f0), 0, 2))
+		fail_msg("%s backend, events %s -> %s: the tick of the change reads %.0f page "
+			 "faults exact, the task made %llu",
+			 bpf ? "bpf" : "perf", from, to, v.v, (unsigned long long)(f2 - f0));
+}
+
+static void test_events_switch_perf(void **state)
+{
+	(void)state;
+	events_switch(false, "page-faults", "page-faults,context-switches");
+	events_switch(false, "page-faults,task-clock", "{page-faults,task-clock}");
+	events_switch(false, "page-faults,context-switches", "page-faults");
+}
+
+static void test_events_switch_bpf(void **state)
+{
+	(void)state;
+#ifdef PMUTOP_NO_BPF
+	skip();
+#else
+	events_switch(true, "page-faults", "page-faults,context-switches");
+	events_switch(true, "page-faults,task-clock", "{page-faults,task-clock}");
+	events_switch(true, "page-faults,context-switches", "page-faults");
+#endif
+}
+
 /* ---- setup --------------------------------------------------------------------------- */
 
 static int setup(void **state)
@@ -1081,6 +1225,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_command_perf),
 		cmocka_unit_test(test_command_bpf),
 		cmocka_unit_test(test_exporter_known_faults),
+		cmocka_unit_test(test_events_switch_perf),
+		cmocka_unit_test(test_events_switch_bpf),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
