@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "engine.h"
 #include "evset.h"
 
@@ -66,20 +67,6 @@ static char self[4096];
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void nap_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /* A path in the run's directory; each call has a buffer of its own (never reused). */
 static const char *tmp(const char *name)
 {
@@ -88,59 +75,6 @@ static const char *tmp(const char *name)
 	assert_true(k < 128);
 	snprintf(buf[k], sizeof(buf[k]), "%s/%s", tmpdir, name);
 	return buf[k++];
-}
-
-/* argv with stdout and stderr to files; it dies with this program. */
-static pid_t spawn(char *const argv[], const char *out, const char *err)
-{
-	pid_t p = fork();
-	if (p == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (o < 0 || e < 0)
-			_exit(126);
-		dup2(o, 1);
-		dup2(e, 2);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return p;
-}
-
-/* Wait for p to end, SIGKILL at the deadline; its wait status, or -1. */
-static int reap(pid_t p, double deadline_s)
-{
-	int st;
-	double end = now() + deadline_s;
-	for (;;) {
-		pid_t r = waitpid(p, &st, WNOHANG);
-		if (r == p)
-			return st;
-		if (r < 0)
-			return -1;
-		if (now() > end) {
-			kill(p, SIGKILL);
-			waitpid(p, &st, 0);
-			return -1;
-		}
-		nap_ms(20);
-	}
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *s = malloc((size_t)n + 1);
-	assert_non_null(s);
-	s[fread(s, 1, (size_t)n, f)] = '\0';
-	fclose(f);
-	return s;
 }
 
 /* ---- pmutop's CSV (README: tick,time,interval,kind,pid,tid,cpu,command,event,value,
@@ -223,40 +157,14 @@ static void csv_sum(const char *csv, const char *event, row_match match, const v
 	free(copy);
 }
 
-/* Interval blocks printed so far (the highest tick number). */
-static long csv_ticks(const char *path)
-{
-	char *csv = slurp(path);
-	long t = 0;
-	for (char *l = csv; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (isdigit((unsigned char)*l)) {
-			long k = strtol(l, NULL, 10);
-			t = k > t ? k : t;
-		}
-	free(csv);
-	return t;
-}
-
-/* Wait until pmutop (writing CSV to path) has printed tick n; false if it ended first. */
-static bool wait_tick(pid_t p, const char *path, long n)
-{
-	double end = now() + DEADLINE_S;
-	while (csv_ticks(path) < n) {
-		if (now() > end || waitpid(p, NULL, WNOHANG) != 0)
-			return false;
-		nap_ms(20);
-	}
-	return true;
-}
-
 /* wait_tick, or fail with what pmutop said on stderr. */
 static void need_tick(pid_t p, const char *out, const char *err, long n)
 {
-	if (wait_tick(p, out, n))
+	if (testutil_wait_tick(p, out, n, DEADLINE_S))
 		return;
-	char *e = slurp(err);
+	char *e = testutil_slurp(err);
 	fail_msg("pmutop (%s) ended or printed no tick %ld within %.0f s (it printed %ld): %s", out,
-		 n, DEADLINE_S, csv_ticks(out), e);
+		 n, DEADLINE_S, testutil_csv_ticks(out), e);
 }
 
 static bool match_pid(char *f[NF], const void *arg)
@@ -269,83 +177,30 @@ static bool match_cgroup(char *f[NF], const void *arg)
 	return strcmp(f[F_KIND], "cgroup") == 0 && strcmp(f[F_CGROUP], (const char *)arg) == 0;
 }
 
-/* ---- perf stat, started disabled and driven through its control fifo ---------------- */
+/* ---- perf stat, started disabled and driven through its control fifo (testutil) ---- */
 
-struct perf {
-	pid_t pid;
-	int ctl, ack;
-	char out[512];
-};
-
-static bool perf_cmd(struct perf *p, const char *cmd)
+static void perf_start(struct testutil_perf *p, const char *events, const char *const extra[])
 {
-	if (write(p->ctl, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
-		return false;
-	struct pollfd pf = {.fd = p->ack, .events = POLLIN};
-	char buf[16];
-	if (poll(&pf, 1, (int)(DEADLINE_S * 1000)) != 1)
-		return false;
-	return read(p->ack, buf, sizeof(buf)) > 0;
-}
-
-/* perf stat -x, -e EVENTS [extra...], counting nothing until perf_enable. */
-static void perf_start(struct perf *p, const char *events, const char *const extra[])
-{
-	static int n;
-	char ctl[600], ack[600], control[1300], tag[32];
-	snprintf(tag, sizeof(tag), "perf%d", n++);
-	snprintf(ctl, sizeof(ctl), "%s.ctl", tmp(tag));
-	snprintf(ack, sizeof(ack), "%s.ack", tmp(tag));
-	snprintf(p->out, sizeof(p->out), "%s.out", tmp(tag));
-	assert_int_equal(mkfifo(ctl, 0600), 0);
-	assert_int_equal(mkfifo(ack, 0600), 0);
-	snprintf(control, sizeof(control), "fifo:%s,%s", ctl, ack);
-	char *argv[32] = {"/usr/bin/perf", "stat",  "-x,", "--no-big-num", "-D", "-1",
-			  "--control",	   control, "-e",  (char *)events};
-	int k = 10;
-	for (int i = 0; extra[i] && k < 30; i++)
-		argv[k++] = (char *)extra[i];
-	argv[k] = NULL;
-	p->pid = spawn(argv, tmp("perf.stdout"), p->out);
-	assert_true(p->pid > 0);
-	/* Read and write ends held here: opening never waits for perf. */
-	p->ctl = open(ctl, O_RDWR);
-	p->ack = open(ack, O_RDWR);
-	assert_true(p->ctl >= 0 && p->ack >= 0);
-	if (!perf_cmd(p, "enable\n"))
-		fail_msg("perf stat did not acknowledge 'enable' within %.0f s", DEADLINE_S);
-}
-
-/* Stop perf stat (disable first when it still runs: perf stat -p ends with its task). */
-static void perf_stop(struct perf *p, bool running)
-{
-	if (running) {
-		if (!perf_cmd(p, "disable\n"))
-			fail_msg("perf stat did not acknowledge 'disable'");
-		kill(p->pid, SIGINT);
+	if (!testutil_perf_start(p, tmpdir, events, extra, DEADLINE_S)) {
+		char *e = testutil_slurp(p->out);
+		fail_msg("perf stat -e %s did not start counting within %.0f s: %s", events,
+			 DEADLINE_S, e);
 	}
-	int st = reap(p->pid, DEADLINE_S);
-	close(p->ctl);
-	close(p->ack);
-	if (st == -1)
-		fail_msg("perf stat did not end within %.0f s", DEADLINE_S);
 }
 
-/* One event's count in what perf stat -x, wrote. */
-static double perf_value(const struct perf *p, const char *event)
+static void perf_stop(struct testutil_perf *p, bool running)
 {
-	char *out = slurp(p->out);
-	double v = NAN;
-	for (char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		char val[64], unit[64], ev[128];
-		if (sscanf(l, "%63[^,],%63[^,],%127[^,\n]", val, unit, ev) == 3 ||
-		    (sscanf(l, "%63[^,],,%127[^,\n]", val, ev) == 2 && (unit[0] = 0, 1)))
-			if (strcmp(ev, event) == 0 && isdigit((unsigned char)val[0]))
-				v = strtod(val, NULL);
-	}
-	if (isnan(v))
+	if (!testutil_perf_stop(p, running, DEADLINE_S))
+		fail_msg("perf stat did not stop within %.0f s", DEADLINE_S);
+}
+
+static double perf_value(const struct testutil_perf *p, const char *event)
+{
+	double v = testutil_perf_value(p, event);
+	if (v < 0) {
+		char *out = testutil_slurp(p->out);
 		fail_msg("perf stat gave no '%s':\n%s", event, out);
-	free(out);
+	}
 	return v;
 }
 
@@ -368,7 +223,7 @@ static int workload_forks(void)
 		if (c < 0)
 			return 1;
 		waitpid(c, NULL, 0);
-		nap_ms(25); /* a run of a few ticks: the replay has intervals to compare */
+		testutil_nap_ms(25); /* a run of a few ticks: the replay has intervals to compare */
 	}
 	return 0;
 }
@@ -406,8 +261,8 @@ static void gate_open(struct gated *g)
 
 static void spin_us(long us)
 {
-	double end = now() + (double)us / 1e6;
-	while (now() < end)
+	double end = testutil_now() + (double)us / 1e6;
+	while (testutil_now() < end)
 		;
 }
 
@@ -468,19 +323,8 @@ static void cgroup_move(pid_t pid)
 
 static bool cgroup_make(void)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	char line[1024], mnt[512] = "";
-	while (f && fgets(line, sizeof(line), f)) {
-		char *dash = strstr(line, " - cgroup2 ");
-		char m[512];
-		if (dash && sscanf(line, "%*s %*s %*s %*s %511s", m) == 1) {
-			snprintf(mnt, sizeof(mnt), "%s", m);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	if (!*mnt)
+	char mnt[512];
+	if (cgroup_mount("", mnt, sizeof(mnt)) != 0)
 		return false;
 	snprintf(cg_rel, sizeof(cg_rel), "pmutop-truth-%d", (int)getpid());
 	snprintf(cg_dir, sizeof(cg_dir), "%s/%s", mnt, cg_rel);
@@ -503,28 +347,29 @@ static void test_cgroup_forks(void **state)
 	struct gated w;
 	gated_start(&w, forker);
 	cgroup_move(w.pid);
-	pid_t g = spawn(ga, g_out, tmp("G.err")), c = spawn(ca, c_out, tmp("cgroups.err"));
+	pid_t g = testutil_spawn(ga, g_out, tmp("G.err")),
+	      c = testutil_spawn(ca, c_out, tmp("cgroups.err"));
 	assert_true(g > 0 && c > 0);
 	need_tick(g, g_out, tmp("G.err"), 1);
 	need_tick(c, c_out, tmp("cgroups.err"), 1);
-	struct perf p;
+	struct testutil_perf p;
 	const char *pe[] = {"-a", "-G", cg_rel, NULL};
 	perf_start(&p, "page-faults", pe);
 	gate_open(&w);
-	int st = reap(w.pid, DEADLINE_S + FORK_SECONDS);
+	int st = testutil_reap(w.pid, DEADLINE_S + FORK_SECONDS);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	perf_stop(&p, true);
 	double perf_v = perf_value(&p, "page-faults");
-	long tg = csv_ticks(g_out), tc = csv_ticks(c_out);
+	long tg = testutil_csv_ticks(g_out), tc = testutil_csv_ticks(c_out);
 	need_tick(g, g_out, tmp("G.err"), tg + 2);
 	need_tick(c, c_out, tmp("cgroups.err"), tc + 2);
 	kill(g, SIGINT);
 	kill(c, SIGINT);
-	assert_int_equal(reap(g, DEADLINE_S), 0);
-	assert_int_equal(reap(c, DEADLINE_S), 0);
+	assert_int_equal(testutil_reap(g, DEADLINE_S), 0);
+	assert_int_equal(testutil_reap(c, DEADLINE_S), 0);
 	rmdir(cg_dir);
 
-	char *gcsv = slurp(g_out), *ccsv = slurp(c_out);
+	char *gcsv = testutil_slurp(g_out), *ccsv = testutil_slurp(c_out);
 	struct sum gs, cs;
 	csv_sum(gcsv, "page-faults", match_cgroup, want_cg, &gs);
 	csv_sum(ccsv, "page-faults", match_cgroup, want_cg, &cs);
@@ -579,29 +424,29 @@ static void switching_task(const char *backend)
 		     "-d",
 		     "0.5",
 		     NULL};
-	pid_t m = spawn(a, out, err);
+	pid_t m = testutil_spawn(a, out, err);
 	assert_true(m > 0);
 	need_tick(m, out, err, 1);
 	char pid[16];
 	snprintf(pid, sizeof(pid), "%d", (int)w.pid);
-	struct perf p;
+	struct testutil_perf p;
 	const char *pe[] = {"-p", pid, NULL};
 	perf_start(&p, "task-clock,context-switches", pe);
 	gate_open(&w);
-	int st = reap(w.pid, DEADLINE_S + 10);
+	int st = testutil_reap(w.pid, DEADLINE_S + 10);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	/* perf stat -p ends with the task it watched. */
 	perf_stop(&p, false);
 	double perf_tc = perf_value(&p, "task-clock");
 	double perf_cs = perf_value(&p, "context-switches");
-	long t = csv_ticks(out);
+	long t = testutil_csv_ticks(out);
 	need_tick(m, out, err, t + 2);
 	kill(m, SIGINT);
-	assert_int_equal(reap(m, DEADLINE_S), 0);
+	assert_int_equal(testutil_reap(m, DEADLINE_S), 0);
 	kill(b.pid, SIGKILL);
 	waitpid(b.pid, NULL, 0);
 
-	char *csv = slurp(out);
+	char *csv = testutil_slurp(out);
 	struct sum tc, cs;
 	csv_sum(csv, "task-clock", match_pid, &w.pid, &tc);
 	csv_sum(csv, "context-switches", match_pid, &w.pid, &cs);
@@ -668,7 +513,7 @@ static void many_threads(void)
 	 * count whichever of its threads hold descriptors. */
 	for (;;) {
 		testutil_touch_pages(1);
-		nap_ms(1);
+		testutil_nap_ms(1);
 	}
 }
 
@@ -687,15 +532,15 @@ static void test_fd_limit_threads(void **state)
 	gate_open(&w);
 	char task[64];
 	snprintf(task, sizeof(task), "/proc/%d/task", (int)w.pid);
-	double end = now() + DEADLINE_S;
+	double end = testutil_now() + DEADLINE_S;
 	for (;;) {
 		struct stat sb;
 		assert_int_equal(stat(task, &sb), 0);
 		if (sb.st_nlink >= THREADS + 2)
 			break;
-		if (now() > end)
+		if (testutil_now() > end)
 			fail_msg("the workload did not start its %d threads", THREADS);
-		nap_ms(50);
+		testutil_nap_ms(50);
 	}
 	char pid[16];
 	snprintf(pid, sizeof(pid), "%d", (int)w.pid);
@@ -717,15 +562,15 @@ static void test_fd_limit_threads(void **state)
 	}
 	/* Four blocks of the live process; ending before is a defect, reported after what
 	 * the blocks it printed say. */
-	bool ok = wait_tick(m, out, 4);
+	bool ok = testutil_wait_tick(m, out, 4, DEADLINE_S);
 	kill(m, SIGINT);
-	int st = reap(m, DEADLINE_S);
+	int st = testutil_reap(m, DEADLINE_S);
 	kill(w.pid, SIGKILL);
 	waitpid(w.pid, NULL, 0);
 
 	/* Per tick: the process row is exact only when every thread row is. */
-	char *csv = slurp(out);
-	long ticks = csv_ticks(out);
+	char *csv = testutil_slurp(out);
+	long ticks = testutil_csv_ticks(out);
 	unsigned short_ticks = 0;
 	for (long t = 1; t <= ticks; t++) {
 		unsigned nc = 0, exact = 0;
@@ -762,7 +607,7 @@ static void test_fd_limit_threads(void **state)
 	free(csv);
 	print_message("  %ld ticks, %u of them with threads n/c (fd limit)\n", ticks, short_ticks);
 	if (!ok) {
-		char *e = slurp(tmp("threads.err"));
+		char *e = testutil_slurp(tmp("threads.err"));
 		fail_msg("pmutop -p %s at %d descriptors ended after %ld blocks while the process "
 			 "lived (status %#x): %s",
 			 pid, FD_LIMIT, ticks, st, e);
@@ -962,11 +807,11 @@ static double scrape(unsigned port, const char *metric, pid_t pid, const char *e
  * the deadline. */
 static double scrape_settled(unsigned port, pid_t w, pid_t clock)
 {
-	double last = scrape(port, EVENTS, clock, "task-clock"), end = now() + DEADLINE_S;
+	double last = scrape(port, EVENTS, clock, "task-clock"), end = testutil_now() + DEADLINE_S;
 	for (int ticks = 0; ticks < 2;) {
-		if (now() > end)
+		if (testutil_now() > end)
 			return -1;
-		nap_ms(20);
+		testutil_nap_ms(20);
 		double v = scrape(port, EVENTS, clock, "task-clock");
 		ticks += v != last;
 		last = v;
@@ -1003,15 +848,15 @@ static void test_exporter_known_faults(void **state)
 	char *a[] = {PMUTOP_BINARY, "--listen", listen, "-e",  "page-faults,task-clock",
 		     "-p",	    pid,	"-d",	"0.3", NULL};
 	const char *err = tmp("listen.err");
-	pid_t m = spawn(a, tmp("listen.out"), err);
+	pid_t m = testutil_spawn(a, tmp("listen.out"), err);
 	assert_true(m > 0);
 	/* Up and counting: it serves the worker's counter. */
-	double end = now() + DEADLINE_S;
-	while (scrape(port, EVENTS, w, "page-faults") < 0 && now() < end &&
+	double end = testutil_now() + DEADLINE_S;
+	while (scrape(port, EVENTS, w, "page-faults") < 0 && testutil_now() < end &&
 	       waitpid(m, NULL, WNOHANG) == 0)
-		nap_ms(50);
+		testutil_nap_ms(50);
 	if (scrape(port, EVENTS, w, "page-faults") < 0) {
-		char *e = slurp(err);
+		char *e = testutil_slurp(err);
 		fail_msg("pmutop --listen %s served no counter of pid %d: %s", listen, (int)w, e);
 	}
 	/* A first round (one page) gives the worker's count where the window begins. */
@@ -1025,7 +870,7 @@ static void test_exporter_known_faults(void **state)
 	assert_int_equal(read(d[0], &f1, sizeof(f1)), sizeof(f1));
 	double after = scrape_settled(port, w, clock.pid);
 	kill(m, SIGTERM);
-	int st = reap(m, DEADLINE_S);
+	int st = testutil_reap(m, DEADLINE_S);
 	n = 0;
 	assert_int_equal(write(c[1], &n, sizeof(n)), sizeof(n));
 	waitpid(w, NULL, 0);
