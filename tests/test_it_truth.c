@@ -63,9 +63,34 @@
 #define EXPORT_PAGES 3000u
 
 static char tmpdir[64];
+static char cg_dir[600], cg_rel[300];
 static char self[4096];
 
 /* ---- small helpers ------------------------------------------------------------------ */
+
+/* What a test allocates is freed after it, failed or not (a failed assertion leaves the
+ * test at once): LeakSanitizer reports nothing of the test's own. */
+static void *kept[32];
+static unsigned nkept;
+
+static void *keep(void *p)
+{
+	assert_non_null(p);
+	assert_true(nkept < 32);
+	kept[nkept++] = p;
+	return p;
+}
+
+static int free_kept(void **state)
+{
+	(void)state;
+	while (nkept)
+		free(kept[--nkept]);
+	if (*cg_dir)
+		rmdir(cg_dir);
+	cg_dir[0] = '\0';
+	return 0;
+}
 
 /* A path in the run's directory; each call has a buffer of its own (never reused). */
 static const char *tmp(const char *name)
@@ -162,7 +187,7 @@ static void need_tick(pid_t p, const char *out, const char *err, long n)
 {
 	if (testutil_wait_tick(p, out, n, DEADLINE_S))
 		return;
-	char *e = testutil_slurp(err);
+	char *e = keep(testutil_slurp(err));
 	fail_msg("pmutop (%s) ended or printed no tick %ld within %.0f s (it printed %ld): %s", out,
 		 n, DEADLINE_S, testutil_csv_ticks(out), e);
 }
@@ -182,7 +207,7 @@ static bool match_cgroup(char *f[NF], const void *arg)
 static void perf_start(struct testutil_perf *p, const char *events, const char *const extra[])
 {
 	if (!testutil_perf_start(p, tmpdir, events, extra, DEADLINE_S)) {
-		char *e = testutil_slurp(p->out);
+		char *e = keep(testutil_slurp(p->out));
 		fail_msg("perf stat -e %s did not start counting within %.0f s: %s", events,
 			 DEADLINE_S, e);
 	}
@@ -198,7 +223,7 @@ static double perf_value(const struct testutil_perf *p, const char *event)
 {
 	double v = testutil_perf_value(p, event);
 	if (v < 0) {
-		char *out = testutil_slurp(p->out);
+		char *out = keep(testutil_slurp(p->out));
 		fail_msg("perf stat gave no '%s':\n%s", event, out);
 	}
 	return v;
@@ -307,8 +332,6 @@ static bool have_perf(void)
 
 /* ---- 1. a cgroup forking 30 short-lived processes a second: -G and --cgroups ---------- */
 
-static char cg_dir[600], cg_rel[300];
-
 /* Into the cgroup before pmutop first sees it: pmutop reads a process's cgroup when it
  * first sees it and after an exec, so a process moved later is not what this checks. */
 static void cgroup_move(pid_t pid)
@@ -369,7 +392,7 @@ static void test_cgroup_forks(void **state)
 	assert_int_equal(testutil_reap(c, DEADLINE_S), 0);
 	rmdir(cg_dir);
 
-	char *gcsv = testutil_slurp(g_out), *ccsv = testutil_slurp(c_out);
+	char *gcsv = keep(testutil_slurp(g_out)), *ccsv = keep(testutil_slurp(c_out));
 	struct sum gs, cs;
 	csv_sum(gcsv, "page-faults", match_cgroup, want_cg, &gs);
 	csv_sum(ccsv, "page-faults", match_cgroup, want_cg, &cs);
@@ -390,8 +413,6 @@ static void test_cgroup_forks(void **state)
 			 "-a -G %.0f and pmutop -G %.0f (1%% allowed): short-lived processes "
 			 "missed; %u lines not exact: %s",
 			 cs.v, perf_v, gs.v, cs.not_exact, cs.bad);
-	free(gcsv);
-	free(ccsv);
 }
 
 /* ---- 2. a task switching ~1,000 times a second beside a busy loop, per backend ---------- */
@@ -446,11 +467,10 @@ static void switching_task(const char *backend)
 	kill(b.pid, SIGKILL);
 	waitpid(b.pid, NULL, 0);
 
-	char *csv = testutil_slurp(out);
+	char *csv = keep(testutil_slurp(out));
 	struct sum tc, cs;
 	csv_sum(csv, "task-clock", match_pid, &w.pid, &tc);
 	csv_sum(csv, "context-switches", match_pid, &w.pid, &cs);
-	free(csv);
 	/* perf stat's task-clock is in milliseconds, pmutop's in nanoseconds. */
 	print_message("  --backend %s: task-clock %.1f ms (perf stat -p %.1f), context switches "
 		      "%.0f (perf stat -p %.0f)\n",
@@ -569,7 +589,7 @@ static void test_fd_limit_threads(void **state)
 	waitpid(w.pid, NULL, 0);
 
 	/* Per tick: the process row is exact only when every thread row is. */
-	char *csv = testutil_slurp(out);
+	char *csv = keep(testutil_slurp(out));
 	long ticks = testutil_csv_ticks(out);
 	unsigned short_ticks = 0;
 	for (long t = 1; t <= ticks; t++) {
@@ -604,10 +624,9 @@ static void test_fd_limit_threads(void **state)
 			fail_msg("tick %ld: the process, alive, is marked exited: %s", t,
 				 proc_line);
 	}
-	free(csv);
 	print_message("  %ld ticks, %u of them with threads n/c (fd limit)\n", ticks, short_ticks);
 	if (!ok) {
-		char *e = testutil_slurp(tmp("threads.err"));
+		char *e = keep(testutil_slurp(tmp("threads.err")));
 		fail_msg("pmutop -p %s at %d descriptors ended after %ld blocks while the process "
 			 "lived (status %#x): %s",
 			 pid, FD_LIMIT, ticks, st, e);
@@ -623,7 +642,7 @@ static void command_run(const char *backend, bool record)
 {
 	if (!have_perf())
 		skip();
-	char *cmd_out = malloc(1 << 20), *cmd_err = malloc(1 << 16);
+	char *cmd_out = keep(malloc(1 << 20)), *cmd_err = keep(malloc(1 << 16));
 	assert_non_null(cmd_out);
 	assert_non_null(cmd_err);
 	const char *rec = tmp("command.pmutop");
@@ -680,7 +699,7 @@ static void command_run(const char *backend, bool record)
 	if (record) {
 		/* The recording, replayed as batch mode printed it: the same lines. */
 		char *ra[] = {PMUTOP_BINARY, "-r", (char *)rec, "-b", "--format", "csv", NULL};
-		char *rep = malloc(1 << 20);
+		char *rep = keep(malloc(1 << 20));
 		assert_non_null(rep);
 		st = testutil_run(ra, rep, 1 << 20, cmd_err, 1 << 16);
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
@@ -699,10 +718,7 @@ static void command_run(const char *backend, bool record)
 			fail_msg("the replay's CSV differs from what batch mode printed live:\n"
 				 "live:\n%.1500s\nreplay:\n%.1500s",
 				 cmd_out, rep);
-		free(rep);
 	}
-	free(cmd_out);
-	free(cmd_err);
 }
 
 static void test_command_auto_recorded(void **state)
@@ -856,7 +872,7 @@ static void test_exporter_known_faults(void **state)
 	       waitpid(m, NULL, WNOHANG) == 0)
 		testutil_nap_ms(50);
 	if (scrape(port, EVENTS, w, "page-faults") < 0) {
-		char *e = testutil_slurp(err);
+		char *e = keep(testutil_slurp(err));
 		fail_msg("pmutop --listen %s served no counter of pid %d: %s", listen, (int)w, e);
 	}
 	/* A first round (one page) gives the worker's count where the window begins. */
@@ -1062,16 +1078,16 @@ int main(int argc, char **argv)
 	if (getenv("PMUTOP_TRUTH_FILTER"))
 		cmocka_set_test_filter(getenv("PMUTOP_TRUTH_FILTER"));
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cgroup_forks),
-		cmocka_unit_test(test_switching_perf),
-		cmocka_unit_test(test_switching_bpf),
-		cmocka_unit_test(test_fd_limit_threads),
-		cmocka_unit_test(test_command_auto_recorded),
-		cmocka_unit_test(test_command_perf),
-		cmocka_unit_test(test_command_bpf),
-		cmocka_unit_test(test_exporter_known_faults),
-		cmocka_unit_test(test_events_switch_perf),
-		cmocka_unit_test(test_events_switch_bpf),
+		cmocka_unit_test_teardown(test_cgroup_forks, free_kept),
+		cmocka_unit_test_teardown(test_switching_perf, free_kept),
+		cmocka_unit_test_teardown(test_switching_bpf, free_kept),
+		cmocka_unit_test_teardown(test_fd_limit_threads, free_kept),
+		cmocka_unit_test_teardown(test_command_auto_recorded, free_kept),
+		cmocka_unit_test_teardown(test_command_perf, free_kept),
+		cmocka_unit_test_teardown(test_command_bpf, free_kept),
+		cmocka_unit_test_teardown(test_exporter_known_faults, free_kept),
+		cmocka_unit_test_teardown(test_events_switch_perf, free_kept),
+		cmocka_unit_test_teardown(test_events_switch_bpf, free_kept),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
