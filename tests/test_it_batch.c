@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -92,10 +94,13 @@ static int mode_pingpong(long n)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 5;
 }
 
-/* A command's tree: two children touch 300 and 500 pages after delay seconds (time for
- * a tick to find them) and stay 0.3 s more; the parent touches 100 once they ended. */
-static int mode_tree(double delay)
+/* A command's tree: two children touch 300 and 500 pages after delay seconds, or, when
+ * go names a fifo, once a byte comes through it (the test sends it when pmutop's rows
+ * show both: found, however slow the machine), and stay 0.3 s more; the parent touches
+ * 100 once they ended. */
+static int mode_tree(const char *go)
 {
+	double delay = go[0] == '/' ? 0 : atof(go);
 	static const uint32_t pages[2] = {300, 500};
 	pid_t c[2];
 	for (int i = 0; i < 2; i++) {
@@ -103,6 +108,10 @@ static int mode_tree(double delay)
 		if (c[i] < 0)
 			return 3;
 		if (c[i] == 0) {
+			char b;
+			int fd = go[0] == '/' ? open(go, O_RDONLY) : -1;
+			if (go[0] == '/' && (fd < 0 || read(fd, &b, 1) != 1))
+				_exit(5);
 			usleep((useconds_t)(delay * 1e6));
 			testutil_touch_pages(pages[i]);
 			usleep(300000);
@@ -293,11 +302,59 @@ static void tree_counts(const char *csv, struct tree_counts *tc)
  * two children's rows hold their 300 and 500 faults, the command's row does not, and the
  * total block (the command's row alone) holds the whole tree's, as perf stat counts it.
  * With -i there is the command alone. */
+/* Distinct process rows in the CSV at path so far. */
+static int process_rows(const char *path)
+{
+	char *csv = testutil_slurp(path);
+	int pids[8], n = 0;
+	for (char *l = csv; l && *l && n < 8; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		int pid;
+		if (sscanf(l, "%*[^,],%*[^,],%*[^,],process,%d,", &pid) != 1)
+			continue;
+		bool seen = false;
+		for (int i = 0; i < n; i++)
+			seen |= pids[i] == pid;
+		if (!seen)
+			pids[n++] = pid;
+	}
+	free(csv);
+	return n;
+}
+
 static void test_command_tree_rows(void **state)
 {
 	(void)state;
-	int st = RUN(PMUTOP_BINARY, "-b", "-d", "0.1", "--format", "csv", "-e", "page-faults", "--",
-		     self, "--tree", "0.6");
+	/* The children touch their pages once pmutop shows their rows: found by a tick. */
+	char dir[] = "/tmp/pmutop-tree-XXXXXX", fifo[64], csvf[64], errf[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/go", dir);
+	snprintf(csvf, sizeof(csvf), "%s/out.csv", dir);
+	snprintf(errf, sizeof(errf), "%s/err", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	char *argv[] = {PMUTOP_BINARY, "-b", "-d", "0.1",    "--format", "csv", "-e",
+			"page-faults", "--", self, "--tree", fifo,	 NULL};
+	pid_t m = testutil_spawn(argv, csvf, errf);
+	assert_true(m > 0);
+	for (double end = testutil_now() + 60; process_rows(csvf) < 3;) {
+		if (testutil_now() > end)
+			fail_msg("pmutop showed %d process rows of the command's 3 in 60 s",
+				 process_rows(csvf));
+		testutil_nap_ms(20);
+	}
+	int fd = open(fifo, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "xx", 2), 2);
+	close(fd);
+	int st = testutil_reap(m, 60);
+	char *o = testutil_slurp(csvf), *e = testutil_slurp(errf);
+	snprintf(out, OUTCAP, "%s", o);
+	snprintf(err, OUTCAP, "%s", e);
+	free(o);
+	free(e);
+	unlink(fifo);
+	unlink(csvf);
+	unlink(errf);
+	rmdir(dir);
 	assert_exit(st, 0);
 	struct tree_counts tc;
 	tree_counts(out, &tc);
@@ -430,16 +487,43 @@ static void test_command_threads_match_perf(void **state)
 static void test_pid_late_threads(void **state)
 {
 	(void)state;
+	/* The threads start once pmutop printed a block: attached, however slow the start. */
+	int go[2];
+	assert_int_equal(pipe(go), 0);
 	pid_t c = fork();
 	assert_true(c >= 0);
-	if (c == 0)
-		_exit(mode_threads(1.0));
-	char pid[16];
+	if (c == 0) {
+		char b;
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(5);
+		_exit(mode_threads(0));
+	}
+	close(go[0]);
+	char pid[16], dir[] = "/tmp/pmutop-late-XXXXXX", csvf[64], errf[64];
 	snprintf(pid, sizeof(pid), "%d", (int)c);
-	int st = RUN(PMUTOP_BINARY, "-b", "-d", "0.2", "-p", pid, "--format", "csv", "-e",
-		     "page-faults");
-	int cst;
+	assert_non_null(mkdtemp(dir));
+	snprintf(csvf, sizeof(csvf), "%s/out.csv", dir);
+	snprintf(errf, sizeof(errf), "%s/err", dir);
+	char *argv[] = {PMUTOP_BINARY, "-b",  "-d", "0.2",	   "-p", pid,
+			"--format",    "csv", "-e", "page-faults", NULL};
+	pid_t m = testutil_spawn(argv, csvf, errf);
+	assert_true(m > 0);
+	bool counting = testutil_wait_tick(m, csvf, 1, 60);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	close(go[1]);
+	int st = testutil_reap(m, 60), cst;
 	assert_int_equal(waitpid(c, &cst, 0), c);
+	char *o = testutil_slurp(csvf), *e = testutil_slurp(errf);
+	snprintf(out, OUTCAP, "%s", o);
+	snprintf(err, OUTCAP, "%s", e);
+	free(o);
+	free(e);
+	unlink(csvf);
+	unlink(errf);
+	rmdir(dir);
+	if (!counting)
+		fail_msg("pmutop -p printed no block in 60 s: %s", err);
 	assert_exit(st, 0);
 	int nt, nblocks;
 	double total = csv_sum(out, "total", "page-faults", c, &nt);
@@ -1091,7 +1175,7 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	if (argc == 3 && strcmp(argv[1], "--tree") == 0)
-		_exit(mode_tree(atof(argv[2])));
+		_exit(mode_tree(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "--threads") == 0)
 		_exit(mode_threads(atof(argv[2])));
 

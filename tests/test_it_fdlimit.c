@@ -3,7 +3,9 @@
  * events under a lowered soft RLIMIT_NOFILE, on 200 idle children and one busy one that
  * is found last (the newest pids): it has counters from the start, ahead of idle tasks
  * found before it; and an idle child that starts to spin gets them from one that
- * sleeps. */
+ * sleeps. Nothing depends on how much CPU a spinner gets on a busy machine (or under
+ * valgrind): what must happen within a few ticks is waited for, up to MAX_TICKS, and a
+ * spinner's count need only be above zero. */
 #include "testutil.h"
 
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include "evset.h"
 
 #define IDLE 200
+#define MAX_TICKS 100 /* 30 s of 0.3 s ticks: a deadline, never a speed */
 
 static pid_t idle[IDLE];
 static pid_t busy;
@@ -101,6 +104,11 @@ static void nap(double s)
 	nanosleep(&ts, NULL);
 }
 
+static bool counted(const struct mrow *r)
+{
+	return r && r->v[0].state == VAL_EXACT && r->v[0].v > 0;
+}
+
 static void test_busiest_keep_counters(void **state)
 {
 	(void)state;
@@ -111,13 +119,12 @@ static void test_busiest_keep_counters(void **state)
 	have_set = true;
 	evset_probe(&set, false);
 	/* One descriptor per task: 150 cannot hold the machine's tasks and our 201. */
-	nap(0.3); /* the busy child has run a while when pmutop starts, as top's busiest has */
-	/* Our own name, while this process has descriptors to read the user database with:
-	 * the engine holds all but its reserve once they run out. */
+	/* Our own name, while this process still has descriptors to open the database. */
 	struct passwd *pw = getpwuid(geteuid());
 	assert_non_null(pw);
 	char me[64];
 	snprintf(me, sizeof(me), "%s", pw->pw_name);
+	nap(0.3); /* the busy child has run a while when pmutop starts, as top's busiest has */
 	struct rlimit low = {150, saved.rlim_max};
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
 	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.3};
@@ -147,19 +154,19 @@ static void test_busiest_keep_counters(void **state)
 	}
 	assert_true(late > 0);
 	kill(late, SIGUSR1);
-	/* However loaded the machine: counted (exact, some time on a CPU) within 40 ticks. */
-	const struct mrow *lr = NULL;
-	int ticks = 0;
-	for (; ticks < 40 && !(lr && lr->v[0].state == VAL_EXACT && lr->v[0].v > 0); ticks++) {
+	int ticks = 1;
+	const struct mrow *lr = proc_row(m, late);
+	for (; ticks <= MAX_TICKS && !counted(lr); ticks++) {
 		nap(0.3);
 		engine_tick(e);
 		lr = proc_row(m, late);
 	}
 	assert_non_null(lr);
-	if (lr->v[0].state != VAL_EXACT || !(lr->v[0].v > 0))
+	if (!counted(lr))
 		fail_msg("the child that got busy is %s (%s, %.0f ns) after %d ticks",
 			 val_state_str(lr->v[0].state), val_why_str(lr->v[0].why), lr->v[0].v,
-			 ticks);
+			 MAX_TICKS);
+	print_message("  the child that got busy is counted after %d ticks\n", ticks);
 	/* One thread: never more time on a CPU than the interval lasted. */
 	assert_true(lr->v[0].v <= m->elapsed * 1e9 * 1.01);
 	assert_true(m->nfd_short > 0);
@@ -168,12 +175,13 @@ static void test_busiest_keep_counters(void **state)
 	r = proc_row(m, busy);
 	assert_non_null(r);
 	if (r->v[0].state != VAL_EXACT)
-		fail_msg("the busy task is %s (%s) after %d ticks, %u tasks short",
-			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), ticks + 1,
+		fail_msg("the busy task is %s (%s) %d ticks later, %u tasks short",
+			 val_state_str(r->v[0].state), val_why_str(r->v[0].why), ticks,
 			 m->nfd_short);
-	/* It spins: on a CPU in every interval, never longer than the interval (one
-	 * thread), however busy the machine. */
-	assert_true(r->v[0].v > 0 && r->v[0].v <= m->elapsed * 1e9 * 1.01);
+	/* It spins: it ran in the interval, however little of it a busy machine gave it. */
+	if (!(r->v[0].v > 0))
+		fail_msg("the busy task counted %.0f ns in an interval", r->v[0].v);
+	assert_true(r->v[0].v <= m->elapsed * 1e9 * 1.01);
 	/* An idle child without descriptors reads n/c (fd limit), never 0; one that just
 	 * got them, n/c (starting). */
 	unsigned short_seen = 0;
@@ -189,13 +197,13 @@ static void test_busiest_keep_counters(void **state)
 	/* The idle children end: their descriptors go to the tasks still short. */
 	unsigned before = m->nfd_short;
 	reap(idle, IDLE);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < MAX_TICKS && m->nfd_short >= before; i++) {
 		nap(0.3);
 		engine_tick(e);
 	}
 	if (m->nfd_short >= before)
-		fail_msg("%u tasks short after the idle ones ended, %u before", m->nfd_short,
-			 before);
+		fail_msg("%u tasks short %d ticks after the idle ones ended, %u before",
+			 m->nfd_short, MAX_TICKS, before);
 }
 
 /* pmutop itself with 40 descriptors (ulimit -n 40): the users' names are there, never a

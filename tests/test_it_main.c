@@ -284,7 +284,7 @@ static void test_live_stop_and_continue(void **state)
 	assert_int_equal(write(master, "q", 1), 1);
 	pty_wait(master, 2, NULL);
 	pid_t r = 0;
-	for (double end = now() + 5; r == 0 && now() < end; usleep(20000))
+	for (double end = now() + 30; r == 0 && now() < end; usleep(20000))
 		r = waitpid(pid, &st, WNOHANG);
 	if (r == 0) {
 		kill(pid, SIGKILL);

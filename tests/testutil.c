@@ -1,14 +1,20 @@
 /* Helpers shared by the cmocka programs. */
 #include "testutil.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *testutil_path(const char *rel)
@@ -106,4 +112,174 @@ __attribute__((no_sanitize_address)) void testutil_touch_pages(uint32_t n)
 	for (uint32_t i = 0; i < n; i++)
 		p[(size_t)i * pg] = 1;
 	syscall(SYS_munmap, a, len);
+}
+
+double testutil_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void testutil_nap_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+pid_t testutil_spawn(char *const argv[], const char *out, const char *err)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (o < 0 || e < 0)
+			_exit(126);
+		dup2(o, 1);
+		dup2(e, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return p;
+}
+
+int testutil_reap(pid_t p, double deadline_s)
+{
+	int st;
+	double end = testutil_now() + deadline_s;
+	for (;;) {
+		pid_t r = waitpid(p, &st, WNOHANG);
+		if (r == p)
+			return st;
+		if (r < 0)
+			return -1;
+		if (testutil_now() > end) {
+			kill(p, SIGKILL);
+			waitpid(p, &st, 0);
+			return -1;
+		}
+		testutil_nap_ms(20);
+	}
+}
+
+char *testutil_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return strdup("");
+	size_t cap = 1 << 16, n = 0, r;
+	char *s = malloc(cap);
+	while (s && (r = fread(s + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (cap - n - 1 == 0) {
+			char *t = realloc(s, cap * 2);
+			if (!t) {
+				free(s);
+				s = NULL;
+				break;
+			}
+			s = t;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (s)
+		s[n] = '\0';
+	return s;
+}
+
+long testutil_csv_ticks(const char *path)
+{
+	char *csv = testutil_slurp(path);
+	long t = 0;
+	for (char *l = csv; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (isdigit((unsigned char)*l)) {
+			long k = strtol(l, NULL, 10);
+			t = k > t ? k : t;
+		}
+	free(csv);
+	return t;
+}
+
+bool testutil_wait_tick(pid_t p, const char *path, long n, double deadline_s)
+{
+	double end = testutil_now() + deadline_s;
+	while (testutil_csv_ticks(path) < n) {
+		if (testutil_now() > end || waitpid(p, NULL, WNOHANG) != 0)
+			return false;
+		testutil_nap_ms(20);
+	}
+	return true;
+}
+
+static bool perf_cmd(struct testutil_perf *p, const char *cmd, double deadline_s)
+{
+	if (write(p->ctl, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+		return false;
+	struct pollfd pf = {.fd = p->ack, .events = POLLIN};
+	char buf[16];
+	if (poll(&pf, 1, (int)(deadline_s * 1000)) != 1)
+		return false;
+	return read(p->ack, buf, sizeof(buf)) > 0;
+}
+
+bool testutil_perf_start(struct testutil_perf *p, const char *dir, const char *events,
+			 const char *const extra[], double deadline_s)
+{
+	static int n;
+	char ctl[600], ack[600], control[1300], outfile[600];
+	int k = n++;
+	snprintf(ctl, sizeof(ctl), "%s/perf%d.ctl", dir, k);
+	snprintf(ack, sizeof(ack), "%s/perf%d.ack", dir, k);
+	snprintf(outfile, sizeof(outfile), "%s/perf%d.stdout", dir, k);
+	snprintf(p->out, sizeof(p->out), "%s/perf%d.out", dir, k);
+	p->ctl = p->ack = -1;
+	if (mkfifo(ctl, 0600) != 0 || mkfifo(ack, 0600) != 0)
+		return false;
+	snprintf(control, sizeof(control), "fifo:%s,%s", ctl, ack);
+	char *argv[32] = {"/usr/bin/perf", "stat",  "-x,", "--no-big-num", "-D", "-1",
+			  "--control",	   control, "-e",  (char *)events};
+	int a = 10;
+	for (int i = 0; extra && extra[i] && a < 31; i++)
+		argv[a++] = (char *)extra[i];
+	argv[a] = NULL;
+	p->pid = testutil_spawn(argv, outfile, p->out);
+	if (p->pid < 0)
+		return false;
+	/* Both ends held here: opening never waits for perf. */
+	p->ctl = open(ctl, O_RDWR);
+	p->ack = open(ack, O_RDWR);
+	return p->ctl >= 0 && p->ack >= 0 && perf_cmd(p, "enable\n", deadline_s);
+}
+
+bool testutil_perf_stop(struct testutil_perf *p, bool running, double deadline_s)
+{
+	bool ok = true;
+	if (running) {
+		ok = perf_cmd(p, "disable\n", deadline_s);
+		kill(p->pid, SIGINT);
+	}
+	ok = testutil_reap(p->pid, deadline_s) != -1 && ok;
+	close(p->ctl);
+	close(p->ack);
+	return ok;
+}
+
+double testutil_perf_value(const struct testutil_perf *p, const char *event)
+{
+	char *out = testutil_slurp(p->out);
+	double v = -1;
+	for (char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		/* value,unit,event,... (the unit often empty) */
+		const char *c1 = strchr(l, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+		if (!c2 || !isdigit((unsigned char)*l))
+			continue;
+		size_t len = strcspn(c2 + 1, ",\n");
+		if (len == strlen(event) && strncmp(c2 + 1, event, len) == 0)
+			v = strtod(l, NULL);
+	}
+	free(out);
+	return v;
 }

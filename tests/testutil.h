@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <cmocka.h>
 
 /* Absolute path of a file below tests/ (fixtures), in a static buffer. */
@@ -25,5 +26,51 @@ bool testutil_under_valgrind(void);
  * check: exactly n page faults, nothing of libc's or of a sanitizer's. _exit(3) when
  * the mapping fails (it runs in forked workers and threads). */
 void testutil_touch_pages(uint32_t n);
+
+/* Seconds on the monotonic clock. */
+double testutil_now(void);
+
+/* Sleep ms milliseconds, through signals. */
+void testutil_nap_ms(long ms);
+
+/* Start argv with stdout and stderr to files (truncated); it gets SIGKILL when this
+ * program ends. Returns its pid, or -1. */
+pid_t testutil_spawn(char *const argv[], const char *out, const char *err);
+
+/* Wait for p to end, up to deadline_s seconds, then SIGKILL it; its wait status, or -1
+ * (not a child, or killed at the deadline). */
+int testutil_reap(pid_t p, double deadline_s);
+
+/* A whole file, NUL-terminated, to free(); "" (allocated) when it cannot be read. */
+char *testutil_slurp(const char *path);
+
+/* The highest interval tick in pmutop --format csv output written to path so far. */
+long testutil_csv_ticks(const char *path);
+
+/* Wait until pmutop p, writing CSV to path, has printed tick n; false when it ended or
+ * the deadline passed first. A condition waited for, never a speed assumed. */
+bool testutil_wait_tick(pid_t p, const char *path, long n, double deadline_s);
+
+/* perf stat -x, started with its counters disabled (-D -1) and driven through its
+ * control fifos: counting starts when testutil_perf_start returns (perf acknowledged
+ * 'enable') and stops at testutil_perf_stop, so its window can enclose a workload
+ * exactly, however slow the machine. */
+struct testutil_perf {
+	pid_t pid;
+	int ctl, ack;
+	char out[512]; /* what perf stat wrote (-x, on stderr) */
+};
+
+/* perf stat -e events extra... (NULL-terminated), with its fifos and output in dir.
+ * False when perf did not start or did not acknowledge within deadline_s. */
+bool testutil_perf_start(struct testutil_perf *p, const char *dir, const char *events,
+			 const char *const extra[], double deadline_s);
+
+/* Disable and stop it (running: false when it ended by itself, as perf stat -p does
+ * with its task). False when it did not acknowledge or end within deadline_s. */
+bool testutil_perf_stop(struct testutil_perf *p, bool running, double deadline_s);
+
+/* One event's count in what it wrote, or a negative value when it has none. */
+double testutil_perf_value(const struct testutil_perf *p, const char *event);
 
 #endif

@@ -6,11 +6,19 @@ t() { "$TMUX_BIN" -L "$SOCK" -f /dev/null "$@"; }
 
 capture() { t capture-pane -p -t e2e >"$CAP" 2>/dev/null; }
 
-# Wait (up to $2 tenths of a second, default 50) until the pane shows $1 (a grep -E
-# pattern). Returns 1 on time-out.
+# How long a wait may last, in tenths of a second: at least 30 s, whatever a script asks.
+# A deadline, never a speed: on a quiet machine every wait ends in a tenth or two, on a
+# busy one (every CPU spinning, other tests beside) a frame can take seconds.
+limit() {
+	if [ "${1:-0}" -gt 300 ]; then echo "$1"; else echo 300; fi
+}
+
+# Wait (up to limit $2 tenths of a second) until the pane shows $1 (a grep -E pattern).
+# Returns 1 on time-out.
 wait_for() {
 	n=0
-	while [ "$n" -lt "${2:-50}" ]; do
+	lim=$(limit "${2:-0}")
+	while [ "$n" -lt "$lim" ]; do
 		capture
 		grep -Eq -- "$1" "$CAP" && return 0
 		sleep 0.1
@@ -27,11 +35,12 @@ fail() {
 	FAILS=$((FAILS + 1))
 }
 
-expect() { wait_for "$1" "${3:-50}" || fail "$2: expected /$1/"; }
+expect() { wait_for "$1" "${3:-0}" || fail "$2: expected /$1/"; }
 # The same for a fixed string (no pattern characters): a message quoted whole.
 expect_text() {
 	n=0
-	while [ "$n" -lt "${3:-50}" ]; do
+	lim=$(limit "${3:-0}")
+	while [ "$n" -lt "$lim" ]; do
 		capture
 		grep -Fq -- "$1" "$CAP" && return 0
 		sleep 0.1
@@ -45,6 +54,37 @@ expect_not() {
 	! grep -Eq -- "$1" "$CAP" || fail "$2: did not expect /$1/"
 }
 keys() { t send-keys -t e2e "$@"; }
+
+# Wait until line $1 of the pane shows $2 (grep -E), as after a resize.
+expect_line() {
+	n=0
+	lim=$(limit 0)
+	while [ "$n" -lt "$lim" ]; do
+		capture
+		sed -n "$1p" "$CAP" | grep -Eq -- "$2" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "$3: expected /$2/ on line $1"
+}
+
+# Wait until the header's tick number has gone $1 past what it shows now: every row on
+# screen was then built after what came before. Returns 1 on time-out.
+wait_ticks() {
+	capture
+	from=$(grep -Eo 'tick #[0-9]+' "$CAP" | head -n 1 | tr -cd '0-9')
+	[ -n "$from" ] || return 1
+	n=0
+	lim=$(limit 0)
+	while [ "$n" -lt "$lim" ]; do
+		capture
+		now=$(grep -Eo 'tick #[0-9]+' "$CAP" | head -n 1 | tr -cd '0-9')
+		[ -n "$now" ] && [ "$now" -ge $((from + $1)) ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
 
 # End: report and exit with the status ctest reads.
 finish() {
