@@ -53,6 +53,14 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop
 /* Drop tasks from the map (ended, and read for the last time). */
 int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n);
 
+/* Each possible CPU's sums apart from the tasks' (pmutop.bpf.h: idle, unattr, gaps,
+ * ev - base), n of them, indexed by CPU number, valid until the next call. 0 or -errno. */
+int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n);
+
+/* Stop summing at switches (the sums stay as they are; folds still count): a still
+ * picture, in which each CPU's counters equal its tasks' sums plus idle and unattr. */
+int bpfcount_stop(struct bpfcount *b);
+
 /* Slices not counted because the task map was full, since the start. */
 uint64_t bpfcount_lost(const struct bpfcount *b);
 unsigned bpfcount_max_tasks(const struct bpfcount *b);

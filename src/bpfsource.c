@@ -21,6 +21,7 @@ struct brec {
 	pid_t tgid, tid;
 	uid_t uid;
 	unsigned flags;
+	unsigned missed; /* slices not seen ending, since its entry was made */
 	uint64_t cgid;
 	const char *cgroup;
 	size_t src; /* its index in the map's read, while the sums are copied */
@@ -46,6 +47,9 @@ struct bpfsource {
 	size_t ndead, capdead;
 	struct val_delta *gone; /* per watched pid * nevents: its ended threads' totals */
 	uint64_t lost;
+	/* What the CPUs counted that went to no task (pmutop.bpf.h: unattr), summed over
+	 * the CPUs: as last read, and at the interval's start. */
+	struct val_delta *unattr, *unattr_was; /* per counted event */
 	struct procinfo *pi; /* parents, state, memory, arguments: /proc, by pid */
 	char note[128];
 };
@@ -156,6 +160,8 @@ static void source_free(struct bpfsource *s)
 	free(s->d);
 	free(s->dead);
 	free(s->gone);
+	free(s->unattr);
+	free(s->unattr_was);
 	procinfo_free(s->pi);
 	free(s);
 }
@@ -171,8 +177,12 @@ static int source_alloc(struct engine *e)
 	s->why = calloc(ne, 1);
 	s->d = calloc(ne, sizeof(*s->d));
 	s->gone = calloc((e->o.npids + 1) * ne, sizeof(*s->gone));
+	s->unattr = calloc(ne, sizeof(*s->unattr));
+	s->unattr_was = calloc(ne, sizeof(*s->unattr_was));
 	s->pi = procinfo_new();
-	return s->ev_of && s->why && s->d && s->gone && s->pi ? 0 : -ENOMEM;
+	return s->ev_of && s->why && s->d && s->gone && s->unattr && s->unattr_was && s->pi
+		       ? 0
+		       : -ENOMEM;
 }
 
 int bpfsource_open(struct engine *e)
@@ -261,6 +271,28 @@ static void note_dead(struct bpfsource *s, pid_t tid)
 	s->dead[s->ndead++] = (unsigned)tid;
 }
 
+/* The CPUs' unattributed sums into s->unattr (the last read's kept in unattr_was). */
+static int read_unattr(struct engine *e)
+{
+	struct bpfsource *s = e->bpf;
+	const struct pmutop_bpf_last *l;
+	int n;
+	int err = bpfcount_read_cpus(s->bc, &l, &n);
+	if (err)
+		return err;
+	memcpy(s->unattr_was, s->unattr, s->nev * sizeof(*s->unattr));
+	memset(s->unattr, 0, s->nev * sizeof(*s->unattr));
+	for (int k = 0; k < e->cpu.n; k++) {
+		int cpu = e->cpu.id[k];
+		for (unsigned i = 0; cpu < n && i < s->nev; i++) {
+			s->unattr[i].val += l[cpu].unattr[i].val;
+			s->unattr[i].ena += l[cpu].unattr[i].ena;
+			s->unattr[i].run += l[cpu].unattr[i].run;
+		}
+	}
+	return 0;
+}
+
 /* The map's contents into cur, sorted by process then thread. */
 static int snapshot(struct engine *e)
 {
@@ -305,6 +337,7 @@ static int snapshot(struct engine *e)
 		r->tid = (pid_t)tids[i];
 		r->uid = v[i].uid;
 		r->flags = v[i].flags;
+		r->missed = v[i].missed;
 		r->cgid = v[i].cgid;
 		r->cgroup = NULL;
 		r->src = i;
@@ -314,7 +347,7 @@ static int snapshot(struct engine *e)
 	sort_recs(c->r, c->n);
 	for (size_t i = 0; i < c->n; i++)
 		memcpy(&c->tot[i * s->nev], v[c->r[i].src].ev, s->nev * sizeof(*c->tot));
-	return 0;
+	return read_unattr(e);
 }
 
 /* A task's deltas from its sums now and at the last read (was; NULL: since its entry
@@ -360,7 +393,8 @@ static const char *proc_cgroup(struct engine *e, const struct brec *r, const str
 	return NULL;
 }
 
-static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w)
+/* unseen: a slice of the row's tasks ended unseen, so its values are not known. */
+static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, bool unseen)
 {
 	unsigned ne = e->set->nevents;
 	uint8_t *wy = e->acc_why;
@@ -371,6 +405,18 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w)
 	if (e->logical)
 		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
 	rowbuild_fill(e, dd, wy, NULL, w.v, w.g, false);
+	for (unsigned i = 0; unseen && i < ne; i++)
+		if (wy[i] == WHY_NONE)
+			w.v[i] = val_missing(VAL_NC, WHY_UNSEEN);
+}
+
+/* Task i of cur began a slice that no seen switch ended, in the interval (or with totals,
+ * ever since its entry was made). */
+static bool unseen(const struct bpfsource *s, size_t i, const size_t *oldi, bool totals)
+{
+	const struct brec *r = &s->cur.r[i];
+	unsigned was = oldi[i] != SIZE_MAX && !totals ? s->old.r[oldi[i]].missed : 0;
+	return r->missed != was;
 }
 
 /* One process: its rows (process, then threads when shown) from cur[a, b). */
@@ -385,9 +431,10 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 	struct val_delta *gone = totals ? gone_of(e, c->r[a].tgid) : NULL;
 	if (gone)
 		add_deltas(acc, gone, ne);
-	bool all_dead = true;
+	bool all_dead = true, any_unseen = false;
 	size_t lead = a;
 	for (size_t i = a; i < b; i++) {
+		any_unseen = any_unseen || unseen(s, i, oldi, totals);
 		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 		bool dead = c->r[i].flags & PMUTOP_BPF_DEAD;
 		task_delta(e, &c->tot[i * s->nev],
@@ -425,7 +472,7 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		pr->rss_kb = pe->rss_kb;
 		pr->cmdline = e->cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
-	fill(e, acc, pw);
+	fill(e, acc, pw, any_unseen);
 	row++;
 	for (size_t i = a; i < b; i++) {
 		c->r[i].cgroup = cg;
@@ -448,9 +495,31 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		tw.r->comm = c->r[i].comm;
 		tw.r->nthreads = 1;
 		tw.r->exited = c->r[i].flags & PMUTOP_BPF_DEAD;
-		fill(e, s->d, tw);
+		fill(e, s->d, tw, unseen(s, i, oldi, totals));
 	}
 	return row;
+}
+
+/* What the CPUs counted that no task's row has (pmutop.bpf.h), as a row of its own: PID 0,
+ * "[unattributed]". With totals, since the start. */
+static void unattr_row(struct engine *e, size_t row, bool totals)
+{
+	struct bpfsource *s = e->bpf;
+	struct val_delta *d = e->acc;
+	memset(d, 0, e->set->nevents * sizeof(*d));
+	for (unsigned i = 0; i < s->nev; i++) {
+		struct val_delta *x = &d[s->ev_of[i]];
+		x->val = s->unattr[i].val - (totals ? 0 : s->unattr_was[i].val);
+		x->ena = s->unattr[i].ena - (totals ? 0 : s->unattr_was[i].ena);
+		x->run = s->unattr[i].run - (totals ? 0 : s->unattr_was[i].run);
+	}
+	struct mrow_w w = mstore_row(&e->rows, row);
+	w.r->kind = ROW_PROC;
+	w.r->pid = w.r->tid = 0;
+	w.r->user = "-";
+	w.r->comm = "[unattributed]";
+	w.r->nthreads = 0;
+	fill(e, d, w, false);
 }
 
 /* Rows from cur against old (its previous read): intervals, or with totals the sums
@@ -462,7 +531,8 @@ static void build_rows(struct engine *e, bool totals)
 	size_t nproc = 0;
 	for (size_t i = 0; i < c->n; i++)
 		nproc += i == 0 || c->r[i].tgid != c->r[i - 1].tgid;
-	size_t need = nproc + (e->o.threads ? c->n : 0);
+	bool ua = e->o.scope == SCOPE_ALL && !e->o.only_uid;
+	size_t need = nproc + (e->o.threads ? c->n : 0) + ua;
 	size_t *oldi = s->oldi;
 	if (mstore_reserve(&e->rows, need, e->set->nevents, engine_ngroups(e)) < 0)
 		return;
@@ -480,6 +550,8 @@ static void build_rows(struct engine *e, bool totals)
 		row = build_proc(e, row, a, b, oldi, totals);
 		a = b;
 	}
+	if (ua)
+		unattr_row(e, row++, totals);
 	e->m.rows = e->rows.rows;
 	e->m.nrows = (unsigned)row;
 	e->m.ntasks = (unsigned)c->n;

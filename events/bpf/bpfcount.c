@@ -26,9 +26,11 @@ struct bpfcount {
 	unsigned max_tasks;
 	unsigned fds;
 	int tasks_fd, stats_fd, fold_fd;
-	unsigned *keys;		      /* max_tasks */
-	struct pmutop_bpf_task *vals; /* max_tasks */
-	unsigned long long *percpu;   /* one per possible CPU */
+	unsigned *keys;		       /* max_tasks */
+	struct pmutop_bpf_task *vals;  /* max_tasks */
+	unsigned long long *percpu;    /* one per possible CPU */
+	struct pmutop_bpf_last *lasts; /* one per possible CPU */
+	int last_fd;
 	int npossible;
 };
 
@@ -85,6 +87,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 		return err == -EACCES ? -EPERM : err;
 	b->tasks_fd = bpf_map__fd(s->maps.tasks);
 	b->stats_fd = bpf_map__fd(s->maps.stats);
+	b->last_fd = bpf_map__fd(s->maps.last);
 	b->fold_fd = bpf_program__fd(s->progs.fold);
 	return 0;
 }
@@ -167,7 +170,8 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->keys = calloc(b->max_tasks, sizeof(*b->keys));
 	b->vals = calloc(b->max_tasks, sizeof(*b->vals));
 	b->percpu = calloc((size_t)b->npossible, sizeof(*b->percpu));
-	if (!b->cpus || !b->grp || !b->keys || !b->vals || !b->percpu)
+	b->lasts = calloc((size_t)b->npossible, sizeof(*b->lasts));
+	if (!b->cpus || !b->grp || !b->keys || !b->vals || !b->percpu || !b->lasts)
 		goto fail;
 	memcpy(b->cpus, o->cpus, (size_t)o->ncpus * sizeof(*b->cpus));
 	for (int i = 0; i < o->ncpus; i++)
@@ -209,6 +213,7 @@ void bpfcount_free(struct bpfcount *b)
 	free(b->keys);
 	free(b->vals);
 	free(b->percpu);
+	free(b->lasts);
 	free(b);
 }
 
@@ -284,6 +289,23 @@ int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 	for (size_t i = count; i < n; i++)
 		bpf_map_delete_elem(b->tasks_fd, &tids[i]);
 	return 0;
+}
+
+int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n)
+{
+	unsigned key = 0;
+	if (bpf_map_lookup_elem(b->last_fd, &key, b->lasts))
+		return -errno;
+	*cpus = b->lasts;
+	*n = b->npossible;
+	return 0;
+}
+
+int bpfcount_stop(struct bpfcount *b)
+{
+	int err = bpf_link__destroy(b->skel->links.on_switch);
+	b->skel->links.on_switch = NULL;
+	return err;
 }
 
 uint64_t bpfcount_lost(const struct bpfcount *b)

@@ -52,6 +52,19 @@ int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 	return -ENOTSUP;
 }
 
+int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n)
+{
+	(void)b, (void)cpus;
+	*n = 0;
+	return -ENOTSUP;
+}
+
+int bpfcount_stop(struct bpfcount *b)
+{
+	(void)b;
+	return -ENOTSUP;
+}
+
 uint64_t bpfcount_lost(const struct bpfcount *b)
 {
 	(void)b;

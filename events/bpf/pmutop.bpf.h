@@ -21,16 +21,27 @@ struct pmutop_bpf_task {
 	unsigned int tgid;
 	unsigned int flags;
 	unsigned int uid;
-	unsigned int pad;
+	unsigned int missed; /* slices it began that no switch was seen to end */
 	unsigned long long cgid;
 	char comm[PMUTOP_BPF_COMM];
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
 };
 
-/* Per CPU: each counter as last read there. */
+/* Per CPU: each counter as last read there, the task the last seen switch brought in
+ * (cur), and what the counters counted there that went to no task's sums: the idle
+ * task's slices (idle), and unattr, each gap between a switch that brought cur in and
+ * one that took another task out (a switch the program did not see: hidden by the
+ * kernel, or missed), a task not in the map (full), and the switches of exiting tasks,
+ * which perf does not count for them either. The counters' deltas since the start are
+ * the sums of every task plus idle plus unattr: ev - base. */
 struct pmutop_bpf_last {
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
+	struct pmutop_bpf_ev base[PMUTOP_BPF_MAXEV]; /* ev at the CPU's first read */
+	struct pmutop_bpf_ev idle[PMUTOP_BPF_MAXEV];
+	struct pmutop_bpf_ev unattr[PMUTOP_BPF_MAXEV];
 	unsigned int primed;
+	unsigned int cur;
+	unsigned long long gaps; /* switches not seen, as found */
 };
 
 /* Per-CPU statistics slots */
