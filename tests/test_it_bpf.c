@@ -4,6 +4,7 @@
  * CPUs, not the tasks; unprivileged, --backend bpf is refused and auto falls back. */
 #include "testutil.h"
 
+#include "bpfcount.h"
 #include "engine.h"
 #include "evset.h"
 
@@ -12,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -370,6 +372,108 @@ static void test_idle_threads(void **state)
 	assert_true(rows >= IDLE + 1);
 }
 
+/* Each CPU's counters equal what the program gave its tasks plus its idle and
+ * unattributed sums (pmutop.bpf.h), over work that forks, faults, sleeps and exits:
+ * nothing counted is dropped or given twice. With a task map of 8, the tasks it cannot
+ * hold go to unattributed. */
+static void cpu_identity(unsigned max_tasks)
+{
+	struct evset set;
+	struct evspec_err perr;
+	assert_int_equal(
+		evset_parse(&set, "{task-clock,context-switches,page-faults}", NULL, &perr), 0);
+	int cpus[256], ncpus = 0;
+	for (int c = 0; c < 256 && ncpus < sysconf(_SC_NPROCESSORS_ONLN); c++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", c);
+		if (access(path, F_OK) == 0)
+			cpus[ncpus++] = c;
+	}
+	struct bpfcount_opts o = {.cpus = cpus, .ncpus = ncpus, .max_tasks = max_tasks};
+	struct bpfcount *b;
+	assert_int_equal(bpfcount_open(&set.specs, &o, &b), 0);
+	pid_t kids[20];
+	for (int i = 0; i < 20; i++) {
+		kids[i] = fork();
+		assert_true(kids[i] >= 0);
+		if (kids[i] == 0) {
+			testutil_touch_pages(100);
+			for (int k = 0; k < 20; k++)
+				usleep(200);
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < 20; i++)
+		waitpid(kids[i], NULL, 0);
+	assert_int_equal(bpfcount_stop(b), 0);
+	/* A gap, made: a fold here on CPU on brings this thread in; the next fold there
+	 * runs in a child, and no switch between them is seen (stopped). */
+	int on = cpus[ncpus - 1];
+	cpu_set_t one, all;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&one);
+	CPU_SET(on, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	assert_int_equal(bpfcount_fold(b), 0);
+	pid_t kid = fork();
+	assert_true(kid >= 0);
+	if (kid == 0)
+		_exit(bpfcount_fold(b) == 0 ? 0 : 3);
+	int st;
+	assert_int_equal(waitpid(kid, &st, 0), kid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	assert_int_equal(bpfcount_fold(b), 0);
+	const unsigned *tids;
+	const struct pmutop_bpf_task *v;
+	size_t n;
+	assert_int_equal(bpfcount_read(b, &tids, &v, &n), 0);
+	assert_true(n <= max_tasks);
+	const struct pmutop_bpf_last *l;
+	int np;
+	assert_int_equal(bpfcount_read_cpus(b, &l, &np), 0);
+	assert_true(on < np && l[on].gaps >= 1 && l[on].unattr[0].val > 0);
+	/* This thread began a slice that no seen switch ended (when the map holds it). */
+	unsigned me_missed = 0;
+	bool me_in = false;
+	for (size_t i = 0; i < n; i++)
+		if (tids[i] == (unsigned)getpid())
+			me_missed = v[i].missed, me_in = true;
+	assert_true(me_in ? me_missed >= 1 : max_tasks < 64);
+	for (unsigned ev = 0; ev < 3; ev++) {
+		unsigned long long sum[3] = {0}, cpu[3] = {0};
+		for (size_t k = 0; k < n; k++) {
+			sum[0] += v[k].ev[ev].val;
+			sum[1] += v[k].ev[ev].ena;
+			sum[2] += v[k].ev[ev].run;
+		}
+		for (int c = 0; c < np; c++) {
+			sum[0] += l[c].idle[ev].val + l[c].unattr[ev].val;
+			sum[1] += l[c].idle[ev].ena + l[c].unattr[ev].ena;
+			sum[2] += l[c].idle[ev].run + l[c].unattr[ev].run;
+			cpu[0] += l[c].ev[ev].val - l[c].base[ev].val;
+			cpu[1] += l[c].ev[ev].ena - l[c].base[ev].ena;
+			cpu[2] += l[c].ev[ev].run - l[c].base[ev].run;
+		}
+		if (sum[0] != cpu[0] || sum[1] != cpu[1] || sum[2] != cpu[2])
+			fail_msg("event %u, map of %u: tasks + idle + unattributed %llu/%llu/%llu, "
+				 "CPUs %llu/%llu/%llu (value/enabled/running)",
+				 ev, max_tasks, sum[0], sum[1], sum[2], cpu[0], cpu[1], cpu[2]);
+		assert_true(cpu[0] > 0); /* 20 processes ran, switched and faulted */
+	}
+	bpfcount_free(b);
+	evset_free(&set);
+}
+
+static void test_cpu_identity(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	cpu_identity(65536);
+	cpu_identity(8);
+}
+
 /* A task map too small for the machine's tasks: what it cannot hold is not counted, and
  * the model's source notice says how much (the engine directly, with a map of 8 tasks). */
 static void test_map_full(void **state)
@@ -469,8 +573,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_faults_equal), cmocka_unit_test(test_pingpong_equal),
-		cmocka_unit_test(test_idle_threads), cmocka_unit_test(test_map_full),
-		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_idle_threads), cmocka_unit_test(test_cpu_identity),
+		cmocka_unit_test(test_map_full),     cmocka_unit_test(test_fallback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
