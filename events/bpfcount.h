@@ -38,8 +38,11 @@ void bpfcount_free(struct bpfcount *b);
 enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev);
 
 /* A task that existed before the program was attached, entered with zero sums so that
- * it has a row before it next runs. 0, -EEXIST (it is in already), -E2BIG (map full). */
-int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,
+ * it has a row before it next runs. flags (pmutop.bpf.h): PMUTOP_BPF_KTHREAD, and for a
+ * command PMUTOP_BPF_TREE (the tasks it forks join it, and theirs) and
+ * PMUTOP_BPF_PRE_EXEC. 0, -EEXIST (it is in already, with those flags added), -E2BIG
+ * (map full). */
+int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,
 		  const char *comm);
 
 /* Count the slices running now on every CPU into their tasks. */

@@ -47,6 +47,9 @@ struct bpfsource {
 	size_t ndead, capdead;
 	struct val_delta *gone; /* per watched pid * nevents: its ended threads' totals */
 	uint64_t lost;
+	/* -- COMMAND counting its tree (not -i): the command's pid, else 0. Each process of
+	 * the tree has rows of its own; the totals are the tree's, in the command's row. */
+	pid_t root;
 	/* What the CPUs counted that went to no task (pmutop.bpf.h: unattr), summed over
 	 * the CPUs: as last read, and at the interval's start. */
 	struct val_delta *unattr, *unattr_was; /* per counted event */
@@ -86,11 +89,15 @@ static int seed_thread(void *vctx, pid_t tid)
 	struct procfs_task t;
 	if (procfs_task_info(c->e->o.root, c->pid, tid, &t) != 0 || t.dead)
 		return 0;
-	int err = bpfcount_seed(c->e->bpf->bc, tid, c->pid, t.uid, t.kthread, t.comm);
+	struct bpfsource *s = c->e->bpf;
+	unsigned flags = t.kthread ? PMUTOP_BPF_KTHREAD : 0;
+	if (c->e->o.enable_on_exec) /* -- COMMAND, parked before its exec */
+		flags |= PMUTOP_BPF_PRE_EXEC | (s->root == c->pid ? PMUTOP_BPF_TREE : 0);
+	int err = bpfcount_seed(s->bc, tid, c->pid, t.uid, flags, t.comm);
 	/* Gone before its entry was made, which no switch will now mark: drop it. */
 	if (!err && syscall(SYS_tgkill, c->pid, tid, 0) < 0 && errno == ESRCH) {
 		unsigned key = (unsigned)tid;
-		bpfcount_forget(c->e->bpf->bc, &key, 1);
+		bpfcount_forget(s->bc, &key, 1);
 	}
 	return 0;
 }
@@ -136,6 +143,8 @@ static int open_counters(struct engine *e)
 		enum ev_status st = bpfcount_status(s->bc, i);
 		s->why[s->ev_of[i]] = (uint8_t)targets_why(st);
 	}
+	bool tree = e->o.scope == SCOPE_PIDS && e->o.enable_on_exec && e->o.inherit;
+	s->root = tree && e->o.npids == 1 ? e->pids[0] : 0;
 	seed(e);
 	return 0;
 }
@@ -247,9 +256,11 @@ static void sort_recs(struct brec *r, size_t n)
 	}
 }
 
-static bool wanted(const struct engine *e, pid_t tgid, uid_t uid)
+static bool wanted(const struct engine *e, pid_t tgid, uid_t uid, unsigned flags)
 {
 	if (e->o.scope == SCOPE_PIDS) {
+		if (e->bpf->root && (flags & PMUTOP_BPF_TREE))
+			return true;
 		for (unsigned i = 0; i < e->o.npids; i++)
 			if (e->pids[i] == tgid)
 				return true;
@@ -330,7 +341,7 @@ static int snapshot(struct engine *e)
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].flags & PMUTOP_BPF_DEAD) /* read for the last time */
 			note_dead(s, (pid_t)tids[i]);
-		if (!wanted(e, (pid_t)v[i].tgid, v[i].uid))
+		if (!wanted(e, (pid_t)v[i].tgid, v[i].uid, v[i].flags))
 			continue;
 		struct brec *r = &c->r[c->n++];
 		r->tgid = (pid_t)v[i].tgid;
@@ -365,8 +376,11 @@ static void task_delta(struct engine *e, const struct pmutop_bpf_ev *now,
 	}
 }
 
+/* Where the totals of a watched process's ended threads go (of its tree's, with -- CMD). */
 static struct val_delta *gone_of(struct engine *e, pid_t tgid)
 {
+	if (e->bpf->root)
+		return e->bpf->gone;
 	for (unsigned i = 0; i < e->o.npids; i++)
 		if (e->pids[i] == tgid)
 			return &e->bpf->gone[(size_t)i * (e->set->nevents + 1)];
@@ -421,7 +435,7 @@ static bool unseen(const struct bpfsource *s, size_t i, const size_t *oldi, bool
 
 /* One process: its rows (process, then threads when shown) from cur[a, b). */
 static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const size_t *oldi,
-			 bool totals)
+			 bool totals, pid_t lead_tid)
 {
 	struct bpfsource *s = e->bpf;
 	struct brecs *c = &s->cur;
@@ -442,7 +456,7 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		if (!(gone && dead)) /* else in gone already */
 			add_deltas(acc, s->d, ne);
 		all_dead = all_dead && (c->r[i].flags & PMUTOP_BPF_DEAD);
-		if (c->r[i].tid == c->r[i].tgid)
+		if (c->r[i].tid == lead_tid)
 			lead = i;
 	}
 	const struct brec *lr = &c->r[lead];
@@ -543,11 +557,15 @@ static void build_rows(struct engine *e, bool totals)
 		oldi[i] = j < o->n && cmp_rec(&o->r[j], &c->r[i]) == 0 ? j : SIZE_MAX;
 	}
 	size_t row = 0;
-	for (size_t a = 0; a < c->n;) {
+	/* The tree's totals: one row, the command's. */
+	bool one = totals && s->root && c->n;
+	if (one)
+		row = build_proc(e, row, 0, c->n, oldi, totals, s->root);
+	for (size_t a = one ? c->n : 0; a < c->n;) {
 		size_t b = a + 1;
 		while (b < c->n && c->r[b].tgid == c->r[a].tgid)
 			b++;
-		row = build_proc(e, row, a, b, oldi, totals);
+		row = build_proc(e, row, a, b, oldi, totals, c->r[a].tgid);
 		a = b;
 	}
 	if (ua)

@@ -474,6 +474,115 @@ static void test_cpu_identity(void **state)
 	cpu_identity(8);
 }
 
+/* The total block's one process row: its event's value, and its pid; -1 when absent. */
+static long long total_value(const char *csv, const char *event, pid_t *pid)
+{
+	long long v = -1;
+	for (const char *l = csv; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		char line[512], ev[64];
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
+			 l);
+		l += n + (nl != NULL);
+		int p, t;
+		long long x;
+		/* total,time,interval,process,pid,tid,,command,event,value */
+		if (sscanf(line, "total,%*[^,],%*[^,],process,%d,%d,,%*[^,],%63[^,],%lld", &p, &t,
+			   ev, &x) == 4 &&
+		    strcmp(ev, event) == 0) {
+			assert_int_equal(v, -1); /* one row: the command's */
+			v = x;
+			*pid = p;
+		}
+	}
+	return v;
+}
+
+/* Processes other than pid with rows of their own in the interval blocks. */
+static unsigned other_procs(const char *csv, pid_t pid)
+{
+	pid_t seen[64];
+	unsigned n = 0;
+	for (const char *l = csv; *l;) {
+		const char *nl = strchr(l, '\n');
+		int p;
+		if (sscanf(l, "%*[0-9],%*[^,],%*[^,],process,%d,", &p) == 1 && p != pid) {
+			bool dup = false;
+			for (unsigned i = 0; i < n; i++)
+				dup = dup || seen[i] == p;
+			if (!dup && n < 64)
+				seen[n++] = p;
+		}
+		l = nl ? nl + 1 : l + strlen(l);
+	}
+	return n;
+}
+
+static char self_exe[4096];
+
+/* pmutop -b --backend backend -- sh -c: three children faulting 3,000, 6,000 and 9,000
+ * pages. The csv output into r. */
+static void run_tree(struct run *r, const char *backend)
+{
+	char cmd[3 * 4096 + 128];
+	snprintf(cmd, sizeof(cmd), "'%s' fault 3000 & '%s' fault 6000 & '%s' fault 9000; wait",
+		 self_exe, self_exe, self_exe);
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	r->pid = fork();
+	assert_true(r->pid >= 0);
+	if (r->pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		execl(PMUTOP_BINARY, "pmutop", "-b", "--format", "csv", "-d", "0.2", "--backend",
+		      backend, "-e", "page-faults", "--", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	r->fd = p[0];
+	r->cap = 1 << 20;
+	r->len = 0;
+	r->buf = malloc(r->cap);
+	assert_non_null(r->buf);
+	r->buf[0] = '\0';
+	assert_int_equal(finish(r), 0);
+}
+
+/* --backend bpf -- COMMAND counts the command's tree, as perf does: the total is the
+ * tree's (18,000 pages and what sh and three execs fault), within what the workload
+ * itself varies from run to run under perf; each child has rows of its own. */
+static void test_command_tree(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0 || testutil_under_valgrind())
+		skip();
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	assert_true(n > 0);
+	self_exe[n] = '\0';
+	long long perf[3], lo = -1, hi = -1, bpf;
+	pid_t pid;
+	struct run r;
+	for (int i = 0; i < 3; i++) {
+		run_tree(&r, "perf");
+		perf[i] = total_value(r.buf, "page-faults", &pid);
+		free(r.buf);
+		assert_true(perf[i] >= 18000);
+		lo = lo < 0 || perf[i] < lo ? perf[i] : lo;
+		hi = perf[i] > hi ? perf[i] : hi;
+	}
+	run_tree(&r, "bpf");
+	bpf = total_value(r.buf, "page-faults", &pid);
+	unsigned others = other_procs(r.buf, pid);
+	free(r.buf);
+	/* Within perf's three runs, widened by their spread (12 pages at least) each side. */
+	long long spread = hi - lo < 12 ? 12 : hi - lo;
+	if (bpf < lo - spread || bpf > hi + spread)
+		fail_msg("bpf: the tree faulted %lld pages; perf %lld, %lld, %lld", bpf, perf[0],
+			 perf[1], perf[2]);
+	assert_true(others >= 3);
+}
+
 /* A task map too small for the machine's tasks: what it cannot hold is not counted, and
  * the model's source notice says how much (the engine directly, with a map of 8 tasks). */
 static void test_map_full(void **state)
@@ -569,12 +678,17 @@ static void test_fallback(void **state)
 	assert_non_null(strstr(out, "tasks (perf)"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "fault") == 0) { /* a child of test_command_tree */
+		testutil_touch_pages((uint32_t)atoi(argv[2]));
+		return 0;
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_faults_equal), cmocka_unit_test(test_pingpong_equal),
 		cmocka_unit_test(test_idle_threads), cmocka_unit_test(test_cpu_identity),
-		cmocka_unit_test(test_map_full),     cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_command_tree), cmocka_unit_test(test_map_full),
+		cmocka_unit_test(test_fallback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

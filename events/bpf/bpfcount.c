@@ -185,7 +185,9 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
 	b->skel->links.on_exec = bpf_program__attach(b->skel->progs.on_exec);
-	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec) {
+	b->skel->links.on_fork = bpf_program__attach(b->skel->progs.on_fork);
+	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec ||
+	    !b->skel->links.on_fork) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
@@ -225,19 +227,26 @@ enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev)
 	return b->counts[ev] ? EVS_OK : (enum ev_status)b->status[ev];
 }
 
-int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,
+int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,
 		  const char *comm)
 {
 	struct pmutop_bpf_task v;
 	memset(&v, 0, sizeof(v));
 	v.tgid = (unsigned)tgid;
 	v.uid = uid;
-	v.flags = kthread ? PMUTOP_BPF_KTHREAD : 0;
+	v.flags = flags;
 	strncpy(v.comm, comm, sizeof(v.comm) - 1);
 	unsigned key = (unsigned)tid;
-	if (bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_NOEXIST))
-		return errno == ENOMEM || errno == E2BIG ? -E2BIG : -errno;
-	return 0;
+	if (bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_NOEXIST) == 0)
+		return 0;
+	int err = errno == ENOMEM || errno == E2BIG ? -E2BIG : -errno;
+	/* Entered by a switch since the attach: a command still, or what it forks is lost. */
+	unsigned add = flags & (PMUTOP_BPF_TREE | PMUTOP_BPF_PRE_EXEC);
+	if (err == -EEXIST && add && bpf_map_lookup_elem(b->tasks_fd, &key, &v) == 0) {
+		v.flags |= add;
+		bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_EXIST);
+	}
+	return err;
 }
 
 int bpfcount_fold(struct bpfcount *b)

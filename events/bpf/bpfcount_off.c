@@ -25,10 +25,10 @@ enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev)
 	return EVS_UNSUPPORTED;
 }
 
-int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,
+int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,
 		  const char *comm)
 {
-	(void)b, (void)tid, (void)tgid, (void)uid, (void)kthread, (void)comm;
+	(void)b, (void)tid, (void)tgid, (void)uid, (void)flags, (void)comm;
 	return -ENOTSUP;
 }
 

@@ -124,17 +124,19 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw, u
 		tv = task_entry(tid);
 	if (gap)
 		missed(l);
+	/* A command before its exec counts for no row: perf counts it from its exec. */
+	bool mine = tv && !(tv->flags & PMUTOP_BPF_PRE_EXEC);
 	struct pmutop_bpf_ev *to = !primed    ? NULL
 				   : gap      ? l->unattr
-				   : tv	      ? tv->ev
+				   : mine     ? tv->ev
 				   : tid == 0 ? l->idle
 					      : l->unattr;
 	/* A task's own switch counts into it, but not once it is exiting: perf closes a
 	 * task's counters then (perf_event_exit_task), and the two backends agree. */
-	struct pmutop_bpf_ev *own = !primed || !sw			      ? NULL
-				    : tv && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
-				    : tid == 0				      ? l->idle
-									      : l->unattr;
+	struct pmutop_bpf_ev *own = !primed || !sw				? NULL
+				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
+				    : tid == 0					? l->idle
+										: l->unattr;
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
 		if (i >= PMUTOP_BPF_MAXEV)
@@ -200,6 +202,11 @@ int BPF_PROG(on_exec, struct task_struct *t, pid_t old_pid)
 {
 	unsigned int tid = BPF_CORE_READ(t, pid), old = (unsigned int)old_pid;
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
+	if (tv && (tv->flags & PMUTOP_BPF_PRE_EXEC) && old == tid) {
+		/* The command's exec: what it counted before goes to no row (unattr). */
+		account(t, false, false, 0);
+		tv->flags &= ~PMUTOP_BPF_PRE_EXEC;
+	}
 	if (tv)
 		identity(tv, t);
 	if (old == tid)
@@ -211,6 +218,22 @@ int BPF_PROG(on_exec, struct task_struct *t, pid_t old_pid)
 	struct pmutop_bpf_last *l = bpf_map_lookup_elem(&last, &zero);
 	if (l && l->cur == old)
 		l->cur = tid;
+	return 0;
+}
+
+/* A watched command's tree: what its tasks fork joins it before it first runs. */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	unsigned int ptid = BPF_CORE_READ(parent, pid);
+	struct pmutop_bpf_task *pv = bpf_map_lookup_elem(&tasks, &ptid);
+	if (!pv || !(pv->flags & PMUTOP_BPF_TREE))
+		return 0;
+	struct pmutop_bpf_task *tv = task_entry(BPF_CORE_READ(child, pid));
+	if (!tv)
+		return 0;
+	tv->flags |= PMUTOP_BPF_TREE;
+	identity(tv, child);
 	return 0;
 }
 

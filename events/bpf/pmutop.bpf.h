@@ -8,9 +8,11 @@
 #define PMUTOP_BPF_COMM 16
 
 /* flags of a task's value */
-#define PMUTOP_BPF_DEAD 1u    /* its last slice is in: it switched out as TASK_DEAD */
-#define PMUTOP_BPF_KTHREAD 2u /* a kernel thread */
-#define PMUTOP_BPF_EXITING 4u /* past sched_process_exit: perf's counters of it are closed */
+#define PMUTOP_BPF_DEAD 1u	/* its last slice is in: it switched out as TASK_DEAD */
+#define PMUTOP_BPF_KTHREAD 2u	/* a kernel thread */
+#define PMUTOP_BPF_EXITING 4u	/* past sched_process_exit: perf's counters of it are closed */
+#define PMUTOP_BPF_TREE 8u	/* a watched command's, or forked by a task of its tree */
+#define PMUTOP_BPF_PRE_EXEC 16u /* a command before its exec: counted from it, as perf does */
 
 struct pmutop_bpf_ev {
 	unsigned long long val, ena, run;
