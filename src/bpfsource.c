@@ -407,9 +407,11 @@ static const char *proc_cgroup(struct engine *e, const struct brec *r, const str
 	return NULL;
 }
 
-/* unseen: a slice of the row's tasks ended unseen, so its values are not known. */
+/* unseen: a task of the row began a slice that no seen switch ended: its values are not
+ * known. */
 static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, bool unseen)
 {
+	struct val *v = w.v;
 	unsigned ne = e->set->nevents;
 	uint8_t *wy = e->acc_why;
 	memcpy(wy, e->bpf->why, ne);
@@ -418,10 +420,10 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, b
 		memcpy(dd, d, ne * sizeof(*dd));
 	if (e->logical)
 		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
-	rowbuild_fill(e, dd, wy, NULL, w.v, w.g, false);
+	rowbuild_fill(e, dd, wy, NULL, v, w.g, false);
 	for (unsigned i = 0; unseen && i < ne; i++)
 		if (wy[i] == WHY_NONE)
-			w.v[i] = val_missing(VAL_NC, WHY_UNSEEN);
+			v[i] = val_missing(VAL_NC, WHY_UNSEEN);
 }
 
 /* Task i of cur began a slice that no seen switch ended, in the interval (or with totals,
