@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The bpf backend's kernel half: at each context switch, the counters of the CPU (one
  * perf event per CPU per event, opened by bpfcount.c) are read, and what they counted
- * since the CPU's last read goes to the task leaving it. fold() does the same for the
+ * since the CPU's last read goes to the task leaving it, when it is the task the last
+ * seen switch brought in (else to no task: pmutop.bpf.h). fold() does the same for the
  * task on a CPU right now, run there by BPF_PROG_TEST_RUN at each tick (as perf's bperf
  * does), so that running tasks are counted up to the tick. */
 #include "vmlinux.h"
@@ -95,7 +96,7 @@ static __always_inline struct pmutop_bpf_task *task_entry(unsigned int tid)
 	return tv;
 }
 
-/* A slice began by cur that no switch was seen to end: its values are not known. */
+/* A slice that cur began and no seen switch ended: its values are not known. */
 static __always_inline void missed(struct pmutop_bpf_last *l)
 {
 	unsigned int cur = l->cur;

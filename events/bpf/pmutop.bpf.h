@@ -33,9 +33,10 @@ struct pmutop_bpf_task {
  * (cur), and what the counters counted there that went to no task's sums: the idle
  * task's slices (idle), and unattr, each gap between a switch that brought cur in and
  * one that took another task out (a switch the program did not see: hidden by the
- * kernel, or missed), a task not in the map (full), and the switches of exiting tasks,
- * which perf does not count for them either. The counters' deltas since the start are
- * the sums of every task plus idle plus unattr: ev - base. */
+ * kernel, or missed), a task not in the map (full), the switches of exiting tasks and
+ * a command's counts before its exec, which perf does not count for them either. The
+ * counters' deltas since the first read (ev - base) are the sums of every task plus idle
+ * plus unattr. */
 struct pmutop_bpf_last {
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
 	struct pmutop_bpf_ev base[PMUTOP_BPF_MAXEV]; /* ev at the CPU's first read */
