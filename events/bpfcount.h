@@ -45,6 +45,10 @@ enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev);
 int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,
 		  const char *comm);
 
+/* Event ev counts context switches: a task's own switch is credited to it at the switch
+ * the program sees it leave by (pmutop.bpf.h: cut). */
+bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev);
+
 /* Count the slices running now on every CPU into their tasks. */
 int bpfcount_fold(struct bpfcount *b);
 

@@ -21,7 +21,7 @@ struct brec {
 	pid_t tgid, tid;
 	uid_t uid;
 	unsigned flags;
-	unsigned missed; /* slices not seen ending, since its entry was made */
+	unsigned missed, cut; /* pmutop.bpf.h, since its entry was made */
 	uint64_t cgid;
 	const char *cgroup;
 	size_t src; /* its index in the map's read, while the sums are copied */
@@ -39,13 +39,16 @@ struct bpfsource {
 	unsigned nev;	 /* events the program counts: the set's group members */
 	unsigned *ev_of; /* per counted event: its model event index */
 	uint8_t *why;	 /* per model event */
+	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
 	struct brecs cur, old;
 	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
 	size_t oldi_cap;
 	struct val_delta *d; /* per model event: one task's deltas */
 	unsigned *dead;	     /* tids to forget once read */
 	size_t ndead, capdead;
-	struct val_delta *gone; /* per watched pid * nevents: its ended threads' totals */
+	/* per watched pid, nevents + 1: its ended threads' totals, then their slices ended
+	 * (val) and begun (ena) by switches not seen */
+	struct val_delta *gone;
 	uint64_t lost;
 	/* -- COMMAND counting its tree (not -i): the command's pid, else 0. Each process of
 	 * the tree has rows of its own; the totals are the tree's, in the command's row. */
@@ -142,6 +145,7 @@ static int open_counters(struct engine *e)
 	for (unsigned i = 0; i < s->nev; i++) {
 		enum ev_status st = bpfcount_status(s->bc, i);
 		s->why[s->ev_of[i]] = (uint8_t)targets_why(st);
+		s->at_sw[s->ev_of[i]] = bpfcount_at_switch(s->bc, i);
 	}
 	bool tree = e->o.scope == SCOPE_PIDS && e->o.enable_on_exec && e->o.inherit;
 	s->root = tree && e->o.npids == 1 ? e->pids[0] : 0;
@@ -166,6 +170,7 @@ static void source_free(struct bpfsource *s)
 	free(s->oldi);
 	free(s->ev_of);
 	free(s->why);
+	free(s->at_sw);
 	free(s->d);
 	free(s->dead);
 	free(s->gone);
@@ -184,12 +189,14 @@ static int source_alloc(struct engine *e)
 	e->bpf = s;
 	s->ev_of = calloc(ne, sizeof(*s->ev_of));
 	s->why = calloc(ne, 1);
+	s->at_sw = calloc(ne, 1);
 	s->d = calloc(ne, sizeof(*s->d));
 	s->gone = calloc((e->o.npids + 1) * ne, sizeof(*s->gone));
 	s->unattr = calloc(ne, sizeof(*s->unattr));
 	s->unattr_was = calloc(ne, sizeof(*s->unattr_was));
 	s->pi = procinfo_new();
-	return s->ev_of && s->why && s->d && s->gone && s->unattr && s->unattr_was && s->pi
+	return s->ev_of && s->why && s->at_sw && s->d && s->gone && s->unattr && s->unattr_was &&
+			       s->pi
 		       ? 0
 		       : -ENOMEM;
 }
@@ -349,6 +356,7 @@ static int snapshot(struct engine *e)
 		r->uid = v[i].uid;
 		r->flags = v[i].flags;
 		r->missed = v[i].missed;
+		r->cut = v[i].cut;
 		r->cgid = v[i].cgid;
 		r->cgroup = NULL;
 		r->src = i;
@@ -396,6 +404,21 @@ static void add_deltas(struct val_delta *acc, const struct val_delta *d, unsigne
 	}
 }
 
+/* Task i of cur, of a watched process, ended and read for the last time: its totals go
+ * to its process's gone. */
+static void gone_add(struct engine *e, size_t i)
+{
+	struct bpfsource *s = e->bpf;
+	const struct brec *r = &s->cur.r[i];
+	struct val_delta *g = gone_of(e, r->tgid);
+	if (!g || !(r->flags & PMUTOP_BPF_DEAD))
+		return;
+	task_delta(e, &s->cur.tot[i * s->nev], NULL);
+	add_deltas(g, s->d, e->set->nevents);
+	g[e->set->nevents].val += r->missed;
+	g[e->set->nevents].ena += r->cut;
+}
+
 /* The cgroup of process tgid, read again only when its first thread moved. */
 static const char *proc_cgroup(struct engine *e, const struct brec *r, const struct brec *was)
 {
@@ -407,9 +430,12 @@ static const char *proc_cgroup(struct engine *e, const struct brec *r, const str
 	return NULL;
 }
 
-/* unseen: a task of the row began a slice that no seen switch ended: its values are not
- * known. */
-static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, bool unseen)
+/* What switches not seen took from a row's tasks: nothing, a slice's start (all but the
+ * own switch that ended it), or a slice's end (all of it). */
+enum unseen { UNSEEN_NONE, UNSEEN_CUT, UNSEEN_MISSED };
+
+/* unseen: what the row's values lack, n/c with their reason. */
+static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, enum unseen unseen)
 {
 	struct val *v = w.v;
 	unsigned ne = e->set->nevents;
@@ -422,17 +448,24 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, b
 		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
 	rowbuild_fill(e, dd, wy, NULL, v, w.g, false);
 	for (unsigned i = 0; unseen && i < ne; i++)
-		if (wy[i] == WHY_NONE)
+		if (wy[i] == WHY_NONE && (unseen == UNSEEN_MISSED || !e->bpf->at_sw[i]))
 			v[i] = val_missing(VAL_NC, WHY_UNSEEN);
 }
 
-/* Task i of cur began a slice that no seen switch ended, in the interval (or with totals,
- * ever since its entry was made). */
-static bool unseen(const struct bpfsource *s, size_t i, const size_t *oldi, bool totals)
+/* A switch not seen began or ended a slice of task i of cur, in the interval (or with
+ * totals, ever since its entry was made). */
+static enum unseen unseen(const struct bpfsource *s, size_t i, const size_t *oldi, bool totals)
 {
 	const struct brec *r = &s->cur.r[i];
-	unsigned was = oldi[i] != SIZE_MAX && !totals ? s->old.r[oldi[i]].missed : 0;
-	return r->missed != was;
+	const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
+	if (r->missed != (was ? was->missed : 0))
+		return UNSEEN_MISSED;
+	return r->cut != (was ? was->cut : 0) ? UNSEEN_CUT : UNSEEN_NONE;
+}
+
+static enum unseen worse(enum unseen a, enum unseen b)
+{
+	return a > b ? a : b;
 }
 
 /* One process: its rows (process, then threads when shown) from cur[a, b). */
@@ -447,10 +480,14 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 	struct val_delta *gone = totals ? gone_of(e, c->r[a].tgid) : NULL;
 	if (gone)
 		add_deltas(acc, gone, ne);
-	bool all_dead = true, any_unseen = false;
+	bool all_dead = true;
+	enum unseen any_unseen = !gone		? UNSEEN_NONE
+				 : gone[ne].val ? UNSEEN_MISSED
+				 : gone[ne].ena ? UNSEEN_CUT
+						: UNSEEN_NONE;
 	size_t lead = a;
 	for (size_t i = a; i < b; i++) {
-		any_unseen = any_unseen || unseen(s, i, oldi, totals);
+		any_unseen = worse(any_unseen, unseen(s, i, oldi, totals));
 		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 		bool dead = c->r[i].flags & PMUTOP_BPF_DEAD;
 		task_delta(e, &c->tot[i * s->nev],
@@ -492,11 +529,8 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 	row++;
 	for (size_t i = a; i < b; i++) {
 		c->r[i].cgroup = cg;
-		struct val_delta *g = gone_of(e, c->r[i].tgid);
-		if ((c->r[i].flags & PMUTOP_BPF_DEAD) && g && !totals) {
-			task_delta(e, &c->tot[i * s->nev], NULL);
-			add_deltas(g, s->d, ne);
-		}
+		if (!totals)
+			gone_add(e, i);
 		if (!e->o.threads)
 			continue;
 		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
@@ -535,7 +569,7 @@ static void unattr_row(struct engine *e, size_t row, bool totals)
 	w.r->user = "-";
 	w.r->comm = "[unattributed]";
 	w.r->nthreads = 0;
-	fill(e, d, w, false);
+	fill(e, d, w, UNSEEN_NONE);
 }
 
 /* Rows from cur against old (its previous read): intervals, or with totals the sums
@@ -627,13 +661,8 @@ void bpfsource_rebase(struct engine *e)
 	struct bpfsource *s = e->bpf;
 	if (snapshot(e) != 0)
 		return;
-	for (size_t i = 0; i < s->cur.n; i++) {
-		struct val_delta *g = gone_of(e, s->cur.r[i].tgid);
-		if (g && (s->cur.r[i].flags & PMUTOP_BPF_DEAD)) {
-			task_delta(e, &s->cur.tot[i * s->nev], NULL);
-			add_deltas(g, s->d, e->set->nevents);
-		}
-	}
+	for (size_t i = 0; i < s->cur.n; i++)
+		gone_add(e, i);
 	bpfcount_forget(s->bc, s->dead, s->ndead);
 	swap_recs(s);
 }

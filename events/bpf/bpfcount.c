@@ -23,6 +23,7 @@ struct bpfcount {
 	struct evgroup **grp;		  /* ncpus * ngroups: CPU i's group g at i * ngroups + g */
 	uint8_t status[PMUTOP_BPF_MAXEV]; /* per event: its first failure */
 	bool counts[PMUTOP_BPF_MAXEV];	  /* per event: open on some CPU */
+	bool at_switch[PMUTOP_BPF_MAXEV]; /* per event: context switches */
 	unsigned max_tasks;
 	unsigned fds;
 	int tasks_fd, stats_fd, fold_fd;
@@ -73,7 +74,8 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	unsigned ev = 0, nlive = 0;
 	for (unsigned g = 0; g < specs->n; g++)
 		for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
-			s->rodata->at_switch[ev] = is_at_switch(&specs->g[g].ev[k]);
+			b->at_switch[ev] = is_at_switch(&specs->g[g].ev[k]);
+			s->rodata->at_switch[ev] = b->at_switch[ev];
 			if (b->counts[ev])
 				s->rodata->live[nlive++] = (unsigned char)ev;
 		}
@@ -247,6 +249,11 @@ int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned
 		bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_EXIST);
 	}
 	return err;
+}
+
+bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev)
+{
+	return ev < b->nev && b->at_switch[ev];
 }
 
 int bpfcount_fold(struct bpfcount *b)

@@ -32,6 +32,12 @@ int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned
 	return -ENOTSUP;
 }
 
+bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev)
+{
+	(void)b, (void)ev;
+	return false;
+}
+
 int bpfcount_fold(struct bpfcount *b)
 {
 	(void)b;

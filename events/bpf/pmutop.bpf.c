@@ -96,7 +96,7 @@ static __always_inline struct pmutop_bpf_task *task_entry(unsigned int tid)
 	return tv;
 }
 
-/* A slice that cur began and no seen switch ended: its values are not known. */
+/* cur began a slice that no seen switch ended: its values are not known. */
 static __always_inline void missed(struct pmutop_bpf_last *l)
 {
 	unsigned int cur = l->cur;
@@ -123,8 +123,11 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw, u
 	struct pmutop_bpf_task *tv = NULL;
 	if (tid != 0 && primed)
 		tv = task_entry(tid);
+	/* Both slices are lost: the one cur began, and this one of t, begun unseen. */
 	if (gap)
 		missed(l);
+	if (gap && tv)
+		tv->cut++;
 	/* A command before its exec counts for no row: perf counts it from its exec. */
 	bool mine = tv && !(tv->flags & PMUTOP_BPF_PRE_EXEC);
 	struct pmutop_bpf_ev *to = !primed    ? NULL

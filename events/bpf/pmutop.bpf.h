@@ -23,7 +23,10 @@ struct pmutop_bpf_task {
 	unsigned int tgid;
 	unsigned int flags;
 	unsigned int uid;
-	unsigned int missed; /* slices it began that no switch was seen to end */
+	unsigned int missed; /* its slices that a switch not seen ended: nothing of them known */
+	unsigned int cut;    /* its slices that a switch not seen began: all but its own switch
+				at their end went to unattr */
+	unsigned int pad;
 	unsigned long long cgid;
 	char comm[PMUTOP_BPF_COMM];
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
