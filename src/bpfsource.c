@@ -510,7 +510,11 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 	pr->comm = lr->comm;
 	pr->cgroup = cg;
 	pr->kthread = lr->flags & PMUTOP_BPF_KTHREAD;
-	pr->nthreads = (unsigned)(b - a);
+	/* The tree's totals: the command's row alone, as under perf. */
+	bool tree_total = totals && s->root;
+	pr->nthreads = 0;
+	for (size_t i = a; i < b; i++)
+		pr->nthreads += !tree_total || c->r[i].tgid == lr->tgid;
 	pr->exited = all_dead;
 	/* Its parent, state, memory (and arguments, while shown), as the perf engine has
 	 * them: read when first seen and again when it ran. */
@@ -531,7 +535,7 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		c->r[i].cgroup = cg;
 		if (!totals)
 			gone_add(e, i);
-		if (!e->o.threads)
+		if (!e->o.threads || tree_total)
 			continue;
 		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 		task_delta(e, &c->tot[i * s->nev],
@@ -572,6 +576,11 @@ static void unattr_row(struct engine *e, size_t row, bool totals)
 	fill(e, d, w, UNSEEN_NONE);
 }
 
+static unsigned pr_threads(struct engine *e, size_t row)
+{
+	return row ? mstore_at(&e->rows, 0).r->nthreads : 0;
+}
+
 /* Rows from cur against old (its previous read): intervals, or with totals the sums
  * since the start. */
 static void build_rows(struct engine *e, bool totals)
@@ -608,7 +617,7 @@ static void build_rows(struct engine *e, bool totals)
 		unattr_row(e, row++, totals);
 	e->m.rows = e->rows.rows;
 	e->m.nrows = (unsigned)row;
-	e->m.ntasks = (unsigned)c->n;
+	e->m.ntasks = one ? pr_threads(e, row) : (unsigned)c->n;
 	e->m.nfd_short = 0;
 }
 
