@@ -38,9 +38,16 @@ void bpfcount_free(struct bpfcount *b);
 enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev);
 
 /* A task that existed before the program was attached, entered with zero sums so that
- * it has a row before it next runs. 0, -EEXIST (it is in already), -E2BIG (map full). */
-int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,
+ * it has a row before it next runs. flags (pmutop.bpf.h): PMUTOP_BPF_KTHREAD, and for a
+ * command PMUTOP_BPF_TREE (the tasks it forks join it, and theirs) and
+ * PMUTOP_BPF_PRE_EXEC. 0, -EEXIST (it is in already, with those flags added), -E2BIG
+ * (map full). */
+int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,
 		  const char *comm);
+
+/* Event ev counts context switches: a task's own switch is credited to it at the switch
+ * the program sees it leave by (pmutop.bpf.h: cut). */
+bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev);
 
 /* Count the slices running now on every CPU into their tasks. */
 int bpfcount_fold(struct bpfcount *b);
@@ -52,6 +59,14 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop
 
 /* Drop tasks from the map (ended, and read for the last time). */
 int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n);
+
+/* Each possible CPU's sums apart from the tasks' (pmutop.bpf.h: idle, unattr, gaps,
+ * ev - base), n of them, indexed by CPU number, valid until the next call. 0 or -errno. */
+int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n);
+
+/* Stop summing at switches (the sums stay as they are; folds still count): a still
+ * picture, in which each CPU's counters equal its tasks' sums plus idle and unattr. */
+int bpfcount_stop(struct bpfcount *b);
 
 /* Slices not counted because the task map was full, since the start. */
 uint64_t bpfcount_lost(const struct bpfcount *b);

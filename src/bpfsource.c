@@ -21,6 +21,7 @@ struct brec {
 	pid_t tgid, tid;
 	uid_t uid;
 	unsigned flags;
+	unsigned missed, cut; /* pmutop.bpf.h, since its entry was made */
 	uint64_t cgid;
 	const char *cgroup;
 	size_t src; /* its index in the map's read, while the sums are copied */
@@ -38,14 +39,23 @@ struct bpfsource {
 	unsigned nev;	 /* events the program counts: the set's group members */
 	unsigned *ev_of; /* per counted event: its model event index */
 	uint8_t *why;	 /* per model event */
+	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
 	struct brecs cur, old;
 	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
 	size_t oldi_cap;
 	struct val_delta *d; /* per model event: one task's deltas */
 	unsigned *dead;	     /* tids to forget once read */
 	size_t ndead, capdead;
-	struct val_delta *gone; /* per watched pid * nevents: its ended threads' totals */
+	/* per watched pid, nevents + 1: its ended threads' totals, then their slices ended
+	 * (val) and begun (ena) by switches not seen */
+	struct val_delta *gone;
 	uint64_t lost;
+	/* -- COMMAND counting its tree (not -i): the command's pid, else 0. Each process of
+	 * the tree has rows of its own; the totals are the tree's, in the command's row. */
+	pid_t root;
+	/* What the CPUs counted that went to no task (pmutop.bpf.h: unattr), summed over
+	 * the CPUs: as last read, and at the interval's start. */
+	struct val_delta *unattr, *unattr_was; /* per counted event */
 	struct procinfo *pi; /* parents, state, memory, arguments: /proc, by pid */
 	char note[128];
 };
@@ -82,11 +92,15 @@ static int seed_thread(void *vctx, pid_t tid)
 	struct procfs_task t;
 	if (procfs_task_info(c->e->o.root, c->pid, tid, &t) != 0 || t.dead)
 		return 0;
-	int err = bpfcount_seed(c->e->bpf->bc, tid, c->pid, t.uid, t.kthread, t.comm);
+	struct bpfsource *s = c->e->bpf;
+	unsigned flags = t.kthread ? PMUTOP_BPF_KTHREAD : 0;
+	if (c->e->o.enable_on_exec) /* -- COMMAND, parked before its exec */
+		flags |= PMUTOP_BPF_PRE_EXEC | (s->root == c->pid ? PMUTOP_BPF_TREE : 0);
+	int err = bpfcount_seed(s->bc, tid, c->pid, t.uid, flags, t.comm);
 	/* Gone before its entry was made, which no switch will now mark: drop it. */
 	if (!err && syscall(SYS_tgkill, c->pid, tid, 0) < 0 && errno == ESRCH) {
 		unsigned key = (unsigned)tid;
-		bpfcount_forget(c->e->bpf->bc, &key, 1);
+		bpfcount_forget(s->bc, &key, 1);
 	}
 	return 0;
 }
@@ -131,7 +145,10 @@ static int open_counters(struct engine *e)
 	for (unsigned i = 0; i < s->nev; i++) {
 		enum ev_status st = bpfcount_status(s->bc, i);
 		s->why[s->ev_of[i]] = (uint8_t)targets_why(st);
+		s->at_sw[s->ev_of[i]] = bpfcount_at_switch(s->bc, i);
 	}
+	bool tree = e->o.scope == SCOPE_PIDS && e->o.enable_on_exec && e->o.inherit;
+	s->root = tree && e->o.npids == 1 ? e->pids[0] : 0;
 	seed(e);
 	return 0;
 }
@@ -153,9 +170,12 @@ static void source_free(struct bpfsource *s)
 	free(s->oldi);
 	free(s->ev_of);
 	free(s->why);
+	free(s->at_sw);
 	free(s->d);
 	free(s->dead);
 	free(s->gone);
+	free(s->unattr);
+	free(s->unattr_was);
 	procinfo_free(s->pi);
 	free(s);
 }
@@ -169,10 +189,16 @@ static int source_alloc(struct engine *e)
 	e->bpf = s;
 	s->ev_of = calloc(ne, sizeof(*s->ev_of));
 	s->why = calloc(ne, 1);
+	s->at_sw = calloc(ne, 1);
 	s->d = calloc(ne, sizeof(*s->d));
 	s->gone = calloc((e->o.npids + 1) * ne, sizeof(*s->gone));
+	s->unattr = calloc(ne, sizeof(*s->unattr));
+	s->unattr_was = calloc(ne, sizeof(*s->unattr_was));
 	s->pi = procinfo_new();
-	return s->ev_of && s->why && s->d && s->gone && s->pi ? 0 : -ENOMEM;
+	return s->ev_of && s->why && s->at_sw && s->d && s->gone && s->unattr && s->unattr_was &&
+			       s->pi
+		       ? 0
+		       : -ENOMEM;
 }
 
 int bpfsource_open(struct engine *e)
@@ -237,9 +263,11 @@ static void sort_recs(struct brec *r, size_t n)
 	}
 }
 
-static bool wanted(const struct engine *e, pid_t tgid, uid_t uid)
+static bool wanted(const struct engine *e, pid_t tgid, uid_t uid, unsigned flags)
 {
 	if (e->o.scope == SCOPE_PIDS) {
+		if (e->bpf->root && (flags & PMUTOP_BPF_TREE))
+			return true;
 		for (unsigned i = 0; i < e->o.npids; i++)
 			if (e->pids[i] == tgid)
 				return true;
@@ -259,6 +287,28 @@ static void note_dead(struct bpfsource *s, pid_t tid)
 		s->capdead = cap;
 	}
 	s->dead[s->ndead++] = (unsigned)tid;
+}
+
+/* The CPUs' unattributed sums into s->unattr (the last read's kept in unattr_was). */
+static int read_unattr(struct engine *e)
+{
+	struct bpfsource *s = e->bpf;
+	const struct pmutop_bpf_last *l;
+	int n;
+	int err = bpfcount_read_cpus(s->bc, &l, &n);
+	if (err)
+		return err;
+	memcpy(s->unattr_was, s->unattr, s->nev * sizeof(*s->unattr));
+	memset(s->unattr, 0, s->nev * sizeof(*s->unattr));
+	for (int k = 0; k < e->cpu.n; k++) {
+		int cpu = e->cpu.id[k];
+		for (unsigned i = 0; cpu < n && i < s->nev; i++) {
+			s->unattr[i].val += l[cpu].unattr[i].val;
+			s->unattr[i].ena += l[cpu].unattr[i].ena;
+			s->unattr[i].run += l[cpu].unattr[i].run;
+		}
+	}
+	return 0;
 }
 
 /* The map's contents into cur, sorted by process then thread. */
@@ -298,13 +348,15 @@ static int snapshot(struct engine *e)
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].flags & PMUTOP_BPF_DEAD) /* read for the last time */
 			note_dead(s, (pid_t)tids[i]);
-		if (!wanted(e, (pid_t)v[i].tgid, v[i].uid))
+		if (!wanted(e, (pid_t)v[i].tgid, v[i].uid, v[i].flags))
 			continue;
 		struct brec *r = &c->r[c->n++];
 		r->tgid = (pid_t)v[i].tgid;
 		r->tid = (pid_t)tids[i];
 		r->uid = v[i].uid;
 		r->flags = v[i].flags;
+		r->missed = v[i].missed;
+		r->cut = v[i].cut;
 		r->cgid = v[i].cgid;
 		r->cgroup = NULL;
 		r->src = i;
@@ -314,7 +366,7 @@ static int snapshot(struct engine *e)
 	sort_recs(c->r, c->n);
 	for (size_t i = 0; i < c->n; i++)
 		memcpy(&c->tot[i * s->nev], v[c->r[i].src].ev, s->nev * sizeof(*c->tot));
-	return 0;
+	return read_unattr(e);
 }
 
 /* A task's deltas from its sums now and at the last read (was; NULL: since its entry
@@ -332,8 +384,11 @@ static void task_delta(struct engine *e, const struct pmutop_bpf_ev *now,
 	}
 }
 
+/* Where the totals of a watched process's ended threads go (of its tree's, with -- CMD). */
 static struct val_delta *gone_of(struct engine *e, pid_t tgid)
 {
+	if (e->bpf->root)
+		return e->bpf->gone;
 	for (unsigned i = 0; i < e->o.npids; i++)
 		if (e->pids[i] == tgid)
 			return &e->bpf->gone[(size_t)i * (e->set->nevents + 1)];
@@ -347,6 +402,21 @@ static void add_deltas(struct val_delta *acc, const struct val_delta *d, unsigne
 		acc[ev].ena += d[ev].ena;
 		acc[ev].run += d[ev].run;
 	}
+}
+
+/* Task i of cur, of a watched process, ended and read for the last time: its totals go
+ * to its process's gone. */
+static void gone_add(struct engine *e, size_t i)
+{
+	struct bpfsource *s = e->bpf;
+	const struct brec *r = &s->cur.r[i];
+	struct val_delta *g = gone_of(e, r->tgid);
+	if (!g || !(r->flags & PMUTOP_BPF_DEAD))
+		return;
+	task_delta(e, &s->cur.tot[i * s->nev], NULL);
+	add_deltas(g, s->d, e->set->nevents);
+	g[e->set->nevents].val += r->missed;
+	g[e->set->nevents].ena += r->cut;
 }
 
 /* The cgroup of process tgid, read again only when its first thread moved: from the id
@@ -366,8 +436,14 @@ static const char *proc_cgroup(struct engine *e, const struct brec *r, const str
 	return p;
 }
 
-static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w)
+/* What switches not seen took from a row's tasks: nothing, a slice's start (all but the
+ * own switch that ended it), or a slice's end (all of it). */
+enum unseen { UNSEEN_NONE, UNSEEN_CUT, UNSEEN_MISSED };
+
+/* unseen: what the row's values lack, n/c with their reason. */
+static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, enum unseen unseen)
 {
+	struct val *v = w.v;
 	unsigned ne = e->set->nevents;
 	uint8_t *wy = e->acc_why;
 	memcpy(wy, e->bpf->why, ne);
@@ -376,12 +452,31 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w)
 		memcpy(dd, d, ne * sizeof(*dd));
 	if (e->logical)
 		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
-	rowbuild_fill(e, dd, wy, NULL, w.v, w.g, false);
+	rowbuild_fill(e, dd, wy, NULL, v, w.g, false);
+	for (unsigned i = 0; unseen && i < ne; i++)
+		if (wy[i] == WHY_NONE && (unseen == UNSEEN_MISSED || !e->bpf->at_sw[i]))
+			v[i] = val_missing(VAL_NC, WHY_UNSEEN);
+}
+
+/* A switch not seen began or ended a slice of task i of cur, in the interval (or with
+ * totals, ever since its entry was made). */
+static enum unseen unseen(const struct bpfsource *s, size_t i, const size_t *oldi, bool totals)
+{
+	const struct brec *r = &s->cur.r[i];
+	const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
+	if (r->missed != (was ? was->missed : 0))
+		return UNSEEN_MISSED;
+	return r->cut != (was ? was->cut : 0) ? UNSEEN_CUT : UNSEEN_NONE;
+}
+
+static enum unseen worse(enum unseen a, enum unseen b)
+{
+	return a > b ? a : b;
 }
 
 /* One process: its rows (process, then threads when shown) from cur[a, b). */
 static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const size_t *oldi,
-			 bool totals)
+			 bool totals, pid_t lead_tid)
 {
 	struct bpfsource *s = e->bpf;
 	struct brecs *c = &s->cur;
@@ -392,8 +487,13 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 	if (gone)
 		add_deltas(acc, gone, ne);
 	bool all_dead = true;
+	enum unseen any_unseen = !gone		? UNSEEN_NONE
+				 : gone[ne].val ? UNSEEN_MISSED
+				 : gone[ne].ena ? UNSEEN_CUT
+						: UNSEEN_NONE;
 	size_t lead = a;
 	for (size_t i = a; i < b; i++) {
+		any_unseen = worse(any_unseen, unseen(s, i, oldi, totals));
 		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 		bool dead = c->r[i].flags & PMUTOP_BPF_DEAD;
 		task_delta(e, &c->tot[i * s->nev],
@@ -401,7 +501,7 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		if (!(gone && dead)) /* else in gone already */
 			add_deltas(acc, s->d, ne);
 		all_dead = all_dead && (c->r[i].flags & PMUTOP_BPF_DEAD);
-		if (c->r[i].tid == c->r[i].tgid)
+		if (c->r[i].tid == lead_tid)
 			lead = i;
 	}
 	const struct brec *lr = &c->r[lead];
@@ -416,7 +516,11 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 	pr->comm = lr->comm;
 	pr->cgroup = cg;
 	pr->kthread = lr->flags & PMUTOP_BPF_KTHREAD;
-	pr->nthreads = (unsigned)(b - a);
+	/* The tree's totals: the command's row alone, as under perf. */
+	bool tree_total = totals && s->root;
+	pr->nthreads = 0;
+	for (size_t i = a; i < b; i++)
+		pr->nthreads += !tree_total || c->r[i].tgid == lr->tgid;
 	pr->exited = all_dead;
 	/* Its parent, state, memory (and arguments, while shown), as the perf engine has
 	 * them: read when first seen and again when it ran. */
@@ -431,16 +535,13 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		pr->rss_kb = pe->rss_kb;
 		pr->cmdline = e->cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
-	fill(e, acc, pw);
+	fill(e, acc, pw, any_unseen);
 	row++;
 	for (size_t i = a; i < b; i++) {
 		c->r[i].cgroup = cg;
-		struct val_delta *g = gone_of(e, c->r[i].tgid);
-		if ((c->r[i].flags & PMUTOP_BPF_DEAD) && g && !totals) {
-			task_delta(e, &c->tot[i * s->nev], NULL);
-			add_deltas(g, s->d, ne);
-		}
-		if (!e->o.threads)
+		if (!totals)
+			gone_add(e, i);
+		if (!e->o.threads || tree_total)
 			continue;
 		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 		task_delta(e, &c->tot[i * s->nev],
@@ -454,9 +555,36 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		tw.r->comm = c->r[i].comm;
 		tw.r->nthreads = 1;
 		tw.r->exited = c->r[i].flags & PMUTOP_BPF_DEAD;
-		fill(e, s->d, tw);
+		fill(e, s->d, tw, unseen(s, i, oldi, totals));
 	}
 	return row;
+}
+
+/* What the CPUs counted that no task's row has (pmutop.bpf.h), as a row of its own: PID 0,
+ * "[unattributed]". With totals, since the start. */
+static void unattr_row(struct engine *e, size_t row, bool totals)
+{
+	struct bpfsource *s = e->bpf;
+	struct val_delta *d = e->acc;
+	memset(d, 0, e->set->nevents * sizeof(*d));
+	for (unsigned i = 0; i < s->nev; i++) {
+		struct val_delta *x = &d[s->ev_of[i]];
+		x->val = s->unattr[i].val - (totals ? 0 : s->unattr_was[i].val);
+		x->ena = s->unattr[i].ena - (totals ? 0 : s->unattr_was[i].ena);
+		x->run = s->unattr[i].run - (totals ? 0 : s->unattr_was[i].run);
+	}
+	struct mrow_w w = mstore_row(&e->rows, row);
+	w.r->kind = ROW_PROC;
+	w.r->pid = w.r->tid = 0;
+	w.r->user = "-";
+	w.r->comm = "[unattributed]";
+	w.r->nthreads = 0;
+	fill(e, d, w, UNSEEN_NONE);
+}
+
+static unsigned pr_threads(struct engine *e, size_t row)
+{
+	return row ? mstore_at(&e->rows, 0).r->nthreads : 0;
 }
 
 /* Rows from cur against old (its previous read): intervals, or with totals the sums
@@ -468,7 +596,8 @@ static void build_rows(struct engine *e, bool totals)
 	size_t nproc = 0;
 	for (size_t i = 0; i < c->n; i++)
 		nproc += i == 0 || c->r[i].tgid != c->r[i - 1].tgid;
-	size_t need = nproc + (e->o.threads ? c->n : 0);
+	bool ua = e->o.scope == SCOPE_ALL && !e->o.only_uid;
+	size_t need = nproc + (e->o.threads ? c->n : 0) + ua;
 	size_t *oldi = s->oldi;
 	if (mstore_reserve(&e->rows, need, e->set->nevents, engine_ngroups(e)) < 0)
 		return;
@@ -479,16 +608,22 @@ static void build_rows(struct engine *e, bool totals)
 		oldi[i] = j < o->n && cmp_rec(&o->r[j], &c->r[i]) == 0 ? j : SIZE_MAX;
 	}
 	size_t row = 0;
-	for (size_t a = 0; a < c->n;) {
+	/* The tree's totals: one row, the command's. */
+	bool one = totals && s->root && c->n;
+	if (one)
+		row = build_proc(e, row, 0, c->n, oldi, totals, s->root);
+	for (size_t a = one ? c->n : 0; a < c->n;) {
 		size_t b = a + 1;
 		while (b < c->n && c->r[b].tgid == c->r[a].tgid)
 			b++;
-		row = build_proc(e, row, a, b, oldi, totals);
+		row = build_proc(e, row, a, b, oldi, totals, c->r[a].tgid);
 		a = b;
 	}
+	if (ua)
+		unattr_row(e, row++, totals);
 	e->m.rows = e->rows.rows;
 	e->m.nrows = (unsigned)row;
-	e->m.ntasks = (unsigned)c->n;
+	e->m.ntasks = one ? pr_threads(e, row) : (unsigned)c->n;
 	e->m.nfd_short = 0;
 }
 
@@ -541,13 +676,8 @@ void bpfsource_rebase(struct engine *e)
 	struct bpfsource *s = e->bpf;
 	if (snapshot(e) != 0)
 		return;
-	for (size_t i = 0; i < s->cur.n; i++) {
-		struct val_delta *g = gone_of(e, s->cur.r[i].tgid);
-		if (g && (s->cur.r[i].flags & PMUTOP_BPF_DEAD)) {
-			task_delta(e, &s->cur.tot[i * s->nev], NULL);
-			add_deltas(g, s->d, e->set->nevents);
-		}
-	}
+	for (size_t i = 0; i < s->cur.n; i++)
+		gone_add(e, i);
 	bpfcount_forget(s->bc, s->dead, s->ndead);
 	swap_recs(s);
 }

@@ -141,6 +141,8 @@ const char *val_why_str(enum val_why why)
 		return "starting";
 	case WHY_KERNEL_ONLY:
 		return "kernel-mode event in user mode";
+	case WHY_UNSEEN:
+		return "switch not seen";
 	case WHY_ERROR:
 		break;
 	}

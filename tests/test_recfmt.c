@@ -48,6 +48,22 @@ static void test_cells_round_trip(void **state)
 	assert_int_equal(recfmt_cells(v, 5, buf, 8), 0);
 }
 
+/* Every reason a value is n/a or n/c has its letter in a recording, and its words. */
+static void test_every_why(void **state)
+{
+	(void)state;
+	for (unsigned w = WHY_NONE; w <= WHY_UNSEEN; w++) {
+		struct val v = {.state = VAL_NC, .why = (uint8_t)w}, back;
+		char buf[16];
+		assert_int_equal(recfmt_cells(&v, 1, buf, sizeof(buf)), 2);
+		assert_int_equal(recfmt_parse_cells(buf, &back, 1), 0);
+		assert_int_equal(back.why, w);
+		if (w != WHY_ERROR)
+			assert_string_not_equal(val_why_str((enum val_why)w), "error");
+	}
+	assert_string_equal(val_why_str(WHY_UNSEEN), "switch not seen");
+}
+
 static void test_cells_refused(void **state)
 {
 	(void)state;
@@ -126,6 +142,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells_round_trip),
 		cmocka_unit_test(test_cells_refused),
+		cmocka_unit_test(test_every_why),
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_sizes),
 	};

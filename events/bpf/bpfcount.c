@@ -23,12 +23,15 @@ struct bpfcount {
 	struct evgroup **grp;		  /* ncpus * ngroups: CPU i's group g at i * ngroups + g */
 	uint8_t status[PMUTOP_BPF_MAXEV]; /* per event: its first failure */
 	bool counts[PMUTOP_BPF_MAXEV];	  /* per event: open on some CPU */
+	bool at_switch[PMUTOP_BPF_MAXEV]; /* per event: context switches */
 	unsigned max_tasks;
 	unsigned fds;
 	int tasks_fd, stats_fd, fold_fd;
-	unsigned *keys;		      /* max_tasks */
-	struct pmutop_bpf_task *vals; /* max_tasks */
-	unsigned long long *percpu;   /* one per possible CPU */
+	unsigned *keys;		       /* max_tasks */
+	struct pmutop_bpf_task *vals;  /* max_tasks */
+	unsigned long long *percpu;    /* one per possible CPU */
+	struct pmutop_bpf_last *lasts; /* one per possible CPU */
+	int last_fd;
 	int npossible;
 };
 
@@ -71,7 +74,8 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	unsigned ev = 0, nlive = 0;
 	for (unsigned g = 0; g < specs->n; g++)
 		for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
-			s->rodata->at_switch[ev] = is_at_switch(&specs->g[g].ev[k]);
+			b->at_switch[ev] = is_at_switch(&specs->g[g].ev[k]);
+			s->rodata->at_switch[ev] = b->at_switch[ev];
 			if (b->counts[ev])
 				s->rodata->live[nlive++] = (unsigned char)ev;
 		}
@@ -85,6 +89,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 		return err == -EACCES ? -EPERM : err;
 	b->tasks_fd = bpf_map__fd(s->maps.tasks);
 	b->stats_fd = bpf_map__fd(s->maps.stats);
+	b->last_fd = bpf_map__fd(s->maps.last);
 	b->fold_fd = bpf_program__fd(s->progs.fold);
 	return 0;
 }
@@ -167,7 +172,8 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->keys = calloc(b->max_tasks, sizeof(*b->keys));
 	b->vals = calloc(b->max_tasks, sizeof(*b->vals));
 	b->percpu = calloc((size_t)b->npossible, sizeof(*b->percpu));
-	if (!b->cpus || !b->grp || !b->keys || !b->vals || !b->percpu)
+	b->lasts = calloc((size_t)b->npossible, sizeof(*b->lasts));
+	if (!b->cpus || !b->grp || !b->keys || !b->vals || !b->percpu || !b->lasts)
 		goto fail;
 	memcpy(b->cpus, o->cpus, (size_t)o->ncpus * sizeof(*b->cpus));
 	for (int i = 0; i < o->ncpus; i++)
@@ -181,7 +187,9 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
 	b->skel->links.on_exec = bpf_program__attach(b->skel->progs.on_exec);
-	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec) {
+	b->skel->links.on_fork = bpf_program__attach(b->skel->progs.on_fork);
+	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec ||
+	    !b->skel->links.on_fork) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
@@ -209,6 +217,7 @@ void bpfcount_free(struct bpfcount *b)
 	free(b->keys);
 	free(b->vals);
 	free(b->percpu);
+	free(b->lasts);
 	free(b);
 }
 
@@ -220,19 +229,31 @@ enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev)
 	return b->counts[ev] ? EVS_OK : (enum ev_status)b->status[ev];
 }
 
-int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,
+int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,
 		  const char *comm)
 {
 	struct pmutop_bpf_task v;
 	memset(&v, 0, sizeof(v));
 	v.tgid = (unsigned)tgid;
 	v.uid = uid;
-	v.flags = kthread ? PMUTOP_BPF_KTHREAD : 0;
+	v.flags = flags;
 	strncpy(v.comm, comm, sizeof(v.comm) - 1);
 	unsigned key = (unsigned)tid;
-	if (bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_NOEXIST))
-		return errno == ENOMEM || errno == E2BIG ? -E2BIG : -errno;
-	return 0;
+	if (bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_NOEXIST) == 0)
+		return 0;
+	int err = errno == ENOMEM || errno == E2BIG ? -E2BIG : -errno;
+	/* Entered by a switch since the attach: a command still, or what it forks is lost. */
+	unsigned add = flags & (PMUTOP_BPF_TREE | PMUTOP_BPF_PRE_EXEC);
+	if (err == -EEXIST && add && bpf_map_lookup_elem(b->tasks_fd, &key, &v) == 0) {
+		v.flags |= add;
+		bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_EXIST);
+	}
+	return err;
+}
+
+bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev)
+{
+	return ev < b->nev && b->at_switch[ev];
 }
 
 int bpfcount_fold(struct bpfcount *b)
@@ -284,6 +305,23 @@ int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 	for (size_t i = count; i < n; i++)
 		bpf_map_delete_elem(b->tasks_fd, &tids[i]);
 	return 0;
+}
+
+int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n)
+{
+	unsigned key = 0;
+	if (bpf_map_lookup_elem(b->last_fd, &key, b->lasts))
+		return -errno;
+	*cpus = b->lasts;
+	*n = b->npossible;
+	return 0;
+}
+
+int bpfcount_stop(struct bpfcount *b)
+{
+	int err = bpf_link__destroy(b->skel->links.on_switch);
+	b->skel->links.on_switch = NULL;
+	return err;
 }
 
 uint64_t bpfcount_lost(const struct bpfcount *b)

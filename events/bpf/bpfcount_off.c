@@ -25,11 +25,17 @@ enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev)
 	return EVS_UNSUPPORTED;
 }
 
-int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, bool kthread,
+int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,
 		  const char *comm)
 {
-	(void)b, (void)tid, (void)tgid, (void)uid, (void)kthread, (void)comm;
+	(void)b, (void)tid, (void)tgid, (void)uid, (void)flags, (void)comm;
 	return -ENOTSUP;
+}
+
+bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev)
+{
+	(void)b, (void)ev;
+	return false;
 }
 
 int bpfcount_fold(struct bpfcount *b)
@@ -49,6 +55,19 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop
 int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 {
 	(void)b, (void)tids, (void)n;
+	return -ENOTSUP;
+}
+
+int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n)
+{
+	(void)b, (void)cpus;
+	*n = 0;
+	return -ENOTSUP;
+}
+
+int bpfcount_stop(struct bpfcount *b)
+{
+	(void)b;
 	return -ENOTSUP;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The bpf backend's kernel half: at each context switch, the counters of the CPU (one
  * perf event per CPU per event, opened by bpfcount.c) are read, and what they counted
- * since the CPU's last read goes to the task leaving it. fold() does the same for the
+ * since the CPU's last read goes to the task leaving it, when it is the task the last
+ * seen switch brought in (else to no task: pmutop.bpf.h). fold() does the same for the
  * task on a CPU right now, run there by BPF_PROG_TEST_RUN at each tick (as perf's bperf
  * does), so that running tasks are counted up to the tick. */
 #include "vmlinux.h"
@@ -95,20 +96,51 @@ static __always_inline struct pmutop_bpf_task *task_entry(unsigned int tid)
 	return tv;
 }
 
-/* sw: at a switch (not a fold), where at_switch events are about to count one. */
-static __always_inline void account(struct task_struct *t, bool dead, bool sw)
+/* cur began a slice that no seen switch ended: its values are not known. */
+static __always_inline void missed(struct pmutop_bpf_last *l)
+{
+	unsigned int cur = l->cur;
+	struct pmutop_bpf_task *tv = cur ? bpf_map_lookup_elem(&tasks, &cur) : NULL;
+	if (tv)
+		tv->missed++;
+	l->gaps++;
+}
+
+/* t leaves the CPU (sw: a switch, next coming in) or runs there (a fold): what the
+ * counters counted since the CPU's last read goes to t, or (pmutop.bpf.h) to the CPU's
+ * idle or unattributed sums. */
+static __always_inline void account(struct task_struct *t, bool dead, bool sw, unsigned int next)
 {
 	unsigned int zero = 0, cpu = bpf_get_smp_processor_id();
 	struct pmutop_bpf_last *l = bpf_map_lookup_elem(&last, &zero);
 	if (!l)
 		return;
 	unsigned int tid = BPF_CORE_READ(t, pid);
+	bool primed = l->primed;
+	/* t is not the task the last seen switch brought in: a switch in between was not
+	 * seen, and who ran since the last read is not known. */
+	bool gap = primed && l->cur != tid;
 	struct pmutop_bpf_task *tv = NULL;
-	if (tid != 0 && l->primed)
+	if (tid != 0 && primed)
 		tv = task_entry(tid);
+	/* Both slices are lost: the one cur began, and this one of t, begun unseen. */
+	if (gap)
+		missed(l);
+	if (gap && tv)
+		tv->cut++;
+	/* A command before its exec counts for no row: perf counts it from its exec. */
+	bool mine = tv && !(tv->flags & PMUTOP_BPF_PRE_EXEC);
+	struct pmutop_bpf_ev *to = !primed    ? NULL
+				   : gap      ? l->unattr
+				   : mine     ? tv->ev
+				   : tid == 0 ? l->idle
+					      : l->unattr;
 	/* A task's own switch counts into it, but not once it is exiting: perf closes a
 	 * task's counters then (perf_event_exit_task), and the two backends agree. */
-	unsigned long long credit = sw && tv && !(tv->flags & PMUTOP_BPF_EXITING) ? 1 : 0;
+	struct pmutop_bpf_ev *own = !primed || !sw				? NULL
+				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
+				    : tid == 0					? l->idle
+										: l->unattr;
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
 		if (i >= PMUTOP_BPF_MAXEV)
@@ -118,20 +150,29 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw)
 			continue;
 		struct pmutop_bpf_ev *p = &l->ev[i];
 		/* A counter reopened (user-only mode switched) starts again from zero. An
-		 * at_switch event counts a task's own switches: the credit. What it counted
-		 * beyond the switch anticipated at the last read are switches the tracepoint
-		 * never reported (tasks some kernels hide from tracing), none of them the
-		 * leaving task's: perf's per-task counters do not give them to it either. */
-		if (v.counter >= p->val && v.enabled >= p->ena && v.running >= p->run && tv) {
-			tv->ev[i].val += at_switch[i] ? credit : v.counter - p->val;
-			tv->ev[i].ena += v.enabled - p->ena;
-			tv->ev[i].run += v.running - p->run;
+		 * at_switch event counts a task's own switch (own), anticipated at the read
+		 * before; what it counted beyond that are switches the tracepoint never
+		 * reported, none of them the leaving task's: perf's per-task counters do not
+		 * give them to it either. */
+		if (v.counter >= p->val && v.enabled >= p->ena && v.running >= p->run && to) {
+			if (at_switch[i]) {
+				l->unattr[i].val += v.counter - p->val;
+				if (own)
+					own[i].val++;
+			} else {
+				to[i].val += v.counter - p->val;
+			}
+			to[i].ena += v.enabled - p->ena;
+			to[i].run += v.running - p->run;
 		}
 		p->val = v.counter + (sw && at_switch[i] ? 1 : 0);
 		p->ena = v.enabled;
 		p->run = v.running;
+		if (!primed)
+			l->base[i] = *p;
 	}
 	l->primed = 1;
+	l->cur = sw ? next : tid;
 	if (!tv)
 		return;
 	if (dead)
@@ -144,7 +185,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	account(prev, prev_state == TASK_DEAD_STATE, true);
+	account(prev, prev_state == TASK_DEAD_STATE, true, BPF_CORE_READ(next, pid));
 	return 0;
 }
 
@@ -165,16 +206,44 @@ int BPF_PROG(on_exec, struct task_struct *t, pid_t old_pid)
 {
 	unsigned int tid = BPF_CORE_READ(t, pid), old = (unsigned int)old_pid;
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
+	if (tv && (tv->flags & PMUTOP_BPF_PRE_EXEC) && old == tid) {
+		/* The command's exec: what it counted before goes to no row (unattr). */
+		account(t, false, false, 0);
+		tv->flags &= ~PMUTOP_BPF_PRE_EXEC;
+	}
 	if (tv)
 		identity(tv, t);
-	if (old != tid && (tv = bpf_map_lookup_elem(&tasks, &old)))
+	if (old == tid)
+		return 0;
+	if ((tv = bpf_map_lookup_elem(&tasks, &old)))
 		tv->flags |= PMUTOP_BPF_DEAD;
+	/* It runs here under its new id: leaving, it is the task last brought in. */
+	unsigned int zero = 0;
+	struct pmutop_bpf_last *l = bpf_map_lookup_elem(&last, &zero);
+	if (l && l->cur == old)
+		l->cur = tid;
+	return 0;
+}
+
+/* A watched command's tree: what its tasks fork joins it before it first runs. */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	unsigned int ptid = BPF_CORE_READ(parent, pid);
+	struct pmutop_bpf_task *pv = bpf_map_lookup_elem(&tasks, &ptid);
+	if (!pv || !(pv->flags & PMUTOP_BPF_TREE))
+		return 0;
+	struct pmutop_bpf_task *tv = task_entry(BPF_CORE_READ(child, pid));
+	if (!tv)
+		return 0;
+	tv->flags |= PMUTOP_BPF_TREE;
+	identity(tv, child);
 	return 0;
 }
 
 SEC("raw_tp/sched_switch")
 int fold(void *ctx)
 {
-	account(bpf_get_current_task_btf(), false, false);
+	account(bpf_get_current_task_btf(), false, false, 0);
 	return 0;
 }

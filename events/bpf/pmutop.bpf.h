@@ -8,9 +8,11 @@
 #define PMUTOP_BPF_COMM 16
 
 /* flags of a task's value */
-#define PMUTOP_BPF_DEAD 1u    /* its last slice is in: it switched out as TASK_DEAD */
-#define PMUTOP_BPF_KTHREAD 2u /* a kernel thread */
-#define PMUTOP_BPF_EXITING 4u /* past sched_process_exit: perf's counters of it are closed */
+#define PMUTOP_BPF_DEAD 1u	/* its last slice is in: it switched out as TASK_DEAD */
+#define PMUTOP_BPF_KTHREAD 2u	/* a kernel thread */
+#define PMUTOP_BPF_EXITING 4u	/* past sched_process_exit: perf's counters of it are closed */
+#define PMUTOP_BPF_TREE 8u	/* a watched command's, or forked by a task of its tree */
+#define PMUTOP_BPF_PRE_EXEC 16u /* a command before its exec: counted from it, as perf does */
 
 struct pmutop_bpf_ev {
 	unsigned long long val, ena, run;
@@ -21,16 +23,31 @@ struct pmutop_bpf_task {
 	unsigned int tgid;
 	unsigned int flags;
 	unsigned int uid;
+	unsigned int missed; /* its slices that a switch not seen ended: nothing of them known */
+	unsigned int cut;    /* its slices that a switch not seen began: all but its own switch
+				at their end went to unattr */
 	unsigned int pad;
 	unsigned long long cgid;
 	char comm[PMUTOP_BPF_COMM];
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
 };
 
-/* Per CPU: each counter as last read there. */
+/* Per CPU: each counter as last read there, the task the last seen switch brought in
+ * (cur), and what the counters counted there that went to no task's sums: the idle
+ * task's slices (idle), and unattr, each gap between a switch that brought cur in and
+ * one that took another task out (a switch the program did not see: hidden by the
+ * kernel, or missed), a task not in the map (full), the switches of exiting tasks and
+ * a command's counts before its exec, which perf does not count for them either. The
+ * counters' deltas since the first read (ev - base) are the sums of every task plus idle
+ * plus unattr. */
 struct pmutop_bpf_last {
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
+	struct pmutop_bpf_ev base[PMUTOP_BPF_MAXEV]; /* ev at the CPU's first read */
+	struct pmutop_bpf_ev idle[PMUTOP_BPF_MAXEV];
+	struct pmutop_bpf_ev unattr[PMUTOP_BPF_MAXEV];
 	unsigned int primed;
+	unsigned int cur;
+	unsigned long long gaps; /* switches not seen, as found */
 };
 
 /* Per-CPU statistics slots */
