@@ -583,7 +583,22 @@ static void start_engine(struct app *a)
 	int go = -1, errfd = -1;
 	a->hdr.exit_status = -1;
 	if (a->cli.command) {
-		int err = startup_spawn(a->cli.command, &a->child, &go, &errfd);
+		const char *tty = NULL;
+		int err = 0;
+		if (!a->cli.batch && !a->cli.listen) {
+			/* The screen is pmutop's: the command gets a terminal of its own. */
+			struct winsize ws = {0};
+			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) < 0)
+				memset(&ws, 0, sizeof(ws));
+			a->cmdout = cmdout_new(ws.ws_col, ws.ws_row, &err);
+			if (!a->cmdout) {
+				app_say("cannot give '%s' a terminal (pty) of its own: %s\n",
+					a->cli.command[0], strerror(-err));
+				exit(1);
+			}
+			tty = cmdout_slave(a->cmdout);
+		}
+		err = startup_spawn(a->cli.command, tty, &a->child, &go, &errfd);
 		if (err) {
 			app_say("cannot start '%s': %s\n", a->cli.command[0], strerror(-err));
 			exit(1);
@@ -640,6 +655,7 @@ static void start_engine(struct app *a)
 			exit(127);
 		}
 		engine_rescan(a->engine); /* its name after the exec */
+		loop_watch(a->loop, cmdout_fd(a->cmdout));
 	}
 }
 
@@ -749,6 +765,7 @@ int main(int argc, char **argv)
 	cgrows_free(a.cgrows);
 	engine_free(a.engine);
 	loop_free(a.loop);
+	cmdout_free(a.cmdout);
 	if (a.set)
 		evset_free(a.set);
 	free(a.set);

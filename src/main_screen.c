@@ -10,8 +10,10 @@ static void stop_child(struct app *a, int sig)
 {
 	if (a->child <= 0 || a->child_done)
 		return;
+	/* On its own terminal the command leads its process group: all of it gets sig. */
+	pid_t to = a->cmdout ? -a->child : a->child;
 	if (sig)
-		kill(a->child, sig);
+		kill(to, sig);
 	const struct timespec step = {0, 10 * 1000 * 1000};
 	for (int i = 0; i < 200 && !a->child_done; i++) {
 		app_reap_child(a);
@@ -20,7 +22,7 @@ static void stop_child(struct app *a, int sig)
 	}
 	if (a->child_done)
 		return;
-	kill(a->child, SIGKILL);
+	kill(to, SIGKILL);
 	int st;
 	if (waitpid(a->child, &st, 0) == a->child) {
 		a->child_done = true;
@@ -138,6 +140,71 @@ void app_save_config(struct app *a, struct ui *ui)
 	ui_message(ui, msg);
 }
 
+static bool utf8_locale(void)
+{
+	const char *l = setlocale(LC_CTYPE, NULL);
+	return l && (strcasestr(l, "UTF-8") || strcasestr(l, "utf8"));
+}
+
+/* While viewing: the command's lines printed since, then the line it is writing. */
+static void view_more(struct app *a)
+{
+	char part[CMDOUT_LINE_MAX];
+	fputc('\r', stdout);
+	a->view_seq = cmdout_print(a->cmdout, stdout, a->view_seq, utf8_locale());
+	cmdout_partial(a->cmdout, part, sizeof(part), utf8_locale());
+	fputs(part, stdout);
+	fflush(stdout);
+}
+
+/* o: leave the screen for the command's last lines, as many as the terminal holds, and
+ * what it prints meanwhile, until a key. The counting goes on. */
+static void view_begin(struct app *a, struct ui *ui)
+{
+	if (!a->cmdout) {
+		ui_message(ui, "o shows the output of a watched command: pmutop -- COMMAND");
+		return;
+	}
+	struct winsize ws = {0};
+	unsigned long rows =
+		ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 3 ? ws.ws_row - 3U : 20;
+	unsigned long seq = cmdout_seq(a->cmdout);
+	a->view_seq = seq > rows ? seq - rows : 0;
+	ui_suspend(ui);
+	struct termios t;
+	if (tcgetattr(STDIN_FILENO, &a->view_tio) == 0) {
+		t = a->view_tio;
+		t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		t.c_cc[VMIN] = 1;
+		t.c_cc[VTIME] = 0;
+		tcsetattr(STDIN_FILENO, TCSANOW, &t);
+	}
+	a->viewing = true;
+	printf("\npmutop: %s's output (%lu line%s, the last %d kept); any key returns\n",
+	       a->cli.command[0], seq, seq == 1 ? "" : "s", CMDOUT_LINES);
+	view_more(a);
+}
+
+static void view_end(struct app *a, struct ui *ui)
+{
+	if (!a->viewing)
+		return;
+	a->viewing = false;
+	tcsetattr(STDIN_FILENO, TCSANOW, &a->view_tio);
+	ui_resume(ui);
+}
+
+/* The command wrote: keep its lines; once its side is closed, stop polling it. */
+static void take_output(struct app *a)
+{
+	if (!cmdout_drain(a->cmdout) && cmdout_fd(a->cmdout) >= 0 && !a->viewing)
+		return;
+	if (cmdout_fd(a->cmdout) < 0)
+		loop_watch(a->loop, -1);
+	if (a->viewing)
+		view_more(a);
+}
+
 /* Engine-side commands from keys. Returns true to quit. */
 static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
 		      bool *dirty)
@@ -212,6 +279,9 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	case UI_SAVE_CONFIG:
 		app_save_config(a, ui);
 		break;
+	case UI_SHOW_OUTPUT:
+		view_begin(a, ui);
+		break;
 	default:
 		break;
 	}
@@ -260,12 +330,21 @@ int run_live(struct app *a)
 			code = 1;
 			break;
 		}
+		if (ev.mask & LOOP_OUTPUT)
+			take_output(a);
+		if ((ev.mask & LOOP_SIGNAL) && ev.signo != SIGCHLD && ev.signo != SIGWINCH)
+			view_end(a, ui);
 		if (ev.mask & LOOP_SIGNAL) {
 			switch (ev.signo) {
-			case SIGWINCH:
-				ui_resize(ui);
+			case SIGWINCH: {
+				struct winsize ws = {0};
+				if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+					cmdout_resize(a->cmdout, ws.ws_col, ws.ws_row);
+				if (!a->viewing)
+					ui_resize(ui);
 				dirty = true;
 				break;
+			}
 			case SIGTSTP:
 				ui_suspend(ui);
 				raise(SIGSTOP);
@@ -285,10 +364,10 @@ int run_live(struct app *a)
 				app_reap_child(a);
 				break;
 			case SIGINT:
-				/* As under perf stat: the command, in the terminal's foreground
-				 * group, got it too; pmutop waits for it and exits with its
-				 * status. */
-				stop_child(a, 0);
+				/* As under perf stat, the command gets it too (on pmutop's
+				 * terminal, in its foreground group, it has); pmutop waits for it
+				 * and exits with its status. */
+				stop_child(a, a->cmdout ? SIGINT : 0);
 				quit = true;
 				break;
 			default:
@@ -323,14 +402,20 @@ int run_live(struct app *a)
 			app_show(a, ui);
 			dirty = true;
 		}
-		if (ev.mask & LOOP_INPUT) {
+		if ((ev.mask & LOOP_INPUT) && a->viewing) {
+			char key[64];
+			ssize_t n = read(STDIN_FILENO, key, sizeof(key));
+			(void)n; /* any key, or none left to read: back to the screen */
+			view_end(a, ui);
+		} else if (ev.mask & LOOP_INPUT) {
 			struct ui_cmd cmd;
 			while (!quit && ui_input(ui, &cmd) > 0)
 				quit = apply_cmd(a, ui, &cmd, &paused, &dirty);
 		}
-		if (dirty && !quit)
+		if (dirty && !quit && !a->viewing)
 			ui_draw(ui);
 	}
+	view_end(a, ui);
 	ui_free(ui);
 	history_free(a->history);
 	a->history = NULL;

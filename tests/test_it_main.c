@@ -182,6 +182,24 @@ static void test_command_status_in_totals(void **state)
 	assert_non_null(strstr(out, "\"tick\":\"total\""));
 }
 
+/* Batch mode keeps the command on pmutop's stdin, stdout and stderr, as perf stat does:
+ * only the screen gives it a terminal of its own. */
+static void test_batch_command_output(void **state)
+{
+	(void)state;
+	static char out[CAP], err[CAP];
+	const char *args[] = {
+		"-b", "-d", "0.1", "--", "/bin/sh", "-c", "echo to-stdout; echo to-stderr >&2",
+		NULL};
+	int st = run(args, -1, out, err);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_non_null(strstr(out, "to-stdout\n"));
+	assert_non_null(strstr(err, "to-stderr\n"));
+	assert_null(strstr(err, "to-stdout"));
+	assert_null(strstr(out, "to-stderr"));
+}
+
 /* The default setup file, corrupt in any way, is a notice naming its line, never an
  * abort; the same file given with -c is an error (test_it_badinput). */
 static void test_default_setup_file_corrupt(void **state)
@@ -309,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_broken_pipe_is_quiet),
 		cmocka_unit_test(test_count_waits_for_command),
 		cmocka_unit_test(test_command_status_in_totals),
+		cmocka_unit_test(test_batch_command_output),
 		cmocka_unit_test(test_default_setup_file_corrupt),
 		cmocka_unit_test(test_live_stop_and_continue),
 	};

@@ -2,6 +2,8 @@
 # A watched command on the screen ends with pmutop, never orphaned: q asks once while it
 # runs, q again stops it (SIGTERM) and pmutop exits with its status; Ctrl-C reaches the
 # command too, as under perf stat, and pmutop waits for it and exits with its status.
+# The command has a terminal of its own: what it prints stays off the table, o shows it,
+# and a command reading stdin never takes the screen's keys.
 # Usage: command.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: command.sh PMUTOP [TMUX]}
@@ -17,7 +19,7 @@ cleanup() {
 	pkill -f "^sleep $S1" 2>/dev/null
 	pkill -f "^sleep $S2" 2>/dev/null
 	[ -n "${SPID:-}" ] && kill "$SPID" 2>/dev/null
-	rm -f "$CAP" "${KBIN:-}"
+	rm -f "$CAP" "${KBIN:-}" "${GO:-}" "${DONE:-}"
 }
 trap cleanup EXIT INT TERM
 
@@ -44,6 +46,34 @@ keys q
 expect 'EXIT=143' "the second q stops the command and exits with its status (SIGTERM)" 80
 sleep 0.2
 ! pgrep -f "^sleep $S1" >/dev/null || fail "q left the command running"
+
+# Told to print only once the table is up, so that the text would land on it.
+GO="${TMPDIR:-/tmp}/pmutop-command-go-$$"
+DONE="${TMPDIR:-/tmp}/pmutop-command-done-$$"
+HELLO="hello-from-cmd-$$"
+rm -f "$GO" "$DONE"
+start sh -c "'while [ ! -e $GO ]; do sleep 0.1; done; echo $HELLO; : > $DONE; cat; echo cat-ended'"
+expect 'PID USER' "output: the table is up"
+: >"$GO"
+n=0
+while [ ! -e "$DONE" ] && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+[ -e "$DONE" ] || fail "output: the command printed within 10 s"
+expect_not "$HELLO" "output: the command's line is not drawn over the table"
+expect 'PID USER' "output: the table stays whole"
+keys o
+expect "$HELLO" "o shows the command's output"
+expect "any key returns" "o says how to return"
+keys x
+expect 'PID USER' "a key returns from the output to the table"
+expect_not "$HELLO" "output: gone with the table back"
+keys q
+expect 'still running: q again stops it' "q while the command reads stdin asks"
+keys q
+expect 'EXIT=143' "q q stops a command reading stdin (SIGTERM to its process group)" 80
+
+start cat
+keys C-c
+expect 'EXIT=130' "Ctrl-C ends a command reading stdin, and pmutop with its status" 80
 
 start sh -c "'sleep $S2'"
 pgrep -f "^sleep $S2" >/dev/null || fail "the second command runs"
@@ -88,4 +118,4 @@ keys Enter
 expect "process $SPID is gone: no signal sent" "k: a process gone since the menu opened"
 rm -f "$KBIN"
 keys q
-finish "q and Ctrl-C with a watched command, k"
+finish "q and Ctrl-C with a watched command, its own terminal and o, k"
