@@ -659,6 +659,21 @@ static void start_engine(struct app *a)
 	}
 }
 
+/* --list NAME found nothing: what -e says of NAME when it says why (tracefs is not
+ * mounted, no such tracepoint), into why; false (why "") when it has no reason. */
+static bool list_refusal(const char *name, const struct pmu_set *pmus, char *why, size_t len)
+{
+	struct evspec_list l = {0};
+	struct evspec_err e;
+	why[0] = '\0';
+	if (evspec_parse(name, pmus, &l, &e) == 0) {
+		evspec_list_free(&l);
+		return false;
+	}
+	snprintf(why, len, "%s", e.reason);
+	return why[0] != '\0';
+}
+
 int main(int argc, char **argv)
 {
 	static struct app a;
@@ -677,13 +692,18 @@ int main(int argc, char **argv)
 	if (a.cli.list) {
 		struct pmu_set *pmus = pmu_set_new("/sys", true);
 		int lerr = listing_print(stdout, pmus, a.cli.list_pmu);
+		char why[400] = "";
+		if (lerr == -ENOENT)
+			list_refusal(a.cli.list_pmu, pmus, why, sizeof(why));
 		pmu_set_free(pmus);
-		if (lerr == -ENOENT && strpbrk(a.cli.list_pmu, "*?["))
+		if (why[0])
+			app_say("--list: %s\n", why);
+		else if (lerr == -ENOENT && strpbrk(a.cli.list_pmu, "*?["))
 			app_say("no event name matches '%s': pmutop --list all shows every one\n",
 				a.cli.list_pmu);
 		else if (lerr == -ENOENT)
-			app_say("no PMU or event heading called '%s': pmutop --list all shows "
-				"them all\n",
+			app_say("no PMU, event heading or event called '%s': pmutop --list all "
+				"shows them all\n",
 				a.cli.list_pmu);
 		else if (lerr)
 			app_say("cannot list events: %s\n", strerror(-lerr));

@@ -49,6 +49,10 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Set: run() runs pmutop in a mount namespace of its own with tracefs mounted (1) or
+ * not (0); its child exits 77 when it cannot. */
+static int tracefs_ns = -1;
+
 /* Run pmutop with args, stdout to out_fd (or a file, out_fd < 0), stderr to a file; wait
  * for pmutop itself (not for whatever holds its output open). Returns the wait status. */
 static int run(const char *const *args, int out_fd, char *out, char *err)
@@ -66,6 +70,8 @@ static int run(const char *const *args, int out_fd, char *out, char *err)
 		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (o < 0 || e < 0)
 			_exit(126);
+		if (tracefs_ns >= 0 && testutil_tracefs_ns(tracefs_ns) != 0)
+			_exit(77);
 		dup2(o, 1);
 		dup2(e, 2);
 		execv(argv[0], argv);
@@ -200,6 +206,50 @@ static void test_batch_command_output(void **state)
 	assert_null(strstr(out, "to-stderr"));
 }
 
+/* --list NAME finds what -e NAME counts, under its catalogue name: perf's aliases ("cs"
+ * is context-switches, any case), a cache name's short spelling, and a tracepoint when
+ * tracefs is mounted. Each failed ("no PMU or event heading called 'cs'"). */
+static void test_list_event_names(void **state)
+{
+	(void)state;
+	static char out[CAP], err[CAP];
+	static const struct {
+		const char *name, *listed;
+	} names[] = {
+		{"cs", "  context-switches "},
+		{"CS", "  context-switches "},
+		{"context-switches", "  context-switches "},
+		{"faults", "  page-faults "},
+		{"l1d-loads", "  L1-dcache-loads "},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *args[] = {"--list", names[i].name, NULL};
+		int st = run(args, -1, out, err);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !strstr(out, names[i].listed) ||
+		    count_of(out, "\n  ") != 1)
+			fail_msg("--list %s: status %d, want exit 0 and one event '%s'\nstdout:\n"
+				 "%.2000s\nstderr: %.500s",
+				 names[i].name, st, names[i].listed, out, err);
+	}
+	tracefs_ns = 1;
+	const char *list[] = {"--list", "sched:sched_switch", NULL};
+	int st = run(list, -1, out, err);
+	const char *count[] = {"-b", "-n", "1", "-d", "0.1", "-e", "sched:sched_switch", NULL};
+	static char out2[CAP], err2[CAP];
+	int st2 = run(count, -1, out2, err2);
+	tracefs_ns = -1;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+		skip(); /* no mount namespace or no tracefs here */
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !strstr(out, "\n  sched:sched_switch ") ||
+	    count_of(out, "\n  ") != 1)
+		fail_msg("--list sched:sched_switch with tracefs: status %d\nstdout:\n%.2000s\n"
+			 "stderr: %.500s",
+			 st, out, err);
+	/* What --list finds, -e counts. */
+	assert_true(WIFEXITED(st2) && WEXITSTATUS(st2) == 0);
+	assert_non_null(strstr(out2, "sched:sched_switch"));
+}
+
 /* The default setup file, corrupt in any way, is a notice naming its line, never an
  * abort; the same file given with -c is an error (test_it_badinput). */
 static void test_default_setup_file_corrupt(void **state)
@@ -328,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_count_waits_for_command),
 		cmocka_unit_test(test_command_status_in_totals),
 		cmocka_unit_test(test_batch_command_output),
+		cmocka_unit_test(test_list_event_names),
 		cmocka_unit_test(test_default_setup_file_corrupt),
 		cmocka_unit_test(test_live_stop_and_continue),
 	};

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <poll.h>
 #include <stdio.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -106,4 +108,33 @@ __attribute__((no_sanitize_address)) void testutil_touch_pages(uint32_t n)
 	for (uint32_t i = 0; i < n; i++)
 		p[(size_t)i * pg] = 1;
 	syscall(SYS_munmap, a, len);
+}
+
+int testutil_tracefs_ns(bool mounted)
+{
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return -errno;
+	/* Innermost first: the last lines of mountinfo are mounted last. */
+	for (int pass = 0; pass < 8; pass++) {
+		FILE *f = fopen("/proc/self/mountinfo", "re");
+		char line[4096], dir[2048] = "", type[64];
+		if (!f)
+			return -errno;
+		while (fgets(line, sizeof(line), f)) {
+			const char *sep = strstr(line, " - ");
+			char d[2048];
+			if (sep && sscanf(sep, " - %63s", type) == 1 &&
+			    (!strcmp(type, "tracefs") || !strcmp(type, "debugfs")) &&
+			    sscanf(line, "%*s %*s %*s %*s %2047s", d) == 1)
+				snprintf(dir, sizeof(dir), "%s", d);
+		}
+		fclose(f);
+		if (!dir[0])
+			break;
+		if (umount2(dir, MNT_DETACH) != 0)
+			return -errno;
+	}
+	if (mounted && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) != 0)
+		return -errno;
+	return 0;
 }

@@ -26,4 +26,10 @@ bool testutil_under_valgrind(void);
  * the mapping fails (it runs in forked workers and threads). */
 void testutil_touch_pages(uint32_t n);
 
+/* This process in a mount namespace of its own where tracefs (and debugfs, which has
+ * tracing/ too) is unmounted, and mounted again at /sys/kernel/tracing when mounted is
+ * set: a fresh machine's or a set-up one's, whatever this one has, without touching
+ * anyone else's view. Call it in a forked child. 0, or -errno (not root: skip). */
+int testutil_tracefs_ns(bool mounted);
+
 #endif
