@@ -136,7 +136,9 @@ unsigned cmdout_drain(struct cmdout *c)
 {
 	char buf[4096];
 	unsigned done = 0;
-	while (c && c->fd >= 0) {
+	/* At most 64 KiB a pass: a command that never stops writing (yes) must not keep the
+	 * loop from ticks and keys; the rest waits for the next pass. */
+	for (int k = 0; c && c->fd >= 0 && k < 16; k++) {
 		ssize_t r = read(c->fd, buf, sizeof(buf));
 		if (r > 0) {
 			done += cmdout_feed(c, buf, (size_t)r);

@@ -24,8 +24,8 @@ const char *cmdout_slave(const struct cmdout *c);
 /* Tell the command its terminal's new size (it gets SIGWINCH). */
 int cmdout_resize(struct cmdout *c, int cols, int rows);
 
-/* Read what the command wrote (non-blocking) into the lines. Returns how many lines
- * were completed. */
+/* Read what the command wrote (non-blocking, up to 64 KiB) into the lines. Returns how
+ * many lines were completed. */
 unsigned cmdout_drain(struct cmdout *c);
 /* Feed bytes as if read from the master (tests, and cmdout_drain). */
 unsigned cmdout_feed(struct cmdout *c, const char *buf, size_t n);

@@ -71,6 +71,15 @@ expect 'still running: q again stops it' "q while the command reads stdin asks"
 keys q
 expect 'EXIT=143' "q q stops a command reading stdin (SIGTERM to its process group)" 80
 
+# A command that never stops writing leaves the screen its ticks and keys.
+start yes
+expect 'PID USER' "yes: the table is up"
+expect_not '^y$' "yes: its lines are not on the screen"
+keys q
+expect 'still running: q again stops it' "yes: q is read while the command floods its terminal"
+keys q
+expect 'EXIT=143' "yes: q q stops it" 80
+
 start cat
 keys C-c
 expect 'EXIT=130' "Ctrl-C ends a command reading stdin, and pmutop with its status" 80
