@@ -78,6 +78,7 @@ struct app {
 	bool viewing;		 /* o: the command's lines are on the terminal, not the screen */
 	unsigned long view_seq;	 /* the next of its lines to print while viewing */
 	struct termios view_tio; /* the terminal's mode to restore after viewing */
+	bool copy_said;		 /* --command-output's failure is on the screen */
 	uid_t user_uid;		 /* -u */
 	int cg_fd[64];		 /* -G: each cgroup's directory */
 	int cpus[1024];		 /* -C: the CPUs asked for */

@@ -13,6 +13,7 @@
 
 struct cmdout {
 	int fd;
+	int copy, copy_err; /* --command-output's descriptor, or -1; why it failed */
 	char slave[64];
 	char line[CMDOUT_LINES][CMDOUT_LINE_MAX];
 	unsigned long seq; /* lines completed so far: line[seq % CMDOUT_LINES] is next */
@@ -29,6 +30,7 @@ struct cmdout *cmdout_new(int cols, int rows, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
+	c->copy = -1;
 	c->fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	if (c->fd < 0 || grantpt(c->fd) || unlockpt(c->fd) ||
 	    ptsname_r(c->fd, c->slave, sizeof(c->slave))) {
@@ -47,6 +49,8 @@ void cmdout_free(struct cmdout *c)
 		return;
 	if (c->fd >= 0)
 		close(c->fd);
+	if (c->copy >= 0)
+		close(c->copy);
 	free(c);
 }
 
@@ -132,6 +136,33 @@ unsigned cmdout_feed(struct cmdout *c, const char *buf, size_t n)
 	return done;
 }
 
+void cmdout_copy_to(struct cmdout *c, int fd)
+{
+	c->copy = fd;
+}
+
+int cmdout_copy_error(const struct cmdout *c)
+{
+	return c ? c->copy_err : 0;
+}
+
+static void copy(struct cmdout *c, const char *buf, size_t n)
+{
+	while (c->copy >= 0 && n > 0) {
+		ssize_t w = write(c->copy, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			c->copy_err = w < 0 ? -errno : -EIO;
+			close(c->copy);
+			c->copy = -1;
+			return;
+		}
+		buf += w;
+		n -= (size_t)w;
+	}
+}
+
 unsigned cmdout_drain(struct cmdout *c)
 {
 	char buf[4096];
@@ -141,6 +172,7 @@ unsigned cmdout_drain(struct cmdout *c)
 	for (int k = 0; c && c->fd >= 0 && k < 16; k++) {
 		ssize_t r = read(c->fd, buf, sizeof(buf));
 		if (r > 0) {
+			copy(c, buf, (size_t)r);
 			done += cmdout_feed(c, buf, (size_t)r);
 			continue;
 		}

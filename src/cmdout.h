@@ -24,6 +24,11 @@ const char *cmdout_slave(const struct cmdout *c);
 /* Tell the command its terminal's new size (it gets SIGWINCH). */
 int cmdout_resize(struct cmdout *c, int cols, int rows);
 
+/* Also copy what the command writes, as it wrote it, to fd (owned from now on). */
+void cmdout_copy_to(struct cmdout *c, int fd);
+/* 0, or -errno once a copy failed (then copying stopped). */
+int cmdout_copy_error(const struct cmdout *c);
+
 /* Read what the command wrote (non-blocking, up to 64 KiB) into the lines. Returns how
  * many lines were completed. */
 unsigned cmdout_drain(struct cmdout *c);

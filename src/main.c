@@ -584,7 +584,14 @@ static void start_engine(struct app *a)
 	a->hdr.exit_status = -1;
 	if (a->cli.command) {
 		const char *tty = NULL;
-		int err = 0;
+		int err = 0, out = -1;
+		if (a->cli.command_output &&
+		    (out = open(a->cli.command_output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				0644)) < 0) {
+			app_say("cannot write '%s' (--command-output): %s\n", a->cli.command_output,
+				strerror(errno));
+			exit(2);
+		}
 		if (!a->cli.batch && !a->cli.listen) {
 			/* The screen is pmutop's: the command gets a terminal of its own. */
 			struct winsize ws = {0};
@@ -597,8 +604,13 @@ static void start_engine(struct app *a)
 				exit(1);
 			}
 			tty = cmdout_slave(a->cmdout);
+			if (out >= 0)
+				cmdout_copy_to(a->cmdout, out);
+			out = -1;
 		}
-		err = startup_spawn(a->cli.command, tty, &a->child, &go, &errfd);
+		err = startup_spawn(a->cli.command, tty, out, &a->child, &go, &errfd);
+		if (out >= 0)
+			close(out); /* the command has its own */
 		if (err) {
 			app_say("cannot start '%s': %s\n", a->cli.command[0], strerror(-err));
 			exit(1);

@@ -205,6 +205,19 @@ static void take_output(struct app *a)
 		view_more(a);
 }
 
+/* --command-output failed (a full disk): said once, on the screen. */
+static void copy_failed(struct app *a, struct ui *ui)
+{
+	char msg[512];
+	int err = cmdout_copy_error(a->cmdout);
+	if (!err || a->copy_said)
+		return;
+	a->copy_said = true;
+	snprintf(msg, sizeof(msg), "cannot write '%s' (--command-output): %s; no longer copied",
+		 a->cli.command_output, strerror(-err));
+	ui_message(ui, msg);
+}
+
 /* Engine-side commands from keys. Returns true to quit. */
 static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
 		      bool *dirty)
@@ -330,8 +343,10 @@ int run_live(struct app *a)
 			code = 1;
 			break;
 		}
-		if (ev.mask & LOOP_OUTPUT)
+		if (ev.mask & LOOP_OUTPUT) {
 			take_output(a);
+			copy_failed(a, ui);
+		}
 		if ((ev.mask & LOOP_SIGNAL) && ev.signo != SIGCHLD && ev.signo != SIGWINCH)
 			view_end(a, ui);
 		if (ev.mask & LOOP_SIGNAL) {

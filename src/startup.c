@@ -183,7 +183,7 @@ static int take_tty(const char *tty)
 	return 0;
 }
 
-int startup_spawn(char **argv, const char *tty, pid_t *pid, int *go, int *errfd)
+int startup_spawn(char **argv, const char *tty, int out, pid_t *pid, int *go, int *errfd)
 {
 	int g[2], e[2];
 	if (pipe2(g, O_CLOEXEC) < 0)
@@ -213,7 +213,9 @@ int startup_spawn(char **argv, const char *tty, pid_t *pid, int *go, int *errfd)
 		/* Wait until the counters are attached; EOF without a byte means pmutop gave up. */
 		if (read(g[0], &c, 1) != 1)
 			_exit(127);
-		if (!tty || take_tty(tty) == 0)
+		bool ok =
+			out < 0 || (dup2(out, STDOUT_FILENO) >= 0 && dup2(out, STDERR_FILENO) >= 0);
+		if (ok && (!tty || take_tty(tty) == 0))
 			execvp(argv[0], argv);
 		int err = errno;
 		if (write(e[1], &err, sizeof(err)) < 0)

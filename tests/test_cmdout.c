@@ -3,6 +3,8 @@
  * CMDOUT_LINES of them kept; and a real command on the pty, its stdin that pty. */
 #include "testutil.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +135,11 @@ static void test_command_on_pty(void **state)
 			NULL};
 	pid_t pid;
 	int go, errfd;
-	assert_int_equal(startup_spawn(argv, cmdout_slave(c), &pid, &go, &errfd), 0);
+	char copy[] = "/tmp/pmutop-cmdout-XXXXXX";
+	int fd = mkstemp(copy);
+	assert_true(fd >= 0);
+	cmdout_copy_to(c, fd);
+	assert_int_equal(startup_spawn(argv, cmdout_slave(c), -1, &pid, &go, &errfd), 0);
 	assert_int_equal(startup_release(go, errfd), 0);
 	for (double end = now() + 20; cmdout_fd(c) >= 0 && now() < end;) {
 		struct pollfd p = {.fd = cmdout_fd(c), .events = POLLIN};
@@ -150,16 +156,60 @@ static void test_command_on_pty(void **state)
 	char *s = printed(c, 0, NULL);
 	assert_string_equal(s, want);
 	free(s);
+	assert_int_equal(cmdout_copy_error(c), 0);
+	cmdout_free(c);
+	/* --command-output: the bytes as the command's terminal had them (CR LF). */
+	char raw[512] = "", *w = want, *o = raw;
+	for (; *w && o + 2 < raw + sizeof(raw); w++) {
+		if (*w == '\n')
+			*o++ = '\r';
+		*o++ = *w;
+	}
+	*o = '\0';
+	char got[512];
+	FILE *f = fopen(copy, "r");
+	assert_non_null(f);
+	size_t n = fread(got, 1, sizeof(got) - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	unlink(copy);
+	assert_string_equal(got, raw);
+}
+
+/* A copy that cannot be written (a full disk): said, and copying stops; the lines stay. */
+static void test_copy_fails(void **state)
+{
+	(void)state;
+	int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	if (full < 0)
+		skip();
+	int err;
+	struct cmdout *c = cmdout_new(80, 24, &err);
+	assert_non_null(c);
+	cmdout_copy_to(c, full);
+	/* The command's side, written and closed here. */
+	int slave = open(cmdout_slave(c), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(slave >= 0);
+	assert_int_equal(write(slave, "kept\n", 5), 5);
+	close(slave);
+	for (double end = now() + 20; cmdout_fd(c) >= 0 && now() < end;) {
+		struct pollfd p = {.fd = cmdout_fd(c), .events = POLLIN};
+		poll(&p, 1, 100);
+		cmdout_drain(c);
+	}
+	assert_int_equal(cmdout_copy_error(c), -ENOSPC);
+	char *s = printed(c, 0, NULL);
+	assert_string_equal(s, "kept\n");
+	free(s);
 	cmdout_free(c);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lines),
-		cmocka_unit_test(test_hostile_bytes),
-		cmocka_unit_test(test_ring),
-		cmocka_unit_test(test_command_on_pty),
+		cmocka_unit_test(test_lines),	   cmocka_unit_test(test_hostile_bytes),
+		cmocka_unit_test(test_ring),	   cmocka_unit_test(test_command_on_pty),
+		cmocka_unit_test(test_copy_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

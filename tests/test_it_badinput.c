@@ -68,6 +68,9 @@ static const struct bad cases[] = {
 	{{"-b", "-n", "1", "-o", "/nonexistent/dir/out"}, {"'/nonexistent/dir/out'", "-o"}},
 	{{"-b", "-n", "1", "--sort", "NOPE"}, {"'NOPE'", "sort"}},
 	{{"--list", "nopmu"}, {"'nopmu'"}},
+	{{"-b", "-n", "1", "--command-output", "/tmp/x"}, {"--command-output", "needs a command"}},
+	{{"-b", "--command-output", "/nonexistent/dir/out", "--", "true"},
+	 {"'/nonexistent/dir/out'", "--command-output"}},
 	/* Neither a heading nor an event -e takes: "no PMU, event heading or event". */
 	{{"--list", "nosuchevent"}, {"'nosuchevent'", "event called"}},
 	{{"-b", "-n", "1", "-c", "/nonexistent/pmutoprc"}, {"'/nonexistent/pmutoprc'", "-c"}},

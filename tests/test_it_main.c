@@ -207,6 +207,34 @@ static void test_batch_command_output(void **state)
 	assert_null(strstr(out, "to-stderr"));
 }
 
+/* --command-output FILE in batch mode: the command's stdout and stderr go to FILE, not
+ * to pmutop's. */
+static void test_batch_command_output_file(void **state)
+{
+	(void)state;
+	static char out[CAP], err[CAP], file[CAP];
+	const char *path = in_dir("command-output");
+	const char *args[] = {"-b",
+			      "-d",
+			      "0.1",
+			      "--command-output",
+			      path,
+			      "--",
+			      "/bin/sh",
+			      "-c",
+			      "echo to-stdout; echo to-stderr >&2",
+			      NULL};
+	int st = run(args, -1, out, err);
+	slurp(path, file, CAP);
+	unlink(path);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_string_equal(file, "to-stdout\nto-stderr\n");
+	assert_null(strstr(out, "to-stdout"));
+	assert_null(strstr(err, "to-stderr"));
+	assert_non_null(strstr(out, " - total "));
+}
+
 /* --list NAME finds what -e NAME counts, under its catalogue name: perf's aliases ("cs"
  * is context-switches, any case), a cache name's short spelling, and a tracepoint when
  * tracefs is mounted. Each failed ("no PMU or event heading called 'cs'"). */
@@ -502,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_count_waits_for_command),
 		cmocka_unit_test(test_command_status_in_totals),
 		cmocka_unit_test(test_batch_command_output),
+		cmocka_unit_test(test_batch_command_output_file),
 		cmocka_unit_test(test_list_event_names),
 		cmocka_unit_test(test_rename_followed),
 		cmocka_unit_test(test_default_setup_file_corrupt),

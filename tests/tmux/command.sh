@@ -19,7 +19,7 @@ cleanup() {
 	pkill -f "^sleep $S1" 2>/dev/null
 	pkill -f "^sleep $S2" 2>/dev/null
 	[ -n "${SPID:-}" ] && kill "$SPID" 2>/dev/null
-	rm -f "$CAP" "${KBIN:-}" "${GO:-}" "${DONE:-}"
+	rm -f "$CAP" "${KBIN:-}" "${GO:-}" "${DONE:-}" "${OUTF:-}"
 }
 trap cleanup EXIT INT TERM
 
@@ -29,7 +29,7 @@ start() { # COMMAND...: pmutop watching it, in a session of a server of its own
 	RUNS=$((RUNS + 1))
 	SOCK="pmutop-command-$$-$RUNS" # a server still going away refuses a new session
 	t new-session -d -s e2e -x 120 -y 40 \
-		"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5 -- $*; echo EXIT=\$?; sleep 60" || {
+		"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5 ${OPTS:-} -- $*; echo EXIT=\$?; sleep 60" || {
 		echo "FAIL: cannot start tmux"
 		exit 1
 	}
@@ -51,7 +51,9 @@ sleep 0.2
 GO="${TMPDIR:-/tmp}/pmutop-command-go-$$"
 DONE="${TMPDIR:-/tmp}/pmutop-command-done-$$"
 HELLO="hello-from-cmd-$$"
-rm -f "$GO" "$DONE"
+OUTF="${TMPDIR:-/tmp}/pmutop-command-out-$$"
+rm -f "$GO" "$DONE" "$OUTF"
+OPTS="--command-output $OUTF"
 start sh -c "'while [ ! -e $GO ]; do sleep 0.1; done; echo $HELLO; : > $DONE; cat; echo cat-ended'"
 expect 'PID USER' "output: the table is up"
 : >"$GO"
@@ -70,6 +72,8 @@ keys q
 expect 'still running: q again stops it' "q while the command reads stdin asks"
 keys q
 expect 'EXIT=143' "q q stops a command reading stdin (SIGTERM to its process group)" 80
+OPTS=
+grep -q "^$HELLO" "$OUTF" || fail "--command-output: the file holds the command's line"
 
 # A command that never stops writing leaves the screen its ticks and keys.
 start yes
