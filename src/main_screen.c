@@ -30,6 +30,15 @@ static void stop_child(struct app *a, int sig)
 	}
 }
 
+/* Ctrl-Z: on pmutop's terminal the command stopped with it; on its own it is stopped
+ * (SIGSTOP: a group without a parent in its session ignores SIGTSTP) and continued with
+ * pmutop. */
+static void hold_child(struct app *a, int sig)
+{
+	if (a->cmdout && a->child > 0 && !a->child_done)
+		kill(-a->child, sig);
+}
+
 /* k: the signal to the process picked, unless it is gone or its pid now names another
  * process (its start time moved): never to a stranger. */
 static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
@@ -362,7 +371,9 @@ int run_live(struct app *a)
 			}
 			case SIGTSTP:
 				ui_suspend(ui);
+				hold_child(a, SIGSTOP);
 				raise(SIGSTOP);
+				hold_child(a, SIGCONT);
 				ui_resume(ui);
 				dirty = true;
 				break;

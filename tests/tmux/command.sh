@@ -14,10 +14,12 @@ CAP="${TMPDIR:-/tmp}/pmutop-command-$$.txt"
 # Sleeps no other process runs: their count is found by pgrep.
 S1="126.$$"
 S2="127.$$"
+S3="125.$$"
 cleanup() {
 	t kill-server 2>/dev/null
 	pkill -f "^sleep $S1" 2>/dev/null
 	pkill -f "^sleep $S2" 2>/dev/null
+	pkill -f "^sleep $S3" 2>/dev/null
 	[ -n "${SPID:-}" ] && kill "$SPID" 2>/dev/null
 	rm -f "$CAP" "${KBIN:-}" "${GO:-}" "${DONE:-}" "${OUTF:-}"
 }
@@ -87,6 +89,28 @@ expect 'EXIT=143' "yes: q q stops it" 80
 start cat
 keys C-c
 expect 'EXIT=130' "Ctrl-C ends a command reading stdin, and pmutop with its status" 80
+
+# Ctrl-Z stops the command with pmutop (as on a shared terminal), SIGCONT resumes both.
+start sleep "$S3"
+SP=$(pgrep -f "^sleep $S3")
+keys C-z
+n=0
+until [ "$(cut -d' ' -f3 "/proc/$SP/stat" 2>/dev/null)" = T ] || [ "$n" -ge 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+[ "$(cut -d' ' -f3 "/proc/$SP/stat" 2>/dev/null)" = T ] || fail "Ctrl-Z: the command is stopped"
+TP=$(pgrep -f "^[^ ]*pmutop -d 0.5 -- sleep $S3")
+[ -n "$TP" ] && kill -CONT "$TP"
+n=0
+while [ "$(cut -d' ' -f3 "/proc/$SP/stat" 2>/dev/null)" = T ] && [ "$n" -lt 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+[ "$(cut -d' ' -f3 "/proc/$SP/stat" 2>/dev/null)" != T ] || fail "SIGCONT: the command runs again"
+expect 'PID USER' "SIGCONT: the screen is back"
+keys q q
+expect 'EXIT=143' "q q after a stop and continue" 80
 
 start sh -c "'sleep $S2'"
 pgrep -f "^sleep $S2" >/dev/null || fail "the second command runs"
