@@ -168,17 +168,28 @@ static void view_more(struct app *a)
 
 /* o: leave the screen for the command's last lines, as many as the terminal holds, and
  * what it prints meanwhile, until a key. The counting goes on. */
+/* The command's last lines that fit on the terminal under a line saying what they are,
+ * from the terminal's current line on. */
+static void show_tail(struct app *a, const char *what)
+{
+	struct winsize ws = {0};
+	unsigned long rows =
+		ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 4 ? ws.ws_row - 4U : 20;
+	unsigned long seq = cmdout_seq(a->cmdout);
+	a->view_seq = seq > rows ? seq - rows : 0;
+	printf("\npmutop: %s's output (%lu line%s, the last %d kept)%s\n", a->cli.command[0], seq,
+	       seq == 1 ? "" : "s", CMDOUT_LINES, what);
+	view_more(a);
+}
+
+/* o: leave the screen for the command's last lines, as many as the terminal holds, and
+ * what it prints meanwhile, until a key. The counting goes on. */
 static void view_begin(struct app *a, struct ui *ui)
 {
 	if (!a->cmdout) {
 		ui_message(ui, "o shows the output of a watched command: pmutop -- COMMAND");
 		return;
 	}
-	struct winsize ws = {0};
-	unsigned long rows =
-		ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 3 ? ws.ws_row - 3U : 20;
-	unsigned long seq = cmdout_seq(a->cmdout);
-	a->view_seq = seq > rows ? seq - rows : 0;
 	ui_suspend(ui);
 	struct termios t;
 	if (tcgetattr(STDIN_FILENO, &a->view_tio) == 0) {
@@ -189,9 +200,24 @@ static void view_begin(struct app *a, struct ui *ui)
 		tcsetattr(STDIN_FILENO, TCSANOW, &t);
 	}
 	a->viewing = true;
-	printf("\npmutop: %s's output (%lu line%s, the last %d kept); any key returns\n",
-	       a->cli.command[0], seq, seq == 1 ? "" : "s", CMDOUT_LINES);
-	view_more(a);
+	show_tail(a, "; any key returns");
+}
+
+/* Leaving the screen: what the command printed last stays in sight, as it would on a
+ * terminal it shared. */
+static void show_last(struct app *a)
+{
+	if (!a->cmdout)
+		return;
+	cmdout_drain(a->cmdout);
+	char part[CMDOUT_LINE_MAX];
+	cmdout_partial(a->cmdout, part, sizeof(part), utf8_locale());
+	if (!cmdout_seq(a->cmdout) && !part[0])
+		return;
+	show_tail(a, a->cli.command_output ? "" : "; --command-output FILE keeps all of it");
+	if (part[0])
+		putchar('\n');
+	fflush(stdout);
 }
 
 static void view_end(struct app *a, struct ui *ui)
@@ -443,6 +469,7 @@ int run_live(struct app *a)
 	}
 	view_end(a, ui);
 	ui_free(ui);
+	show_last(a);
 	history_free(a->history);
 	a->history = NULL;
 	catalog_free(a->catalog);

@@ -86,6 +86,15 @@ expect 'still running: q again stops it' "yes: q is read while the command flood
 keys q
 expect 'EXIT=143' "yes: q q stops it" 80
 
+# Leaving the screen, the command's last lines stay in sight (they were never drawn).
+BYE="bye-from-cmd-$$"
+start sh -c "'echo $BYE; cat'"
+expect 'PID USER' "last lines: the table is up"
+expect_not "$BYE" "last lines: not on the table"
+keys q q
+expect 'EXIT=143' "last lines: q q" 80
+expect "^$BYE" "after the screen, the command's last lines are in sight"
+
 start cat
 keys C-c
 expect 'EXIT=130' "Ctrl-C ends a command reading stdin, and pmutop with its status" 80
