@@ -166,8 +166,6 @@ static void view_more(struct app *a)
 	fflush(stdout);
 }
 
-/* o: leave the screen for the command's last lines, as many as the terminal holds, and
- * what it prints meanwhile, until a key. The counting goes on. */
 /* The command's last lines that fit on the terminal under a line saying what they are,
  * from the terminal's current line on. */
 static void show_tail(struct app *a, const char *what)
