@@ -672,7 +672,8 @@ static void start_engine(struct app *a)
 }
 
 /* --list NAME found nothing: what -e says of NAME when it says why (tracefs is not
- * mounted, no such tracepoint), into why; false (why "") when it has no reason. */
+ * mounted, no such tracepoint), or that -e takes it but as an encoding (r01c2), into
+ * why; false (why "") when there is nothing to add. */
 static bool list_refusal(const char *name, const struct pmu_set *pmus, char *why, size_t len)
 {
 	struct evspec_list l = {0};
@@ -680,7 +681,11 @@ static bool list_refusal(const char *name, const struct pmu_set *pmus, char *why
 	why[0] = '\0';
 	if (evspec_parse(name, pmus, &l, &e) == 0) {
 		evspec_list_free(&l);
-		return false;
+		snprintf(why, len,
+			 "'%s' is an encoding -e takes (raw or PMU terms), not an event name: "
+			 "pmutop --list all shows the names",
+			 name);
+		return true;
 	}
 	snprintf(why, len, "%s", e.reason);
 	return why[0] != '\0';

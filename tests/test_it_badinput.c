@@ -73,6 +73,8 @@ static const struct bad cases[] = {
 	 {"'/nonexistent/dir/out'", "--command-output"}},
 	/* Neither a heading nor an event -e takes: "no PMU, event heading or event". */
 	{{"--list", "nosuchevent"}, {"'nosuchevent'", "event called"}},
+	/* -e takes it, as an encoding: not "no event called". */
+	{{"--list", "r01c2"}, {"'r01c2'", "encoding -e takes"}},
 	{{"-b", "-n", "1", "-c", "/nonexistent/pmutoprc"}, {"'/nonexistent/pmutoprc'", "-c"}},
 	/* The live screen needs a terminal; here stdout is a pipe. */
 	{{"-d", "1"}, {"terminal", "-b"}},
