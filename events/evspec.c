@@ -257,6 +257,21 @@ static bool evspec_tracepoint_sys(const char *sys, size_t ns)
 	return access(path, F_OK) == 0;
 }
 
+static bool tracefs_mounted(void)
+{
+	char dir[512];
+	return evmount_find("", "tracefs", dir, sizeof(dir)) == 0;
+}
+
+/* No upper-case letter in s[0..n). */
+static bool lower_word(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isupper((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 static bool tp_word(const char *s, size_t n)
 {
 	if (n == 0)
@@ -513,9 +528,21 @@ static int expand_globs(const char *spec, char **out, struct evspec_err *err)
 			if (!memchr(pat, '*', pn) && !memchr(pat, '?', pn) && !memchr(pat, '[', pn))
 				continue;
 			/* Only a subsystem tracefs has: "INST_RETIRED:AN*" is libpfm4's to refuse.
-			 */
-			if (!evspec_tracepoint_sys(s, (size_t)(c1 - s)))
-				continue;
+			 * Without tracefs a lower-case subsystem is one (libpfm4's are upper case),
+			 * and the mount it needs is the answer, not "unknown event". */
+			if (!evspec_tracepoint_sys(s, (size_t)(c1 - s))) {
+				if (tracefs_mounted() || !lower_word(s, (size_t)(c1 - s)))
+					continue;
+				if (err)
+					snprintf(err->reason, sizeof(err->reason),
+						 "'%.*s' looks like a tracepoint, but tracefs is "
+						 "not "
+						 "mounted: mount -t tracefs nodev "
+						 "/sys/kernel/tracing",
+						 (int)sl, s);
+				ret = -ENOENT;
+				break;
+			}
 			/* The text before this event as it was, then its expansion. */
 			size_t keep = (size_t)(s - spec) - from;
 			if (len + keep + 1 >= cap) {

@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +27,7 @@
 #include "cgroup.h"
 #include "cgrows.h"
 #include "cli.h"
+#include "cmdout.h"
 #include "columns.h"
 #include "config.h"
 #include "engine.h"
@@ -70,10 +73,15 @@ struct app {
 	pid_t child;		   /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
-	bool quit_asked; /* q with the command running: the next q stops it */
-	uid_t user_uid;	 /* -u */
-	int cg_fd[64];	 /* -G: each cgroup's directory */
-	int cpus[1024];	 /* -C: the CPUs asked for */
+	bool quit_asked;	 /* q with the command running: the next q stops it */
+	struct cmdout *cmdout;	 /* the screen's command: its own terminal, its last lines */
+	bool viewing;		 /* o: the command's lines are on the terminal, not the screen */
+	unsigned long view_seq;	 /* the next of its lines to print while viewing */
+	struct termios view_tio; /* the terminal's mode to restore after viewing */
+	bool copy_said;		 /* --command-output's failure is on the screen */
+	uid_t user_uid;		 /* -u */
+	int cg_fd[64];		 /* -G: each cgroup's directory */
+	int cpus[1024];		 /* -C: the CPUs asked for */
 	int ncpus;
 	char *cg_path[64]; /* and its path under the cgroup2 root */
 	unsigned ncg;

@@ -530,6 +530,10 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 	const struct procinfo_ent *pe =
 		procinfo_get(s->pi, e->o.root, lr->tgid, lr->comm, ran, e->cmdline, e->m.tick + 1);
 	if (pe) {
+		/* Renamed since its map entry's name was read (prctl, /proc/PID/comm): /proc's,
+		 * read as it ran. */
+		if (pe->comm[0])
+			snprintf(c->r[lead].comm, sizeof(c->r[lead].comm), "%s", pe->comm);
 		pr->ppid = pe->ppid;
 		pr->state = pe->state;
 		pr->rss_kb = pe->rss_kb;

@@ -33,6 +33,7 @@ enum {
 	OPT_END,
 	OPT_SQL,
 	OPT_BACKEND,
+	OPT_COMMAND_OUTPUT,
 };
 
 static const struct option longopts[] = {
@@ -71,6 +72,7 @@ static const struct option longopts[] = {
 	{"end", required_argument, NULL, OPT_END},
 	{"sql", required_argument, NULL, OPT_SQL},
 	{"backend", required_argument, NULL, OPT_BACKEND},
+	{"command-output", required_argument, NULL, OPT_COMMAND_OUTPUT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -97,6 +99,9 @@ void cli_usage(FILE *f)
 	      "  -i, --no-inherit       with -- COMMAND: count the command alone, not the\n"
 	      "                         processes it starts (by default a row each, and in\n"
 	      "                         its total as perf stat; --children says so)\n"
+	      "      --command-output FILE  with -- COMMAND: what the command prints, also\n"
+	      "                         into FILE (batch mode: there instead of pmutop's\n"
+	      "                         stdout and stderr); o on the screen shows its end\n"
 	      "      --format FMT       batch output: text (default), csv or json (implies -b)\n"
 	      "      --sort COL         sort by column COL (e.g. CPU%, IPC, CMISS%)\n"
 	      "      --reverse          reverse the sort order\n"
@@ -345,6 +350,13 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->batch = true; /* no screen */
 		return 0;
 	}
+	case OPT_COMMAND_OUTPUT:
+		if (!*arg) {
+			snprintf(err, errlen, "--command-output needs a file name");
+			return -EINVAL;
+		}
+		c->command_output = arg;
+		return 0;
 	case OPT_BACKEND:
 		if (!strcmp(arg, "auto") || !strcmp(arg, "perf") || !strcmp(arg, "bpf")) {
 			c->backend = arg[0] == 'a'   ? BACKEND_AUTO
@@ -511,6 +523,12 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "%s needs a command: pmutop %s -- COMMAND",
 			 c->inherit_flag ? "-i/--no-inherit" : "--children",
 			 c->inherit_flag ? "-i" : "--children");
+		return -EINVAL;
+	}
+	if (c->command_output && !c->command) {
+		snprintf(err, errlen,
+			 "--command-output needs a command: pmutop --command-output FILE -- "
+			 "COMMAND");
 		return -EINVAL;
 	}
 	if (c->cgroup_list && (c->npids || c->command || c->cgroups)) {

@@ -38,8 +38,9 @@ struct cli {
 	const char *pane; /* --pane NAME */
 	pid_t pids[CLI_MAX_PIDS];
 	unsigned npids;
-	char **command; /* after --, NULL-terminated, or NULL */
-	bool list;	/* --list [PMU] */
+	char **command;		    /* after --, NULL-terminated, or NULL */
+	const char *command_output; /* --command-output FILE: the command's output, copied */
+	bool list;		    /* --list [PMU] */
 	const char *list_pmu;
 	bool no_color;
 	bool no_mouse;	    /* --no-mouse */

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "catalog.h"
+#include "evspec.h"
 #include "text.h"
 
 static void print_pmu(FILE *f, const struct catalog_pmu *p)
@@ -50,35 +51,75 @@ static bool is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-/* The events to print: those of row (>= 0), of usable PMUs (all false), or every one;
- * with a glob, only names it matches (case-insensitive). */
-static bool wanted(const struct catalog *c, const struct catalog_event *e, int row, bool all,
-		   const char *glob)
+/* Which events to print: those of row (>= 0), of usable PMUs (all false), or every one;
+ * with a glob, only names it matches (case-insensitive); with an event (ev), the
+ * catalogue's entries for what -e makes of it. */
+struct want {
+	int row;
+	bool all;
+	const char *glob;
+	const char *ev; /* as typed: "cs", "sched:sched_switch", "INST_RETIRED:ANY" */
+	const struct evdesc *d;
+	const struct pmu_set *pmus;
+};
+
+/* The length of s's first field (up to a ':' or the end). */
+static size_t field(const char *s)
 {
-	if (row >= 0 && e->pmu != (unsigned)row)
-		return false;
-	if (!all && row < 0 && !usable(catalog_pmu(c, e->pmu)))
-		return false;
-	return !glob || fnmatch(glob, e->name, FNM_CASEFOLD) == 0;
+	return strcspn(s, ":");
 }
 
-static bool has_match(const struct catalog *c, unsigned row, bool all, const char *glob)
+/* Whether catalogue name is the event -e resolved: the same name, the same tracepoint,
+ * the same libpfm4 event (its name without "pmu::"), or a generic, software or sysfs name
+ * that encodes the same (perf's aliases: "cs" is context-switches). */
+static bool same_event(const struct want *w, const char *name)
+{
+	if (strcasecmp(name, w->ev) == 0)
+		return true;
+	if (w->d->attr.type == PERF_TYPE_TRACEPOINT) {
+		size_t n = field(w->ev), m = n + 1 + field(w->ev + n + 1);
+		return strncmp(name, w->ev, m) == 0 && name[m] == '\0';
+	}
+	const char *pfm = strstr(name, "::");
+	if (pfm)
+		return strncasecmp(pfm + 2, w->ev, field(w->ev)) == 0 &&
+		       pfm[2 + field(w->ev)] == '\0';
+	if (strchr(name, ':'))
+		return false; /* a tracepoint */
+	struct evdesc d;
+	if (evspec_parse_one(name, w->pmus, &d, NULL) != 0)
+		return false;
+	return d.attr.type == w->d->attr.type && d.attr.config == w->d->attr.config &&
+	       d.attr.config1 == w->d->attr.config1 && d.attr.config2 == w->d->attr.config2;
+}
+
+static bool wanted(const struct catalog *c, const struct catalog_event *e, const struct want *w)
+{
+	if (w->row >= 0 && e->pmu != (unsigned)w->row)
+		return false;
+	if (!w->all && w->row < 0 && !usable(catalog_pmu(c, e->pmu)))
+		return false;
+	if (w->ev)
+		return same_event(w, e->name);
+	return !w->glob || fnmatch(w->glob, e->name, FNM_CASEFOLD) == 0;
+}
+
+static bool has_match(const struct catalog *c, unsigned row, const struct want *w)
 {
 	for (unsigned i = 0; i < catalog_nevents(c); i++)
-		if (catalog_event(c, i)->pmu == row &&
-		    wanted(c, catalog_event(c, i), -1, all, glob))
+		if (catalog_event(c, i)->pmu == row && wanted(c, catalog_event(c, i), w))
 			return true;
 	return false;
 }
 
-static unsigned print_events(FILE *f, const struct catalog *c, int row, bool all, const char *glob)
+static unsigned print_events(FILE *f, const struct catalog *c, const struct want *w)
 {
 	char safe[512];
 	const char *heading = NULL;
 	unsigned n = 0;
 	for (unsigned i = 0; i < catalog_nevents(c); i++) {
 		const struct catalog_event *e = catalog_event(c, i);
-		if (!wanted(c, e, row, all, glob))
+		if (!wanted(c, e, w))
 			continue;
 		n++;
 		if (!f)
@@ -98,6 +139,27 @@ static unsigned print_events(FILE *f, const struct catalog *c, int row, bool all
 	return n;
 }
 
+/* Not a PMU or heading: the event -e would count for filter, under its catalogue names
+ * (every PMU's, as a glob that matched nothing here). Returns the catalogue, or NULL
+ * with *err -ENOENT (-e refuses it too: main says why, as -e does) or -ENOMEM. */
+static struct catalog *as_event(const struct pmu_set *pmus, const char *filter, struct evdesc *d,
+				struct want *w, int *err)
+{
+	if (evspec_parse_one(filter, pmus, d, NULL) != 0) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	struct catalog *c = catalog_new_filtered(pmus, NULL, d->attr.type == PERF_TYPE_TRACEPOINT);
+	*err = c ? 0 : -ENOMEM;
+	*w = (struct want){.row = -1, .all = true, .ev = filter, .d = d, .pmus = pmus};
+	if (c && print_events(NULL, c, w) == 0) {
+		catalog_free(c);
+		*err = -ENOENT;
+		return NULL;
+	}
+	return c;
+}
+
 int listing_print(FILE *f, const struct pmu_set *pmus, const char *filter)
 {
 	if (filter && !*filter)
@@ -109,30 +171,39 @@ int listing_print(FILE *f, const struct pmu_set *pmus, const char *filter)
 	struct catalog *c = catalog_new_filtered(pmus, pmu, glob && strchr(glob, ':'));
 	if (!c)
 		return -ENOMEM;
-	int row = pmu ? catalog_find_pmu(c, pmu) : -1;
+	struct want w = {
+		.row = pmu ? catalog_find_pmu(c, pmu) : -1, .all = all, .glob = glob, .pmus = pmus};
+	struct evdesc d;
+	if (pmu && w.row < 0) {
+		int err;
+		catalog_free(c);
+		if (!(c = as_event(pmus, pmu, &d, &w, &err)))
+			return err;
+	}
 	/* A glob looks at the PMUs this machine has, then at every one. */
-	if (glob && print_events(NULL, c, row, false, glob) == 0)
-		all = true;
-	if ((pmu && row < 0) || (glob && print_events(NULL, c, row, true, glob) == 0)) {
+	if (glob && print_events(NULL, c, &w) == 0)
+		w.all = true;
+	if (glob && print_events(NULL, c, &w) == 0) {
 		catalog_free(c);
 		return -ENOENT;
 	}
 	fprintf(f, "%-24s %6s %-10s %-8s %9s  %s\n", "PMU", "TYPE", "CPUS", "PRESENT", "COUNTERS",
 		"DESCRIPTION");
 	unsigned hidden = 0;
+	bool some = glob || w.ev;
 	for (unsigned i = 0; i < catalog_npmus(c); i++) {
 		const struct catalog_pmu *p = catalog_pmu(c, i);
-		if (glob       ? has_match(c, i, all, glob)
-		    : row >= 0 ? i == (unsigned)row
-			       : all || usable(p))
+		if (some	 ? has_match(c, i, &w)
+		    : w.row >= 0 ? i == (unsigned)w.row
+				 : w.all || usable(p))
 			print_pmu(f, p);
-		else if (row < 0 && !glob)
+		else if (w.row < 0 && !some)
 			hidden++;
 	}
 	if (hidden)
 		fprintf(f, "(%u more that this machine does not have: pmutop --list all)\n",
 			hidden);
-	print_events(f, c, row, all, glob);
+	print_events(f, c, &w);
 	catalog_free(c);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 struct loop {
-	int tfd, sfd, in;
+	int tfd, sfd, in, out;
 	double interval;
 	sigset_t old;
 };
@@ -37,6 +37,7 @@ struct loop *loop_new(double interval, int input_fd, int *err)
 		return NULL;
 	}
 	l->in = input_fd;
+	l->out = -1;
 	l->interval = interval;
 	sigset_t set;
 	sigemptyset(&set);
@@ -69,15 +70,16 @@ void loop_free(struct loop *l)
 
 int loop_wait(struct loop *l, struct loop_events *ev)
 {
-	struct pollfd p[3] = {
+	struct pollfd p[4] = {
 		{.fd = l->tfd, .events = POLLIN},
 		{.fd = l->sfd, .events = POLLIN},
 		{.fd = l->in, .events = POLLIN},
+		{.fd = l->out, .events = POLLIN},
 	};
 	ev->mask = 0;
 	ev->signo = 0;
 	for (;;) {
-		int r = poll(p, l->in >= 0 ? 3 : 2, -1);
+		int r = poll(p, 4, -1); /* negative fds are ignored */
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -98,6 +100,8 @@ int loop_wait(struct loop *l, struct loop_events *ev)
 	}
 	if (l->in >= 0 && (p[2].revents & (POLLIN | POLLHUP | POLLERR)))
 		ev->mask |= LOOP_INPUT;
+	if (l->out >= 0 && (p[3].revents & (POLLIN | POLLHUP | POLLERR)))
+		ev->mask |= LOOP_OUTPUT;
 	return 0;
 }
 
@@ -110,4 +114,9 @@ int loop_set_interval(struct loop *l, double interval)
 int loop_pause(struct loop *l, bool paused)
 {
 	return arm(l, paused ? 0 : l->interval);
+}
+
+void loop_watch(struct loop *l, int fd)
+{
+	l->out = fd;
 }

@@ -11,6 +11,7 @@ enum {
 	LOOP_TICK = 1,	 /* the interval elapsed */
 	LOOP_INPUT = 2,	 /* the input fd is readable */
 	LOOP_SIGNAL = 4, /* a signal arrived: see .signo */
+	LOOP_OUTPUT = 8, /* the watched fd (loop_watch) is readable or hung up */
 };
 
 struct loop_events {
@@ -28,5 +29,7 @@ int loop_wait(struct loop *l, struct loop_events *ev);
 /* Restart the timer with a new interval (or stop it while paused). */
 int loop_set_interval(struct loop *l, double interval);
 int loop_pause(struct loop *l, bool paused);
+/* Also wait for fd (the watched command's terminal) to be readable; -1: no longer. */
+void loop_watch(struct loop *l, int fd);
 
 #endif

@@ -583,7 +583,34 @@ static void start_engine(struct app *a)
 	int go = -1, errfd = -1;
 	a->hdr.exit_status = -1;
 	if (a->cli.command) {
-		int err = startup_spawn(a->cli.command, &a->child, &go, &errfd);
+		const char *tty = NULL;
+		int err = 0, out = -1;
+		if (a->cli.command_output &&
+		    (out = open(a->cli.command_output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				0644)) < 0) {
+			app_say("cannot write '%s' (--command-output): %s\n", a->cli.command_output,
+				strerror(errno));
+			exit(2);
+		}
+		if (!a->cli.batch && !a->cli.listen) {
+			/* The screen is pmutop's: the command gets a terminal of its own. */
+			struct winsize ws = {0};
+			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) < 0)
+				memset(&ws, 0, sizeof(ws));
+			a->cmdout = cmdout_new(ws.ws_col, ws.ws_row, &err);
+			if (!a->cmdout) {
+				app_say("cannot give '%s' a terminal (pty) of its own: %s\n",
+					a->cli.command[0], strerror(-err));
+				exit(1);
+			}
+			tty = cmdout_slave(a->cmdout);
+			if (out >= 0)
+				cmdout_copy_to(a->cmdout, out);
+			out = -1;
+		}
+		err = startup_spawn(a->cli.command, tty, out, &a->child, &go, &errfd);
+		if (out >= 0)
+			close(out); /* the command has its own */
 		if (err) {
 			app_say("cannot start '%s': %s\n", a->cli.command[0], strerror(-err));
 			exit(1);
@@ -644,7 +671,28 @@ static void start_engine(struct app *a)
 			exit(127);
 		}
 		engine_rescan(a->engine); /* its name after the exec */
+		loop_watch(a->loop, cmdout_fd(a->cmdout));
 	}
+}
+
+/* --list NAME found nothing: what -e says of NAME when it says why (tracefs is not
+ * mounted, no such tracepoint), or that -e takes it but as an encoding (r01c2), into
+ * why; false (why "") when there is nothing to add. */
+static bool list_refusal(const char *name, const struct pmu_set *pmus, char *why, size_t len)
+{
+	struct evspec_list l = {0};
+	struct evspec_err e;
+	why[0] = '\0';
+	if (evspec_parse(name, pmus, &l, &e) == 0) {
+		evspec_list_free(&l);
+		snprintf(why, len,
+			 "'%s' is an encoding -e takes (raw or PMU terms), not an event name: "
+			 "pmutop --list all shows the names",
+			 name);
+		return true;
+	}
+	snprintf(why, len, "%s", e.reason);
+	return why[0] != '\0';
 }
 
 int main(int argc, char **argv)
@@ -665,13 +713,18 @@ int main(int argc, char **argv)
 	if (a.cli.list) {
 		struct pmu_set *pmus = pmu_set_new("/sys", true);
 		int lerr = listing_print(stdout, pmus, a.cli.list_pmu);
+		char why[400] = "";
+		if (lerr == -ENOENT)
+			list_refusal(a.cli.list_pmu, pmus, why, sizeof(why));
 		pmu_set_free(pmus);
-		if (lerr == -ENOENT && strpbrk(a.cli.list_pmu, "*?["))
+		if (why[0])
+			app_say("--list: %s\n", why);
+		else if (lerr == -ENOENT && strpbrk(a.cli.list_pmu, "*?["))
 			app_say("no event name matches '%s': pmutop --list all shows every one\n",
 				a.cli.list_pmu);
 		else if (lerr == -ENOENT)
-			app_say("no PMU or event heading called '%s': pmutop --list all shows "
-				"them all\n",
+			app_say("no PMU, event heading or event called '%s': pmutop --list all "
+				"shows them all\n",
 				a.cli.list_pmu);
 		else if (lerr)
 			app_say("cannot list events: %s\n", strerror(-lerr));
@@ -753,6 +806,7 @@ int main(int argc, char **argv)
 	cgrows_free(a.cgrows);
 	engine_free(a.engine);
 	loop_free(a.loop);
+	cmdout_free(a.cmdout);
 	if (a.set)
 		evset_free(a.set);
 	free(a.set);

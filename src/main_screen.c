@@ -10,8 +10,10 @@ static void stop_child(struct app *a, int sig)
 {
 	if (a->child <= 0 || a->child_done)
 		return;
+	/* On its own terminal the command leads its process group: all of it gets sig. */
+	pid_t to = a->cmdout ? -a->child : a->child;
 	if (sig)
-		kill(a->child, sig);
+		kill(to, sig);
 	const struct timespec step = {0, 10 * 1000 * 1000};
 	for (int i = 0; i < 200 && !a->child_done; i++) {
 		app_reap_child(a);
@@ -20,12 +22,21 @@ static void stop_child(struct app *a, int sig)
 	}
 	if (a->child_done)
 		return;
-	kill(a->child, SIGKILL);
+	kill(to, SIGKILL);
 	int st;
 	if (waitpid(a->child, &st, 0) == a->child) {
 		a->child_done = true;
 		a->child_status = st;
 	}
+}
+
+/* Ctrl-Z: on pmutop's terminal the command stopped with it; on its own it is stopped
+ * (SIGSTOP: a group without a parent in its session ignores SIGTSTP) and continued with
+ * pmutop. */
+static void hold_child(struct app *a, int sig)
+{
+	if (a->cmdout && a->child > 0 && !a->child_done)
+		kill(-a->child, sig);
 }
 
 /* k: the signal to the process picked, unless it is gone or its pid now names another
@@ -141,6 +152,108 @@ void app_save_config(struct app *a, struct ui *ui)
 	ui_message(ui, msg);
 }
 
+static bool utf8_locale(void)
+{
+	const char *l = setlocale(LC_CTYPE, NULL);
+	return l && (strcasestr(l, "UTF-8") || strcasestr(l, "utf8"));
+}
+
+/* While viewing: the command's lines printed since, then the line it is writing. */
+static void view_more(struct app *a)
+{
+	char part[CMDOUT_LINE_MAX];
+	fputc('\r', stdout);
+	a->view_seq = cmdout_print(a->cmdout, stdout, a->view_seq, utf8_locale());
+	cmdout_partial(a->cmdout, part, sizeof(part), utf8_locale());
+	fputs(part, stdout);
+	fflush(stdout);
+}
+
+/* The command's last lines that fit on the terminal under a line saying what they are,
+ * from the terminal's current line on. */
+static void show_tail(struct app *a, const char *what)
+{
+	struct winsize ws = {0};
+	unsigned long rows =
+		ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 4 ? ws.ws_row - 4U : 20;
+	unsigned long seq = cmdout_seq(a->cmdout);
+	a->view_seq = seq > rows ? seq - rows : 0;
+	printf("\npmutop: %s's output (%lu line%s, the last %d kept)%s\n", a->cli.command[0], seq,
+	       seq == 1 ? "" : "s", CMDOUT_LINES, what);
+	view_more(a);
+}
+
+/* o: leave the screen for the command's last lines, as many as the terminal holds, and
+ * what it prints meanwhile, until a key. The counting goes on. */
+static void view_begin(struct app *a, struct ui *ui)
+{
+	if (!a->cmdout) {
+		ui_message(ui, "o shows the output of a watched command: pmutop -- COMMAND");
+		return;
+	}
+	ui_suspend(ui);
+	struct termios t;
+	if (tcgetattr(STDIN_FILENO, &a->view_tio) == 0) {
+		t = a->view_tio;
+		t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		t.c_cc[VMIN] = 1;
+		t.c_cc[VTIME] = 0;
+		tcsetattr(STDIN_FILENO, TCSANOW, &t);
+	}
+	a->viewing = true;
+	show_tail(a, "; any key returns");
+}
+
+/* Leaving the screen: what the command printed last stays in sight, as it would on a
+ * terminal it shared. */
+static void show_last(struct app *a)
+{
+	if (!a->cmdout)
+		return;
+	cmdout_drain(a->cmdout);
+	char part[CMDOUT_LINE_MAX];
+	cmdout_partial(a->cmdout, part, sizeof(part), utf8_locale());
+	if (!cmdout_seq(a->cmdout) && !part[0])
+		return;
+	show_tail(a, a->cli.command_output ? "" : "; --command-output FILE keeps all of it");
+	if (part[0])
+		putchar('\n');
+	fflush(stdout);
+}
+
+static void view_end(struct app *a, struct ui *ui)
+{
+	if (!a->viewing)
+		return;
+	a->viewing = false;
+	tcsetattr(STDIN_FILENO, TCSANOW, &a->view_tio);
+	ui_resume(ui);
+}
+
+/* The command wrote: keep its lines; once its side is closed, stop polling it. */
+static void take_output(struct app *a)
+{
+	if (!cmdout_drain(a->cmdout) && cmdout_fd(a->cmdout) >= 0 && !a->viewing)
+		return;
+	if (cmdout_fd(a->cmdout) < 0)
+		loop_watch(a->loop, -1);
+	if (a->viewing)
+		view_more(a);
+}
+
+/* --command-output failed (a full disk): said once, on the screen. */
+static void copy_failed(struct app *a, struct ui *ui)
+{
+	char msg[512];
+	int err = cmdout_copy_error(a->cmdout);
+	if (!err || a->copy_said)
+		return;
+	a->copy_said = true;
+	snprintf(msg, sizeof(msg), "cannot write '%s' (--command-output): %s; no longer copied",
+		 a->cli.command_output, strerror(-err));
+	ui_message(ui, msg);
+}
+
 /* Engine-side commands from keys. Returns true to quit. */
 static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
 		      bool *dirty)
@@ -226,6 +339,9 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	case UI_SAVE_CONFIG:
 		app_save_config(a, ui);
 		break;
+	case UI_SHOW_OUTPUT:
+		view_begin(a, ui);
+		break;
 	default:
 		break;
 	}
@@ -274,15 +390,28 @@ int run_live(struct app *a)
 			code = 1;
 			break;
 		}
+		if (ev.mask & LOOP_OUTPUT) {
+			take_output(a);
+			copy_failed(a, ui);
+		}
+		if ((ev.mask & LOOP_SIGNAL) && ev.signo != SIGCHLD && ev.signo != SIGWINCH)
+			view_end(a, ui);
 		if (ev.mask & LOOP_SIGNAL) {
 			switch (ev.signo) {
-			case SIGWINCH:
-				ui_resize(ui);
+			case SIGWINCH: {
+				struct winsize ws = {0};
+				if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+					cmdout_resize(a->cmdout, ws.ws_col, ws.ws_row);
+				if (!a->viewing)
+					ui_resize(ui);
 				dirty = true;
 				break;
+			}
 			case SIGTSTP:
 				ui_suspend(ui);
+				hold_child(a, SIGSTOP);
 				raise(SIGSTOP);
+				hold_child(a, SIGCONT);
 				ui_resume(ui);
 				dirty = true;
 				break;
@@ -299,10 +428,10 @@ int run_live(struct app *a)
 				app_reap_child(a);
 				break;
 			case SIGINT:
-				/* As under perf stat: the command, in the terminal's foreground
-				 * group, got it too; pmutop waits for it and exits with its
-				 * status. */
-				stop_child(a, 0);
+				/* As under perf stat, the command gets it too (on pmutop's
+				 * terminal, in its foreground group, it has); pmutop waits for it
+				 * and exits with its status. */
+				stop_child(a, a->cmdout ? SIGINT : 0);
 				quit = true;
 				break;
 			default:
@@ -339,15 +468,22 @@ int run_live(struct app *a)
 			app_show(a, ui);
 			dirty = true;
 		}
-		if (ev.mask & LOOP_INPUT) {
+		if ((ev.mask & LOOP_INPUT) && a->viewing) {
+			char key[64];
+			ssize_t n = read(STDIN_FILENO, key, sizeof(key));
+			(void)n; /* any key, or none left to read: back to the screen */
+			view_end(a, ui);
+		} else if (ev.mask & LOOP_INPUT) {
 			struct ui_cmd cmd;
 			while (!quit && ui_input(ui, &cmd) > 0)
 				quit = apply_cmd(a, ui, &cmd, &paused, &dirty);
 		}
-		if (dirty && !quit)
+		if (dirty && !quit && !a->viewing)
 			ui_draw(ui);
 	}
+	view_end(a, ui);
 	ui_free(ui);
+	show_last(a);
 	history_free(a->history);
 	a->history = NULL;
 	catalog_free(a->catalog);

@@ -221,7 +221,7 @@ int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total,
 	return ncpu;
 }
 
-int procfs_proc_mem(const char *root, pid_t pid, char *state, uint64_t *rss_kb)
+int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm)
 {
 	char path[256], buf[1024];
 	snprintf(path, sizeof(path), "%s/proc/%d/stat", root, (int)pid);
@@ -234,16 +234,24 @@ int procfs_proc_mem(const char *root, pid_t pid, char *state, uint64_t *rss_kb)
 	if (n <= 0)
 		return n < 0 ? -err : -EINVAL;
 	buf[n] = '\0';
-	/* state(3) ... rss(24), in pages */
+	/* pid (comm) state(3) ... rss(24), in pages; comm may hold ')' and blanks */
+	const char *open_ = strchr(buf, '(');
 	const char *p = strrchr(buf, ')');
 	const char *st = p ? next_field(p + 1, 1) : NULL;
 	const char *rss = st ? next_field(st, 22) : NULL;
 	long long pages;
-	if (!st || !rss || !stat_num(rss, &pages) || pages < 0)
+	if (!open_ || open_ > p || !st || !rss || !stat_num(rss, &pages) || pages < 0)
 		return -EINVAL;
 	*state = *st;
 	*rss_kb = (uint64_t)pages * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
+	if (comm)
+		snprintf(comm, PROCFS_COMM_MAX, "%.*s", (int)(p - open_ - 1), open_ + 1);
 	return 0;
+}
+
+int procfs_proc_mem(const char *root, pid_t pid, char *state, uint64_t *rss_kb)
+{
+	return procfs_proc_stat(root, pid, state, rss_kb, NULL);
 }
 
 int procfs_cmdline(const char *root, pid_t pid, char *buf, size_t len)

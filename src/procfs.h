@@ -44,6 +44,9 @@ int procfs_cmdline(const char *root, pid_t pid, char *buf, size_t len);
 /* Process pid's state letter and resident memory (KiB) from /proc/<pid>/stat. 0 or
  * -errno. */
 int procfs_proc_mem(const char *root, pid_t pid, char *state, uint64_t *rss_kb);
+/* The same, and its name now (a process renames itself with prctl(PR_SET_NAME) or by
+ * writing /proc/<pid>/comm, not only by exec) into comm (PROCFS_COMM_MAX bytes). */
+int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm);
 
 /* The process a thread id belongs to (Tgid), or -errno. */
 pid_t procfs_tgid(const char *root, pid_t tid);

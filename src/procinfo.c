@@ -1,6 +1,7 @@
 /* The per-process /proc cache: see procinfo.h. */
 #include "procinfo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,13 +103,14 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			e->ppid = t.ppid;
 			e->state = t.state;
 			e->rss_kb = t.rss_kb;
+			snprintf(e->comm, sizeof(e->comm), "%s", t.comm);
 		}
 	} else if (ran) {
-		procfs_proc_mem(root, pid, &e->state, &e->rss_kb);
+		procfs_proc_stat(root, pid, &e->state, &e->rss_kb, e->comm);
 	} else if (e->state == 'R') {
 		e->state = 'S'; /* it did not run this interval */
 	}
-	uint64_t h = name_hash(comm);
+	uint64_t h = name_hash(e->comm[0] ? e->comm : comm);
 	if (want_cmdline && (!e->cmdline || e->cmd_hash != h)) {
 		char buf[4096];
 		if (procfs_cmdline(root, pid, buf, sizeof(buf)) < 0)

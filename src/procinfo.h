@@ -1,7 +1,7 @@
 /* What /proc says of a process beyond its counters, cached by pid for a source that does
- * not keep processes of its own (the bpf backend): its parent, state and resident memory
- * (read at first sight and again when it ran) and its arguments (when asked for, again
- * after an exec renames it). */
+ * not keep processes of its own (the bpf backend): its parent, name, state and resident
+ * memory (read at first sight and again when it ran: a process that renames itself
+ * runs) and its arguments (when asked for, again after its name changed). */
 #ifndef PMUTOP_PROCINFO_H
 #define PMUTOP_PROCINFO_H
 
@@ -9,12 +9,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "procfs.h"
+
 struct procinfo_ent {
 	pid_t pid, ppid;
 	char state;
 	uint64_t rss_kb;
-	char *cmdline;	   /* NULL: not read */
-	uint64_t cmd_hash; /* of the name it was read under */
+	char comm[PROCFS_COMM_MAX]; /* as /proc had it when last read; "" when unread */
+	char *cmdline;		    /* NULL: not read */
+	uint64_t cmd_hash;	    /* of the name it was read under */
 	uint64_t seen;
 };
 
@@ -22,9 +25,9 @@ struct procinfo;
 
 struct procinfo *procinfo_new(void);
 void procinfo_free(struct procinfo *p);
-/* Process pid (named comm) as of tick: read when new, state and memory again when it
- * ran, arguments when want_cmdline. NULL when out of memory. Valid until the next
- * procinfo_sweep. */
+/* Process pid (named comm by the source) as of tick: read when new, name, state and
+ * memory again when it ran, arguments when want_cmdline. NULL when out of memory. Valid
+ * until the next procinfo_sweep. */
 const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pid_t pid,
 					const char *comm, bool ran, bool want_cmdline,
 					uint64_t tick);

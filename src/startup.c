@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "evgroup.h"
@@ -165,7 +166,24 @@ void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *b
 		 val_why_str((enum val_why)miss->status));
 }
 
-int startup_spawn(char **argv, pid_t *pid, int *go, int *errfd)
+/* The child's own session with tty as its controlling terminal and stdin, stdout and
+ * stderr: the screen's keys and cells stay pmutop's. */
+static int take_tty(const char *tty)
+{
+	if (setsid() < 0)
+		return -1;
+	int fd = open(tty, O_RDWR);
+	if (fd < 0 || ioctl(fd, TIOCSCTTY, 0) < 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (dup2(fd, i) < 0)
+			return -1;
+	if (fd > 2)
+		close(fd);
+	return 0;
+}
+
+int startup_spawn(char **argv, const char *tty, int out, pid_t *pid, int *go, int *errfd)
 {
 	int g[2], e[2];
 	if (pipe2(g, O_CLOEXEC) < 0)
@@ -195,7 +213,10 @@ int startup_spawn(char **argv, pid_t *pid, int *go, int *errfd)
 		/* Wait until the counters are attached; EOF without a byte means pmutop gave up. */
 		if (read(g[0], &c, 1) != 1)
 			_exit(127);
-		execvp(argv[0], argv);
+		bool ok =
+			out < 0 || (dup2(out, STDOUT_FILENO) >= 0 && dup2(out, STDERR_FILENO) >= 0);
+		if (ok && (!tty || take_tty(tty) == 0))
+			execvp(argv[0], argv);
 		int err = errno;
 		if (write(e[1], &err, sizeof(err)) < 0)
 			_exit(127);

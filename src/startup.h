@@ -17,8 +17,10 @@ void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *b
 /* Comma-separated names of the core PMUs in use ("cpu", "cpu_core,cpu_atom"). */
 void startup_pmu_names(const struct pmu_set *pmus, char *buf, size_t len);
 
-/* Fork argv[0] stopped before exec. *go is the descriptor that releases it. */
-int startup_spawn(char **argv, pid_t *pid, int *go, int *errfd);
+/* Fork argv[0] stopped before exec. *go is the descriptor that releases it. tty (a pty's
+ * slave) or NULL: the command in a session of its own on that terminal, or on pmutop's.
+ * out >= 0: its stdout and stderr go there instead. */
+int startup_spawn(char **argv, const char *tty, int out, pid_t *pid, int *go, int *errfd);
 /* Let the command exec. Returns 0 once it has, or -errno why it could not. */
 int startup_release(int go, int errfd);
 

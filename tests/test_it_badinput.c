@@ -68,6 +68,13 @@ static const struct bad cases[] = {
 	{{"-b", "-n", "1", "-o", "/nonexistent/dir/out"}, {"'/nonexistent/dir/out'", "-o"}},
 	{{"-b", "-n", "1", "--sort", "NOPE"}, {"'NOPE'", "sort"}},
 	{{"--list", "nopmu"}, {"'nopmu'"}},
+	{{"-b", "-n", "1", "--command-output", "/tmp/x"}, {"--command-output", "needs a command"}},
+	{{"-b", "--command-output", "/nonexistent/dir/out", "--", "true"},
+	 {"'/nonexistent/dir/out'", "--command-output"}},
+	/* Neither a heading nor an event -e takes: "no PMU, event heading or event". */
+	{{"--list", "nosuchevent"}, {"'nosuchevent'", "event called"}},
+	/* -e takes it, as an encoding: not "no event called". */
+	{{"--list", "r01c2"}, {"'r01c2'", "encoding -e takes"}},
 	{{"-b", "-n", "1", "-c", "/nonexistent/pmutoprc"}, {"'/nonexistent/pmutoprc'", "-c"}},
 	/* The live screen needs a terminal; here stdout is a pipe. */
 	{{"-d", "1"}, {"terminal", "-b"}},
@@ -235,6 +242,55 @@ static void test_long_event_list(void **state)
 		fail_msg("%s", report);
 }
 
+/* A fresh machine has no tracefs mounted: a tracepoint, a tracepoint glob and --list of
+ * either say to mount it, as -e sched:sched_switch did ('syscalls:sys_enter_read*' said
+ * "unknown event 'syscalls'", --list "no PMU or event heading"). Run in a mount namespace
+ * of its own without tracefs, whatever this machine has. */
+static void test_no_tracefs(void **state)
+{
+	(void)state;
+	static const struct bad cases_[] = {
+		{{"-b", "-n", "1", "-e", "sched:sched_switch"},
+		 {"'sched:sched_switch'", "tracefs is not mounted", "mount -t tracefs"}},
+		{{"-b", "-n", "1", "-e", "syscalls:sys_enter_read*"},
+		 {"'syscalls:sys_enter_read*'", "tracefs is not mounted", "mount -t tracefs"}},
+		{{"--list", "sched:sched_switch"},
+		 {"--list", "'sched:sched_switch'", "tracefs is not mounted"}},
+		{{"--list", "syscalls:sys_enter_read*"},
+		 {"--list", "'syscalls:sys_enter_read*'", "tracefs is not mounted"}},
+	};
+	static char report[8192];
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		report[0] = '\0';
+		if (testutil_tracefs_ns(false) != 0)
+			_exit(77);
+		unsigned bad = 0;
+		for (size_t i = 0; i < sizeof(cases_) / sizeof(cases_[0]); i++)
+			bad += !run_case_not(&cases_[i], "unknown event", report, sizeof(report));
+		(void)!write(p[1], report, strlen(report));
+		_exit(bad ? 1 : 0);
+	}
+	close(p[1]);
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < sizeof(report) && (r = read(p[0], report + n, sizeof(report) - 1 - n)) > 0)
+		n += (size_t)r;
+	report[n] = '\0';
+	close(p[0]);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		skip(); /* no mount namespace (not root) */
+	if (WEXITSTATUS(st) != 0)
+		fail_msg("without tracefs:\n%s", report);
+}
+
 static void *idle_thread(void *arg)
 {
 	int *fd = arg;
@@ -296,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_setup_file_not_a_file),
 		cmocka_unit_test(test_long_event_list),
 		cmocka_unit_test(test_pid_is_a_thread),
+		cmocka_unit_test(test_no_tracefs),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,6 +159,11 @@ static void test_task_info_fixture(void **state)
 	assert_int_equal(st_letter, 'S');
 	assert_true(rss == kb);
 	assert_int_equal(procfs_proc_mem(rootcopy, 4242, &st_letter, &rss), -ENOENT);
+	/* Its name now too (a rename is no exec), ") (" and all. */
+	char comm[PROCFS_COMM_MAX] = "old";
+	assert_int_equal(procfs_proc_stat(rootcopy, 42, &st_letter, &rss, comm), 0);
+	assert_string_equal(comm, "evil) (x");
+	assert_true(rss == kb);
 	char dir[4200];
 	snprintf(dir, sizeof(dir), "%s/proc/42/task/42", rootcopy);
 	struct stat st;

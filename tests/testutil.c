@@ -8,10 +8,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -282,4 +285,33 @@ double testutil_perf_value(const struct testutil_perf *p, const char *event)
 	}
 	free(out);
 	return v;
+}
+
+int testutil_tracefs_ns(bool mounted)
+{
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return -errno;
+	/* Innermost first: the last lines of mountinfo are mounted last. */
+	for (int pass = 0; pass < 8; pass++) {
+		FILE *f = fopen("/proc/self/mountinfo", "re");
+		char line[4096], dir[2048] = "", type[64];
+		if (!f)
+			return -errno;
+		while (fgets(line, sizeof(line), f)) {
+			const char *sep = strstr(line, " - ");
+			char d[2048];
+			if (sep && sscanf(sep, " - %63s", type) == 1 &&
+			    (!strcmp(type, "tracefs") || !strcmp(type, "debugfs")) &&
+			    sscanf(line, "%*s %*s %*s %*s %2047s", d) == 1)
+				snprintf(dir, sizeof(dir), "%s", d);
+		}
+		fclose(f);
+		if (!dir[0])
+			break;
+		if (umount2(dir, MNT_DETACH) != 0)
+			return -errno;
+	}
+	if (mounted && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) != 0)
+		return -errno;
+	return 0;
 }

@@ -73,4 +73,10 @@ bool testutil_perf_stop(struct testutil_perf *p, bool running, double deadline_s
 /* One event's count in what it wrote, or a negative value when it has none. */
 double testutil_perf_value(const struct testutil_perf *p, const char *event);
 
+/* This process in a mount namespace of its own where tracefs (and debugfs, which has
+ * tracing/ too) is unmounted, and mounted again at /sys/kernel/tracing when mounted is
+ * set: a fresh machine's or a set-up one's, whatever this one has, without touching
+ * anyone else's view. Call it in a forked child. 0, or -errno (not root: skip). */
+int testutil_tracefs_ns(bool mounted);
+
 #endif

@@ -35,6 +35,7 @@ enum bind_act {
 	BIND_HELP,
 	BIND_QUIT,
 	BIND_CMDLINE,  /* c */
+	BIND_OUTPUT,   /* o: the watched command's output */
 	BIND_TREE,     /* F5 (and t on the live screen) */
 	BIND_METERS,   /* M */
 	BIND_FOLD,     /* - on a cgroup row */

@@ -350,6 +350,9 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		u->cmdline = !u->cmdline;
 		cmd->kind = UI_TOGGLE_CMDLINE;
 		break;
+	case BIND_OUTPUT:
+		cmd->kind = UI_SHOW_OUTPUT;
+		break;
 	case BIND_FOLD:
 	case BIND_UNFOLD:
 		fold(u, act == BIND_FOLD);

@@ -46,6 +46,7 @@ enum ui_cmd_kind {
 	UI_SET_COLUMNS,	   /* the column chooser: pane .spec shows .columns ("" default) */
 	UI_STEP,	   /* a replay: one tick forward (.step 1) or back (-1) */
 	UI_JUMP,	   /* a replay: to the time typed (.spec) */
+	UI_SHOW_OUTPUT,	   /* o: the watched command's last lines */
 };
 
 struct ui_cmd {
