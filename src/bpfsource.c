@@ -21,7 +21,7 @@ struct brec {
 	pid_t tgid, tid;
 	uid_t uid;
 	unsigned flags;
-	unsigned missed, cut; /* pmutop.bpf.h, since its entry was made */
+	unsigned missed, cut, slices; /* pmutop.bpf.h, since its entry was made */
 	uint64_t cgid;
 	const char *cgroup;
 	size_t src; /* its index in the map's read, while the sums are copied */
@@ -357,6 +357,7 @@ static int snapshot(struct engine *e)
 		r->flags = v[i].flags;
 		r->missed = v[i].missed;
 		r->cut = v[i].cut;
+		r->slices = v[i].slices;
 		r->cgid = v[i].cgid;
 		r->cgroup = NULL;
 		r->src = i;
@@ -417,6 +418,7 @@ static void gone_add(struct engine *e, size_t i)
 	add_deltas(g, s->d, e->set->nevents);
 	g[e->set->nevents].val += r->missed;
 	g[e->set->nevents].ena += r->cut;
+	g[e->set->nevents].run += r->slices;
 }
 
 /* The cgroup of process tgid, read again only when its first thread moved: from the id
@@ -436,12 +438,27 @@ static const char *proc_cgroup(struct engine *e, const struct brec *r, const str
 	return p;
 }
 
-/* What switches not seen took from a row's tasks: nothing, a slice's start (all but the
- * own switch that ended it), or a slice's end (all of it). */
-enum unseen { UNSEEN_NONE, UNSEEN_CUT, UNSEEN_MISSED };
+/* Slices of a row's tasks in the interval (or with totals, since their entries were
+ * made): ended by a seen switch (slices, cut ones included), begun by a switch not seen
+ * (cut: all but the own switch that ended it went to unattributed) and ended by one
+ * (missed: nothing of it known). */
+struct unseen {
+	uint64_t slices, cut, missed;
+};
 
-/* unseen: what the row's values lack, n/c with their reason. */
-static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, enum unseen unseen)
+static void unseen_add(struct unseen *u, const struct unseen *x)
+{
+	u->slices += x->slices;
+	u->cut += x->cut;
+	u->missed += x->missed;
+}
+
+/* A row some of whose slices a switch not seen cut short holds what its whole slices
+ * counted: a lower bound (partial), RUN% the share of its slices counted whole, or n/c
+ * where none was. A cut slice's own switch was seen and counted: at_switch events stay
+ * exact unless a slice went missing. */
+static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w,
+		 const struct unseen *u)
 {
 	struct val *v = w.v;
 	unsigned ne = e->set->nevents;
@@ -453,25 +470,33 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w, e
 	if (e->logical)
 		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
 	rowbuild_fill(e, dd, wy, NULL, v, w.g, false);
-	for (unsigned i = 0; unseen && i < ne; i++)
-		if (wy[i] == WHY_NONE && (unseen == UNSEEN_MISSED || !e->bpf->at_sw[i]))
+	if (!u || u->cut + u->missed == 0)
+		return;
+	uint64_t all = u->slices + u->missed, whole = u->slices > u->cut ? u->slices - u->cut : 0;
+	double pm = all ? 1000.0 * (double)whole / (double)all : 0;
+	for (unsigned i = 0; i < ne; i++) {
+		if (wy[i] != WHY_NONE || !val_has_number(v[i]))
+			continue;
+		if (!u->missed && e->bpf->at_sw[i])
+			continue;
+		if (!whole) {
 			v[i] = val_missing(VAL_NC, WHY_UNSEEN);
+			continue;
+		}
+		v[i].state = VAL_PARTIAL;
+		v[i].why = WHY_UNSEEN;
+		v[i].run_pm = (uint16_t)(pm < 1 ? 1 : pm > 999 ? 999 : pm);
+	}
 }
 
-/* A switch not seen began or ended a slice of task i of cur, in the interval (or with
- * totals, ever since its entry was made). */
-static enum unseen unseen(const struct bpfsource *s, size_t i, const size_t *oldi, bool totals)
+/* Task i of cur's slices in the interval (with totals, since its entry was made). */
+static struct unseen unseen(const struct bpfsource *s, size_t i, const size_t *oldi, bool totals)
 {
 	const struct brec *r = &s->cur.r[i];
 	const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
-	if (r->missed != (was ? was->missed : 0))
-		return UNSEEN_MISSED;
-	return r->cut != (was ? was->cut : 0) ? UNSEEN_CUT : UNSEEN_NONE;
-}
-
-static enum unseen worse(enum unseen a, enum unseen b)
-{
-	return a > b ? a : b;
+	return (struct unseen){.slices = r->slices - (was ? was->slices : 0),
+			       .cut = r->cut - (was ? was->cut : 0),
+			       .missed = r->missed - (was ? was->missed : 0)};
 }
 
 /* One process: its rows (process, then threads when shown) from cur[a, b). */
@@ -487,13 +512,14 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 	if (gone)
 		add_deltas(acc, gone, ne);
 	bool all_dead = true;
-	enum unseen any_unseen = !gone		? UNSEEN_NONE
-				 : gone[ne].val ? UNSEEN_MISSED
-				 : gone[ne].ena ? UNSEEN_CUT
-						: UNSEEN_NONE;
+	struct unseen any_unseen = {0};
+	if (gone)
+		any_unseen = (struct unseen){
+			.slices = gone[ne].run, .cut = gone[ne].ena, .missed = gone[ne].val};
 	size_t lead = a;
 	for (size_t i = a; i < b; i++) {
-		any_unseen = worse(any_unseen, unseen(s, i, oldi, totals));
+		struct unseen ui = unseen(s, i, oldi, totals);
+		unseen_add(&any_unseen, &ui);
 		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 		bool dead = c->r[i].flags & PMUTOP_BPF_DEAD;
 		task_delta(e, &c->tot[i * s->nev],
@@ -539,7 +565,7 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		pr->rss_kb = pe->rss_kb;
 		pr->cmdline = e->cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
-	fill(e, acc, pw, any_unseen);
+	fill(e, acc, pw, &any_unseen);
 	row++;
 	for (size_t i = a; i < b; i++) {
 		c->r[i].cgroup = cg;
@@ -559,7 +585,8 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		tw.r->comm = c->r[i].comm;
 		tw.r->nthreads = 1;
 		tw.r->exited = c->r[i].flags & PMUTOP_BPF_DEAD;
-		fill(e, s->d, tw, unseen(s, i, oldi, totals));
+		struct unseen ut = unseen(s, i, oldi, totals);
+		fill(e, s->d, tw, &ut);
 	}
 	return row;
 }
@@ -583,7 +610,7 @@ static void unattr_row(struct engine *e, size_t row, bool totals)
 	w.r->user = "-";
 	w.r->comm = "[unattributed]";
 	w.r->nthreads = 0;
-	fill(e, d, w, UNSEEN_NONE);
+	fill(e, d, w, NULL);
 }
 
 static unsigned pr_threads(struct engine *e, size_t row)

@@ -128,6 +128,8 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw, u
 		missed(l);
 	if (gap && tv)
 		tv->cut++;
+	if (sw && tv)
+		tv->slices++;
 	/* A command before its exec counts for no row: perf counts it from its exec. */
 	bool mine = tv && !(tv->flags & PMUTOP_BPF_PRE_EXEC);
 	struct pmutop_bpf_ev *to = !primed    ? NULL

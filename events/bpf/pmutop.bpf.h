@@ -26,7 +26,7 @@ struct pmutop_bpf_task {
 	unsigned int missed; /* its slices that a switch not seen ended: nothing of them known */
 	unsigned int cut;    /* its slices that a switch not seen began: all but its own switch
 				at their end went to unattr */
-	unsigned int pad;
+	unsigned int slices; /* its slices that a seen switch ended (cut ones included) */
 	unsigned long long cgid;
 	char comm[PMUTOP_BPF_COMM];
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
