@@ -165,14 +165,15 @@ int metric_cpu_detect(const char *sysfs_root, const char *cpuinfo, struct metric
 int metric_cpu_literal(void *ctx, const char *name, double *out)
 {
 	const struct metric_cpu *cpu = ctx;
-	if (!strcmp(name, "smt_on")) {
+	/* perf reads literals in any case: Intel's files write #SMT_on. */
+	if (!strcasecmp(name, "smt_on")) {
 		*out = cpu->smt_on;
-	} else if (!strcmp(name, "core_wide")) {
+	} else if (!strcasecmp(name, "core_wide")) {
 		*out = 0; /* per-task counts are never all of a core's threads */
-	} else if ((!strcmp(name, "num_cpus") || !strcmp(name, "num_cpus_online")) &&
+	} else if ((!strcasecmp(name, "num_cpus") || !strcasecmp(name, "num_cpus_online")) &&
 		   cpu->num_cpus) {
 		*out = cpu->num_cpus;
-	} else if (!strcmp(name, "slots") && cpu->slots > 0) {
+	} else if (!strcasecmp(name, "slots") && cpu->slots > 0) {
 		*out = cpu->slots;
 	} else {
 		return -ENOENT;
@@ -228,8 +229,7 @@ static const struct metric_def icelake[] = {
 	 "Slots the backend could not accept"},
 };
 
-/* Sapphire Rapids (spr-metrics.json): frontend less the uops dropped, bad speculation as
- * the remainder. */
+/* Sapphire Rapids (spr-metrics.json): frontend less the uops dropped. */
 static const struct metric_def goldencove[] = {
 	{"tma_info_thread_slots", "", "slots", NULL, NULL, METRIC_THREAD, "Slots"},
 	{"tma_frontend_bound", L1,
@@ -239,9 +239,8 @@ static const struct metric_def goldencove[] = {
 	 "Slots the backend could not accept"},
 	{"tma_retiring", L1, "topdown\\-retiring / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
 	 "Slots that retired"},
-	{"tma_bad_speculation", L1,
-	 "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", PCT, NULL,
-	 METRIC_THREAD, "Slots wasted by wrong speculation"},
+	{"tma_bad_speculation", L1, "topdown\\-bad\\-spec / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots wasted by wrong speculation"},
 };
 #undef p2
 
@@ -259,8 +258,7 @@ static const struct metric_def hybrid[] = {
 	 METRIC_THREAD, "Slots the backend could not accept"},
 	{"tma_retiring", L1, CORE "topdown\\-retiring@ / " TD_SUM(CORE), PCT, "cpu_core",
 	 METRIC_THREAD, "Slots that retired"},
-	{"tma_bad_speculation", L1,
-	 "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", PCT, "cpu_core",
+	{"tma_bad_speculation", L1, CORE "topdown\\-bad\\-spec@ / " TD_SUM(CORE), PCT, "cpu_core",
 	 METRIC_THREAD, "Slots wasted by wrong speculation"},
 	{"tma_info_core_slots", "", "5 * cpu_atom@CPU_CLK_UNHALTED.CORE@", NULL, "cpu_atom",
 	 METRIC_THREAD, "Slots"},

@@ -448,7 +448,9 @@ struct mexpr *mexpr_parse(const char *text, char *err, size_t errlen)
 	next(&p);
 	e->root = parse_if(&p);
 	if (!p.failed && p.tok != T_END)
-		fail(&p, p.tok == T_ELSE ? "'else' without 'if'" : "expected an operator");
+		fail(&p, p.tok == T_ELSE  ? "'else' without 'if'"
+			 : p.tok == T_BAD ? "not a number, name or operator"
+					  : "expected an operator");
 	if (p.failed || e->root < 0) {
 		fail(&p, "empty expression");
 		mexpr_free(e);
