@@ -638,18 +638,22 @@ static struct mval binary(char op, struct mval a, struct mval b)
 static struct mval lookup(const struct mexpr *e, const struct node *n, const struct mexpr_env *env)
 {
 	const char *name = e->names[n->name];
-	struct mval r = mval_gap(VAL_NA, "unknown event");
+	const char *why = "unknown event";
 	size_t len = strlen(name);
+	struct mval r;
 	if (len >= 2 && !strcasecmp(name + len - 2, ":R")) {
-		r.why = "needs sampling (retire latency)";
+		why = "needs sampling (retire latency)";
 	} else if (env && env->lookup && env->lookup(env->ctx, name, &r) == 0) {
-		if (!val_has_number(r.v) && !r.why)
+		if (!val_has_number(r.v) && !r.why) {
 			r.why = val_why_str((enum val_why)r.v.why);
+			if (!r.why[0])
+				r.why = val_state_str((enum val_state)r.v.state);
+		}
 		if (!val_has_number(r.v) && !r.what)
 			r.what = name;
 		return r;
 	}
-	r = mval_gap(VAL_NA, r.why);
+	r = mval_gap(VAL_NA, why);
 	r.what = name;
 	return r;
 }
