@@ -14,10 +14,11 @@
 static int read_line(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[512];
+	buf[0] = 0;
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return -errno;
+		return errno ? -errno : -ENOENT;
 	char *ok = fgets(buf, (int)len, f);
 	fclose(f);
 	if (!ok)
