@@ -157,13 +157,13 @@ static int skip_value(struct json *j, unsigned depth)
 }
 
 struct entry {
-	char *name, *expr, *groups, *unit, *desc, *std, *pmu;
+	char *name, *expr, *groups, *unit, *desc, *std, *pmu, *levels;
 };
 
 static void entry_free(struct entry *e)
 {
 	free(e->name), free(e->expr), free(e->groups), free(e->unit), free(e->desc);
-	free(e->std), free(e->pmu);
+	free(e->std), free(e->pmu), free(e->levels);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -171,8 +171,9 @@ static char **field(struct entry *e, const char *key)
 {
 	static const char *const keys[] = {"MetricName", "MetricExpr",	     "MetricGroup",
 					   "ScaleUnit",	 "BriefDescription", "ArchStdEvent",
-					   "Unit"};
-	char **slots[] = {&e->name, &e->expr, &e->groups, &e->unit, &e->desc, &e->std, &e->pmu};
+					   "Unit",	 "ResolutionLevels"};
+	char **slots[] = {&e->name, &e->expr, &e->groups, &e->unit,
+			  &e->desc, &e->std,  &e->pmu,	  &e->levels};
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		if (!strcmp(key, keys[k]))
 			return slots[k];
@@ -212,6 +213,23 @@ static int object(struct json *j, struct entry *e)
 	}
 }
 
+/* intel/perfmon's ResolutionLevels ("THREAD, CORE, SOCKET, SYSTEM"): a metric whose
+ * list leaves out THREAD is valid only per core. Without the field: per thread. */
+static enum metric_res resolution(const char *levels)
+{
+	if (!levels)
+		return METRIC_THREAD;
+	const char *p = levels;
+	while (*p) {
+		p += strspn(p, " ,");
+		size_t n = strcspn(p, " ,");
+		if (n == 6 && !strncasecmp(p, "THREAD", 6))
+			return METRIC_THREAD;
+		p += n;
+	}
+	return METRIC_CORE;
+}
+
 /* An entry as a metric: perf's own rules for names (ArchStdEvent names the standard
  * metric it refines) and hybrid units. Returns 1 when added, 0 when not a metric. */
 static int add_entry(struct metric_set *s, struct entry *e, char *err, size_t errlen)
@@ -233,6 +251,7 @@ static int add_entry(struct metric_set *s, struct entry *e, char *err, size_t er
 			       .expr = e->expr,
 			       .unit = e->unit,
 			       .pmu = e->pmu,
+			       .res = resolution(e->levels),
 			       .desc = e->desc};
 	if (at >= 0) {
 		/* metric_set_add copies these before it frees the metric it replaces. */
@@ -241,7 +260,8 @@ static int add_entry(struct metric_set *s, struct entry *e, char *err, size_t er
 		d.unit = e->unit ? e->unit : old->unit;
 		d.desc = e->desc ? e->desc : old->desc;
 		d.pmu = old->pmu;
-		d.res = old->res;
+		if (!e->levels)
+			d.res = old->res;
 	}
 	int r = metric_set_add(s, &d, err, errlen);
 	return r < 0 ? r : 1;

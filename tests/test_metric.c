@@ -424,6 +424,38 @@ static void test_json_errors(void **state)
 	metric_set_free(s);
 }
 
+static void test_resolution_levels(void **state)
+{
+	(void)state;
+	/* intel/perfmon's metric files say where a metric is valid: without THREAD, only per
+	 * core, so a task row shows n/a. */
+	struct metric_set *s = metric_set_new();
+	char err[256];
+	const char *text = "[{\"MetricName\": \"core_only\", \"MetricExpr\": \"b / b\", "
+			   "\"ResolutionLevels\": \"CORE, SOCKET, SYSTEM\"},"
+			   "{\"MetricName\": \"per_thread\", \"MetricExpr\": \"b / b\", "
+			   "\"ResolutionLevels\": \"THREAD, CORE, SOCKET, SYSTEM\"},"
+			   "{\"MetricName\": \"unsaid\", \"MetricExpr\": \"b / b\"}]";
+	assert_int_equal(metric_set_load_json_text(s, text, strlen(text), err, sizeof(err)), 3);
+	static const struct feed f[] = {{"b", 7, VAL_EXACT, 1000}, {NULL, 0, 0, 0}};
+	feed_now = f;
+	struct mval r = metric_set_eval(s, 0, &env, METRIC_SCOPE_TASK, false);
+	assert_int_equal(r.v.state, VAL_NA);
+	assert_string_equal(r.why, "per-core metric");
+	r = metric_set_eval(s, 0, &env, METRIC_SCOPE_CPU, false);
+	assert_int_equal(r.v.state, VAL_EXACT);
+	assert_true(r.v.v == 1);
+	assert_int_equal(metric_set_eval(s, 1, &env, METRIC_SCOPE_TASK, false).v.state, VAL_EXACT);
+	assert_int_equal(metric_set_eval(s, 2, &env, METRIC_SCOPE_TASK, false).v.state, VAL_EXACT);
+	/* A per-thread metric built on a per-core one inherits the gap. */
+	struct metric_def d = {.name = "derived", .expr = "core_only * 2"};
+	assert_int_equal(metric_set_add(s, &d, err, sizeof(err)), 0);
+	r = metric_set_eval(s, 3, &env, METRIC_SCOPE_TASK, false);
+	assert_int_equal(r.v.state, VAL_NA);
+	assert_string_equal(r.why, "per-core metric");
+	metric_set_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_metric_references),
 		cmocka_unit_test(test_reference_cycles_are_gaps),
 		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_resolution_levels),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	mexpr_free(last);
