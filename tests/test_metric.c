@@ -456,6 +456,27 @@ static void test_resolution_levels(void **state)
 	metric_set_free(s);
 }
 
+static void test_group_spec(void **state)
+{
+	(void)state;
+	/* Tool events stay outside the weak group, as perf leaves duration_time out. */
+	struct metric_set *s = metric_set_new();
+	char err[128], spec[64];
+	struct metric_def d = {.name = "rate", .expr = "(a + b) / duration_time * a"};
+	assert_int_equal(metric_set_add(s, &d, err, sizeof(err)), 0);
+	assert_int_equal(metric_set_group_spec(s, 0, NULL, spec, sizeof(spec)), 21);
+	assert_string_equal(spec, "{a,b}:W,duration_time");
+	/* Cut like snprintf: the length it needed, a terminated prefix. */
+	assert_int_equal(metric_set_group_spec(s, 0, NULL, spec, 6), 21);
+	assert_string_equal(spec, "{a,b}");
+	/* Only tool events: no group at all. */
+	struct metric_def t = {.name = "wall", .expr = "duration_time / 1e9"};
+	assert_int_equal(metric_set_add(s, &t, err, sizeof(err)), 0);
+	metric_set_group_spec(s, 1, NULL, spec, sizeof(spec));
+	assert_string_equal(spec, "duration_time");
+	metric_set_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_reference_cycles_are_gaps),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_resolution_levels),
+		cmocka_unit_test(test_group_spec),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	mexpr_free(last);
