@@ -27,7 +27,9 @@ enum node_kind {
 
 struct node {
 	uint8_t kind;
-	char op;       /* N_BIN: | ^ & < > + - * / % */
+	char op;
+	uint16_t height;
+		/* of the subtree: evaluation recurses this deep */ /* N_BIN: | ^ & < > + - * / % */
 	int a, b, c;   /* child nodes, -1 when unused */
 	double num;    /* N_NUM */
 	unsigned name; /* N_ID, N_LIT, and the functions of an identifier: index in names */
@@ -41,8 +43,11 @@ struct mexpr {
 	int root;
 };
 
-/* Nesting deeper than this is refused: the parser and the evaluator recurse. */
+/* Nesting deeper than this is refused: the parser recurses. */
 #define MAX_DEPTH 256
+/* Trees taller than this are refused (a chain of 1000 '+' nests no parenthesis but is
+ * as tall): the evaluator and the event collector recurse over the tree. */
+#define MAX_HEIGHT 512
 
 enum tok_kind {
 	T_END,
@@ -228,7 +233,27 @@ static int new_node(struct parser *p, enum node_kind kind)
 	memset(n, 0, sizeof(*n));
 	n->kind = (uint8_t)kind;
 	n->a = n->b = n->c = -1;
+	n->height = 1;
 	return (int)e->nn++;
+}
+
+/* Node n with its children set: its height, and -1 when the tree grew too tall. */
+static int grown(struct parser *p, int n)
+{
+	if (n < 0)
+		return -1;
+	struct node *nd = &p->e->n[n];
+	unsigned h = 0;
+	int kids[3] = {nd->a, nd->b, nd->c};
+	for (int k = 0; k < 3; k++)
+		if (kids[k] >= 0 && p->e->n[kids[k]].height > h)
+			h = p->e->n[kids[k]].height;
+	if (h + 1 > MAX_HEIGHT) {
+		fail(p, "expression too long or nested too deep");
+		return -1;
+	}
+	nd->height = (uint16_t)(h + 1);
+	return n;
 }
 
 /* The current identifier or literal, normalised as perf's lexer does ('@' is '/', '\'
@@ -295,7 +320,7 @@ static int parse_call2(struct parser *p, enum node_kind kind)
 	int n = new_node(p, kind);
 	if (n >= 0)
 		p->e->n[n].a = a, p->e->n[n].b = b;
-	return n;
+	return grown(p, n);
 }
 
 /* f(identifier) for source_count, has_event and strcmp_cpuid_str. */
@@ -371,7 +396,7 @@ static int parse_primary(struct parser *p)
 			n = a < 0 ? -1 : new_node(p, N_NEG);
 			if (n >= 0)
 				p->e->n[n].a = a;
-			return n;
+			return grown(p, n);
 		}
 		break;
 	case T_END:
@@ -404,7 +429,7 @@ static int parse_binary(struct parser *p, int level)
 		if (n < 0)
 			return -1;
 		p->e->n[n].op = op, p->e->n[n].a = a, p->e->n[n].b = b;
-		a = n;
+		a = grown(p, n);
 	}
 	return a;
 }
@@ -428,7 +453,7 @@ static int parse_if(struct parser *p)
 		int n = b < 0 ? -1 : new_node(p, N_IF);
 		if (n >= 0)
 			p->e->n[n].a = a, p->e->n[n].b = b, p->e->n[n].c = c;
-		a = n;
+		a = grown(p, n);
 	}
 	p->depth--;
 	return p->failed ? -1 : a;
@@ -492,7 +517,7 @@ static bool const_value(const struct mexpr *e, int i, const struct mexpr_env *en
 {
 	const struct node *n = &e->n[i];
 	double a, b, c;
-	if (depth > MAX_DEPTH)
+	if (depth > MAX_HEIGHT)
 		return false;
 	switch (n->kind) {
 	case N_NUM:
@@ -540,7 +565,7 @@ static bool const_value(const struct mexpr *e, int i, const struct mexpr_env *en
 static void collect(const struct mexpr *e, int i, const struct mexpr_env *env, bool *used,
 		    unsigned depth)
 {
-	if (i < 0 || depth > MAX_DEPTH)
+	if (i < 0 || depth > MAX_HEIGHT)
 		return;
 	const struct node *n = &e->n[i];
 	double c;
@@ -722,7 +747,7 @@ static struct mval eval_node(const struct mexpr *e, const struct node *n,
 
 static struct mval eval(const struct mexpr *e, int i, const struct mexpr_env *env, unsigned depth)
 {
-	if (i < 0 || (unsigned)i >= e->nn || depth > MAX_DEPTH)
+	if (i < 0 || (unsigned)i >= e->nn || depth > MAX_HEIGHT)
 		return mval_gap(VAL_NA, "invalid expression");
 	struct mval r = eval_node(e, &e->n[i], env, depth + 1);
 	if (val_has_number(r.v) && !isfinite(r.v.v))

@@ -188,6 +188,30 @@ static void test_syntax_errors(void **state)
 	memset(deep, '-', sizeof(deep) - 2);
 	deep[sizeof(deep) - 2] = '1';
 	expect_syntax_error(deep, "nested too deep");
+	/* A long chain nests no parenthesis but makes as tall a tree. */
+	size_t o = 0;
+	for (unsigned i = 0; i < 600; i++)
+		o += (size_t)snprintf(deep + o, sizeof(deep) - o, i ? "+a" : "a");
+	expect_syntax_error(deep, "expression too long or nested too deep");
+}
+
+static void test_long_sums_evaluate(void **state)
+{
+	(void)state;
+	/* 500 terms: within the limit, every event collected and summed. */
+	static char text[8192];
+	size_t o = 0;
+	for (unsigned i = 0; i < 500; i++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o, "%se%u", i ? " + " : "", i % 7);
+	static const struct feed f[] = {{"e0", 1, VAL_EXACT, 1000}, {"e1", 1, VAL_EXACT, 1000},
+					{"e2", 1, VAL_EXACT, 1000}, {"e3", 1, VAL_EXACT, 1000},
+					{"e4", 1, VAL_EXACT, 1000}, {"e5", 1, VAL_EXACT, 1000},
+					{"e6", 1, VAL_EXACT, 1000}, {NULL, 0, 0, 0}};
+	struct mval r = eval_text(text, f);
+	assert_int_equal(r.v.state, VAL_EXACT);
+	assert_true(r.v.v == 500);
+	const char *ids[8];
+	assert_int_equal(mexpr_ids(last, NULL, ids, 8), 7);
 }
 
 static void test_division_by_zero_is_a_gap(void **state)
@@ -485,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_names_and_escapes),
 		cmocka_unit_test(test_ids_fold_literal_branches),
 		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_long_sums_evaluate),
 		cmocka_unit_test(test_division_by_zero_is_a_gap),
 		cmocka_unit_test(test_unknown_names_are_na),
 		cmocka_unit_test(test_worst_state_wins),
