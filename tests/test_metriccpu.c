@@ -164,6 +164,10 @@ static void test_alder_lake_hybrid(void **state)
 	expect(s, "tma_backend_bound", "cpu_atom", 2000.0 / (5 * 1000));
 	expect(s, "tma_bad_speculation", "cpu_atom", 500.0 / (5 * 1000));
 	expect(s, "tma_retiring", "cpu_atom", 1000.0 / (5 * 1000));
+	/* -M TopdownL1 chooses both core types' four, each named once per PMU. */
+	unsigned idx[16];
+	char err[128];
+	assert_int_equal(metric_set_select(s, "TopdownL1", idx, 16, err, sizeof(err)), 8);
 	/* A group never mixes the two PMUs, and cpu_core's slots lead its own. */
 	char spec[512];
 	metric_set_group_spec(s, (unsigned)find(s, "tma_frontend_bound", "cpu_core"), &env, spec,
