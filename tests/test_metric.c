@@ -330,6 +330,32 @@ static void test_every_fixture_expression_parses(void **state)
 	}
 }
 
+static void test_fixture_thresholds_parse(void **state)
+{
+	(void)state;
+	/* MetricThreshold is the same grammar: each in spr-topdown-l1.json parses. */
+	FILE *f = fopen(testutil_path("fixtures/metrics/json/spr-topdown-l1.json"), "r");
+	assert_non_null(f);
+	char line[1024];
+	unsigned n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		const char *key = strstr(line, "\"MetricThreshold\": \"");
+		if (!key)
+			continue;
+		const char *start = key + strlen("\"MetricThreshold\": \"");
+		char text[512];
+		snprintf(text, sizeof(text), "%.*s", (int)strcspn(start, "\""), start);
+		char err[128];
+		struct mexpr *e = mexpr_parse(text, err, sizeof(err));
+		if (!e)
+			fail_msg("'%s': %s", text, err);
+		mexpr_free(e);
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(n, 4);
+}
+
 static void test_select_like_perf_stat_M(void **state)
 {
 	(void)state;
@@ -514,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_names_are_na),
 		cmocka_unit_test(test_worst_state_wins),
 		cmocka_unit_test(test_every_fixture_expression_parses),
+		cmocka_unit_test(test_fixture_thresholds_parse),
 		cmocka_unit_test(test_select_like_perf_stat_M),
 		cmocka_unit_test(test_metric_references),
 		cmocka_unit_test(test_reference_cycles_are_gaps),
