@@ -27,12 +27,11 @@ enum node_kind {
 
 struct node {
 	uint8_t kind;
-	char op;
-	uint16_t height;
-		/* of the subtree: evaluation recurses this deep */ /* N_BIN: | ^ & < > + - * / % */
-	int a, b, c;   /* child nodes, -1 when unused */
-	double num;    /* N_NUM */
-	unsigned name; /* N_ID, N_LIT, and the functions of an identifier: index in names */
+	char op;	 /* N_BIN: | ^ & < > + - * / % */
+	uint16_t height; /* of the subtree: evaluation recurses this deep */
+	int a, b, c;	 /* child nodes, -1 when unused */
+	double num;	 /* N_NUM */
+	unsigned name;	 /* N_ID, N_LIT, and the functions of an identifier: index in names */
 };
 
 struct mexpr {
