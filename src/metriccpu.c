@@ -1,0 +1,410 @@
+/* The CPU's top-down flavour from sysfs and /proc/cpuinfo, and pmutop's built-in metrics
+ * (docs/TOPDOWN.md cites the source of each formula). */
+#include "metriccpu.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* Read the first line of root/rel into buf (newline removed). 0 or -errno. */
+static int read_line(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[512];
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return errno ? -errno : -ENOENT;
+	char *ok = fgets(buf, (int)len, f);
+	fclose(f);
+	if (!ok)
+		return -EIO;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static bool exists(const char *root, const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return access(path, F_OK) == 0;
+}
+
+/* Count of CPUs in a list such as "0-3,8,10-11". */
+static unsigned cpulist_count(const char *s)
+{
+	unsigned n = 0;
+	while (*s) {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+		if (end == s)
+			break;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (b >= a && b - a < 65536)
+			n += (unsigned)(b - a + 1);
+		s = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return n;
+}
+
+/* The Arm core PMU: armv8_*, armv9_* or *pmuv3*. */
+static bool find_arm_pmu(const char *root, char *name, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", root);
+	DIR *d = opendir(path);
+	if (!d)
+		return false;
+	struct dirent *de;
+	bool found = false;
+	while (!found && (de = readdir(d))) {
+		if (!strncmp(de->d_name, "armv8_", 6) || !strncmp(de->d_name, "armv9_", 6) ||
+		    strstr(de->d_name, "pmuv3")) {
+			snprintf(name, len, "%s", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+struct cpuinfo {
+	char vendor[32];
+	int family, model, stepping;
+	unsigned long part; /* Arm "CPU part" */
+};
+
+static void read_cpuinfo(const char *path, struct cpuinfo *ci)
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->family = ci->model = ci->stepping = -1;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	if (!f)
+		return;
+	char line[256];
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		const char *v = colon + 1 + strspn(colon + 1, " \t");
+		if (!strncmp(line, "vendor_id", 9) && !ci->vendor[0])
+			snprintf(ci->vendor, sizeof(ci->vendor), "%.*s", (int)strcspn(v, "\n"), v);
+		else if (!strncmp(line, "cpu family", 10) && ci->family < 0)
+			ci->family = atoi(v);
+		else if (!strncmp(line, "model\t", 6) && ci->model < 0)
+			ci->model = atoi(v);
+		else if (!strncmp(line, "stepping", 8) && ci->stepping < 0)
+			ci->stepping = atoi(v);
+		else if (!strncmp(line, "CPU part", 8) && !ci->part)
+			ci->part = strtoul(v, NULL, 0);
+	}
+	fclose(f);
+}
+
+int metric_cpu_detect(const char *sysfs_root, const char *cpuinfo, struct metric_cpu *cpu)
+{
+	const char *root = sysfs_root ? sysfs_root : "/sys";
+	char buf[256];
+	struct cpuinfo ci;
+	memset(cpu, 0, sizeof(*cpu));
+	read_cpuinfo(cpuinfo, &ci);
+	if (read_line(root, "devices/system/cpu/smt/active", buf, sizeof(buf)) == 0)
+		cpu->smt_on = atoi(buf) > 0;
+	if (read_line(root, "devices/system/cpu/online", buf, sizeof(buf)) == 0)
+		cpu->num_cpus = cpulist_count(buf);
+	if (ci.vendor[0] && ci.family >= 0)
+		snprintf(cpu->cpuid, sizeof(cpu->cpuid), "%s-%d-%X-%d", ci.vendor, ci.family,
+			 (unsigned)(ci.model < 0 ? 0 : ci.model),
+			 ci.stepping < 0 ? 0 : ci.stepping);
+
+	const char *dev = "bus/event_source/devices";
+	char rel[256];
+	if (exists(root, "bus/event_source/devices/cpu_core/events/topdown-retiring") &&
+	    exists(root, "bus/event_source/devices/cpu_atom")) {
+		cpu->kind = MCPU_INTEL_HYBRID;
+		snprintf(cpu->pmu, sizeof(cpu->pmu), "cpu_core");
+	} else if (exists(root, "bus/event_source/devices/cpu/events/topdown-retiring")) {
+		cpu->kind = exists(root, "bus/event_source/devices/cpu/events/topdown-heavy-ops")
+				    ? MCPU_INTEL_GOLDEN_COVE
+				    : MCPU_INTEL_PERF_METRICS;
+		snprintf(cpu->pmu, sizeof(cpu->pmu), "cpu");
+	} else if (exists(root, "bus/event_source/devices/cpu/events/topdown-total-slots")) {
+		cpu->kind = MCPU_INTEL_4SLOT;
+		cpu->slots = 4;
+		snprintf(cpu->pmu, sizeof(cpu->pmu), "cpu");
+	} else if (!strcmp(ci.vendor, "AuthenticAMD") && ci.family == 0x19) {
+		/* perf's mapfile.csv: models 00-0f and 20-5f are Zen 3, the rest Zen 4. */
+		bool zen3 = ci.model < 0x10 || (ci.model >= 0x20 && ci.model < 0x60);
+		cpu->kind = zen3 ? MCPU_UNKNOWN : MCPU_AMD_ZEN4;
+		snprintf(cpu->pmu, sizeof(cpu->pmu), "cpu");
+	} else if (!strcmp(ci.vendor, "AuthenticAMD") && ci.family == 0x1a) {
+		cpu->kind = MCPU_AMD_ZEN5;
+		snprintf(cpu->pmu, sizeof(cpu->pmu), "cpu");
+	} else if (find_arm_pmu(root, cpu->pmu, sizeof(cpu->pmu))) {
+		snprintf(rel, sizeof(rel), "%s/%s/caps/slots", dev, cpu->pmu);
+		if (read_line(root, rel, buf, sizeof(buf)) == 0)
+			cpu->slots = strtoul(buf, NULL, 0);
+		snprintf(rel, sizeof(rel), "%s/%s/events/stall_slot", dev, cpu->pmu);
+		bool stall_slot = exists(root, rel);
+		if (stall_slot && cpu->slots > 0)
+			cpu->kind = ci.part == 0xd49 ? MCPU_ARM_NEOVERSE_N2 : MCPU_ARM_SLOTS;
+		else
+			cpu->kind = MCPU_ARM_GENERIC;
+		if (ci.part)
+			snprintf(cpu->cpuid, sizeof(cpu->cpuid), "0x%03lx", ci.part);
+	}
+	return 0;
+}
+
+int metric_cpu_literal(void *ctx, const char *name, double *out)
+{
+	const struct metric_cpu *cpu = ctx;
+	/* perf reads literals in any case: Intel's files write #SMT_on. */
+	if (!strcasecmp(name, "smt_on")) {
+		*out = cpu->smt_on;
+	} else if (!strcasecmp(name, "core_wide")) {
+		*out = 0; /* per-task counts are never all of a core's threads */
+	} else if ((!strcasecmp(name, "num_cpus") || !strcasecmp(name, "num_cpus_online")) &&
+		   cpu->num_cpus) {
+		*out = cpu->num_cpus;
+	} else if (!strcasecmp(name, "slots") && cpu->slots > 0) {
+		*out = cpu->slots;
+	} else {
+		return -ENOENT;
+	}
+	return 0;
+}
+
+const char *metric_cpu_kind_name(enum metric_cpu_kind kind)
+{
+	static const char *const names[] = {
+		[MCPU_UNKNOWN] = "no top-down known",
+		[MCPU_INTEL_4SLOT] = "Intel, 4 slots (before Ice Lake)",
+		[MCPU_INTEL_PERF_METRICS] = "Intel PERF_METRICS (Ice Lake)",
+		[MCPU_INTEL_GOLDEN_COVE] = "Intel PERF_METRICS (Sapphire Rapids and later)",
+		[MCPU_INTEL_HYBRID] = "Intel hybrid (cpu_core, cpu_atom)",
+		[MCPU_AMD_ZEN4] = "AMD Zen 4",
+		[MCPU_AMD_ZEN5] = "AMD Zen 5",
+		[MCPU_ARM_SLOTS] = "Arm STALL_SLOT",
+		[MCPU_ARM_NEOVERSE_N2] = "Arm Neoverse N2",
+		[MCPU_ARM_GENERIC] = "Arm PMUv3 stall cycles",
+	};
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}
+
+#define PCT "100%"
+#define L1 "TopdownL1"
+
+static const struct metric_def common[] = {
+	{"ipc", "Basic", "instructions / cycles", NULL, NULL, METRIC_THREAD,
+	 "Instructions per cycle"},
+	{"cache_mpki", "Basic", "1000 * cache\\-misses / instructions", "1MPKI", NULL,
+	 METRIC_THREAD, "Cache misses per thousand instructions"},
+	{"branch_mpki", "Basic", "1000 * branch\\-misses / instructions", "1MPKI", NULL,
+	 METRIC_THREAD, "Branch misses per thousand instructions"},
+	{"ghz", "Basic", "cycles / task\\-clock", "1GHz", NULL, METRIC_THREAD,
+	 "Cycles per nanosecond on the CPU"},
+};
+
+#define TD_SUM(p)                                                                                  \
+	"(" p "topdown\\-fe\\-bound" p2 " + " p "topdown\\-bad\\-spec" p2 " + " p                  \
+	"topdown\\-retiring" p2 " + " p "topdown\\-be\\-bound" p2 ")"
+
+/* Ice Lake: the kernel's topdown.txt level 1 over the PERF_METRICS fractions. */
+#define p2 ""
+static const struct metric_def icelake[] = {
+	{"tma_frontend_bound", L1, "topdown\\-fe\\-bound / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots the frontend did not fill"},
+	{"tma_bad_speculation", L1, "topdown\\-bad\\-spec / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots wasted by wrong speculation"},
+	{"tma_retiring", L1, "topdown\\-retiring / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots that retired"},
+	{"tma_backend_bound", L1, "topdown\\-be\\-bound / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots the backend could not accept"},
+};
+
+/* Sapphire Rapids (spr-metrics.json): frontend less the uops dropped. */
+static const struct metric_def goldencove[] = {
+	{"tma_info_thread_slots", "", "slots", NULL, NULL, METRIC_THREAD, "Slots"},
+	{"tma_frontend_bound", L1,
+	 "topdown\\-fe\\-bound / " TD_SUM("") " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",
+	 PCT, NULL, METRIC_THREAD, "Slots the frontend did not fill"},
+	{"tma_backend_bound", L1, "topdown\\-be\\-bound / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots the backend could not accept"},
+	{"tma_retiring", L1, "topdown\\-retiring / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots that retired"},
+	{"tma_bad_speculation", L1, "topdown\\-bad\\-spec / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots wasted by wrong speculation"},
+};
+#undef p2
+
+/* Alder Lake (adl-metrics.json): Golden Cove on cpu_core, Gracemont's 5 slots on
+ * cpu_atom. */
+#define p2 "@"
+#define CORE "cpu_core@"
+static const struct metric_def hybrid[] = {
+	{"tma_info_thread_slots", "", "cpu_core@slots@", NULL, "cpu_core", METRIC_THREAD, "Slots"},
+	{"tma_frontend_bound", L1,
+	 CORE "topdown\\-fe\\-bound@ / " TD_SUM(
+		 CORE) " - cpu_core@INT_MISC.UOP_DROPPING@ / tma_info_thread_slots",
+	 PCT, "cpu_core", METRIC_THREAD, "Slots the frontend did not fill"},
+	{"tma_backend_bound", L1, CORE "topdown\\-be\\-bound@ / " TD_SUM(CORE), PCT, "cpu_core",
+	 METRIC_THREAD, "Slots the backend could not accept"},
+	{"tma_retiring", L1, CORE "topdown\\-retiring@ / " TD_SUM(CORE), PCT, "cpu_core",
+	 METRIC_THREAD, "Slots that retired"},
+	{"tma_bad_speculation", L1, CORE "topdown\\-bad\\-spec@ / " TD_SUM(CORE), PCT, "cpu_core",
+	 METRIC_THREAD, "Slots wasted by wrong speculation"},
+	{"tma_info_core_slots", "", "5 * cpu_atom@CPU_CLK_UNHALTED.CORE@", NULL, "cpu_atom",
+	 METRIC_THREAD, "Slots"},
+	{"tma_frontend_bound", L1, "cpu_atom@TOPDOWN_FE_BOUND.ALL@ / tma_info_core_slots", PCT,
+	 "cpu_atom", METRIC_THREAD, "Slots the frontend did not fill"},
+	{"tma_backend_bound", L1, "cpu_atom@TOPDOWN_BE_BOUND.ALL@ / tma_info_core_slots", PCT,
+	 "cpu_atom", METRIC_THREAD, "Slots the backend could not accept"},
+	{"tma_bad_speculation", L1, "cpu_atom@TOPDOWN_BAD_SPECULATION.ALL@ / tma_info_core_slots",
+	 PCT, "cpu_atom", METRIC_THREAD, "Slots wasted by wrong speculation"},
+	{"tma_retiring", L1, "cpu_atom@TOPDOWN_RETIRING.ALL@ / tma_info_core_slots", PCT,
+	 "cpu_atom", METRIC_THREAD, "Slots that retired"},
+};
+#undef CORE
+#undef p2
+
+/* Before Ice Lake: topdown.txt's formulas over the kernel's topdown-* events, which count
+ * for the whole core when SMT is on. */
+static const struct metric_def fourslot[] = {
+	{"tma_frontend_bound", L1, "topdown\\-fetch\\-bubbles / topdown\\-total\\-slots", PCT, NULL,
+	 METRIC_CORE_IF_SMT, "Slots the frontend did not fill"},
+	{"tma_bad_speculation", L1,
+	 "(topdown\\-slots\\-issued - topdown\\-slots\\-retired + topdown\\-recovery\\-bubbles)"
+	 " / topdown\\-total\\-slots",
+	 PCT, NULL, METRIC_CORE_IF_SMT, "Slots wasted by wrong speculation"},
+	{"tma_retiring", L1, "topdown\\-slots\\-retired / topdown\\-total\\-slots", PCT, NULL,
+	 METRIC_CORE_IF_SMT, "Slots that retired"},
+	{"tma_backend_bound", L1, "1 - (tma_frontend_bound + tma_bad_speculation + tma_retiring)",
+	 PCT, NULL, METRIC_CORE_IF_SMT, "Slots the backend could not accept"},
+};
+
+/* AMD (amdzen4/pipeline.json, amdzen5/pipeline.json): PipelineL1. */
+#define ZEN(width)                                                                                 \
+	{"total_dispatch_slots", "", width " * ls_not_halted_cyc", NULL, NULL, METRIC_THREAD,      \
+	 "Dispatch slots"},                                                                        \
+		{"frontend_bound",                                                                 \
+		 "PipelineL1;" L1,                                                                 \
+		 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend, total_dispatch_slots)",    \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Slots the frontend did not fill"},                                               \
+		{"bad_speculation",                                                                \
+		 "PipelineL1;" L1,                                                                 \
+		 "d_ratio(de_src_op_disp.all - ex_ret_ops, total_dispatch_slots)",                 \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Dispatched ops that did not retire"},                                            \
+		{"backend_bound",                                                                  \
+		 "PipelineL1;" L1,                                                                 \
+		 "d_ratio(de_no_dispatch_per_slot.backend_stalls, total_dispatch_slots)",          \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Slots the backend could not accept"},                                            \
+		{"smt_contention",                                                                 \
+		 "PipelineL1;" L1,                                                                 \
+		 "d_ratio(de_no_dispatch_per_slot.smt_contention, total_dispatch_slots)",          \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Slots given to the other thread"},                                               \
+	{                                                                                          \
+		"retiring", "PipelineL1;" L1, "d_ratio(ex_ret_ops, total_dispatch_slots)", PCT,    \
+			NULL, METRIC_THREAD, "Slots used by ops that retired"                      \
+	}
+static const struct metric_def zen4[] = {ZEN("6")};
+static const struct metric_def zen5[] = {ZEN("8")};
+#undef ZEN
+
+/* Arm (arm64/sbsa.json), and Neoverse N2's correction for its 5 slots
+ * (arm64/arm/neoverse-n2-v2/metrics.json). */
+#define ARM_TOTAL "(#slots * cpu_cycles)"
+static const struct metric_def arm_slots[] = {
+	{"frontend_bound", L1, "stall_slot_frontend / " ARM_TOTAL, PCT, NULL, METRIC_THREAD,
+	 "Slots the frontend did not fill"},
+	{"bad_speculation", L1, "(1 - op_retired / op_spec) * (1 - stall_slot / " ARM_TOTAL ")",
+	 PCT, NULL, METRIC_THREAD, "Slots wasted by wrong speculation"},
+	{"retiring", L1, "(op_retired / op_spec) * (1 - stall_slot / " ARM_TOTAL ")", PCT, NULL,
+	 METRIC_THREAD, "Slots that retired"},
+	{"backend_bound", L1, "stall_slot_backend / " ARM_TOTAL, PCT, NULL, METRIC_THREAD,
+	 "Slots the backend could not accept"},
+};
+#define N2_STALL "(stall_slot if (#slots - 5) else (stall_slot - cpu_cycles))"
+static const struct metric_def arm_n2[] = {
+	{"frontend_bound", L1,
+	 "((stall_slot_frontend) if (#slots - 5) else (stall_slot_frontend - cpu_cycles)) "
+	 "/ " ARM_TOTAL,
+	 PCT, NULL, METRIC_THREAD, "Slots the frontend did not fill"},
+	{"bad_speculation", L1, "(1 - op_retired / op_spec) * (1 - " N2_STALL " / " ARM_TOTAL ")",
+	 PCT, NULL, METRIC_THREAD, "Slots wasted by wrong speculation"},
+	{"retiring", L1, "(op_retired / op_spec) * (1 - " N2_STALL " / " ARM_TOTAL ")", PCT, NULL,
+	 METRIC_THREAD, "Slots that retired"},
+	{"backend_bound", L1, "stall_slot_backend / " ARM_TOTAL, PCT, NULL, METRIC_THREAD,
+	 "Slots the backend could not accept"},
+};
+#undef N2_STALL
+#undef ARM_TOTAL
+/* PMUv3 without STALL_SLOT (Neoverse N1's metrics.json, any Cortex-A): stall cycles. */
+static const struct metric_def arm_generic[] = {
+	{"frontend_stalled_cycles", "Stalls", "stall_frontend / cpu_cycles", PCT, NULL,
+	 METRIC_THREAD, "Cycles the frontend stalled"},
+	{"backend_stalled_cycles", "Stalls", "stall_backend / cpu_cycles", PCT, NULL, METRIC_THREAD,
+	 "Cycles the backend stalled"},
+};
+
+static int add_all(struct metric_set *s, const struct metric_def *d, size_t n)
+{
+	char err[200];
+	for (size_t i = 0; i < n; i++) {
+		int r = metric_set_add(s, &d[i], err, sizeof(err));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+#define ADD(t) add_all(s, t, sizeof(t) / sizeof(t[0]))
+
+int metric_builtin_load(struct metric_set *s, const struct metric_cpu *cpu)
+{
+	int r = ADD(common);
+	if (r < 0)
+		return r;
+	switch (cpu->kind) {
+	case MCPU_INTEL_4SLOT:
+		return ADD(fourslot);
+	case MCPU_INTEL_PERF_METRICS:
+		return ADD(icelake);
+	case MCPU_INTEL_GOLDEN_COVE:
+		return ADD(goldencove);
+	case MCPU_INTEL_HYBRID:
+		return ADD(hybrid);
+	case MCPU_AMD_ZEN4:
+		return ADD(zen4);
+	case MCPU_AMD_ZEN5:
+		return ADD(zen5);
+	case MCPU_ARM_SLOTS:
+		return ADD(arm_slots);
+	case MCPU_ARM_NEOVERSE_N2:
+		return ADD(arm_n2);
+	case MCPU_ARM_GENERIC:
+		return ADD(arm_generic);
+	case MCPU_UNKNOWN:
+		break;
+	}
+	return 0;
+}
