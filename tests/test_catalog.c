@@ -247,18 +247,24 @@ static void test_live_machine(void **state)
 
 /* Every keystroke searches: a hundred searches over the whole live catalogue must take
  * far less than a second. */
-static void test_search_fast(void **state)
+/* The whole machine's catalogue searched over and over (what typing in the events
+ * browser does): every round finds what the first found, and a word in no event finds
+ * nothing. How fast it is, bench/ measures, not a test. */
+static void test_search_repeated(void **state)
 {
 	(void)state;
 	struct fx f = load("/sys", true);
-	struct timespec a, b;
 	const char *q[] = {"c", "cy", "cyc", "cycl", "retired branch", "l", "miss", "zzz"};
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	for (int k = 0; k < 100; k++)
-		catalog_search(f.c, -1, q[k % 8], f.hits, f.cap);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	double secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-	assert_true(secs < 0.5);
+	size_t first[8];
+	for (int k = 0; k < 100; k++) {
+		size_t n = catalog_search(f.c, -1, q[k % 8], f.hits, f.cap);
+		if (k < 8)
+			first[k] = n;
+		else
+			assert_int_equal(n, first[k % 8]);
+	}
+	assert_int_equal(first[7], 0);
+	assert_true(first[1] >= first[2] && first[2] >= first[3]);
 	unload(&f);
 }
 
@@ -272,7 +278,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid),
 		cmocka_unit_test(test_empty_tree),
 		cmocka_unit_test(test_live_machine),
-		cmocka_unit_test(test_search_fast),
+		cmocka_unit_test(test_search_repeated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

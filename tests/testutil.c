@@ -289,7 +289,7 @@ double testutil_perf_value(const struct testutil_perf *p, const char *event)
 
 int testutil_tracefs_ns(bool mounted)
 {
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+	if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
 		return -errno;
 	/* Innermost first: the last lines of mountinfo are mounted last. */
 	for (int pass = 0; pass < 8; pass++) {
