@@ -72,24 +72,29 @@ static int run_replay_batch(struct app *a)
 		}
 		if (r == 0 && replay_wall(a->rp) > end)
 			break;
-		if (r == 0 && !a->batch) {
-			a->batch = batch_new(a->out, a->cli.format, a->panes, a->npanes,
-					     a->cli.sort, a->cli.reverse);
-			if (!a->batch)
+		if (r == 0 && a->sinks.n == 0 && !a->sinks.failed) {
+			struct batch *b = batch_new(a->out, a->cli.format, a->panes, a->npanes,
+						    a->cli.sort, a->cli.reverse);
+			if (!b)
 				return 1;
-			if (!batch_sort_ok(a->batch)) {
+			if (!batch_sort_ok(b)) {
+				batch_free(b);
 				app_say("unknown sort column '%s': use a column title such as "
 					"CPU%%, IPC or CMISS%%\n",
 					a->cli.sort);
 				return 2;
 			}
-			batch_show_cpus(a->batch, a->cli.per_cpu);
+			batch_show_cpus(b, a->cli.per_cpu);
 			char note[2560];
 			if (*model_notice_text(app_current(a), note, sizeof(note)))
-				batch_notice(a->batch, note);
+				batch_notice(b, note);
+			if (sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, 0)))
+				return 1;
 		}
-		if (r == 0 && app_write_block(a, &code))
-			return code;
+		/* The recorded tick to the same sinks a live run writes. */
+		if (r == 0 &&
+		    sinks_write(&a->sinks, app_current(a), replay_wall(a->rp), NULL, NULL) == 0)
+			return a->sinks.failed ? 1 : 0;
 		blocks += r == 0;
 		if ((a->cli.count && blocks >= a->cli.count) || replay_step(a->rp, seq, 1, &seq))
 			break;
@@ -395,7 +400,7 @@ int run_replay(struct app *a)
 		app_say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
-	if (a->cli.cgroups && !(a->cgrows = cgrows_new()))
+	if (!a->cli.batch && a->cli.cgroups && !(a->cgrows = cgrows_new()))
 		return 1;
 	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
 	if (a->out != stdout && a->out && fclose(a->out) && code == 0) {
@@ -404,7 +409,7 @@ int run_replay(struct app *a)
 	}
 	if (code == 0 && *replay_notice(a->rp))
 		code = 2; /* what was read is printed; the file was not whole */
-	batch_free(a->batch);
+	sinks_free(&a->sinks);
 	cgrows_free(a->cgrows);
 	loop_free(a->loop);
 	replay_close(a->rp);
