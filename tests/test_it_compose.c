@@ -323,6 +323,80 @@ static void test_one_set_of_descriptors(void **state)
 	assert_true(sb >= 3); /* the database, its WAL, the listening socket at least */
 }
 
+/* The ExecStart of contrib/pmutop-record.service, with this build's binary, a directory
+ * of the test's for /var/log/pmutop, a free port for its own, into argv (words in buf).
+ * Returns the recording's path. */
+static const char *unit_command(char **argv, unsigned max, char *buf, size_t cap)
+{
+	char *unit = testutil_slurp(PMUTOP_SOURCE_DIR "/contrib/pmutop-record.service");
+	const char *l = strstr(unit, "\nExecStart=");
+	assert_non_null(l);
+	l += strlen("\nExecStart=");
+	size_t n = strcspn(l, "\n");
+	assert_true(n < cap);
+	memcpy(buf, l, n);
+	buf[n] = '\0';
+	free(unit);
+	static char db[320];
+	const char *rec = NULL;
+	unsigned k = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(buf, " ", &save); w && k + 1 < max;
+	     w = strtok_r(NULL, " ", &save)) {
+		if (k == 0) {
+			assert_non_null(strstr(w, "pmutop"));
+			w = (char *)PMUTOP_BINARY;
+		} else if (strcmp(argv[k - 1], "--listen") == 0) {
+			w = (char *)"127.0.0.1:0";
+		} else if (strncmp(w, "/var/log/pmutop/", 16) == 0) {
+			snprintf(db, sizeof(db), "%s/unit.pmutop", dir);
+			w = db;
+			rec = db;
+		}
+		argv[k++] = w;
+	}
+	argv[k] = NULL;
+	assert_non_null(rec);
+	return rec;
+}
+
+/* The systemd unit's command records and serves /metrics from one process: the tick
+ * served has been committed to the recording first. */
+static void test_unit_records_and_exports(void **state)
+{
+	(void)state;
+	char *argv[32], words[1024];
+	const char *db = unit_command(argv, 32, words, sizeof(words));
+	const char *out = in_dir("unit.out"), *err = in_dir("unit.err");
+	pid_t m = testutil_spawn(argv, out, err);
+	assert_true(m > 0);
+	unsigned port = 0;
+	bool served = false;
+	double end = testutil_now() + DEADLINE_S;
+	while (!served && testutil_now() < end && waitpid(m, NULL, WNOHANG) == 0) {
+		if (!port)
+			port = listening_port(err);
+		/* pmutop's own process is among the busiest it counts. */
+		served = port && scrape(port, m, "task-clock") >= 0;
+		testutil_nap_ms(20);
+	}
+	kill(m, SIGTERM);
+	int st = testutil_reap(m, DEADLINE_S);
+	char *e = testutil_slurp(err);
+	if (!served)
+		fail_msg("the unit's ExecStart (%s ...) served no /metrics: %s", argv[1], e);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail_msg("the unit's ExecStart: status %#x at SIGTERM: %s", st, e);
+	free(e);
+	char *o = testutil_slurp(out);
+	assert_string_equal(o, ""); /* -q: nothing but the recording and /metrics */
+	free(o);
+	char rout[1 << 16], rerr[4096];
+	char *rep[] = {PMUTOP_BINARY, "-r", (char *)db, "-b", "--format", "csv", NULL};
+	assert_int_equal(testutil_run(rep, rout, sizeof(rout), rerr, sizeof(rerr)), 0);
+	assert_non_null(strstr(rout, "\n1,"));
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -342,6 +416,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batch_record_listen),
 		cmocka_unit_test(test_one_set_of_descriptors),
+		cmocka_unit_test(test_unit_records_and_exports),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
