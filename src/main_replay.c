@@ -55,7 +55,6 @@ static int run_replay_batch(struct app *a)
 	char err[512], first[512] = "";
 	double begin, end;
 	uint64_t seq;
-	int code = 0;
 	long blocks = 0, lost = 0;
 	replay_window(a, &begin, &end);
 	if (replay_find(a->rp, begin, &seq))
@@ -102,13 +101,13 @@ static int run_replay_batch(struct app *a)
 	if (lost) {
 		app_say("%s: %ld tick%s could not be read and %s left out, %ld printed\n", first,
 			lost, lost == 1 ? "" : "s", lost == 1 ? "was" : "were", blocks);
-		return code ? code : 2;
+		return 2;
 	}
-	if (blocks == 0 && code == 0) {
+	if (blocks == 0) {
 		app_say("no tick was recorded between --begin and --end: nothing to print\n");
 		return 2;
 	}
-	return code;
+	return 0;
 }
 
 #ifdef PMUTOP_HAVE_UI
