@@ -77,6 +77,7 @@ struct app {
 	bool dirty;	    /* the screen is to be drawn again */
 	bool first_tick;    /* the screen's first frame comes after a short interval */
 	struct replay *rp;  /* -r FILE */
+	bool playing;	    /* the replay screen plays at the recorded pace (Space) */
 	pid_t child;	    /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
@@ -121,6 +122,14 @@ __attribute__((format(printf, 1, 2))) void app_say(const char *fmt, ...);
 const struct model *app_current(struct app *a);
 /* The panes of the current model (and for batch mode the one asked for). */
 void app_build_panes(struct app *a);
+/* The one run loop: live (screen or not), and the replay screen. Its exit code. */
+int app_run(struct app *a);
+/* A signal, handled for the whole run: true when it ends the run. */
+bool app_signal(struct app *a, int signo);
+/* The replay screen's part of app_run (main_replay.c): a tick while playing, keys.
+ * True: quit. */
+bool replay_ticked(struct app *a);
+bool replay_keys(struct app *a);
 /* The current model to every sink. */
 void app_publish(struct app *a);
 /* One interval counted, then written by every sink. */

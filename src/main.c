@@ -177,7 +177,7 @@ static unsigned app_open_fds(const void *ctx)
 /* Every signal pmutop takes, in one place. Returns true when the run ends now. Without
  * the screen, a watched command gets what pmutop got (SIGINT it has from the terminal)
  * and is waited for, its totals printed, as perf stat does. */
-static bool app_signal(struct app *a, int signo)
+bool app_signal(struct app *a, int signo)
 {
 	switch (signo) {
 	case SIGCHLD:
@@ -202,12 +202,37 @@ static bool app_signal(struct app *a, int signo)
 	}
 }
 
-/* The one run loop of a live run, with the screen or without: tick, then every sink
+/* A live tick's part of the loop: the interval, then for a watched command or pid that
+ * ended, its totals. Returns -1 to go on, or the run's exit code. */
+static int live_pass(struct app *a, int mask)
+{
+	bool final = engine_model(a->engine)->final;
+	if (!final && ((mask & LOOP_TICK) || watched_ended(a))) {
+		app_tick(a);
+		screen_ticked(a);
+	}
+	if (!final && watched_ended(a)) {
+		app_totals(a);
+		app_publish(a);
+		if (!a->ui)
+			return a->child > 0 ? app_child_exit_code(a->child_status)
+					    : (a->sinks.failed ? 1 : 0);
+		/* The totals stay on the screen. */
+		loop_pause(a->loop, true);
+	} else if (!a->ui && a->cli.count && a->ticks >= a->cli.count && a->child <= 0) {
+		return 0;
+	}
+	if (!a->ui && a->sinks.n == 0) /* every output failed: nothing left to do */
+		return a->sinks.failed ? 1 : 0;
+	return -1;
+}
+
+/* The one run loop, with the screen or without, live or replayed: tick, then every sink
  * writes the same model; keys and signals between ticks. With -b, a block per tick and
  * for a watched command or pid a total block when it ends; with -n and a command, as
  * perf stat --interval-count: after N blocks no more interval blocks, but the command
  * is still waited for and its totals written. */
-static int app_run(struct app *a)
+int app_run(struct app *a)
 {
 	int code = 0;
 	for (;;) {
@@ -218,28 +243,17 @@ static int app_run(struct app *a)
 			screen_output(a);
 		if ((ev.mask & LOOP_SIGNAL) && app_signal(a, ev.signo))
 			break;
-		bool final = engine_model(a->engine)->final;
-		if (!final && ((ev.mask & LOOP_TICK) || watched_ended(a))) {
-			app_tick(a);
-			screen_ticked(a);
+		if (a->rp) {
+			if ((ev.mask & LOOP_TICK) && replay_ticked(a))
+				break;
+		} else if ((code = live_pass(a, ev.mask)) >= 0) {
+			return code;
 		}
-		if (!final && watched_ended(a)) {
-			app_totals(a);
-			app_publish(a);
-			if (!a->ui)
-				return a->child > 0 ? app_child_exit_code(a->child_status)
-						    : (a->sinks.failed ? 1 : 0);
-			/* The totals stay on the screen. */
-			loop_pause(a->loop, true);
-		} else if (!a->ui && a->cli.count && a->ticks >= a->cli.count && a->child <= 0) {
-			break;
-		}
-		if (!a->ui && a->sinks.n == 0) /* every output failed: nothing left to do */
-			return a->sinks.failed ? 1 : 0;
-		if ((ev.mask & LOOP_INPUT) && screen_input(a))
+		if ((ev.mask & LOOP_INPUT) && (a->rp ? replay_keys(a) : screen_input(a)))
 			break;
 		screen_draw(a);
 	}
+	code = 0;
 	if (a->child > 0 && a->child_done)
 		code = app_child_exit_code(a->child_status);
 	return a->sinks.failed && !a->ui && !code ? 1 : code;

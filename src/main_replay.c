@@ -60,6 +60,11 @@ static int run_replay_batch(struct app *a)
 	if (replay_find(a->rp, begin, &seq))
 		return 0;
 	for (;;) {
+		/* Signals, as in every run: SIGINT ends the replay between two ticks. */
+		struct loop_events ev;
+		if (loop_check(a->loop, &ev) == 0 && (ev.mask & LOOP_SIGNAL) &&
+		    app_signal(a, ev.signo))
+			return 0;
 		int r = replay_goto(a, seq, err, sizeof(err));
 		if (r && r != -ENOENT) {
 			/* A damaged tick is left out, and counted: the others are intact. */
@@ -278,8 +283,7 @@ static int run_replay_live(struct app *a)
 		app_say("%s\n", err);
 		return 1;
 	}
-	bool playing = false, quit = false;
-	int code = 0;
+	a->playing = false;
 	a->show_cgroups = a->cli.cgroups;
 	a->history = history_new(); /* NULL: no trends, no charts */
 	ui_set_history(ui, a->history);
@@ -288,63 +292,53 @@ static int run_replay_live(struct app *a)
 	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
 	for (unsigned i = 0; i < a->cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
 		ui_set_columns(ui, a->cfg.columns[i].pane, a->cfg.columns[i].list);
-	replay_header(a, ui, playing);
+	replay_header(a, ui, a->playing);
 	if (*replay_notice(a->rp))
 		ui_message(ui, replay_notice(a->rp));
 	app_show(a, ui);
 	replay_history(a, ui);
 	app_show(a, ui);
 	ui_draw(ui);
-	while (!quit) {
-		struct loop_events ev;
-		if (loop_wait(a->loop, &ev) < 0) {
-			code = 1;
-			break;
-		}
-		if (ev.mask & LOOP_SIGNAL) {
-			if (ev.signo == SIGWINCH) {
-				ui_resize(ui);
-			} else if (ev.signo == SIGTSTP) {
-				ui_suspend(ui);
-				raise(SIGSTOP);
-				ui_resume(ui);
-			} else if (ev.signo == SIGCONT) {
-				ui_suspend(ui);
-				ui_resume(ui);
-				ui_resize(ui);
-			} else if (ev.signo != SIGCHLD) {
-				quit = true;
-			}
-		}
-		if ((ev.mask & LOOP_TICK) && playing) {
-			/* At the recorded pace: the next tick after the interval it covers. */
-			struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-			uint64_t before = replay_seq(a->rp);
-			quit = replay_cmd(a, ui, &step, &playing);
-			if (replay_seq(a->rp) == before) {
-				playing = false; /* the end: it waits there */
-				loop_pause(a->loop, true);
-				replay_header(a, ui, playing);
-			} else {
-				loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
-								   ? app_current(a)->elapsed
-								   : app_current(a)->interval);
-			}
-		}
-		if (ev.mask & LOOP_INPUT) {
-			struct ui_cmd cmd;
-			while (!quit && ui_input(ui, &cmd) > 0)
-				quit = replay_cmd(a, ui, &cmd, &playing);
-			if (playing)
-				loop_set_interval(a->loop, app_current(a)->interval);
-		}
-		if (!quit)
-			ui_draw(ui);
-	}
+	a->ui = ui;
+	int code = app_run(a);
+	a->ui = NULL;
 	ui_free(ui);
 	history_free(a->history);
 	a->history = NULL;
 	return code;
+}
+
+/* Playing: at the recorded pace, the next tick after the interval it covers. */
+bool replay_ticked(struct app *a)
+{
+	if (!a->playing)
+		return false;
+	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
+	uint64_t before = replay_seq(a->rp);
+	bool quit = replay_cmd(a, a->ui, &step, &a->playing);
+	if (replay_seq(a->rp) == before) {
+		a->playing = false; /* the end: it waits there */
+		loop_pause(a->loop, true);
+		replay_header(a, a->ui, a->playing);
+	} else {
+		loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
+						   ? app_current(a)->elapsed
+						   : app_current(a)->interval);
+	}
+	a->dirty = true;
+	return quit;
+}
+
+bool replay_keys(struct app *a)
+{
+	struct ui_cmd cmd;
+	bool quit = false;
+	while (!quit && ui_input(a->ui, &cmd) > 0)
+		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
+	if (a->playing)
+		loop_set_interval(a->loop, app_current(a)->interval);
+	a->dirty = true;
+	return quit;
 }
 #else
 static int run_replay_live(struct app *a)
@@ -352,6 +346,18 @@ static int run_replay_live(struct app *a)
 	(void)a;
 	app_say("built without the curses screen: replay in batch mode, pmutop -r FILE -b\n");
 	return 2;
+}
+
+bool replay_ticked(struct app *a)
+{
+	(void)a;
+	return false;
+}
+
+bool replay_keys(struct app *a)
+{
+	(void)a;
+	return false;
 }
 #endif
 
