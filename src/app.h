@@ -64,6 +64,14 @@ struct app_header {
 	int exit_status;    /* the watched command's wait status once it is reaped, or -1 */
 };
 
+/* Batch replay's place in the recording (main_replay.c). */
+struct replay_batch {
+	uint64_t seq; /* the tick to print next */
+	double end;   /* --end */
+	long blocks, lost;
+	char first[512]; /* why the first tick left out was */
+};
+
 struct app {
 	struct cli cli;
 	struct pmu_set *pmus;
@@ -78,7 +86,8 @@ struct app {
 	bool first_tick;    /* the screen's first frame comes after a short interval */
 	struct replay *rp;  /* -r FILE */
 	bool playing;	    /* the replay screen plays at the recorded pace (Space) */
-	pid_t child;	    /* pmutop -- COMMAND */
+	struct replay_batch rb;
+	pid_t child; /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
 	bool quit_asked;	 /* q with the command running: the next q stops it */
@@ -130,6 +139,8 @@ bool app_signal(struct app *a, int signo);
  * True: quit. */
 bool replay_ticked(struct app *a);
 bool replay_keys(struct app *a);
+/* -r -b: the next recorded tick to every sink. -1 to go on, or the exit code. */
+int replay_batch_pass(struct app *a);
 /* The current model to every sink. */
 void app_publish(struct app *a);
 /* One interval counted, then written by every sink. */

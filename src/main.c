@@ -227,7 +227,7 @@ static int live_pass(struct app *a, int mask)
 	return -1;
 }
 
-/* The one run loop, with the screen or without, live or replayed: tick, then every sink
+/* The one run loop, with the screen or without, live or replayed (-r, -r -b): tick, then every sink
  * writes the same model; keys and signals between ticks. With -b, a block per tick and
  * for a watched command or pid a total block when it ends; with -n and a command, as
  * perf stat --interval-count: after N blocks no more interval blocks, but the command
@@ -235,15 +235,20 @@ static int live_pass(struct app *a, int mask)
 int app_run(struct app *a)
 {
 	int code = 0;
+	/* A batch replay prints its ticks one after the other: no waiting, only signals. */
+	bool flat_out = a->rp && a->cli.batch;
 	for (;;) {
 		struct loop_events ev;
-		if (loop_wait(a->loop, &ev) < 0)
+		if ((flat_out ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
 			return 1;
 		if (ev.mask & LOOP_OUTPUT)
 			screen_output(a);
 		if ((ev.mask & LOOP_SIGNAL) && app_signal(a, ev.signo))
 			break;
-		if (a->rp) {
+		if (flat_out) {
+			if ((code = replay_batch_pass(a)) >= 0)
+				return code;
+		} else if (a->rp) {
 			if ((ev.mask & LOOP_TICK) && replay_ticked(a))
 				break;
 		} else if ((code = live_pass(a, ev.mask)) >= 0) {

@@ -49,70 +49,77 @@ static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 	return r;
 }
 
-/* -r -b: the recorded ticks in the window, as batch mode printed them then. */
-static int run_replay_batch(struct app *a)
+/* -r -b at its end: what was left out, or that there was nothing to print. */
+static int replay_batch_end(struct app *a)
 {
-	char err[512], first[512] = "";
-	double begin, end;
-	uint64_t seq;
-	long blocks = 0, lost = 0;
-	replay_window(a, &begin, &end);
-	if (replay_find(a->rp, begin, &seq))
-		return 0;
-	for (;;) {
-		/* Signals, as in every run: SIGINT ends the replay between two ticks. */
-		struct loop_events ev;
-		if (loop_check(a->loop, &ev) == 0 && (ev.mask & LOOP_SIGNAL) &&
-		    app_signal(a, ev.signo))
-			return 0;
-		int r = replay_goto(a, seq, err, sizeof(err));
-		if (r && r != -ENOENT) {
-			/* A damaged tick is left out, and counted: the others are intact. */
-			if (lost++ == 0)
-				snprintf(first, sizeof(first), "%s", err);
-			if (replay_step(a->rp, seq, 1, &seq))
-				break;
-			continue;
-		}
-		if (r == 0 && replay_wall(a->rp) > end)
-			break;
-		if (r == 0 && a->sinks.n == 0 && !a->sinks.failed) {
-			struct batch *b = batch_new(a->out, a->cli.format, a->panes, a->npanes,
-						    a->cli.sort, a->cli.reverse);
-			if (!b)
-				return 1;
-			if (!batch_sort_ok(b)) {
-				batch_free(b);
-				app_say("unknown sort column '%s': use a column title such as "
-					"CPU%%, IPC or CMISS%%\n",
-					a->cli.sort);
-				return 2;
-			}
-			batch_show_cpus(b, a->cli.per_cpu);
-			char note[2560];
-			if (*model_notice_text(app_current(a), note, sizeof(note)))
-				batch_notice(b, note);
-			if (sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, 0)))
-				return 1;
-		}
-		/* The recorded tick to the same sinks a live run writes. */
-		if (r == 0 &&
-		    sinks_write(&a->sinks, app_current(a), replay_wall(a->rp), NULL, NULL) == 0)
-			return a->sinks.failed ? 1 : 0;
-		blocks += r == 0;
-		if ((a->cli.count && blocks >= a->cli.count) || replay_step(a->rp, seq, 1, &seq))
-			break;
-	}
-	if (lost) {
-		app_say("%s: %ld tick%s could not be read and %s left out, %ld printed\n", first,
-			lost, lost == 1 ? "" : "s", lost == 1 ? "was" : "were", blocks);
+	const struct replay_batch *b = &a->rb;
+	if (b->lost) {
+		app_say("%s: %ld tick%s could not be read and %s left out, %ld printed\n", b->first,
+			b->lost, b->lost == 1 ? "" : "s", b->lost == 1 ? "was" : "were", b->blocks);
 		return 2;
 	}
-	if (blocks == 0) {
+	if (b->blocks == 0) {
 		app_say("no tick was recorded between --begin and --end: nothing to print\n");
 		return 2;
 	}
 	return 0;
+}
+
+/* The batch writer, made at the first tick read: its panes are the recording's. */
+static int replay_batch_sink(struct app *a)
+{
+	struct batch *b =
+		batch_new(a->out, a->cli.format, a->panes, a->npanes, a->cli.sort, a->cli.reverse);
+	if (!b)
+		return 1;
+	if (!batch_sort_ok(b)) {
+		batch_free(b);
+		app_say("unknown sort column '%s': use a column title such as CPU%%, IPC or "
+			"CMISS%%\n",
+			a->cli.sort);
+		return 2;
+	}
+	batch_show_cpus(b, a->cli.per_cpu);
+	char note[2560];
+	if (*model_notice_text(app_current(a), note, sizeof(note)))
+		batch_notice(b, note);
+	return sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, 0)) ? 1 : 0;
+}
+
+int replay_batch_pass(struct app *a)
+{
+	struct replay_batch *b = &a->rb;
+	char err[512];
+	int r = replay_goto(a, b->seq, err, sizeof(err));
+	if (r && r != -ENOENT) {
+		/* A damaged tick is left out, and counted: the others are intact. */
+		if (b->lost++ == 0)
+			snprintf(b->first, sizeof(b->first), "%s", err);
+		return replay_step(a->rp, b->seq, 1, &b->seq) ? replay_batch_end(a) : -1;
+	}
+	if (r == 0 && replay_wall(a->rp) > b->end)
+		return replay_batch_end(a);
+	int code;
+	if (r == 0 && a->sinks.n == 0 && !a->sinks.failed && (code = replay_batch_sink(a)))
+		return code;
+	/* The recorded tick to the same sinks a live run writes. */
+	if (r == 0 && sinks_write(&a->sinks, app_current(a), replay_wall(a->rp), NULL, NULL) == 0)
+		return a->sinks.failed ? 1 : 0;
+	b->blocks += r == 0;
+	if ((a->cli.count && b->blocks >= a->cli.count) || replay_step(a->rp, b->seq, 1, &b->seq))
+		return replay_batch_end(a);
+	return -1;
+}
+
+/* -r -b: the recorded ticks in the window, as batch mode printed them then, through
+ * app_run without waiting between them. */
+static int run_replay_batch(struct app *a)
+{
+	double begin;
+	replay_window(a, &begin, &a->rb.end);
+	if (replay_find(a->rp, begin, &a->rb.seq))
+		return 0;
+	return app_run(a);
 }
 
 #ifdef PMUTOP_HAVE_UI
