@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "batchsink.h"
 #include "catalog.h"
 #include "cgroup.h"
 #include "cgrows.h"
@@ -41,7 +42,9 @@
 #include "procfs.h"
 #include "recfmt.h"
 #include "record.h"
+#include "recsink.h"
 #include "replay.h"
+#include "sink.h"
 #include "startup.h"
 #include "text.h"
 #ifdef PMUTOP_HAVE_UI
@@ -49,6 +52,8 @@
 #endif
 
 #define MAX_PANES 8
+
+struct ui;
 
 /* The header's facts the composition knows and no source does, set on the model it
  * shows (app_current). */
@@ -59,18 +64,30 @@ struct app_header {
 	int exit_status;    /* the watched command's wait status once it is reaped, or -1 */
 };
 
+/* Batch replay's place in the recording (main_replay.c). */
+struct replay_batch {
+	uint64_t seq; /* the tick to print next */
+	double end;   /* --end */
+	long blocks, lost;
+	char first[512]; /* why the first tick left out was */
+};
+
 struct app {
 	struct cli cli;
 	struct pmu_set *pmus;
 	struct evset *set; /* heap: the engine keeps a pointer to it */
 	struct catalog *catalog;
 	struct engine *engine;
-	struct batch *batch;
 	struct loop *loop;
-	struct exporter *exporter; /* --listen */
-	struct recorder *rec;	   /* -w FILE */
-	struct replay *rp;	   /* -r FILE */
-	pid_t child;		   /* pmutop -- COMMAND */
+	struct sinks sinks; /* every output of the run: each tick's model goes to all */
+	long ticks;	    /* intervals counted (-n) */
+	struct ui *ui;	    /* the screen, also one of the sinks; NULL without it */
+	bool dirty;	    /* the screen is to be drawn again */
+	bool first_tick;    /* the screen's first frame comes after a short interval */
+	struct replay *rp;  /* -r FILE */
+	bool playing;	    /* the replay screen plays at the recorded pace (Space) */
+	struct replay_batch rb;
+	pid_t child; /* pmutop -- COMMAND */
 	int child_status;
 	bool child_done;
 	bool quit_asked;	 /* q with the command running: the next q stops it */
@@ -114,10 +131,20 @@ __attribute__((format(printf, 1, 2))) void app_say(const char *fmt, ...);
 const struct model *app_current(struct app *a);
 /* The panes of the current model (and for batch mode the one asked for). */
 void app_build_panes(struct app *a);
-/* One batch block; -1 with *code set when the output failed. */
-int app_write_block(struct app *a, int *code);
-/* -w: the tick just counted into the recording; -1 when that ends the run. */
-int app_record(struct app *a, void *ui);
+/* The one run loop: live (screen or not), and the replay screen. Its exit code. */
+int app_run(struct app *a);
+/* A signal, handled for the whole run: true when it ends the run. */
+bool app_signal(struct app *a, int signo);
+/* The replay screen's part of app_run (main_replay.c): a tick while playing, keys.
+ * True: quit. */
+bool replay_ticked(struct app *a);
+bool replay_keys(struct app *a);
+/* -r -b: the next recorded tick to every sink. -1 to go on, or the exit code. */
+int replay_batch_pass(struct app *a);
+/* The current model to every sink. */
+void app_publish(struct app *a);
+/* One interval counted, then written by every sink. */
+void app_tick(struct app *a);
 /* The watched command's totals, with its exit status. */
 void app_totals(struct app *a);
 void app_reap_child(struct app *a);
@@ -127,8 +154,19 @@ int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, 
 /* The setup file, as the command line allows. */
 void app_load_config(struct app *a);
 
-/* The live screen (main_screen.c). */
-int run_live(struct app *a);
+/* The live screen (main_screen.c): a sink of the run loop, and its keys. Each is a
+ * no-op (false) without the screen. */
+int screen_open(struct app *a); /* 0, or the exit code after saying why not */
+void screen_close(struct app *a);
+bool screen_message(struct app *a, const char *line); /* false: no screen to show it */
+void screen_resize(struct app *a);
+void screen_continued(struct app *a);
+bool screen_stop(struct app *a);	    /* Ctrl-Z; false: pmutop stops without a screen */
+bool screen_quit(struct app *a, int signo); /* SIGINT, SIGTERM, ...: the run ends */
+void screen_output(struct app *a);	    /* the watched command wrote */
+void screen_ticked(struct app *a);
+bool screen_input(struct app *a); /* keys; true: quit */
+void screen_draw(struct app *a);
 #ifdef PMUTOP_HAVE_UI
 const struct model *app_view(struct app *a);
 void app_show(struct app *a, struct ui *ui);

@@ -114,13 +114,14 @@ void cli_usage(FILE *f)
 	      "  -o, --output FILE      batch output to FILE instead of stdout (implies -b)\n"
 	      "  -c, --config FILE      read the setup from FILE (default:\n"
 	      "                         $XDG_CONFIG_HOME/pmutop/pmutoprc)\n"
-	      "      --listen [ADDR:]PORT  no screen: serve Prometheus /metrics (default\n"
-	      "                         address 127.0.0.1; [::1]:PORT for IPv6)\n"
+	      "      --listen [ADDR:]PORT  serve Prometheus /metrics (default address\n"
+	      "                         127.0.0.1; [::1]:PORT for IPv6) beside the screen, -b\n"
+	      "                         or -w; without a terminal, or with -b -q, alone\n"
 	      "      --top N            --listen: export the N busiest processes (default 100)\n"
 	      "      --web-config FILE  --listen: TLS and basic auth, as node_exporter's\n"
 	      "                         web-config.yml\n"
 	      "  -w, --write FILE       record every tick into FILE (SQLite; with -b -q: nothing\n"
-	      "                         else is printed)\n"
+	      "                         else is printed), beside the screen, -b or --listen\n"
 	      "      --retain DAYS      -w: prune ticks older than DAYS\n"
 	      "      --max-size SIZE    -w: prune the oldest ticks beyond SIZE (500M, 2G)\n"
 	      "  -r, --read FILE        replay a recording: the screen (t/T step, b jumps), or\n"
@@ -128,7 +129,7 @@ void cli_usage(FILE *f)
 	      "      --begin T, --end T -r: from/to T (HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m)\n"
 	      "      --sql QUERY        -r: run one SELECT over the recording (its tables and\n"
 	      "                         the readings table), rows as CSV\n"
-	      "  -q, --quiet            with -w -b: print nothing\n"
+	      "  -q, --quiet            with -b and -w or --listen: print nothing\n"
 	      "      --backend B        bpf: per-CPU counters summed per task in BPF; perf:\n"
 	      "                         counters per task; auto (default): bpf where it can\n"
 	      "  -h, --help             this help\n"
@@ -346,8 +347,7 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		socklen_t len;
 		if (exporter_parse_listen(arg, &ss, &len, err, errlen))
 			return -EINVAL;
-		c->listen = arg;
-		c->batch = true; /* no screen */
+		c->listen = arg; /* beside the screen, -b or -w; alone without a terminal */
 		return 0;
 	}
 	case OPT_COMMAND_OUTPUT:
@@ -537,11 +537,6 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			 "--cgroups)");
 		return -EINVAL;
 	}
-	if (c->listen && (c->count || c->format != OUT_TEXT)) {
-		snprintf(err, errlen, "--listen serves /metrics until stopped: drop %s",
-			 c->count ? "-n" : "--format");
-		return -EINVAL;
-	}
 	if (c->backend == BACKEND_BPF && c->cgroup_list) {
 		snprintf(err, errlen, "-G counts cgroups per CPU with perf: drop --backend bpf");
 		return -EINVAL;
@@ -564,12 +559,6 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 				 : "it counts nothing (drop -p, --, -G, --user, --listen)");
 		return -EINVAL;
 	}
-	if (c->record && c->listen) {
-		snprintf(err, errlen,
-			 "-w records the screen or batch mode: drop --listen, or run "
-			 "a second pmutop -w FILE -b -q");
-		return -EINVAL;
-	}
 	if (c->sql && !c->replay) {
 		snprintf(err, errlen, "--sql queries a recording: add -r FILE");
 		return -EINVAL;
@@ -582,8 +571,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "--retain and --max-size prune a recording: add -w FILE");
 		return -EINVAL;
 	}
-	if (c->quiet && !(c->record && c->batch)) {
-		snprintf(err, errlen, "-q prints nothing while recording: pmutop -w FILE -b -q");
+	if (c->quiet && !((c->record || c->listen) && c->batch)) {
+		snprintf(err, errlen,
+			 "-q prints nothing while recording or serving: pmutop -b -q -w FILE "
+			 "and/or --listen PORT");
 		return -EINVAL;
 	}
 	if (c->count && !c->batch) {

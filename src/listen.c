@@ -1,56 +1,68 @@
-/* The exporter's loop: tick, add up, publish. Scrapes are served meanwhile by the
- * exporter's own thread from what was published last. */
+/* The exporter's part of a tick: add up, publish. Scrapes never wait for it. */
 #include "listen.h"
 
-#include <signal.h>
+#include <errno.h>
 #include <stdio.h>
-#include <sys/wait.h>
+#include <stdlib.h>
 
-static void publish(struct exporter *x, const struct promacc *acc, const struct engine *e)
+struct listen_sink {
+	struct sink base;
+	struct exporter *x;
+	struct promacc *acc;
+	unsigned (*open_fds)(const void *ctx);
+	const void *ctx;
+};
+
+static void publish(struct listen_sink *l, unsigned tasks)
 {
 	struct promtext_info in = {.version = PMUTOP_VERSION,
-				   .targets = promacc_targets(acc),
-				   .open_fds = engine_open_fds(e),
-				   .tasks = engine_model(e)->ntasks};
-	if (exporter_publish(x, acc, &in))
+				   .targets = promacc_targets(l->acc),
+				   .open_fds = l->open_fds ? l->open_fds(l->ctx) : 0,
+				   .tasks = tasks};
+	if (exporter_publish(l->x, l->acc, &in))
 		fprintf(stderr, "pmutop: out of memory building /metrics: the last one stays\n");
 }
 
-int listen_run(struct engine *e, struct loop *l, struct exporter *x, const struct promacc_opts *o)
+static int ls_write(struct sink *s, const struct model *m, double wall)
 {
-	struct promacc *acc = promacc_new(o);
-	if (!acc)
-		return 1;
-	publish(x, acc, e);
-	fprintf(stderr, "pmutop: listening on %s\n", exporter_addr(x));
-	int code = 0;
-	for (;;) {
-		struct loop_events ev;
-		if (loop_wait(l, &ev) < 0) {
-			code = 1;
-			break;
-		}
-		if (ev.mask & LOOP_SIGNAL) {
-			if (ev.signo == SIGCHLD) {
-				while (waitpid(-1, NULL, WNOHANG) > 0)
-					;
-			} else if (ev.signo == SIGTSTP) {
-				raise(SIGSTOP);
-			} else if (ev.signo != SIGWINCH && ev.signo != SIGCONT) {
-				break;
-			}
-		}
-		if (ev.mask & LOOP_TICK) {
-			engine_tick(e);
-			/* Whether the last exposition was served, asked before this tick's
-			 * replaces it: targets gone by then may go now. */
-			bool served = exporter_served(x);
-			if (promacc_update(acc, engine_model(e), served))
-				fprintf(stderr, "pmutop: out of memory: some targets are not "
-						"exported\n");
-			publish(x, acc, e);
-		}
+	struct listen_sink *l = (struct listen_sink *)s;
+	(void)wall;
+	/* The totals are summed here from the intervals: a final model would count twice. */
+	if (m->final)
+		return 0;
+	/* Whether the last exposition was served, asked before this tick's replaces it:
+	 * targets gone by then may go now. */
+	bool served = exporter_served(l->x);
+	if (promacc_update(l->acc, m, served))
+		fprintf(stderr, "pmutop: out of memory: some targets are not exported\n");
+	publish(l, m->ntasks);
+	return 0;
+}
+
+static void ls_free(struct sink *s)
+{
+	struct listen_sink *l = (struct listen_sink *)s;
+	exporter_free(l->x);
+	promacc_free(l->acc);
+	free(l);
+}
+
+static const struct sink_ops listen_ops = {.name = "exporter", .write = ls_write, .free = ls_free};
+
+struct sink *listen_sink_new(struct exporter *x, const struct promacc_opts *o,
+			     unsigned (*open_fds)(const void *ctx), const void *ctx)
+{
+	struct listen_sink *l = calloc(1, sizeof(*l));
+	if (!l || !(l->acc = promacc_new(o))) {
+		free(l);
+		exporter_free(x);
+		return NULL;
 	}
-	promacc_free(acc);
-	return code;
+	l->base.ops = &listen_ops;
+	l->x = x;
+	l->open_fds = open_fds;
+	l->ctx = ctx;
+	publish(l, 0);
+	fprintf(stderr, "pmutop: listening on %s\n", exporter_addr(x));
+	return &l->base;
 }

@@ -1,14 +1,17 @@
-/* pmutop --listen: no screen; each tick's model goes into the exporter's totals and a
- * new exposition is published, until SIGINT or SIGTERM. */
+/* pmutop --listen as one of a run's sinks: each tick's model goes into the exporter's
+ * totals and a new exposition is published; scrapes are served meanwhile by the
+ * exporter's own threads from what was published last. */
 #ifndef PMUTOP_LISTEN_H
 #define PMUTOP_LISTEN_H
 
-#include "engine.h"
 #include "exporter.h"
-#include "loop.h"
 #include "promacc.h"
+#include "sink.h"
 
-/* Returns the exit code: 0 when stopped by a signal, 1 on a runtime error. */
-int listen_run(struct engine *e, struct loop *l, struct exporter *x, const struct promacc_opts *o);
+/* Takes x (freed on failure too). open_fds(ctx): the descriptors the source holds, for
+ * pmutop_open_fds. Publishes a first exposition and says "pmutop: listening on ADDR:PORT"
+ * on stderr. NULL: out of memory. */
+struct sink *listen_sink_new(struct exporter *x, const struct promacc_opts *o,
+			     unsigned (*open_fds)(const void *ctx), const void *ctx);
 
 #endif

@@ -68,7 +68,7 @@ void loop_free(struct loop *l)
 	free(l);
 }
 
-int loop_wait(struct loop *l, struct loop_events *ev)
+static int wait_for(struct loop *l, struct loop_events *ev, int timeout_ms)
 {
 	struct pollfd p[4] = {
 		{.fd = l->tfd, .events = POLLIN},
@@ -79,7 +79,7 @@ int loop_wait(struct loop *l, struct loop_events *ev)
 	ev->mask = 0;
 	ev->signo = 0;
 	for (;;) {
-		int r = poll(p, 4, -1); /* negative fds are ignored */
+		int r = poll(p, 4, timeout_ms); /* negative fds are ignored */
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -103,6 +103,16 @@ int loop_wait(struct loop *l, struct loop_events *ev)
 	if (l->out >= 0 && (p[3].revents & (POLLIN | POLLHUP | POLLERR)))
 		ev->mask |= LOOP_OUTPUT;
 	return 0;
+}
+
+int loop_wait(struct loop *l, struct loop_events *ev)
+{
+	return wait_for(l, ev, -1);
+}
+
+int loop_check(struct loop *l, struct loop_events *ev)
+{
+	return wait_for(l, ev, 0);
 }
 
 int loop_set_interval(struct loop *l, double interval)

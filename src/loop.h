@@ -26,6 +26,8 @@ void loop_free(struct loop *l);
 
 /* Wait for the next events. Returns 0 or -errno. */
 int loop_wait(struct loop *l, struct loop_events *ev);
+/* The events already there, without waiting (ev->mask 0: none). Returns 0 or -errno. */
+int loop_check(struct loop *l, struct loop_events *ev);
 /* Restart the timer with a new interval (or stop it while paused). */
 int loop_set_interval(struct loop *l, double interval);
 int loop_pause(struct loop *l, bool paused);

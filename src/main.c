@@ -131,55 +131,28 @@ void app_build_panes(struct app *a)
 	a->npanes = n;
 }
 
-/* One batch block. Returns 0, or the exit code after saying why the output failed: a
- * reader that went away (EPIPE: | head) is a quiet end, any other error is one. */
-int app_write_block(struct app *a, int *code)
+/* Where a sink's failure is said: on the screen when there is one. */
+static void sink_say(void *ctx, const char *line)
 {
-	const struct model *m = app_current(a);
-	struct model cg;
-	if (a->cli.cgroups) {
-		/* The same model with cgroup rows for process rows. */
-		cg = *m;
-		cg.rows = cgrows_build(a->cgrows, m, &cg.nrows);
-		m = &cg;
-	}
-	int err = batch_write(a->batch, m);
-	if (err == 0)
-		return 0;
-	if (err == -EPIPE) {
-		*code = 0;
-	} else {
-		app_say("cannot write output: %s\n", strerror(-err));
-		*code = 1;
-	}
-	return -1;
+	struct app *a = ctx;
+	if (!screen_message(a, line))
+		app_say("%s\n", line);
 }
 
-/* -w: the tick just counted into the recording. A failure (a full disk) is said once
- * and ends the recording, not the run: the file keeps every tick before it. Returns
- * -1 when recording was all there was to do (-b -q). */
-int app_record(struct app *a, void *ui)
+/* The current model to every output: screen, batch, recording, /metrics. */
+void app_publish(struct app *a)
 {
-	char err[512];
-	if (!a->rec)
-		return 0;
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	if (recorder_write(a->rec, app_current(a), (double)ts.tv_sec + ts.tv_nsec / 1e9, err,
-			   sizeof(err)) == 0)
-		return 0;
-	recorder_close(a->rec);
-	a->rec = NULL;
-#ifdef PMUTOP_HAVE_UI
-	if (ui) {
-		ui_message(ui, err);
-		return 0;
-	}
-#else
-	(void)ui;
-#endif
-	app_say("%s\n", err);
-	return a->cli.quiet ? -1 : 0;
+	sinks_write(&a->sinks, app_current(a), sink_wall_now(), sink_say, a);
+}
+
+/* One interval counted, then written by every sink. */
+void app_tick(struct app *a)
+{
+	engine_tick(a->engine);
+	a->ticks++;
+	if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
+		app_build_panes(a);
+	app_publish(a);
 }
 
 /* The watched command's totals, with its exit status. */
@@ -190,60 +163,105 @@ void app_totals(struct app *a)
 	engine_totals(a->engine);
 }
 
-/* Batch mode: a block per tick, and for a watched command or pid, a total block when it
- * ends. With -n and a command, as perf stat --interval-count: after N blocks no more
- * interval blocks, but the command is still waited for and its total block printed. */
-static int run_batch(struct app *a)
+static bool watched_ended(struct app *a)
 {
-	long blocks = 0;
+	return a->child > 0 ? a->child_done
+			    : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
+}
+
+static unsigned app_open_fds(const void *ctx)
+{
+	return engine_open_fds(((const struct app *)ctx)->engine);
+}
+
+/* Every signal pmutop takes, in one place. Returns true when the run ends now. Without
+ * the screen, a watched command gets what pmutop got (SIGINT it has from the terminal)
+ * and is waited for, its totals printed, as perf stat does. */
+bool app_signal(struct app *a, int signo)
+{
+	switch (signo) {
+	case SIGCHLD:
+		app_reap_child(a);
+		return false;
+	case SIGWINCH:
+		screen_resize(a);
+		return false;
+	case SIGCONT:
+		screen_continued(a);
+		return false;
+	case SIGTSTP:
+		if (!screen_stop(a))
+			raise(SIGSTOP);
+		return false;
+	default:
+		if (a->ui)
+			return screen_quit(a, signo);
+		if (a->child > 0 && !a->child_done && signo != SIGINT)
+			kill(a->child, signo);
+		return a->child <= 0;
+	}
+}
+
+/* A live tick's part of the loop: the interval, then for a watched command or pid that
+ * ended, its totals. Returns -1 to go on, or the run's exit code. */
+static int live_pass(struct app *a, int mask)
+{
+	bool final = engine_model(a->engine)->final;
+	if (!final && ((mask & LOOP_TICK) || watched_ended(a))) {
+		app_tick(a);
+		screen_ticked(a);
+	}
+	if (!final && watched_ended(a)) {
+		app_totals(a);
+		app_publish(a);
+		if (!a->ui)
+			return a->child > 0 ? app_child_exit_code(a->child_status)
+					    : (a->sinks.failed ? 1 : 0);
+		/* The totals stay on the screen. */
+		loop_pause(a->loop, true);
+	} else if (!a->ui && a->cli.count && a->ticks >= a->cli.count && a->child <= 0) {
+		return 0;
+	}
+	if (!a->ui && a->sinks.n == 0) /* every output failed: nothing left to do */
+		return a->sinks.failed ? 1 : 0;
+	return -1;
+}
+
+/* The one run loop, with the screen or without, live or replayed (-r, -r -b): tick, then every sink
+ * writes the same model; keys and signals between ticks. With -b, a block per tick and
+ * for a watched command or pid a total block when it ends; with -n and a command, as
+ * perf stat --interval-count: after N blocks no more interval blocks, but the command
+ * is still waited for and its totals written. */
+int app_run(struct app *a)
+{
 	int code = 0;
+	/* A batch replay prints its ticks one after the other: no waiting, only signals. */
+	bool flat_out = a->rp && a->cli.batch;
 	for (;;) {
 		struct loop_events ev;
-		if (loop_wait(a->loop, &ev) < 0)
+		if ((flat_out ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
 			return 1;
-		bool stop = false;
-		if (ev.mask & LOOP_SIGNAL) {
-			if (ev.signo == SIGCHLD)
-				app_reap_child(a);
-			else if (ev.signo == SIGINT || ev.signo == SIGTERM || ev.signo == SIGHUP ||
-				 ev.signo == SIGQUIT) {
-				if (a->child > 0 && !a->child_done && ev.signo != SIGINT)
-					kill(a->child, ev.signo);
-				if (a->child <= 0)
-					return 0;
-			} else if (ev.signo == SIGTSTP) {
-				raise(SIGSTOP);
-			}
-		}
-		bool ended = a->child > 0 ? a->child_done
-					  : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
-		if ((ev.mask & LOOP_TICK) || ended) {
-			engine_tick(a->engine);
-			if (app_record(a, NULL))
-				return 1;
-			if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
-				app_build_panes(a);
-			bool quiet = a->cli.count && blocks >= a->cli.count;
-			if (!quiet && !a->cli.quiet && app_write_block(a, &code))
+		if (ev.mask & LOOP_OUTPUT)
+			screen_output(a);
+		if ((ev.mask & LOOP_SIGNAL) && app_signal(a, ev.signo))
+			break;
+		if (flat_out) {
+			if ((code = replay_batch_pass(a)) >= 0)
 				return code;
-			blocks += !quiet;
-			ended = a->child > 0
-					? a->child_done
-					: (a->cli.npids > 0 && !engine_watched_alive(a->engine));
-			if (a->cli.count && blocks >= a->cli.count && !ended && a->child <= 0)
-				stop = true;
+		} else if (a->rp) {
+			if ((ev.mask & LOOP_TICK) && replay_ticked(a))
+				break;
+		} else if ((code = live_pass(a, ev.mask)) >= 0) {
+			return code;
 		}
-		if (ended) {
-			app_totals(a);
-			if (app_record(a, NULL))
-				return 1;
-			if (!a->cli.quiet && app_write_block(a, &code))
-				return code;
-			return a->child > 0 ? app_child_exit_code(a->child_status) : 0;
-		}
-		if (stop)
-			return 0;
+		if ((ev.mask & LOOP_INPUT) && (a->rp ? replay_keys(a) : screen_input(a)))
+			break;
+		screen_draw(a);
 	}
+	code = 0;
+	if (a->child > 0 && a->child_done)
+		code = app_child_exit_code(a->child_status);
+	return a->sinks.failed && !a->ui && !code ? 1 : code;
 }
 
 /* One line on why a spec did not parse, with the closest known names. */
@@ -592,7 +610,7 @@ static void start_engine(struct app *a)
 				strerror(errno));
 			exit(2);
 		}
-		if (!a->cli.batch && !a->cli.listen) {
+		if (!a->cli.batch) {
 			/* The screen is pmutop's: the command gets a terminal of its own. */
 			struct winsize ws = {0};
 			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) < 0)
@@ -732,7 +750,13 @@ int main(int argc, char **argv)
 			return lerr == -ENOENT ? 2 : 1;
 		return 0;
 	}
-	if (!a.cli.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+	bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if (!a.cli.batch && !tty && a.cli.listen && !a.cli.replay) {
+		/* No terminal (a service, a pipe): the exporter (and -w) without the screen. */
+		a.cli.batch = true;
+		a.cli.quiet = true;
+	}
+	if (!a.cli.batch && !tty)
 		die_usage(a.cli.replay ? "the replay screen needs a terminal: use pmutop -r FILE -b"
 				       : "the live screen needs a terminal: use batch mode, e.g. "
 					 "pmutop -b -n 3");
@@ -755,54 +779,58 @@ int main(int argc, char **argv)
 		app_say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
-	if (a.cli.listen) { /* after loop_new: its thread inherits the blocked signals */
-		a.exporter = exporter_new(a.cli.listen, a.cli.web_config, err, sizeof(err));
-		if (!a.exporter)
+	struct exporter *x = NULL;
+	if (a.cli.listen) { /* after loop_new: its threads inherit the blocked signals */
+		x = exporter_new(a.cli.listen, a.cli.web_config, err, sizeof(err));
+		if (!x)
 			die_usage(err);
 	}
 	if (a.cli.record) {
 		struct record_opts ro = {.retain_days = a.cli.retain_days,
 					 .max_size = a.cli.max_size};
-		a.rec = recorder_open(a.cli.record, &ro, err, sizeof(err));
-		if (!a.rec) {
+		struct recorder *rec = recorder_open(a.cli.record, &ro, err, sizeof(err));
+		if (!rec) {
 			app_say("%s\n", err);
 			return 2;
 		}
+		if (sinks_add(&a.sinks, recsink_new(rec)))
+			return 1;
 	}
 	start_engine(&a);
-	/* Start-up can take as long as an interval: the first one starts now. */
-	loop_set_interval(a.loop, a.cli.interval);
-	int code;
-	if (a.cli.listen) {
+	if (x) {
 		struct promacc_opts po = {.top = (unsigned)a.cli.top,
 					  .watched = a.child > 0 ? &a.child : a.cli.pids,
 					  .nwatched = a.child > 0 ? 1 : a.cli.npids,
 					  .per_cpu = a.cli.per_cpu};
-		code = listen_run(a.engine, a.loop, a.exporter, &po);
-		exporter_free(a.exporter);
-	} else if (a.cli.batch) {
-		app_build_panes(&a);
-		a.batch = batch_new(a.out, a.cli.format, a.panes, a.npanes, a.cli.sort,
-				    a.cli.reverse);
-		if (!a.batch)
+		if (sinks_add(&a.sinks, listen_sink_new(x, &po, app_open_fds, &a)))
 			return 1;
-		if (!batch_sort_ok(a.batch)) {
+	}
+	app_build_panes(&a);
+	if (a.cli.batch && !a.cli.quiet) {
+		struct batch *b = batch_new(a.out, a.cli.format, a.panes, a.npanes, a.cli.sort,
+					    a.cli.reverse);
+		if (!b)
+			return 1;
+		if (!batch_sort_ok(b)) {
 			app_say("unknown sort column '%s': use a column title such as "
 				"CPU%%, IPC or CMISS%%\n",
 				a.cli.sort);
 			return 2;
 		}
-		batch_show_cpus(a.batch, a.cli.per_cpu);
-		if (a.cli.cgroups && !(a.cgrows = cgrows_new()))
-			return 1;
+		batch_show_cpus(b, a.cli.per_cpu);
 		if (a.notice[0])
-			batch_notice(a.batch, a.notice);
-		code = run_batch(&a);
-	} else {
-		code = run_live(&a);
+			batch_notice(b, a.notice);
+		if (sinks_add(&a.sinks, batchsink_new(b, a.cli.cgroups, a.cli.count)))
+			return 1;
 	}
-	recorder_close(a.rec);
-	batch_free(a.batch);
+	int code = a.cli.batch ? 0 : screen_open(&a);
+	/* Start-up can take as long as an interval: the first one starts now (on the
+	 * screen, a first frame sooner). */
+	loop_set_interval(a.loop, a.cli.batch || a.cli.interval < 0.2 ? a.cli.interval : 0.2);
+	if (code == 0)
+		code = app_run(&a);
+	screen_close(&a);
+	sinks_free(&a.sinks);
 	cgrows_free(a.cgrows);
 	engine_free(a.engine);
 	loop_free(a.loop);

@@ -49,61 +49,77 @@ static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 	return r;
 }
 
-/* -r -b: the recorded ticks in the window, as batch mode printed them then. */
-static int run_replay_batch(struct app *a)
+/* -r -b at its end: what was left out, or that there was nothing to print. */
+static int replay_batch_end(struct app *a)
 {
-	char err[512], first[512] = "";
-	double begin, end;
-	uint64_t seq;
-	int code = 0;
-	long blocks = 0, lost = 0;
-	replay_window(a, &begin, &end);
-	if (replay_find(a->rp, begin, &seq))
-		return 0;
-	for (;;) {
-		int r = replay_goto(a, seq, err, sizeof(err));
-		if (r && r != -ENOENT) {
-			/* A damaged tick is left out, and counted: the others are intact. */
-			if (lost++ == 0)
-				snprintf(first, sizeof(first), "%s", err);
-			if (replay_step(a->rp, seq, 1, &seq))
-				break;
-			continue;
-		}
-		if (r == 0 && replay_wall(a->rp) > end)
-			break;
-		if (r == 0 && !a->batch) {
-			a->batch = batch_new(a->out, a->cli.format, a->panes, a->npanes,
-					     a->cli.sort, a->cli.reverse);
-			if (!a->batch)
-				return 1;
-			if (!batch_sort_ok(a->batch)) {
-				app_say("unknown sort column '%s': use a column title such as "
-					"CPU%%, IPC or CMISS%%\n",
-					a->cli.sort);
-				return 2;
-			}
-			batch_show_cpus(a->batch, a->cli.per_cpu);
-			char note[2560];
-			if (*model_notice_text(app_current(a), note, sizeof(note)))
-				batch_notice(a->batch, note);
-		}
-		if (r == 0 && app_write_block(a, &code))
-			return code;
-		blocks += r == 0;
-		if ((a->cli.count && blocks >= a->cli.count) || replay_step(a->rp, seq, 1, &seq))
-			break;
+	const struct replay_batch *b = &a->rb;
+	if (b->lost) {
+		app_say("%s: %ld tick%s could not be read and %s left out, %ld printed\n", b->first,
+			b->lost, b->lost == 1 ? "" : "s", b->lost == 1 ? "was" : "were", b->blocks);
+		return 2;
 	}
-	if (lost) {
-		app_say("%s: %ld tick%s could not be read and %s left out, %ld printed\n", first,
-			lost, lost == 1 ? "" : "s", lost == 1 ? "was" : "were", blocks);
-		return code ? code : 2;
-	}
-	if (blocks == 0 && code == 0) {
+	if (b->blocks == 0) {
 		app_say("no tick was recorded between --begin and --end: nothing to print\n");
 		return 2;
 	}
-	return code;
+	return 0;
+}
+
+/* The batch writer, made at the first tick read: its panes are the recording's. */
+static int replay_batch_sink(struct app *a)
+{
+	struct batch *b =
+		batch_new(a->out, a->cli.format, a->panes, a->npanes, a->cli.sort, a->cli.reverse);
+	if (!b)
+		return 1;
+	if (!batch_sort_ok(b)) {
+		batch_free(b);
+		app_say("unknown sort column '%s': use a column title such as CPU%%, IPC or "
+			"CMISS%%\n",
+			a->cli.sort);
+		return 2;
+	}
+	batch_show_cpus(b, a->cli.per_cpu);
+	char note[2560];
+	if (*model_notice_text(app_current(a), note, sizeof(note)))
+		batch_notice(b, note);
+	return sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, 0)) ? 1 : 0;
+}
+
+int replay_batch_pass(struct app *a)
+{
+	struct replay_batch *b = &a->rb;
+	char err[512];
+	int r = replay_goto(a, b->seq, err, sizeof(err));
+	if (r && r != -ENOENT) {
+		/* A damaged tick is left out, and counted: the others are intact. */
+		if (b->lost++ == 0)
+			snprintf(b->first, sizeof(b->first), "%s", err);
+		return replay_step(a->rp, b->seq, 1, &b->seq) ? replay_batch_end(a) : -1;
+	}
+	if (r == 0 && replay_wall(a->rp) > b->end)
+		return replay_batch_end(a);
+	int code;
+	if (r == 0 && a->sinks.n == 0 && !a->sinks.failed && (code = replay_batch_sink(a)))
+		return code;
+	/* The recorded tick to the same sinks a live run writes. */
+	if (r == 0 && sinks_write(&a->sinks, app_current(a), replay_wall(a->rp), NULL, NULL) == 0)
+		return a->sinks.failed ? 1 : 0;
+	b->blocks += r == 0;
+	if ((a->cli.count && b->blocks >= a->cli.count) || replay_step(a->rp, b->seq, 1, &b->seq))
+		return replay_batch_end(a);
+	return -1;
+}
+
+/* -r -b: the recorded ticks in the window, as batch mode printed them then, through
+ * app_run without waiting between them. */
+static int run_replay_batch(struct app *a)
+{
+	double begin;
+	replay_window(a, &begin, &a->rb.end);
+	if (replay_find(a->rp, begin, &a->rb.seq))
+		return 0;
+	return app_run(a);
 }
 
 #ifdef PMUTOP_HAVE_UI
@@ -274,8 +290,7 @@ static int run_replay_live(struct app *a)
 		app_say("%s\n", err);
 		return 1;
 	}
-	bool playing = false, quit = false;
-	int code = 0;
+	a->playing = false;
 	a->show_cgroups = a->cli.cgroups;
 	a->history = history_new(); /* NULL: no trends, no charts */
 	ui_set_history(ui, a->history);
@@ -284,63 +299,53 @@ static int run_replay_live(struct app *a)
 	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
 	for (unsigned i = 0; i < a->cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
 		ui_set_columns(ui, a->cfg.columns[i].pane, a->cfg.columns[i].list);
-	replay_header(a, ui, playing);
+	replay_header(a, ui, a->playing);
 	if (*replay_notice(a->rp))
 		ui_message(ui, replay_notice(a->rp));
 	app_show(a, ui);
 	replay_history(a, ui);
 	app_show(a, ui);
 	ui_draw(ui);
-	while (!quit) {
-		struct loop_events ev;
-		if (loop_wait(a->loop, &ev) < 0) {
-			code = 1;
-			break;
-		}
-		if (ev.mask & LOOP_SIGNAL) {
-			if (ev.signo == SIGWINCH) {
-				ui_resize(ui);
-			} else if (ev.signo == SIGTSTP) {
-				ui_suspend(ui);
-				raise(SIGSTOP);
-				ui_resume(ui);
-			} else if (ev.signo == SIGCONT) {
-				ui_suspend(ui);
-				ui_resume(ui);
-				ui_resize(ui);
-			} else if (ev.signo != SIGCHLD) {
-				quit = true;
-			}
-		}
-		if ((ev.mask & LOOP_TICK) && playing) {
-			/* At the recorded pace: the next tick after the interval it covers. */
-			struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-			uint64_t before = replay_seq(a->rp);
-			quit = replay_cmd(a, ui, &step, &playing);
-			if (replay_seq(a->rp) == before) {
-				playing = false; /* the end: it waits there */
-				loop_pause(a->loop, true);
-				replay_header(a, ui, playing);
-			} else {
-				loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
-								   ? app_current(a)->elapsed
-								   : app_current(a)->interval);
-			}
-		}
-		if (ev.mask & LOOP_INPUT) {
-			struct ui_cmd cmd;
-			while (!quit && ui_input(ui, &cmd) > 0)
-				quit = replay_cmd(a, ui, &cmd, &playing);
-			if (playing)
-				loop_set_interval(a->loop, app_current(a)->interval);
-		}
-		if (!quit)
-			ui_draw(ui);
-	}
+	a->ui = ui;
+	int code = app_run(a);
+	a->ui = NULL;
 	ui_free(ui);
 	history_free(a->history);
 	a->history = NULL;
 	return code;
+}
+
+/* Playing: at the recorded pace, the next tick after the interval it covers. */
+bool replay_ticked(struct app *a)
+{
+	if (!a->playing)
+		return false;
+	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
+	uint64_t before = replay_seq(a->rp);
+	bool quit = replay_cmd(a, a->ui, &step, &a->playing);
+	if (replay_seq(a->rp) == before) {
+		a->playing = false; /* the end: it waits there */
+		loop_pause(a->loop, true);
+		replay_header(a, a->ui, a->playing);
+	} else {
+		loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
+						   ? app_current(a)->elapsed
+						   : app_current(a)->interval);
+	}
+	a->dirty = true;
+	return quit;
+}
+
+bool replay_keys(struct app *a)
+{
+	struct ui_cmd cmd;
+	bool quit = false;
+	while (!quit && ui_input(a->ui, &cmd) > 0)
+		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
+	if (a->playing)
+		loop_set_interval(a->loop, app_current(a)->interval);
+	a->dirty = true;
+	return quit;
 }
 #else
 static int run_replay_live(struct app *a)
@@ -348,6 +353,18 @@ static int run_replay_live(struct app *a)
 	(void)a;
 	app_say("built without the curses screen: replay in batch mode, pmutop -r FILE -b\n");
 	return 2;
+}
+
+bool replay_ticked(struct app *a)
+{
+	(void)a;
+	return false;
+}
+
+bool replay_keys(struct app *a)
+{
+	(void)a;
+	return false;
 }
 #endif
 
@@ -395,7 +412,7 @@ int run_replay(struct app *a)
 		app_say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
-	if (a->cli.cgroups && !(a->cgrows = cgrows_new()))
+	if (!a->cli.batch && a->cli.cgroups && !(a->cgrows = cgrows_new()))
 		return 1;
 	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
 	if (a->out != stdout && a->out && fclose(a->out) && code == 0) {
@@ -404,7 +421,7 @@ int run_replay(struct app *a)
 	}
 	if (code == 0 && *replay_notice(a->rp))
 		code = 2; /* what was read is printed; the file was not whole */
-	batch_free(a->batch);
+	sinks_free(&a->sinks);
 	cgrows_free(a->cgrows);
 	loop_free(a->loop);
 	replay_close(a->rp);

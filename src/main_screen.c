@@ -101,9 +101,10 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	a->set = ns;
 	snprintf(a->user_spec, sizeof(a->user_spec), "%s", spec ? spec : "");
 	ui_set_user_spec(ui, a->user_spec);
-	engine_tick(a->engine); /* a short interval now rather than an empty screen */
+	/* A short interval now rather than an empty screen, to every output. */
+	engine_tick(a->engine);
 	app_build_panes(a);
-	app_show(a, ui);
+	app_publish(a);
 	for (unsigned i = 0; i < ns->nevents; i++)
 		if (ns->events[i].status != WHY_NONE && ns->groups[ns->events[i].group].user) {
 			snprintf(msg, sizeof(msg), "%s: %s here: its cells read n/a",
@@ -300,7 +301,8 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 			break;
 		}
 		a->show_cgroups = !a->show_cgroups;
-		engine_set_cgroup_rows(a->engine, a->show_cgroups || a->cli.record);
+		engine_set_cgroup_rows(a->engine,
+				       a->show_cgroups || a->cli.record || a->cli.listen);
 		app_show(a, ui);
 		break;
 	case UI_SET_COLUMNS:
@@ -319,8 +321,7 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
 		/* The source may have opened again (bpf): the rows the screen holds (G's
 		 * too) point into what it freed. A short interval now, as for new events. */
-		engine_tick(a->engine);
-		app_show(a, ui);
+		app_tick(a);
 		break;
 	case UI_FOCUS_PID:
 		engine_set_threads(a->engine, true);
@@ -350,7 +351,30 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	return false;
 }
 
-int run_live(struct app *a)
+/* The screen as a sink: each tick's model on it (its trends fed), drawn once a pass. */
+struct screen_sink {
+	struct sink base;
+	struct app *a;
+};
+
+static int ss_write(struct sink *s, const struct model *m, double wall)
+{
+	struct app *a = ((struct screen_sink *)s)->a;
+	(void)m; /* app_current's, which app_view shows with G's cgroup rows */
+	(void)wall;
+	app_show(a, a->ui);
+	a->dirty = true;
+	return 0;
+}
+
+static void ss_free(struct sink *s)
+{
+	free(s);
+}
+
+static const struct sink_ops screen_ops = {.name = "screen", .write = ss_write, .free = ss_free};
+
+int screen_open(struct app *a)
 {
 	char err[256];
 	/* Without hardware counters the software pane is the one with numbers. */
@@ -362,15 +386,21 @@ int run_live(struct app *a)
 			    .pane = pane,
 			    .sort = a->cli.sort,
 			    .reverse = a->cli.reverse};
+	struct screen_sink *ss = calloc(1, sizeof(*ss));
+	if (!ss) {
+		app_say("out of memory\n");
+		return 1;
+	}
+	ss->base.ops = &screen_ops;
+	ss->a = a;
 	struct ui *ui = ui_new(&o, err, sizeof(err));
 	if (!ui) {
+		free(ss);
 		app_say("%s\n", err);
 		return 1;
 	}
-	/* The first frame comes quickly; then every interval. */
-	loop_set_interval(a->loop, a->cli.interval < 0.2 ? a->cli.interval : 0.2);
-	bool first = true, paused = false, quit = false;
-	int code = 0;
+	a->ui = ui;
+	a->first_tick = true;
 	a->show_cgroups = a->cli.cgroups;
 	a->history = history_new(); /* NULL: no trends, no charts */
 	ui_set_history(ui, a->history);
@@ -382,121 +412,194 @@ int run_live(struct app *a)
 	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
 	for (unsigned i = 0; i < a->cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
 		ui_set_columns(ui, a->cfg.columns[i].pane, a->cfg.columns[i].list);
-	ui_draw(ui);
-	while (!quit) {
-		struct loop_events ev;
-		bool dirty = false;
-		if (loop_wait(a->loop, &ev) < 0) {
-			code = 1;
-			break;
-		}
-		if (ev.mask & LOOP_OUTPUT) {
-			take_output(a);
-			copy_failed(a, ui);
-		}
-		if ((ev.mask & LOOP_SIGNAL) && ev.signo != SIGCHLD && ev.signo != SIGWINCH)
-			view_end(a, ui);
-		if (ev.mask & LOOP_SIGNAL) {
-			switch (ev.signo) {
-			case SIGWINCH: {
-				struct winsize ws = {0};
-				if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
-					cmdout_resize(a->cmdout, ws.ws_col, ws.ws_row);
-				if (!a->viewing)
-					ui_resize(ui);
-				dirty = true;
-				break;
-			}
-			case SIGTSTP:
-				ui_suspend(ui);
-				hold_child(a, SIGSTOP);
-				raise(SIGSTOP);
-				hold_child(a, SIGCONT);
-				ui_resume(ui);
-				dirty = true;
-				break;
-			case SIGCONT:
-				/* Continued after a stop pmutop did not ask for (kill -STOP): the
-				 * shell put the terminal back in its own mode meanwhile. Leave and
-				 * re-enter curses mode (no-op leaving if Ctrl-Z already did). */
-				ui_suspend(ui);
-				ui_resume(ui);
-				ui_resize(ui);
-				dirty = true;
-				break;
-			case SIGCHLD:
-				app_reap_child(a);
-				break;
-			case SIGINT:
-				/* As under perf stat, the command gets it too (on pmutop's
-				 * terminal, in its foreground group, it has); pmutop waits for it
-				 * and exits with its status. */
-				stop_child(a, a->cmdout ? SIGINT : 0);
-				quit = true;
-				break;
-			default:
-				stop_child(a, ev.signo == SIGHUP || ev.signo == SIGQUIT ? ev.signo
-											: SIGTERM);
-				quit = true;
-				break;
-			}
-		}
-		if (ev.mask & LOOP_TICK) {
-			engine_tick(a->engine);
-			app_record(a, ui);
-			if (a->panes_threads != engine_model(a->engine)->threads)
-				app_build_panes(a);
-			app_show(a, ui);
-			dirty = true;
-			if (first) {
-				first = false;
-				loop_set_interval(a->loop, a->cli.interval);
-			}
-		}
-		bool watched_gone = a->child > 0
-					    ? a->child_done
-					    : a->cli.npids > 0 && !engine_watched_alive(a->engine);
-		if (watched_gone && !engine_model(a->engine)->final) {
-			/* The watched process is gone: its totals stay on the screen, its last
-			 * interval ends the charts. */
-			engine_tick(a->engine);
-			app_record(a, ui);
-			app_show(a, ui);
-			app_totals(a);
-			app_record(a, ui);
-			loop_pause(a->loop, true);
-			app_show(a, ui);
-			dirty = true;
-		}
-		if ((ev.mask & LOOP_INPUT) && a->viewing) {
-			char key[64];
-			ssize_t n = read(STDIN_FILENO, key, sizeof(key));
-			(void)n; /* any key, or none left to read: back to the screen */
-			view_end(a, ui);
-		} else if (ev.mask & LOOP_INPUT) {
-			struct ui_cmd cmd;
-			while (!quit && ui_input(ui, &cmd) > 0)
-				quit = apply_cmd(a, ui, &cmd, &paused, &dirty);
-		}
-		if (dirty && !quit && !a->viewing)
-			ui_draw(ui);
+	if (sinks_add(&a->sinks, &ss->base)) {
+		screen_close(a);
+		app_say("out of memory\n");
+		return 1;
 	}
-	view_end(a, ui);
-	ui_free(ui);
+	ui_draw(ui);
+	return 0;
+}
+
+void screen_close(struct app *a)
+{
+	if (!a->ui)
+		return;
+	view_end(a, a->ui);
+	ui_free(a->ui);
+	a->ui = NULL;
 	show_last(a);
 	history_free(a->history);
 	a->history = NULL;
 	catalog_free(a->catalog);
 	a->catalog = NULL;
-	if (a->child > 0 && a->child_done)
-		code = app_child_exit_code(a->child_status);
-	return code;
+}
+
+bool screen_message(struct app *a, const char *line)
+{
+	if (!a->ui)
+		return false;
+	ui_message(a->ui, line);
+	a->dirty = true;
+	return true;
+}
+
+void screen_resize(struct app *a)
+{
+	if (!a->ui)
+		return;
+	struct winsize ws = {0};
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+		cmdout_resize(a->cmdout, ws.ws_col, ws.ws_row);
+	if (!a->viewing)
+		ui_resize(a->ui);
+	a->dirty = true;
+}
+
+/* Continued after a stop pmutop did not ask for (kill -STOP): the shell put the terminal
+ * back in its own mode meanwhile. Leave and re-enter curses mode (no-op leaving if Ctrl-Z
+ * already did). */
+void screen_continued(struct app *a)
+{
+	if (!a->ui)
+		return;
+	view_end(a, a->ui);
+	ui_suspend(a->ui);
+	ui_resume(a->ui);
+	ui_resize(a->ui);
+	a->dirty = true;
+}
+
+bool screen_stop(struct app *a)
+{
+	if (!a->ui)
+		return false;
+	view_end(a, a->ui);
+	ui_suspend(a->ui);
+	hold_child(a, SIGSTOP);
+	raise(SIGSTOP);
+	hold_child(a, SIGCONT);
+	ui_resume(a->ui);
+	a->dirty = true;
+	return true;
+}
+
+/* SIGINT: as under perf stat, the command gets it too (on pmutop's terminal, in its
+ * foreground group, it has); pmutop waits for it and exits with its status. */
+bool screen_quit(struct app *a, int signo)
+{
+	view_end(a, a->ui);
+	if (signo == SIGINT)
+		stop_child(a, a->cmdout ? SIGINT : 0);
+	else
+		stop_child(a, signo == SIGHUP || signo == SIGQUIT ? signo : SIGTERM);
+	return true;
+}
+
+void screen_output(struct app *a)
+{
+	if (!a->ui)
+		return;
+	take_output(a);
+	copy_failed(a, a->ui);
+}
+
+void screen_ticked(struct app *a)
+{
+	if (!a->ui || !a->first_tick)
+		return;
+	a->first_tick = false;
+	loop_set_interval(a->loop, a->cli.interval);
+}
+
+bool screen_input(struct app *a)
+{
+	if (!a->ui)
+		return false;
+	if (a->viewing) {
+		char key[64];
+		ssize_t n = read(STDIN_FILENO, key, sizeof(key));
+		(void)n; /* any key, or none left to read: back to the screen */
+		view_end(a, a->ui);
+		a->dirty = true;
+		return false;
+	}
+	struct ui_cmd cmd;
+	bool quit = false, dirty = false, paused = a->hdr.paused;
+	while (!quit && ui_input(a->ui, &cmd) > 0)
+		quit = apply_cmd(a, a->ui, &cmd, &paused, &dirty);
+	a->dirty = a->dirty || dirty;
+	return quit;
+}
+
+void screen_draw(struct app *a)
+{
+	if (!a->ui || !a->dirty || a->viewing)
+		return;
+	a->dirty = false;
+	ui_draw(a->ui);
 }
 #else
-int run_live(struct app *a)
+int screen_open(struct app *a)
 {
 	(void)a;
 	app_say("built without the curses screen: use batch mode, pmutop -b\n");
 	return 2;
+}
+
+void screen_close(struct app *a)
+{
+	(void)a;
+}
+
+bool screen_message(struct app *a, const char *line)
+{
+	(void)a;
+	(void)line;
+	return false;
+}
+
+void screen_resize(struct app *a)
+{
+	(void)a;
+}
+
+void screen_continued(struct app *a)
+{
+	(void)a;
+}
+
+bool screen_stop(struct app *a)
+{
+	(void)a;
+	return false;
+}
+
+bool screen_quit(struct app *a, int signo)
+{
+	(void)a;
+	(void)signo;
+	return true;
+}
+
+void screen_output(struct app *a)
+{
+	(void)a;
+}
+
+void screen_ticked(struct app *a)
+{
+	(void)a;
+}
+
+bool screen_input(struct app *a)
+{
+	(void)a;
+	return false;
+}
+
+void screen_draw(struct app *a)
+{
+	(void)a;
 }
 #endif

@@ -869,8 +869,8 @@ static double scrape_settled(unsigned port, pid_t w, pid_t clock)
 	return scrape(port, EVENTS, w, "page-faults");
 }
 
-/* --listen cannot be combined with -b (nor with --format or -w) today: the exporter is
- * compared with the truth it must equal, the worker's own count (getrusage). */
+/* The exporter alone, compared with the truth it must equal, the worker's own count
+ * (getrusage); test_it_compose holds it to the batch CSV of the same run. */
 static void test_exporter_known_faults(void **state)
 {
 	(void)state;
