@@ -921,7 +921,7 @@ static void test_read_only(void **state)
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' '%s' '%s-wal' '%s'", file, wal, live, live,
 		 pub_ro);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(mount(NULL, pub_ro, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	assert_int_equal(mount("tmpfs", pub_ro, "tmpfs", MS_REMOUNT | MS_RDONLY, NULL), 0);
 	char rofile[160], rowal[160], rolive[160];
 	snprintf(rofile, sizeof(rofile), "%s/closed", pub_ro);
 	snprintf(rowal, sizeof(rowal), "%s/walmode", pub_ro);

@@ -498,8 +498,8 @@ static void switching_task(const char *backend)
 			 backend, tc.v / 1e6, perf_tc, 100.0 * (tc.v / 1e6 - perf_tc) / perf_tc);
 	if (!within(cs.v, perf_cs, 0.01, 2))
 		fail_msg("--backend %s: the task's context switches are %.0f, perf stat -p %.0f "
-			 "(1%% + 2 allowed)",
-			 backend, cs.v, perf_cs);
+			 "(1%% + 2 allowed), over %u interval lines of %ld ticks",
+			 backend, cs.v, perf_cs, cs.lines, cs.last_tick);
 }
 
 static void test_switching_perf(void **state)
