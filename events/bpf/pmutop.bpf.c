@@ -145,15 +145,20 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw, u
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
 										: l->unattr;
+	unsigned int timed = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
 		if (i >= PMUTOP_BPF_MAXEV)
 			break;
 		struct bpf_perf_event_value v;
 		unsigned int src = time_of[i];
-		if (src == i || src >= PMUTOP_BPF_MAXEV) {
+		/* Its own times when the source's were not read here (not open on this
+		 * CPU). */
+		if (src != timed || src >= PMUTOP_BPF_MAXEV) {
 			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
 				continue;
+			if (src == i)
+				timed = i;
 		} else {
 			/* The count, or a negative errno in its place. */
 			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
