@@ -296,13 +296,14 @@ startup() {
 # Each workload times itself, so a tool's start-up is not in its time. Both ping-pong sides
 # share one CPU: unpinned, the trip time moves by 5x with the scheduler's placement.
 declare -A O_med O_ratio O_pair O_spread
-obs_modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children perf perf_noinherit perf_all"
+obs_modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children pmutop_pid perf perf_noinherit perf_all perf_pid"
 # Each pmutop mode and its perf stat twin (a verdict each, pmutop at most 3% slower):
 # -- CMD and perf stat inherit into the command's tree; -i -- CMD and perf stat -i count
 # the command's task alone; the bpf backend counting every task against perf stat
 # counting the command's tree, and against perf stat -a (per-CPU counters, nothing done
-# at a switch: the floor).
-obs_pairs="pmutop_children:perf pmutop_cmd:perf_noinherit pmutop_bpf:perf pmutop_bpf:perf_all"
+# at a switch: the floor); -p PID and perf stat -p PID attached to the workload's first
+# process 0.05 s after it starts (the same wait for both).
+obs_pairs="pmutop_children:perf pmutop_cmd:perf_noinherit pmutop_pid:perf_pid pmutop_bpf:perf pmutop_bpf:perf_all"
 observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 	local mode=$1 w=$2 c=$3 f=$4 i
 	local cmd=(taskset -c "$pin" "$bin/workload" "$w" "$c" "$f")
@@ -326,13 +327,26 @@ observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 	perf) timeout 120 perf stat -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	perf_noinherit) timeout 120 perf stat -i -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	perf_all) timeout 120 perf stat -a -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
+	pmutop_pid | perf_pid)
+		"${cmd[@]}" &
+		local wpid=$!
+		sleep 0.05
+		if [ $mode = perf_pid ]; then
+			timeout 120 perf stat -e "$sw_events" -o /dev/null -p "$wpid" 2>>"$tmp/stderr.log" &
+		else
+			timeout 120 "$pmutop" -b --backend "$backend" -d "$interval" -e "{$sw_events}" \
+				-p "$wpid" >/dev/null 2>>"$tmp/stderr.log" &
+		fi
+		bg_pid=$!
+		wait "$wpid"
+		kill -INT "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid="" ;;
 	esac
 	[ -s "$f" ] || echo "elapsed_s=nan" >"$f"
 }
 observer() {
 	local w c r mode modes
 	modes=$obs_modes
-	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children"
+	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children pmutop_pid"
 	for w in pingpong spin forks; do
 		case $w in pingpong) c=$ping_trips ;; spin) c=$spin_iters ;; forks) c=$fork_n ;; esac
 		declare -A t=()
@@ -512,8 +526,8 @@ report() {
 	if [ $obs_done = 1 ]; then
 		echo "### Observer effect (throughput relative to the workload alone; median of $obs_reps interleaved runs)"
 		echo
-		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | same, --backend bpf | pmutop -b -d $interval -i -- CMD | pmutop -- CMD (children inherited) | perf stat -e (5 sw) | perf stat -i (no inherit) | perf stat -a |"
-		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | same, --backend bpf | pmutop -b -d $interval -i -- CMD | pmutop -- CMD (children inherited) | pmutop -p PID | perf stat -e (5 sw) | perf stat -i (no inherit) | perf stat -a | perf stat -p PID |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 		for w in pingpong spin forks; do
 			local row
 			case $w in
@@ -530,7 +544,7 @@ report() {
 			echo "$row |"
 		done
 		echo
-		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`-- CMD\` and perf stat both inherit into the command's children (the default of both); \`-i -- CMD\` counts the command's task alone, as \`perf stat -i\` does; the bpf backend counting every task is paired with perf stat (the command's tree) and with perf stat -a (per-CPU counters, the floor)."
+		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`-- CMD\` and perf stat both inherit into the command's children (the default of both); \`-i -- CMD\` counts the command's task alone, as \`perf stat -i\` does; `-p PID` and `perf stat -p PID` attach to the workload's first process 0.05 s after it starts; the bpf backend counting every task is paired with perf stat (the command's tree) and with perf stat -a (per-CPU counters, the floor)."
 		echo
 	fi
 	echo "### Targets"
@@ -574,6 +588,7 @@ report() {
 			# one; its figure stands in the table above without a verdict.
 			for m in pmutop_children:perf:"-- CMD vs perf stat" \
 				pmutop_cmd:perf_noinherit:"-i -- CMD vs perf stat -i" \
+				pmutop_pid:perf_pid:"-p PID vs perf stat -p PID" \
 				pmutop_bpf:perf:"bpf, all tasks, vs perf stat -- CMD" \
 				pmutop_bpf:perf_all:"(extra) bpf, all tasks, vs perf stat -a (the floor)"; do
 				IFS=: read -r m p label <<<"$m"
