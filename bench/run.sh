@@ -42,11 +42,13 @@ die() { printf 'bench/run.sh: %s\n' "$*" >&2; exit 1; }
 interval=0.1                 # pmutop -d and top -d: the shortest pmutop accepts
 if [ $quick = 1 ]; then
 	sizes="100 1000 5000"; reps=1; n1=3; n2=18
-	obs_reps=3; ping_trips=50000; spin_iters=100000000; starts=3
+	obs_reps=3; ping_trips=50000; spin_iters=100000000; fork_n=300; starts=3
+	switch_trips=100000
 	strace_n1=3; strace_n2=13; vg_n1=3; vg_n2=8
 else
 	sizes="100 1000 5000"; reps=3; n1=5; n2=55
-	obs_reps=15; ping_trips=100000; spin_iters=200000000; starts=5
+	obs_reps=15; ping_trips=100000; spin_iters=200000000; fork_n=1000; starts=5
+	switch_trips=300000
 	strace_n1=5; strace_n2=25; vg_n1=5; vg_n2=20
 fi
 sw_events=task-clock,context-switches,cpu-migrations,page-faults,major-faults
@@ -60,6 +62,7 @@ bg_pid=""
 cleanup() {
 	trap - EXIT INT TERM HUP
 	if [ -n "$bg_pid" ]; then kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null; fi
+	[ -n "${bpf_stats_old:-}" ] && sysctl -qw kernel.bpf_stats_enabled="$bpf_stats_old"
 	if [ -n "$idle_pid" ]; then
 		kill -TERM "$idle_pid" 2>/dev/null
 		# idle kills and reaps its children; SIGKILL as a last resort (they die with it).
@@ -292,19 +295,27 @@ startup() {
 # ---- 5. observer effect ---------------------------------------------------------------------
 # Each workload times itself, so a tool's start-up is not in its time. Both ping-pong sides
 # share one CPU: unpinned, the trip time moves by 5x with the scheduler's placement.
-declare -A O_med O_ratio O_pair
-obs_modes="alone pmutop_sys pmutop_sys1 pmutop_cmd pmutop_children perf perf_noinherit"
+declare -A O_med O_ratio O_pair O_spread
+obs_modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children pmutop_pid perf perf_noinherit perf_all perf_pid"
+# Each pmutop mode and its perf stat twin (a verdict each, pmutop at most 3% slower):
+# -- CMD and perf stat inherit into the command's tree; -i -- CMD and perf stat -i count
+# the command's task alone; the bpf backend counting every task against perf stat
+# counting the command's tree, and against perf stat -a (per-CPU counters, nothing done
+# at a switch: the floor); -p PID and perf stat -p PID attached to the workload's first
+# process 0.05 s after it starts (the same wait for both).
+obs_pairs="pmutop_children:perf pmutop_cmd:perf_noinherit pmutop_pid:perf_pid pmutop_bpf:perf pmutop_bpf:perf_all"
 observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 	local mode=$1 w=$2 c=$3 f=$4 i
 	local cmd=(taskset -c "$pin" "$bin/workload" "$w" "$c" "$f")
 	rm -f "$f"
 	case $mode in
 	alone) "${cmd[@]}" ;;
-	pmutop_sys | pmutop_sys1)
+	pmutop_sys | pmutop_sys1 | pmutop_bpf)
 		# The workload starts once pmutop has printed its first block.
-		local ev=(-e "{$sw_events}")
+		local ev=(-e "{$sw_events}") be=$backend
 		[ $mode = pmutop_sys1 ] && ev=(-e task-clock)
-		timeout 120 "$pmutop" -b --backend "$backend" -d "$interval" "${ev[@]}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
+		[ $mode = pmutop_bpf ] && be=bpf
+		timeout 120 "$pmutop" -b --backend "$be" -d "$interval" "${ev[@]}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
 		bg_pid=$!
 		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
 		"${cmd[@]}"
@@ -315,15 +326,29 @@ observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 		"${cmd[@]}" >/dev/null 2>>"$tmp/stderr.log" ;;
 	perf) timeout 120 perf stat -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	perf_noinherit) timeout 120 perf stat -i -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
+	perf_all) timeout 120 perf stat -a -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
+	pmutop_pid | perf_pid)
+		"${cmd[@]}" &
+		local wpid=$!
+		sleep 0.05
+		if [ $mode = perf_pid ]; then
+			timeout 120 perf stat -e "$sw_events" -o /dev/null -p "$wpid" 2>>"$tmp/stderr.log" &
+		else
+			timeout 120 "$pmutop" -b --backend "$backend" -d "$interval" -e "{$sw_events}" \
+				-p "$wpid" >/dev/null 2>>"$tmp/stderr.log" &
+		fi
+		bg_pid=$!
+		wait "$wpid"
+		kill -INT "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid="" ;;
 	esac
 	[ -s "$f" ] || echo "elapsed_s=nan" >"$f"
 }
 observer() {
 	local w c r mode modes
 	modes=$obs_modes
-	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_cmd pmutop_children"
-	for w in pingpong spin; do
-		[ $w = pingpong ] && c=$ping_trips || c=$spin_iters
+	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children pmutop_pid"
+	for w in pingpong spin forks; do
+		case $w in pingpong) c=$ping_trips ;; spin) c=$spin_iters ;; forks) c=$fork_n ;; esac
 		declare -A t=()
 		local -a order=($modes)
 		for r in $(seq "$obs_reps"); do
@@ -349,18 +374,53 @@ observer() {
 		# repetition's runs are seconds apart; the machine's drift between repetitions
 		# (this VM's single-run ratios move by 15%) stays out of the pair.
 		local pm m2 p2
-		for pm in pmutop_children:perf pmutop_cmd:perf_noinherit; do
+		for pm in $obs_pairs; do
 			IFS=: read -r m2 p2 <<<"$pm"
 			[ -n "${t[$p2,1]:-}" ] || continue
 			local pairs=()
 			for r in $(seq "$obs_reps"); do
 				pairs+=("$(calc "${t[$p2,$r]} / ${t[$m2,$r]}" 4)")
 			done
-			O_pair[$w,$m2]=$(median "${pairs[@]}")
+			O_pair[$w,$m2,$p2]=$(median "${pairs[@]}")
+			O_spread[$w,$m2,$p2]="$(printf '%s\n' "${pairs[@]}" | sort -g | sed -n '1p;$p' | paste -sd- -)"
 		done
 		unset t
 	done
 	obs_done=1
+}
+
+# ---- 6. the bpf program's own time per context switch ------------------------------------
+# The kernel's run-time statistics of the on_switch program (kernel.bpf_stats_enabled,
+# restored afterwards): run_time_ns / run_cnt while pmutop --backend bpf counts every task
+# and the ping-pong switches, at 1, 5 and 8 software events (one group).
+declare -A B_ns B_cnt
+bpf_ids() { bpftool prog show -j 2>/dev/null | python3 -c 'import json, sys
+print(" ".join(str(p["id"]) for p in json.load(sys.stdin) if p.get("name") == "on_switch"))'; }
+bpfcost() {
+	have bpftool && have python3 && [ -r /proc/sys/kernel/bpf_stats_enabled ] || return 0
+	bpf_stats_old=$(sysctl -n kernel.bpf_stats_enabled)
+	sysctl -qw kernel.bpf_stats_enabled=1
+	local e5=$sw_events e1=task-clock n evs before id i
+	local e8=$e5,minor-faults,alignment-faults,emulation-faults
+	for n in 1 5 8; do
+		case $n in 1) evs=$e1 ;; 5) evs=$e5 ;; 8) evs=$e8 ;; esac
+		before=" $(bpf_ids) "
+		timeout 120 "$pmutop" -b --backend bpf -d 0.5 -e "{$evs}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
+		bg_pid=$!
+		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
+		taskset -c "$pin" "$bin/workload" pingpong "$switch_trips" "$tmp/obs.txt"
+		id=""
+		for i in $(bpf_ids); do [[ $before == *" $i "* ]] || id=$i; done
+		if [ -n "$id" ]; then
+			bpftool prog show id "$id" -j >"$tmp/prog.json" 2>/dev/null
+			B_ns[$n]=$(python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))
+print("%.0f" % (p.get("run_time_ns", 0) / max(1, p.get("run_cnt", 0))))' "$tmp/prog.json")
+			B_cnt[$n]=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("run_cnt", 0))' "$tmp/prog.json")
+		fi
+		kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid=""
+	done
+	sysctl -qw kernel.bpf_stats_enabled="$bpf_stats_old"
+	bpf_stats_old=""
 }
 
 # ---- the runs ---------------------------------------------------------------------------------
@@ -389,6 +449,8 @@ for n in $sizes; do
 done
 say "observer effect ($obs_reps repetitions, interleaved)"
 observer
+say "the bpf program's time per context switch (1, 5, 8 events)"
+bpfcost
 
 # ---- the report ---------------------------------------------------------------------------------
 ms() { calc "($1) * 1000" "${2:-2}"; }
@@ -464,11 +526,15 @@ report() {
 	if [ $obs_done = 1 ]; then
 		echo "### Observer effect (throughput relative to the workload alone; median of $obs_reps interleaved runs)"
 		echo
-		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | pmutop -b -d $interval -i -- CMD | pmutop -- CMD (children inherited) | perf stat -e (5 sw) | perf stat -i (no inherit) |"
-		echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-		for w in pingpong spin; do
-			local row="| $w"
-			[ $w = pingpong ] && row="| ping-pong, $ping_trips round trips" || row="| arithmetic loop, $spin_iters iterations"
+		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | same, --backend bpf | pmutop -b -d $interval -i -- CMD | pmutop -- CMD (children inherited) | pmutop -p PID | perf stat -e (5 sw) | perf stat -i (no inherit) | perf stat -a | perf stat -p PID |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		for w in pingpong spin forks; do
+			local row
+			case $w in
+			pingpong) row="| ping-pong, $ping_trips round trips" ;;
+			spin) row="| arithmetic loop, $spin_iters iterations" ;;
+			forks) row="| forks, $fork_n short processes, two at a time" ;;
+			esac
 			for mode in $obs_modes; do
 				if [ -n "${O_med[$w,$mode]:-}" ]; then
 					if [ $mode = alone ]; then row="$row | $(calc "${O_med[$w,$mode]}" 3) s"
@@ -478,7 +544,7 @@ report() {
 			echo "$row |"
 		done
 		echo
-		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`-- CMD\` and perf stat both inherit into the command's children (the default of both); \`-i -- CMD\` and all-tasks mode count per task, as \`perf stat -i\` does."
+		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`-- CMD\` and perf stat both inherit into the command's children (the default of both); \`-i -- CMD\` counts the command's task alone, as \`perf stat -i\` does; `-p PID` and `perf stat -p PID` attach to the workload's first process 0.05 s after it starts; the bpf backend counting every task is paired with perf stat (the command's tree) and with perf stat -a (per-CPU counters, the floor)."
 		echo
 	fi
 	echo "### Targets"
@@ -516,16 +582,23 @@ report() {
 	fi
 	if [ $obs_done = 1 ] && [ -n "${O_ratio[pingpong,perf]:-}" ]; then
 		local w m p label
-		for w in pingpong spin; do
-			# All-tasks mode has no perf stat twin: it counts both ping-pong processes
-			# (every switch pays twice) where perf stat -i counts one; its figure
-			# stands in the table above without a verdict.
+		for w in pingpong spin forks; do
+			# The perf engine counting all tasks has no perf stat twin: it counts both
+			# ping-pong processes (every switch pays twice) where perf stat -i counts
+			# one; its figure stands in the table above without a verdict.
 			for m in pmutop_children:perf:"-- CMD vs perf stat" \
-				pmutop_cmd:perf_noinherit:"-i -- CMD vs perf stat -i"; do
+				pmutop_cmd:perf_noinherit:"-i -- CMD vs perf stat -i" \
+				pmutop_pid:perf_pid:"-p PID vs perf stat -p PID" \
+				pmutop_bpf:perf:"bpf, all tasks, vs perf stat -- CMD" \
+				pmutop_bpf:perf_all:"(extra) bpf, all tasks, vs perf stat -a (the floor)"; do
 				IFS=: read -r m p label <<<"$m"
-				echo "| $w, $label: observer effect no worse (3% noise allowance) | time under perf stat / under pmutop, median of $obs_reps paired repetitions: $(calc "${O_pair[$w,$m]}" 3) (ratios to alone: pmutop $(calc "${O_ratio[$w,$m]}" 3), perf stat $(calc "${O_ratio[$w,$p]}" 3)) | $(verdict "${O_pair[$w,$m]} >= 0.97") |"
+				[ -n "${O_pair[$w,$m,$p]:-}" ] || continue
+				echo "| $w, $label: pmutop at most 3% slower | time under perf stat / under pmutop, median of $obs_reps paired repetitions: $(calc "${O_pair[$w,$m,$p]}" 3), spread ${O_spread[$w,$m,$p]} (ratios to alone: pmutop $(calc "${O_ratio[$w,$m]}" 3), perf stat $(calc "${O_ratio[$w,$p]}" 3)) | $(verdict "${O_pair[$w,$m,$p]} >= 0.97") |"
 			done
 		done
+	fi
+	if [ -n "${B_ns[5]:-}" ]; then
+		echo "| (extra) bpf program per context switch (run_time_ns / run_cnt, 1 / 5 / 8 events; this script's bound: 1 us at 5) | ${B_ns[1]:-?} / ${B_ns[5]:-?} / ${B_ns[8]:-?} ns over ${B_cnt[1]:-?} / ${B_cnt[5]:-?} / ${B_cnt[8]:-?} runs | $(verdict "${B_ns[5]} <= 1000") |"
 	fi
 	echo "| 1000 idle: first block < 200 ms | $(ms "$U_first" 1) ms (the block covers $U_cover s of the $interval s interval) | $(verdict "$U_first < 0.2") |"
 	echo "| (extra) first block: a one-thread busy loop shows <= 100% CPU (+5 for the timer's jitter) | $U_busycpu% | $(verdict "\"$U_busycpu\" != \"nan\" && $U_busycpu + 0 <= 105") |"

@@ -66,10 +66,34 @@ static int spin(long n)
 	return 0;
 }
 
+static int forks(long n)
+{
+	for (long i = 0; i < n; i += 2) {
+		pid_t k[2];
+		for (int j = 0; j < 2; j++) {
+			k[j] = fork();
+			if (k[j] < 0)
+				return -1;
+			if (k[j] == 0) {
+				static char page[16 * 4096];
+				for (unsigned p = 0; p < sizeof(page); p += 4096)
+					page[p] = 1;
+				_exit(page[0] == 1 ? 0 : 1);
+			}
+		}
+		for (int j = 0; j < 2; j++) {
+			int st;
+			if (waitpid(k[j], &st, 0) != k[j] || !WIFEXITED(st) || WEXITSTATUS(st))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fputs("usage: workload pingpong|spin COUNT [RESULTFILE]\n", stderr);
+		fputs("usage: workload pingpong|spin|forks COUNT [RESULTFILE]\n", stderr);
 		return 2;
 	}
 	long n = atol(argv[2]);
@@ -79,6 +103,8 @@ int main(int argc, char **argv)
 		err = pingpong(n);
 	else if (strcmp(argv[1], "spin") == 0)
 		err = spin(n);
+	else if (strcmp(argv[1], "forks") == 0)
+		err = forks(n);
 	double dt = now() - t0;
 	if (err) {
 		fprintf(stderr, "workload: %s failed\n", argv[1]);

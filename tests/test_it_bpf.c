@@ -466,6 +466,19 @@ static void cpu_identity(unsigned max_tasks)
 				 ev, max_tasks, sum[0], sum[1], sum[2], cpu[0], cpu[1], cpu[2]);
 		assert_true(cpu[0] > 0); /* 20 processes ran, switched and faulted */
 	}
+	/* One group: its members' times are its leader's, to the nanosecond, in every sum
+	 * (the program reads the leader's times only). */
+	for (unsigned ev = 1; ev < 3; ev++) {
+		for (size_t k = 0; k < n; k++)
+			if (v[k].ev[ev].ena != v[k].ev[0].ena || v[k].ev[ev].run != v[k].ev[0].run)
+				fail_msg("task %u, event %u: enabled/running %llu/%llu, leader's "
+					 "%llu/%llu",
+					 tids[k], ev, v[k].ev[ev].ena, v[k].ev[ev].run,
+					 v[k].ev[0].ena, v[k].ev[0].run);
+		for (int c = 0; c < np; c++)
+			assert_true(l[c].ev[ev].ena == l[c].ev[0].ena &&
+				    l[c].idle[ev].run == l[c].idle[0].run);
+	}
 	bpfcount_free(b);
 	evset_free(&set);
 }

@@ -72,13 +72,19 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	struct pmutop_bpf *s = b->skel;
 	s->rodata->nev = b->nev;
 	unsigned ev = 0, nlive = 0;
-	for (unsigned g = 0; g < specs->n; g++)
+	for (unsigned g = 0; g < specs->n; g++) {
+		unsigned src = PMUTOP_BPF_MAXEV; /* the group's first live member: its times are
+						    the group's */
 		for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
 			b->at_switch[ev] = is_at_switch(&specs->g[g].ev[k]);
 			s->rodata->at_switch[ev] = b->at_switch[ev];
+			if (b->counts[ev] && src == PMUTOP_BPF_MAXEV)
+				src = ev;
+			s->rodata->time_of[ev] = (unsigned char)(src < PMUTOP_BPF_MAXEV ? src : ev);
 			if (b->counts[ev])
 				s->rodata->live[nlive++] = (unsigned char)ev;
 		}
+	}
 	s->rodata->nlive = nlive;
 	int err = bpf_map__set_max_entries(s->maps.counters, (unsigned)b->npossible * b->nev);
 	if (!err)

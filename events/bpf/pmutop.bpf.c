@@ -24,6 +24,10 @@ const volatile unsigned int nev = 0;
 const volatile unsigned char at_switch[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned int nlive = 0;
 const volatile unsigned char live[PMUTOP_BPF_MAXEV] = {};
+/* Per event: the first live member of its group, whose enabled and running times are
+ * every member's (a group is scheduled as one). Only that one's times are read: the
+ * others' count alone, which spares a clock read per member at each switch. */
+const volatile unsigned char time_of[PMUTOP_BPF_MAXEV] = {};
 
 /* key cpu * nev + event; max_entries set by the loader */
 struct {
@@ -115,7 +119,7 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw, u
 	struct pmutop_bpf_last *l = bpf_map_lookup_elem(&last, &zero);
 	if (!l)
 		return;
-	unsigned int tid = BPF_CORE_READ(t, pid);
+	unsigned int tid = t->pid; /* a BTF pointer: read directly, no probe_read */
 	bool primed = l->primed;
 	/* t is not the task the last seen switch brought in: a switch in between was not
 	 * seen, and who ran since the last read is not known. */
@@ -143,13 +147,29 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw, u
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
 										: l->unattr;
+	unsigned int timed = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
 		if (i >= PMUTOP_BPF_MAXEV)
 			break;
 		struct bpf_perf_event_value v;
-		if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
-			continue;
+		unsigned int src = time_of[i];
+		/* Its own times when the source's were not read here (not open on this
+		 * CPU). */
+		if (src != timed || src >= PMUTOP_BPF_MAXEV) {
+			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
+				continue;
+			if (src == i)
+				timed = i;
+		} else {
+			/* The count, or a negative errno in its place. */
+			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
+			if (c < 0 && c >= -4095)
+				continue;
+			v.counter = (unsigned long long)c;
+			v.enabled = l->ev[src].ena;
+			v.running = l->ev[src].run;
+		}
 		struct pmutop_bpf_ev *p = &l->ev[i];
 		/* A counter reopened (user-only mode switched) starts again from zero. An
 		 * at_switch event counts a task's own switch (own), anticipated at the read
@@ -187,7 +207,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	account(prev, prev_state == TASK_DEAD_STATE, true, BPF_CORE_READ(next, pid));
+	account(prev, prev_state == TASK_DEAD_STATE, true, next->pid);
 	return 0;
 }
 
