@@ -5,10 +5,11 @@
  * a 1 MiB value limit): an endless recursive query is the user's own, not a bug.
  *
  * Checks: 0, or -EINVAL with one line of error; the recording is opened read-only, so it
- * stays byte for byte as it was, and nothing else appears in its folder (the harness runs
+ * stays byte for byte as it was, and nothing else appears in its folder (the query runs
  * in that folder: VACUUM INTO 'x' or ATTACH 'x' would make a file there). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define STEP_BUDGET 200000 /* progress callbacks of 100 VM steps each */
 
 static char dir[64], path[96];
+static int home = -1; /* the folder libFuzzer was started in: its corpus and artifacts */
 static unsigned char orig[1 << 16];
 static size_t norig;
 static unsigned long steps;
@@ -64,8 +66,6 @@ static void setup(void)
 	FILE *f = fopen(path, "wbe");
 	if (!f || fwrite(orig, 1, norig, f) != norig || fclose(f))
 		abort();
-	if (chdir(dir))
-		abort();
 }
 
 static int budget(void *cls)
@@ -98,6 +98,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!dir[0])
 		setup();
+	/* In the recording's folder during the query only: VACUUM INTO 'x' lands there. */
+	if (home < 0 && (home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		abort();
+	if (chdir(dir))
+		abort();
 	char *sql = malloc(size + 1);
 	if (!sql)
 		return 0;
@@ -119,6 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(out);
 	sqlite3_close(db);
 	free(sql);
+	if (fchdir(home))
+		abort();
 	if (rc != 0 && rc != -EINVAL)
 		abort();
 	if (rc) {
