@@ -14,6 +14,7 @@
 #include "recfmt.h"
 #include "recpack.h"
 #include "recsql.h"
+#include "text.h"
 
 struct ptask {
 	int64_t id;
@@ -55,9 +56,13 @@ struct replay {
 	size_t reccap;
 };
 
+/* what may be SQLite's message quoting the file's own bytes (a damaged schema): one line,
+ * nothing that steers a terminal. */
 static int damaged(struct replay *p, char *err, size_t len, const char *what)
 {
-	snprintf(err, len, "%s: damaged recording: %s", p->path, what);
+	char safe[256];
+	text_sanitize(what, safe, sizeof(safe), true);
+	snprintf(err, len, "%s: damaged recording: %s", p->path, safe);
 	return -EINVAL;
 }
 
