@@ -682,7 +682,8 @@ int recsql_query(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errl
 	}
 	/* The file is opened read-only, but VACUUM INTO writes a new file all the same. */
 	if (!sqlite3_stmt_readonly(st)) {
-		snprintf(err, errlen, "--sql: only a statement that reads: this one writes");
+		snprintf(err, errlen,
+			 "--sql: this statement writes, and the recording is opened readonly");
 		goto out;
 	}
 	if (another_statement(db, tail)) {

@@ -470,7 +470,15 @@ int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
 {
 	sqlite3_stmt *st = dir > 0 ? p->next : p->prev;
 	sqlite3_bind_int64(st, 1, (int64_t)seq);
-	return one_seq(st, out);
+	uint64_t to;
+	int rc = one_seq(st, &to);
+	/* A damaged b-tree can answer seq itself, or one behind it: stepping on would never
+	 * end. */
+	if (rc == 0 && (dir > 0 ? to <= seq : to >= seq))
+		rc = -ENOENT;
+	if (rc == 0)
+		*out = to;
+	return rc;
 }
 
 int replay_find(struct replay *p, double wall, uint64_t *out)
