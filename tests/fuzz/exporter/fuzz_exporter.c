@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -74,13 +73,15 @@ static void setup(void)
 	auth_x = start(yml);
 }
 
-/* The request lines of the input that a 200 could answer: GET or HEAD of /metrics. */
-static int asks_metrics(const char *in)
+/* What a 200 needs somewhere in the request: GET or HEAD (libmicrohttpd reads a method
+ * up to a NUL: "GET\0x" is GET to it), and /metrics. */
+static int asks_metrics(const char *in, size_t n)
 {
-	return strstr(in, "GET /metrics") || strstr(in, "HEAD /metrics");
+	return (memmem(in, n, "GET", 3) || memmem(in, n, "HEAD", 4)) &&
+	       memmem(in, n, "/metrics", 8);
 }
 
-static void check_answer(const char *in, const char *out, size_t n, int auth)
+static void check_answer(const char *in, size_t len, const char *out, size_t n, int auth)
 {
 	for (const char *p = out; p < out + n;) {
 		if (strncmp(p, "HTTP/1.", 7) != 0 || n - (size_t)(p - out) < 12) {
@@ -90,7 +91,8 @@ static void check_answer(const char *in, const char *out, size_t n, int auth)
 		int code = atoi(p + 9);
 		if (code < 100 || code > 599)
 			abort();
-		if (code == 200 && (!asks_metrics(in) || (auth && !strcasestr(in, AUTH)))) {
+		if (code == 200 &&
+		    (!asks_metrics(in, len) || (auth && !memmem(in, len, AUTH, strlen(AUTH))))) {
 			fprintf(stderr, "200 for a request that should get none\n");
 			abort();
 		}
@@ -141,12 +143,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	close(fd);
 	out[n] = '\0';
-	char *in = malloc(size);
-	if (!in)
-		abort();
-	memcpy(in, data + 1, size - 1);
-	in[size - 1] = '\0';
-	check_answer(in, out, n, auth);
-	free(in);
+	check_answer((const char *)data + 1, size - 1, out, n, auth);
 	return 0;
 }
