@@ -5,9 +5,9 @@
  * the rest is sent as it is (a request head, several, or anything), then the write side is
  * closed and every byte of the answer read.
  *
- * Checks: the server answers or closes within a deadline (a request never holds a
- * connection open), every answer is an HTTP/1.x status line, and a 200 only ever comes for
- * GET or HEAD of /metrics, on the auth exporter only with alice's Authorization header. */
+ * Checks: every answer is an HTTP/1.x status line, and a 200 only ever comes for GET or
+ * HEAD of /metrics, on the auth exporter only with alice's Authorization header. What has
+ * come within a deadline is checked; the deadline is no check of its own. */
 #include <arpa/inet.h>
 #include <crypt.h>
 #include <netinet/in.h>
@@ -129,11 +129,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	shutdown(fd, SHUT_WR);
 	size_t n = 0;
 	for (;;) {
+		/* A request cut short in its body is the server's until its idle timeout
+		 * (EXPORTER_IDLE_SECONDS, as designed; test_it_prometheus times the gate): how
+		 * soon that comes on a loaded machine says nothing about the parsing. */
 		struct pollfd p = {.fd = fd, .events = POLLIN};
-		if (poll(&p, 1, DEADLINE_MS) != 1) {
-			fprintf(stderr, "no answer and no close in %d ms\n", DEADLINE_MS);
-			abort();
-		}
+		if (poll(&p, 1, DEADLINE_MS) != 1)
+			break;
 		ssize_t r = recv(fd, out + n, sizeof(out) - 1 - n, 0);
 		if (r <= 0)
 			break;
