@@ -473,8 +473,8 @@ int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
 	uint64_t to;
 	int rc = one_seq(st, &to);
 	/* A damaged b-tree can answer seq itself, or one behind it: stepping on would never
-	 * end. */
-	if (rc == 0 && (dir > 0 ? to <= seq : to >= seq))
+	 * end. Signed, as SQLite orders them (a damaged file can hold seq -94). */
+	if (rc == 0 && (dir > 0 ? (int64_t)to <= (int64_t)seq : (int64_t)to >= (int64_t)seq))
 		rc = -ENOENT;
 	if (rc == 0)
 		*out = to;

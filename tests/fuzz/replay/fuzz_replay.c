@@ -101,7 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t first, last, seq;
 	double wfirst, wlast;
 	if (replay_span(p, &first, &last, &wfirst, &wlast) == 0) {
-		if (first > last)
+		/* Signed, as SQLite orders them: a damaged file can hold seq -94. */
+		if ((int64_t)first > (int64_t)last)
 			abort();
 		seq = first;
 		for (int n = 0; n < MAX_TICKS; n++) {
@@ -119,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint64_t next;
 			if (replay_step(p, seq, 1, &next) != 0)
 				break;
-			if (next <= seq)
+			if ((int64_t)next <= (int64_t)seq)
 				abort();
 			seq = next;
 		}
