@@ -656,6 +656,15 @@ int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t e
 	return ret;
 }
 
+/* SQLite's messages quote the query and a damaged file's schema as they are: one line,
+ * nothing that steers a terminal. */
+static void one_line(char *err, size_t errlen)
+{
+	char safe[512];
+	text_sanitize(err, safe, sizeof(safe), true);
+	snprintf(err, errlen, "%s", safe);
+}
+
 int recsql_query(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
@@ -669,6 +678,12 @@ int recsql_query(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errl
 		snprintf(err, errlen, "--sql: %s",
 			 st || sqlite3_errcode(db) != SQLITE_OK ? sqlite3_errmsg(db)
 								: "no statement");
+		goto out;
+	}
+	/* The file is opened read-only, but VACUUM INTO writes a new file all the same. */
+	if (!sqlite3_stmt_readonly(st)) {
+		snprintf(err, errlen,
+			 "--sql: this statement writes, and the recording is opened readonly");
 		goto out;
 	}
 	if (another_statement(db, tail)) {
@@ -705,5 +720,7 @@ int recsql_query(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errl
 	}
 out:
 	sqlite3_finalize(st);
+	if (ret)
+		one_line(err, errlen);
 	return ret;
 }

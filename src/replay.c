@@ -14,6 +14,7 @@
 #include "recfmt.h"
 #include "recpack.h"
 #include "recsql.h"
+#include "text.h"
 
 struct ptask {
 	int64_t id;
@@ -55,9 +56,13 @@ struct replay {
 	size_t reccap;
 };
 
+/* what may be SQLite's message quoting the file's own bytes (a damaged schema): one line,
+ * nothing that steers a terminal. */
 static int damaged(struct replay *p, char *err, size_t len, const char *what)
 {
-	snprintf(err, len, "%s: damaged recording: %s", p->path, what);
+	char safe[256];
+	text_sanitize(what, safe, sizeof(safe), true);
+	snprintf(err, len, "%s: damaged recording: %s", p->path, safe);
 	return -EINVAL;
 }
 
@@ -465,7 +470,15 @@ int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
 {
 	sqlite3_stmt *st = dir > 0 ? p->next : p->prev;
 	sqlite3_bind_int64(st, 1, (int64_t)seq);
-	return one_seq(st, out);
+	uint64_t to;
+	int rc = one_seq(st, &to);
+	/* A damaged b-tree can answer seq itself, or one behind it: stepping on would never
+	 * end. Signed, as SQLite orders them (a damaged file can hold seq -94). */
+	if (rc == 0 && (dir > 0 ? (int64_t)to <= (int64_t)seq : (int64_t)to >= (int64_t)seq))
+		rc = -ENOENT;
+	if (rc == 0)
+		*out = to;
+	return rc;
 }
 
 int replay_find(struct replay *p, double wall, uint64_t *out)
