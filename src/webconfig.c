@@ -44,7 +44,8 @@ struct ctx {
 	size_t errlen;
 };
 
-static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(struct ctx *c, const yaml_node_t *n,
+						      const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
