@@ -487,21 +487,6 @@ static void watcher_sum(struct watcher *w)
 	}
 }
 
-static unsigned free_port(void)
-{
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len)) {
-		if (fd >= 0)
-			close(fd);
-		return 0;
-	}
-	close(fd);
-	return ntohs(a.sin_port);
-}
-
 /* The exporter's pmutop_cgroup_events_total for the cgroup and event, or -1 when it has
  * none (yet). */
 static double exported(unsigned port, const char *event)
@@ -593,7 +578,7 @@ static void test_short_lived_count(void **state)
 	if (bpf)
 		watcher_start(&w[4], cgb);
 	/* And /metrics under perf, where curl can read it. */
-	unsigned port = access("/usr/bin/curl", X_OK) == 0 ? free_port() : 0;
+	unsigned port = access("/usr/bin/curl", X_OK) == 0 ? testutil_free_port() : 0;
 	char listen[32];
 	snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
 	char *lp[] = {(char *)PMUTOP_BINARY,

@@ -107,18 +107,6 @@ static pid_t start_steady(void)
 	return p;
 }
 
-static unsigned free_port(void)
-{
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len))
-		return 0;
-	close(fd);
-	return ntohs(a.sin_port);
-}
-
 static pid_t spawn(char *const argv[], const char *log)
 {
 	pid_t p = fork();
@@ -211,8 +199,8 @@ static int setup(void **state)
 		return -1;
 	worker = start_worker();
 	steady = start_steady();
-	mport = free_port();
-	pport = free_port();
+	mport = testutil_free_port();
+	pport = testutil_free_port();
 	if (worker <= 0 || steady <= 0 || !mport || !pport)
 		return -1;
 	char listen[32], pids[64], path[512], cfg[512], data[600], web[64], log[600];

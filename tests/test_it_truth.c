@@ -808,18 +808,6 @@ static void worker_loop(int cmd, int ack)
 	}
 }
 
-static unsigned free_port(void)
-{
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len))
-		return 0;
-	close(fd);
-	return ntohs(a.sin_port);
-}
-
 /* METRIC{...pid="P"...event="EVENT"...} in one scrape, or -1. */
 static double scrape(unsigned port, const char *metric, pid_t pid, const char *event)
 {
@@ -899,7 +887,7 @@ static void test_exporter_known_faults(void **state)
 	}
 	close(c[0]);
 	close(d[1]);
-	unsigned port = free_port();
+	unsigned port = testutil_free_port();
 	assert_true(port > 0);
 	struct gated clock;
 	gated_start(&clock, busy_loop);

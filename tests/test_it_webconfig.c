@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include <arpa/inet.h>
 #include <crypt.h>
 #include <fcntl.h>
@@ -26,18 +28,6 @@ static char tmpdir[] = "/tmp/pmutop-webcfg-XXXXXX";
 static char cfg[256], logpath[256], cacert[256];
 static unsigned port;
 static pid_t pmutop;
-
-static unsigned free_port(void)
-{
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len))
-		return 0;
-	close(fd);
-	return ntohs(a.sin_port);
-}
 
 static pid_t spawn(char *const argv[], const char *log)
 {
@@ -126,7 +116,7 @@ static int setup(void **state)
 		"basic_auth_users:\n  alice: '%s'\n",
 		hash);
 	fclose(f);
-	port = free_port();
+	port = testutil_free_port();
 	char listen[32];
 	snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
 	char *argv[] = {PMUTOP_BINARY, "--listen", listen, "--web-config", cfg, "-d", "0.5", NULL};
@@ -251,7 +241,7 @@ static void test_prometheus_scrapes(void **state)
 	if (access("/usr/bin/prometheus", X_OK))
 		skip();
 	char path[300], pass[300], log[300], data[300], web[64], out[1 << 16], cmd[512];
-	unsigned pport = free_port();
+	unsigned pport = testutil_free_port();
 	snprintf(pass, sizeof(pass), "%s/pass", tmpdir);
 	snprintf(path, sizeof(path), "%s/prom.yml", tmpdir);
 	snprintf(log, sizeof(log), "%s/prom.log", tmpdir);
@@ -300,7 +290,7 @@ static void test_bad_config_exits_2(void **state)
 	assert_non_null(f);
 	fprintf(f, "tls_server_config:\n  cert_file: cert.pem\n  key_file: gone.pem\n");
 	fclose(f);
-	snprintf(listen, sizeof(listen), "127.0.0.1:%u", free_port());
+	snprintf(listen, sizeof(listen), "127.0.0.1:%u", testutil_free_port());
 	char *argv[] = {PMUTOP_BINARY, "--listen", listen, "--web-config", path, NULL};
 	pid_t p = spawn(argv, log);
 	int st;

@@ -14,7 +14,10 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -314,4 +317,19 @@ int testutil_tracefs_ns(bool mounted)
 	if (mounted && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) != 0)
 		return -errno;
 	return 0;
+}
+
+unsigned testutil_free_port(void)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	close(fd);
+	return ntohs(a.sin_port);
 }

@@ -27,6 +27,10 @@ bool testutil_under_valgrind(void);
  * the mapping fails (it runs in forked workers and threads). */
 void testutil_touch_pages(uint32_t n);
 
+/* A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0 and released),
+ * or 0 when none could be had. */
+unsigned testutil_free_port(void);
+
 /* Seconds on the monotonic clock. */
 double testutil_now(void);
 
