@@ -81,47 +81,6 @@ static unsigned listening_port(const char *log)
 	return port;
 }
 
-/* METRIC{...pid="pid"...event="event"...} from /metrics, or -1 (not served, no series). */
-static double scrape(unsigned port, pid_t pid, const char *event)
-{
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in a = {.sin_family = AF_INET,
-				.sin_port = htons((uint16_t)port),
-				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	const char req[] = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-	if (write(fd, req, sizeof(req) - 1) != (ssize_t)sizeof(req) - 1) {
-		close(fd);
-		return -1;
-	}
-	static char body[1 << 20];
-	size_t n = 0;
-	for (ssize_t r; n < sizeof(body) - 1 && (r = read(fd, body + n, sizeof(body) - 1 - n)) > 0;)
-		n += (size_t)r;
-	body[n] = '\0';
-	close(fd);
-	char want[64], ev[128];
-	snprintf(want, sizeof(want), "pid=\"%d\"", (int)pid);
-	snprintf(ev, sizeof(ev), "event=\"%s\"", event);
-	for (char *l = body; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		if (strncmp(l, METRIC "{", strlen(METRIC "{")) != 0)
-			continue;
-		char *eol = strchr(l, '\n'), *close_b = strchr(l, '}');
-		if (!close_b || (eol && close_b > eol))
-			continue;
-		*close_b = '\0';
-		bool hit = strstr(l, want) && strstr(l, ev);
-		*close_b = '}';
-		if (hit)
-			return strtod(close_b + 1, NULL);
-	}
-	return -1;
-}
-
 /* The batch CSV's page-faults of pid's process row, tick by tick, into v; the number of
  * ticks. */
 static unsigned csv_faults(const char *text, pid_t pid, double *v, unsigned max)
@@ -177,7 +136,7 @@ static void test_batch_record_listen(void **state)
 	unsigned nseen = 0;
 	int st = -1;
 	while (testutil_now() < end) {
-		double v = scrape(port, w, "page-faults");
+		double v = testutil_scrape(port, METRIC, w, "page-faults");
 		if (v >= 0 && nseen < 4096 && (nseen == 0 || seen[nseen - 1] != v))
 			seen[nseen++] = v;
 		if (waitpid(m, &st, WNOHANG) == m)
@@ -377,7 +336,7 @@ static void test_unit_records_and_exports(void **state)
 		if (!port)
 			port = listening_port(err);
 		/* pmutop's own process is among the busiest it counts. */
-		served = port && scrape(port, m, "task-clock") >= 0;
+		served = port && testutil_scrape(port, METRIC, m, "task-clock") >= 0;
 		testutil_nap_ms(20);
 	}
 	kill(m, SIGTERM);

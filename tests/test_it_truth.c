@@ -808,48 +808,6 @@ static void worker_loop(int cmd, int ack)
 	}
 }
 
-/* METRIC{...pid="P"...event="EVENT"...} in one scrape, or -1. */
-static double scrape(unsigned port, const char *metric, pid_t pid, const char *event)
-{
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in a = {.sin_family = AF_INET,
-				.sin_port = htons((uint16_t)port),
-				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	const char req[] = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-	if (write(fd, req, sizeof(req) - 1) != (ssize_t)sizeof(req) - 1) {
-		close(fd);
-		return -1;
-	}
-	static char body[1 << 20];
-	size_t n = 0;
-	for (ssize_t r; n < sizeof(body) - 1 && (r = read(fd, body + n, sizeof(body) - 1 - n)) > 0;)
-		n += (size_t)r;
-	body[n] = '\0';
-	close(fd);
-	char want[64], name[128], ev[128];
-	snprintf(want, sizeof(want), "pid=\"%d\"", (int)pid);
-	snprintf(ev, sizeof(ev), "event=\"%s\"", event);
-	snprintf(name, sizeof(name), "%s{", metric);
-	for (char *l = body; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		if (strncmp(l, name, strlen(name)) != 0)
-			continue;
-		char *eol = strchr(l, '\n'), *close_b = strchr(l, '}');
-		if (!close_b || (eol && close_b > eol))
-			continue;
-		*close_b = '\0';
-		bool hit = strstr(l, want) && strstr(l, ev);
-		*close_b = '}';
-		if (hit)
-			return strtod(close_b + 1, NULL);
-	}
-	return -1;
-}
-
 #define EVENTS "pmutop_process_events_total"
 
 /* The worker's page faults once pmutop has ended two more intervals: a spinner's
@@ -857,16 +815,17 @@ static double scrape(unsigned port, const char *metric, pid_t pid, const char *e
  * the deadline. */
 static double scrape_settled(unsigned port, pid_t w, pid_t clock)
 {
-	double last = scrape(port, EVENTS, clock, "task-clock"), end = testutil_now() + DEADLINE_S;
+	double last = testutil_scrape(port, EVENTS, clock, "task-clock"),
+	       end = testutil_now() + DEADLINE_S;
 	for (int ticks = 0; ticks < 2;) {
 		if (testutil_now() > end)
 			return -1;
 		testutil_nap_ms(20);
-		double v = scrape(port, EVENTS, clock, "task-clock");
+		double v = testutil_scrape(port, EVENTS, clock, "task-clock");
 		ticks += v != last;
 		last = v;
 	}
-	return scrape(port, EVENTS, w, "page-faults");
+	return testutil_scrape(port, EVENTS, w, "page-faults");
 }
 
 /* The exporter alone, compared with the truth it must equal, the worker's own count
@@ -902,10 +861,10 @@ static void test_exporter_known_faults(void **state)
 	assert_true(m > 0);
 	/* Up and counting: it serves the worker's counter. */
 	double end = testutil_now() + DEADLINE_S;
-	while (scrape(port, EVENTS, w, "page-faults") < 0 && testutil_now() < end &&
+	while (testutil_scrape(port, EVENTS, w, "page-faults") < 0 && testutil_now() < end &&
 	       waitpid(m, NULL, WNOHANG) == 0)
 		testutil_nap_ms(50);
-	if (scrape(port, EVENTS, w, "page-faults") < 0) {
+	if (testutil_scrape(port, EVENTS, w, "page-faults") < 0) {
 		char *e = keep(testutil_slurp(err));
 		fail_msg("pmutop --listen %s served no counter of pid %d: %s", listen, (int)w, e);
 	}

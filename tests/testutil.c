@@ -333,3 +333,44 @@ unsigned testutil_free_port(void)
 	close(fd);
 	return ntohs(a.sin_port);
 }
+
+double testutil_scrape(unsigned port, const char *metric, pid_t pid, const char *event)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_port = htons((uint16_t)port),
+				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	const char req[] = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+	if (write(fd, req, sizeof(req) - 1) != (ssize_t)sizeof(req) - 1) {
+		close(fd);
+		return -1;
+	}
+	static char body[1 << 20];
+	size_t n = 0;
+	for (ssize_t r; n < sizeof(body) - 1 && (r = read(fd, body + n, sizeof(body) - 1 - n)) > 0;)
+		n += (size_t)r;
+	body[n] = '\0';
+	close(fd);
+	char want[64], name[128], ev[128];
+	snprintf(want, sizeof(want), "pid=\"%d\"", (int)pid);
+	snprintf(ev, sizeof(ev), "event=\"%s\"", event);
+	snprintf(name, sizeof(name), "%s{", metric);
+	for (char *l = body; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, name, strlen(name)) != 0)
+			continue;
+		char *eol = strchr(l, '\n'), *close_b = strchr(l, '}');
+		if (!close_b || (eol && close_b > eol))
+			continue;
+		*close_b = '\0';
+		bool hit = strstr(l, want) && strstr(l, ev);
+		*close_b = '}';
+		if (hit)
+			return strtod(close_b + 1, NULL);
+	}
+	return -1;
+}

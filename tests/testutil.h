@@ -31,6 +31,10 @@ void testutil_touch_pages(uint32_t n);
  * or 0 when none could be had. */
 unsigned testutil_free_port(void);
 
+/* METRIC{...pid="PID"...event="EVENT"...}'s value in one GET /metrics from
+ * 127.0.0.1:port, or -1 (not served, no such series). */
+double testutil_scrape(unsigned port, const char *metric, pid_t pid, const char *event);
+
 /* Seconds on the monotonic clock. */
 double testutil_now(void);
 
