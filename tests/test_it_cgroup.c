@@ -76,13 +76,7 @@ static pid_t parked_child(int go[2])
 		_exit(0);
 	}
 	close(go[0]);
-	char procs[700], pid[16];
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	snprintf(pid, sizeof(pid), "%d", (int)c);
-	int fd = open(procs, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
-	close(fd);
+	testutil_cgroup_enter(dir, c);
 	return c;
 }
 
@@ -121,13 +115,9 @@ static void test_rows_know_their_cgroup(void **state)
 		pause();
 		_exit(0);
 	}
-	char procs[700], pid[16];
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	testutil_cgroup_enter(dir, child);
+	char pid[16];
 	snprintf(pid, sizeof(pid), "%d", (int)child);
-	int fd = open(procs, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
-	close(fd);
 	char got[256];
 	assert_int_equal(cgroup_of("", child, got, sizeof(got)), 0);
 	assert_string_equal(got, rel);
@@ -348,13 +338,7 @@ static pid_t parked_forker(int go[2])
 		_exit(0);
 	}
 	close(go[0]);
-	char procs[700], pid[16];
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	snprintf(pid, sizeof(pid), "%d", (int)c);
-	int fd = open(procs, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
-	close(fd);
+	testutil_cgroup_enter(dir, c);
 	return c;
 }
 

@@ -374,3 +374,14 @@ double testutil_scrape(unsigned port, const char *metric, pid_t pid, const char 
 	}
 	return -1;
 }
+
+void testutil_cgroup_enter(const char *dir, pid_t p)
+{
+	char procs[700], pid[16];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", (int)p);
+	int fd = open(procs, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
+	close(fd);
+}

@@ -35,6 +35,10 @@ unsigned testutil_free_port(void);
  * 127.0.0.1:port, or -1 (not served, no such series). */
 double testutil_scrape(unsigned port, const char *metric, pid_t pid, const char *event);
 
+/* Move process p into the cgroup at dir (a path under the cgroup2 mount) by writing
+ * its pid to dir/cgroup.procs; a cmocka failure when that cannot be done. */
+void testutil_cgroup_enter(const char *dir, pid_t p);
+
 /* Seconds on the monotonic clock. */
 double testutil_now(void);
 
