@@ -243,7 +243,7 @@ static int grown(struct parser *p, int n)
 		return -1;
 	struct node *nd = &p->e->n[n];
 	unsigned h = 0;
-	int kids[3] = {nd->a, nd->b, nd->c};
+	const int kids[3] = {nd->a, nd->b, nd->c};
 	for (int k = 0; k < 3; k++)
 		if (kids[k] >= 0 && p->e->n[kids[k]].height > h)
 			h = p->e->n[kids[k]].height;
