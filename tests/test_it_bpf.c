@@ -225,8 +225,9 @@ static long long last_value(const char *csv, pid_t pid, const char *event)
 	return v;
 }
 
-/* Both backends on one workload: each total of event equal. */
-static void side_by_side(bool faults, const char *event, long long *bpf, long long *perf)
+/* Both backends on one workload: each total of event equal. cut (when not NULL): the
+ * bpf run's output says a switch not seen cut a slice (its totals then a lower bound). */
+static void side_by_side(bool faults, const char *event, long long *bpf, long long *perf, bool *cut)
 {
 	int go = -1;
 	pid_t w = start_workload(faults, &go);
@@ -247,6 +248,8 @@ static void side_by_side(bool faults, const char *event, long long *bpf, long lo
 	close(go);
 	*bpf = last_value(b.buf, w, event);
 	*perf = last_value(p.buf, w, event);
+	if (cut)
+		*cut = strstr(b.buf, ",switch not seen,") != NULL;
 	free(b.buf);
 	free(p.buf);
 }
@@ -259,7 +262,16 @@ static void test_faults_equal(void **state)
 	long long bpf, perf, want = 0;
 	for (int i = 1; i <= NTHREADS; i++)
 		want += (long long)i * PAGES;
-	side_by_side(true, "page-faults", &bpf, &perf);
+	/* A run that a switch this kernel did not report cut (pid 1's threads here) reads a
+	 * lower bound, partial: then another, 8 at most. */
+	bool cut = true;
+	for (int tries = 1; cut; tries++) {
+		side_by_side(true, "page-faults", &bpf, &perf, &cut);
+		if (cut && (bpf > perf || tries == 8))
+			fail_msg(
+				"bpf: %lld page faults, a lower bound against perf's %lld (run %d)",
+				bpf, perf, tries);
+	}
 	assert_true(bpf >= want && bpf < want + 100);
 	assert_int_equal(bpf, perf);
 }
@@ -274,7 +286,7 @@ static void test_pingpong_equal(void **state)
 	int runs = env && atoi(env) > 0 ? atoi(env) : 1;
 	for (int run = 0; run < runs; run++) {
 		long long bpf, perf;
-		side_by_side(false, "context-switches", &bpf, &perf);
+		side_by_side(false, "context-switches", &bpf, &perf, NULL);
 		/* Each round blocks each thread once (on a CPU of its own, a thread can spin
 		 * through a few rounds: not fewer than half). */
 		assert_true(bpf >= ROUNDS);
