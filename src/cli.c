@@ -352,7 +352,8 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 	}
 	case OPT_COMMAND_OUTPUT:
 		if (!*arg) {
-			snprintf(err, errlen, "--command-output needs a file name");
+			snprintf(err, errlen,
+				 "--command-output needs a file name: --command-output FILE");
 			return -EINVAL;
 		}
 		c->command_output = arg;
