@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Run one statement over the recording at path, opened read-only (a statement that
@@ -21,6 +22,9 @@ int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t e
  * here). Format checks are the caller's. */
 struct sqlite3;
 int recsql_open(const char *path, struct sqlite3 **db, char *err, size_t errlen);
+
+/* The first column of sql's first row, or -1; *rc is SQLite's code (SQLITE_OK for a row). */
+int64_t recsql_int(struct sqlite3 *db, const char *sql, int *rc);
 
 /* Whether a -wal beside path holds pages: then the file alone is not the recording. */
 bool recsql_wal_pending(const char *path);
