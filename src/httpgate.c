@@ -99,11 +99,15 @@ static void hand(struct httpgate *g, struct httpgate_conn *c)
 }
 
 /* Under mu: a connection that has sent no whole head goes: the gate's own is closed (its
- * entry is free at once), the server's is shut down (free when the server closes it). */
+ * entry is free at once), one the server has not claimed yet is given up (its claim then
+ * fails, and the server drops it), a claimed one is shut down (free when the server closes
+ * it). */
 static void cut(struct httpgate_conn *c)
 {
 	if (c->st == C_FIRST) {
 		close(c->fd);
+		c->st = C_FREE;
+	} else if (c->st == C_HANDED) {
 		c->st = C_FREE;
 	} else {
 		shutdown(c->fd, SHUT_RDWR);
@@ -113,7 +117,7 @@ static void cut(struct httpgate_conn *c)
 
 static bool waiting(const struct httpgate_conn *c)
 {
-	return c->st == C_FIRST || c->st == C_HEAD;
+	return c->st == C_FIRST || c->st == C_HANDED || c->st == C_HEAD;
 }
 
 /* Under mu. An entry for a new socket from ss, or NULL. At a cap (the address's, or every
