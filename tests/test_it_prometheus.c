@@ -685,24 +685,74 @@ static int get_status(unsigned port)
 	return st;
 }
 
-/* Between start and the first exposition (the engine starting), a scrape gets 503 with
- * Retry-After, not a 200 with an empty body that reads as a target without series. */
-static void test_not_served_before_published(void **state)
+/* From the first request on, before any tick (the engine starting), a scrape gets
+ * pmutop's own facts (version, start time) with 200: neither a 503 nor an empty body
+ * that reads as a target without series, and no count that was not taken. */
+static void test_facts_before_first_tick(void **state)
 {
 	(void)state;
-	char err[256];
+	char err[256], cmd[256];
+	static char body[1 << 16];
 	struct exporter *x = exporter_new("127.0.0.1:0", NULL, err, sizeof(err));
 	if (!x)
 		fail_msg("%s", err);
-	assert_int_equal(get_status(exporter_port(x)), 503);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 5 http://127.0.0.1:%u/metrics",
+		 exporter_port(x));
+	assert_int_equal(sh(cmd, body, sizeof(body)), 0);
+	assert_non_null(strstr(body, "pmutop_build_info{version=\""));
+	const char *st = strstr(body, "\npmutop_start_time_seconds ");
+	assert_non_null(st);
+	double t = strtod(st + strlen("\npmutop_start_time_seconds "), NULL);
+	assert_true(fabs(t - (double)time(NULL)) < 3600);
+	assert_null(strstr(body, "pmutop_tasks"));
+	assert_null(strstr(body, "_total{"));
 	struct promacc_opts o = {.top = 10};
 	struct promacc *a = promacc_new(&o);
 	assert_non_null(a);
-	struct promtext_info in = {.version = "test"};
+	struct promtext_info in = {.version = "test", .ticked = true};
 	assert_int_equal(exporter_publish(x, a, &in), 0);
 	assert_int_equal(get_status(exporter_port(x)), 200);
+	assert_int_equal(sh(cmd, body, sizeof(body)), 0);
+	assert_non_null(strstr(body, "pmutop_tasks 0"));
 	promacc_free(a);
 	exporter_free(x);
+}
+
+/* gzip when the client accepts it (the same text, a fraction of the bytes), plain when
+ * it does not; a landing page at / that links /metrics. */
+static void test_gzip_and_landing(void **state)
+{
+	(void)state;
+	char cmd[512];
+	static char plain[1 << 20], gz[1 << 20], hdr[4096];
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -f --max-time 5 -D - -o /dev/null -H 'Accept-Encoding: gzip' "
+		 "http://127.0.0.1:%u/metrics",
+		 mport);
+	assert_int_equal(sh(cmd, hdr, sizeof(hdr)), 0);
+	assert_non_null(strcasestr(hdr, "\nContent-Encoding: gzip\r\n"));
+	assert_non_null(strcasestr(hdr, "\nVary: Accept-Encoding\r\n"));
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -f --max-time 5 -D - -o /dev/null http://127.0.0.1:%u/metrics", mport);
+	assert_int_equal(sh(cmd, hdr, sizeof(hdr)), 0);
+	assert_null(strcasestr(hdr, "Content-Encoding"));
+	/* One exposition's two forms: the bytes on the wire, and gunzip's text. */
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -f --max-time 5 -H 'Accept-Encoding: gzip' -D %s/gz.hdr "
+		 "http://127.0.0.1:%u/metrics > %s/m.gz && wc -c < %s/m.gz && gunzip -c %s/m.gz",
+		 tmpdir, mport, tmpdir, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd, gz, sizeof(gz)), 0);
+	long zbytes = strtol(gz, NULL, 10);
+	const char *text = strchr(gz, '\n');
+	assert_non_null(text);
+	assert_non_null(strstr(text, "pmutop_build_info{"));
+	assert_non_null(strstr(text, "pmutop_process_events_total{"));
+	size_t tlen = strlen(text + 1);
+	fprintf(stderr, "exposition %zu bytes, gzip %ld bytes\n", tlen, zbytes);
+	assert_true(zbytes > 0 && (size_t)zbytes * 3 < tlen);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 5 http://127.0.0.1:%u/", mport);
+	assert_int_equal(sh(cmd, plain, sizeof(plain)), 0);
+	assert_non_null(strstr(plain, "<a href=\"/metrics\">"));
 }
 
 static void test_sigterm_exits_0(void **state)
@@ -730,7 +780,8 @@ int main(void)
 		cmocka_unit_test(test_slow_and_idle_clients),
 		cmocka_unit_test(test_listening_line),
 		cmocka_unit_test(test_out_of_descriptors),
-		cmocka_unit_test(test_not_served_before_published),
+		cmocka_unit_test(test_facts_before_first_tick),
+		cmocka_unit_test(test_gzip_and_landing),
 		cmocka_unit_test(test_sigterm_exits_0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
