@@ -471,21 +471,22 @@ static void watcher_sum(struct watcher *w)
 	}
 }
 
-/* The exporter's pmutop_cgroup_events_total for the cgroup and event, or -1 when it has
- * none (yet). */
+/* The exporter's pmutop_cgroup_events_total for the cgroup and event (task-clock:
+ * pmutop_cgroup_clock_seconds_total, as nanoseconds), or -1 when it has none (yet). */
 static double exported(unsigned port, const char *event)
 {
 	char cmd[256], want[256], line[1024];
+	bool clock = strcmp(event, "task-clock") == 0;
 	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 2 http://127.0.0.1:%u/metrics", port);
-	snprintf(want, sizeof(want), "pmutop_cgroup_events_total{cgroup=\"%s\",event=\"%s\"} ", rel,
-		 event);
+	snprintf(want, sizeof(want), "pmutop_cgroup_%s_total{cgroup=\"%s\",event=\"%s\"} ",
+		 clock ? "clock_seconds" : "events", rel, event);
 	FILE *f = popen(cmd, "r");
 	if (!f)
 		return -1;
 	double v = -1;
 	while (fgets(line, sizeof(line), f))
 		if (strncmp(line, want, strlen(want)) == 0)
-			v = atof(line + strlen(want));
+			v = atof(line + strlen(want)) * (clock ? 1e9 : 1);
 	pclose(f);
 	return v;
 }

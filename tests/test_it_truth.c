@@ -819,19 +819,20 @@ static void worker_loop(int cmd, int ack)
 }
 
 #define EVENTS "pmutop_process_events_total"
+#define CLOCK "pmutop_process_clock_seconds_total"
 
 /* The worker's page faults once pmutop has ended two more intervals: a spinner's
  * task-clock, which moves at every tick (however little it ran), is the clock. -1 at
  * the deadline. */
 static double scrape_settled(unsigned port, pid_t w, pid_t clock)
 {
-	double last = testutil_scrape(port, EVENTS, clock, "task-clock"),
+	double last = testutil_scrape(port, CLOCK, clock, "task-clock"),
 	       end = testutil_now() + DEADLINE_S;
 	for (int ticks = 0; ticks < 2;) {
 		if (testutil_now() > end)
 			return -1;
 		testutil_nap_ms(20);
-		double v = testutil_scrape(port, EVENTS, clock, "task-clock");
+		double v = testutil_scrape(port, CLOCK, clock, "task-clock");
 		ticks += v != last;
 		last = v;
 	}
