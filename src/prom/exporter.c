@@ -122,8 +122,9 @@ static const struct pbuf *gzipped(struct expo *e, bool om)
 		deflateEnd(&zs);
 		e->gz_ok[om] = ok;
 	}
+	bool ok = e->gz_ok[om];
 	pthread_mutex_unlock(&e->zmu);
-	return e->gz_ok[om] ? z : NULL;
+	return ok ? z : NULL;
 }
 
 static struct httpgate_conn *gate_conn(struct MHD_Connection *conn)
