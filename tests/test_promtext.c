@@ -251,6 +251,27 @@ static void test_exact_text(void **state)
 	promacc_free(a);
 }
 
+/* Before the counters start: pmutop's facts and nothing that says a count was taken. */
+static void test_facts_only(void **state)
+{
+	(void)state;
+	struct promtext_out o = {0};
+	struct promtext_info in = {.version = "1.2.3", .start_time = 1700000000};
+	assert_int_equal(promtext_render(NULL, &in, &o), 0);
+	const char want[] =
+		"# HELP pmutop_build_info pmutop's version.\n"
+		"# TYPE pmutop_build_info gauge\n"
+		"pmutop_build_info{version=\"1.2.3\"} 1\n"
+		"# HELP pmutop_start_time_seconds When pmutop started, in seconds since "
+		"the Unix epoch.\n"
+		"# TYPE pmutop_start_time_seconds gauge\n"
+		"pmutop_start_time_seconds 1700000000\n";
+	assert_int_equal(o.text.len, sizeof(want) - 1);
+	assert_memory_equal(o.text.p, want, o.text.len);
+	assert_true(o.om.len > 6 && !memcmp(o.om.p + o.om.len - 6, "# EOF\n", 6));
+	promtext_out_free(&o);
+}
+
 static int check_with_promtool(const char *text, size_t len)
 {
 	char path[] = "/tmp/pmutop-promtext-XXXXXX", cmd[128];
@@ -565,6 +586,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_partial_marks_share),
 		cmocka_unit_test(test_exact_text),
+		cmocka_unit_test(test_facts_only),
 		cmocka_unit_test(test_promtool),
 		cmocka_unit_test(test_label_escaping),
 		cmocka_unit_test(test_accept),
