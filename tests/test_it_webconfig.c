@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,10 +34,14 @@ static pid_t pmutop;
 
 static int make_pki(void);
 
+/* Servers a test started and has not stopped yet (a failed assertion leaves them). */
+static pid_t live[8];
+
 static pid_t spawn(char *const argv[], const char *log)
 {
 	pid_t p = fork();
 	if (p == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a failed test leaves no server behind */
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -78,6 +83,11 @@ static int status(const char *scheme, const char *args, char *body, size_t cap)
 static int teardown(void **state)
 {
 	(void)state;
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i] > 0) {
+			kill(live[i], SIGKILL);
+			waitpid(live[i], NULL, 0);
+		}
 	if (pmutop > 0) {
 		kill(pmutop, SIGKILL);
 		waitpid(pmutop, NULL, 0);
@@ -375,6 +385,16 @@ static void pki_file(const char *name, const char *text)
 	fclose(f);
 }
 
+static pid_t track(pid_t p)
+{
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i] <= 0) {
+			live[i] = p;
+			break;
+		}
+	return p;
+}
+
 /* pmutop serving pki/CFG on a free port; *out_port gets the port. Ready when curl with
  * READY_ARGS gets a 200 (a bound of 20 s, not a timed assertion). */
 static pid_t serve(const char *cfgname, const char *ready_args, unsigned *out_port)
@@ -385,7 +405,7 @@ static pid_t serve(const char *cfgname, const char *ready_args, unsigned *out_po
 	*out_port = testutil_free_port();
 	snprintf(listen, sizeof(listen), "127.0.0.1:%u", *out_port);
 	char *argv[] = {PMUTOP_BINARY, "--listen", listen, "--web-config", path, "-d", "0.5", NULL};
-	pid_t p = spawn(argv, log);
+	pid_t p = track(spawn(argv, log));
 	snprintf(cmd, sizeof(cmd),
 		 "cd %s && curl -s --max-time 3 --cacert ca.pem %s -o /dev/null -w '%%{http_code}' "
 		 "https://127.0.0.1:%u/metrics",
@@ -396,8 +416,6 @@ static pid_t serve(const char *cfgname, const char *ready_args, unsigned *out_po
 			return p;
 		usleep(100 * 1000);
 	}
-	kill(p, SIGKILL);
-	waitpid(p, NULL, 0);
 	fail_msg("pmutop with %s never answered", cfgname);
 	return -1;
 }
@@ -406,6 +424,9 @@ static void stop(pid_t p)
 {
 	kill(p, SIGKILL);
 	waitpid(p, NULL, 0);
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i] == p)
+			live[i] = 0;
 }
 
 /* curl on pki's server with ARGS: the HTTP status ("000": none), the body into body. */
@@ -499,7 +520,7 @@ static void test_mtls_sans(void **state)
 	p = testutil_free_port();
 	snprintf(listen, sizeof(listen), "127.0.0.1:%u", p);
 	char *argv[] = {PMUTOP_BINARY, "--listen", listen, "--web-config", path, "-d", "0.5", NULL};
-	srv = spawn(argv, log);
+	srv = track(spawn(argv, log));
 	/* Until it answers at all (a bound of 20 s): then the answer is a 403. */
 	snprintf(cmd, sizeof(cmd),
 		 "cd %s && curl -s --max-time 3 --cacert ca.pem --cert client.pem --key client.key "
@@ -678,9 +699,8 @@ static void test_unsupported_exit_2(void **state)
 		snprintf(log, sizeof(log), "%s/bad.log", pki);
 		snprintf(listen, sizeof(listen), "127.0.0.1:%u", testutil_free_port());
 		char *argv[] = {PMUTOP_BINARY, "--listen", listen, "--web-config", path, NULL};
-		pid_t p = spawn(argv, log);
-		int st;
-		assert_int_equal(waitpid(p, &st, 0), p);
+		/* A bound of 20 s: a config wrongly accepted serves until killed. */
+		int st = testutil_reap(spawn(argv, log), 20);
 		snprintf(cmd, sizeof(cmd), "cat %s", log);
 		sh(cmd, out, sizeof(out));
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !strstr(out, cases[i].says) ||
