@@ -559,6 +559,8 @@ void webconfig_free(struct webconfig *w)
 	if (!w)
 		return;
 	free(w->cert);
+	if (w->key)
+		explicit_bzero(w->key, strlen(w->key));
 	free(w->key);
 	free(w->client_ca);
 	for (size_t i = 0; i < w->nsans; i++)
