@@ -258,6 +258,17 @@ int webtls_priorities(const struct webtls_opts *o, char *out, size_t cap, char *
 	return 0;
 }
 
+/* In the handshake: a certificate sent must chain to the trusted CAs. None sent is for
+ * the request policy to judge (GNUTLS_CERT_REQUIRE refuses it itself), which GnuTLS's own
+ * gnutls_session_set_verify_cert would refuse even under GNUTLS_CERT_REQUEST. */
+static int verify_given(gnutls_session_t s)
+{
+	unsigned n = 0, status = 0;
+	if (!gnutls_certificate_get_peers(s, &n) || n == 0)
+		return 0;
+	return gnutls_certificate_verify_peers2(s, &status) < 0 || status ? -1 : 0;
+}
+
 void webtls_session_start(void *session, enum webtls_client_auth a)
 {
 	gnutls_session_t s = session;
@@ -268,7 +279,7 @@ void webtls_session_start(void *session, enum webtls_client_auth a)
 		req = GNUTLS_CERT_REQUIRE;
 	gnutls_certificate_server_set_request(s, req);
 	if (webtls_verifies(a))
-		gnutls_session_set_verify_cert(s, NULL, 0);
+		gnutls_session_set_verify_function(s, verify_given);
 }
 
 /* One subject alternative name as Go's x509 prints it, into out; false for other kinds. */
