@@ -181,6 +181,7 @@ static void test_refused_tls(void **state)
 	refused("badca.yml", "client_ca_file holds no PEM certificate");
 	refused("certtwice.yml", "give cert_file or cert, not both");
 	refused("ratelimit.yml", "rate_limit is not supported");
+	refused("tlstwice.yml", "line 6: tls_server_config: client_auth_type is there twice");
 }
 
 static void test_refused_http(void **state)

@@ -124,6 +124,19 @@ static int read_pem(struct ctx *c, const yaml_node_t *n, const char *what, char 
 	return 0;
 }
 
+/* A key of mapping m given before pair p: go-yaml's strict mode refuses it, libyaml keeps
+ * both. */
+static bool repeated(struct ctx *c, const yaml_node_t *m, const yaml_node_pair_t *p)
+{
+	const char *ks = scalar(yaml_document_get_node(c->doc, p->key));
+	for (const yaml_node_pair_t *q = m->data.mapping.pairs.start; ks && q < p; q++) {
+		const char *qs = scalar(yaml_document_get_node(c->doc, q->key));
+		if (qs && !strcmp(qs, ks))
+			return true;
+	}
+	return false;
+}
+
 /* A YAML boolean as go-yaml v2 reads one. */
 static int boolean(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, bool *out)
 {
@@ -208,15 +221,14 @@ struct tlskeys {
 
 static int parse_sans(struct ctx *c, struct webconfig *w, yaml_node_t *v)
 {
-	const yaml_node_t *k = v;
 	if (v->type != YAML_SEQUENCE_NODE)
-		return fail(c, k, "client_allowed_sans must be a list");
+		return fail(c, v, "client_allowed_sans must be a list");
 	size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 	if (n == 0)
-		return fail(c, k, "client_allowed_sans is empty: no client certificate could pass");
+		return fail(c, v, "client_allowed_sans is empty: no client certificate could pass");
 	w->sans = calloc(n, sizeof(*w->sans));
 	if (!w->sans)
-		return fail(c, k, "out of memory");
+		return fail(c, v, "out of memory");
 	for (yaml_node_item_t *i = v->data.sequence.items.start; i < v->data.sequence.items.top;
 	     i++) {
 		yaml_node_t *e = yaml_document_get_node(c->doc, *i);
@@ -285,6 +297,8 @@ static int parse_tls(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 		int r = 0;
 		if (!ks)
 			return fail(c, k, "tls_server_config keys must be names");
+		if (repeated(c, m, p))
+			return fail(c, k, "tls_server_config: %s is there twice", ks);
 		if (!strcmp(ks, "cert_file"))
 			t.cert_file = v;
 		else if (!strcmp(ks, "key_file"))
@@ -393,6 +407,8 @@ static int parse_http(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
 		const char *ks = scalar(k);
+		if (repeated(c, m, p))
+			return fail(c, k, "http_server_config: %s is there twice", ks);
 		if (ks && !strcmp(ks, "http2")) {
 			bool on = false;
 			if (boolean(c, k, v, &on))
