@@ -675,7 +675,8 @@ static void s_client(unsigned p, const char *flag, char *proto, size_t cap)
 	snprintf(proto, cap, "%.7s", t ? t + 5 : "");
 }
 
-/* min_version: TLS13 refuses a TLS 1.2 client and lets a TLS 1.3 one in; without it (the
+/* min_version: TLS13 refuses a TLS 1.2 client and lets a TLS 1.3 one in (with the one
+ * curve of curve_preferences, not without); without it (the
  * default, TLS12) the same TLS 1.2 client is let in; max_version: TLS12 refuses TLS 1.3. */
 static void test_tls_versions(void **state)
 {
@@ -683,11 +684,16 @@ static void test_tls_versions(void **state)
 	char proto[16];
 	unsigned p;
 	pki_file("v13.yml", "tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\n"
-			    "  min_version: TLS13\n");
-	pid_t srv = serve("v13.yml", "", &p);
+			    "  min_version: TLS13\n  curve_preferences: [CurveP384]\n");
+	pid_t srv = serve("v13.yml", "--curves secp384r1", &p);
 	s_client(p, "-tls1_2", proto, sizeof(proto));
 	assert_string_equal(proto, "");
 	s_client(p, "-tls1_3", proto, sizeof(proto));
+	assert_string_equal(proto, "TLSv1.3");
+	/* curve_preferences: a client offering only X25519 finds no group in common */
+	s_client(p, "-tls1_3 -groups X25519", proto, sizeof(proto));
+	assert_string_equal(proto, "");
+	s_client(p, "-tls1_3 -groups P-384", proto, sizeof(proto));
 	assert_string_equal(proto, "TLSv1.3");
 	stop(srv);
 
