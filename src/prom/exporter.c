@@ -6,10 +6,10 @@
 #include "evclock.h"
 #include "httpgate.h"
 #include "webconfig.h"
+#include "webtls.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
