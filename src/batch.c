@@ -363,7 +363,7 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 static bool derived(const struct column *c)
 {
 	return c->kind == COL_RATIO || c->kind == COL_GHZ || c->kind == COL_CPU_PCT ||
-	       c->kind == COL_RATE;
+	       c->kind == COL_RATE || c->kind == COL_METRIC;
 }
 
 static void csv_row(struct batch *b, const struct model *m, const struct mrow *r)

@@ -25,6 +25,7 @@ enum col_kind {
 	COL_GHZ,     /* event a / running time of its group */
 	COL_RUN_PCT, /* running % of group a */
 	COL_RES,     /* resident memory, bytes */
+	COL_METRIC,  /* metric a of the model's metrics (metricbind.h) */
 };
 
 enum col_fmt {

@@ -88,6 +88,7 @@ const struct model *app_current(struct app *a)
 	m->notice = a->hdr.notice;
 	m->paused = a->hdr.paused;
 	m->exit_status = a->hdr.exit_status;
+	m->metrics = a->metrics;
 	return m;
 }
 
@@ -295,13 +296,30 @@ static void event_error_text(const struct app *a, const char *spec, int err,
 	}
 }
 
+/* The longest event spec the metrics' groups and the default set make. */
+#define EVSET_SPEC_MAX 8192
+
 /* The event set: the default groups (unless -e replaced them) and the user's. */
 int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len)
 {
 	struct evspec_err e;
 	memset(&e, 0, sizeof(e));
 	const char *base = a->cli.events ? NULL : evset_default_spec();
-	int err = evset_build(out, base, user, a->pmus, &e);
+	/* The chosen metrics' groups join the base set: never user groups, the Events pane
+	 * is the user's. */
+	char *spec = malloc(EVSET_SPEC_MAX), *mspec = malloc(EVSET_SPEC_MAX);
+	if (!spec || !mspec) {
+		free(spec);
+		free(mspec);
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	metric_bind_spec(a->metrics, base, a->pmus, mspec, EVSET_SPEC_MAX);
+	snprintf(spec, EVSET_SPEC_MAX, "%s%s%s", base ? base : "", base && *mspec ? "," : "",
+		 mspec);
+	int err = evset_build(out, *spec ? spec : NULL, user, a->pmus, &e);
+	free(spec);
+	free(mspec);
 	if (err) {
 		event_error_text(a, user && *user ? user : "(default)", err, &e, msg, len);
 		return err;
@@ -390,6 +408,11 @@ static void setup(struct app *a)
 	a->pmus = pmu_set_new("/sys", true);
 	startup_privs(&a->privs);
 	app_load_config(a);
+	if (metric_bind_load("/sys", "/proc/cpuinfo", a->cli.metrics_file, a->cli.metric_list,
+			     &a->metrics, msg, sizeof(msg))) {
+		app_say("%s\n", msg);
+		exit(2);
+	}
 	a->set = calloc(1, sizeof(*a->set));
 	if (!a->set) {
 		app_say("out of memory\n");
@@ -413,6 +436,15 @@ static void setup(struct app *a)
 	startup_privs_notice(&a->privs, pr, sizeof(pr));
 	snprintf(a->notice, sizeof(a->notice), "%s%s%s%s%s", a->cfg_note,
 		 *a->cfg_note && (*pr || *hw) ? "; " : "", pr, *pr && *hw ? "; " : "", hw);
+	/* The Top-down pane's absence, said once where the notice is. */
+	struct model sm = {.nevents = a->set->nevents,
+			   .events = a->set->events,
+			   .ngroups = a->set->specs.n,
+			   .groups = a->set->groups};
+	const char *td = metric_bind_topdown_reason(a->metrics, &sm);
+	size_t nl = strlen(a->notice);
+	if (td)
+		snprintf(a->notice + nl, sizeof(a->notice) - nl, "%s%s", nl ? "; " : "", td);
 	startup_pmu_names(a->pmus, a->pmu_names, sizeof(a->pmu_names));
 }
 
@@ -838,6 +870,7 @@ int main(int argc, char **argv)
 	if (a.set)
 		evset_free(a.set);
 	free(a.set);
+	metric_bind_free(a.metrics);
 	pmu_set_free(a.pmus);
 	return code;
 }

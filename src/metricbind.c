@@ -1,0 +1,470 @@
+/* The chosen metrics against the event set: which groups they add, which model group
+ * each one reads, and its value per row through the metric engine. */
+#include "metricbind.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "evspec.h"
+
+#define MB_IDS 64
+
+struct mb_metric {
+	unsigned idx; /* in the set */
+	enum metric_role role;
+	bool absent;	/* its group does not parse here: n/a */
+	bool pct;	/* ScaleUnit is a percentage */
+	double scale;	/* ScaleUnit's factor */
+	char name[96];	/* column id */
+	char title[16]; /* column title */
+	int group;	/* the model group holding all its events, -1 none */
+	unsigned nids;	/* its events and their model indices (-1: not in the set) */
+	const char *ids[MB_IDS];
+	int ev[MB_IDS];
+};
+
+struct metric_bind {
+	struct metric_set *set;
+	struct metric_cpu cpu;
+	struct mexpr_env env; /* literals only: for the events a metric needs */
+	unsigned n;
+	struct mb_metric *m;
+	/* The model events the indices were found in: found again when they change. */
+	const struct mevent *bound;
+	unsigned nbound;
+	char absent[96]; /* the first event that does not parse here */
+	char reason[300];
+};
+
+static bool in_groups(const char *groups, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = groups; p && *p;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && strncasecmp(p, name, n) == 0)
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static enum metric_role role_of(const struct metric_def *d)
+{
+	if (in_groups(d->groups, "TopdownL1") || in_groups(d->groups, "PipelineL1"))
+		return MROLE_TOPDOWN1;
+	if (in_groups(d->groups, "TopdownL2") || in_groups(d->groups, "PipelineL2"))
+		return MROLE_TOPDOWN2;
+	return MROLE_OTHER;
+}
+
+/* Short titles for the top-down shares, by the word perf's and the vendors' names share. */
+static void make_title(struct mb_metric *mm, const struct metric_def *d)
+{
+	static const struct {
+		const char *word, *title;
+	} known[] = {
+		{"frontend", "FRONT%"},	 {"bad_spec", "BADSP%"},   {"retiring", "RETIR%"},
+		{"backend", "BACK%"},	 {"smt_cont", "SMT%"},	   {"heavy", "HEAVY%"},
+		{"light", "LIGHT%"},	 {"mispredict", "BRMIS%"}, {"machine_clear", "CLEAR%"},
+		{"fetch_lat", "FLAT%"},	 {"fetch_band", "FBW%"},   {"memory_bound", "MEM%"},
+		{"core_bound", "CORE%"},
+	};
+	const char *t = NULL;
+	for (size_t i = 0; mm->role != MROLE_OTHER && i < sizeof(known) / sizeof(known[0]); i++)
+		if (strstr(d->name, known[i].word))
+			t = known[i].title;
+	if (t) {
+		snprintf(mm->title, sizeof(mm->title), "%s", t);
+	} else {
+		size_t k = 0;
+		for (const char *p = d->name; *p && k < 10; p++)
+			mm->title[k++] = (char)toupper((unsigned char)*p);
+		mm->title[k] = '\0';
+	}
+	/* A hybrid CPU's second core type: the same names, told apart. */
+	if (d->pmu && strcmp(d->pmu, "cpu_atom") == 0) {
+		size_t k = strlen(mm->title);
+		snprintf(mm->title + k, sizeof(mm->title) - k, "a");
+		snprintf(mm->name, sizeof(mm->name), "%s.%s", d->name, d->pmu);
+	} else {
+		snprintf(mm->name, sizeof(mm->name), "%s", d->name);
+	}
+}
+
+struct metric_bind *metric_bind_new(struct metric_set *set, const struct metric_cpu *cpu,
+				    const unsigned *idx, unsigned n)
+{
+	struct metric_bind *b = calloc(1, sizeof(*b));
+	if (!b || !(b->m = calloc(n + 1, sizeof(*b->m)))) {
+		free(b);
+		metric_set_free(set);
+		return NULL;
+	}
+	b->set = set;
+	b->cpu = *cpu;
+	b->env.literal = metric_cpu_literal;
+	b->env.ctx = &b->cpu;
+	b->env.cpuid = b->cpu.cpuid;
+	for (unsigned i = 0; i < n; i++) {
+		if (idx[i] >= metric_set_count(set))
+			continue;
+		struct mb_metric *mm = &b->m[b->n++];
+		const struct metric_def *d = metric_set_def(set, idx[i]);
+		const char *unit;
+		mm->idx = idx[i];
+		mm->role = role_of(d);
+		mm->scale = metric_scale(d, &unit);
+		mm->pct = strcmp(unit, "%") == 0;
+		mm->group = -1;
+		make_title(mm, d);
+		unsigned k = metric_set_events(set, &mm->idx, 1, &b->env, mm->ids, MB_IDS);
+		mm->nids = k < MB_IDS ? k : MB_IDS;
+	}
+	return b;
+}
+
+int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *json,
+		     const char *list, struct metric_bind **out, char *err, size_t errlen)
+{
+	struct metric_cpu cpu;
+	struct metric_set *set = metric_set_new();
+	unsigned idx[256];
+	int n = 0;
+	*out = NULL;
+	if (!set)
+		return -ENOMEM;
+	metric_cpu_detect(sysfs_root, cpuinfo, &cpu);
+	int r = metric_builtin_load(set, &cpu);
+	if (r == 0 && json) {
+		char why[300];
+		r = metric_set_load_json(set, json, why, sizeof(why));
+		if (r < 0)
+			snprintf(err, errlen, "--metrics %s: %s", json, why);
+	} else if (r) {
+		snprintf(err, errlen, "built-in metrics: %s", strerror(-r));
+	}
+	if (r >= 0) {
+		char why[300];
+		bool any_l1 = false;
+		for (unsigned i = 0; i < metric_set_count(set); i++)
+			any_l1 = any_l1 || in_groups(metric_set_def(set, i)->groups, "TopdownL1");
+		const char *sel = list ? list : any_l1 ? "TopdownL1" : NULL;
+		n = sel ? metric_set_select(set, sel, idx, 256, why, sizeof(why)) : 0;
+		if (n < 0) {
+			r = n;
+			snprintf(err, errlen,
+				 "-M: %s (built-in: TopdownL1, Basic, ipc, cache_mpki, "
+				 "branch_mpki, ghz; more with --metrics FILE.json)",
+				 why);
+		}
+	}
+	if (r < 0) {
+		metric_set_free(set);
+		return r;
+	}
+	*out = metric_bind_new(set, &cpu, idx, n > 256 ? 256 : (unsigned)n);
+	return *out ? 0 : -ENOMEM;
+}
+
+void metric_bind_free(struct metric_bind *b)
+{
+	if (!b)
+		return;
+	metric_set_free(b->set);
+	free(b->m);
+	free(b);
+}
+
+static bool is_tool(const char *ev)
+{
+	return !strcmp(ev, "duration_time") || !strcmp(ev, "user_time") ||
+	       !strcmp(ev, "system_time") || !strncmp(ev, "tool/", 5);
+}
+
+/* A group of list whose members' names include every event of mm's (tools aside). */
+static bool list_holds(const struct evspec_list *l, const struct mb_metric *mm)
+{
+	for (unsigned g = 0; g < l->n; g++) {
+		unsigned found = 0, need = 0;
+		for (unsigned j = 0; j < mm->nids; j++) {
+			if (is_tool(mm->ids[j]))
+				continue;
+			need++;
+			for (unsigned k = 0; k < l->g[g].n; k++) {
+				struct mevent e = {.name = l->g[g].ev[k].name};
+				if (metric_bind_event_is(&e, mm->ids[j])) {
+					found++;
+					break;
+				}
+			}
+		}
+		if (need && found == need)
+			return true;
+	}
+	return false;
+}
+
+int metric_bind_spec(struct metric_bind *b, const char *base, const struct pmu_set *pmus, char *out,
+		     size_t len)
+{
+	struct evspec_list have = {0};
+	struct evspec_err err;
+	size_t o = 0;
+	int ret = 0;
+	if (len)
+		out[0] = '\0';
+	b->bound = NULL;
+	if (base && *base)
+		evspec_parse(base, pmus, &have, &err);
+	for (unsigned i = 0; i < b->n && !ret; i++) {
+		struct mb_metric *mm = &b->m[i];
+		char spec[1024];
+		metric_set_group_spec(b->set, mm->idx, &b->env, spec, sizeof(spec));
+		/* Tool events are no counters: duration_time is the interval's length. */
+		char *end = strstr(spec, "}:W");
+		if (end)
+			end[3] = '\0';
+		else if (is_tool(spec) || !spec[0])
+			continue;
+		struct evspec_list one = {0};
+		memset(&err, 0, sizeof(err));
+		if (evspec_parse(spec, pmus, &one, &err)) {
+			mm->absent = true;
+			if (!b->absent[0])
+				snprintf(b->absent, sizeof(b->absent), "%s",
+					 err.token[0] ? err.token : spec);
+			continue;
+		}
+		if (list_holds(&have, mm)) {
+			evspec_list_free(&one);
+			continue;
+		}
+		/* Later metrics may read this group too. */
+		if (evspec_parse(spec, pmus, &have, &err) == 0) {
+			int w = snprintf(out + o, len - o, "%s%s", o ? "," : "", spec);
+			if (w < 0 || (size_t)w >= len - o)
+				ret = -E2BIG;
+			else
+				o += (size_t)w;
+		}
+		evspec_list_free(&one);
+	}
+	evspec_list_free(&have);
+	return ret;
+}
+
+unsigned metric_bind_count(const struct metric_bind *b)
+{
+	return b ? b->n : 0;
+}
+
+const struct metric_def *metric_bind_def(const struct metric_bind *b, unsigned k)
+{
+	return metric_set_def(b->set, b->m[k].idx);
+}
+
+enum metric_role metric_bind_role(const struct metric_bind *b, unsigned k)
+{
+	return b->m[k].role;
+}
+
+const char *metric_bind_name(const struct metric_bind *b, unsigned k)
+{
+	return b->m[k].name;
+}
+
+const char *metric_bind_title(const struct metric_bind *b, unsigned k)
+{
+	return b->m[k].title;
+}
+
+bool metric_bind_is_pct(const struct metric_bind *b, unsigned k)
+{
+	return b->m[k].pct;
+}
+
+unsigned metric_bind_count_role(const struct metric_bind *b, enum metric_role role)
+{
+	unsigned n = 0;
+	for (unsigned k = 0; b && k < b->n; k++)
+		n += b->m[k].role == role;
+	return n;
+}
+
+const char *metric_bind_topdown_reason(struct metric_bind *b, const struct model *m)
+{
+	if (!b)
+		return NULL;
+	const char *kind =
+		b->cpu.kind == MCPU_UNKNOWN ? "unknown" : metric_cpu_kind_name(b->cpu.kind);
+	bool any = false, parsed = false;
+	for (unsigned k = 0; k < b->n; k++) {
+		if (b->m[k].role != MROLE_TOPDOWN1)
+			continue;
+		any = true;
+		parsed = parsed || !b->m[k].absent;
+		if (!metric_bind_unsupported(b, m, k))
+			return NULL;
+	}
+	if (!any)
+		snprintf(b->reason, sizeof(b->reason),
+			 "no top-down: %s (this CPU: %s; -M chooses metrics)",
+			 b->cpu.kind == MCPU_UNKNOWN || b->cpu.kind == MCPU_ARM_GENERIC
+				 ? "this CPU has no top-down events"
+				 : "no level-1 metric chosen",
+			 kind);
+	else if (!parsed)
+		snprintf(b->reason, sizeof(b->reason),
+			 "no top-down: %s's events are not on this machine ('%s' unknown)", kind,
+			 b->absent);
+	else
+		snprintf(b->reason, sizeof(b->reason),
+			 "no top-down: %s's events cannot be counted here", kind);
+	return b->reason;
+}
+
+const struct metric_cpu *metric_bind_cpu(const struct metric_bind *b)
+{
+	return &b->cpu;
+}
+
+bool metric_bind_event_is(const struct mevent *e, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(e->name, name, n) != 0)
+		return false;
+	/* "cycles:W": the group's modifiers, not a libpfm4 "PMU::EVENT". */
+	return e->name[n] == '\0' || (e->name[n] == ':' && e->name[n + 1] != ':' &&
+				      !strchr(e->name + n + 1, ':') && !strchr(name, ':'));
+}
+
+/* An event of group g called name (a hybrid sum before its instances), or -1. */
+static int event_in(const struct model *m, unsigned g, const char *name)
+{
+	int found = -1;
+	for (unsigned e = 0; e < m->nevents; e++) {
+		if (m->events[e].group != g || !metric_bind_event_is(&m->events[e], name))
+			continue;
+		if (m->events[e].logical)
+			return (int)e;
+		if (found < 0)
+			found = (int)e;
+	}
+	return found;
+}
+
+/* Each metric reads one group, the first that holds all its events: counts from one
+ * window, as perf reads a metric's weak group. */
+static void bind_model(struct metric_bind *b, const struct model *m)
+{
+	for (unsigned i = 0; i < b->n; i++) {
+		struct mb_metric *mm = &b->m[i];
+		mm->group = -1;
+		for (unsigned j = 0; j < mm->nids; j++)
+			mm->ev[j] = -1;
+		for (unsigned g = 0; g < m->ngroups && mm->group < 0 && !mm->absent; g++) {
+			unsigned j = 0;
+			for (; j < mm->nids; j++)
+				if (!is_tool(mm->ids[j]) && event_in(m, g, mm->ids[j]) < 0)
+					break;
+			if (j < mm->nids)
+				continue;
+			mm->group = (int)g;
+			for (j = 0; j < mm->nids; j++)
+				mm->ev[j] = is_tool(mm->ids[j]) ? -1 : event_in(m, g, mm->ids[j]);
+		}
+	}
+	b->bound = m->events;
+	b->nbound = m->nevents;
+}
+
+struct lookup_ctx {
+	const struct metric_cpu *cpu;
+	const struct mb_metric *mm;
+	const struct model *m;
+	const struct mrow *r;
+};
+
+static int lookup(void *ctx, const char *name, struct mval *out)
+{
+	const struct lookup_ctx *c = ctx;
+	memset(out, 0, sizeof(*out));
+	if (strcmp(name, "duration_time") == 0) {
+		out->v = (struct val){.v = c->m->elapsed * 1e9, .state = VAL_EXACT, .run_pm = 1000};
+		return 0;
+	}
+	for (unsigned j = 0; j < c->mm->nids; j++) {
+		if (c->mm->ev[j] >= 0 && (unsigned)c->mm->ev[j] < c->m->nevents &&
+		    strcmp(c->mm->ids[j], name) == 0) {
+			out->v = c->r->v[c->mm->ev[j]];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int literal(void *ctx, const char *name, double *out)
+{
+	const struct lookup_ctx *c = ctx;
+	return metric_cpu_literal((void *)c->cpu, name, out);
+}
+
+static enum val_why why_code(const char *why, enum val_why dflt)
+{
+	if (why && strcmp(why, "per-core metric") == 0)
+		return WHY_PER_CORE;
+	if (why && strcmp(why, "division by zero") == 0)
+		return WHY_DIVZERO;
+	return dflt;
+}
+
+struct val metric_bind_value(struct metric_bind *b, const struct model *m, const struct mrow *r,
+			     unsigned k, const char **why)
+{
+	if (why)
+		*why = NULL;
+	if (!b || k >= b->n)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	if (b->bound != m->events || b->nbound != m->nevents)
+		bind_model(b, m);
+	const struct mb_metric *mm = &b->m[k];
+	if (mm->group < 0) {
+		if (why)
+			*why = "event not on this CPU";
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	}
+	struct lookup_ctx c = {.cpu = &b->cpu, .mm = mm, .m = m, .r = r};
+	struct mexpr_env env = {
+		.lookup = lookup, .literal = literal, .cpuid = b->cpu.cpuid, .ctx = &c};
+	struct mval v = metric_set_eval(b->set, mm->idx, &env,
+					r->kind == ROW_CPU ? METRIC_SCOPE_CPU : METRIC_SCOPE_TASK,
+					b->cpu.smt_on);
+	if (why)
+		*why = v.why;
+	if (val_has_number(v.v)) {
+		v.v.v *= mm->scale;
+		return v.v;
+	}
+	v.v.why = (uint8_t)why_code(v.why, (enum val_why)v.v.why);
+	return v.v;
+}
+
+bool metric_bind_unsupported(struct metric_bind *b, const struct model *m, unsigned k)
+{
+	if (!b || k >= b->n)
+		return true;
+	if (b->bound != m->events || b->nbound != m->nevents)
+		bind_model(b, m);
+	const struct mb_metric *mm = &b->m[k];
+	if (mm->group < 0)
+		return true;
+	for (unsigned j = 0; j < mm->nids; j++)
+		if (mm->ev[j] >= 0 && m->events[mm->ev[j]].status != WHY_UNSUPPORTED)
+			return false;
+	return true;
+}
