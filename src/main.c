@@ -314,7 +314,11 @@ int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, 
 		snprintf(msg, len, "out of memory");
 		return -ENOMEM;
 	}
-	metric_bind_spec(a->metrics, base, a->pmus, mspec, EVSET_SPEC_MAX);
+	/* A metric reads a group of the set that holds its events (the user's too) before
+	 * it gets one of its own. */
+	snprintf(spec, EVSET_SPEC_MAX, "%s%s%s", base ? base : "", base && user && *user ? "," : "",
+		 user ? user : "");
+	metric_bind_spec(a->metrics, spec, a->pmus, mspec, EVSET_SPEC_MAX);
 	snprintf(spec, EVSET_SPEC_MAX, "%s%s%s", base ? base : "", base && *mspec ? "," : "",
 		 mspec);
 	int err = evset_build(out, *spec ? spec : NULL, user, a->pmus, &e);

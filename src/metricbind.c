@@ -423,8 +423,8 @@ static enum val_why why_code(const char *why, enum val_why dflt)
 	return dflt;
 }
 
-struct val metric_bind_value(struct metric_bind *b, const struct model *m, const struct mrow *r,
-			     unsigned k, const char **why)
+static struct val value(struct metric_bind *b, const struct model *m, const struct mrow *r,
+			unsigned k, const char **why, bool scale)
 {
 	if (why)
 		*why = NULL;
@@ -447,7 +447,7 @@ struct val metric_bind_value(struct metric_bind *b, const struct model *m, const
 	if (why)
 		*why = v.why;
 	if (val_has_number(v.v)) {
-		v.v.v *= mm->scale;
+		v.v.v *= scale ? mm->scale : 1;
 		return v.v;
 	}
 	v.v.why = (uint8_t)why_code(v.why, (enum val_why)v.v.why);
@@ -467,4 +467,16 @@ bool metric_bind_unsupported(struct metric_bind *b, const struct model *m, unsig
 		if (mm->ev[j] >= 0 && m->events[mm->ev[j]].status != WHY_UNSUPPORTED)
 			return false;
 	return true;
+}
+
+struct val metric_bind_value(struct metric_bind *b, const struct model *m, const struct mrow *r,
+			     unsigned k, const char **why)
+{
+	return value(b, m, r, k, why, true);
+}
+
+struct val metric_bind_raw(struct metric_bind *b, const struct model *m, const struct mrow *r,
+			   unsigned k)
+{
+	return value(b, m, r, k, NULL, false);
 }

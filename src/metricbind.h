@@ -66,6 +66,10 @@ const struct metric_cpu *metric_bind_cpu(const struct metric_bind *b);
 struct val metric_bind_value(struct metric_bind *b, const struct model *m, const struct mrow *r,
 			     unsigned k, const char **why);
 
+/* The same before its unit's scale: a share is a ratio (0.4, not 40 percent). */
+struct val metric_bind_raw(struct metric_bind *b, const struct model *m, const struct mrow *r,
+			   unsigned k);
+
 /* True when metric k can never count in m: its events are not on this CPU, or every
  * one it reads is unsupported here. */
 bool metric_bind_unsupported(struct metric_bind *b, const struct model *m, unsigned k);

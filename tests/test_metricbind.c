@@ -7,10 +7,13 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "columns.h"
 #include "metricbind.h"
+#include "promacc.h"
+#include "promtext.h"
 
 #define MAXEV 32
 
@@ -372,6 +375,55 @@ static void test_bad_list(void **state)
 	metric_bind_free(b);
 }
 
+/* The exporter: a gauge family per metric, with its own HELP, its value a ratio (the
+ * screen's percent / 100) per target; a target whose value is a gap has no sample. */
+static void test_exporter(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/spr", NULL);
+	struct hand h;
+	hand_init(&h, b);
+	hand_group(&h, sw_feed, "");
+	hand_group(&h, spr_feed, ":W");
+	h.ev[0].role = ROLE_TASK_CLOCK;
+	struct mrow rows[2] = {h.proc, h.proc};
+	rows[1].pid = rows[1].tid = 43;
+	rows[1].comm = "idle";
+	struct val idle[MAXEV];
+	memcpy(idle, h.v, sizeof(idle));
+	for (unsigned e = h.gr[1].first; e < h.m.nevents; e++)
+		idle[e].v = 0;
+	rows[1].v = idle;
+	h.m.rows = rows;
+	h.m.nrows = 2;
+	struct promacc_opts o = {.top = 10};
+	struct promacc *a = promacc_new(&o);
+	assert_non_null(a);
+	assert_int_equal(promacc_update(a, &h.m, false), 0);
+	assert_int_equal(promacc_nmetrics(a), 4);
+	struct promtext_out out = {0};
+	struct promtext_info in = {.version = "test"};
+	assert_int_equal(promtext_render(a, &in, &out), 0);
+	char *text = strndup(out.text.p, out.text.len);
+	assert_non_null(text);
+	assert_non_null(strstr(text,
+			       "# HELP pmutop_process_metric_tma_retiring_ratio Slots that "
+			       "retired, over the last interval (metric tma_retiring, a ratio: "
+			       "1 is 100%).\n# TYPE pmutop_process_metric_tma_retiring_ratio "
+			       "gauge\n"));
+	const char *sample = "pmutop_process_metric_tma_retiring_ratio{pid=\"42\",comm=\"work\"} ";
+	const char *at = strstr(text, sample);
+	assert_non_null(at);
+	assert_true(strtod(at + strlen(sample), NULL) == 400000.0 / 1e6);
+	/* The idle process divided by zero: no sample, never 0. */
+	assert_null(strstr(text, "comm=\"idle\"} "));
+	assert_non_null(strstr(text, "pmutop_process_metric_tma_frontend_bound_ratio{pid=\"42\""));
+	free(text);
+	promtext_out_free(&out);
+	promacc_free(a);
+	metric_bind_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_alder_lake_rows),
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test(test_bad_list),
+		cmocka_unit_test(test_exporter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
