@@ -480,3 +480,153 @@ struct val metric_bind_raw(struct metric_bind *b, const struct model *m, const s
 {
 	return value(b, m, r, k, NULL, false);
 }
+
+/* Fields are separated by US (0x1f), records by RS (0x1e); no metric text holds either
+ * (the JSON loader and the built-in set have none: a field that does is cut). */
+#define SAVE_MAGIC "pmutop-metrics 1"
+
+static void put_field(char **p, size_t *left, const char *s, bool last)
+{
+	int w = snprintf(*p, *left, "%s%c", s ? s : "", last ? '\x1e' : '\x1f');
+	if (w > 0 && (size_t)w < *left) {
+		*p += w;
+		*left -= (size_t)w;
+	}
+}
+
+char *metric_bind_save(const struct metric_bind *b)
+{
+	size_t cap = 512 + 16 * (size_t)b->n;
+	for (unsigned i = 0; i < metric_set_count(b->set); i++) {
+		const struct metric_def *d = metric_set_def(b->set, i);
+		const char *f[] = {d->name, d->groups, d->expr, d->unit, d->pmu, d->desc};
+		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+			cap += (f[k] ? strlen(f[k]) : 0) + 1;
+		cap += 8;
+	}
+	char *out = malloc(cap), *p = out, num[64];
+	size_t left = cap;
+	if (!out)
+		return NULL;
+	put_field(&p, &left, SAVE_MAGIC, false);
+	snprintf(num, sizeof(num), "%d", (int)b->cpu.kind);
+	put_field(&p, &left, num, false);
+	snprintf(num, sizeof(num), "%d", b->cpu.smt_on);
+	put_field(&p, &left, num, false);
+	snprintf(num, sizeof(num), "%u", b->cpu.num_cpus);
+	put_field(&p, &left, num, false);
+	snprintf(num, sizeof(num), "%.17g", b->cpu.slots);
+	put_field(&p, &left, num, false);
+	put_field(&p, &left, b->cpu.pmu, false);
+	put_field(&p, &left, b->cpu.cpuid, true);
+	for (unsigned k = 0; k < b->n; k++) {
+		snprintf(num, sizeof(num), "%u", b->m[k].idx);
+		put_field(&p, &left, num, k + 1 == b->n);
+	}
+	if (!b->n)
+		put_field(&p, &left, "", true);
+	for (unsigned i = 0; i < metric_set_count(b->set); i++) {
+		const struct metric_def *d = metric_set_def(b->set, i);
+		snprintf(num, sizeof(num), "%d", (int)d->res);
+		put_field(&p, &left, d->name, false);
+		put_field(&p, &left, d->groups, false);
+		put_field(&p, &left, d->expr, false);
+		put_field(&p, &left, d->unit, false);
+		put_field(&p, &left, d->pmu, false);
+		put_field(&p, &left, num, false);
+		put_field(&p, &left, d->desc, true);
+	}
+	*p = '\0';
+	return out;
+}
+
+/* The fields of one record of text into f (at most max, pointing into text, which is
+ * cut at their ends). Returns how many, and moves *text past the record. */
+static unsigned split_record(char **text, char **f, unsigned max)
+{
+	unsigned n = 0;
+	char *p = *text;
+	char *end = strchr(p, '\x1e');
+	if (!end)
+		return 0;
+	*end = '\0';
+	*text = end + 1;
+	while (n < max) {
+		f[n++] = p;
+		char *us = strchr(p, '\x1f');
+		if (!us)
+			break;
+		*us = '\0';
+		p = us + 1;
+	}
+	return n;
+}
+
+static const char *or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+struct metric_bind *metric_bind_restore(const char *text, char *err, size_t errlen)
+{
+	char *copy = strdup(text), *p = copy, *f[8];
+	struct metric_set *set = metric_set_new();
+	struct metric_cpu cpu = {0};
+	unsigned idx[256], n = 0;
+	struct metric_bind *b = NULL;
+	if (!copy || !set) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (split_record(&p, f, 8) != 7 || strcmp(f[0], SAVE_MAGIC) != 0) {
+		snprintf(err, errlen,
+			 "the recording's metrics are not in a form this pmutop reads");
+		goto out;
+	}
+	cpu.kind = (enum metric_cpu_kind)atoi(f[1]);
+	cpu.smt_on = atoi(f[2]) != 0;
+	cpu.num_cpus = (unsigned)strtoul(f[3], NULL, 10);
+	cpu.slots = strtod(f[4], NULL);
+	snprintf(cpu.pmu, sizeof(cpu.pmu), "%s", f[5]);
+	snprintf(cpu.cpuid, sizeof(cpu.cpuid), "%s", f[6]);
+	char *chosen = strchr(p, '\x1e');
+	if (!chosen) {
+		snprintf(err, errlen, "the recording's metrics are cut short");
+		goto out;
+	}
+	*chosen = '\0';
+	for (char *q = p; *q && n < 256;) {
+		idx[n++] = (unsigned)strtoul(q, &q, 10);
+		if (*q == '\x1f')
+			q++;
+		else if (*q)
+			break;
+	}
+	p = chosen + 1;
+	while (*p) {
+		if (split_record(&p, f, 8) != 7) {
+			snprintf(err, errlen, "the recording's metrics are cut short");
+			goto out;
+		}
+		struct metric_def d = {.name = f[0],
+				       .groups = or_null(f[1]),
+				       .expr = f[2],
+				       .unit = or_null(f[3]),
+				       .pmu = or_null(f[4]),
+				       .res = (enum metric_res)atoi(f[5]),
+				       .desc = or_null(f[6])};
+		char why[200];
+		if (metric_set_add(set, &d, why, sizeof(why))) {
+			snprintf(err, errlen, "the recording's metric %.60s: %s", f[0], why);
+			goto out;
+		}
+	}
+	b = metric_bind_new(set, &cpu, idx, n);
+	set = NULL;
+	if (!b)
+		snprintf(err, errlen, "out of memory");
+out:
+	metric_set_free(set);
+	free(copy);
+	return b;
+}

@@ -27,6 +27,13 @@ enum metric_role {
 int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *json,
 		     const char *list, struct metric_bind **out, char *err, size_t errlen);
 
+/* b as text for a recording: the CPU's literals, every metric of its set (references
+ * need the ones not chosen) and which were chosen. malloc'd; NULL on -ENOMEM. */
+char *metric_bind_save(const struct metric_bind *b);
+/* A binding from metric_bind_save's text (a replay's: its events are found by name in
+ * the recorded model). NULL with one line in err when the text is not one. */
+struct metric_bind *metric_bind_restore(const char *text, char *err, size_t errlen);
+
 /* Take set (owned from now on, freed by metric_bind_free) and the metrics idx[0..n) of it
  * that were chosen. NULL on -ENOMEM (set freed then too). */
 struct metric_bind *metric_bind_new(struct metric_set *set, const struct metric_cpu *cpu,
