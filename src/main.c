@@ -412,8 +412,10 @@ static void setup(struct app *a)
 	a->pmus = pmu_set_new("/sys", true);
 	startup_privs(&a->privs);
 	app_load_config(a);
-	if (metric_bind_load("/sys", "/proc/cpuinfo", a->cli.metrics_file, a->cli.metric_list,
-			     &a->metrics, msg, sizeof(msg))) {
+	/* -e chooses the events: metrics only when -M asks for them too, as perf stat. */
+	const char *mlist = a->cli.metric_list ? a->cli.metric_list : a->cli.events ? "" : NULL;
+	if (metric_bind_load("/sys", "/proc/cpuinfo", a->cli.metrics_file, mlist, &a->metrics, msg,
+			     sizeof(msg))) {
 		app_say("%s\n", msg);
 		exit(2);
 	}
@@ -445,7 +447,9 @@ static void setup(struct app *a)
 			   .events = a->set->events,
 			   .ngroups = a->set->specs.n,
 			   .groups = a->set->groups};
-	const char *td = metric_bind_topdown_reason(a->metrics, &sm);
+	const char *td = a->cli.metric_list || !a->cli.events
+				 ? metric_bind_topdown_reason(a->metrics, &sm)
+				 : NULL;
 	size_t nl = strlen(a->notice);
 	if (td)
 		snprintf(a->notice + nl, sizeof(a->notice) - nl, "%s%s", nl ? "; " : "", td);

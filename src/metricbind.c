@@ -154,7 +154,7 @@ int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *js
 		for (unsigned i = 0; i < metric_set_count(set); i++)
 			any_l1 = any_l1 || in_groups(metric_set_def(set, i)->groups, "TopdownL1");
 		const char *sel = list ? list : any_l1 ? "TopdownL1" : NULL;
-		n = sel ? metric_set_select(set, sel, idx, 256, why, sizeof(why)) : 0;
+		n = sel && *sel ? metric_set_select(set, sel, idx, 256, why, sizeof(why)) : 0;
 		if (n < 0) {
 			r = n;
 			snprintf(err, errlen,

@@ -22,7 +22,7 @@ enum metric_role {
 
 /* The metrics for this machine: the CPU read from sysfs_root and cpuinfo, pmutop's
  * built-in set, then json (perf's file, or NULL), chosen by list as perf stat -M (NULL:
- * TopdownL1 where the set has it, else none). Returns 0, or -errno with one line in err
+ * TopdownL1 where the set has it, else none; "": none). Returns 0, or -errno with one line in err
  * (a bad file, an unknown name in list). */
 int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *json,
 		     const char *list, struct metric_bind **out, char *err, size_t errlen);
