@@ -133,7 +133,7 @@ static void test_sapphire_rapids_rows(void **state)
 	assert_null(metric_bind_topdown_reason(b, &h.m));
 	/* The pane shows the same numbers, sorted by its first share. */
 	struct pane p[8];
-	unsigned np = columns_build_panes(&h.m, false, p, 8);
+	unsigned np = metric_bind_panes(&h.m, p, 8);
 	int td = -1;
 	for (unsigned i = 0; i < np; i++)
 		if (strcmp(p[i].name, "Top-down") == 0)
@@ -165,6 +165,9 @@ static void test_sapphire_rapids_rows(void **state)
 	assert_non_null(why);
 	assert_non_null(strstr(why, "cannot be counted here"));
 	assert_null(strchr(why, '\n'));
+	np = metric_bind_panes(&h.m, p, 8);
+	for (unsigned i = 0; i < np; i++)
+		assert_string_not_equal(p[i].name, "Top-down");
 	metric_bind_free(b);
 }
 
@@ -218,7 +221,7 @@ static void test_skylake_per_core(void **state)
 	static const char *const names[] = {"tma_frontend_bound", "tma_bad_speculation",
 					    "tma_retiring", "tma_backend_bound"};
 	struct pane p[8];
-	unsigned np = columns_build_panes(&h.m, false, p, 8);
+	unsigned np = metric_bind_panes(&h.m, p, 8);
 	const struct pane *td = NULL;
 	for (unsigned i = 0; i < np; i++)
 		if (strcmp(p[i].name, "Top-down") == 0)

@@ -99,6 +99,7 @@ void app_build_panes(struct app *a)
 	 * chooser), batch mode as the setup file's columns lines say. */
 	a->npanes = columns_build_panes_all(m, a->rp ? replay_user_events(a->rp) : a->set->user,
 					    a->cfg.metrics, a->cfg.nmetrics, a->panes, MAX_PANES);
+	a->npanes += metric_bind_panes(m, a->panes + a->npanes, MAX_PANES - a->npanes);
 	a->panes_threads = m->threads;
 	if (!a->cli.batch)
 		return;

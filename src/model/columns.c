@@ -9,7 +9,6 @@
 #include <strings.h>
 
 #include "cgroup.h"
-#include "metricbind.h"
 #include "numfmt.h"
 
 int model_role(const struct model *m, enum ev_role role)
@@ -34,7 +33,6 @@ static struct val value_ghz(const struct column *c, const struct model *m, const
 static struct val value_run_pct(const struct column *c, const struct model *m,
 				const struct mrow *r);
 static struct val value_res(const struct column *c, const struct model *m, const struct mrow *r);
-static struct val value_metric(const struct column *c, const struct model *m, const struct mrow *r);
 static void text_pid(const struct mrow *r, char *buf, size_t len);
 static void text_user(const struct mrow *r, char *buf, size_t len);
 static void text_threads(const struct mrow *r, char *buf, size_t len);
@@ -188,7 +186,20 @@ static void pane_add(struct pane *p, const struct column *c)
 		p->cols[p->ncols++] = *c;
 }
 
-static void pane_start(struct pane *p, const char *name, const struct model *m)
+void columns_pane_add(struct pane *p, const struct column *c)
+{
+	pane_add(p, c);
+}
+
+void columns_pane_end(struct pane *p)
+{
+	pane_add(p, &col_res);
+	pane_add(p, &col_state);
+	pane_add(p, &col_cgroup);
+	pane_add(p, &col_cmd);
+}
+
+void columns_pane_start(struct pane *p, const char *name, const struct model *m)
 {
 	memset(p, 0, sizeof(*p));
 	p->name = name;
@@ -222,7 +233,7 @@ static bool resolve(const struct model *m, struct column *c)
 
 static void builtin_pane(const struct model *m, const struct pane_def *d, struct pane *p)
 {
-	pane_start(p, d->name, m);
+	columns_pane_start(p, d->name, m);
 	for (unsigned i = 0; i < d->n; i++) {
 		struct column c = d->cols[i];
 		if (resolve(m, &c))
@@ -290,7 +301,7 @@ static struct column event_column(const struct model *m, unsigned e, const char 
  * dialog numbers them: the user's groups only, from 1. */
 static void events_pane(const struct model *m, struct pane *p)
 {
-	pane_start(p, "Events", m);
+	columns_pane_start(p, "Events", m);
 	unsigned ord = 0;
 	for (unsigned g = 0; g < m->ngroups; g++) {
 		if (!m->groups[g].user)
@@ -415,45 +426,6 @@ static void add_metrics(const struct model *m, const struct user_metric *um, uns
 static unsigned build_panes(const struct model *m, bool user_events, struct pane *out,
 			    unsigned max);
 
-/* The metrics of one role as columns: their ids and titles are the binding's. */
-static void metric_pane(const struct model *m, const char *name, enum metric_role role,
-			struct pane *p)
-{
-	pane_start(p, name, m);
-	unsigned first = p->ncols;
-	for (unsigned k = 0; k < metric_bind_count(m->metrics); k++) {
-		if (metric_bind_role(m->metrics, k) != role)
-			continue;
-		const char *title = metric_bind_title(m->metrics, k);
-		const struct metric_def *d = metric_bind_def(m->metrics, k);
-		struct column c = {.name = metric_bind_name(m->metrics, k),
-				   .title = title,
-				   .width = (int)strlen(title) + 2 < 7 ? 7 : (int)strlen(title) + 2,
-				   .desc_first = true,
-				   .kind = COL_METRIC,
-				   .a = (int)k,
-				   .b = -1,
-				   .mul = 1,
-				   .value = value_metric,
-				   .help = d->desc ? d->desc : d->name};
-		if (metric_bind_is_pct(m->metrics, k)) {
-			c.fmt = FMT_PCT;
-			c.format = column_fmt_ratio_pct;
-		} else {
-			c.fmt = FMT_RATIO;
-			c.format = column_fmt_ratio;
-		}
-		pane_add(p, &c);
-	}
-	pane_add(p, &col_res);
-	pane_add(p, &col_state);
-	pane_add(p, &col_cgroup);
-	pane_add(p, &col_cmd);
-	/* Sorted by the first metric: Top-down's first share, or the first one chosen. */
-	if (p->cols[first].kind == COL_METRIC)
-		p->sort_default = (int)first;
-}
-
 unsigned columns_build_panes_all(const struct model *m, bool user_events,
 				 const struct user_metric *um, unsigned nmetrics, struct pane *out,
 				 unsigned max)
@@ -492,10 +464,6 @@ static unsigned build_panes(const struct model *m, bool user_events, struct pane
 	for (size_t i = 0; i < ARRAY_SIZE(pane_defs) && n < max; i++)
 		if (model_role(m, pane_defs[i].need) >= 0)
 			builtin_pane(m, &pane_defs[i], &out[n++]);
-	if (metric_bind_count_role(m->metrics, MROLE_TOPDOWN1) && n < max)
-		metric_pane(m, "Top-down", MROLE_TOPDOWN1, &out[n++]);
-	if (metric_bind_count_role(m->metrics, MROLE_OTHER) && n < max)
-		metric_pane(m, "Metrics", MROLE_OTHER, &out[n++]);
 	return n;
 }
 
@@ -569,11 +537,6 @@ static struct val value_run_pct(const struct column *c, const struct model *m, c
 	return (struct val){.v = v.run_pm / 10.0, .state = VAL_EXACT, .run_pm = 1000};
 }
 
-static struct val value_metric(const struct column *c, const struct model *m, const struct mrow *r)
-{
-	return metric_bind_value(m->metrics, m, r, (unsigned)c->a, NULL);
-}
-
 struct val column_value(const struct column *c, const struct model *m, const struct mrow *r)
 {
 	return c->value(c, m, r);
@@ -589,9 +552,9 @@ bool pane_unsupported(const struct model *m, const struct pane *p)
 	bool any = false;
 	for (unsigned i = 0; i < p->ncols; i++) {
 		const struct column *c = &p->cols[i];
-		if (c->kind == COL_METRIC) {
+		if (c->never) {
 			any = true;
-			if (!metric_bind_unsupported(m->metrics, m, (unsigned)c->a))
+			if (!c->never(c, m))
 				return false;
 			continue;
 		}

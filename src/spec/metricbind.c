@@ -36,7 +36,6 @@ struct metric_bind {
 	/* The model events the indices were found in: found again when they change. */
 	const struct mevent *bound;
 	unsigned nbound;
-	char absent[96]; /* the first event that does not parse here */
 	char reason[300];
 };
 
@@ -235,9 +234,6 @@ int metric_bind_spec(struct metric_bind *b, const char *base, const struct pmu_s
 		memset(&err, 0, sizeof(err));
 		if (evspec_parse(spec, pmus, &one, &err)) {
 			mm->absent = true;
-			if (!b->absent[0])
-				snprintf(b->absent, sizeof(b->absent), "%s",
-					 err.token[0] ? err.token : spec);
 			continue;
 		}
 		if (list_holds(&have, mm)) {
@@ -320,8 +316,7 @@ const char *metric_bind_topdown_reason(struct metric_bind *b, const struct model
 			 kind);
 	else if (!parsed)
 		snprintf(b->reason, sizeof(b->reason),
-			 "no top-down: %s's events are not on this machine ('%s' unknown)", kind,
-			 b->absent);
+			 "no top-down: %s's events are not on this machine", kind);
 	else
 		snprintf(b->reason, sizeof(b->reason),
 			 "no top-down: %s's events cannot be counted here", kind);
@@ -629,4 +624,61 @@ out:
 	metric_set_free(set);
 	free(copy);
 	return b;
+}
+
+static struct val column_metric(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	return metric_bind_value(m->metrics, m, r, (unsigned)c->a, NULL);
+}
+
+static bool column_never(const struct column *c, const struct model *m)
+{
+	return metric_bind_unsupported(m->metrics, m, (unsigned)c->a);
+}
+
+/* The metrics of one role as columns: their ids and titles are the binding's. */
+static void metric_pane(const struct model *m, const char *name, enum metric_role role,
+			struct pane *p)
+{
+	struct metric_bind *b = m->metrics;
+	columns_pane_start(p, name, m);
+	unsigned first = p->ncols;
+	for (unsigned k = 0; k < b->n; k++) {
+		if (b->m[k].role != role)
+			continue;
+		const char *title = b->m[k].title;
+		const struct metric_def *d = metric_bind_def(b, k);
+		int w = (int)strlen(title) + 2;
+		struct column c = {.name = b->m[k].name,
+				   .title = title,
+				   .width = w < 7 ? 7 : w,
+				   .desc_first = true,
+				   .kind = COL_METRIC,
+				   .a = (int)k,
+				   .b = -1,
+				   .mul = 1,
+				   .value = column_metric,
+				   .never = column_never,
+				   .help = d->desc ? d->desc : d->name};
+		c.fmt = b->m[k].pct ? FMT_PCT : FMT_RATIO;
+		c.format = b->m[k].pct ? column_fmt_ratio_pct : column_fmt_ratio;
+		columns_pane_add(p, &c);
+	}
+	columns_pane_end(p);
+	if (p->cols[first].kind == COL_METRIC)
+		p->sort_default = (int)first;
+}
+
+unsigned metric_bind_panes(const struct model *m, struct pane *out, unsigned max)
+{
+	unsigned n = 0;
+	struct metric_bind *b = m->metrics;
+	if (!b)
+		return 0;
+	if (n < max && metric_bind_count_role(b, MROLE_TOPDOWN1) &&
+	    !metric_bind_topdown_reason(b, m))
+		metric_pane(m, "Top-down", MROLE_TOPDOWN1, &out[n++]);
+	if (n < max && metric_bind_count_role(b, MROLE_OTHER))
+		metric_pane(m, "Metrics", MROLE_OTHER, &out[n++]);
+	return n;
 }

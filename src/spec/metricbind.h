@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "columns.h"
 #include "metric.h"
 #include "metriccpu.h"
 #include "model.h"
@@ -80,6 +81,11 @@ struct val metric_bind_raw(struct metric_bind *b, const struct model *m, const s
 /* True when metric k can never count in m: its events are not on this CPU, or every
  * one it reads is unsupported here. */
 bool metric_bind_unsupported(struct metric_bind *b, const struct model *m, unsigned k);
+
+/* The Top-down pane (level-1 shares: sorted by the first; left out when none of them
+ * can count here, metric_bind_topdown_reason says why) and the Metrics pane (the other
+ * chosen metrics) for m, into out. Returns how many (at most max). */
+unsigned metric_bind_panes(const struct model *m, struct pane *out, unsigned max);
 
 /* Events e's name as the metric engine names it: its spec's name without the group's
  * modifiers ("cycles:W" is "cycles"). Whether name is that of event e. */
