@@ -155,12 +155,12 @@ static struct series *series_new(unsigned nev, unsigned nmet)
 	struct series *s = calloc(1, sz);
 	if (!s)
 		return NULL;
-	void *val = s + 1, *ena = (char *)val + nev * sizeof(double);
+	void *val = s + 1, *ena = (char *)val + (nev + nmet) * sizeof(double);
 	s->val = val;
+	s->mval = s->val + nev;
 	s->ena = ena;
 	s->run = s->ena + nev;
-	s->mval = (double *)(s->run + nev);
-	s->counted = (bool *)(s->mval + nmet);
+	s->counted = (bool *)(s->run + nev);
 	s->mhas = s->counted + nev;
 	return s;
 }
