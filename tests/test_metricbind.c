@@ -314,6 +314,40 @@ static void test_alder_lake_rows(void **state)
 	expect(&h, &h.proc, "tma_backend_bound.cpu_atom", 100 * 2000.0 / 5000);
 	expect(&h, &h.proc, "tma_bad_speculation.cpu_atom", 100 * 500.0 / 5000);
 	expect(&h, &h.proc, "tma_retiring.cpu_atom", 100 * 1000.0 / 5000);
+	/* The IPC pane's cycles, once per core PMU and summed (src/spec/hybrid.c): each
+	 * instance runs only while the task is on its kind of core. */
+	static const struct feed cyc_core[] = {{"cycles[cpu_core]", 3000}, {NULL, 0}};
+	static const struct feed cyc_atom[] = {{"cycles[cpu_atom]", 1000}, {NULL, 0}};
+	hand_group(&h, cyc_core, "");
+	hand_group(&h, cyc_atom, "");
+	unsigned ic = h.m.nevents - 2, ia = h.m.nevents - 1, l = h.m.nevents++;
+	h.ev[l] = (struct mevent){.name = "cycles",
+				  .key = "cycles",
+				  .group = h.ev[ic].group,
+				  .role = ROLE_CYCLES,
+				  .hardware = true,
+				  .logical = true,
+				  .nsum = 2,
+				  .sum = {ic, ia}};
+	h.g[h.ev[ic].group] = (struct val_delta){.ena = 400, .run = 300};
+	h.g[h.ev[ia].group] = (struct val_delta){.ena = 400, .run = 100};
+	struct pane p[8];
+	unsigned np = metric_bind_panes(&h.m, p, 8);
+	assert_true(np >= 1);
+	assert_string_equal(p[0].name, "Top-down");
+	int c = pane_find_column(&p[0], "CORE%"), a = pane_find_column(&p[0], "ATOM%");
+	assert_true(c >= 0 && a >= 0);
+	/* Time on each core type, not multiplexing: 300 and 100 of 400 ns running. */
+	struct val vc = column_value(&p[0].cols[c], &h.m, &h.proc);
+	struct val va = column_value(&p[0].cols[a], &h.m, &h.proc);
+	assert_int_equal(vc.state, VAL_EXACT);
+	assert_true(fabs(vc.v - 75) < 1e-9 && fabs(va.v - 25) < 1e-9);
+	/* cpu_core's shares and cpu_atom's have columns of their own. */
+	assert_true(pane_find_column(&p[0], "tma_retiring") >= 0);
+	assert_true(pane_find_column(&p[0], "tma_retiring.cpu_atom") >= 0);
+	/* A thread that did not run: no share, never 0%. */
+	h.g[h.ev[ic].group].run = h.g[h.ev[ia].group].run = 0;
+	assert_int_equal(column_value(&p[0].cols[c], &h.m, &h.proc).state, VAL_EMPTY);
 	metric_bind_free(b);
 }
 

@@ -636,6 +636,58 @@ static bool column_never(const struct column *c, const struct model *m)
 	return metric_bind_unsupported(m->metrics, m, (unsigned)c->a);
 }
 
+/* A hybrid CPU's cycles are counted once per core PMU, each instance running only while
+ * the task is on that kind of core: its share of their running time is the task's share
+ * of time on that core type (residency, never multiplexing: tools/perf/Documentation/
+ * intel-hybrid.txt). a: the logical event, b: its instance. */
+static struct val column_core_share(const struct column *c, const struct model *m,
+				    const struct mrow *r)
+{
+	const struct mevent *l = &m->events[c->a];
+	uint64_t total = 0, mine = 0;
+	for (unsigned k = 0; k < l->nsum; k++) {
+		uint64_t run = r->g[m->events[l->sum[k]].group].run;
+		total += run;
+		mine += (int)k == c->b ? run : 0;
+	}
+	if (!total)
+		return val_missing(VAL_EMPTY, WHY_NONE);
+	return (struct val){
+		.v = 100.0 * (double)mine / (double)total, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+/* The share columns of the logical cycles (the IPC pane's), by core PMU. */
+static void core_share_columns(const struct model *m, struct pane *p)
+{
+	static const struct {
+		const char *pmu, *title;
+	} kinds[] = {{"[cpu_core]", "CORE%"}, {"[cpu_atom]", "ATOM%"}};
+	int l = model_role(m, ROLE_CYCLES);
+	if (l < 0 || !m->events[l].logical)
+		return;
+	for (unsigned k = 0; k < m->events[l].nsum; k++) {
+		const char *name = m->events[m->events[l].sum[k]].name;
+		for (size_t j = 0; j < sizeof(kinds) / sizeof(kinds[0]); j++) {
+			if (!strstr(name, kinds[j].pmu))
+				continue;
+			struct column c = {
+				.name = kinds[j].title,
+				.title = kinds[j].title,
+				.width = 7,
+				.desc_first = true,
+				.kind = COL_METRIC,
+				.a = l,
+				.b = (int)k,
+				.mul = 1,
+				.value = column_core_share,
+				.fmt = FMT_PCT,
+				.format = column_fmt_pct,
+				.help = "share of its time on this core type (hybrid CPU)"};
+			columns_pane_add(p, &c);
+		}
+	}
+}
+
 /* The metrics of one role as columns: their ids and titles are the binding's. */
 static void metric_pane(const struct model *m, const char *name, enum metric_role role,
 			struct pane *p)
@@ -664,6 +716,8 @@ static void metric_pane(const struct model *m, const char *name, enum metric_rol
 		c.format = b->m[k].pct ? column_fmt_ratio_pct : column_fmt_ratio;
 		columns_pane_add(p, &c);
 	}
+	if (role == MROLE_TOPDOWN1)
+		core_share_columns(m, p);
 	columns_pane_end(p);
 	if (p->cols[first].kind == COL_METRIC)
 		p->sort_default = (int)first;
