@@ -378,6 +378,21 @@ static void bind_model(struct metric_bind *b, const struct model *m)
 	b->nbound = m->nevents;
 }
 
+/* Another event set may sit where the last one was (a replay's, loaded into the same
+ * memory): the events found must still be the metric's, in its group. */
+static bool still_bound(const struct mb_metric *mm, const struct model *m)
+{
+	for (unsigned j = 0; j < mm->nids; j++) {
+		int e = mm->ev[j];
+		if (e < 0)
+			continue;
+		if ((unsigned)e >= m->nevents || (int)m->events[e].group != mm->group ||
+		    !metric_bind_event_is(&m->events[e], mm->ids[j]))
+			return false;
+	}
+	return true;
+}
+
 struct lookup_ctx {
 	const struct metric_cpu *cpu;
 	const struct mb_metric *mm;
@@ -425,7 +440,7 @@ static struct val value(struct metric_bind *b, const struct model *m, const stru
 		*why = NULL;
 	if (!b || k >= b->n)
 		return val_missing(VAL_NA, WHY_UNSUPPORTED);
-	if (b->bound != m->events || b->nbound != m->nevents)
+	if (b->bound != m->events || b->nbound != m->nevents || !still_bound(&b->m[k], m))
 		bind_model(b, m);
 	const struct mb_metric *mm = &b->m[k];
 	if (mm->group < 0) {
@@ -453,7 +468,7 @@ bool metric_bind_unsupported(struct metric_bind *b, const struct model *m, unsig
 {
 	if (!b || k >= b->n)
 		return true;
-	if (b->bound != m->events || b->nbound != m->nevents)
+	if (b->bound != m->events || b->nbound != m->nevents || !still_bound(&b->m[k], m))
 		bind_model(b, m);
 	const struct mb_metric *mm = &b->m[k];
 	if (mm->group < 0)
@@ -476,16 +491,17 @@ struct val metric_bind_raw(struct metric_bind *b, const struct model *m, const s
 	return value(b, m, r, k, NULL, false);
 }
 
-/* Fields are separated by US (0x1f), records by RS (0x1e); no metric text holds either
- * (the JSON loader and the built-in set have none: a field that does is cut). */
+/* Fields are separated by US (0x1f), records by RS (0x1e); a field's own are saved as
+ * spaces. */
 #define SAVE_MAGIC "pmutop-metrics 1"
 
 static void put_field(char **p, size_t *left, const char *s, bool last)
 {
-	int w = snprintf(*p, *left, "%s%c", s ? s : "", last ? '\x1e' : '\x1f');
-	if (w > 0 && (size_t)w < *left) {
-		*p += w;
-		*left -= (size_t)w;
+	for (; s && *s && *left > 2; s++, (*p)++, (*left)--)
+		**p = *s == '\x1e' || *s == '\x1f' ? ' ' : *s;
+	if (*left > 1) {
+		*(*p)++ = last ? '\x1e' : '\x1f';
+		(*left)--;
 	}
 }
 
