@@ -499,6 +499,27 @@ static void test_save_restore(void **state)
 	expect(&h, &h.proc, "tma_retiring", 100 * 400000.0 / 1e6);
 	free(text);
 	metric_bind_free(r);
+	/* A level-2 metric (a --metrics file's TopdownL2) shows in the Metrics pane. */
+	struct metric_set *l2 = metric_set_new();
+	struct metric_def d2 = {.name = "tma_heavy_operations",
+				.groups = "TmaL2;TopdownL2",
+				.expr = "topdown\\-heavy\\-ops / slots",
+				.unit = "100%"};
+	assert_int_equal(metric_set_add(l2, &d2, err, sizeof(err)), 0);
+	unsigned i0 = 0;
+	struct metric_bind *b2 = metric_bind_new(l2, metric_bind_cpu(b), &i0, 1);
+	assert_int_equal(metric_bind_role(b2, 0), MROLE_TOPDOWN2);
+	struct hand h2;
+	hand_init(&h2, b2);
+	static const struct feed heavy[] = {{"slots", 1000}, {"topdown-heavy-ops", 150}, {NULL, 0}};
+	hand_group(&h2, heavy, ":W");
+	struct pane p2[8];
+	assert_int_equal(metric_bind_panes(&h2.m, p2, 8), 1);
+	assert_string_equal(p2[0].name, "Metrics");
+	int hc = pane_find_column(&p2[0], "tma_heavy_operations");
+	assert_true(hc >= 0);
+	assert_true(fabs(column_value(&p2[0].cols[hc], &h2.m, &h2.proc).v - 15) < 1e-9);
+	metric_bind_free(b2);
 	/* Separators inside a field are kept out of the saved form. */
 	struct metric_set *set = metric_set_new();
 	struct metric_def d = {.name = "odd", .expr = "cycles", .desc = "a\x1f b\x1e c"};

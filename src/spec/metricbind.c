@@ -712,7 +712,9 @@ static void metric_pane(const struct model *m, const char *name, enum metric_rol
 	columns_pane_start(p, name, m);
 	unsigned first = p->ncols;
 	for (unsigned k = 0; k < b->n; k++) {
-		if (b->m[k].role != role)
+		/* Level 2 (a --metrics file's TopdownL2) goes with the other metrics. */
+		enum metric_role r = b->m[k].role == MROLE_TOPDOWN2 ? MROLE_OTHER : b->m[k].role;
+		if (r != role)
 			continue;
 		const char *title = b->m[k].title;
 		const struct metric_def *d = metric_bind_def(b, k);
@@ -748,7 +750,8 @@ unsigned metric_bind_panes(const struct model *m, struct pane *out, unsigned max
 	if (n < max && metric_bind_count_role(b, MROLE_TOPDOWN1) &&
 	    !metric_bind_topdown_reason(b, m))
 		metric_pane(m, "Top-down", MROLE_TOPDOWN1, &out[n++]);
-	if (n < max && metric_bind_count_role(b, MROLE_OTHER))
+	if (n < max &&
+	    metric_bind_count_role(b, MROLE_OTHER) + metric_bind_count_role(b, MROLE_TOPDOWN2))
 		metric_pane(m, "Metrics", MROLE_OTHER, &out[n++]);
 	return n;
 }

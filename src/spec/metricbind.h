@@ -18,7 +18,7 @@ struct metric_bind;
 enum metric_role {
 	MROLE_OTHER = 0, /* the Metrics pane */
 	MROLE_TOPDOWN1,	 /* the Top-down pane: level 1 (TopdownL1, PipelineL1) */
-	MROLE_TOPDOWN2,	 /* level 2: the detail view */
+	MROLE_TOPDOWN2,	 /* level 2: with the others in the Metrics pane, for now */
 };
 
 /* The metrics for this machine: the CPU read from sysfs_root and cpuinfo, pmutop's
@@ -84,7 +84,7 @@ bool metric_bind_unsupported(struct metric_bind *b, const struct model *m, unsig
 
 /* The Top-down pane (level-1 shares: sorted by the first; left out when none of them
  * can count here, metric_bind_topdown_reason says why) and the Metrics pane (the other
- * chosen metrics) for m, into out. Returns how many (at most max). */
+ * chosen metrics, level 2 among them) for m, into out. Returns how many (at most max). */
 unsigned metric_bind_panes(const struct model *m, struct pane *out, unsigned max);
 
 /* Events e's name as the metric engine names it: its spec's name without the group's
