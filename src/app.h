@@ -45,6 +45,7 @@
 #include "recsink.h"
 #include "replay.h"
 #include "sink.h"
+#include "source.h"
 #include "startup.h"
 #include "text.h"
 #ifdef PMUTOP_HAVE_UI
@@ -77,7 +78,9 @@ struct app {
 	struct pmu_set *pmus;
 	struct evset *set; /* heap: the engine keeps a pointer to it */
 	struct catalog *catalog;
-	struct engine *engine;
+	struct source *src;	  /* what counts: the engine's perf, bpf or cgroup ops, or a
+				     recording; swapped for perf when bpf gives up */
+	struct engine_opts eopts; /* what the engine was made with, for that swap */
 	struct loop *loop;
 	struct sinks sinks; /* every output of the run: each tick's model goes to all */
 	long ticks;	    /* intervals counted (-n) */
@@ -141,6 +144,12 @@ bool replay_ticked(struct app *a);
 bool replay_keys(struct app *a);
 /* -r -b: the next recorded tick to every sink. -1 to go on, or the exit code. */
 int replay_batch_pass(struct app *a);
+/* A control for the source (source.h): a refusal (-ENOTSUP) is one line ("not for a
+ * recording"); the bpf backend refusing an event set or a mode is swapped for perf. */
+int app_control(struct app *a, enum source_ctl what, const void *arg);
+/* The bpf backend gave up (err): perf counts set from now on, one notice line says so,
+ * and every sink goes on. 0, or -errno when perf cannot start either. */
+int app_swap_to_perf(struct app *a, const struct evset *set, int err);
 /* The current model to every sink. */
 void app_publish(struct app *a);
 /* One interval counted, then written by every sink. */

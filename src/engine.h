@@ -8,6 +8,7 @@
 
 #include "evset.h"
 #include "model.h"
+#include "source.h"
 
 struct engine;
 
@@ -60,6 +61,10 @@ const char *engine_bpf_why(int err);
  * when it may not be counted (o->failed_pid says which), -ENOMEM. */
 struct engine *engine_new(const struct evset *set, const struct engine_opts *o, int *err);
 void engine_free(struct engine *e);
+/* The engine as a source (source.h): "perf", "bpf" or "cgroup" as engine_new chose, each
+ * with its own tick, totals and controls; source_close frees the engine. The engine_*
+ * calls below are the same ops, for tests and benchmarks. */
+struct source *engine_source(struct engine *e);
 
 /* Read every group once and build the model for the interval since the last tick. */
 int engine_tick(struct engine *e);

@@ -16,6 +16,7 @@
 #include "evset.h"
 #include "evstatus.h"
 #include "model.h"
+#include "source.h"
 
 struct cmdtree;
 struct proc;
@@ -49,7 +50,10 @@ struct pending {
 	struct pending_task *t;
 };
 
+/* The perf path, the bpf backend and -G: one struct source each (engine.c's ops), over
+ * what they share: the event layout, the CPUs, the model and its rows. */
 struct engine {
+	struct source src; /* first: the ops of the backend engine_new chose */
 	const struct evset *set;
 	struct engine_opts o;
 	pid_t *pids;
@@ -138,6 +142,9 @@ static inline unsigned engine_ngroups(const struct engine *e)
 }
 
 int engine_layout(struct engine *e, const struct evset *set);
+/* The event set's layout switched (engine_set_evset's work for every backend): groups
+ * that stay keep their descriptors; the bpf backend then starts over. */
+int engine_switch_set(struct engine *e, const struct evset *set);
 /* The arrays engine_layout sizes for a set, freed. */
 void engine_layout_free(struct engine *e);
 /* After a tick: every task row's value n/c (starting) when the bpf backend started over
@@ -187,6 +194,8 @@ void discover_scan_proc(struct engine *e, pid_t pid);
 /* A single-threaded process first seen, as info (its /proc stat) has it. */
 struct task *discover_task_new(struct engine *e, pid_t pid, const struct procfs_task *info);
 bool discover_pid_gone(struct engine *e);
+/* SCOPE_PIDS with perf: a watched process has a live thread. */
+bool discover_watched_alive(const struct engine *e);
 /* -- COMMAND: its task, opened to count from its exec. 0 or -ENOMEM. */
 int discover_command(struct engine *e);
 /* Task records from each CPU (taskwatch), or none (e->watch NULL): /proc scans only. */
@@ -211,6 +220,8 @@ void fdbudget_balance(struct engine *e);
 /* Whether need more descriptors can be opened with room left for the tasks' counters
  * and for /proc. */
 bool fdbudget_room(const struct engine *e, unsigned long need);
+/* Descriptors of the perf groups (tasks, roots, CPUs, cgroups). */
+unsigned fdbudget_open_fds(const struct engine *e);
 
 /* probe.c: every task's reads, skipping those the probe finds asleep. */
 const volatile uint32_t *probe_seq(const struct engine *e, const struct counts *c);

@@ -69,7 +69,7 @@ void app_reap_child(struct app *a)
 	if (waitid(P_PID, (id_t)a->child, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
 	    si.si_pid != a->child)
 		return;
-	engine_rescan(a->engine);
+	source_control(a->src, SRC_RESCAN, NULL);
 	int st;
 	pid_t r = waitpid(a->child, &st, WNOHANG);
 	if (r == a->child) {
@@ -80,10 +80,11 @@ void app_reap_child(struct app *a)
 
 const struct model *app_current(struct app *a)
 {
+	const struct model *sm = source_model(a->src);
 	if (a->rp)
-		return replay_model(a->rp);
+		return sm;
 	struct model *m = &a->live;
-	*m = *engine_model(a->engine);
+	*m = *sm;
 	m->pmus = a->hdr.pmus;
 	m->notice = a->hdr.notice;
 	m->paused = a->hdr.paused;
@@ -142,15 +143,75 @@ static void sink_say(void *ctx, const char *line)
 /* The current model to every output: screen, batch, recording, /metrics. */
 void app_publish(struct app *a)
 {
-	sinks_write(&a->sinks, app_current(a), sink_wall_now(), sink_say, a);
+	double wall = 0;
+	if (source_control(a->src, SRC_WALL, &wall) != 0)
+		wall = sink_wall_now();
+	sinks_write(&a->sinks, app_current(a), wall, sink_say, a);
 }
 
-/* One interval counted, then written by every sink. */
+/* A line the user should see now, and in the header from now on. */
+static void app_notice(struct app *a, const char *line)
+{
+	size_t n = strlen(a->notice);
+	snprintf(a->notice + n, sizeof(a->notice) - n, "%s%s", n ? "; " : "", line);
+	a->hdr.notice = a->notice;
+	sink_say(a, line);
+}
+
+int app_swap_to_perf(struct app *a, const struct evset *set, int err)
+{
+	if (strcmp(a->src->ops->name, "bpf") != 0)
+		return err;
+	char line[256];
+	snprintf(line, sizeof(line), "the bpf backend gave up (%s): counting per task (perf)",
+		 err == -ENODEV ? "its program was closed" : engine_bpf_why(err));
+	struct engine_opts o = a->eopts;
+	o.bpf = false;
+	const struct model *was = source_model(a->src);
+	o.threads = was->threads;
+	o.user_only = was->user_only;
+	o.interval = was->interval;
+	int perr;
+	struct engine *pe = engine_new(set, &o, &perr);
+	if (!pe) {
+		snprintf(line, sizeof(line), "the bpf backend gave up and perf cannot count: %s",
+			 strerror(-perr));
+		app_notice(a, line);
+		return perr;
+	}
+	source_close(a->src);
+	a->src = engine_source(pe);
+	/* The rows of the old source are gone: the panes are made again for the new one. */
+	a->npanes = 0;
+	a->cgview.nrows = 0;
+	app_notice(a, line);
+	return 0;
+}
+
+int app_control(struct app *a, enum source_ctl what, const void *arg)
+{
+	int err = source_control(a->src, what, arg);
+	if (err == -ENOTSUP) {
+		char line[96];
+		if (!screen_message(a, source_refusal(a->src, line, sizeof(line))))
+			app_say("%s\n", line);
+	} else if (err && (what == SRC_EVSET || what == SRC_USER_ONLY)) {
+		err = app_swap_to_perf(a, what == SRC_EVSET ? arg : a->set, err);
+	}
+	return err;
+}
+
+/* One interval counted, then written by every sink. A source that gives up is swapped
+ * (bpf for perf), which counts from now: its first interval is the next tick's. */
 void app_tick(struct app *a)
 {
-	engine_tick(a->engine);
+	int err = source_tick(a->src);
+	if (err) {
+		app_swap_to_perf(a, a->set, err);
+		return;
+	}
 	a->ticks++;
-	if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
+	if (a->npanes == 0 || a->panes_threads != source_model(a->src)->threads)
 		app_build_panes(a);
 	app_publish(a);
 }
@@ -160,18 +221,22 @@ void app_totals(struct app *a)
 {
 	if (a->child > 0 && a->child_done)
 		a->hdr.exit_status = a->child_status;
-	engine_totals(a->engine);
+	source_totals(a->src);
 }
 
 static bool watched_ended(struct app *a)
 {
-	return a->child > 0 ? a->child_done
-			    : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
+	bool alive = false;
+	if (a->child <= 0 && a->cli.npids > 0)
+		source_control(a->src, SRC_WATCHED_ALIVE, &alive);
+	return a->child > 0 ? a->child_done : (a->cli.npids > 0 && !alive);
 }
 
 static unsigned app_open_fds(const void *ctx)
 {
-	return engine_open_fds(((const struct app *)ctx)->engine);
+	unsigned n = 0;
+	source_control(((const struct app *)ctx)->src, SRC_OPEN_FDS, &n);
+	return n;
 }
 
 /* Every signal pmutop takes, in one place. Returns true when the run ends now. Without
@@ -206,7 +271,7 @@ bool app_signal(struct app *a, int signo)
  * ended, its totals. Returns -1 to go on, or the run's exit code. */
 static int live_pass(struct app *a, int mask)
 {
-	bool final = engine_model(a->engine)->final;
+	bool final = source_model(a->src)->final;
 	if (!final && ((mask & LOOP_TICK) || watched_ended(a))) {
 		app_tick(a);
 		screen_ticked(a);
@@ -580,7 +645,7 @@ static void bpf_fallback(struct app *a, struct engine_opts *o, int bpf_err, int 
 			 "%sbpf backend unavailable: %s; counting per task (perf)", n ? "; " : "",
 			 engine_bpf_why(bpf_err));
 	o->bpf = false;
-	a->engine = engine_new(a->set, o, err);
+	a->src = engine_source(engine_new(a->set, o, err));
 }
 
 static void start_engine(struct app *a)
@@ -660,10 +725,13 @@ static void start_engine(struct app *a)
 	 * replayed with G later) count the cgroups themselves where perf counts the
 	 * processes. */
 	o.cgroup_rows = a->cli.cgroups || a->cli.listen || a->cli.record;
-	a->engine = engine_new(a->set, &o, &err);
-	if (!a->engine && bpf_err)
+	a->src = engine_source(engine_new(a->set, &o, &err));
+	if (!a->src && bpf_err)
 		bpf_fallback(a, &o, bpf_err, &err);
-	if (!a->engine) {
+	a->eopts = o;
+	a->eopts.failed_pid = NULL;
+	a->eopts.bpf_err = NULL;
+	if (!a->src) {
 		if (a->child > 0)
 			kill(a->child, SIGKILL);
 		if (err == -ESRCH)
@@ -688,7 +756,7 @@ static void start_engine(struct app *a)
 			waitpid(a->child, NULL, 0);
 			exit(127);
 		}
-		engine_rescan(a->engine); /* its name after the exec */
+		source_control(a->src, SRC_RESCAN, NULL); /* its name after the exec */
 		loop_watch(a->loop, cmdout_fd(a->cmdout));
 	}
 }
@@ -832,7 +900,7 @@ int main(int argc, char **argv)
 	screen_close(&a);
 	sinks_free(&a.sinks);
 	cgrows_free(a.cgrows);
-	engine_free(a.engine);
+	source_close(a.src);
 	loop_free(a.loop);
 	cmdout_free(a.cmdout);
 	if (a.set)

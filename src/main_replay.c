@@ -2,6 +2,7 @@
  * Space). Part of the composition (app.h). */
 #include "app.h"
 #include "recsql.h"
+#include "replaysrc.h"
 
 /* -r with --begin/--end: their times against the recording, or exit 2. */
 static void replay_window(struct app *a, double *begin, double *end)
@@ -89,24 +90,24 @@ static int replay_batch_sink(struct app *a)
 int replay_batch_pass(struct app *a)
 {
 	struct replay_batch *b = &a->rb;
-	char err[512];
-	int r = replay_goto(a, b->seq, err, sizeof(err));
-	if (r && r != -ENOENT) {
-		/* A damaged tick is left out, and counted: the others are intact. */
-		if (b->lost++ == 0)
-			snprintf(b->first, sizeof(b->first), "%s", err);
-		return replay_step(a->rp, b->seq, 1, &b->seq) ? replay_batch_end(a) : -1;
-	}
-	if (r == 0 && replay_wall(a->rp) > b->end)
+	if (source_tick(a->src) != 0) {
+		const char *first;
+		b->lost = replaysrc_lost(a->src, &first);
+		snprintf(b->first, sizeof(b->first), "%s", first);
 		return replay_batch_end(a);
+	}
+	if (a->npanes == 0 || a->panes_threads != app_current(a)->threads)
+		app_build_panes(a);
 	int code;
-	if (r == 0 && a->sinks.n == 0 && !a->sinks.failed && (code = replay_batch_sink(a)))
+	if (a->sinks.n == 0 && !a->sinks.failed && (code = replay_batch_sink(a)))
 		return code;
 	/* The recorded tick to the same sinks a live run writes. */
-	if (r == 0 && sinks_write(&a->sinks, app_current(a), replay_wall(a->rp), NULL, NULL) == 0)
+	double wall = 0;
+	source_control(a->src, SRC_WALL, &wall);
+	if (sinks_write(&a->sinks, app_current(a), wall, NULL, NULL) == 0)
 		return a->sinks.failed ? 1 : 0;
-	b->blocks += r == 0;
-	if ((a->cli.count && b->blocks >= a->cli.count) || replay_step(a->rp, b->seq, 1, &b->seq))
+	b->blocks++;
+	if (a->cli.count && b->blocks >= a->cli.count)
 		return replay_batch_end(a);
 	return -1;
 }
@@ -116,9 +117,12 @@ int replay_batch_pass(struct app *a)
 static int run_replay_batch(struct app *a)
 {
 	double begin;
+	uint64_t first;
 	replay_window(a, &begin, &a->rb.end);
-	if (replay_find(a->rp, begin, &a->rb.seq))
+	if (replay_find(a->rp, begin, &first))
 		return 0;
+	if (!(a->src = replaysrc_new(a->rp, first, a->rb.end)))
+		return 1;
 	return app_run(a);
 }
 
@@ -274,6 +278,10 @@ static int run_replay_live(struct app *a)
 	replay_window(a, &begin, &end);
 	if (replay_find(a->rp, begin, &seq))
 		return 2;
+	/* The screen moves through the recording itself (t, T, b, Space); the source is
+	 * its model, and refuses what only counting can do. */
+	if (!(a->src = replaysrc_new(a->rp, seq, end)))
+		return 1;
 	if (replay_goto(a, seq, err, sizeof(err))) {
 		app_say("%s\n", err);
 		return 2;
@@ -424,6 +432,7 @@ int run_replay(struct app *a)
 	sinks_free(&a->sinks);
 	cgrows_free(a->cgrows);
 	loop_free(a->loop);
+	source_close(a->src);
 	replay_close(a->rp);
 	pmu_set_free(a->pmus);
 	return code;
