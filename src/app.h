@@ -81,6 +81,7 @@ struct app {
 	struct source *src;	  /* what counts: the engine's perf, bpf or cgroup ops, or a
 				     recording; swapped for perf when bpf gives up */
 	struct engine_opts eopts; /* what the engine was made with, for that swap */
+	double ticked_at;	  /* evclock_now() after the source's last tick */
 	struct loop *loop;
 	struct sinks sinks; /* every output of the run: each tick's model goes to all */
 	long ticks;	    /* intervals counted (-n) */

@@ -50,6 +50,10 @@ struct engine_opts {
 				there are (tests give a small one) */
 	bool cgroup_rows;    /* SCOPE_ALL with perf: the model's cg_rows (engine_set_cgroup_rows) */
 	double interval;
+	/* Taking over from another source mid-run: when the run started (evclock_now()'s
+	 * clock) and the ticks it counted, which the model's time and tick go on from. */
+	double start;
+	unsigned long tick;
 	pid_t *failed_pid; /* where engine_new says which watched pid failed, or NULL */
 };
 

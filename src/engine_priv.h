@@ -101,6 +101,9 @@ struct engine {
 	 * what it read counted only since, so the next tick's task rows read n/c
 	 * (starting). */
 	bool bpf_restarted;
+	/* PMUTOP_TEST_BPF_GIVE_UP=N (tests): the backend gives up at its Nth tick, as if its
+	 * program could no longer be read, for the app's swap to perf to be tested. 0: no. */
+	unsigned long bpf_give_up;
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
 	struct cgroup_ids *cgids;     /* with cgnames: cgroup ids to those paths */

@@ -1,5 +1,6 @@
 /* pmutop: composes the rooms. events/ counts, src/ models and writes, ui/ draws. */
 #include "app.h"
+#include "evclock.h"
 
 /* One line on stderr, "pmutop: " first. What the user typed (an event spec, a path, a
  * pid list) can hold escape sequences: no control reaches the terminal. */
@@ -171,6 +172,8 @@ int app_swap_to_perf(struct app *a, const struct evset *set, int err)
 	o.threads = was->threads;
 	o.user_only = was->user_only;
 	o.interval = was->interval;
+	o.start = a->ticked_at - was->time;
+	o.tick = was->tick;
 	int perr;
 	struct engine *pe = engine_new(set, &o, &perr);
 	if (!pe) {
@@ -210,6 +213,7 @@ void app_tick(struct app *a)
 		app_swap_to_perf(a, a->set, err);
 		return;
 	}
+	a->ticked_at = evclock_now();
 	a->ticks++;
 	if (a->npanes == 0 || a->panes_threads != source_model(a->src)->threads)
 		app_build_panes(a);

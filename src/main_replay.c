@@ -229,6 +229,12 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 				       ? "thread rows are in the recording"
 				       : "no thread rows were recorded: record with -H");
 		break;
+	case UI_TOGGLE_KERNEL: /* the source says it is not for a recording */
+		app_control(a, SRC_USER_ONLY, &(bool){true});
+		break;
+	case UI_SET_INTERVAL:
+		app_control(a, SRC_INTERVAL, &cmd->interval);
+		break;
 	default:
 		ui_message(ui, "a replay counts nothing: that is for the live screen");
 		break;
