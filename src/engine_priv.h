@@ -16,6 +16,7 @@
 #include "evset.h"
 #include "evstatus.h"
 #include "model.h"
+#include "rowfill.h"
 #include "source.h"
 
 struct cmdtree;
@@ -85,6 +86,10 @@ struct engine {
 	uint8_t *gdead; /* per group: every member dead */
 	unsigned *live; /* the other events, in order */
 	unsigned nlive;
+
+	/* The set, dead, gdead and live above: what the shared row writer reads. */
+	struct rowfill fill;
+
 	int probe_g;	   /* the group led by task-clock (its leader is probed), or -1 */
 	unsigned probe_ev; /* with probe_g: its task-clock's event index */
 	bool map_probe;	   /* probes' pages mapped (evgroup_seq_works()) */
