@@ -271,9 +271,7 @@ bool app_signal(struct app *a, int signo)
 	}
 }
 
-/* A live tick's part of the loop: the interval, then for a watched command or pid that
- * ended, its totals. Returns -1 to go on, or the run's exit code. */
-static int live_pass(struct app *a, int mask)
+int live_pass(struct app *a, int mask)
 {
 	bool final = source_model(a->src)->final;
 	if (!final && ((mask & LOOP_TICK) || watched_ended(a))) {
@@ -304,26 +302,17 @@ static int live_pass(struct app *a, int mask)
 int app_run(struct app *a)
 {
 	int code = 0;
-	/* A batch replay prints its ticks one after the other: no waiting, only signals. */
-	bool flat_out = a->rp && a->cli.batch;
 	for (;;) {
 		struct loop_events ev;
-		if ((flat_out ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
+		if ((a->flat ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
 			return 1;
 		if (ev.mask & LOOP_OUTPUT)
 			screen_output(a);
 		if ((ev.mask & LOOP_SIGNAL) && app_signal(a, ev.signo))
 			break;
-		if (flat_out) {
-			if ((code = replay_batch_pass(a)) >= 0)
-				return code;
-		} else if (a->rp) {
-			if ((ev.mask & LOOP_TICK) && replay_ticked(a))
-				break;
-		} else if ((code = live_pass(a, ev.mask)) >= 0) {
+		if ((code = a->pass(a, ev.mask)) >= 0)
 			return code;
-		}
-		if ((ev.mask & LOOP_INPUT) && (a->rp ? replay_keys(a) : screen_input(a)))
+		if ((ev.mask & LOOP_INPUT) && a->keys && a->keys(a))
 			break;
 		screen_draw(a);
 	}
@@ -895,6 +884,8 @@ int main(int argc, char **argv)
 		if (sinks_add(&a.sinks, batchsink_new(b, a.cli.cgroups, a.cli.count)))
 			return 1;
 	}
+	a.pass = live_pass;
+	a.keys = a.cli.batch ? NULL : screen_input;
 	int code = a.cli.batch ? 0 : screen_open(&a);
 	/* Start-up can take as long as an interval: the first one starts now (on the
 	 * screen, a first frame sooner). */

@@ -87,8 +87,11 @@ static int replay_batch_sink(struct app *a)
 	return sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, 0)) ? 1 : 0;
 }
 
-int replay_batch_pass(struct app *a)
+/* -r -b's pass of app_run: the next recorded tick to every sink. -1 to go on, or the
+ * exit code. */
+static int replay_batch_pass(struct app *a, int mask)
 {
+	(void)mask;
 	struct replay_batch *b = &a->rb;
 	if (source_tick(a->src) != 0) {
 		const char *first;
@@ -123,6 +126,8 @@ static int run_replay_batch(struct app *a)
 		return 0;
 	if (!(a->src = replaysrc_new(a->rp, first, a->rb.end)))
 		return 1;
+	a->pass = replay_batch_pass;
+	a->flat = true; /* its ticks one after the other: no waiting, only signals */
 	return app_run(a);
 }
 
@@ -271,6 +276,44 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	return false;
 }
 
+/* Playing: at the recorded pace, the next tick after the interval it covers. */
+static bool replay_ticked(struct app *a)
+{
+	if (!a->playing)
+		return false;
+	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
+	uint64_t before = replay_seq(a->rp);
+	bool quit = replay_cmd(a, a->ui, &step, &a->playing);
+	if (replay_seq(a->rp) == before) {
+		a->playing = false; /* the end: it waits there */
+		loop_pause(a->loop, true);
+		replay_header(a, a->ui, a->playing);
+	} else {
+		loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
+						   ? app_current(a)->elapsed
+						   : app_current(a)->interval);
+	}
+	a->dirty = true;
+	return quit;
+}
+
+static bool replay_keys(struct app *a)
+{
+	struct ui_cmd cmd;
+	bool quit = false;
+	while (!quit && ui_input(a->ui, &cmd) > 0)
+		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
+	if (a->playing)
+		loop_set_interval(a->loop, app_current(a)->interval);
+	a->dirty = true;
+	return quit;
+}
+/* The replay screen's pass of app_run: a tick while playing. */
+static int replay_screen_pass(struct app *a, int mask)
+{
+	return (mask & LOOP_TICK) && replay_ticked(a) ? 0 : -1;
+}
+
 static int run_replay_live(struct app *a)
 {
 	char err[512];
@@ -321,6 +364,8 @@ static int run_replay_live(struct app *a)
 	app_show(a, ui);
 	ui_draw(ui);
 	a->ui = ui;
+	a->pass = replay_screen_pass;
+	a->keys = replay_keys;
 	int code = app_run(a);
 	a->ui = NULL;
 	ui_free(ui);
@@ -329,38 +374,6 @@ static int run_replay_live(struct app *a)
 	return code;
 }
 
-/* Playing: at the recorded pace, the next tick after the interval it covers. */
-bool replay_ticked(struct app *a)
-{
-	if (!a->playing)
-		return false;
-	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-	uint64_t before = replay_seq(a->rp);
-	bool quit = replay_cmd(a, a->ui, &step, &a->playing);
-	if (replay_seq(a->rp) == before) {
-		a->playing = false; /* the end: it waits there */
-		loop_pause(a->loop, true);
-		replay_header(a, a->ui, a->playing);
-	} else {
-		loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
-						   ? app_current(a)->elapsed
-						   : app_current(a)->interval);
-	}
-	a->dirty = true;
-	return quit;
-}
-
-bool replay_keys(struct app *a)
-{
-	struct ui_cmd cmd;
-	bool quit = false;
-	while (!quit && ui_input(a->ui, &cmd) > 0)
-		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
-	if (a->playing)
-		loop_set_interval(a->loop, app_current(a)->interval);
-	a->dirty = true;
-	return quit;
-}
 #else
 static int run_replay_live(struct app *a)
 {
@@ -369,17 +382,6 @@ static int run_replay_live(struct app *a)
 	return 2;
 }
 
-bool replay_ticked(struct app *a)
-{
-	(void)a;
-	return false;
-}
-
-bool replay_keys(struct app *a)
-{
-	(void)a;
-	return false;
-}
 #endif
 
 /* pmutop -r FILE: nothing is counted; the recording is the source. */
