@@ -291,8 +291,14 @@ int engine_layout(struct engine *e, const struct evset *set)
 			e->rootable[g] = e->rootable[g] && set->specs.g[g].ev[k].software;
 	}
 	e->set = set;
-	e->fill = (struct rowfill){
-		.set = set, .dead = e->dead, .gdead = e->gdead, .live = e->live, .nlive = e->nlive};
+	e->fill = (struct rowfill){.events = set->events,
+				   .nevents = ne,
+				   .groups = set->groups,
+				   .ngroups = ng,
+				   .dead = e->dead,
+				   .gdead = e->gdead,
+				   .live = e->live,
+				   .nlive = e->nlive};
 	e->l = (struct counts_layout){.ngroups = ng, .nevents = ne};
 	for (unsigned g = 0; g < ng; g++) {
 		e->slot[g] = e->l.nslots;

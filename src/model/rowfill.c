@@ -1,19 +1,16 @@
 /* The row writer every counting source shares (rowfill.h). */
 #include "rowfill.h"
 
-#include "counts.h"
-
 void rowfill(const struct rowfill *l, const struct val_delta *d, const uint8_t *why,
 	     const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
 {
-	const struct evset *set = l->set;
-	unsigned n = live ? l->nlive : set->nevents;
+	unsigned n = live ? l->nlive : l->nevents;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned ev = live ? l->live[i] : i;
 		if (l->dead[ev]) /* found unsupported at start-up: in no part's sum */
 			v[ev] = val_missing(VAL_NA, WHY_UNSUPPORTED);
 		else if (why[ev] == WHY_NONE && fresh &&
-			 fresh[set->events[ev].group] == FRESH_FIRST_READ)
+			 fresh[l->events[ev].group] == FRESH_FIRST_READ)
 			v[ev] = val_missing(VAL_NC, WHY_STARTING);
 		else if (why[ev] == WHY_NONE)
 			v[ev] = val_scale(d[ev]);
@@ -22,10 +19,10 @@ void rowfill(const struct rowfill *l, const struct val_delta *d, const uint8_t *
 											   : VAL_NA,
 					    (enum val_why)why[ev]);
 	}
-	for (unsigned g = 0; g < set->specs.n; g++) {
+	for (unsigned g = 0; g < l->ngroups; g++) {
 		if (live && l->gdead[g])
 			continue;
-		const struct mgroup *mg = &set->groups[g];
+		const struct mgroup *mg = &l->groups[g];
 		gd[g] = (struct val_delta){0, 0, 0};
 		for (unsigned k = 0; k < mg->n; k++)
 			if (why[mg->first + k] == WHY_NONE) {

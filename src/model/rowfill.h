@@ -1,19 +1,25 @@
 /* A row's values from raw deltas, as every counting source writes them (the perf path's
- * tasks, CPUs and cgroups, and the bpf backend's tasks): pure, over the event set's
- * layout alone. */
+ * tasks, CPUs and cgroups, and the bpf backend's tasks): pure, over the model's event
+ * and group tables alone. */
 #ifndef PMUTOP_ROWFILL_H
 #define PMUTOP_ROWFILL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "evset.h"
 #include "model.h"
 #include "value.h"
 
-/* What the row writer reads of an event set: which events this machine cannot count. */
+/* A group's counters as a read found them (per group, where a source keeps it). */
+enum { FRESH_NO, FRESH_OPENED, FRESH_FIRST_READ };
+
+/* What the row writer reads of an event set: its events and groups (as the model has
+ * them), and which events this machine cannot count. */
 struct rowfill {
-	const struct evset *set;
+	const struct mevent *events;
+	unsigned nevents;
+	const struct mgroup *groups;
+	unsigned ngroups;
 	const uint8_t *dead;  /* per event: found unsupported at start-up (n/a in every row) */
 	const uint8_t *gdead; /* per group: every member dead */
 	const unsigned *live; /* the other events, in order */
