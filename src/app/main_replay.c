@@ -40,16 +40,6 @@ static void replay_window(struct app *a, double *begin, double *end)
 	}
 }
 
-/* A tick of the recording into the model: 0, -ENOENT (pruned meanwhile), or an error
- * with one line in err (a damaged tick). */
-static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
-{
-	int r = replay_load(a->rp, seq, err, len);
-	if (r == 0 && (a->npanes == 0 || a->panes_threads != app_current(a)->threads))
-		app_build_panes(a);
-	return r;
-}
-
 /* -r -b at its end: what was left out, or that there was nothing to print. */
 static int replay_batch_end(struct app *a)
 {
@@ -132,6 +122,16 @@ static int run_replay_batch(struct app *a)
 }
 
 #ifdef PMUTOP_HAVE_UI
+/* A tick of the recording into the model: 0, -ENOENT (pruned meanwhile), or an error
+ * with one line in err (a damaged tick). */
+static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
+{
+	int r = replay_load(a->rp, seq, err, len);
+	if (r == 0 && (a->npanes == 0 || a->panes_threads != app_current(a)->threads))
+		app_build_panes(a);
+	return r;
+}
+
 /* The header's REPLAY field: the tick's recorded time, and where it is in the file. */
 static void replay_header(struct app *a, struct ui *ui, bool playing)
 {
