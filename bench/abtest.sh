@@ -13,7 +13,7 @@
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-before="" after="" reps=5 sizes="1000 5000" n1=5 n2=30 interval=0.1
+before="" after="" reps=5 sizes="1000 5000" n1=5 n2=55 interval=0.1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--before) before=${2:?}; shift ;;

@@ -205,14 +205,13 @@ int app_control(struct app *a, enum source_ctl what, const void *arg)
 }
 
 /* One interval counted, then written by every sink. A source that gives up is swapped
- * (bpf for perf), which counts from now: its first interval is the next tick's. */
+ * (bpf for perf), which counts from then: a short interval to every sink at once, so
+ * that none holds the rows of the source that was freed. */
 void app_tick(struct app *a)
 {
 	int err = source_tick(a->src);
-	if (err) {
-		app_swap_to_perf(a, a->set, err);
+	if (err && (app_swap_to_perf(a, a->set, err) != 0 || source_tick(a->src) != 0))
 		return;
-	}
 	a->ticked_at = evclock_now();
 	a->ticks++;
 	if (a->npanes == 0 || a->panes_threads != source_model(a->src)->threads)

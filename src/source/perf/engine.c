@@ -1,6 +1,6 @@
-/* The counter engine: new, free, the tick's outline and the setters. Discovery, opening,
- * reads, the descriptor budget, rows and CPU rows have files of their own (engine_priv.h
- * lists them). */
+/* The counter engine: new, free, the tick's outline, and the three sources it is (perf,
+ * bpf, cgroup: one ops table each, source.h). Discovery, opening, reads, the descriptor
+ * budget, rows and CPU rows have files of their own (engine_priv.h lists them). */
 #include "engine.h"
 
 #include <errno.h>
