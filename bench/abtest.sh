@@ -78,19 +78,23 @@ pertick() {
 		"$(kv "$tmp/r$n2" maxrss_kb)"
 }
 
-# steady BINARY BACKEND: allocations in ticks that opened no counter (ticks 3 on).
+# steady BINARY BACKEND [ARGS]: allocations in ticks that opened no counter (ticks 3
+# on). Every task, where the machine's own births and deaths make some ticks busy, and
+# one sleeping process (-p), where no tick should allocate.
 steady() {
+	local bin=$1 be=$2
+	shift 2
 	timeout 300 env LD_PRELOAD="$tmp/alloccount.so" ALLOCCOUNT_OUT="$tmp/alloc" \
-		"$1" -b --backend "$2" -n 20 -d "$interval" >/dev/null 2>&1
+		"$bin" -b --backend "$be" -n 20 -d "$interval" "$@" >/dev/null 2>&1
 	awk 'NR > 2 && $2 == 0 { q++; qa += $1 } END { printf "%d allocs in %d quiet ticks", qa, q }' "$tmp/alloc"
 }
 
-echo "| tasks | backend | before ms/tick | after ms/tick | after/before (median of $reps pairs) | pairs | peak RSS before / after (KiB) |"
+echo "| tasks | backend | before ms/tick | after ms/tick | after/before (median of $reps pairs) | pairs | peak RSS before / after (KiB), median (of the pairs' ratios) |"
 echo "|---|---|---|---|---|---|---|"
 for size in $sizes; do
 	idle_start "$size"
 	for be in perf bpf; do
-		b_t=() a_t=() ratio=() pairs="" b_rss=0 a_rss=0
+		b_t=() a_t=() ratio=() pairs="" b_rss=() a_rss=() rss_ratio=()
 		for r in $(seq "$reps"); do
 			if [ $((r % 2)) = 1 ]; then
 				read -r bt brss < <(pertick "$before" $be)
@@ -102,14 +106,20 @@ for size in $sizes; do
 			b_t+=("$bt"); a_t+=("$at")
 			ratio+=("$(calc "$at / ($bt > 0 ? $bt : 1e-9)" 3)")
 			pairs="$pairs ${ratio[-1]}"
-			[ "${brss:-0}" -gt $b_rss ] && b_rss=$brss
-			[ "${arss:-0}" -gt $a_rss ] && a_rss=$arss
+			b_rss+=("${brss:-0}"); a_rss+=("${arss:-0}")
+			rss_ratio+=("$(calc "${arss:-0} / (${brss:-0} > 0 ? ${brss:-0} : 1)" 3)")
 		done
-		echo "| $size | $be | $(calc "$(median "${b_t[@]}") * 1000" 2) | $(calc "$(median "${a_t[@]}") * 1000" 2) | $(median "${ratio[@]}") | ${pairs# } | $b_rss / $a_rss |"
+		echo "| $size | $be | $(calc "$(median "${b_t[@]}") * 1000" 2) | $(calc "$(median "${a_t[@]}") * 1000" 2) | $(median "${ratio[@]}") | ${pairs# } | $(median "${b_rss[@]}") / $(median "${a_rss[@]}") ($(median "${rss_ratio[@]}")) |"
 	done
 	idle_stop
 done
 echo
+sleep 600 &
+sleeper=$!
 for be in perf bpf; do
-	echo "- steady tick, $be: before $(steady "$before" $be); after $(steady "$after" $be)"
+	echo "- steady tick, $be, every task: before $(steady "$before" $be); after $(steady "$after" $be)"
+	echo "- steady tick, $be, -p one sleeping process: before $(steady "$before" $be -p $sleeper);" \
+		"after $(steady "$after" $be -p $sleeper)"
 done
+kill "$sleeper" 2>/dev/null
+wait "$sleeper" 2>/dev/null
