@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# Two pmutop binaries side by side in one run, interleaved, for a change that must not
+# Two pmutop binaries side by side in one run, in pairs, for a change that must not
 # make pmutop slower or bigger (issue 27 item 6): CPU per tick at 1,000 and 5,000 idle
 # tasks (perf and bpf backends), peak RSS, and the allocations of a steady tick.
 #
 #   bench/abtest.sh --before BINARY --after BINARY [--reps N] [--sizes "1000 5000"]
 #
-# CPU per tick is (cpu(n2 ticks) - cpu(n1 ticks)) / (n2 - n1), start-up and exit cancel
-# out. Each repetition runs before and after back to back over the same idle tasks, in
-# an order that alternates, and the ratio after/before of that pair is kept: the median
-# of the ratios is the verdict, since a shared machine's load moves between pairs far
-# more than within one. Run it as root (every task counted).
+# Each pair runs before and after at the same time over the same idle tasks, so that a
+# shared machine's load falls on both alike, and reads each one's CPU (its threads'
+# schedstat) between its 5th and 55th tick: start-up and exit are left out. The order in
+# which the two start alternates. The median of the pairs' after/before ratios is the
+# verdict. Run it as root (every task counted).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-before="" after="" reps=5 sizes="1000 5000" n1=5 n2=55 interval=0.1
+before="" after="" reps=5 sizes="1000 5000" n1=5 n2=50 interval=0.1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--before) before=${2:?}; shift ;;
@@ -28,8 +28,9 @@ done
 [ -x "$before" ] && [ -x "$after" ] || { echo "bench/abtest.sh: give --before and --after binaries" >&2; exit 2; }
 
 tmp=$(mktemp -d /tmp/pmutop-abtest.XXXXXX)
-idle_pid=""
+idle_pid="" pb="" pa=""
 cleanup() {
+	[ -n "$pb$pa" ] && kill -TERM $pb $pa 2>/dev/null
 	if [ -n "$idle_pid" ]; then
 		kill -TERM "$idle_pid" 2>/dev/null
 		for _ in $(seq 100); do kill -0 "$idle_pid" 2>/dev/null || break; sleep 0.1; done
@@ -41,7 +42,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
-for h in runstat idle; do
+for h in idle; do
 	cc -O2 -Wall -Wextra -o "$tmp/$h" "$here/$h.c" || exit 1
 done
 cc -O2 -Wall -Wextra -shared -fPIC -o "$tmp/alloccount.so" "$here/alloccount.c" -ldl || exit 1
@@ -67,15 +68,43 @@ idle_stop() {
 	sleep 0.3
 }
 
-# pertick BINARY BACKEND: "CPU_PER_TICK MAXRSS_KB" of one n1/n2 pair.
-pertick() {
-	local n
-	for n in $n1 $n2; do
-		timeout 300 "$tmp/runstat" -o "$tmp/r$n" -- "$1" -b --backend "$2" -n "$n" \
-			-d "$interval" 2>/dev/null
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+nticks() { grep -c '^pmutop - ' "$1" 2>/dev/null; }
+hwm_kb() { awk '/^VmHWM:/ { print $2 }' /proc/"$1"/status 2>/dev/null; }
+# until_ticks N: wait until both runs have written N blocks (or one ended).
+until_ticks() {
+	local end=$((SECONDS + 300))
+	while [ "$(nticks "$tmp/b.out")" -lt "$1" ] || [ "$(nticks "$tmp/a.out")" -lt "$1" ]; do
+		kill -0 "$pb" 2>/dev/null && kill -0 "$pa" 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+		sleep 0.02
 	done
-	echo "$(calc "($(kv "$tmp/r$n2" cpu_s) - $(kv "$tmp/r$n1" cpu_s)) / ($n2 - $n1)" 6)" \
-		"$(kv "$tmp/r$n2" maxrss_kb)"
+}
+# pair BACKEND FIRST: before and after at once over the same ticks of the machine (FIRST
+# starts first); "BEFORE_CPU_PER_TICK AFTER_CPU_PER_TICK BEFORE_RSS AFTER_RSS" in s and
+# KiB. Each one's CPU is read from its threads' schedstat at its tick n1 and n1 + n2, so
+# start-up and exit are not in it.
+pair() {
+	local be=$1 first=$2 c0b c0a t0b t0a c1b c1a t1b t1a
+	if [ "$first" = before ]; then
+		"$before" -b --backend "$be" -d "$interval" >"$tmp/b.out" 2>/dev/null & pb=$!
+		"$after" -b --backend "$be" -d "$interval" >"$tmp/a.out" 2>/dev/null & pa=$!
+	else
+		"$after" -b --backend "$be" -d "$interval" >"$tmp/a.out" 2>/dev/null & pa=$!
+		"$before" -b --backend "$be" -d "$interval" >"$tmp/b.out" 2>/dev/null & pb=$!
+	fi
+	if until_ticks "$n1"; then
+		c0b=$(cpu_ns $pb) t0b=$(nticks "$tmp/b.out") c0a=$(cpu_ns $pa) t0a=$(nticks "$tmp/a.out")
+		until_ticks $((n1 + n2))
+		c1b=$(cpu_ns $pb) t1b=$(nticks "$tmp/b.out") c1a=$(cpu_ns $pa) t1a=$(nticks "$tmp/a.out")
+		echo "$(calc "($c1b - $c0b) / 1e9 / ($t1b - $t0b)" 6) $(calc "($c1a - $c0a) / 1e9 / ($t1a - $t0a)" 6)" \
+			"$(hwm_kb $pb) $(hwm_kb $pa)"
+	else
+		echo "nan nan 0 0"
+	fi
+	kill -TERM $pb $pa 2>/dev/null
+	wait $pb $pa 2>/dev/null
+	pb="" pa=""
+	rm -f "$tmp/b.out" "$tmp/a.out"
 }
 
 # steady BINARY BACKEND [ARGS]: allocations in ticks that opened no counter (ticks 3
@@ -89,20 +118,15 @@ steady() {
 	awk 'NR > 2 && $2 == 0 { q++; qa += $1 } END { printf "%d allocs in %d quiet ticks", qa, q }' "$tmp/alloc"
 }
 
-echo "| tasks | backend | before ms/tick | after ms/tick | after/before (median of $reps pairs) | pairs | peak RSS before / after (KiB), median (of the pairs' ratios) |"
+echo "| tasks | backend | before ms/tick | after ms/tick | after/before (median of $reps pairs run at once) | pairs | peak RSS before / after (KiB), median (of the pairs' ratios) |"
 echo "|---|---|---|---|---|---|---|"
 for size in $sizes; do
 	idle_start "$size"
 	for be in perf bpf; do
 		b_t=() a_t=() ratio=() pairs="" b_rss=() a_rss=() rss_ratio=()
 		for r in $(seq "$reps"); do
-			if [ $((r % 2)) = 1 ]; then
-				read -r bt brss < <(pertick "$before" $be)
-				read -r at arss < <(pertick "$after" $be)
-			else
-				read -r at arss < <(pertick "$after" $be)
-				read -r bt brss < <(pertick "$before" $be)
-			fi
+			pair $be $([ $((r % 2)) = 1 ] && echo before || echo after) >"$tmp/pair"
+			read -r bt at brss arss <"$tmp/pair"
 			b_t+=("$bt"); a_t+=("$at")
 			ratio+=("$(calc "$at / ($bt > 0 ? $bt : 1e-9)" 3)")
 			pairs="$pairs ${ratio[-1]}"
