@@ -174,6 +174,7 @@ int app_swap_to_perf(struct app *a, const struct evset *set, int err)
 	o.interval = was->interval;
 	o.start = a->ticked_at - was->time;
 	o.tick = was->tick;
+	o.enable_on_exec = false; /* a command has run its exec already: count it now */
 	int perr;
 	struct engine *pe = engine_new(set, &o, &perr);
 	if (!pe) {

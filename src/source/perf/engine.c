@@ -112,7 +112,8 @@ static void totals_begin(struct engine *e)
 {
 	e->totals = true;
 	e->m.final = true;
-	e->m.elapsed = e->m.time;
+	/* What it counted itself: since the start, or since it took over from a source. */
+	e->m.elapsed = e->m.time - (e->began - e->start);
 }
 
 static int perf_totals(struct source *s)
@@ -372,6 +373,7 @@ static void header_init(struct engine *e)
 static void start_clock(struct engine *e)
 {
 	e->last = evclock_now();
+	e->began = e->last;
 	e->start = e->o.start > 0 && e->o.start <= e->last ? e->o.start : e->last;
 	e->m.tick = e->o.tick;
 }

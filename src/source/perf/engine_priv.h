@@ -100,6 +100,7 @@ struct engine {
 	uint8_t *acc_miss_why;
 	struct cpuset cpu;
 	double start, last; /* evclock_now() */
+	double began;	    /* this engine's own start: later than start when it took over */
 	bool totals;
 	bool paused; /* engine_set_paused */
 	/* The bpf backend started over within this interval (new events, user-only mode):
