@@ -25,12 +25,16 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -x "$before" ] && [ -x "$after" ] || { echo "bench/abtest.sh: give --before and --after binaries" >&2; exit 2; }
+if [ ! -x "$before" ] || [ ! -x "$after" ]; then
+	echo "bench/abtest.sh: give --before and --after binaries" >&2
+	exit 2
+fi
 
 tmp=$(mktemp -d /tmp/pmutop-abtest.XXXXXX)
 idle_pid="" pb="" pa=""
 cleanup() {
-	[ -n "$pb$pa" ] && kill -TERM $pb $pa 2>/dev/null
+	[ -n "$pb" ] && kill -TERM "$pb" 2>/dev/null
+	[ -n "$pa" ] && kill -TERM "$pa" 2>/dev/null
 	if [ -n "$idle_pid" ]; then
 		kill -TERM "$idle_pid" 2>/dev/null
 		for _ in $(seq 100); do kill -0 "$idle_pid" 2>/dev/null || break; sleep 0.1; done
@@ -42,9 +46,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
-for h in idle; do
-	cc -O2 -Wall -Wextra -o "$tmp/$h" "$here/$h.c" || exit 1
-done
+cc -O2 -Wall -Wextra -o "$tmp/idle" "$here/idle.c" || exit 1
 cc -O2 -Wall -Wextra -shared -fPIC -o "$tmp/alloccount.so" "$here/alloccount.c" -ldl || exit 1
 
 kv() { awk -v k="$2" '{for (i = 1; i <= NF; i++) { n = index($i, "="); if (substr($i, 1, n - 1) == k) print substr($i, n + 1) }}' "$1"; }
@@ -101,8 +103,8 @@ pair() {
 	else
 		echo "nan nan 0 0"
 	fi
-	kill -TERM $pb $pa 2>/dev/null
-	wait $pb $pa 2>/dev/null
+	kill -TERM "$pb" "$pa" 2>/dev/null
+	wait "$pb" "$pa" 2>/dev/null
 	pb="" pa=""
 	rm -f "$tmp/b.out" "$tmp/a.out"
 }
@@ -125,7 +127,7 @@ for size in $sizes; do
 	for be in perf bpf; do
 		b_t=() a_t=() ratio=() pairs="" b_rss=() a_rss=() rss_ratio=()
 		for r in $(seq "$reps"); do
-			pair $be $([ $((r % 2)) = 1 ] && echo before || echo after) >"$tmp/pair"
+			pair $be "$([ $((r % 2)) = 1 ] && echo before || echo after)" >"$tmp/pair"
 			read -r bt at brss arss <"$tmp/pair"
 			b_t+=("$bt"); a_t+=("$at")
 			ratio+=("$(calc "$at / ($bt > 0 ? $bt : 1e-9)" 3)")
