@@ -248,8 +248,15 @@ static int setup(void **state)
 			return 0;
 	snprintf(path, sizeof(path), "cat %s/pmutop.log", tmpdir);
 	sh(path, out, sizeof(out));
-	fprintf(stderr, "pmutop --listen %s not serving after %.0f s; its log: %s\n", listen,
-		2 * WAIT_S, out);
+	int st = 0;
+	pid_t gone = waitpid(pmutop, &st, WNOHANG);
+	fprintf(stderr,
+		"pmutop --listen %s not serving after %.0f s (%s, status %#x; ports: pmutop %u, "
+		"the host-wide one %u, prometheus %u); its log: %s\n",
+		listen, 2 * WAIT_S, gone == pmutop ? "exited" : "running", st, mport, wport, pport,
+		out);
+	if (gone == pmutop)
+		pmutop = 0;
 	return -1;
 }
 
