@@ -622,16 +622,13 @@ static void test_short_lived_count(void **state)
 		/* Page faults: the same events of the same tasks, 1% for the target's sake
 		 * (seen equal). task-clock: -G and perf count it as perf stat does (seen
 		 * equal); the bpf backend's task time runs from switch to switch, so each
-		 * switch's own cost lands in it (some 5 us a switch here), and so does the
-		 * time of tasks whose switches this kernel never reports (docs/
-		 * PERFORMANCE.md): never less, up to 10% more (seen up to 4.7%). */
+		 * switch's own cost lands in it (docs/PERFORMANCE.md: under 5 us a switch):
+		 * 2% more (seen +0.1%). */
 		double f = w[i].sum[0], t = w[i].sum[1];
-		double tmax = i == 4 ? 1.10 : 1.01;
+		double tmax = i == 4 ? 1.02 : 1.01;
 		/* A row partial for a switch this kernel did not report (bpf) is a lower
-		 * bound short of the slices it cut: a few of some hundred here, 5% allowed;
-		 * and bpf, exact or not, has read up to 6% under perf stat on a loaded
-		 * machine, a defect not found yet (issue 25's note): 5% below there too. */
-		double fmin = w[i].unseen || i == 4 ? 0.95 : 0.99;
+		 * bound short of the slices it cut: a few of some hundred here, 5% allowed. */
+		double fmin = w[i].unseen ? 0.95 : 0.99;
 		ok = ok && w[i].bad == 0 && f >= fmin * truth->sum[0] &&
 		     f <= 1.01 * truth->sum[0] && t >= fmin * truth->sum[1] &&
 		     t <= tmax * truth->sum[1];
@@ -658,6 +655,7 @@ static void test_short_lived_count(void **state)
 		free(w[i].out);
 	if (!ok)
 		fail_msg("the forking cgroup, side by side:\n%s", msg);
+	print_message("%s", msg);
 	print_message("%s", msg);
 }
 
