@@ -354,6 +354,8 @@ struct watcher {
 	double sum[2];	 /* page-faults, task-clock (ms) */
 	unsigned bad;	 /* rows of the cgroup not exact */
 	unsigned unseen; /* of them, partial for a switch not seen (bpf): lower bounds */
+	size_t kept;	 /* out[0, kept): complete lines, kept by watcher_keep */
+	long kept_tick;	 /* the tick of the last line kept */
 };
 
 static void watcher_start(struct watcher *w, char *const argv[])
@@ -376,11 +378,47 @@ static void watcher_start(struct watcher *w, char *const argv[])
 	assert_non_null(w->out);
 	w->len = 0;
 	w->ticks = 0;
+	w->kept = 0;
+	w->kept_tick = -1;
 }
 
 static bool is_perf(const struct watcher *w)
 {
 	return strcmp(w->name, "perf stat") == 0;
+}
+
+/* pmutop's output from kept on: its complete lines moved down to kept, but the rows of
+ * processes and threads after a tick's first line (the ticks are counted from lines, the
+ * sums from cgroup rows): a machine running thousands of other processes would fill the
+ * buffer in a few ticks. */
+static void watcher_keep(struct watcher *w)
+{
+	char *end = strrchr(w->out + w->kept, '\n');
+	if (is_perf(w) || !end)
+		return;
+	char *to = w->out + w->kept;
+	for (char *l = to; l <= end;) {
+		char *nl = strchr(l, '\n');
+		size_t n = (size_t)(nl - l) + 1;
+		long tick = atol(l);
+		const char *kind = l;
+		for (int k = 0; k < 3 && kind; k++)
+			kind = memchr(kind, ',', (size_t)(nl - kind)) ? strchr(kind, ',') + 1
+								      : NULL;
+		bool row = kind &&
+			   (strncmp(kind, "process,", 8) == 0 || strncmp(kind, "thread,", 7) == 0);
+		if (!row || tick != w->kept_tick) {
+			memmove(to, l, n);
+			to += n;
+			w->kept_tick = tick;
+		}
+		l = nl + 1;
+	}
+	size_t rest = w->len - (size_t)(end + 1 - w->out);
+	memmove(to, end + 1, rest);
+	w->kept = (size_t)(to - w->out);
+	w->len = w->kept + rest;
+	w->out[w->len] = '\0';
 }
 
 static void watcher_count(struct watcher *w)
@@ -424,6 +462,7 @@ static int watchers_wait(struct watcher *w, unsigned n, const unsigned *want, pi
 				fail_msg("%s ended early:\n%.2000s", w[i].name, w[i].out);
 			w[i].len += (size_t)k;
 			w[i].out[w[i].len] = '\0';
+			watcher_keep(&w[i]);
 			watcher_count(&w[i]);
 		}
 	}
