@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -365,6 +366,8 @@ static void watcher_start(struct watcher *w, char *const argv[])
 	w->pid = fork();
 	assert_true(w->pid >= 0);
 	if (w->pid == 0) {
+		/* A failed assertion leaves the test at once: the watchers end with it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(p[1], 1);
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 2);
@@ -616,6 +619,7 @@ static void test_short_lived_count(void **state)
 		      NULL};
 	pid_t lpid = port ? fork() : -1;
 	if (lpid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 1);
 		dup2(null, 2);
