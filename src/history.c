@@ -288,20 +288,41 @@ static void record(struct history *h, struct slot *sl, const struct model *m, co
 	}
 }
 
-static const struct mrow *row_at(const struct model *m, size_t i)
+static const struct mrow *row_at(const struct model *m, const struct mrow *extra, size_t i)
 {
-	return i < m->nrows ? &m->rows[i] : &m->cpu_rows[i - m->nrows];
+	if (i < m->nrows)
+		return &m->rows[i];
+	i -= m->nrows;
+	return i < m->ncpu_rows ? &m->cpu_rows[i] : &extra[i - m->ncpu_rows];
+}
+
+/* An interval with no number for a row held while its kind is not shown. */
+static void record_gap(struct history *h, struct slot *sl)
+{
+	float gap = history_pack(val_missing(VAL_NA, WHY_NONE));
+	for (int k = 0; k < HM_COUNT; k++)
+		sl->s[k][sl->n % HIST_LEN] = gap;
+	sl->n++;
+	if (h->have_key)
+		sl->key[sl->kn++ % HIST_KEY_LEN] = gap;
 }
 
 /* Rows that left go first, so that their slots take the new rows; the store grows
- * only by the rows it lacks. */
-static void drop_unseen(struct history *h)
+ * only by the rows it lacks. A row of a kind the interval has none of (cgroup rows
+ * while processes are shown, thread rows while hidden) is another view's, not gone:
+ * it is held, the interval a gap in it. kinds: a bit per kind fed. */
+static void drop_unseen(struct history *h, unsigned kinds)
 {
 	bool dropped = false;
 	for (size_t s = 0; s < h->cap; s++) {
 		struct slot *sl = &h->slots[s];
 		if (!sl->used || sl->seen == h->gen)
 			continue;
+		if (!(kinds & (1u << sl->id.kind))) {
+			sl->seen = h->gen;
+			record_gap(h, sl);
+			continue;
+		}
 		free((char *)sl->id.cgroup);
 		sl->used = false;
 		h->freelist[h->nfree++] = s;
@@ -314,10 +335,16 @@ static void drop_unseen(struct history *h)
 
 int history_feed(struct history *h, const struct model *m)
 {
+	return history_feed_with(h, m, NULL, 0);
+}
+
+int history_feed_with(struct history *h, const struct model *m, const struct mrow *extra,
+		      unsigned nextra)
+{
 	/* Totals over a whole run are no interval: the charts end with the last one. */
 	if (!h || !m || m->tick == 0 || m->tick == h->last_tick || m->final)
 		return 0;
-	size_t n = (size_t)m->nrows + m->ncpu_rows;
+	size_t n = (size_t)m->nrows + m->ncpu_rows + (extra ? nextra : 0);
 	if (n > h->nscratch) {
 		long *ns = realloc(h->scratch, n * sizeof(*ns));
 		if (!ns)
@@ -331,8 +358,10 @@ int history_feed(struct history *h, const struct model *m)
 	find_columns(h, m);
 	bool key = h->have_key && key_fits(&h->key, m);
 	size_t missing = 0;
+	unsigned kinds = 0;
 	for (size_t i = 0; i < n; i++) {
-		long s = history_find(h, history_id_of(row_at(m, i)));
+		kinds |= 1u << row_at(m, extra, i)->kind;
+		long s = history_find(h, history_id_of(row_at(m, extra, i)));
 		if (s >= 0 && h->slots[s].seen == h->gen)
 			s = -2; /* the same row twice in one model: once is enough */
 		else if (s >= 0)
@@ -341,13 +370,13 @@ int history_feed(struct history *h, const struct model *m)
 			missing++;
 		h->scratch[i] = s;
 	}
-	drop_unseen(h);
+	drop_unseen(h, kinds);
 	int err = 0;
 	if (missing > h->nfree)
 		err = grow_to(h, h->cap + missing - h->nfree);
 	for (size_t i = 0; i < n; i++) {
 		long s = h->scratch[i];
-		const struct mrow *r = row_at(m, i);
+		const struct mrow *r = row_at(m, extra, i);
 		if (s == -1) {
 			struct hist_id id = history_id_of(r);
 			if (history_find(h, id) >= 0)

@@ -32,10 +32,16 @@ void history_free(struct history *h);
 
 /* Record one interval: every row of m (process, thread, cgroup and CPU rows) gets its
  * values, computed with the same column descriptors the panes use; rows absent from m
- * are dropped. A model whose tick is 0 or the tick last fed is ignored (the same tick
- * shown twice), and so is a final one (totals, not an interval). Returns 0 or -ENOMEM
- * (that interval is then missing for new rows). */
+ * are dropped (but for rows of a kind m has none of: see history_feed_with). A model whose tick is
+ * 0 or the tick last fed is ignored (the same tick shown twice), and so is a final one (totals, not
+ * an interval). Returns 0 or -ENOMEM (that interval is then missing for new rows). */
 int history_feed(struct history *h, const struct model *m);
+/* The same with more rows of that interval beside m's (the cgroup rows the screen builds
+ * from its process rows), so that every view's rows keep their history whichever is
+ * shown. Rows of a kind the interval has none of are held, that interval a gap in them
+ * (no data), until their kind is fed again: switching views costs no history. */
+int history_feed_with(struct history *h, const struct model *m, const struct mrow *extra,
+		      unsigned nextra);
 /* Forget every row (a replay jumped, the events changed). */
 void history_clear(struct history *h);
 

@@ -70,12 +70,22 @@ const struct model *app_view(struct app *a)
 	return m;
 }
 
+/* One interval into the history: the source's rows and, while G shows them, the cgroup
+ * rows, so that neither view's history is lost to the other. */
+void app_feed_history(struct app *a)
+{
+	const struct model *m = app_view(a), *base = app_current(a);
+	if (m == base)
+		history_feed(a->history, base);
+	else
+		history_feed_with(a->history, base, m->rows, m->nrows);
+}
+
 void app_show(struct app *a, struct ui *ui)
 {
-	const struct model *m = app_view(a);
-	ui_set_model(ui, m, a->panes, a->npanes);
+	ui_set_model(ui, app_view(a), a->panes, a->npanes);
 	history_track(a->history, ui_sort_column(ui));
-	history_feed(a->history, m);
+	app_feed_history(a);
 }
 
 /* Count the user's new events from now on. The groups that stay keep their history;

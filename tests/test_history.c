@@ -206,6 +206,53 @@ static void test_rows_dropped_and_reused(void **state)
 	history_free(h);
 }
 
+/* Switching views costs no history: cgroup rows fed beside the process rows, then not,
+ * are held with a gap; process rows are held while only cgroup rows are fed; a row of
+ * a kind fed again that is not in it is gone. */
+static void test_other_views_held(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	fake_row(f, 0, 1, 1, 10);
+	fake_row(f, 1, 2, 2, 20);
+	struct mrow cg = f->rows[0];
+	cg.kind = ROW_CGROUP;
+	cg.cgroup = "/x";
+	struct hist_id cgid = {.kind = ROW_CGROUP, .pid = 1, .tid = 1, .cgroup = "/x"};
+	for (int t = 0; t < 2; t++) {
+		f->m.tick++;
+		assert_int_equal(history_feed_with(h, &f->m, &cg, 1), 0);
+	}
+	tick(h, f); /* processes only */
+	f->m.tick++;
+	assert_int_equal(history_feed_with(h, &f->m, &cg, 1), 0);
+	struct val out[5];
+	long s = history_find(h, cgid);
+	assert_true(s >= 0);
+	assert_int_equal(history_get(h, s, HM_CPU, 5, out), 4);
+	assert_true(fabs(out[1].v - 10) < 1e-4 && fabs(out[2].v - 10) < 1e-4);
+	assert_true(out[3].state == VAL_NA && out[3].why == WHY_NONE); /* the gap */
+	assert_true(fabs(out[4].v - 10) < 1e-4);
+	assert_int_equal(history_get(h, slot_of(h, 1), HM_CPU, 5, out), 4);
+	assert_true(fabs(out[1].v - 10) < 1e-4 && fabs(out[4].v - 10) < 1e-4);
+	/* Cgroup rows alone: the processes are held. */
+	unsigned np = f->m.nrows;
+	f->m.nrows = 0;
+	f->m.tick++;
+	assert_int_equal(history_feed_with(h, &f->m, &cg, 1), 0);
+	assert_int_equal(history_get(h, slot_of(h, 2), HM_CPU, 5, out), 5);
+	assert_true(fabs(out[3].v - 20) < 1e-4 && out[4].state == VAL_NA);
+	/* Processes again, pid 2 not among them: gone; the cgroup held. */
+	f->m.nrows = np - 1;
+	tick(h, f);
+	assert_true(slot_of(h, 1) >= 0);
+	assert_true(slot_of(h, 2) < 0);
+	assert_true(history_find(h, cgid) >= 0);
+	free(f);
+	history_free(h);
+}
+
 static void test_tracked_column(void **state)
 {
 	(void)state;
@@ -261,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_gaps_keep_state),
 		cmocka_unit_test(test_pack_roundtrip),
 		cmocka_unit_test(test_rows_dropped_and_reused),
+		cmocka_unit_test(test_other_views_held),
 		cmocka_unit_test(test_tracked_column),
 		cmocka_unit_test(test_size_at_5000_rows),
 	};
