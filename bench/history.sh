@@ -24,7 +24,8 @@ cleanup() {
 trap cleanup EXIT INT TERM HUP
 
 cc -O2 -I"$root/src" -I"$root/events" -o "$tmp/history" "$here/history.c" \
-	"$root/src/history.c" "$root/src/columns.c" "$root/src/value.c" "$root/src/numfmt.c" -lm
+	"$root/src/history.c" "$root/src/columns.c" "$root/src/value.c" "$root/src/numfmt.c" \
+	"$root/src/cgroup.c" "$root/events/evmount.c" -lm
 cc -O2 -o "$tmp/idle" "$here/idle.c"
 cc -O2 -shared -fPIC -o "$tmp/alloccount.so" "$here/alloccount.c" -ldl
 

@@ -148,6 +148,7 @@ static void replay_history(struct app *a, struct ui *ui)
 	int n = 0;
 	history_clear(a->history);
 	history_track(a->history, ui_sort_column(ui));
+	history_keep(a->history, a->panes, a->npanes);
 	while (n < HIST_LEN - 1 && replay_step(a->rp, s, -1, &s) == 0)
 		back[n++] = s;
 	for (int i = n - 1; i >= 0; i--)

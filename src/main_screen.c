@@ -85,6 +85,7 @@ void app_show(struct app *a, struct ui *ui)
 {
 	ui_set_model(ui, app_view(a), a->panes, a->npanes);
 	history_track(a->history, ui_sort_column(ui));
+	history_keep(a->history, a->panes, a->npanes);
 	app_feed_history(a);
 }
 

@@ -187,18 +187,13 @@ void table_trend(const struct history *h, const struct mrow *r, int k, int y, in
 	}
 }
 
-/* The trend a table shows: the sort column's own series when it is one the history
- * keeps for every row, the tracked column's when that is it, else CPU%. */
+/* The trend a table shows: the sort column's series when the history keeps it (every
+ * numeric column of the panes, and the tracked one), else CPU%. */
 static int trend_metric(const struct table_view *t)
 {
 	const struct column *c = t->sort_col >= 0 ? &t->pane->cols[t->sort_col] : NULL;
-	int k = c ? history_metric_of(c->name) : -1;
-	if (k >= 0 && history_column(t->hist, k))
-		return k;
-	const struct column *tr = history_tracked(t->hist);
-	if (c && tr && strcmp(tr->name, c->name) == 0)
-		return HM_COUNT;
-	return HM_CPU;
+	int k = history_kept(t->hist, c);
+	return k >= 0 ? k : HM_CPU;
 }
 
 void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,

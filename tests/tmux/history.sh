@@ -1,7 +1,8 @@
 #!/bin/sh
 # History that stays (issue 30): G and back keeps every process row's trend and its
 # detail chart's span, and the cgroup rows' trends (a gap where they were not shown);
-# the detail view of a process that ends keeps its charts and last values, marked ended.
+# a new sort column's TREND has its history; the detail view of a process that ends keeps
+# its charts and last values, marked ended.
 # A process watched in its own cgroup, busy, so that every interval has a glyph. Root
 # with cgroup2 only: the test makes its cgroup and removes it.
 # Usage: history.sh PMUTOP [TMUX]
@@ -66,6 +67,17 @@ expect_with "^CPU% +last" "^CPU% +last .* over ([7-9]|[1-9][0-9])s" \
 	"the detail chart spans the intervals before G"
 keys Escape
 expect "TREND +COMMAND" "Esc: the table"
+
+# 3. A new sort column's TREND has its intervals from before it was chosen (a tick
+# later: until the screen's next interval a column not kept would show CPU%'s).
+keys '>'
+expect "CSW(▼|▲)" "> sorts by CSW"
+wait_ticks 2 || fail "no tick after sorting by CSW"
+expect_with "CSW(▼|▲)" "^ *$BUSY .*$RAMP{14,} +sh" "sorted by CSW: its trend kept"
+keys '>'
+expect "MIGR(▼|▲)" "> sorts by MIGR"
+wait_ticks 2 || fail "no tick after sorting by MIGR"
+expect_with "MIGR(▼|▲)" "^ *$BUSY .*$RAMP{14,} +sh" "sorted by MIGR: its trend kept"
 keys q
 expect 'EXIT=0' "q quits with status 0"
 t kill-server 2>/dev/null
