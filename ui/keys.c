@@ -101,7 +101,7 @@ static void ask(struct ui *u, enum ui_ask what)
 	case ASK_INTERVAL:
 		if (u->m)
 			snprintf(init, sizeof(init), "%g", u->m->interval);
-		prompt_open(&u->prompt, "Interval (seconds, 0.1-3600):", init);
+		prompt_offer(&u->prompt, "Interval (seconds, 0.1-3600):", init);
 		break;
 	case ASK_PID:
 		prompt_open(&u->prompt, "Watch PID:", "");

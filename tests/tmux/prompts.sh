@@ -1,0 +1,38 @@
+#!/bin/sh
+# The screen's prompts as a terminal types into them (issue 30): d offers the interval
+# in force and a number typed replaces it; Backspace edits it instead.
+# Usage: prompts.sh PMUTOP [TMUX]
+set -u
+PMUTOP=${1:?usage: prompts.sh PMUTOP [TMUX]}
+TMUX_BIN=${2:-tmux}
+SOCK="pmutop-prompts-$$"
+CAP="${TMPDIR:-/tmp}/pmutop-prompts-$$.txt"
+. "$(dirname "$0")/lib.sh"
+cleanup() {
+	t kill-server 2>/dev/null
+	rm -f "$CAP"
+}
+trap cleanup EXIT INT TERM
+
+t new-session -d -s e2e -x 120 -y 30 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 1; echo EXIT=\$?; sleep 60" || {
+	echo "FAIL: cannot start tmux"
+	exit 1
+}
+wait_for 'interval 1s' 100 || { fail "no header within 10 s"; exit 1; }
+
+# 4. d 5 Enter at interval 1 is 5 s, not 15; d 0.5 Enter then is 0.5 s, not 50.5.
+keys d
+expect "Interval \\(seconds, 0.1-3600\\): 1_" "d offers the interval in force"
+keys 5 Enter
+expect "interval 5s" "d 5 Enter: 5 s"
+keys d 0 . 5 Enter
+expect "interval 0.5s" "d 0.5 Enter: 0.5 s"
+keys d BSpace 7 Enter
+expect "interval 0.7s" "d Backspace 7 Enter: the offered value edited"
+keys d Enter
+expect_not "Interval \\(" "d Enter: the prompt closes"
+expect "interval 0.7s" "d Enter: the value offered stays"
+keys q
+expect 'EXIT=0' "q quits with status 0"
+finish "prompts"
