@@ -105,6 +105,7 @@ static void draw_table(struct ui *u, int y, int h, int w)
 		.ncollapsed = u->ncollapsed,
 		.depth = u->tree ? u->tv.depth : NULL,
 		.over = u->tree ? (const struct mrow *const *)u->tv.over : NULL,
+		.bars = u->tree ? u->tv.bars : NULL,
 		.hist = u->hist,
 	};
 	if (h > 1) {

@@ -217,10 +217,39 @@ static void cgroup_prefix(const struct table_view *t, const struct mrow *r, char
 	snprintf(buf, len, "%*s%s", (int)(d > 8 ? 16 : 2 * d), "", folded ? "[+] " : "");
 }
 
+/* A process row's place in the tree: a line down for each ancestor with a sibling
+ * below, then ├─ or └─ (|, |- and `- without UTF-8); up to 8 levels shown. */
+static void tree_prefix(const struct table_view *t, size_t pos, char *buf, size_t len)
+{
+	unsigned d = t->depth[pos];
+	bool utf8 = colors_utf8();
+	uint64_t b = t->bars ? t->bars[pos] : 0;
+	size_t at = 0;
+	buf[0] = '\0';
+	for (unsigned l = 1; d > 0 && l <= d; l++) {
+		const char *seg;
+		if (l < d && l + 7 < d)
+			continue; /* deeper than 8: the nearest 8 levels */
+		if (l < d)
+			seg = b >> l & 1 ? (utf8 ? "\xe2\x94\x82 " : "| ") : "  ";
+		else
+			seg = b & 1 ? (utf8 ? "\xe2\x94\x9c\xe2\x94\x80" : "|-")
+				    : (utf8 ? "\xe2\x94\x94\xe2\x94\x80" : "`-");
+		int n = snprintf(buf + at, len - at, "%s", seg);
+		if (n < 0 || (size_t)n >= len - at)
+			break;
+		at += (size_t)n;
+	}
+	if (t->over && t->over[pos])
+		snprintf(buf + at, len - at, "%s[+] ", d ? " " : "");
+	else if (d && at + 1 < len)
+		snprintf(buf + at, len - at, " ");
+}
+
 static void command_text(const struct table_view *t, const struct column *c, const struct mrow *r,
 			 size_t pos, char *buf, size_t len)
 {
-	char name[CELL_MAX], pre[32] = "";
+	char name[CELL_MAX], pre[128] = "";
 	table_cell_text(t->m, c, r, name, sizeof(name));
 	if (t->cmdline && r->cmdline && r->kind == ROW_PROC) {
 		/* As top's c: the arguments, sanitised; a kernel thread's name in brackets. */
@@ -233,11 +262,12 @@ static void command_text(const struct table_view *t, const struct column *c, con
 	}
 	if (r->kind == ROW_CGROUP) {
 		cgroup_prefix(t, r, pre, sizeof(pre));
+	} else if (t->depth && r->kind == ROW_PROC) {
+		/* The tree view: its lines; [+] a folded subtree's sum. */
+		tree_prefix(t, pos, pre, sizeof(pre));
 	} else if (t->depth) {
-		/* The tree view: indented under its parent; [+] a folded subtree's sum. */
 		unsigned d = t->depth[pos];
-		snprintf(pre, sizeof(pre), "%*s%s", (int)(d > 8 ? 16 : 2 * d), "",
-			 t->over && t->over[pos] ? "[+] " : "");
+		snprintf(pre, sizeof(pre), "%*s", (int)(d > 8 ? 17 : d ? 2 * d + 1 : 0), "");
 	}
 	snprintf(buf, len, "%s%s%s%s", pre, r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "",
 		 name, r->exited ? " (exited)" : "");

@@ -41,7 +41,10 @@ static int grow(struct tree_view *t, size_t n)
 	const struct mrow **o = realloc(t->over, cap * sizeof(*o));
 	if (o)
 		t->over = o;
-	if (!d || !o)
+	uint64_t *b = realloc(t->bars, cap * sizeof(*b));
+	if (b)
+		t->bars = b;
+	if (!d || !o || !b)
 		return -ENOMEM;
 	t->cap = cap;
 	return 0;
@@ -84,6 +87,23 @@ static int fold_sum(struct tree_view *t, const struct model *m, const struct pid
 		w.r->nthreads += m->rows[t->members[i]].nthreads;
 	rowsum_rows(m, t->members, n, w, t->parts);
 	return 0;
+}
+
+/* The lines of the tree: from the last row up, which depths have a row further down
+ * before one shallower ends their group of siblings. */
+static void bars(struct tree_view *t, const struct model *m, const struct rows *r)
+{
+	uint64_t below = 0; /* bit L: a row at depth L further down, in the same group */
+	for (size_t pos = r->n; pos-- > 0;) {
+		if (m->rows[r->idx[pos]].kind != ROW_PROC) {
+			t->bars[pos] = 0;
+			continue;
+		}
+		unsigned d = t->depth[pos] < 63 ? t->depth[pos] : 63;
+		uint64_t mask = (2ull << d) - 1; /* depths 0 .. d */
+		t->bars[pos] = (below & (mask >> 1) & ~1ull) | (below >> d & 1);
+		below = (below & mask) | 1ull << d;
+	}
 }
 
 int tree_update(struct tree_view *t, const struct model *m, const struct rows *r,
@@ -132,7 +152,8 @@ int tree_update(struct tree_view *t, const struct model *m, const struct rows *r
 		/* The ancestors of the last row shown, a stack: the parent is on it, or the
 		 * row is a root. */
 		size_t k = ns;
-		while (k > 0 && (shown[k - 1].pid != row->ppid || row->ppid == row->pid))
+		while (k > 0 &&
+		       (shown[k - 1].pid != row->ppid || row->ppid == row->pid || row->ppid <= 0))
 			k--;
 		unsigned char d = 0;
 		if (k > 0) {
@@ -151,6 +172,7 @@ int tree_update(struct tree_view *t, const struct model *m, const struct rows *r
 	}
 	free(byp);
 	free(shown);
+	bars(t, m, r);
 	return err;
 }
 
@@ -158,6 +180,7 @@ void tree_free(struct tree_view *t)
 {
 	free(t->depth);
 	free(t->over);
+	free(t->bars);
 	mstore_free(&t->sums);
 	free(t->parts);
 	free(t->members);
