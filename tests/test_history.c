@@ -220,13 +220,14 @@ static void test_other_views_held(void **state)
 	cg.kind = ROW_CGROUP;
 	cg.cgroup = "/x";
 	struct hist_id cgid = {.kind = ROW_CGROUP, .pid = 1, .tid = 1, .cgroup = "/x"};
+	struct hist_rows more = {&cg, 1};
 	for (int t = 0; t < 2; t++) {
 		f->m.tick++;
-		assert_int_equal(history_feed_with(h, &f->m, &cg, 1), 0);
+		assert_int_equal(history_feed_with(h, &f->m, &more, 1), 0);
 	}
 	tick(h, f); /* processes only */
 	f->m.tick++;
-	assert_int_equal(history_feed_with(h, &f->m, &cg, 1), 0);
+	assert_int_equal(history_feed_with(h, &f->m, &more, 1), 0);
 	struct val out[5];
 	long s = history_find(h, cgid);
 	assert_true(s >= 0);
@@ -240,7 +241,7 @@ static void test_other_views_held(void **state)
 	unsigned np = f->m.nrows;
 	f->m.nrows = 0;
 	f->m.tick++;
-	assert_int_equal(history_feed_with(h, &f->m, &cg, 1), 0);
+	assert_int_equal(history_feed_with(h, &f->m, &more, 1), 0);
 	assert_int_equal(history_get(h, slot_of(h, 2), HM_CPU, 5, out), 5);
 	assert_true(fabs(out[3].v - 20) < 1e-4 && out[4].state == VAL_NA);
 	/* Processes again, pid 2 not among them: gone; the cgroup held. */
@@ -249,6 +250,18 @@ static void test_other_views_held(void **state)
 	assert_true(slot_of(h, 1) >= 0);
 	assert_true(slot_of(h, 2) < 0);
 	assert_true(history_find(h, cgid) >= 0);
+	/* A folded subtree's sum is a row of its own beside its process's. */
+	struct mrow sum = f->rows[0];
+	sum.subtree = true;
+	more = (struct hist_rows){&sum, 1};
+	f->m.tick++;
+	assert_int_equal(history_feed_with(h, &f->m, &more, 1), 0);
+	long ss = history_find(h, history_id_of(&sum));
+	assert_true(ss >= 0 && ss != slot_of(h, 1));
+	assert_int_equal(history_get(h, ss, HM_CPU, 5, out), 1);
+	tick(h, f); /* unfolded: gone */
+	assert_true(history_find(h, history_id_of(&sum)) < 0);
+	assert_true(slot_of(h, 1) >= 0);
 	free(f);
 	history_free(h);
 }

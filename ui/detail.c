@@ -57,14 +57,18 @@ static void text_line(struct page *p, attr_t a, const char *fmt, ...)
 
 static bool same_row(const struct detail *d, const struct mrow *r)
 {
-	if (r->kind != d->kind || r->pid != d->pid || r->tid != d->tid)
+	if (r->kind != d->kind || r->pid != d->pid || r->tid != d->tid || r->subtree != d->subtree)
 		return false;
 	return r->kind != ROW_CGROUP || (r->cgroup && strcmp(r->cgroup, d->cgroup) == 0);
 }
 
-static const struct mrow *find_row(const struct detail *d, const struct model *m)
+static const struct mrow *find_row(const struct detail *d, const struct model *m,
+				   const struct mrow *sums, unsigned nsums)
 {
-	for (unsigned i = 0; m && i < m->nrows; i++)
+	for (unsigned i = 0; d->subtree && sums && i < nsums; i++)
+		if (same_row(d, &sums[i]))
+			return &sums[i];
+	for (unsigned i = 0; !d->subtree && m && i < m->nrows; i++)
 		if (same_row(d, &m->rows[i]))
 			return &m->rows[i];
 	return NULL;
@@ -76,6 +80,7 @@ void detail_open(struct detail *d, const struct mrow *r)
 	d->kind = r->kind;
 	d->pid = r->pid;
 	d->tid = r->tid;
+	d->subtree = r->subtree;
 	if (r->kind == ROW_CGROUP && r->cgroup)
 		snprintf(d->cgroup, sizeof(d->cgroup), "%s", r->cgroup);
 }
@@ -118,8 +123,9 @@ static void identity(const struct detail *d, bool live, struct page *p)
 		text_line(p, bold, "TID %d of PID %d  %s%s  user %s", (int)d->tid, (int)d->pid,
 			  d->comm, ex, d->user);
 	else
-		text_line(p, bold, "PID %d  %s%s  user %s  %u thread%s", (int)d->pid, d->comm, ex,
-			  d->user, d->nthreads, d->nthreads == 1 ? "" : "s");
+		text_line(p, bold, "PID %d  %s%s  user %s  %u thread%s%s", (int)d->pid, d->comm, ex,
+			  d->user, d->nthreads, d->nthreads == 1 ? "" : "s",
+			  d->subtree ? "  [+] with its descendants, summed" : "");
 	text_line(p, A_NORMAL, "cgroup %s", d->row_cgroup);
 }
 
@@ -273,10 +279,10 @@ static void threads(const struct model *m, const struct history *hist, const str
 			  r->nthreads);
 }
 
-void detail_draw(struct detail *d, const struct model *m, const struct history *hist, int y, int h,
-		 int w)
+void detail_draw(struct detail *d, const struct model *m, const struct mrow *sums, unsigned nsums,
+		 const struct history *hist, int y, int h, int w)
 {
-	const struct mrow *r = find_row(d, m);
+	const struct mrow *r = find_row(d, m, sums, nsums);
 	long slot = r && hist ? history_find(hist, history_id_of(r)) : -1;
 	if (r)
 		keep_identity(d, r);
@@ -306,7 +312,8 @@ void detail_draw(struct detail *d, const struct model *m, const struct history *
 			  "no interval yet: charts follow the next one");
 	for (int i = 0; i < NSHOWN && charts; i++)
 		chart_block(&d->charts[i], i, ch, &p);
-	threads(m, hist, r, &p);
+	if (!d->subtree)
+		threads(m, hist, r, &p);
 	d->lines = p.at;
 	d->room = h;
 }

@@ -27,6 +27,7 @@ struct detail_chart {
 struct detail {
 	enum row_kind kind;
 	pid_t pid, tid;
+	bool subtree; /* the tree's folded row: the process with its descendants */
 	char cgroup[512];
 	int top;   /* first line shown (scrolling) */
 	int lines; /* lines of the last draw, and the room they had */
@@ -40,11 +41,11 @@ struct detail {
 
 /* Open the view on row r (from the table's selection). */
 void detail_open(struct detail *d, const struct mrow *r);
-/* Draw d's row of m, with its history in hist (NULL: none kept), in lines y .. y + h - 1
- * of a screen w wide. When the row is no longer in m (it ended, or a replay moved
- * before it), its last values and charts stay, marked ended. */
-void detail_draw(struct detail *d, const struct model *m, const struct history *hist, int y, int h,
-		 int w);
+/* Draw d's row of m (of sums[0 .. nsums), the tree's folded rows, for a subtree), with its history
+ * in hist (NULL: none kept), in lines y .. y + h - 1 of a screen w wide. When the row is no longer
+ * in m (it ended, or a replay moved before it), its last values and charts stay, marked ended. */
+void detail_draw(struct detail *d, const struct model *m, const struct mrow *sums, unsigned nsums,
+		 const struct history *hist, int y, int h, int w);
 
 /* What a key asks of the UI. */
 enum detail_res {

@@ -261,6 +261,8 @@ static void fold(struct ui *u, bool on)
 static void enter(struct ui *u)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
+	if (r && u->tree && u->tv.over && u->rows.sel < u->rows.n && u->tv.over[u->rows.sel])
+		r = u->tv.over[u->rows.sel]; /* a folded row: its subtree's sum */
 	if (r && r->kind != ROW_CPU) {
 		detail_open(&u->detail, r);
 		u->mode = MODE_DETAIL;

@@ -140,7 +140,9 @@ void layout_draw(struct ui *u)
 		return;
 	}
 	if (u->mode == MODE_DETAIL) {
-		detail_draw(&u->detail, u->m, u->hist, 0, h - 1, w);
+		unsigned ns;
+		const struct mrow *sums = ui_subtree_rows(u, &ns);
+		detail_draw(&u->detail, u->m, sums, ns, u->hist, 0, h - 1, w);
 		bottom_line(u, h - 1, w);
 		refresh();
 		return;

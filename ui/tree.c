@@ -83,6 +83,7 @@ static int fold_sum(struct tree_view *t, const struct model *m, const struct pid
 	w.r->v = v;
 	w.r->g = g;
 	w.r->nthreads = 0;
+	w.r->subtree = true;
 	for (size_t i = 0; i < n; i++)
 		w.r->nthreads += m->rows[t->members[i]].nthreads;
 	rowsum_rows(m, t->members, n, w, t->parts);
@@ -143,6 +144,7 @@ int tree_update(struct tree_view *t, const struct model *m, const struct rows *r
 	 * rows stand at their process's depth. */
 	size_t slot = 0;
 	unsigned char pdepth = 0;
+	t->nsums = 0;
 	for (size_t pos = 0; pos < r->n && !err; pos++) {
 		const struct mrow *row = &m->rows[r->idx[pos]];
 		if (row->kind != ROW_PROC) {
@@ -168,6 +170,7 @@ int tree_update(struct tree_view *t, const struct model *m, const struct rows *r
 		if (is_folded(folded, nfolded, row->pid)) {
 			err = fold_sum(t, m, byp, np, row, slot);
 			t->over[pos] = &t->sums.rows[slot++];
+			t->nsums = (unsigned)slot;
 		}
 	}
 	free(byp);

@@ -21,6 +21,7 @@ struct tree_view {
 	const struct mrow **over; /* per shown position: the summed row, or NULL */
 	size_t cap;
 	struct mstore sums; /* folded rows' sums */
+	unsigned nsums;
 	struct rowsum_part *parts;
 	unsigned nparts;
 	unsigned *members;

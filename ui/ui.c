@@ -209,6 +209,12 @@ const struct column *ui_sort_column(struct ui *u)
 	return p && col >= 0 ? &p->cols[col] : NULL;
 }
 
+const struct mrow *ui_subtree_rows(const struct ui *u, unsigned *n)
+{
+	*n = u && u->tree && u->tv.sums.rows ? u->tv.nsums : 0;
+	return *n ? u->tv.sums.rows : NULL;
+}
+
 void ui_view(struct ui *u, char *pane, size_t plen, char *sort, size_t slen, bool *reverse)
 {
 	const struct pane *p = ui_pane(u);

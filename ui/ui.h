@@ -77,6 +77,9 @@ void ui_draw(struct ui *u);
 void ui_set_history(struct ui *u, const struct history *h);
 /* The column the active pane is sorted by (the trend it draws), or NULL. */
 const struct column *ui_sort_column(struct ui *u);
+/* The tree view's folded rows, each its process summed with its descendants
+ * (mrow.subtree), as last drawn: n of them, valid until the rows are made again. */
+const struct mrow *ui_subtree_rows(const struct ui *u, unsigned *n);
 
 /* The PMUs and events the browsers list (not owned; must outlive the UI or be replaced).
  * NULL: the browsers say there is no catalogue, and the spec line still works. */

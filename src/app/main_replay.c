@@ -153,7 +153,7 @@ static void replay_history(struct app *a, struct ui *ui)
 		back[n++] = s;
 	for (int i = n - 1; i >= 0; i--)
 		if (replay_load(a->rp, back[i], err, sizeof(err)) == 0)
-			app_feed_history(a);
+			app_feed_history(a, NULL);
 	replay_goto(a, seq, err, sizeof(err));
 }
 

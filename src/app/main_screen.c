@@ -71,14 +71,18 @@ const struct model *app_view(struct app *a)
 }
 
 /* One interval into the history: the source's rows and, while G shows them, the cgroup
- * rows, so that neither view's history is lost to the other. */
-void app_feed_history(struct app *a)
+ * rows, so that neither view's history is lost to the other; with ui, the tree's folded
+ * sums it shows (a replay's earlier ticks have none). */
+void app_feed_history(struct app *a, struct ui *ui)
 {
 	const struct model *m = app_view(a), *base = app_current(a);
-	if (m == base)
-		history_feed(a->history, base);
-	else
-		history_feed_with(a->history, base, m->rows, m->nrows);
+	struct hist_rows more[2];
+	unsigned n = 0;
+	if (m != base)
+		more[n++] = (struct hist_rows){m->rows, m->nrows};
+	if (ui)
+		more[n].rows = ui_subtree_rows(ui, &more[n].n), n++;
+	history_feed_with(a->history, base, more, n);
 }
 
 void app_show(struct app *a, struct ui *ui)
@@ -86,7 +90,7 @@ void app_show(struct app *a, struct ui *ui)
 	ui_set_model(ui, app_view(a), a->panes, a->npanes);
 	history_track(a->history, ui_sort_column(ui));
 	history_keep(a->history, a->panes, a->npanes);
-	app_feed_history(a);
+	app_feed_history(a, ui);
 }
 
 /* Count the user's new events from now on. The groups that stay keep their history;

@@ -146,7 +146,7 @@ struct hist_id history_id_of(const struct mrow *r)
 	if (r->kind == ROW_CGROUP)
 		id.cgroup = r->cgroup ? r->cgroup : "";
 	else if (r->kind != ROW_CPU)
-		id.cpu = 0; /* a task's CPU is no part of who it is */
+		id.cpu = r->subtree ? HIST_SUBTREE : 0; /* a task's CPU is no part of who it is */
 	return id;
 }
 
@@ -175,7 +175,7 @@ long history_find(const struct history *h, struct hist_id id)
 		return -1;
 	if (id.kind == ROW_CGROUP && !id.cgroup)
 		id.cgroup = "";
-	if (id.kind != ROW_CPU && id.kind != ROW_CGROUP)
+	if (id.kind != ROW_CPU && id.kind != ROW_CGROUP && id.cpu != HIST_SUBTREE)
 		id.cpu = 0;
 	size_t mask = h->isize - 1;
 	for (size_t i = id_hash(id) & mask;; i = (i + 1) & mask) {
@@ -366,12 +366,17 @@ static void record(struct history *h, struct slot *sl, const struct model *m, co
 	sl->n++;
 }
 
-static const struct mrow *row_at(const struct model *m, const struct mrow *extra, size_t i)
+static const struct mrow *row_at(const struct model *m, const struct hist_rows *more, size_t i)
 {
 	if (i < m->nrows)
 		return &m->rows[i];
 	i -= m->nrows;
-	return i < m->ncpu_rows ? &m->cpu_rows[i] : &extra[i - m->ncpu_rows];
+	if (i < m->ncpu_rows)
+		return &m->cpu_rows[i];
+	i -= m->ncpu_rows;
+	for (; i >= more->n; more++)
+		i -= more->n;
+	return &more->rows[i];
 }
 
 /* An interval with no number for a row held while its kind is not shown. */
@@ -416,13 +421,15 @@ int history_feed(struct history *h, const struct model *m)
 	return history_feed_with(h, m, NULL, 0);
 }
 
-int history_feed_with(struct history *h, const struct model *m, const struct mrow *extra,
-		      unsigned nextra)
+int history_feed_with(struct history *h, const struct model *m, const struct hist_rows *more,
+		      unsigned nmore)
 {
 	/* Totals over a whole run are no interval: the charts end with the last one. */
 	if (!h || !m || m->tick == 0 || m->tick == h->last_tick || m->final)
 		return 0;
-	size_t n = (size_t)m->nrows + m->ncpu_rows + (extra ? nextra : 0);
+	size_t n = (size_t)m->nrows + m->ncpu_rows;
+	for (unsigned k = 0; more && k < nmore; k++)
+		n += more[k].n;
 	if (n > h->nscratch) {
 		long *ns = realloc(h->scratch, n * sizeof(*ns));
 		if (!ns)
@@ -440,8 +447,8 @@ int history_feed_with(struct history *h, const struct model *m, const struct mro
 	size_t missing = 0;
 	unsigned kinds = 0;
 	for (size_t i = 0; i < n; i++) {
-		kinds |= 1u << row_at(m, extra, i)->kind;
-		long s = history_find(h, history_id_of(row_at(m, extra, i)));
+		kinds |= 1u << row_at(m, more, i)->kind;
+		long s = history_find(h, history_id_of(row_at(m, more, i)));
 		if (s >= 0 && h->slots[s].seen == h->gen)
 			s = -2; /* the same row twice in one model: once is enough */
 		else if (s >= 0)
@@ -456,7 +463,7 @@ int history_feed_with(struct history *h, const struct model *m, const struct mro
 		err = grow_to(h, h->cap + missing - h->nfree);
 	for (size_t i = 0; i < n; i++) {
 		long s = h->scratch[i];
-		const struct mrow *r = row_at(m, extra, i);
+		const struct mrow *r = row_at(m, more, i);
 		if (s == -1) {
 			struct hist_id id = history_id_of(r);
 			if (history_find(h, id) >= 0)

@@ -38,11 +38,15 @@ void history_free(struct history *h);
  * an interval). Returns 0 or -ENOMEM (that interval is then missing for new rows). */
 int history_feed(struct history *h, const struct model *m);
 /* The same with more rows of that interval beside m's (the cgroup rows the screen builds
- * from its process rows), so that every view's rows keep their history whichever is
- * shown. Rows of a kind the interval has none of are held, that interval a gap in them
+ * from its process rows, the tree's folded sums), so that every view's rows keep their history
+ * whichever is shown. Rows of a kind the interval has none of are held, that interval a gap in them
  * (no data), until their kind is fed again: switching views costs no history. */
-int history_feed_with(struct history *h, const struct model *m, const struct mrow *extra,
-		      unsigned nextra);
+struct hist_rows {
+	const struct mrow *rows; /* n of them */
+	unsigned n;
+};
+int history_feed_with(struct history *h, const struct model *m, const struct hist_rows *more,
+		      unsigned nmore);
 /* Forget every row (a replay jumped, the events changed). */
 void history_clear(struct history *h);
 
@@ -61,6 +65,8 @@ const struct column *history_tracked(const struct history *h);
 /* The k for history_get that reads column c's series: a metric's, or another column
  * kept; -1 when c is not kept. */
 int history_kept(const struct history *h, const struct column *c);
+
+#define HIST_SUBTREE (-2) /* a hist_id's cpu for a folded subtree's sum (mrow.subtree) */
 
 /* A row's identity: kind, pid, tid, cpu and (cgroup rows) path. */
 struct hist_id {
