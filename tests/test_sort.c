@@ -351,6 +351,34 @@ static void test_tree_exited_roots_last(void **state)
 	assert_string_equal(got, "init child kthreadd orphan orphan2 ");
 }
 
+/* The filter: the command name, and with filter_cmdline its command line too. */
+static void test_filter_cmdline(void **state)
+{
+	(void)state;
+	static struct fake f;
+	memset(&f, 0, sizeof(f));
+	f.m.nevents = NEV;
+	f.m.events = events;
+	f.m.ngroups = 2;
+	f.m.groups = groups;
+	f.m.rows = f.rows;
+	f.m.elapsed = f.m.interval = 1;
+	add(&f, ROW_PROC, 10, 10, "python3", 0, 5, NA)->cmdline = "python3 Server.py --port 80";
+	add(&f, ROW_PROC, 11, 11, "serverd", 0, 1, NA)->cmdline = "/usr/sbin/serverd";
+	add(&f, ROW_PROC, 12, 12, "bash", 0, 1, NA);
+	unsigned idx[8];
+	struct sort_spec s = {.filter = "server"};
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+	assert_int_equal(f.rows[idx[0]].pid, 11);
+	s.filter_cmdline = true;
+	assert_int_equal(sort_rows(&f.m, &s, idx), 2);
+	assert_int_equal(f.rows[idx[0]].pid, 10);
+	s.filter = "port 80";
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+	s.filter = "bash"; /* no command line read: its name */
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+}
+
 /* Cgroup rows sort as a tree: each row followed by its children, siblings by the column;
  * a folded row hides its subtree; a narrowed view keeps the processes of one subtree. */
 static void test_cgroup_tree(void **state)
@@ -427,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_empty_model),
 		cmocka_unit_test(test_random_models),
 		cmocka_unit_test(test_tree_exited_roots_last),
+		cmocka_unit_test(test_filter_cmdline),
 		cmocka_unit_test(test_cgroup_tree),
 	};
 	/* clang-format on */

@@ -236,6 +236,7 @@ void ui_refresh_rows(struct ui *u, bool resort)
 		.col = p && col >= 0 ? &p->cols[col] : NULL,
 		.descending = s ? s->descending : false,
 		.filter = *u->filter ? u->filter : NULL,
+		.filter_cmdline = u->cmdline,
 		.have_uid = u->have_uid,
 		.uid = u->uid,
 		.only_pid = u->focus,

@@ -113,7 +113,8 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 		return false;
 	if (s->hide_kthreads && r->kthread)
 		return false;
-	if (s->filter && *s->filter && !strcasestr(r->comm ? r->comm : "", s->filter))
+	if (s->filter && *s->filter && !strcasestr(r->comm ? r->comm : "", s->filter) &&
+	    !(s->filter_cmdline && r->cmdline && strcasestr(r->cmdline, s->filter)))
 		return false;
 	return true;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The screen's prompts as a terminal types into them (issue 30): d offers the interval
-# in force and a number typed replaces it; Backspace edits it instead.
+# in force and a number typed replaces it; Backspace edits it instead. / matches the
+# command line while c shows command lines.
 # Usage: prompts.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: prompts.sh PMUTOP [TMUX]}
@@ -8,8 +9,11 @@ TMUX_BIN=${2:-tmux}
 SOCK="pmutop-prompts-$$"
 CAP="${TMPDIR:-/tmp}/pmutop-prompts-$$.txt"
 . "$(dirname "$0")/lib.sh"
+sleep "153.$$" &
+SLEEPER=$!
 cleanup() {
 	t kill-server 2>/dev/null
+	kill "$SLEEPER" 2>/dev/null
 	rm -f "$CAP"
 }
 trap cleanup EXIT INT TERM
@@ -33,6 +37,14 @@ expect "interval 0.7s" "d Backspace 7 Enter: the offered value edited"
 keys d Enter
 expect_not "Interval \\(" "d Enter: the prompt closes"
 expect "interval 0.7s" "d Enter: the value offered stays"
+
+# 6. The filter on an argument: nothing by name; with c, the command line matches.
+keys / "153.$$" Enter
+expect "no task matches" "/ an argument: no command name has it"
+keys c
+expect "^ *$SLEEPER .*sleep 153\.$$" "c: the filter matches the command line"
+keys c
+expect "no task matches" "c again: names only"
 keys q
 expect 'EXIT=0' "q quits with status 0"
 finish "prompts"
