@@ -77,13 +77,13 @@ static void bottom_line(struct ui *u, int y, int w)
 		keybar_draw(u->mode == MODE_MENU     ? BIND_MODE_MENU
 			    : u->mode == MODE_DETAIL ? BIND_MODE_DETAIL
 						     : BIND_MODE_MAIN,
-			    u->paused, u->focus > 0, y, w);
+			    u->paused, u->focus > 0, u->replay[0] != '\0', y, w);
 }
 
 static void draw_help(struct ui *u, int h, int w)
 {
-	help_draw(u->m, ui_pane(u), &u->help_top, 0, h - 1, w);
-	keybar_draw(BIND_MODE_HELP, u->paused, u->focus > 0, h - 1, w);
+	help_draw(u->m, ui_pane(u), u->replay[0] != '\0', &u->help_top, 0, h - 1, w);
+	keybar_draw(BIND_MODE_HELP, u->paused, u->focus > 0, u->replay[0] != '\0', h - 1, w);
 }
 
 static void draw_table(struct ui *u, int y, int h, int w)
