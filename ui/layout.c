@@ -151,7 +151,8 @@ void layout_draw(struct ui *u)
 	int hdr = header_height(u->m, w);
 	if (hdr > room)
 		hdr = room;
-	header_draw(u->m, u->paused && !u->replay[0], u->replay[0] ? u->replay : NULL, 0, hdr, w);
+	header_draw(u->m, u->paused && !u->replay[0], u->replay[0] ? u->replay : NULL, u->rec, 0,
+		    hdr, w);
 	int left = room - hdr + 1 - MIN_TABLE_ROWS;
 	int budget = left < (room - hdr + 1) / 2 ? left : (room - hdr + 1) / 2;
 	int mh = meters_height(u->m, w, budget);

@@ -351,6 +351,25 @@ void ui_set_columns(struct ui *u, const char *pane, const char *list)
 	ui_refresh_rows(u, true);
 }
 
+void ui_set_recording(struct ui *u, const char *path, long long bytes)
+{
+	if (!u)
+		return;
+	if (!path) {
+		u->rec[0] = '\0';
+		return;
+	}
+	double b = (double)bytes;
+	if (bytes < 1024)
+		snprintf(u->rec, sizeof(u->rec), "%lldB\t%s", bytes, path);
+	else if (bytes < 1024 * 1024)
+		snprintf(u->rec, sizeof(u->rec), "%.0fK\t%s", b / 1024, path);
+	else if (bytes < 1024LL * 1024 * 1024)
+		snprintf(u->rec, sizeof(u->rec), "%.1fM\t%s", b / 1048576, path);
+	else
+		snprintf(u->rec, sizeof(u->rec), "%.2fG\t%s", b / 1073741824.0, path);
+}
+
 void ui_set_replay(struct ui *u, const char *text)
 {
 	if (u)

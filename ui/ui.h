@@ -102,6 +102,9 @@ void ui_set_columns(struct ui *u, const char *pane, const char *list);
 /* The list in force for pane ("" when it shows its default). */
 const char *ui_columns(const struct ui *u, const char *pane);
 
+/* -w: the header says REC, how big the recording is (its file and WAL) and where;
+ * NULL path: not recording. */
+void ui_set_recording(struct ui *u, const char *path, long long bytes);
 /* A replay (-r): the header's REPLAY field (the tick's recorded time), and t, T and b
  * step and jump. NULL: the live screen. */
 void ui_set_replay(struct ui *u, const char *text);

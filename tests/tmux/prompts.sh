@@ -1,20 +1,22 @@
 #!/bin/sh
 # The screen's prompts as a terminal types into them (issue 30): d offers the interval
 # in force and a number typed replaces it; Backspace edits it instead. / matches the
-# command line while c shows command lines.
+# command line while c shows command lines. With -w the header says REC, how big and
+# where.
 # Usage: prompts.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: prompts.sh PMUTOP [TMUX]}
 TMUX_BIN=${2:-tmux}
-SOCK="pmutop-prompts-$$"
+SOCK="pmutop-prompts-$$-1"
 CAP="${TMPDIR:-/tmp}/pmutop-prompts-$$.txt"
+REC="${TMPDIR:-/tmp}/pmutop-prompts-$$.rec"
 . "$(dirname "$0")/lib.sh"
 sleep "153.$$" &
 SLEEPER=$!
 cleanup() {
-	t kill-server 2>/dev/null
+	for s in 1 2; do "$TMUX_BIN" -L "pmutop-prompts-$$-$s" kill-server 2>/dev/null; done
 	kill "$SLEEPER" 2>/dev/null
-	rm -f "$CAP"
+	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm"
 }
 trap cleanup EXIT INT TERM
 
@@ -47,4 +49,21 @@ keys c
 expect "no task matches" "c again: names only"
 keys q
 expect 'EXIT=0' "q quits with status 0"
+t kill-server 2>/dev/null
+
+# 8. -w: REC, the size on disk, the file.
+SOCK="pmutop-prompts-$$-2"
+t new-session -d -s e2e -x 160 -y 30 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.3 -w '$REC'; echo EXIT=\$?; sleep 60" || {
+	echo "FAIL: cannot start tmux"
+	exit 1
+}
+expect " REC [0-9.]+[BKMG] $REC " "-w: REC, its size and its file in the header"
+wait_ticks 3 || fail "no ticks while recording"
+size=$(grep -Eo " REC [0-9.]+[BKMG] " "$CAP" | head -n 1 | tr -d ' ')
+disk=$(($(stat -c %s "$REC") + $(stat -c %s "$REC-wal" 2>/dev/null || echo 0)))
+[ "$disk" -gt 1024 ] || fail "-w: the recording has data ($disk bytes)"
+keys q
+expect 'EXIT=0' "q quits with status 0"
+echo "recording: header said $size, $disk bytes on disk a moment later"
 finish "prompts"
