@@ -59,16 +59,17 @@ static bool keep(const struct table_view *t, unsigned i)
 	return c->kind == COL_PID || c->kind == COL_RUN_PCT || (int)i == t->sort_col;
 }
 
-/* Which columns go first when the screen is narrow: rates repeat the counts, counts
- * matter less than the ratios made of them, and the ratios are what a pane is for. */
+/* Which columns go first when the screen is narrow: where a task runs (its cgroup),
+ * memory and state are facts top shows too; rates repeat the counts, counts matter less
+ * than the ratios made of them, and the ratios are what a pane is for. */
 static const enum col_kind drop_order[] = {
-	COL_RATE, COL_THREADS, COL_COUNT, COL_TID,     COL_CPU_ID,
-	COL_GHZ,  COL_USER,    COL_RATIO, COL_CPU_PCT,
+	COL_CGROUP, COL_RES,	COL_STATE, COL_RATE, COL_THREADS, COL_COUNT,
+	COL_TID,    COL_CPU_ID, COL_GHZ,   COL_USER, COL_RATIO,	  COL_CPU_PCT,
 };
 
 /* Columns keep their widths; the command takes the rest. When the rest is less than a
  * command name, columns go in drop_order, right to left within a kind, except those
- * keep() protects. */
+ * keep() protects; then those but the PID; the command stays. */
 static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 {
 	const struct pane *p = t->pane;
@@ -92,6 +93,14 @@ static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 			pl->hidden++;
 			need -= natural_width(&p->cols[i]) + 1;
 		}
+	}
+	/* Narrower still: the protected ones too, right to left; the command goes last. */
+	for (unsigned i = n; i-- > 0 && need > w;) {
+		if (!pl->shown[i] || is_command(p, i) || (i == 0 && p->cols[i].kind == COL_PID))
+			continue;
+		pl->shown[i] = false;
+		pl->hidden++;
+		need -= natural_width(&p->cols[i]) + 1;
 	}
 	int x = 0;
 	for (unsigned i = 0; i < n; i++) {

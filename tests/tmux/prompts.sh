@@ -2,7 +2,7 @@
 # The screen's prompts as a terminal types into them (issue 30): d offers the interval
 # in force and a number typed replaces it; Backspace edits it instead. / matches the
 # command line while c shows command lines. With -w the header says REC, how big and
-# where.
+# where. At 40x10 with RES, S and CGROUP chosen, COMMAND is the column that stays.
 # Usage: prompts.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: prompts.sh PMUTOP [TMUX]}
@@ -10,13 +10,15 @@ TMUX_BIN=${2:-tmux}
 SOCK="pmutop-prompts-$$-1"
 CAP="${TMPDIR:-/tmp}/pmutop-prompts-$$.txt"
 REC="${TMPDIR:-/tmp}/pmutop-prompts-$$.rec"
+CFG=$(mktemp -d) || exit 1
 . "$(dirname "$0")/lib.sh"
 sleep "153.$$" &
 SLEEPER=$!
 cleanup() {
-	for s in 1 2; do "$TMUX_BIN" -L "pmutop-prompts-$$-$s" kill-server 2>/dev/null; done
+	for s in 1 2 3; do "$TMUX_BIN" -L "pmutop-prompts-$$-$s" kill-server 2>/dev/null; done
 	kill "$SLEEPER" 2>/dev/null
 	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm"
+	rm -rf "$CFG"
 }
 trap cleanup EXIT INT TERM
 
@@ -66,4 +68,19 @@ disk=$(($(stat -c %s "$REC") + $(stat -c %s "$REC-wal" 2>/dev/null || echo 0)))
 keys q
 expect 'EXIT=0' "q quits with status 0"
 echo "recording: header said $size, $disk bytes on disk a moment later"
+t kill-server 2>/dev/null
+
+# 9. 40x10, the Software pane with every column chosen: the command names stay.
+mkdir -p "$CFG/pmutop"
+echo "columns Software PID,USER,CPU%,CSW,FAULTS,RES,S,CGROUP" >"$CFG/pmutop/pmutoprc"
+SOCK="pmutop-prompts-$$-3"
+t new-session -d -s e2e -x 40 -y 10 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$CFG' '$PMUTOP' -d 0.3 --pane Software -p $SLEEPER; echo EXIT=\$?; sleep 60" || {
+	echo "FAIL: cannot start tmux"
+	exit 1
+}
+expect "^ *PID .*COMMAND" "40x10: the COMMAND title"
+expect "^ *$SLEEPER .* sleep *\$" "40x10: the command name in its row"
+keys q
+expect 'EXIT=0' "q quits with status 0"
 finish "prompts"
