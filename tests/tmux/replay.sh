@@ -74,6 +74,8 @@ keys Escape
 expect 'REPLAY [0-9-]+ [0-9:]+ \(3/5\)' "T in the detail view: one tick back"
 keys Enter t Escape
 expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "t in the detail view: one tick forward"
+keys K
+expect 'not for a recording' "K (kernel mode) is the source's: a recording refuses it in one line"
 keys q
 expect 'EXIT=0' "q leaves with status 0"
 t kill-server 2>/dev/null

@@ -469,7 +469,7 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w,
 		memcpy(dd, d, ne * sizeof(*dd));
 	if (e->logical)
 		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
-	rowbuild_fill(e, dd, wy, NULL, v, w.g, false);
+	rowfill(&e->fill, dd, wy, NULL, v, w.g, false);
 	if (!u || u->cut + u->missed == 0)
 		return;
 	uint64_t all = u->slices + u->missed, whole = u->slices > u->cut ? u->slices - u->cut : 0;
