@@ -594,7 +594,7 @@ unsigned history_get(const struct history *h, long s, int k, unsigned n, struct 
 	uint64_t have = ok ? sl->n : 0;
 	if (have > most)
 		have = most;
-	if (x >= 0 && have > h->nfed - h->xfrom[x])
+	if (ok && x >= 0 && have > h->nfed - h->xfrom[x])
 		have = h->nfed - h->xfrom[x];
 	if (have > len)
 		have = len;
@@ -603,7 +603,7 @@ unsigned history_get(const struct history *h, long s, int k, unsigned n, struct 
 	unsigned pad = n - (unsigned)have;
 	for (unsigned i = 0; i < pad; i++)
 		out[i] = val_missing(VAL_NA, WHY_NONE);
-	for (unsigned i = 0; i < have; i++) {
+	for (unsigned i = 0; ok && i < have; i++) {
 		size_t at = (size_t)((sl->n - have + i) % len);
 		out[pad + i] = x >= 0 ? x_get(sl, x, at) : history_unpack(sl->s[k][at]);
 	}
