@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "hybrid.h"
 #include "metricbind.h"
 #include "promacc.h"
 #include "promtext.h"
@@ -351,6 +352,69 @@ static void test_alder_lake_rows(void **state)
 	metric_bind_free(b);
 }
 
+/* A task on Alder Lake that spent 57% of its time on small cores: its cpu_core group ran
+ * 43% of the time it was enabled. That is residency, not multiplexing (perf's
+ * intel-hybrid.txt): scaled by the task's time on big cores (hybrid_residency, as the
+ * engine's task rows are), the shares read exact. */
+static void test_alder_lake_residency(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/adl", NULL);
+	static const struct feed core[] = {
+		{"cpu_core/slots/", 600000},
+		{"cpu_core/topdown-fe-bound/", 90000},
+		{"cpu_core/topdown-bad-spec/", 60000},
+		{"cpu_core/topdown-retiring/", 300000},
+		{"cpu_core/topdown-be-bound/", 150000},
+		{"cpu_core/INT_MISC.UOP_DROPPING/", 6000},
+		{NULL, 0},
+	};
+	static const struct feed atom[] = {
+		{"cpu_atom/TOPDOWN_RETIRING.ALL/", 1000},
+		{"cpu_atom/TOPDOWN_FE_BOUND.ALL/", 1500},
+		{"cpu_atom/TOPDOWN_BE_BOUND.ALL/", 2000},
+		{"cpu_atom/TOPDOWN_BAD_SPECULATION.ALL/", 500},
+		{"cpu_atom/CPU_CLK_UNHALTED.CORE/", 1000},
+		{NULL, 0},
+	};
+	struct hand h;
+	hand_init(&h, b);
+	hand_group(&h, core, ":W");
+	hand_group(&h, atom, ":W");
+	const int8_t kind[] = {0, 1}; /* cpu_core, cpu_atom */
+	const uint64_t run[] = {430000, 570000};
+	struct val_delta d[MAXEV];
+	uint8_t why[MAXEV];
+	uint64_t ena[8];
+	memset(why, WHY_NONE, sizeof(why));
+	for (unsigned e = 0; e < h.m.nevents; e++)
+		d[e] = (struct val_delta){
+			.ena = 1000000, .run = run[h.ev[e].group], .val = (uint64_t)h.v[e].v};
+	hybrid_residency(h.gr, kind, h.m.ngroups, d, why, ena);
+	assert_true(ena[0] == 430000 && ena[1] == 570000);
+	for (unsigned e = 0; e < h.m.nevents; e++)
+		h.v[e] = val_scale((struct val_delta){ena[h.ev[e].group], d[e].run, d[e].val});
+	for (unsigned g = 0; g < h.m.ngroups; g++)
+		h.g[g] = (struct val_delta){.ena = ena[g], .run = run[g]};
+	double sum = 300000.0 + 60000 + 90000 + 150000;
+	expect(&h, &h.proc, "tma_frontend_bound", 100 * (90000 / sum - 6000.0 / 600000));
+	expect(&h, &h.proc, "tma_backend_bound", 100 * 150000 / sum);
+	expect(&h, &h.proc, "tma_bad_speculation", 100 * 60000 / sum);
+	expect(&h, &h.proc, "tma_retiring", 100 * 300000 / sum);
+	expect(&h, &h.proc, "tma_retiring.cpu_atom", 100 * 1000.0 / 5000);
+	expect(&h, &h.proc, "tma_backend_bound.cpu_atom", 100 * 2000.0 / 5000);
+
+	/* Scaled by all of the task's time, as a multiplexed group is: the same shares, but
+	 * marked scaled at 43%, which is what the engine did before it knew residency. */
+	for (unsigned e = 0; e < h.m.nevents; e++)
+		h.v[e] = val_scale(d[e]);
+	struct val v = metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, "tma_retiring"), NULL);
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_int_equal(v.run_pm, 430);
+	assert_true(fabs(v.v - 100 * 300000 / sum) < 1e-9);
+	metric_bind_free(b);
+}
+
 /* The groups the set gets: a metric whose events a group already holds reads that
  * group; the others get perf's weak group, each once. */
 static void test_spec(void **state)
@@ -545,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_skylake_per_core),
 		cmocka_unit_test(test_zen4_rows),
 		cmocka_unit_test(test_alder_lake_rows),
+		cmocka_unit_test(test_alder_lake_residency),
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test(test_bad_list),
 		cmocka_unit_test(test_exporter),

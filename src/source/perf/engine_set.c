@@ -230,6 +230,7 @@ void engine_layout_free(struct engine *e)
 	free(e->acc_miss_why);
 	free(e->acc_why);
 	free(e->acc_fresh);
+	free(e->res_ena);
 	free(e->rootable);
 	free(e->dead);
 	free(e->gdead);
@@ -244,6 +245,7 @@ int engine_layout(struct engine *e, const struct evset *set)
 	e->gdead = calloc(ng + 1, 1);
 	e->live = calloc(ne + 1, sizeof(*e->live));
 	e->acc_fresh = calloc(ng + 1, 1);
+	e->res_ena = calloc(ng + 1, sizeof(*e->res_ena));
 	e->rootable = calloc(ng + 1, 1);
 	e->slot = calloc(ng + 1, sizeof(*e->slot));
 	e->acc = calloc(ne + 1, sizeof(*e->acc));
@@ -251,8 +253,8 @@ int engine_layout(struct engine *e, const struct evset *set)
 	e->acc_miss = calloc(ne + 1, sizeof(*e->acc_miss));
 	e->acc_miss_why = calloc(ne + 1, 1);
 	e->acc_why = calloc(ne + 1, 1);
-	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable ||
-	    !e->dead || !e->gdead || !e->live || !e->acc_miss || !e->acc_miss_why)
+	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->res_ena ||
+	    !e->rootable || !e->dead || !e->gdead || !e->live || !e->acc_miss || !e->acc_miss_why)
 		return -ENOMEM;
 	e->nlive = 0;
 	for (unsigned g = 0; g < ng; g++) {

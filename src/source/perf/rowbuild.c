@@ -45,11 +45,18 @@ static bool ensure_rows(struct engine *e, size_t need)
 
 /* Scale a target's (or a sum's) deltas into a row's values. fresh (per group, or NULL)
  * marks the groups read for the first time: not an interval's worth. Task rows (live)
- * skip the dead events, which their row arrays already hold (fill_dead). */
+ * skip the dead events, which their row arrays already hold (fill_dead); on a hybrid CPU
+ * their groups of one core type scale by the task's time on it, not by all its time. */
 void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
 		   const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
 {
 	unsigned n = live ? e->nlive : e->set->nevents;
+	const uint64_t *ena = NULL;
+	if (live && e->set->core) {
+		hybrid_residency(e->set->groups, e->set->core, engine_ngroups(e), d, why,
+				 e->res_ena);
+		ena = e->res_ena;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		unsigned ev = live ? e->live[i] : i;
 		if (e->dead[ev]) /* found unsupported at start-up: in no part's sum */
@@ -57,6 +64,9 @@ void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *w
 		else if (why[ev] == WHY_NONE && fresh &&
 			 fresh[e->set->events[ev].group] == FRESH_FIRST_READ)
 			v[ev] = val_missing(VAL_NC, WHY_STARTING);
+		else if (why[ev] == WHY_NONE && ena && !e->set->events[ev].logical)
+			v[ev] = val_scale((struct val_delta){ena[e->set->events[ev].group],
+							     d[ev].run, d[ev].val});
 		else if (why[ev] == WHY_NONE)
 			v[ev] = val_scale(d[ev]);
 		else /* out of descriptors is a state of the machine, not of the event */
@@ -72,6 +82,7 @@ void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *w
 		for (unsigned k = 0; k < mg->n; k++)
 			if (why[mg->first + k] == WHY_NONE) {
 				gd[g] = d[mg->first + k];
+				gd[g].ena = ena ? ena[g] : gd[g].ena;
 				break;
 			}
 	}
