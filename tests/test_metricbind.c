@@ -280,6 +280,120 @@ static void test_zen4_rows(void **state)
 	metric_bind_free(b);
 }
 
+/* Sapphire Rapids level 2 (spr-metrics.json's TopdownL2): the PERF_METRICS level-2
+ * fractions, and their siblings as what is left of their level-1 parents. */
+static void test_sapphire_rapids_level2(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
+	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 4);
+	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN2), 8);
+	const double slots = 1000000, fe = 250000, bad = 100000, ret = 400000, be = 250000,
+		     drop = 20000, heavy = 150000, brmis = 70000, flat = 120000, mem = 100000;
+	const struct feed f[] = {
+		{"slots", slots},
+		{"topdown-fe-bound", fe},
+		{"topdown-bad-spec", bad},
+		{"topdown-retiring", ret},
+		{"topdown-be-bound", be},
+		{"INT_MISC.UOP_DROPPING", drop},
+		{"topdown-heavy-ops", heavy},
+		{"topdown-br-mispredict", brmis},
+		{"topdown-fetch-lat", flat},
+		{"topdown-mem-bound", mem},
+		{NULL, 0},
+	};
+	struct hand h;
+	hand_init(&h, b);
+	hand_group(&h, sw_feed, "");
+	hand_group(&h, f, ":W");
+	const double sum = fe + bad + ret + be;
+	const double t_fe = fe / sum - drop / slots, t_lat = flat / sum - drop / slots;
+	const struct mrow *rows[] = {&h.proc, &h.cpu};
+	for (unsigned i = 0; i < 2; i++) {
+		expect(&h, rows[i], "tma_heavy_operations", 100 * heavy / sum);
+		expect(&h, rows[i], "tma_light_operations", 100 * fmax(0, ret / sum - heavy / sum));
+		expect(&h, rows[i], "tma_branch_mispredicts", 100 * brmis / sum);
+		expect(&h, rows[i], "tma_machine_clears", 100 * fmax(0, bad / sum - brmis / sum));
+		expect(&h, rows[i], "tma_fetch_latency", 100 * t_lat);
+		expect(&h, rows[i], "tma_fetch_bandwidth", 100 * fmax(0, t_fe - t_lat));
+		expect(&h, rows[i], "tma_memory_bound", 100 * mem / sum);
+		expect(&h, rows[i], "tma_core_bound", 100 * fmax(0, be / sum - mem / sum));
+	}
+	/* Each level-1 share is the sum of its two children here (no max() cut in). */
+	const char *const pairs[][3] = {
+		{"tma_retiring", "tma_heavy_operations", "tma_light_operations"},
+		{"tma_bad_speculation", "tma_branch_mispredicts", "tma_machine_clears"},
+		{"tma_frontend_bound", "tma_fetch_latency", "tma_fetch_bandwidth"},
+		{"tma_backend_bound", "tma_memory_bound", "tma_core_bound"},
+	};
+	for (unsigned i = 0; i < 4; i++) {
+		double v[3];
+		for (unsigned j = 0; j < 3; j++)
+			v[j] = metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, pairs[i][j]),
+						 NULL)
+				       .v;
+		assert_true(fabs(v[0] - v[1] - v[2]) < 1e-9);
+	}
+	/* Children larger than their parent: the remainder is 0, never negative. */
+	h.v[h.gr[1].first + 6].v = 500000; /* topdown-heavy-ops > topdown-retiring */
+	expect(&h, &h.proc, "tma_light_operations", 0);
+	/* Without the level-2 events on this CPU (Ice Lake's PERF_METRICS has none): n/a. */
+	hand_init(&h, b);
+	hand_group(&h, spr_feed, ":W");
+	assert_int_equal(
+		metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, "tma_memory_bound"), NULL)
+			.state,
+		VAL_NA);
+	metric_bind_free(b);
+}
+
+/* Zen 4's PipelineL2 (amdzen4/pipeline.json) over its level 1. */
+static void test_zen4_level2(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/zen4", "PipelineL1,PipelineL2");
+	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 5);
+	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN2), 8);
+	const double cyc = 1000, fe = 1200, be = 1800, smt = 600, ret = 1500, disp = 2400,
+		     fe6 = 150, brn = 30, resync = 10, ld = 700, nc = 1000, ucode = 300;
+	const struct feed f[] = {
+		{"ls_not_halted_cyc", cyc},
+		{"de_no_dispatch_per_slot.no_ops_from_frontend", fe},
+		{"de_no_dispatch_per_slot.backend_stalls", be},
+		{"de_no_dispatch_per_slot.smt_contention", smt},
+		{"ex_ret_ops", ret},
+		{"de_src_op_disp.all", disp},
+		{"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/", fe6},
+		{"ex_ret_brn_misp", brn},
+		{"resyncs_or_nc_redirects", resync},
+		{"ex_no_retire.load_not_complete", ld},
+		{"ex_no_retire.not_complete", nc},
+		{"ex_ret_ucode_ops", ucode},
+		{NULL, 0},
+	};
+	struct hand h;
+	hand_init(&h, b);
+	hand_group(&h, f, ":W");
+	const double slots = 6 * cyc, badspec = (disp - ret) / slots;
+	expect(&h, &h.proc, "frontend_bound_latency", 100 * 6 * fe6 / slots);
+	expect(&h, &h.proc, "frontend_bound_bandwidth", 100 * (fe - 6 * fe6) / slots);
+	expect(&h, &h.proc, "bad_speculation_mispredicts", 100 * badspec * brn / (brn + resync));
+	expect(&h, &h.proc, "bad_speculation_pipeline_restarts",
+	       100 * badspec * resync / (brn + resync));
+	expect(&h, &h.proc, "backend_bound_memory", 100 * be / slots * ld / nc);
+	expect(&h, &h.proc, "backend_bound_cpu", 100 * be / slots * (1 - ld / nc));
+	expect(&h, &h.proc, "retiring_fastpath", 100 * ret / slots * (1 - ucode / ret));
+	expect(&h, &h.proc, "retiring_microcode", 100 * ret / slots * ucode / ret);
+	expect(&h, &h.cpu, "backend_bound_memory", 100 * be / slots * ld / nc);
+	/* No load that did not complete: d_ratio over 0 is a gap, never 0%. */
+	h.v[h.gr[0].first + 10].v = 0; /* ex_no_retire.not_complete */
+	struct val v = metric_bind_value(b, &h.m, &h.proc,
+					 (unsigned)find(b, "backend_bound_memory"), NULL);
+	assert_int_equal(v.state, VAL_EMPTY);
+	metric_bind_free(b);
+}
+
 /* Alder Lake: cpu_core's and cpu_atom's shares, each from its own PMU's groups, told
  * apart by name. */
 static void test_alder_lake_rows(void **state)
@@ -608,6 +722,8 @@ int main(void)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_skylake_per_core),
 		cmocka_unit_test(test_zen4_rows),
+		cmocka_unit_test(test_sapphire_rapids_level2),
+		cmocka_unit_test(test_zen4_level2),
 		cmocka_unit_test(test_alder_lake_rows),
 		cmocka_unit_test(test_alder_lake_residency),
 		cmocka_unit_test(test_spec),
