@@ -292,6 +292,14 @@ unsigned metric_bind_count_role(const struct metric_bind *b, enum metric_role ro
 	return n;
 }
 
+bool metric_bind_has_role(const struct metric_bind *b, enum metric_role role)
+{
+	for (unsigned i = 0; b && i < metric_set_count(b->set); i++)
+		if (role_of(metric_set_def(b->set, i)) == role)
+			return true;
+	return false;
+}
+
 const char *metric_bind_topdown_reason(struct metric_bind *b, const struct model *m)
 {
 	if (!b)
