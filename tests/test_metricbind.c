@@ -13,6 +13,7 @@
 #include "columns.h"
 #include "hybrid.h"
 #include "metricbind.h"
+#include "pmu.h"
 #include "promacc.h"
 #include "promtext.h"
 
@@ -345,6 +346,36 @@ static void test_sapphire_rapids_level2(void **state)
 		metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, "tma_memory_bound"), NULL)
 			.state,
 		VAL_NA);
+	metric_bind_free(b);
+}
+
+/* Sapphire Rapids' levels 1 and 2 read one slots-led group, as perf stat reads them:
+ * groups of their own would take turns on the one PERF_METRICS register. */
+static void test_spr_one_group(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
+	char sys[256], spec[2048];
+	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/spr"));
+	struct pmu_set *p = pmu_set_new(sys, false);
+	assert_non_null(p);
+	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
+	/* INT_MISC.UOP_DROPPING needs libpfm4, not loaded here: the frontend and fetch shares
+	 * add nothing (n/a), the other ten share one group. */
+	unsigned groups = 0;
+	for (const char *c = spec; *c; c++)
+		groups += *c == '{';
+	if (groups != 1)
+		fail_msg("%u groups: %s", groups, spec);
+	assert_true(strncmp(spec, "{slots,", 7) == 0);
+	static const char *const ev[] = {"fe-bound",  "bad-spec",      "retiring", "be-bound",
+					 "heavy-ops", "br-mispredict", "mem-bound"};
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "topdown-%s", ev[i]);
+		assert_non_null(strstr(spec, name));
+	}
+	pmu_set_free(p);
 	metric_bind_free(b);
 }
 
@@ -723,6 +754,7 @@ int main(void)
 		cmocka_unit_test(test_skylake_per_core),
 		cmocka_unit_test(test_zen4_rows),
 		cmocka_unit_test(test_sapphire_rapids_level2),
+		cmocka_unit_test(test_spr_one_group),
 		cmocka_unit_test(test_zen4_level2),
 		cmocka_unit_test(test_alder_lake_rows),
 		cmocka_unit_test(test_alder_lake_residency),
