@@ -159,7 +159,7 @@ static void test_group_cores(void **state)
 	int core = find(&s, "cycles[cpu_core]"), atom = find(&s, "cycles[cpu_atom]");
 	int tc = find(&s, "task-clock"), ac = find(&s, "cpu_atom/cpu-cycles/");
 	assert_true(td >= 0 && core >= 0 && atom >= 0 && tc >= 0 && ac >= 0);
-	int8_t kc = s.core[s.events[td].group];
+	int kc = s.core[s.events[td].group];
 	assert_true(kc >= 0);
 	assert_int_equal(s.core[s.events[core].group], kc);
 	assert_true(s.core[s.events[atom].group] >= 0);

@@ -526,7 +526,7 @@ static void test_alder_lake_residency(void **state)
 	hand_init(&h, b);
 	hand_group(&h, core, ":W");
 	hand_group(&h, atom, ":W");
-	const int8_t kind[] = {0, 1}; /* cpu_core, cpu_atom */
+	const int kind[] = {0, 1}; /* cpu_core, cpu_atom */
 	const uint64_t run[] = {430000, 570000};
 	struct val_delta d[MAXEV];
 	uint8_t why[MAXEV];

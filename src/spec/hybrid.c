@@ -136,7 +136,7 @@ static int member_core(const struct evdesc *d, const int *types, unsigned ncore)
 	return -1;
 }
 
-int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pmus, int8_t **out)
+int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pmus, int **out)
 {
 	int types[HYBRID_MAX];
 	const char *names[HYBRID_MAX];
@@ -144,7 +144,7 @@ int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pm
 	*out = NULL;
 	if (ncore < 2)
 		return 0;
-	int8_t *core = calloc(specs->n + 1, sizeof(*core));
+	int *core = calloc(specs->n + 1, sizeof(*core));
 	if (!core)
 		return -ENOMEM;
 	for (unsigned g = 0; g < specs->n; g++) {
@@ -155,13 +155,13 @@ int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pm
 			int c = member_core(&specs->g[g].ev[m], types, ncore);
 			k = k == -2 || k == c ? c : -1;
 		}
-		core[g] = (int8_t)(k < 0 ? -1 : k);
+		core[g] = k < 0 ? -1 : k;
 	}
 	*out = core;
 	return 0;
 }
 
-void hybrid_residency(const struct mgroup *groups, const int8_t *core, unsigned ngroups,
+void hybrid_residency(const struct mgroup *groups, const int *core, unsigned ngroups,
 		      const struct val_delta *d, const uint8_t *why, uint64_t *ena)
 {
 	uint64_t maxrun[HYBRID_MAX] = {0};

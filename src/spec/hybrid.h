@@ -33,7 +33,7 @@ void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, u
  * among them, or -1 for a group that may count on any CPU (software events only, or
  * generic events not yet given a PMU), in *out (NULL when pmus has one core PMU).
  * Returns 0 or -ENOMEM. */
-int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pmus, int8_t **out);
+int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pmus, int **out);
 
 /* Each group's enabled time to scale by, from one task's (or one sum of tasks')
  * deltas: a group of one core type is enabled whenever the task runs but can count only
@@ -44,7 +44,7 @@ int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pm
  * multiplexed within it is scaled by it; with no group of another type counting, the
  * group's own enabled time (as any group's). core: hybrid_group_cores's; ena[g] gets 0
  * for a group none of whose members counts. */
-void hybrid_residency(const struct mgroup *groups, const int8_t *core, unsigned ngroups,
+void hybrid_residency(const struct mgroup *groups, const int *core, unsigned ngroups,
 		      const struct val_delta *d, const uint8_t *why, uint64_t *ena);
 
 #endif
