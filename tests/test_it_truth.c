@@ -11,9 +11,8 @@
  * Tolerances, and why:
  * - page faults of an idle cgroup or of one process: both tools count the same kernel
  *   event of the same tasks over a window holding all of them, so they agree exactly;
- *   1% (the issue's bar) leaves room for nothing but a defect. But --cgroups through the
- *   default (bpf) backend: 1% above, 5% below, for the bpf undercount under load not
- *   found yet (before issue 25, 90% and more were missed).
+ *   1% (the issue's bar) leaves room for nothing but a defect, --cgroups through the
+ *   default (bpf) backend included (before issue 25, 90% and more were missed).
  * - a command's whole-run page faults (-- COMMAND): two runs of the same program differ
  *   by what address-space randomisation makes the loader fault, a few dozen of 20,000:
  *   2%. A command counted alone (no children) is about 1% of it.
@@ -422,17 +421,11 @@ static void test_cgroup_forks(void **state)
 			 gs.v, perf_v, gs.not_exact, gs.bad);
 	/* --cgroups counts through the default backend (bpf). Before issue 25 it missed 90%
 	 * and more. */
-	/* 1% above; 5% below, for a bpf undercount on a loaded machine not found yet (issue
-	 * 25 stays open for it: 3.6% seen in a ctest run beside other builds, lines exact). */
-	if (cs.not_exact || cs.v > perf_v * 1.01 || cs.v < perf_v * 0.95)
+	if (cs.not_exact || !within(cs.v, perf_v, 0.01, 0))
 		fail_msg("pmutop --cgroups: the cgroup's row sums to %.0f page faults, perf stat "
-			 "-a -G %.0f and pmutop -G %.0f (1%% above, 5%% below allowed): "
-			 "short-lived processes missed; %u lines not exact: %s",
+			 "-a -G %.0f and pmutop -G %.0f (1%% allowed): short-lived processes "
+			 "missed; %u lines not exact: %s",
 			 cs.v, perf_v, gs.v, cs.not_exact, cs.bad);
-	if (!within(cs.v, perf_v, 0.01, 0))
-		print_message("  --cgroups %+.1f%% from perf stat -a -G: the unexplained loss "
-			      "under load\n",
-			      100.0 * (cs.v - perf_v) / perf_v);
 }
 
 /* ---- 2. a task switching ~1,000 times a second beside a busy loop, per backend ---------- */
