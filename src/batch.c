@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "text.h"
 
@@ -48,6 +49,8 @@ struct batch {
 	char *rows;
 	size_t used, cap, row_max;
 	struct cell_memo memo[BATCH_MAX_COLS];
+	double wall; /* the block's time: seconds since the epoch, and as ISO 8601 */
+	char at[40];
 };
 
 /* The same value under another pane's title (cycles in Events and in IPC) is shown once. */
@@ -287,11 +290,11 @@ static void text_block(struct batch *b, const struct model *m, const size_t *n_r
 	char ex[64];
 	model_exit_text(m, ex, sizeof(ex));
 	fprintf(b->out,
-		"pmutop - %s, Linux %s, %d CPUs - %s %llu, interval %.2fs (%.3fs) - %u "
+		"pmutop - %s, Linux %s, %d CPUs - %s %llu at %s, interval %.2fs (%.3fs) - %u "
 		"tasks%s%s%s%s%s%s\n",
 		m->hostname ? m->hostname : "?", m->kernel ? m->kernel : "?", m->ncpus,
-		m->final ? "total" : "tick", (unsigned long long)m->tick, m->interval, m->elapsed,
-		m->ntasks, m->backend ? " (" : "", m->backend ? m->backend : "",
+		m->final ? "total" : "tick", (unsigned long long)m->tick, b->at, m->interval,
+		m->elapsed, m->ntasks, m->backend ? " (" : "", m->backend ? m->backend : "",
 		m->backend ? ")" : "", m->user_only ? " - user mode only" : "",
 		*ex ? " - command " : "", ex);
 	for (unsigned i = 0; i < b->ncols; i++) {
@@ -356,7 +359,7 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 	fputc(',', b->out);
 	if (r->cgroup)
 		text_csv_field(b->out, r->cgroup);
-	fputc('\n', b->out);
+	fprintf(b->out, ",%.3f,%s\n", b->wall, b->at);
 }
 
 /* Derived columns (IPC, ratios, CPU%, GHz) follow the raw events of the same row. */
@@ -409,8 +412,9 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 		fputs("\"total\"", b->out);
 	else
 		fprintf(b->out, "%llu", (unsigned long long)m->tick);
-	fprintf(b->out, ",\"time\":%.3f,\"interval\":%.3f,\"kind\":\"%s\"", m->time, m->elapsed,
-		kind_str(r->kind));
+	fprintf(b->out,
+		",\"time\":%.3f,\"interval\":%.3f,\"wall\":%.3f,\"at\":\"%s\",\"kind\":\"%s\"",
+		m->time, m->elapsed, b->wall, b->at, kind_str(r->kind));
 	if (r->kind == ROW_CPU) {
 		fprintf(b->out, ",\"cpu\":%d", r->cpu);
 	} else if (r->kind == ROW_CGROUP) {
@@ -463,8 +467,30 @@ static void fd_notice(struct batch *b, const struct model *m)
 	batch_notice(b, text);
 }
 
-int batch_write(struct batch *b, const struct model *m)
+/* ISO 8601 in local time with its offset, to the millisecond: 2026-11-25T16:40:01.250+01:00
+ * (as date --iso-8601=ns writes it, and as RFC 3339 reads it). */
+static void iso_time(double wall, char *buf, size_t len)
 {
+	time_t t = (time_t)wall;
+	int ms = (int)((wall - (double)t) * 1000.0 + 0.5);
+	if (ms >= 1000) {
+		t++;
+		ms -= 1000;
+	}
+	struct tm tm;
+	char day[32], off[8];
+	if (!localtime_r(&t, &tm) || !strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm) ||
+	    strftime(off, sizeof(off), "%z", &tm) != 5) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	snprintf(buf, len, "%s.%03d%.3s:%s", day, ms, off, off + 3);
+}
+
+int batch_write(struct batch *b, const struct model *m, double wall)
+{
+	b->wall = wall;
+	iso_time(wall, b->at, sizeof(b->at));
 	fd_notice(b, m);
 	if (m->nrows > b->idx_cap) {
 		size_t cap = m->nrows + m->nrows / 2 + 64;
@@ -484,7 +510,7 @@ int batch_write(struct batch *b, const struct model *m)
 	size_t n = m->nrows ? sort_rows_r(m, &b->sort, b->idx, b->scratch, b->keys) : 0;
 	if (b->fmt == OUT_CSV && !b->header_done)
 		fputs("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running,why,"
-		      "exited,cgroup\n",
+		      "exited,cgroup,wall,at\n",
 		      b->out);
 	b->header_done = true;
 	if (b->fmt == OUT_TEXT) {

@@ -29,8 +29,9 @@ bool batch_sort_ok(const struct batch *b);
  * tasks go short of file descriptors and when they are all counted again. */
 void batch_notice(struct batch *b, const char *text);
 
-/* One block for the model's interval (or its totals when m->final). Returns 0, or
- * -errno when the output failed (EPIPE: the reader went away). */
-int batch_write(struct batch *b, const struct model *m);
+/* One block for the model's interval (or its totals when m->final), measured at wall
+ * (seconds since the epoch): every line and block says when. Returns 0, or -errno when
+ * the output failed (EPIPE: the reader went away). */
+int batch_write(struct batch *b, const struct model *m, double wall);
 
 #endif

@@ -109,6 +109,72 @@ static unsigned count_lines(const char *s, const char *prefix)
 	return n;
 }
 
+/* The wall-clock time of each block (text) or line (CSV, JSON) of out: epoch seconds
+ * within [t0, t1] and the same instant as ISO 8601 with its offset. Returns how many. */
+static unsigned check_wall_times(const char *fmt, const char *out, double t0, double t1)
+{
+	unsigned n = 0;
+	for (const char *l = out, *e; *l; l = e + 1) {
+		e = strchr(l, '\n');
+		if (!e) /* the end of a buffer that filled */
+			break;
+		char line[4096];
+		snprintf(line, sizeof(line), "%.*s", (int)(e - l), l);
+		const char *at;
+		double wall = 0;
+		if (strcmp(fmt, "text") == 0) {
+			if (strncmp(line, "pmutop - ", 9) != 0)
+				continue;
+			at = strstr(line, " at ");
+			assert_non_null(at);
+			at += 4;
+		} else if (strcmp(fmt, "csv") == 0) {
+			if (strncmp(line, "tick,", 5) == 0)
+				continue;
+			char *c = strrchr(line, ',');
+			assert_non_null(c);
+			*c = '\0';
+			at = c + 1;
+			c = strrchr(line, ',');
+			assert_non_null(c);
+			wall = strtod(c + 1, NULL);
+		} else {
+			const char *w = strstr(line, "\"wall\":"), *a = strstr(line, "\"at\":\"");
+			assert_true(w && a);
+			wall = strtod(w + 7, NULL);
+			at = a + 6;
+		}
+		/* The ISO text back into epoch seconds (its offset applied). */
+		struct tm tm = {0};
+		int ms, oh, om;
+		char sign;
+		if (sscanf(at, "%d-%d-%dT%d:%d:%d.%3d%c%2d:%2d", &tm.tm_year, &tm.tm_mon,
+			   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms, &sign, &oh,
+			   &om) != 10 ||
+		    (sign != '+' && sign != '-'))
+			fail_msg("%s: no ISO 8601 time with an offset: %s", fmt, line);
+		tm.tm_year -= 1900;
+		tm.tm_mon -= 1;
+		double iso = (double)timegm(&tm) + ms / 1000.0 -
+			     (sign == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
+		if (wall == 0)
+			wall = iso;
+		if (wall < t0 - 0.001 || wall > t1 + 0.001 || iso < wall - 0.0015 ||
+		    iso > wall + 0.0015)
+			fail_msg("%s: wall time %.3f (%s) outside the run [%.3f, %.3f]: %s", fmt,
+				 wall, at, t0, t1, line);
+		n++;
+	}
+	return n;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Live batch output and the replay of the same ticks: the same bytes, in every format,
  * with thread rows and per-CPU rows. */
 static void test_replay_equals_live(void **state)
@@ -120,8 +186,14 @@ static void test_replay_equals_live(void **state)
 		char *live[] = {PMUTOP_BINARY, "-b", "-n",	  "3",	      "-d",
 				"0.2",	       "-H", "--per-cpu", "--format", (char *)fmts[i],
 				"-w",	       file, NULL};
+		double t0 = wall_now();
 		int st = testutil_run(live, out1, sizeof(out1), err, sizeof(err));
+		double t1 = wall_now();
 		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		/* Every block or line says when, within the run; the replay's the same. */
+		unsigned stamped = check_wall_times(fmts[i], out1, t0, t1);
+		if (stamped < (strcmp(fmts[i], "text") == 0 ? 3u : 30u))
+			fail_msg("%s: %u lines with a wall time", fmts[i], stamped);
 		char *rep[] = {PMUTOP_BINARY,	"-r", file, "-b", "--per-cpu", "--format",
 			       (char *)fmts[i], NULL};
 		st = testutil_run(rep, out2, sizeof(out2), err, sizeof(err));
@@ -464,6 +536,16 @@ static void test_sql_untrusted(void **state)
 	assert_int_equal(recsql_run(file, "SELECT 'a\nb\033[2J", sink, line, sizeof(line)),
 			 -EINVAL);
 	assert_null(strpbrk(line, "\n\033"));
+	/* Blobs as hex: raw, a packed row's bytes would break the CSV line. */
+	char *hex = NULL;
+	size_t hexlen = 0;
+	FILE *hf = open_memstream(&hex, &hexlen);
+	assert_non_null(hf);
+	assert_int_equal(
+		recsql_run(file, "SELECT x'000a2cff' AS b, 'x' AS t", hf, line, sizeof(line)), 0);
+	fclose(hf);
+	assert_string_equal(hex, "b,t\n000a2cff,x\n");
+	free(hex);
 
 	/* A schema that is not SQL: SQLite's message quotes it. */
 	sqlite3 *db;
