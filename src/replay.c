@@ -226,6 +226,15 @@ fail:
 	return NULL;
 }
 
+int replay_recorded(struct replay *p, bool *threads, bool *cpus)
+{
+	int rc1, rc2;
+	*threads =
+		recsql_int(p->db, "SELECT EXISTS (SELECT 1 FROM tasks WHERE kind = 1)", &rc1) > 0;
+	*cpus = recsql_int(p->db, "SELECT EXISTS (SELECT 1 FROM tasks WHERE kind = 2)", &rc2) > 0;
+	return rc1 == SQLITE_OK && rc2 == SQLITE_OK ? 0 : -EIO;
+}
+
 int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirst, double *wlast)
 {
 	int rc = -ENOENT;
