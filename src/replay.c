@@ -486,7 +486,11 @@ static int load_tasks(struct replay *p, char *err, size_t len)
 		t->r.nthreads = (unsigned)sqlite3_column_int(st, 10);
 		t->r.ppid = sqlite3_column_int(st, 12);
 		t->r.rss_kb = (uint64_t)sqlite3_column_int64(st, 13);
-		t->r.state = (char)sqlite3_column_int(st, 14);
+		/* The state letter ('R'); files written before it was text hold its code (82). */
+		if (sqlite3_column_type(st, 14) == SQLITE_TEXT)
+			t->r.state = (char)*sqlite3_column_text(st, 14);
+		else
+			t->r.state = (char)sqlite3_column_int(st, 14);
 		t->sample = -1;
 		p->ntk++;
 	}

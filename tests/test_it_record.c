@@ -261,6 +261,43 @@ static void test_replay_equals_live(void **state)
 	assert_true(WIFEXITED(mst) && WEXITSTATUS(mst) == 0);
 	if (strcmp(out1, out2) != 0)
 		fail_msg("RES and S: the replay differs from the live output");
+	/* tasks.state is the letter, meta's format the user_version; a file of before, its
+	 * states as codes (82 for R), replays the same. */
+	sqlite3 *sdb;
+	assert_int_equal(sqlite3_open(memfile, &sdb), SQLITE_OK);
+	sqlite3_stmt *sq;
+	assert_int_equal(
+		sqlite3_prepare_v2(sdb,
+				   "SELECT (SELECT count(*) FROM tasks WHERE typeof(state) ="
+				   " 'text' AND length(state) = 1 AND state GLOB '[A-Z]'),"
+				   " (SELECT count(*) FROM tasks WHERE state IS NOT NULL),"
+				   " (SELECT value FROM meta WHERE key = 'format'),"
+				   " (SELECT user_version FROM pragma_user_version)",
+				   -1, &sq, NULL),
+		SQLITE_OK);
+	assert_int_equal(sqlite3_step(sq), SQLITE_ROW);
+	assert_true(sqlite3_column_int(sq, 0) > 0);
+	assert_int_equal(sqlite3_column_int(sq, 0), sqlite3_column_int(sq, 1));
+	assert_int_equal(sqlite3_column_int(sq, 2), sqlite3_column_int(sq, 3));
+	sqlite3_finalize(sq);
+	/* The column as such a file declared it (integer affinity), then the codes. */
+	assert_int_equal(sqlite3_exec(sdb,
+				      "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql ="
+				      " replace(sql, 'state TEXT', 'state INTEGER') WHERE name ="
+				      " 'tasks'",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(sdb);
+	assert_int_equal(sqlite3_open(memfile, &sdb), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(sdb, "UPDATE tasks SET state = unicode(state) WHERE state IS NOT NULL",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(sdb);
+	mst = testutil_run(mrep, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(mst) && WEXITSTATUS(mst) == 0);
+	if (strcmp(out1, out2) != 0)
+		fail_msg("RES and S from states as codes: the replay differs from the live output");
 	free(cfg);
 	free(memfile);
 	/* --begin and -n pick ticks: the second and third of three. +0.01 s after the first
