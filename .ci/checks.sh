@@ -191,7 +191,7 @@ stage_static() {
 		return 1
 	local db=build-tidy/compile_commands.json rc=0 files
 	files=$(grep -Eo '"file": *"[^"]*"' "$db" | sed -E 's/.*"([^"]*)"$/\1/' |
-		grep -E "^$ROOT/(events|src|ui)/[^/]*\.c$" | sort -u)
+		grep -E "^$ROOT/(events|ui|src/(source/)?[a-z]+)/[^/]*\.c$" | sort -u)
 	[ -n "$files" ] || {
 		echo "no sources in $db"
 		return 1
@@ -204,8 +204,8 @@ stage_static() {
 	cppcheck --project="$db" --enable=warning,style,performance,portability \
 		--library=posix --std=c11 --quiet --inline-suppr -j"$JOBS" \
 		--suppress=variableScope --suppress=unusedStructMember --suppress=readdirCalled \
-		--suppress='unreachableCode:*src/main.c' --suppress='unreachableCode:*src/main_screen.c' \
-		--suppress='unreachableCode:*src/main_replay.c' \
+		--suppress='unreachableCode:*src/app/main.c' --suppress='unreachableCode:*src/app/main_screen.c' \
+		--suppress='unreachableCode:*src/app/main_replay.c' \
 		--template='{file}:{line}: {severity} [{id}] {message}' --error-exitcode=1 || rc=1
 	echo "-- clang-tidy ($(echo "$files" | wc -l) files, checks in .clang-tidy)"
 	echo "$files" | xargs -P "$JOBS" -n 4 clang-tidy -p build-tidy --quiet 2>/dev/null |

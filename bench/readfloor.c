@@ -3,7 +3,7 @@
  * each group once, as a tick does, and prints the median cost of one read(). With -p the
  * task-clock leader has a read format of its own and only it is read: what pmutop's
  * probe of a task that did not run costs where it cannot map a page (read_tasks in
- * src/engine.c). With -m the leader's first page is mapped and only its sequence count
+ * src/source/perf/engine.c). With -m the leader's first page is mapped and only its sequence count
  * is looked at, without a syscall: pmutop's probe where it can (has_run, evgroup_seq_works).
  * usage: readfloor [-p|-m] N TICKS PID...   prints read_us=MICROSECONDS groups=OPENED */
 #define _GNU_SOURCE

@@ -145,7 +145,7 @@ function csv_line(tag, line,    f, n, k, j, ev, name, c) {
 		c[csv_base[j]] = f[hcol[tag, csv_base[j]]]
 	}
 	ev = c["event"]
-	# A name that repeats in the spec is written "name#GROUP" (src/evset.c make_keys).
+	# A name that repeats in the spec is written "name#GROUP" (src/spec/evset.c make_keys).
 	name = ev
 	sub(/#[0-9]+$/, "", name)
 	if (c["tick"] != "total" || c["kind"] != "process") return
