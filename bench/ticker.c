@@ -28,14 +28,15 @@ static void active(void)
 static void churner(int rate, int life_ms, int secs)
 {
 	volatile unsigned long x = 0;
-	struct timespec gap = {0, 1000000000L / rate}, now, end;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += secs;
-	for (unsigned n = 0;; n++) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec > end.tv_sec ||
-		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
-			break;
+	/* On a schedule (the n-th at start + n / rate), so that a slow fork does not lower
+	 * the rate. */
+	struct timespec start, at;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (unsigned n = 0; n < (unsigned)rate * (unsigned)secs; n++) {
+		long long ns = (long long)start.tv_nsec + (long long)n * 1000000000LL / rate;
+		at.tv_sec = start.tv_sec + (time_t)(ns / 1000000000LL);
+		at.tv_nsec = (long)(ns % 1000000000LL);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 		pid_t p = fork();
 		if (p == 0) {
 			char name[16];
@@ -51,7 +52,6 @@ static void churner(int rate, int life_ms, int secs)
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
-		nanosleep(&gap, NULL);
 	}
 	while (wait(NULL) > 0)
 		;
