@@ -12,6 +12,7 @@
 
 #include "batch.h"
 #include "columns.h"
+#include "text.h"
 
 /* clang-format off */
 enum { E_TC, E_CS, E_MIGR, E_PF, E_MAJ, E_CYC, E_INS, NEV };
@@ -481,6 +482,10 @@ static void test_wall_time_every_line(void **state)
 		if (!strstr(l, ",\"wall\":1764088801.250,\"at\":\"" WALL_AT "\","))
 			fail_msg("a JSON line without its wall time: %s", l);
 	assert_int_equal(lines, 2);
+	/* A damaged recording's time: no local form, never undefined behaviour. */
+	char iso[40];
+	assert_string_equal(text_iso_time(1e300, iso, sizeof(iso)), "?");
+	assert_string_equal(text_iso_time(-0.5, iso, sizeof(iso)), "?");
 	char *t = strdup(block_at(&m, 1764088801.9996));
 	if (!strstr(t, " at 2025-11-25T17:40:02.000+01:00, "))
 		fail_msg("the text header without its wall time: %s", t);

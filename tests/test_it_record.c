@@ -623,6 +623,19 @@ static void test_sql_untrusted(void **state)
 	fclose(hf);
 	assert_string_equal(hex, "b,t\n000a2cff,x\n");
 	free(hex);
+	/* readings.at: ISO 8601 with the offset, as batch CSV's at. */
+	hf = open_memstream(&hex, &hexlen);
+	assert_non_null(hf);
+	assert_int_equal(
+		recsql_run(file,
+			   "SELECT count(*) > 0 AS n, sum(at NOT GLOB '[0-9][0-9][0-9][0-9]-"
+			   "[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9]"
+			   "[0-9][+-][0-9][0-9]:[0-9][0-9]') AS bad FROM readings",
+			   hf, line, sizeof(line)),
+		0);
+	fclose(hf);
+	assert_string_equal(hex, "n,bad\n1,0\n");
+	free(hex);
 
 	/* A schema that is not SQL: SQLite's message quotes it. */
 	sqlite3 *db;

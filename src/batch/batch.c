@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "text.h"
 
@@ -467,30 +466,10 @@ static void fd_notice(struct batch *b, const struct model *m)
 	batch_notice(b, text);
 }
 
-/* ISO 8601 in local time with its offset, to the millisecond: 2026-11-25T16:40:01.250+01:00
- * (as date --iso-8601=ns writes it, and as RFC 3339 reads it). */
-static void iso_time(double wall, char *buf, size_t len)
-{
-	time_t t = (time_t)wall;
-	int ms = (int)((wall - (double)t) * 1000.0 + 0.5);
-	if (ms >= 1000) {
-		t++;
-		ms -= 1000;
-	}
-	struct tm tm;
-	char day[32], off[8];
-	if (!localtime_r(&t, &tm) || !strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm) ||
-	    strftime(off, sizeof(off), "%z", &tm) != 5) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	snprintf(buf, len, "%s.%03d%.3s:%s", day, ms, off, off + 3);
-}
-
 int batch_write(struct batch *b, const struct model *m, double wall)
 {
 	b->wall = wall;
-	iso_time(wall, b->at, sizeof(b->at));
+	text_iso_time(wall, b->at, sizeof(b->at));
 	fd_notice(b, m);
 	if (m->nrows > b->idx_cap) {
 		size_t cap = m->nrows + m->nrows / 2 + 64;

@@ -456,7 +456,7 @@ static int rt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		sqlite3_result_double(ctx, c->wall);
 		break;
 	case C_AT:
-		result_text(ctx, recfmt_time_text(c->wall, at, sizeof(at)));
+		result_text(ctx, text_iso_time(c->wall, at, sizeof(at)));
 		break;
 	case C_KIND:
 		result_text(ctx, kind_name(c->kind));
