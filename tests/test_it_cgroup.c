@@ -359,7 +359,9 @@ struct watcher {
 static void watcher_start(struct watcher *w, char *const argv[])
 {
 	int p[2];
-	assert_int_equal(pipe(p), 0);
+	/* Close-on-exec: a later watcher holding this read end would keep a writer that
+	 * is stopped from seeing EPIPE. */
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
 	w->pid = fork();
 	assert_true(w->pid >= 0);
 	if (w->pid == 0) {
@@ -597,11 +599,14 @@ static void test_short_lived_count(void **state)
 	for (unsigned i = 0; i < n; i++)
 		want[i] = w[i].ticks + 3;
 	watchers_wait(w, n, want, 0);
+	/* No more is read: a watcher blocked writing into its full pipe reads no signal
+	 * (pmutop takes them from a signalfd between ticks) until the pipe is closed. */
 	for (unsigned i = 0; i < n; i++) {
 		kill(w[i].pid, SIGINT);
-		waitpid(w[i].pid, NULL, 0);
 		close(w[i].fd);
 	}
+	for (unsigned i = 0; i < n; i++)
+		waitpid(w[i].pid, NULL, 0);
 	char *rp[] = {(char *)PMUTOP_BINARY, "-r", rec, "-b", "--cgroups", "--format", "csv", NULL};
 	st = testutil_run(rp, w[3].out, 1 << 22, err, sizeof(err));
 	unlink(rec);
