@@ -50,6 +50,7 @@ struct batch {
 	struct cell_memo memo[BATCH_MAX_COLS];
 	double wall; /* the block's time: seconds since the epoch, and as ISO 8601 */
 	char at[40];
+	char csv_tail[72]; /* ",WALL,AT\n": every CSV line of the block ends so */
 };
 
 /* The same value under another pane's title (cycles in Events and in IPC) is shown once. */
@@ -359,7 +360,7 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 	fputc(',', b->out);
 	if (r->cgroup)
 		text_csv_field(b->out, r->cgroup);
-	fprintf(b->out, ",%.3f,%s\n", b->wall, b->at);
+	fputs(b->csv_tail, b->out);
 }
 
 /* Derived columns (IPC, ratios, CPU%, GHz) follow the raw events of the same row. */
@@ -472,6 +473,7 @@ int batch_write(struct batch *b, const struct model *m, double wall)
 {
 	b->wall = wall;
 	text_iso_time(wall, b->at, sizeof(b->at));
+	snprintf(b->csv_tail, sizeof(b->csv_tail), ",%.3f,%s\n", wall, b->at);
 	fd_notice(b, m);
 	if (m->nrows > b->idx_cap) {
 		size_t cap = m->nrows + m->nrows / 2 + 64;
