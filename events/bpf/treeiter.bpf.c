@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A task iterator over every task: for each inherited event of a task whose parent is one
- * of the roots given (matched by id), a record of its count and times, written to the
+ * of the roots given (matched by id, in a map), a record of its count and times, written to the
  * iterator's seq_file. The kernel keeps those events in the task's perf context; nothing
  * here runs at a context switch. */
 #include "vmlinux.h"
@@ -11,21 +11,18 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile unsigned int nroot = 0;
-const volatile unsigned long long root_id[TREEITER_MAXEV] = {};
+/* The roots' ids to their index, filled by the loader. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TREEITER_MAXEV);
+	__type(key, unsigned long long);
+	__type(value, unsigned int);
+} roots SEC(".maps");
 
 /* Before Linux 6.2 a task had one context per kind of PMU (an array). */
 struct task_struct___ctxarr {
 	struct perf_event_context *perf_event_ctxp[2];
 } __attribute__((preserve_access_index));
-
-static __always_inline int which_root(unsigned long long id)
-{
-	for (unsigned int i = 0; i < TREEITER_MAXEV && i < nroot; i++)
-		if (root_id[i] == id)
-			return (int)i;
-	return -1;
-}
 
 static __always_inline void walk(struct seq_file *seq, struct task_struct *task,
 				 struct perf_event_context *pc)
@@ -38,18 +35,22 @@ static __always_inline void walk(struct seq_file *seq, struct task_struct *task,
 	r.tid = BPF_CORE_READ(task, pid);
 	r.tgid = BPF_CORE_READ(task, tgid);
 	bpf_probe_read_kernel_str(r.comm, sizeof(r.comm), &task->comm);
+#pragma clang loop unroll(disable)
 	for (int i = 0; i < TREEITER_MAXWALK && pos && pos != head; i++) {
 		struct perf_event *ev = container_of(pos, struct perf_event, event_entry);
 		struct perf_event *parent = BPF_CORE_READ(ev, parent);
 		unsigned long long id = parent ? BPF_CORE_READ(parent, id) : BPF_CORE_READ(ev, id);
-		int k = which_root(id);
-		if (k >= 0) {
-			r.idx = (unsigned int)k;
+		unsigned int *k = bpf_map_lookup_elem(&roots, &id);
+		if (k) {
+			r.idx = *k;
 			r.flags = parent ? 0 : TREEITER_ROOT;
 			BPF_CORE_READ_INTO(&r.count, ev, count);
-			r.child = 0;
-			if (!parent)
+			r.child = r.child_enabled = r.child_running = 0;
+			if (!parent) {
 				BPF_CORE_READ_INTO(&r.child, ev, child_count);
+				BPF_CORE_READ_INTO(&r.child_enabled, ev, child_total_time_enabled);
+				BPF_CORE_READ_INTO(&r.child_running, ev, child_total_time_running);
+			}
 			r.enabled = BPF_CORE_READ(ev, total_time_enabled);
 			r.running = BPF_CORE_READ(ev, total_time_running);
 			bpf_seq_write(seq, &r, sizeof(r));

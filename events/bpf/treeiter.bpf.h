@@ -4,7 +4,7 @@
 #define PMUTOP_TREEITER_BPF_H
 
 #define TREEITER_MAXEV 32    /* root events matched (the events of a set's groups) */
-#define TREEITER_MAXWALK 256 /* events of one task's context looked at */
+#define TREEITER_MAXWALK 64 /* events of one task's context looked at */
 
 /* Flags of a record. */
 #define TREEITER_ROOT 1u /* the root event itself (on the command's first task) */
@@ -17,7 +17,8 @@ struct treeiter_rec {
 	/* On a root: what the tree's ended tasks counted (folded in at their exit); 0 on
 	 * a task's inherited event. */
 	unsigned long long child;
-	unsigned long long enabled, running; /* the event's own times */
+	unsigned long long enabled, running;		 /* the event's own times */
+	unsigned long long child_enabled, child_running; /* on a root: the ended tasks' */
 	char comm[16];
 };
 

@@ -55,12 +55,15 @@ int treeiter_open(const uint64_t *ids, unsigned n, struct treeiter **out)
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
-	t->skel->rodata->nroot = n;
-	for (unsigned i = 0; i < n; i++)
-		t->skel->rodata->root_id[i] = ids[i];
 	err = treeiter_bpf__load(t->skel);
 	if (err)
 		goto fail;
+	for (unsigned i = 0; i < n; i++)
+		if (bpf_map__update_elem(t->skel->maps.roots, &ids[i], sizeof(ids[i]), &i,
+					 sizeof(i), BPF_ANY)) {
+			err = -errno;
+			goto fail;
+		}
 	t->link = bpf_program__attach_iter(t->skel->progs.tree_tasks, NULL);
 	if (!t->link) {
 		err = errno ? -errno : -EINVAL;
