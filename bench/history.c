@@ -136,6 +136,7 @@ int main(int argc, char **argv)
 	if (!h || np == 0)
 		return 1;
 	history_track(h, &panes[0].cols[panes[0].sort_default]);
+	history_keep(h, panes, np);
 	pid_t next = (pid_t)n + 1;
 	fill(v, g, n, 0); /* the model's pages are in before RSS is read */
 	long rss0 = rss_kb();

@@ -2,6 +2,8 @@
  * engine. Part of the composition (app.h). */
 #include "app.h"
 
+#include <sys/stat.h>
+
 #ifdef PMUTOP_HAVE_UI
 /* Stop the watched command before leaving the screen: sig now (0: the terminal sent
  * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
@@ -70,12 +72,41 @@ const struct model *app_view(struct app *a)
 	return m;
 }
 
+/* One interval into the history: the source's rows and, while G shows them, the cgroup
+ * rows, so that neither view's history is lost to the other; with ui, the tree's folded
+ * sums it shows (a replay's earlier ticks have none). */
+void app_feed_history(struct app *a, struct ui *ui)
+{
+	const struct model *m = app_view(a), *base = app_current(a);
+	struct hist_rows more[2];
+	unsigned n = 0;
+	if (m != base)
+		more[n++] = (struct hist_rows){m->rows, m->nrows};
+	if (ui)
+		more[n].rows = ui_subtree_rows(ui, &more[n].n), n++;
+	history_feed_with(a->history, base, more, n);
+}
+
+/* -w: what the recording holds on disk now, the file and its WAL. */
+static void show_recording(struct app *a, struct ui *ui)
+{
+	if (!a->cli.record)
+		return;
+	struct stat st;
+	char wal[4096];
+	long long bytes = stat(a->cli.record, &st) == 0 ? (long long)st.st_size : 0;
+	snprintf(wal, sizeof(wal), "%s-wal", a->cli.record);
+	bytes += stat(wal, &st) == 0 ? (long long)st.st_size : 0;
+	ui_set_recording(ui, a->cli.record, bytes);
+}
+
 void app_show(struct app *a, struct ui *ui)
 {
-	const struct model *m = app_view(a);
-	ui_set_model(ui, m, a->panes, a->npanes);
+	show_recording(a, ui);
+	ui_set_model(ui, app_view(a), a->panes, a->npanes);
 	history_track(a->history, ui_sort_column(ui));
-	history_feed(a->history, m);
+	history_keep(a->history, a->panes, a->npanes);
+	app_feed_history(a, ui);
 }
 
 /* Count the user's new events from now on. The groups that stay keep their history;
@@ -92,7 +123,8 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 		ui_events_refused(ui, msg);
 		return;
 	}
-	if (engine_set_evset(a->engine, ns)) {
+	int err = app_control(a, SRC_EVSET, ns);
+	if (err == -ENOMEM) {
 		/* The engine may have moved to part of the new layout: it keeps ns. */
 		ui_message(ui, "out of memory while switching events: some groups may not count");
 	}
@@ -102,7 +134,8 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	snprintf(a->user_spec, sizeof(a->user_spec), "%s", spec ? spec : "");
 	ui_set_user_spec(ui, a->user_spec);
 	/* A short interval now rather than an empty screen, to every output. */
-	engine_tick(a->engine);
+	if (source_tick(a->src) != 0)
+		app_swap_to_perf(a, ns, -ENODEV);
 	app_build_panes(a);
 	app_publish(a);
 	for (unsigned i = 0; i < ns->nevents; i++)
@@ -132,10 +165,10 @@ void app_save_config(struct app *a, struct ui *ui)
 	char msg[640];
 	/* A replay counts nothing: what counts (events, interval, threads, user-only) stays
 	 * as the file has it, and the view is saved. */
-	if (a->engine) {
+	if (!a->rp) {
 		a->cfg.interval = a->cli.interval;
 		a->cfg.threads = a->cli.threads;
-		a->cfg.user_only = engine_model(a->engine)->user_only;
+		a->cfg.user_only = source_model(a->src)->user_only;
 		snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
 	}
 	/* The pane and sort on the screen now (Tab and F6 included). */
@@ -277,19 +310,19 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		return true;
 	case UI_SET_INTERVAL:
 		a->cli.interval = cmd->interval;
-		engine_set_interval(a->engine, cmd->interval);
+		app_control(a, SRC_INTERVAL, &cmd->interval);
 		if (!*paused)
 			loop_set_interval(a->loop, cmd->interval);
 		break;
 	case UI_TOGGLE_PAUSE:
 		*paused = !*paused;
 		loop_pause(a->loop, *paused);
-		engine_set_paused(a->engine, *paused);
+		app_control(a, SRC_PAUSE, paused);
 		a->hdr.paused = *paused;
 		break;
 	case UI_TOGGLE_THREADS:
 		a->cli.threads = !a->cli.threads;
-		engine_set_threads(a->engine, a->cli.threads);
+		app_control(a, SRC_THREADS, &a->cli.threads);
 		break;
 	case UI_SIGNAL:
 		send_signal(ui, cmd);
@@ -301,8 +334,8 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 			break;
 		}
 		a->show_cgroups = !a->show_cgroups;
-		engine_set_cgroup_rows(a->engine,
-				       a->show_cgroups || a->cli.record || a->cli.listen);
+		bool cg = a->show_cgroups || a->cli.record || a->cli.listen;
+		app_control(a, SRC_CGROUP_ROWS, &cg);
 		app_show(a, ui);
 		break;
 	case UI_SET_COLUMNS:
@@ -311,23 +344,26 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		break;
 	case UI_TOGGLE_CMDLINE:
 		a->cmdline = !a->cmdline;
-		engine_set_cmdline(a->engine, a->cmdline);
+		app_control(a, SRC_CMDLINE, &a->cmdline);
 		break;
 	case UI_TOGGLE_KERNEL:
-		if (engine_model(a->engine)->final) {
+		if (source_model(a->src)->final) {
 			ui_message(ui, "the watched process has ended: its totals stay as counted");
 			break;
 		}
-		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
+		bool uo = !source_model(a->src)->user_only;
+		app_control(a, SRC_USER_ONLY, &uo);
 		/* The source may have opened again (bpf): the rows the screen holds (G's
 		 * too) point into what it freed. A short interval now, as for new events. */
 		app_tick(a);
 		break;
-	case UI_FOCUS_PID:
-		engine_set_threads(a->engine, true);
+	case UI_FOCUS_PID: {
+		bool on = true;
+		app_control(a, SRC_THREADS, &on);
 		break;
+	}
 	case UI_UNFOCUS:
-		engine_set_threads(a->engine, a->cli.threads);
+		app_control(a, SRC_THREADS, &a->cli.threads);
 		break;
 	case UI_SET_EVENTS:
 		apply_events(a, ui, cmd->spec);

@@ -74,6 +74,8 @@ struct mrow {
 	char state;		   /* its state as /proc says (R, S, D, T, Z, I), '\0' unknown */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */
+	bool subtree;		   /* the screen's tree: a folded process summed with its
+				      descendants (a row of its own for the history) */
 	double cpu_pct;		   /* ROW_CPU: busy % from /proc/stat (-1 unreadable, -2 no time
 				      went by); tasks: -1 (see the CPU% column: task-clock) */
 	const struct val *v;	   /* one per model event */
@@ -119,6 +121,11 @@ struct model {
 	const struct mrow *cg_rows;
 
 	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */
+
+	/* The chosen metrics (metricbind.h), computed per row from the row's values by the
+	 * Top-down and Metrics panes' columns; NULL: none. Set, like pmus, by whoever knows
+	 * them. Not const: it keeps where it found each metric's events in this model. */
+	struct metric_bind *metrics;
 };
 
 /* A source's storage behind a model's rows (process and thread rows, or CPU rows): rows
