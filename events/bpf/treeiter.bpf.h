@@ -3,7 +3,7 @@
 #ifndef PMUTOP_TREEITER_BPF_H
 #define PMUTOP_TREEITER_BPF_H
 
-#define TREEITER_MAXEV 32    /* root events matched (the events of a set's groups) */
+#define TREEITER_MAXEV 32   /* root events matched (the events of a set's groups) */
 #define TREEITER_MAXWALK 64 /* events of one task's context looked at */
 
 /* Flags of a record. */
