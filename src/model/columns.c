@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cgroup.h"
+#include "cgroup_name.h"
 #include "numfmt.h"
 
 int model_role(const struct model *m, enum ev_role role)

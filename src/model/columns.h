@@ -98,6 +98,9 @@ struct pane {
 	/* No storage for titles here: a pane can be copied (main.c and ui/ do). */
 };
 
+/* The most derived columns a setup holds (the setup file, the screen). */
+#define USER_METRICS_MAX 16
+
 /* A derived column the user defined: a op b * mul over two events of one group (by
  * their model key, e.g. "cache-misses" and "instructions#3"). */
 struct user_metric {
