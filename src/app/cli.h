@@ -13,7 +13,7 @@
 #define CLI_MAX_PIDS 64
 /* The longest -e list plus its NUL (the setup file holds as much: CONFIG_EVENTS_MAX). */
 #define CLI_EVENTS_MAX 1024
-/* The panes --pane and the setup file's "pane" may name (src/model/columns.c builds them). */
+/* The panes --pane and the setup file's "pane" may name (src/columns.c builds them). */
 #define CLI_PANES "IPC, Cache, Branch, Software or Events"
 
 /* --backend: auto counts with bpf where it can (every task, no -p, -- or -G) */
