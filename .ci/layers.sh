@@ -14,8 +14,9 @@ verbose=0
 [ "${1:-}" = -v ] && verbose=1
 
 # Which folders each folder may include from (besides itself). The direction: model <-
-# everything; sources -> model, spec, sys, events; sinks (record, prom, batch) -> model;
-# ui -> model, spec (and events' clock); app -> all.
+# everything; sources -> model, spec, sys, events; sinks (record, prom, batch) -> model,
+# and spec where they carry the chosen metrics (a recording saves and restores them, the
+# exporter has a gauge per metric); ui -> model, spec (and events' clock); app -> all.
 ALLOW='
 events:
 src/model:
@@ -24,8 +25,8 @@ src/spec: src/model events
 src/source/perf: src/model src/spec src/sys events
 src/source/bpf: src/model src/spec src/sys events src/source/perf
 src/source/cgroup: src/model src/sys events src/source/perf
-src/record: src/model
-src/prom: src/model events
+src/record: src/model src/spec
+src/prom: src/model src/spec events
 src/batch: src/model
 src/app: src/model src/spec src/sys src/source/perf src/source/bpf src/source/cgroup src/record src/prom src/batch events ui
 ui: src/model src/spec events
@@ -37,7 +38,8 @@ PRIVATE='ui/uistate.h'
 # has the same exception (src/source/*/CMakeLists.txt).
 
 files=$(git ls-files -co --exclude-standard 'events/*.[ch]' 'src/*.[ch]' 'ui/*.[ch]' 2>/dev/null)
-[ -n "$files" ] || files=$(find events src ui -name '*.[ch]' | sort)
+[ -n "$files" ] || files=$(find events src ui -name '*.[ch]')
+files=$(echo "$files" | sort -u) # a file in conflict is listed once per side
 
 # One line per include: FILE<TAB>"name" or FILE<TAB><name>.
 # shellcheck disable=SC2086 # one word per file name (none has a blank)
