@@ -148,18 +148,130 @@ static void test_both(void **state)
 static void test_refused(void **state)
 {
 	(void)state;
-	refused("unknown.yml", "line 4: unknown key http_server_config");
+	refused("unknown.yml", "line 5: http2: true is not supported");
 	refused("bad.yml", "not YAML");
 	refused("missing.yml", "No such file or directory");
 	refused("nokey.yml", "cannot read key_file");
 	refused("nokey.yml", "no-such-key.pem");
-	refused("clientcert.yml", "client_auth_type RequireAndVerifyClientCert is not supported");
 	refused("plainpass.yml", "alice: not a bcrypt hash");
 	/* Nothing to enforce: serving plain HTTP to anyone must not look like protection. */
 	refused("empty.yml", "neither tls_server_config nor basic_auth_users");
 	refused("comments.yml", "neither tls_server_config nor basic_auth_users");
 	refused("nulls.yml", "neither tls_server_config nor basic_auth_users");
 	refused("twice.yml", "basic_auth_users is there twice");
+}
+
+/* Each setting exporter-toolkit reads that GnuTLS cannot honour as it says, and each value
+ * it would not know either: one line naming the key. */
+static void test_refused_tls(void **state)
+{
+	(void)state;
+	refused("tlsunknown.yml", "line 4: tls_server_config: unknown key ocsp_stapling");
+	refused("badversion.yml", "min_version: unknown TLS version TLS14");
+	refused("minmax.yml", "min_version TLS13 is above max_version TLS12");
+	/* one ECDHE-RSA suite: TLS 1.3's ciphers would bring its AES-256 and ChaCha20 in */
+	refused("superset.yml", "would also allow TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384");
+	refused("only13.yml", "cipher_suites lists only TLS 1.3 suites");
+	refused("badcipher.yml", "cipher_suites: unknown cipher suite TLS_RSA_WITH_RC4_128_SHA");
+	refused("badcurve.yml", "curve_preferences: unknown curve");
+	refused("badauth.yml", "client_auth_type: unknown Maybe");
+	refused("caonly.yml", "client CAs are given without a client_auth_type");
+	refused("verifynoca.yml", "VerifyClientCertIfGiven needs client_ca_file");
+	refused("sansany.yml", "client_allowed_sans needs client_auth_type RequireAndVerify");
+	refused("badca.yml", "client_ca_file holds no PEM certificate");
+	refused("certtwice.yml", "give cert_file or cert, not both");
+	refused("ratelimit.yml", "rate_limit is not supported");
+	refused("tlstwice.yml", "line 6: tls_server_config: client_auth_type is there twice");
+}
+
+static void test_refused_http(void **state)
+{
+	(void)state;
+	refused("badheader.yml", "headers: Server cannot be set");
+	refused("badframe.yml", "X-Frame-Options must be deny or sameorigin, not \"allow\"");
+	refused("crlf.yml", "Content-Security-Policy has a control character");
+}
+
+/* Defaults as exporter-toolkit's: TLS 1.2 to 1.3, the server's order, no client certs. */
+static void test_tls_defaults(void **state)
+{
+	(void)state;
+	struct webconfig *w = load_fix("tls.yml");
+	assert_non_null(w);
+	assert_string_equal(webconfig_priorities(w),
+			    "NORMAL:%SERVER_PRECEDENCE:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2");
+	assert_int_equal(webconfig_client_auth(w), WEBTLS_NO_CLIENT_CERT);
+	assert_null(webconfig_client_ca(w));
+	assert_int_equal(webconfig_nheaders(w), 0);
+	webconfig_free(w);
+	w = load_fix("auth.yml");
+	assert_non_null(w);
+	assert_null(webconfig_priorities(w));
+	webconfig_free(w);
+}
+
+/* Versions, suites and curves in GnuTLS's words; headers set, the blank one not. */
+static void test_tuned(void **state)
+{
+	(void)state;
+	struct webconfig *w = load_fix("tuned.yml");
+	assert_non_null(w);
+	assert_string_equal(webconfig_priorities(w),
+			    "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-KX-ALL:+ECDHE-ECDSA:"
+			    "+ECDHE-RSA:-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:+CHACHA20-POLY1305:"
+			    "-MAC-ALL:+AEAD:-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1");
+	assert_int_equal(webconfig_nheaders(w), 2);
+	const char *name, *value;
+	webconfig_header(w, 0, &name, &value);
+	assert_string_equal(name, "Strict-Transport-Security");
+	assert_string_equal(value, "max-age=31536000; includeSubDomains");
+	webconfig_header(w, 1, &name, &value);
+	assert_string_equal(name, "X-Frame-Options");
+	assert_string_equal(value, "sameorigin");
+	webconfig_free(w);
+
+	w = load_fix("request.yml");
+	assert_non_null(w);
+	assert_int_equal(webconfig_client_auth(w), WEBTLS_REQUEST_CLIENT_CERT);
+	assert_string_equal(webconfig_priorities(w),
+			    "NORMAL:%SERVER_PRECEDENCE:-VERS-ALL:+VERS-TLS1.2");
+	webconfig_free(w);
+}
+
+static void test_client_certs(void **state)
+{
+	(void)state;
+	struct webconfig *w = load_fix("mtls.yml");
+	assert_non_null(w);
+	assert_int_equal(webconfig_client_auth(w), WEBTLS_REQUIRE_AND_VERIFY_CLIENT_CERT);
+	assert_non_null(strstr(webconfig_client_ca(w), "BEGIN CERTIFICATE"));
+	size_t n;
+	char *const *sans = webconfig_sans(w, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(sans[0], "prometheus");
+	assert_string_equal(sans[1], "10.0.0.1");
+	webconfig_free(w);
+
+	w = load_fix("clientcert.yml");
+	assert_non_null(w);
+	assert_int_equal(webconfig_client_auth(w), WEBTLS_REQUIRE_AND_VERIFY_CLIENT_CERT);
+	webconfig_sans(w, &n);
+	assert_int_equal(n, 0);
+	webconfig_free(w);
+
+	/* cert and key given inline; RequireClientCert is RequireAnyClientCert's old name */
+	w = load_fix("inline.yml");
+	assert_non_null(w);
+	assert_non_null(strstr(webconfig_cert(w), "BEGIN CERTIFICATE"));
+	assert_non_null(strstr(webconfig_key(w), "PRIVATE KEY"));
+	assert_int_equal(webconfig_client_auth(w), WEBTLS_REQUIRE_ANY_CLIENT_CERT);
+	assert_null(webconfig_client_ca(w));
+	webconfig_free(w);
+
+	w = load_fix("http2off.yml");
+	assert_non_null(w);
+	assert_int_equal(webconfig_nusers(w), 1);
+	webconfig_free(w);
 }
 
 static void test_free_null(void **state)
@@ -171,10 +283,12 @@ static void test_free_null(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tls),	    cmocka_unit_test(test_auth),
-		cmocka_unit_test(test_both),	    cmocka_unit_test(test_bcrypt_once),
-		cmocka_unit_test(test_wrong_flood), cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_free_null),
+		cmocka_unit_test(test_tls),	     cmocka_unit_test(test_auth),
+		cmocka_unit_test(test_both),	     cmocka_unit_test(test_bcrypt_once),
+		cmocka_unit_test(test_wrong_flood),  cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_refused_tls),  cmocka_unit_test(test_refused_http),
+		cmocka_unit_test(test_tls_defaults), cmocka_unit_test(test_tuned),
+		cmocka_unit_test(test_client_certs), cmocka_unit_test(test_free_null),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include "evclock.h"
 #include "httpgate.h"
 #include "webconfig.h"
+#include "webtls.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,7 +39,7 @@ struct exporter {
 	unsigned npool;
 	bool published; /* under mu: cur is a real exposition, not the empty first one */
 	double build_s;
-	struct MHD_Response *not_found, *not_allowed, *no_host, *busy, *starting;
+	struct MHD_Response *not_found, *not_allowed, *no_host, *busy, *starting, *forbidden;
 	struct webconfig *web; /* --web-config, or NULL */
 	struct httpgate *gate;
 };
@@ -53,6 +54,33 @@ static void expo_unref(struct expo *e)
 static void response_done(void *cls)
 {
 	expo_unref(cls);
+}
+
+/* http_server_config.headers, on every response. */
+static void add_headers(const struct exporter *x, struct MHD_Response *r)
+{
+	for (size_t i = 0; x->web && i < webconfig_nheaders(x->web); i++) {
+		const char *name, *value;
+		webconfig_header(x->web, i, &name, &value);
+		MHD_add_response_header(r, name, value);
+	}
+}
+
+/* The client certificate against client_auth_type and client_allowed_sans (the handshake
+ * has verified it already; this also sees the SANs). 0, or -EACCES. */
+static int client_cert_ok(const struct exporter *x, struct MHD_Connection *conn)
+{
+	if (!x->web || webconfig_client_auth(x->web) == WEBTLS_NO_CLIENT_CERT)
+		return 0;
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	if (!i || !i->tls_session)
+		return -EACCES;
+	size_t nsans;
+	char *const *sans = webconfig_sans(x->web, &nsans);
+	char why[128];
+	return webtls_check_peer(i->tls_session, webconfig_client_auth(x->web), sans, nsans, why,
+				 sizeof(why));
 }
 
 /* Basic auth as libmicrohttpd decodes it; the password is wiped before it is freed.
@@ -72,7 +100,7 @@ static int authorized(struct exporter *x, struct MHD_Connection *conn)
 }
 
 /* A response of its own: libmicrohttpd adds WWW-Authenticate to the one it is given. */
-static enum MHD_Result unauthorized(struct MHD_Connection *conn)
+static enum MHD_Result unauthorized(const struct exporter *x, struct MHD_Connection *conn)
 {
 	static const char body[] = "unauthorized: --web-config asks for a user and password\n";
 	struct MHD_Response *r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body,
@@ -80,6 +108,7 @@ static enum MHD_Result unauthorized(struct MHD_Connection *conn)
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain");
+	add_headers(x, r);
 	enum MHD_Result ok = MHD_queue_basic_auth_fail_response(conn, "pmutop", r);
 	MHD_destroy_response(r);
 	return ok;
@@ -101,13 +130,15 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 	if (!strcmp(version, MHD_HTTP_VERSION_1_1) &&
 	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
 		return MHD_queue_response(conn, MHD_HTTP_BAD_REQUEST, x->no_host);
+	if (client_cert_ok(x, conn))
+		return MHD_queue_response(conn, MHD_HTTP_FORBIDDEN, x->forbidden);
 	/* Until it is let in, a request still counts as waiting at the gate: a client whose
 	 * wrong passwords queue up for bcrypt makes room for others, and meets the deadline. */
 	int auth = x->web && webconfig_nusers(x->web) > 0 ? authorized(x, conn) : 1;
 	if (auth < 0)
 		return MHD_queue_response(conn, MHD_HTTP_SERVICE_UNAVAILABLE, x->busy);
 	if (!auth)
-		return unauthorized(conn);
+		return unauthorized(x, conn);
 	httpgate_head_done(x->gate, gate_conn(conn));
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
@@ -133,12 +164,13 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				om ? PROMTEXT_CT_OPENMETRICS : PROMTEXT_CT_TEXT);
+	add_headers(x, r);
 	enum MHD_Result ok = MHD_queue_response(conn, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return ok;
 }
 
-static struct MHD_Response *fixed(const char *body, const char *allow)
+static struct MHD_Response *fixed(const struct exporter *x, const char *body, const char *allow)
 {
 	struct MHD_Response *r =
 		MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
@@ -146,6 +178,7 @@ static struct MHD_Response *fixed(const char *body, const char *allow)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain");
 		if (allow)
 			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+		add_headers(x, r);
 	}
 	return r;
 }
@@ -159,6 +192,11 @@ static void notify(void *cls, struct MHD_Connection *conn, void **socket_context
 		httpgate_closed(x->gate, *socket_context);
 		return;
 	}
+	/* Before the handshake, which runs in the connection's thread started after this. */
+	const union MHD_ConnectionInfo *t =
+		x->web ? MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION) : NULL;
+	if (t && t->tls_session)
+		webtls_session_start(t->tls_session, webconfig_client_auth(x->web));
 	const union MHD_ConnectionInfo *i =
 		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 	*socket_context = i ? httpgate_claim(x->gate, i->connect_fd) : NULL;
@@ -223,18 +261,26 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 	}
 	x->fd = -1;
 	pthread_mutex_init(&x->mu, NULL);
-	x->not_found = fixed("not found: pmutop serves /metrics\n", NULL);
-	x->not_allowed = fixed("method not allowed: use GET or HEAD\n", "GET, HEAD");
-	x->no_host = fixed("bad request: HTTP/1.1 needs a Host header\n", NULL);
-	x->busy = fixed("busy checking other passwords: try again\n", NULL);
-	x->starting = fixed("starting: the first counters are not read yet\n", NULL);
+	if (web_config && !(x->web = webconfig_load(web_config, err, errlen))) {
+		exporter_free(x);
+		return NULL;
+	}
+	x->not_found = fixed(x, "not found: pmutop serves /metrics\n", NULL);
+	x->not_allowed = fixed(x, "method not allowed: use GET or HEAD\n", "GET, HEAD");
+	x->no_host = fixed(x, "bad request: HTTP/1.1 needs a Host header\n", NULL);
+	x->busy = fixed(x, "busy checking other passwords: try again\n", NULL);
+	x->starting = fixed(x, "starting: the first counters are not read yet\n", NULL);
+	x->forbidden = fixed(x,
+			     "forbidden: --web-config asks for a client certificate this one "
+			     "does not meet\n",
+			     NULL);
 	if (x->busy)
 		MHD_add_response_header(x->busy, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	if (x->starting)
 		MHD_add_response_header(x->starting, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	x->cur = calloc(1, sizeof(*x->cur));
 	if (!x->not_found || !x->not_allowed || !x->no_host || !x->busy || !x->starting ||
-	    !x->cur) {
+	    !x->forbidden || !x->cur) {
 		snprintf(err, errlen, "out of memory");
 		exporter_free(x);
 		return NULL;
@@ -242,10 +288,6 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 	x->cur->x = x;
 	x->cur->refs = 1;
 	x->pool[x->npool++] = x->cur;
-	if (web_config && !(x->web = webconfig_load(web_config, err, errlen))) {
-		exporter_free(x);
-		return NULL;
-	}
 	bool tls = x->web && webconfig_cert(x->web);
 	if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
 		snprintf(err, errlen, "--web-config %s: this libmicrohttpd has no TLS support",
@@ -257,13 +299,19 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 		exporter_free(x);
 		return NULL;
 	}
-	struct MHD_OptionItem tls_opts[3] = {{MHD_OPTION_END, 0, NULL}};
+	struct MHD_OptionItem tls_opts[5] = {{MHD_OPTION_END, 0, NULL}};
 	if (tls) {
-		tls_opts[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0,
-						      (void *)webconfig_key(x->web)};
-		tls_opts[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0,
-						      (void *)webconfig_cert(x->web)};
-		tls_opts[2] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+		unsigned n = 0;
+		tls_opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0,
+							(void *)webconfig_key(x->web)};
+		tls_opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0,
+							(void *)webconfig_cert(x->web)};
+		tls_opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0,
+							(void *)webconfig_priorities(x->web)};
+		if (webconfig_client_ca(x->web))
+			tls_opts[n++] = (struct MHD_OptionItem){
+				MHD_OPTION_HTTPS_MEM_TRUST, 0, (void *)webconfig_client_ca(x->web)};
+		tls_opts[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 	}
 	/* A thread per connection: a bcrypt or a TLS handshake holds up its own client only.
 	 * poll(), not select(): descriptors here go far beyond FD_SETSIZE. The gate accepts
@@ -331,6 +379,8 @@ void exporter_free(struct exporter *x)
 		MHD_destroy_response(x->busy);
 	if (x->starting)
 		MHD_destroy_response(x->starting);
+	if (x->forbidden)
+		MHD_destroy_response(x->forbidden);
 	webconfig_free(x->web);
 	pthread_mutex_destroy(&x->mu);
 	free(x);

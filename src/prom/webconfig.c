@@ -4,6 +4,8 @@
  * a scraper's every request costs one cheap hash and bcrypt runs once per credential. */
 #include "webconfig.h"
 
+#include "webtls.h"
+
 #include <crypt.h>
 #include <errno.h>
 #include <libgen.h>
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <yaml.h>
 
@@ -23,8 +26,22 @@ struct webuser {
 	char memo[CRYPT_OUTPUT_SIZE]; /* under mu: the last password bcrypt passed, or "" */
 };
 
+struct webheader {
+	const char *name;
+	char *value;
+};
+
 struct webconfig {
 	char *cert, *key;
+	bool tls_seen, http_seen;
+	struct webtls_opts tls;
+	char priorities[1024]; /* GnuTLS's, with cert */
+	enum webtls_client_auth auth;
+	char *client_ca;
+	char **sans;
+	size_t nsans;
+	struct webheader headers[8];
+	size_t nheaders;
 	struct webuser *users;
 	size_t nusers;
 	char setting[CRYPT_GENSALT_OUTPUT_SIZE]; /* SHA-crypt's salt for memos ("": none) */
@@ -107,45 +124,314 @@ static int read_pem(struct ctx *c, const yaml_node_t *n, const char *what, char 
 	return 0;
 }
 
+/* A key of mapping m given before pair p: go-yaml's strict mode refuses it, libyaml keeps
+ * both. */
+static bool repeated(struct ctx *c, const yaml_node_t *m, const yaml_node_pair_t *p)
+{
+	const char *ks = scalar(yaml_document_get_node(c->doc, p->key));
+	for (const yaml_node_pair_t *q = m->data.mapping.pairs.start; ks && q < p; q++) {
+		const char *qs = scalar(yaml_document_get_node(c->doc, q->key));
+		if (qs && !strcmp(qs, ks))
+			return true;
+	}
+	return false;
+}
+
+/* A YAML boolean as go-yaml v2 reads one. */
+static int boolean(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, bool *out)
+{
+	static const char *const yes[] = {"true", "yes", "on", "y"};
+	static const char *const no[] = {"false", "no", "off", "n"};
+	const char *s = scalar(v);
+	for (size_t i = 0; s && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && i < 4; i++) {
+		if (!strcasecmp(s, yes[i]))
+			return *out = true, 0;
+		if (!strcasecmp(s, no[i]))
+			return *out = false, 0;
+	}
+	return fail(c, k, "%s must be true or false", scalar(k));
+}
+
+/* A list of names, each turned into an index by lookup (-1: unknown). */
+static int name_list(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v,
+		     int (*lookup)(const char *), const char *what, int *out, size_t *n)
+{
+	*n = 0;
+	if (is_null(v))
+		return 0;
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(c, k, "%s must be a list", scalar(k));
+	for (yaml_node_item_t *i = v->data.sequence.items.start; i < v->data.sequence.items.top;
+	     i++) {
+		yaml_node_t *e = yaml_document_get_node(c->doc, *i);
+		const char *s = scalar(e);
+		if (!s)
+			return fail(c, e, "%s: each entry must be a name", scalar(k));
+		int x = lookup(s);
+		if (x < 0)
+			return fail(c, e, "%s: unknown %s %s", scalar(k), what, s);
+		if (*n == WEBTLS_MAX_LIST)
+			return fail(c, e, "%s: more than %d entries", scalar(k), WEBTLS_MAX_LIST);
+		out[(*n)++] = x;
+	}
+	return 0;
+}
+
+static int version(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v,
+		   enum webtls_version *out)
+{
+	const char *s = scalar(v);
+	int x = s ? webtls_version(s) : -1;
+	if (x < 0)
+		return fail(c, k, "%s: unknown TLS version %s (TLS10, TLS11, TLS12 or TLS13)",
+			    scalar(k), s ? s : "(not a name)");
+	*out = (enum webtls_version)x;
+	return 0;
+}
+
+/* PEM text given in the file itself (cert, key, client_ca). */
+static int inline_pem(struct ctx *c, const yaml_node_t *v, const char *what, char **out)
+{
+	const char *s = scalar(v);
+	if (!s || !*s)
+		return fail(c, v, "%s must be PEM text", what);
+	if (!(*out = strdup(s)))
+		return fail(c, v, "out of memory");
+	return 0;
+}
+
+/* At most one of FILE (cert_file) and TEXT (cert, the name without "_file"). */
+static int one_of(struct ctx *c, yaml_node_t *file, yaml_node_t *text, const char *fname,
+		  char **out)
+{
+	char tname[32];
+	snprintf(tname, sizeof(tname), "%.*s", (int)(strlen(fname) - 5), fname);
+	if (file && text)
+		return fail(c, file, "give %s or %s, not both", fname, tname);
+	if (file)
+		return read_pem(c, file, fname, out);
+	if (text)
+		return inline_pem(c, text, tname, out);
+	return 0;
+}
+
+struct tlskeys {
+	yaml_node_t *cert_file, *key_file, *ca_file, *cert, *key, *ca, *auth, *sans;
+};
+
+static int parse_sans(struct ctx *c, struct webconfig *w, yaml_node_t *v)
+{
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(c, v, "client_allowed_sans must be a list");
+	size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	if (n == 0)
+		return fail(c, v, "client_allowed_sans is empty: no client certificate could pass");
+	w->sans = calloc(n, sizeof(*w->sans));
+	if (!w->sans)
+		return fail(c, v, "out of memory");
+	for (yaml_node_item_t *i = v->data.sequence.items.start; i < v->data.sequence.items.top;
+	     i++) {
+		yaml_node_t *e = yaml_document_get_node(c->doc, *i);
+		const char *s = scalar(e);
+		if (!s || !*s)
+			return fail(c, e, "client_allowed_sans: each entry must be a name");
+		if (!(w->sans[w->nsans] = strdup(s)))
+			return fail(c, e, "out of memory");
+		w->nsans++;
+	}
+	return 0;
+}
+
+/* Client certificates: the policy, its CAs and SANs, refused where they would not make
+ * the policy they seem to. */
+static int client_auth(struct ctx *c, struct webconfig *w, struct tlskeys *t)
+{
+	const char *a = t->auth && !is_null(t->auth) ? scalar(t->auth) : "";
+	int x = a ? webtls_client_auth(a) : -1;
+	if (x < 0)
+		return fail(c, t->auth,
+			    "client_auth_type: unknown %s (NoClientCert, RequestClientCert, "
+			    "RequireAnyClientCert, VerifyClientCertIfGiven or "
+			    "RequireAndVerifyClientCert)",
+			    a ? a : "(not a name)");
+	w->auth = (enum webtls_client_auth)x;
+	if (one_of(c, t->ca_file, t->ca, "client_ca_file", &w->client_ca))
+		return -EINVAL;
+	if (w->client_ca && w->auth == WEBTLS_NO_CLIENT_CERT)
+		return fail(c, t->ca_file ? t->ca_file : t->ca,
+			    "client CAs are given without a client_auth_type that uses them "
+			    "(RequireAndVerifyClientCert)");
+	if (w->client_ca && !webtls_has_cert(w->client_ca))
+		return fail(c, t->ca_file ? t->ca_file : t->ca,
+			    "client_ca_file holds no PEM certificate GnuTLS can read");
+	if (webtls_verifies(w->auth) && !w->client_ca)
+		return fail(c, t->auth,
+			    "client_auth_type %s needs client_ca_file: pmutop verifies client "
+			    "certificates against it, not the system's CAs",
+			    a);
+	if (t->sans && !is_null(t->sans)) {
+		if (w->auth != WEBTLS_REQUIRE_AND_VERIFY_CLIENT_CERT)
+			return fail(c, t->sans,
+				    "client_allowed_sans needs client_auth_type "
+				    "RequireAndVerifyClientCert (a name in a certificate nobody "
+				    "verified proves nothing)");
+		return parse_sans(c, w, t->sans);
+	}
+	return 0;
+}
+
 static int parse_tls(struct ctx *c, struct webconfig *w, yaml_node_t *m)
 {
-	if (w->cert || w->key)
+	if (w->tls_seen)
 		return fail(c, m, "tls_server_config is there twice");
+	w->tls_seen = true;
 	if (m->type != YAML_MAPPING_NODE)
 		return fail(c, m, "tls_server_config must be a mapping");
-	yaml_node_t *cert = NULL, *key = NULL;
+	struct tlskeys t = {0};
+	struct webtls_opts *o = &w->tls;
 	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
 		const char *ks = scalar(k);
+		int r = 0;
 		if (!ks)
 			return fail(c, k, "tls_server_config keys must be names");
-		if (!strcmp(ks, "cert_file")) {
-			cert = v;
-		} else if (!strcmp(ks, "key_file")) {
-			key = v;
-		} else if (!strcmp(ks, "client_auth_type")) {
-			const char *t = scalar(v);
-			if (!is_null(v) && (!t || strcmp(t, "NoClientCert") != 0))
+		if (repeated(c, m, p))
+			return fail(c, k, "tls_server_config: %s is there twice", ks);
+		if (!strcmp(ks, "cert_file"))
+			t.cert_file = v;
+		else if (!strcmp(ks, "key_file"))
+			t.key_file = v;
+		else if (!strcmp(ks, "client_ca_file"))
+			t.ca_file = is_null(v) ? NULL : v;
+		else if (!strcmp(ks, "cert"))
+			t.cert = v;
+		else if (!strcmp(ks, "key"))
+			t.key = v;
+		else if (!strcmp(ks, "client_ca"))
+			t.ca = is_null(v) ? NULL : v;
+		else if (!strcmp(ks, "client_auth_type"))
+			t.auth = v;
+		else if (!strcmp(ks, "client_allowed_sans"))
+			t.sans = v;
+		else if (!strcmp(ks, "min_version"))
+			r = version(c, k, v, &o->min_version);
+		else if (!strcmp(ks, "max_version"))
+			r = version(c, k, v, &o->max_version);
+		else if (!strcmp(ks, "cipher_suites"))
+			r = name_list(c, k, v, webtls_cipher, "cipher suite", o->ciphers,
+				      &o->nciphers);
+		else if (!strcmp(ks, "curve_preferences"))
+			r = name_list(c, k, v, webtls_curve,
+				      "curve (CurveP256, CurveP384, CurveP521 or X25519)",
+				      o->curves, &o->ncurves);
+		else if (!strcmp(ks, "prefer_server_cipher_suites"))
+			r = boolean(c, k, v, &o->prefer_server);
+		else
+			r = fail(c, k, "tls_server_config: unknown key %s", ks);
+		if (r)
+			return r;
+	}
+	if ((!t.cert_file && !t.cert) || (!t.key_file && !t.key))
+		return fail(c, m, "tls_server_config needs both cert_file and key_file");
+	if (one_of(c, t.cert_file, t.cert, "cert_file", &w->cert) ||
+	    one_of(c, t.key_file, t.key, "key_file", &w->key) || client_auth(c, w, &t))
+		return -EINVAL;
+	char why[400];
+	if (webtls_priorities(o, w->priorities, sizeof(w->priorities), why, sizeof(why)))
+		return fail(c, m, "tls_server_config: %s", why);
+	return 0;
+}
+
+/* exporter-toolkit's headers and the values it allows (NULL: any). */
+static const struct {
+	const char *name;
+	const char *const values[3];
+} headers[] = {
+	{"Strict-Transport-Security", {NULL}},
+	{"X-Content-Type-Options", {"nosniff", NULL}},
+	{"X-Frame-Options", {"deny", "sameorigin", NULL}},
+	{"X-XSS-Protection", {NULL}},
+	{"Content-Security-Policy", {NULL}},
+};
+
+#define NHEADERS (sizeof(headers) / sizeof(headers[0]))
+
+static int parse_header(struct ctx *c, struct webconfig *w, yaml_node_t *k, yaml_node_t *v)
+{
+	const char *name = scalar(k), *value = is_null(v) ? "" : scalar(v);
+	size_t h = 0;
+	while (h < NHEADERS && (!name || strcmp(headers[h].name, name) != 0))
+		h++;
+	if (h == NHEADERS)
+		return fail(c, k,
+			    "headers: %s cannot be set (Strict-Transport-Security, "
+			    "X-Content-Type-Options, X-Frame-Options, X-XSS-Protection or "
+			    "Content-Security-Policy)",
+			    name ? name : "(not a name)");
+	if (!value)
+		return fail(c, v, "headers: %s must be a text", name);
+	for (const char *s = value; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return fail(c, v, "headers: %s has a control character", name);
+	bool ok = headers[h].values[0] == NULL;
+	for (size_t i = 0; headers[h].values[i] && !ok; i++)
+		ok = !strcmp(headers[h].values[i], value);
+	if (!ok)
+		return fail(c, v, "headers: %s must be %s%s%s, not \"%s\"", name,
+			    headers[h].values[0], headers[h].values[1] ? " or " : "",
+			    headers[h].values[1] ? headers[h].values[1] : "", value);
+	for (size_t i = 0; i < w->nheaders; i++)
+		if (!strcmp(w->headers[i].name, name))
+			return fail(c, k, "headers: %s is there twice", name);
+	if (!*value) /* unset if blank */
+		return 0;
+	struct webheader *x = &w->headers[w->nheaders];
+	x->name = headers[h].name;
+	if (!(x->value = strdup(value)))
+		return fail(c, v, "out of memory");
+	w->nheaders++;
+	return 0;
+}
+
+static int parse_http(struct ctx *c, struct webconfig *w, yaml_node_t *m)
+{
+	if (w->http_seen)
+		return fail(c, m, "http_server_config is there twice");
+	w->http_seen = true;
+	if (m->type != YAML_MAPPING_NODE)
+		return fail(c, m, "http_server_config must be a mapping");
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		const char *ks = scalar(k);
+		if (repeated(c, m, p))
+			return fail(c, k, "http_server_config: %s is there twice", ks);
+		if (ks && !strcmp(ks, "http2")) {
+			bool on = false;
+			if (boolean(c, k, v, &on))
+				return -EINVAL;
+			if (on)
 				return fail(c, k,
-					    "client_auth_type %s is not supported: pmutop checks "
-					    "no client certificates (use basic_auth_users)",
-					    t ? t : "(not a name)");
-		} else if (!strcmp(ks, "client_ca_file") || !strcmp(ks, "client_allowed_sans")) {
-			if (!is_null(v))
-				return fail(c, k,
-					    "%s is not supported: pmutop checks no client "
-					    "certificates (use basic_auth_users)",
-					    ks);
+					    "http2: true is not supported: libmicrohttpd speaks "
+					    "HTTP/1.1 only (set http2: false)");
+		} else if (ks && !strcmp(ks, "headers")) {
+			if (is_null(v))
+				continue;
+			if (v->type != YAML_MAPPING_NODE)
+				return fail(c, k, "headers must be a mapping");
+			for (yaml_node_pair_t *h = v->data.mapping.pairs.start;
+			     h < v->data.mapping.pairs.top; h++)
+				if (parse_header(c, w, yaml_document_get_node(c->doc, h->key),
+						 yaml_document_get_node(c->doc, h->value)))
+					return -EINVAL;
 		} else {
-			return fail(c, k, "tls_server_config: %s is not supported by pmutop", ks);
+			return fail(c, k, "http_server_config: unknown key %s",
+				    ks ? ks : "(not a name)");
 		}
 	}
-	if (!cert || !key)
-		return fail(c, m, "tls_server_config needs both cert_file and key_file");
-	if (read_pem(c, cert, "cert_file", &w->cert) || read_pem(c, key, "key_file", &w->key))
-		return -EINVAL;
 	return 0;
 }
 
@@ -200,7 +486,9 @@ static int parse_root(struct ctx *c, struct webconfig *w)
 	if (is_null(root))
 		return 0; /* an empty file: refused by webconfig_load */
 	if (root->type != YAML_MAPPING_NODE)
-		return fail(c, root, "expected a mapping (tls_server_config, basic_auth_users)");
+		return fail(c, root,
+			    "expected a mapping (tls_server_config, http_server_config, "
+			    "basic_auth_users)");
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
@@ -209,12 +497,19 @@ static int parse_root(struct ctx *c, struct webconfig *w)
 		int r;
 		if (ks && !strcmp(ks, "tls_server_config"))
 			r = is_null(v) ? 0 : parse_tls(c, w, v);
+		else if (ks && !strcmp(ks, "http_server_config"))
+			r = is_null(v) ? 0 : parse_http(c, w, v);
 		else if (ks && !strcmp(ks, "basic_auth_users"))
 			r = parse_users(c, w, v);
+		else if (ks && !strcmp(ks, "rate_limit"))
+			r = is_null(v) ? 0
+				       : fail(c, k,
+					      "rate_limit is not supported by pmutop (it limits "
+					      "connections per client address instead)");
 		else
 			r = fail(c, k,
-				 "unknown key %s (pmutop reads tls_server_config and "
-				 "basic_auth_users)",
+				 "unknown key %s (pmutop reads tls_server_config, "
+				 "http_server_config and basic_auth_users)",
 				 ks ? ks : "(not a name)");
 		if (r)
 			return r;
@@ -234,6 +529,10 @@ struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 	if (w) {
 		pthread_mutex_init(&w->mu, NULL);
 		pthread_mutex_init(&w->bcrypt_mu, NULL);
+		/* exporter-toolkit's defaults */
+		w->tls.min_version = WEBTLS_TLS12;
+		w->tls.max_version = WEBTLS_TLS13;
+		w->tls.prefer_server = true;
 		if (!crypt_gensalt_rn("$5$", 1000, NULL, 0, w->setting, sizeof(w->setting)))
 			w->setting[0] = '\0'; /* no memo: bcrypt every time */
 	}
@@ -276,7 +575,15 @@ void webconfig_free(struct webconfig *w)
 	if (!w)
 		return;
 	free(w->cert);
+	if (w->key)
+		explicit_bzero(w->key, strlen(w->key));
 	free(w->key);
+	free(w->client_ca);
+	for (size_t i = 0; i < w->nsans; i++)
+		free(w->sans[i]);
+	free(w->sans);
+	for (size_t i = 0; i < w->nheaders; i++)
+		free(w->headers[i].value);
 	for (size_t i = 0; i < w->nusers; i++) {
 		free(w->users[i].name);
 		free(w->users[i].hash);
@@ -296,6 +603,38 @@ const char *webconfig_cert(const struct webconfig *w)
 const char *webconfig_key(const struct webconfig *w)
 {
 	return w->key;
+}
+
+const char *webconfig_priorities(const struct webconfig *w)
+{
+	return w->cert ? w->priorities : NULL;
+}
+
+enum webtls_client_auth webconfig_client_auth(const struct webconfig *w)
+{
+	return w->auth;
+}
+
+const char *webconfig_client_ca(const struct webconfig *w)
+{
+	return w->client_ca;
+}
+
+char *const *webconfig_sans(const struct webconfig *w, size_t *n)
+{
+	*n = w->nsans;
+	return w->sans;
+}
+
+size_t webconfig_nheaders(const struct webconfig *w)
+{
+	return w->nheaders;
+}
+
+void webconfig_header(const struct webconfig *w, size_t i, const char **name, const char **value)
+{
+	*name = w->headers[i].name;
+	*value = w->headers[i].value;
 }
 
 size_t webconfig_nusers(const struct webconfig *w)

@@ -1,10 +1,13 @@
-/* --web-config FILE: the Prometheus exporter-toolkit web configuration (TLS certificate
- * and key, basic-auth users with bcrypt hashes), as node_exporter reads it. */
+/* --web-config FILE: the Prometheus exporter-toolkit web configuration (TLS with its
+ * versions, suites, curves and client certificates; response headers; basic-auth users with
+ * bcrypt hashes), as node_exporter reads it. */
 #ifndef PMUTOP_WEBCONFIG_H
 #define PMUTOP_WEBCONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "webtls.h"
 
 struct webconfig;
 
@@ -17,6 +20,21 @@ void webconfig_free(struct webconfig *w);
 /* The PEM texts, or NULL when the file has no tls_server_config. */
 const char *webconfig_cert(const struct webconfig *w);
 const char *webconfig_key(const struct webconfig *w);
+
+/* libmicrohttpd's MHD_OPTION_HTTPS_PRIORITIES (GnuTLS) for min_version, max_version,
+ * cipher_suites, curve_preferences and prefer_server_cipher_suites; NULL without TLS. */
+const char *webconfig_priorities(const struct webconfig *w);
+
+/* client_auth_type, and the PEM of client_ca_file (or client_ca), NULL when none. */
+enum webtls_client_auth webconfig_client_auth(const struct webconfig *w);
+const char *webconfig_client_ca(const struct webconfig *w);
+
+/* client_allowed_sans: *n names (0: any certificate the policy lets in). */
+char *const *webconfig_sans(const struct webconfig *w, size_t *n);
+
+/* http_server_config.headers that are set (blank ones are not), to add to every response. */
+size_t webconfig_nheaders(const struct webconfig *w);
+void webconfig_header(const struct webconfig *w, size_t i, const char **name, const char **value);
 
 /* The number of basic-auth users (0: no authentication). */
 size_t webconfig_nusers(const struct webconfig *w);
