@@ -373,14 +373,28 @@ static void test_empty_pids(void **state)
 	assert_int_equal(p.c.npids, 2);
 }
 
+/* -M and --metrics: kept for main.c, which loads and checks them; empty is refused. */
+static void test_metric_options(void **state)
+{
+	(void)state;
+	struct parsed p;
+	PARSE(&p, "-M", "TopdownL1,ipc", "--metrics", "spr.json");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.c.metric_list, "TopdownL1,ipc");
+	assert_string_equal(p.c.metrics_file, "spr.json");
+	assert_refused(PARSE(&p, "-M", ""), "-M", "TopdownL1");
+	assert_refused(PARSE(&p, "--metrics", ""), "--metrics", "FILE.json");
+}
+
 /* Only panes that exist, in any case (as the screen matches them). */
 static void test_pane_names(void **state)
 {
 	(void)state;
 	struct parsed p;
 	assert_refused(PARSE(&p, "--pane", "foo"), "'foo'",
-		       "IPC, Cache, Branch, Software or Events");
-	static const char *const ok[] = {"IPC", "Cache", "Branch", "Software", "Events", "cache"};
+		       "IPC, Cache, Branch, Software, Events, Top-down or Metrics");
+	static const char *const ok[] = {"IPC",	   "Cache",    "Branch",  "Software",
+					 "Events", "Top-down", "metrics", "cache"};
 	for (unsigned i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		PARSE(&p, "--pane", ok[i]);
 		assert_int_equal(p.ret, 0);
@@ -454,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_number_helpers),
 		cmocka_unit_test(test_empty_pids),
 		cmocka_unit_test(test_pane_names),
+		cmocka_unit_test(test_metric_options),
 		cmocka_unit_test(test_long_event_list),
 		cmocka_unit_test(test_backend),
 	};

@@ -418,7 +418,8 @@ static void test_refused_settings(void **state)
 	assert_refused("pane Ca\tche\n", 1, "pane name 'Ca che' has a space");
 	/* Only the panes pmutop has: a typo would otherwise be silently ignored. */
 	assert_refused("interval 1\npane Blah\n", 2,
-		       "unknown pane 'Blah': use IPC, Cache, Branch, Software or Events");
+		       "unknown pane 'Blah': use IPC, Cache, Branch, Software, Events, Top-down or "
+		       "Metrics");
 	assert_refused("pane nosuch\n", 1, "unknown pane 'nosuch'");
 }
 

@@ -54,7 +54,7 @@ static const struct bad cases[] = {
 	{{"-b", "-n", "1", "-p", "1,,2"}, {"'1,,2'", "-p"}},
 	/* Panes that do not exist were silently accepted. */
 	{{"-b", "-n", "1", "--pane", "foo"},
-	 {"'foo'", "--pane", "IPC, Cache, Branch, Software or Events"}},
+	 {"'foo'", "--pane", "IPC, Cache, Branch, Software, Events, Top-down or Metrics"}},
 	{{"-b", "-n", "1", "-p", "999999999"}, {"no such process", "999999999"}},
 	{{"-b", "-n", "1", "-p", "1,999999998"}, {"no such process", "999999998"}},
 	{{"--bogus"}, {"'--bogus'", "unknown option"}},

@@ -33,6 +33,7 @@
 #include "config.h"
 #include "engine.h"
 #include "evset.h"
+#include "metricbind.h"
 #include "exporter.h"
 #include "history.h"
 #include "pmu.h"
@@ -75,7 +76,8 @@ struct replay_batch {
 struct app {
 	struct cli cli;
 	struct pmu_set *pmus;
-	struct evset *set; /* heap: the engine keeps a pointer to it */
+	struct evset *set;	     /* heap: the engine keeps a pointer to it */
+	struct metric_bind *metrics; /* -M: the chosen metrics, their groups in set */
 	struct catalog *catalog;
 	struct engine *engine;
 	struct loop *loop;

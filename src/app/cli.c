@@ -35,6 +35,7 @@ enum {
 	OPT_SQL,
 	OPT_BACKEND,
 	OPT_COMMAND_OUTPUT,
+	OPT_METRICS,
 };
 
 static const struct option longopts[] = {
@@ -74,6 +75,8 @@ static const struct option longopts[] = {
 	{"sql", required_argument, NULL, OPT_SQL},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"command-output", required_argument, NULL, OPT_COMMAND_OUTPUT},
+	{"metric", required_argument, NULL, 'M'},
+	{"metrics", required_argument, NULL, OPT_METRICS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -106,7 +109,12 @@ void cli_usage(FILE *f)
 	      "      --format FMT       batch output: text (default), csv or json (implies -b)\n"
 	      "      --sort COL         sort by column COL (e.g. CPU%, IPC, CMISS%)\n"
 	      "      --reverse          reverse the sort order\n"
-	      "      --pane NAME        first pane shown (IPC, Cache, Branch, Software, Events)\n"
+	      "      --pane NAME        first pane shown (IPC, Cache, Branch, Software, Events,\n"
+	      "                         Top-down, Metrics)\n"
+	      "  -M, --metric LIST      metrics and metric groups, as perf stat -M (default:\n"
+	      "                         TopdownL1 where the CPU has it; also ipc,\n"
+	      "                         cache_mpki, branch_mpki, ghz, group Basic)\n"
+	      "      --metrics FILE     load perf's pmu-events metric JSON file for -M\n"
 	      "      --list [PMU|all|PATTERN]  list this machine's PMUs and events (all: every\n"
 	      "                         one libpfm4 knows; PATTERN: 'cache*'), then exit\n"
 	      "      --no-color         no colours on the screen\n"
@@ -159,7 +167,8 @@ int cli_parse_count(const char *s, long *out)
 
 bool cli_pane_ok(const char *name)
 {
-	static const char *const panes[] = {"IPC", "Cache", "Branch", "Software", "Events"};
+	static const char *const panes[] = {"IPC",    "Cache",	  "Branch", "Software",
+					    "Events", "Top-down", "Metrics"};
 	for (size_t i = 0; i < sizeof(panes) / sizeof(panes[0]); i++)
 		if (strcasecmp(name, panes[i]) == 0)
 			return true;
@@ -335,6 +344,17 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->listen = arg; /* beside the screen, -b or -w; alone without a terminal */
 		return 0;
 	}
+	case 'M':
+	case OPT_METRICS:
+		if (!*arg) {
+			snprintf(err, errlen,
+				 opt == 'M' ? "empty metric list for -M: e.g. -M TopdownL1,ipc"
+					    : "--metrics needs a file: --metrics FILE.json (perf's "
+					      "pmu-events metrics for this CPU)");
+			return -EINVAL;
+		}
+		*(opt == 'M' ? &c->metric_list : &c->metrics_file) = arg;
+		return 0;
 	case OPT_COMMAND_OUTPUT:
 		if (!*arg) {
 			snprintf(err, errlen,
@@ -464,8 +484,8 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
 	int opt;
 	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:Hip:c:u:o:G:C:w:r:qhV", longopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:HiM:p:c:u:o:G:C:w:r:qhV", longopts,
+				  NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];
 			bool is_long = strncmp(name, "--", 2) == 0;

@@ -14,7 +14,7 @@
 /* The longest -e list plus its NUL (the setup file holds as much: CONFIG_EVENTS_MAX). */
 #define CLI_EVENTS_MAX 1024
 /* The panes --pane and the setup file's "pane" may name (src/columns.c builds them). */
-#define CLI_PANES "IPC, Cache, Branch, Software or Events"
+#define CLI_PANES "IPC, Cache, Branch, Software, Events, Top-down or Metrics"
 
 /* --backend: auto counts with bpf where it can (every task, no -p, -- or -G) */
 enum backend { BACKEND_AUTO, BACKEND_PERF, BACKEND_BPF };
@@ -51,15 +51,17 @@ struct cli {
 	const char *listen; /* --listen [ADDR:]PORT: serve /metrics, no screen */
 	long top;	    /* --top N: process series exported (default 100) */
 	bool top_set;
-	const char *web_config;	 /* --web-config FILE: TLS, basic auth for --listen */
-	const char *record;	 /* -w FILE: record every tick */
-	const char *replay;	 /* -r FILE: replay a recording */
-	bool quiet;		 /* -q: with -w -b, no output but the recording */
-	double retain_days;	 /* --retain DAYS */
-	uint64_t max_size;	 /* --max-size SIZE, bytes */
-	const char *begin, *end; /* --begin T, --end T (with -r) */
-	const char *sql;	 /* --sql QUERY (with -r) */
-	enum backend backend;	 /* --backend */
+	const char *web_config;	  /* --web-config FILE: TLS, basic auth for --listen */
+	const char *record;	  /* -w FILE: record every tick */
+	const char *replay;	  /* -r FILE: replay a recording */
+	bool quiet;		  /* -q: with -w -b, no output but the recording */
+	double retain_days;	  /* --retain DAYS */
+	uint64_t max_size;	  /* --max-size SIZE, bytes */
+	const char *begin, *end;  /* --begin T, --end T (with -r) */
+	const char *sql;	  /* --sql QUERY (with -r) */
+	enum backend backend;	  /* --backend */
+	const char *metric_list;  /* -M LIST: metrics and metric groups, as perf stat -M */
+	const char *metrics_file; /* --metrics FILE.json: perf's pmu-events metrics */
 	bool help, version;
 };
 

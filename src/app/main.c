@@ -88,6 +88,7 @@ const struct model *app_current(struct app *a)
 	m->notice = a->hdr.notice;
 	m->paused = a->hdr.paused;
 	m->exit_status = a->hdr.exit_status;
+	m->metrics = a->metrics;
 	return m;
 }
 
@@ -98,6 +99,7 @@ void app_build_panes(struct app *a)
 	 * chooser), batch mode as the setup file's columns lines say. */
 	a->npanes = columns_build_panes_all(m, a->rp ? replay_user_events(a->rp) : a->set->user,
 					    a->cfg.metrics, a->cfg.nmetrics, a->panes, MAX_PANES);
+	a->npanes += metric_bind_panes(m, a->panes + a->npanes, MAX_PANES - a->npanes);
 	a->panes_threads = m->threads;
 	if (!a->cli.batch)
 		return;
@@ -295,13 +297,34 @@ static void event_error_text(const struct app *a, const char *spec, int err,
 	}
 }
 
+/* The longest event spec the metrics' groups and the default set make. */
+#define EVSET_SPEC_MAX 8192
+
 /* The event set: the default groups (unless -e replaced them) and the user's. */
 int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len)
 {
 	struct evspec_err e;
 	memset(&e, 0, sizeof(e));
 	const char *base = a->cli.events ? NULL : evset_default_spec();
-	int err = evset_build(out, base, user, a->pmus, &e);
+	/* The chosen metrics' groups join the base set: never user groups, the Events pane
+	 * is the user's. */
+	char *spec = malloc(EVSET_SPEC_MAX), *mspec = malloc(EVSET_SPEC_MAX);
+	if (!spec || !mspec) {
+		free(spec);
+		free(mspec);
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	/* A metric reads a group of the set that holds its events (the user's too) before
+	 * it gets one of its own. */
+	snprintf(spec, EVSET_SPEC_MAX, "%s%s%s", base ? base : "", base && user && *user ? "," : "",
+		 user ? user : "");
+	metric_bind_spec(a->metrics, spec, a->pmus, mspec, EVSET_SPEC_MAX);
+	snprintf(spec, EVSET_SPEC_MAX, "%s%s%s", base ? base : "", base && *mspec ? "," : "",
+		 mspec);
+	int err = evset_build(out, *spec ? spec : NULL, user, a->pmus, &e);
+	free(spec);
+	free(mspec);
 	if (err) {
 		event_error_text(a, user && *user ? user : "(default)", err, &e, msg, len);
 		return err;
@@ -390,6 +413,13 @@ static void setup(struct app *a)
 	a->pmus = pmu_set_new("/sys", true);
 	startup_privs(&a->privs);
 	app_load_config(a);
+	/* -e chooses the events: metrics only when -M asks for them too, as perf stat. */
+	const char *mlist = a->cli.metric_list ? a->cli.metric_list : a->cli.events ? "" : NULL;
+	if (metric_bind_load("/sys", "/proc/cpuinfo", a->cli.metrics_file, mlist, &a->metrics, msg,
+			     sizeof(msg))) {
+		app_say("%s\n", msg);
+		exit(2);
+	}
 	a->set = calloc(1, sizeof(*a->set));
 	if (!a->set) {
 		app_say("out of memory\n");
@@ -413,6 +443,17 @@ static void setup(struct app *a)
 	startup_privs_notice(&a->privs, pr, sizeof(pr));
 	snprintf(a->notice, sizeof(a->notice), "%s%s%s%s%s", a->cfg_note,
 		 *a->cfg_note && (*pr || *hw) ? "; " : "", pr, *pr && *hw ? "; " : "", hw);
+	/* The Top-down pane's absence, said once where the notice is. */
+	struct model sm = {.nevents = a->set->nevents,
+			   .events = a->set->events,
+			   .ngroups = a->set->specs.n,
+			   .groups = a->set->groups};
+	const char *td = a->cli.metric_list || !a->cli.events
+				 ? metric_bind_topdown_reason(a->metrics, &sm)
+				 : NULL;
+	size_t nl = strlen(a->notice);
+	if (td)
+		snprintf(a->notice + nl, sizeof(a->notice) - nl, "%s%s", nl ? "; " : "", td);
 	startup_pmu_names(a->pmus, a->pmu_names, sizeof(a->pmu_names));
 }
 
@@ -838,6 +879,7 @@ int main(int argc, char **argv)
 	if (a.set)
 		evset_free(a.set);
 	free(a.set);
+	metric_bind_free(a.metrics);
 	pmu_set_free(a.pmus);
 	return code;
 }

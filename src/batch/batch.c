@@ -345,7 +345,8 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 	if (v.state != VAL_NA && v.state != VAL_EMPTY)
 		fprintf(b->out, "%.2f", v.run_pm / 10.0);
 	fputc(',', b->out);
-	if (v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL)
+	if (v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL ||
+	    (v.state == VAL_EMPTY && v.why == WHY_DIVZERO))
 		text_csv_field(b->out, val_why_str(v.why));
 	fputc(',', b->out);
 	char ex[64];
@@ -363,7 +364,7 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 static bool derived(const struct column *c)
 {
 	return c->kind == COL_RATIO || c->kind == COL_GHZ || c->kind == COL_CPU_PCT ||
-	       c->kind == COL_RATE;
+	       c->kind == COL_RATE || c->kind == COL_METRIC;
 }
 
 static void csv_row(struct batch *b, const struct model *m, const struct mrow *r)
@@ -395,7 +396,8 @@ static void json_value(struct batch *b, const char *key, struct val v, bool coun
 	else
 		fputs("null", b->out);
 	fprintf(b->out, ",\"state\":\"%s\"", val_state_str(v.state));
-	if (v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL)
+	if (v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL ||
+	    (v.state == VAL_EMPTY && v.why == WHY_DIVZERO)) /* a metric's division by zero */
 		fprintf(b->out, ",\"why\":\"%s\"", val_why_str(v.why));
 	if (v.state != VAL_NA && v.state != VAL_EMPTY)
 		fprintf(b->out, ",\"running\":%.2f", v.run_pm / 10.0);

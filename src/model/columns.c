@@ -178,7 +178,20 @@ static void pane_add(struct pane *p, const struct column *c)
 		p->cols[p->ncols++] = *c;
 }
 
-static void pane_start(struct pane *p, const char *name, const struct model *m)
+void columns_pane_add(struct pane *p, const struct column *c)
+{
+	pane_add(p, c);
+}
+
+void columns_pane_end(struct pane *p)
+{
+	pane_add(p, &col_res);
+	pane_add(p, &col_state);
+	pane_add(p, &col_cgroup);
+	pane_add(p, &col_cmd);
+}
+
+void columns_pane_start(struct pane *p, const char *name, const struct model *m)
 {
 	memset(p, 0, sizeof(*p));
 	p->name = name;
@@ -212,7 +225,7 @@ static bool resolve(const struct model *m, struct column *c)
 
 static void builtin_pane(const struct model *m, const struct pane_def *d, struct pane *p)
 {
-	pane_start(p, d->name, m);
+	columns_pane_start(p, d->name, m);
 	for (unsigned i = 0; i < d->n; i++) {
 		struct column c = d->cols[i];
 		if (resolve(m, &c))
@@ -280,7 +293,7 @@ static struct column event_column(const struct model *m, unsigned e, const char 
  * dialog numbers them: the user's groups only, from 1. */
 static void events_pane(const struct model *m, struct pane *p)
 {
-	pane_start(p, "Events", m);
+	columns_pane_start(p, "Events", m);
 	unsigned ord = 0;
 	for (unsigned g = 0; g < m->ngroups; g++) {
 		if (!m->groups[g].user)
@@ -531,6 +544,12 @@ bool pane_unsupported(const struct model *m, const struct pane *p)
 	bool any = false;
 	for (unsigned i = 0; i < p->ncols; i++) {
 		const struct column *c = &p->cols[i];
+		if (c->never) {
+			any = true;
+			if (!c->never(c, m))
+				return false;
+			continue;
+		}
 		if (c->kind != COL_COUNT && c->kind != COL_RATIO && c->kind != COL_GHZ &&
 		    c->kind != COL_RATE)
 			continue;

@@ -25,6 +25,7 @@ enum col_kind {
 	COL_GHZ,     /* event num / running time of its group */
 	COL_RUN_PCT, /* running % of group (or event) run_of */
 	COL_RES,     /* resident memory, bytes */
+	COL_METRIC,  /* metric a of the model's metrics, read by its own value function */
 };
 
 enum col_fmt {
@@ -85,6 +86,9 @@ struct column {
 	column_value_fn value;
 	column_format_fn format;
 	column_text_fn text;
+	/* True when the column can never hold a number in m (pane_unsupported asks it
+	 * first); NULL: its events say. */
+	bool (*never)(const struct column *c, const struct model *m);
 };
 
 /* Columns a pane holds, at most. */
@@ -168,6 +172,12 @@ static inline bool column_is_numeric(const struct column *c)
 {
 	return c->fmt != FMT_TEXT;
 }
+
+/* A pane built outside this file (the metrics' panes, src/spec/metricbind.c): the
+ * identity columns (PID, USER, THR, CPU%), its own, then RES, S, CGROUP and COMMAND. */
+void columns_pane_start(struct pane *p, const char *name, const struct model *m);
+void columns_pane_add(struct pane *p, const struct column *c);
+void columns_pane_end(struct pane *p);
 
 /* True when every event the pane's own columns read (CPU% aside) cannot be counted on
  * this machine: batch mode leaves such panes out, the notice says why. */

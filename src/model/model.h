@@ -121,6 +121,11 @@ struct model {
 	const struct mrow *cg_rows;
 
 	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */
+
+	/* The chosen metrics (metricbind.h), computed per row from the row's values by the
+	 * Top-down and Metrics panes' columns; NULL: none. Set, like pmus, by whoever knows
+	 * them. Not const: it keeps where it found each metric's events in this model. */
+	struct metric_bind *metrics;
 };
 
 /* A source's storage behind a model's rows (process and thread rows, or CPU rows): rows

@@ -143,6 +143,10 @@ const char *val_why_str(enum val_why why)
 		return "kernel-mode event in user mode";
 	case WHY_UNSEEN:
 		return "switch not seen";
+	case WHY_PER_CORE:
+		return "per-core metric";
+	case WHY_DIVZERO:
+		return "division by zero";
 	case WHY_ERROR:
 		break;
 	}

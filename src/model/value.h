@@ -31,8 +31,10 @@ enum val_why {
 	WHY_STARTING,	 /* n/c: opened during this interval, counted from the next one */
 	WHY_KERNEL_ONLY, /* n/a: a kernel-mode event counted in user mode only (:u) */
 	WHY_ERROR,
-	WHY_UNSEEN, /* n/c: a slice of the task ended in a context switch the bpf backend
-		       did not see (the kernel did not report it): its values are not known */
+	WHY_UNSEEN,   /* n/c: a slice of the task ended in a context switch the bpf backend
+			 did not see (the kernel did not report it): its values are not known */
+	WHY_PER_CORE, /* n/a: a metric valid only per core, on a process or thread row */
+	WHY_DIVZERO,  /* a gap: a metric divided by zero */
 };
 
 struct val {

@@ -3,12 +3,14 @@
  * update in steady state (no new target, none gone) allocates nothing. */
 #include "promacc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cgrows.h"
+#include "metricbind.h"
 
 #define COMM_MAX 64
 
@@ -27,6 +29,8 @@ struct series {
 	double *val;
 	uint64_t *ena, *run;
 	bool *counted;
+	double *mval; /* the chosen metrics over the last interval it had a row */
+	bool *mhas;
 };
 
 struct promacc {
@@ -36,6 +40,8 @@ struct promacc {
 	unsigned nev;
 	char **evname;
 	uint8_t *evwhy;
+	unsigned nmet; /* the model's metrics (metricbind.h) */
+	char **mname, **mhelp;
 	struct series **all; /* every target */
 	unsigned n, cap;
 	struct series **tab; /* hash of all[] by kind and id; tcap a power of two */
@@ -131,27 +137,31 @@ static void series_free(struct series *s)
 	free(s);
 }
 
-static void series_zero(struct series *s, unsigned nev)
+static void series_zero(struct series *s, unsigned nev, unsigned nmet)
 {
 	memset(s->val, 0, nev * sizeof(double));
 	memset(s->ena, 0, nev * sizeof(uint64_t));
 	memset(s->run, 0, nev * sizeof(uint64_t));
 	memset(s->counted, 0, nev * sizeof(bool));
+	memset(s->mval, 0, nmet * sizeof(double));
+	memset(s->mhas, 0, nmet * sizeof(bool));
 	s->exited = s->shown_exited = s->exported = false;
 }
 
-static struct series *series_new(unsigned nev)
+static struct series *series_new(unsigned nev, unsigned nmet)
 {
-	size_t sz = sizeof(struct series) + nev * (sizeof(double) + 2 * sizeof(uint64_t)) +
-		    nev * sizeof(bool);
+	size_t sz = sizeof(struct series) + (nev + nmet) * sizeof(double) +
+		    2 * nev * sizeof(uint64_t) + (nev + nmet) * sizeof(bool);
 	struct series *s = calloc(1, sz);
 	if (!s)
 		return NULL;
-	void *val = s + 1, *ena = (char *)val + nev * sizeof(double);
+	void *val = s + 1, *ena = (char *)val + (nev + nmet) * sizeof(double);
 	s->val = val;
+	s->mval = s->val + nev;
 	s->ena = ena;
 	s->run = s->ena + nev;
 	s->counted = (bool *)(s->run + nev);
+	s->mhas = s->counted + nev;
 	return s;
 }
 
@@ -195,17 +205,58 @@ static void drop_all(struct promacc *a)
 	a->evname = NULL;
 	a->evwhy = NULL;
 	a->nev = 0;
+	for (unsigned k = 0; k < a->nmet; k++) {
+		free(a->mname[k]);
+		free(a->mhelp[k]);
+	}
+	free(a->mname);
+	free(a->mhelp);
+	a->mname = a->mhelp = NULL;
+	a->nmet = 0;
 }
 
 /* The model's events by name, in order; the totals of another set mean nothing. */
 static bool same_events(const struct promacc *a, const struct model *m)
 {
-	if (m->nevents != a->nev)
+	if (m->nevents != a->nev || metric_bind_count(m->metrics) != a->nmet)
 		return false;
 	for (unsigned i = 0; i < a->nev; i++)
 		if (strcmp(a->evname[i], m->events[i].key) != 0)
 			return false;
 	return true;
+}
+
+/* A family name's part for each metric (Prometheus names: letters, digits, '_'), and
+ * its help: what it is, over which time, in which unit. */
+static int take_metrics(struct promacc *a, const struct model *m)
+{
+	unsigned n = metric_bind_count(m->metrics);
+	a->mname = calloc(n + 1, sizeof(*a->mname));
+	a->mhelp = calloc(n + 1, sizeof(*a->mhelp));
+	if (!a->mname || !a->mhelp)
+		return -ENOMEM;
+	for (unsigned k = 0; k < n; k++) {
+		const struct metric_def *d = metric_bind_def(m->metrics, k);
+		const char *id = metric_bind_name(m->metrics, k);
+		bool pct = metric_bind_is_pct(m->metrics, k);
+		size_t len = strlen(id) + 8;
+		char help[512];
+		snprintf(help, sizeof(help), "%s, over the last interval (metric %s%s%s).",
+			 d->desc ? d->desc : d->name, id, pct ? ", a ratio: 1 is 100%" : "",
+			 d->pmu ? ", on that core type" : "");
+		a->mname[k] = malloc(len);
+		a->mhelp[k] = strdup(help);
+		a->nmet = k + 1;
+		if (!a->mname[k] || !a->mhelp[k])
+			return -ENOMEM;
+		size_t j = 0;
+		for (const char *p = id; *p; p++)
+			a->mname[k][j++] = isalnum((unsigned char)*p) ? *p : '_';
+		a->mname[k][j] = '\0';
+		if (pct)
+			snprintf(a->mname[k] + j, len - j, "_ratio");
+	}
+	return 0;
 }
 
 static int take_events(struct promacc *a, const struct model *m)
@@ -224,7 +275,7 @@ static int take_events(struct promacc *a, const struct model *m)
 		}
 	}
 	a->nev = n;
-	return 0;
+	return take_metrics(a, m);
 }
 
 struct promacc *promacc_new(const struct promacc_opts *o)
@@ -277,13 +328,13 @@ static struct series *find(struct promacc *a, enum promacc_kind k, const struct 
 	struct series **sl = slot(a, k, r->pid, r->cpu, cg);
 	if (*sl) {
 		if ((*sl)->exited)
-			series_zero(*sl, a->nev);
+			series_zero(*sl, a->nev, a->nmet);
 		return *sl;
 	}
 	if (grow(a))
 		return NULL;
 	sl = slot(a, k, r->pid, r->cpu, cg);
-	struct series *s = series_new(a->nev);
+	struct series *s = series_new(a->nev, a->nmet);
 	if (!s)
 		return NULL;
 	s->kind = k;
@@ -328,6 +379,12 @@ static void add_row(struct promacc *a, struct series *s, const struct mrow *r,
 		}
 		if ((int)i == clock && val_has_number(v))
 			s->busy = v.v;
+	}
+	/* Metrics: the last interval's value, a share as a ratio (not the screen's %). */
+	for (unsigned k = 0; k < a->nmet; k++) {
+		struct val v = metric_bind_raw(m->metrics, m, r, k);
+		s->mhas[k] = val_has_number(v);
+		s->mval[k] = v.v;
 	}
 	if (r->exited && !s->exited) {
 		s->exited = true;
@@ -477,6 +534,21 @@ unsigned promacc_event_why(const struct promacc *a, unsigned i)
 	return a->evwhy[i];
 }
 
+unsigned promacc_nmetrics(const struct promacc *a)
+{
+	return a->nmet;
+}
+
+const char *promacc_metric_name(const struct promacc *a, unsigned k)
+{
+	return a->mname[k];
+}
+
+const char *promacc_metric_help(const struct promacc *a, unsigned k)
+{
+	return a->mhelp[k];
+}
+
 unsigned promacc_count(const struct promacc *a)
 {
 	return a->nout;
@@ -499,4 +571,6 @@ void promacc_get(const struct promacc *a, unsigned i, struct promacc_series *out
 	out->ena = s->ena;
 	out->run = s->run;
 	out->counted = s->counted;
+	out->mval = s->mval;
+	out->mhas = s->mhas;
 }

@@ -34,6 +34,10 @@ struct promacc_series {
 	const double *val;
 	const uint64_t *ena, *run;
 	const bool *counted;
+	/* The model's metrics (promacc_nmetrics of them) over the last interval the target
+	 * had a row: mhas[k] false when it was a gap (n/a, n/c, division by zero). */
+	const double *mval;
+	const bool *mhas;
 };
 
 struct promacc *promacc_new(const struct promacc_opts *o);
@@ -49,6 +53,12 @@ unsigned promacc_nevents(const struct promacc *a);
 const char *promacc_event_name(const struct promacc *a, unsigned i);
 /* Why event i cannot be counted anywhere (enum val_why), or WHY_NONE. */
 unsigned promacc_event_why(const struct promacc *a, unsigned i);
+
+/* The model's metrics: a gauge family each. The name's part ("tma_retiring_ratio": a
+ * percentage is exported as a ratio) and its help. */
+unsigned promacc_nmetrics(const struct promacc *a);
+const char *promacc_metric_name(const struct promacc *a, unsigned k);
+const char *promacc_metric_help(const struct promacc *a, unsigned k);
 
 /* Series to export, processes (the top N and watched ones) first in pid order, then
  * cgroups, then CPUs. Valid until the next update. */

@@ -289,6 +289,39 @@ static void targets(struct ctx *c, const struct promacc *a, enum promacc_kind ki
 	}
 }
 
+/* A gauge family per metric for one kind of target: pmutop_process_metric_ipc{pid=...}. A
+ * target whose last value was a gap has no sample. */
+static void metrics(struct ctx *c, const struct promacc *a, enum promacc_kind kind,
+		    struct pbuf *lab)
+{
+	unsigned n = promacc_count(a);
+	struct promacc_series s;
+	for (unsigned k = 0; k < promacc_nmetrics(a); k++) {
+		char fam[160];
+		bool any = false;
+		snprintf(fam, sizeof(fam), "pmutop_%s_metric_%s", kind_name[kind],
+			 promacc_metric_name(a, k));
+		for (unsigned i = 0; i < n; i++) {
+			promacc_get(a, i, &s);
+			if (s.kind != kind || !s.mhas[k])
+				continue;
+			if (!any)
+				family(c, fam, F_GAUGE, promacc_metric_help(a, k));
+			any = true;
+			if (labels(lab, &s))
+				c->err = -ENOMEM;
+			/* The target's labels without the event one. */
+			size_t len = lab->len - strlen(",event=\"");
+			struct pbuf *t = c->t;
+			if (puts_(t, fam) | put(t, "{", 1) | put(t, lab->p, len) | put(t, "} ", 2) |
+			    put_double(t, s.mval[k]) | put(t, "\n", 1))
+				c->err = -ENOMEM;
+		}
+		if (any)
+			family_end(c);
+	}
+}
+
 int promtext_render(const struct promacc *a, const struct promtext_info *in, struct promtext_out *o)
 {
 	struct ctx c = {.t = &o->text, .om = &o->om};
@@ -297,6 +330,9 @@ int promtext_render(const struct promacc *a, const struct promtext_info *in, str
 	targets(&c, a, PROMACC_PROC, &o->scratch);
 	targets(&c, a, PROMACC_CGROUP, &o->scratch);
 	targets(&c, a, PROMACC_CPU, &o->scratch);
+	metrics(&c, a, PROMACC_PROC, &o->scratch);
+	metrics(&c, a, PROMACC_CGROUP, &o->scratch);
+	metrics(&c, a, PROMACC_CPU, &o->scratch);
 	if (puts_(&o->om, "# EOF\n"))
 		c.err = -ENOMEM;
 	return c.err;

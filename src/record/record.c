@@ -389,6 +389,8 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	if (!rc)
 		rc = rec_put_evset(r, m);
 	if (!rc)
+		rc = rec_put_metrics(r, m);
+	if (!rc)
 		rc = usual_cells(r, m);
 	if (!rc)
 		rc = put_usual(r, m);

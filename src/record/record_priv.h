@@ -29,6 +29,7 @@ struct recorder {
 	uint64_t seq, written;
 	int64_t header_id, evset_id;
 	char *header_body, *evset_body;
+	bool metrics_saved; /* the model's metrics are in meta('metrics') */
 	sqlite3_stmt *ins_tick, *ins_task, *end_task, *ins_cells, *get_cells;
 	struct live *live;
 	unsigned nlive, cap;
@@ -55,6 +56,9 @@ int rec_exec(sqlite3 *db, const char *sql);
 int64_t rec_pragma_int(sqlite3 *db, const char *sql);
 /* Step a statement that returns no row, then reset it: 0, -ENOSPC or -EIO. */
 int rec_step_done(sqlite3_stmt *st);
+/* The model's metrics (metric_bind_save) into meta('metrics'), once: replay computes
+ * the same Top-down and Metrics columns from the recorded events. */
+int rec_put_metrics(struct recorder *r, const struct model *m);
 void rec_bind_text(sqlite3_stmt *st, int i, const char *s);
 
 /* The tick's header facts and event set, interned: a new row when one changed. */

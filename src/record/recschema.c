@@ -2,6 +2,8 @@
  * event-set rows, and pruning. */
 #include "record_priv.h"
 
+#include "metricbind.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +79,24 @@ int rec_put_header(struct recorder *r, const struct model *m)
 	r->header_body = copy;
 	r->header_id = sqlite3_last_insert_rowid(r->db);
 	return 0;
+}
+
+int rec_put_metrics(struct recorder *r, const struct model *m)
+{
+	if (r->metrics_saved || !m->metrics)
+		return 0;
+	char *text = metric_bind_save(m->metrics);
+	sqlite3_stmt *st = NULL;
+	int rc = text ? -EIO : -ENOMEM;
+	if (text && sqlite3_prepare_v2(r->db, "INSERT OR REPLACE INTO meta VALUES('metrics', ?)",
+				       -1, &st, NULL) == SQLITE_OK) {
+		rec_bind_text(st, 1, text);
+		rc = rec_step_done(st);
+	}
+	sqlite3_finalize(st);
+	free(text);
+	r->metrics_saved = rc == 0;
+	return rc;
 }
 
 static char *evset_body(const struct model *m)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "metricbind.h"
 #include "recfmt.h"
 #include "recpack.h"
 #include "recsalvage.h"
@@ -41,6 +42,7 @@ struct replay {
 	bool user;
 	/* The tick. */
 	struct model m;
+	struct metric_bind *metrics; /* meta('metrics'): the recorded run's, or NULL */
 	double wall;
 	uint64_t seq;
 	struct ptask *tk;
@@ -115,6 +117,7 @@ void replay_close(struct replay *p)
 	mstore_free(&p->rows);
 	mstore_free(&p->cpus);
 	mstore_free(&p->cgs);
+	metric_bind_free(p->metrics);
 	free(p->path);
 	free(p);
 }
@@ -122,6 +125,27 @@ static char *dup_col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
 	return s ? strdup((const char *)s) : NULL;
+}
+
+/* The recorded run's metrics, when it had any (a recording without them has none). */
+static int load_metrics(struct replay *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(p->db, "SELECT value FROM meta WHERE key = 'metrics'", -1, &st,
+			       NULL) != SQLITE_OK)
+		return 0;
+	int rc = 0;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+		char why[256];
+		p->metrics = metric_bind_restore((const char *)sqlite3_column_text(st, 0), why,
+						 sizeof(why));
+		if (!p->metrics) {
+			snprintf(err, errlen, "%s: %s", p->path, why);
+			rc = -EINVAL;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
 }
 
 struct replay *replay_open(const char *path, char *err, size_t errlen)
@@ -214,6 +238,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
 		goto fail;
 	}
+	if (load_metrics(p, err, errlen))
+		goto fail;
 	uint64_t a, b;
 	double wa, wb;
 	if (replay_span(p, &a, &b, &wa, &wb)) {
@@ -725,6 +751,7 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	m.events = p->events;
 	m.ngroups = p->ngroups;
 	m.groups = p->groups;
+	m.metrics = p->metrics;
 	p->m = m;
 	p->seq = seq;
 	p->wall = wall;

@@ -95,6 +95,9 @@ $0 == "PMUTOP-LANE-DONE" { done = 1; next }
 	next
 }
 
+# pmutop's notice on stderr ("TAG!..."): what check_m reads of it.
+/^[a-z]+!.*no top-down/ { p = index($0, "!"); td_note[substr($0, 1, p - 1)] = substr($0, p + 1); next }
+
 {
 	p = index($0, "|")
 	if (p == 0) next
@@ -539,6 +542,30 @@ function check_text_mux(tag,    t, e, n, j, want, head, row, i, w, e_end, v, cnt
 	ok(tag, sprintf("%d counts marked ~ within 3%%, %d groups' RUN%% %.1f..%.1f", n, nrun, lo, hi))
 }
 
+# Metrics through the engine: ipc from the user's {cycles:u,instructions:u} equals the
+# IPC column and 0.5 exactly (icount); the Cortex-A57 has no top-down, and says so in
+# one line; a stall metric whose events it lacks is n/a.
+function check_m(tag,    k, i, v) {
+	if (!pmutop_ran(tag)) return
+	k = col(tag, "ipc"); i = col(tag, "IPC")
+	if (!k || !i) { bad(tag, "no ipc (metric) or IPC column in the total row"); return }
+	v = col_val[tag, k]
+	if (col_st[tag, k] != "exact" || v == "" || absv(v - 0.5) > 1e-4 || v != col_val[tag, i]) {
+		bad(tag, "ipc=" v " state=" col_st[tag, k] ", IPC=" col_val[tag, i] ": want both exact 0.5")
+		return
+	}
+	k = col(tag, "frontend_stalled_cycles")
+	if (!k || col_st[tag, k] != "n/a" || col_val[tag, k] != "") {
+		bad(tag, "frontend_stalled_cycles: " (k ? "state=" col_st[tag, k] " value=" col_val[tag, k] : "no column") ", want n/a (no STALL_FRONTEND)")
+		return
+	}
+	if (!(tag in td_note) || td_note[tag] !~ /no top-down: this CPU has no top-down events/) {
+		bad(tag, "no \"no top-down\" reason on stderr")
+		return
+	}
+	ok(tag, "ipc=" v " exact through the metric engine, frontend_stalled_cycles n/a; " td_note[tag])
+}
+
 # Kernel warnings, bugs and oopses (kmsg| lines) fail the lane whatever pmutop printed.
 function check_kmsg(    i) {
 	if (!done) return
@@ -564,6 +591,7 @@ END {
 		else if (tag == "j") check_a(tag)
 		else if (tag == "k") check_b(tag)
 		else if (tag == "l") check_group_nc(tag, 1)
+		else if (tag == "m") check_m(tag)
 		else bad(tag, "no check for this tag in check-log.awk")
 	}
 	check_kmsg()

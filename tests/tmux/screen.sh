@@ -32,15 +32,15 @@ expect 'F1Help.*F10Quit' "first frame: key bar"
 
 # Panes: Tab moves to the next, '3' picks the third; the active tab is bracketed.
 capture
-first=$(grep -Eo '\[[0-9] [A-Za-z]+\]' "$CAP" | head -n 1)
+first=$(grep -Eo '\[[0-9] [A-Za-z-]+\]' "$CAP" | head -n 1)
 [ -n "$first" ] || fail "no active tab shown"
 keys Tab
 expect_not "$(printf '%s' "$first" | sed 's/[][]/\\&/g')" "Tab: still on $first"
-expect '\[[0-9] [A-Za-z]+\]' "Tab: an active tab"
+expect '\[[0-9] [A-Za-z-]+\]' "Tab: an active tab"
 keys 3
-expect '\[3 [A-Za-z]+\]' "'3': third pane active"
+expect '\[3 [A-Za-z-]+\]' "'3': third pane active"
 keys 1
-expect '\[1 [A-Za-z]+\]' "'1': first pane active"
+expect '\[1 [A-Za-z-]+\]' "'1': first pane active"
 
 # Sort: the sort column's title carries the arrow; '>' moves it, 'R' flips it.
 capture
