@@ -85,12 +85,8 @@ static void test_unclaimed_make_room(void **state)
 	struct server s = {.mu = PTHREAD_MUTEX_INITIALIZER};
 	unsigned port;
 	int lfd = listen_any(&port);
-	struct httpgate_opts o = {.listen_fd = lfd,
-				  .slots = 8,
-				  .per_addr = 2,
-				  .head_s = 60,
-				  .hand = hand,
-				  .cls = &s};
+	struct httpgate_opts o = {
+		.listen_fd = lfd, .slots = 8, .per_addr = 2, .head_s = 60, .hand = hand, .cls = &s};
 	int err;
 	struct httpgate *g = httpgate_new(&o, &err);
 	assert_non_null(g);
@@ -134,12 +130,8 @@ static void test_busy_kept(void **state)
 	struct server s = {.mu = PTHREAD_MUTEX_INITIALIZER};
 	unsigned port;
 	int lfd = listen_any(&port);
-	struct httpgate_opts o = {.listen_fd = lfd,
-				  .slots = 8,
-				  .per_addr = 1,
-				  .head_s = 60,
-				  .hand = hand,
-				  .cls = &s};
+	struct httpgate_opts o = {
+		.listen_fd = lfd, .slots = 8, .per_addr = 1, .head_s = 60, .hand = hand, .cls = &s};
 	int err;
 	struct httpgate *g = httpgate_new(&o, &err);
 	assert_non_null(g);

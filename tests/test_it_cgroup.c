@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -354,6 +355,8 @@ struct watcher {
 	double sum[2];	 /* page-faults, task-clock (ms) */
 	unsigned bad;	 /* rows of the cgroup not exact */
 	unsigned unseen; /* of them, partial for a switch not seen (bpf): lower bounds */
+	size_t kept;	 /* out[0, kept): complete lines, kept by watcher_keep */
+	long kept_tick;	 /* the tick of the last line kept */
 };
 
 static void watcher_start(struct watcher *w, char *const argv[])
@@ -363,6 +366,8 @@ static void watcher_start(struct watcher *w, char *const argv[])
 	w->pid = fork();
 	assert_true(w->pid >= 0);
 	if (w->pid == 0) {
+		/* A failed assertion leaves the test at once: the watchers end with it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(p[1], 1);
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 2);
@@ -376,11 +381,47 @@ static void watcher_start(struct watcher *w, char *const argv[])
 	assert_non_null(w->out);
 	w->len = 0;
 	w->ticks = 0;
+	w->kept = 0;
+	w->kept_tick = -1;
 }
 
 static bool is_perf(const struct watcher *w)
 {
 	return strcmp(w->name, "perf stat") == 0;
+}
+
+/* pmutop's output from kept on: its complete lines moved down to kept, but the rows of
+ * processes and threads after a tick's first line (the ticks are counted from lines, the
+ * sums from cgroup rows): a machine running thousands of other processes would fill the
+ * buffer in a few ticks. */
+static void watcher_keep(struct watcher *w)
+{
+	char *end = strrchr(w->out + w->kept, '\n');
+	if (is_perf(w) || !end)
+		return;
+	char *to = w->out + w->kept;
+	for (char *l = to; l <= end;) {
+		char *nl = strchr(l, '\n');
+		size_t n = (size_t)(nl - l) + 1;
+		long tick = atol(l);
+		const char *kind = l;
+		for (int k = 0; k < 3 && kind; k++)
+			kind = memchr(kind, ',', (size_t)(nl - kind)) ? strchr(kind, ',') + 1
+								      : NULL;
+		bool row = kind &&
+			   (strncmp(kind, "process,", 8) == 0 || strncmp(kind, "thread,", 7) == 0);
+		if (!row || tick != w->kept_tick) {
+			memmove(to, l, n);
+			to += n;
+			w->kept_tick = tick;
+		}
+		l = nl + 1;
+	}
+	size_t rest = w->len - (size_t)(end + 1 - w->out);
+	memmove(to, end + 1, rest);
+	w->kept = (size_t)(to - w->out);
+	w->len = w->kept + rest;
+	w->out[w->len] = '\0';
 }
 
 static void watcher_count(struct watcher *w)
@@ -424,6 +465,7 @@ static int watchers_wait(struct watcher *w, unsigned n, const unsigned *want, pi
 				fail_msg("%s ended early:\n%.2000s", w[i].name, w[i].out);
 			w[i].len += (size_t)k;
 			w[i].out[w[i].len] = '\0';
+			watcher_keep(&w[i]);
 			watcher_count(&w[i]);
 		}
 	}
@@ -577,6 +619,7 @@ static void test_short_lived_count(void **state)
 		      NULL};
 	pid_t lpid = port ? fork() : -1;
 	if (lpid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 1);
 		dup2(null, 2);
@@ -622,16 +665,13 @@ static void test_short_lived_count(void **state)
 		/* Page faults: the same events of the same tasks, 1% for the target's sake
 		 * (seen equal). task-clock: -G and perf count it as perf stat does (seen
 		 * equal); the bpf backend's task time runs from switch to switch, so each
-		 * switch's own cost lands in it (some 5 us a switch here), and so does the
-		 * time of tasks whose switches this kernel never reports (docs/
-		 * PERFORMANCE.md): never less, up to 10% more (seen up to 4.7%). */
+		 * switch's own cost lands in it (docs/PERFORMANCE.md: under 5 us a switch):
+		 * 2% more (seen +0.1%). */
 		double f = w[i].sum[0], t = w[i].sum[1];
-		double tmax = i == 4 ? 1.10 : 1.01;
+		double tmax = i == 4 ? 1.02 : 1.01;
 		/* A row partial for a switch this kernel did not report (bpf) is a lower
-		 * bound short of the slices it cut: a few of some hundred here, 5% allowed;
-		 * and bpf, exact or not, has read up to 6% under perf stat on a loaded
-		 * machine, a defect not found yet (issue 25's note): 5% below there too. */
-		double fmin = w[i].unseen || i == 4 ? 0.95 : 0.99;
+		 * bound short of the slices it cut: a few of some hundred here, 5% allowed. */
+		double fmin = w[i].unseen ? 0.95 : 0.99;
 		ok = ok && w[i].bad == 0 && f >= fmin * truth->sum[0] &&
 		     f <= 1.01 * truth->sum[0] && t >= fmin * truth->sum[1] &&
 		     t <= tmax * truth->sum[1];
@@ -658,6 +698,7 @@ static void test_short_lived_count(void **state)
 		free(w[i].out);
 	if (!ok)
 		fail_msg("the forking cgroup, side by side:\n%s", msg);
+	print_message("%s", msg);
 	print_message("%s", msg);
 }
 

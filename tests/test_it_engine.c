@@ -189,12 +189,32 @@ static void target_start(struct target *t, int nthreads)
 }
 
 /* Worker i touches n pages; returns once it has. */
+/* Whether thread tid of pid is off its CPU, blocked in read(): /proc's syscall file says
+ * "running" until the kernel has switched the task out (wait_task_inactive), so its
+ * counters have taken their last time. */
+static bool blocked_in_read(pid_t pid, pid_t tid)
+{
+	char path[64], buf[64] = "";
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	bool got = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	return got && atol(buf) == SYS_read && buf[0] != 'r';
+}
+
+/* Worker i touches n pages and answers; returns once it is asleep again (60 s at most),
+ * so that the interval after it is idle whatever the machine's load. */
 static void target_touch(struct target *t, int i, uint32_t n)
 {
 	int32_t tid;
 	assert_int_equal(write(t->cmd[i], &n, sizeof(n)), sizeof(n));
 	assert_int_equal(read(t->done, &tid, sizeof(tid)), sizeof(tid));
 	assert_int_equal(tid, t->tid[i]);
+	for (int k = 0; k < 60000 && !blocked_in_read(t->pid, t->tid[i]); k++)
+		usleep(1000);
+	assert_true(blocked_in_read(t->pid, t->tid[i]));
 }
 
 static bool task_listed(pid_t pid, pid_t tid)

@@ -4,6 +4,7 @@
 #include "bpfcount.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
@@ -62,6 +63,17 @@ static bool is_at_switch(const struct evdesc *d)
 	       d->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES;
 }
 
+/* The tracepoint at the end of __schedule (Linux 6.16 and later). */
+static bool has_sched_exit(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return false;
+	bool has = btf__find_by_name_kind(btf, "btf_trace_sched_exit_tp", BTF_KIND_TYPEDEF) > 0;
+	btf__free(btf);
+	return has;
+}
+
 static int load(struct bpfcount *b, const struct evspec_list *specs)
 {
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
@@ -86,6 +98,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 		}
 	}
 	s->rodata->nlive = nlive;
+	bpf_program__set_autoload(s->progs.on_arrive, has_sched_exit());
 	int err = bpf_map__set_max_entries(s->maps.counters, (unsigned)b->npossible * b->nev);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.tasks, b->max_tasks);
@@ -194,8 +207,11 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
 	b->skel->links.on_exec = bpf_program__attach(b->skel->progs.on_exec);
 	b->skel->links.on_fork = bpf_program__attach(b->skel->progs.on_fork);
+	bool arrive = bpf_program__autoload(b->skel->progs.on_arrive);
+	if (arrive)
+		b->skel->links.on_arrive = bpf_program__attach(b->skel->progs.on_arrive);
 	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec ||
-	    !b->skel->links.on_fork) {
+	    !b->skel->links.on_fork || (arrive && !b->skel->links.on_arrive)) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
@@ -327,7 +343,9 @@ int bpfcount_stop(struct bpfcount *b)
 {
 	int err = bpf_link__destroy(b->skel->links.on_switch);
 	b->skel->links.on_switch = NULL;
-	return err;
+	int err2 = bpf_link__destroy(b->skel->links.on_arrive);
+	b->skel->links.on_arrive = NULL;
+	return err ? err : err2;
 }
 
 uint64_t bpfcount_lost(const struct bpfcount *b)

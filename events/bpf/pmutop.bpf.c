@@ -2,9 +2,12 @@
 /* The bpf backend's kernel half: at each context switch, the counters of the CPU (one
  * perf event per CPU per event, opened by bpfcount.c) are read, and what they counted
  * since the CPU's last read goes to the task leaving it, when it is the task the last
- * seen switch brought in (else to no task: pmutop.bpf.h). fold() does the same for the
- * task on a CPU right now, run there by BPF_PROG_TEST_RUN at each tick (as perf's bperf
- * does), so that running tasks are counted up to the tick. */
+ * seen switch brought in (else to no task: pmutop.bpf.h). Where the kernel has the
+ * tracepoint at the end of __schedule, a task that arrives there unannounced (brought in
+ * by a switch the kernel did not report) has the counters read there: what they counted
+ * before goes to no task, and its slice begins whole. fold() does the same for the task
+ * on a CPU right now, run there by BPF_PROG_TEST_RUN at each tick (as perf's bperf does),
+ * so that running tasks are counted up to the tick. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -110,24 +113,44 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 	l->gaps++;
 }
 
-/* t leaves the CPU (sw: a switch, next coming in) or runs there (a fold): what the
- * counters counted since the CPU's last read goes to t, or (pmutop.bpf.h) to the CPU's
- * idle or unattributed sums. */
-static __always_inline void account(struct task_struct *t, bool dead, bool sw, unsigned int next)
+/* What a read of the counters is for. */
+enum how {
+	FOLD,	/* t runs on the CPU now */
+	SWITCH, /* t leaves the CPU, next coming in */
+	ARRIVE, /* t came in: the switch that brought it is done (interrupts on) */
+};
+
+/* t leaves the CPU or runs there: what the counters counted since the CPU's last read
+ * goes to t, or (pmutop.bpf.h) to the CPU's idle or unattributed sums. t arrives by a
+ * switch not seen: it goes to unattributed, and t's slice begins whole. */
+static __always_inline void account(struct task_struct *t, bool dead, enum how how,
+				    unsigned int next)
 {
 	unsigned int zero = 0, cpu = bpf_get_smp_processor_id();
 	struct pmutop_bpf_last *l = bpf_map_lookup_elem(&last, &zero);
 	if (!l)
 		return;
+	/* A fold run by an interrupt in the middle of a read with interrupts on (an
+	 * arrival's, an exec's): that read counts it, the next fold or switch the rest. */
+	if (how == FOLD && l->busy)
+		return;
+	bool sw = how == SWITCH, arrive = how == ARRIVE;
 	unsigned int tid = t->pid; /* a BTF pointer: read directly, no probe_read */
 	bool primed = l->primed;
 	/* t is not the task the last seen switch brought in: a switch in between was not
 	 * seen, and who ran since the last read is not known. */
 	bool gap = primed && l->cur != tid;
+	/* t arrives as the last seen switch said: its slice began at that switch (as in
+	 * perf's bperf, which reads there too). */
+	if (arrive && !gap)
+		return;
+	l->busy = 1;
+	asm volatile("" ::: "memory");
 	struct pmutop_bpf_task *tv = NULL;
-	if (tid != 0 && primed)
+	if (tid != 0 && primed && !arrive)
 		tv = task_entry(tid);
-	/* Both slices are lost: the one cur began, and this one of t, begun unseen. */
+	/* The slice cur began is lost; so is this one of t, begun unseen, unless t has just
+	 * arrived (its slice begins now). */
 	if (gap)
 		missed(l);
 	if (gap && tv)
@@ -136,11 +159,11 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw, u
 		tv->slices++;
 	/* A command before its exec counts for no row: perf counts it from its exec. */
 	bool mine = tv && !(tv->flags & PMUTOP_BPF_PRE_EXEC);
-	struct pmutop_bpf_ev *to = !primed    ? NULL
-				   : gap      ? l->unattr
-				   : mine     ? tv->ev
-				   : tid == 0 ? l->idle
-					      : l->unattr;
+	struct pmutop_bpf_ev *to = !primed	   ? NULL
+				   : gap || arrive ? l->unattr
+				   : mine	   ? tv->ev
+				   : tid == 0	   ? l->idle
+						   : l->unattr;
 	/* A task's own switch counts into it, but not once it is exiting: perf closes a
 	 * task's counters then (perf_event_exit_task), and the two backends agree. */
 	struct pmutop_bpf_ev *own = !primed || !sw				? NULL
@@ -195,6 +218,8 @@ static __always_inline void account(struct task_struct *t, bool dead, bool sw, u
 	}
 	l->primed = 1;
 	l->cur = sw ? next : tid;
+	asm volatile("" ::: "memory");
+	l->busy = 0;
 	if (!tv)
 		return;
 	if (dead)
@@ -207,7 +232,17 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	account(prev, prev_state == TASK_DEAD_STATE, true, next->pid);
+	account(prev, prev_state == TASK_DEAD_STATE, SWITCH, next->pid);
+	return 0;
+}
+
+/* The end of __schedule, in the task that runs now; not attached where the kernel has no
+ * such tracepoint. */
+SEC("tp_btf/sched_exit_tp")
+int BPF_PROG(on_arrive, bool is_switch)
+{
+	if (is_switch)
+		account(bpf_get_current_task_btf(), false, ARRIVE, 0);
 	return 0;
 }
 
@@ -230,7 +265,7 @@ int BPF_PROG(on_exec, struct task_struct *t, pid_t old_pid)
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
 	if (tv && (tv->flags & PMUTOP_BPF_PRE_EXEC) && old == tid) {
 		/* The command's exec: what it counted before goes to no row (unattr). */
-		account(t, false, false, 0);
+		account(t, false, FOLD, 0);
 		tv->flags &= ~PMUTOP_BPF_PRE_EXEC;
 	}
 	if (tv)
@@ -266,6 +301,6 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 SEC("raw_tp/sched_switch")
 int fold(void *ctx)
 {
-	account(bpf_get_current_task_btf(), false, false, 0);
+	account(bpf_get_current_task_btf(), false, FOLD, 0);
 	return 0;
 }

@@ -47,6 +47,7 @@ struct pmutop_bpf_last {
 	struct pmutop_bpf_ev unattr[PMUTOP_BPF_MAXEV];
 	unsigned int primed;
 	unsigned int cur;
+	unsigned int busy;	 /* an arrival's read under way (interrupts on): folds wait */
 	unsigned long long gaps; /* switches not seen, as found */
 };
 

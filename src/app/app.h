@@ -46,6 +46,7 @@
 #include "recsink.h"
 #include "replay.h"
 #include "sink.h"
+#include "source.h"
 #include "startup.h"
 #include "text.h"
 #ifdef PMUTOP_HAVE_UI
@@ -79,15 +80,24 @@ struct app {
 	struct evset *set;	     /* heap: the engine keeps a pointer to it */
 	struct metric_bind *metrics; /* -M: the chosen metrics, their groups in set */
 	struct catalog *catalog;
-	struct engine *engine;
+	struct source *src;	  /* what counts: the engine's perf, bpf or cgroup ops, or a
+				     recording; swapped for perf when bpf gives up */
+	struct engine_opts eopts; /* what the engine was made with, for that swap */
+	double ticked_at;	  /* evclock_now() after the source's last tick */
 	struct loop *loop;
 	struct sinks sinks; /* every output of the run: each tick's model goes to all */
 	long ticks;	    /* intervals counted (-n) */
 	struct ui *ui;	    /* the screen, also one of the sinks; NULL without it */
 	bool dirty;	    /* the screen is to be drawn again */
 	bool first_tick;    /* the screen's first frame comes after a short interval */
-	struct replay *rp;  /* -r FILE */
-	bool playing;	    /* the replay screen plays at the recorded pace (Space) */
+	/* The run loop's parts for this run's source, chosen once where it is made: a tick's
+	 * pass (-1 to go on, or the exit code) and the keys (true: quit). flat: no waiting
+	 * between passes (a batch replay). */
+	int (*pass)(struct app *a, int mask);
+	bool (*keys)(struct app *a);
+	bool flat;
+	struct replay *rp; /* -r FILE */
+	bool playing;	   /* the replay screen plays at the recorded pace (Space) */
 	struct replay_batch rb;
 	pid_t child; /* pmutop -- COMMAND */
 	int child_status;
@@ -137,12 +147,15 @@ void app_build_panes(struct app *a);
 int app_run(struct app *a);
 /* A signal, handled for the whole run: true when it ends the run. */
 bool app_signal(struct app *a, int signo);
-/* The replay screen's part of app_run (main_replay.c): a tick while playing, keys.
- * True: quit. */
-bool replay_ticked(struct app *a);
-bool replay_keys(struct app *a);
-/* -r -b: the next recorded tick to every sink. -1 to go on, or the exit code. */
-int replay_batch_pass(struct app *a);
+/* A live tick's pass of app_run: the interval, then for a watched command or pid that
+ * ended, its totals. -1 to go on, or the run's exit code. */
+int live_pass(struct app *a, int mask);
+/* A control for the source (source.h): a refusal (-ENOTSUP) is one line ("not for a
+ * recording"); the bpf backend refusing an event set or a mode is swapped for perf. */
+int app_control(struct app *a, enum source_ctl what, const void *arg);
+/* The bpf backend gave up (err): perf counts set from now on, one notice line says so,
+ * and every sink goes on. 0, or -errno when perf cannot start either. */
+int app_swap_to_perf(struct app *a, const struct evset *set, int err);
 /* The current model to every sink. */
 void app_publish(struct app *a);
 /* One interval counted, then written by every sink. */

@@ -1,5 +1,6 @@
 /* pmutop: composes the rooms. events/ counts, src/ models and writes, ui/ draws. */
 #include "app.h"
+#include "evclock.h"
 
 /* One line on stderr, "pmutop: " first. What the user typed (an event spec, a path, a
  * pid list) can hold escape sequences: no control reaches the terminal. */
@@ -69,7 +70,7 @@ void app_reap_child(struct app *a)
 	if (waitid(P_PID, (id_t)a->child, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
 	    si.si_pid != a->child)
 		return;
-	engine_rescan(a->engine);
+	source_control(a->src, SRC_RESCAN, NULL);
 	int st;
 	pid_t r = waitpid(a->child, &st, WNOHANG);
 	if (r == a->child) {
@@ -80,10 +81,11 @@ void app_reap_child(struct app *a)
 
 const struct model *app_current(struct app *a)
 {
+	const struct model *sm = source_model(a->src);
 	if (a->rp)
-		return replay_model(a->rp);
+		return sm;
 	struct model *m = &a->live;
-	*m = *engine_model(a->engine);
+	*m = *sm;
 	m->pmus = a->hdr.pmus;
 	m->notice = a->hdr.notice;
 	m->paused = a->hdr.paused;
@@ -144,15 +146,78 @@ static void sink_say(void *ctx, const char *line)
 /* The current model to every output: screen, batch, recording, /metrics. */
 void app_publish(struct app *a)
 {
-	sinks_write(&a->sinks, app_current(a), sink_wall_now(), sink_say, a);
+	double wall = 0;
+	if (source_control(a->src, SRC_WALL, &wall) != 0)
+		wall = sink_wall_now();
+	sinks_write(&a->sinks, app_current(a), wall, sink_say, a);
 }
 
-/* One interval counted, then written by every sink. */
+/* A line the user should see now, and in the header from now on. */
+static void app_notice(struct app *a, const char *line)
+{
+	size_t n = strlen(a->notice);
+	snprintf(a->notice + n, sizeof(a->notice) - n, "%s%s", n ? "; " : "", line);
+	a->hdr.notice = a->notice;
+	sink_say(a, line);
+}
+
+int app_swap_to_perf(struct app *a, const struct evset *set, int err)
+{
+	if (strcmp(a->src->ops->name, "bpf") != 0)
+		return err;
+	char line[256];
+	snprintf(line, sizeof(line), "the bpf backend gave up (%s): counting per task (perf)",
+		 err == -ENODEV ? "its program was closed" : engine_bpf_why(err));
+	struct engine_opts o = a->eopts;
+	o.bpf = false;
+	const struct model *was = source_model(a->src);
+	o.threads = was->threads;
+	o.user_only = was->user_only;
+	o.interval = was->interval;
+	o.start = a->ticked_at - was->time;
+	o.tick = was->tick;
+	o.enable_on_exec = false; /* a command has run its exec already: count it now */
+	int perr;
+	struct engine *pe = engine_new(set, &o, &perr);
+	if (!pe) {
+		snprintf(line, sizeof(line), "the bpf backend gave up and perf cannot count: %s",
+			 strerror(-perr));
+		app_notice(a, line);
+		return perr;
+	}
+	source_close(a->src);
+	a->src = engine_source(pe);
+	/* The rows of the old source are gone: the panes are made again for the new one. */
+	a->npanes = 0;
+	a->cgview.nrows = 0;
+	app_notice(a, line);
+	return 0;
+}
+
+int app_control(struct app *a, enum source_ctl what, const void *arg)
+{
+	int err = source_control(a->src, what, arg);
+	if (err == -ENOTSUP) {
+		char line[96];
+		if (!screen_message(a, source_refusal(a->src, line, sizeof(line))))
+			app_say("%s\n", line);
+	} else if (err && (what == SRC_EVSET || what == SRC_USER_ONLY)) {
+		err = app_swap_to_perf(a, what == SRC_EVSET ? arg : a->set, err);
+	}
+	return err;
+}
+
+/* One interval counted, then written by every sink. A source that gives up is swapped
+ * (bpf for perf), which counts from then: a short interval to every sink at once, so
+ * that none holds the rows of the source that was freed. */
 void app_tick(struct app *a)
 {
-	engine_tick(a->engine);
+	int err = source_tick(a->src);
+	if (err && (app_swap_to_perf(a, a->set, err) != 0 || source_tick(a->src) != 0))
+		return;
+	a->ticked_at = evclock_now();
 	a->ticks++;
-	if (a->npanes == 0 || a->panes_threads != engine_model(a->engine)->threads)
+	if (a->npanes == 0 || a->panes_threads != source_model(a->src)->threads)
 		app_build_panes(a);
 	app_publish(a);
 }
@@ -162,18 +227,22 @@ void app_totals(struct app *a)
 {
 	if (a->child > 0 && a->child_done)
 		a->hdr.exit_status = a->child_status;
-	engine_totals(a->engine);
+	source_totals(a->src);
 }
 
 static bool watched_ended(struct app *a)
 {
-	return a->child > 0 ? a->child_done
-			    : (a->cli.npids > 0 && !engine_watched_alive(a->engine));
+	bool alive = false;
+	if (a->child <= 0 && a->cli.npids > 0)
+		source_control(a->src, SRC_WATCHED_ALIVE, &alive);
+	return a->child > 0 ? a->child_done : (a->cli.npids > 0 && !alive);
 }
 
 static unsigned app_open_fds(const void *ctx)
 {
-	return engine_open_fds(((const struct app *)ctx)->engine);
+	unsigned n = 0;
+	source_control(((const struct app *)ctx)->src, SRC_OPEN_FDS, &n);
+	return n;
 }
 
 /* Every signal pmutop takes, in one place. Returns true when the run ends now. Without
@@ -204,11 +273,9 @@ bool app_signal(struct app *a, int signo)
 	}
 }
 
-/* A live tick's part of the loop: the interval, then for a watched command or pid that
- * ended, its totals. Returns -1 to go on, or the run's exit code. */
-static int live_pass(struct app *a, int mask)
+int live_pass(struct app *a, int mask)
 {
-	bool final = engine_model(a->engine)->final;
+	bool final = source_model(a->src)->final;
 	if (!final && ((mask & LOOP_TICK) || watched_ended(a))) {
 		app_tick(a);
 		screen_ticked(a);
@@ -237,26 +304,17 @@ static int live_pass(struct app *a, int mask)
 int app_run(struct app *a)
 {
 	int code = 0;
-	/* A batch replay prints its ticks one after the other: no waiting, only signals. */
-	bool flat_out = a->rp && a->cli.batch;
 	for (;;) {
 		struct loop_events ev;
-		if ((flat_out ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
+		if ((a->flat ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
 			return 1;
 		if (ev.mask & LOOP_OUTPUT)
 			screen_output(a);
 		if ((ev.mask & LOOP_SIGNAL) && app_signal(a, ev.signo))
 			break;
-		if (flat_out) {
-			if ((code = replay_batch_pass(a)) >= 0)
-				return code;
-		} else if (a->rp) {
-			if ((ev.mask & LOOP_TICK) && replay_ticked(a))
-				break;
-		} else if ((code = live_pass(a, ev.mask)) >= 0) {
+		if ((code = a->pass(a, ev.mask)) >= 0)
 			return code;
-		}
-		if ((ev.mask & LOOP_INPUT) && (a->rp ? replay_keys(a) : screen_input(a)))
+		if ((ev.mask & LOOP_INPUT) && a->keys && a->keys(a))
 			break;
 		screen_draw(a);
 	}
@@ -621,7 +679,7 @@ static void bpf_fallback(struct app *a, struct engine_opts *o, int bpf_err, int 
 			 "%sbpf backend unavailable: %s; counting per task (perf)", n ? "; " : "",
 			 engine_bpf_why(bpf_err));
 	o->bpf = false;
-	a->engine = engine_new(a->set, o, err);
+	a->src = engine_source(engine_new(a->set, o, err));
 }
 
 static void start_engine(struct app *a)
@@ -701,10 +759,13 @@ static void start_engine(struct app *a)
 	 * replayed with G later) count the cgroups themselves where perf counts the
 	 * processes. */
 	o.cgroup_rows = a->cli.cgroups || a->cli.listen || a->cli.record;
-	a->engine = engine_new(a->set, &o, &err);
-	if (!a->engine && bpf_err)
+	a->src = engine_source(engine_new(a->set, &o, &err));
+	if (!a->src && bpf_err)
 		bpf_fallback(a, &o, bpf_err, &err);
-	if (!a->engine) {
+	a->eopts = o;
+	a->eopts.failed_pid = NULL;
+	a->eopts.bpf_err = NULL;
+	if (!a->src) {
 		if (a->child > 0)
 			kill(a->child, SIGKILL);
 		if (err == -ESRCH)
@@ -729,7 +790,7 @@ static void start_engine(struct app *a)
 			waitpid(a->child, NULL, 0);
 			exit(127);
 		}
-		engine_rescan(a->engine); /* its name after the exec */
+		source_control(a->src, SRC_RESCAN, NULL); /* its name after the exec */
 		loop_watch(a->loop, cmdout_fd(a->cmdout));
 	}
 }
@@ -864,6 +925,8 @@ int main(int argc, char **argv)
 		if (sinks_add(&a.sinks, batchsink_new(b, a.cli.cgroups, a.cli.count)))
 			return 1;
 	}
+	a.pass = live_pass;
+	a.keys = a.cli.batch ? NULL : screen_input;
 	int code = a.cli.batch ? 0 : screen_open(&a);
 	/* Start-up can take as long as an interval: the first one starts now (on the
 	 * screen, a first frame sooner). */
@@ -873,7 +936,7 @@ int main(int argc, char **argv)
 	screen_close(&a);
 	sinks_free(&a.sinks);
 	cgrows_free(a.cgrows);
-	engine_free(a.engine);
+	source_close(a.src);
 	loop_free(a.loop);
 	cmdout_free(a.cmdout);
 	if (a.set)

@@ -2,6 +2,7 @@
  * Space). Part of the composition (app.h). */
 #include "app.h"
 #include "recsql.h"
+#include "replaysrc.h"
 
 /* -r with --begin/--end: their times against the recording, or exit 2. */
 static void replay_window(struct app *a, double *begin, double *end)
@@ -37,16 +38,6 @@ static void replay_window(struct app *a, double *begin, double *end)
 			a->cli.end, recfmt_time_text(wf, at, sizeof(at)));
 		exit(2);
 	}
-}
-
-/* A tick of the recording into the model: 0, -ENOENT (pruned meanwhile), or an error
- * with one line in err (a damaged tick). */
-static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
-{
-	int r = replay_load(a->rp, seq, err, len);
-	if (r == 0 && (a->npanes == 0 || a->panes_threads != app_current(a)->threads))
-		app_build_panes(a);
-	return r;
 }
 
 /* -r -b at its end: what was left out, or that there was nothing to print. */
@@ -86,27 +77,30 @@ static int replay_batch_sink(struct app *a)
 	return sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, 0)) ? 1 : 0;
 }
 
-int replay_batch_pass(struct app *a)
+/* -r -b's pass of app_run: the next recorded tick to every sink. -1 to go on, or the
+ * exit code. */
+static int replay_batch_pass(struct app *a, int mask)
 {
+	(void)mask;
 	struct replay_batch *b = &a->rb;
-	char err[512];
-	int r = replay_goto(a, b->seq, err, sizeof(err));
-	if (r && r != -ENOENT) {
-		/* A damaged tick is left out, and counted: the others are intact. */
-		if (b->lost++ == 0)
-			snprintf(b->first, sizeof(b->first), "%s", err);
-		return replay_step(a->rp, b->seq, 1, &b->seq) ? replay_batch_end(a) : -1;
-	}
-	if (r == 0 && replay_wall(a->rp) > b->end)
+	if (source_tick(a->src) != 0) {
+		const char *first;
+		b->lost = replaysrc_lost(a->src, &first);
+		snprintf(b->first, sizeof(b->first), "%s", first);
 		return replay_batch_end(a);
+	}
+	if (a->npanes == 0 || a->panes_threads != app_current(a)->threads)
+		app_build_panes(a);
 	int code;
-	if (r == 0 && a->sinks.n == 0 && !a->sinks.failed && (code = replay_batch_sink(a)))
+	if (a->sinks.n == 0 && !a->sinks.failed && (code = replay_batch_sink(a)))
 		return code;
 	/* The recorded tick to the same sinks a live run writes. */
-	if (r == 0 && sinks_write(&a->sinks, app_current(a), replay_wall(a->rp), NULL, NULL) == 0)
+	double wall = 0;
+	source_control(a->src, SRC_WALL, &wall);
+	if (sinks_write(&a->sinks, app_current(a), wall, NULL, NULL) == 0)
 		return a->sinks.failed ? 1 : 0;
-	b->blocks += r == 0;
-	if ((a->cli.count && b->blocks >= a->cli.count) || replay_step(a->rp, b->seq, 1, &b->seq))
+	b->blocks++;
+	if (a->cli.count && b->blocks >= a->cli.count)
 		return replay_batch_end(a);
 	return -1;
 }
@@ -116,13 +110,28 @@ int replay_batch_pass(struct app *a)
 static int run_replay_batch(struct app *a)
 {
 	double begin;
+	uint64_t first;
 	replay_window(a, &begin, &a->rb.end);
-	if (replay_find(a->rp, begin, &a->rb.seq))
+	if (replay_find(a->rp, begin, &first))
 		return 0;
+	if (!(a->src = replaysrc_new(a->rp, first, a->rb.end)))
+		return 1;
+	a->pass = replay_batch_pass;
+	a->flat = true; /* its ticks one after the other: no waiting, only signals */
 	return app_run(a);
 }
 
 #ifdef PMUTOP_HAVE_UI
+/* A tick of the recording into the model: 0, -ENOENT (pruned meanwhile), or an error
+ * with one line in err (a damaged tick). */
+static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
+{
+	int r = replay_load(a->rp, seq, err, len);
+	if (r == 0 && (a->npanes == 0 || a->panes_threads != app_current(a)->threads))
+		app_build_panes(a);
+	return r;
+}
+
 /* The header's REPLAY field: the tick's recorded time, and where it is in the file. */
 static void replay_header(struct app *a, struct ui *ui, bool playing)
 {
@@ -225,6 +234,12 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 				       ? "thread rows are in the recording"
 				       : "no thread rows were recorded: record with -H");
 		break;
+	case UI_TOGGLE_KERNEL: /* the source says it is not for a recording */
+		app_control(a, SRC_USER_ONLY, &(bool){true});
+		break;
+	case UI_SET_INTERVAL:
+		app_control(a, SRC_INTERVAL, &cmd->interval);
+		break;
 	default:
 		ui_message(ui, "a replay counts nothing: that is for the live screen");
 		break;
@@ -261,6 +276,44 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	return false;
 }
 
+/* Playing: at the recorded pace, the next tick after the interval it covers. */
+static bool replay_ticked(struct app *a)
+{
+	if (!a->playing)
+		return false;
+	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
+	uint64_t before = replay_seq(a->rp);
+	bool quit = replay_cmd(a, a->ui, &step, &a->playing);
+	if (replay_seq(a->rp) == before) {
+		a->playing = false; /* the end: it waits there */
+		loop_pause(a->loop, true);
+		replay_header(a, a->ui, a->playing);
+	} else {
+		loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
+						   ? app_current(a)->elapsed
+						   : app_current(a)->interval);
+	}
+	a->dirty = true;
+	return quit;
+}
+
+static bool replay_keys(struct app *a)
+{
+	struct ui_cmd cmd;
+	bool quit = false;
+	while (!quit && ui_input(a->ui, &cmd) > 0)
+		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
+	if (a->playing)
+		loop_set_interval(a->loop, app_current(a)->interval);
+	a->dirty = true;
+	return quit;
+}
+/* The replay screen's pass of app_run: a tick while playing. */
+static int replay_screen_pass(struct app *a, int mask)
+{
+	return (mask & LOOP_TICK) && replay_ticked(a) ? 0 : -1;
+}
+
 static int run_replay_live(struct app *a)
 {
 	char err[512];
@@ -274,6 +327,10 @@ static int run_replay_live(struct app *a)
 	replay_window(a, &begin, &end);
 	if (replay_find(a->rp, begin, &seq))
 		return 2;
+	/* The screen moves through the recording itself (t, T, b, Space); the source is
+	 * its model, and refuses what only counting can do. */
+	if (!(a->src = replaysrc_new(a->rp, seq, end)))
+		return 1;
 	if (replay_goto(a, seq, err, sizeof(err))) {
 		app_say("%s\n", err);
 		return 2;
@@ -307,6 +364,8 @@ static int run_replay_live(struct app *a)
 	app_show(a, ui);
 	ui_draw(ui);
 	a->ui = ui;
+	a->pass = replay_screen_pass;
+	a->keys = replay_keys;
 	int code = app_run(a);
 	a->ui = NULL;
 	ui_free(ui);
@@ -315,38 +374,6 @@ static int run_replay_live(struct app *a)
 	return code;
 }
 
-/* Playing: at the recorded pace, the next tick after the interval it covers. */
-bool replay_ticked(struct app *a)
-{
-	if (!a->playing)
-		return false;
-	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-	uint64_t before = replay_seq(a->rp);
-	bool quit = replay_cmd(a, a->ui, &step, &a->playing);
-	if (replay_seq(a->rp) == before) {
-		a->playing = false; /* the end: it waits there */
-		loop_pause(a->loop, true);
-		replay_header(a, a->ui, a->playing);
-	} else {
-		loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
-						   ? app_current(a)->elapsed
-						   : app_current(a)->interval);
-	}
-	a->dirty = true;
-	return quit;
-}
-
-bool replay_keys(struct app *a)
-{
-	struct ui_cmd cmd;
-	bool quit = false;
-	while (!quit && ui_input(a->ui, &cmd) > 0)
-		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
-	if (a->playing)
-		loop_set_interval(a->loop, app_current(a)->interval);
-	a->dirty = true;
-	return quit;
-}
 #else
 static int run_replay_live(struct app *a)
 {
@@ -355,17 +382,6 @@ static int run_replay_live(struct app *a)
 	return 2;
 }
 
-bool replay_ticked(struct app *a)
-{
-	(void)a;
-	return false;
-}
-
-bool replay_keys(struct app *a)
-{
-	(void)a;
-	return false;
-}
 #endif
 
 /* pmutop -r FILE: nothing is counted; the recording is the source. */
@@ -424,6 +440,7 @@ int run_replay(struct app *a)
 	sinks_free(&a->sinks);
 	cgrows_free(a->cgrows);
 	loop_free(a->loop);
+	source_close(a->src);
 	replay_close(a->rp);
 	pmu_set_free(a->pmus);
 	return code;

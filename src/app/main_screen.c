@@ -93,7 +93,8 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 		ui_events_refused(ui, msg);
 		return;
 	}
-	if (engine_set_evset(a->engine, ns)) {
+	int err = app_control(a, SRC_EVSET, ns);
+	if (err == -ENOMEM) {
 		/* The engine may have moved to part of the new layout: it keeps ns. */
 		ui_message(ui, "out of memory while switching events: some groups may not count");
 	}
@@ -103,7 +104,8 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	snprintf(a->user_spec, sizeof(a->user_spec), "%s", spec ? spec : "");
 	ui_set_user_spec(ui, a->user_spec);
 	/* A short interval now rather than an empty screen, to every output. */
-	engine_tick(a->engine);
+	if (source_tick(a->src) != 0)
+		app_swap_to_perf(a, ns, -ENODEV);
 	app_build_panes(a);
 	app_publish(a);
 	for (unsigned i = 0; i < ns->nevents; i++)
@@ -133,10 +135,10 @@ void app_save_config(struct app *a, struct ui *ui)
 	char msg[640];
 	/* A replay counts nothing: what counts (events, interval, threads, user-only) stays
 	 * as the file has it, and the view is saved. */
-	if (a->engine) {
+	if (!a->rp) {
 		a->cfg.interval = a->cli.interval;
 		a->cfg.threads = a->cli.threads;
-		a->cfg.user_only = engine_model(a->engine)->user_only;
+		a->cfg.user_only = source_model(a->src)->user_only;
 		snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
 	}
 	/* The pane and sort on the screen now (Tab and F6 included). */
@@ -278,19 +280,19 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		return true;
 	case UI_SET_INTERVAL:
 		a->cli.interval = cmd->interval;
-		engine_set_interval(a->engine, cmd->interval);
+		app_control(a, SRC_INTERVAL, &cmd->interval);
 		if (!*paused)
 			loop_set_interval(a->loop, cmd->interval);
 		break;
 	case UI_TOGGLE_PAUSE:
 		*paused = !*paused;
 		loop_pause(a->loop, *paused);
-		engine_set_paused(a->engine, *paused);
+		app_control(a, SRC_PAUSE, paused);
 		a->hdr.paused = *paused;
 		break;
 	case UI_TOGGLE_THREADS:
 		a->cli.threads = !a->cli.threads;
-		engine_set_threads(a->engine, a->cli.threads);
+		app_control(a, SRC_THREADS, &a->cli.threads);
 		break;
 	case UI_SIGNAL:
 		send_signal(ui, cmd);
@@ -302,8 +304,8 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 			break;
 		}
 		a->show_cgroups = !a->show_cgroups;
-		engine_set_cgroup_rows(a->engine,
-				       a->show_cgroups || a->cli.record || a->cli.listen);
+		bool cg = a->show_cgroups || a->cli.record || a->cli.listen;
+		app_control(a, SRC_CGROUP_ROWS, &cg);
 		app_show(a, ui);
 		break;
 	case UI_SET_COLUMNS:
@@ -312,14 +314,15 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		break;
 	case UI_TOGGLE_CMDLINE:
 		a->cmdline = !a->cmdline;
-		engine_set_cmdline(a->engine, a->cmdline);
+		app_control(a, SRC_CMDLINE, &a->cmdline);
 		break;
 	case UI_TOGGLE_KERNEL:
-		if (engine_model(a->engine)->final) {
+		if (source_model(a->src)->final) {
 			ui_message(ui, "the watched process has ended: its totals stay as counted");
 			break;
 		}
-		engine_set_user_only(a->engine, !engine_model(a->engine)->user_only);
+		bool uo = !source_model(a->src)->user_only;
+		app_control(a, SRC_USER_ONLY, &uo);
 		/* The source may have opened again (bpf): the rows the screen holds (G's
 		 * too) point into what it freed. A short interval now, as for new events. */
 		app_tick(a);
@@ -334,11 +337,12 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 			ui_focus_refused(ui, msg);
 			break;
 		}
-		engine_set_threads(a->engine, true);
+		bool on = true;
+		app_control(a, SRC_THREADS, &on);
 		break;
 	}
 	case UI_UNFOCUS:
-		engine_set_threads(a->engine, a->cli.threads);
+		app_control(a, SRC_THREADS, &a->cli.threads);
 		break;
 	case UI_SET_EVENTS:
 		apply_events(a, ui, cmd->spec);

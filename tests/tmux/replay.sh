@@ -51,6 +51,8 @@ keys e
 keys : c y c l e s Enter
 expect 'recorded events only' "events cannot be added to a replay"
 keys Escape Escape
+keys K
+expect 'not for a recording' "K (kernel mode) is the source's: a recording refuses it in one line"
 keys q
 expect 'EXIT=0' "q leaves with status 0"
 t kill-server 2>/dev/null

@@ -22,6 +22,10 @@ struct brec {
 	uid_t uid;
 	unsigned flags;
 	unsigned missed, cut, slices; /* pmutop.bpf.h, since its entry was made */
+	/* Intervals in which it ran (its run time in /proc grew) with nothing of it seen:
+	 * begun and ended by switches the kernel did not report (ran_unseen). */
+	unsigned hidden;
+	uint64_t ran_ns; /* its run time as last read there, 0 when not read */
 	uint64_t cgid;
 	const char *cgroup;
 	size_t src; /* its index in the map's read, while the sums are copied */
@@ -358,6 +362,8 @@ static int snapshot(struct engine *e)
 		r->missed = v[i].missed;
 		r->cut = v[i].cut;
 		r->slices = v[i].slices;
+		r->hidden = 0;
+		r->ran_ns = 0;
 		r->cgid = v[i].cgid;
 		r->cgroup = NULL;
 		r->src = i;
@@ -416,7 +422,7 @@ static void gone_add(struct engine *e, size_t i)
 		return;
 	task_delta(e, &s->cur.tot[i * s->nev], NULL);
 	add_deltas(g, s->d, e->set->nevents);
-	g[e->set->nevents].val += r->missed;
+	g[e->set->nevents].val += r->missed + r->hidden;
 	g[e->set->nevents].ena += r->cut;
 	g[e->set->nevents].run += r->slices;
 }
@@ -469,7 +475,7 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w,
 		memcpy(dd, d, ne * sizeof(*dd));
 	if (e->logical)
 		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
-	rowbuild_fill(e, dd, wy, NULL, v, w.g, false);
+	rowfill(&e->fill, dd, wy, NULL, v, w.g, false);
 	if (!u || u->cut + u->missed == 0)
 		return;
 	uint64_t all = u->slices + u->missed, whole = u->slices > u->cut ? u->slices - u->cut : 0;
@@ -496,7 +502,50 @@ static struct unseen unseen(const struct bpfsource *s, size_t i, const size_t *o
 	const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
 	return (struct unseen){.slices = r->slices - (was ? was->slices : 0),
 			       .cut = r->cut - (was ? was->cut : 0),
-			       .missed = r->missed - (was ? was->missed : 0)};
+			       .missed = r->missed + r->hidden -
+					 (was ? was->missed + was->hidden : 0)};
+}
+
+/* Did task i of cur (read before as was) run in the interval with nothing of it seen by
+ * the program: no slice, no fold, yet its run time in /proc grew? */
+static bool ran_unseen(struct engine *e, size_t i, const struct brec *was)
+{
+	struct bpfsource *s = e->bpf;
+	struct brec *r = &s->cur.r[i];
+	uint64_t ns;
+	if (procfs_task_runtime(e->o.root, r->tgid, r->tid, &ns) != 0)
+		return false;
+	uint64_t before = was ? was->ran_ns : 0;
+	r->ran_ns = ns;
+	if (!before || ns <= before || r->slices != was->slices || r->missed != was->missed)
+		return false;
+	const struct pmutop_bpf_ev *now = &s->cur.tot[i * s->nev];
+	const struct pmutop_bpf_ev *then = &s->old.tot[(size_t)(was - s->old.r) * s->nev];
+	for (unsigned k = 0; k < s->nev; k++)
+		if (now[k].ena != then[k].ena)
+			return false;
+	return true;
+}
+
+/* The threads of a process some of whose slices a switch not seen ended (the kernel
+ * does not report some tasks' switches, pid 1's threads here) may run begun and ended
+ * by such switches, never seen at all: their run time in /proc is read at each tick,
+ * and a thread that ran so counts as a slice missed (n/c, not 0). Others keep theirs. */
+static void find_hidden(struct engine *e, const size_t *oldi)
+{
+	struct brecs *c = &e->bpf->cur, *o = &e->bpf->old;
+	for (size_t a = 0, b; a < c->n; a = b) {
+		bool hides = false;
+		for (b = a; b < c->n && c->r[b].tgid == c->r[a].tgid; b++)
+			hides = hides || c->r[b].missed;
+		for (size_t i = a; i < b; i++) {
+			const struct brec *was = oldi[i] != SIZE_MAX ? &o->r[oldi[i]] : NULL;
+			c->r[i].hidden = was ? was->hidden : 0;
+			c->r[i].ran_ns = was ? was->ran_ns : 0;
+			if (hides && ran_unseen(e, i, was))
+				c->r[i].hidden++;
+		}
+	}
 }
 
 /* One process: its rows (process, then threads when shown) from cur[a, b). */
@@ -639,6 +688,8 @@ static void build_rows(struct engine *e, bool totals)
 			j++;
 		oldi[i] = j < o->n && cmp_rec(&o->r[j], &c->r[i]) == 0 ? j : SIZE_MAX;
 	}
+	if (!totals)
+		find_hidden(e, oldi);
 	size_t row = 0;
 	/* The tree's totals: one row, the command's. */
 	bool one = totals && s->root && c->n;

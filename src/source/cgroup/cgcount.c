@@ -206,7 +206,7 @@ void cgcount_rows_start(struct engine *e)
 	const char *mnt = e->cgo.mnt;
 	if (e->cgnames && cgroup_mount(e->o.root, e->cgo.mnt, sizeof(e->cgo.mnt)) != 0)
 		e->cgo.mnt[0] = '\0';
-	e->cgo.on = e->o.cgroup_rows && e->o.scope == SCOPE_ALL && !e->o.only_uid && !e->bpf;
+	e->cgo.on = e->o.cgroup_rows && e->o.scope == SCOPE_ALL && !e->o.only_uid;
 	if (!e->cgo.on || !e->cgnames || !*mnt)
 		return;
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
@@ -228,10 +228,7 @@ void cgcount_rows_tick(struct engine *e)
 {
 	struct cgown *g = &e->cgo;
 	const char *mnt = g->mnt;
-	/* Not read at start-up by a bpf engine that fell back to perf since. */
-	if (g->on && !*mnt && e->cgnames && cgroup_mount(e->o.root, g->mnt, sizeof(g->mnt)) != 0)
-		g->mnt[0] = '\0';
-	if (!g->on || e->bpf || !e->cgnames || !*mnt) {
+	if (!g->on || !e->cgnames || !*mnt) {
 		if (g->n)
 			cgcount_rows_close(e);
 		return;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "rowfill.h"
 #include "value.h"
 
 struct evgroup;
@@ -36,7 +37,7 @@ struct counts {
 
 /* A group's first read after it opened covers the time since its opening, not the
  * interval: its values read n/c (starting) that once, and count from the next tick. */
-enum { FRESH_NO, FRESH_OPENED, FRESH_FIRST_READ };
+/* FRESH_*: rowfill.h */
 
 /* Returns 0 or -ENOMEM; everything starts zeroed and closed. */
 int counts_alloc(struct counts *c, const struct counts_layout *l);

@@ -475,10 +475,8 @@ int discover_check_watched(struct engine *e)
 	return 0;
 }
 
-bool engine_watched_alive(const struct engine *e)
+bool discover_watched_alive(const struct engine *e)
 {
-	if (e->bpf)
-		return bpfsource_watched_alive(e);
 	for (unsigned i = 0; i < e->o.npids; i++) {
 		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
 		if (!p)

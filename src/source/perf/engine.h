@@ -8,6 +8,7 @@
 
 #include "evset.h"
 #include "model.h"
+#include "source.h"
 
 struct engine;
 
@@ -49,6 +50,10 @@ struct engine_opts {
 				there are (tests give a small one) */
 	bool cgroup_rows;    /* SCOPE_ALL with perf: the model's cg_rows (engine_set_cgroup_rows) */
 	double interval;
+	/* Taking over from another source mid-run: when the run started (evclock_now()'s
+	 * clock) and the ticks it counted, which the model's time and tick go on from. */
+	double start;
+	unsigned long tick;
 	pid_t *failed_pid; /* where engine_new says which watched pid failed, or NULL */
 };
 
@@ -60,6 +65,10 @@ const char *engine_bpf_why(int err);
  * when it may not be counted (o->failed_pid says which), -ENOMEM. */
 struct engine *engine_new(const struct evset *set, const struct engine_opts *o, int *err);
 void engine_free(struct engine *e);
+/* The engine as a source (source.h): "perf", "bpf" or "cgroup" as engine_new chose, each
+ * with its own tick, totals and controls; source_close frees the engine. The engine_*
+ * calls below are the same ops, for tests and benchmarks. */
+struct source *engine_source(struct engine *e);
 
 /* Read every group once and build the model for the interval since the last tick. */
 int engine_tick(struct engine *e);

@@ -17,6 +17,8 @@
 #include "evset.h"
 #include "evstatus.h"
 #include "model.h"
+#include "rowfill.h"
+#include "source.h"
 
 struct cmdtree;
 struct proc;
@@ -50,7 +52,10 @@ struct pending {
 	struct pending_task *t;
 };
 
+/* The perf path, the bpf backend and -G: one struct source each (engine.c's ops), over
+ * what they share: the event layout, the CPUs, the model and its rows. */
 struct engine {
+	struct source src; /* first: the ops of the backend engine_new chose */
 	const struct evset *set;
 	struct engine_opts o;
 	pid_t *pids;
@@ -82,6 +87,10 @@ struct engine {
 	uint8_t *gdead; /* per group: every member dead */
 	unsigned *live; /* the other events, in order */
 	unsigned nlive;
+
+	/* The set, dead, gdead and live above: what the shared row writer reads. */
+	struct rowfill fill;
+
 	int probe_g;	   /* the group led by task-clock (its leader is probed), or -1 */
 	unsigned probe_ev; /* with probe_g: its task-clock's event index */
 	bool map_probe;	   /* probes' pages mapped (evgroup_seq_works()) */
@@ -92,12 +101,16 @@ struct engine {
 	uint8_t *acc_miss_why;
 	struct cpuset cpu;
 	double start, last; /* evclock_now() */
+	double began;	    /* this engine's own start: later than start when it took over */
 	bool totals;
 	bool paused; /* engine_set_paused */
 	/* The bpf backend started over within this interval (new events, user-only mode):
 	 * what it read counted only since, so the next tick's task rows read n/c
 	 * (starting). */
 	bool bpf_restarted;
+	/* PMUTOP_TEST_BPF_GIVE_UP=N (tests): the backend gives up at its Nth tick, as if its
+	 * program could no longer be read, for the app's swap to perf to be tested. 0: no. */
+	unsigned long bpf_give_up;
 
 	struct cgroup_names *cgnames; /* the cgroup paths rows point to; NULL: no cgroup2 */
 	struct cgroup_ids *cgids;     /* with cgnames: cgroup ids to those paths */
@@ -139,6 +152,9 @@ static inline unsigned engine_ngroups(const struct engine *e)
 }
 
 int engine_layout(struct engine *e, const struct evset *set);
+/* The event set's layout switched (engine_set_evset's work for every backend): groups
+ * that stay keep their descriptors; the bpf backend then starts over. */
+int engine_switch_set(struct engine *e, const struct evset *set);
 /* The arrays engine_layout sizes for a set, freed. */
 void engine_layout_free(struct engine *e);
 /* After a tick: every task row's value n/c (starting) when the bpf backend started over
@@ -188,6 +204,8 @@ void discover_scan_proc(struct engine *e, pid_t pid);
 /* A single-threaded process first seen, as info (its /proc stat) has it. */
 struct task *discover_task_new(struct engine *e, pid_t pid, const struct procfs_task *info);
 bool discover_pid_gone(struct engine *e);
+/* SCOPE_PIDS with perf: a watched process has a live thread. */
+bool discover_watched_alive(const struct engine *e);
 /* -- COMMAND: its task, opened to count from its exec. 0 or -ENOMEM. */
 int discover_command(struct engine *e);
 /* Task records from each CPU (taskwatch), or none (e->watch NULL): /proc scans only. */
@@ -212,6 +230,8 @@ void fdbudget_balance(struct engine *e);
 /* Whether need more descriptors can be opened with room left for the tasks' counters
  * and for /proc. */
 bool fdbudget_room(const struct engine *e, unsigned long need);
+/* Descriptors of the perf groups (tasks, roots, CPUs, cgroups). */
+unsigned fdbudget_open_fds(const struct engine *e);
 
 /* probe.c: every task's reads, skipping those the probe finds asleep. */
 const volatile uint32_t *probe_seq(const struct engine *e, const struct counts *c);

@@ -125,7 +125,7 @@ static int root_new_threads(struct engine *e, const int *gmap, struct proc *p)
 	return 0;
 }
 
-int engine_set_evset(struct engine *e, const struct evset *ns)
+int engine_switch_set(struct engine *e, const struct evset *ns)
 {
 	const struct evset *os = e->set;
 	int *gmap = calloc(ns->specs.n + 1, sizeof(*gmap));
@@ -193,13 +193,6 @@ int engine_set_evset(struct engine *e, const struct evset *ns)
 		open_new_groups(e, gmap, e->o.cgroup_fds[i / (size_t)e->cpu.n],
 				e->cpu.id[i % (size_t)e->cpu.n], false, &e->cg.cnt[i]);
 	}
-	/* The bpf backend counts the new set from now on; where it cannot (too many
-	 * events), tasks are counted per task (perf) from the next scan. */
-	if (e->bpf && (err = bpfsource_restart(e)) != 0) {
-		e->m.backend = "perf";
-		discover_scan(e);
-	}
-	e->bpf_restarted = e->bpf != NULL;
 out:
 	free(gmap);
 	free(emap);
@@ -298,6 +291,14 @@ int engine_layout(struct engine *e, const struct evset *set)
 			e->rootable[g] = e->rootable[g] && set->specs.g[g].ev[k].software;
 	}
 	e->set = set;
+	e->fill = (struct rowfill){.events = set->events,
+				   .nevents = ne,
+				   .groups = set->groups,
+				   .ngroups = ng,
+				   .dead = e->dead,
+				   .gdead = e->gdead,
+				   .live = e->live,
+				   .nlive = e->nlive};
 	e->l = (struct counts_layout){.ngroups = ng, .nevents = ne};
 	for (unsigned g = 0; g < ng; g++) {
 		e->slot[g] = e->l.nslots;

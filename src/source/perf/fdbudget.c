@@ -201,9 +201,9 @@ void fdbudget_balance(struct engine *e)
 	}
 }
 
-unsigned engine_open_fds(const struct engine *e)
+unsigned fdbudget_open_fds(const struct engine *e)
 {
-	unsigned n = bpfsource_open_fds(e);
+	unsigned n = 0;
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			for (unsigned g = 0; g < engine_ngroups(e); g++)

@@ -138,8 +138,6 @@ void probe_read_tasks(struct engine *e)
  * found in a pause are found at the next tick. */
 void probe_baseline(struct engine *e, bool resume)
 {
-	if (e->bpf)
-		bpfsource_rebase(e);
 	probe_read_tasks(e);
 	for (struct proc *p = tasktab_first(e->tab); resume && p; p = p->next) {
 		bool all_exited;

@@ -43,38 +43,11 @@ static bool ensure_rows(struct engine *e, size_t need)
 	return true;
 }
 
-/* Scale a target's (or a sum's) deltas into a row's values. fresh (per group, or NULL)
- * marks the groups read for the first time: not an interval's worth. Task rows (live)
- * skip the dead events, which their row arrays already hold (fill_dead). */
+/* A target's (or a sum's) deltas into a row's values (rowfill.h). */
 void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
 		   const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
 {
-	unsigned n = live ? e->nlive : e->set->nevents;
-	for (unsigned i = 0; i < n; i++) {
-		unsigned ev = live ? e->live[i] : i;
-		if (e->dead[ev]) /* found unsupported at start-up: in no part's sum */
-			v[ev] = val_missing(VAL_NA, WHY_UNSUPPORTED);
-		else if (why[ev] == WHY_NONE && fresh &&
-			 fresh[e->set->events[ev].group] == FRESH_FIRST_READ)
-			v[ev] = val_missing(VAL_NC, WHY_STARTING);
-		else if (why[ev] == WHY_NONE)
-			v[ev] = val_scale(d[ev]);
-		else /* out of descriptors is a state of the machine, not of the event */
-			v[ev] = val_missing(why[ev] == WHY_FDLIMIT || why[ev] == WHY_NOFIT ? VAL_NC
-											   : VAL_NA,
-					    (enum val_why)why[ev]);
-	}
-	for (unsigned g = 0; g < engine_ngroups(e); g++) {
-		if (live && e->gdead[g])
-			continue;
-		const struct mgroup *mg = &e->set->groups[g];
-		gd[g] = (struct val_delta){0, 0, 0};
-		for (unsigned k = 0; k < mg->n; k++)
-			if (why[mg->first + k] == WHY_NONE) {
-				gd[g] = d[mg->first + k];
-				break;
-			}
-	}
+	rowfill(&e->fill, d, why, fresh, v, gd, live);
 }
 
 static uint64_t comm_hash(const char *s)

@@ -1,0 +1,29 @@
+/* The source interface's helpers (source.h). */
+#include "source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int source_control(struct source *s, enum source_ctl what, const void *arg)
+{
+	return s->ops->control ? s->ops->control(s, what, arg) : -ENOTSUP;
+}
+
+int source_set(struct source *s, enum source_ctl what, bool on)
+{
+	return source_control(s, what, &on);
+}
+
+const char *source_refusal(const struct source *s, char *buf, unsigned len)
+{
+	snprintf(buf, len, "not for a%s %s", strchr("aeiou", s->ops->name[0]) ? "n" : "",
+		 s->ops->name);
+	return buf;
+}
+
+void source_close(struct source *s)
+{
+	if (s)
+		s->ops->free(s);
+}

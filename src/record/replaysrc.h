@@ -1,0 +1,16 @@
+/* A recording as a source (source.h) over an open replay (replay.h). */
+#ifndef PMUTOP_REPLAYSRC_H
+#define PMUTOP_REPLAYSRC_H
+
+#include <stdint.h>
+
+#include "replay.h"
+#include "source.h"
+
+/* Ticks from first on, while they were recorded at end or before; rp stays the
+ * caller's. NULL: -ENOMEM. */
+struct source *replaysrc_new(struct replay *rp, uint64_t first, double end);
+/* Ticks that could not be read and were left out, with the first one's line. */
+long replaysrc_lost(const struct source *s, const char **first);
+
+#endif
