@@ -22,7 +22,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 LOGS=$ROOT/build-checks
 mkdir -p "$LOGS"
 
-PKGS=(build-essential cmake pkg-config libncurses-dev libpfm4-dev libmicrohttpd-dev libsqlite3-dev libyaml-dev libcrypt-dev libbpf-dev bpftool libcmocka-dev tmux
+PKGS=(build-essential cmake pkg-config libncurses-dev libpfm4-dev libmicrohttpd-dev libsqlite3-dev libyaml-dev libcrypt-dev zlib1g-dev libbpf-dev bpftool libcmocka-dev tmux
 	clang libclang-rt-14-dev llvm clang-tidy clang-format cppcheck valgrind)
 
 ensure_pkgs() {

@@ -4,8 +4,9 @@
  * prints the CPU time per history_feed (median and max over the ticks after the first
  * two), the bytes the store holds, the growth of RSS from before the first feed, and
  * with alloccount.so preloaded, one flush of stdout per tick (its tick boundary).
- *   cc -O2 -Isrc/model -Ievents -o history bench/history.c src/model/history.c \
- *      src/model/columns.c src/model/value.c src/model/numfmt.c src/model/cgroup_name.c -lm
+ *   cc -O2 -D_GNU_SOURCE -Isrc/model -Ievents -o history bench/history.c src/model/history.c \
+ *      src/model/columns.c src/model/value.c src/model/numfmt.c src/model/cgroup_name.c \
+ *      src/model/model.c -lm
  *   ./history N [TICKS]        (TICKS default 50) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,7 @@ int main(int argc, char **argv)
 	if (!h || np == 0)
 		return 1;
 	history_track(h, &panes[0].cols[panes[0].sort_default]);
+	history_keep(h, panes, np);
 	pid_t next = (pid_t)n + 1;
 	fill(v, g, n, 0); /* the model's pages are in before RSS is read */
 	long rss0 = rss_kb();

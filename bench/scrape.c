@@ -2,8 +2,9 @@
  * 1,000) and E events (default 14, the default set's count), from a synthetic model:
  * each round adds one tick (promacc_update) and builds both formats (promtext_render),
  * as pmutop --listen does per tick; a scrape itself only sends the bytes built here.
- * usage: scrape [N [E [ROUNDS]]]; prints the median and the sizes. Built by CMake with
- * the tests (build/tests/bench_scrape). */
+ * usage: scrape [N [E [ROUNDS [TOP]]]] (TOP: --top, default N: every process per pid
+ * beside its command; 0 is pmutop's default); prints the median and the sizes. Built by
+ * CMake with the tests (build/tests/bench_scrape). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ int main(int argc, char **argv)
 	unsigned n = argc > 1 ? (unsigned)atoi(argv[1]) : 1000;
 	unsigned ne = argc > 2 ? (unsigned)atoi(argv[2]) : 14;
 	unsigned rounds = argc > 3 ? (unsigned)atoi(argv[3]) : 200;
+	unsigned top = argc > 4 ? (unsigned)atoi(argv[4]) : n;
 	struct mevent *ev = calloc(ne, sizeof(*ev));
 	struct mrow *rows = calloc(n, sizeof(*rows));
 	struct val *v = calloc((size_t)n * ne, sizeof(*v));
@@ -65,7 +67,7 @@ int main(int argc, char **argv)
 		}
 	}
 	struct model m = {.nevents = ne, .events = ev, .nrows = n, .rows = rows};
-	struct promacc_opts o = {.top = n};
+	struct promacc_opts o = {.top = top};
 	struct promacc *a = promacc_new(&o);
 	struct promtext_out out = {0};
 	for (unsigned k = 0; k < rounds; k++) {

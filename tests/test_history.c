@@ -206,6 +206,83 @@ static void test_rows_dropped_and_reused(void **state)
 	history_free(h);
 }
 
+/* Switching views costs no history: cgroup rows fed beside the process rows, then not,
+ * are held with a gap; process rows are held while only cgroup rows are fed; a row of
+ * a kind fed again that is not in it is gone. */
+static void test_other_views_held(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	fake_row(f, 0, 1, 1, 10);
+	fake_row(f, 1, 2, 2, 20);
+	struct mrow cg = f->rows[0];
+	cg.kind = ROW_CGROUP;
+	cg.cgroup = "/x";
+	struct hist_id cgid = {.kind = ROW_CGROUP, .pid = 1, .tid = 1, .cgroup = "/x"};
+	struct hist_rows more = {&cg, 1};
+	for (int t = 0; t < 2; t++) {
+		f->m.tick++;
+		assert_int_equal(history_feed_with(h, &f->m, &more, 1), 0);
+	}
+	tick(h, f); /* processes only */
+	f->m.tick++;
+	assert_int_equal(history_feed_with(h, &f->m, &more, 1), 0);
+	struct val out[5];
+	long s = history_find(h, cgid);
+	assert_true(s >= 0);
+	assert_int_equal(history_get(h, s, HM_CPU, 5, out), 4);
+	assert_true(fabs(out[1].v - 10) < 1e-4 && fabs(out[2].v - 10) < 1e-4);
+	assert_true(out[3].state == VAL_NA && out[3].why == WHY_NONE); /* the gap */
+	assert_true(fabs(out[4].v - 10) < 1e-4);
+	assert_int_equal(history_get(h, slot_of(h, 1), HM_CPU, 5, out), 4);
+	assert_true(fabs(out[1].v - 10) < 1e-4 && fabs(out[4].v - 10) < 1e-4);
+	/* Cgroup rows alone: the processes are held. */
+	unsigned np = f->m.nrows;
+	f->m.nrows = 0;
+	f->m.tick++;
+	assert_int_equal(history_feed_with(h, &f->m, &more, 1), 0);
+	assert_int_equal(history_get(h, slot_of(h, 2), HM_CPU, 5, out), 5);
+	assert_true(fabs(out[3].v - 20) < 1e-4 && out[4].state == VAL_NA);
+	/* Processes again, pid 2 not among them: gone; the cgroup held. */
+	f->m.nrows = np - 1;
+	tick(h, f);
+	assert_true(slot_of(h, 1) >= 0);
+	assert_true(slot_of(h, 2) < 0);
+	assert_true(history_find(h, cgid) >= 0);
+	/* A folded subtree's sum is a row of its own beside its process's. */
+	struct mrow sum = f->rows[0];
+	sum.subtree = true;
+	more = (struct hist_rows){&sum, 1};
+	f->m.tick++;
+	assert_int_equal(history_feed_with(h, &f->m, &more, 1), 0);
+	long ss = history_find(h, history_id_of(&sum));
+	assert_true(ss >= 0 && ss != slot_of(h, 1));
+	assert_int_equal(history_get(h, ss, HM_CPU, 5, out), 1);
+	tick(h, f); /* unfolded: gone */
+	assert_true(history_find(h, history_id_of(&sum)) < 0);
+	assert_true(slot_of(h, 1) >= 0);
+	free(f);
+	history_free(h);
+}
+
+static int col_of(struct pane *panes, unsigned np, const char *name)
+{
+	for (unsigned p = 0; p < np; p++) {
+		int c = pane_find_column(&panes[p], name);
+		if (c >= 0)
+			return (int)(p * PANE_COLS_MAX) + c;
+	}
+	fail_msg("no column %s", name);
+	return -1;
+}
+#define COL(name)                                                                                  \
+	(&panes[col_of(panes, np, name) / PANE_COLS_MAX]                                           \
+		  .cols[col_of(panes, np, name) % PANE_COLS_MAX])
+
+/* Every numeric column of the panes keeps its intervals: a new sort column finds its
+ * history, to 1/120 of the window's largest value, n/c and scaled kept; a column in no
+ * pane starts when it is tracked. */
 static void test_tracked_column(void **state)
 {
 	(void)state;
@@ -213,27 +290,86 @@ static void test_tracked_column(void **state)
 	struct fake *f = fake_new();
 	struct pane panes[4];
 	unsigned np = columns_build_panes(&f->m, false, panes, 4);
-	int c = -1;
-	unsigned p = 0;
-	for (; p < np && c < 0; p++)
-		c = pane_find_column(&panes[p], "CYCLES");
-	assert_true(c >= 0);
-	history_track(h, &panes[p - 1].cols[c]);
+	history_track(h, COL("CYCLES"));
+	history_keep(h, panes, np);
 	for (int t = 1; t <= 25; t++) {
 		fake_row(f, 0, 5, 1, 1);
 		f->v[0][E_CYC] = ex(t);
+		f->v[0][E_INS] = ex(1000.0 * t * t);
+		if (t == 24)
+			f->v[0][E_INS] = val_missing(VAL_NC, WHY_NOT_RUN);
+		if (t == 23)
+			f->v[0][E_INS].state = VAL_SCALED;
 		tick(h, f);
 	}
 	struct val out[HIST_KEY_LEN];
 	long s = slot_of(h, 5);
 	assert_int_equal(history_get(h, s, HM_COUNT, HIST_KEY_LEN, out), HIST_KEY_LEN);
-	assert_true(out[0].v == 6 && out[HIST_KEY_LEN - 1].v == 25);
-	/* Another column restarts the series. */
-	int ipc = pane_find_column(&panes[p - 1], "IPC");
-	history_track(h, &panes[p - 1].cols[ipc]);
+	assert_true(fabs(out[0].v - 6) <= 0.03 * 6 &&
+		    fabs(out[HIST_KEY_LEN - 1].v - 25) <= 0.03 * 25);
+	/* Another column: its history is there, not restarted. */
+	history_track(h, COL("INSNS"));
+	assert_int_equal(history_get(h, s, HM_COUNT, HIST_KEY_LEN, out), HIST_KEY_LEN);
+	for (int i = 0; i < HIST_KEY_LEN; i++) {
+		int t = 6 + i;
+		if (t == 24) {
+			assert_int_equal(out[i].state, VAL_NC);
+			continue;
+		}
+		assert_int_equal(out[i].state, t == 23 ? VAL_SCALED : VAL_EXACT);
+		assert_true(fabs(out[i].v - 1000.0 * t * t) <= 0.03 * 1000.0 * t * t);
+	}
+	int k = history_kept(h, COL("INSNS"));
+	assert_true(k > HM_COUNT);
+	struct val again[HIST_KEY_LEN];
+	assert_int_equal(history_get(h, s, k, HIST_KEY_LEN, again), HIST_KEY_LEN);
+	assert_memory_equal(out, again, sizeof(out));
+	/* A metric is its own series; a column in no pane starts when tracked. */
+	assert_int_equal(history_kept(h, COL("IPC")), HM_IPC);
+	struct column other = *COL("CYCLES");
+	other.name = "OTHER";
+	history_track(h, &other);
 	assert_int_equal(history_get(h, s, HM_COUNT, HIST_KEY_LEN, out), 0);
+	tick(h, f);
+	assert_int_equal(history_get(h, s, HM_COUNT, HIST_KEY_LEN, out), 1);
+	assert_true(fabs(out[HIST_KEY_LEN - 1].v - 25) <= 0.03 * 25);
 	history_track(h, NULL);
 	assert_null(history_tracked(h));
+	free(f);
+	history_free(h);
+}
+
+/* A spike 10^9 times the rest: the values beside it in the window read as no data (no
+ * number could be kept for them), the spike to 3%; once it has left and they with it,
+ * every value is there to 3% again. Exact zeros stay zeros. */
+static void test_kept_spike(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	struct pane panes[4];
+	unsigned np = columns_build_panes(&f->m, false, panes, 4);
+	history_keep(h, panes, np);
+	int k = history_kept(h, COL("CYCLES"));
+	assert_true(k > HM_COUNT);
+	struct val out[HIST_KEY_LEN];
+	for (int t = 1; t <= 60; t++) {
+		fake_row(f, 0, 5, 1, 1);
+		f->v[0][E_CYC] = ex(t == 10 ? 1e12 : t % 7 == 0 ? 0 : 1000 + t);
+		tick(h, f);
+		assert_int_equal(history_get(h, slot_of(h, 5), k, HIST_KEY_LEN, out),
+				 t < HIST_KEY_LEN ? t : HIST_KEY_LEN);
+		for (int i = 0; i < HIST_KEY_LEN; i++) {
+			int at = t - HIST_KEY_LEN + 1 + i;
+			double truth = at == 10 ? 1e12 : at % 7 == 0 ? 0 : 1000 + at;
+			bool spiked = at >= 1 && at != 10 && t >= 10 && at < 10 + HIST_KEY_LEN;
+			if (at < 1 || (spiked && truth > 0))
+				assert_true(out[i].state == VAL_NA && out[i].why == WHY_NONE);
+			else
+				assert_true(out[i].state == VAL_EXACT &&
+					    fabs(out[i].v - truth) <= 0.03 * truth);
+		}
+	}
 	free(f);
 	history_free(h);
 }
@@ -261,7 +397,9 @@ int main(void)
 		cmocka_unit_test(test_gaps_keep_state),
 		cmocka_unit_test(test_pack_roundtrip),
 		cmocka_unit_test(test_rows_dropped_and_reused),
+		cmocka_unit_test(test_other_views_held),
 		cmocka_unit_test(test_tracked_column),
+		cmocka_unit_test(test_kept_spike),
 		cmocka_unit_test(test_size_at_5000_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

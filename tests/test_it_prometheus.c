@@ -7,6 +7,7 @@
  * fault per page, as in test_it_engine), one touches STEADY_PAGES pages every 10 ms. */
 #include "testutil.h"
 
+#include "cgroup.h"
 #include "exporter.h"
 #include "promacc.h"
 
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -39,9 +42,9 @@
 #define TOOL_FAULTS (testutil_under_valgrind() ? 64 : 0)
 
 static char tmpdir[] = "/tmp/pmutop-prom-XXXXXX";
-static pid_t worker, steady, pmutop, prom;
+static pid_t worker, steady, pmutop, prom, wide;
 static int cmd_fd = -1, done_fd = -1;
-static unsigned mport, pport;
+static unsigned mport, pport, wport; /* wide: host-wide, the default event set */
 
 /* The worker's own count of its page faults, as the kernel keeps it. */
 static uint64_t faults(void)
@@ -179,6 +182,7 @@ static int teardown(void **state)
 	(void)state;
 	stop(&prom, SIGKILL);
 	stop(&pmutop, SIGKILL);
+	stop(&wide, SIGKILL);
 	stop(&steady, SIGKILL);
 	if (cmd_fd >= 0)
 		close(cmd_fd);
@@ -201,7 +205,8 @@ static int setup(void **state)
 	steady = start_steady();
 	mport = testutil_free_port();
 	pport = testutil_free_port();
-	if (worker <= 0 || steady <= 0 || !mport || !pport)
+	wport = testutil_free_port();
+	if (worker <= 0 || steady <= 0 || !mport || !pport || !wport)
 		return -1;
 	char listen[32], pids[64], path[512], cfg[512], data[600], web[64], log[600];
 	snprintf(listen, sizeof(listen), "127.0.0.1:%u", mport);
@@ -211,6 +216,12 @@ static int setup(void **state)
 		PMUTOP_BINARY, "--listen", listen, "-d", "0.5", "-e", "task-clock,page-faults",
 		"-p",	       pids,	   NULL};
 	pmutop = spawn(pa, log);
+	/* Host-wide with the default set, as a user starts it: what the dashboard shows. */
+	char wlisten[32];
+	snprintf(wlisten, sizeof(wlisten), "127.0.0.1:%u", wport);
+	snprintf(log, sizeof(log), "%s/wide.log", tmpdir);
+	char *wa[] = {PMUTOP_BINARY, "--listen", wlisten, "-d", "0.5", NULL};
+	wide = spawn(wa, log);
 	snprintf(path, sizeof(path), "%s/prometheus.yml", tmpdir);
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -218,8 +229,8 @@ static int setup(void **state)
 	fprintf(f,
 		"global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
 		"scrape_configs:\n  - job_name: pmutop\n    static_configs:\n"
-		"      - targets: ['127.0.0.1:%u']\n",
-		mport);
+		"      - targets: ['127.0.0.1:%u', '127.0.0.1:%u']\n",
+		mport, wport);
 	fclose(f);
 	snprintf(cfg, sizeof(cfg), "--config.file=%s", path);
 	snprintf(data, sizeof(data), "--storage.tsdb.path=%s/data", tmpdir);
@@ -227,7 +238,7 @@ static int setup(void **state)
 	snprintf(log, sizeof(log), "%s/prometheus.log", tmpdir);
 	char *pr[] = {"/usr/bin/prometheus", cfg, data, web, NULL};
 	prom = spawn(pr, log);
-	if (pmutop <= 0 || prom <= 0)
+	if (pmutop <= 0 || prom <= 0 || wide <= 0)
 		return -1;
 	/* Serving before any test connects (a bound, not a timed assertion: twice the tests'
 	 * own, for a machine loaded far beyond its CPUs). */
@@ -237,8 +248,15 @@ static int setup(void **state)
 			return 0;
 	snprintf(path, sizeof(path), "cat %s/pmutop.log", tmpdir);
 	sh(path, out, sizeof(out));
-	fprintf(stderr, "pmutop --listen %s not serving after %.0f s; its log: %s\n", listen,
-		2 * WAIT_S, out);
+	int st = 0;
+	pid_t gone = waitpid(pmutop, &st, WNOHANG);
+	fprintf(stderr,
+		"pmutop --listen %s not serving after %.0f s (%s, status %#x; ports: pmutop %u, "
+		"the host-wide one %u, prometheus %u); its log: %s\n",
+		listen, 2 * WAIT_S, gone == pmutop ? "exited" : "running", st, mport, wport, pport,
+		out);
+	if (gone == pmutop)
+		pmutop = 0;
 	return -1;
 }
 
@@ -685,24 +703,314 @@ static int get_status(unsigned port)
 	return st;
 }
 
-/* Between start and the first exposition (the engine starting), a scrape gets 503 with
- * Retry-After, not a 200 with an empty body that reads as a target without series. */
-static void test_not_served_before_published(void **state)
+/* From the first request on, before any tick (the engine starting), a scrape gets
+ * pmutop's own facts (version, start time) with 200: neither a 503 nor an empty body
+ * that reads as a target without series, and no count that was not taken. */
+static void test_facts_before_first_tick(void **state)
 {
 	(void)state;
-	char err[256];
+	char err[256], cmd[256];
+	static char body[1 << 16];
 	struct exporter *x = exporter_new("127.0.0.1:0", NULL, err, sizeof(err));
 	if (!x)
 		fail_msg("%s", err);
-	assert_int_equal(get_status(exporter_port(x)), 503);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 5 http://127.0.0.1:%u/metrics",
+		 exporter_port(x));
+	assert_int_equal(sh(cmd, body, sizeof(body)), 0);
+	assert_non_null(strstr(body, "pmutop_build_info{version=\""));
+	const char *st = strstr(body, "\npmutop_start_time_seconds ");
+	assert_non_null(st);
+	double t = strtod(st + strlen("\npmutop_start_time_seconds "), NULL);
+	assert_true(fabs(t - (double)time(NULL)) < 3600);
+	assert_null(strstr(body, "pmutop_tasks"));
+	assert_null(strstr(body, "_total{"));
 	struct promacc_opts o = {.top = 10};
 	struct promacc *a = promacc_new(&o);
 	assert_non_null(a);
-	struct promtext_info in = {.version = "test"};
+	struct promtext_info in = {.version = "test", .ticked = true};
 	assert_int_equal(exporter_publish(x, a, &in), 0);
 	assert_int_equal(get_status(exporter_port(x)), 200);
+	assert_int_equal(sh(cmd, body, sizeof(body)), 0);
+	assert_non_null(strstr(body, "pmutop_tasks 0"));
 	promacc_free(a);
 	exporter_free(x);
+}
+
+/* gzip when the client accepts it (the same text, a fraction of the bytes), plain when
+ * it does not; a landing page at / that links /metrics. */
+static void test_gzip_and_landing(void **state)
+{
+	(void)state;
+	char cmd[512];
+	static char plain[1 << 20], gz[1 << 20], hdr[4096];
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -f --max-time 5 -D - -o /dev/null -H 'Accept-Encoding: gzip' "
+		 "http://127.0.0.1:%u/metrics",
+		 mport);
+	assert_int_equal(sh(cmd, hdr, sizeof(hdr)), 0);
+	assert_non_null(strcasestr(hdr, "\nContent-Encoding: gzip\r\n"));
+	assert_non_null(strcasestr(hdr, "\nVary: Accept-Encoding\r\n"));
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -f --max-time 5 -D - -o /dev/null http://127.0.0.1:%u/metrics", mport);
+	assert_int_equal(sh(cmd, hdr, sizeof(hdr)), 0);
+	assert_null(strcasestr(hdr, "Content-Encoding"));
+	/* One exposition's two forms: the bytes on the wire, and gunzip's text. */
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -f --max-time 5 -H 'Accept-Encoding: gzip' -D %s/gz.hdr "
+		 "http://127.0.0.1:%u/metrics > %s/m.gz && wc -c < %s/m.gz && gunzip -c %s/m.gz",
+		 tmpdir, mport, tmpdir, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd, gz, sizeof(gz)), 0);
+	long zbytes = strtol(gz, NULL, 10);
+	const char *text = strchr(gz, '\n');
+	assert_non_null(text);
+	assert_non_null(strstr(text, "pmutop_build_info{"));
+	assert_non_null(strstr(text, "pmutop_process_events_total{"));
+	size_t tlen = strlen(text + 1);
+	fprintf(stderr, "exposition %zu bytes, gzip %ld bytes\n", tlen, zbytes);
+	assert_true(zbytes > 0 && (size_t)zbytes * 3 < tlen);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 5 http://127.0.0.1:%u/", mport);
+	assert_int_equal(sh(cmd, plain, sizeof(plain)), 0);
+	assert_non_null(strstr(plain, "<a href=\"/metrics\">"));
+}
+
+/* Whether a PromQL query has at least one result (-1: Prometheus did not answer). */
+static int has_data(const char *promql)
+{
+	static char out[1 << 20];
+	char path[600];
+	snprintf(path, sizeof(path), "%s/query", tmpdir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(promql, f);
+	fclose(f);
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s --max-time 10 -G --data-urlencode query@%s "
+		 "http://127.0.0.1:%u/api/v1/query",
+		 path, pport);
+	if (sh(cmd, out, sizeof(out)) != 0 || !strstr(out, "\"status\":\"success\""))
+		return -1;
+	return strstr(out, "\"result\":[]") == NULL;
+}
+
+/* A JSON string's text (at p, after its opening quote) into out, Grafana's variables
+ * given values: $instance any, $__rate_interval 20 s (20 scrapes). */
+static void json_expr(const char *p, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (; *p && *p != '"' && n + 20 < cap; p++) {
+		if (*p == '\\')
+			p++;
+		if (!strncmp(p, "$__rate_interval", 16)) {
+			n += (size_t)snprintf(out + n, cap - n, "20s");
+			p += 15;
+		} else if (!strncmp(p, "$instance", 9)) {
+			n += (size_t)snprintf(out + n, cap - n, ".*");
+			p += 8;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	out[n] = '\0';
+}
+
+/* Every query of contrib/grafana-pmutop.json returns data from Prometheus scraping pmutop
+ * with its default set (host-wide), except one that only selects events pmutop says it
+ * cannot count here (no PMU on this VM: then pmutop_event_unavailable_info names them,
+ * and the dashboard's own table shows why). */
+static void test_dashboard_queries(void **state)
+{
+	(void)state;
+	char *dash = testutil_slurp(PMUTOP_SOURCE_DIR "/contrib/grafana-pmutop.json");
+	assert_non_null(dash);
+	assert_non_null(strstr(dash, "\"name\": \"instance\""));
+	/* 20 s of samples for rate() over 20 s. */
+	double end = now() + 2 * WAIT_S;
+	char cnt[256];
+	snprintf(cnt, sizeof(cnt),
+		 "count_over_time(pmutop_build_info{instance=\"127.0.0.1:%u\"}[20s])", wport);
+	while (now() < end && !(query(cnt) >= 18))
+		usleep(500000);
+	unsigned n = 0, with_data = 0;
+	static char expr[8192];
+	for (const char *p = strstr(dash, "\"expr\": \""); p; p = strstr(p + 1, "\"expr\": \"")) {
+		json_expr(p + 9, expr, sizeof(expr));
+		n++;
+		/* Every event it selects n/a here: it must be empty (no sample of an event that
+		 * cannot be counted), the dashboard's table saying why. */
+		unsigned nev = 0, nna = 0;
+		for (const char *e = strstr(expr, "event=\""); e; e = strstr(e + 1, "event=\"")) {
+			char ev[128], q[256];
+			size_t k = strcspn(e + 7, "\"");
+			snprintf(ev, sizeof(ev), "%.*s", (int)(k < 127 ? k : 127), e + 7);
+			snprintf(q, sizeof(q), "pmutop_event_unavailable_info{event=\"%s\"}", ev);
+			nev++;
+			nna += has_data(q) == 1;
+		}
+		if (nev && nna == nev) {
+			assert_int_equal(has_data(expr), 0);
+			fprintf(stderr, "no data here, its events n/a: %.70s...\n", expr);
+			continue;
+		}
+		int d = -1;
+		for (double e2 = now() + WAIT_S; now() < e2 && (d = has_data(expr)) != 1;)
+			usleep(500000);
+		if (d != 1)
+			fail_msg("no data for the dashboard's query %s", expr);
+		with_data++;
+	}
+	free(dash);
+	fprintf(stderr, "dashboard: %u queries, %u with data\n", n, with_data);
+	assert_true(n >= 8);
+	assert_true(with_data >= 5); /* the software and cgroup panels and the event set */
+	/* The instance variable's query. */
+	assert_int_equal(has_data("pmutop_build_info"), 1);
+}
+
+#define CHURN_JOBS 150
+#define CHURN_PAGES 50
+#define MAX_SERIES 4096
+
+/* The churn: CHURN_JOBS short-lived processes one after another, each a new pid named
+ * churnjob that faults CHURN_PAGES pages and exits; writes the kernel's count of their
+ * faults, from fork to exit (getrusage of the reaped children), to out when done. */
+static void churn(int go, int out)
+{
+	char c;
+	prctl(PR_SET_NAME, "churner");
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	for (int i = 0; i < CHURN_JOBS; i++) {
+		pid_t j = fork();
+		if (j == 0) {
+			prctl(PR_SET_NAME, "churnjob");
+			testutil_touch_pages(CHURN_PAGES);
+			_exit(0);
+		}
+		if (j < 0 || waitpid(j, NULL, 0) != j)
+			_exit(1);
+		usleep(20000);
+	}
+	struct rusage ru;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	uint64_t truth = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
+	_exit(write(out, &truth, sizeof(truth)) == sizeof(truth) ? 0 : 1);
+}
+
+static char *series[MAX_SERIES];
+static unsigned nseries;
+
+/* Remember a series (its name and labels) once. */
+static void seen_series(const char *s, size_t n)
+{
+	for (unsigned i = 0; i < nseries; i++)
+		if (strlen(series[i]) == n && !memcmp(series[i], s, n))
+			return;
+	if (nseries < MAX_SERIES)
+		series[nseries++] = strndup(s, n);
+}
+
+/* Processes that come and go (CHURN_JOBS distinct pids in a cgroup of their own) make a
+ * bounded set of series: over the whole run, the cgroup's command series are churnjob's
+ * and churner's, no series has a pid, and churnjob's page faults only grow, every exited
+ * job folded in, to what the jobs counted themselves. */
+static void test_churn_bounded(void **state)
+{
+	(void)state;
+	char mnt[512], rel[64], dir[600], label[128], want[256], parent[256], cmd[256];
+	if (cgroup_mount("", mnt, sizeof(mnt)) != 0)
+		fail_msg("no cgroup2 mount");
+	snprintf(rel, sizeof(rel), "/pmutop-churn-%d", (int)getpid());
+	snprintf(dir, sizeof(dir), "%s%s", mnt, rel);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(label, sizeof(label), "cgroup=\"%s\"", rel);
+	snprintf(want, sizeof(want),
+		 "pmutop_command_events_total{%s,comm=\"churnjob\",event=\"page-faults\"} ", label);
+	snprintf(parent, sizeof(parent),
+		 "pmutop_command_events_total{%s,comm=\"churner\",event=\"page-faults\"} ", label);
+	char *more[] = {"--backend", "bpf", "-e", "task-clock,page-faults", NULL};
+	pid_t p;
+	unsigned port = start_listener("churn.log", more, &p);
+	assert_true(port > 0);
+	int go[2], res[2];
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(res), 0);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		close(go[1]);
+		close(res[0]);
+		churn(go[0], res[1]);
+	}
+	close(go[0]);
+	close(res[1]);
+	testutil_cgroup_enter(dir, c);
+	fcntl(res[0], F_SETFL, O_NONBLOCK);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	snprintf(cmd, sizeof(cmd), "curl -s -f --max-time 5 http://127.0.0.1:%u/metrics", port);
+	static char body[1 << 22];
+	double last = -1, churner = 0, end = now() + 4 * WAIT_S;
+	uint64_t truth = 0;
+	bool done = false, down = false;
+	unsigned scrapes = 0, settled = 0;
+	while (now() < end && settled < 3) {
+		if (sh(cmd, body, sizeof(body)) != 0)
+			continue;
+		scrapes++;
+		double v = -1;
+		char *save = NULL;
+		for (char *l = strtok_r(body, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			char *close_b = strchr(l, '}');
+			if (!close_b || strncmp(l, "pmutop_", 7) || !strstr(l, label))
+				continue;
+			if (strstr(l, "_command_") || strstr(l, "_process_"))
+				seen_series(l, (size_t)(close_b - l + 1));
+			if (!strncmp(l, want, strlen(want)))
+				v = strtod(l + strlen(want), NULL);
+			if (!strncmp(l, parent, strlen(parent)))
+				churner = strtod(l + strlen(parent), NULL);
+		}
+		down |= v < last;
+		/* After the churn ends: until churnjob's count has stopped moving. */
+		settled = done && v == last && v >= 0 ? settled + 1 : 0;
+		last = v;
+		if (!done && read(res[0], &truth, sizeof(truth)) == sizeof(truth))
+			done = true;
+		usleep(250000);
+	}
+	waitpid(c, NULL, 0);
+	stop(&p, SIGTERM);
+	rmdir(dir);
+	unsigned pids = 0, jobs = 0;
+	for (unsigned i = 0; i < nseries; i++) {
+		pids += strstr(series[i], "pid=\"") != NULL;
+		jobs += strstr(series[i], "comm=\"churnjob\"") != NULL;
+	}
+	fprintf(stderr,
+		"%d short-lived pids: %u distinct series in their cgroup over %u scrapes "
+		"(%u per pid, %u churnjob's); page faults: churnjob %.0f, churner %.0f, the "
+		"kernel's count of the jobs' %llu\n",
+		CHURN_JOBS, nseries, scrapes, pids, jobs, last, churner, (unsigned long long)truth);
+	for (unsigned i = 0; i < nseries; i++)
+		free(series[i]);
+	assert_true(done);
+	assert_false(down);
+	assert_int_equal(pids, 0);
+	/* churnjob and churner, each: page-faults, task-clock, and both events' enabled and
+	 * running seconds. */
+	assert_true(jobs == 6);
+	assert_true(nseries <= 12);
+	/* The jobs' faults are in the cgroup's two commands (a job's first faults, before it
+	 * is named churnjob, are churner's, with churner's own few): exited jobs folded in,
+	 * where a command holding only its live processes would have one job's 80 or so.
+	 * Not to the fault: what the bpf backend cannot attribute to a task (a stretch no
+	 * switch showed) is the unattributed row's (README), seen here up to 3.7% under
+	 * load; test_it_bpf holds the exact count. */
+	if (last > (double)truth || last + churner < 0.9 * (double)truth)
+		fail_msg("page faults: churnjob %.0f, churner %.0f, the kernel counted %llu for "
+			 "the jobs",
+			 last, churner, (unsigned long long)truth);
 }
 
 static void test_sigterm_exits_0(void **state)
@@ -730,7 +1038,10 @@ int main(void)
 		cmocka_unit_test(test_slow_and_idle_clients),
 		cmocka_unit_test(test_listening_line),
 		cmocka_unit_test(test_out_of_descriptors),
-		cmocka_unit_test(test_not_served_before_published),
+		cmocka_unit_test(test_facts_before_first_tick),
+		cmocka_unit_test(test_gzip_and_landing),
+		cmocka_unit_test(test_dashboard_queries),
+		cmocka_unit_test(test_churn_bounded),
 		cmocka_unit_test(test_sigterm_exits_0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

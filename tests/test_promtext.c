@@ -101,75 +101,123 @@ static struct promacc *two_ticks(unsigned top)
 
 #define P10 "{pid=\"10\",comm=\"a\\\"b\\\\c\\nd\xef\xbf\xbd\",cgroup=\"/x\",event="
 #define P20 "{pid=\"20\",comm=\"idle\",event="
-static const char *const BODY_PROC = "pmutop_process_events_total" P10 "\"task-clock\"} 7000000\n"
-				     "pmutop_process_events_total" P10 "\"page-faults\"} 150\n"
-				     "pmutop_process_events_total" P20 "\"task-clock\"} 0\n"
-				     "pmutop_process_events_total" P20 "\"page-faults\"} 3.5\n";
-static const char *const BODY_ENA =
-	"pmutop_process_events_enabled_seconds_total" P10 "\"task-clock\"} 2\n"
-	"pmutop_process_events_enabled_seconds_total" P10 "\"page-faults\"} 2\n"
-	"pmutop_process_events_enabled_seconds_total" P20 "\"task-clock\"} 1.5\n"
-	"pmutop_process_events_enabled_seconds_total" P20 "\"page-faults\"} 1.5\n";
-static const char *const BODY_RUN =
-	"pmutop_process_events_running_seconds_total" P10 "\"task-clock\"} 2\n"
-	"pmutop_process_events_running_seconds_total" P10 "\"page-faults\"} 2\n"
-	"pmutop_process_events_running_seconds_total" P20 "\"task-clock\"} 0.25\n"
-	"pmutop_process_events_running_seconds_total" P20 "\"page-faults\"} 0.25\n";
-static const char *const BODY_CG =
-	"pmutop_cgroup_events_total{cgroup=\"/x\",event=\"task-clock\"} 2000000\n"
-	"pmutop_cgroup_events_total{cgroup=\"/x\",event=\"page-faults\"} 20\n";
-static const char *const BODY_CG_ENA =
-	"pmutop_cgroup_events_enabled_seconds_total{cgroup=\"/x\",event=\"task-clock\"} 4\n"
-	"pmutop_cgroup_events_enabled_seconds_total{cgroup=\"/x\",event=\"page-faults\"} 4\n";
-static const char *const BODY_CG_RUN =
-	"pmutop_cgroup_events_running_seconds_total{cgroup=\"/x\",event=\"task-clock\"} 4\n"
-	"pmutop_cgroup_events_running_seconds_total{cgroup=\"/x\",event=\"page-faults\"} 4\n";
+#define C10 "{cgroup=\"/x\",comm=\"a\\\"b\\\\c\\nd\xef\xbf\xbd\",event="
+#define C20 "{comm=\"idle\",event="
+#define G "{cgroup=\"/x\",event="
 
-#define H_TOTAL                                                                                    \
-	"Events counted since pmutop began counting the target (scaled per interval "              \
-	"when multiplexed).\n"
-#define H_ENA "Seconds the event's group was enabled (a process: summed over its threads).\n"
-#define H_RUN "Seconds the event's group was on the PMU (a process: summed over its threads).\n"
+/* HELP, TYPE (and in OpenMetrics UNIT) of a family; fam is the OpenMetrics name. */
+static void hdr(char *w, size_t cap, int om, const char *fam, const char *type, const char *unit,
+		const char *help)
+{
+	const char *suffix = om				? ""
+			     : !strcmp(type, "counter") ? "_total"
+			     : !strcmp(type, "info")	? "_info"
+							: "";
+	const char *ty = om || strcmp(type, "info") ? type : "gauge";
+	size_t n = strlen(w);
+	snprintf(w + n, cap - n, "# HELP %s%s %s\n# TYPE %s%s %s\n", fam, suffix, help, fam, suffix,
+		 ty);
+	n = strlen(w);
+	if (om && unit)
+		snprintf(w + n, cap - n, "# UNIT %s %s\n", fam, unit);
+}
+
+static void cat(char *w, size_t cap, const char *s)
+{
+	size_t n = strlen(w);
+	snprintf(w + n, cap - n, "%s", s);
+}
+
+#define K_CMD "the processes of one command name (comm) in one cgroup v2, exited ones included."
+#define K_PROC "a process (pid), summed over its threads."
+#define K_CG "a cgroup v2: its processes and its descendants' (exited ones included)."
+
+/* The four counter families of one kind: page-faults and task-clock of two targets
+ * (pre1, pre2; pre2 NULL: one) with their values. */
+static void kind(char *w, size_t cap, int om, const char *k, const char *what, const char *pre1,
+		 const char *pre2, const char *const v1[6], const char *const v2[6])
+{
+	static const char *const fam[] = {"_events", "_clock_seconds", "_events_enabled_seconds",
+					  "_events_running_seconds"};
+	static const char *const help[] = {
+		"Events counted since pmutop began counting it (scaled per interval when "
+		"multiplexed), per event; for",
+		"Seconds of task-clock or cpu-clock (event) counted since pmutop began counting "
+		"it; for",
+		"Seconds the event's group was enabled (summed over threads); for",
+		"Seconds the event's group was on the PMU (summed over threads); for"};
+	for (int f = 0; f < 4; f++) {
+		char name[96], h[320], line[512];
+		snprintf(name, sizeof(name), "pmutop_%s%s", k, fam[f]);
+		snprintf(h, sizeof(h), "%s %s", help[f], what);
+		hdr(w, cap, om, name, "counter", f ? "seconds" : NULL, h);
+		for (int t = 0; t < 2; t++) {
+			const char *pre = t ? pre2 : pre1;
+			const char *const *v = t ? v2 : v1;
+			if (!pre)
+				continue;
+			/* [0] page-faults, [1] clock, [2..3] enabled, [4..5] running */
+			if (f == 0 || f == 1) {
+				snprintf(line, sizeof(line), "%s_total%s\"%s\"} %s\n", name, pre,
+					 f ? "task-clock" : "page-faults", v[f]);
+				cat(w, cap, line);
+			} else {
+				snprintf(line, sizeof(line),
+					 "%s_total%s\"task-clock\"} %s\n%s_total%s\"page-faults\"} "
+					 "%s\n",
+					 name, pre, v[2 * f - 2], name, pre, v[2 * f - 1]);
+				cat(w, cap, line);
+			}
+		}
+	}
+}
 
 static void expect(const char *got, size_t len, int om)
 {
-	char want[16384];
-	const char *cnt = om ? "counter" : "counter";
-	const char *tot = om ? "" : "_total";
-	snprintf(want, sizeof(want),
-		 "# HELP pmutop_build%s pmutop version.\n"
-		 "# TYPE pmutop_build%s %s\n"
-		 "pmutop_build_info{version=\"1.2.3\"} 1\n"
-		 "# HELP pmutop_scrape_duration_seconds Seconds the last exposition took to build "
-		 "(at a tick, not at the scrape).\n"
-		 "# TYPE pmutop_scrape_duration_seconds gauge\n"
-		 "pmutop_scrape_duration_seconds 0.5\n"
-		 "# HELP pmutop_targets Processes, cgroups and CPUs whose totals are kept.\n"
-		 "# TYPE pmutop_targets gauge\npmutop_targets 3\n"
-		 "# HELP pmutop_tasks Tasks (threads) being counted.\n"
-		 "# TYPE pmutop_tasks gauge\npmutop_tasks 4\n"
-		 "# HELP pmutop_open_fds Descriptors the counter engine holds.\n"
-		 "# TYPE pmutop_open_fds gauge\npmutop_open_fds 7\n"
-		 "# HELP pmutop_event_unavailable%s An event that cannot be counted here (n/a): "
-		 "it has no samples.\n"
-		 "# TYPE pmutop_event_unavailable%s %s\n"
-		 "pmutop_event_unavailable_info{event=\"cycles\",reason=\"unsupported\"} 1\n"
-		 "# HELP pmutop_process_events%s " H_TOTAL "# TYPE pmutop_process_events%s %s\n%s"
-		 "# HELP pmutop_process_events_enabled_seconds%s " H_ENA
-		 "# TYPE pmutop_process_events_enabled_seconds%s %s\n%s"
-		 "# HELP pmutop_process_events_running_seconds%s " H_RUN
-		 "# TYPE pmutop_process_events_running_seconds%s %s\n%s"
-		 "# HELP pmutop_cgroup_events%s " H_TOTAL "# TYPE pmutop_cgroup_events%s %s\n%s"
-		 "# HELP pmutop_cgroup_events_enabled_seconds%s " H_ENA
-		 "# TYPE pmutop_cgroup_events_enabled_seconds%s %s\n%s"
-		 "# HELP pmutop_cgroup_events_running_seconds%s " H_RUN
-		 "# TYPE pmutop_cgroup_events_running_seconds%s %s\n%s%s",
-		 om ? "" : "_info", om ? "" : "_info", om ? "info" : "gauge", om ? "" : "_info",
-		 om ? "" : "_info", om ? "info" : "gauge", tot, tot, cnt, BODY_PROC, tot, tot, cnt,
-		 BODY_ENA, tot, tot, cnt, BODY_RUN, tot, tot, cnt, BODY_CG, tot, tot, cnt,
-		 BODY_CG_ENA, tot, tot, cnt, BODY_CG_RUN, om ? "# EOF\n" : "");
-	if (len != strlen(want) || memcmp(got, want, len) != 0) {
-		fprintf(stderr, "--- want\n%s--- got\n%.*s---\n", want, (int)len, got);
+	static char w[32768];
+	w[0] = '\0';
+	hdr(w, sizeof(w), om, "pmutop_build", "info", NULL, "pmutop's version.");
+	cat(w, sizeof(w), "pmutop_build_info{version=\"1.2.3\"} 1\n");
+	hdr(w, sizeof(w), om, "pmutop_start_time_seconds", "gauge", "seconds",
+	    "When pmutop started, in seconds since the Unix epoch.");
+	cat(w, sizeof(w), "pmutop_start_time_seconds 1700000000\n");
+	hdr(w, sizeof(w), om, "pmutop_backend", "info", NULL,
+	    "How pmutop counts tasks: perf (an event per task) or bpf (per CPU).");
+	cat(w, sizeof(w), "pmutop_backend_info{backend=\"perf\"} 1\n");
+	hdr(w, sizeof(w), om, "pmutop_event", "info", NULL,
+	    "An event of the set pmutop counts: its name as -e takes it, the group that tells "
+	    "a repeated name apart, and whether it needs a hardware counter.");
+	cat(w, sizeof(w),
+	    "pmutop_event_info{event=\"task-clock\",unit=\"seconds\"} 1\n"
+	    "pmutop_event_info{event=\"page-faults\"} 1\n"
+	    "pmutop_event_info{event=\"cycles\"} 1\n");
+	hdr(w, sizeof(w), om, "pmutop_event_unavailable", "info", NULL,
+	    "An event that cannot be counted here (n/a): it has no samples.");
+	cat(w, sizeof(w),
+	    "pmutop_event_unavailable_info{event=\"cycles\",reason=\"unsupported\"} 1\n");
+	hdr(w, sizeof(w), om, "pmutop_exposition_build_seconds", "gauge", "seconds",
+	    "Seconds the previous exposition took to build (at a tick, not at the scrape).");
+	cat(w, sizeof(w), "pmutop_exposition_build_seconds 0.5\n");
+	hdr(w, sizeof(w), om, "pmutop_targets", "gauge", NULL,
+	    "Commands, processes, cgroups and CPUs whose totals are kept.");
+	cat(w, sizeof(w), "pmutop_targets 5\n");
+	hdr(w, sizeof(w), om, "pmutop_tasks", "gauge", NULL, "Tasks (threads) being counted.");
+	cat(w, sizeof(w), "pmutop_tasks 4\n");
+	hdr(w, sizeof(w), om, "pmutop_open_fds", "gauge", NULL,
+	    "Descriptors the counter engine holds.");
+	cat(w, sizeof(w), "pmutop_open_fds 7\n");
+	/* pid 10: 7 ms of task-clock, 150 faults, 2 s enabled and running; pid 20 (NC in its
+	 * second interval): 3.5 faults (scaled), 1.5 s enabled, 0.25 s running. */
+	static const char *const p10[6] = {"150", "0.007", "2", "2", "2", "2"};
+	static const char *const p20[6] = {"3.5", "0", "1.5", "1.5", "0.25", "0.25"};
+	static const char *const cg[6] = {"20", "0.002", "4", "4", "4", "4"};
+	kind(w, sizeof(w), om, "command", K_CMD, C20, C10, p20, p10); /* "" before "/x" */
+	kind(w, sizeof(w), om, "process", K_PROC, P10, P20, p10, p20);
+	kind(w, sizeof(w), om, "cgroup", K_CG, G, NULL, cg, NULL);
+	if (om)
+		cat(w, sizeof(w), "# EOF\n");
+	if (len != strlen(w) || memcmp(got, w, len) != 0) {
+		fprintf(stderr, "--- want\n%s--- got\n%.*s---\n", w, (int)len, got);
 		fail();
 	}
 }
@@ -177,6 +225,9 @@ static void expect(const char *got, size_t len, int om)
 static void render(struct promacc *a, struct promtext_out *o)
 {
 	struct promtext_info in = {.version = "1.2.3",
+				   .start_time = 1700000000,
+				   .backend = "perf",
+				   .ticked = true,
 				   .build_seconds = 0.5,
 				   .targets = promacc_targets(a),
 				   .open_fds = 7,
@@ -198,6 +249,27 @@ static void test_exact_text(void **state)
 	assert_ptr_equal(p, o.text.p);
 	promtext_out_free(&o);
 	promacc_free(a);
+}
+
+/* Before the counters start: pmutop's facts and nothing that says a count was taken. */
+static void test_facts_only(void **state)
+{
+	(void)state;
+	struct promtext_out o = {0};
+	struct promtext_info in = {.version = "1.2.3", .start_time = 1700000000};
+	assert_int_equal(promtext_render(NULL, &in, &o), 0);
+	const char want[] =
+		"# HELP pmutop_build_info pmutop's version.\n"
+		"# TYPE pmutop_build_info gauge\n"
+		"pmutop_build_info{version=\"1.2.3\"} 1\n"
+		"# HELP pmutop_start_time_seconds When pmutop started, in seconds since "
+		"the Unix epoch.\n"
+		"# TYPE pmutop_start_time_seconds gauge\n"
+		"pmutop_start_time_seconds 1700000000\n";
+	assert_int_equal(o.text.len, sizeof(want) - 1);
+	assert_memory_equal(o.text.p, want, o.text.len);
+	assert_true(o.om.len > 6 && !memcmp(o.om.p + o.om.len - 6, "# EOF\n", 6));
+	promtext_out_free(&o);
 }
 
 static int check_with_promtool(const char *text, size_t len)
@@ -255,6 +327,17 @@ static void test_accept(void **state)
 	assert_false(promtext_wants_openmetrics("text/plain;version=0.0.4"));
 	assert_false(promtext_wants_openmetrics(NULL));
 	assert_false(promtext_wants_openmetrics("application/openmetrics-text;q=0,text/plain"));
+	/* Accept-Encoding as Prometheus sends it, and what RFC 9110 12.5.3 allows. */
+	assert_true(promtext_accepts_gzip("gzip"));
+	assert_true(promtext_accepts_gzip("deflate, GZIP;q=0.5"));
+	assert_true(promtext_accepts_gzip("br;q=1.0, *;q=0.1"));
+	assert_false(promtext_accepts_gzip(NULL));
+	assert_false(promtext_accepts_gzip(""));
+	assert_false(promtext_accepts_gzip("identity"));
+	assert_false(promtext_accepts_gzip("gzip;q=0"));
+	assert_false(promtext_accepts_gzip("gzip;q=0.0, *"));
+	assert_false(promtext_accepts_gzip("*;q=0"));
+	assert_false(promtext_accepts_gzip("gzipx, xgzip"));
 }
 
 static unsigned pids(const struct promacc *a, pid_t *out)
@@ -269,6 +352,22 @@ static unsigned pids(const struct promacc *a, pid_t *out)
 	return n;
 }
 
+/* The exported series of process pid, or fail. */
+static struct promacc_series proc(const struct promacc *a, pid_t pid)
+{
+	struct promacc_series s;
+	for (unsigned i = 0; i < promacc_count(a); i++) {
+		promacc_get(a, i, &s);
+		if (s.kind == PROMACC_PROC && s.pid == pid)
+			return s;
+	}
+	fail_msg("no series for pid %d", (int)pid);
+	return s;
+}
+
+/* --top 2 with -p 1: the watched pid and the two with the most task-clock; a burst of
+ * another does not displace them (a stable selection), a slot freed by an exit goes to
+ * the busiest other, with its whole total since first seen. */
 static void test_top_and_watched(void **state)
 {
 	(void)state;
@@ -284,16 +383,109 @@ static void test_top_and_watched(void **state)
 	assert_int_equal(got[0], 1);
 	assert_int_equal(got[1], 3);
 	assert_int_equal(got[2], 5);
-	assert_int_equal(promacc_targets(a), 5);
-	/* The quiet ones were summed all along: pid 2 busy now shows its whole total. */
+	assert_int_equal(promacc_targets(a), 6); /* 5 processes and their command */
+	/* pid 2 busy now: the chosen stay. */
 	f.v[1][0] = ex(100);
 	f.v[1][1] = ex(5);
 	assert_int_equal(promacc_update(a, &f.m, false), 0);
 	assert_int_equal(pids(a, got), 3);
+	assert_int_equal(got[1], 3);
+	/* pid 3 exits: its final totals once, and pid 2 takes its place. */
+	f.rows[2].exited = true;
+	assert_int_equal(promacc_update(a, &f.m, false), 0);
+	assert_int_equal(pids(a, got), 4);
 	assert_int_equal(got[1], 2);
-	struct promacc_series s;
-	promacc_get(a, 1, &s);
-	assert_int_equal((int)s.val[1], 6);
+	assert_int_equal(got[2], 3);
+	f.rows[2] = f.rows[4];
+	f.v[2][0] = f.v[4][0];
+	f.v[2][1] = f.v[4][1];
+	f.rows[2].v = f.v[2];
+	f.m.nrows = 4;
+	assert_int_equal(promacc_update(a, &f.m, true), 0);
+	assert_int_equal(pids(a, got), 3);
+	assert_int_equal(got[1], 2);
+	assert_int_equal(got[2], 5);
+	/* The quiet ones were summed all along: 1 + 5 + 5 + 5 faults. */
+	assert_true(proc(a, 2).val[1] == 16);
+	promacc_free(a);
+}
+
+/* Without --top or -p, no per-pid series at all: processes are summed per command within
+ * their cgroup, and a command's totals keep what its exited processes counted. */
+static void test_commands_fold_exits(void **state)
+{
+	(void)state;
+	struct promacc_opts o = {0};
+	struct promacc *a = promacc_new(&o);
+	struct fake f;
+	double prev = 0;
+	for (pid_t p = 100; p < 160; p++) {
+		fake_init(&f);
+		f.m.time = p - 100;
+		add(&f, ROW_PROC, 1, "sh", "/s", 1e6, ex(2), 1, 1);
+		/* a new short-lived pid each tick, seen once, in its last interval */
+		add(&f, ROW_PROC, p, "job", "/s", 1e6, ex(3), 1, 1)->exited = true;
+		assert_int_equal(promacc_update(a, &f.m, p % 2), 0);
+		unsigned ncomm = 0;
+		for (unsigned i = 0; i < promacc_count(a); i++) {
+			struct promacc_series s;
+			promacc_get(a, i, &s);
+			assert_int_not_equal(s.kind, PROMACC_PROC);
+			if (s.kind != PROMACC_COMM)
+				continue;
+			ncomm++;
+			if (strcmp(s.comm, "job") == 0) {
+				assert_true(s.val[1] == prev + 3); /* monotonic: exits folded in */
+				prev = s.val[1];
+			}
+		}
+		assert_int_equal(ncomm, 2);
+	}
+	/* 60 pids, 2 command series and 1 cgroup series held; none per pid. */
+	assert_int_equal(promacc_targets(a), 4); /* /s and its parent / */
+	/* Gone for longer than PROMACC_LINGER_S: the command goes. */
+	fake_init(&f);
+	f.m.time = 60 + PROMACC_LINGER_S + 1;
+	add(&f, ROW_PROC, 1, "sh", "/s", 1e6, ex(2), 1, 1);
+	assert_int_equal(promacc_update(a, &f.m, true), 0);
+	assert_int_equal(promacc_update(a, &f.m, true), 0);
+	unsigned ncomm = 0;
+	for (unsigned i = 0; i < promacc_count(a); i++) {
+		struct promacc_series s;
+		promacc_get(a, i, &s);
+		ncomm += s.kind == PROMACC_COMM;
+	}
+	assert_int_equal(ncomm, 1);
+	promacc_free(a);
+}
+
+/* More commands than PROMACC_MAX_COMMANDS: the rest go to one series. */
+static void test_commands_capped(void **state)
+{
+	(void)state;
+	struct promacc_opts o = {0};
+	struct promacc *a = promacc_new(&o);
+	static char names[PROMACC_MAX_COMMANDS + 20][16];
+	for (unsigned t = 0; t < PROMACC_MAX_COMMANDS + 20; t += MAXR) {
+		struct fake f;
+		fake_init(&f);
+		for (unsigned k = t; k < t + MAXR && k < PROMACC_MAX_COMMANDS + 20; k++) {
+			snprintf(names[k], sizeof(names[k]), "c%u", k);
+			add(&f, ROW_PROC, (pid_t)k + 2, names[k], NULL, 1, ex(1), 1, 1);
+		}
+		assert_int_equal(promacc_update(a, &f.m, false), 0);
+	}
+	unsigned ncomm = 0;
+	double other = 0;
+	for (unsigned i = 0; i < promacc_count(a); i++) {
+		struct promacc_series s;
+		promacc_get(a, i, &s);
+		ncomm += s.kind == PROMACC_COMM;
+		if (s.kind == PROMACC_COMM && strcmp(s.comm, PROMACC_OTHER) == 0)
+			other = s.val[1];
+	}
+	assert_int_equal(ncomm, PROMACC_MAX_COMMANDS + 1);
+	assert_true(other == 20);
 	promacc_free(a);
 }
 
@@ -355,8 +547,7 @@ static void test_exited_and_reused(void **state)
 	f.v[0][1] = ex(7);
 	assert_int_equal(promacc_update(a, &f.m, false), 0);
 	struct promacc_series s;
-	promacc_get(a, 0, &s);
-	assert_int_equal(s.pid, 10);
+	s = proc(a, 10);
 	assert_int_equal((int)s.val[1], 7);
 	promacc_free(a);
 }
@@ -395,10 +586,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_partial_marks_share),
 		cmocka_unit_test(test_exact_text),
+		cmocka_unit_test(test_facts_only),
 		cmocka_unit_test(test_promtool),
 		cmocka_unit_test(test_label_escaping),
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_top_and_watched),
+		cmocka_unit_test(test_commands_fold_exits),
+		cmocka_unit_test(test_commands_capped),
 		cmocka_unit_test(test_exited_and_reused),
 		cmocka_unit_test(test_cgroups_from_processes),
 	};

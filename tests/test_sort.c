@@ -315,6 +315,70 @@ static void test_random_models(void **state)
 	}
 }
 
+/* The process tree: a process that exited after its parent (no parent shown) is a root,
+ * but after every root still running, whatever its CPU%: no orphans before pid 1. */
+static void test_tree_exited_roots_last(void **state)
+{
+	(void)state;
+	static struct fake f;
+	static struct pane panes[8];
+	memset(&f, 0, sizeof(f));
+	f.m.nevents = NEV;
+	f.m.events = events;
+	f.m.ngroups = 2;
+	f.m.groups = groups;
+	f.m.rows = f.rows;
+	f.m.elapsed = f.m.interval = 1;
+	f.m.ncpus = 2;
+	add(&f, ROW_PROC, 900, 900, "orphan", 0, 80, NA)->ppid = 400; /* 400 is gone */
+	f.rows[0].exited = true;
+	add(&f, ROW_PROC, 1, 1, "init", 0, 0, NA)->ppid = 0;
+	add(&f, ROW_PROC, 7, 7, "child", 0, 5, NA)->ppid = 1;
+	add(&f, ROW_PROC, 800, 800, "orphan2", 0, 1, NA)->ppid = 401;
+	f.rows[3].exited = true;
+	add(&f, ROW_PROC, 2, 2, "kthreadd", 0, 0, NA)->ppid = 0;
+	unsigned n = columns_build_panes(&f.m, false, panes, 8), idx[8];
+	const struct column *c = NULL;
+	for (unsigned p = 0; p < n && !c; p++)
+		if (pane_find_column(&panes[p], "CPU%") >= 0)
+			c = &panes[p].cols[pane_find_column(&panes[p], "CPU%")];
+	assert_non_null(c);
+	struct sort_spec s = {.col = c, .descending = true, .tree = true};
+	size_t k = sort_rows(&f.m, &s, idx);
+	char got[128] = "";
+	for (size_t i = 0; i < k; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s ", f.rows[idx[i]].comm);
+	assert_string_equal(got, "init child kthreadd orphan orphan2 ");
+}
+
+/* The filter: the command name, and with filter_cmdline its command line too. */
+static void test_filter_cmdline(void **state)
+{
+	(void)state;
+	static struct fake f;
+	memset(&f, 0, sizeof(f));
+	f.m.nevents = NEV;
+	f.m.events = events;
+	f.m.ngroups = 2;
+	f.m.groups = groups;
+	f.m.rows = f.rows;
+	f.m.elapsed = f.m.interval = 1;
+	add(&f, ROW_PROC, 10, 10, "python3", 0, 5, NA)->cmdline = "python3 Server.py --port 80";
+	add(&f, ROW_PROC, 11, 11, "serverd", 0, 1, NA)->cmdline = "/usr/sbin/serverd";
+	add(&f, ROW_PROC, 12, 12, "bash", 0, 1, NA);
+	unsigned idx[8];
+	struct sort_spec s = {.filter = "server"};
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+	assert_int_equal(f.rows[idx[0]].pid, 11);
+	s.filter_cmdline = true;
+	assert_int_equal(sort_rows(&f.m, &s, idx), 2);
+	assert_int_equal(f.rows[idx[0]].pid, 10);
+	s.filter = "port 80";
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+	s.filter = "bash"; /* no command line read: its name */
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+}
+
 /* Cgroup rows sort as a tree: each row followed by its children, siblings by the column;
  * a folded row hides its subtree; a narrowed view keeps the processes of one subtree. */
 static void test_cgroup_tree(void **state)
@@ -390,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_empty_model),
 		cmocka_unit_test(test_random_models),
+		cmocka_unit_test(test_tree_exited_roots_last),
+		cmocka_unit_test(test_filter_cmdline),
 		cmocka_unit_test(test_cgroup_tree),
 	};
 	/* clang-format on */

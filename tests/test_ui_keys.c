@@ -284,7 +284,7 @@ static void test_kill_start(void **state)
 	assert_int_not_equal(cmd.kind, UI_SIGNAL);
 	const char *s = screen(state);
 	assert_int_equal(fake_find(s, "Send to"), -1);
-	assert_non_null(strstr(last_line(s, line, sizeof(line)), "not for a recording"));
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "a replay sends no signals"));
 }
 
 static void test_enter_focuses_selected(void **state)
@@ -371,8 +371,20 @@ static void test_mouse(void **state)
 	assert_true(fake_find(s, " alpha") > fake_find(s, " beta"));
 }
 
-/* The tree view (F5, t): processes under their parents, indented; - folds a subtree into
- * its row, which then holds the subtree's sum (marked [+]); + unfolds; F5 again: flat. */
+/* Where name is drawn as a child in the tree: after ├─ or └─, |- or `- without UTF-8. */
+static int kid(const char *s, const char *name, bool last)
+{
+	char a[64], b[64];
+	snprintf(a, sizeof(a), "%s %s",
+		 last ? "\xe2\x94\x94\xe2\x94\x80" : "\xe2\x94\x9c\xe2\x94\x80", name);
+	snprintf(b, sizeof(b), "%s %s", last ? "`-" : "|-", name);
+	int i = fake_find(s, a);
+	return i >= 0 ? i : fake_find(s, b);
+}
+
+/* The tree view (F5, t): processes under their parents, on the tree's lines (├─ for a
+ * child with a sibling below, └─ for the last); - folds a subtree into its row, which
+ * then holds the subtree's sum (marked [+]); + unfolds; F5 again: flat. */
 static void test_tree_view(void **state)
 {
 	struct fixture *fx = *state;
@@ -381,10 +393,10 @@ static void test_tree_view(void **state)
 	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
 	fake_key(U(state), KEY_F(5));
 	const char *s = screen(state);
-	assert_true(fake_find(s, "   gamma") > fake_find(s, " alpha"));
-	assert_true(fake_find(s, "   idle") > fake_find(s, "   gamma"));
+	assert_true(kid(s, "gamma", false) > fake_find(s, " alpha"));
+	assert_true(kid(s, "idle", true) > kid(s, "gamma", false));
 	/* Flat, gamma (10%) came after the hostile name (30%); in the tree, under alpha. */
-	assert_true(fake_find(s, "   gamma") < fake_find(s, "evil"));
+	assert_true(kid(s, "gamma", false) < fake_find(s, "evil"));
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha */
 	fake_keys(U(state), keys, 4);
 	fake_key(U(state), '-');
@@ -400,10 +412,10 @@ static void test_tree_view(void **state)
 	fake_key(U(state), '+');
 	s = screen(state);
 	assert_int_equal(fake_find(s, "[+]"), -1);
-	assert_true(fake_find(s, "   gamma") >= 0);
+	assert_true(kid(s, "gamma", false) >= 0);
 	fake_key(U(state), KEY_F(5));
 	s = screen(state);
-	assert_int_equal(fake_find(s, "   gamma"), -1);
+	assert_int_equal(kid(s, "gamma", false), -1);
 	assert_true(fake_find(s, " gamma") > fake_find(s, "evil"));
 }
 

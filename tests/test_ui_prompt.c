@@ -55,6 +55,34 @@ static void test_editing(void **state)
 	assert_int_equal(prompt_key(&p, 'x'), PROMPT_IGNORED);
 }
 
+/* An offered value (the interval's): a character typed replaces it, Backspace edits it,
+ * a key that is not text leaves it offered, Enter takes it as it is. */
+static void test_offered(void **state)
+{
+	(void)state;
+	struct prompt p;
+	prompt_offer(&p, "Interval:", "1");
+	assert_true(p.offered);
+	assert_int_equal(prompt_key(&p, KEY_F(3)), PROMPT_IGNORED);
+	assert_int_equal(prompt_key(&p, '5'), PROMPT_CHANGED);
+	assert_string_equal(p.text, "5");
+	assert_int_equal(prompt_key(&p, '0'), PROMPT_CHANGED);
+	assert_string_equal(p.text, "50");
+	prompt_offer(&p, "Interval:", "20");
+	assert_int_equal(prompt_key(&p, KEY_BACKSPACE), PROMPT_CHANGED);
+	assert_int_equal(prompt_key(&p, '5'), PROMPT_CHANGED);
+	assert_string_equal(p.text, "25");
+	prompt_offer(&p, "Interval:", "2");
+	assert_int_equal(prompt_key(&p, '\n'), PROMPT_ACCEPT);
+	assert_string_equal(p.text, "2");
+	prompt_offer(&p, "Interval:", "");
+	assert_false(p.offered);
+	/* prompt_open offers nothing: typing appends (the filter). */
+	prompt_open(&p, "Filter:", "ab");
+	prompt_key(&p, 'c');
+	assert_string_equal(p.text, "abc");
+}
+
 static void test_menu(void **state)
 {
 	(void)state;
@@ -86,6 +114,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pid),
 		cmocka_unit_test(test_editing),
+		cmocka_unit_test(test_offered),
 		cmocka_unit_test(test_menu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,8 +83,17 @@ enum bind_mode {
 };
 
 /* When a key shows on the key bar: BAR_FOCUSED while a process is watched, BAR_BROWSING
- * in the events setup's PMU and event lists only. */
-enum bind_bar { BAR_NEVER, BAR_ALWAYS, BAR_FOCUSED, BAR_UNFOCUSED, BAR_BROWSING };
+ * in the events setup's PMU and event lists only. BAR_LIVE keys are the live screen's
+ * only (a replay neither shows them nor opens their dialogs), BAR_REPLAY a replay's. */
+enum bind_bar {
+	BAR_NEVER,
+	BAR_ALWAYS,
+	BAR_FOCUSED,
+	BAR_UNFOCUSED,
+	BAR_BROWSING,
+	BAR_LIVE,
+	BAR_REPLAY
+};
 
 #define BIND_KEYS 8
 

@@ -27,6 +27,7 @@ static const struct {
 	{HM_CPU, "CPU%"},	{HM_GHZ, "GHz"},
 };
 #define NSHOWN (int)(sizeof(shown) / sizeof(shown[0]))
+_Static_assert(NSHOWN == DETAIL_CHARTS, "a kept chart per metric shown");
 
 /* The page: content line at goes to screen line y + at - top when that is in view. */
 struct page {
@@ -56,14 +57,18 @@ static void text_line(struct page *p, attr_t a, const char *fmt, ...)
 
 static bool same_row(const struct detail *d, const struct mrow *r)
 {
-	if (r->kind != d->kind || r->pid != d->pid || r->tid != d->tid)
+	if (r->kind != d->kind || r->pid != d->pid || r->tid != d->tid || r->subtree != d->subtree)
 		return false;
 	return r->kind != ROW_CGROUP || (r->cgroup && strcmp(r->cgroup, d->cgroup) == 0);
 }
 
-static const struct mrow *find_row(const struct detail *d, const struct model *m)
+static const struct mrow *find_row(const struct detail *d, const struct model *m,
+				   const struct mrow *sums, unsigned nsums)
 {
-	for (unsigned i = 0; m && i < m->nrows; i++)
+	for (unsigned i = 0; d->subtree && sums && i < nsums; i++)
+		if (same_row(d, &sums[i]))
+			return &sums[i];
+	for (unsigned i = 0; !d->subtree && m && i < m->nrows; i++)
 		if (same_row(d, &m->rows[i]))
 			return &m->rows[i];
 	return NULL;
@@ -75,67 +80,87 @@ void detail_open(struct detail *d, const struct mrow *r)
 	d->kind = r->kind;
 	d->pid = r->pid;
 	d->tid = r->tid;
+	d->subtree = r->subtree;
 	if (r->kind == ROW_CGROUP && r->cgroup)
 		snprintf(d->cgroup, sizeof(d->cgroup), "%s", r->cgroup);
 }
 
-static void identity(const struct detail *d, const struct mrow *r, struct page *p)
+/* Who the row is, from what was kept of it (the row itself while it lives). */
+static void keep_identity(struct detail *d, const struct mrow *r)
 {
-	char comm[256], cg[1024], user[64];
+	text_sanitize(r->comm ? r->comm : "", d->comm, sizeof(d->comm), colors_utf8());
+	text_sanitize(r->cgroup && *r->cgroup ? r->cgroup : "-", d->row_cgroup,
+		      sizeof(d->row_cgroup), colors_utf8());
+	text_sanitize(r->user ? r->user : "?", d->user, sizeof(d->user), colors_utf8());
+	d->nthreads = r->nthreads;
+	d->exited = r->exited;
+}
+
+static void identity(const struct detail *d, bool live, struct page *p)
+{
 	attr_t bold = colors_attr(CLR_LABEL) | A_BOLD;
-	if (!r) {
-		text_line(p, bold, "%s %d: gone, and its history with it (Esc: back)",
-			  d->kind == ROW_THREAD ? "TID" : "PID", (int)d->tid);
+	const char *id = d->kind == ROW_THREAD ? "TID" : "PID";
+	if (!live && !d->kept && d->kind == ROW_CGROUP) {
+		text_line(p, bold, "cgroup %s: gone before an interval was kept (Esc: back)",
+			  d->row_cgroup);
 		return;
 	}
-	text_sanitize(r->comm ? r->comm : "", comm, sizeof(comm), colors_utf8());
-	text_sanitize(r->cgroup && *r->cgroup ? r->cgroup : "-", cg, sizeof(cg), colors_utf8());
-	text_sanitize(r->user ? r->user : "?", user, sizeof(user), colors_utf8());
-	if (r->kind == ROW_CGROUP) {
-		text_line(p, bold, "cgroup %s  (%u processes)", cg, r->nthreads);
+	if (!live && !d->kept) {
+		text_line(p, bold, "%s %d: gone before an interval was kept (Esc: back)", id,
+			  (int)d->tid);
 		return;
 	}
-	if (r->kind == ROW_THREAD)
-		text_line(p, bold, "TID %d of PID %d  %s%s  user %s", (int)r->tid, (int)r->pid,
-			  comm, r->exited ? " (exited)" : "", user);
+	if (!live)
+		text_line(p, colors_attr(CLR_MISSING) | A_BOLD,
+			  "ended: its last values and charts, as they were (Esc: back)");
+	const char *ex = d->exited || !live ? " (exited)" : "";
+	if (d->kind == ROW_CGROUP) {
+		text_line(p, bold, "cgroup %s  (%u processes)%s", d->row_cgroup, d->nthreads,
+			  live ? "" : " (ended)");
+		return;
+	}
+	if (d->kind == ROW_THREAD)
+		text_line(p, bold, "TID %d of PID %d  %s%s  user %s", (int)d->tid, (int)d->pid,
+			  d->comm, ex, d->user);
 	else
-		text_line(p, bold, "PID %d  %s%s  user %s  %u thread%s", (int)r->pid, comm,
-			  r->exited ? " (exited)" : "", user, r->nthreads,
-			  r->nthreads == 1 ? "" : "s");
-	text_line(p, A_NORMAL, "cgroup %s", cg);
+		text_line(p, bold, "PID %d  %s%s  user %s  %u thread%s%s", (int)d->pid, d->comm, ex,
+			  d->user, d->nthreads, d->nthreads == 1 ? "" : "s",
+			  d->subtree ? "  [+] with its descendants, summed" : "");
+	text_line(p, A_NORMAL, "cgroup %s", d->row_cgroup);
 }
 
 /* "cycles 100%", "instructions ~43%", "cycles n/a (unsupported)" for event e. */
 static size_t event_text(const struct model *m, const struct mrow *r, int e, char *buf, size_t len)
 {
-	if (e < 0 || (unsigned)e >= m->nevents)
+	if (e < 0 || (unsigned)e >= m->nevents || !len)
 		return 0;
 	char name[64];
 	text_sanitize(m->events[e].name, name, sizeof(name), colors_utf8());
 	struct val v = r->v[e];
+	int n;
 	if (!val_has_number(v) && v.state != VAL_EMPTY)
-		return (size_t)snprintf(buf, len, "%s %s (%s)  ", name, val_mark(v),
-					val_why_str((enum val_why)v.why));
-	if (v.state == VAL_PARTIAL) /* the share of its parts counted */
-		return (size_t)snprintf(buf, len, "%s +%.0f%% (%s)  ", name, v.run_pm / 10.0,
-					val_why_str((enum val_why)v.why));
-	return (size_t)snprintf(buf, len, "%s %s%.0f%%  ", name, v.state == VAL_SCALED ? "~" : "",
-				v.run_pm / 10.0);
+		n = snprintf(buf, len, "%s %s (%s)  ", name, val_mark(v),
+			     val_why_str((enum val_why)v.why));
+	else if (v.state == VAL_PARTIAL) /* the share of its parts counted */
+		n = snprintf(buf, len, "%s +%.0f%% (%s)  ", name, v.run_pm / 10.0,
+			     val_why_str((enum val_why)v.why));
+	else
+		n = snprintf(buf, len, "%s %s%.0f%%  ", name, v.state == VAL_SCALED ? "~" : "",
+			     v.run_pm / 10.0);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
 /* Under a chart: the events it is made of, with their RUN% this interval. */
-static void events_line(const struct model *m, const struct mrow *r, const struct column *c,
-			struct page *p)
+static void events_text(const struct model *m, const struct mrow *r, const struct column *c,
+			char *buf, size_t len)
 {
-	char buf[512] = "  events: ";
-	size_t n = strlen(buf);
-	if (r && c->kind != COL_CPU_PCT && n < sizeof(buf))
-		n += event_text(m, r, c->a, buf + n, sizeof(buf) - n);
-	if (r && c->kind == COL_RATIO && n < sizeof(buf))
-		event_text(m, r, c->b, buf + n, sizeof(buf) - n);
-	if (r && c->kind == COL_CPU_PCT && r->kind != ROW_CPU && n < sizeof(buf))
-		event_text(m, r, c->a, buf + n, sizeof(buf) - n);
-	text_line(p, colors_attr(CLR_MISSING), "%s", buf);
+	size_t n = (size_t)snprintf(buf, len, "  events: ");
+	if (c->kind != COL_CPU_PCT && n < len)
+		n += event_text(m, r, c->a, buf + n, len - n);
+	if (c->kind == COL_RATIO && n < len)
+		event_text(m, r, c->b, buf + n, len - n);
+	if (c->kind == COL_CPU_PCT && r->kind != ROW_CPU && n < len)
+		event_text(m, r, c->a, buf + n, len - n);
 }
 
 /* Why a metric has no chart: its last interval's mark and reason. */
@@ -154,31 +179,43 @@ static void no_chart(const char *label, const struct val *v, unsigned have, stru
 							       : "no number");
 }
 
-static void chart_block(const struct model *m, const struct history *hist, const struct mrow *r,
-			long slot, int i, int ch, struct page *p)
+/* Chart i as the row's history has it now. */
+static void keep_chart(struct detail_chart *k, const struct model *m, const struct history *hist,
+		       const struct mrow *r, long slot, int i)
 {
 	const struct column *c = history_column(hist, shown[i].k);
+	k->have_col = c != NULL;
+	if (!c)
+		return;
+	k->col = *c;
+	k->have = history_get(hist, slot, shown[i].k, HIST_LEN, k->v);
+	k->span = history_span(hist, k->have);
+	events_text(m, r, c, k->events, sizeof(k->events));
+}
+
+static void chart_block(const struct detail_chart *k, int i, int ch, struct page *p)
+{
+	const struct column *c = &k->col;
 	const char *label = shown[i].label;
-	if (!c) {
+	if (!k->have_col) {
 		text_line(p, colors_attr(CLR_MISSING),
 			  "%-14s n/a: its events are not counted (e chooses events)", label);
 		return;
 	}
-	struct val v[HIST_LEN];
-	unsigned have = history_get(hist, slot, shown[i].k, HIST_LEN, v);
+	const struct val *v = k->v;
 	double lo = 0, hi = 0;
 	struct val last = v[HIST_LEN - 1];
 	struct val any;
 	if (!chart_stats(v, HIST_LEN, &lo, &hi, &any)) {
-		no_chart(label, v, have, p);
-		events_line(m, r, c, p);
+		no_chart(label, v, k->have, p);
+		text_line(p, colors_attr(CLR_MISSING), "%s", k->events);
 		return;
 	}
 	char slo[32], shi[32], slast[32], span[16], stop[32];
 	column_format_val(c, (struct val){.v = lo, .state = VAL_EXACT}, slo, sizeof(slo));
 	column_format_val(c, (struct val){.v = hi, .state = VAL_EXACT}, shi, sizeof(shi));
 	column_format_val(c, last, slast, sizeof(slast));
-	chart_span(history_span(hist, have), span, sizeof(span));
+	chart_span(k->span, span, sizeof(span));
 	text_line(p, colors_attr(CLR_LABEL) | A_BOLD, "%-14s last %s%s  min %s  max %s  over %s",
 		  label, slast,
 		  last.state == VAL_SCALED    ? "~"
@@ -193,20 +230,20 @@ static void chart_block(const struct model *m, const struct history *hist, const
 	static char lines[CHART_MAX_H][CHART_MAX_W * 3 + 1];
 	if (cw > 0)
 		chart_render(v, HIST_LEN, cw, ch, top, colors_utf8(), lines);
-	for (int k = 0; k < ch; k++) {
+	for (int j = 0; j < ch; j++) {
 		int y = line(p);
 		if (y < 0)
 			continue;
 		char axis[32];
 		snprintf(axis, sizeof(axis), "%*s |", AXIS_W - 2,
-			 k == 0	       ? stop
-			 : k == ch - 1 ? "0"
+			 j == 0	       ? stop
+			 : j == ch - 1 ? "0"
 				       : "");
 		paint_text(y, 0, AXIS_W, axis, colors_attr(CLR_LABEL));
 		if (cw > 0)
-			paint_text(y, AXIS_W, cw, lines[k], colors_attr(CLR_VALUE));
+			paint_text(y, AXIS_W, cw, lines[j], colors_attr(CLR_VALUE));
 	}
-	events_line(m, r, c, p);
+	text_line(p, colors_attr(CLR_MISSING), "%s", k->events);
 }
 
 /* A process's threads, each with its CPU% and that trend. */
@@ -242,33 +279,41 @@ static void threads(const struct model *m, const struct history *hist, const str
 			  r->nthreads);
 }
 
-void detail_draw(struct detail *d, const struct model *m, const struct history *hist, int y, int h,
-		 int w)
+void detail_draw(struct detail *d, const struct model *m, const struct mrow *sums, unsigned nsums,
+		 const struct history *hist, int y, int h, int w)
 {
-	const struct mrow *r = find_row(d, m);
+	const struct mrow *r = find_row(d, m, sums, nsums);
 	long slot = r && hist ? history_find(hist, history_id_of(r)) : -1;
+	if (r)
+		keep_identity(d, r);
+	if (slot >= 0) {
+		for (int i = 0; i < NSHOWN; i++)
+			keep_chart(&d->charts[i], m, hist, r, slot, i);
+		d->kept = true;
+	}
+	bool charts = d->kept && (slot >= 0 || !r);
 	/* Charts share what the fixed lines leave: a title and an events line each. */
-	int idlines = r && r->kind != ROW_CGROUP ? 2 : 1, drawable = 0;
-	for (int i = 0; i < NSHOWN && slot >= 0; i++) {
-		struct val v[HIST_LEN];
+	int idlines = d->kind != ROW_CGROUP ? 2 : 1, drawable = 0;
+	idlines += d->kept && !r;
+	for (int i = 0; i < NSHOWN && charts; i++) {
 		double lo, hi;
 		struct val last;
-		history_get(hist, slot, shown[i].k, HIST_LEN, v);
-		drawable += history_column(hist, shown[i].k) &&
-			    chart_stats(v, HIST_LEN, &lo, &hi, &last);
+		drawable += d->charts[i].have_col &&
+			    chart_stats(d->charts[i].v, HIST_LEN, &lo, &hi, &last);
 	}
 	int ch = drawable ? (h - idlines - 2 * NSHOWN) / drawable : 1;
 	ch = ch < 1 ? 1 : ch > MAX_CHART_LINES ? MAX_CHART_LINES : ch;
 	struct page p = {.y = y, .h = h, .w = w, .top = d->top};
-	identity(d, r, &p);
+	identity(d, r != NULL, &p);
 	if (!hist)
 		text_line(&p, colors_attr(CLR_MISSING), "no history kept");
 	else if (r && slot < 0)
 		text_line(&p, colors_attr(CLR_MISSING),
 			  "no interval yet: charts follow the next one");
-	for (int i = 0; i < NSHOWN && r && slot >= 0; i++)
-		chart_block(m, hist, r, slot, i, ch, &p);
-	threads(m, hist, r, &p);
+	for (int i = 0; i < NSHOWN && charts; i++)
+		chart_block(&d->charts[i], i, ch, &p);
+	if (!d->subtree)
+		threads(m, hist, r, &p);
 	d->lines = p.at;
 	d->room = h;
 }

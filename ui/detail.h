@@ -6,26 +6,46 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "columns.h"
+#include "history.h"
 #include "model.h"
 
-struct history;
+#define DETAIL_CHARTS 6 /* the metrics charted (history.h's) */
 
-/* Whose detail is shown: a row's identity, which outlives the model it came from. */
+/* One chart as last drawn: its column, its intervals and the events behind it. */
+struct detail_chart {
+	bool have_col; /* the metric's events are in the set */
+	struct column col;
+	struct val v[HIST_LEN];
+	unsigned have;	  /* intervals with data */
+	double span;	  /* the seconds they lasted */
+	char events[512]; /* "  events: cycles 100%  instructions 100%" */
+};
+
+/* Whose detail is shown: a row's identity, which outlives the model it came from, and
+ * what was shown of it last, which outlives the row (a process that ended). */
 struct detail {
 	enum row_kind kind;
 	pid_t pid, tid;
+	bool subtree; /* the tree's folded row: the process with its descendants */
 	char cgroup[512];
 	int top;   /* first line shown (scrolling) */
 	int lines; /* lines of the last draw, and the room they had */
 	int room;
+	bool kept; /* the row was drawn with its history: what follows is its */
+	bool exited;
+	unsigned nthreads;
+	char comm[256], user[64], row_cgroup[512]; /* sanitised */
+	struct detail_chart charts[DETAIL_CHARTS];
 };
 
 /* Open the view on row r (from the table's selection). */
 void detail_open(struct detail *d, const struct mrow *r);
-/* Draw d's row of m, with its history in hist (NULL: none kept), in lines y .. y + h - 1
- * of a screen w wide. */
-void detail_draw(struct detail *d, const struct model *m, const struct history *hist, int y, int h,
-		 int w);
+/* Draw d's row of m (of sums[0 .. nsums), the tree's folded rows, for a subtree), with its history
+ * in hist (NULL: none kept), in lines y .. y + h - 1 of a screen w wide. When the row is no longer
+ * in m (it ended, or a replay moved before it), its last values and charts stay, marked ended. */
+void detail_draw(struct detail *d, const struct model *m, const struct mrow *sums, unsigned nsums,
+		 const struct history *hist, int y, int h, int w);
 
 /* What a key asks of the UI. */
 enum detail_res {

@@ -186,15 +186,26 @@ static int add_field(struct field *f, int n, const char *label, const char *valu
 
 /* State first and kept longest: PAUSED/FINAL, tasks, threads, user/kernel; the clock
  * and the interval go before them on a narrow screen. */
-static void tasks_line(const struct model *m, bool paused, const char *replay, int y, int w)
+static void tasks_line(const struct model *m, bool paused, const char *replay, const char *rec,
+		       int y, int w)
 {
-	struct field f[10];
+	struct field f[11];
 	char buf[96], when[32], ex[48], tick[64];
 	int n = 0;
 	if (replay) {
 		char rp[96];
 		snprintf(rp, sizeof(rp), " %s ", replay);
 		n = add_field(f, n, "", rp, NULL, 0, colors_attr(CLR_PAUSED));
+	}
+	if (rec && *rec) { /* "SIZE\tPATH": " REC 1.2M PATH ", " REC 1.2M " when narrow */
+		char clean[80], size[24], full[96], sh[40];
+		const char *tab = strchr(rec, '\t');
+		snprintf(size, sizeof(size), "%.*s", tab ? (int)(tab - rec) : (int)strlen(rec),
+			 rec);
+		text_sanitize(tab ? tab + 1 : "", clean, sizeof(clean), colors_utf8());
+		snprintf(full, sizeof(full), " REC %s %s ", size, clean);
+		snprintf(sh, sizeof(sh), " REC %s ", size);
+		n = add_field(f, n, "", full, sh, 0, colors_attr(CLR_PAUSED));
 	}
 	if (paused || m->paused) {
 		n = add_field(f, n, "", " PAUSED ", NULL, 0, colors_attr(CLR_PAUSED));
@@ -271,7 +282,8 @@ static void notice_draw(const struct model *m, int y, int lines, int w)
 	}
 }
 
-void header_draw(const struct model *m, bool paused, const char *replay, int y, int h, int w)
+void header_draw(const struct model *m, bool paused, const char *replay, const char *rec, int y,
+		 int h, int w)
 {
 	if (!m || h <= 0)
 		return;
@@ -281,7 +293,7 @@ void header_draw(const struct model *m, bool paused, const char *replay, int y, 
 	/* Short of lines, the notice wins over the tasks line (it explains the n/a), but
 	 * takes one line less first. */
 	if (left > 0 && (nl == 0 || left >= 2)) {
-		tasks_line(m, paused, replay, next++, w);
+		tasks_line(m, paused, replay, rec, next++, w);
 		left--;
 	}
 	if (left > 0 && nl > 0)

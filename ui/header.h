@@ -11,7 +11,9 @@
 int header_height(const struct model *m, int w);
 /* Draw at most h lines from y; the most important first (identity, notice, tasks).
  * paused: the user asked for a pause that the model may not show yet. */
-/* replay: the REPLAY field's text on a replay's screen, or NULL. */
-void header_draw(const struct model *m, bool paused, const char *replay, int y, int h, int w);
+/* replay: the REPLAY field's text on a replay's screen, or NULL. rec: while -w records,
+ * "SIZE\tPATH" (the REC field), else NULL or "". */
+void header_draw(const struct model *m, bool paused, const char *replay, const char *rec, int y,
+		 int h, int w);
 
 #endif

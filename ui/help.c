@@ -133,7 +133,7 @@ static void columns(struct page *pg, const struct pane *p)
 	}
 }
 
-static void build(struct page *pg, const struct model *m, const struct pane *p, int w)
+static void build(struct page *pg, const struct model *m, const struct pane *p, bool replay, int w)
 {
 	pg->n = 0;
 	pg->w = w;
@@ -150,7 +150,7 @@ static void build(struct page *pg, const struct model *m, const struct pane *p, 
 			add(pg, false, " ");
 		add(pg, true, "%s", bindings_title((enum bind_mode)mode));
 		for (size_t i = 0; i < nb; i++)
-			if (b[i].help)
+			if (b[i].help && !(replay && b[i].bar == BAR_LIVE))
 				add(pg, false, "  %-16s  %s", b[i].help_keys, b[i].help);
 	}
 	if (m) {
@@ -163,12 +163,13 @@ static void build(struct page *pg, const struct model *m, const struct pane *p, 
 	}
 }
 
-void help_draw(const struct model *m, const struct pane *p, int *top, int y, int h, int w)
+void help_draw(const struct model *m, const struct pane *p, bool replay, int *top, int y, int h,
+	       int w)
 {
 	struct page *pg = malloc(sizeof(*pg));
 	if (!pg || h <= 0)
 		goto out;
-	build(pg, m, p, w);
+	build(pg, m, p, replay, w);
 	if (*top > pg->n - h)
 		*top = pg->n - h;
 	if (*top < 0)

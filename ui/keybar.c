@@ -15,9 +15,13 @@ struct key {
 
 #define KEYS_MAX 24
 
-static bool on_bar(const struct binding *b, enum bind_mode mode, bool focused)
+static bool on_bar(const struct binding *b, enum bind_mode mode, bool focused, bool replay)
 {
 	switch (b->bar) {
+	case BAR_LIVE:
+		return !replay;
+	case BAR_REPLAY:
+		return replay;
 	case BAR_ALWAYS:
 		return true;
 	case BAR_FOCUSED:
@@ -33,14 +37,15 @@ static bool on_bar(const struct binding *b, enum bind_mode mode, bool focused)
 }
 
 /* Those of mode's bindings that show on the bar now, then its parent table's. */
-static unsigned mode_keys(enum bind_mode mode, bool paused, bool focused, struct key *k)
+static unsigned mode_keys(enum bind_mode mode, bool paused, bool focused, bool replay,
+			  struct key *k)
 {
 	unsigned n = 0;
 	for (enum bind_mode t = mode; t < BIND_MODES; t = bindings_parent(t)) {
 		size_t nb;
 		const struct binding *b = bindings_table(t, &nb);
 		for (size_t i = 0; i < nb && n < KEYS_MAX; i++) {
-			if (!on_bar(&b[i], mode, focused))
+			if (!on_bar(&b[i], mode, focused, replay))
 				continue;
 			const char *label =
 				b[i].act == BIND_PAUSE && paused ? "Resume" : b[i].bar_label;
@@ -73,10 +78,10 @@ static unsigned fit(struct key *k, unsigned n, int w)
 	}
 }
 
-void keybar_draw(enum bind_mode mode, bool paused, bool focused, int y, int w)
+void keybar_draw(enum bind_mode mode, bool paused, bool focused, bool replay, int y, int w)
 {
 	struct key k[KEYS_MAX];
-	unsigned n = fit(k, mode_keys(mode, paused, focused, k), w);
+	unsigned n = fit(k, mode_keys(mode, paused, focused, replay, k), w);
 	int x = 0;
 	for (unsigned i = 0; i < n && x < w; i++) {
 		x += paint_text(y, x, w - x, k[i].key, colors_attr(CLR_KEY));

@@ -8,6 +8,6 @@
 
 /* The bar of mode's binding table (bindings.c): paused relabels Pause, focused says
  * whether a process is watched. */
-void keybar_draw(enum bind_mode mode, bool paused, bool focused, int y, int w);
+void keybar_draw(enum bind_mode mode, bool paused, bool focused, bool replay, int y, int w);
 
 #endif

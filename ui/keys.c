@@ -100,7 +100,7 @@ static void ask(struct ui *u, enum ui_ask what)
 	case ASK_INTERVAL:
 		if (u->m)
 			snprintf(init, sizeof(init), "%g", u->m->interval);
-		prompt_open(&u->prompt, "Interval (seconds, 0.1-3600):", init);
+		prompt_offer(&u->prompt, "Interval (seconds, 0.1-3600):", init);
 		break;
 	case ASK_PID:
 		prompt_open(&u->prompt, "Watch PID:", "");
@@ -193,10 +193,6 @@ static void pick_signal(struct ui *u)
 	} sigs[] = {{"15 SIGTERM", SIGTERM}, {" 2 SIGINT", SIGINT},   {" 1 SIGHUP", SIGHUP},
 		    {" 3 SIGQUIT", SIGQUIT}, {" 9 SIGKILL", SIGKILL}, {"19 SIGSTOP", SIGSTOP},
 		    {"18 SIGCONT", SIGCONT}, {"10 SIGUSR1", SIGUSR1}, {"12 SIGUSR2", SIGUSR2}};
-	if (u->replay[0]) { /* its pids are another time's: they may name strangers now */
-		snprintf(u->msg, sizeof(u->msg), "k signals a live process: not for a recording");
-		return;
-	}
 	const struct mrow *r = rows_selected(&u->rows, u->m);
 	if (!r || (r->kind != ROW_PROC && r->kind != ROW_THREAD) || r->pid <= 0 || r->exited) {
 		snprintf(u->msg, sizeof(u->msg), "no process selected to send a signal to");
@@ -262,6 +258,8 @@ static void fold(struct ui *u, bool on)
 static void enter(struct ui *u)
 {
 	const struct mrow *r = rows_selected(&u->rows, u->m);
+	if (r && u->tree && u->tv.over && u->rows.sel < u->rows.n && u->tv.over[u->rows.sel])
+		r = u->tv.over[u->rows.sel]; /* a folded row: its subtree's sum */
 	if (r && r->kind != ROW_CPU) {
 		detail_open(&u->detail, r);
 		u->mode = MODE_DETAIL;
@@ -338,7 +336,11 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		cmd->kind = UI_TOGGLE_CGROUPS;
 		break;
 	case BIND_KILL:
-		pick_signal(u);
+		if (u->replay[0])
+			snprintf(u->msg, sizeof(u->msg),
+				 "a replay sends no signals: it shows a recording");
+		else
+			pick_signal(u);
 		break;
 	case BIND_KERNEL:
 		cmd->kind = UI_TOGGLE_KERNEL;
@@ -389,7 +391,12 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		cmd->kind = UI_SAVE_CONFIG;
 		break;
 	case BIND_INTERVAL:
-		ask(u, ASK_INTERVAL);
+		if (u->replay[0])
+			snprintf(
+				u->msg, sizeof(u->msg),
+				"a replay keeps the recorded intervals: Space plays, t and T step");
+		else
+			ask(u, ASK_INTERVAL);
 		break;
 	case BIND_REDRAW:
 		clearok(curscr, TRUE);
@@ -602,7 +609,10 @@ static void detail_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
 	struct detail *d = &u->detail;
 	cmd->kind = UI_REDRAW;
-	switch (detail_key(d, key)) {
+	const struct binding *b = bindings_find(BIND_MODE_DETAIL, key);
+	bool travel =
+		b && (b->act == BIND_STEP_FWD || b->act == BIND_STEP_BACK || b->act == BIND_JUMP);
+	switch (travel && !u->replay[0] ? DETAIL_UNKNOWN : detail_key(d, key)) {
 	case DETAIL_PASS:
 		main_key(u, key, cmd);
 		break;

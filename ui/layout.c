@@ -77,13 +77,13 @@ static void bottom_line(struct ui *u, int y, int w)
 		keybar_draw(u->mode == MODE_MENU     ? BIND_MODE_MENU
 			    : u->mode == MODE_DETAIL ? BIND_MODE_DETAIL
 						     : BIND_MODE_MAIN,
-			    u->paused, u->focus > 0, y, w);
+			    u->paused, u->focus > 0, u->replay[0] != '\0', y, w);
 }
 
 static void draw_help(struct ui *u, int h, int w)
 {
-	help_draw(u->m, ui_pane(u), &u->help_top, 0, h - 1, w);
-	keybar_draw(BIND_MODE_HELP, u->paused, u->focus > 0, h - 1, w);
+	help_draw(u->m, ui_pane(u), u->replay[0] != '\0', &u->help_top, 0, h - 1, w);
+	keybar_draw(BIND_MODE_HELP, u->paused, u->focus > 0, u->replay[0] != '\0', h - 1, w);
 }
 
 static void draw_table(struct ui *u, int y, int h, int w)
@@ -105,6 +105,7 @@ static void draw_table(struct ui *u, int y, int h, int w)
 		.ncollapsed = u->ncollapsed,
 		.depth = u->tree ? u->tv.depth : NULL,
 		.over = u->tree ? (const struct mrow *const *)u->tv.over : NULL,
+		.bars = u->tree ? u->tv.bars : NULL,
 		.hist = u->hist,
 	};
 	if (h > 1) {
@@ -139,7 +140,9 @@ void layout_draw(struct ui *u)
 		return;
 	}
 	if (u->mode == MODE_DETAIL) {
-		detail_draw(&u->detail, u->m, u->hist, 0, h - 1, w);
+		unsigned ns;
+		const struct mrow *sums = ui_subtree_rows(u, &ns);
+		detail_draw(&u->detail, u->m, sums, ns, u->hist, 0, h - 1, w);
 		bottom_line(u, h - 1, w);
 		refresh();
 		return;
@@ -148,7 +151,8 @@ void layout_draw(struct ui *u)
 	int hdr = header_height(u->m, w);
 	if (hdr > room)
 		hdr = room;
-	header_draw(u->m, u->paused && !u->replay[0], u->replay[0] ? u->replay : NULL, 0, hdr, w);
+	header_draw(u->m, u->paused && !u->replay[0], u->replay[0] ? u->replay : NULL, u->rec, 0,
+		    hdr, w);
 	int left = room - hdr + 1 - MIN_TABLE_ROWS;
 	int budget = left < (room - hdr + 1) / 2 ? left : (room - hdr + 1) / 2;
 	int mh = meters_height(u->m, w, budget);

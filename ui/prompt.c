@@ -19,6 +19,13 @@ void prompt_open(struct prompt *p, const char *label, const char *init)
 	snprintf(p->label, sizeof(p->label), "%s", label);
 	snprintf(p->text, sizeof(p->text), "%s", init ? init : "");
 	p->len = strlen(p->text);
+	p->offered = false;
+}
+
+void prompt_offer(struct prompt *p, const char *label, const char *init)
+{
+	prompt_open(p, label, init);
+	p->offered = p->len > 0;
 }
 
 static bool backspace(int key)
@@ -33,6 +40,7 @@ enum prompt_res prompt_key(struct prompt *p, int key)
 	if (key == KEY_ESC)
 		return PROMPT_CANCEL;
 	if (backspace(key)) {
+		p->offered = false;
 		/* Drop a whole UTF-8 character, not just its last byte. */
 		while (p->len > 0 && ((unsigned char)p->text[--p->len] & 0xc0) == 0x80)
 			;
@@ -40,12 +48,16 @@ enum prompt_res prompt_key(struct prompt *p, int key)
 		return PROMPT_CHANGED;
 	}
 	if (key == CTRL('u')) {
+		p->offered = false;
 		p->len = 0;
 		p->text[0] = '\0';
 		return PROMPT_CHANGED;
 	}
 	if (key < 0x20 || key == 0x7f || key > 0xff)
 		return PROMPT_IGNORED;
+	if (p->offered)
+		p->len = 0;
+	p->offered = false;
 	if (p->len + 1 >= sizeof(p->text))
 		return PROMPT_IGNORED;
 	p->text[p->len++] = (char)key;
@@ -84,7 +96,7 @@ void prompt_draw(const struct prompt *p, int y, int w)
 		x += paint_text(y, x, w - x, colors_utf8() ? "\xe2\x80\xa6" : "<", A_NORMAL);
 		shown = visible_tail(shown, w - x);
 	}
-	x += paint_text(y, x, w - x, shown, colors_attr(CLR_VALUE));
+	x += paint_text(y, x, w - x, shown, colors_attr(CLR_VALUE) | (p->offered ? A_REVERSE : 0));
 	/* Where the next character goes: the terminal's cursor stays hidden. */
 	paint_text(y, x, w - x, "_", A_BLINK);
 	if (w - x - 2 >= (int)sizeof(hint) - 1)

@@ -13,6 +13,7 @@ struct prompt {
 	char label[32];
 	char text[PROMPT_MAX];
 	size_t len;
+	bool offered; /* text is a value offered: a character typed replaces it */
 };
 
 enum prompt_res {
@@ -23,6 +24,9 @@ enum prompt_res {
 };
 
 void prompt_open(struct prompt *p, const char *label, const char *init);
+/* The same with init offered (shown selected): the first character typed replaces it, as
+ * a dialog's default; Backspace edits it, Enter takes it. */
+void prompt_offer(struct prompt *p, const char *label, const char *init);
 enum prompt_res prompt_key(struct prompt *p, int key);
 void prompt_draw(const struct prompt *p, int y, int w);
 

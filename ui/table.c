@@ -59,16 +59,17 @@ static bool keep(const struct table_view *t, unsigned i)
 	return c->kind == COL_PID || c->kind == COL_RUN_PCT || (int)i == t->sort_col;
 }
 
-/* Which columns go first when the screen is narrow: rates repeat the counts, counts
- * matter less than the ratios made of them, and the ratios are what a pane is for. */
+/* Which columns go first when the screen is narrow: where a task runs (its cgroup),
+ * memory and state are facts top shows too; rates repeat the counts, counts matter less
+ * than the ratios made of them, and the ratios are what a pane is for. */
 static const enum col_kind drop_order[] = {
-	COL_RATE, COL_THREADS, COL_COUNT, COL_TID,     COL_CPU_ID,
-	COL_GHZ,  COL_USER,    COL_RATIO, COL_CPU_PCT,
+	COL_CGROUP, COL_RES,	COL_STATE, COL_RATE, COL_THREADS, COL_COUNT,
+	COL_TID,    COL_CPU_ID, COL_GHZ,   COL_USER, COL_RATIO,	  COL_CPU_PCT,
 };
 
 /* Columns keep their widths; the command takes the rest. When the rest is less than a
  * command name, columns go in drop_order, right to left within a kind, except those
- * keep() protects. */
+ * keep() protects; then those but the PID; the command stays. */
 static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 {
 	const struct pane *p = t->pane;
@@ -92,6 +93,14 @@ static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 			pl->hidden++;
 			need -= natural_width(&p->cols[i]) + 1;
 		}
+	}
+	/* Narrower still: the protected ones too, right to left; the command goes last. */
+	for (unsigned i = n; i-- > 0 && need > w;) {
+		if (!pl->shown[i] || is_command(p, i) || (i == 0 && p->cols[i].kind == COL_PID))
+			continue;
+		pl->shown[i] = false;
+		pl->hidden++;
+		need -= natural_width(&p->cols[i]) + 1;
 	}
 	int x = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -187,18 +196,13 @@ void table_trend(const struct history *h, const struct mrow *r, int k, int y, in
 	}
 }
 
-/* The trend a table shows: the sort column's own series when it is one the history
- * keeps for every row, the tracked column's when that is it, else CPU%. */
+/* The trend a table shows: the sort column's series when the history keeps it (every
+ * numeric column of the panes, and the tracked one), else CPU%. */
 static int trend_metric(const struct table_view *t)
 {
 	const struct column *c = t->sort_col >= 0 ? &t->pane->cols[t->sort_col] : NULL;
-	int k = c ? history_metric_of(c->name) : -1;
-	if (k >= 0 && history_column(t->hist, k))
-		return k;
-	const struct column *tr = history_tracked(t->hist);
-	if (c && tr && strcmp(tr->name, c->name) == 0)
-		return HM_COUNT;
-	return HM_CPU;
+	int k = history_kept(t->hist, c);
+	return k >= 0 ? k : HM_CPU;
 }
 
 void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,
@@ -222,10 +226,39 @@ static void cgroup_prefix(const struct table_view *t, const struct mrow *r, char
 	snprintf(buf, len, "%*s%s", (int)(d > 8 ? 16 : 2 * d), "", folded ? "[+] " : "");
 }
 
+/* A process row's place in the tree: a line down for each ancestor with a sibling
+ * below, then ├─ or └─ (|, |- and `- without UTF-8); up to 8 levels shown. */
+static void tree_prefix(const struct table_view *t, size_t pos, char *buf, size_t len)
+{
+	unsigned d = t->depth[pos];
+	bool utf8 = colors_utf8();
+	uint64_t b = t->bars ? t->bars[pos] : 0;
+	size_t at = 0;
+	buf[0] = '\0';
+	for (unsigned l = 1; d > 0 && l <= d; l++) {
+		const char *seg;
+		if (l < d && l + 7 < d)
+			continue; /* deeper than 8: the nearest 8 levels */
+		if (l < d)
+			seg = b >> l & 1 ? (utf8 ? "\xe2\x94\x82 " : "| ") : "  ";
+		else
+			seg = b & 1 ? (utf8 ? "\xe2\x94\x9c\xe2\x94\x80" : "|-")
+				    : (utf8 ? "\xe2\x94\x94\xe2\x94\x80" : "`-");
+		int n = snprintf(buf + at, len - at, "%s", seg);
+		if (n < 0 || (size_t)n >= len - at)
+			break;
+		at += (size_t)n;
+	}
+	if (t->over && t->over[pos])
+		snprintf(buf + at, len - at, "%s[+] ", d ? " " : "");
+	else if (d && at + 1 < len)
+		snprintf(buf + at, len - at, " ");
+}
+
 static void command_text(const struct table_view *t, const struct column *c, const struct mrow *r,
 			 size_t pos, char *buf, size_t len)
 {
-	char name[CELL_MAX], pre[32] = "";
+	char name[CELL_MAX], pre[128] = "";
 	table_cell_text(t->m, c, r, name, sizeof(name));
 	if (t->cmdline && r->cmdline && r->kind == ROW_PROC) {
 		/* As top's c: the arguments, sanitised; a kernel thread's name in brackets. */
@@ -238,11 +271,12 @@ static void command_text(const struct table_view *t, const struct column *c, con
 	}
 	if (r->kind == ROW_CGROUP) {
 		cgroup_prefix(t, r, pre, sizeof(pre));
+	} else if (t->depth && r->kind == ROW_PROC) {
+		/* The tree view: its lines; [+] a folded subtree's sum. */
+		tree_prefix(t, pos, pre, sizeof(pre));
 	} else if (t->depth) {
-		/* The tree view: indented under its parent; [+] a folded subtree's sum. */
 		unsigned d = t->depth[pos];
-		snprintf(pre, sizeof(pre), "%*s%s", (int)(d > 8 ? 16 : 2 * d), "",
-			 t->over && t->over[pos] ? "[+] " : "");
+		snprintf(pre, sizeof(pre), "%*s", (int)(d > 8 ? 17 : d ? 2 * d + 1 : 0), "");
 	}
 	snprintf(buf, len, "%s%s%s%s", pre, r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "",
 		 name, r->exited ? " (exited)" : "");

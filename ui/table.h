@@ -4,6 +4,7 @@
 #define PMUTOP_TABLE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "columns.h"
 #include "curs.h"
@@ -26,6 +27,7 @@ struct table_view {
 	unsigned ncollapsed;
 	const unsigned char *depth;	/* the tree view: each shown row's depth, or NULL */
 	const struct mrow *const *over; /* the tree view: a folded row's sum, or NULL */
+	const uint64_t *bars;		/* the tree view: its lines (tree.h), or NULL */
 	const struct history *hist;	/* NULL: no TREND column */
 };
 

@@ -41,7 +41,10 @@ static int grow(struct tree_view *t, size_t n)
 	const struct mrow **o = realloc(t->over, cap * sizeof(*o));
 	if (o)
 		t->over = o;
-	if (!d || !o)
+	uint64_t *b = realloc(t->bars, cap * sizeof(*b));
+	if (b)
+		t->bars = b;
+	if (!d || !o || !b)
 		return -ENOMEM;
 	t->cap = cap;
 	return 0;
@@ -80,10 +83,28 @@ static int fold_sum(struct tree_view *t, const struct model *m, const struct pid
 	w.r->v = v;
 	w.r->g = g;
 	w.r->nthreads = 0;
+	w.r->subtree = true;
 	for (size_t i = 0; i < n; i++)
 		w.r->nthreads += m->rows[t->members[i]].nthreads;
 	rowsum_rows(m, t->members, n, w, t->parts);
 	return 0;
+}
+
+/* The lines of the tree: from the last row up, which depths have a row further down
+ * before one shallower ends their group of siblings. */
+static void bars(struct tree_view *t, const struct model *m, const struct rows *r)
+{
+	uint64_t below = 0; /* bit L: a row at depth L further down, in the same group */
+	for (size_t pos = r->n; pos-- > 0;) {
+		if (m->rows[r->idx[pos]].kind != ROW_PROC) {
+			t->bars[pos] = 0;
+			continue;
+		}
+		unsigned d = t->depth[pos] < 63 ? t->depth[pos] : 63;
+		uint64_t mask = (2ull << d) - 1; /* depths 0 .. d */
+		t->bars[pos] = (below & (mask >> 1) & ~1ull) | (below >> d & 1);
+		below = (below & mask) | 1ull << d;
+	}
 }
 
 int tree_update(struct tree_view *t, const struct model *m, const struct rows *r,
@@ -123,6 +144,7 @@ int tree_update(struct tree_view *t, const struct model *m, const struct rows *r
 	 * rows stand at their process's depth. */
 	size_t slot = 0;
 	unsigned char pdepth = 0;
+	t->nsums = 0;
 	for (size_t pos = 0; pos < r->n && !err; pos++) {
 		const struct mrow *row = &m->rows[r->idx[pos]];
 		if (row->kind != ROW_PROC) {
@@ -132,7 +154,8 @@ int tree_update(struct tree_view *t, const struct model *m, const struct rows *r
 		/* The ancestors of the last row shown, a stack: the parent is on it, or the
 		 * row is a root. */
 		size_t k = ns;
-		while (k > 0 && (shown[k - 1].pid != row->ppid || row->ppid == row->pid))
+		while (k > 0 &&
+		       (shown[k - 1].pid != row->ppid || row->ppid == row->pid || row->ppid <= 0))
 			k--;
 		unsigned char d = 0;
 		if (k > 0) {
@@ -147,10 +170,12 @@ int tree_update(struct tree_view *t, const struct model *m, const struct rows *r
 		if (is_folded(folded, nfolded, row->pid)) {
 			err = fold_sum(t, m, byp, np, row, slot);
 			t->over[pos] = &t->sums.rows[slot++];
+			t->nsums = (unsigned)slot;
 		}
 	}
 	free(byp);
 	free(shown);
+	bars(t, m, r);
 	return err;
 }
 
@@ -158,6 +183,7 @@ void tree_free(struct tree_view *t)
 {
 	free(t->depth);
 	free(t->over);
+	free(t->bars);
 	mstore_free(&t->sums);
 	free(t->parts);
 	free(t->members);

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "model.h"
@@ -14,9 +15,13 @@
 
 struct tree_view {
 	unsigned char *depth;	  /* per shown position */
+	uint64_t *bars;		  /* per shown position: bit L (1 .. depth - 1) when its
+				     ancestor at depth L has a sibling below (a line │ there),
+				     bit 0 when the row itself has one (├─, else └─) */
 	const struct mrow **over; /* per shown position: the summed row, or NULL */
 	size_t cap;
 	struct mstore sums; /* folded rows' sums */
+	unsigned nsums;
 	struct rowsum_part *parts;
 	unsigned nparts;
 	unsigned *members;

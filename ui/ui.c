@@ -209,6 +209,12 @@ const struct column *ui_sort_column(struct ui *u)
 	return p && col >= 0 ? &p->cols[col] : NULL;
 }
 
+const struct mrow *ui_subtree_rows(const struct ui *u, unsigned *n)
+{
+	*n = u && u->tree && u->tv.sums.rows ? u->tv.nsums : 0;
+	return *n ? u->tv.sums.rows : NULL;
+}
+
 void ui_view(struct ui *u, char *pane, size_t plen, char *sort, size_t slen, bool *reverse)
 {
 	const struct pane *p = ui_pane(u);
@@ -230,6 +236,7 @@ void ui_refresh_rows(struct ui *u, bool resort)
 		.col = p && col >= 0 ? &p->cols[col] : NULL,
 		.descending = s ? s->descending : false,
 		.filter = *u->filter ? u->filter : NULL,
+		.filter_cmdline = u->cmdline,
 		.have_uid = u->have_uid,
 		.uid = u->uid,
 		.only_pid = u->focus,
@@ -342,6 +349,25 @@ void ui_set_columns(struct ui *u, const char *pane, const char *list)
 		pane_select(&u->own_panes[k], ui_columns(u, u->full_panes[k].name));
 	}
 	ui_refresh_rows(u, true);
+}
+
+void ui_set_recording(struct ui *u, const char *path, long long bytes)
+{
+	if (!u)
+		return;
+	if (!path) {
+		u->rec[0] = '\0';
+		return;
+	}
+	double b = (double)bytes;
+	if (bytes < 1024)
+		snprintf(u->rec, sizeof(u->rec), "%lldB\t%s", bytes, path);
+	else if (bytes < 1024 * 1024)
+		snprintf(u->rec, sizeof(u->rec), "%.0fK\t%s", b / 1024, path);
+	else if (bytes < 1024LL * 1024 * 1024)
+		snprintf(u->rec, sizeof(u->rec), "%.1fM\t%s", b / 1048576, path);
+	else
+		snprintf(u->rec, sizeof(u->rec), "%.2fG\t%s", b / 1073741824.0, path);
 }
 
 void ui_set_replay(struct ui *u, const char *text)

@@ -77,6 +77,9 @@ void ui_draw(struct ui *u);
 void ui_set_history(struct ui *u, const struct history *h);
 /* The column the active pane is sorted by (the trend it draws), or NULL. */
 const struct column *ui_sort_column(struct ui *u);
+/* The tree view's folded rows, each its process summed with its descendants
+ * (mrow.subtree), as last drawn: n of them, valid until the rows are made again. */
+const struct mrow *ui_subtree_rows(const struct ui *u, unsigned *n);
 
 /* The PMUs and events the browsers list (not owned; must outlive the UI or be replaced).
  * NULL: the browsers say there is no catalogue, and the spec line still works. */
@@ -102,6 +105,9 @@ void ui_set_columns(struct ui *u, const char *pane, const char *list);
 /* The list in force for pane ("" when it shows its default). */
 const char *ui_columns(const struct ui *u, const char *pane);
 
+/* -w: the header says REC, how big the recording is (its file and WAL) and where;
+ * NULL path: not recording. */
+void ui_set_recording(struct ui *u, const char *path, long long bytes);
 /* A replay (-r): the header's REPLAY field (the tick's recorded time), and t, T and b
  * step and jump. NULL: the live screen. */
 void ui_set_replay(struct ui *u, const char *text);

@@ -82,6 +82,7 @@ struct ui {
 	struct tree_view tv;	       /* the tree's depths and folded sums */
 	bool paused;		       /* as last asked, until the model says */
 	char replay[96];	       /* a replay's header field; "" on the live screen */
+	char rec[640];		       /* -w: "SIZE\tPATH" for the header, else "" */
 	bool cmdline;		       /* c: COMMAND shows the arguments */
 	int meter_mode;		       /* M: what the CPU meters show (enum meter_mode) */
 	int table_y, table_h, table_w; /* where the table was drawn (titles at table_y) */

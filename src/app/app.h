@@ -185,6 +185,7 @@ void screen_draw(struct app *a);
 #ifdef PMUTOP_HAVE_UI
 const struct model *app_view(struct app *a);
 void app_show(struct app *a, struct ui *ui);
+void app_feed_history(struct app *a, struct ui *ui);
 void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n);
 void app_save_config(struct app *a, struct ui *ui);
 #endif

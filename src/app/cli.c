@@ -126,7 +126,9 @@ void cli_usage(FILE *f)
 	      "      --listen [ADDR:]PORT  serve Prometheus /metrics (default address\n"
 	      "                         127.0.0.1; [::1]:PORT for IPv6) beside the screen, -b\n"
 	      "                         or -w; without a terminal, or with -b -q, alone\n"
-	      "      --top N            --listen: export the N busiest processes (default 100)\n"
+	      "      --top N            --listen: per-pid series for N processes, the ones with\n"
+	      "                         the most CPU time, each kept until it exits (default 0:\n"
+	      "                         processes are summed by command name per cgroup)\n"
 	      "      --web-config FILE  --listen: TLS and basic auth, as node_exporter's\n"
 	      "                         web-config.yml\n"
 	      "  -w, --write FILE       record every tick into FILE (SQLite; with -b -q: nothing\n"
@@ -478,7 +480,6 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	c->interval = 1.0;
-	c->top = 100;
 	err[0] = '\0';
 	opterr = 0;
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */

@@ -904,7 +904,7 @@ int main(int argc, char **argv)
 					  .watched = a.child > 0 ? &a.child : a.cli.pids,
 					  .nwatched = a.child > 0 ? 1 : a.cli.npids,
 					  .per_cpu = a.cli.per_cpu};
-		if (sinks_add(&a.sinks, listen_sink_new(x, &po, app_open_fds, &a)))
+		if (sinks_add(&a.sinks, listen_sink_new(x, &po, app_current(&a), app_open_fds, &a)))
 			return 1;
 	}
 	app_build_panes(&a);

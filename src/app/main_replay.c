@@ -157,11 +157,12 @@ static void replay_history(struct app *a, struct ui *ui)
 	int n = 0;
 	history_clear(a->history);
 	history_track(a->history, ui_sort_column(ui));
+	history_keep(a->history, a->panes, a->npanes);
 	while (n < HIST_LEN - 1 && replay_step(a->rp, s, -1, &s) == 0)
 		back[n++] = s;
 	for (int i = n - 1; i >= 0; i--)
 		if (replay_load(a->rp, back[i], err, sizeof(err)) == 0)
-			history_feed(a->history, app_view(a));
+			app_feed_history(a, NULL);
 	replay_goto(a, seq, err, sizeof(err));
 }
 

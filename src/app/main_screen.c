@@ -2,6 +2,8 @@
  * engine. Part of the composition (app.h). */
 #include "app.h"
 
+#include <sys/stat.h>
+
 #ifdef PMUTOP_HAVE_UI
 /* Stop the watched command before leaving the screen: sig now (0: the terminal sent
  * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
@@ -71,12 +73,41 @@ const struct model *app_view(struct app *a)
 	return m;
 }
 
+/* One interval into the history: the source's rows and, while G shows them, the cgroup
+ * rows, so that neither view's history is lost to the other; with ui, the tree's folded
+ * sums it shows (a replay's earlier ticks have none). */
+void app_feed_history(struct app *a, struct ui *ui)
+{
+	const struct model *m = app_view(a), *base = app_current(a);
+	struct hist_rows more[2];
+	unsigned n = 0;
+	if (m != base)
+		more[n++] = (struct hist_rows){m->rows, m->nrows};
+	if (ui)
+		more[n].rows = ui_subtree_rows(ui, &more[n].n), n++;
+	history_feed_with(a->history, base, more, n);
+}
+
+/* -w: what the recording holds on disk now, the file and its WAL. */
+static void show_recording(struct app *a, struct ui *ui)
+{
+	if (!a->cli.record)
+		return;
+	struct stat st;
+	char wal[4096];
+	long long bytes = stat(a->cli.record, &st) == 0 ? (long long)st.st_size : 0;
+	snprintf(wal, sizeof(wal), "%s-wal", a->cli.record);
+	bytes += stat(wal, &st) == 0 ? (long long)st.st_size : 0;
+	ui_set_recording(ui, a->cli.record, bytes);
+}
+
 void app_show(struct app *a, struct ui *ui)
 {
-	const struct model *m = app_view(a);
-	ui_set_model(ui, m, a->panes, a->npanes);
+	show_recording(a, ui);
+	ui_set_model(ui, app_view(a), a->panes, a->npanes);
 	history_track(a->history, ui_sort_column(ui));
-	history_feed(a->history, m);
+	history_keep(a->history, a->panes, a->npanes);
+	app_feed_history(a, ui);
 }
 
 /* Count the user's new events from now on. The groups that stay keep their history;

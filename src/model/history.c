@@ -10,14 +10,27 @@
 
 #define MAX_PANES 8
 
+/* A kept column's sample: bit 7 marks a scaled (or partial) value; bits 0-6 hold 0 for an
+ * exact zero, XQ_MAX and less the magnitude 2^((b + q) / XQ_STEPS) with b one per row
+ * and column, and the codes above have no number. A row's column spans XQ_MAX steps of
+ * 2^(1/12) (a factor of 970) below its window's largest, each value to 3%; a smaller
+ * one (a spike's neighbour) is kept as no number. */
+#define XQ_MAX 119
+#define XQ_STEPS 12.0
+#define XC_NODATA 120
+#define XC_NA 121
+#define XC_NC 122
+#define XC_EMPTY 123
+#define XC_UNDER 124
+
 struct slot {
 	struct hist_id id; /* id.cgroup owned */
 	uint64_t seen;	   /* generation of the last feed that had the row */
 	uint64_t n;	   /* samples written */
-	uint64_t kn;	   /* samples of the tracked column since it was chosen */
 	bool used;
+	int16_t xb[HIST_XMAX]; /* each kept column's base */
 	float s[HM_COUNT][HIST_LEN];
-	float key[HIST_KEY_LEN];
+	uint8_t x[HIST_XMAX][HIST_KEY_LEN];
 };
 
 struct history {
@@ -35,6 +48,11 @@ struct history {
 	bool have[HM_COUNT];
 	struct column key;
 	bool have_key;
+	/* The other columns kept (HIST_KEY_LEN intervals each): the panes' and the sort
+	 * column, each from interval xfrom on. */
+	struct column xcol[HIST_XMAX];
+	bool xon[HIST_XMAX], xwant[HIST_XMAX];
+	uint64_t xfrom[HIST_XMAX];
 	long *scratch; /* per row of the model being fed: its slot */
 	size_t nscratch;
 };
@@ -107,6 +125,7 @@ void history_clear(struct history *h)
 		memset(h->index, 0, h->isize * sizeof(*h->index));
 	h->last_tick = 0;
 	h->nfed = 0;
+	memset(h->xfrom, 0, sizeof(h->xfrom));
 }
 
 void history_free(struct history *h)
@@ -127,7 +146,7 @@ struct hist_id history_id_of(const struct mrow *r)
 	if (r->kind == ROW_CGROUP)
 		id.cgroup = r->cgroup ? r->cgroup : "";
 	else if (r->kind != ROW_CPU)
-		id.cpu = 0; /* a task's CPU is no part of who it is */
+		id.cpu = r->subtree ? HIST_SUBTREE : 0; /* a task's CPU is no part of who it is */
 	return id;
 }
 
@@ -156,7 +175,7 @@ long history_find(const struct history *h, struct hist_id id)
 		return -1;
 	if (id.kind == ROW_CGROUP && !id.cgroup)
 		id.cgroup = "";
-	if (id.kind != ROW_CPU && id.kind != ROW_CGROUP)
+	if (id.kind != ROW_CPU && id.kind != ROW_CGROUP && id.cpu != HIST_SUBTREE)
 		id.cpu = 0;
 	size_t mask = h->isize - 1;
 	for (size_t i = id_hash(id) & mask;; i = (i + 1) & mask) {
@@ -229,8 +248,10 @@ static long slot_new(struct history *h, struct hist_id id)
 	sl->used = true;
 	sl->id = id;
 	sl->id.cgroup = cg;
-	sl->n = sl->kn = 0;
+	sl->n = 0;
 	sl->seen = h->gen;
+	memset(sl->xb, 0, sizeof(sl->xb));
+	memset(sl->x, XC_NODATA, sizeof(sl->x));
 	h->nused++;
 	index_put(h, s);
 	return (long)s;
@@ -271,8 +292,65 @@ static bool key_fits(const struct column *c, const struct model *m)
 	}
 }
 
+/* Column x's value v into slot sl's ring at its place for interval n. The base moves
+ * when a value is out of the ring's range, to the largest value in the ring: a value
+ * XQ_MAX steps below that is no longer told apart. */
+static void x_put(struct slot *sl, int x, uint64_t n, struct val v)
+{
+	uint8_t *ring = sl->x[x];
+	size_t at = (size_t)(n % HIST_KEY_LEN);
+	ring[at] = XC_NODATA;
+	if (!val_has_number(v)) {
+		ring[at] = v.state == VAL_NC ? XC_NC : v.state == VAL_EMPTY ? XC_EMPTY : XC_NA;
+		return;
+	}
+	uint8_t mark = v.state == VAL_SCALED || v.state == VAL_PARTIAL ? 0x80 : 0;
+	if (!(v.v > 0)) {
+		ring[at] = mark;
+		return;
+	}
+	double l = XQ_STEPS * log2(v.v);
+	long q = lround(l < -30000 ? -30000 : l > 30000 ? 30000 : l);
+	long b = sl->xb[x];
+	if (q - b >= 1 && q - b <= XQ_MAX) { /* in the ring's range: the usual case */
+		ring[at] = (uint8_t)(mark | (q - b));
+		return;
+	}
+	long top = 0;
+	for (size_t i = 0; i < HIST_KEY_LEN; i++) {
+		long c = ring[i] & 0x7f;
+		if (c >= 1 && c <= XQ_MAX && c > top)
+			top = c;
+	}
+	long nb = (top && b + top > q ? b + top : q) - XQ_MAX;
+	for (size_t i = 0; nb != b && i < HIST_KEY_LEN; i++) {
+		long c = ring[i] & 0x7f;
+		if (c < 1 || c > XQ_MAX)
+			continue;
+		c -= nb - b;
+		ring[i] = (uint8_t)((ring[i] & 0x80) | (c >= 1 ? c : XC_UNDER));
+	}
+	sl->xb[x] = (int16_t)nb;
+	ring[at] = (uint8_t)(mark | (q - nb >= 1 ? q - nb : XC_UNDER));
+}
+
+static struct val x_get(const struct slot *sl, int x, size_t at)
+{
+	uint8_t c = sl->x[x][at];
+	unsigned q = c & 0x7f;
+	if (q > XQ_MAX) /* XC_UNDER, a gap and before: no data */
+		return val_missing(q == XC_NC	   ? VAL_NC
+				   : q == XC_EMPTY ? VAL_EMPTY
+						   : VAL_NA,
+				   WHY_NONE);
+	double v = q ? exp2((sl->xb[x] + (double)q) / XQ_STEPS) : 0;
+	if (c & 0x80)
+		return (struct val){.v = v, .state = VAL_SCALED, .run_pm = 500};
+	return (struct val){.v = v, .state = VAL_EXACT, .run_pm = 1000};
+}
+
 static void record(struct history *h, struct slot *sl, const struct model *m, const struct mrow *r,
-		   bool key)
+		   const bool *xfits)
 {
 	size_t at = (size_t)(sl->n % HIST_LEN);
 	for (int k = 0; k < HM_COUNT; k++) {
@@ -280,28 +358,54 @@ static void record(struct history *h, struct slot *sl, const struct model *m, co
 					  : val_missing(VAL_NA, WHY_UNSUPPORTED);
 		sl->s[k][at] = history_pack(v);
 	}
+	for (int x = 0; x < HIST_XMAX; x++)
+		if (h->xon[x])
+			x_put(sl, x, sl->n,
+			      xfits[x] ? column_value(&h->xcol[x], m, r)
+				       : val_missing(VAL_NA, WHY_INVALID));
 	sl->n++;
-	if (h->have_key) {
-		struct val v = key ? column_value(&h->key, m, r) : val_missing(VAL_NA, WHY_INVALID);
-		sl->key[sl->kn % HIST_KEY_LEN] = history_pack(v);
-		sl->kn++;
-	}
 }
 
-static const struct mrow *row_at(const struct model *m, size_t i)
+static const struct mrow *row_at(const struct model *m, const struct hist_rows *more, size_t i)
 {
-	return i < m->nrows ? &m->rows[i] : &m->cpu_rows[i - m->nrows];
+	if (i < m->nrows)
+		return &m->rows[i];
+	i -= m->nrows;
+	if (i < m->ncpu_rows)
+		return &m->cpu_rows[i];
+	i -= m->ncpu_rows;
+	for (; i >= more->n; more++)
+		i -= more->n;
+	return &more->rows[i];
+}
+
+/* An interval with no number for a row held while its kind is not shown. */
+static void record_gap(struct slot *sl)
+{
+	float gap = history_pack(val_missing(VAL_NA, WHY_NONE));
+	for (int k = 0; k < HM_COUNT; k++)
+		sl->s[k][sl->n % HIST_LEN] = gap;
+	for (int x = 0; x < HIST_XMAX; x++)
+		sl->x[x][sl->n % HIST_KEY_LEN] = XC_NODATA;
+	sl->n++;
 }
 
 /* Rows that left go first, so that their slots take the new rows; the store grows
- * only by the rows it lacks. */
-static void drop_unseen(struct history *h)
+ * only by the rows it lacks. A row of a kind the interval has none of (cgroup rows
+ * while processes are shown, thread rows while hidden) is another view's, not gone:
+ * it is held, the interval a gap in it. kinds: a bit per kind fed. */
+static void drop_unseen(struct history *h, unsigned kinds)
 {
 	bool dropped = false;
 	for (size_t s = 0; s < h->cap; s++) {
 		struct slot *sl = &h->slots[s];
 		if (!sl->used || sl->seen == h->gen)
 			continue;
+		if (!(kinds & (1u << sl->id.kind))) {
+			sl->seen = h->gen;
+			record_gap(sl);
+			continue;
+		}
 		free((char *)sl->id.cgroup);
 		sl->used = false;
 		h->freelist[h->nfree++] = s;
@@ -314,10 +418,18 @@ static void drop_unseen(struct history *h)
 
 int history_feed(struct history *h, const struct model *m)
 {
+	return history_feed_with(h, m, NULL, 0);
+}
+
+int history_feed_with(struct history *h, const struct model *m, const struct hist_rows *more,
+		      unsigned nmore)
+{
 	/* Totals over a whole run are no interval: the charts end with the last one. */
 	if (!h || !m || m->tick == 0 || m->tick == h->last_tick || m->final)
 		return 0;
 	size_t n = (size_t)m->nrows + m->ncpu_rows;
+	for (unsigned k = 0; more && k < nmore; k++)
+		n += more[k].n;
 	if (n > h->nscratch) {
 		long *ns = realloc(h->scratch, n * sizeof(*ns));
 		if (!ns)
@@ -329,10 +441,14 @@ int history_feed(struct history *h, const struct model *m)
 	h->lens[h->nfed++ % HIST_LEN] = m->elapsed > 0 ? m->elapsed : m->interval;
 	h->gen++;
 	find_columns(h, m);
-	bool key = h->have_key && key_fits(&h->key, m);
+	bool xfits[HIST_XMAX];
+	for (int x = 0; x < HIST_XMAX; x++)
+		xfits[x] = h->xon[x] && key_fits(&h->xcol[x], m);
 	size_t missing = 0;
+	unsigned kinds = 0;
 	for (size_t i = 0; i < n; i++) {
-		long s = history_find(h, history_id_of(row_at(m, i)));
+		kinds |= 1u << row_at(m, more, i)->kind;
+		long s = history_find(h, history_id_of(row_at(m, more, i)));
 		if (s >= 0 && h->slots[s].seen == h->gen)
 			s = -2; /* the same row twice in one model: once is enough */
 		else if (s >= 0)
@@ -341,13 +457,13 @@ int history_feed(struct history *h, const struct model *m)
 			missing++;
 		h->scratch[i] = s;
 	}
-	drop_unseen(h);
+	drop_unseen(h, kinds);
 	int err = 0;
 	if (missing > h->nfree)
 		err = grow_to(h, h->cap + missing - h->nfree);
 	for (size_t i = 0; i < n; i++) {
 		long s = h->scratch[i];
-		const struct mrow *r = row_at(m, i);
+		const struct mrow *r = row_at(m, more, i);
 		if (s == -1) {
 			struct hist_id id = history_id_of(r);
 			if (history_find(h, id) >= 0)
@@ -358,7 +474,7 @@ int history_feed(struct history *h, const struct model *m)
 			}
 		}
 		if (s >= 0)
-			record(h, &h->slots[s], m, r, key);
+			record(h, &h->slots[s], m, r, xfits);
 	}
 	return err;
 }
@@ -369,6 +485,68 @@ static bool same_column(const struct column *a, const struct column *b)
 	       strcmp(a->name, b->name) == 0;
 }
 
+/* The kept column c's index, or -1. */
+static int x_find(const struct history *h, const struct column *c)
+{
+	for (int x = 0; c && x < HIST_XMAX; x++)
+		if (h->xon[x] && same_column(&h->xcol[x], c))
+			return x;
+	return -1;
+}
+
+/* A metric's own series serve its column. */
+static bool is_metric(const struct column *c)
+{
+	return history_metric_of(c->name) >= 0;
+}
+
+/* Keep c from the next interval on: in a free place, else in one of a column not
+ * wanted now (its series is given up), else (force) in the last. Returns its index or
+ * -1 (no room). */
+static int x_add(struct history *h, const struct column *c, bool force)
+{
+	int x = x_find(h, c);
+	if (x >= 0)
+		return x;
+	for (int pass = 0; pass < 2 && x < 0; pass++)
+		for (int i = 0; i < HIST_XMAX && x < 0; i++)
+			if (pass == 0 ? !h->xon[i] : !h->xwant[i])
+				x = i;
+	if (x < 0 && force)
+		x = HIST_XMAX - 1;
+	if (x < 0)
+		return -1;
+	h->xon[x] = true;
+	h->xcol[x] = *c;
+	h->xfrom[x] = h->nfed;
+	for (size_t s = 0; s < h->cap; s++) {
+		h->slots[s].xb[x] = 0;
+		memset(h->slots[s].x[x], XC_NODATA, sizeof(h->slots[s].x[x]));
+	}
+	return x;
+}
+
+void history_keep(struct history *h, const struct pane *panes, unsigned n)
+{
+	if (!h)
+		return;
+	memset(h->xwant, 0, sizeof(h->xwant));
+	int kx = h->have_key ? x_find(h, &h->key) : -1;
+	if (kx >= 0)
+		h->xwant[kx] = true;
+	/* Those kept already first: a column added must not push out one still wanted. */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned p = 0; p < n; p++)
+			for (unsigned i = 0; i < panes[p].ncols; i++) {
+				const struct column *c = &panes[p].cols[i];
+				if (!column_is_numeric(c) || is_metric(c))
+					continue;
+				int x = pass == 0 ? x_find(h, c) : x_add(h, c, false);
+				if (x >= 0)
+					h->xwant[x] = true;
+			}
+}
+
 void history_track(struct history *h, const struct column *c)
 {
 	if (!h)
@@ -377,10 +555,12 @@ void history_track(struct history *h, const struct column *c)
 	if (want == h->have_key && (!want || same_column(c, &h->key)))
 		return;
 	h->have_key = want;
-	if (want)
-		h->key = *c;
-	for (size_t s = 0; s < h->cap; s++)
-		h->slots[s].kn = 0;
+	if (!want)
+		return;
+	h->key = *c;
+	if (is_metric(c))
+		return;
+	h->xwant[x_add(h, c, true)] = true;
 }
 
 const struct column *history_tracked(const struct history *h)
@@ -388,14 +568,34 @@ const struct column *history_tracked(const struct history *h)
 	return h && h->have_key ? &h->key : NULL;
 }
 
+int history_kept(const struct history *h, const struct column *c)
+{
+	if (!h || !c)
+		return -1;
+	int k = history_metric_of(c->name);
+	if (k >= 0)
+		return h->have[k] && same_column(&h->cols[k], c) ? k : -1;
+	int x = x_find(h, c);
+	return x >= 0 ? HM_COUNT + 1 + x : -1;
+}
+
 unsigned history_get(const struct history *h, long s, int k, unsigned n, struct val *out)
 {
 	const struct slot *sl = h && s >= 0 && (size_t)s < h->cap ? &h->slots[s] : NULL;
-	bool key = k == HM_COUNT;
-	unsigned len = key ? HIST_KEY_LEN : HIST_LEN;
-	uint64_t have = !sl || !sl->used || k < 0 || k > HM_COUNT ? 0 : key ? sl->kn : sl->n;
-	if (key && sl && !h->have_key)
-		have = 0;
+	uint64_t most = HIST_LEN;
+	if (k == HM_COUNT && h) { /* the tracked column, HIST_KEY_LEN intervals */
+		k = h->have_key ? history_kept(h, &h->key) : -1;
+		k = k < 0 ? INT32_MAX : k;
+		most = HIST_KEY_LEN;
+	}
+	int x = k > HM_COUNT && k <= HM_COUNT + HIST_XMAX ? k - HM_COUNT - 1 : -1;
+	bool ok = sl && sl->used && (x >= 0 ? h->xon[x] : k >= 0 && k < HM_COUNT);
+	unsigned len = x >= 0 ? HIST_KEY_LEN : HIST_LEN;
+	uint64_t have = ok ? sl->n : 0;
+	if (have > most)
+		have = most;
+	if (ok && x >= 0 && have > h->nfed - h->xfrom[x])
+		have = h->nfed - h->xfrom[x];
 	if (have > len)
 		have = len;
 	if (have > n)
@@ -403,10 +603,9 @@ unsigned history_get(const struct history *h, long s, int k, unsigned n, struct 
 	unsigned pad = n - (unsigned)have;
 	for (unsigned i = 0; i < pad; i++)
 		out[i] = val_missing(VAL_NA, WHY_NONE);
-	for (unsigned i = 0; i < have; i++) {
-		uint64_t total = key ? sl->kn : sl->n;
-		size_t at = (size_t)((total - have + i) % len);
-		out[pad + i] = history_unpack(key ? sl->key[at] : sl->s[k][at]);
+	for (unsigned i = 0; ok && i < have; i++) {
+		size_t at = (size_t)((sl->n - have + i) % len);
+		out[pad + i] = x >= 0 ? x_get(sl, x, at) : history_unpack(sl->s[k][at]);
 	}
 	return (unsigned)have;
 }

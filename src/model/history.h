@@ -12,7 +12,8 @@
 #include "model.h"
 
 #define HIST_LEN 120	/* intervals kept per row */
-#define HIST_KEY_LEN 20 /* intervals of the tracked column (the screen's sort key) */
+#define HIST_KEY_LEN 20 /* intervals of the other columns kept (a TREND's width) */
+#define HIST_XMAX 16	/* other columns kept, at most */
 
 /* The series every row keeps, by the column names the panes give them. */
 enum hist_metric {
@@ -32,18 +33,40 @@ void history_free(struct history *h);
 
 /* Record one interval: every row of m (process, thread, cgroup and CPU rows) gets its
  * values, computed with the same column descriptors the panes use; rows absent from m
- * are dropped. A model whose tick is 0 or the tick last fed is ignored (the same tick
- * shown twice), and so is a final one (totals, not an interval). Returns 0 or -ENOMEM
- * (that interval is then missing for new rows). */
+ * are dropped (but for rows of a kind m has none of: see history_feed_with). A model whose tick is
+ * 0 or the tick last fed is ignored (the same tick shown twice), and so is a final one (totals, not
+ * an interval). Returns 0 or -ENOMEM (that interval is then missing for new rows). */
 int history_feed(struct history *h, const struct model *m);
+/* The same with more rows of that interval beside m's (the cgroup rows the screen builds
+ * from its process rows, the tree's folded sums), so that every view's rows keep their history
+ * whichever is shown. Rows of a kind the interval has none of are held, that interval a gap in them
+ * (no data), until their kind is fed again: switching views costs no history. */
+struct hist_rows {
+	const struct mrow *rows; /* n of them */
+	unsigned n;
+};
+int history_feed_with(struct history *h, const struct model *m, const struct hist_rows *more,
+		      unsigned nmore);
 /* Forget every row (a replay jumped, the events changed). */
 void history_clear(struct history *h);
 
-/* Keep the last HIST_KEY_LEN values of column c too (a copy is taken; NULL: none). A
- * change of column restarts that series. */
+/* Keep the last HIST_KEY_LEN intervals of the numeric columns of these panes too (the
+ * screen's; copies are taken), beside the metrics' HIST_LEN, for up to HIST_XMAX columns:
+ * choosing any of them to sort by finds its history there. A column kept goes on being
+ * kept while it is in the panes; a new one starts empty. Their values are kept for the
+ * TREND's glyphs: each to 3%, down to 1/970 of the largest in a row's window (a value
+ * smaller than that beside it reads as no data), n/c, n/a and - without their reason. */
+void history_keep(struct history *h, const struct pane *panes, unsigned n);
+/* The tracked column c (the screen's sort key; a copy is taken; NULL: none), kept
+ * whatever the panes hold: HM_COUNT reads it. */
 void history_track(struct history *h, const struct column *c);
 /* The column tracked, or NULL. */
 const struct column *history_tracked(const struct history *h);
+/* The k for history_get that reads column c's series: a metric's, or another column
+ * kept; -1 when c is not kept. */
+int history_kept(const struct history *h, const struct column *c);
+
+#define HIST_SUBTREE (-2) /* a hist_id's cpu for a folded subtree's sum (mrow.subtree) */
 
 /* A row's identity: kind, pid, tid, cpu and (cgroup rows) path. */
 struct hist_id {
@@ -57,10 +80,10 @@ struct hist_id history_id_of(const struct mrow *r);
 /* The row's slot, or -1 when it has no history. */
 long history_find(const struct history *h, struct hist_id id);
 
-/* The last n values of metric k (HM_COUNT: the tracked column, at most HIST_KEY_LEN) of
- * slot s, oldest first, into out[n]. Intervals before the row was first seen come back
- * as VAL_NA with WHY_NONE and run_pm 0 (no data); n/c and n/a keep their state and
- * reason, scaled values their state. Returns how many of the n have data. */
+/* The last n values of metric k (HM_COUNT: the tracked column, at most HIST_KEY_LEN; a
+ * history_kept value: that column) of slot s, oldest first, into out[n]. Intervals before the row
+ * was first seen come back as VAL_NA with WHY_NONE and run_pm 0 (no data); n/c and n/a keep their
+ * state and reason, scaled values their state. Returns how many of the n have data. */
 unsigned history_get(const struct history *h, long s, int k, unsigned n, struct val *out);
 
 /* The column descriptor metric k was computed with in the last interval, or NULL when

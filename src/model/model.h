@@ -76,6 +76,8 @@ struct mrow {
 	char state;		   /* its state as /proc says (R, S, D, T, Z, I), '\0' unknown */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */
+	bool subtree;		   /* the screen's tree: a folded process summed with its
+				      descendants (a row of its own for the history) */
 	double cpu_pct;		   /* ROW_CPU: busy % from /proc/stat (-1 unreadable, -2 no time
 				      went by); tasks: -1 (see the CPU% column: task-clock) */
 	const struct val *v;	   /* one per model event */

@@ -113,7 +113,8 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 		return false;
 	if (s->hide_kthreads && r->kthread)
 		return false;
-	if (s->filter && *s->filter && !strcasestr(r->comm ? r->comm : "", s->filter))
+	if (s->filter && *s->filter && !strcasestr(r->comm ? r->comm : "", s->filter) &&
+	    !(s->filter_cmdline && r->cmdline && strcasestr(r->cmdline, s->filter)))
 		return false;
 	return true;
 }
@@ -225,10 +226,13 @@ static bool tree_order(const struct model *m, const struct sort_spec *spec, unsi
 			next[i] = first[parent[i]];
 			first[parent[i]] = (unsigned)i;
 		}
+	/* Roots in sorted order, those that exited (their parent gone before them) after
+	 * the living: pushed first, they pop last. */
 	size_t sp = 0, out = 0;
-	for (size_t i = n; i-- > 0;)
-		if (parent[i] == none)
-			stack[sp++] = (unsigned)i;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = n; i-- > 0;)
+			if (parent[i] == none && m->rows[v[i]].exited == (pass == 0))
+				stack[sp++] = (unsigned)i;
 	while (sp) {
 		unsigned k = stack[--sp];
 		res[out++] = v[k];

@@ -13,7 +13,8 @@
 struct sort_spec {
 	const struct column *col; /* NULL: by pid */
 	bool descending;
-	const char *filter; /* substring of the command name, or NULL */
+	const char *filter;  /* substring of the command name, or NULL */
+	bool filter_cmdline; /* or of its command line (the screen shows them: c) */
 	bool have_uid;
 	uid_t uid; /* only this user's rows when have_uid */
 	bool hide_kthreads;

@@ -11,11 +11,21 @@ struct listen_sink {
 	struct promacc *acc;
 	unsigned (*open_fds)(const void *ctx);
 	const void *ctx;
+	bool ticked;
+	char backend[16];
 };
+
+static void set_backend(struct listen_sink *l, const struct model *m)
+{
+	if (m && m->backend)
+		snprintf(l->backend, sizeof(l->backend), "%s", m->backend);
+}
 
 static void publish(struct listen_sink *l, unsigned tasks)
 {
 	struct promtext_info in = {.version = PMUTOP_VERSION,
+				   .backend = l->backend[0] ? l->backend : NULL,
+				   .ticked = l->ticked,
 				   .targets = promacc_targets(l->acc),
 				   .open_fds = l->open_fds ? l->open_fds(l->ctx) : 0,
 				   .tasks = tasks};
@@ -33,6 +43,8 @@ static int ls_write(struct sink *s, const struct model *m, double wall)
 	/* Whether the last exposition was served, asked before this tick's replaces it:
 	 * targets gone by then may go now. */
 	bool served = exporter_served(l->x);
+	l->ticked = true;
+	set_backend(l, m);
 	if (promacc_update(l->acc, m, served))
 		fprintf(stderr, "pmutop: out of memory: some targets are not exported\n");
 	publish(l, m->ntasks);
@@ -50,7 +62,8 @@ static void ls_free(struct sink *s)
 static const struct sink_ops listen_ops = {.name = "exporter", .write = ls_write, .free = ls_free};
 
 struct sink *listen_sink_new(struct exporter *x, const struct promacc_opts *o,
-			     unsigned (*open_fds)(const void *ctx), const void *ctx)
+			     const struct model *first, unsigned (*open_fds)(const void *ctx),
+			     const void *ctx)
 {
 	struct listen_sink *l = calloc(1, sizeof(*l));
 	if (!l || !(l->acc = promacc_new(o))) {
@@ -62,6 +75,9 @@ struct sink *listen_sink_new(struct exporter *x, const struct promacc_opts *o,
 	l->x = x;
 	l->open_fds = open_fds;
 	l->ctx = ctx;
+	set_backend(l, first);
+	if (first && promacc_set_events(l->acc, first))
+		fprintf(stderr, "pmutop: out of memory: the event set is not exported yet\n");
 	publish(l, 0);
 	fprintf(stderr, "pmutop: listening on %s\n", exporter_addr(x));
 	return &l->base;

@@ -1,6 +1,8 @@
 /* The exporter's totals: per target and event, the sum of every tick's values and group
  * times since the target was first seen. Targets live in one open-addressing table; an
- * update in steady state (no new target, none gone) allocates nothing. */
+ * update in steady state (no new target, none gone) allocates nothing. A command series
+ * sums its processes' intervals as they come, so an exited process stays in its totals
+ * and they never go down while the series lives. */
 #include "promacc.h"
 
 #include <ctype.h>
@@ -18,14 +20,14 @@ struct series {
 	enum promacc_kind kind;
 	pid_t pid;
 	int cpu;
-	char *cgroup;	   /* heap; PROMACC_CGROUP: its key */
+	char *cgroup;	   /* heap; PROMACC_CGROUP and PROMACC_COMM: part of its key */
 	uint64_t seen;	   /* the last update that had its row */
+	double seen_time;  /* the model's time then (PROMACC_COMM: for the linger) */
 	bool exited;	   /* its final totals are in */
 	bool shown_exited; /* exported in an exposition built after its exit */
 	bool exported;	   /* in this update's export list */
 	bool watched;
-	double busy; /* task-clock over the last interval: the --top rank */
-	char comm[COMM_MAX];
+	char comm[COMM_MAX]; /* PROMACC_COMM: part of its key */
 	double *val;
 	uint64_t *ena, *run;
 	bool *counted;
@@ -38,9 +40,13 @@ struct promacc {
 	pid_t *watched;
 	uint64_t tick;
 	unsigned nev;
-	char **evname;
+	char **evkey, **evname, **evgroup;
+	bool *evsecs;
 	uint8_t *evwhy;
-	unsigned nmet; /* the model's metrics (metricbind.h) */
+	int clock;	/* task-clock's index: the --top rank, or -1 */
+	unsigned ncomm; /* command series held */
+	double now;	/* the model's time at the last update */
+	unsigned nmet;	/* the model's metrics (metricbind.h) */
 	char **mname, **mhelp;
 	struct series **all; /* every target */
 	unsigned n, cap;
@@ -60,33 +66,53 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static uint64_t series_hash(enum promacc_kind k, pid_t pid, int cpu, const char *cg)
+/* What identifies a target: pid, cpu, cgroup path, or (command) cgroup and comm. */
+struct key {
+	enum promacc_kind k;
+	pid_t pid;
+	int cpu;
+	const char *cg, *comm;
+};
+
+static uint64_t series_hash(const struct key *y)
 {
-	uint64_t h = k == PROMACC_PROC	? (uint64_t)(uint32_t)pid
-		     : k == PROMACC_CPU ? (uint64_t)(uint32_t)cpu
-					: hash_str(cg);
-	h = (h ^ ((uint64_t)k << 32)) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = y->k == PROMACC_PROC  ? (uint64_t)(uint32_t)y->pid
+		     : y->k == PROMACC_CPU ? (uint64_t)(uint32_t)y->cpu
+		     : y->k == PROMACC_CGROUP
+			     ? hash_str(y->cg)
+			     : hash_str(y->cg ? y->cg : "") ^ (hash_str(y->comm) * 31);
+	h = (h ^ ((uint64_t)y->k << 32)) * 0x9e3779b97f4a7c15ull;
 	return h ^ (h >> 29);
 }
 
-static bool series_is(const struct series *s, enum promacc_kind k, pid_t pid, int cpu,
-		      const char *cg)
+static bool same_str(const char *x, const char *y)
 {
-	if (s->kind != k)
-		return false;
-	if (k == PROMACC_PROC)
-		return s->pid == pid;
-	if (k == PROMACC_CPU)
-		return s->cpu == cpu;
-	return strcmp(s->cgroup, cg) == 0;
+	return x == y || (x && y && strcmp(x, y) == 0);
 }
 
-static struct series **slot(struct promacc *a, enum promacc_kind k, pid_t pid, int cpu,
-			    const char *cg)
+static bool series_is(const struct series *s, const struct key *y)
+{
+	if (s->kind != y->k)
+		return false;
+	if (y->k == PROMACC_PROC)
+		return s->pid == y->pid;
+	if (y->k == PROMACC_CPU)
+		return s->cpu == y->cpu;
+	if (y->k == PROMACC_CGROUP)
+		return strcmp(s->cgroup, y->cg) == 0;
+	return same_str(s->cgroup, y->cg) && strcmp(s->comm, y->comm) == 0;
+}
+
+static struct key key_of(const struct series *s)
+{
+	return (struct key){s->kind, s->pid, s->cpu, s->cgroup, s->comm};
+}
+
+static struct series **slot(struct promacc *a, const struct key *y)
 {
 	unsigned mask = a->tcap - 1;
-	unsigned i = (unsigned)series_hash(k, pid, cpu, cg) & mask;
-	while (a->tab[i] && !series_is(a->tab[i], k, pid, cpu, cg))
+	unsigned i = (unsigned)series_hash(y) & mask;
+	while (a->tab[i] && !series_is(a->tab[i], y))
 		i = (i + 1) & mask;
 	return &a->tab[i];
 }
@@ -95,8 +121,8 @@ static void rehash(struct promacc *a)
 {
 	memset(a->tab, 0, a->tcap * sizeof(*a->tab));
 	for (unsigned i = 0; i < a->n; i++) {
-		struct series *s = a->all[i];
-		*slot(a, s->kind, s->pid, s->cpu, s->cgroup) = s;
+		struct key y = key_of(a->all[i]);
+		*slot(a, &y) = a->all[i];
 	}
 }
 
@@ -198,11 +224,19 @@ static void drop_all(struct promacc *a)
 	a->n = a->nout = 0;
 	if (a->tab)
 		memset(a->tab, 0, a->tcap * sizeof(*a->tab));
-	for (unsigned i = 0; i < a->nev; i++)
+	a->ncomm = 0;
+	for (unsigned i = 0; i < a->nev; i++) {
+		free(a->evkey[i]);
 		free(a->evname[i]);
+		free(a->evgroup[i]);
+	}
+	free(a->evkey);
 	free(a->evname);
+	free(a->evgroup);
+	free(a->evsecs);
 	free(a->evwhy);
-	a->evname = NULL;
+	a->evkey = a->evname = a->evgroup = NULL;
+	a->evsecs = NULL;
 	a->evwhy = NULL;
 	a->nev = 0;
 	for (unsigned k = 0; k < a->nmet; k++) {
@@ -221,9 +255,30 @@ static bool same_events(const struct promacc *a, const struct model *m)
 	if (m->nevents != a->nev || metric_bind_count(m->metrics) != a->nmet)
 		return false;
 	for (unsigned i = 0; i < a->nev; i++)
-		if (strcmp(a->evname[i], m->events[i].key) != 0)
+		if (strcmp(a->evkey[i], m->events[i].key) != 0)
 			return false;
 	return true;
+}
+
+/* name, or name:MODIFIERS */
+static bool is_named(const char *ev, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(ev, name, n) == 0 && (ev[n] == '\0' || ev[n] == ':');
+}
+
+/* An event whose name repeats in the set: the key of its group's first member. */
+static const char *group_of(const struct model *m, unsigned i)
+{
+	const struct mevent *e = &m->events[i];
+	bool repeats = false;
+	for (unsigned j = 0; j < m->nevents && !repeats; j++)
+		repeats = j != i && strcmp(m->events[j].name, e->name) == 0;
+	if (!repeats)
+		return NULL;
+	if (e->group < m->ngroups && m->groups[e->group].first < m->nevents)
+		return m->events[m->groups[e->group].first].key;
+	return e->key;
 }
 
 /* A family name's part for each metric (Prometheus names: letters, digits, '_'), and
@@ -262,19 +317,28 @@ static int take_metrics(struct promacc *a, const struct model *m)
 static int take_events(struct promacc *a, const struct model *m)
 {
 	drop_all(a);
-	unsigned n = m->nevents;
-	a->evname = calloc(n ? n : 1, sizeof(*a->evname));
-	a->evwhy = calloc(n ? n : 1, sizeof(*a->evwhy));
-	if (!a->evname || !a->evwhy)
+	unsigned n = m->nevents, k = n ? n : 1;
+	a->evkey = calloc(k, sizeof(*a->evkey));
+	a->evname = calloc(k, sizeof(*a->evname));
+	a->evgroup = calloc(k, sizeof(*a->evgroup));
+	a->evsecs = calloc(k, sizeof(*a->evsecs));
+	a->evwhy = calloc(k, sizeof(*a->evwhy));
+	a->nev = n; /* drop_all frees what is there */
+	if (!a->evkey || !a->evname || !a->evgroup || !a->evsecs || !a->evwhy) {
+		a->nev = 0;
 		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++) {
-		a->evname[i] = strdup(m->events[i].key);
-		if (!a->evname[i]) {
-			a->nev = i;
-			return -ENOMEM;
-		}
 	}
-	a->nev = n;
+	for (unsigned i = 0; i < n; i++) {
+		const struct mevent *e = &m->events[i];
+		const char *g = group_of(m, i);
+		a->evkey[i] = strdup(e->key);
+		a->evname[i] = strdup(e->name);
+		a->evgroup[i] = g ? strdup(g) : NULL;
+		if (!a->evkey[i] || !a->evname[i] || (g && !a->evgroup[i]))
+			return -ENOMEM;
+		a->evsecs[i] = e->role == ROLE_TASK_CLOCK || is_named(e->name, "task-clock") ||
+			       is_named(e->name, "cpu-clock");
+	}
 	return take_metrics(a, m);
 }
 
@@ -319,13 +383,26 @@ static bool is_watched(const struct promacc *a, pid_t pid)
 }
 
 /* The target of a row, created at its first sight. A process whose earlier life is still
- * held (pid reused after its exit) starts from zero: a new series. */
+ * held (pid reused after its exit) starts from zero: a new series. A command beyond
+ * PROMACC_MAX_COMMANDS goes to the PROMACC_OTHER one. */
 static struct series *find(struct promacc *a, enum promacc_kind k, const struct mrow *r)
 {
-	const char *cg = k == PROMACC_CGROUP ? r->cgroup : NULL;
-	if ((k == PROMACC_CGROUP && !cg) || (!a->tab && grow(a)))
+	struct key y = {k, k == PROMACC_PROC ? r->pid : 0, k == PROMACC_CPU ? r->cpu : -1,
+			k == PROMACC_CGROUP || k == PROMACC_COMM ? r->cgroup : NULL,
+			k == PROMACC_COMM ? (r->comm ? r->comm : "") : NULL};
+	char comm[COMM_MAX];
+	if (y.comm) { /* as kept: cut to COMM_MAX - 1 bytes */
+		snprintf(comm, sizeof(comm), "%s", y.comm);
+		y.comm = comm;
+	}
+	if ((k == PROMACC_CGROUP && !y.cg) || (!a->tab && grow(a)))
 		return NULL;
-	struct series **sl = slot(a, k, r->pid, r->cpu, cg);
+	struct series **sl = slot(a, &y);
+	if (!*sl && k == PROMACC_COMM && a->ncomm >= PROMACC_MAX_COMMANDS) {
+		y.cg = NULL;
+		y.comm = PROMACC_OTHER;
+		sl = slot(a, &y);
+	}
 	if (*sl) {
 		if ((*sl)->exited)
 			series_zero(*sl, a->nev, a->nmet);
@@ -333,32 +410,35 @@ static struct series *find(struct promacc *a, enum promacc_kind k, const struct 
 	}
 	if (grow(a))
 		return NULL;
-	sl = slot(a, k, r->pid, r->cpu, cg);
+	sl = slot(a, &y);
 	struct series *s = series_new(a->nev, a->nmet);
 	if (!s)
 		return NULL;
 	s->kind = k;
-	s->pid = k == PROMACC_PROC ? r->pid : 0;
-	s->cpu = k == PROMACC_CPU ? r->cpu : -1;
+	s->pid = y.pid;
+	s->cpu = y.cpu;
 	s->watched = k == PROMACC_PROC && is_watched(a, r->pid);
-	if (cg && set_cgroup(s, cg)) {
+	if (y.comm)
+		set_text(s->comm, y.comm);
+	if (y.cg && set_cgroup(s, y.cg)) {
 		series_free(s);
 		return NULL;
 	}
 	*sl = s;
 	a->all[a->n++] = s;
+	a->ncomm += k == PROMACC_COMM;
 	return s;
 }
 
 static void add_row(struct promacc *a, struct series *s, const struct mrow *r,
-		    const struct model *m, int clock)
+		    const struct model *m)
 {
 	s->seen = a->tick;
+	s->seen_time = m->time;
 	if (s->kind == PROMACC_PROC) {
 		set_text(s->comm, r->comm);
 		set_cgroup(s, r->cgroup); /* on failure the old label stays */
 	}
-	s->busy = 0;
 	for (unsigned i = 0; i < a->nev; i++) {
 		struct val v = r->v[i];
 		if (v.state == VAL_NA)
@@ -377,32 +457,37 @@ static void add_row(struct promacc *a, struct series *s, const struct mrow *r,
 			s->ena[i] += (uint64_t)ena;
 			s->run[i] += g->run;
 		}
-		if ((int)i == clock && val_has_number(v))
-			s->busy = v.v;
 	}
-	/* Metrics: the last interval's value, a share as a ratio (not the screen's %). */
-	for (unsigned k = 0; k < a->nmet; k++) {
+	/* Metrics: the last interval's value, a share as a ratio (not the screen's %); a
+	 * command's processes have one each, which do not add up: none. */
+	for (unsigned k = 0; k < a->nmet && s->kind != PROMACC_COMM; k++) {
 		struct val v = metric_bind_raw(m->metrics, m, r, k);
 		s->mhas[k] = val_has_number(v);
 		s->mval[k] = v.v;
 	}
-	if (r->exited && !s->exited) {
+	if (r->exited && !s->exited && s->kind != PROMACC_COMM) {
 		s->exited = true;
 		s->shown_exited = false;
 	}
 }
 
 /* Targets that had exited: at once when they were not exported; else when an exposition
- * built after their exit has been served. */
+ * built after their exit has been served. Commands: when no process of theirs has been
+ * seen for PROMACC_LINGER_S (their totals have not moved since). */
 static void drop_exited(struct promacc *a, bool scraped)
 {
 	unsigned k = 0;
 	for (unsigned i = 0; i < a->n; i++) {
 		struct series *s = a->all[i];
-		if (s->exited && (!s->exported || (scraped && s->shown_exited)))
+		bool gone = s->kind == PROMACC_COMM
+				    ? a->now - s->seen_time > PROMACC_LINGER_S
+				    : s->exited && (!s->exported || (scraped && s->shown_exited));
+		if (gone) {
+			a->ncomm -= s->kind == PROMACC_COMM;
 			series_free(s);
-		else
+		} else {
 			a->all[k++] = s;
+		}
 	}
 	if (k != a->n) {
 		a->n = k;
@@ -410,11 +495,15 @@ static void drop_exited(struct promacc *a, bool scraped)
 	}
 }
 
-static int by_busy(const void *x, const void *y)
+/* The most task-clock since first seen first: a short-lived process rarely displaces a
+ * long-lived one. ctx: task-clock's index, or -1. */
+static int by_busy(const void *x, const void *y, void *ctx)
 {
 	const struct series *a = *(struct series *const *)x, *b = *(struct series *const *)y;
-	if (a->busy != b->busy)
-		return a->busy > b->busy ? -1 : 1;
+	int c = *(const int *)ctx;
+	double ba = c >= 0 ? a->val[c] : 0, bb = c >= 0 ? b->val[c] : 0;
+	if (ba != bb)
+		return ba > bb ? -1 : 1;
 	return a->pid < b->pid ? -1 : a->pid > b->pid;
 }
 
@@ -427,17 +516,26 @@ static int by_order(const void *x, const void *y)
 		return a->pid < b->pid ? -1 : a->pid > b->pid;
 	if (a->kind == PROMACC_CPU)
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-	return strcmp(a->cgroup, b->cgroup);
+	if (a->kind == PROMACC_CGROUP)
+		return strcmp(a->cgroup, b->cgroup);
+	int c = strcmp(a->cgroup ? a->cgroup : "", b->cgroup ? b->cgroup : "");
+	return c ? c : strcmp(a->comm, b->comm);
 }
 
-/* Processes: the watched ones, the N busiest of the others, and the ones exported when
- * they exited (their final totals are seen once); then every cgroup and CPU. */
+/* Processes: the watched ones, the ones chosen before while they live (a stable
+ * selection), free places to the others with the most task-clock, and the ones exported
+ * when they exited (their final totals are seen once); then every command, cgroup and
+ * CPU. */
 static void choose(struct promacc *a)
 {
-	unsigned nc = 0, no = 0;
+	unsigned nc = 0, no = 0, kept = 0;
 	for (unsigned i = 0; i < a->n; i++) {
 		struct series *s = a->all[i];
-		bool keep = s->kind != PROMACC_PROC || s->watched || (s->exited && s->exported);
+		bool stay = s->kind == PROMACC_PROC && !s->watched && s->exported && !s->exited;
+		bool keep = s->kind != PROMACC_PROC || s->watched || s->exported;
+		if (stay && kept >= a->o.top)
+			keep = false;
+		kept += stay && keep;
 		if (s->exited && s->exported)
 			s->shown_exited = true;
 		if (keep)
@@ -446,9 +544,10 @@ static void choose(struct promacc *a)
 			a->scratch[nc++] = s;
 		s->exported = keep;
 	}
-	if (nc > a->o.top) {
-		qsort(a->scratch, nc, sizeof(*a->scratch), by_busy);
-		nc = a->o.top;
+	unsigned room = a->o.top - kept;
+	if (nc > room) {
+		qsort_r(a->scratch, nc, sizeof(*a->scratch), by_busy, &a->clock);
+		nc = room;
 	}
 	for (unsigned i = 0; i < nc; i++) {
 		a->scratch[i]->exported = true;
@@ -458,7 +557,7 @@ static void choose(struct promacc *a)
 	a->nout = no;
 }
 
-int promacc_update(struct promacc *a, const struct model *m, bool scraped)
+int promacc_set_events(struct promacc *a, const struct model *m)
 {
 	if (!same_events(a, m)) {
 		int err = take_events(a, m);
@@ -467,21 +566,43 @@ int promacc_update(struct promacc *a, const struct model *m, bool scraped)
 	}
 	for (unsigned i = 0; i < a->nev; i++)
 		a->evwhy[i] = m->events[i].status;
+	return 0;
+}
+
+int promacc_update(struct promacc *a, const struct model *m, bool scraped)
+{
+	int err = promacc_set_events(a, m);
+	if (err)
+		return err;
+	a->now = m->time;
 	drop_exited(a, scraped);
 	a->tick++;
-	int clock = model_role(m, ROLE_TASK_CLOCK);
-	int err = 0;
+	a->clock = model_role(m, ROLE_TASK_CLOCK);
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct mrow *r = &m->rows[i];
-		enum promacc_kind k = r->kind == ROW_CGROUP ? PROMACC_CGROUP : PROMACC_PROC;
-		if (r->kind != ROW_PROC && r->kind != ROW_CGROUP)
-			continue;
-		struct series *s = find(a, k, r);
-		if (!s) {
-			err = k == PROMACC_CGROUP && !r->cgroup ? err : -ENOMEM;
+		if (r->kind == ROW_CGROUP) {
+			struct series *s = find(a, PROMACC_CGROUP, r);
+			if (s)
+				add_row(a, s, r, m);
+			else if (r->cgroup)
+				err = -ENOMEM;
 			continue;
 		}
-		add_row(a, s, r, m, clock);
+		if (r->kind != ROW_PROC)
+			continue;
+		struct series *s = find(a, PROMACC_COMM, r);
+		if (s)
+			add_row(a, s, r, m);
+		else
+			err = -ENOMEM;
+		/* Per-pid totals only where they may be exported. */
+		if (!a->o.top && !is_watched(a, r->pid))
+			continue;
+		s = find(a, PROMACC_PROC, r);
+		if (s)
+			add_row(a, s, r, m);
+		else
+			err = -ENOMEM;
 	}
 	for (unsigned i = 0; a->o.per_cpu && i < m->ncpu_rows; i++) {
 		struct series *s = find(a, PROMACC_CPU, &m->cpu_rows[i]);
@@ -489,7 +610,7 @@ int promacc_update(struct promacc *a, const struct model *m, bool scraped)
 			err = -ENOMEM;
 			continue;
 		}
-		add_row(a, s, &m->cpu_rows[i], m, -1);
+		add_row(a, s, &m->cpu_rows[i], m);
 	}
 	/* Cgroups: the model's own cgroup rows (-G), or the process rows summed per cgroup
 	 * and its ancestors, as the screen's and --cgroups' rows. */
@@ -506,14 +627,14 @@ int promacc_update(struct promacc *a, const struct model *m, bool scraped)
 			err = -ENOMEM;
 			continue;
 		}
-		add_row(a, s, &cg[i], m, clock);
+		add_row(a, s, &cg[i], m);
 	}
 	/* A target whose row is gone without an exit mark has ended too. */
 	for (unsigned i = 0; i < a->n; i++)
-		if (a->all[i]->seen != a->tick && !a->all[i]->exited) {
+		if (a->all[i]->seen != a->tick && !a->all[i]->exited &&
+		    a->all[i]->kind != PROMACC_COMM) {
 			a->all[i]->exited = true;
 			a->all[i]->shown_exited = false;
-			a->all[i]->busy = 0;
 		}
 	choose(a);
 	return err;
@@ -527,6 +648,16 @@ unsigned promacc_nevents(const struct promacc *a)
 const char *promacc_event_name(const struct promacc *a, unsigned i)
 {
 	return a->evname[i];
+}
+
+const char *promacc_event_group(const struct promacc *a, unsigned i)
+{
+	return a->evgroup[i];
+}
+
+bool promacc_event_seconds(const struct promacc *a, unsigned i)
+{
+	return a->evsecs[i];
 }
 
 unsigned promacc_event_why(const struct promacc *a, unsigned i)

@@ -1,7 +1,7 @@
 /* Exposition text. Each family's samples are written once into the 0.0.4 text and copied
- * behind the OpenMetrics header: the two formats differ only in their HELP/TYPE lines
- * (OpenMetrics names a counter's family without _total and has an info type) and in the
- * final "# EOF". */
+ * behind the OpenMetrics header: the two formats differ only in their HELP/TYPE/UNIT lines
+ * (OpenMetrics names a counter's family without _total, has an info type and units) and
+ * in the final "# EOF". */
 #include "promtext.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "text.h"
 #include "value.h"
@@ -92,8 +93,14 @@ static int put_double(struct pbuf *b, double v)
 {
 	if (v >= 0 && v < 9007199254740992.0 && v == floor(v))
 		return put_u64(b, (uint64_t)v);
+	/* The shortest text that reads back as v: 0.007, not 0.0070000000000000001. */
 	char tmp[40];
-	int n = snprintf(tmp, sizeof(tmp), "%.17g", v);
+	int n = 0;
+	for (int prec = 6; prec <= 17; prec++) {
+		n = snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
 	return put(b, tmp, (size_t)n);
 }
 
@@ -145,10 +152,42 @@ int promtext_wants_openmetrics(const char *accept)
 	return 1;
 }
 
+/* q of one Accept-Encoding element [p, end): 1 without a q parameter. */
+static double coding_q(const char *p, const char *end)
+{
+	for (const char *q = p; q + 2 <= end; q++)
+		if ((q[0] == 'q' || q[0] == 'Q') && q[1] == '=' && q > p &&
+		    (q[-1] == ';' || q[-1] == ' ' || q[-1] == '\t'))
+			return strtod(q + 2, NULL);
+	return 1;
+}
+
+int promtext_accepts_gzip(const char *ae)
+{
+	double gzip = -1, star = -1;
+	for (const char *p = ae; p && *p;) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		const char *end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		size_t n = strcspn(p, " \t;,");
+		if ((n == 4 && strncasecmp(p, "gzip", 4) == 0) ||
+		    (n == 6 && strncasecmp(p, "x-gzip", 6) == 0))
+			gzip = coding_q(p + n, end);
+		else if (n == 1 && *p == '*')
+			star = coding_q(p + n, end);
+		p = end;
+	}
+	return gzip >= 0 ? gzip > 0 : star > 0;
+}
+
 enum ftype { F_COUNTER, F_GAUGE, F_INFO };
 
-/* HELP and TYPE for both formats; fam is the OpenMetrics family name. */
-static void family(struct ctx *c, const char *fam, enum ftype ty, const char *help)
+/* HELP and TYPE for both formats, and UNIT (NULL: none) for OpenMetrics; fam is the
+ * OpenMetrics family name, which ends in the unit. */
+static void family_u(struct ctx *c, const char *fam, enum ftype ty, const char *unit,
+		     const char *help)
 {
 	static const char *const suffix[] = {"_total", "", "_info"};
 	static const char *const om_type[] = {"counter", "gauge", "info"};
@@ -161,9 +200,17 @@ static void family(struct ctx *c, const char *fam, enum ftype ty, const char *he
 	e |= puts_(om, "# HELP ") | puts_(om, fam) | put(om, " ", 1) | puts_(om, help) |
 	     puts_(om, "\n# TYPE ") | puts_(om, fam) | put(om, " ", 1) | puts_(om, om_type[ty]) |
 	     put(om, "\n", 1);
+	if (unit)
+		e |= puts_(om, "# UNIT ") | puts_(om, fam) | put(om, " ", 1) | puts_(om, unit) |
+		     put(om, "\n", 1);
 	if (e)
 		c->err = -ENOMEM;
 	c->mark = t->len;
+}
+
+static void family(struct ctx *c, const char *fam, enum ftype ty, const char *help)
+{
+	family_u(c, fam, ty, NULL, help);
 }
 
 /* The samples written to the text since family() go to OpenMetrics too. */
@@ -178,32 +225,42 @@ static void family_end(struct ctx *c)
 	c->om->len += n;
 }
 
-static void gauge(struct ctx *c, const char *name, const char *help, double v)
+static void gauge(struct ctx *c, const char *name, const char *unit, const char *help, double v)
 {
-	family(c, name, F_GAUGE, help);
+	family_u(c, name, F_GAUGE, unit, help);
 	if (puts_(c->t, name) | put(c->t, " ", 1) | put_double(c->t, v) | put(c->t, "\n", 1))
 		c->err = -ENOMEM;
 	family_end(c);
 }
 
-static void header_metrics(struct ctx *c, const struct promacc *a, const struct promtext_info *in)
+/* event="NAME" and, for a name that repeats in the set, ,group="KEY" */
+static int event_labels(struct pbuf *b, const struct promacc *a, unsigned i)
+{
+	const char *g = promacc_event_group(a, i);
+	int e = puts_(b, "event=\"") | promtext_label(b, promacc_event_name(a, i)) |
+		put(b, "\"", 1);
+	if (g)
+		e |= puts_(b, ",group=\"") | promtext_label(b, g) | put(b, "\"", 1);
+	return e;
+}
+
+/* The event set: every event with its kind, and the ones that cannot be counted here. */
+static void event_metrics(struct ctx *c, const struct promacc *a)
 {
 	struct pbuf *t = c->t;
-	family(c, "pmutop_build", F_INFO, "pmutop version.");
-	if (puts_(t, "pmutop_build_info{version=\"") | promtext_label(t, in->version) |
-	    puts_(t, "\"} 1\n"))
-		c->err = -ENOMEM;
-	family_end(c);
-	gauge(c, "pmutop_scrape_duration_seconds",
-	      "Seconds the last exposition took to build (at a tick, not at the scrape).",
-	      in->build_seconds);
-	gauge(c, "pmutop_targets", "Processes, cgroups and CPUs whose totals are kept.",
-	      in->targets);
-	gauge(c, "pmutop_tasks", "Tasks (threads) being counted.", in->tasks);
-	gauge(c, "pmutop_open_fds", "Descriptors the counter engine holds.", in->open_fds);
-	unsigned nev = promacc_nevents(a), nbad = 0;
-	for (unsigned i = 0; i < nev; i++)
+	unsigned nev = a ? promacc_nevents(a) : 0, nbad = 0;
+	if (!nev)
+		return;
+	family(c, "pmutop_event", F_INFO,
+	       "An event of the set pmutop counts: its name as -e takes it, the group that "
+	       "tells a repeated name apart, and whether it needs a hardware counter.");
+	for (unsigned i = 0; i < nev; i++) {
 		nbad += promacc_event_why(a, i) != WHY_NONE;
+		if (puts_(t, "pmutop_event_info{") | event_labels(t, a, i) |
+		    puts_(t, promacc_event_seconds(a, i) ? ",unit=\"seconds\"} 1\n" : "} 1\n"))
+			c->err = -ENOMEM;
+	}
+	family_end(c);
 	if (!nbad)
 		return;
 	family(c, "pmutop_event_unavailable", F_INFO,
@@ -212,20 +269,55 @@ static void header_metrics(struct ctx *c, const struct promacc *a, const struct 
 		unsigned why = promacc_event_why(a, i);
 		if (why == WHY_NONE)
 			continue;
-		if (puts_(t, "pmutop_event_unavailable_info{event=\"") |
-		    promtext_label(t, promacc_event_name(a, i)) | puts_(t, "\",reason=\"") |
-		    promtext_label(t, val_why_str((enum val_why)why)) | puts_(t, "\"} 1\n"))
+		if (puts_(t, "pmutop_event_unavailable_info{") | event_labels(t, a, i) |
+		    puts_(t, ",reason=\"") | promtext_label(t, val_why_str((enum val_why)why)) |
+		    puts_(t, "\"} 1\n"))
 			c->err = -ENOMEM;
 	}
 	family_end(c);
 }
 
-/* A target's labels up to the event's value: pid="1",comm="x",event=" */
+static void header_metrics(struct ctx *c, const struct promacc *a, const struct promtext_info *in)
+{
+	struct pbuf *t = c->t;
+	family(c, "pmutop_build", F_INFO, "pmutop's version.");
+	if (puts_(t, "pmutop_build_info{version=\"") | promtext_label(t, in->version) |
+	    puts_(t, "\"} 1\n"))
+		c->err = -ENOMEM;
+	family_end(c);
+	gauge(c, "pmutop_start_time_seconds", "seconds",
+	      "When pmutop started, in seconds since the Unix epoch.", in->start_time);
+	if (in->backend) {
+		family(c, "pmutop_backend", F_INFO,
+		       "How pmutop counts tasks: perf (an event per task) or bpf (per CPU).");
+		if (puts_(t, "pmutop_backend_info{backend=\"") | promtext_label(t, in->backend) |
+		    puts_(t, "\"} 1\n"))
+			c->err = -ENOMEM;
+		family_end(c);
+	}
+	event_metrics(c, a);
+	if (!in->ticked)
+		return;
+	gauge(c, "pmutop_exposition_build_seconds", "seconds",
+	      "Seconds the previous exposition took to build (at a tick, not at the scrape).",
+	      in->build_seconds);
+	gauge(c, "pmutop_targets", NULL,
+	      "Commands, processes, cgroups and CPUs whose totals are kept.", in->targets);
+	gauge(c, "pmutop_tasks", NULL, "Tasks (threads) being counted.", in->tasks);
+	gauge(c, "pmutop_open_fds", NULL, "Descriptors the counter engine holds.", in->open_fds);
+}
+
+/* A target's labels up to the event's: pid="1",comm="x", */
 static int labels(struct pbuf *b, const struct promacc_series *s)
 {
 	b->len = 0;
 	int e = 0;
-	if (s->kind == PROMACC_PROC) {
+	if (s->kind == PROMACC_COMM) {
+		if (s->cgroup)
+			e |= puts_(b, "cgroup=\"") | promtext_label(b, s->cgroup) |
+			     put(b, "\",", 2);
+		e |= puts_(b, "comm=\"") | promtext_label(b, s->comm) | put(b, "\",", 2);
+	} else if (s->kind == PROMACC_PROC) {
 		e |= puts_(b, "pid=\"") | put_u64(b, (uint64_t)s->pid) | puts_(b, "\",comm=\"") |
 		     promtext_label(b, s->comm) | put(b, "\",", 2);
 		if (s->cgroup)
@@ -236,22 +328,39 @@ static int labels(struct pbuf *b, const struct promacc_series *s)
 	} else {
 		e |= puts_(b, "cpu=\"") | put_u64(b, (uint64_t)s->cpu) | put(b, "\",", 2);
 	}
-	return e | puts_(b, "event=\"");
+	return e;
 }
 
-static const char *const kind_name[] = {"process", "cgroup", "cpu"};
+static const char *const kind_name[] = {"command", "process", "cgroup", "cpu"};
+/* What a target of each kind is, for HELP texts. */
+static const char *const kind_help[] = {
+	"the processes of one command name (comm) in one cgroup v2, exited ones included",
+	"a process (pid), summed over its threads",
+	"a cgroup v2: its processes and its descendants' (exited ones included)", "a CPU"};
 
-/* The three counter families of one kind of target. */
+enum fam { FAM_EVENTS, FAM_CLOCK, FAM_ENABLED, FAM_RUNNING };
+
+/* Which events a family holds: clocks in seconds apart from the other counts. */
+static bool family_has(const struct promacc *a, enum fam f, unsigned k)
+{
+	if (f == FAM_EVENTS)
+		return !promacc_event_seconds(a, k);
+	return f != FAM_CLOCK || promacc_event_seconds(a, k);
+}
+
+/* The four counter families of one kind of target (none without an event of theirs). */
 static void targets(struct ctx *c, const struct promacc *a, enum promacc_kind kind,
 		    struct pbuf *lab)
 {
-	static const char *const what[] = {"", "_enabled_seconds", "_running_seconds"};
-	static const char first_help[] = "Events counted since pmutop began counting the target "
-					 "(scaled per interval when multiplexed).";
+	static const char *const what[] = {"_events", "_clock_seconds", "_events_enabled_seconds",
+					   "_events_running_seconds"};
 	static const char *const help[] = {
-		first_help,
-		"Seconds the event's group was enabled (a process: summed over its threads).",
-		"Seconds the event's group was on the PMU (a process: summed over its threads)."};
+		"Events counted since pmutop began counting it (scaled per interval when "
+		"multiplexed), per event; for",
+		"Seconds of task-clock or cpu-clock (event) counted since pmutop began counting "
+		"it; for",
+		"Seconds the event's group was enabled (summed over threads); for",
+		"Seconds the event's group was on the PMU (summed over threads); for"};
 	unsigned n = promacc_count(a), nev = promacc_nevents(a), first = n, last = n;
 	struct promacc_series s;
 	for (unsigned i = 0; i < n; i++) {
@@ -261,26 +370,35 @@ static void targets(struct ctx *c, const struct promacc *a, enum promacc_kind ki
 		if (s.kind == kind)
 			last = i + 1;
 	}
-	if (first == n && kind != PROMACC_PROC)
+	if (first == n)
 		return;
-	for (unsigned w = 0; w < 3; w++) {
-		char fam[64];
-		snprintf(fam, sizeof(fam), "pmutop_%s_events%s", kind_name[kind], what[w]);
-		family(c, fam, F_COUNTER, help[w]);
+	for (enum fam w = FAM_EVENTS; w <= FAM_RUNNING; w++) {
+		unsigned have = 0;
+		for (unsigned k = 0; k < nev; k++)
+			have += family_has(a, w, k);
+		if (!have)
+			continue;
+		char fam[64], hl[256];
+		snprintf(fam, sizeof(fam), "pmutop_%s%s", kind_name[kind], what[w]);
+		snprintf(hl, sizeof(hl), "%s %s.", help[w], kind_help[kind]);
+		family_u(c, fam, F_COUNTER, w == FAM_EVENTS ? NULL : "seconds", hl);
 		for (unsigned i = first; i < last; i++) {
 			promacc_get(a, i, &s);
 			if (labels(lab, &s))
 				c->err = -ENOMEM;
 			for (unsigned k = 0; k < nev; k++) {
-				if (!s.counted[k])
+				if (!s.counted[k] || !family_has(a, w, k))
 					continue;
 				struct pbuf *t = c->t;
 				int e = puts_(t, fam) | puts_(t, "_total{") |
-					put(t, lab->p, lab->len) |
-					promtext_label(t, promacc_event_name(a, k)) |
-					put(t, "\"} ", 3);
-				e |= w == 0 ? put_double(t, s.val[k])
-					    : put_ns(t, w == 1 ? s.ena[k] : s.run[k]);
+					put(t, lab->p, lab->len) | event_labels(t, a, k) |
+					put(t, "} ", 2);
+				if (w == FAM_EVENTS)
+					e |= put_double(t, s.val[k]);
+				else if (w == FAM_CLOCK)
+					e |= put_double(t, s.val[k] / 1e9);
+				else
+					e |= put_ns(t, w == FAM_ENABLED ? s.ena[k] : s.run[k]);
 				if (e | put(t, "\n", 1))
 					c->err = -ENOMEM;
 			}
@@ -310,8 +428,8 @@ static void metrics(struct ctx *c, const struct promacc *a, enum promacc_kind ki
 			any = true;
 			if (labels(lab, &s))
 				c->err = -ENOMEM;
-			/* The target's labels without the event one. */
-			size_t len = lab->len - strlen(",event=\"");
+			/* The target's labels without their trailing comma. */
+			size_t len = lab->len - 1;
 			struct pbuf *t = c->t;
 			if (puts_(t, fam) | put(t, "{", 1) | put(t, lab->p, len) | put(t, "} ", 2) |
 			    put_double(t, s.mval[k]) | put(t, "\n", 1))
@@ -327,12 +445,10 @@ int promtext_render(const struct promacc *a, const struct promtext_info *in, str
 	struct ctx c = {.t = &o->text, .om = &o->om};
 	o->text.len = o->om.len = 0;
 	header_metrics(&c, a, in);
-	targets(&c, a, PROMACC_PROC, &o->scratch);
-	targets(&c, a, PROMACC_CGROUP, &o->scratch);
-	targets(&c, a, PROMACC_CPU, &o->scratch);
-	metrics(&c, a, PROMACC_PROC, &o->scratch);
-	metrics(&c, a, PROMACC_CGROUP, &o->scratch);
-	metrics(&c, a, PROMACC_CPU, &o->scratch);
+	for (enum promacc_kind k = PROMACC_COMM; a && k <= PROMACC_CPU; k++)
+		targets(&c, a, k, &o->scratch);
+	for (enum promacc_kind k = PROMACC_PROC; a && k <= PROMACC_CPU; k++)
+		metrics(&c, a, k, &o->scratch);
 	if (puts_(&o->om, "# EOF\n"))
 		c.err = -ENOMEM;
 	return c.err;

@@ -80,13 +80,14 @@ TREE=$!
 start -u nobody
 expect "^ +[0-9]+ .* sh *\$" "the shell"
 keys t
-expect "^ +[0-9]+ .*   sleep *\$" "t: its sleeps indented under it"
+expect "^ +[0-9]+ .*├─ sleep *\$" "t: its sleeps under it: the first on ├─"
+expect "^ +[0-9]+ .*└─ sleep *\$" "t: the last on └─"
 keys / s h Enter Home
 keys -
 expect "\\[\\+\\] sh" "-: folded into its row"
-expect_not "   sleep *\$" "the sleeps are inside it"
+expect_not "─ sleep *\$" "the sleeps are inside it"
 keys + Escape
-expect "^ +[0-9]+ .*   sleep" "+: unfolded"
+expect "^ +[0-9]+ .*└─ sleep" "+: unfolded"
 keys q
 expect 'EXIT=0' "q leaves"
 pkill -f "^sleep 13[89].$$" 2>/dev/null

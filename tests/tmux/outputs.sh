@@ -35,7 +35,7 @@ n=0
 served=no
 while [ -n "$port" ] && [ "$n" -lt "$(limit 0)" ]; do
 	if curl -s "http://127.0.0.1:$port/metrics" >"$MET" &&
-		grep -q '^pmutop_process_events_total{' "$MET"; then
+		grep -q '^pmutop_command_events_total{' "$MET"; then
 		served=yes
 		break
 	fi

@@ -2,7 +2,9 @@
 # A recording on the screen: pmutop -r FILE shows REPLAY with the recorded time and the
 # tick's place; t steps forward, T back, b jumps to a time typed (past the last tick it
 # says so and stays); the header's time moves with the ticks; e says the events are the
-# recorded ones; q leaves. A damaged tick is stepped over, with a line saying so.
+# recorded ones; q leaves. A damaged tick is stepped over, with a line saying so. The
+# key bar is the replay's (t, T, b; no Kill, no Delay, nor in help), d and k say why
+# not without a dialog, and t and T step inside a detail view too.
 # Usage: replay.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: replay.sh PMUTOP [TMUX]}
@@ -51,6 +53,27 @@ keys e
 keys : c y c l e s Enter
 expect 'recorded events only' "events cannot be added to a replay"
 keys Escape Escape
+expect "tStep TBack bJump" "the key bar: the replay's keys"
+expect_not "F9Kill|dDelay" "the key bar: no Kill, no Delay"
+keys d
+expect "a replay keeps the recorded intervals" "d: why not, no prompt"
+expect_not "Interval \\(" "d: no interval prompt"
+keys k
+expect "a replay sends no signals" "k: why not, no menu"
+expect_not "SIGTERM" "k: no signal menu"
+keys h
+expect "this help" "h: the help"
+expect_not "send a signal to the selected process" "help: no k in a replay"
+keys Escape
+keys Home Enter
+expect "EscBack" "Enter: a detail view"
+expect "tStep TBack" "the detail view's key bar: t and T"
+keys T
+expect_not "unknown key here" "T in the detail view is known"
+keys Escape
+expect 'REPLAY [0-9-]+ [0-9:]+ \(3/5\)' "T in the detail view: one tick back"
+keys Enter t Escape
+expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "t in the detail view: one tick forward"
 keys K
 expect 'not for a recording' "K (kernel mode) is the source's: a recording refuses it in one line"
 keys q
