@@ -142,12 +142,136 @@ static void test_fold_sums_instances(void **state)
 	pmu_set_free(p);
 }
 
+/* Each group's core type: its PMU's, the copies' their own, software none. */
+static void test_group_cores(void **state)
+{
+	(void)state;
+	struct pmu_set *p = fixture("fixtures/sysfs-hybrid");
+	struct evset s;
+	struct evspec_err err;
+	assert_int_equal(evset_parse(&s,
+				     "{cpu_core/topdown-retiring/,cpu_core/cpu-cycles/},"
+				     "{cycles,instructions},task-clock,cpu_atom/cpu-cycles/",
+				     p, &err),
+			 0);
+	assert_non_null(s.core);
+	int td = find(&s, "cpu_core/topdown-retiring/");
+	int core = find(&s, "cycles[cpu_core]"), atom = find(&s, "cycles[cpu_atom]");
+	int tc = find(&s, "task-clock"), ac = find(&s, "cpu_atom/cpu-cycles/");
+	assert_true(td >= 0 && core >= 0 && atom >= 0 && tc >= 0 && ac >= 0);
+	int kc = s.core[s.events[td].group];
+	assert_true(kc >= 0);
+	assert_int_equal(s.core[s.events[core].group], kc);
+	assert_true(s.core[s.events[atom].group] >= 0);
+	assert_int_not_equal(s.core[s.events[atom].group], kc);
+	assert_int_equal(s.core[s.events[ac].group], s.core[s.events[atom].group]);
+	assert_int_equal(s.core[s.events[tc].group], -1);
+	evset_free(&s);
+	pmu_set_free(p);
+
+	/* One core PMU: no residency to account for. */
+	struct pmu_set *x = fixture("fixtures/sysfs-x86");
+	assert_int_equal(evset_default(&s, x, &err), 0);
+	assert_null(s.core);
+	evset_free(&s);
+	pmu_set_free(x);
+}
+
+/* The value of event ev scaled by its group's time on its kind of core. */
+static struct val scaled(const struct evset *s, const struct val_delta *d, const uint8_t *why,
+			 int ev)
+{
+	uint64_t ena[16];
+	hybrid_residency(s->groups, s->core, s->specs.n, d, why, ena);
+	struct val_delta x = d[ev];
+	x.ena = ena[s->events[ev].group];
+	return val_scale(x);
+}
+
+/* A task on a hybrid CPU 1000 ns: 430 on big cores, 570 on small ones. A cpu_core group
+ * runs 43% of the time it is enabled: residency, not multiplexing, so it is exact. */
+static void test_residency_is_not_multiplexing(void **state)
+{
+	(void)state;
+	struct pmu_set *p = fixture("fixtures/sysfs-hybrid");
+	struct evset s;
+	struct evspec_err err;
+	assert_int_equal(evset_parse(&s,
+				     "{cpu_core/topdown-retiring/,cpu_core/cpu-cycles/},"
+				     "{cycles,instructions},task-clock",
+				     p, &err),
+			 0);
+	int td = find(&s, "cpu_core/topdown-retiring/"), tcyc = find(&s, "cpu_core/cpu-cycles/");
+	int core = find(&s, "cycles[cpu_core]"), atom = find(&s, "cycles[cpu_atom]");
+	int ci = find(&s, "instructions[cpu_core]"), ai = find(&s, "instructions[cpu_atom]");
+	int tc = find(&s, "task-clock");
+	assert_true(td >= 0 && tcyc >= 0 && core >= 0 && atom >= 0 && ci >= 0 && ai >= 0 &&
+		    tc >= 0);
+	struct val_delta d[16];
+	uint8_t why[16];
+	assert_true(s.nevents <= 16);
+	memset(d, 0, sizeof(d));
+	memset(why, WHY_NONE, sizeof(why));
+	d[td] = d[tcyc] = (struct val_delta){.ena = 1000, .run = 430, .val = 4300};
+	d[core] = d[ci] = (struct val_delta){.ena = 1000, .run = 430, .val = 2150};
+	d[atom] = d[ai] = (struct val_delta){.ena = 1000, .run = 570, .val = 1140};
+	d[tc] = (struct val_delta){.ena = 1000, .run = 1000, .val = 1000};
+
+	struct val v = scaled(&s, d, why, td);
+	assert_int_equal(v.state, VAL_EXACT);
+	assert_true(v.v == 4300);
+	assert_int_equal(scaled(&s, d, why, core).state, VAL_EXACT);
+	v = scaled(&s, d, why, atom);
+	assert_int_equal(v.state, VAL_EXACT);
+	assert_true(v.v == 1140);
+	/* Software events run whenever the task does: left alone. */
+	assert_int_equal(scaled(&s, d, why, tc).state, VAL_EXACT);
+	/* As any group's time would be: 43% of it, extrapolated. */
+	assert_int_equal(val_scale(d[td]).state, VAL_SCALED);
+
+	/* Multiplexed on the big cores as well: half of its 430 ns there, scaled by 2. */
+	d[td] = d[tcyc] = (struct val_delta){.ena = 1000, .run = 215, .val = 2150};
+	v = scaled(&s, d, why, td);
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_int_equal(v.run_pm, 500);
+	assert_true(v.v == 4300);
+
+	/* Nothing counted on the small cores: the time there is unknown, and the group is
+	 * scaled by all of the task's time, as before. */
+	why[atom] = why[ai] = WHY_UNSUPPORTED;
+	d[td] = d[tcyc] = (struct val_delta){.ena = 1000, .run = 430, .val = 4300};
+	v = scaled(&s, d, why, td);
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_int_equal(v.run_pm, 430);
+
+	/* All of it on the small cores: nothing to count on the big ones, an exact 0. */
+	why[atom] = why[ai] = WHY_NONE;
+	d[atom] = d[ai] = (struct val_delta){.ena = 1000, .run = 1000, .val = 2000};
+	d[td] = d[tcyc] = d[core] = d[ci] = (struct val_delta){.ena = 1000, .run = 0, .val = 0};
+	v = scaled(&s, d, why, td);
+	assert_int_equal(v.state, VAL_EXACT);
+	assert_true(v.v == 0);
+
+	/* The small cores' group multiplexed (ran 400 of 570 ns): the big cores' time
+	 * is known no better than 600, and a group that ran 430 of it is scaled. */
+	d[atom] = d[ai] = (struct val_delta){.ena = 1000, .run = 400, .val = 800};
+	d[td] = d[tcyc] = (struct val_delta){.ena = 1000, .run = 430, .val = 4300};
+	d[core] = d[ci] = (struct val_delta){.ena = 1000, .run = 430, .val = 2150};
+	v = scaled(&s, d, why, td);
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_int_equal(v.run_pm, 717);
+	evset_free(&s);
+	pmu_set_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_set_is_copied_per_core_pmu),
 		cmocka_unit_test(test_explicit_pmu_and_single_core_pmu_are_left_alone),
 		cmocka_unit_test(test_fold_sums_instances),
+		cmocka_unit_test(test_group_cores),
+		cmocka_unit_test(test_residency_is_not_multiplexing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "columns.h"
+#include "hybrid.h"
 #include "metricbind.h"
+#include "pmu.h"
 #include "promacc.h"
 #include "promtext.h"
 
@@ -279,6 +281,150 @@ static void test_zen4_rows(void **state)
 	metric_bind_free(b);
 }
 
+/* Sapphire Rapids level 2 (spr-metrics.json's TopdownL2): the PERF_METRICS level-2
+ * fractions, and their siblings as what is left of their level-1 parents. */
+static void test_sapphire_rapids_level2(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
+	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 4);
+	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN2), 8);
+	const double slots = 1000000, fe = 250000, bad = 100000, ret = 400000, be = 250000,
+		     drop = 20000, heavy = 150000, brmis = 70000, flat = 120000, mem = 100000;
+	const struct feed f[] = {
+		{"slots", slots},
+		{"topdown-fe-bound", fe},
+		{"topdown-bad-spec", bad},
+		{"topdown-retiring", ret},
+		{"topdown-be-bound", be},
+		{"INT_MISC.UOP_DROPPING", drop},
+		{"topdown-heavy-ops", heavy},
+		{"topdown-br-mispredict", brmis},
+		{"topdown-fetch-lat", flat},
+		{"topdown-mem-bound", mem},
+		{NULL, 0},
+	};
+	struct hand h;
+	hand_init(&h, b);
+	hand_group(&h, sw_feed, "");
+	hand_group(&h, f, ":W");
+	const double sum = fe + bad + ret + be;
+	const double t_fe = fe / sum - drop / slots, t_lat = flat / sum - drop / slots;
+	const struct mrow *rows[] = {&h.proc, &h.cpu};
+	for (unsigned i = 0; i < 2; i++) {
+		expect(&h, rows[i], "tma_heavy_operations", 100 * heavy / sum);
+		expect(&h, rows[i], "tma_light_operations", 100 * fmax(0, ret / sum - heavy / sum));
+		expect(&h, rows[i], "tma_branch_mispredicts", 100 * brmis / sum);
+		expect(&h, rows[i], "tma_machine_clears", 100 * fmax(0, bad / sum - brmis / sum));
+		expect(&h, rows[i], "tma_fetch_latency", 100 * t_lat);
+		expect(&h, rows[i], "tma_fetch_bandwidth", 100 * fmax(0, t_fe - t_lat));
+		expect(&h, rows[i], "tma_memory_bound", 100 * mem / sum);
+		expect(&h, rows[i], "tma_core_bound", 100 * fmax(0, be / sum - mem / sum));
+	}
+	/* Each level-1 share is the sum of its two children here (no max() cut in). */
+	const char *const pairs[][3] = {
+		{"tma_retiring", "tma_heavy_operations", "tma_light_operations"},
+		{"tma_bad_speculation", "tma_branch_mispredicts", "tma_machine_clears"},
+		{"tma_frontend_bound", "tma_fetch_latency", "tma_fetch_bandwidth"},
+		{"tma_backend_bound", "tma_memory_bound", "tma_core_bound"},
+	};
+	for (unsigned i = 0; i < 4; i++) {
+		double v[3];
+		for (unsigned j = 0; j < 3; j++)
+			v[j] = metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, pairs[i][j]),
+						 NULL)
+				       .v;
+		assert_true(fabs(v[0] - v[1] - v[2]) < 1e-9);
+	}
+	/* Children larger than their parent: the remainder is 0, never negative. */
+	h.v[h.gr[1].first + 6].v = 500000; /* topdown-heavy-ops > topdown-retiring */
+	expect(&h, &h.proc, "tma_light_operations", 0);
+	/* Without the level-2 events on this CPU (Ice Lake's PERF_METRICS has none): n/a. */
+	hand_init(&h, b);
+	hand_group(&h, spr_feed, ":W");
+	assert_int_equal(
+		metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, "tma_memory_bound"), NULL)
+			.state,
+		VAL_NA);
+	metric_bind_free(b);
+}
+
+/* Sapphire Rapids' levels 1 and 2 read one slots-led group, as perf stat reads them:
+ * groups of their own would take turns on the one PERF_METRICS register. */
+static void test_spr_one_group(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
+	char sys[256], spec[2048];
+	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/spr"));
+	struct pmu_set *p = pmu_set_new(sys, false);
+	assert_non_null(p);
+	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
+	/* INT_MISC.UOP_DROPPING needs libpfm4, not loaded here: the frontend and fetch shares
+	 * add nothing (n/a), the other ten share one group. */
+	unsigned groups = 0;
+	for (const char *c = spec; *c; c++)
+		groups += *c == '{';
+	if (groups != 1)
+		fail_msg("%u groups: %s", groups, spec);
+	assert_true(strncmp(spec, "{slots,", 7) == 0);
+	static const char *const ev[] = {"fe-bound",  "bad-spec",      "retiring", "be-bound",
+					 "heavy-ops", "br-mispredict", "mem-bound"};
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "topdown-%s", ev[i]);
+		assert_non_null(strstr(spec, name));
+	}
+	pmu_set_free(p);
+	metric_bind_free(b);
+}
+
+/* Zen 4's PipelineL2 (amdzen4/pipeline.json) over its level 1. */
+static void test_zen4_level2(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/zen4", "PipelineL1,PipelineL2");
+	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 5);
+	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN2), 8);
+	const double cyc = 1000, fe = 1200, be = 1800, smt = 600, ret = 1500, disp = 2400,
+		     fe6 = 150, brn = 30, resync = 10, ld = 700, nc = 1000, ucode = 300;
+	const struct feed f[] = {
+		{"ls_not_halted_cyc", cyc},
+		{"de_no_dispatch_per_slot.no_ops_from_frontend", fe},
+		{"de_no_dispatch_per_slot.backend_stalls", be},
+		{"de_no_dispatch_per_slot.smt_contention", smt},
+		{"ex_ret_ops", ret},
+		{"de_src_op_disp.all", disp},
+		{"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/", fe6},
+		{"ex_ret_brn_misp", brn},
+		{"resyncs_or_nc_redirects", resync},
+		{"ex_no_retire.load_not_complete", ld},
+		{"ex_no_retire.not_complete", nc},
+		{"ex_ret_ucode_ops", ucode},
+		{NULL, 0},
+	};
+	struct hand h;
+	hand_init(&h, b);
+	hand_group(&h, f, ":W");
+	const double slots = 6 * cyc, badspec = (disp - ret) / slots;
+	expect(&h, &h.proc, "frontend_bound_latency", 100 * 6 * fe6 / slots);
+	expect(&h, &h.proc, "frontend_bound_bandwidth", 100 * (fe - 6 * fe6) / slots);
+	expect(&h, &h.proc, "bad_speculation_mispredicts", 100 * badspec * brn / (brn + resync));
+	expect(&h, &h.proc, "bad_speculation_pipeline_restarts",
+	       100 * badspec * resync / (brn + resync));
+	expect(&h, &h.proc, "backend_bound_memory", 100 * be / slots * ld / nc);
+	expect(&h, &h.proc, "backend_bound_cpu", 100 * be / slots * (1 - ld / nc));
+	expect(&h, &h.proc, "retiring_fastpath", 100 * ret / slots * (1 - ucode / ret));
+	expect(&h, &h.proc, "retiring_microcode", 100 * ret / slots * ucode / ret);
+	expect(&h, &h.cpu, "backend_bound_memory", 100 * be / slots * ld / nc);
+	/* No load that did not complete: d_ratio over 0 is a gap, never 0%. */
+	h.v[h.gr[0].first + 10].v = 0; /* ex_no_retire.not_complete */
+	struct val v = metric_bind_value(b, &h.m, &h.proc,
+					 (unsigned)find(b, "backend_bound_memory"), NULL);
+	assert_int_equal(v.state, VAL_EMPTY);
+	metric_bind_free(b);
+}
+
 /* Alder Lake: cpu_core's and cpu_atom's shares, each from its own PMU's groups, told
  * apart by name. */
 static void test_alder_lake_rows(void **state)
@@ -348,6 +494,69 @@ static void test_alder_lake_rows(void **state)
 	/* A thread that did not run: no share, never 0%. */
 	h.g[h.ev[ic].group].run = h.g[h.ev[ia].group].run = 0;
 	assert_int_equal(column_value(&p[0].cols[c], &h.m, &h.proc).state, VAL_EMPTY);
+	metric_bind_free(b);
+}
+
+/* A task on Alder Lake that spent 57% of its time on small cores: its cpu_core group ran
+ * 43% of the time it was enabled. That is residency, not multiplexing (perf's
+ * intel-hybrid.txt): scaled by the task's time on big cores (hybrid_residency, as the
+ * engine's task rows are), the shares read exact. */
+static void test_alder_lake_residency(void **state)
+{
+	(void)state;
+	struct metric_bind *b = load("fixtures/metrics/adl", NULL);
+	static const struct feed core[] = {
+		{"cpu_core/slots/", 600000},
+		{"cpu_core/topdown-fe-bound/", 90000},
+		{"cpu_core/topdown-bad-spec/", 60000},
+		{"cpu_core/topdown-retiring/", 300000},
+		{"cpu_core/topdown-be-bound/", 150000},
+		{"cpu_core/INT_MISC.UOP_DROPPING/", 6000},
+		{NULL, 0},
+	};
+	static const struct feed atom[] = {
+		{"cpu_atom/TOPDOWN_RETIRING.ALL/", 1000},
+		{"cpu_atom/TOPDOWN_FE_BOUND.ALL/", 1500},
+		{"cpu_atom/TOPDOWN_BE_BOUND.ALL/", 2000},
+		{"cpu_atom/TOPDOWN_BAD_SPECULATION.ALL/", 500},
+		{"cpu_atom/CPU_CLK_UNHALTED.CORE/", 1000},
+		{NULL, 0},
+	};
+	struct hand h;
+	hand_init(&h, b);
+	hand_group(&h, core, ":W");
+	hand_group(&h, atom, ":W");
+	const int kind[] = {0, 1}; /* cpu_core, cpu_atom */
+	const uint64_t run[] = {430000, 570000};
+	struct val_delta d[MAXEV];
+	uint8_t why[MAXEV];
+	uint64_t ena[8];
+	memset(why, WHY_NONE, sizeof(why));
+	for (unsigned e = 0; e < h.m.nevents; e++)
+		d[e] = (struct val_delta){
+			.ena = 1000000, .run = run[h.ev[e].group], .val = (uint64_t)h.v[e].v};
+	hybrid_residency(h.gr, kind, h.m.ngroups, d, why, ena);
+	assert_true(ena[0] == 430000 && ena[1] == 570000);
+	for (unsigned e = 0; e < h.m.nevents; e++)
+		h.v[e] = val_scale((struct val_delta){ena[h.ev[e].group], d[e].run, d[e].val});
+	for (unsigned g = 0; g < h.m.ngroups; g++)
+		h.g[g] = (struct val_delta){.ena = ena[g], .run = run[g]};
+	double sum = 300000.0 + 60000 + 90000 + 150000;
+	expect(&h, &h.proc, "tma_frontend_bound", 100 * (90000 / sum - 6000.0 / 600000));
+	expect(&h, &h.proc, "tma_backend_bound", 100 * 150000 / sum);
+	expect(&h, &h.proc, "tma_bad_speculation", 100 * 60000 / sum);
+	expect(&h, &h.proc, "tma_retiring", 100 * 300000 / sum);
+	expect(&h, &h.proc, "tma_retiring.cpu_atom", 100 * 1000.0 / 5000);
+	expect(&h, &h.proc, "tma_backend_bound.cpu_atom", 100 * 2000.0 / 5000);
+
+	/* Scaled by all of the task's time, as a multiplexed group is: the same shares, but
+	 * marked scaled at 43%, which is what the engine did before it knew residency. */
+	for (unsigned e = 0; e < h.m.nevents; e++)
+		h.v[e] = val_scale(d[e]);
+	struct val v = metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, "tma_retiring"), NULL);
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_int_equal(v.run_pm, 430);
+	assert_true(fabs(v.v - 100 * 300000 / sum) < 1e-9);
 	metric_bind_free(b);
 }
 
@@ -544,7 +753,11 @@ int main(void)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_skylake_per_core),
 		cmocka_unit_test(test_zen4_rows),
+		cmocka_unit_test(test_sapphire_rapids_level2),
+		cmocka_unit_test(test_spr_one_group),
+		cmocka_unit_test(test_zen4_level2),
 		cmocka_unit_test(test_alder_lake_rows),
+		cmocka_unit_test(test_alder_lake_residency),
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test(test_bad_list),
 		cmocka_unit_test(test_exporter),

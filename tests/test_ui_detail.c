@@ -6,6 +6,7 @@
 
 #include "curs.h"
 #include "history.h"
+#include "metricbind.h"
 #include "testutil.h"
 #include "test_ui_fake.h"
 
@@ -187,6 +188,54 @@ static void test_detail_run(void **state)
 	assert_true(fake_find(s, "cgroup -") >= 0);
 }
 
+static struct metric_bind *level2_metrics(const char *list)
+{
+	char sys[256], json[256], err[300];
+	struct metric_bind *b = NULL;
+	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/a57"));
+	snprintf(json, sizeof(json), "%s", testutil_path("fixtures/metrics/json/level2-test.json"));
+	if (metric_bind_load(sys, NULL, json, list, &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	return b;
+}
+
+/* Level 2 in the detail view: each chosen metric of the row, a gap with its reason; and
+ * when none is chosen, how to choose it. */
+static void test_detail_level2(void **state)
+{
+	struct fixture *fx = *state;
+	struct metric_bind *b = level2_metrics("TopdownL2");
+	fx->f.m.metrics = b;
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN, '\n'};
+	fake_keys(U(state), keys, 5);
+	for (int i = 0; i < 40; i++)
+		fake_key(U(state), KEY_DOWN);
+	char line[1024];
+	const char *s = screen(state);
+	assert_true(fake_find(s, "Top-down level 2") >= 0);
+	/* alpha: 10 context switches, 1000 page faults. */
+	assert_non_null(strstr(row_of(s, "sw_l2_switch_share", line, sizeof(line)), " 1.0%  "));
+	assert_non_null(strstr(row_of(s, "sw_l2_gap", line, sizeof(line)), "-  division by zero"));
+	assert_int_equal(fake_find(s, "sw_other"), -1);
+	fake_key(U(state), 27);
+	metric_bind_free(b);
+
+	b = level2_metrics("SwOther");
+	fx->f.m.metrics = b;
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	fake_keys(U(state), keys, 5);
+	for (int i = 0; i < 40; i++)
+		fake_key(U(state), KEY_DOWN);
+	s = screen(state);
+	assert_true(fake_find(s, "Top-down level 2: not counted (-M TopdownL1,TopdownL2") >= 0);
+	assert_int_equal(fake_find(s, "sw_l2_switch_share"), -1);
+	fake_key(U(state), 27);
+	fx->f.m.metrics = NULL;
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	metric_bind_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +244,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_detail_view, setup_utf8, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_tiny, setup_tiny, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_run, setup_run, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_level2, setup_utf8, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

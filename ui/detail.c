@@ -10,6 +10,7 @@
 #include "chart.h"
 #include "colors.h"
 #include "history.h"
+#include "metricbind.h"
 #include "paint.h"
 #include "table.h"
 #include "text.h"
@@ -246,6 +247,45 @@ static void chart_block(const struct detail_chart *k, int i, int ch, struct page
 	text_line(p, colors_attr(CLR_MISSING), "%s", k->events);
 }
 
+/* Top-down level 2 of the row (docs/TOPDOWN.md): each chosen metric's last value, or
+ * its gap and why; one line on how to choose it when the CPU has it and none is. */
+static void level2(const struct model *m, const struct mrow *r, struct page *p)
+{
+	struct metric_bind *b = m ? m->metrics : NULL;
+	if (!r || !metric_bind_has_role(b, MROLE_TOPDOWN2))
+		return;
+	attr_t label = colors_attr(CLR_LABEL) | A_BOLD;
+	if (!metric_bind_count_role(b, MROLE_TOPDOWN2)) {
+		text_line(p, colors_attr(CLR_MISSING),
+			  "Top-down level 2: not counted (-M TopdownL1,TopdownL2 counts it)");
+		return;
+	}
+	text_line(p, label, "Top-down level 2");
+	for (unsigned k = 0; k < metric_bind_count(b); k++) {
+		if (metric_bind_role(b, k) != MROLE_TOPDOWN2)
+			continue;
+		const char *why = NULL;
+		struct val v = metric_bind_value(b, m, r, k, &why);
+		const struct metric_def *d = metric_bind_def(b, k);
+		char name[64], desc[160], cell[48];
+		text_sanitize(metric_bind_name(b, k), name, sizeof(name), colors_utf8());
+		text_sanitize(d->desc ? d->desc : "", desc, sizeof(desc), colors_utf8());
+		if (!val_has_number(v)) {
+			const char *w = why && *why ? why : val_why_str((enum val_why)v.why);
+			text_line(p, colors_attr(CLR_MISSING), "  %-34s %8s  %s", name,
+				  val_mark(v) ? val_mark(v) : "n/a", *w ? w : desc);
+			continue;
+		}
+		char sfx[2] = {val_suffix(v), 0};
+		if (metric_bind_is_pct(b, k))
+			snprintf(cell, sizeof(cell), "%.1f%%%s", v.v, sfx);
+		else
+			snprintf(cell, sizeof(cell), "%.3f%s", v.v, sfx);
+		text_line(p, colors_attr(sfx[0] ? CLR_SCALED : CLR_VALUE), "  %-34s %8s  %s", name,
+			  cell, desc);
+	}
+}
+
 /* A process's threads, each with its CPU% and that trend. */
 static void threads(const struct model *m, const struct history *hist, const struct mrow *r,
 		    struct page *p)
@@ -312,6 +352,8 @@ void detail_draw(struct detail *d, const struct model *m, const struct mrow *sum
 			  "no interval yet: charts follow the next one");
 	for (int i = 0; i < NSHOWN && charts; i++)
 		chart_block(&d->charts[i], i, ch, &p);
+	if (r)
+		level2(m, r, &p);
 	if (!d->subtree)
 		threads(m, hist, r, &p);
 	d->lines = p.at;

@@ -198,6 +198,8 @@ int evset_build(struct evset *s, const char *base, const char *user, const struc
 		ret = hybrid_expand(&s->specs, pmus, &is_user, &copy_of, &copy_no);
 	if (!ret)
 		ret = build(s, copy_of, copy_no);
+	if (!ret)
+		ret = hybrid_group_cores(&s->specs, pmus, &s->core);
 	for (unsigned g = 0; !ret && g < s->specs.n; g++) {
 		s->groups[g].user = is_user[g];
 		s->user = s->user || is_user[g];
@@ -270,6 +272,8 @@ void evset_free(struct evset *s)
 	free(s->preset);
 	free(s->keys);
 	free(s->lnames);
+	free(s->core);
+	s->core = NULL;
 	s->keys = NULL;
 	s->lnames = NULL;
 	s->events = NULL;

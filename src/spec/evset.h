@@ -19,7 +19,9 @@ struct evset {
 	uint8_t (*preset)[EVGROUP_MAX]; /* per group and member: status known in advance */
 	char (*keys)[EV_NAME_MAX + 8];	/* per event: its unique key */
 	char (*lnames)[EV_NAME_MAX];	/* names of the logical (hybrid sum) events */
-	bool user;			/* chosen with -e */
+	int *core; /* per group: its core PMU on a hybrid CPU (hybrid_group_cores), or
+			 NULL on a CPU with one core PMU */
+	bool user; /* chosen with -e */
 };
 
 /* The default set: a software group (task-clock, context switches, migrations, page

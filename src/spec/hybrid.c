@@ -121,3 +121,76 @@ void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, u
 		why[i] = any ? WHY_NONE : w;
 	}
 }
+
+/* The core PMU one member counts on: its index in types, -1 any (or none: software). */
+static int member_core(const struct evdesc *d, const int *types, unsigned ncore)
+{
+	if (d->software)
+		return -1;
+	uint64_t t = d->attr.type;
+	if (d->attr.type == PERF_TYPE_HARDWARE || d->attr.type == PERF_TYPE_HW_CACHE)
+		t = d->attr.config >> 32;
+	for (unsigned k = 0; k < ncore; k++)
+		if (t == (uint64_t)types[k])
+			return (int)k;
+	return -1;
+}
+
+int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pmus, int **out)
+{
+	int types[HYBRID_MAX];
+	const char *names[HYBRID_MAX];
+	unsigned ncore = core_pmus(pmus, types, names);
+	*out = NULL;
+	if (ncore < 2)
+		return 0;
+	int *core = calloc(specs->n + 1, sizeof(*core));
+	if (!core)
+		return -ENOMEM;
+	for (unsigned g = 0; g < specs->n; g++) {
+		int k = -2; /* no hardware member yet */
+		for (unsigned m = 0; m < specs->g[g].n; m++) {
+			if (specs->g[g].ev[m].software)
+				continue;
+			int c = member_core(&specs->g[g].ev[m], types, ncore);
+			k = k == -2 || k == c ? c : -1;
+		}
+		core[g] = k < 0 ? -1 : k;
+	}
+	*out = core;
+	return 0;
+}
+
+void hybrid_residency(const struct mgroup *groups, const int *core, unsigned ngroups,
+		      const struct val_delta *d, const uint8_t *why, uint64_t *ena)
+{
+	uint64_t maxrun[HYBRID_MAX] = {0};
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned g = 0; g < ngroups; g++) {
+			const struct val_delta *gd = NULL;
+			for (unsigned m = 0; m < groups[g].n && !gd; m++)
+				if (why[groups[g].first + m] == WHY_NONE)
+					gd = &d[groups[g].first + m];
+			int k = core[g];
+			if (!gd) {
+				ena[g] = 0;
+				continue;
+			}
+			if (pass == 0) {
+				if (k >= 0 && k < HYBRID_MAX && gd->run > maxrun[k])
+					maxrun[k] = gd->run;
+				continue;
+			}
+			ena[g] = gd->ena;
+			if (k < 0 || k >= HYBRID_MAX)
+				continue;
+			uint64_t elsewhere = 0;
+			for (int j = 0; j < HYBRID_MAX; j++)
+				elsewhere += j != k ? maxrun[j] : 0;
+			uint64_t here = gd->ena > elsewhere ? gd->ena - elsewhere : 0;
+			if (here < maxrun[k])
+				here = maxrun[k];
+			ena[g] = here < gd->ena ? here : gd->ena;
+		}
+	}
+}

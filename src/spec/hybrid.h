@@ -29,4 +29,22 @@ int hybrid_expand(struct evspec_list *specs, const struct pmu_set *pmus, bool **
  * core), enabled time is the task's. A logical event counts when any instance does. */
 void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why);
 
+/* The core PMU each group of specs counts on when pmus has more than one: its index
+ * among them, or -1 for a group that may count on any CPU (software events only, or
+ * generic events not yet given a PMU), in *out (NULL when pmus has one core PMU).
+ * Returns 0 or -ENOMEM. */
+int hybrid_group_cores(const struct evspec_list *specs, const struct pmu_set *pmus, int **out);
+
+/* Each group's enabled time to scale by, from one task's (or one sum of tasks')
+ * deltas: a group of one core type is enabled whenever the task runs but can count only
+ * while it is on that type of core, and that time is residency, not multiplexing
+ * (tools/perf/Documentation/intel-hybrid.txt). It is the group's enabled time less what
+ * the other core types' groups ran (time the task was surely elsewhere), and never less
+ * than its own type's longest running group. A group that ran all of it is exact; one
+ * multiplexed within it is scaled by it; with no group of another type counting, the
+ * group's own enabled time (as any group's). core: hybrid_group_cores's; ena[g] gets 0
+ * for a group none of whose members counts. */
+void hybrid_residency(const struct mgroup *groups, const int *core, unsigned ngroups,
+		      const struct val_delta *d, const uint8_t *why, uint64_t *ena);
+
 #endif

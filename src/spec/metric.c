@@ -272,15 +272,21 @@ static void put(char *buf, size_t len, size_t *o, const char *s, size_t n)
 int metric_set_group_spec(const struct metric_set *s, unsigned i, const struct mexpr_env *env,
 			  char *buf, size_t len)
 {
+	return metric_set_group_spec_of(s, &i, 1, env, buf, len);
+}
+
+int metric_set_group_spec_of(const struct metric_set *s, const unsigned *idx, unsigned nidx,
+			     const struct mexpr_env *env, char *buf, size_t len)
+{
 	const char *ev[MAX_IDS];
 	unsigned n = 0;
 	size_t o = 0, pmulen = 0;
 	const char *topdown = NULL;
 	if (len)
 		buf[0] = 0;
-	if (!s || i >= s->n)
-		return 0;
-	events_of(s, i, env, ev, MAX_IDS, &n, 0);
+	for (unsigned j = 0; s && j < nidx; j++)
+		if (idx[j] < s->n)
+			events_of(s, idx[j], env, ev, MAX_IDS, &n, 0);
 	if (n > MAX_IDS)
 		n = MAX_IDS;
 	bool have_slots = false;

@@ -74,6 +74,9 @@ unsigned metric_set_events(const struct metric_set *s, const unsigned *idx, unsi
  * events (duration_time) left outside. Returns the length as snprintf does. */
 int metric_set_group_spec(const struct metric_set *s, unsigned i, const struct mexpr_env *env,
 			  char *buf, size_t len);
+/* The same for the events of several metrics together, each once. */
+int metric_set_group_spec_of(const struct metric_set *s, const unsigned *idx, unsigned nidx,
+			     const struct mexpr_env *env, char *buf, size_t len);
 
 /* Value of metric i. env->lookup gives events; names of metrics in the set are evaluated
  * here. A per-core metric in a task row is n/a ("per-core metric"); smt_on says whether

@@ -208,6 +208,75 @@ static bool list_holds(const struct evspec_list *l, const struct mb_metric *mm)
 	return false;
 }
 
+/* Whether metric k is a top-down share whose group is a PERF_METRICS one (led by slots)
+ * that this machine can open. */
+static bool slots_led(struct metric_bind *b, unsigned k, const struct pmu_set *pmus)
+{
+	char spec[1024];
+	if (b->m[k].role == MROLE_OTHER || b->m[k].absent)
+		return false;
+	metric_set_group_spec(b->set, b->m[k].idx, &b->env, spec, sizeof(spec));
+	size_t n = strcspn(spec, ",}");
+	if (spec[0] != '{' || !((n >= 6 && !strncmp(spec + n - 5, "slots", 5)) ||
+				(n >= 7 && !strncmp(spec + n - 6, "slots/", 6))))
+		return false;
+	char *end = strstr(spec, "}:W");
+	if (end)
+		end[3] = '\0';
+	struct evspec_list one = {0};
+	struct evspec_err err;
+	bool ok = evspec_parse(spec, pmus, &one, &err) == 0;
+	evspec_list_free(&one);
+	return ok;
+}
+
+/* Intel's top-down metrics of one PMU read one slots-led group, as perf stat reads its
+ * levels 1 and 2: groups of their own would take turns on the one PERF_METRICS
+ * register, and every share would be scaled. Appends the groups to out and have. */
+static int merge_topdown(struct metric_bind *b, const struct pmu_set *pmus,
+			 struct evspec_list *have, char *out, size_t len, size_t *o)
+{
+	bool *done = calloc(b->n + 1, sizeof(*done));
+	unsigned *idx = calloc(b->n + 1, sizeof(*idx));
+	int ret = done && idx ? 0 : -ENOMEM;
+	for (unsigned i = 0; i < b->n && !ret; i++) {
+		if (done[i] || !slots_led(b, i, pmus))
+			continue;
+		const char *pmu = metric_bind_def(b, i)->pmu;
+		unsigned n = 0;
+		for (unsigned j = i; j < b->n; j++) {
+			const char *pj = metric_bind_def(b, j)->pmu;
+			if (done[j] || (pmu ? !pj || strcmp(pmu, pj) : pj != NULL) ||
+			    !slots_led(b, j, pmus))
+				continue;
+			done[j] = true;
+			idx[n++] = b->m[j].idx;
+		}
+		char spec[1024];
+		metric_set_group_spec_of(b->set, idx, n, &b->env, spec, sizeof(spec));
+		char *end = strstr(spec, "}:W");
+		if (n < 2 || !end)
+			continue;
+		end[3] = '\0';
+		struct evspec_list one = {0};
+		struct evspec_err err;
+		/* slots, the eight fractions and a few counters: one group the PMU can hold */
+		bool fits =
+			evspec_parse(spec, pmus, &one, &err) == 0 && one.n == 1 && one.g[0].n <= 13;
+		evspec_list_free(&one);
+		if (!fits || evspec_parse(spec, pmus, have, &err))
+			continue;
+		int w = snprintf(out + *o, len - *o, "%s%s", *o ? "," : "", spec);
+		if (w < 0 || (size_t)w >= len - *o)
+			ret = -E2BIG;
+		else
+			*o += (size_t)w;
+	}
+	free(done);
+	free(idx);
+	return ret;
+}
+
 int metric_bind_spec(struct metric_bind *b, const char *base, const struct pmu_set *pmus, char *out,
 		     size_t len)
 {
@@ -220,6 +289,7 @@ int metric_bind_spec(struct metric_bind *b, const char *base, const struct pmu_s
 	b->bound = NULL;
 	if (base && *base)
 		evspec_parse(base, pmus, &have, &err);
+	ret = merge_topdown(b, pmus, &have, out, len, &o);
 	for (unsigned i = 0; i < b->n && !ret; i++) {
 		struct mb_metric *mm = &b->m[i];
 		char spec[1024];
@@ -290,6 +360,14 @@ unsigned metric_bind_count_role(const struct metric_bind *b, enum metric_role ro
 	for (unsigned k = 0; b && k < b->n; k++)
 		n += b->m[k].role == role;
 	return n;
+}
+
+bool metric_bind_has_role(const struct metric_bind *b, enum metric_role role)
+{
+	for (unsigned i = 0; b && i < metric_set_count(b->set); i++)
+		if (role_of(metric_set_def(b->set, i)) == role)
+			return true;
+	return false;
 }
 
 const char *metric_bind_topdown_reason(struct metric_bind *b, const struct model *m)

@@ -60,6 +60,9 @@ const char *metric_bind_title(const struct metric_bind *b, unsigned k);
 bool metric_bind_is_pct(const struct metric_bind *b, unsigned k);
 /* How many chosen metrics have role. */
 unsigned metric_bind_count_role(const struct metric_bind *b, enum metric_role role);
+/* Whether the set (the CPU's built-in metrics and any --metrics file) has a metric of
+ * role, chosen or not. */
+bool metric_bind_has_role(const struct metric_bind *b, enum metric_role role);
 /* Why m has no top-down (one line, held by b): no level-1 metric was chosen or the CPU
  * has none, their events are not on this machine, or none of them can count here.
  * NULL when at least one level-1 metric can count. */

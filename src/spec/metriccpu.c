@@ -201,6 +201,7 @@ const char *metric_cpu_kind_name(enum metric_cpu_kind kind)
 
 #define PCT "100%"
 #define L1 "TopdownL1"
+#define L2 "TopdownL2"
 
 static const struct metric_def common[] = {
 	{"ipc", "Basic", "instructions / cycles", NULL, NULL, METRIC_THREAD,
@@ -242,6 +243,26 @@ static const struct metric_def goldencove[] = {
 	 "Slots that retired"},
 	{"tma_bad_speculation", L1, "topdown\\-bad\\-spec / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
 	 "Slots wasted by wrong speculation"},
+	/* Level 2 (spr-metrics.json's TopdownL2): the PERF_METRICS level-2 fractions, and
+	 * their siblings as the remainders of their level-1 parents. */
+	{"tma_heavy_operations", L2, "topdown\\-heavy\\-ops / " TD_SUM(""), PCT, NULL,
+	 METRIC_THREAD, "Slots retiring instructions of two or more uops, or microcode"},
+	{"tma_light_operations", L2, "max(0, tma_retiring - tma_heavy_operations)", PCT, NULL,
+	 METRIC_THREAD, "Slots retiring instructions of one uop"},
+	{"tma_branch_mispredicts", L2, "topdown\\-br\\-mispredict / " TD_SUM(""), PCT, NULL,
+	 METRIC_THREAD, "Slots wasted by branch mispredictions"},
+	{"tma_machine_clears", L2, "max(0, tma_bad_speculation - tma_branch_mispredicts)", PCT,
+	 NULL, METRIC_THREAD, "Slots wasted by machine clears"},
+	{"tma_fetch_latency", L2,
+	 "topdown\\-fetch\\-lat / " TD_SUM("") " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",
+	 PCT, NULL, METRIC_THREAD,
+	 "Slots the frontend left empty for latency (i-cache, iTLB, resteers)"},
+	{"tma_fetch_bandwidth", L2, "max(0, tma_frontend_bound - tma_fetch_latency)", PCT, NULL,
+	 METRIC_THREAD, "Slots the frontend left empty for bandwidth (decoders, uop cache)"},
+	{"tma_memory_bound", L2, "topdown\\-mem\\-bound / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
+	 "Slots the backend stalled on memory"},
+	{"tma_core_bound", L2, "max(0, tma_backend_bound - tma_memory_bound)", PCT, NULL,
+	 METRIC_THREAD, "Slots the backend stalled on execution resources"},
 };
 #undef p2
 
@@ -326,6 +347,41 @@ static const struct metric_def fourslot[] = {
 		"retiring", "PipelineL1;" L1, "d_ratio(ex_ret_ops, total_dispatch_slots)", PCT,    \
 			NULL, METRIC_THREAD, "Slots used by ops that retired"                      \
 	}
+/* Zen 4's PipelineL2 (amdzen4/pipeline.json), on its level 1. */
+#define ZEN4_L2(g) "PipelineL2;" L2 ";" g "_group"
+#define ZEN4_FE_LAT "(6 * cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x6@)"
+#define ZEN4_MEM "d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete)"
+#define ZEN4_UCODE "d_ratio(ex_ret_ucode_ops, ex_ret_ops)"
+#define ZEN4_BRN "(ex_ret_brn_misp + resyncs_or_nc_redirects)"
+static const struct metric_def zen4_l2[] = {
+	{"frontend_bound_latency", ZEN4_L2("frontend_bound"),
+	 "d_ratio(" ZEN4_FE_LAT ", total_dispatch_slots)", PCT, NULL, METRIC_THREAD,
+	 "Slots the frontend left empty for latency (i-cache, iTLB misses)"},
+	{"frontend_bound_bandwidth", ZEN4_L2("frontend_bound"),
+	 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - " ZEN4_FE_LAT
+	 ", total_dispatch_slots)",
+	 PCT, NULL, METRIC_THREAD,
+	 "Slots the frontend left empty for bandwidth (decode, op cache)"},
+	{"bad_speculation_mispredicts", ZEN4_L2("bad_speculation"),
+	 "d_ratio(bad_speculation * ex_ret_brn_misp, " ZEN4_BRN ")", PCT, NULL, METRIC_THREAD,
+	 "Dispatched ops flushed by branch mispredictions"},
+	{"bad_speculation_pipeline_restarts", ZEN4_L2("bad_speculation"),
+	 "d_ratio(bad_speculation * resyncs_or_nc_redirects, " ZEN4_BRN ")", PCT, NULL,
+	 METRIC_THREAD, "Dispatched ops flushed by pipeline restarts (resyncs)"},
+	{"backend_bound_memory", ZEN4_L2("backend_bound"), "backend_bound * " ZEN4_MEM, PCT, NULL,
+	 METRIC_THREAD, "Slots the backend stalled on memory"},
+	{"backend_bound_cpu", ZEN4_L2("backend_bound"), "backend_bound * (1 - " ZEN4_MEM ")", PCT,
+	 NULL, METRIC_THREAD, "Slots the backend stalled on other than memory"},
+	{"retiring_fastpath", ZEN4_L2("retiring"), "retiring * (1 - " ZEN4_UCODE ")", PCT, NULL,
+	 METRIC_THREAD, "Slots used by fastpath ops that retired"},
+	{"retiring_microcode", ZEN4_L2("retiring"), "retiring * " ZEN4_UCODE, PCT, NULL,
+	 METRIC_THREAD, "Slots used by microcode ops that retired"},
+};
+#undef ZEN4_BRN
+#undef ZEN4_UCODE
+#undef ZEN4_MEM
+#undef ZEN4_FE_LAT
+#undef ZEN4_L2
 static const struct metric_def zen4[] = {ZEN("6")};
 static const struct metric_def zen5[] = {ZEN("8")};
 #undef ZEN
@@ -394,7 +450,8 @@ int metric_builtin_load(struct metric_set *s, const struct metric_cpu *cpu)
 	case MCPU_INTEL_HYBRID:
 		return ADD(hybrid);
 	case MCPU_AMD_ZEN4:
-		return ADD(zen4);
+		r = ADD(zen4);
+		return r < 0 ? r : ADD(zen4_l2);
 	case MCPU_AMD_ZEN5:
 		return ADD(zen5);
 	case MCPU_ARM_SLOTS:

@@ -78,8 +78,10 @@ struct engine {
 	unsigned *slot;	       /* per group: offset of its ena in a prev block */
 	struct val_delta *acc; /* per event: one process's sums, reused */
 	uint8_t *acc_why;
-	uint8_t *rootable;  /* per group: software events only, so roots may hold it */
-	uint8_t *acc_fresh; /* per group: FRESH_FIRST_READ while every part is */
+	uint8_t *rootable;	 /* per group: software events only, so roots may hold it */
+	uint8_t *acc_fresh;	 /* per group: FRESH_FIRST_READ while every part is */
+	uint64_t *res_ena;	 /* per group: a task row's enabled times (hybrid_residency) */
+	struct val_delta *res_d; /* per event: a task row's deltas with those times */
 	/* Events the start-up probe found this machine cannot count (every hardware event on
 	 * a VM without a PMU): n/a in every task row, written once per row array, never
 	 * read, summed or scaled per tick. */

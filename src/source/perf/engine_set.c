@@ -223,6 +223,8 @@ void engine_layout_free(struct engine *e)
 	free(e->acc_miss_why);
 	free(e->acc_why);
 	free(e->acc_fresh);
+	free(e->res_ena);
+	free(e->res_d);
 	free(e->rootable);
 	free(e->dead);
 	free(e->gdead);
@@ -237,6 +239,8 @@ int engine_layout(struct engine *e, const struct evset *set)
 	e->gdead = calloc(ng + 1, 1);
 	e->live = calloc(ne + 1, sizeof(*e->live));
 	e->acc_fresh = calloc(ng + 1, 1);
+	e->res_ena = calloc(ng + 1, sizeof(*e->res_ena));
+	e->res_d = calloc(ne + 1, sizeof(*e->res_d));
 	e->rootable = calloc(ng + 1, 1);
 	e->slot = calloc(ng + 1, sizeof(*e->slot));
 	e->acc = calloc(ne + 1, sizeof(*e->acc));
@@ -244,8 +248,9 @@ int engine_layout(struct engine *e, const struct evset *set)
 	e->acc_miss = calloc(ne + 1, sizeof(*e->acc_miss));
 	e->acc_miss_why = calloc(ne + 1, 1);
 	e->acc_why = calloc(ne + 1, 1);
-	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->rootable ||
-	    !e->dead || !e->gdead || !e->live || !e->acc_miss || !e->acc_miss_why)
+	if (!e->slot || !e->acc || !e->acc_ok || !e->acc_why || !e->acc_fresh || !e->res_ena ||
+	    !e->res_d || !e->rootable || !e->dead || !e->gdead || !e->live || !e->acc_miss ||
+	    !e->acc_miss_why)
 		return -ENOMEM;
 	e->nlive = 0;
 	for (unsigned g = 0; g < ng; g++) {

@@ -43,10 +43,22 @@ static bool ensure_rows(struct engine *e, size_t need)
 	return true;
 }
 
-/* A target's (or a sum's) deltas into a row's values (rowfill.h). */
+/* A target's (or a sum's) deltas into a row's values (rowfill.h). On a hybrid CPU a task
+ * row's groups of one core type scale by the task's time on that type, not by all its
+ * time (hybrid_residency). */
 void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
 		   const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
 {
+	if (live && e->set->core) {
+		hybrid_residency(e->set->groups, e->set->core, engine_ngroups(e), d, why,
+				 e->res_ena);
+		for (unsigned ev = 0; ev < e->set->nevents; ev++) {
+			e->res_d[ev] = d[ev];
+			if (!e->set->events[ev].logical)
+				e->res_d[ev].ena = e->res_ena[e->set->events[ev].group];
+		}
+		d = e->res_d;
+	}
 	rowfill(&e->fill, d, why, fresh, v, gd, live);
 }
 
