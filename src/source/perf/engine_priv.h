@@ -1,9 +1,10 @@
-/* The engine's insides, shared by its files only: engine.c (new, free, the tick's
- * outline, setters), engine_set.c (event set layout and switches), targets.c (one
+/* The engine's insides, the private header of source/perf: engine.c (new, free, the
+ * tick's outline, setters), engine_set.c (event set layout and switches), targets.c (one
  * target's groups), discover.c (finding tasks), cmdtree.c (a watched command's tree),
  * fdbudget.c (out of descriptors), probe.c (reads and the idle probe), rowbuild.c
- * (rows), cpurows.c (CPU rows), bpfsource.c (the bpf backend's rows) and cgcount.c (-G:
- * cgroups counted themselves). */
+ * (rows) and cpurows.c (CPU rows). Outside the folder, source/bpf/bpfsource.c (the bpf
+ * backend's rows) and source/cgroup/cgcount.c (-G: cgroups counted themselves) include
+ * it too, until each source owns its state. */
 #ifndef PMUTOP_ENGINE_PRIV_H
 #define PMUTOP_ENGINE_PRIV_H
 
