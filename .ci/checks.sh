@@ -7,8 +7,9 @@
 #           corpora and regressions once, then FUZZ_SECONDS (20) of fuzzing each
 # valgrind  memcheck over the real binary (build-valgrind): no error, no definite leak;
 #           and over every cmocka test program: no error
-# static    cppcheck and clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy), and
-#           clang-format (.clang-format) over every tracked .c and .h
+# static    the layers' direction and include circles (.ci/layers.sh), cppcheck and
+#           clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy), and clang-format
+#           (.clang-format) over every tracked .c and .h
 # deb       cpack -G DEB of a /usr build (build-deb), its Depends Debian's names, unpacked
 #           into a fresh root: pmutop --version, man -l on its pages, a one-tick batch run
 # One line per stage with its duration; logs in build-checks/; exit 1 if any failed.
@@ -190,6 +191,8 @@ stage_static() {
 	configure build-tidy -DCMAKE_C_COMPILER=clang -DPMUTOP_TESTS=OFF -DPMUTOP_SANITIZE=OFF ||
 		return 1
 	local db=build-tidy/compile_commands.json rc=0 files
+	echo "-- layers (.ci/layers.sh: includes against the direction, include circles)"
+	"$ROOT/.ci/layers.sh" || rc=1
 	files=$(grep -Eo '"file": *"[^"]*"' "$db" | sed -E 's/.*"([^"]*)"$/\1/' |
 		grep -E "^$ROOT/(events|ui|src/(source/)?[a-z]+)/[^/]*\.c$" | sort -u)
 	[ -n "$files" ] || {

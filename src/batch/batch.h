@@ -5,10 +5,12 @@
 
 #include <stdio.h>
 
-#include "cli.h"
 #include "columns.h"
 #include "model.h"
 #include "sort.h"
+
+/* --format */
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 
 struct batch;
 
