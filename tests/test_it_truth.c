@@ -108,7 +108,7 @@ static const char *tmp(const char *name)
 }
 
 /* ---- pmutop's CSV (README: tick,time,interval,kind,pid,tid,cpu,command,event,value,
- * state,running,why,exited,cgroup) --------------------------------------------------- */
+ * state,running,why,exited,cgroup,wall,at) ----------------------------------------- */
 
 enum {
 	F_TICK,
@@ -122,6 +122,8 @@ enum {
 	F_WHY = 12,
 	F_EXITED,
 	F_CGROUP,
+	F_WALL,
+	F_AT,
 	NF
 };
 
