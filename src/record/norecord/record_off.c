@@ -1,5 +1,6 @@
 /* A build without libsqlite3 (PMUTOP_RECORD=OFF: the emulated-PMU lane's static cross
  * build): -w and -r say so and exit 2. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "record.h"
@@ -53,6 +54,13 @@ int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirs
 	*first = *last = 0;
 	*wfirst = *wlast = 0;
 	return -1;
+}
+
+int replay_recorded(struct replay *p, bool *threads, bool *cpus)
+{
+	(void)p;
+	*threads = *cpus = false;
+	return -ENOTSUP;
 }
 
 int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
