@@ -614,10 +614,10 @@ static bool closed_by_server(int fd)
 #define IDLE 100
 
 /* 16 slow-loris clients (a header byte a second, from 127.0.0.2) and 100 idle ones from
- * the scraper's own address do not keep a scrape out: it takes less than the deadline for
- * a request head (it did not wait for one to free a slot), at most EXPORTER_PER_ADDRESS
- * idle ones are still open then, and every slow one is closed although it never stops
- * sending. */
+ * the scraper's own address do not keep a scrape out: it is answered while idle ones
+ * still hold their slots (it did not wait for the deadline to free one), at most
+ * EXPORTER_PER_ADDRESS idle ones are still open then, and every slow one is closed
+ * although it never stops sending. */
 static void test_slow_and_idle_clients(void **state)
 {
 	(void)state;
@@ -674,9 +674,13 @@ static void test_slow_and_idle_clients(void **state)
 	}
 	if (t.status != 0)
 		fail_msg("the scrape failed (%d) after %.1f s", t.status, t.end - t.start);
-	if (t.end - t.start >= EXPORTER_HEAD_SECONDS)
-		fail_msg("the scrape took %.1f s, a deadline for a request head: it waited for a "
-			 "slot",
+	/* Idle ones from the scraper's address still open when its answer came: it was let
+	 * in beside them. None open and longer than their deadline: it waited until the
+	 * deadline cut them. (Only the two together: on a loaded machine curl alone may take
+	 * longer than the deadline, 3.9 s seen with 12 idle ones still open.) */
+	if (idle_open == 0 && t.end - t.start >= EXPORTER_HEAD_SECONDS)
+		fail_msg("the scrape took %.1f s, a deadline for a request head, and no idle "
+			 "connection was open after it: it waited for a slot",
 			 t.end - t.start);
 	if (idle_open > EXPORTER_PER_ADDRESS)
 		fail_msg("%u idle connections from one address open, the cap is %d", idle_open,
