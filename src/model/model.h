@@ -72,6 +72,7 @@ struct mrow {
 	unsigned nthreads;
 	uint64_t rss_kb;	   /* resident memory when it last ran (processes), 0 unknown */
 	char state;		   /* its state as /proc says (R, S, D, T, Z, I), '\0' unknown */
+	double start;		   /* when it started, seconds since the epoch; 0 unknown */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */
 	bool subtree;		   /* the screen's tree: a folded process summed with its

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int procfs_each(const char *root, pid_t pid, int (*cb)(void *ctx, pid_t id), void *ctx)
@@ -169,6 +170,18 @@ int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns)
 		return -EINVAL;
 	*ns = v;
 	return 0;
+}
+
+double procfs_start_epoch(uint64_t start_ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	struct timespec real, boot;
+	if (hz <= 0 || start_ticks == 0 || clock_gettime(CLOCK_REALTIME, &real) != 0 ||
+	    clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
+		return 0;
+	double booted =
+		(double)(real.tv_sec - boot.tv_sec) + (double)(real.tv_nsec - boot.tv_nsec) * 1e-9;
+	return booted + (double)start_ticks / (double)hz;
 }
 
 pid_t procfs_tgid(const char *root, pid_t tid)

@@ -48,6 +48,10 @@ int procfs_proc_mem(const char *root, pid_t pid, char *state, uint64_t *rss_kb);
  * writing /proc/<pid>/comm, not only by exec) into comm (PROCFS_COMM_MAX bytes). */
 int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm);
 
+/* When a task started (start_ticks: clock ticks after boot, as its stat says), in
+ * seconds since the epoch; 0 when the clocks cannot be read. */
+double procfs_start_epoch(uint64_t start_ticks);
+
 /* The process a thread id belongs to (Tgid), or -errno. */
 pid_t procfs_tgid(const char *root, pid_t tid);
 

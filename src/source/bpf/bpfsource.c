@@ -612,6 +612,7 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		pr->ppid = pe->ppid;
 		pr->state = pe->state;
 		pr->rss_kb = pe->rss_kb;
+		pr->start = pe->start;
 		pr->cmdline = e->cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
 	fill(e, acc, pw, &any_unseen);

@@ -96,6 +96,7 @@ static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 	r->ppid = p->ppid;
 	r->rss_kb = p->rss_kb;
 	r->state = p->state;
+	r->start = p->start;
 	r->uid = p->uid;
 	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */
 		p->user = procfs_user_name(p->uid);
@@ -289,6 +290,10 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	if (!p->exited && procfs_proc_mem(e->o.root, p->pid, &p->state, &p->rss_kb) < 0 &&
 	    !p->state)
 		p->state = '?';
+	/* A fork seen by its parent's event was not read: its start, once. */
+	struct procfs_task info;
+	if (!p->start && !p->exited && procfs_task_info(e->o.root, p->pid, p->pid, &info) == 0)
+		p->start = procfs_start_epoch(info.start_ticks);
 	struct mrow_w pr = mstore_row(&e->rows, i++);
 	proc_row(e, p, pr.r);
 	bool all_exited;
