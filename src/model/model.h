@@ -121,6 +121,15 @@ struct model {
 	unsigned ncg_rows;
 	const struct mrow *cg_rows;
 
+	/* The machine at this tick, as /proc says (the htop meters); have_*: false when not
+	 * read (unreadable, or a replay, whose recording has none of it). */
+	struct msys {
+		bool have_mem, have_load, have_uptime;
+		uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
+		double load[3];
+		double uptime; /* seconds since boot */
+	} sys;
+
 	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */
 
 	/* The chosen metrics (metricbind.h), computed per row from the row's values by the

@@ -234,6 +234,42 @@ int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total,
 	return ncpu;
 }
 
+/* The value of "Key:" in meminfo text, in kB; false when absent. */
+static bool meminfo_kb(const char *buf, const char *key, uint64_t *kb)
+{
+	size_t n = strlen(key);
+	for (const char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, n) == 0 && p[n] == ':') {
+			char *end;
+			unsigned long long v = strtoull(p + n + 1, &end, 10);
+			if (end == p + n + 1)
+				return false;
+			*kb = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+void procfs_sys_read(const char *root, struct procfs_sys *s)
+{
+	char path[256], buf[8192];
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
+	if (read_small(path, buf, sizeof(buf)) > 0)
+		s->have_mem = meminfo_kb(buf, "MemTotal", &s->mem_total_kb) &&
+			      meminfo_kb(buf, "MemAvailable", &s->mem_avail_kb) &&
+			      meminfo_kb(buf, "SwapTotal", &s->swap_total_kb) &&
+			      meminfo_kb(buf, "SwapFree", &s->swap_free_kb);
+	snprintf(path, sizeof(path), "%s/proc/loadavg", root);
+	if (read_small(path, buf, sizeof(buf)) > 0)
+		s->have_load =
+			sscanf(buf, "%lf %lf %lf", &s->load[0], &s->load[1], &s->load[2]) == 3;
+	snprintf(path, sizeof(path), "%s/proc/uptime", root);
+	if (read_small(path, buf, sizeof(buf)) > 0)
+		s->have_uptime = sscanf(buf, "%lf", &s->uptime) == 1;
+}
+
 int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm)
 {
 	char path[256], buf[1024];

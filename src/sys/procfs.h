@@ -60,6 +60,16 @@ pid_t procfs_tgid(const char *root, pid_t tid);
  * the open file between calls (start with -1; one pread per tick). */
 int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total, int max);
 
+/* The machine: memory and swap (/proc/meminfo), load (/proc/loadavg), time since boot
+ * (/proc/uptime). have_mem, have_load, have_uptime: what could be read. */
+struct procfs_sys {
+	bool have_mem, have_load, have_uptime;
+	uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
+	double load[3];
+	double uptime;
+};
+void procfs_sys_read(const char *root, struct procfs_sys *s);
+
 /* Online CPU numbers from <root>/sys/devices/system/cpu/online into cpus (at most max);
  * returns how many, or -errno. */
 int procfs_online_cpus(const char *root, int *cpus, int max);

@@ -99,6 +99,17 @@ void cpurows_tick(struct engine *e)
 			targets_read(e, &c->cnt[i]);
 		rowbuild_fill(e, c->cnt[i].d, c->cnt[i].why, c->cnt[i].fresh, w.v, w.g, false);
 	}
+	struct procfs_sys sys;
+	procfs_sys_read(e->o.root, &sys);
+	e->m.sys = (struct msys){.have_mem = sys.have_mem,
+				 .have_load = sys.have_load,
+				 .have_uptime = sys.have_uptime,
+				 .mem_total_kb = sys.mem_total_kb,
+				 .mem_avail_kb = sys.mem_avail_kb,
+				 .swap_total_kb = sys.swap_total_kb,
+				 .swap_free_kb = sys.swap_free_kb,
+				 .load = {sys.load[0], sys.load[1], sys.load[2]},
+				 .uptime = sys.uptime};
 	e->m.ncpu_rows = (size_t)c->n < e->cpus.cap ? (unsigned)c->n : (unsigned)e->cpus.cap;
 	e->m.cpu_rows = e->cpus.rows;
 }
