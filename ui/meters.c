@@ -80,6 +80,44 @@ static void meter_text(const struct model *m, const struct column *ipc, const st
 						  : "");
 }
 
+/* A CPU's bar in parts, as htop's: user '|', system '#', steal '*' (split: their %). */
+static const char split_ch[3] = {'|', '#', '*'};
+static const enum clr split_clr[3] = {CLR_BAR, CLR_NOTICE, CLR_SCALED};
+
+static void meter_split(int y, int x, int w, const char *label, const double *split,
+			const char *text)
+{
+	char lab[16];
+	snprintf(lab, sizeof(lab), "%3s[", label);
+	x += paint_text(y, x, w, lab, colors_attr(CLR_LABEL));
+	int inner = w - (int)strlen(lab) - 1;
+	if (inner <= 0)
+		return;
+	int tw = (int)strlen(text), end[3];
+	double sum = 0;
+	for (int k = 0; k < 3; k++) {
+		sum += split[k] > 0 ? split[k] : 0;
+		end[k] = (int)(sum / 100.0 * inner + 0.5);
+		end[k] = end[k] > inner ? inner : end[k];
+	}
+	for (int i = 0; i < inner; i++) {
+		int t = i - (inner - tw), k = 0;
+		while (k < 3 && i >= end[k])
+			k++;
+		char ch[2] = {t >= 0 ? text[t] : k < 3 ? split_ch[k] : ' ', '\0'};
+		paint_text(y, x + i, 1, ch,
+			   t >= 0  ? colors_attr(CLR_VALUE)
+			   : k < 3 ? colors_attr(split_clr[k])
+				   : colors_attr(CLR_BAR));
+	}
+	paint_text(y, x + inner, 1, "]", colors_attr(CLR_LABEL));
+}
+
+static bool has_split(const struct mrow *r)
+{
+	return r->cpu_pct >= 0 && r->cpu_split[0] + r->cpu_split[1] + r->cpu_split[2] > 0;
+}
+
 static void meter(int y, int x, int w, const char *label, double pct, const char *text)
 {
 	char lab[16];
@@ -208,6 +246,9 @@ void meters_draw(const struct model *m, const struct column *ipc, const struct c
 			meter_text(m, ipc, r, r->cpu_pct, text, sizeof(text));
 		/* Column-major, like htop: CPU 0..k-1 down the first column. */
 		int row = (int)i % lines, col = (int)i / lines;
-		meter(y + row, col * mw, mw - 1, label, fill, text);
+		if (mode == METER_CPU && has_split(r))
+			meter_split(y + row, col * mw, mw - 1, label, r->cpu_split, text);
+		else
+			meter(y + row, col * mw, mw - 1, label, fill, text);
 	}
 }

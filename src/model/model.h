@@ -79,6 +79,8 @@ struct mrow {
 				      descendants (a row of its own for the history) */
 	double cpu_pct;		   /* ROW_CPU: busy % from /proc/stat (-1 unreadable, -2 no time
 				      went by); tasks: -1 (see the CPU% column: task-clock) */
+	double cpu_split[3];	   /* ROW_CPU with cpu_pct >= 0: its user (and nice), system
+				      (and irq) and steal %, parts of cpu_pct; all 0 when not read */
 	const struct val *v;	   /* one per model event */
 	const struct val_delta *g; /* one per group: its enabled/running deltas (val unused) */
 };

@@ -199,6 +199,12 @@ pid_t procfs_tgid(const char *root, pid_t tid)
 
 int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total, int max)
 {
+	return procfs_cpu_times_split(root, fd, busy, total, NULL, max);
+}
+
+int procfs_cpu_times_split(const char *root, int *fd, uint64_t *busy, uint64_t *total,
+			   uint64_t *part, int max)
+{
 	if (*fd < 0) {
 		char path[256];
 		snprintf(path, sizeof(path), "%s/proc/stat", root);
@@ -228,6 +234,11 @@ int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total,
 		uint64_t all = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
 		busy[cpu] = all - idle;
 		total[cpu] = all;
+		if (part) {
+			part[3 * cpu] = v[0] + v[1];
+			part[3 * cpu + 1] = v[2] + v[5] + v[6];
+			part[3 * cpu + 2] = v[7];
+		}
 		if (cpu + 1 > ncpu)
 			ncpu = cpu + 1;
 	}

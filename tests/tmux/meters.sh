@@ -1,5 +1,5 @@
 #!/bin/sh
-# The meters under the CPU bars, as htop lays them out: Mem and Swp bars with used/total,
+# The meters as htop lays them out: CPU bars split into user, system and steal, under them Mem and Swp bars with used/total,
 # the load average and the uptime, read from /proc by the source.
 # Usage: meters.sh PMUTOP [TMUX]
 set -u
@@ -8,7 +8,10 @@ TMUX_BIN=${2:-tmux}
 SOCK="pmutop-meters-$$"
 CAP="${TMPDIR:-/tmp}/pmutop-meters-$$.txt"
 . "$(dirname "$0")/lib.sh"
-cleanup() { t kill-server 2>/dev/null; rm -f "$CAP"; }
+# Something that spends its time in the kernel: a CPU bar's system part ('#').
+dd if=/dev/zero of=/dev/null bs=64 2>/dev/null &
+DD=$!
+cleanup() { t kill-server 2>/dev/null; kill "$DD" 2>/dev/null; rm -f "$CAP"; }
 trap cleanup EXIT INT TERM
 
 # KiB as the screen writes bytes (numfmt_mem): three significant digits, powers of 1024.
@@ -32,6 +35,9 @@ wait_for 'pmutop +on ' 100 || { fail "first frame: no header within 10 s"; exit 
 expect "^Mem\\[\\|* *[0-9.]+[BKMG]/$MEMT\\]  Load average: [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" \
 	"Mem bar with its total, the load beside it"
 expect "^Swp\\[\\|* *[0-9.]+[BKMG]/$SWPT\\]  Uptime: " "Swp bar with its total, the uptime beside it"
+
+# CPU bars in parts, as htop's: user '|', then system '#' (steal '*' after them).
+expect "^ *[0-9]+\\[\\|*#+\\**[ 0-9.]*%" "a CPU bar with a system part while dd runs"
 
 # The uptime on screen is /proc/uptime's, give or take the frame's age.
 capture
