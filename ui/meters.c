@@ -41,8 +41,10 @@ static int sys_height(const struct model *m, int budget)
 	return budget < 2 ? budget : 2;
 }
 
-int meters_height(const struct model *m, int w, int budget)
+int meters_height(const struct model *m, int mode, int w, int budget)
 {
+	if (mode == METER_OFF)
+		return 0;
 	int ch = cpu_height(m, w, budget);
 	return ch + sys_height(m, budget - ch);
 }
@@ -213,6 +215,8 @@ static void sys_draw(const struct model *m, int y, int lines, int w)
 void meters_draw(const struct model *m, const struct column *ipc, const struct column *ghz,
 		 enum meter_mode mode, int y, int w, int budget)
 {
+	if (mode == METER_OFF)
+		return;
 	int lines = cpu_height(m, w, budget);
 	int sl = sys_height(m, budget - lines);
 	if (sl > 0)
