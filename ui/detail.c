@@ -89,7 +89,7 @@ void detail_open(struct detail *d, const struct mrow *r)
 }
 
 /* Who the row is, from what was kept of it (the row itself while it lives). */
-static void keep_identity(struct detail *d, const struct mrow *r)
+static void keep_identity(struct detail *d, const struct model *m, const struct mrow *r)
 {
 	text_sanitize(r->comm ? r->comm : "", d->comm, sizeof(d->comm), colors_utf8());
 	text_sanitize(r->cgroup && *r->cgroup ? r->cgroup : "-", d->row_cgroup,
@@ -99,7 +99,9 @@ static void keep_identity(struct detail *d, const struct mrow *r)
 	d->exited = r->exited;
 	d->state = r->state;
 	d->rss_kb = r->rss_kb;
-	d->start = r->start;
+	d->start = m && m->sys.boot > 0 && m->sys.clk_tck > 0 && r->start_ticks
+			   ? m->sys.boot + (double)r->start_ticks / (double)m->sys.clk_tck
+			   : 0;
 	d->have_cmdline = r->cmdline != NULL;
 	if (r->cmdline)
 		text_sanitize(*r->cmdline ? r->cmdline : "-", d->cmdline, sizeof(d->cmdline),
@@ -377,7 +379,7 @@ void detail_draw(struct detail *d, const struct model *m, const struct mrow *sum
 	const struct mrow *r = find_row(d, m, sums, nsums);
 	long slot = r && hist ? history_find(hist, history_id_of(r)) : -1;
 	if (r)
-		keep_identity(d, r);
+		keep_identity(d, m, r);
 	if (slot >= 0) {
 		for (int i = 0; i < NSHOWN; i++)
 			keep_chart(&d->charts[i], m, hist, r, slot, i);

@@ -71,8 +71,9 @@ struct mrow {
 				CPU rows */
 	unsigned nthreads;
 	uint64_t rss_kb;	   /* resident memory when it last ran (processes), 0 unknown */
+	uint64_t start_ticks;	   /* when the process started, in clock ticks after boot (as
+				      /proc's stat), 0 unknown: with pid, who it is */
 	char state;		   /* its state as /proc says (R, S, D, T, Z, I), '\0' unknown */
-	double start;		   /* when it started, seconds since the epoch; 0 unknown */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */
 	bool subtree;		   /* the screen's tree: a folded process summed with its
@@ -130,6 +131,8 @@ struct model {
 		uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
 		double load[3];
 		double uptime; /* seconds since boot */
+		double boot;   /* when it booted, seconds since the epoch; 0 unknown */
+		long clk_tck;  /* clock ticks a second (start_ticks'), 0 unknown */
 	} sys;
 
 	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */

@@ -172,18 +172,6 @@ int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns)
 	return 0;
 }
 
-double procfs_start_epoch(uint64_t start_ticks)
-{
-	long hz = sysconf(_SC_CLK_TCK);
-	struct timespec real, boot;
-	if (hz <= 0 || start_ticks == 0 || clock_gettime(CLOCK_REALTIME, &real) != 0 ||
-	    clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
-		return 0;
-	double booted =
-		(double)(real.tv_sec - boot.tv_sec) + (double)(real.tv_nsec - boot.tv_nsec) * 1e-9;
-	return booted + (double)start_ticks / (double)hz;
-}
-
 pid_t procfs_tgid(const char *root, pid_t tid)
 {
 	char path[256], buf[2048];
@@ -279,6 +267,12 @@ void procfs_sys_read(const char *root, struct procfs_sys *s)
 	snprintf(path, sizeof(path), "%s/proc/uptime", root);
 	if (read_small(path, buf, sizeof(buf)) > 0)
 		s->have_uptime = sscanf(buf, "%lf", &s->uptime) == 1;
+	struct timespec real, boot;
+	if (clock_gettime(CLOCK_REALTIME, &real) == 0 && clock_gettime(CLOCK_BOOTTIME, &boot) == 0)
+		s->boot = (double)(real.tv_sec - boot.tv_sec) +
+			  (double)(real.tv_nsec - boot.tv_nsec) * 1e-9;
+	long hz = sysconf(_SC_CLK_TCK);
+	s->clk_tck = hz > 0 ? hz : 0;
 }
 
 int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm)

@@ -48,10 +48,6 @@ int procfs_proc_mem(const char *root, pid_t pid, char *state, uint64_t *rss_kb);
  * writing /proc/<pid>/comm, not only by exec) into comm (PROCFS_COMM_MAX bytes). */
 int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm);
 
-/* When a task started (start_ticks: clock ticks after boot, as its stat says), in
- * seconds since the epoch; 0 when the clocks cannot be read. */
-double procfs_start_epoch(uint64_t start_ticks);
-
 /* The process a thread id belongs to (Tgid), or -errno. */
 pid_t procfs_tgid(const char *root, pid_t tid);
 
@@ -65,12 +61,15 @@ int procfs_cpu_times_split(const char *root, int *fd, uint64_t *busy, uint64_t *
 			   uint64_t *part, int max);
 
 /* The machine: memory and swap (/proc/meminfo), load (/proc/loadavg), time since boot
- * (/proc/uptime). have_mem, have_load, have_uptime: what could be read. */
+ * (/proc/uptime), boot time and clock ticks. have_mem, have_load, have_uptime: what could be read.
+ */
 struct procfs_sys {
 	bool have_mem, have_load, have_uptime;
 	uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
 	double load[3];
 	double uptime;
+	double boot;  /* when it booted, seconds since the epoch (0: no clock) */
+	long clk_tck; /* clock ticks a second, as /proc counts start times */
 };
 void procfs_sys_read(const char *root, struct procfs_sys *s);
 

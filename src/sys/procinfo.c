@@ -103,7 +103,7 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			e->ppid = t.ppid;
 			e->state = t.state;
 			e->rss_kb = t.rss_kb;
-			e->start = procfs_start_epoch(t.start_ticks);
+			e->start_ticks = t.start_ticks;
 			snprintf(e->comm, sizeof(e->comm), "%s", t.comm);
 		}
 	} else if (ran) {

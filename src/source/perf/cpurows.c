@@ -117,7 +117,9 @@ void cpurows_tick(struct engine *e)
 				 .swap_total_kb = sys.swap_total_kb,
 				 .swap_free_kb = sys.swap_free_kb,
 				 .load = {sys.load[0], sys.load[1], sys.load[2]},
-				 .uptime = sys.uptime};
+				 .uptime = sys.uptime,
+				 .boot = sys.boot,
+				 .clk_tck = sys.clk_tck};
 	e->m.ncpu_rows = (size_t)c->n < e->cpus.cap ? (unsigned)c->n : (unsigned)e->cpus.cap;
 	e->m.cpu_rows = e->cpus.rows;
 }

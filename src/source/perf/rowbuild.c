@@ -95,8 +95,8 @@ static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 	r->pid = r->tid = p->pid;
 	r->ppid = p->ppid;
 	r->rss_kb = p->rss_kb;
+	r->start_ticks = p->start_ticks;
 	r->state = p->state;
-	r->start = p->start;
 	r->uid = p->uid;
 	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */
 		p->user = procfs_user_name(p->uid);
@@ -292,8 +292,9 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 		p->state = '?';
 	/* A fork seen by its parent's event was not read: its start, once. */
 	struct procfs_task info;
-	if (!p->start && !p->exited && procfs_task_info(e->o.root, p->pid, p->pid, &info) == 0)
-		p->start = procfs_start_epoch(info.start_ticks);
+	if (!p->start_ticks && !p->exited &&
+	    procfs_task_info(e->o.root, p->pid, p->pid, &info) == 0)
+		p->start_ticks = info.start_ticks;
 	struct mrow_w pr = mstore_row(&e->rows, i++);
 	proc_row(e, p, pr.r);
 	bool all_exited;

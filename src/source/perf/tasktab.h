@@ -89,10 +89,11 @@ struct proc {
 	pid_t ppid;	   /* its parent when first seen (/proc, or the process it forked from) */
 	uint64_t rss_kb;   /* resident memory when it last ran (procfs_proc_mem) */
 	char state;	   /* its state then */
-	double start;	   /* when it started (procfs_start_epoch), 0 not read */
 	char *cmdline;	   /* its arguments (engine_set_cmdline), or NULL: not read */
 	uint64_t cmd_hash; /* of the comm the cmdline was read under: an exec reads again */
 	char comm[PROCFS_COMM_MAX];
+
+	uint64_t start_ticks; /* when it started (/proc), 0 unknown (seen by its fork) */
 };
 
 struct tasktab;
