@@ -116,6 +116,27 @@ static void test_cpu_times_fixture(void **state)
 	assert_int_equal(fd, -1);
 }
 
+/* The parts of busy the CPU meters draw: user+nice, system+irq+softirq, steal; they sum
+ * to busy. */
+static void test_cpu_times_split(void **state)
+{
+	(void)state;
+	uint64_t busy[8], total[8], part[24] = {0};
+	int fd = -1;
+	assert_int_equal(
+		procfs_cpu_times_split(fixture("fixtures/proc-basic"), &fd, busy, total, part, 8),
+		4);
+	close(fd);
+	assert_int_equal(part[0], 105);
+	assert_int_equal(part[1], 55);
+	assert_int_equal(part[2], 10);
+	assert_int_equal(part[0] + part[1] + part[2], busy[0]);
+	assert_int_equal(part[9], 3);
+	assert_int_equal(part[10], 16);
+	assert_int_equal(part[11], 8);
+	assert_int_equal(part[9] + part[10] + part[11], busy[3]);
+}
+
 static void test_cpu_times_live(void **state)
 {
 	(void)state;
@@ -384,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_cpulist_bad),
 		cmocka_unit_test(test_online_cpus_fixture),
 		cmocka_unit_test(test_cpu_times_fixture),
+		cmocka_unit_test(test_cpu_times_split),
 		cmocka_unit_test(test_cpu_times_live),
 		cmocka_unit_test(test_task_info_fixture),
 		cmocka_unit_test(test_each_fixture),

@@ -209,6 +209,7 @@ static void test_detail_level2(void **state)
 	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN, '\n'};
 	fake_keys(U(state), keys, 5);
+	screen(state); /* drawn once: scrolling knows how long the page is */
 	for (int i = 0; i < 40; i++)
 		fake_key(U(state), KEY_DOWN);
 	char line[1024];

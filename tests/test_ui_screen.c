@@ -522,11 +522,15 @@ static void test_meters(void **state)
 	assert_non_null(strstr(line, "ipc 2.00]"));
 	assert_non_null(strstr(line, "ipc n/a]"));
 	assert_null(strstr(line, "25.0%"));
-	/* M again: the clock; again: busy %. */
+	/* M again: the clock; again: no meters; again: busy %. */
 	fake_key(ui_of(state), 'M');
 	s = screen(state);
 	fake_line(s, fake_find(s, "0["), line, sizeof(line));
 	assert_non_null(strstr(line, "GHz 1.00]"));
+	fake_key(ui_of(state), 'M');
+	s = screen(state);
+	assert_int_equal(fake_find(s, "0["), -1);
+	assert_int_equal(fake_find(s, "1["), -1);
 	fake_key(ui_of(state), 'M');
 	s = screen(state);
 	fake_line(s, fake_find(s, "0["), line, sizeof(line));

@@ -77,7 +77,8 @@ static const struct binding main_keys[] = {
 	{{'M'},
 	 BIND_METERS,
 	 "M",
-	 "the CPU meters show busy %, IPC (full bar: 4 a cycle) or the clock (GHz), in turn",
+	 "the CPU meters show busy %, IPC (full bar: 4 a cycle), the clock (GHz), or no meters, in "
+	 "turn",
 	 BAR_NEVER,
 	 NULL,
 	 NULL,

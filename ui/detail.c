@@ -5,12 +5,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bindings.h"
 #include "chart.h"
 #include "colors.h"
 #include "history.h"
 #include "metricbind.h"
+#include "numfmt.h"
 #include "paint.h"
 #include "table.h"
 #include "text.h"
@@ -87,7 +89,7 @@ void detail_open(struct detail *d, const struct mrow *r)
 }
 
 /* Who the row is, from what was kept of it (the row itself while it lives). */
-static void keep_identity(struct detail *d, const struct mrow *r)
+static void keep_identity(struct detail *d, const struct model *m, const struct mrow *r)
 {
 	text_sanitize(r->comm ? r->comm : "", d->comm, sizeof(d->comm), colors_utf8());
 	text_sanitize(r->cgroup && *r->cgroup ? r->cgroup : "-", d->row_cgroup,
@@ -95,6 +97,57 @@ static void keep_identity(struct detail *d, const struct mrow *r)
 	text_sanitize(r->user ? r->user : "?", d->user, sizeof(d->user), colors_utf8());
 	d->nthreads = r->nthreads;
 	d->exited = r->exited;
+	d->state = r->state;
+	d->rss_kb = r->rss_kb;
+	d->start = m && m->sys.boot > 0 && m->sys.clk_tck > 0 && r->start_ticks
+			   ? m->sys.boot + (double)r->start_ticks / (double)m->sys.clk_tck
+			   : 0;
+	d->have_cmdline = r->cmdline != NULL;
+	if (r->cmdline)
+		text_sanitize(*r->cmdline ? r->cmdline : "-", d->cmdline, sizeof(d->cmdline),
+			      colors_utf8());
+}
+
+static const char *state_name(char s)
+{
+	switch (s) {
+	case 'R':
+		return "running";
+	case 'S':
+		return "sleeping";
+	case 'D':
+		return "disk sleep";
+	case 'T':
+		return "stopped";
+	case 't':
+		return "traced";
+	case 'Z':
+		return "zombie";
+	case 'X':
+		return "dead";
+	case 'I':
+		return "idle";
+	default:
+		return "unknown";
+	}
+}
+
+/* State, memory and start time, then the command line, as /proc last said them. */
+static void process_lines(const struct detail *d, struct page *p)
+{
+	char res[16] = "?", when[32] = "?";
+	if (d->rss_kb)
+		numfmt_mem((double)d->rss_kb * 1024, res, sizeof(res));
+	time_t t = (time_t)d->start;
+	struct tm tm;
+	if (d->start > 0 && localtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	text_line(p, A_NORMAL, "state %c (%s)  RES %s  %sstarted %s", d->state ? d->state : '?',
+		  state_name(d->state), res, d->kind == ROW_THREAD ? "process " : "", when);
+	if (d->have_cmdline)
+		text_line(p, A_NORMAL, "command %s", d->cmdline);
+	else
+		text_line(p, colors_attr(CLR_MISSING), "command line not read (c reads it)");
 }
 
 static void identity(const struct detail *d, bool live, struct page *p)
@@ -128,6 +181,7 @@ static void identity(const struct detail *d, bool live, struct page *p)
 			  d->user, d->nthreads, d->nthreads == 1 ? "" : "s",
 			  d->subtree ? "  [+] with its descendants, summed" : "");
 	text_line(p, A_NORMAL, "cgroup %s", d->row_cgroup);
+	process_lines(d, p);
 }
 
 /* "cycles 100%", "instructions ~43%", "cycles n/a (unsupported)" for event e. */
@@ -325,7 +379,7 @@ void detail_draw(struct detail *d, const struct model *m, const struct mrow *sum
 	const struct mrow *r = find_row(d, m, sums, nsums);
 	long slot = r && hist ? history_find(hist, history_id_of(r)) : -1;
 	if (r)
-		keep_identity(d, r);
+		keep_identity(d, m, r);
 	if (slot >= 0) {
 		for (int i = 0; i < NSHOWN; i++)
 			keep_chart(&d->charts[i], m, hist, r, slot, i);
@@ -333,7 +387,7 @@ void detail_draw(struct detail *d, const struct model *m, const struct mrow *sum
 	}
 	bool charts = d->kept && (slot >= 0 || !r);
 	/* Charts share what the fixed lines leave: a title and an events line each. */
-	int idlines = d->kind != ROW_CGROUP ? 2 : 1, drawable = 0;
+	int idlines = d->kind != ROW_CGROUP ? 4 : 1, drawable = 0;
 	idlines += d->kept && !r;
 	for (int i = 0; i < NSHOWN && charts; i++) {
 		double lo, hi;

@@ -4,6 +4,7 @@
 #define PMUTOP_DETAIL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "columns.h"
@@ -35,6 +36,11 @@ struct detail {
 	bool kept; /* the row was drawn with its history: what follows is its */
 	bool exited;
 	unsigned nthreads;
+	char state;	 /* as /proc said, '\0' unknown */
+	uint64_t rss_kb; /* 0 unknown */
+	double start;	 /* seconds since the epoch, 0 unknown */
+	bool have_cmdline;
+	char cmdline[1024]; /* sanitised; have_cmdline false: the source did not read it */
 	char comm[256], user[64], row_cgroup[512]; /* sanitised */
 	struct detail_chart charts[DETAIL_CHARTS];
 };

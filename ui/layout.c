@@ -155,7 +155,7 @@ void layout_draw(struct ui *u)
 		    hdr, w);
 	int left = room - hdr + 1 - MIN_TABLE_ROWS;
 	int budget = left < (room - hdr + 1) / 2 ? left : (room - hdr + 1) / 2;
-	int mh = meters_height(u->m, w, budget);
+	int mh = meters_height(u->m, u->meter_mode, w, budget);
 	meters_draw(u->m, any_column(u, "IPC"), any_column(u, "GHZ"), u->meter_mode, hdr, w,
 		    budget);
 	int y = hdr + mh;

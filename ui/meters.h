@@ -8,9 +8,10 @@
 
 /* Lines the meters take in w columns with at most budget lines: per-CPU meters in as
  * many columns as fit, else one summary line, else none. */
-int meters_height(const struct model *m, int w, int budget);
-/* What the bars show (M cycles): busy %, IPC, or the clock (GHz). */
-enum meter_mode { METER_CPU, METER_IPC, METER_GHZ, METER_MODES };
+int meters_height(const struct model *m, int mode, int w, int budget);
+/* What the bars show (M cycles): busy %, IPC, the clock (GHz), or no meters at all
+ * (METER_OFF: the table has their lines). */
+enum meter_mode { METER_CPU, METER_IPC, METER_GHZ, METER_OFF, METER_MODES };
 
 /* ipc, ghz: the IPC and GHZ columns of any pane, or NULL. */
 void meters_draw(const struct model *m, const struct column *ipc, const struct column *ghz,

@@ -80,6 +80,8 @@ struct mrow {
 				      descendants (a row of its own for the history) */
 	double cpu_pct;		   /* ROW_CPU: busy % from /proc/stat (-1 unreadable, -2 no time
 				      went by); tasks: -1 (see the CPU% column: task-clock) */
+	double cpu_split[3];	   /* ROW_CPU with cpu_pct >= 0: its user (and nice), system
+				      (and irq) and steal %, parts of cpu_pct; all 0 when not read */
 	const struct val *v;	   /* one per model event */
 	const struct val_delta *g; /* one per group: its enabled/running deltas (val unused) */
 };
@@ -121,6 +123,17 @@ struct model {
 	 * their values stand for the sum of their process rows (cgrows.h). */
 	unsigned ncg_rows;
 	const struct mrow *cg_rows;
+
+	/* The machine at this tick, as /proc says (the htop meters); have_*: false when not
+	 * read (unreadable, or a replay, whose recording has none of it). */
+	struct msys {
+		bool have_mem, have_load, have_uptime;
+		uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
+		double load[3];
+		double uptime; /* seconds since boot */
+		double boot;   /* when it booted, seconds since the epoch; 0 unknown */
+		long clk_tck;  /* clock ticks a second (start_ticks'), 0 unknown */
+	} sys;
 
 	const char *backend; /* how tasks are counted: "bpf" or "perf"; NULL: not said */
 

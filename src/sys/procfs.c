@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int procfs_each(const char *root, pid_t pid, int (*cb)(void *ctx, pid_t id), void *ctx)
@@ -186,6 +187,12 @@ pid_t procfs_tgid(const char *root, pid_t tid)
 
 int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total, int max)
 {
+	return procfs_cpu_times_split(root, fd, busy, total, NULL, max);
+}
+
+int procfs_cpu_times_split(const char *root, int *fd, uint64_t *busy, uint64_t *total,
+			   uint64_t *part, int max)
+{
 	if (*fd < 0) {
 		char path[256];
 		snprintf(path, sizeof(path), "%s/proc/stat", root);
@@ -215,10 +222,57 @@ int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total,
 		uint64_t all = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
 		busy[cpu] = all - idle;
 		total[cpu] = all;
+		if (part) {
+			part[3 * cpu] = v[0] + v[1];
+			part[3 * cpu + 1] = v[2] + v[5] + v[6];
+			part[3 * cpu + 2] = v[7];
+		}
 		if (cpu + 1 > ncpu)
 			ncpu = cpu + 1;
 	}
 	return ncpu;
+}
+
+/* The value of "Key:" in meminfo text, in kB; false when absent. */
+static bool meminfo_kb(const char *buf, const char *key, uint64_t *kb)
+{
+	size_t n = strlen(key);
+	for (const char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, n) == 0 && p[n] == ':') {
+			char *end;
+			unsigned long long v = strtoull(p + n + 1, &end, 10);
+			if (end == p + n + 1)
+				return false;
+			*kb = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+void procfs_sys_read(const char *root, struct procfs_sys *s)
+{
+	char path[256], buf[8192];
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
+	if (read_small(path, buf, sizeof(buf)) > 0)
+		s->have_mem = meminfo_kb(buf, "MemTotal", &s->mem_total_kb) &&
+			      meminfo_kb(buf, "MemAvailable", &s->mem_avail_kb) &&
+			      meminfo_kb(buf, "SwapTotal", &s->swap_total_kb) &&
+			      meminfo_kb(buf, "SwapFree", &s->swap_free_kb);
+	snprintf(path, sizeof(path), "%s/proc/loadavg", root);
+	if (read_small(path, buf, sizeof(buf)) > 0)
+		s->have_load =
+			sscanf(buf, "%lf %lf %lf", &s->load[0], &s->load[1], &s->load[2]) == 3;
+	snprintf(path, sizeof(path), "%s/proc/uptime", root);
+	if (read_small(path, buf, sizeof(buf)) > 0)
+		s->have_uptime = sscanf(buf, "%lf", &s->uptime) == 1;
+	struct timespec real, boot;
+	if (clock_gettime(CLOCK_REALTIME, &real) == 0 && clock_gettime(CLOCK_BOOTTIME, &boot) == 0)
+		s->boot = (double)(real.tv_sec - boot.tv_sec) +
+			  (double)(real.tv_nsec - boot.tv_nsec) * 1e-9;
+	long hz = sysconf(_SC_CLK_TCK);
+	s->clk_tck = hz > 0 ? hz : 0;
 }
 
 int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm)

@@ -55,6 +55,23 @@ pid_t procfs_tgid(const char *root, pid_t tid);
  * by CPU number, at most max). Returns the highest CPU number + 1, or -errno. fd caches
  * the open file between calls (start with -1; one pread per tick). */
 int procfs_cpu_times(const char *root, int *fd, uint64_t *busy, uint64_t *total, int max);
+/* The same, and (part non-NULL) each CPU's jiffies in user (with nice), system (with irq
+ * and softirq) and steal into part[3 * cpu + 0, 1, 2]. */
+int procfs_cpu_times_split(const char *root, int *fd, uint64_t *busy, uint64_t *total,
+			   uint64_t *part, int max);
+
+/* The machine: memory and swap (/proc/meminfo), load (/proc/loadavg), time since boot
+ * (/proc/uptime), boot time and clock ticks. have_mem, have_load, have_uptime: what could be read.
+ */
+struct procfs_sys {
+	bool have_mem, have_load, have_uptime;
+	uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
+	double load[3];
+	double uptime;
+	double boot;  /* when it booted, seconds since the epoch (0: no clock) */
+	long clk_tck; /* clock ticks a second, as /proc counts start times */
+};
+void procfs_sys_read(const char *root, struct procfs_sys *s);
 
 /* Online CPU numbers from <root>/sys/devices/system/cpu/online into cpus (at most max);
  * returns how many, or -errno. */

@@ -58,11 +58,13 @@ int cpurows_open(struct engine *e)
 	c->id = calloc((size_t)n + 1, sizeof(*c->id));
 	c->cnt = calloc((size_t)n + 1, sizeof(*c->cnt));
 	c->busy = calloc((size_t)maxid + 1, 4 * sizeof(uint64_t));
-	if (!c->id || !c->cnt || !c->busy || engine_cpu_rows_alloc(e))
+	c->part = calloc((size_t)maxid + 1, 6 * sizeof(uint64_t));
+	if (!c->id || !c->cnt || !c->busy || !c->part || engine_cpu_rows_alloc(e))
 		return -ENOMEM;
 	c->total = c->busy + maxid + 1;
 	c->pbusy = c->total + maxid + 1;
 	c->ptotal = c->pbusy + maxid + 1;
+	c->ppart = c->part + 3 * ((size_t)maxid + 1);
 	memcpy(c->id, ids, (size_t)n * sizeof(*ids));
 	for (int i = 0; i < n; i++) {
 		if (counts_alloc(&c->cnt[i], &e->l))
@@ -72,14 +74,15 @@ int cpurows_open(struct engine *e)
 		else
 			memset(c->cnt[i].why, WHY_UNSUPPORTED, e->l.nevents);
 	}
-	procfs_cpu_times(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, maxid + 1);
+	procfs_cpu_times_split(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, c->ppart, maxid + 1);
 	return 0;
 }
 
 void cpurows_tick(struct engine *e)
 {
 	struct cpuset *c = &e->cpu;
-	int got = procfs_cpu_times(e->o.root, &c->stat_fd, c->busy, c->total, c->maxid + 1);
+	int got = procfs_cpu_times_split(e->o.root, &c->stat_fd, c->busy, c->total, c->part,
+					 c->maxid + 1);
 	for (int i = 0; i < c->n && (size_t)i < e->cpus.cap; i++) {
 		struct mrow_w w = mstore_row(&e->cpus, (size_t)i);
 		struct mrow *r = w.r;
@@ -93,12 +96,30 @@ void cpurows_tick(struct engine *e)
 		r->cpu_pct = got <= id ? -1
 			     : dt      ? 100.0 * (double)(c->busy[id] - c->pbusy[id]) / (double)dt
 				       : -2;
+		for (int k = 0; k < 3 && r->cpu_pct >= 0; k++)
+			r->cpu_split[k] = 100.0 *
+					  (double)(c->part[3 * id + k] - c->ppart[3 * id + k]) /
+					  (double)dt;
+		memcpy(&c->ppart[3 * id], &c->part[3 * id], 3 * sizeof(uint64_t));
 		c->pbusy[id] = c->busy[id];
 		c->ptotal[id] = c->total[id];
 		if (e->o.per_cpu)
 			targets_read(e, &c->cnt[i]);
 		rowbuild_fill(e, c->cnt[i].d, c->cnt[i].why, c->cnt[i].fresh, w.v, w.g, false);
 	}
+	struct procfs_sys sys;
+	procfs_sys_read(e->o.root, &sys);
+	e->m.sys = (struct msys){.have_mem = sys.have_mem,
+				 .have_load = sys.have_load,
+				 .have_uptime = sys.have_uptime,
+				 .mem_total_kb = sys.mem_total_kb,
+				 .mem_avail_kb = sys.mem_avail_kb,
+				 .swap_total_kb = sys.swap_total_kb,
+				 .swap_free_kb = sys.swap_free_kb,
+				 .load = {sys.load[0], sys.load[1], sys.load[2]},
+				 .uptime = sys.uptime,
+				 .boot = sys.boot,
+				 .clk_tck = sys.clk_tck};
 	e->m.ncpu_rows = (size_t)c->n < e->cpus.cap ? (unsigned)c->n : (unsigned)e->cpus.cap;
 	e->m.cpu_rows = e->cpus.rows;
 }
@@ -113,5 +134,6 @@ void cpurows_close(struct engine *e)
 	free(c->id);
 	free(c->cnt);
 	free(c->busy);
+	free(c->part);
 	mstore_free(&e->cpus);
 }

@@ -35,6 +35,7 @@ struct cpuset {
 	int maxid;
 	int stat_fd;
 	uint64_t *busy, *total, *pbusy, *ptotal; /* indexed by CPU number */
+	uint64_t *part, *ppart;			 /* user, system, steal: 3 per CPU number */
 };
 
 /* Tasks a scan found, opened once it ends (pending_open() in discover.c). */

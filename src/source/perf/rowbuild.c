@@ -290,6 +290,11 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	if (!p->exited && procfs_proc_mem(e->o.root, p->pid, &p->state, &p->rss_kb) < 0 &&
 	    !p->state)
 		p->state = '?';
+	/* A fork seen by its parent's event was not read: its start, once. */
+	struct procfs_task info;
+	if (!p->start_ticks && !p->exited &&
+	    procfs_task_info(e->o.root, p->pid, p->pid, &info) == 0)
+		p->start_ticks = info.start_ticks;
 	struct mrow_w pr = mstore_row(&e->rows, i++);
 	proc_row(e, p, pr.r);
 	bool all_exited;
