@@ -35,38 +35,6 @@ static const char *in_dir(const char *name)
 	return b;
 }
 
-/* A worker that touches the pages it is told to, and answers with its own count of the
- * page faults that took (getrusage): the truth the outputs must carry. */
-static pid_t worker_start(int *to, int *from)
-{
-	int c[2], d[2];
-	assert_int_equal(pipe(c), 0);
-	assert_int_equal(pipe(d), 0);
-	pid_t w = fork();
-	assert_true(w >= 0);
-	if (w == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(c[1]);
-		close(d[0]);
-		uint32_t n;
-		while (read(c[0], &n, sizeof(n)) == sizeof(n) && n) {
-			struct rusage a, b;
-			getrusage(RUSAGE_SELF, &a);
-			testutil_touch_pages(n);
-			getrusage(RUSAGE_SELF, &b);
-			uint64_t f = (uint64_t)(b.ru_minflt - a.ru_minflt);
-			if (write(d[1], &f, sizeof(f)) != sizeof(f))
-				_exit(1);
-		}
-		_exit(0);
-	}
-	close(c[0]);
-	close(d[1]);
-	*to = c[1];
-	*from = d[0];
-	return w;
-}
-
 /* The port of "pmutop: listening on ADDR:PORT" in the log, 0 until it is there. */
 static unsigned listening_port(const char *log)
 {
@@ -109,7 +77,7 @@ static void test_batch_record_listen(void **state)
 {
 	(void)state;
 	int to, from;
-	pid_t w = worker_start(&to, &from);
+	pid_t w = testutil_worker_start(&to, &from);
 	char pid[32];
 	snprintf(pid, sizeof(pid), "%d", (int)w);
 	const char *db = in_dir("run.pmutop"), *out = in_dir("run.csv"), *err = in_dir("run.err");

@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -384,4 +385,34 @@ void testutil_cgroup_enter(const char *dir, pid_t p)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, pid, strlen(pid)), (ssize_t)strlen(pid));
 	close(fd);
+}
+
+pid_t testutil_worker_start(int *to, int *from)
+{
+	int c[2], d[2];
+	assert_int_equal(pipe(c), 0);
+	assert_int_equal(pipe(d), 0);
+	pid_t w = fork();
+	assert_true(w >= 0);
+	if (w == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(c[1]);
+		close(d[0]);
+		uint32_t n;
+		while (read(c[0], &n, sizeof(n)) == sizeof(n) && n) {
+			struct rusage a, b;
+			getrusage(RUSAGE_SELF, &a);
+			testutil_touch_pages(n);
+			getrusage(RUSAGE_SELF, &b);
+			uint64_t f = (uint64_t)(b.ru_minflt - a.ru_minflt);
+			if (write(d[1], &f, sizeof(f)) != sizeof(f))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(c[0]);
+	close(d[1]);
+	*to = c[1];
+	*from = d[0];
+	return w;
 }

@@ -27,6 +27,11 @@ bool testutil_under_valgrind(void);
  * the mapping fails (it runs in forked workers and threads). */
 void testutil_touch_pages(uint32_t n);
 
+/* A forked worker (killed when the test ends) that touches the pages it is told to
+ * through *to and answers through *from with its own count of the page faults that took
+ * (getrusage): the truth the outputs must carry. Writing 0 ends it. */
+pid_t testutil_worker_start(int *to, int *from);
+
 /* A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0 and released),
  * or 0 when none could be had. */
 unsigned testutil_free_port(void);
