@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Hardening checks (issue 7), run by ./dev test after its ctest run, and alone:
-#   .ci/checks.sh [STAGE...]     stages: asan fuzz valgrind static (default: all four)
+#   .ci/checks.sh [STAGE...]     stages: asan fuzz valgrind static deb (default: all five)
 # asan      the whole project with -fsanitize=address,undefined,float-cast-overflow (build-asan), every ctest
 #           test but the emulated-PMU lane; any sanitizer report, in any process, fails
 # fuzz      the libFuzzer harnesses of tests/fuzz (clang, build-fuzz): the committed
 #           corpora and regressions once, then FUZZ_SECONDS (20) of fuzzing each
 # valgrind  memcheck over the real binary (build-valgrind): no error, no definite leak;
 #           and over every cmocka test program: no error
-# static    cppcheck and clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy), and
-#           clang-format (.clang-format) over every tracked .c and .h
+# static    the layers' direction and include circles (.ci/layers.sh), cppcheck and
+#           clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy), and clang-format
+#           (.clang-format) over every tracked .c and .h
+# deb       cpack -G DEB of a /usr build (build-deb), its Depends Debian's names, unpacked
+#           into a fresh root: pmutop --version, man -l on its pages, a one-tick batch run
 # One line per stage with its duration; logs in build-checks/; exit 1 if any failed.
 # On a fresh Debian 12 machine it installs what it needs with apt-get when root, or
 # prints the apt-get line. docs/HARDENING.md says more.
@@ -22,7 +25,7 @@ LOGS=$ROOT/build-checks
 mkdir -p "$LOGS"
 
 PKGS=(build-essential cmake pkg-config libncurses-dev libpfm4-dev libmicrohttpd-dev libsqlite3-dev libyaml-dev libcrypt-dev zlib1g-dev libbpf-dev bpftool libcmocka-dev tmux
-	clang libclang-rt-14-dev llvm clang-tidy clang-format cppcheck valgrind)
+	clang libclang-rt-14-dev llvm clang-tidy clang-format cppcheck valgrind dpkg-dev man-db)
 
 ensure_pkgs() {
 	local p miss=()
@@ -188,6 +191,8 @@ stage_static() {
 	configure build-tidy -DCMAKE_C_COMPILER=clang -DPMUTOP_TESTS=OFF -DPMUTOP_SANITIZE=OFF ||
 		return 1
 	local db=build-tidy/compile_commands.json rc=0 files
+	echo "-- layers (.ci/layers.sh: includes against the direction, include circles)"
+	"$ROOT/.ci/layers.sh" || rc=1
 	files=$(grep -Eo '"file": *"[^"]*"' "$db" | sed -E 's/.*"([^"]*)"$/\1/' |
 		grep -E "^$ROOT/(events|ui|src/(source/)?[a-z]+)/[^/]*\.c$" | sort -u)
 	[ -n "$files" ] || {
@@ -219,9 +224,60 @@ stage_static() {
 	return "$rc"
 }
 
+# ---- deb: the Debian package, installed into a fresh root and run from there -------------
+stage_deb() {
+	cmake -S "$ROOT" -B "$ROOT/build-deb" -DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_INSTALL_PREFIX=/usr -DPMUTOP_TESTS=OFF >/dev/null || return 1
+	cmake --build build-deb -j"$JOBS" >/dev/null || return 1
+	rm -f build-deb/pmutop_*.deb
+	(cd build-deb && cpack -G DEB >/dev/null) || return 1
+	local deb root=$ROOT/build-deb/root rc=0 f
+	deb=$(ls build-deb/pmutop_*.deb) || return 1
+	rm -rf "$root" && mkdir -p "$root"
+	dpkg-deb -x "$deb" "$root" || return 1
+	echo "-- $deb: $(dpkg-deb -f "$deb" Depends)"
+	# Debian's names for what pmutop links (dpkg-shlibdeps), never a file name.
+	for f in libc6 libpfm4 libsqlite3-0 libncursesw6 libmicrohttpd; do
+		dpkg-deb -f "$deb" Depends | grep -q "$f" || {
+			echo "Depends lacks $f"
+			rc=1
+		}
+	done
+	for f in usr/bin/pmutop usr/share/man/man1/pmutop.1 usr/share/man/man5/pmutoprc.5 \
+		usr/lib/systemd/system/pmutop-record.service usr/share/pmutop/grafana-pmutop.json \
+		"usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/pmutopsql.so"; do
+		[ -e "$root/$f" ] || {
+			echo "not in the package: /$f"
+			rc=1
+		}
+	done
+	grep -q '^ExecStart=/usr/bin/pmutop ' "$root/usr/lib/systemd/system/pmutop-record.service" ||
+		{
+			echo "the unit does not start /usr/bin/pmutop"
+			rc=1
+		}
+	"$root/usr/bin/pmutop" --version || rc=1
+	for f in "$root"/usr/share/man/man*/*; do
+		# man -l renders the page; an undefined macro (groff -wmac) is an error here.
+		if ! MANROFFOPT='-Wall -wmac' man -l "$f" 2>"$LOGS/deb-man.err" >/dev/null ||
+			[ -s "$LOGS/deb-man.err" ]; then
+			echo "man -l $f:"
+			head -n 5 "$LOGS/deb-man.err"
+			rc=1
+		fi
+	done
+	"$root/usr/bin/pmutop" -b -n 1 -d 0.2 -e task-clock --format csv >"$LOGS/deb-batch.out" ||
+		rc=1
+	grep -q '^1,.*,process,.*,task-clock,' "$LOGS/deb-batch.out" || {
+		echo "no tick from the installed pmutop"
+		rc=1
+	}
+	return "$rc"
+}
+
 # ---- driver ------------------------------------------------------------------------------
 # Each stage runs in a process of its own under a time limit, so that a hang cannot hold
-# CI: asan 15 min, fuzz 10, valgrind 10, static 15 (normally all four take 5 or so).
+# CI: asan 15 min, fuzz 10, valgrind 10, static 15, deb 10 (normally all five take 5 or so).
 if [ "${1:-}" = --inner ]; then
 	"stage_$2"
 	exit $?
@@ -253,12 +309,12 @@ run_stage() {
 }
 
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(asan fuzz valgrind static)
+[ ${#stages[@]} -gt 0 ] || stages=(asan fuzz valgrind static deb)
 for s in "${stages[@]}"; do
 	case $s in
-	asan | fuzz | valgrind | static) ;;
+	asan | fuzz | valgrind | static | deb) ;;
 	*)
-		echo "usage: .ci/checks.sh [asan|fuzz|valgrind|static]..." >&2
+		echo "usage: .ci/checks.sh [asan|fuzz|valgrind|static|deb]..." >&2
 		exit 2
 		;;
 	esac

@@ -4,8 +4,9 @@
  * prints the CPU time per history_feed (median and max over the ticks after the first
  * two), the bytes the store holds, the growth of RSS from before the first feed, and
  * with alloccount.so preloaded, one flush of stdout per tick (its tick boundary).
- *   cc -O2 -Isrc/model -Isrc/sys -Ievents -o history bench/history.c src/model/history.c \
- *      src/model/columns.c src/model/value.c src/model/numfmt.c -lm
+ *   cc -O2 -D_GNU_SOURCE -Isrc/model -Ievents -o history bench/history.c src/model/history.c \
+ *      src/model/columns.c src/model/value.c src/model/numfmt.c src/model/cgroup_name.c \
+ *      src/model/model.c -lm
  *   ./history N [TICKS]        (TICKS default 50) */
 #include <stdio.h>
 #include <stdlib.h>

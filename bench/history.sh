@@ -24,9 +24,8 @@ cleanup() {
 trap cleanup EXIT INT TERM HUP
 
 m=$root/src/model
-cc -O2 -I"$m" -I"$root/src/sys" -I"$root/events" -o "$tmp/history" "$here/history.c" \
-	"$m/history.c" "$m/columns.c" "$m/value.c" "$m/numfmt.c" \
-	"$root/src/sys/cgroup.c" "$root/events/evmount.c" -lm
+cc -O2 -D_GNU_SOURCE -I"$m" -I"$root/events" -o "$tmp/history" "$here/history.c" \
+	"$m/history.c" "$m/columns.c" "$m/value.c" "$m/numfmt.c" "$m/cgroup_name.c" "$m/model.c" -lm
 cc -O2 -o "$tmp/idle" "$here/idle.c"
 cc -O2 -shared -fPIC -o "$tmp/alloccount.so" "$here/alloccount.c" -ldl
 

@@ -2,8 +2,10 @@
  * children, as perf stat counts it (no flag); -c: the same group per CPU (pid, cpu), as
  * perf record opens it; -s: per CPU with inherit_stat on every member and a ring buffer
  * on each CPU's leader (the members' output set to it), which makes the kernel write a
- * PERF_RECORD_READ per event for every thread of the tree that ends.
- *   usage: inheritcost [-c|-s] COMMAND [ARG...]
+ * PERF_RECORD_READ per event for every thread of the tree that ends; -t: one group
+ * per task (perf stat's way) with inherit_stat on every member and no ring, which makes
+ * the kernel keep each task's counts with its task when it swaps cloned contexts.
+ *   usage: inheritcost [-c|-s|-t] COMMAND [ARG...]
  * Prints to stderr the totals, the records and their sums per event (matched by id).
  * The issue 28 measurements in docs/PERFORMANCE.md: the cost of each form against
  * perf stat on bench/workload.c's ping-pong. */
@@ -26,8 +28,9 @@ static const uint64_t cfg[5] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_
 int main(int argc, char **argv)
 {
 	int stat = argc > 1 && !strcmp(argv[1], "-s");
+	int tstat = argc > 1 && !strcmp(argv[1], "-t");
 	int percpu = stat || (argc > 1 && !strcmp(argv[1], "-c"));
-	char **cmd = argv + 1 + (percpu ? 1 : 0);
+	char **cmd = argv + 1 + (percpu || tstat ? 1 : 0);
 	if (!*cmd)
 		return 2;
 	int go[2];
@@ -59,7 +62,7 @@ int main(int argc, char **argv)
 								   PERF_FORMAT_ID |
 								   PERF_FORMAT_TOTAL_TIME_ENABLED |
 								   PERF_FORMAT_TOTAL_TIME_RUNNING};
-			a.inherit_stat = stat;
+			a.inherit_stat = stat || tstat;
 			if (i == 0) {
 				a.disabled = 1;
 				a.enable_on_exec = 1;

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "batch.h"
 #include "columns.h"
+#include "text.h"
 
 /* clang-format off */
 enum { E_TC, E_CS, E_MIGR, E_PF, E_MAJ, E_CYC, E_INS, NEV };
@@ -45,6 +47,10 @@ static const struct mevent events[NEV] = {
 };
 static const struct mgroup groups[2] = {{.first = 0, .n = 5}, {.first = 5, .n = 2}};
 
+/* Every block's wall-clock time: 2025-11-25 16:40:01.250 UTC, shown at +01:00 (TZ in main). */
+#define WALL 1764088801.25
+#define WALL_AT "2025-11-25T17:40:01.250+01:00"
+
 static struct val ex(double v)
 {
 	return (struct val){.v = v, .state = VAL_EXACT, .run_pm = 1000};
@@ -52,7 +58,7 @@ static struct val ex(double v)
 
 /* Write one block of m through a text writer sorted by sort (NULL: CPU%) and return
  * it (static, till the next call). */
-static const char *block_by(const struct model *m, bool cpus, const char *sort)
+static const char *block_by_at(const struct model *m, bool cpus, const char *sort, double wall)
 {
 	static char out[1 << 20];
 	struct pane panes[8];
@@ -62,13 +68,23 @@ static const char *block_by(const struct model *m, bool cpus, const char *sort)
 	struct batch *b = batch_new(f, OUT_TEXT, panes, np, sort, false);
 	assert_non_null(b);
 	batch_show_cpus(b, cpus);
-	assert_int_equal(batch_write(b, m), 0);
+	assert_int_equal(batch_write(b, m, wall), 0);
 	batch_free(b);
 	rewind(f);
 	size_t n = fread(out, 1, sizeof(out) - 1, f);
 	out[n] = '\0';
 	fclose(f);
 	return out;
+}
+
+static const char *block_by(const struct model *m, bool cpus, const char *sort)
+{
+	return block_by_at(m, cpus, sort, WALL);
+}
+
+static const char *block_at(const struct model *m, double wall)
+{
+	return block_by_at(m, false, NULL, wall);
 }
 
 static const char *block(const struct model *m, bool cpus)
@@ -175,7 +191,8 @@ static void test_text_block_bytes(void **state)
 	m.cpu_rows = cpu;
 	m.ncpu_rows = 2;
 	const char *want =
-		"pmutop - box, Linux 6.1.0, 2 CPUs - tick 3, interval 1.00s (1.000s) - 5 tasks\n"
+		"pmutop - box, Linux 6.1.0, 2 CPUs - tick 3 at " WALL_AT
+		", interval 1.00s (1.000s) - 5 tasks\n"
 		"    PID USER      THR    CPU%    GHz   CYCLES    INSNS    IPC    CYC/s    INS/s "
 		" IPC.RUN%      CSW     MIGR   FAULTS   MAJFLT COMMAND\n"
 		"   cpu0             0    37.5      -        0        0      -        0        0 "
@@ -355,7 +372,7 @@ static void test_fd_short_notice(void **state)
 		for (unsigned t = 0; t < 5 && rc == 0; t++) {
 			m.tick = t + 1;
 			m.nfd_short = shorts[t];
-			rc = batch_write(b, &m);
+			rc = batch_write(b, &m, WALL);
 		}
 		batch_free(b);
 		fflush(stderr);
@@ -389,7 +406,7 @@ static const char *block_fmt(const struct model *m, enum out_format fmt)
 	assert_non_null(f);
 	struct batch *b = batch_new(f, fmt, panes, np, NULL, false);
 	assert_non_null(b);
-	assert_int_equal(batch_write(b, m), 0);
+	assert_int_equal(batch_write(b, m, WALL), 0);
 	batch_free(b);
 	rewind(f);
 	out[fread(out, 1, sizeof(out) - 1, f)] = '\0';
@@ -429,9 +446,58 @@ static void test_partial_every_format(void **state)
 		fail_msg("no partial context-switches in the JSON:\n%s", j);
 }
 
+/* Every CSV and JSON line says when, as epoch seconds and as ISO 8601 with the offset;
+ * a time that rounds up to the next second carries into it. */
+static void test_wall_time_every_line(void **state)
+{
+	(void)state;
+	struct mrow rows[2] = {{.kind = ROW_PROC, .pid = 7, .tid = 7, .comm = "a", .user = "u"},
+			       {.kind = ROW_PROC, .pid = 8, .tid = 8, .comm = "b", .user = "u"}};
+	static struct val v[2][NEV];
+	struct val_delta g[2][2] = {{{0}}};
+	for (int r = 0; r < 2; r++) {
+		for (int i = 0; i < NEV; i++)
+			v[r][i] = ex(r + i + 1);
+		rows[r].v = v[r];
+		rows[r].g = g[r];
+	}
+	struct model m;
+	model_init(&m, rows, 2);
+	const char *c = block_fmt(&m, OUT_CSV);
+	const char *nl = strchr(c, '\n');
+	assert_non_null(nl);
+	assert_true(strncmp(c, "tick,", 5) == 0 && strncmp(nl - 8, ",wall,at", 8) == 0);
+	unsigned lines = 0;
+	for (const char *l = nl + 1; *l; l = strchr(l, '\n') + 1, lines++) {
+		const char *e = strchr(l, '\n');
+		const char *want = ",1764088801.250," WALL_AT;
+		if ((size_t)(e - l) < strlen(want) ||
+		    strncmp(e - strlen(want), want, strlen(want)) != 0)
+			fail_msg("a CSV line without its wall time: %.*s", (int)(e - l), l);
+	}
+	assert_true(lines >= 2 * NEV);
+	const char *j = block_fmt(&m, OUT_JSON);
+	lines = 0;
+	for (const char *l = j; *l; l = strchr(l, '\n') + 1, lines++)
+		if (!strstr(l, ",\"wall\":1764088801.250,\"at\":\"" WALL_AT "\","))
+			fail_msg("a JSON line without its wall time: %s", l);
+	assert_int_equal(lines, 2);
+	/* A damaged recording's time: no local form, never undefined behaviour. */
+	char iso[40];
+	assert_string_equal(text_iso_time(1e300, iso, sizeof(iso)), "?");
+	assert_string_equal(text_iso_time(-0.5, iso, sizeof(iso)), "?");
+	char *t = strdup(block_at(&m, 1764088801.9996));
+	if (!strstr(t, " at 2025-11-25T17:40:02.000+01:00, "))
+		fail_msg("the text header without its wall time: %s", t);
+	free(t);
+}
+
 int main(void)
 {
+	setenv("TZ", "UTC-1", 1); /* +01:00 all year */
+	tzset();
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wall_time_every_line),
 		cmocka_unit_test(test_text_block_bytes),
 		cmocka_unit_test(test_text_block_large),
 		cmocka_unit_test(test_text_block_repeats),

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "interval.h"
 
 #define MAXARGS 32
 
@@ -346,11 +347,11 @@ static void test_number_helpers(void **state)
 	(void)state;
 	double d;
 	long n;
-	assert_int_equal(cli_parse_seconds("0.1", &d), 0);
+	assert_int_equal(interval_parse("0.1", &d), 0);
 	assert_true(d == 0.1);
-	assert_int_equal(cli_parse_seconds("3600", &d), 0);
-	assert_int_equal(cli_parse_seconds("0.0999", &d), -EINVAL);
-	assert_int_equal(cli_parse_seconds("2x", &d), -EINVAL);
+	assert_int_equal(interval_parse("3600", &d), 0);
+	assert_int_equal(interval_parse("0.0999", &d), -EINVAL);
+	assert_int_equal(interval_parse("2x", &d), -EINVAL);
 	assert_int_equal(cli_parse_count("1", &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(cli_parse_count("0", &n), -EINVAL);

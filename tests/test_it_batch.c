@@ -220,6 +220,8 @@ enum {
 	F_WHY,
 	F_EXITED,
 	F_CGROUP,
+	F_WALL,
+	F_AT,
 	NF
 };
 
@@ -445,7 +447,7 @@ static void test_csv_page_faults_match_perf(void **state)
 		assert_exit(st, 0);
 		/* The header, exactly, as the first line. */
 		const char *header = "tick,time,interval,kind,pid,tid,cpu,command,event,value,"
-				     "state,running,why,exited,cgroup\n";
+				     "state,running,why,exited,cgroup,wall,at\n";
 		assert_true(strncmp(out, header, strlen(header)) == 0);
 		int nt, nticks;
 		ours[i] = csv_sum(out, "total", "page-faults", 0, &nt);

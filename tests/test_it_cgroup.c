@@ -140,8 +140,8 @@ static void test_rows_know_their_cgroup(void **state)
 	int st = testutil_run(csv, out, sizeof(out), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	char want[128];
-	snprintf(want, sizeof(want), ",%s\n", rel);
-	assert_non_null(strstr(out, "exited,cgroup\n"));
+	snprintf(want, sizeof(want), ",%s,", rel); /* the wall time follows */
+	assert_non_null(strstr(out, "exited,cgroup,wall,at\n"));
 	assert_non_null(strstr(out, want));
 	char *json[] = {(char *)PMUTOP_BINARY,
 			"-b",
@@ -362,7 +362,9 @@ struct watcher {
 static void watcher_start(struct watcher *w, char *const argv[])
 {
 	int p[2];
-	assert_int_equal(pipe(p), 0);
+	/* Close-on-exec: a later watcher holding this read end would keep a writer that
+	 * is stopped from seeing EPIPE. */
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
 	w->pid = fork();
 	assert_true(w->pid >= 0);
 	if (w->pid == 0) {
@@ -641,11 +643,14 @@ static void test_short_lived_count(void **state)
 	for (unsigned i = 0; i < n; i++)
 		want[i] = w[i].ticks + 3;
 	watchers_wait(w, n, want, 0);
+	/* No more is read: a watcher blocked writing into its full pipe reads no signal
+	 * (pmutop takes them from a signalfd between ticks) until the pipe is closed. */
 	for (unsigned i = 0; i < n; i++) {
 		kill(w[i].pid, SIGINT);
-		waitpid(w[i].pid, NULL, 0);
 		close(w[i].fd);
 	}
+	for (unsigned i = 0; i < n; i++)
+		waitpid(w[i].pid, NULL, 0);
 	char *rp[] = {(char *)PMUTOP_BINARY, "-r", rec, "-b", "--cgroups", "--format", "csv", NULL};
 	st = testutil_run(rp, w[3].out, 1 << 22, err, sizeof(err));
 	unlink(rec);
@@ -671,11 +676,8 @@ static void test_short_lived_count(void **state)
 		double f = w[i].sum[0], t = w[i].sum[1];
 		double tmax = i == 4 ? 1.02 : 1.01;
 		/* A row partial for a switch this kernel did not report (bpf) is a lower
-		 * bound short of the slices it cut: a few of some hundred here, 5% allowed;
-		 * and bpf, exact or not, has read up to 4% under perf stat on a loaded
-		 * machine, a defect not found yet (issue 25 stays open for it): 5% below
-		 * there too. */
-		double fmin = w[i].unseen || i == 4 ? 0.95 : 0.99;
+		 * bound short of the slices it cut: a few of some hundred here, 5% allowed. */
+		double fmin = w[i].unseen ? 0.95 : 0.99;
 		ok = ok && w[i].bad == 0 && f >= fmin * truth->sum[0] &&
 		     f <= 1.01 * truth->sum[0] && t >= fmin * truth->sum[1] &&
 		     t <= tmax * truth->sum[1];
@@ -738,10 +740,10 @@ static void test_command_rows_know_their_cgroup(void **state)
 	assert_non_null(t);
 	const char *line = strstr(t, want);
 	assert_non_null(line);
-	snprintf(want, sizeof(want), ",%s\n", rel);
-	const char *nl = strchr(line, '\n');
+	snprintf(want, sizeof(want), ",%s,", rel); /* the wall time follows */
+	const char *nl = strchr(line, '\n'), *cgf = strstr(line, want);
 	assert_non_null(nl);
-	if (strncmp(nl - strlen(want) + 1, want, strlen(want)) != 0)
+	if (!cgf || cgf > nl)
 		fail_msg("the command's total row after its move and exec: %.*s, want %s",
 			 (int)(nl - line), line, rel);
 }

@@ -109,6 +109,111 @@ static unsigned count_lines(const char *s, const char *prefix)
 	return n;
 }
 
+/* A replay shows only what was recorded: -H or --per-cpu on a file recorded without them
+ * says so in one line (and prints what there is); on a file with them, nothing. */
+static void test_recorded_without(void **state)
+{
+	(void)state;
+	char *plain = strdup(path("plain")), *full = strdup(path("full"));
+	char *rp[] = {PMUTOP_BINARY, "-b", "-q", "-n", "1", "-d", "0.1", "-w", plain, NULL};
+	int st = testutil_run(rp, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *rf[] = {PMUTOP_BINARY, "-b", "-q",	"-n", "1",  "-d",
+		      "0.1",	     "-H", "--per-cpu", "-w", full, NULL};
+	st = testutil_run(rf, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	const struct {
+		char *file, *opt;
+		const char *want; /* NULL: no such line */
+	} cases[] = {
+		{plain, "-H", "recorded without -H: it holds no thread rows"},
+		{plain, "--per-cpu", "recorded without --per-cpu: it holds no CPU rows"},
+		{full, "-H", NULL},
+		{full, "--per-cpu", NULL},
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *rep[] = {PMUTOP_BINARY, "-r", cases[i].file, "-b", cases[i].opt, NULL};
+		st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		assert_true(strncmp(out1, "pmutop - ", 9) == 0); /* what there is, printed */
+		unsigned n = 0;
+		for (const char *e = err; (e = strstr(e, "was recorded without")); e++)
+			n++;
+		if (n != (cases[i].want ? 1u : 0u) ||
+		    (cases[i].want && !strstr(err, cases[i].want)))
+			fail_msg("-r %s %s: %u lines saying what is missing: %s", cases[i].file,
+				 cases[i].opt, n, err);
+	}
+	free(plain);
+	free(full);
+}
+
+/* The wall-clock time of each block (text) or line (CSV, JSON) of out: epoch seconds
+ * within [t0, t1] and the same instant as ISO 8601 with its offset. Returns how many. */
+static unsigned check_wall_times(const char *fmt, const char *out, double t0, double t1)
+{
+	unsigned n = 0;
+	for (const char *l = out, *e; *l; l = e + 1) {
+		e = strchr(l, '\n');
+		if (!e) /* the end of a buffer that filled */
+			break;
+		char line[4096];
+		snprintf(line, sizeof(line), "%.*s", (int)(e - l), l);
+		const char *at;
+		double wall = 0;
+		if (strcmp(fmt, "text") == 0) {
+			if (strncmp(line, "pmutop - ", 9) != 0)
+				continue;
+			at = strstr(line, " at ");
+			assert_non_null(at);
+			at += 4;
+		} else if (strcmp(fmt, "csv") == 0) {
+			if (strncmp(line, "tick,", 5) == 0)
+				continue;
+			char *c = strrchr(line, ',');
+			assert_non_null(c);
+			*c = '\0';
+			at = c + 1;
+			c = strrchr(line, ',');
+			assert_non_null(c);
+			wall = strtod(c + 1, NULL);
+		} else {
+			const char *w = strstr(line, "\"wall\":"), *a = strstr(line, "\"at\":\"");
+			assert_true(w && a);
+			wall = strtod(w + 7, NULL);
+			at = a + 6;
+		}
+		/* The ISO text back into epoch seconds (its offset applied). */
+		struct tm tm = {0};
+		int ms, oh, om;
+		char sign;
+		if (sscanf(at, "%d-%d-%dT%d:%d:%d.%3d%c%2d:%2d", &tm.tm_year, &tm.tm_mon,
+			   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms, &sign, &oh,
+			   &om) != 10 ||
+		    (sign != '+' && sign != '-'))
+			fail_msg("%s: no ISO 8601 time with an offset: %s", fmt, line);
+		tm.tm_year -= 1900;
+		tm.tm_mon -= 1;
+		double iso = (double)timegm(&tm) + ms / 1000.0 -
+			     (sign == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
+		if (wall == 0)
+			wall = iso;
+		if (wall < t0 - 0.001 || wall > t1 + 0.001 || iso < wall - 0.0015 ||
+		    iso > wall + 0.0015)
+			fail_msg("%s: wall time %.3f (%s) outside the run [%.3f, %.3f]: %s", fmt,
+				 wall, at, t0, t1, line);
+		n++;
+	}
+	return n;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Live batch output and the replay of the same ticks: the same bytes, in every format,
  * with thread rows and per-CPU rows. */
 static void test_replay_equals_live(void **state)
@@ -120,8 +225,15 @@ static void test_replay_equals_live(void **state)
 		char *live[] = {PMUTOP_BINARY, "-b", "-n",	  "3",	      "-d",
 				"0.2",	       "-H", "--per-cpu", "--format", (char *)fmts[i],
 				"-w",	       file, NULL};
+		double t0 = wall_now();
 		int st = testutil_run(live, out1, sizeof(out1), err, sizeof(err));
+		double t1 = wall_now();
 		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		/* Every block or line says when, within the run; the replay's the same. */
+		unsigned stamped = check_wall_times(fmts[i], out1, t0, t1);
+		bool whole = strlen(out1) < sizeof(out1) - 1; /* thousands of tasks fill it */
+		if (stamped < (strcmp(fmts[i], "text") == 0 ? (whole ? 3u : 1u) : 30u))
+			fail_msg("%s: %u lines with a wall time", fmts[i], stamped);
 		char *rep[] = {PMUTOP_BINARY,	"-r", file, "-b", "--per-cpu", "--format",
 			       (char *)fmts[i], NULL};
 		st = testutil_run(rep, out2, sizeof(out2), err, sizeof(err));
@@ -149,6 +261,43 @@ static void test_replay_equals_live(void **state)
 	assert_true(WIFEXITED(mst) && WEXITSTATUS(mst) == 0);
 	if (strcmp(out1, out2) != 0)
 		fail_msg("RES and S: the replay differs from the live output");
+	/* tasks.state is the letter, meta's format the user_version; a file of before, its
+	 * states as codes (82 for R), replays the same. */
+	sqlite3 *sdb;
+	assert_int_equal(sqlite3_open(memfile, &sdb), SQLITE_OK);
+	sqlite3_stmt *sq;
+	assert_int_equal(
+		sqlite3_prepare_v2(sdb,
+				   "SELECT (SELECT count(*) FROM tasks WHERE typeof(state) ="
+				   " 'text' AND length(state) = 1 AND state GLOB '[A-Z]'),"
+				   " (SELECT count(*) FROM tasks WHERE state IS NOT NULL),"
+				   " (SELECT value FROM meta WHERE key = 'format'),"
+				   " (SELECT user_version FROM pragma_user_version)",
+				   -1, &sq, NULL),
+		SQLITE_OK);
+	assert_int_equal(sqlite3_step(sq), SQLITE_ROW);
+	assert_true(sqlite3_column_int(sq, 0) > 0);
+	assert_int_equal(sqlite3_column_int(sq, 0), sqlite3_column_int(sq, 1));
+	assert_int_equal(sqlite3_column_int(sq, 2), sqlite3_column_int(sq, 3));
+	sqlite3_finalize(sq);
+	/* The column as such a file declared it (integer affinity), then the codes. */
+	assert_int_equal(sqlite3_exec(sdb,
+				      "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql ="
+				      " replace(sql, 'state TEXT', 'state INTEGER') WHERE name ="
+				      " 'tasks'",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(sdb);
+	assert_int_equal(sqlite3_open(memfile, &sdb), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(sdb, "UPDATE tasks SET state = unicode(state) WHERE state IS NOT NULL",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(sdb);
+	mst = testutil_run(mrep, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(mst) && WEXITSTATUS(mst) == 0);
+	if (strcmp(out1, out2) != 0)
+		fail_msg("RES and S from states as codes: the replay differs from the live output");
 	free(cfg);
 	free(memfile);
 	/* --begin and -n pick ticks: the second and third of three. +0.01 s after the first
@@ -464,6 +613,29 @@ static void test_sql_untrusted(void **state)
 	assert_int_equal(recsql_run(file, "SELECT 'a\nb\033[2J", sink, line, sizeof(line)),
 			 -EINVAL);
 	assert_null(strpbrk(line, "\n\033"));
+	/* Blobs as hex: raw, a packed row's bytes would break the CSV line. */
+	char *hex = NULL;
+	size_t hexlen = 0;
+	FILE *hf = open_memstream(&hex, &hexlen);
+	assert_non_null(hf);
+	assert_int_equal(
+		recsql_run(file, "SELECT x'000a2cff' AS b, 'x' AS t", hf, line, sizeof(line)), 0);
+	fclose(hf);
+	assert_string_equal(hex, "b,t\n000a2cff,x\n");
+	free(hex);
+	/* readings.at: ISO 8601 with the offset, as batch CSV's at. */
+	hf = open_memstream(&hex, &hexlen);
+	assert_non_null(hf);
+	assert_int_equal(
+		recsql_run(file,
+			   "SELECT count(*) > 0 AS n, sum(at NOT GLOB '[0-9][0-9][0-9][0-9]-"
+			   "[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9]"
+			   "[0-9][+-][0-9][0-9]:[0-9][0-9]') AS bad FROM readings",
+			   hf, line, sizeof(line)),
+		0);
+	fclose(hf);
+	assert_string_equal(hex, "n,bad\n1,0\n");
+	free(hex);
 
 	/* A schema that is not SQL: SQLite's message quotes it. */
 	sqlite3 *db;
@@ -1068,12 +1240,19 @@ int main(void)
 		return 0;
 	}
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_replay_equals_live), cmocka_unit_test(test_sigkill),
-		cmocka_unit_test(test_bad_files),	   cmocka_unit_test(test_one_recorder),
-		cmocka_unit_test(test_full_disk),	   cmocka_unit_test(test_retention),
-		cmocka_unit_test(test_readings_keys),	   cmocka_unit_test(test_window_outside),
-		cmocka_unit_test(test_read_only),	   cmocka_unit_test(test_cut_short),
-		cmocka_unit_test(test_sql_untrusted),	   cmocka_unit_test(test_step_damaged),
+		cmocka_unit_test(test_replay_equals_live),
+		cmocka_unit_test(test_recorded_without),
+		cmocka_unit_test(test_sigkill),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_one_recorder),
+		cmocka_unit_test(test_full_disk),
+		cmocka_unit_test(test_retention),
+		cmocka_unit_test(test_readings_keys),
+		cmocka_unit_test(test_window_outside),
+		cmocka_unit_test(test_read_only),
+		cmocka_unit_test(test_cut_short),
+		cmocka_unit_test(test_sql_untrusted),
+		cmocka_unit_test(test_step_damaged),
 	};
 	if (getenv("PMUTOP_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("PMUTOP_TEST_FILTER"));

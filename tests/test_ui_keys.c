@@ -4,6 +4,7 @@
 #include <locale.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -227,13 +228,14 @@ static void test_pid_focus(void **state)
 	assert_null(strstr(s, "Watching"));
 	assert_true(fake_find(s, " alpha") >= 0);
 	/* A thread's id, as -p refuses it: the model's thread 201 of process 200, and a
-	 * thread of ours outside the model. */
 	fake_key(U(state), 'p');
 	cmd = fake_type(U(state), "201\n");
 	assert_int_not_equal(cmd.kind, UI_FOCUS_PID);
 	s = screen(state);
 	assert_non_null(strstr(last_line(s, line, sizeof(line)), "201 is a thread of process 200"));
 	assert_null(strstr(s, "Watching"));
+	 * thread of ours outside the model: the screen reads no /proc, so that one goes to the
+	 * app, which refuses it (tests/tmux/focus.sh) and the view is all rows again. */
 	struct sleeper sl;
 	sleeper_start(&sl);
 	char tid[32];
@@ -241,10 +243,15 @@ static void test_pid_focus(void **state)
 	fake_key(U(state), 'p');
 	cmd = fake_type(U(state), tid);
 	sleeper_stop(&sl);
-	assert_int_not_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, sl.tid);
 	char want[96];
 	snprintf(want, sizeof(want), "%d is a thread of process %d", (int)sl.tid, (int)getpid());
-	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), want));
+	ui_focus_refused(U(state), want);
+	s = screen(state);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), want));
+	assert_null(strstr(s, "Watching"));
+	assert_true(fake_find(s, " alpha") >= 0);
 	/* A live process outside the model: ours. */
 	fake_key(U(state), 'p');
 	char me[32];
@@ -252,6 +259,32 @@ static void test_pid_focus(void **state)
 	cmd = fake_type(U(state), me);
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
 	assert_int_equal(cmd.pid, getpid());
+}
+
+/* k: the signal goes with the start time the model gave the row (the app sends it only
+ * to the process that started then); a recording's rows are no live processes. */
+static void test_kill_start(void **state)
+{
+	struct fixture *fx = *state;
+	for (unsigned i = 0; i < fx->f.m.nrows; i++)
+		fx->f.rows[i].start_ticks = 4000 + (uint64_t)fx->f.rows[i].pid;
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
+	fake_keys(U(state), keys, 4);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "Send to 100") >= 0);
+	struct ui_cmd cmd = fake_key(U(state), '\n'); /* SIGTERM, the first */
+	assert_int_equal(cmd.kind, UI_SIGNAL);
+	assert_int_equal(cmd.pid, 100);
+	assert_int_equal(cmd.sig, SIGTERM);
+	assert_int_equal(cmd.start, 4100);
+
+	char line[1024];
+	ui_set_replay(U(state), "2026-01-01 00:00:00");
+	cmd = fake_key(U(state), 'k');
+	assert_int_not_equal(cmd.kind, UI_SIGNAL);
+	const char *s = screen(state);
+	assert_int_equal(fake_find(s, "Send to"), -1);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "a replay sends no signals"));
 }
 
 static void test_enter_focuses_selected(void **state)
@@ -854,6 +887,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_filter_sanitized, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interval, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_focus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kill_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enter_focuses_selected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),

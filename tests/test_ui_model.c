@@ -115,7 +115,7 @@ static char *render(const struct model *m, enum out_format fmt)
 	struct batch *b = batch_new(f, fmt, panes, np, NULL, false);
 	assert_non_null(b);
 	batch_show_cpus(b, true);
-	assert_int_equal(batch_write(b, m), 0);
+	assert_int_equal(batch_write(b, m, 1764088801.25), 0);
 	batch_free(b);
 	assert_int_equal(fflush(f), 0);
 	long len = ftell(f);

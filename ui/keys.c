@@ -10,13 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "bindings.h"
 #include "keybar.h"
 #include "colors.h"
 #include "detail.h"
+#include "interval.h"
 #include "meters.h"
-#include "procfs.h"
 #include "setup.h"
 #include "setupkeys.h"
 #include "sortmenu.h"
@@ -189,7 +188,7 @@ static void escape(struct ui *u, struct ui_cmd *cmd)
 }
 
 /* k: the signal menu for the selected process, SIGTERM first (htop's list). Its start
- * time is taken now, so that a pid reused meanwhile gets nothing. */
+ * time (the model's) goes with the pid, so that a pid reused meanwhile gets nothing. */
 static void pick_signal(struct ui *u)
 {
 	static const struct {
@@ -199,14 +198,12 @@ static void pick_signal(struct ui *u)
 		    {" 3 SIGQUIT", SIGQUIT}, {" 9 SIGKILL", SIGKILL}, {"19 SIGSTOP", SIGSTOP},
 		    {"18 SIGCONT", SIGCONT}, {"10 SIGUSR1", SIGUSR1}, {"12 SIGUSR2", SIGUSR2}};
 	const struct mrow *r = rows_selected(&u->rows, u->m);
-	struct procfs_task info;
-	if (!r || (r->kind != ROW_PROC && r->kind != ROW_THREAD) || r->pid <= 0 ||
-	    procfs_task_info("", r->pid, r->pid, &info) != 0) {
+	if (!r || (r->kind != ROW_PROC && r->kind != ROW_THREAD) || r->pid <= 0 || r->exited) {
 		snprintf(u->msg, sizeof(u->msg), "no process selected to send a signal to");
 		return;
 	}
 	u->kill_pid = r->pid;
-	u->kill_start = info.start_ticks;
+	u->kill_start = r->start_ticks;
 	u->pick = PICK_SIGNAL;
 	u->mode = MODE_MENU;
 	char title[32];
@@ -472,15 +469,14 @@ static bool pid_exists(const struct ui *u, pid_t pid)
 	return !(kill(pid, 0) == -1 && errno == ESRCH);
 }
 
-/* The process a task id belongs to: from the model's thread rows, else from /proc
- * (the id itself when neither knows). */
+/* The process a task id belongs to, as the model's thread rows say (the id itself when
+ * they do not: the app asks /proc when it focuses, ui_focus_refused). */
 static pid_t process_of(const struct ui *u, pid_t tid)
 {
 	for (unsigned i = 0; u->m && i < u->m->nrows; i++)
 		if (u->m->rows[i].kind == ROW_THREAD && u->m->rows[i].tid == tid)
 			return u->m->rows[i].pid;
-	pid_t tgid = procfs_tgid("", tid);
-	return tgid > 0 ? tgid : tid;
+	return tid;
 }
 
 static void prompt_done(struct ui *u, struct ui_cmd *cmd)
@@ -495,7 +491,7 @@ static void prompt_done(struct ui *u, struct ui_cmd *cmd)
 		cmd->spec = u->prompt.text;
 		break;
 	case ASK_INTERVAL:
-		if (cli_parse_seconds(u->prompt.text, &iv) != 0) { /* as -d takes it */
+		if (interval_parse(u->prompt.text, &iv) != 0) { /* as -d takes it */
 			bad_input(u, "an interval", "give seconds from 0.1 to 3600");
 			break;
 		}

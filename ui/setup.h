@@ -12,7 +12,6 @@
 
 #include "bindings.h"
 #include "columns.h"
-#include "config.h"
 #include "menu.h"
 #include "metricdlg.h"
 #include "model.h"
@@ -54,7 +53,7 @@ struct setup {
 	char msg[256];	      /* for the message line: what the last key has to say */
 	/* What setup_res points to, valid until the next key. */
 	char spec_out[USPEC_TEXT];
-	struct user_metric metrics_out[CONFIG_METRICS_MAX + 1];
+	struct user_metric metrics_out[USER_METRICS_MAX + 1];
 	char columns_out[512];
 };
 

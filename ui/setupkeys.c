@@ -178,9 +178,9 @@ static void group_key(struct setup *s, const struct setup_in *in, int key, struc
 
 static void open_metric(struct setup *s, const struct setup_in *in)
 {
-	if (in->nmetrics >= CONFIG_METRICS_MAX) {
+	if (in->nmetrics >= USER_METRICS_MAX) {
 		snprintf(s->msg, sizeof(s->msg), "At most %d derived columns: remove one first (x)",
-			 CONFIG_METRICS_MAX);
+			 USER_METRICS_MAX);
 		return;
 	}
 	if (!metricdlg_open(&s->dlg, in->m)) {

@@ -400,6 +400,15 @@ void ui_events_refused(struct ui *u, const char *why)
 	u->want_pane[0] = '\0';
 }
 
+void ui_focus_refused(struct ui *u, const char *why)
+{
+	if (!u)
+		return;
+	u->focus = 0;
+	ui_message(u, why);
+	ui_refresh_rows(u, true);
+}
+
 struct setup_in ui_setup_in(const struct ui *u)
 {
 	bool msg = *u->msg && (u->msg_until == 0 || ui_now() < u->msg_until);
@@ -420,7 +429,7 @@ void ui_set_metrics(struct ui *u, const struct user_metric *m, unsigned n)
 {
 	if (!u)
 		return;
-	u->nmetrics = !m ? 0 : n < CONFIG_METRICS_MAX ? n : CONFIG_METRICS_MAX;
+	u->nmetrics = !m ? 0 : n < USER_METRICS_MAX ? n : USER_METRICS_MAX;
 	if (u->nmetrics)
 		memcpy(u->metrics, m, u->nmetrics * sizeof(*m));
 }

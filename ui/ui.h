@@ -95,6 +95,9 @@ void ui_message(struct ui *u, const char *text);
 /* The events sent (UI_SET_EVENTS) were refused, for why: said, and a spec typed at the
  * events setup's spec line is shown there again as typed. */
 void ui_events_refused(struct ui *u, const char *why);
+/* The pid sent (UI_FOCUS_PID) cannot be focused on, for why (a thread's id): said, and
+ * the view is the whole list again. */
+void ui_focus_refused(struct ui *u, const char *why);
 
 /* Which columns pane shows, in order (pane_select's list; NULL or "": its default).
  * From the setup file at start; the column chooser changes it. */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "config.h"
+#include "columns.h"
 #include "curs.h"
 #include "detail.h"
 #include "menu.h"
@@ -102,8 +102,8 @@ struct ui {
 	/* The events setup screen and what it edits. */
 	const struct catalog *cat;
 	struct setup setup;
-	char spec[USPEC_TEXT];				/* the user's event spec in force */
-	struct user_metric metrics[CONFIG_METRICS_MAX]; /* in force */
+	char spec[USPEC_TEXT];			      /* the user's event spec in force */
+	struct user_metric metrics[USER_METRICS_MAX]; /* in force */
 	unsigned nmetrics;
 };
 

@@ -72,15 +72,19 @@ struct {
 } tasks SEC(".maps");
 
 /* Who task t is: read when its entry is made, at folds and at exec, not at every switch
- * (as the perf engine reads /proc when it finds a task and after an exec). */
+ * (as the perf engine reads /proc when it finds a task and after an exec). The reader
+ * copies entries while they are written: a new entry's tgid is written last, and one
+ * read with tgid 0 is still being made (pmutop.bpf.h). */
 static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_struct *t)
 {
-	tv->tgid = BPF_CORE_READ(t, tgid);
+	unsigned int tgid = BPF_CORE_READ(t, tgid);
 	tv->uid = BPF_CORE_READ(t, cred, uid.val);
 	tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
 	if (BPF_CORE_READ(t, flags) & PF_KTHREAD_FLAG)
 		tv->flags |= PMUTOP_BPF_KTHREAD;
 	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
+	asm volatile("" ::: "memory");
+	tv->tgid = tgid;
 }
 
 static __always_inline struct pmutop_bpf_task *task_entry(unsigned int tid)
@@ -222,10 +226,13 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 	l->busy = 0;
 	if (!tv)
 		return;
-	if (dead)
-		tv->flags |= PMUTOP_BPF_DEAD;
 	if (!sw || tv->tgid == 0) /* a fold, or a new entry */
 		identity(tv, t);
+	/* Last: an entry read as dead is read for the last time, its identity whole (a
+	 * short-lived task's first switch is often its last). */
+	asm volatile("" ::: "memory");
+	if (dead)
+		tv->flags |= PMUTOP_BPF_DEAD;
 }
 
 SEC("tp_btf/sched_switch")

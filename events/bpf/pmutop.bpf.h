@@ -18,7 +18,9 @@ struct pmutop_bpf_ev {
 	unsigned long long val, ena, run;
 };
 
-/* Per task (keyed by tid): its sums since the entry was made. */
+/* Per task (keyed by tid): its sums since the entry was made. The program writes it
+ * while the loader reads it: tgid 0 is an entry still being made (its identity is not
+ * whole yet), and PMUTOP_BPF_DEAD is set after everything else. */
 struct pmutop_bpf_task {
 	unsigned int tgid;
 	unsigned int flags;

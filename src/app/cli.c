@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "exporter.h"
+#include "interval.h"
 #include "recfmt.h"
 
 enum {
@@ -153,22 +154,6 @@ void cli_usage(FILE *f)
 	      f);
 }
 
-int cli_parse_seconds(const char *s, double *out)
-{
-	char *end;
-	/* Plain decimal only: strtod would also take blanks, a sign, hex (0x1) and "inf". */
-	if (!isdigit((unsigned char)s[0]) && !(s[0] == '.' && isdigit((unsigned char)s[1])))
-		return -EINVAL;
-	if (strpbrk(s, "xX"))
-		return -EINVAL;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0.1 || v > 3600)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 int cli_parse_count(const char *s, long *out)
 {
 	char *end;
@@ -255,7 +240,7 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		snprintf(err, errlen, "invalid count '%s' for -n: give a whole number >= 1", arg);
 		return -EINVAL;
 	case 'd':
-		if (cli_parse_seconds(arg, &c->interval) == 0) {
+		if (interval_parse(arg, &c->interval) == 0) {
 			c->interval_set = true;
 			return 0;
 		}

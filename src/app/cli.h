@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "batch.h" /* enum out_format */
+
 #define CLI_MAX_PIDS 64
 /* The longest -e list plus its NUL (the setup file holds as much: CONFIG_EVENTS_MAX). */
 #define CLI_EVENTS_MAX 1024
 /* The panes --pane and the setup file's "pane" may name (src/columns.c builds them). */
 #define CLI_PANES "IPC, Cache, Branch, Software, Events, Top-down or Metrics"
 
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 /* --backend: auto counts with bpf where it can (every task, no -p, -- or -G) */
 enum backend { BACKEND_AUTO, BACKEND_PERF, BACKEND_BPF };
 
@@ -71,8 +72,8 @@ void cli_usage(FILE *f);
 /* True when name is one of CLI_PANES (case-insensitive, as the screen matches them). */
 bool cli_pane_ok(const char *name);
 
-/* Strict number parsing for options: the whole string, within [min, max]. */
-int cli_parse_seconds(const char *s, double *out);
+/* Strict number parsing for options: the whole string, within [min, max] (seconds:
+ * interval_parse). */
 int cli_parse_count(const char *s, long *out);
 
 #endif

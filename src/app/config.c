@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "interval.h"
 
 #define CONFIG_LINE_MAX 4096
 #define CONFIG_FILE_MAX (64 * 1024)
@@ -140,7 +141,7 @@ static int set_interval(struct parse *p, const char *key, char *v)
 {
 	char q[200];
 	(void)key;
-	if (cli_parse_seconds(v, &p->c.interval) == 0)
+	if (interval_parse(v, &p->c.interval) == 0)
 		return 0;
 	return fail(p,
 		    "invalid interval '%s': give seconds from 0.1 to 3600, e.g. "

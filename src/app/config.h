@@ -12,7 +12,7 @@
 #include "columns.h"
 
 #define CONFIG_EVENTS_MAX CLI_EVENTS_MAX
-#define CONFIG_METRICS_MAX 16
+#define CONFIG_METRICS_MAX USER_METRICS_MAX
 #define CONFIG_PANES_MAX 8
 
 struct config {

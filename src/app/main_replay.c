@@ -396,6 +396,24 @@ int run_replay(struct app *a)
 	}
 	if (*replay_notice(a->rp))
 		app_say("%s\n", replay_notice(a->rp));
+	bool threads, cpus;
+	if (!a->cli.sql && (a->cli.threads || a->cli.per_cpu) &&
+	    replay_recorded(a->rp, &threads, &cpus) == 0) {
+		bool no_t = a->cli.threads && !threads, no_c = a->cli.per_cpu && !cpus;
+		if (no_t || no_c)
+			app_say("%s was recorded without %s: it holds no %s rows to show (record "
+				"with pmutop -w FILE %s)\n",
+				a->cli.replay,
+				no_t && no_c ? "-H and --per-cpu"
+				: no_t	     ? "-H"
+					     : "--per-cpu",
+				no_t && no_c ? "thread or CPU"
+				: no_t	     ? "thread"
+					     : "CPU",
+				no_t && no_c ? "-H --per-cpu"
+				: no_t	     ? "-H"
+					     : "--per-cpu");
+	}
 	if (a->cli.sql) {
 		FILE *out = a->cli.output ? fopen(a->cli.output, "we") : stdout;
 		if (!out) {

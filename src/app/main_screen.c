@@ -42,13 +42,14 @@ static void hold_child(struct app *a, int sig)
 }
 
 /* k: the signal to the process picked, unless it is gone or its pid now names another
- * process (its start time moved): never to a stranger. */
+ * process (its start time moved): never to a stranger. A start of 0 is one the source
+ * never read (a process the perf engine saw fork): then only that it is alive. */
 static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 {
 	char msg[160];
 	struct procfs_task info;
 	if (procfs_task_info("", cmd->pid, cmd->pid, &info) != 0 || info.dead ||
-	    info.start_ticks != cmd->start)
+	    (cmd->start && info.start_ticks != cmd->start))
 		snprintf(msg, sizeof(msg), "process %d is gone: no signal sent", (int)cmd->pid);
 	else if (kill(cmd->pid, cmd->sig) != 0)
 		snprintf(msg, sizeof(msg), "cannot signal %d: %s%s", (int)cmd->pid, strerror(errno),
@@ -358,6 +359,15 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		app_tick(a);
 		break;
 	case UI_FOCUS_PID: {
+		/* As -p says: a thread's row would be only part of its process. */
+		pid_t tgid = procfs_tgid("", cmd->pid);
+		if (tgid > 0 && tgid != cmd->pid) {
+			char msg[96];
+			snprintf(msg, sizeof(msg), "%d is a thread of process %d: use p %d",
+				 (int)cmd->pid, (int)tgid, (int)tgid);
+			ui_focus_refused(ui, msg);
+			break;
+		}
 		bool on = true;
 		app_control(a, SRC_THREADS, &on);
 		break;

@@ -48,6 +48,9 @@ struct batch {
 	char *rows;
 	size_t used, cap, row_max;
 	struct cell_memo memo[BATCH_MAX_COLS];
+	double wall; /* the block's time: seconds since the epoch, and as ISO 8601 */
+	char at[40];
+	char csv_tail[72]; /* ",WALL,AT\n": every CSV line of the block ends so */
 };
 
 /* The same value under another pane's title (cycles in Events and in IPC) is shown once. */
@@ -287,11 +290,11 @@ static void text_block(struct batch *b, const struct model *m, const size_t *n_r
 	char ex[64];
 	model_exit_text(m, ex, sizeof(ex));
 	fprintf(b->out,
-		"pmutop - %s, Linux %s, %d CPUs - %s %llu, interval %.2fs (%.3fs) - %u "
+		"pmutop - %s, Linux %s, %d CPUs - %s %llu at %s, interval %.2fs (%.3fs) - %u "
 		"tasks%s%s%s%s%s%s\n",
 		m->hostname ? m->hostname : "?", m->kernel ? m->kernel : "?", m->ncpus,
-		m->final ? "total" : "tick", (unsigned long long)m->tick, m->interval, m->elapsed,
-		m->ntasks, m->backend ? " (" : "", m->backend ? m->backend : "",
+		m->final ? "total" : "tick", (unsigned long long)m->tick, b->at, m->interval,
+		m->elapsed, m->ntasks, m->backend ? " (" : "", m->backend ? m->backend : "",
 		m->backend ? ")" : "", m->user_only ? " - user mode only" : "",
 		*ex ? " - command " : "", ex);
 	for (unsigned i = 0; i < b->ncols; i++) {
@@ -357,7 +360,7 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 	fputc(',', b->out);
 	if (r->cgroup)
 		text_csv_field(b->out, r->cgroup);
-	fputc('\n', b->out);
+	fputs(b->csv_tail, b->out);
 }
 
 /* Derived columns (IPC, ratios, CPU%, GHz) follow the raw events of the same row. */
@@ -411,8 +414,9 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 		fputs("\"total\"", b->out);
 	else
 		fprintf(b->out, "%llu", (unsigned long long)m->tick);
-	fprintf(b->out, ",\"time\":%.3f,\"interval\":%.3f,\"kind\":\"%s\"", m->time, m->elapsed,
-		kind_str(r->kind));
+	fprintf(b->out,
+		",\"time\":%.3f,\"interval\":%.3f,\"wall\":%.3f,\"at\":\"%s\",\"kind\":\"%s\"",
+		m->time, m->elapsed, b->wall, b->at, kind_str(r->kind));
 	if (r->kind == ROW_CPU) {
 		fprintf(b->out, ",\"cpu\":%d", r->cpu);
 	} else if (r->kind == ROW_CGROUP) {
@@ -465,8 +469,11 @@ static void fd_notice(struct batch *b, const struct model *m)
 	batch_notice(b, text);
 }
 
-int batch_write(struct batch *b, const struct model *m)
+int batch_write(struct batch *b, const struct model *m, double wall)
 {
+	b->wall = wall;
+	text_iso_time(wall, b->at, sizeof(b->at));
+	snprintf(b->csv_tail, sizeof(b->csv_tail), ",%.3f,%s\n", wall, b->at);
 	fd_notice(b, m);
 	if (m->nrows > b->idx_cap) {
 		size_t cap = m->nrows + m->nrows / 2 + 64;
@@ -486,7 +493,7 @@ int batch_write(struct batch *b, const struct model *m)
 	size_t n = m->nrows ? sort_rows_r(m, &b->sort, b->idx, b->scratch, b->keys) : 0;
 	if (b->fmt == OUT_CSV && !b->header_done)
 		fputs("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running,why,"
-		      "exited,cgroup\n",
+		      "exited,cgroup,wall,at\n",
 		      b->out);
 	b->header_done = true;
 	if (b->fmt == OUT_TEXT) {

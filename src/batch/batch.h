@@ -5,10 +5,12 @@
 
 #include <stdio.h>
 
-#include "cli.h"
 #include "columns.h"
 #include "model.h"
 #include "sort.h"
+
+/* --format */
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 
 struct batch;
 
@@ -29,8 +31,9 @@ bool batch_sort_ok(const struct batch *b);
  * tasks go short of file descriptors and when they are all counted again. */
 void batch_notice(struct batch *b, const char *text);
 
-/* One block for the model's interval (or its totals when m->final). Returns 0, or
- * -errno when the output failed (EPIPE: the reader went away). */
-int batch_write(struct batch *b, const struct model *m);
+/* One block for the model's interval (or its totals when m->final), measured at wall
+ * (seconds since the epoch): every line and block says when. Returns 0, or -errno when
+ * the output failed (EPIPE: the reader went away). */
+int batch_write(struct batch *b, const struct model *m, double wall);
 
 #endif

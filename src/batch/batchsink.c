@@ -16,7 +16,6 @@ struct batchsink {
 static int bs_write(struct sink *s, const struct model *m, double wall)
 {
 	struct batchsink *bs = (struct batchsink *)s;
-	(void)wall;
 	/* After -n blocks, only the totals of a command still waited for. */
 	if (bs->count && bs->blocks >= bs->count && !m->final)
 		return 0;
@@ -26,7 +25,7 @@ static int bs_write(struct sink *s, const struct model *m, double wall)
 		cg.rows = cgrows_build(bs->cg, m, &cg.nrows);
 		m = &cg;
 	}
-	int r = batch_write(bs->b, m);
+	int r = batch_write(bs->b, m, wall);
 	bs->blocks += !m->final;
 	if (r && r != -EPIPE) /* a reader that went away (| head) is a quiet end */
 		snprintf(s->err, sizeof(s->err), "cannot write output: %s", strerror(-r));

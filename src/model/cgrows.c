@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup.h"
+#include "cgroup_name.h"
 #include "rowsum.h"
 
 struct node {

@@ -8,16 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cgroup.h"
+#include "cgroup_name.h"
 #include "numfmt.h"
-
-int model_role(const struct model *m, enum ev_role role)
-{
-	for (unsigned i = 0; i < m->nevents; i++)
-		if (m->events[i].role == role)
-			return (int)i;
-	return -1;
-}
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -16,14 +16,14 @@ enum col_kind {
 	COL_USER,
 	COL_THREADS,
 	COL_COMMAND,
-	COL_CGROUP,  /* the cgroup's readable name (src/cgroup.h) */
+	COL_CGROUP,  /* the cgroup's readable name (cgroup_name.h) */
 	COL_STATE,   /* S: the process's state letter */
 	COL_CPU_PCT, /* numeric columns */
-	COL_COUNT,   /* count of event a in the interval */
-	COL_RATE,    /* event a per second */
-	COL_RATIO,   /* a / b * mul (IPC, miss %, MPKI) */
-	COL_GHZ,     /* event a / running time of its group */
-	COL_RUN_PCT, /* running % of group a */
+	COL_COUNT,   /* count of event num in the interval */
+	COL_RATE,    /* event num per second */
+	COL_RATIO,   /* num / den * mul (IPC, miss %, MPKI) */
+	COL_GHZ,     /* event num / running time of its group */
+	COL_RUN_PCT, /* running % of group (or event) run_of */
 	COL_RES,     /* resident memory, bytes */
 	COL_METRIC,  /* metric a of the model's metrics, read by its own value function */
 };
@@ -95,12 +95,15 @@ struct column {
 #define PANE_COLS_MAX 32
 
 struct pane {
-	const char *name; /* "IPC", "Cache", "Branch", "Software", "User" */
+	const char *name; /* "IPC", "Cache", "Branch", "Software", "Events" */
 	unsigned ncols;
 	struct column cols[PANE_COLS_MAX];
 	int sort_default; /* index into cols */
 	/* No storage for titles here: a pane can be copied (main.c and ui/ do). */
 };
+
+/* The most derived columns a setup holds (the setup file, the screen). */
+#define USER_METRICS_MAX 16
 
 /* A derived column the user defined: a op b * mul over two events of one group (by
  * their model key, e.g. "cache-misses" and "instructions#3"). */
@@ -137,8 +140,8 @@ struct val column_value(const struct column *c, const struct model *m, const str
 
 /* Format a cell into buf (at most width chars unless width is 0): numbers by the
  * column's format, with the marks "n/a", "n/c", "-" for values without a number. A
- * scaled value is formatted like an exact one; callers show the mark (see
- * column_is_scaled). Text cells are copied raw: sanitise before display. */
+ * scaled value is formatted like an exact one; callers show the mark (its state is
+ * VAL_SCALED). Text cells are copied raw: sanitise before display. */
 void column_format(const struct column *c, const struct model *m, const struct mrow *r, char *buf,
 		   size_t len);
 

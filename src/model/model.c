@@ -9,6 +9,14 @@
 #include <string.h>
 #include <sys/wait.h>
 
+int model_role(const struct model *m, enum ev_role role)
+{
+	for (unsigned i = 0; i < m->nevents; i++)
+		if (m->events[i].role == role)
+			return (int)i;
+	return -1;
+}
+
 const char *model_exit_text(const struct model *m, char *buf, unsigned len)
 {
 	int st = m->exit_status;

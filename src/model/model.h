@@ -71,6 +71,8 @@ struct mrow {
 				CPU rows */
 	unsigned nthreads;
 	uint64_t rss_kb;	   /* resident memory when it last ran (processes), 0 unknown */
+	uint64_t start_ticks;	   /* when the process started, in clock ticks after boot (as
+				      /proc's stat), 0 unknown: with pid, who it is */
 	char state;		   /* its state as /proc says (R, S, D, T, Z, I), '\0' unknown */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */

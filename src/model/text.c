@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 size_t text_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
 {
@@ -137,4 +138,27 @@ void text_json_string(FILE *f, const char *s)
 		p += n;
 	}
 	fputc('"', f);
+}
+
+const char *text_iso_time(double wall, char *buf, size_t len)
+{
+	/* A damaged recording's time: out of time_t's range the conversion is undefined. */
+	if (!(wall >= 0 && wall < 1e15)) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	time_t t = (time_t)wall;
+	int ms = (int)((wall - (double)t) * 1000.0 + 0.5);
+	if (ms >= 1000) {
+		t++;
+		ms -= 1000;
+	}
+	struct tm tm;
+	char day[32], off[8];
+	if (!localtime_r(&t, &tm) || !strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm) ||
+	    strftime(off, sizeof(off), "%z", &tm) != 5)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s.%03d%.3s:%s", day, ms, off, off + 3);
+	return buf;
 }

@@ -27,4 +27,9 @@ void text_csv_field(FILE *f, const char *s);
  * characters \uXXXX escapes. */
 void text_json_string(FILE *f, const char *s);
 
+/* A wall-clock time (seconds since the epoch) as ISO 8601 in local time with its offset,
+ * to the millisecond: 2026-11-25T16:40:01.250+01:00 (RFC 3339 reads it). "?" for a time
+ * before 1970 or past time_t's range (a damaged recording's). Returns buf. */
+const char *text_iso_time(double wall, char *buf, size_t len);
+
 #endif

@@ -183,7 +183,7 @@ static int insert_task(struct recorder *r, const struct mrow *row, int64_t *id)
 	sqlite3_bind_int(st, 13, (int)row->ppid);
 	if (row->state) {
 		sqlite3_bind_int64(st, 14, (int64_t)row->rss_kb);
-		sqlite3_bind_int(st, 15, row->state);
+		sqlite3_bind_text(st, 15, &row->state, 1, SQLITE_TRANSIENT); /* the letter */
 	}
 	int rc = rec_step_done(st);
 	*id = sqlite3_last_insert_rowid(r->db);

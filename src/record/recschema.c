@@ -30,7 +30,7 @@ const char rec_schema[] =
 	"CREATE TABLE tasks(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, pid INTEGER,"
 	" tid INTEGER, cpu INTEGER, uid INTEGER, user TEXT, comm TEXT, cgroup TEXT,"
 	" kthread INTEGER, nthreads INTEGER, first INTEGER NOT NULL, last INTEGER,"
-	" cmdline TEXT, ppid INTEGER, rss INTEGER, state INTEGER);"
+	" cmdline TEXT, ppid INTEGER, rss INTEGER, state TEXT);"
 	"CREATE INDEX tasks_first ON tasks(first);"
 	"CREATE INDEX tasks_last ON tasks(last);"
 	"CREATE TABLE ticks(seq INTEGER PRIMARY KEY, wall REAL NOT NULL, tick INTEGER NOT NULL,"
@@ -39,9 +39,9 @@ const char rec_schema[] =
 	" ntasks INTEGER, nfd_short INTEGER, idle INTEGER NOT NULL, rows BLOB NOT NULL);"
 	"CREATE INDEX ticks_wall ON ticks(wall);"
 	"CREATE TABLE cells(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);"
-	"INSERT INTO meta VALUES('format', 1), ('created_by', 'pmutop " PMUTOP_VERSION "');"
+	"INSERT INTO meta VALUES('format', 2), ('created_by', 'pmutop " PMUTOP_VERSION "');"
 	"PRAGMA application_id = 1886221684;" /* RECFMT_APP_ID */
-	"PRAGMA user_version = 2;"	      /* RECFMT_VERSION */
+	"PRAGMA user_version = 2;"	      /* RECFMT_VERSION, and meta's format */
 	"COMMIT;";
 
 /* The header's facts, interned: a new headers row when one changes. */

@@ -456,7 +456,7 @@ static int rt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		sqlite3_result_double(ctx, c->wall);
 		break;
 	case C_AT:
-		result_text(ctx, recfmt_time_text(c->wall, at, sizeof(at)));
+		result_text(ctx, text_iso_time(c->wall, at, sizeof(at)));
 		break;
 	case C_KIND:
 		result_text(ctx, kind_name(c->kind));
@@ -703,6 +703,14 @@ int recsql_query(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errl
 		for (int i = 0; i < ncol; i++) {
 			if (i)
 				fputc(',', out);
+			if (sqlite3_column_type(st, i) == SQLITE_BLOB) {
+				/* Bytes as hex, two digits a byte: raw they would break the line.
+				 */
+				const unsigned char *b = sqlite3_column_blob(st, i);
+				for (int k = 0, n = sqlite3_column_bytes(st, i); k < n; k++)
+					fprintf(out, "%02x", b[k]);
+				continue;
+			}
 			const unsigned char *s = sqlite3_column_text(st, i);
 			if (s)
 				text_csv_field(out, (const char *)s);

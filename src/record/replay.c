@@ -252,6 +252,15 @@ fail:
 	return NULL;
 }
 
+int replay_recorded(struct replay *p, bool *threads, bool *cpus)
+{
+	int rc1, rc2;
+	*threads =
+		recsql_int(p->db, "SELECT EXISTS (SELECT 1 FROM tasks WHERE kind = 1)", &rc1) > 0;
+	*cpus = recsql_int(p->db, "SELECT EXISTS (SELECT 1 FROM tasks WHERE kind = 2)", &rc2) > 0;
+	return rc1 == SQLITE_OK && rc2 == SQLITE_OK ? 0 : -EIO;
+}
+
 int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirst, double *wlast)
 {
 	int rc = -ENOENT;
@@ -503,7 +512,11 @@ static int load_tasks(struct replay *p, char *err, size_t len)
 		t->r.nthreads = (unsigned)sqlite3_column_int(st, 10);
 		t->r.ppid = sqlite3_column_int(st, 12);
 		t->r.rss_kb = (uint64_t)sqlite3_column_int64(st, 13);
-		t->r.state = (char)sqlite3_column_int(st, 14);
+		/* The state letter ('R'); files written before it was text hold its code (82). */
+		if (sqlite3_column_type(st, 14) == SQLITE_TEXT)
+			t->r.state = (char)*sqlite3_column_text(st, 14);
+		else
+			t->r.state = (char)sqlite3_column_int(st, 14);
 		t->sample = -1;
 		p->ntk++;
 	}

@@ -24,6 +24,11 @@ void replay_close(struct replay *p);
  * when it holds no tick. */
 int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirst, double *wlast);
 
+/* Whether the file holds thread rows (recorded with -H) and CPU rows (--per-cpu): a
+ * replay shows only what was recorded. Reads the tasks table (asked once, when the user
+ * wants either). Returns 0, or -EIO. */
+int replay_recorded(struct replay *p, bool *threads, bool *cpus);
+
 /* The tick after (dir > 0) or before (dir < 0) seq, or -ENOENT. */
 int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out);
 /* The first tick at or after wall (the last one when none is). -ENOENT when empty. */

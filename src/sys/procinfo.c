@@ -103,6 +103,7 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			e->ppid = t.ppid;
 			e->state = t.state;
 			e->rss_kb = t.rss_kb;
+			e->start_ticks = t.start_ticks;
 			snprintf(e->comm, sizeof(e->comm), "%s", t.comm);
 		}
 	} else if (ran) {

@@ -15,6 +15,7 @@ struct procinfo_ent {
 	pid_t pid, ppid;
 	char state;
 	uint64_t rss_kb;
+	uint64_t start_ticks;	    /* when it started, as /proc's stat; 0 unknown */
 	char comm[PROCFS_COMM_MAX]; /* as /proc had it when last read; "" when unread */
 	char *cmdline;		    /* NULL: not read */
 	uint64_t cmd_hash;	    /* of the name it was read under */

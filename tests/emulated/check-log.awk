@@ -166,9 +166,9 @@ function csv_line(tag, line,    f, n, k, j, ev, name, c) {
 # ends, whatever the text columns (USER, COMMAND) hold.
 function text_line(tag, line) {
 	if (!(tag in tx_first)) tx_first[tag] = line
-	if (line ~ /^pmutop - .* - (tick|total) [0-9]+, interval /) {
+	if (line ~ /^pmutop - .* - (tick|total) [0-9]+( at [^,]*)?, interval /) {
 		tx_at[tag] = 1
-		match(line, / - (tick|total) [0-9]+,/)
+		match(line, / - (tick|total) [0-9]+[ ,]/)
 		tx_tick[tag] = substr(line, RSTART + 3, RLENGTH - 4)
 		# "- N tasks (bpf)": the backend that counted; a header without one is a mismatch
 		if (match(line, / tasks \([a-z]+\)/)) tx_backend[tag] = substr(line, RSTART + 8, RLENGTH - 9)

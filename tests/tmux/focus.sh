@@ -47,6 +47,15 @@ keys Escape
 expect_not "Watching PID" "Esc leaves the focus"
 expect '^ *[0-9]+ .*pmutop' "all processes again (pmutop's own row)"
 
+# A thread's id, as -p refuses it: the screen has no thread rows to tell, the app asks
+# /proc, and the view stays on every process.
+tid=$(echo "$TIDS" | head -n 1)
+keys p
+expect 'PID' "pid prompt again"
+keys "$tid" Enter
+expect "$tid is a thread of process $HPID" "a thread's id refused"
+expect_not "Watching PID" "no focus on a thread"
+
 # Filter to the helper, select its row, Enter (its detail view), Enter: the same focus.
 keys / "threads" Enter
 expect "Filter: threads" "filter set"

@@ -350,6 +350,9 @@ static int snapshot(struct engine *e)
 	c->n = 0;
 	s->ndead = 0;
 	for (size_t i = 0; i < n; i++) {
+		/* Being made (pmutop.bpf.h): read whole at the next tick, since its start. */
+		if (v[i].tgid == 0)
+			continue;
 		if (v[i].flags & PMUTOP_BPF_DEAD) /* read for the last time */
 			note_dead(s, (pid_t)tids[i]);
 		if (!wanted(e, (pid_t)v[i].tgid, v[i].uid, v[i].flags))
@@ -612,6 +615,7 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		pr->ppid = pe->ppid;
 		pr->state = pe->state;
 		pr->rss_kb = pe->rss_kb;
+		pr->start_ticks = pe->start_ticks;
 		pr->cmdline = e->cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
 	fill(e, acc, pw, &any_unseen);

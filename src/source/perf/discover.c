@@ -150,6 +150,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		p->ppid = known->ppid;
 		p->state = known->state;
 		p->rss_kb = known->rss_kb;
+		p->start_ticks = known->start_ticks;
 	} else if (from) {
 		/* A fork copies its parent's name and owner: no /proc read needed. */
 		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
@@ -171,6 +172,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 				p->ppid = info.ppid;
 				p->state = info.state;
 				p->rss_kb = info.rss_kb;
+				p->start_ticks = info.start_ticks;
 			}
 		}
 	}

@@ -95,6 +95,7 @@ static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 	r->pid = r->tid = p->pid;
 	r->ppid = p->ppid;
 	r->rss_kb = p->rss_kb;
+	r->start_ticks = p->start_ticks;
 	r->state = p->state;
 	r->uid = p->uid;
 	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */

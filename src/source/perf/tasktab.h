@@ -92,6 +92,8 @@ struct proc {
 	char *cmdline;	   /* its arguments (engine_set_cmdline), or NULL: not read */
 	uint64_t cmd_hash; /* of the comm the cmdline was read under: an exec reads again */
 	char comm[PROCFS_COMM_MAX];
+
+	uint64_t start_ticks; /* when it started (/proc), 0 unknown (seen by its fork) */
 };
 
 struct tasktab;

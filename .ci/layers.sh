@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# The layers, from the #include lines of events/, src/ and ui/ (docs/ARCHITECTURE.md):
+#   .ci/layers.sh [-v]      exit 1 on any finding, 0 when there is none
+# violations  a file including a header of a folder its own folder may not use (ALLOW)
+#             a curses header outside ui/, <linux/perf_event.h> in ui/
+# circles     modules (x.c with x.h) that reach each other through includes; a folder's
+#             one private header (*_priv.h or named in PRIVATE: the state shared by
+#             the .c files behind one interface) makes the files of its folder that
+#             include it one module; a folder with two is a finding
+# -v lists every module edge too. Run by .ci/checks.sh's static stage.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+verbose=0
+[ "${1:-}" = -v ] && verbose=1
+
+# Which folders each folder may include from (besides itself). The direction: model <-
+# everything; sources -> model, spec, sys, events; sinks (record, prom, batch) -> model,
+# and spec where they carry the chosen metrics (a recording saves and restores them, the
+# exporter has a gauge per metric); ui -> model, spec (and events' clock); app -> all.
+ALLOW='
+events:
+src/model:
+src/sys: src/model events
+src/spec: src/model events
+src/source/perf: src/model src/spec src/sys events
+src/source/bpf: src/model src/spec src/sys events src/source/perf
+src/source/cgroup: src/model src/sys events src/source/perf
+src/record: src/model src/spec
+src/prom: src/model src/spec events
+src/batch: src/model
+src/app: src/model src/spec src/sys src/source/perf src/source/bpf src/source/cgroup src/record src/prom src/batch events ui
+ui: src/model src/spec events
+'
+# Private headers not named *_priv.h: the screen's state behind struct ui.
+PRIVATE='ui/uistate.h'
+# TEMPORARY, until each source owns its state (issue 27 item 2): source/bpf and
+# source/cgroup include the perf engine's private header and tasktab.h. The linker
+# has the same exception (src/source/*/CMakeLists.txt).
+
+files=$(git ls-files -co --exclude-standard 'events/*.[ch]' 'src/*.[ch]' 'ui/*.[ch]' 2>/dev/null)
+[ -n "$files" ] || files=$(find events src ui -name '*.[ch]')
+files=$(echo "$files" | sort -u) # a file in conflict is listed once per side
+
+# One line per include: FILE<TAB>"name" or FILE<TAB><name>.
+# shellcheck disable=SC2086 # one word per file name (none has a blank)
+grep -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' $files |
+	sed -E 's/^([^:]*):[[:space:]]*#[[:space:]]*include[[:space:]]*([<"][^">]*[">]).*/\1\t\2/' |
+	awk -F'\t' -v allow="$ALLOW" -v files="$files" -v private_list="$PRIVATE" -v verbose="$verbose" '
+# The layer of a path: the longest folder of the table it is in.
+function layer(p,    best, l) {
+	best = ""
+	for (l in allowed_layers)
+		if (index(p, l "/") == 1 && length(l) > length(best))
+			best = l
+	return best
+}
+function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
+function base(p) { sub(/.*\//, "", p); return p }
+BEGIN {
+	n = split(allow, lines, "\n")
+	for (i = 1; i <= n; i++) {
+		if (lines[i] !~ /:/)
+			continue
+		split(lines[i], kv, ":")
+		allowed_layers[kv[1]] = 1
+		m = split(kv[2], to, " ")
+		for (j = 1; j <= m; j++)
+			ok[kv[1], to[j]] = 1
+	}
+	np = split(private_list, pl, " ")
+	for (i = 1; i <= np; i++)
+		named_private[pl[i]] = 1
+	nf = split(files, fl, "\n")
+	for (i = 1; i <= nf; i++) {
+		b = base(fl[i])
+		if (b in where) {
+			printf "duplicate header name: %s and %s (bare-name includes need one)\n", where[b], fl[i]
+			found++
+		}
+		where[b] = fl[i]
+		if (b ~ /_priv\.h$/ || (fl[i] in named_private)) {
+			d = dir(fl[i])
+			if (d in priv) {
+				printf "two private headers in %s: %s and %s\n", d, priv[d], b
+				found++
+			}
+			priv[d] = b
+			private[b] = 1
+		}
+	}
+}
+{
+	f = $1; inc = $2
+	fl_layer = layer(f)
+	if (fl_layer == "" && !(f in astray)) {
+		astray[f] = 1
+		printf "%s: in no folder of the direction table (ALLOW): move it into one\n", f
+		found++
+	}
+	if (inc ~ /^</) {
+		if (inc ~ /^<(n?curses|ncursesw\/|term\.h|panel\.h|menu\.h|form\.h)/ && fl_layer != "ui") {
+			printf "%s: includes %s: curses belongs to ui/\n", f, inc
+			violations++
+		}
+		if (inc == "<linux/perf_event.h>" && fl_layer == "ui") {
+			printf "%s: includes %s: ui/ reads the model, not the kernel\n", f, inc
+			violations++
+		}
+		next
+	}
+	h = inc; gsub(/"/, "", h); h = base(h)
+	if (!(h in where))
+		next # generated: vmlinux.h, the BPF skeleton
+	target = where[h]
+	to_layer = layer(target)
+	if (fl_layer != "" && fl_layer != to_layer && !ok[fl_layer, to_layer]) {
+		printf "%s: includes %s (%s): %s may not use %s\n", f, h, target, fl_layer, to_layer
+		violations++
+	}
+	ne++
+	from[ne] = f; to_h[ne] = h
+	# A .c file that includes the private header of its folder is one part of that module.
+	if (h in private && dir(f) == dir(target) && f ~ /\.c$/)
+		group[stem(f)] = stem(h)
+}
+function stem(p) { p = base(p); sub(/\.[ch]$/, "", p); return p }
+# The module of a file: x.c and x.h are one; the parts behind a private header are one.
+function mod(p,    s) { s = stem(p); return (s in group) ? group[s] : s }
+END {
+	for (i = 1; i <= ne; i++) {
+		a = mod(from[i]); b = mod(to_h[i])
+		if (a == b)
+			continue
+		if (!((a, b) in edge)) {
+			edge[a, b] = 1
+			node[a] = 1; node[b] = 1
+			if (verbose)
+				printf "edge %s -> %s\n", a, b
+		}
+	}
+	# Reachability (Warshall), then the modules that reach each other: one circle each.
+	nn = 0
+	for (x in node)
+		id[++nn] = x
+	for (i = 1; i <= nn; i++)
+		for (j = 1; j <= nn; j++)
+			r[i, j] = ((id[i], id[j]) in edge)
+	for (k = 1; k <= nn; k++)
+		for (i = 1; i <= nn; i++)
+			if (r[i, k])
+				for (j = 1; j <= nn; j++)
+					if (r[k, j])
+						r[i, j] = 1
+	circles = 0
+	for (i = 1; i <= nn; i++) {
+		if (done[i] || !r[i, i])
+			continue
+		members = id[i]
+		done[i] = 1
+		for (j = i + 1; j <= nn; j++)
+			if (!done[j] && r[i, j] && r[j, i]) {
+				members = members " " id[j]
+				done[j] = 1
+			}
+		printf "include circle: %s\n", members
+		circles++
+	}
+	printf "layers: %d modules, %d include violations, %d include circles, %d other\n",
+	       nn, violations, circles, found
+	exit (violations + circles + found) > 0
+}'
