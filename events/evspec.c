@@ -709,8 +709,12 @@ int evspec_tracepoints(evspec_list_cb cb, void *ctx)
 		snprintf(path, sizeof(path), "%s/events/%s", dir, sys[i]);
 		char **ev = ret ? NULL : subdirs(path, &ne);
 		for (size_t k = 0; ev && k < ne; k++) {
+			/* As perf list: one without an id (ftrace:bprint, ftrace's internal
+			 * formats) cannot be opened, so it is not offered. */
+			char idpath[1536];
+			snprintf(idpath, sizeof(idpath), "%s/%s/id", path, ev[k]);
 			snprintf(name, sizeof(name), "%s:%s", sys[i], ev[k]);
-			if (!ret)
+			if (!ret && access(idpath, R_OK) == 0)
 				ret = cb(ctx, "tracepoint", name, sys[i]);
 			free(ev[k]);
 		}

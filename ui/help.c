@@ -99,11 +99,25 @@ static void marks(struct page *pg)
 	    "         number (n/c, n/a), dim where it was scaled; Enter shows the charts");
 }
 
+/* An event that several panes' groups count (instructions for IPC, Cache and Branch) is
+ * listed once, unless it reads differently in another group. */
+static bool listed_before(const struct model *m, unsigned i)
+{
+	for (unsigned j = 0; j < i; j++)
+		if (strcmp(m->events[j].name, m->events[i].name) == 0 &&
+		    m->events[j].status == m->events[i].status &&
+		    m->events[j].hardware == m->events[i].hardware)
+			return true;
+	return false;
+}
+
 static void events(struct page *pg, const struct model *m)
 {
 	add(pg, true, "Events");
 	for (unsigned i = 0; i < m->nevents; i++) {
 		const struct mevent *e = &m->events[i];
+		if (listed_before(m, i))
+			continue;
 		char name[64];
 		text_sanitize(e->name, name, sizeof(name), colors_utf8());
 		if (e->status == WHY_NONE)

@@ -11,9 +11,17 @@
 struct key {
 	const char *key, *label;
 	int keep; /* higher stays longer on a narrow screen */
+	int code; /* the key a click on it presses */
 };
 
 #define KEYS_MAX 24
+
+/* Where the last bar was drawn, for the mouse: one screen, one bar. */
+static struct hit {
+	int x0, x1, code;
+} hits[KEYS_MAX];
+static unsigned nhits;
+static int hits_y = -1;
 
 static bool on_bar(const struct binding *b, enum bind_mode mode, bool focused, bool replay)
 {
@@ -49,7 +57,7 @@ static unsigned mode_keys(enum bind_mode mode, bool paused, bool focused, bool r
 				continue;
 			const char *label =
 				b[i].act == BIND_PAUSE && paused ? "Resume" : b[i].bar_label;
-			k[n++] = (struct key){b[i].bar_key, label, b[i].keep};
+			k[n++] = (struct key){b[i].bar_key, label, b[i].keep, b[i].keys[0]};
 		}
 	}
 	return n;
@@ -83,10 +91,30 @@ void keybar_draw(enum bind_mode mode, bool paused, bool focused, bool replay, in
 	struct key k[KEYS_MAX];
 	unsigned n = fit(k, mode_keys(mode, paused, focused, replay, k), w);
 	int x = 0;
+	nhits = 0;
+	hits_y = y;
 	for (unsigned i = 0; i < n && x < w; i++) {
+		int x0 = x;
 		x += paint_text(y, x, w - x, k[i].key, colors_attr(CLR_KEY));
 		x += paint_text(y, x, w - x, k[i].label, colors_attr(CLR_KEY_LABEL));
+		hits[nhits++] = (struct hit){x0, x, k[i].code};
 		x += paint_text(y, x, w - x, " ", A_NORMAL);
 	}
 	paint_fill(y, x, w - x, colors_attr(CLR_KEY_LABEL));
+}
+
+void keybar_forget(void)
+{
+	nhits = 0;
+	hits_y = -1;
+}
+
+int keybar_key_at(int y, int x)
+{
+	if (y != hits_y)
+		return 0;
+	for (unsigned i = 0; i < nhits; i++)
+		if (x >= hits[i].x0 && x < hits[i].x1)
+			return hits[i].code;
+	return 0;
 }

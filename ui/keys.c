@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bindings.h"
+#include "keybar.h"
 #include "colors.h"
 #include "detail.h"
 #include "interval.h"
@@ -19,6 +20,7 @@
 #include "setupkeys.h"
 #include "sortmenu.h"
 #include "table.h"
+#include "tabs.h"
 #include "text.h"
 #include "uistate.h"
 #include "usermenu.h"
@@ -133,15 +135,17 @@ static void focus(struct ui *u, pid_t pid, struct ui_cmd *cmd)
 }
 
 /* The mouse, as htop: a click on a column title sorts by it (again: the other way), on a
- * row selects it; the wheel moves three rows. */
-static void mouse(struct ui *u, struct ui_cmd *cmd)
+ * row selects it, on a pane's tab shows it; the wheel moves three rows. */
+static void mouse(struct ui *u, MEVENT ev, struct ui_cmd *cmd)
 {
-	MEVENT ev;
-	if (getmouse(&ev) != OK)
-		return;
 	cmd->kind = UI_REDRAW;
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		rows_move(&u->rows, (ev.bstate & BUTTON4_PRESSED) ? -3 : 3);
+		return;
+	}
+	int tab = ev.bstate & BUTTON1_PRESSED ? tabs_at(ev.y, ev.x) : -1;
+	if (tab >= 0) {
+		ui_switch_pane(u, (unsigned)tab);
 		return;
 	}
 	if (!(ev.bstate & BUTTON1_PRESSED) || ev.y < u->table_y || ev.y >= u->table_y + u->table_h)
@@ -652,6 +656,24 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		cmd->kind = UI_REDRAW;
 		return;
 	}
+	MEVENT ev = {0};
+	if (key == KEY_MOUSE && u->mode != MODE_PROMPT) {
+		if (getmouse(&ev) != OK)
+			return;
+		/* A click on a key bar label presses its key, in every mode that has a bar. */
+		int k = ev.bstate & BUTTON1_PRESSED ? keybar_key_at(ev.y, ev.x) : 0;
+		if (k) {
+			keys_handle(u, k, cmd);
+			if (had_msg && cmd->kind == UI_NONE)
+				cmd->kind = UI_REDRAW;
+			return;
+		}
+		if (u->mode != MODE_MAIN) {
+			if (had_msg)
+				cmd->kind = UI_REDRAW;
+			return;
+		}
+	}
 	switch (u->mode) {
 	case MODE_HELP:
 		help_key(u, key, cmd);
@@ -670,7 +692,7 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case MODE_MAIN:
 		if (key == KEY_MOUSE)
-			mouse(u, cmd);
+			mouse(u, ev, cmd);
 		else
 			main_key(u, key, cmd);
 		break;

@@ -123,6 +123,7 @@ void layout_draw(struct ui *u)
 {
 	int h = LINES, w = COLS;
 	erase();
+	keybar_forget(); /* until a key bar is drawn again, a click there presses nothing */
 	if (h < FIXED_LINES + 1 || w < 20) {
 		paint_text(0, 0, w, "pmutop: window too small", A_NORMAL);
 		refresh();

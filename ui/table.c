@@ -261,12 +261,15 @@ static void command_text(const struct table_view *t, const struct column *c, con
 	char name[CELL_MAX], pre[128] = "";
 	table_cell_text(t->m, c, r, name, sizeof(name));
 	if (t->cmdline && r->cmdline && r->kind == ROW_PROC) {
-		/* As top's c: the arguments, sanitised; a kernel thread's name in brackets. */
+		/* As top's c: the arguments, sanitised; a kernel thread's name in brackets. A
+		 * user process without arguments (a zombie, one that ended) keeps its name. */
 		char raw[CELL_MAX];
 		if (*r->cmdline)
 			snprintf(raw, sizeof(raw), "%s", r->cmdline);
-		else
+		else if (r->kthread)
 			snprintf(raw, sizeof(raw), "[%s]", r->comm ? r->comm : "?");
+		else
+			snprintf(raw, sizeof(raw), "%s", r->comm ? r->comm : "?");
 		text_sanitize(raw, name, sizeof(name), colors_utf8());
 	}
 	if (r->kind == ROW_CGROUP) {

@@ -7,5 +7,7 @@
 
 void tabs_draw(const struct pane *panes, unsigned npanes, unsigned active, const char *state, int y,
 	       int w);
+/* The pane whose tab the last bar drew at (y, x), or -1 (the blank between tabs too). */
+int tabs_at(int y, int x);
 
 #endif

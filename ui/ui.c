@@ -279,22 +279,26 @@ void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
 	if (!u)
 		return;
 	u->m = m;
-	/* The built-in panes keep their keys 1-4 whatever the user adds: the Events pane
-	 * (which columns_build_panes puts first) goes after them on the screen. */
+	/* The built-in panes keep their keys whatever the user adds: the Events pane (which
+	 * columns_build_panes puts first) goes after them on the screen. */
 	if (npanes > UI_MAX_PANES)
 		npanes = UI_MAX_PANES;
+	/* A built-in pane none of whose events can count here (IPC, Cache and Branch without
+	 * a PMU) is not offered: the notice says why. The user's own events stay. */
 	unsigned n = 0;
 	for (int events = 0; events < 2; events++)
-		for (unsigned k = 0; k < npanes; k++)
-			if ((strcmp(panes[k].name, "Events") == 0) == (events == 1)) {
-				u->full_panes[n] = panes[k];
-				u->own_panes[n] = panes[k];
-				pane_select(&u->own_panes[n], ui_columns(u, panes[k].name));
-				n++;
-			}
+		for (unsigned k = 0; k < npanes; k++) {
+			bool mine = strcmp(panes[k].name, "Events") == 0;
+			if (mine != (events == 1) || (!mine && m && pane_unsupported(m, &panes[k])))
+				continue;
+			u->full_panes[n] = panes[k];
+			u->own_panes[n] = panes[k];
+			pane_select(&u->own_panes[n], ui_columns(u, panes[k].name));
+			n++;
+		}
 	panes = u->own_panes;
 	u->panes = panes;
-	u->npanes = npanes;
+	u->npanes = npanes = n;
 	u->pane = 0;
 	if (*u->want_pane && find_pane(panes, npanes, u->want_pane) >= 0) {
 		if (strcasecmp(u->pane_name, u->want_pane) != 0)

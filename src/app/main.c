@@ -415,8 +415,24 @@ static int check_cfg_events(struct app *a, char *err, size_t len)
 	return -EINVAL;
 }
 
-/* The setup file: -c FILE must be readable and right (exit 2 otherwise); the default one
- * is optional and, if corrupt, reported in the notice and ignored. Options given on the
+/* Whether FILE's folder exists and is writable: W can then create FILE. */
+static bool folder_writable(const char *file)
+{
+	char dir[sizeof(((struct app *)0)->cfg_path)];
+	snprintf(dir, sizeof(dir), "%s", file);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	return access(dir, W_OK | X_OK) == 0;
+}
+
+/* The setup file: -c FILE must be readable and right (exit 2 otherwise), or not exist yet
+ * in a writable folder (htop's habit: the defaults, and W creates it); the default one is
+ * optional and, if corrupt, reported in the notice and ignored. Options given on the
  * command line win. */
 void app_load_config(struct app *a)
 {
@@ -429,7 +445,7 @@ void app_load_config(struct app *a)
 	if (path != a->cfg_path)
 		snprintf(a->cfg_path, sizeof(a->cfg_path), "%s", path);
 	int r = config_load(path, &a->cfg, err, sizeof(err));
-	if (r == -ENOENT && !a->cli.config)
+	if (r == -ENOENT && (!a->cli.config || folder_writable(path)))
 		goto apply;
 	if (r == 0)
 		r = check_cfg_events(a, err, sizeof(err));
@@ -440,7 +456,9 @@ void app_load_config(struct app *a)
 					  : "give a readable pmutoprc file (pmutoprc(5))";
 	if (a->cli.config) {
 		if (r == -ENOENT)
-			app_say("no setup file '%s': check the path given to -c\n", path);
+			app_say("no setup file '%s', nor a writable folder to save it in: check "
+				"the path given to -c\n",
+				path);
 		else
 			app_say("%s: %s\n", err, advice);
 		exit(2);

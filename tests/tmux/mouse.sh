@@ -42,7 +42,7 @@ start() {
 	RUN=$((RUN + 1))
 	SOCK="pmutop-mouse-$$-$RUN"
 	t new-session -d -s e2e -x 120 -y 40 \
-		"env TERM=$1 LC_ALL=C.UTF-8 '$PMUTOP' -d 0.2; echo EXIT=\$?; sleep 60" || {
+		"env TERM=$1 LC_ALL=C.UTF-8 '$PMUTOP' -d 0.2 ${2:-}; echo EXIT=\$?; sleep 60" || {
 		echo "FAIL: cannot start tmux"
 		exit 1
 	}
@@ -90,6 +90,62 @@ fi
 send_ticks "SGR wheel down" '\033[<65;10;10M'
 keys q
 expect '^EXIT=0$' "SGR: q after a release did not end pmutop"
+
+# htop's clicks: a pane's tab shows it, a key bar label presses its key (in help too),
+# the wheel moves the selection three rows.
+start xterm-256color "-e task-clock,page-faults --sort PID"
+capture
+y=$(grep -En '^\[1 [A-Za-z]+\] +2 Events' "$CAP" | head -n 1 | cut -d: -f1)
+x=$(grep -E -m 1 '^\[1 [A-Za-z]+\] +2 Events' "$CAP" | awk '{ print index($0, "2 Events") + 2 }')
+if [ -n "$y" ] && [ "$x" -gt 2 ]; then
+	send_ticks "SGR click on the Events tab" "\033[<0;$x;${y}M\033[<0;$x;${y}m"
+	expect '\[2 Events\]' "SGR: a click on the Events tab shows that pane"
+else
+	fail "no Events tab to click (y=$y x=$x)"
+fi
+bar() {
+	capture
+	yb=$(grep -En "$1" "$CAP" | tail -n 1 | cut -d: -f1)
+	xb=$(grep -E "$1" "$CAP" | tail -n 1 | awk -v k="$1" '{ print index($0, k) + 1 }')
+}
+bar 'F1Help'
+if [ -n "$yb" ] && [ "$xb" -gt 1 ]; then
+	keys -l "$(printf "\033[<0;$xb;${yb}M\033[<0;$xb;${yb}m")"
+	expect 'Marks in the cells' "SGR: a click on F1Help opens help"
+	bar 'EscBack'
+	if [ -n "$yb" ] && [ "$xb" -gt 1 ]; then
+		keys -l "$(printf "\033[<0;$xb;${yb}M\033[<0;$xb;${yb}m")"
+		expect 'PID.USER' "SGR: a click on help's Esc label leaves help"
+	else
+		fail "help's key bar has no EscBack"
+	fi
+else
+	fail "no F1Help on the key bar"
+fi
+# The wheel: the selection (reverse video) goes from the first row to the fourth (rows
+# by PID: the first ones, the oldest, stay where they are).
+keys Home
+sleep 0.5
+# The selected row: the table row painted on the selection's colour (cyan, 46).
+sel_line() {
+	e=$(printf '\033')
+	t capture-pane -e -p -t e2e | grep -n "${e}\\[46m  *${e}\\[30m  *[0-9]" | head -n 1 |
+		cut -d: -f1
+}
+first=$(sel_line)
+keys -l "$(printf '\033[<65;20;15M')"
+n=0
+moved=
+while [ "$n" -lt 300 ]; do
+	now=$(sel_line)
+	[ -n "$first" ] && [ -n "$now" ] && [ "$now" -eq $((first + 3)) ] && moved=1 && break
+	sleep 0.1
+	n=$((n + 1))
+done
+[ -n "$moved" ] || fail "SGR wheel down: the selection went from line $first to ${now:-none}"
+bar 'F10Quit'
+keys -l "$(printf "\033[<0;$xb;${yb}M\033[<0;$xb;${yb}m")"
+expect '^EXIT=0$' "SGR: a click on F10Quit ends pmutop"
 
 # X10: three bytes after ESC [ M, the first 32 + button (3: release).
 start screen
