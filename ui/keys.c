@@ -143,7 +143,7 @@ static void mouse(struct ui *u, MEVENT ev, struct ui_cmd *cmd)
 		rows_move(&u->rows, (ev.bstate & BUTTON4_PRESSED) ? -3 : 3);
 		return;
 	}
-	int tab = ev.bstate & BUTTON1_PRESSED ? tabs_at(ev.y, ev.x) : -1;
+	int tab = (ev.bstate & BUTTON1_PRESSED) ? tabs_at(ev.y, ev.x) : -1;
 	if (tab >= 0) {
 		ui_switch_pane(u, (unsigned)tab);
 		return;
@@ -661,7 +661,7 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		if (getmouse(&ev) != OK)
 			return;
 		/* A click on a key bar label presses its key, in every mode that has a bar. */
-		int k = ev.bstate & BUTTON1_PRESSED ? keybar_key_at(ev.y, ev.x) : 0;
+		int k = (ev.bstate & BUTTON1_PRESSED) ? keybar_key_at(ev.y, ev.x) : 0;
 		if (k) {
 			keys_handle(u, k, cmd);
 			if (had_msg && cmd->kind == UI_NONE)

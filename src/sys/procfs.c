@@ -239,7 +239,7 @@ static bool meminfo_kb(const char *buf, const char *key, uint64_t *kb)
 	size_t n = strlen(key);
 	for (const char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (strncmp(p, key, n) == 0 && p[n] == ':') {
-			char *end;
+			char *end = NULL;
 			unsigned long long v = strtoull(p + n + 1, &end, 10);
 			if (end == p + n + 1)
 				return false;
@@ -252,7 +252,7 @@ static bool meminfo_kb(const char *buf, const char *key, uint64_t *kb)
 
 void procfs_sys_read(const char *root, struct procfs_sys *s)
 {
-	char path[256], buf[8192];
+	char path[256], buf[8192] = {0};
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
 	if (read_small(path, buf, sizeof(buf)) > 0)
