@@ -74,11 +74,12 @@ static void setup(void)
 }
 
 /* What a 200 needs somewhere in the request: GET or HEAD (libmicrohttpd reads a method
- * up to a NUL: "GET\0x" is GET to it), and /metrics. */
+ * up to a NUL: "GET\0x" is GET to it), and /metrics or the landing page's path "/" after
+ * a space. */
 static int asks_metrics(const char *in, size_t n)
 {
 	return (memmem(in, n, "GET", 3) || memmem(in, n, "HEAD", 4)) &&
-	       memmem(in, n, "/metrics", 8);
+	       (memmem(in, n, "/metrics", 8) || memmem(in, n, " /", 2));
 }
 
 static void check_answer(const char *in, size_t len, const char *out, size_t n, int auth)
