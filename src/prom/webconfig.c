@@ -564,6 +564,10 @@ struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 			 "sets neither tls_server_config nor basic_auth_users: it would serve "
 			 "plain HTTP to anyone (leave out --web-config for that)");
 	if (r) {
+		/* One line: a reason quoted from a library or a file may hold a line break. */
+		for (char *q = err; errlen && *q; q++)
+			if ((unsigned char)*q < ' ')
+				*q = ' ';
 		webconfig_free(w);
 		return NULL;
 	}

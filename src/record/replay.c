@@ -619,7 +619,8 @@ static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen,
 {
 	struct model *m = &p->m;
 	size_t nt = 0, nc = 0, ng = 0;
-	qsort(p->tk, p->ntk, sizeof(*p->tk), by_row);
+	if (p->ntk)
+		qsort(p->tk, p->ntk, sizeof(*p->tk), by_row);
 	/* Cgroup rows beside process rows are the cgroups the source counted itself (the
 	 * model's cg_rows); alone, they are -G's rows. */
 	p->cg_own = false;
