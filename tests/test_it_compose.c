@@ -35,41 +35,6 @@ static const char *in_dir(const char *name)
 	return b;
 }
 
-/* The port of "pmutop: listening on ADDR:PORT" in the log, 0 until it is there. */
-static unsigned listening_port(const char *log)
-{
-	char *t = testutil_slurp(log);
-	const char *p = strstr(t, "listening on ");
-	unsigned port = 0;
-	if (p && strchr(p, '\n')) {
-		const char *colon = strrchr(p, ':');
-		port = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-	}
-	free(t);
-	return port;
-}
-
-/* The batch CSV's page-faults of pid's process row, tick by tick, into v; the number of
- * ticks. */
-static unsigned csv_faults(const char *text, pid_t pid, double *v, unsigned max)
-{
-	char want[64];
-	snprintf(want, sizeof(want), ",process,%d,", (int)pid);
-	unsigned n = 0;
-	for (const char *l = text; l && *l && n < max;
-	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		const char *eol = strchr(l, '\n');
-		const char *p = strstr(l, want);
-		if (!p || (eol && p > eol))
-			continue;
-		const char *e = strstr(p, ",page-faults,");
-		if (!e || (eol && e > eol))
-			continue;
-		v[n++] = strtod(e + strlen(",page-faults,"), NULL);
-	}
-	return n;
-}
-
 /* pmutop -b -n 5 -w F --listen: 5 blocks, 5 recorded ticks that replay as the same CSV,
  * and /metrics equal to the batch's running sums at every scrape. Before the sinks
  * shared one loop, -w with --listen (and --listen with -n, --format) was refused. */
@@ -88,7 +53,7 @@ static void test_batch_record_listen(void **state)
 	assert_true(m > 0);
 	unsigned port = 0;
 	double end = testutil_now() + DEADLINE_S;
-	while (!(port = listening_port(err)) && testutil_now() < end &&
+	while (!(port = testutil_listening_port(err)) && testutil_now() < end &&
 	       waitpid(m, NULL, WNOHANG) == 0)
 		testutil_nap_ms(10);
 	if (!port) {
@@ -122,7 +87,7 @@ static void test_batch_record_listen(void **state)
 	}
 	char *csv = testutil_slurp(out);
 	double faults[16], sums[17] = {0};
-	unsigned ticks = csv_faults(csv, w, faults, 16);
+	unsigned ticks = testutil_csv_faults(csv, w, faults, 16);
 	assert_int_equal(ticks, 5);
 	assert_int_equal(testutil_csv_ticks(out), 5);
 	for (unsigned i = 0; i < ticks; i++)
@@ -318,7 +283,7 @@ static void test_unit_records_and_exports(void **state)
 	double end = testutil_now() + DEADLINE_S;
 	while (!served && testutil_now() < end && waitpid(m, NULL, WNOHANG) == 0) {
 		if (!port)
-			port = listening_port(err);
+			port = testutil_listening_port(err);
 		/* pmutop's own process is among those it counts. */
 		served = port && serves_own_command(port);
 		testutil_nap_ms(20);

@@ -63,40 +63,6 @@ static unsigned count_of(const char *text, const char *what)
 	return n;
 }
 
-/* The port of "pmutop: listening on ADDR:PORT", 0 until it is there. */
-static unsigned listening_port(const char *log)
-{
-	char *t = testutil_slurp(log);
-	const char *p = strstr(t, "listening on ");
-	unsigned port = 0;
-	if (p && strchr(p, '\n')) {
-		const char *colon = strrchr(p, ':');
-		port = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-	}
-	free(t);
-	return port;
-}
-
-/* The batch CSV's page-faults of pid's process row, tick by tick. */
-static unsigned csv_faults(const char *text, pid_t pid, double *v, unsigned max)
-{
-	char want[64];
-	snprintf(want, sizeof(want), ",process,%d,", (int)pid);
-	unsigned n = 0;
-	for (const char *l = text; l && *l && n < max;
-	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		const char *eol = strchr(l, '\n');
-		const char *p = strstr(l, want);
-		if (!p || (eol && p > eol))
-			continue;
-		const char *e = strstr(p, ",page-faults,");
-		if (!e || (eol && e > eol))
-			continue;
-		v[n++] = strtod(e + strlen(",page-faults,"), NULL);
-	}
-	return n;
-}
-
 struct scrapes {
 	unsigned port;
 	pid_t w;
@@ -132,7 +98,7 @@ static void test_swap_keeps_every_output(void **state)
 	assert_true(m > 0);
 	struct scrapes s = {.w = w};
 	double end = testutil_now() + DEADLINE_S;
-	while (!(s.port = listening_port(err)) && testutil_now() < end &&
+	while (!(s.port = testutil_listening_port(err)) && testutil_now() < end &&
 	       waitpid(m, NULL, WNOHANG) == 0)
 		testutil_nap_ms(10);
 	if (!s.port && file_has(err, "--backend bpf:")) {
@@ -174,7 +140,7 @@ static void test_swap_keeps_every_output(void **state)
 	/* Batch: every tick once, numbered on across the swap. */
 	char *csv = testutil_slurp(out);
 	double faults[MAXT], sums[MAXT + 1] = {0};
-	unsigned ticks = csv_faults(csv, w, faults, MAXT);
+	unsigned ticks = testutil_csv_faults(csv, w, faults, MAXT);
 	assert_true(ticks >= 4);
 	assert_int_equal(testutil_csv_ticks(out), (long)ticks);
 	for (unsigned i = 0; i < ticks; i++)

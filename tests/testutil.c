@@ -416,3 +416,38 @@ pid_t testutil_worker_start(int *to, int *from)
 	*from = d[0];
 	return w;
 }
+
+/* The port of "pmutop: listening on ADDR:PORT" in the log, 0 until it is there. */
+unsigned testutil_listening_port(const char *log)
+{
+	char *t = testutil_slurp(log);
+	const char *p = strstr(t, "listening on ");
+	unsigned port = 0;
+	if (p && strchr(p, '\n')) {
+		const char *colon = strrchr(p, ':');
+		port = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+	}
+	free(t);
+	return port;
+}
+
+/* The batch CSV's page-faults of pid's process row, tick by tick, into v; the number of
+ * ticks. */
+unsigned testutil_csv_faults(const char *text, pid_t pid, double *v, unsigned max)
+{
+	char want[64];
+	snprintf(want, sizeof(want), ",process,%d,", (int)pid);
+	unsigned n = 0;
+	for (const char *l = text; l && *l && n < max;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *eol = strchr(l, '\n');
+		const char *p = strstr(l, want);
+		if (!p || (eol && p > eol))
+			continue;
+		const char *e = strstr(p, ",page-faults,");
+		if (!e || (eol && e > eol))
+			continue;
+		v[n++] = strtod(e + strlen(",page-faults,"), NULL);
+	}
+	return n;
+}

@@ -32,6 +32,12 @@ void testutil_touch_pages(uint32_t n);
  * (getrusage): the truth the outputs must carry. Writing 0 ends it. */
 pid_t testutil_worker_start(int *to, int *from);
 
+/* The port of "pmutop: listening on ADDR:PORT" in the log file, 0 until it is there. */
+unsigned testutil_listening_port(const char *log);
+/* The batch CSV's page-faults of pid's process row, tick by tick, into v (max at most);
+ * the number of ticks. */
+unsigned testutil_csv_faults(const char *text, pid_t pid, double *v, unsigned max);
+
 /* A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0 and released),
  * or 0 when none could be had. */
 unsigned testutil_free_port(void);
