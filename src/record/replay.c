@@ -656,7 +656,8 @@ static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen,
 	m->cg_rows = p->cgs.rows;
 	m->ncg_rows = (unsigned)ng;
 	/* Stored rows by task id: the tasks sorted by id once more, their row slots kept. */
-	qsort(p->tk, p->ntk, sizeof(*p->tk), by_id);
+	if (p->ntk)
+		qsort(p->tk, p->ntk, sizeof(*p->tk), by_id);
 	size_t pos = 0;
 	int64_t prev = 0;
 	struct recpack_row pr;
