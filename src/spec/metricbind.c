@@ -411,6 +411,9 @@ bool metric_bind_event_is(const struct mevent *e, const char *name)
 	size_t n = strlen(name);
 	if (strncmp(e->name, name, n) != 0)
 		return false;
+	/* "cpu_core/slots/W": perf's modifiers follow a PMU event's closing slash. */
+	if (n && name[n - 1] == '/')
+		return strspn(e->name + n, "ukhIGHpPSDWe") == strlen(e->name + n);
 	/* "cycles:W": the group's modifiers, not a libpfm4 "PMU::EVENT". */
 	return e->name[n] == '\0' || (e->name[n] == ':' && e->name[n + 1] != ':' &&
 				      !strchr(e->name + n + 1, ':') && !strchr(name, ':'));
