@@ -61,7 +61,8 @@ static enum metric_role role_of(const struct metric_def *d)
 	return MROLE_OTHER;
 }
 
-/* Short titles for the top-down shares, by the word perf's and the vendors' names share. */
+/* Short titles for the top-down shares, by the word perf's and the vendors' names share
+ * (the last one found: "bad_speculation_from_mispredicts" is BRMIS%). */
 static void make_title(struct mb_metric *mm, const struct metric_def *d)
 {
 	static const struct {
@@ -71,7 +72,10 @@ static void make_title(struct mb_metric *mm, const struct metric_def *d)
 		{"backend", "BACK%"},	 {"smt_cont", "SMT%"},	   {"heavy", "HEAVY%"},
 		{"light", "LIGHT%"},	 {"mispredict", "BRMIS%"}, {"machine_clear", "CLEAR%"},
 		{"fetch_lat", "FLAT%"},	 {"fetch_band", "FBW%"},   {"memory_bound", "MEM%"},
-		{"core_bound", "CORE%"},
+		{"core_bound", "CORE%"}, {"_latency", "FLAT%"},	   {"_bandwidth", "FBW%"},
+		{"_memory", "MEM%"},	 {"_cpu", "CPU%"},	   {"restarts", "RSTRT%"},
+		{"fastpath", "FAST%"},	 {"microcode", "UCODE%"},  {"ms_uops", "MSUOP%"},
+		{"_base", "BASE%"},	 {"resource", "RSRC%"},
 	};
 	const char *t = NULL;
 	for (size_t i = 0; mm->role != MROLE_OTHER && i < sizeof(known) / sizeof(known[0]); i++)
