@@ -45,7 +45,8 @@ static void test_sapphire_rapids_rows(void **state)
 			    100 * (250000 / sum - 20000.0 / 1e6));
 		hand_expect(&h, rows[i], "tma_backend_bound", 100 * (250000 / sum));
 		hand_expect(&h, rows[i], "tma_retiring", 100 * (400000 / sum));
-		hand_expect(&h, rows[i], "tma_bad_speculation", 100 * (100000 / sum));
+		hand_expect(&h, rows[i], "tma_bad_speculation",
+			    100 * (100000 / sum + 20000.0 / 1e6));
 	}
 	assert_null(metric_bind_topdown_reason(b, &h.m));
 	/* The pane shows the same numbers, sorted by its first share. */
@@ -315,7 +316,7 @@ static void test_alder_lake_residency(void **state)
 	double sum = 300000.0 + 60000 + 90000 + 150000;
 	hand_expect(&h, &h.proc, "tma_frontend_bound", 100 * (90000 / sum - 6000.0 / 600000));
 	hand_expect(&h, &h.proc, "tma_backend_bound", 100 * 150000 / sum);
-	hand_expect(&h, &h.proc, "tma_bad_speculation", 100 * 60000 / sum);
+	hand_expect(&h, &h.proc, "tma_bad_speculation", 100 * (60000 / sum + 6000.0 / 600000));
 	hand_expect(&h, &h.proc, "tma_retiring", 100 * 300000 / sum);
 	hand_expect(&h, &h.proc, "tma_retiring.cpu_atom", 100 * 1000.0 / 5000);
 	hand_expect(&h, &h.proc, "tma_backend_bound.cpu_atom", 100 * 2000.0 / 5000);

@@ -241,8 +241,11 @@ static const struct metric_def goldencove[] = {
 	 "Slots the backend could not accept"},
 	{"tma_retiring", L1, "topdown\\-retiring / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
 	 "Slots that retired"},
-	{"tma_bad_speculation", L1, "topdown\\-bad\\-spec / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
-	 "Slots wasted by wrong speculation"},
+	/* What the other three leave: the dropped uops the frontend share excludes are
+	 * counted here, and the four add up to all the slots. */
+	{"tma_bad_speculation", L1,
+	 "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", PCT, NULL,
+	 METRIC_THREAD, "Slots wasted by wrong speculation"},
 	/* Level 2 (spr-metrics.json's TopdownL2): the PERF_METRICS level-2 fractions, and
 	 * their siblings as the remainders of their level-1 parents. */
 	{"tma_heavy_operations", L2, "topdown\\-heavy\\-ops / " TD_SUM(""), PCT, NULL,
@@ -280,7 +283,8 @@ static const struct metric_def hybrid[] = {
 	 METRIC_THREAD, "Slots the backend could not accept"},
 	{"tma_retiring", L1, CORE "topdown\\-retiring@ / " TD_SUM(CORE), PCT, "cpu_core",
 	 METRIC_THREAD, "Slots that retired"},
-	{"tma_bad_speculation", L1, CORE "topdown\\-bad\\-spec@ / " TD_SUM(CORE), PCT, "cpu_core",
+	{"tma_bad_speculation", L1,
+	 "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", PCT, "cpu_core",
 	 METRIC_THREAD, "Slots wasted by wrong speculation"},
 	{"tma_info_core_slots", "", "5 * cpu_atom@CPU_CLK_UNHALTED.CORE@", NULL, "cpu_atom",
 	 METRIC_THREAD, "Slots"},
