@@ -117,14 +117,20 @@ static void test_trend_utf8(void **state)
 {
 	char line[1024];
 	const char *s = screen(state);
-	assert_true(fake_find(s, "TREND") >= 0);
-	/* CPU% (the sort column): 10..50 scaled to the row's top. */
-	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "▂▄▅▇█ alpha"));
-	/* IPC: alpha's is steady, gamma's never counted (a gap, not a floor). */
+	/* CPU% (the sort column): every row on one scale, 0 to 100 (beta's 80, rounded up
+	 * as a chart's axis), said in the title; alpha's 10..50 reach half of it, gamma's
+	 * steady 10 stays low beside beta's steady 80. */
+	assert_true(fake_find(s, "TREND █=100.0 ") >= 0);
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "▂▂▃▄▅ alpha"));
+	assert_non_null(strstr(row_of(s, " gamma", line, sizeof(line)), "▂▂▂▂▂ gamma"));
+	assert_non_null(strstr(row_of(s, "200 alice       2", line, sizeof(line)), "▇▇▇▇▇ beta"));
+	/* IPC: alpha's is a steady 1.5 against beta's 2.5 (the top); gamma's never counted
+	 * (a gap, not a floor). */
 	for (int i = 0; i < 4; i++)
 		fake_key(U(state), '>');
 	s = screen(state);
-	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "█████ alpha"));
+	assert_true(fake_find(s, "TREND █=2.50 ") >= 0);
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "▅▅▅▅▅ alpha"));
 	row_of(s, " gamma", line, sizeof(line));
 	assert_null(strstr(line, "▁"));
 	assert_null(strstr(line, "█"));
@@ -134,7 +140,8 @@ static void test_trend_ascii(void **state)
 {
 	char line[1024];
 	const char *s = screen(state);
-	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), ".:=*# alpha"));
+	assert_true(fake_find(s, "TREND #=100.0 ") >= 0);
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "..-:= alpha"));
 	assert_null(strstr(s, "█"));
 }
 
