@@ -1,8 +1,13 @@
 /* pmutop -r FILE: a recording as the source, in batch mode or on the screen (t, T, b,
  * Space). Part of the composition (app.h). */
 #include "app.h"
+
+#include <math.h>
+
+#include "evclock.h"
 #include "recsql.h"
 #include "replaysrc.h"
+#include "spike.h"
 
 /* -r with --begin/--end: their times against the recording, or exit 2. */
 static void replay_window(struct app *a, double *begin, double *end)
@@ -132,19 +137,37 @@ static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 	return r;
 }
 
-/* The header's REPLAY field: the tick's recorded time, and where it is in the file. */
+/* The header's REPLAY field: the tick's recorded time, where it is in the file and the
+ * play speed; then the recording's time range (ui_set_replay's four parts). */
 static void replay_header(struct app *a, struct ui *ui, bool playing)
 {
-	char at[32], text[96];
+	char at[32], first[32], last[32], text[256];
 	uint64_t f, l;
 	double wf, wl;
+	const char *state = playing ? "PLAY" : "REPLAY";
 	recfmt_time_text(replay_wall(a->rp), at, sizeof(at));
-	if (replay_span(a->rp, &f, &l, &wf, &wl) == 0)
-		snprintf(text, sizeof(text), "%s %s (%llu/%llu)", playing ? "PLAY" : "REPLAY", at,
-			 (unsigned long long)replay_seq(a->rp) - f + 1,
-			 (unsigned long long)l - f + 1);
-	else
-		snprintf(text, sizeof(text), "REPLAY %s", at);
+	if (replay_span(a->rp, &f, &l, &wf, &wl) != 0) {
+		snprintf(text, sizeof(text), "%s %s %dx", state, at, a->speed);
+		ui_set_replay(ui, text);
+		return;
+	}
+	recfmt_time_text(wf, first, sizeof(first));
+	recfmt_time_text(wl, last, sizeof(last));
+	/* "2026-11-27 23:22:41": the time alone is from the 11th character; the range's
+	 * end says its date only when it is another day than its start. */
+	bool one_day = strlen(first) > 11 && strncmp(first, last, 11) == 0;
+	const char *t_at = strlen(at) > 11 ? at + 11 : at;
+	unsigned long long n = (unsigned long long)replay_seq(a->rp) - f + 1,
+			   all = (unsigned long long)l - f + 1;
+	snprintf(text, sizeof(text), "%s %s (%llu/%llu) %dx\t%s %s (%llu/%llu) %dx\t%s to %s\t",
+		 state, at, n, all, a->speed, state, t_at, n, all, a->speed, first,
+		 one_day && strlen(last) > 11 ? last + 11 : last);
+	size_t len = strlen(text);
+	if (one_day)
+		snprintf(text + len, sizeof(text) - len, "%s-%s", first + 11, last + 11);
+	else /* "11-27 23:22-11-28 01:00" */
+		snprintf(text + len, sizeof(text) - len, "%.6s%.5s-%.6s%.5s", first + 5, first + 11,
+			 last + 5, last + 11);
 	ui_set_replay(ui, text);
 }
 
@@ -164,6 +187,215 @@ static void replay_history(struct app *a, struct ui *ui)
 		if (replay_load(a->rp, back[i], err, sizeof(err)) == 0)
 			app_feed_history(a, NULL);
 	replay_goto(a, seq, err, sizeof(err));
+}
+
+/* A spike search (} {): the ticks are read a batch at a time between keys, so that a
+ * long recording keeps the screen answering; any key stops it. A spike is a run of
+ * ticks above twice their running median (spike.h); the search lands on its highest
+ * tick. Forward, it reads from SPIKE_LEAD ticks before the one shown (the window, and
+ * whether that tick is in a spike already) on to the end of the first spike that begins
+ * after it. Backward, it reads blocks of SEARCH_BLOCK ticks before the one shown, each
+ * from SPIKE_LEAD earlier, and takes the block's last spike that ended in it (before the
+ * one shown); where a block starts at the recording's first tick, every spike counts.
+ * Either finds the spikes a single read from the first tick would. */
+#define SPIKE_LEAD (2 * SPIKE_WINDOW + 1)
+#define SEARCH_BLOCK 1000
+#define SEARCH_SLICE 0.05 /* seconds of reading between looks at the keys */
+
+struct replay_search {
+	int dir;
+	uint64_t origin; /* the tick shown when it was asked */
+	uint64_t at;	 /* the next tick to read */
+	uint64_t end;	 /* backward: the block reads up to this tick, and it */
+	uint64_t exact;	 /* backward: the block's first tick whose answer is exact */
+	bool from_first; /* backward: the block starts at the recording's first tick */
+	bool open;	 /* a spike is being read: begun at begun, highest at peak */
+	uint64_t begun, peak, last;
+	double top; /* the peak's value */
+	bool found; /* hit holds the spike found (backward: the last so far) */
+	uint64_t hit;
+	double hit_top;
+	unsigned nevents;  /* the events of the tick shown: a tick with others is skipped */
+	struct column col; /* the sort column, copied */
+	char name[32];
+	struct spike_win w;
+};
+
+/* The tick before (dir < 0) seq by up to n steps: the earliest reached. */
+static uint64_t steps_back(struct replay *rp, uint64_t seq, unsigned n)
+{
+	while (n-- && replay_step(rp, seq, -1, &seq) == 0)
+		;
+	return seq;
+}
+
+/* A backward search's next block: the SEARCH_BLOCK ticks before end. */
+static void search_block(struct app *a, struct replay_search *s, uint64_t end)
+{
+	uint64_t f, l, start = steps_back(a->rp, end, SEARCH_BLOCK + SPIKE_LEAD);
+	double wf, wl;
+	s->end = end;
+	s->at = start;
+	s->exact = steps_back(a->rp, end, SEARCH_BLOCK);
+	s->from_first = replay_span(a->rp, &f, &l, &wf, &wl) == 0 && start <= f;
+	s->open = false;
+	spike_reset(&s->w);
+}
+
+/* The sort column's largest value among the process rows of the tick loaded, or NaN
+ * (none has a number, or the tick is a command's totals, not an interval). */
+static double tick_top(const struct replay_search *s, const struct model *m)
+{
+	double top = NAN;
+	if (!m || m->final || m->nevents != s->nevents)
+		return NAN;
+	for (unsigned i = 0; i < m->nrows; i++) {
+		if (m->rows[i].kind != ROW_PROC)
+			continue;
+		struct val v = column_value(&s->col, m, &m->rows[i]);
+		if (val_has_number(v) && (isnan(top) || v.v > top))
+			top = v.v;
+	}
+	return top;
+}
+
+static void search_end(struct app *a)
+{
+	free(a->search);
+	a->search = NULL;
+	a->flat = false;
+}
+
+/* Start a search from the tick shown, by the active pane's sort column. */
+static void search_start(struct app *a, struct ui *ui, int dir)
+{
+	const struct column *c = ui_sort_column(ui);
+	if (!c || !column_is_numeric(c)) {
+		ui_message(ui, "a spike of what? sort by a column of numbers first (F6, < >)");
+		return;
+	}
+	struct replay_search *s = calloc(1, sizeof(*s));
+	if (!s) {
+		ui_message(ui, "out of memory");
+		return;
+	}
+	s->dir = dir;
+	s->origin = replay_seq(a->rp);
+	s->col = *c;
+	s->nevents = app_current(a)->nevents;
+	char clean[32];
+	text_sanitize(c->name, clean, sizeof(clean), false);
+	snprintf(s->name, sizeof(s->name), "%s", clean);
+	if (dir > 0) {
+		s->at = steps_back(a->rp, s->origin, SPIKE_LEAD);
+		spike_reset(&s->w);
+	} else {
+		search_block(a, s, s->origin);
+	}
+	search_end(a);
+	a->search = s;
+	a->flat = true; /* no waiting between passes while it reads */
+}
+
+/* One batch of a search. True when it ended (found, or not, or failed). */
+static bool search_slice(struct app *a, char *msg, size_t len)
+{
+	struct replay_search *s = a->search;
+	char err[512], at[32];
+	double until = evclock_now() + SEARCH_SLICE;
+	for (;;) {
+		uint64_t seq = s->at, next;
+		double x = replay_load(a->rp, seq, err, sizeof(err)) == 0
+				   ? tick_top(s, replay_model(a->rp))
+				   : NAN; /* a damaged tick: no number */
+		bool was = s->w.in;
+		if (spike_feed(&s->w, x)) {
+			s->open = true;
+			s->begun = s->peak = s->last = seq;
+			s->top = x;
+		} else if (s->open && s->w.in && !isnan(x)) {
+			s->last = seq;
+			if (x > s->top) {
+				s->top = x;
+				s->peak = seq;
+			}
+		}
+		bool more = replay_step(a->rp, seq, 1, &next) == 0;
+		/* A spike ends at a tick with a number below its threshold, or at the end. */
+		bool ended = s->open && ((was && !s->w.in && !isnan(x)) || !more);
+		if (ended && s->dir > 0 && s->begun > s->origin) {
+			s->found = true;
+			s->hit = s->peak;
+			s->hit_top = s->top;
+			return true;
+		}
+		if (ended && s->dir < 0 && s->last < s->end &&
+		    (s->from_first || s->last >= s->exact)) {
+			s->found = true;
+			s->hit = s->peak;
+			s->hit_top = s->top;
+		}
+		if (ended)
+			s->open = false;
+		if (s->dir < 0 && (!more || seq >= s->end)) {
+			if (s->found || s->from_first)
+				return true;
+			search_block(a, s, s->exact);
+		} else if (!more) {
+			return true; /* the end of the recording */
+		} else {
+			s->at = next;
+		}
+		if (evclock_now() >= until)
+			break;
+	}
+	snprintf(msg, len, "looking for the %s spike of %s: at %s (any key stops)",
+		 s->dir > 0 ? "next" : "previous", s->name,
+		 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));
+	return false;
+}
+
+/* The replay pass's share of a search: a batch, then the tick shown again, or the
+ * spike found. */
+static void search_step(struct app *a, struct ui *ui)
+{
+	char msg[256], err[512], at[32];
+	struct replay_search *s = a->search;
+	bool done = search_slice(a, msg, sizeof(msg)), found = done && s->found;
+	uint64_t origin = s->origin, to = found ? s->hit : origin;
+	int bad = replay_goto(a, to, err, sizeof(err));
+	if (bad && to != origin)
+		bad = replay_goto(a, to = origin, err, sizeof(err));
+	char top[32];
+	column_format_val(&s->col, (struct val){.v = s->hit_top, .state = VAL_EXACT}, top,
+			  sizeof(top));
+	if (done && found && to != origin)
+		snprintf(msg, sizeof(msg),
+			 "a spike of %s, %s at its highest: %s (} next, { before)", s->name, top,
+			 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));
+	else if (done)
+		snprintf(msg, sizeof(msg), "no spike of %s %s this tick", s->name,
+			 s->dir > 0 ? "after" : "before");
+	if (bad)
+		snprintf(msg, sizeof(msg), "%s", err);
+	if (done) {
+		search_end(a);
+		replay_header(a, ui, a->playing);
+		if (to != origin)
+			replay_history(a, ui);
+	}
+	ui_message(ui, msg);
+	app_show(a, ui);
+	a->dirty = true;
+}
+
+/* Playing: the recorded interval of the tick shown, divided by the speed (at most 100
+ * ticks a second). */
+static double play_interval(struct app *a)
+{
+	const struct model *m = app_current(a);
+	double t = (m->elapsed > 0.05 ? m->elapsed : m->interval) / (a->speed > 0 ? a->speed : 1);
+	return t > 0.01 ? t : 0.01;
 }
 
 /* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
@@ -207,6 +439,16 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	case UI_TOGGLE_PAUSE:
 		*playing = !*playing;
 		loop_pause(a->loop, !*playing);
+		break;
+	case UI_SPEED:
+		a->speed = a->speed == 1 ? 10 : a->speed == 10 ? 60 : 1;
+		if (*playing)
+			loop_set_interval(a->loop, play_interval(a));
+		break;
+	case UI_SPIKE:
+		*playing = false; /* the search shows where it stops */
+		loop_pause(a->loop, true);
+		search_start(a, ui, cmd->step);
 		break;
 	case UI_TOGGLE_CGROUPS:
 		a->show_cgroups = !a->show_cgroups;
@@ -290,9 +532,7 @@ static bool replay_ticked(struct app *a)
 		loop_pause(a->loop, true);
 		replay_header(a, a->ui, a->playing);
 	} else {
-		loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
-						   ? app_current(a)->elapsed
-						   : app_current(a)->interval);
+		loop_set_interval(a->loop, play_interval(a));
 	}
 	a->dirty = true;
 	return quit;
@@ -301,17 +541,24 @@ static bool replay_ticked(struct app *a)
 static bool replay_keys(struct app *a)
 {
 	struct ui_cmd cmd;
-	bool quit = false;
+	bool quit = false, stopped = a->search != NULL;
+	search_end(a); /* any key stops a search, on the tick it started from */
 	while (!quit && ui_input(a->ui, &cmd) > 0)
 		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
+	if (stopped && !a->search)
+		ui_message(a->ui, "the spike search stopped");
 	if (a->playing)
-		loop_set_interval(a->loop, app_current(a)->interval);
+		loop_set_interval(a->loop, play_interval(a));
 	a->dirty = true;
 	return quit;
 }
 /* The replay screen's pass of app_run: a tick while playing. */
 static int replay_screen_pass(struct app *a, int mask)
 {
+	if (a->search) {
+		search_step(a, a->ui);
+		return -1;
+	}
 	return (mask & LOOP_TICK) && replay_ticked(a) ? 0 : -1;
 }
 
@@ -349,6 +596,7 @@ static int run_replay_live(struct app *a)
 		return 1;
 	}
 	a->playing = false;
+	a->speed = 1;
 	a->show_cgroups = a->cli.cgroups;
 	a->history = history_new(); /* NULL: no trends, no charts */
 	ui_set_history(ui, a->history);
@@ -368,6 +616,7 @@ static int run_replay_live(struct app *a)
 	a->pass = replay_screen_pass;
 	a->keys = replay_keys;
 	int code = app_run(a);
+	search_end(a);
 	a->ui = NULL;
 	ui_free(ui);
 	history_free(a->history);
