@@ -37,6 +37,12 @@ from=$(grep -Eo "recorded $D $T" "$CAP" | head -n 1 | cut -d' ' -f2-)
 [ -n "$at" ] && [ "$at" = "$from" ] || fail "the range starts at the first tick ($at, $from)"
 to=$(grep -Eo "recorded $D $T to ($D )?$T" "$CAP" | head -n 1 | awk '{ print $NF }')
 
+# At 80x24 the header keeps the time, place, speed and range, shorter (no dates).
+t resize-window -t e2e -x 80 -y 24
+expect_line 2 "REPLAY $T \\(1/$N\\) 1x +recorded $T-$T" "80x24: the short header"
+t resize-window -t e2e -x 140 -y 40
+expect "REPLAY $D $T \\(1/$N\\) 1x +recorded $D" "140x40: the whole header again"
+
 # Speed: x cycles it, the header says it.
 keys x
 expect "REPLAY $D $T \\(1/$N\\) 10x" "x: 10x"
