@@ -7,15 +7,20 @@
 #include "spike.h"
 
 /* Feed v[0..n); the index of each spike's start into at (returns how many). */
-static unsigned feed(const double *v, unsigned n, unsigned *at)
+static unsigned feed_rise(const double *v, unsigned n, double rise, unsigned *at)
 {
 	struct spike_win w;
 	unsigned k = 0;
-	spike_reset(&w);
+	spike_reset(&w, rise);
 	for (unsigned i = 0; i < n; i++)
 		if (spike_feed(&w, v[i]))
 			at[k++] = i;
 	return k;
+}
+
+static unsigned feed(const double *v, unsigned n, unsigned *at)
+{
+	return feed_rise(v, n, 0, at);
 }
 
 static void test_spike_start(void **state)
@@ -37,7 +42,7 @@ static void test_spike_not_before_enough(void **state)
 	unsigned at[8];
 	assert_int_equal(feed(v, 8, at), 0);
 	struct spike_win w;
-	spike_reset(&w);
+	spike_reset(&w, 0);
 	for (int i = 0; i < 4; i++)
 		spike_feed(&w, 1);
 	assert_true(isnan(spike_median(&w)));
@@ -55,6 +60,11 @@ static void test_spike_gaps_and_zero(void **state)
 	unsigned at[8];
 	assert_int_equal(feed(v, 14, at), 1);
 	assert_int_equal(at[0], 8);
+	/* With a rise of 1 (CPU%'s): 0.5 and 0.6 after zeros are no spike, 3 is. */
+	assert_int_equal(feed_rise(v, 14, 1, at), 0);
+	double w[] = {0, 0, 0, 0, 0, 0.4, 0, 3, 0};
+	assert_int_equal(feed_rise(w, 9, 1, at), 1);
+	assert_int_equal(at[0], 7);
 	double flat[30];
 	for (int i = 0; i < 30; i++)
 		flat[i] = 7;

@@ -147,7 +147,8 @@ static const struct binding main_keys[] = {
 	 "} {",
 	 "a replay: to the next spike of the sort column, or the one before: the first tick "
 	 "where its largest value among processes is more than twice the median of that over "
-	 "the 20 ticks before it (any key stops the search)",
+	 "the 20 ticks before it (CPU%: and 1 point above it); it lands on the spike's highest "
+	 "tick (any key stops the search)",
 	 BAR_REPLAY,
 	 "}",
 	 "Spike",

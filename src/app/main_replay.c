@@ -216,6 +216,7 @@ struct replay_search {
 	uint64_t hit;
 	double hit_top;
 	unsigned nevents;  /* the events of the tick shown: a tick with others is skipped */
+	double rise;	   /* CPU%: a spike is 1 point above the median at least */
 	struct column col; /* the sort column, copied */
 	char name[32];
 	struct spike_win w;
@@ -239,7 +240,7 @@ static void search_block(struct app *a, struct replay_search *s, uint64_t end)
 	s->exact = steps_back(a->rp, end, SEARCH_BLOCK);
 	s->from_first = replay_span(a->rp, &f, &l, &wf, &wl) == 0 && start <= f;
 	s->open = false;
-	spike_reset(&s->w);
+	spike_reset(&s->w, s->rise);
 }
 
 /* The sort column's largest value among the process rows of the tick loaded, or NaN
@@ -282,13 +283,15 @@ static void search_start(struct app *a, struct ui *ui, int dir)
 	s->dir = dir;
 	s->origin = replay_seq(a->rp);
 	s->col = *c;
+	/* An idle command's 0.1% after zeros is activity, not a spike. */
+	s->rise = c->kind == COL_CPU_PCT ? 1.0 : 0;
 	s->nevents = app_current(a)->nevents;
 	char clean[32];
 	text_sanitize(c->name, clean, sizeof(clean), false);
 	snprintf(s->name, sizeof(s->name), "%s", clean);
 	if (dir > 0) {
 		s->at = steps_back(a->rp, s->origin, SPIKE_LEAD);
-		spike_reset(&s->w);
+		spike_reset(&s->w, s->rise);
 	} else {
 		search_block(a, s, s->origin);
 	}

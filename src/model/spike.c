@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void spike_reset(struct spike_win *w)
+void spike_reset(struct spike_win *w, double rise)
 {
 	memset(w, 0, sizeof(*w));
+	w->rise = rise > 0 ? rise : 0;
 }
 
 static int cmp(const void *a, const void *b)
@@ -31,7 +32,7 @@ bool spike_feed(struct spike_win *w, double x)
 	if (isnan(x))
 		return false;
 	double med = spike_median(w);
-	bool high = !isnan(med) && x > med && x > SPIKE_FACTOR * med;
+	bool high = !isnan(med) && x > med + w->rise && x > SPIKE_FACTOR * med;
 	bool begins = high && !w->in;
 	w->in = high;
 	w->v[w->at] = x;

@@ -14,14 +14,16 @@
 struct spike_win {
 	double v[SPIKE_WINDOW]; /* the last values with a number, a ring */
 	unsigned n, at;
-	bool in; /* the last value with a number was part of a spike */
+	bool in;     /* the last value with a number was part of a spike */
+	double rise; /* how far above the median a spike is at least */
 };
 
-void spike_reset(struct spike_win *w);
+/* Empty the window; a spike must be rise above the median at least (0: any amount, so
+ * that a median of 0 makes any positive value one). */
+void spike_reset(struct spike_win *w, double rise);
 /* Feed the next value; NaN (no number: n/c, n/a, no row) is skipped and changes
  * nothing. True when x begins a spike: above SPIKE_FACTOR times the median of the window
- * (and above the median: a median of 0 makes any positive value one), the value before
- * it not. */
+ * and above the median by more than the rise, the value before it not. */
 bool spike_feed(struct spike_win *w, double x);
 /* The median of the window, or NaN while it holds fewer than SPIKE_MIN values. */
 double spike_median(const struct spike_win *w);
