@@ -392,13 +392,21 @@ static void search_step(struct app *a, struct ui *ui)
 	a->dirty = true;
 }
 
-/* Playing: the recorded interval of the tick shown, divided by the speed (at most 100
- * ticks a second). */
-static double play_interval(struct app *a)
+/* A recorded interval: the setting, else the time the tick covered. */
+static double play_step(const struct model *m)
 {
-	const struct model *m = app_current(a);
-	double t = (m->elapsed > 0.05 ? m->elapsed : m->interval) / (a->speed > 0 ? a->speed : 1);
-	return t > 0.01 ? t : 0.01;
+	return m->interval > 0 ? m->interval : m->elapsed > 0 ? m->elapsed : 1;
+}
+
+/* Playing from the tick shown: the recorded time goes on at speed times the wall
+ * clock's pace from here; the next tick is due after its interval divided by the
+ * speed (at least 10 ms). */
+static void play_anchor(struct app *a)
+{
+	a->play_mono = evclock_now();
+	a->play_wall = replay_wall(a->rp);
+	double t = play_step(app_current(a)) / (a->speed > 0 ? a->speed : 1);
+	loop_set_interval(a->loop, t > 0.01 ? t : 0.01);
 }
 
 /* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
@@ -445,8 +453,6 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 		break;
 	case UI_SPEED:
 		a->speed = a->speed == 1 ? 10 : a->speed == 10 ? 60 : 1;
-		if (*playing)
-			loop_set_interval(a->loop, play_interval(a));
 		break;
 	case UI_SPIKE:
 		*playing = false; /* the search shows where it stops */
@@ -522,21 +528,38 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	return false;
 }
 
-/* Playing: at the recorded pace, the next tick after the interval it covers. */
+/* Playing: the recorded time due now (play_anchor's clock times the speed) is shown.
+ * Ticks due together (a screen slower than the speed) are stepped through in one go,
+ * each fed to the history, so that 60x keeps its pace; a gap in the recording (pmutop
+ * stopped, then recorded again) is played as one interval, not waited out. */
 static bool replay_ticked(struct app *a)
 {
 	if (!a->playing)
 		return false;
 	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-	uint64_t before = replay_seq(a->rp);
-	bool quit = replay_cmd(a, a->ui, &step, &a->playing);
-	if (replay_seq(a->rp) == before) {
-		a->playing = false; /* the end: it waits there */
-		loop_pause(a->loop, true);
-		replay_header(a, a->ui, a->playing);
-	} else {
-		loop_set_interval(a->loop, play_interval(a));
+	double now = evclock_now(), speed = a->speed > 0 ? a->speed : 1;
+	double due = a->play_wall + (now - a->play_mono) * speed;
+	bool quit = false;
+	for (unsigned n = 0; !quit && n < 100; n++) {
+		uint64_t before = replay_seq(a->rp);
+		quit = replay_cmd(a, a->ui, &step, &a->playing);
+		if (replay_seq(a->rp) == before) {
+			a->playing = false; /* the end: it waits there */
+			loop_pause(a->loop, true);
+			replay_header(a, a->ui, a->playing);
+			a->dirty = true;
+			return quit;
+		}
+		double iv = play_step(app_current(a));
+		if (replay_wall(a->rp) > due + 2 * iv + 1) { /* a gap */
+			a->play_mono = now;
+			a->play_wall = due = replay_wall(a->rp);
+		}
+		if (replay_wall(a->rp) + iv > due)
+			break; /* the next one is not due yet */
 	}
+	double wait = (replay_wall(a->rp) + play_step(app_current(a)) - due) / speed;
+	loop_set_interval(a->loop, wait > 0.01 ? wait : 0.01);
 	a->dirty = true;
 	return quit;
 }
@@ -544,14 +567,17 @@ static bool replay_ticked(struct app *a)
 static bool replay_keys(struct app *a)
 {
 	struct ui_cmd cmd;
-	bool quit = false, stopped = a->search != NULL;
+	bool quit = false, stopped = a->search != NULL, was = a->playing;
+	uint64_t seq = replay_seq(a->rp);
+	int speed = a->speed;
 	search_end(a); /* any key stops a search, on the tick it started from */
 	while (!quit && ui_input(a->ui, &cmd) > 0)
 		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
 	if (stopped && !a->search)
 		ui_message(a->ui, "the spike search stopped");
-	if (a->playing)
-		loop_set_interval(a->loop, play_interval(a));
+	/* Started, moved or sped up: the pace from the tick shown now. */
+	if (a->playing && (!was || seq != replay_seq(a->rp) || speed != a->speed))
+		play_anchor(a);
 	a->dirty = true;
 	return quit;
 }
