@@ -145,10 +145,10 @@ static const struct binding main_keys[] = {
 	{{'}', '{'},
 	 BIND_SPIKE,
 	 "} {",
-	 "a replay: to the next spike of the sort column, or the one before: the first tick "
-	 "where its largest value among processes is more than twice the median of that over "
-	 "the 20 ticks before it (CPU%: and 1 point above it); it lands on the spike's highest "
-	 "tick (any key stops the search)",
+	 "a replay: to the next spike of the sort column, or the one before: a run of ticks "
+	 "whose largest value among processes is more than twice the median of that over the "
+	 "20 ticks before (CPU%: and 1 point above it), shown at its highest tick (any key "
+	 "stops the search)",
 	 BAR_REPLAY,
 	 "}",
 	 "Spike",
