@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdint.h>
 
 #include "spike.h"
 
@@ -90,6 +91,116 @@ static void test_spike_window_slides(void **state)
 	assert_int_equal(feed(v, 60, at), 1);
 }
 
+/* A series as a spike_src: positions 100.. (a recording's sequence numbers). */
+struct series {
+	const double *v;
+	unsigned n;
+	unsigned reads;
+};
+
+#define BASE 100
+
+static int series_step(void *ctx, uint64_t seq, int dir, uint64_t *out)
+{
+	const struct series *sr = ctx;
+	if ((dir < 0 && seq <= BASE) || (dir > 0 && seq + 1 >= BASE + sr->n))
+		return -1;
+	*out = dir < 0 ? seq - 1 : seq + 1;
+	return 0;
+}
+
+static double series_value(void *ctx, uint64_t seq)
+{
+	struct series *sr = ctx;
+	sr->reads++;
+	return sr->v[seq - BASE];
+}
+
+/* Every spike of v from one read from the start: where it began, was highest, last
+ * high, and where its end was seen (a value below, or the last one). */
+struct run {
+	unsigned begun, peak, last, seen;
+};
+
+static unsigned all_runs(const double *v, unsigned n, double rise, struct run *r)
+{
+	struct spike_win w;
+	unsigned k = 0;
+	bool open = false;
+	spike_reset(&w, rise);
+	for (unsigned i = 0; i < n; i++) {
+		bool was = w.in;
+		if (spike_feed(&w, v[i])) {
+			open = true;
+			r[k] = (struct run){i, i, i, 0};
+		} else if (open && w.in && v[i] > v[r[k].peak]) {
+			r[k].peak = i;
+		}
+		if (open && w.in)
+			r[k].last = i;
+		if (open && ((was && !w.in) || i + 1 == n)) {
+			r[k++].seen = i;
+			open = false;
+		}
+	}
+	return k;
+}
+
+static long search(struct series *sr, unsigned origin, int dir, unsigned block)
+{
+	struct spike_src src = {.ctx = sr, .step = series_step, .value = series_value};
+	struct spike_search s;
+	spike_search_start(&s, &src, BASE + origin, dir, 1.0, block);
+	unsigned guard = 0;
+	while (!spike_search_run(&s, 7))
+		assert_true(++guard < 100000);
+	return s.found ? (long)(s.hit - BASE) : -1;
+}
+
+/* The search, forward and backward in blocks, finds what one read from the start does:
+ * the first spike beginning after a position, the last one ended before it. */
+static void test_search_as_one_read(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	static double v[N];
+	static struct run r[N];
+	uint32_t x = 12345;
+	for (unsigned i = 0; i < N; i++) {
+		x = x * 1103515245u + 12345u;
+		v[i] = 10 + (x >> 16) % 4;
+		if ((x >> 8) % 40 == 0) /* a spike of 1 to 6 values */
+			for (unsigned k = 0, len = 1 + (x >> 4) % 6; k < len && i < N; k++, i++)
+				v[i] = 40 + (double)((x >> (k + 3)) % 60);
+		if (i < N && (x >> 12) % 50 == 0)
+			v[i] = 0.5; /* a dip is no spike; the value after it may be none either */
+	}
+	unsigned nr = all_runs(v, N, 1.0, r);
+	assert_true(nr > 40);
+	struct series sr = {v, N, 0};
+	for (unsigned o = 0; o < N; o += 37) {
+		long want = -1;
+		for (unsigned k = 0; k < nr && want < 0; k++)
+			if (r[k].begun > o)
+				want = r[k].peak;
+		assert_int_equal(search(&sr, o, 1, 50), want);
+		want = -1;
+		for (unsigned k = 0; k < nr; k++)
+			if (r[k].seen <= o && r[k].last < o)
+				want = r[k].peak;
+		assert_int_equal(search(&sr, o, -1, 50), want);
+		assert_int_equal(search(&sr, o, -1, 1000), want);
+	}
+	/* A forward search reads from 41 before the origin to the spike's end, not more. */
+	sr.reads = 0;
+	long hit = search(&sr, 1500, 1, 50);
+	assert_true(hit > 1500);
+	unsigned k = 0;
+	while (r[k].peak != (unsigned)hit)
+		k++;
+	assert_int_equal(sr.reads, r[k].seen - (1500 - SPIKE_LEAD) + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_spike_not_before_enough),
 		cmocka_unit_test(test_spike_gaps_and_zero),
 		cmocka_unit_test(test_spike_window_slides),
+		cmocka_unit_test(test_search_as_one_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

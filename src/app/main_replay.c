@@ -189,71 +189,40 @@ static void replay_history(struct app *a, struct ui *ui)
 	replay_goto(a, seq, err, sizeof(err));
 }
 
-/* A spike search (} {): the ticks are read a batch at a time between keys, so that a
- * long recording keeps the screen answering; any key stops it. A spike is a run of
- * ticks above twice their running median (spike.h); the search lands on its highest
- * tick. Forward, it reads from SPIKE_LEAD ticks before the one shown (the window, and
- * whether that tick is in a spike already) on to the end of the first spike that begins
- * after it. Backward, it reads blocks of SEARCH_BLOCK ticks before the one shown, each
- * from SPIKE_LEAD earlier, and takes the block's last spike that ended in it (before the
- * one shown); where a block starts at the recording's first tick, every spike counts.
- * Either finds the spikes a single read from the first tick would. */
-#define SPIKE_LEAD (2 * SPIKE_WINDOW + 1)
-#define SEARCH_BLOCK 1000
+/* A spike search (} {, spike.h): the ticks are read a batch at a time between keys, so
+ * that a long recording keeps the screen answering; any key stops it. */
+#define SEARCH_BLOCK 1000 /* ticks a backward search reads at a time */
 #define SEARCH_SLICE 0.05 /* seconds of reading between looks at the keys */
 
 struct replay_search {
-	int dir;
-	uint64_t origin; /* the tick shown when it was asked */
-	uint64_t at;	 /* the next tick to read */
-	uint64_t end;	 /* backward: the block reads up to this tick, and it */
-	uint64_t exact;	 /* backward: the block's first tick whose answer is exact */
-	bool from_first; /* backward: the block starts at the recording's first tick */
-	bool open;	 /* a spike is being read: begun at begun, highest at peak */
-	uint64_t begun, peak, last;
-	double top; /* the peak's value */
-	bool found; /* hit holds the spike found (backward: the last so far) */
-	uint64_t hit;
-	double hit_top;
+	struct spike_search s;
+	struct replay *rp;
 	unsigned nevents;  /* the events of the tick shown: a tick with others is skipped */
-	double rise;	   /* CPU%: a spike is 1 point above the median at least */
 	struct column col; /* the sort column, copied */
 	char name[32];
-	struct spike_win w;
 };
 
-/* The tick before (dir < 0) seq by up to n steps: the earliest reached. */
-static uint64_t steps_back(struct replay *rp, uint64_t seq, unsigned n)
+static int search_step_cb(void *ctx, uint64_t seq, int dir, uint64_t *out)
 {
-	while (n-- && replay_step(rp, seq, -1, &seq) == 0)
-		;
-	return seq;
+	return replay_step(((struct replay_search *)ctx)->rp, seq, dir, out);
 }
 
-/* A backward search's next block: the SEARCH_BLOCK ticks before end. */
-static void search_block(struct app *a, struct replay_search *s, uint64_t end)
+/* The sort column's largest value among the process rows of tick seq, or NaN (none has
+ * a number, the tick is damaged, or it is a command's totals, not an interval). */
+static double search_value_cb(void *ctx, uint64_t seq)
 {
-	uint64_t f, l, start = steps_back(a->rp, end, SEARCH_BLOCK + SPIKE_LEAD);
-	double wf, wl;
-	s->end = end;
-	s->at = start;
-	s->exact = steps_back(a->rp, end, SEARCH_BLOCK);
-	s->from_first = replay_span(a->rp, &f, &l, &wf, &wl) == 0 && start <= f;
-	s->open = false;
-	spike_reset(&s->w, s->rise);
-}
-
-/* The sort column's largest value among the process rows of the tick loaded, or NaN
- * (none has a number, or the tick is a command's totals, not an interval). */
-static double tick_top(const struct replay_search *s, const struct model *m)
-{
+	struct replay_search *rs = ctx;
+	char err[512];
+	if (replay_load(rs->rp, seq, err, sizeof(err)) != 0)
+		return NAN;
+	const struct model *m = replay_model(rs->rp);
 	double top = NAN;
-	if (!m || m->final || m->nevents != s->nevents)
+	if (!m || m->final || m->nevents != rs->nevents)
 		return NAN;
 	for (unsigned i = 0; i < m->nrows; i++) {
 		if (m->rows[i].kind != ROW_PROC)
 			continue;
-		struct val v = column_value(&s->col, m, &m->rows[i]);
+		struct val v = column_value(&rs->col, m, &m->rows[i]);
 		if (val_has_number(v) && (isnan(top) || v.v > top))
 			top = v.v;
 	}
@@ -275,85 +244,37 @@ static void search_start(struct app *a, struct ui *ui, int dir)
 		ui_message(ui, "a spike of what? sort by a column of numbers first (F6, < >)");
 		return;
 	}
-	struct replay_search *s = calloc(1, sizeof(*s));
-	if (!s) {
+	struct replay_search *rs = calloc(1, sizeof(*rs));
+	if (!rs) {
 		ui_message(ui, "out of memory");
 		return;
 	}
-	s->dir = dir;
-	s->origin = replay_seq(a->rp);
-	s->col = *c;
-	/* An idle command's 0.1% after zeros is activity, not a spike. */
-	s->rise = c->kind == COL_CPU_PCT ? 1.0 : 0;
-	s->nevents = app_current(a)->nevents;
+	rs->rp = a->rp;
+	rs->col = *c;
+	rs->nevents = app_current(a)->nevents;
 	char clean[32];
 	text_sanitize(c->name, clean, sizeof(clean), false);
-	snprintf(s->name, sizeof(s->name), "%s", clean);
-	if (dir > 0) {
-		s->at = steps_back(a->rp, s->origin, SPIKE_LEAD);
-		spike_reset(&s->w, s->rise);
-	} else {
-		search_block(a, s, s->origin);
-	}
+	snprintf(rs->name, sizeof(rs->name), "%s", clean);
+	struct spike_src src = {.ctx = rs, .step = search_step_cb, .value = search_value_cb};
+	/* An idle command's 0.1% after zeros is activity, not a spike. */
+	spike_search_start(&rs->s, &src, replay_seq(a->rp), dir, c->kind == COL_CPU_PCT ? 1.0 : 0,
+			   SEARCH_BLOCK);
 	search_end(a);
-	a->search = s;
+	a->search = rs;
 	a->flat = true; /* no waiting between passes while it reads */
 }
 
 /* One batch of a search. True when it ended (found, or not, or failed). */
 static bool search_slice(struct app *a, char *msg, size_t len)
 {
-	struct replay_search *s = a->search;
-	char err[512], at[32];
+	struct replay_search *rs = a->search;
+	char at[32];
 	double until = evclock_now() + SEARCH_SLICE;
-	for (;;) {
-		uint64_t seq = s->at, next;
-		double x = replay_load(a->rp, seq, err, sizeof(err)) == 0
-				   ? tick_top(s, replay_model(a->rp))
-				   : NAN; /* a damaged tick: no number */
-		bool was = s->w.in;
-		if (spike_feed(&s->w, x)) {
-			s->open = true;
-			s->begun = s->peak = s->last = seq;
-			s->top = x;
-		} else if (s->open && s->w.in && !isnan(x)) {
-			s->last = seq;
-			if (x > s->top) {
-				s->top = x;
-				s->peak = seq;
-			}
-		}
-		bool more = replay_step(a->rp, seq, 1, &next) == 0;
-		/* A spike ends at a tick with a number below its threshold, or at the end. */
-		bool ended = s->open && ((was && !s->w.in && !isnan(x)) || !more);
-		if (ended && s->dir > 0 && s->begun > s->origin) {
-			s->found = true;
-			s->hit = s->peak;
-			s->hit_top = s->top;
+	while (evclock_now() < until)
+		if (spike_search_run(&rs->s, 16))
 			return true;
-		}
-		if (ended && s->dir < 0 && s->last < s->end &&
-		    (s->from_first || s->last >= s->exact)) {
-			s->found = true;
-			s->hit = s->peak;
-			s->hit_top = s->top;
-		}
-		if (ended)
-			s->open = false;
-		if (s->dir < 0 && (!more || seq >= s->end)) {
-			if (s->found || s->from_first)
-				return true;
-			search_block(a, s, s->exact);
-		} else if (!more) {
-			return true; /* the end of the recording */
-		} else {
-			s->at = next;
-		}
-		if (evclock_now() >= until)
-			break;
-	}
 	snprintf(msg, len, "looking for the %s spike of %s: at %s (any key stops)",
-		 s->dir > 0 ? "next" : "previous", s->name,
+		 rs->s.dir > 0 ? "next" : "previous", rs->name,
 		 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));
 	return false;
 }
@@ -362,22 +283,22 @@ static bool search_slice(struct app *a, char *msg, size_t len)
  * spike found. */
 static void search_step(struct app *a, struct ui *ui)
 {
-	char msg[256], err[512], at[32];
-	struct replay_search *s = a->search;
+	char msg[256], err[512], at[32], top[32];
+	struct replay_search *rs = a->search;
+	const struct spike_search *s = &rs->s;
 	bool done = search_slice(a, msg, sizeof(msg)), found = done && s->found;
 	uint64_t origin = s->origin, to = found ? s->hit : origin;
 	int bad = replay_goto(a, to, err, sizeof(err));
 	if (bad && to != origin)
 		bad = replay_goto(a, to = origin, err, sizeof(err));
-	char top[32];
-	column_format_val(&s->col, (struct val){.v = s->hit_top, .state = VAL_EXACT}, top,
+	column_format_val(&rs->col, (struct val){.v = s->hit_top, .state = VAL_EXACT}, top,
 			  sizeof(top));
 	if (done && found && to != origin)
 		snprintf(msg, sizeof(msg),
-			 "a spike of %s, %s at its highest: %s (} next, { before)", s->name, top,
+			 "a spike of %s, %s at its highest: %s (} next, { before)", rs->name, top,
 			 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));
 	else if (done)
-		snprintf(msg, sizeof(msg), "no spike of %s %s this tick", s->name,
+		snprintf(msg, sizeof(msg), "no spike of %s %s this tick", rs->name,
 			 s->dir > 0 ? "after" : "before");
 	if (bad)
 		snprintf(msg, sizeof(msg), "%s", err);
