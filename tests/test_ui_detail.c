@@ -181,6 +181,22 @@ static void test_detail_tiny(void **state)
 	assert_int_equal(fake_find(s, "PID 200"), -1);
 }
 
+/* A process's threads: their trends on one scale, said in the title, so that beta's
+ * thread at a steady 20% draws low beside its thread at 60% (each on its own scale, both
+ * would be full). */
+static void test_detail_threads_scale(void **state)
+{
+	char line[1024];
+	int keys[] = {KEY_HOME, '\n'};
+	fake_keys(U(state), keys, 2);
+	screen(state); /* the page's length, for End */
+	fake_key(U(state), KEY_END);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "Threads     CPU%  TREND █=100.0") >= 0);
+	assert_non_null(strstr(row_of(s, "    200   60.0", line, sizeof(line)), "▅▅▅▅▅ beta"));
+	assert_non_null(strstr(row_of(s, "    201   20.0", line, sizeof(line)), "▂▂▂▂▂ beta"));
+}
+
 /* The charts span the run (6 s), not the intervals times the totals' 6 s; and a row
  * without a cgroup does not say "cgroup ?". */
 static void test_detail_run(void **state)
@@ -251,6 +267,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trend_ascii, setup_ascii, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_view, setup_utf8, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_tiny, setup_tiny, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_threads_scale, setup_utf8, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_run, setup_run, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_level2, setup_utf8, teardown),
 	};
