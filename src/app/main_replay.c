@@ -197,6 +197,7 @@ static void replay_history(struct app *a, struct ui *ui)
 struct replay_search {
 	struct spike_search s;
 	struct replay *rp;
+	struct cgrows *cg; /* the cgroup view (G): its rows are the ones searched */
 	unsigned nevents;  /* the events of the tick shown: a tick with others is skipped */
 	struct column col; /* the sort column, copied */
 	char name[32];
@@ -207,8 +208,9 @@ static int search_step_cb(void *ctx, uint64_t seq, int dir, uint64_t *out)
 	return replay_step(((struct replay_search *)ctx)->rp, seq, dir, out);
 }
 
-/* The sort column's largest value among the process rows of tick seq, or NaN (none has
- * a number, the tick is damaged, or it is a command's totals, not an interval). */
+/* The sort column's largest value among the process rows of tick seq (the cgroup rows
+ * in the cgroup view), or NaN (none has a number, the tick is damaged, or it is a
+ * command's totals, not an interval). */
 static double search_value_cb(void *ctx, uint64_t seq)
 {
 	struct replay_search *rs = ctx;
@@ -219,10 +221,14 @@ static double search_value_cb(void *ctx, uint64_t seq)
 	double top = NAN;
 	if (!m || m->final || m->nevents != rs->nevents)
 		return NAN;
-	for (unsigned i = 0; i < m->nrows; i++) {
-		if (m->rows[i].kind != ROW_PROC)
+	struct model view = *m;
+	if (rs->cg && !(view.rows = cgrows_build(rs->cg, m, &view.nrows)))
+		return NAN;
+	enum row_kind kind = rs->cg ? ROW_CGROUP : ROW_PROC;
+	for (unsigned i = 0; i < view.nrows; i++) {
+		if (view.rows[i].kind != kind)
 			continue;
-		struct val v = column_value(&rs->col, m, &m->rows[i]);
+		struct val v = column_value(&rs->col, &view, &view.rows[i]);
 		if (val_has_number(v) && (isnan(top) || v.v > top))
 			top = v.v;
 	}
@@ -231,6 +237,8 @@ static double search_value_cb(void *ctx, uint64_t seq)
 
 static void search_end(struct app *a)
 {
+	if (a->search)
+		cgrows_free(a->search->cg);
 	free(a->search);
 	a->search = NULL;
 	a->flat = false;
@@ -250,6 +258,12 @@ static void search_start(struct app *a, struct ui *ui, int dir)
 		return;
 	}
 	rs->rp = a->rp;
+	/* Its own cgroup rows: the view's (a->cgrows) are on the screen meanwhile. */
+	if (a->show_cgroups && !(rs->cg = cgrows_new())) {
+		free(rs);
+		ui_message(ui, "out of memory");
+		return;
+	}
 	rs->col = *c;
 	rs->nevents = app_current(a)->nevents;
 	char clean[32];

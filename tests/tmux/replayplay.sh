@@ -18,9 +18,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# A command idle for 3 s, busy for 2 s (a spike of CPU%), idle again.
+# A command idle for 3 s, then two busy loops for 2 s (a spike of CPU%), idle again.
 "$PMUTOP" -b -q -d 0.3 -w "$REC" -- sh -c \
-	'sleep 3; timeout 2 sh -c "while :; do :; done"; sleep 1' 2>/dev/null ||
+	'sleep 3; for i in 1 2; do timeout 2 sh -c "while :; do :; done" & done; wait; sleep 1' \
+	2>/dev/null ||
 	{ echo "FAIL: cannot record"; exit 1; }
 t new-session -d -s e2e -x 140 -y 40 \
 	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$REC'; echo EXIT=\$?; sleep 60" || {
@@ -65,6 +66,7 @@ tick() {
 # } from the first tick: the spike's highest tick, in the busy part.
 keys '}'
 expect "a spike of CPU%, [0-9.]+ at its highest" "}: a spike found"
+x1=$(grep -Eo "a spike of CPU%, [0-9.]+" "$CAP" | head -n 1 | awk '{ print $NF }')
 k1=$(tick)
 v1=$(top)
 [ -n "$k1" ] && [ "$k1" -gt 1 ] || fail "}: moved past the first tick ($k1)"
@@ -89,6 +91,25 @@ expect "\\($k1/$N\\)" "and it stays"
 keys '}'
 expect "no spike of CPU% after this tick" "} again: none after it"
 expect "\\($k1/$N\\)" "and it stays"
+
+# The cgroup view: the spike of its rows' CPU% (the command's cgroup and those above
+# it, each the sum of its processes: both loops), higher than one process's; G again
+# for processes.
+keys G
+expect "^ +cg +[0-9.]+" "G: cgroup rows"
+keys b - 1 h Enter
+expect "REPLAY $D $T \\(1/$N\\)" "b -1h: the first tick"
+keys '}'
+expect "a spike of CPU%, [0-9.]+ at its highest" "G, }: a spike of the cgroup rows"
+x2=$(grep -Eo "a spike of CPU%, [0-9.]+" "$CAP" | head -n 1 | awk '{ print $NF }')
+awk -v a="$x2" -v b="$x1" 'BEGIN { exit !(a + 0 > b + 0) }' ||
+	fail "G: the cgroup rows' spike is their sum, above one process's ($x2, $x1)"
+kg=$(tick)
+vg=$(awk '/PID +USER/ { getline; print $2; exit }' "$CAP")
+[ -n "$kg" ] && [ "$kg" -gt 1 ] || fail "G, }: moved past the first tick ($kg)"
+awk -v v="$vg" 'BEGIN { exit !(v + 0 >= 1) }' || fail "G, }: the top cgroup row is busy ($vg)"
+keys G
+expect_not "^ +cg +[0-9.]+" "G again: process rows"
 
 # Play: from the first tick at 60x it goes on by itself to the last one, the header
 # saying PLAY while it plays and the last tick's time the range's end.
