@@ -1,0 +1,112 @@
+/* perf's JSON events the built-in metrics need, by CPUID: the generated table and its
+ * lookup. */
+#include "pmujson.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct pmujson_ev {
+	const char *pmu;
+	const char *name;
+	const char *terms;
+};
+
+struct pmujson_model {
+	const char *name;  /* perf's directory (alderlake) */
+	const char *cpuid; /* perf's mapfile.csv pattern, an extended regex */
+	const struct pmujson_ev *ev;
+	size_t n;
+};
+
+#include "pmujson_tab.h"
+
+/* perf's rule (tools/perf/arch/x86/util/header.c): the pattern matches from the start
+ * and to the end of the id, or to its stepping's '-' when the pattern names no stepping
+ * (fewer than three '-'). */
+static bool pmujson_match(const char *pattern, const char *cpuid)
+{
+	regex_t re;
+	regmatch_t m;
+	unsigned dashes = 0;
+	const char *last = strrchr(cpuid, '-');
+	bool ok;
+
+	for (const char *p = pattern; *p; p++)
+		dashes += *p == '-';
+	if (regcomp(&re, pattern, REG_EXTENDED) != 0)
+		return false;
+	ok = regexec(&re, cpuid, 1, &m, 0) == 0 && m.rm_so == 0 &&
+	     ((size_t)m.rm_eo == strlen(cpuid) ||
+	      (dashes < 3 && last && m.rm_eo == (regoff_t)(last - cpuid)));
+	regfree(&re);
+	return ok;
+}
+
+static const struct pmujson_model *pmujson_find(const char *cpuid)
+{
+	if (!cpuid || !*cpuid)
+		return NULL;
+	for (size_t i = 0; i < sizeof(pmujson_models) / sizeof(pmujson_models[0]); i++)
+		if (pmujson_match(pmujson_models[i].cpuid, cpuid))
+			return &pmujson_models[i];
+	return NULL;
+}
+
+const char *pmujson_model(const char *cpuid)
+{
+	const struct pmujson_model *m = pmujson_find(cpuid);
+
+	return m ? m->name : NULL;
+}
+
+const char *pmujson_terms(const char *cpuid, const char *pmu, const char *name, size_t len)
+{
+	const struct pmujson_model *m;
+
+	if (!pmu || !name || len == 0 || !(m = pmujson_find(cpuid)))
+		return NULL;
+	for (size_t i = 0; i < m->n; i++)
+		if (strcmp(m->ev[i].pmu, pmu) == 0 && strlen(m->ev[i].name) == len &&
+		    strncasecmp(m->ev[i].name, name, len) == 0)
+			return m->ev[i].terms;
+	return NULL;
+}
+
+int pmujson_cpuid_read(const char *cpuinfo, char *out, size_t len)
+{
+	char line[256], vendor[32] = "";
+	int family = -1, model = -1, stepping = -1;
+	FILE *f = cpuinfo ? fopen(cpuinfo, "re") : NULL;
+
+	if (len)
+		out[0] = '\0';
+	if (!f)
+		return -ENOENT;
+	/* the first processor's lines: every one names the same CPU */
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		const char *v;
+
+		if (!colon)
+			continue;
+		v = colon + 1 + strspn(colon + 1, " \t");
+		if (!strncmp(line, "vendor_id", 9) && !vendor[0])
+			snprintf(vendor, sizeof(vendor), "%.*s", (int)strcspn(v, "\n"), v);
+		else if (!strncmp(line, "cpu family", 10) && family < 0)
+			family = atoi(v);
+		else if (!strncmp(line, "model\t", 6) && model < 0)
+			model = atoi(v);
+		else if (!strncmp(line, "stepping", 8) && stepping < 0)
+			stepping = atoi(v);
+	}
+	fclose(f);
+	if (!vendor[0] || family < 0)
+		return -ENOENT;
+	snprintf(out, len, "%s-%d-%X-%d", vendor, family, (unsigned)(model < 0 ? 0 : model),
+		 stepping < 0 ? 0 : stepping);
+	return 0;
+}
