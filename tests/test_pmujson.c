@@ -217,6 +217,35 @@ static void feed_spec(struct hand *h, const char *spec, const struct pmu_set *p,
 	evspec_list_free(&l);
 }
 
+/* Counts for Alder Lake's events, the same as test_metriclevel2's. */
+static const struct feed adl_feed[] = {
+	{"cpu_core/slots/", 600000},
+	{"cpu_core/topdown-fe-bound/", 90000},
+	{"cpu_core/topdown-bad-spec/", 60000},
+	{"cpu_core/topdown-retiring/", 300000},
+	{"cpu_core/topdown-be-bound/", 150000},
+	{"cpu_core/INT_MISC.UOP_DROPPING/", 6000},
+	{"cpu_core/topdown-heavy-ops/", 120000},
+	{"cpu_core/topdown-br-mispredict/", 40000},
+	{"cpu_core/topdown-fetch-lat/", 70000},
+	{"cpu_core/topdown-mem-bound/", 100000},
+	{"cpu_atom/CPU_CLK_UNHALTED.CORE/", 1000},
+	{"cpu_atom/TOPDOWN_RETIRING.ALL/", 1000},
+	{"cpu_atom/TOPDOWN_FE_BOUND.ALL/", 1500},
+	{"cpu_atom/TOPDOWN_BE_BOUND.ALL/", 2000},
+	{"cpu_atom/TOPDOWN_BAD_SPECULATION.ALL/", 500},
+	{"cpu_atom/TOPDOWN_FE_BOUND.FRONTEND_LATENCY/", 900},
+	{"cpu_atom/TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH/", 600},
+	{"cpu_atom/TOPDOWN_BAD_SPECULATION.MISPREDICT/", 300},
+	{"cpu_atom/TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS/", 200},
+	{"cpu_atom/UOPS_RETIRED.MS/", 150},
+	{"cpu_atom/TOPDOWN_BE_BOUND.MEM_SCHEDULER/", 800},
+	{"cpu_atom/MEM_SCHEDULER_BLOCK.ST_BUF/", 100},
+	{"cpu_atom/MEM_SCHEDULER_BLOCK.ALL/", 400},
+	{"cpu_atom/LD_HEAD.ANY_AT_RET/", 300},
+	{NULL, 0},
+};
+
 /* Alder Lake's built-in levels 1 and 2 on the fixture with its CPUID: every metric binds
  * (none is "event not on this CPU"), and cpu_atom's shares and cpu_core's frontend and
  * fetch shares equal the values computed here from adl-metrics.json's formulas. */
@@ -230,33 +259,7 @@ static void test_alder_lake_binds(void **state)
 	const double slots = 600000, fe = 90000, bad = 60000, ret = 300000, be = 150000,
 		     drop = 6000, flat = 70000, clks = 1000, a_ret = 1000, a_fe = 1500, a_be = 2000,
 		     a_bad = 500, a_flat = 900, a_fbw = 600;
-	const struct feed f[] = {
-		{"cpu_core/slots/", slots},
-		{"cpu_core/topdown-fe-bound/", fe},
-		{"cpu_core/topdown-bad-spec/", bad},
-		{"cpu_core/topdown-retiring/", ret},
-		{"cpu_core/topdown-be-bound/", be},
-		{"cpu_core/INT_MISC.UOP_DROPPING/", drop},
-		{"cpu_core/topdown-heavy-ops/", 120000},
-		{"cpu_core/topdown-br-mispredict/", 40000},
-		{"cpu_core/topdown-fetch-lat/", flat},
-		{"cpu_core/topdown-mem-bound/", 100000},
-		{"cpu_atom/CPU_CLK_UNHALTED.CORE/", clks},
-		{"cpu_atom/TOPDOWN_RETIRING.ALL/", a_ret},
-		{"cpu_atom/TOPDOWN_FE_BOUND.ALL/", a_fe},
-		{"cpu_atom/TOPDOWN_BE_BOUND.ALL/", a_be},
-		{"cpu_atom/TOPDOWN_BAD_SPECULATION.ALL/", a_bad},
-		{"cpu_atom/TOPDOWN_FE_BOUND.FRONTEND_LATENCY/", a_flat},
-		{"cpu_atom/TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH/", a_fbw},
-		{"cpu_atom/TOPDOWN_BAD_SPECULATION.MISPREDICT/", 300},
-		{"cpu_atom/TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS/", 200},
-		{"cpu_atom/UOPS_RETIRED.MS/", 150},
-		{"cpu_atom/TOPDOWN_BE_BOUND.MEM_SCHEDULER/", 800},
-		{"cpu_atom/MEM_SCHEDULER_BLOCK.ST_BUF/", 100},
-		{"cpu_atom/MEM_SCHEDULER_BLOCK.ALL/", 400},
-		{"cpu_atom/LD_HEAD.ANY_AT_RET/", 300},
-		{NULL, 0},
-	};
+	const struct feed *f = adl_feed;
 	static struct hand h;
 	hand_init(&h, b);
 	feed_spec(&h, spec, p, f);
@@ -322,6 +325,46 @@ static void test_alder_lake_other_cpuid(void **state)
 	metric_bind_free(b);
 }
 
+/* perf's own Alder Lake file (--metrics, adl-topdown-l2.json): its cpu_atom metrics name
+ * their events without a PMU ("TOPDOWN_FE_BOUND.ALL / tma_info_core_slots", Unit
+ * cpu_atom), which bind to cpu_atom as perf binds them; cpu_core's slots helper is
+ * TOPDOWN.SLOTS, read as the kernel's slots. Every metric of both levels counts. */
+static void test_alder_lake_json(void **state)
+{
+	(void)state;
+	char sys[256], info[256], json[256], err[300];
+	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/adl"));
+	snprintf(info, sizeof(info), "%s/cpuinfo", testutil_path("fixtures/metrics/adl"));
+	snprintf(json, sizeof(json), "%s",
+		 testutil_path("fixtures/metrics/json/adl-topdown-l2.json"));
+	struct metric_bind *b = NULL;
+	if (metric_bind_load(sys, info, json, "TopdownL1,TopdownL2", &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct pmu_set *p = adl_pmus(ADL_CPUID);
+	static char spec[8192];
+	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
+	assert_null(strstr(spec, "TOPDOWN.SLOTS"));
+	static struct hand h;
+	hand_init(&h, b);
+	feed_spec(&h, spec, p, adl_feed);
+	for (unsigned k = 0; k < metric_bind_count(b); k++) {
+		const char *why = NULL;
+		struct val v = metric_bind_value(b, &h.m, &h.proc, k, &why);
+		if (metric_bind_unsupported(b, &h.m, k) || v.state != VAL_EXACT)
+			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
+				 val_state_str((enum val_state)v.state), why ? why : "", spec);
+	}
+	const double a_slots = 5 * 1000.0, sum = 90000 + 60000 + 300000 + 150000;
+	hand_expect(&h, &h.proc, "tma_frontend_bound.cpu_atom", 100 * 1500 / a_slots);
+	hand_expect(&h, &h.proc, "tma_bad_speculation.cpu_atom",
+		    100 * (a_slots - (1500 + 2000 + 1000)) / a_slots);
+	hand_expect(&h, &h.proc, "tma_fetch_latency.cpu_atom", 100 * 900 / a_slots);
+	hand_expect(&h, &h.proc, "tma_ms_uops.cpu_atom", 100 * 150 / a_slots);
+	hand_expect(&h, &h.proc, "tma_fetch_latency", 100 * (70000 / sum - 6000 / 600000.0));
+	pmu_set_free(p);
+	metric_bind_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_missing_field),
 		cmocka_unit_test(test_alder_lake_binds),
 		cmocka_unit_test(test_alder_lake_other_cpuid),
+		cmocka_unit_test(test_alder_lake_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
