@@ -35,6 +35,9 @@ NEEDS = {
             'MEM_SCHEDULER_BLOCK.ALL', 'LD_HEAD.ANY_AT_RET', 'UOPS_RETIRED.MS'
         ],
     }),
+    # Golden Cove servers: tma_frontend_bound and tma_fetch_latency less the dropped uops
+    'sapphirerapids': ('GenuineIntel-6-8F', {'cpu': ['INT_MISC.UOP_DROPPING']}),
+    'emeraldrapids': ('GenuineIntel-6-CF', {'cpu': ['INT_MISC.UOP_DROPPING']}),
 }
 
 FIXED = {

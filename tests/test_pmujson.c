@@ -60,8 +60,9 @@ static void test_cpuid(void **state)
 	for (size_t i = 0; i < sizeof(adl) / sizeof(adl[0]); i++)
 		if (!pmujson_model(adl[i]) || strcmp(pmujson_model(adl[i]), "alderlake"))
 			fail_msg("%s is not alderlake", adl[i]);
+	assert_string_equal(pmujson_model("GenuineIntel-6-8F-8"), "sapphirerapids");
+	assert_string_equal(pmujson_model("GenuineIntel-6-CF-2"), "emeraldrapids");
 	static const char *const other[] = {
-		"GenuineIntel-6-8F-8",	/* Sapphire Rapids */
 		"GenuineIntel-6-BE-0",	/* Alder Lake N: alderlaken, no cpu_core */
 		"GenuineIntel-6-AA-4",	/* Meteor Lake: files of its own */
 		"GenuineIntel-6-977-2", /* the pattern matches a prefix only */
@@ -125,7 +126,8 @@ static void test_encoding(void **state)
 	pmu_set_free(p);
 }
 
-/* Another CPU, or none: the table is not used, and the names are unknown as before. */
+/* No CPUID, or one whose table is not Alder Lake's (Sapphire Rapids' has no cpu_core or
+ * cpu_atom events): the names are unknown as before. */
 static void test_other_cpu(void **state)
 {
 	(void)state;
@@ -205,6 +207,8 @@ static void feed_spec(struct hand *h, const char *spec, const struct pmu_set *p,
 			size_t n = strlen(names[k]);
 			if (n > 2 && names[k][n - 1] == 'W' && names[k][n - 2] == '/')
 				names[k][n - 1] = '\0';
+			else if (n > 2 && !strcmp(names[k] + n - 2, ":W"))
+				names[k][n - 2] = '\0'; /* "slots:W" */
 			const struct feed *v = f;
 			while (v->name && strcmp(v->name, names[k]))
 				v++;
@@ -365,6 +369,69 @@ static void test_alder_lake_json(void **state)
 	metric_bind_free(b);
 }
 
+/* Sapphire Rapids (sapphirerapids/pipeline.json) and Emerald Rapids: INT_MISC.UOP_DROPPING
+ * on the one core PMU, cpu, as a bare name the way the built-in metrics write it; the
+ * frontend and fetch shares bind and equal spr-metrics.json's formulas. */
+static void test_sapphire_rapids(void **state)
+{
+	(void)state;
+	char sys[256], id[PMUJSON_CPUID_MAX];
+	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/spr"));
+	assert_int_equal(
+		pmujson_cpuid_read(testutil_path("fixtures/metrics/spr/cpuinfo"), id, sizeof(id)),
+		0);
+	assert_string_equal(id, "GenuineIntel-6-8F-8");
+	static const char *const ids[] = {"GenuineIntel-6-8F-8", "GenuineIntel-6-CF-2"};
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct pmu_set *p = pmu_set_new(sys, false);
+		assert_int_equal(pmu_set_set_cpuid(p, ids[i]), 0);
+		struct evdesc d;
+		struct evspec_err err;
+		/* "EventCode": "0xad", "UMask": "0x10", no Unit: the cpu PMU (type 4) */
+		assert_int_equal(evspec_parse_one("INT_MISC.UOP_DROPPING", p, &d, &err), 0);
+		assert_int_equal(d.attr.type, 4);
+		assert_int_equal(d.attr.config, 0x10ad);
+		assert_int_equal(evspec_parse_one("cpu/INT_MISC.UOP_DROPPING/", p, &d, &err), 0);
+		assert_int_equal(d.attr.config, 0x10ad);
+		pmu_set_free(p);
+	}
+	struct metric_bind *b = hand_load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
+	struct pmu_set *p = pmu_set_new(sys, false);
+	assert_int_equal(pmu_set_set_cpuid(p, id), 0);
+	static char spec[4096];
+	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
+	const double slots = 1000000, fe = 250000, bad = 100000, ret = 400000, be = 250000,
+		     drop = 20000, flat = 120000;
+	const struct feed f[] = {
+		{"slots", slots},
+		{"topdown-fe-bound", fe},
+		{"topdown-bad-spec", bad},
+		{"topdown-retiring", ret},
+		{"topdown-be-bound", be},
+		{"INT_MISC.UOP_DROPPING", drop},
+		{"topdown-heavy-ops", 150000},
+		{"topdown-br-mispredict", 70000},
+		{"topdown-fetch-lat", flat},
+		{"topdown-mem-bound", 100000},
+		{NULL, 0},
+	};
+	static struct hand h;
+	hand_init(&h, b);
+	feed_spec(&h, spec, p, f);
+	for (unsigned k = 0; k < metric_bind_count(b); k++) {
+		const char *why = NULL;
+		struct val v = metric_bind_value(b, &h.m, &h.proc, k, &why);
+		if (v.state != VAL_EXACT)
+			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
+				 val_state_str((enum val_state)v.state), why ? why : "", spec);
+	}
+	const double sum = fe + bad + ret + be;
+	hand_expect(&h, &h.proc, "tma_frontend_bound", 100 * (fe / sum - drop / slots));
+	hand_expect(&h, &h.proc, "tma_fetch_latency", 100 * (flat / sum - drop / slots));
+	pmu_set_free(p);
+	metric_bind_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_alder_lake_binds),
 		cmocka_unit_test(test_alder_lake_other_cpuid),
 		cmocka_unit_test(test_alder_lake_json),
+		cmocka_unit_test(test_sapphire_rapids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
