@@ -38,6 +38,17 @@ NEEDS = {
     # Golden Cove servers: tma_frontend_bound and tma_fetch_latency less the dropped uops
     'sapphirerapids': ('GenuineIntel-6-8F', {'cpu': ['INT_MISC.UOP_DROPPING']}),
     'emeraldrapids': ('GenuineIntel-6-CF', {'cpu': ['INT_MISC.UOP_DROPPING']}),
+    # Zen 3 before Zen 4, as mapfile.csv lists them: perf takes the first line that
+    # matches, and Zen 3 has no PipelineL1 (no events here)
+    'amdzen3': ('AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])', {}),
+    'amdzen4': ('AuthenticAMD-25-[[:xdigit:]]+', {
+        'cpu': [
+            'ls_not_halted_cyc', 'de_no_dispatch_per_slot.no_ops_from_frontend',
+            'de_no_dispatch_per_slot.backend_stalls', 'de_no_dispatch_per_slot.smt_contention',
+            'de_src_op_disp.all', 'ex_ret_ops', 'ex_ret_brn_misp', 'resyncs_or_nc_redirects',
+            'ex_no_retire.load_not_complete', 'ex_no_retire.not_complete', 'ex_ret_ucode_ops'
+        ],
+    }),
 }
 
 FIXED = {
@@ -101,11 +112,16 @@ def main():
                 if not ev:
                     sys.exit(f'{model}: no {pmu} event {name}')
                 rows.append(f'\t{{"{pmu}", "{name}", "{terms(ev)}"}},')
+        if not rows:
+            continue
         out.append(f'static const struct pmujson_ev pmujson_{model}[] = {{')
         out += sorted(rows)
         out.append('};')
     out.append('static const struct pmujson_model pmujson_models[] = {')
-    for model, (cpuid, _) in NEEDS.items():
+    for model, (cpuid, needs) in NEEDS.items():
+        if not needs:
+            out.append(f'\t{{"{model}", "{cpuid}", NULL, 0}},')
+            continue
         out.append(f'\t{{"{model}", "{cpuid}", pmujson_{model},')
         out.append(f'\t sizeof(pmujson_{model}) / sizeof(pmujson_{model}[0])}},')
     out.append('};')

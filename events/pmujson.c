@@ -24,24 +24,32 @@ struct pmujson_model {
 
 #include "pmujson_tab.h"
 
-/* perf's rule (tools/perf/arch/x86/util/header.c): the pattern matches from the start
- * and to the end of the id, or to its stepping's '-' when the pattern names no stepping
- * (fewer than three '-'). */
+static unsigned pmujson_dashes(const char *s)
+{
+	unsigned n = 0;
+
+	for (; *s; s++)
+		n += *s == '-';
+	return n;
+}
+
+/* perf's rule (strcmp_cpuid_str, tools/perf/arch/x86/util/header.c): a pattern with a
+ * stepping (vendor-family-model-stepping, three '-') needs an id with one; the match
+ * must be as long as the id, or as the id without its stepping when the pattern names
+ * none. */
 static bool pmujson_match(const char *pattern, const char *cpuid)
 {
+	bool full_pat = pmujson_dashes(pattern) == 3, full_id = pmujson_dashes(cpuid) == 3;
+	size_t len = full_id && !full_pat ? (size_t)(strrchr(cpuid, '-') - cpuid) : strlen(cpuid);
 	regex_t re;
 	regmatch_t m;
-	unsigned dashes = 0;
-	const char *last = strrchr(cpuid, '-');
 	bool ok;
 
-	for (const char *p = pattern; *p; p++)
-		dashes += *p == '-';
+	if (full_pat && !full_id)
+		return false;
 	if (regcomp(&re, pattern, REG_EXTENDED) != 0)
 		return false;
-	ok = regexec(&re, cpuid, 1, &m, 0) == 0 && m.rm_so == 0 &&
-	     ((size_t)m.rm_eo == strlen(cpuid) ||
-	      (dashes < 3 && last && m.rm_eo == (regoff_t)(last - cpuid)));
+	ok = regexec(&re, cpuid, 1, &m, 0) == 0 && (size_t)(m.rm_eo - m.rm_so) == len;
 	regfree(&re);
 	return ok;
 }
@@ -106,7 +114,7 @@ int pmujson_cpuid_read(const char *cpuinfo, char *out, size_t len)
 	fclose(f);
 	if (!vendor[0] || family < 0)
 		return -ENOENT;
-	snprintf(out, len, "%s-%d-%X-%d", vendor, family, (unsigned)(model < 0 ? 0 : model),
-		 stepping < 0 ? 0 : stepping);
+	snprintf(out, len, "%s-%d-%X-%X", vendor, family, (unsigned)(model < 0 ? 0 : model),
+		 (unsigned)(stepping < 0 ? 0 : stepping));
 	return 0;
 }

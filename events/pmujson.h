@@ -16,15 +16,16 @@
  * JSON names) on the PMU called pmu ("cpu_core", "cpu_atom", "cpu" for a CPU with one
  * core PMU), for the CPU whose perf CPUID is cpuid ("GenuineIntel-6-97-2",
  * "AuthenticAMD-25-11-1"), or NULL when the table has none: an unknown CPU, PMU or name.
- * The CPUID matches as perf's x86 mapfile.csv entries match: the whole id, or the id
- * without its stepping. */
+ * The CPUID matches as perf's x86 mapfile.csv entries match (the whole id, or the id
+ * without its stepping when the pattern names none), the first entry that matches
+ * deciding, as in perf's mapfile order. */
 const char *pmujson_terms(const char *cpuid, const char *pmu, const char *name, size_t len);
 
 /* The perf file set ("alderlake") the table uses for cpuid, or NULL. */
 const char *pmujson_model(const char *cpuid);
 
-/* perf's x86 CPUID "vendor-family-MODEL-stepping" (model in upper-case hex, the others
- * decimal: "GenuineIntel-6-97-2") from a /proc/cpuinfo file, into out. Returns 0, or
+/* perf's x86 CPUID "vendor-family-MODEL-STEPPING" (family decimal, model and stepping in
+ * upper-case hex: "GenuineIntel-6-97-2") from a /proc/cpuinfo file, into out. Returns 0, or
  * -ENOENT when the file is missing or names no x86 vendor and family (Arm: no CPUID of
  * this form, and no table either). */
 int pmujson_cpuid_read(const char *cpuinfo, char *out, size_t len);

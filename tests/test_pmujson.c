@@ -66,7 +66,7 @@ static void test_cpuid(void **state)
 		"GenuineIntel-6-BE-0",	/* Alder Lake N: alderlaken, no cpu_core */
 		"GenuineIntel-6-AA-4",	/* Meteor Lake: files of its own */
 		"GenuineIntel-6-977-2", /* the pattern matches a prefix only */
-		"GenuineIntel-6-97-2-1", "xGenuineIntel-6-97-2", "AuthenticAMD-25-11-1", "",
+		"GenuineIntel-6-97-2-1", "xGenuineIntel-6-97-2", "AuthenticAMD-26-11-1", "",
 	};
 	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
 		if (pmujson_model(other[i]))
@@ -432,6 +432,92 @@ static void test_sapphire_rapids(void **state)
 	metric_bind_free(b);
 }
 
+/* Zen 4 (amdzen4's core.json, branch.json, other.json): its PipelineL1 and PipelineL2
+ * events on cpu, whose format/ spreads the event code over config:0-7 and 32-35 as the
+ * kernel's AMD PMU does. A Zen 3 CPUID (family 25, models 00-0f and 20-5f: mapfile.csv's
+ * amdzen3 line comes first) gets none of them. */
+static void test_zen4(void **state)
+{
+	(void)state;
+	char sys[256], id[PMUJSON_CPUID_MAX];
+	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/zen4"));
+	assert_int_equal(
+		pmujson_cpuid_read(testutil_path("fixtures/metrics/zen4/cpuinfo"), id, sizeof(id)),
+		0);
+	assert_string_equal(pmujson_model(id), "amdzen4");
+	struct pmu_set *p = pmu_set_new(sys, false);
+	assert_int_equal(pmu_set_set_cpuid(p, id), 0);
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} want[] = {
+		/* "EventCode": "0x76" */
+		{"ls_not_halted_cyc", 0x76},
+		/* "EventCode": "0x1a0", "UMask": "0x01": 0xa0 in 0-7, 0x1 in 32-35 */
+		{"de_no_dispatch_per_slot.no_ops_from_frontend", 0x1000001a0},
+		/* the level-2 latency share's cmask 6 in config:24-31 */
+		{"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/", 0x1060001a0},
+		/* "EventCode": "0x1c2" */
+		{"ex_ret_ucode_ops", 0x1000000c2},
+		/* "EventCode": "0xd6", "UMask": "0xa2" */
+		{"ex_no_retire.load_not_complete", 0xa2d6},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct evdesc d;
+		struct evspec_err err;
+		int r = evspec_parse_one(want[i].name, p, &d, &err);
+		if (r || d.attr.type != 4 || d.attr.config != want[i].config)
+			fail_msg("%s: %d type %u config %#llx, perf's %#llx", want[i].name, r,
+				 d.attr.type, (unsigned long long)d.attr.config,
+				 (unsigned long long)want[i].config);
+	}
+	struct metric_bind *b = hand_load("fixtures/metrics/zen4", "PipelineL1,PipelineL2");
+	static char spec[4096];
+	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
+	const double cyc = 1000, fe = 1200, be = 1800, smt = 600, ret = 1500, disp = 2400;
+	const struct feed f[] = {
+		{"ls_not_halted_cyc", cyc},
+		{"de_no_dispatch_per_slot.no_ops_from_frontend", fe},
+		{"de_no_dispatch_per_slot.backend_stalls", be},
+		{"de_no_dispatch_per_slot.smt_contention", smt},
+		{"ex_ret_ops", ret},
+		{"de_src_op_disp.all", disp},
+		{"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/", 150},
+		{"ex_ret_brn_misp", 30},
+		{"resyncs_or_nc_redirects", 10},
+		{"ex_no_retire.load_not_complete", 700},
+		{"ex_no_retire.not_complete", 1000},
+		{"ex_ret_ucode_ops", 300},
+		{NULL, 0},
+	};
+	static struct hand h;
+	hand_init(&h, b);
+	feed_spec(&h, spec, p, f);
+	for (unsigned k = 0; k < metric_bind_count(b); k++) {
+		const char *why = NULL;
+		struct val v = metric_bind_value(b, &h.m, &h.proc, k, &why);
+		if (v.state != VAL_EXACT)
+			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
+				 val_state_str((enum val_state)v.state), why ? why : "", spec);
+	}
+	hand_expect(&h, &h.proc, "frontend_bound", 100 * fe / (6 * cyc));
+	hand_expect(&h, &h.proc, "smt_contention", 100 * smt / (6 * cyc));
+	hand_expect(&h, &h.proc, "bad_speculation", 100 * (disp - ret) / (6 * cyc));
+	metric_bind_free(b);
+	/* Zen 3: the first mapfile line that matches is amdzen3's, with no events here */
+	static const char *const zen3[] = {"AuthenticAMD-25-21-0", "AuthenticAMD-25-1-1",
+					   "AuthenticAMD-25-50-0"};
+	for (size_t i = 0; i < sizeof(zen3) / sizeof(zen3[0]); i++) {
+		struct evdesc d;
+		struct evspec_err err;
+		assert_string_equal(pmujson_model(zen3[i]), "amdzen3");
+		assert_int_equal(pmu_set_set_cpuid(p, zen3[i]), 0);
+		assert_int_equal(evspec_parse_one("ls_not_halted_cyc", p, &d, &err), -ENOENT);
+	}
+	assert_string_equal(pmujson_model("AuthenticAMD-25-61-2"), "amdzen4");
+	pmu_set_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_alder_lake_other_cpuid),
 		cmocka_unit_test(test_alder_lake_json),
 		cmocka_unit_test(test_sapphire_rapids),
+		cmocka_unit_test(test_zen4),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
