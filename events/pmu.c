@@ -53,6 +53,7 @@ struct pmu_set {
 	unsigned cap;
 	bool pfm;
 	char cpuid[PMUJSON_CPUID_MAX]; /* perf's x86 CPUID, "" unknown: no JSON events */
+	int json_model;		       /* its pmujson table, -1 none */
 };
 
 /* Grow *arr (of elements of size sz) so that index n fits. */
@@ -392,8 +393,10 @@ struct pmu_set *pmu_set_new(const char *sysfs_root, bool use_pfm)
 	if (pmu_load_sysfs(s, sysfs_root ? sysfs_root : "/sys") < 0)
 		goto oom;
 	/* this machine's sysfs: this machine's CPU (a fixture's is set by its test) */
-	if (!sysfs_root || strcmp(sysfs_root, "/sys") == 0)
-		pmujson_cpuid_read("/proc/cpuinfo", s->cpuid, sizeof(s->cpuid));
+	s->json_model = -1;
+	if ((!sysfs_root || strcmp(sysfs_root, "/sys") == 0) &&
+	    pmujson_cpuid_read("/proc/cpuinfo", s->cpuid, sizeof(s->cpuid)) == 0)
+		s->json_model = pmujson_model_index(s->cpuid);
 	if (use_pfm) {
 		/* libpfm4 unusable (-ENODEV) leaves the sysfs part alone */
 		if (evpfm_for_each_pmu(pmu_add_pfm, s) == -ENOMEM)
@@ -489,9 +492,9 @@ static const struct pmu_alias *pmu_alias_find(const struct pmu_ent *e, const cha
 static const char *pmu_json_find(const struct pmu_set *s, const struct pmu_ent *e, const char *name,
 				 size_t len)
 {
-	if (e->type < 0 || !e->core || !s->cpuid[0])
+	if (e->type < 0 || !e->core)
 		return NULL;
-	return pmujson_terms(s->cpuid, e->name, name, len);
+	return pmujson_terms_at(s->json_model, e->name, name, len);
 }
 
 const char *pmu_set_alias(const struct pmu_set *s, unsigned pmu, const char *alias)
@@ -515,6 +518,7 @@ int pmu_set_set_cpuid(struct pmu_set *s, const char *cpuid)
 	if (!s || !cpuid || strlen(cpuid) >= sizeof(s->cpuid))
 		return -EINVAL;
 	snprintf(s->cpuid, sizeof(s->cpuid), "%s", cpuid);
+	s->json_model = pmujson_model_index(s->cpuid);
 	return 0;
 }
 

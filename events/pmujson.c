@@ -54,34 +54,41 @@ static bool pmujson_match(const char *pattern, const char *cpuid)
 	return ok;
 }
 
-static const struct pmujson_model *pmujson_find(const char *cpuid)
+int pmujson_model_index(const char *cpuid)
 {
 	if (!cpuid || !*cpuid)
-		return NULL;
+		return -1;
 	for (size_t i = 0; i < sizeof(pmujson_models) / sizeof(pmujson_models[0]); i++)
 		if (pmujson_match(pmujson_models[i].cpuid, cpuid))
-			return &pmujson_models[i];
-	return NULL;
+			return (int)i;
+	return -1;
 }
 
 const char *pmujson_model(const char *cpuid)
 {
-	const struct pmujson_model *m = pmujson_find(cpuid);
+	int m = pmujson_model_index(cpuid);
 
-	return m ? m->name : NULL;
+	return m < 0 ? NULL : pmujson_models[m].name;
 }
 
-const char *pmujson_terms(const char *cpuid, const char *pmu, const char *name, size_t len)
+const char *pmujson_terms_at(int model, const char *pmu, const char *name, size_t len)
 {
 	const struct pmujson_model *m;
 
-	if (!pmu || !name || len == 0 || !(m = pmujson_find(cpuid)))
+	if (model < 0 || (size_t)model >= sizeof(pmujson_models) / sizeof(pmujson_models[0]) ||
+	    !pmu || !name || len == 0)
 		return NULL;
+	m = &pmujson_models[model];
 	for (size_t i = 0; i < m->n; i++)
 		if (strcmp(m->ev[i].pmu, pmu) == 0 && strlen(m->ev[i].name) == len &&
 		    strncasecmp(m->ev[i].name, name, len) == 0)
 			return m->ev[i].terms;
 	return NULL;
+}
+
+const char *pmujson_terms(const char *cpuid, const char *pmu, const char *name, size_t len)
+{
+	return pmujson_terms_at(pmujson_model_index(cpuid), pmu, name, len);
 }
 
 int pmujson_cpuid_read(const char *cpuinfo, char *out, size_t len)

@@ -24,6 +24,11 @@ const char *pmujson_terms(const char *cpuid, const char *pmu, const char *name, 
 /* The perf file set ("alderlake") the table uses for cpuid, or NULL. */
 const char *pmujson_model(const char *cpuid);
 
+/* The same lookup in two steps, the CPUID matched once: the table's index for cpuid
+ * (-1 none), then pmujson_terms' answer for that index. */
+int pmujson_model_index(const char *cpuid);
+const char *pmujson_terms_at(int model, const char *pmu, const char *name, size_t len);
+
 /* perf's x86 CPUID "vendor-family-MODEL-STEPPING" (family decimal, model and stepping in
  * upper-case hex: "GenuineIntel-6-97-2") from a /proc/cpuinfo file, into out. Returns 0, or
  * -ENOENT when the file is missing or names no x86 vendor and family (Arm: no CPUID of
