@@ -38,6 +38,7 @@ NEEDS = {
     # Golden Cove servers: tma_frontend_bound and tma_fetch_latency less the dropped uops
     'sapphirerapids': ('GenuineIntel-6-8F', {'cpu': ['INT_MISC.UOP_DROPPING']}),
     'emeraldrapids': ('GenuineIntel-6-CF', {'cpu': ['INT_MISC.UOP_DROPPING']}),
+    'graniterapids': ('GenuineIntel-6-A[DE]', {'cpu': ['INT_MISC.UOP_DROPPING']}),
     # Zen 3 before Zen 4, as mapfile.csv lists them: perf takes the first line that
     # matches, and Zen 3 has no PipelineL1 (no events here)
     'amdzen3': ('AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])', {}),

@@ -2,8 +2,9 @@
  * torvalds/linux tools/perf/pmu-events/arch/x86:
  * alderlake/pipeline.json at 0604aa87b098, cache.json at a94e42b12c90, memory.json at
  * b30d7a77c53e; sapphirerapids/pipeline.json at 97acb6a8fcc4; emeraldrapids/pipeline.json
- * at 576d7fed09c7; amdzen4/core.json and branch.json at 254a14200711, other.json at
- * 6599e683db1b; models from mapfile.csv at b333067ff3b0.
+ * at 576d7fed09c7; graniterapids/pipeline.json at 1260ed777985; amdzen4/core.json and
+ * branch.json at 254a14200711, other.json at 6599e683db1b; models from mapfile.csv at
+ * b333067ff3b0.
  * Do not edit: run the script again. */
 static const struct pmujson_ev pmujson_alderlake[] = {
 	{"cpu_atom", "CPU_CLK_UNHALTED.CORE", "event=0x3c"},
@@ -28,6 +29,9 @@ static const struct pmujson_ev pmujson_sapphirerapids[] = {
 static const struct pmujson_ev pmujson_emeraldrapids[] = {
 	{"cpu", "INT_MISC.UOP_DROPPING", "event=0xad,umask=0x10"},
 };
+static const struct pmujson_ev pmujson_graniterapids[] = {
+	{"cpu", "INT_MISC.UOP_DROPPING", "event=0xad,umask=0x10"},
+};
 static const struct pmujson_ev pmujson_amdzen4[] = {
 	{"cpu", "de_no_dispatch_per_slot.backend_stalls", "event=0x1a0,umask=0x1e"},
 	{"cpu", "de_no_dispatch_per_slot.no_ops_from_frontend", "event=0x1a0,umask=1"},
@@ -48,6 +52,8 @@ static const struct pmujson_model pmujson_models[] = {
 	 sizeof(pmujson_sapphirerapids) / sizeof(pmujson_sapphirerapids[0])},
 	{"emeraldrapids", "GenuineIntel-6-CF", pmujson_emeraldrapids,
 	 sizeof(pmujson_emeraldrapids) / sizeof(pmujson_emeraldrapids[0])},
+	{"graniterapids", "GenuineIntel-6-A[DE]", pmujson_graniterapids,
+	 sizeof(pmujson_graniterapids) / sizeof(pmujson_graniterapids[0])},
 	{"amdzen3", "AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])", NULL, 0},
 	{"amdzen4", "AuthenticAMD-25-[[:xdigit:]]+", pmujson_amdzen4,
 	 sizeof(pmujson_amdzen4) / sizeof(pmujson_amdzen4[0])},

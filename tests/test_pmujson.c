@@ -62,6 +62,8 @@ static void test_cpuid(void **state)
 			fail_msg("%s is not alderlake", adl[i]);
 	assert_string_equal(pmujson_model("GenuineIntel-6-8F-8"), "sapphirerapids");
 	assert_string_equal(pmujson_model("GenuineIntel-6-CF-2"), "emeraldrapids");
+	assert_string_equal(pmujson_model("GenuineIntel-6-AD-1"), "graniterapids");
+	assert_string_equal(pmujson_model("GenuineIntel-6-AE-1"), "graniterapids");
 	static const char *const other[] = {
 		"GenuineIntel-6-BE-0",	/* Alder Lake N: alderlaken, no cpu_core */
 		"GenuineIntel-6-AA-4",	/* Meteor Lake: files of its own */
@@ -369,7 +371,8 @@ static void test_alder_lake_json(void **state)
 	metric_bind_free(b);
 }
 
-/* Sapphire Rapids (sapphirerapids/pipeline.json) and Emerald Rapids: INT_MISC.UOP_DROPPING
+/* Sapphire Rapids (sapphirerapids/pipeline.json), Emerald Rapids and Granite Rapids:
+ * INT_MISC.UOP_DROPPING
  * on the one core PMU, cpu, as a bare name the way the built-in metrics write it; the
  * frontend and fetch shares bind and equal spr-metrics.json's formulas. */
 static void test_sapphire_rapids(void **state)
@@ -381,7 +384,8 @@ static void test_sapphire_rapids(void **state)
 		pmujson_cpuid_read(testutil_path("fixtures/metrics/spr/cpuinfo"), id, sizeof(id)),
 		0);
 	assert_string_equal(id, "GenuineIntel-6-8F-8");
-	static const char *const ids[] = {"GenuineIntel-6-8F-8", "GenuineIntel-6-CF-2"};
+	static const char *const ids[] = {"GenuineIntel-6-8F-8", "GenuineIntel-6-CF-2",
+					  "GenuineIntel-6-AD-1"};
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		struct pmu_set *p = pmu_set_new(sys, false);
 		assert_int_equal(pmu_set_set_cpuid(p, ids[i]), 0);
