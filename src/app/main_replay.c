@@ -7,6 +7,7 @@
 #include "evclock.h"
 #include "outstream.h"
 #include "recsql.h"
+#include "replayclock.h"
 #include "replaysrc.h"
 #include "spike.h"
 
@@ -142,33 +143,13 @@ static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
  * play speed; then the recording's time range (ui_set_replay's four parts). */
 static void replay_header(struct app *a, struct ui *ui, bool playing)
 {
-	char at[32], first[32], last[32], text[256];
-	uint64_t f, l;
-	double wf, wl;
-	const char *state = playing ? "PLAY" : "REPLAY";
-	recfmt_time_text(replay_wall(a->rp), at, sizeof(at));
-	if (replay_span(a->rp, &f, &l, &wf, &wl) != 0) {
-		snprintf(text, sizeof(text), "%s %s %dx", state, at, a->speed);
-		ui_set_replay(ui, text);
-		return;
-	}
-	recfmt_time_text(wf, first, sizeof(first));
-	recfmt_time_text(wl, last, sizeof(last));
-	/* "2026-11-27 23:22:41": the time alone is from the 11th character; the range's
-	 * end says its date only when it is another day than its start. */
-	bool one_day = strlen(first) > 11 && strncmp(first, last, 11) == 0;
-	const char *t_at = strlen(at) > 11 ? at + 11 : at;
-	unsigned long long n = (unsigned long long)replay_seq(a->rp) - f + 1,
-			   all = (unsigned long long)l - f + 1;
-	snprintf(text, sizeof(text), "%s %s (%llu/%llu) %dx\t%s %s (%llu/%llu) %dx\t%s to %s\t",
-		 state, at, n, all, a->speed, state, t_at, n, all, a->speed, first,
-		 one_day && strlen(last) > 11 ? last + 11 : last);
-	size_t len = strlen(text);
-	if (one_day)
-		snprintf(text + len, sizeof(text) - len, "%s-%s", first + 11, last + 11);
-	else /* "11-27 23:22-11-28 01:00" */
-		snprintf(text + len, sizeof(text) - len, "%.6s%.5s-%.6s%.5s", first + 5, first + 11,
-			 last + 5, last + 11);
+	char text[256];
+	uint64_t f = 0, l = 0;
+	double range[2];
+	bool span = replay_span(a->rp, &f, &l, &range[0], &range[1]) == 0;
+	replay_header_text(text, sizeof(text), playing ? "PLAY" : "REPLAY", a->speed,
+			   replay_wall(a->rp), (unsigned long long)(replay_seq(a->rp) - f + 1),
+			   (unsigned long long)(l - f + 1), span ? range : NULL);
 	ui_set_replay(ui, text);
 }
 

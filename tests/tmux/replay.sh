@@ -2,9 +2,10 @@
 # A recording on the screen: pmutop -r FILE shows REPLAY with the recorded time and the
 # tick's place; t steps forward, T back, b jumps to a time typed (past the last tick it
 # says so and stays); the header's time moves with the ticks; e says the events are the
-# recorded ones; q leaves. A damaged tick is stepped over, with a line saying so. The
-# key bar is the replay's (t, T, b; no Kill, no Delay, nor in help), d and k say why
-# not without a dialog, and t and T step inside a detail view too.
+# recorded ones; q leaves. A damaged tick is stepped over, with a line saying so; a
+# recorded time out of range reads ?, whole. The key bar is the replay's (t, T, b; no
+# Kill, no Delay, nor in help), d and k say why not without a dialog, and t and T step
+# inside a detail view too.
 # Usage: replay.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: replay.sh PMUTOP [TMUX]}
@@ -90,6 +91,17 @@ if command -v sqlite3 >/dev/null; then
 	keys t t
 	expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "t past the damaged tick 3: the fourth"
 	expect 'tick 3 skipped' "and says so"
+	keys q
+	expect 'EXIT=0' "q leaves with status 0"
+	t kill-server 2>/dev/null
+
+	# Times out of range (a hand-edited file): the header says ? for them, whole.
+	sqlite3 "$REC" "UPDATE ticks SET wall = 1e16" || fail "cannot edit the recording"
+	t new-session -d -s e2e -x 140 -y 40 \
+		"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$REC'; echo EXIT=\$?; sleep 60"
+	expect 'REPLAY \? \(1/5\) 1x +recorded \? to \? ' "times out of range: ?"
+	t resize-window -t e2e -x 80 -y 24
+	expect_line 2 'REPLAY \? \(1/5\) 1x +recorded \?( to \?|-\?) ' "80x24: ? still"
 	keys q
 	expect 'EXIT=0' "q leaves with status 0"
 fi
