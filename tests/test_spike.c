@@ -201,6 +201,51 @@ static void test_search_as_one_read(void **state)
 	assert_int_equal(sr.reads, r[k].seen - (1500 - SPIKE_LEAD) + 1);
 }
 
+/* The replay's slices: the clock is looked at after each value, so a slice that stops
+ * for keys at `until` overruns it by one value's read at most, however slow a read is
+ * (a tick of 10,000 rows); the search sliced so finds what it finds unsliced. */
+struct slow {
+	struct series sr;
+	double cost; /* the fake clock's seconds a value takes to read */
+};
+
+static double slow_clock(void *ctx)
+{
+	const struct slow *sl = ctx;
+	return sl->sr.reads * sl->cost;
+}
+
+static void test_search_until(void **state)
+{
+	(void)state;
+	enum { N = 400 };
+	static double v[N];
+	for (unsigned i = 0; i < N; i++)
+		v[i] = 10 + i % 3;
+	v[300] = 90; /* the one spike, far from the start */
+	struct slow sl = {{v, N, 0}, 0.02};
+	struct spike_src src = {.ctx = &sl.sr, .step = series_step, .value = series_value};
+	struct spike_search s;
+	spike_search_start(&s, &src, BASE + 5, 1, 1.0, 50);
+	/* 20 ms a value, a 50 ms slice: 3 values (the third passes it), not a batch. */
+	assert_false(spike_search_until(&s, slow_clock, &sl, 0.05));
+	assert_int_equal(sl.sr.reads, 3);
+	/* A read slower than the slice: one value, then back to the keys. */
+	sl.cost = 1.0;
+	assert_false(spike_search_until(&s, slow_clock, &sl, 3.5));
+	assert_int_equal(sl.sr.reads, 4);
+	/* A clock already past: one value still, so that each slice goes on. */
+	assert_false(spike_search_until(&s, slow_clock, &sl, 0));
+	assert_int_equal(sl.sr.reads, 5);
+	unsigned guard = 0;
+	sl.cost = 1e-3;
+	while (!spike_search_until(&s, slow_clock, &sl, sl.sr.reads * sl.cost + 0.05))
+		assert_true(++guard < 1000);
+	assert_true(s.found);
+	assert_int_equal(s.hit, BASE + 300);
+	assert_int_equal(search(&sl.sr, 5, 1, 50), 300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_spike_gaps_and_zero),
 		cmocka_unit_test(test_spike_window_slides),
 		cmocka_unit_test(test_search_as_one_read),
+		cmocka_unit_test(test_search_until),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

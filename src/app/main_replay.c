@@ -171,8 +171,9 @@ static void replay_history(struct app *a, struct ui *ui)
 	replay_goto(a, seq, err, sizeof(err));
 }
 
-/* A spike search (} {, spike.h): the ticks are read a batch at a time between keys, so
- * that a long recording keeps the screen answering; any key stops it. */
+/* A spike search (} {, spike.h): the ticks are read for a slice of time between looks
+ * at the keys, the clock looked at after each tick however big, so that a long
+ * recording keeps the screen answering; any key stops it. */
 #define SEARCH_BLOCK 1000 /* ticks a backward search reads at a time */
 #define SEARCH_SLICE 0.05 /* seconds of reading between looks at the keys */
 
@@ -260,15 +261,20 @@ static void search_start(struct app *a, struct ui *ui, int dir)
 	a->flat = true; /* no waiting between passes while it reads */
 }
 
-/* One batch of a search. True when it ended (found, or not, or failed). */
+static double search_clock(void *ctx)
+{
+	(void)ctx;
+	return evclock_now();
+}
+
+/* One slice of a search. True when it ended (found, or not, or failed). */
 static bool search_slice(struct app *a, char *msg, size_t len)
 {
 	struct replay_search *rs = a->search;
 	char at[32];
 	double until = evclock_now() + SEARCH_SLICE;
-	while (evclock_now() < until)
-		if (spike_search_run(&rs->s, 16))
-			return true;
+	if (spike_search_until(&rs->s, search_clock, NULL, until))
+		return true;
 	snprintf(msg, len, "looking for the %s spike of %s: at %s (any key stops)",
 		 rs->s.dir > 0 ? "next" : "previous", rs->name,
 		 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));

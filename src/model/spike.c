@@ -125,3 +125,12 @@ bool spike_search_run(struct spike_search *s, unsigned n)
 	}
 	return false;
 }
+
+bool spike_search_until(struct spike_search *s, double (*now)(void *ctx), void *ctx, double until)
+{
+	do {
+		if (spike_search_run(s, 1))
+			return true;
+	} while (now(ctx) < until);
+	return false;
+}

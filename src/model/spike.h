@@ -74,5 +74,10 @@ void spike_search_start(struct spike_search *s, const struct spike_src *src, uin
 /* Read up to n values. True when the search is over: found, or not (the series read to
  * its end, or back to its start). */
 bool spike_search_run(struct spike_search *s, unsigned n);
+/* Read values one at a time, looking at the clock (now(ctx), any unit) after each, until
+ * the search is over or the clock reaches until; one value at least. A reader that
+ * stops for keys at until so overruns it by one value's read at most, however long
+ * reading a value takes (a replay's tick of 10,000 rows). True when it is over. */
+bool spike_search_until(struct spike_search *s, double (*now)(void *ctx), void *ctx, double until);
 
 #endif
