@@ -45,6 +45,7 @@
 #include "record.h"
 #include "recsink.h"
 #include "replay.h"
+#include "replayclock.h"
 #include "sink.h"
 #include "source.h"
 #include "startup.h"
@@ -100,7 +101,7 @@ struct app {
 	struct replay *rp;	      /* -r FILE */
 	bool playing;		      /* the replay screen plays at the recorded pace (Space) */
 	int speed;		      /* ... times that pace: 1, 10 or 60 (x) */
-	double play_mono, play_wall;  /* playing: when (evclock) it was at which recorded time */
+	struct replay_pace pace;      /* playing: when (evclock) it was at which recorded time */
 	struct replay_search *search; /* a replay's spike search under way (} {), or NULL */
 	struct replay_batch rb;
 	pid_t child; /* pmutop -- COMMAND */

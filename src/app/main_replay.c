@@ -326,9 +326,9 @@ static double play_step(const struct model *m)
  * speed (at least 10 ms). */
 static void play_anchor(struct app *a)
 {
-	a->play_mono = evclock_now();
-	a->play_wall = replay_wall(a->rp);
-	double t = play_step(app_current(a)) / (a->speed > 0 ? a->speed : 1);
+	double speed = a->speed > 0 ? a->speed : 1;
+	replay_pace_anchor(&a->pace, evclock_now(), replay_wall(a->rp), speed);
+	double t = play_step(app_current(a)) / speed;
 	loop_set_interval(a->loop, t > 0.01 ? t : 0.01);
 }
 
@@ -451,40 +451,48 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	return false;
 }
 
+/* Play's next tick (replay_pace_next_fn): a step as t does, each fed to the history. */
+struct play_ctx {
+	struct app *a;
+	bool quit, end;
+};
+
+static int play_next(void *ctx, double *wall, double *iv)
+{
+	struct play_ctx *c = ctx;
+	struct app *a = c->a;
+	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
+	uint64_t before = replay_seq(a->rp);
+	c->quit = replay_cmd(a, a->ui, &step, &a->playing);
+	c->end = !c->quit && replay_seq(a->rp) == before;
+	if (c->quit || c->end)
+		return 1;
+	*wall = replay_wall(a->rp);
+	*iv = play_step(app_current(a));
+	return 0;
+}
+
 /* Playing: the recorded time due now (play_anchor's clock times the speed) is shown.
  * Ticks due together (a screen slower than the speed) are stepped through in one go,
  * each fed to the history, so that 60x keeps its pace; a gap in the recording (pmutop
- * stopped, then recorded again) is played as one interval, not waited out. */
+ * stopped, then recorded again) or its clock stepping back is played as one interval,
+ * neither waited out nor raced through (replay_pace_pass). */
 static bool replay_ticked(struct app *a)
 {
 	if (!a->playing)
 		return false;
-	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-	double now = evclock_now(), speed = a->speed > 0 ? a->speed : 1;
-	double due = a->play_wall + (now - a->play_mono) * speed;
-	bool quit = false;
-	for (unsigned n = 0; !quit && n < 100; n++) {
-		uint64_t before = replay_seq(a->rp);
-		quit = replay_cmd(a, a->ui, &step, &a->playing);
-		if (replay_seq(a->rp) == before) {
-			a->playing = false; /* the end: it waits there */
-			loop_pause(a->loop, true);
-			replay_header(a, a->ui, a->playing);
-			a->dirty = true;
-			return quit;
-		}
-		double iv = play_step(app_current(a));
-		if (replay_wall(a->rp) > due + 2 * iv + 1) { /* a gap */
-			a->play_mono = now;
-			a->play_wall = due = replay_wall(a->rp);
-		}
-		if (replay_wall(a->rp) + iv > due)
-			break; /* the next one is not due yet */
+	struct play_ctx c = {.a = a};
+	double wait =
+		replay_pace_pass(&a->pace, evclock_now(), replay_wall(a->rp), 100, play_next, &c);
+	if (c.end) {
+		a->playing = false; /* the end: it waits there */
+		loop_pause(a->loop, true);
+		replay_header(a, a->ui, a->playing);
 	}
-	double wait = (replay_wall(a->rp) + play_step(app_current(a)) - due) / speed;
-	loop_set_interval(a->loop, wait > 0.01 ? wait : 0.01);
+	if (wait >= 0)
+		loop_set_interval(a->loop, wait > 0.01 ? wait : 0.01);
 	a->dirty = true;
-	return quit;
+	return c.quit;
 }
 
 static bool replay_keys(struct app *a)

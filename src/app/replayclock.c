@@ -1,4 +1,4 @@
-/* The replay header's times. */
+/* The replay header's times and play's pace. */
 #include "replayclock.h"
 
 #include <stdbool.h>
@@ -54,4 +54,31 @@ void replay_header_text(char *buf, size_t len, const char *state, int speed, dou
 		 now.full, n, all, speed, state, now.clock, n, all, speed, first.full,
 		 one_day ? last.clock : last.full, one_day ? first.clock : first.brief,
 		 one_day ? last.clock : last.brief);
+}
+
+void replay_pace_anchor(struct replay_pace *p, double now, double wall, double speed)
+{
+	p->mono = now;
+	p->wall = wall;
+	p->speed = speed > 0 ? speed : 1;
+}
+
+double replay_pace_pass(struct replay_pace *p, double now, double wall, unsigned max,
+			replay_pace_next_fn next, void *ctx)
+{
+	double speed = p->speed > 0 ? p->speed : 1, iv = 1;
+	double due = p->wall + (now - p->mono) * speed;
+	for (unsigned n = 0; n < max; n++) {
+		double before = wall;
+		if (next(ctx, &wall, &iv))
+			return -1;
+		if (wall > due + 2 * iv + 1 || wall < before) {
+			replay_pace_anchor(p, now, wall, speed);
+			due = wall;
+		}
+		if (wall + iv > due)
+			break; /* the next one is not due yet */
+	}
+	double wait = (wall + iv - due) / speed;
+	return wait > 0 ? wait : 0;
 }
