@@ -47,6 +47,19 @@ static void replay_window(struct app *a, double *begin, double *end)
 	}
 }
 
+/* The tick a replay starts at: the file's first, or with --begin the first recorded at or
+ * after it. Without --begin it is the first by its place in the file, not by its time:
+ * a clock that stepped back while recording (an NTP step, a VM resumed) made the ticks
+ * after the step the earliest in time, and a start there left out every tick before. */
+static int replay_start(struct app *a, double begin, uint64_t *seq)
+{
+	uint64_t l;
+	double wf, wl;
+	if (!a->cli.begin)
+		return replay_span(a->rp, seq, &l, &wf, &wl);
+	return replay_find(a->rp, begin, seq);
+}
+
 /* -r -b at its end: what was left out, or that there was nothing to print. */
 static int replay_batch_end(struct app *a)
 {
@@ -119,7 +132,7 @@ static int run_replay_batch(struct app *a)
 	double begin;
 	uint64_t first;
 	replay_window(a, &begin, &a->rb.end);
-	if (replay_find(a->rp, begin, &first))
+	if (replay_start(a, begin, &first))
 		return 0;
 	if (!(a->src = replaysrc_new(a->rp, first, a->rb.end)))
 		return 1;
@@ -533,7 +546,7 @@ static int run_replay_live(struct app *a)
 			    .sort = a->cli.sort,
 			    .reverse = a->cli.reverse};
 	replay_window(a, &begin, &end);
-	if (replay_find(a->rp, begin, &seq))
+	if (replay_start(a, begin, &seq))
 		return 2;
 	/* The screen moves through the recording itself (t, T, b, Space); the source is
 	 * its model, and refuses what only counting can do. */
