@@ -19,7 +19,7 @@ static void set_threads(struct engine *e, bool on)
 {
 	/* Thread rows of watched processes need the groups their roots made unneeded. */
 	for (unsigned g = 0; on && g < engine_ngroups(e); g++) {
-		if (!engine_lean_group(e, g) || cmdtree_iter_on(e))
+		if (!engine_lean_group(e, g))
 			continue;
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 			for (struct task *t = p->threads; p->rooted && t; t = t->sibling)
@@ -449,8 +449,6 @@ struct engine *engine_new(const struct evset *set, const struct engine_opts *o, 
 		if (p && !p->rooted)
 			targets_root_proc(e, p);
 	}
-	if (e->ctree && o->tree_iter)
-		cmdtree_load(e); /* before the first interval starts: loading takes a while */
 	/* Baseline: the first interval counts from here, as its length does, not from each
 	 * group's opening during start-up. The clock is read before the pass, as a tick
 	 * reads it before its reads: each task's window then lasts one interval. */

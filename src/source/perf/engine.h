@@ -39,10 +39,6 @@ struct engine_opts {
 	uid_t uid;
 	bool enable_on_exec; /* SCOPE_PIDS: the processes are about to exec (pmutop -- CMD) */
 	bool inherit;	     /* count children forked later into their parent (--children) */
-	bool tree_iter;	     /* with enable_on_exec and inherit: the tree's rows read from
-				the command's inherited counters by a BPF iterator, at perf
-				stat's cost; but per perf context, not per task (the kernel
-				swaps tasks' contexts), so off: see docs/PERFORMANCE.md */
 	bool map_probes;     /* probe sleeping tasks through a mapped page (a page pinned per
 				task: with CAP_IPC_LOCK, past the user's perf_event_mlock_kb
 				budget, which they use up first; see pmutop(1), FILES) */

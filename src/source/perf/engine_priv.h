@@ -222,15 +222,6 @@ void cmdtree_free(struct cmdtree *c);
 /* At each scan: the tree's known processes scanned, new ones whose parent is in it added
  * (proc.tree). */
 void cmdtree_scan(struct engine *e);
-/* The iterator loaded on the command's roots, once they are open: 0, or -errno (its
- * tree then counted by a group per process, and the model's notice says so). */
-int cmdtree_load(struct engine *e);
-/* After every root's read (which brings each running task's inherited counts up to
- * date): the tree tasks' deltas of the roots' events from the iterator, and what no row
- * had (ended tasks, tasks not found yet) into the command's row. Nothing without it. */
-void cmdtree_read(struct engine *e);
-/* The tree's rows come from the iterator: its tasks open no group the roots hold. */
-bool cmdtree_iter_on(const struct engine *e);
 
 /* fdbudget.c: descriptors kept aside for /proc, a start-up budget for the busiest, the
  * balance that follows and retries when descriptors are freed. */

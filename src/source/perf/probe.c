@@ -130,7 +130,6 @@ void probe_read_tasks(struct engine *e)
 		if (p->rooted)
 			targets_read_roots(e, p);
 	}
-	cmdtree_read(e);
 }
 
 /* The reads an interval counts from: at start-up, and at a resume, where what each

@@ -84,8 +84,6 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 
 bool engine_lean_group(const struct engine *e, unsigned g)
 {
-	if (cmdtree_iter_on(e))
-		return e->rootable[g]; /* the iterator reads the roots' children */
 	/* A command that started a process: its row counts itself, its roots the tree. */
 	return e->roots && !e->tree_split && !e->o.threads && e->rootable[g];
 }
