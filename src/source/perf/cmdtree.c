@@ -22,7 +22,6 @@ struct cmdtree {
 	struct procfs_task *cand; /* processes new in this listing */
 	unsigned ncand, capcand;
 	int err; /* out of memory in this listing */
-
 };
 
 struct cmdtree *cmdtree_new(void)
