@@ -31,7 +31,7 @@
 #include "cmdout.h"
 #include "columns.h"
 #include "config.h"
-#include "engine.h"
+#include "bpfsource.h"
 #include "evset.h"
 #include "metricbind.h"
 #include "exporter.h"
@@ -77,13 +77,13 @@ struct replay_batch {
 struct app {
 	struct cli cli;
 	struct pmu_set *pmus;
-	struct evset *set;	     /* heap: the engine keeps a pointer to it */
+	struct evset *set;	     /* heap: the source keeps a pointer to it */
 	struct metric_bind *metrics; /* -M: the chosen metrics, their groups in set */
 	struct catalog *catalog;
-	struct source *src;	  /* what counts: the engine's perf, bpf or cgroup ops, or a
-				     recording; swapped for perf when bpf gives up */
-	struct engine_opts eopts; /* what the engine was made with, for that swap */
-	double ticked_at;	  /* evclock_now() after the source's last tick */
+	struct source *src;   /* what counts: the perf path, the bpf backend, -G or a
+				 recording (startup_source); swapped for perf when bpf gives up */
+	struct srcopts eopts; /* what the source was made with, for that swap */
+	double ticked_at;     /* evclock_now() after the source's last tick */
 	struct loop *loop;
 	struct sinks sinks; /* every output of the run: each tick's model goes to all */
 	long ticks;	    /* intervals counted (-n) */

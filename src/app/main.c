@@ -167,8 +167,8 @@ int app_swap_to_perf(struct app *a, const struct evset *set, int err)
 		return err;
 	char line[256];
 	snprintf(line, sizeof(line), "the bpf backend gave up (%s): counting per task (perf)",
-		 err == -ENODEV ? "its program was closed" : engine_bpf_why(err));
-	struct engine_opts o = a->eopts;
+		 err == -ENODEV ? "its program was closed" : bpfsource_why(err));
+	struct srcopts o = a->eopts;
 	o.bpf = false;
 	const struct model *was = source_model(a->src);
 	o.threads = was->threads;
@@ -178,7 +178,7 @@ int app_swap_to_perf(struct app *a, const struct evset *set, int err)
 	o.tick = was->tick;
 	o.enable_on_exec = false; /* a command has run its exec already: count it now */
 	int perr;
-	struct engine *pe = engine_new(set, &o, &perr);
+	struct source *pe = startup_source(set, &o, &perr);
 	if (!pe) {
 		snprintf(line, sizeof(line), "the bpf backend gave up and perf cannot count: %s",
 			 strerror(-perr));
@@ -186,7 +186,7 @@ int app_swap_to_perf(struct app *a, const struct evset *set, int err)
 		return perr;
 	}
 	source_close(a->src);
-	a->src = engine_source(pe);
+	a->src = pe;
 	/* The rows of the old source are gone: the panes are made again for the new one. */
 	a->npanes = 0;
 	a->cgview.nrows = 0;
@@ -683,38 +683,38 @@ static void check_pids(const struct app *a)
 }
 
 /* BPF refused: --backend bpf ends here, auto counts per task with perf and says why. */
-static void bpf_fallback(struct app *a, struct engine_opts *o, int bpf_err, int *err)
+static void bpf_fallback(struct app *a, struct srcopts *o, int bpf_err, int *err)
 {
 	if (a->cli.backend == BACKEND_BPF) {
 		if (a->child > 0)
 			kill(a->child, SIGKILL);
-		app_say("--backend bpf: %s\n", engine_bpf_why(bpf_err));
+		app_say("--backend bpf: %s\n", bpfsource_why(bpf_err));
 		exit(2);
 	}
 	size_t n = strlen(a->notice);
 	if (bpf_err != -ENOTSUP) /* not a build without BPF: it cannot be used here */
 		snprintf(a->notice + n, sizeof(a->notice) - n,
 			 "%sbpf backend unavailable: %s; counting per task (perf)", n ? "; " : "",
-			 engine_bpf_why(bpf_err));
+			 bpfsource_why(bpf_err));
 	o->bpf = false;
-	a->src = engine_source(engine_new(a->set, o, err));
+	a->src = startup_source(a->set, o, err);
 }
 
 static void start_engine(struct app *a)
 {
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_ALL,
-				.threads = a->cli.threads,
-				.per_cpu = (a->cli.per_cpu || !a->cli.batch) && a->privs.cpus,
-				.no_cpu_rows = a->cli.batch && !a->cli.per_cpu,
-				.map_probes = a->privs.pin,
-				.user_only = a->cli.user_only,
-				.no_kernel = !a->privs.kernel,
-				.only_uid = !a->privs.others || a->cli.user,
-				.uid = a->cli.user ? a->user_uid : geteuid(),
-				.interval = a->cli.interval,
-				.cpus = a->ncpus ? a->cpus : NULL,
-				.ncpus = a->ncpus};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_ALL,
+			    .threads = a->cli.threads,
+			    .per_cpu = (a->cli.per_cpu || !a->cli.batch) && a->privs.cpus,
+			    .no_cpu_rows = a->cli.batch && !a->cli.per_cpu,
+			    .map_probes = a->privs.pin,
+			    .user_only = a->cli.user_only,
+			    .no_kernel = !a->privs.kernel,
+			    .only_uid = !a->privs.others || a->cli.user,
+			    .uid = a->cli.user ? a->user_uid : geteuid(),
+			    .interval = a->cli.interval,
+			    .cpus = a->ncpus ? a->cpus : NULL,
+			    .ncpus = a->ncpus};
 	int go = -1, errfd = -1;
 	a->hdr.exit_status = -1;
 	if (a->cli.command) {
@@ -777,7 +777,7 @@ static void start_engine(struct app *a)
 	 * replayed with G later) count the cgroups themselves where perf counts the
 	 * processes. */
 	o.cgroup_rows = a->cli.cgroups || a->cli.listen || a->cli.record;
-	a->src = engine_source(engine_new(a->set, &o, &err));
+	a->src = startup_source(a->set, &o, &err);
 	if (!a->src && bpf_err)
 		bpf_fallback(a, &o, bpf_err, &err);
 	a->eopts = o;

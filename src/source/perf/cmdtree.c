@@ -86,7 +86,7 @@ static void add_cand(struct engine *e, struct cmdtree *c, pid_t pid)
 		c->capcand = cap;
 	}
 	struct procfs_task *t = &c->cand[c->ncand];
-	int err = procfs_task_info(e->o.root, pid, pid, t);
+	int err = procfs_task_info(e->b.o.root, pid, pid, t);
 	if (err == 0 && t->dead)
 		add_outsider(c, pid); /* a zombie: nothing left to count */
 	else if (err == 0)
@@ -125,7 +125,7 @@ static void split(struct engine *e)
 		p->own_open = true;
 		for (struct task *t = p->threads; t; t = t->sibling)
 			for (unsigned g = 0; t->state == TASK_LIVE && g < engine_ngroups(e); g++)
-				if (!t->c.grp[g] && !e->gdead[g])
+				if (!t->c.grp[g] && !e->b.gdead[g])
 					engine_open_group(e, g, t->tid, -1, false, false, &t->c);
 	}
 }
@@ -170,7 +170,7 @@ void cmdtree_scan(struct engine *e)
 			discover_scan_proc(e, p->pid);
 	c->nnext = c->ncand = 0;
 	c->err = 0;
-	procfs_each(e->o.root, 0, list_one, e);
+	procfs_each(e->b.o.root, 0, list_one, e);
 	adopt(e, c);
 	if (c->err) {
 		c->nout = 0; /* every process is read again at the next scan */
