@@ -319,6 +319,7 @@ static int bpf_control(struct source *s, enum source_ctl what, const void *arg)
 		if (e->b.o.user_only == *(const bool *)arg)
 			return 0;
 		srcbase_control(&e->b, what, arg);
+		cpurows_reopen_hw(&e->b); /* the CPU rows' groups are perf's */
 		e->restarted = true;
 		return state_restart(e);
 	case SRC_EVSET:
