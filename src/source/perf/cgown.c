@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "evgroup.h"
 #include "tasktab.h"
 
 static void cgone_close(struct engine *e, struct cgone *o)

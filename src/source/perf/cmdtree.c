@@ -4,11 +4,8 @@
 #include "engine_priv.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "evgroup.h"
 #include "procfs.h"
 #include "tasktab.h"
 
@@ -126,7 +123,7 @@ static void split(struct engine *e)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			for (unsigned g = 0; t->state == TASK_LIVE && g < engine_ngroups(e); g++)
 				if (!t->c.grp[g] && !e->b.gdead[g])
-					engine_open_group(e, g, t->tid, -1, false, false, &t->c);
+					targets_open_group(e, g, t->tid, -1, false, false, &t->c);
 	}
 }
 

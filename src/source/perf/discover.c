@@ -2,25 +2,19 @@
  * CPU from each CPU. */
 #include "engine_priv.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+
 #include "cgroup.h"
 #include "evclock.h"
-#include "evgroup.h"
-#include "hybrid.h"
 #include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
+#include "taskwatch.h"
 
 /* Opening a task's counters installs each event, and enabling it switches it on, by a
  * call on the CPU the task last ran on: an IPI from any other CPU, which on a VM is a

@@ -5,23 +5,22 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "evgroup.h"
-#include "taskwatch.h"
-#include "tasktab.h"
 #include "engine_priv.h"
+#include "evgroup.h"
+#include "tasktab.h"
+#include "taskwatch.h"
 
 static void set_threads(struct engine *e, bool on)
 {
 	/* Thread rows of watched processes need the groups their roots made unneeded. */
 	for (unsigned g = 0; on && g < engine_ngroups(e); g++) {
-		if (!engine_lean_group(e, g))
+		if (!targets_lean_group(e, g))
 			continue;
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 			for (struct task *t = p->threads; p->rooted && t; t = t->sibling)
 				if (t->state == TASK_LIVE && !t->c.grp[g])
-					engine_open_group(e, g, t->tid, -1, false, false, &t->c);
+					targets_open_group(e, g, t->tid, -1, false, false, &t->c);
 	}
 	srcbase_control(&e->b, SRC_THREADS, &on);
 }
@@ -93,7 +92,7 @@ static int perf_control(struct source *s, enum source_ctl what, const void *arg)
 		*(unsigned *)arg = fdbudget_open_fds(e);
 		return 0;
 	case SRC_EVSET:
-		return engine_switch_set(e, arg);
+		return perfset_switch(e, arg);
 	case SRC_RESCAN:
 		discover_scan(e);
 		return 0;
@@ -191,6 +190,27 @@ unsigned engine_open_fds(const struct engine *e)
 	return n;
 }
 
+/* For tests. */
+int engine_probe_group(const struct engine *e)
+{
+	return e->probe_g;
+}
+
+unsigned engine_mapped_probes(const struct engine *e, pid_t pid)
+{
+	unsigned n = 0;
+	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
+		for (struct task *t = p->threads; (pid == 0 || p->pid == pid) && t; t = t->sibling)
+			n += probe_seq(e, &t->c) != NULL;
+	return n;
+}
+
+bool engine_built_asleep(const struct engine *e, pid_t pid)
+{
+	const struct proc *p = tasktab_find_proc(e->tab, pid);
+	return p && p->asleep_tick != 0 && p->asleep_tick == e->b.m.tick;
+}
+
 struct engine *engine_new(const struct evset *set, const struct srcopts *o, int *err)
 {
 	*err = -EINVAL;
@@ -203,7 +223,7 @@ struct engine *engine_new(const struct evset *set, const struct srcopts *o, int 
 	e->src.ops = &perf_ops;
 	e->reserve_fd = -1;
 	fdbudget_reserve_take(e);
-	if (srcbase_init(&e->b, set, o) || engine_layout(e, set))
+	if (srcbase_init(&e->b, set, o) || perfset_layout(e, set))
 		goto fail;
 	e->tab = tasktab_new(&e->b.l);
 	if (!e->tab)
@@ -259,7 +279,7 @@ void engine_free(struct engine *e)
 	}
 	fdbudget_reserve_release(e);
 	free(e->pending.t);
-	engine_layout_free(e);
+	perfset_layout_free(e);
 	srcbase_fini(&e->b);
 	free(e);
 }

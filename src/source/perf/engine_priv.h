@@ -1,5 +1,5 @@
 /* The engine's insides, the private header of source/perf (no file outside the folder
- * includes it): engine.c (new, free, the tick's outline, controls), engine_set.c (the
+ * includes it): engine.c (new, free, the tick's outline, controls), perfset.c (the
  * event set's layout and switches), targets.c (one target's groups), discover.c (finding
  * tasks), cmdtree.c (a watched command's tree), fdbudget.c (out of descriptors), probe.c
  * (reads and the idle probe), rowbuild.c (rows) and cgown.c (--cgroups' rows). What every
@@ -58,7 +58,7 @@ struct engine {
 	int probe_g;	     /* the group led by task-clock (its leader is probed), or -1 */
 	unsigned probe_ev;   /* with probe_g: its task-clock's event index */
 	bool map_probe;	     /* probes' pages mapped (evgroup_seq_works()) */
-	unsigned nexited;    /* tasks set TASK_EXITED since free_exited() last ran */
+	unsigned nexited;    /* tasks set TASK_EXITED since discover_free_exited() last ran */
 	/* --cgroups (cgown.c): each cgroup holding a process row, and its ancestors, counted
 	 * per CPU as -G counts them, for the model's cg_rows. */
 	struct cgown {
@@ -82,21 +82,21 @@ static inline unsigned engine_ngroups(const struct engine *e)
 	return e->b.set->specs.n;
 }
 
-/* engine_set.c: the layout's part that is perf's (roots' groups, the probe), and a new
+/* perfset.c: the layout's part that is perf's (roots' groups, the probe), and a new
  * event set: groups that stay keep their descriptors. */
-int engine_layout(struct engine *e, const struct evset *set);
-int engine_switch_set(struct engine *e, const struct evset *set);
-void engine_layout_free(struct engine *e);
+int perfset_layout(struct engine *e, const struct evset *set);
+int perfset_switch(struct engine *e, const struct evset *set);
+void perfset_layout_free(struct engine *e);
 
 /* targets.c: one target's groups (a task, a root). */
-int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
-		      struct counts *c);
+int targets_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
+		       struct counts *c);
 /* Group g is left to the roots on a watched process's threads (no thread rows; never in
  * a command's tree, whose rows count themselves). */
-bool engine_lean_group(const struct engine *e, unsigned g);
+bool targets_lean_group(const struct engine *e, unsigned g);
 /* Open a root of p on thread tid: every group it holds, or (gmap) only those gmap marks -1. */
-struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
-			     const int *gmap);
+struct root *targets_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
+			      const int *gmap);
 int targets_open(struct engine *e, pid_t pid, int cpu, bool on_exec, struct counts *c);
 void targets_close(struct engine *e, struct counts *c);
 void targets_task_open(struct engine *e, struct task *t);

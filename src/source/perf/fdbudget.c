@@ -3,22 +3,14 @@
 #include "engine_priv.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
-#include "evclock.h"
+
 #include "evgroup.h"
-#include "hybrid.h"
 #include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
 
 /* Out of descriptors, the reads of /proc would fail too (no name, no owner, no way to
@@ -49,7 +41,7 @@ static unsigned fds_per_task(const struct engine *e)
 {
 	unsigned n = 0;
 	for (unsigned g = 0; g < engine_ngroups(e); g++)
-		if (!e->b.gdead[g] && !engine_lean_group(e, g))
+		if (!e->b.gdead[g] && !targets_lean_group(e, g))
 			n += e->b.set->groups[g].n;
 	return n;
 }

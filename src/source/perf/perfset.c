@@ -1,5 +1,7 @@
-/* Changing what is counted while it runs: groups that stay keep their descriptors and
- * their history, new ones open on every target, dropped ones close. */
+/* The event set as perf counts it: its layout's part that is perf's (which groups roots
+ * hold, the probed group), and changing it while it runs: groups that stay keep their
+ * descriptors and their history, new ones open on every task and root, dropped ones
+ * close (the CPUs' part is srcbase_switch). */
 #include "engine.h"
 
 #include <errno.h>
@@ -18,10 +20,10 @@ static void open_new_groups(struct engine *e, const int *gmap, pid_t pid, int cp
 			continue;
 		/* Hardware: the threads' own groups count it. Software, without thread rows
 		 * of a watched process: its roots do. */
-		if ((root && !e->rootable[g]) || (!root && pid > 0 && engine_lean_group(e, g)))
+		if ((root && !e->rootable[g]) || (!root && pid > 0 && targets_lean_group(e, g)))
 			memset(c->why + e->b.set->groups[g].first, WHY_GONE, e->b.set->groups[g].n);
 		else
-			engine_open_group(e, g, pid, cpu, false, root, c);
+			targets_open_group(e, g, pid, cpu, false, root, c);
 	}
 }
 
@@ -49,20 +51,20 @@ static int root_new_threads(struct engine *e, const int *gmap, struct proc *p)
 		bool rooted = false;
 		for (unsigned k = 0; k < n && !rooted; k++)
 			rooted = p->roots[k].tid == t->tid && p->roots[k].state == ROOT_LIVE;
-		if (!rooted && !engine_add_root(e, p, t->tid, false, gmap))
+		if (!rooted && !targets_add_root(e, p, t->tid, false, gmap))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-int engine_switch_set(struct engine *e, const struct evset *ns)
+int perfset_switch(struct engine *e, const struct evset *ns)
 {
 	/* Cgroups' counters open again in the new layout at the next tick. */
 	cgown_close(e);
 	struct srcremap r;
 	int err = srcbase_switch(&e->b, ns, &r);
 	if (!err)
-		err = engine_layout(e, ns);
+		err = perfset_layout(e, ns);
 	for (struct proc *p = err ? NULL : tasktab_first(e->tab); p; p = p->next) {
 		for (struct task *t = p->threads; t; t = t->sibling) {
 			if ((err = srcremap_move(&r, &t->c)))
@@ -85,16 +87,16 @@ out:
 
 /* What the layout of a set is to perf alone: which groups roots may hold, the probed
  * group (after srcbase_layout). */
-void engine_layout_free(struct engine *e)
+void perfset_layout_free(struct engine *e)
 {
 	free(e->rootable);
 	e->rootable = NULL;
 }
 
-int engine_layout(struct engine *e, const struct evset *set)
+int perfset_layout(struct engine *e, const struct evset *set)
 {
 	unsigned ng = set->specs.n;
-	engine_layout_free(e);
+	perfset_layout_free(e);
 	e->rootable = calloc(ng + 1, 1);
 	if (!e->rootable)
 		return -ENOMEM;

@@ -1,23 +1,8 @@
 /* Reads, and the probe that lets a task that did not run skip them. */
 #include "engine_priv.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
-#include "evclock.h"
 #include "evgroup.h"
 #include "hybrid.h"
-#include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
 
 static uint32_t seq_load(const volatile uint32_t *seq)
@@ -146,18 +131,4 @@ void probe_baseline(struct engine *e, bool resume)
 	}
 	srcbase_baseline(&e->b);
 	cgown_baseline(e);
-}
-
-int engine_probe_group(const struct engine *e)
-{
-	return e->probe_g;
-}
-
-unsigned engine_mapped_probes(const struct engine *e, pid_t pid)
-{
-	unsigned n = 0;
-	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
-		for (struct task *t = p->threads; (pid == 0 || p->pid == pid) && t; t = t->sibling)
-			n += probe_seq(e, &t->c) != NULL;
-	return n;
 }

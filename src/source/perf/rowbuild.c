@@ -1,23 +1,10 @@
 /* From counts to rows: sums per process, scaling, thread rows, totals. */
 #include "engine_priv.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
-#include "evclock.h"
-#include "evgroup.h"
-#include "hybrid.h"
+
 #include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
 
 /* The values of the dead events (and groups) in one row: the same in every task row. */
@@ -288,10 +275,4 @@ void rowbuild_rows(struct engine *e, bool add_tot)
 	e->b.m.nrows = (unsigned)n;
 	e->b.m.ntasks = ntasks;
 	e->b.m.nfd_short = short_count;
-}
-
-bool engine_built_asleep(const struct engine *e, pid_t pid)
-{
-	const struct proc *p = tasktab_find_proc(e->tab, pid);
-	return p && p->asleep_tick != 0 && p->asleep_tick == e->b.m.tick;
 }

@@ -1,29 +1,16 @@
 /* Opening, closing and reading one task's groups (or a watched process's root's). */
 #include "engine_priv.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
-#include "evclock.h"
+
 #include "evgroup.h"
-#include "hybrid.h"
-#include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
 
 /* Open group g of one task (or a watched process's root) into c. Returns -ESRCH when
  * the task is gone, -EMFILE/-ENFILE when out of descriptors, else 0. */
-int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
-		      struct counts *c)
+int targets_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
+		       struct counts *c)
 {
 	/* A root inherits into the threads (with --children, the processes too) its task
 	 * starts. Without roots (an old kernel), --children makes every group inherit. */
@@ -37,7 +24,7 @@ int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_
 	return srcbase_open_group(&e->b, g, &o, c);
 }
 
-bool engine_lean_group(const struct engine *e, unsigned g)
+bool targets_lean_group(const struct engine *e, unsigned g)
 {
 	/* A command that started a process: its row counts itself, its roots the tree. */
 	return e->roots && !e->tree_split && !e->b.o.threads && e->rootable[g];
@@ -49,14 +36,14 @@ int targets_open(struct engine *e, pid_t pid, int cpu, bool on_exec, struct coun
 {
 	int ret = 0;
 	for (unsigned g = 0; g < engine_ngroups(e); g++) {
-		if (pid > 0 && engine_lean_group(e, g)) {
+		if (pid > 0 && targets_lean_group(e, g)) {
 			/* Its process row comes from the roots: a second copy of the same
 			 * events on the thread would only cost (two event sets to switch at
 			 * each context switch, and no inherited context to swap). */
 			memset(c->why + e->b.set->groups[g].first, WHY_GONE, e->b.set->groups[g].n);
 			continue;
 		}
-		int err = engine_open_group(e, g, pid, cpu, on_exec, false, c);
+		int err = targets_open_group(e, g, pid, cpu, on_exec, false, c);
 		if (err)
 			ret = err;
 		if (err == -ESRCH)
@@ -87,8 +74,8 @@ void targets_task_open(struct engine *e, struct task *t)
 	}
 }
 
-struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
-			     const int *gmap)
+struct root *targets_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
+			      const int *gmap)
 {
 	struct root *r = tasktab_add_root(e->tab, p, tid);
 	if (!r)
@@ -102,7 +89,7 @@ struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool o
 			       e->b.set->groups[g].n);
 			continue;
 		}
-		if (engine_open_group(e, g, tid, -1, on_exec, true, &r->c) == -ESRCH) {
+		if (targets_open_group(e, g, tid, -1, on_exec, true, &r->c) == -ESRCH) {
 			counts_close(&r->c, &e->b.l);
 			r->state = ROOT_DONE;
 			break;
@@ -118,7 +105,7 @@ void targets_root_proc(struct engine *e, struct proc *p)
 	p->rooted = true;
 	for (struct task *t = p->threads; t; t = t->sibling)
 		if (t->state == TASK_LIVE && !t->vanished)
-			engine_add_root(e, p, t->tid, t->enable_on_exec, NULL);
+			targets_add_root(e, p, t->tid, t->enable_on_exec, NULL);
 }
 
 /* After the threads' reads: the roots' reads. When the process is gone, their last. */
@@ -149,14 +136,14 @@ static void reopen_hw(struct engine *e, struct counts *c, pid_t pid, int cpu, bo
 {
 	for (unsigned g = 0; g < engine_ngroups(e); g++) {
 		if (!srcbase_group_hw(&e->b, g) || e->b.gdead[g] || (root && !e->rootable[g]) ||
-		    (pid > 0 && !root && engine_lean_group(e, g)))
+		    (pid > 0 && !root && targets_lean_group(e, g)))
 			continue;
 		if (c->grp[g]) {
 			evgroup_free(c->grp[g]);
 			c->grp[g] = NULL;
 			e->fds_freed = true;
 		}
-		engine_open_group(e, g, pid, cpu, false, root, c);
+		targets_open_group(e, g, pid, cpu, false, root, c);
 	}
 }
 
