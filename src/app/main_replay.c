@@ -1,6 +1,7 @@
 /* pmutop -r FILE: a recording as the source, in batch mode or on the screen (t, T, b,
  * Space). Part of the composition (app.h). */
 #include "app.h"
+#include "outstream.h"
 #include "recsql.h"
 #include "replaysrc.h"
 
@@ -447,16 +448,24 @@ int run_replay(struct app *a)
 		app_say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
+	FILE *file = a->out; /* stdout, or -o's */
+	if (a->cli.batch && !(a->out = outstream_open(fileno(file), false))) {
+		app_say("cannot set up the output: %s\n", strerror(errno));
+		replay_close(a->rp);
+		return 1;
+	}
 	if (!a->cli.batch && a->cli.cgroups && !(a->cgrows = cgrows_new()))
 		return 1;
 	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
-	if (a->out != stdout && a->out && fclose(a->out) && code == 0) {
+	sinks_free(&a->sinks);
+	if (a->out != file && fclose(a->out) && errno != EPIPE && code == 0)
+		code = 1; /* the batch sink said why */
+	if (file != stdout && fclose(file) && code == 0) {
 		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
 		code = 1;
 	}
 	if (code == 0 && *replay_notice(a->rp))
 		code = 2; /* what was read is printed; the file was not whole */
-	sinks_free(&a->sinks);
 	cgrows_free(a->cgrows);
 	loop_free(a->loop);
 	source_close(a->src);

@@ -257,8 +257,8 @@ static void fill(struct bpfsource *e, const struct val_delta *d, struct mrow_w w
 	struct val_delta *dd = e->bpf->d;
 	if (dd != d)
 		memcpy(dd, d, ne * sizeof(*dd));
-	if (e->b.logical)
-		hybrid_fold(e->b.set->events, e->b.set->nevents, dd, wy);
+	if (e->b.logical) /* per-CPU counters: each instance enabled only on its core type */
+		hybrid_fold_percpu(e->b.set->events, e->b.set->nevents, dd, wy);
 	rowfill(&e->b.fill, dd, wy, NULL, v, w.g, false);
 	if (!u || u->cut + u->missed == 0)
 		return;
