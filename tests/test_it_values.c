@@ -94,8 +94,15 @@ static void test_cgroup_rows_switch(void **state)
 	struct source *e = startup_source(&a, &o, &err);
 	assert_non_null(e);
 	source_tick(e);
+	/* The descriptors it holds (/metrics says them): its cgroup's group on each CPU. */
+	unsigned ncpus = source_model(e)->ncpus, fds = 0;
+	assert_true(ncpus > 0);
+	assert_int_equal(source_control(e, SRC_OPEN_FDS, &fds), 0);
+	assert_int_equal(fds, ncpus);
 	make_set(&b, "context-switches,page-faults");
 	assert_int_equal(source_control(e, SRC_EVSET, &b), 0);
+	assert_int_equal(source_control(e, SRC_OPEN_FDS, &fds), 0);
+	assert_int_equal(fds, 2 * ncpus);
 	usleep(20 * 1000);
 	source_tick(e);
 	const struct model *m = source_model(e);
