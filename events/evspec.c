@@ -103,6 +103,42 @@ static bool evspec_raw_like(const char *s, size_t n, size_t *bad)
 	return true;
 }
 
+/* Why perf's JSON event name[0..len) of PMU pmu does not encode here, into err->reason:
+ * the first field of its terms the PMU's format/ lacks. */
+static void evspec_json_why(const struct pmu_set *pmus, unsigned pmu, const char *name, size_t len,
+			    struct evspec_err *err)
+{
+	char alias[EV_NAME_MAX], field[32] = "?";
+	const char *terms, *t;
+	struct pmu_info pi;
+	uint64_t cfg[3];
+
+	if (!err || len >= sizeof(alias) || pmu_set_info(pmus, pmu, &pi) < 0)
+		return;
+	memcpy(alias, name, len);
+	alias[len] = '\0';
+	if (!(terms = pmu_set_alias(pmus, pmu, alias)))
+		return;
+	for (t = terms; *t; t += *t == ',') {
+		size_t n = strcspn(t, ","), f = strcspn(t, "=,");
+		char one[64];
+
+		if (n < sizeof(one)) {
+			memcpy(one, t, n);
+			one[n] = '\0';
+			if (pmu_set_encode_terms(pmus, pmu, one, cfg) == -ENOENT) {
+				snprintf(field, sizeof(field), "%.*s", (int)(f < 31 ? f : 31), t);
+				break;
+			}
+		}
+		t += n;
+	}
+	snprintf(err->reason, sizeof(err->reason),
+		 "%s/%s/: perf's encoding %s needs the format field '%s', which %s's sysfs "
+		 "format/ does not have",
+		 pi.name, alias, terms, field, pi.name);
+}
+
 /* A bare name among the sysfs aliases of the core PMU(s), as perf resolves
  * "inst_retired" to armv8_pmuv3/inst_retired/. Hybrid machines: the first core PMU
  * (lowest type) that has it. */
@@ -188,6 +224,13 @@ static int evspec_pmu(char *s, const struct pmu_set *pmus, struct evdesc *d, str
 	*sl2 = '\0';
 	ret = pmu_set_encode_terms_pos(pmus, (unsigned)idx, sl1 + 1, cfg, &epos);
 	*sl2 = '/';
+	if (ret == -EOPNOTSUPP) {
+		const char *t = sl1 + 1 + epos;
+
+		ret = evsyntax_fail(err, -EINVAL, (size_t)(t - s), s, (size_t)(sl2 + 1 - s));
+		evspec_json_why(pmus, (unsigned)idx, t, strcspn(t, ",/"), err);
+		return ret;
+	}
 	if (ret < 0)
 		return evspec_pmu_term_fail(s, sl1 + 1 + epos, (size_t)(sl2 + 1 - s), ret, err);
 	d->attr.type = (uint32_t)pi.type;

@@ -13,14 +13,19 @@
 
 #include "metricbind.h"
 
-#define MAXEV 40
+#ifndef MAXEV
+#define MAXEV 40 /* events of a model; a program may ask for more */
+#endif
+#ifndef MAXGR
+#define MAXGR 8 /* and groups */
+#endif
 
 struct hand {
 	struct mevent ev[MAXEV];
 	char names[MAXEV][96];
-	struct mgroup gr[8];
+	struct mgroup gr[MAXGR];
 	struct val v[MAXEV];
-	struct val_delta g[8];
+	struct val_delta g[MAXGR];
 	struct mrow proc, cpu;
 	struct model m;
 };
@@ -48,6 +53,7 @@ static inline void hand_init(struct hand *h, struct metric_bind *b)
 static inline void hand_group(struct hand *h, const struct feed *f, const char *mod)
 {
 	unsigned g = h->m.ngroups++;
+	assert_true(g < MAXGR);
 	h->gr[g].first = h->m.nevents;
 	for (; f->name; f++) {
 		unsigned e = h->m.nevents++;

@@ -115,8 +115,9 @@ static void test_spr_one_group(void **state)
 	struct pmu_set *p = pmu_set_new(sys, false);
 	assert_non_null(p);
 	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
-	/* INT_MISC.UOP_DROPPING needs libpfm4, not loaded here: the frontend and fetch shares
-	 * add nothing (n/a), the other ten share one group. */
+	/* INT_MISC.UOP_DROPPING needs the CPUID's JSON table, not given to this fixture set
+	 * (test_pmujson gives it): the frontend and fetch shares add nothing (n/a), the
+	 * other ten share one group. */
 	unsigned groups = 0;
 	for (const char *c = spec; *c; c++)
 		groups += *c == '{';
@@ -289,7 +290,8 @@ static void test_alder_lake_level2(void **state)
 }
 
 /* Alder Lake's cpu_core levels 1 and 2 read one cpu_core/slots/-led group, as on
- * Sapphire Rapids; cpu_atom's events need libpfm4 (not loaded here) and add nothing. */
+ * Sapphire Rapids; cpu_atom's events need the CPUID's JSON table (not given here: see
+ * test_pmujson) and add nothing. */
 static void test_alder_lake_one_group(void **state)
 {
 	(void)state;

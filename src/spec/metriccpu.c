@@ -120,9 +120,9 @@ int metric_cpu_detect(const char *sysfs_root, const char *cpuinfo, struct metric
 	if (read_line(root, "devices/system/cpu/online", buf, sizeof(buf)) == 0)
 		cpu->num_cpus = cpulist_count(buf);
 	if (ci.vendor[0] && ci.family >= 0)
-		snprintf(cpu->cpuid, sizeof(cpu->cpuid), "%s-%d-%X-%d", ci.vendor, ci.family,
+		snprintf(cpu->cpuid, sizeof(cpu->cpuid), "%s-%d-%X-%X", ci.vendor, ci.family,
 			 (unsigned)(ci.model < 0 ? 0 : ci.model),
-			 ci.stepping < 0 ? 0 : ci.stepping);
+			 (unsigned)(ci.stepping < 0 ? 0 : ci.stepping));
 
 	const char *dev = "bus/event_source/devices";
 	char rel[256];
