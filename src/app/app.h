@@ -122,9 +122,9 @@ struct app {
 	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
 	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
 	bool cmdline;		 /* the screen shows arguments (c) */
-	struct app_header hdr;	 /* set on the engine's model by app_current */
-	struct model live;	 /* the engine's model with hdr: what app_current shows */
-	struct model cgview;	 /* the engine's model with cgroup rows for process rows */
+	struct app_header hdr;	 /* set on the source's model by app_current */
+	struct model live;	 /* the source's model with hdr: what app_current shows */
+	struct model cgview;	 /* the source's model with cgroup rows for process rows */
 	struct history *history; /* the screen's trends and charts: the rows it shows */
 	struct privs privs;
 	struct config cfg;

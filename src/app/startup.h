@@ -43,7 +43,7 @@ struct privs {
 void startup_privs(struct privs *p);
 /* One line saying what an unprivileged pmutop counts and how to get the rest, or "". */
 void startup_privs_notice(const struct privs *p, char *buf, size_t len);
-/* One line on why pid may not be counted (engine_new said EACCES), with what helps at
+/* One line on why pid may not be counted (the source said EACCES), with what helps at
  * this paranoid level. */
 void startup_pid_refusal(const struct privs *p, pid_t pid, char *buf, size_t len);
 /* Software events that only happen in kernel mode (context switches, migrations) read 0
