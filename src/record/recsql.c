@@ -18,6 +18,7 @@ SQLITE_EXTENSION_INIT3
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "recblock.h"
 #include "recfmt.h"
 #include "recpack.h"
 #include "text.h"
@@ -49,8 +50,12 @@ struct rtab {
 struct rcur {
 	sqlite3_vtab_cursor base;
 	sqlite3 *db;
-	sqlite3_stmt *ticks, *task, *evnames;
+	sqlite3_stmt *ticks, *task, *evnames, *span;
 	bool eof;
+	int fmt; /* 2: tasks table; 3: blocks (src/recblock.h), read from a block's key */
+	struct recblock blk;
+	int64_t first, last; /* format 3: the ticks asked for (the block before is read) */
+	double wlo, whi;
 	/* The tick. */
 	int64_t seq, evset;
 	double wall;
@@ -157,21 +162,39 @@ static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 	c->db = ((struct rtab *)vt)->db;
 	c->eof = true;
 	c->names_of = -1;
+	recblock_init(&c->blk);
+	sqlite3_stmt *v;
+	if (sqlite3_prepare_v2(c->db, "PRAGMA user_version", -1, &v, NULL) == SQLITE_OK &&
+	    sqlite3_step(v) == SQLITE_ROW)
+		c->fmt = sqlite3_column_int(v, 0);
+	sqlite3_finalize(v);
+	bool blocks = c->fmt >= 3;
 	if (sqlite3_prepare_v2(c->db,
-			       "SELECT t.seq, t.wall, t.evset, c.text, t.rows FROM ticks t"
-			       " LEFT JOIN cells c ON c.id = t.idle WHERE t.seq BETWEEN ?1 AND ?2"
-			       " AND t.wall BETWEEN ?3 AND ?4 ORDER BY t.seq",
+			       blocks ? "SELECT t.seq, t.wall, t.evset, c.text, t.rows, t.key"
+					" FROM ticks t LEFT JOIN cells c ON c.id = t.idle"
+					" WHERE t.seq BETWEEN ?1 AND ?2 ORDER BY t.seq"
+				      : "SELECT t.seq, t.wall, t.evset, c.text, t.rows, 0 FROM"
+					" ticks t LEFT JOIN cells c ON c.id = t.idle WHERE t.seq"
+					" BETWEEN ?1 AND ?2 AND t.wall BETWEEN ?3 AND ?4 ORDER BY"
+					" t.seq",
 			       -1, &c->ticks, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(c->db,
-			       "SELECT kind, pid, tid, cpu, user, comm, cgroup FROM tasks"
-			       " WHERE id = ?",
-			       -1, &c->task, NULL) != SQLITE_OK ||
+	    (blocks && sqlite3_prepare_v2(c->db,
+					  "SELECT s.lo, s.hi, (SELECT key FROM ticks WHERE seq ="
+					  " s.lo) FROM (SELECT min(seq) AS lo, max(seq) AS hi FROM"
+					  " ticks WHERE seq BETWEEN ?1 AND ?2 AND wall BETWEEN ?3"
+					  " AND ?4) s",
+					  -1, &c->span, NULL) != SQLITE_OK) ||
+	    (!blocks && sqlite3_prepare_v2(c->db,
+					   "SELECT kind, pid, tid, cpu, user, comm, cgroup FROM"
+					   " tasks WHERE id = ?",
+					   -1, &c->task, NULL) != SQLITE_OK) ||
 	    sqlite3_prepare_v2(c->db, "SELECT key FROM events WHERE evset = ? ORDER BY idx", -1,
 			       &c->evnames, NULL) != SQLITE_OK) {
 		sqlite3_free(vt->zErrMsg);
 		vt->zErrMsg = sqlite3_mprintf("not a pmutop recording: %s", sqlite3_errmsg(c->db));
 		sqlite3_finalize(c->ticks);
 		sqlite3_finalize(c->task);
+		sqlite3_finalize(c->span);
 		sqlite3_finalize(c->evnames);
 		free(c);
 		return SQLITE_ERROR;
@@ -208,7 +231,9 @@ static int rt_close(sqlite3_vtab_cursor *cur)
 	struct rcur *c = (struct rcur *)cur;
 	sqlite3_finalize(c->ticks);
 	sqlite3_finalize(c->task);
+	sqlite3_finalize(c->span);
 	sqlite3_finalize(c->evnames);
+	recblock_free(&c->blk);
 	free_names(c);
 	free_task(c);
 	free(c->rec);
@@ -285,6 +310,23 @@ static int next_tick(struct rcur *c)
 		c->wall = sqlite3_column_double(c->ticks, 1);
 		c->evset = sqlite3_column_int64(c->ticks, 2);
 		size_t n = (size_t)sqlite3_column_bytes(c->ticks, 4);
+		const unsigned char *rows = sqlite3_column_blob(c->ticks, 4);
+		if (c->fmt >= 3) {
+			/* Every tick of the block read, those asked for give their rows. */
+			int64_t key = sqlite3_column_int64(c->ticks, 5);
+			rc = recblock_apply(&c->blk, c->seq, key, rows ? (const void *)rows : "",
+					    n);
+			if (rc == -ENOMEM)
+				return SQLITE_NOMEM;
+			if (rc == -ESRCH)
+				return cur_error(c, "a tick of its block is missing");
+			if (rc)
+				return cur_error(c, "a tick's rows cannot be read");
+			if (c->seq < c->first || c->wall < c->wlo || c->wall > c->whi)
+				continue;
+			rows = c->blk.buf + c->blk.rows;
+			n = c->blk.len - c->blk.rows;
+		}
 		if (n == 0)
 			continue;
 		if ((rc = load_names(c, c->evset)) != SQLITE_OK)
@@ -296,7 +338,7 @@ static int next_tick(struct rcur *c)
 		if (!rec)
 			return SQLITE_NOMEM;
 		c->rec = rec;
-		memcpy(c->rec, sqlite3_column_blob(c->ticks, 4), n);
+		memcpy(c->rec, rows, n);
 		c->reclen = n;
 		c->pos = 0;
 		c->prev = 0;
@@ -333,6 +375,22 @@ static int next_row(struct rcur *c)
 				return cur_error(c, "a row's cells cannot be read");
 		}
 		free_task(c);
+		if (c->fmt >= 3) {
+			const struct rectask *t = recblock_task(&c->blk, c->pr.task);
+			if (!t)
+				return cur_error(c, "a row of a task that is not recorded");
+			c->kind = t->kind;
+			c->pid = t->pid;
+			c->tid = t->tid;
+			c->cpu = t->cpu;
+			c->user = t->user ? strdup(t->user) : NULL;
+			c->comm = t->comm ? strdup(t->comm) : NULL;
+			c->cgroup = t->cgroup ? strdup(t->cgroup) : NULL;
+			c->ev = 0;
+			if (c->nevents)
+				return SQLITE_OK;
+			continue;
+		}
 		sqlite3_bind_int64(c->task, 1, c->pr.task);
 		if (sqlite3_step(c->task) != SQLITE_ROW) {
 			sqlite3_reset(c->task);
@@ -388,16 +446,35 @@ static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	}
 	sqlite3_reset(c->ticks);
 	/* seq bounds as whole numbers: 2.5 <= seq is 3 <= seq. */
-	sqlite3_bind_int64(c->ticks, 1,
-			   lo[0] < -9e18  ? INT64_MIN
-			   : lo[0] > 9e18 ? INT64_MAX
-					  : (int64_t)ceil(lo[0]));
-	sqlite3_bind_int64(c->ticks, 2,
-			   hi[0] > 9e18	   ? INT64_MAX
-			   : hi[0] < -9e18 ? INT64_MIN
-					   : (int64_t)floor(hi[0]));
-	sqlite3_bind_double(c->ticks, 3, lo[1] < -1e300 ? -1e300 : lo[1]);
-	sqlite3_bind_double(c->ticks, 4, hi[1] > 1e300 ? 1e300 : hi[1]);
+	int64_t slo = lo[0] < -9e18 ? INT64_MIN : lo[0] > 9e18 ? INT64_MAX : (int64_t)ceil(lo[0]);
+	int64_t shi = hi[0] > 9e18 ? INT64_MAX : hi[0] < -9e18 ? INT64_MIN : (int64_t)floor(hi[0]);
+	c->wlo = lo[1] < -1e300 ? -1e300 : lo[1];
+	c->whi = hi[1] > 1e300 ? 1e300 : hi[1];
+	sqlite3_bind_int64(c->ticks, 1, slo);
+	sqlite3_bind_int64(c->ticks, 2, shi);
+	if (c->fmt >= 3) {
+		/* The ticks asked for, read from the key of the first one's block. */
+		sqlite3_bind_int64(c->span, 1, slo);
+		sqlite3_bind_int64(c->span, 2, shi);
+		sqlite3_bind_double(c->span, 3, c->wlo);
+		sqlite3_bind_double(c->span, 4, c->whi);
+		bool any = sqlite3_step(c->span) == SQLITE_ROW &&
+			   sqlite3_column_type(c->span, 0) != SQLITE_NULL;
+		c->first = any ? sqlite3_column_int64(c->span, 0) : 0;
+		c->last = any ? sqlite3_column_int64(c->span, 1) : 0;
+		int64_t key = any ? sqlite3_column_int64(c->span, 2) : 0;
+		sqlite3_reset(c->span);
+		if (!any) {
+			c->eof = true;
+			return SQLITE_OK;
+		}
+		sqlite3_bind_int64(c->ticks, 1, key < c->first ? key : c->first);
+		sqlite3_bind_int64(c->ticks, 2, c->last);
+		c->blk.key = c->blk.seq = -1;
+	} else {
+		sqlite3_bind_double(c->ticks, 3, c->wlo);
+		sqlite3_bind_double(c->ticks, 4, c->whi);
+	}
 	c->eof = false;
 	c->reclen = c->pos = 0;
 	int rc = next_tick(c);
