@@ -337,7 +337,8 @@ static int pack_rows(struct recorder *r, const struct model *m)
 			pr.cells = r->cells;
 			pr.ncells = strlen(r->cells);
 		}
-		int rc = recpack_put(&r->pack, prev, &pr, row->v, m->nevents, row->g, m->ngroups);
+		int rc = recpack_put_fmt(&r->pack, RECFMT_VERSION, prev, &pr, row->v, m->nevents,
+					 row->g, m->ngroups);
 		if (rc)
 			return rc;
 		prev = pr.task;

@@ -81,6 +81,20 @@ static void put_map(struct recpack_buf *o, const unsigned char *bits, unsigned n
 int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row *row,
 		const struct val *v, unsigned nev, const struct val_delta *g, unsigned ngr)
 {
+	return recpack_put_fmt(out, 2, prev, row, v, nev, g, ngr);
+}
+
+/* Format 3: the first group's enabled time as the difference from the row's first value
+ * (task-clock in the default set, nanoseconds the task ran, as a task's enabled time). */
+static uint64_t time_base(unsigned fmt, const struct val *v, unsigned nev)
+{
+	return fmt >= 3 && nev && whole(v[0].v) ? (uint64_t)v[0].v : 0;
+}
+
+int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
+		    const struct recpack_row *row, const struct val *v, unsigned nev,
+		    const struct val_delta *g, unsigned ngr)
+{
 	if (row->task <= prev)
 		return -EINVAL;
 	if (grow(out,
@@ -131,7 +145,9 @@ int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row 
 	for (unsigned k = 0; k < ngr; k++) {
 		if (!g[k].ena && !g[k].run)
 			continue;
-		if (first)
+		if (first && fmt >= 3)
+			put_u(out, zigzag((int64_t)((base = g[k].ena) - time_base(fmt, v, nev))));
+		else if (first)
 			put_u(out, base = g[k].ena);
 		else
 			put_u(out, zigzag((int64_t)(g[k].ena - base)));
@@ -206,6 +222,13 @@ int recpack_next(const unsigned char *rec, size_t len, size_t *pos, int64_t prev
 		 struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
 		 unsigned ngr)
 {
+	return recpack_next_fmt(2, rec, len, pos, prev, row, v, nev, g, ngr);
+}
+
+int recpack_next_fmt(unsigned fmt, const unsigned char *rec, size_t len, size_t *pos, int64_t prev,
+		     struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
+		     unsigned ngr)
+{
 	if (*pos >= len)
 		return 0;
 	uint64_t u, flags = 0;
@@ -261,7 +284,10 @@ int recpack_next(const unsigned char *rec, size_t len, size_t *pos, int64_t prev
 			continue;
 		if (get_u(rec, len, pos, &u))
 			return -EINVAL;
-		g[k].ena = first ? (base = u) : base + (uint64_t)unzigzag(u);
+		if (first && fmt >= 3)
+			g[k].ena = base = time_base(fmt, v, nev) + (uint64_t)unzigzag(u);
+		else
+			g[k].ena = first ? (base = u) : base + (uint64_t)unzigzag(u);
 		if (get_u(rec, len, pos, &u))
 			return -EINVAL;
 		g[k].run = g[k].ena - (uint64_t)unzigzag(u);

@@ -44,6 +44,13 @@ struct recpack_row {
  * groups' times. Returns 0, -EINVAL (task ids not increasing) or -ENOMEM. */
 int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row *row,
 		const struct val *v, unsigned nev, const struct val_delta *g, unsigned ngr);
+/* The same in a format version: 3 writes the first group's enabled time as the
+ * difference (zigzag) from the row's first value when that is a whole number (the
+ * default set's task-clock: a task's enabled time is the time it ran). recpack_put and
+ * recpack_next are format 2's. */
+int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
+		    const struct recpack_row *row, const struct val *v, unsigned nev,
+		    const struct val_delta *g, unsigned ngr);
 void recpack_free(struct recpack_buf *b);
 
 /* Reading a record: *pos starts at 0. Each call reads the next row into row (its cells
@@ -53,5 +60,8 @@ void recpack_free(struct recpack_buf *b);
 int recpack_next(const unsigned char *rec, size_t len, size_t *pos, int64_t prev,
 		 struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
 		 unsigned ngr);
+int recpack_next_fmt(unsigned fmt, const unsigned char *rec, size_t len, size_t *pos, int64_t prev,
+		     struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
+		     unsigned ngr);
 
 #endif

@@ -350,8 +350,8 @@ static int next_tick(struct rcur *c)
 static int next_row(struct rcur *c)
 {
 	for (;;) {
-		int rc = recpack_next(c->rec, c->reclen, &c->pos, c->prev, &c->pr, c->v, c->nevents,
-				      c->g, c->ngroups);
+		int rc = recpack_next_fmt((unsigned)c->fmt, c->rec, c->reclen, &c->pos, c->prev,
+					  &c->pr, c->v, c->nevents, c->g, c->ngroups);
 		if (rc < 0)
 			return cur_error(c, "a tick's rows cannot be read");
 		if (rc == 0) {

@@ -300,8 +300,8 @@ static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen,
 	struct recpack_row pr;
 	for (;;) {
 		/* Decoded aside: the task's row is found by the id the record names. */
-		int rc = recpack_next(rec, reclen, &pos, prev, &pr, p->sv, m->nevents, p->sg,
-				      m->ngroups);
+		int rc = recpack_next_fmt((unsigned)p->fmt, rec, reclen, &pos, prev, &pr, p->sv,
+					  m->nevents, p->sg, m->ngroups);
 		if (rc == 0)
 			return 0;
 		if (rc < 0)
