@@ -9,15 +9,18 @@
 # cell pointer and page headers): a short run's last, part-filled page of each table
 # would otherwise count as a tick's, while a day's appends fill their pages.
 #
-#   bench/recsize.sh [--pmutop BINARY] [--procs PROCS] [--churn CHURN] [SECONDS]
+#   bench/recsize.sh [--pmutop BINARY] [--procs PROCS] [--churn CHURN] [--keep FILE]
+#                    [SECONDS]
+# (--keep: the recording is copied to FILE, to look into.)
 set -eu -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 pmutop="$root/build-test/pmutop"
-churn=50 procs=1000
+churn=50 procs=1000 keep=
 if [ "${1:-}" = --pmutop ]; then pmutop=$2; shift 2; fi
 if [ "${1:-}" = --procs ]; then procs=$2; shift 2; fi
 if [ "${1:-}" = --churn ]; then churn=$2; shift 2; fi
+if [ "${1:-}" = --keep ]; then keep=$2; shift 2; fi
 secs=${1:-120}
 tmp=$(mktemp -d /tmp/pmutop-recsize.XXXXXX)
 trap 'kill $tick_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -31,6 +34,7 @@ rec_pid=$!
 sleep $((secs + 5))
 kill -INT $rec_pid 2>/dev/null || true
 wait $rec_pid || true
+[ -z "$keep" ] || cp "$tmp/rec.pmutop" "$keep"
 # Stored rows are packed into each tick's chunk: pmutop itself counts them.
 nev=$(sqlite3 "$tmp/rec.pmutop" "SELECT count(*) FROM events WHERE evset = (SELECT max(id) FROM evsets)")
 sql() { "$pmutop" -r "$tmp/rec.pmutop" --sql "$1" 2>/dev/null | tail -n 1; }
