@@ -425,7 +425,7 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 	return 0;
 }
 
-int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
+static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = p->tick;
 	sqlite3_bind_int64(st, 1, (int64_t)seq);
@@ -521,6 +521,18 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 		return rc;
 	}
 	return 0;
+}
+
+/* The tick, its block's ticks before it and its tasks read in one snapshot: a recorder
+ * pruning meanwhile takes the tick whole or not at all (-ENOENT). */
+int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
+{
+	bool txn = sqlite3_get_autocommit(p->db) &&
+		   sqlite3_exec(p->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	int rc = load_tick(p, seq, err, errlen);
+	if (txn)
+		sqlite3_exec(p->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
 }
 
 const char *replay_notice(const struct replay *p)
