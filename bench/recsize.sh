@@ -10,26 +10,41 @@
 # would otherwise count as a tick's, while a day's appends fill their pages.
 #
 #   bench/recsize.sh [--pmutop BINARY] [--procs PROCS] [--churn CHURN] [--keep FILE]
-#                    [SECONDS]
-# (--keep: the recording is copied to FILE, to look into.)
+#                    [--user USER] [SECONDS]
+# (--keep: the recording is copied to FILE, to look into. --user: the processes run as
+# USER, and pmutop records USER's alone (-u USER): the bench's load without the
+# machine's other work.)
 set -eu -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 pmutop="$root/build-test/pmutop"
-churn=50 procs=1000 keep=
-if [ "${1:-}" = --pmutop ]; then pmutop=$2; shift 2; fi
-if [ "${1:-}" = --procs ]; then procs=$2; shift 2; fi
-if [ "${1:-}" = --churn ]; then churn=$2; shift 2; fi
-if [ "${1:-}" = --keep ]; then keep=$2; shift 2; fi
+churn=50 procs=1000 keep= user=
+while [ $# -gt 1 ]; do
+	case $1 in
+	--pmutop) pmutop=$2 ;;
+	--procs) procs=$2 ;;
+	--churn) churn=$2 ;;
+	--keep) keep=$2 ;;
+	--user) user=$2 ;;
+	*) break ;;
+	esac
+	shift 2
+done
 secs=${1:-120}
 tmp=$(mktemp -d /tmp/pmutop-recsize.XXXXXX)
 trap 'kill $tick_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/ticker" "$here/ticker.c"
 idle=$((procs - 50 - churn))
-"$tmp/ticker" $((idle > 0 ? idle : 0)) 50 $((secs + 10)) "$churn" &
+as=() only=()
+if [ -n "$user" ]; then
+	chmod 755 "$tmp"
+	as=(runuser -u "$user" --)
+	only=(-u "$user")
+fi
+"${as[@]}" "$tmp/ticker" $((idle > 0 ? idle : 0)) 50 $((secs + 10)) "$churn" &
 tick_pid=$!
 sleep 3
-"$pmutop" -w "$tmp/rec.pmutop" -b -q -d 1 -n "$secs" &
+"$pmutop" -w "$tmp/rec.pmutop" -b -q -d 1 -n "$secs" "${only[@]}" &
 rec_pid=$!
 sleep $((secs + 5))
 kill -INT $rec_pid 2>/dev/null || true

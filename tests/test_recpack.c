@@ -259,14 +259,79 @@ static void test_damage(void **state)
 	recpack_free(&b);
 }
 
+/* Format 3's ticks by column: the rows read back the same, bit for bit; a record cut
+ * anywhere is an error, a flipped byte never a wild read. */
+static void test_tick_columns(void **state)
+{
+	(void)state;
+	struct row rows[12];
+	make_rows(rows, 12);
+	struct recpack_row pr[12];
+	const struct val *pv[12];
+	const struct val_delta *pg[12];
+	for (unsigned k = 0; k < 12; k++) {
+		pr[k] = rows[k].r;
+		pv[k] = rows[k].v;
+		pg[k] = rows[k].g;
+	}
+	struct recpack_buf b = {0};
+	assert_int_equal(recpack_put_tick(&b, pr, pv, pg, 12, NEV, NGR), 0);
+	struct recpack_tick t = {0};
+	assert_int_equal(recpack_get_tick(b.b, b.len, NEV, NGR, &t), 0);
+	assert_int_equal(t.n, 12);
+	for (unsigned k = 0; k < 12; k++) {
+		const struct recpack_row *w = &rows[k].r, *got = &t.rows[k];
+		assert_int_equal(got->task, w->task);
+		assert_int_equal(got->exited, w->exited);
+		assert_memory_equal(&got->cpu_pct, &w->cpu_pct, sizeof(double));
+		assert_int_equal(got->cells != NULL, w->cells != NULL);
+		if (w->cells) {
+			assert_int_equal(got->ncells, w->ncells);
+			assert_memory_equal(got->cells, w->cells, w->ncells);
+		}
+		assert_int_equal(got->mem, w->mem);
+		if (w->mem) {
+			assert_int_equal(got->rss_kb, w->rss_kb);
+			assert_int_equal(got->state, w->state);
+		}
+		for (unsigned i = 0; i < NEV; i++)
+			assert_memory_equal(&t.v[k * (NEV + 1) + i].v, &rows[k].v[i].v,
+					    sizeof(double));
+		for (unsigned g = 0; g < NGR; g++) {
+			assert_int_equal(t.g[k * (NGR + 1) + g].ena, rows[k].g[g].ena);
+			assert_int_equal(t.g[k * (NGR + 1) + g].run, rows[k].g[g].run);
+		}
+	}
+	/* Task ids that do not increase are refused. */
+	struct recpack_buf bad = {0};
+	pr[3].task = pr[2].task;
+	assert_int_equal(recpack_put_tick(&bad, pr, pv, pg, 12, NEV, NGR), -EINVAL);
+	recpack_free(&bad);
+	unsigned char *copy = malloc(b.len);
+	assert_non_null(copy);
+	for (size_t cut = 1; cut < b.len; cut++) {
+		memcpy(copy, b.b, cut);
+		assert_int_equal(recpack_get_tick(copy, cut, NEV, NGR, &t), -EINVAL);
+		assert_int_equal(t.n, 0);
+	}
+	for (size_t at = 0; at < b.len; at++)
+		for (unsigned bit = 0; bit < 8; bit++) {
+			memcpy(copy, b.b, b.len);
+			copy[at] ^= (unsigned char)(1u << bit);
+			int rc = recpack_get_tick(copy, b.len, NEV, NGR, &t);
+			assert_true(rc == 0 || rc == -EINVAL);
+		}
+	free(copy);
+	recpack_tick_free(&t);
+	recpack_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_small_rows),
-		cmocka_unit_test(test_enabled_from_clock),
-		cmocka_unit_test(test_order_enforced),
-		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_round_trip),	   cmocka_unit_test(test_small_rows),
+		cmocka_unit_test(test_enabled_from_clock), cmocka_unit_test(test_tick_columns),
+		cmocka_unit_test(test_order_enforced),	   cmocka_unit_test(test_damage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

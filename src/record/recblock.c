@@ -74,18 +74,28 @@ int recblock_ndefs(struct recpack_buf *raw, size_t ndefs)
 	return 0;
 }
 
+/* A string of a def: 0 NULL, 1 the previous def's; else its length after the part it
+ * shares with the previous def's (job1234 after job1233: 1) + 2, that part's length
+ * when the previous def has one, and the rest's bytes. */
 static void put_str(struct recpack_buf *o, const char *s, const char *prev, bool have_prev)
 {
 	if (!s) {
 		put_u(o, 0);
-	} else if (have_prev && prev && strcmp(s, prev) == 0) {
-		put_u(o, 1);
-	} else {
-		size_t n = strlen(s);
-		put_u(o, n + 2);
-		memcpy(o->b + o->len, s, n);
-		o->len += n;
+		return;
 	}
+	if (have_prev && prev && strcmp(s, prev) == 0) {
+		put_u(o, 1);
+		return;
+	}
+	size_t k = 0, n = strlen(s);
+	if (have_prev && prev)
+		while (s[k] && s[k] == prev[k])
+			k++;
+	put_u(o, n - k + 2);
+	if (have_prev && prev)
+		put_u(o, k);
+	memcpy(o->b + o->len, s + k, n - k);
+	o->len += n - k;
 }
 
 static size_t slen(const char *s)
@@ -105,9 +115,10 @@ int recblock_def(struct recpack_buf *raw, int64_t id, const struct mrow *row, in
 	put_u(raw, (uint64_t)row->kind + (row->kthread ? 4 : 0));
 	put_u(raw, zigzag((int64_t)row->pid - (prev ? (int64_t)prev->pid : 0)));
 	put_u(raw, zigzag((int64_t)row->tid - row->pid));
-	put_u(raw, zigzag((int64_t)row->pid - row->ppid));
+	/* the parent from the previous def's (siblings share it), the first's from its pid */
+	put_u(raw, zigzag(prev ? (int64_t)row->ppid - prev->ppid : (int64_t)row->pid - row->ppid));
 	put_u(raw, zigzag(row->cpu));
-	put_u(raw, (uint64_t)row->uid);
+	put_u(raw, zigzag((int64_t)row->uid - (prev ? (int64_t)prev->uid : 0)));
 	put_u(raw, row->nthreads);
 	put_u(raw, row->state ? row->rss_kb : 0);
 	raw->b[raw->len++] = (unsigned char)row->state;
@@ -250,8 +261,8 @@ static int get_u(const unsigned char *rec, size_t len, size_t *pos, uint64_t *ou
 static int get_int(const unsigned char *rec, size_t len, size_t *pos, int64_t base, int *out)
 {
 	uint64_t u;
-	if (get_u(rec, len, pos, &u))
-		return -EINVAL;
+	if (get_u(rec, len, pos, &u) || u > UINT64_C(1) << 34)
+		return -EINVAL; /* past any difference of two ints (and no overflow below) */
 	int64_t v = base + unzigzag(u);
 	if (v < INT32_MIN || v > INT32_MAX)
 		return -EINVAL;
@@ -259,32 +270,36 @@ static int get_int(const unsigned char *rec, size_t len, size_t *pos, int64_t ba
 	return 0;
 }
 
-/* A string of a def: NULL, the previous def's (prev, may be NULL) or its bytes. */
+/* A string of a def (put_str): NULL, the previous def's (prev, may be NULL), or a part
+ * of it and bytes of its own. */
 static int get_str(const unsigned char *rec, size_t len, size_t *pos, const char *prev,
 		   bool have_prev, char **out)
 {
-	uint64_t u;
+	uint64_t u, k = 0;
 	*out = NULL;
 	if (get_u(rec, len, pos, &u))
 		return -EINVAL;
 	if (u == 0)
 		return 0;
-	const char *s = prev;
-	size_t n = prev ? strlen(prev) : 0;
+	if (u == 1 && (!have_prev || !prev))
+		return -EINVAL;
+	size_t plen = have_prev && prev ? strlen(prev) : 0;
 	if (u == 1) {
-		if (!have_prev || !prev)
-			return -EINVAL;
-	} else {
-		if (u - 2 > len - *pos)
-			return -EINVAL;
-		s = (const char *)rec + *pos;
-		n = (size_t)(u - 2);
-		*pos += n;
+		k = plen;
+		u = 2;
+	} else if (have_prev && prev && (get_u(rec, len, pos, &k) || k > plen)) {
+		return -EINVAL;
 	}
-	if (!(*out = malloc(n + 1)))
+	if (u - 2 > len - *pos)
+		return -EINVAL;
+	size_t n = (size_t)(u - 2);
+	if (!(*out = malloc((size_t)k + n + 1)))
 		return -ENOMEM;
-	memcpy(*out, s, n);
-	(*out)[n] = '\0';
+	if (k)
+		memcpy(*out, prev, (size_t)k);
+	memcpy(*out + k, rec + *pos, n);
+	(*out)[k + n] = '\0';
+	*pos += n;
 	return 0;
 }
 
@@ -374,17 +389,21 @@ static int apply_defs(struct recblock *b, size_t *pos)
 			return -EINVAL;
 		t.kind = (int)(u & 3);
 		t.kthread = u & 4;
+		int d;
 		if (get_int(r, len, pos, prev ? prev->pid : 0, &t.pid) ||
-		    get_int(r, len, pos, t.pid, &t.tid) || get_int(r, len, pos, 0, &t.ppid) ||
+		    get_int(r, len, pos, t.pid, &t.tid) || get_int(r, len, pos, 0, &d) ||
 		    get_int(r, len, pos, 0, &t.cpu))
 			return -EINVAL;
-		int64_t ppid = (int64_t)t.pid - t.ppid;
+		int64_t ppid = prev ? (int64_t)prev->ppid + d : (int64_t)t.pid - d;
 		if (ppid < INT32_MIN || ppid > INT32_MAX)
 			return -EINVAL;
 		t.ppid = (int)ppid;
-		if (get_u(r, len, pos, &u) || u > UINT32_MAX)
+		if (get_u(r, len, pos, &u) || u > UINT64_C(1) << 34)
 			return -EINVAL;
-		t.uid = (uint32_t)u;
+		int64_t uid = (prev ? (int64_t)prev->uid : 0) + unzigzag(u);
+		if (uid < 0 || uid > UINT32_MAX)
+			return -EINVAL;
+		t.uid = (uint32_t)uid;
 		if (get_u(r, len, pos, &u) || u > UINT32_MAX)
 			return -EINVAL;
 		t.nthreads = (unsigned)u;

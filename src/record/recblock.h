@@ -7,10 +7,13 @@
  *   gone:  count, then the ids (ascending, each as the difference from the previous) of
  *          the tasks alive at the block's previous tick that are not at this one
  *   defs:  count, then each new task (ascending ids): id difference, kind + 4 kthread,
- *          pid (zigzag from the previous def's), tid - pid, pid - ppid, cpu (zigzag),
- *          uid, threads, memory at rest (KiB), state letter (a byte, 0 unknown), then
- *          user, command, cgroup and arguments, each 0 (NULL), 1 (the previous def's)
- *          or its length + 2 and its bytes
+ *          pid (zigzag from the previous def's), tid - pid, ppid (zigzag from the
+ *          previous def's; the first: pid - ppid), cpu (zigzag), uid (zigzag from the
+ *          previous def's), threads, memory at rest (KiB), state letter (a byte, 0
+ *          unknown), then user, command, cgroup and arguments, each 0 (NULL), 1 (the
+ *          previous def's) or the length of what it does not share with the previous
+ *          def's + 2, the length it shares (when there is a previous def's) and the
+ *          rest's bytes
  *   rows:  the rest: the tick's stored rows (src/recpack.h) naming the tasks by id
  *
  * Nothing read is trusted: a damaged chunk is -EINVAL, never a wild read. Shared by the

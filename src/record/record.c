@@ -318,32 +318,58 @@ static int pack_rows(struct recorder *r, const struct model *m)
 {
 	qsort(r->pend, r->npend, sizeof(*r->pend), by_task);
 	r->pack.len = 0;
-	int64_t prev = 0;
-	for (size_t k = 0; k < r->npend; k++) {
+	size_t n = r->npend;
+	struct recpack_row *pr = calloc(n + 1, sizeof(*pr));
+	const struct val **pv = calloc(n + 1, sizeof(*pv));
+	const struct val_delta **pg = calloc(n + 1, sizeof(*pg));
+	size_t *coff = calloc(n + 1, sizeof(*coff));
+	struct recpack_buf cells = {0}; /* the rows' own cells, one after the other */
+	int rc = pr && pv && pg && coff ? 0 : -ENOMEM;
+	for (size_t k = 0; k < n && !rc; k++) {
 		const struct mrow *row = r->pend[k].row;
-		struct recpack_row pr = {.task = r->pend[k].task,
-					 .exited = row->exited,
-					 .cpu_pct = row->cpu_pct,
-					 .mem = r->pend[k].mem,
-					 .rss_kb = row->rss_kb,
-					 .state = row->state};
+		pr[k] = (struct recpack_row){.task = r->pend[k].task,
+					     .exited = row->exited,
+					     .cpu_pct = row->cpu_pct,
+					     .mem = r->pend[k].mem,
+					     .rss_kb = row->rss_kb,
+					     .state = row->state};
+		pv[k] = row->v;
+		pg[k] = row->g;
 		bool usual = row->kind != ROW_CPU;
 		for (unsigned i = 0; i < m->nevents && usual; i++)
 			usual = same_cell(&row->v[i], &r->usual[i]);
-		if (!usual) {
-			int rc = cells_text(r, row->v, m->nevents);
-			if (rc)
-				return rc;
-			pr.cells = r->cells;
-			pr.ncells = strlen(r->cells);
+		if (usual)
+			continue;
+		if ((rc = cells_text(r, row->v, m->nevents)))
+			break;
+		size_t len = strlen(r->cells);
+		if (cells.len + len > cells.cap) {
+			size_t cap = 2 * (cells.len + len) + 256;
+			unsigned char *c = realloc(cells.b, cap);
+			if (!c) {
+				rc = -ENOMEM;
+				break;
+			}
+			cells.b = c;
+			cells.cap = cap;
 		}
-		int rc = recpack_put_fmt(&r->pack, RECFMT_VERSION, prev, &pr, row->v, m->nevents,
-					 row->g, m->ngroups);
-		if (rc)
-			return rc;
-		prev = pr.task;
+		memcpy(cells.b + cells.len, r->cells, len);
+		coff[k] = cells.len;
+		pr[k].ncells = len;
+		pr[k].cells = ""; /* pointed into cells below, once it stops moving */
+		cells.len += len;
 	}
-	return 0;
+	for (size_t k = 0; k < n && !rc; k++)
+		if (pr[k].cells)
+			pr[k].cells = (const char *)cells.b + coff[k];
+	if (!rc)
+		rc = recpack_put_tick(&r->pack, pr, pv, pg, n, m->nevents, m->ngroups);
+	free(pr);
+	free(pv);
+	free(pg);
+	free(coff);
+	recpack_free(&cells);
+	return rc;
 }
 
 static int by_id(const void *x, const void *y)

@@ -64,4 +64,26 @@ int recpack_next_fmt(unsigned fmt, const unsigned char *rec, size_t len, size_t 
 		     struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
 		     unsigned ngr);
 
+/* Format 3: a tick's rows by column, so that deflate meets like bytes together: their
+ * count, then each row's task (as above), each flags, CPU%, cells, memory, value map and
+ * doubles' map in turn; each event's values, row after row; the groups' maps; each
+ * group's enabled times (the first a row has from its first value, as format 3 above;
+ * the others from that first group's), then its running times. */
+int recpack_put_tick(struct recpack_buf *out, const struct recpack_row *rows,
+		     const struct val *const *v, const struct val_delta *const *g, size_t n,
+		     unsigned nev, unsigned ngr);
+/* A tick's rows read whole: rows[r], its values v[r * (nev + 1) + i].v and groups'
+ * times g[r * (ngr + 1) + k]; cells point into rec. Zeroed, t is empty; it is reused. */
+struct recpack_tick {
+	size_t n, rcap, vcap, gcap, bcap; /* rows, and the room of each array */
+	struct recpack_row *rows;
+	struct val *v;
+	struct val_delta *g;
+	unsigned char *bits;
+};
+/* Returns 0 (t->n rows), -ENOMEM or -EINVAL (damaged: t->n is 0). */
+int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigned ngr,
+		     struct recpack_tick *t);
+void recpack_tick_free(struct recpack_tick *t);
+
 #endif

@@ -53,7 +53,8 @@ struct rcur {
 	bool eof;
 	int fmt; /* 2: tasks table; 3: blocks (src/recblock.h), read from a block's key */
 	struct recblock blk;
-	int64_t first, last; /* format 3: the ticks asked for (the block before is read) */
+	struct recpack_tick tick; /* format 3: the tick's rows, read whole */
+	int64_t first, last;	  /* format 3: the ticks asked for (the block before is read) */
 	double wlo, whi;
 	/* The tick. */
 	int64_t seq, evset;
@@ -233,6 +234,7 @@ static int rt_close(sqlite3_vtab_cursor *cur)
 	sqlite3_finalize(c->span);
 	sqlite3_finalize(c->evnames);
 	recblock_free(&c->blk);
+	recpack_tick_free(&c->tick);
 	free_names(c);
 	free_task(c);
 	free(c->rec);
@@ -341,6 +343,14 @@ static int next_tick(struct rcur *c)
 		c->reclen = n;
 		c->pos = 0;
 		c->prev = 0;
+		if (c->fmt >= 3) {
+			/* by column: read whole, then row after row (c->pos) */
+			rc = recpack_get_tick(c->rec, n, c->nevents, c->ngroups, &c->tick);
+			if (rc == -ENOMEM)
+				return SQLITE_NOMEM;
+			if (rc)
+				return cur_error(c, "a tick's rows cannot be read");
+		}
 		return SQLITE_OK;
 	}
 }
@@ -349,8 +359,19 @@ static int next_tick(struct rcur *c)
 static int next_row(struct rcur *c)
 {
 	for (;;) {
-		int rc = recpack_next_fmt((unsigned)c->fmt, c->rec, c->reclen, &c->pos, c->prev,
-					  &c->pr, c->v, c->nevents, c->g, c->ngroups);
+		int rc;
+		if (c->fmt >= 3) {
+			rc = c->reclen && c->pos < c->tick.n;
+			if (rc) {
+				size_t r = c->pos++;
+				c->pr = c->tick.rows[r];
+				for (unsigned i = 0; i < c->nevents; i++)
+					c->v[i].v = c->tick.v[r * (c->nevents + 1) + i].v;
+			}
+		} else {
+			rc = recpack_next_fmt((unsigned)c->fmt, c->rec, c->reclen, &c->pos, c->prev,
+					      &c->pr, c->v, c->nevents, c->g, c->ngroups);
+		}
 		if (rc < 0)
 			return cur_error(c, "a tick's rows cannot be read");
 		if (rc == 0) {

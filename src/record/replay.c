@@ -62,6 +62,7 @@ void replay_close(struct replay *p)
 	sqlite3_finalize(p->tasks);
 	sqlite3_finalize(p->chunks);
 	recblock_free(&p->blk);
+	recpack_tick_free(&p->ptick);
 	sqlite3_finalize(p->next);
 	sqlite3_finalize(p->prev);
 	sqlite3_finalize(p->find);

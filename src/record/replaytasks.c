@@ -298,10 +298,31 @@ static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen,
 	size_t pos = 0;
 	int64_t prev = 0;
 	struct recpack_row pr;
+	/* Format 3's rows are by column: read whole first. */
+	if (p->fmt >= 3) {
+		int rc = recpack_get_tick(rec, reclen, m->nevents, m->ngroups, &p->ptick);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc)
+			return replay_damaged(p, err, len, "a tick's rows cannot be read");
+	}
 	for (;;) {
 		/* Decoded aside: the task's row is found by the id the record names. */
-		int rc = recpack_next_fmt((unsigned)p->fmt, rec, reclen, &pos, prev, &pr, p->sv,
-					  m->nevents, p->sg, m->ngroups);
+		int rc;
+		if (p->fmt >= 3) {
+			rc = pos < p->ptick.n;
+			if (rc) {
+				pr = p->ptick.rows[pos];
+				memcpy(p->sv, &p->ptick.v[pos * (m->nevents + 1)],
+				       m->nevents * sizeof(*p->sv));
+				memcpy(p->sg, &p->ptick.g[pos * (m->ngroups + 1)],
+				       m->ngroups * sizeof(*p->sg));
+				pos++;
+			}
+		} else {
+			rc = recpack_next_fmt((unsigned)p->fmt, rec, reclen, &pos, prev, &pr, p->sv,
+					      m->nevents, p->sg, m->ngroups);
+		}
 		if (rc == 0)
 			return 0;
 		if (rc < 0)

@@ -24,7 +24,8 @@ struct replay {
 	char lost[320]; /* what the replay could not read of the file, or "" */
 	int fmt;	/* the file's format: 2 (a tasks table) or 3 (blocks, src/recblock.h) */
 	sqlite3_stmt *tick, *tasks, *chunks, *next, *prev, *find, *last;
-	struct recblock blk; /* format 3: the block read up to the loaded tick */
+	struct recblock blk;	   /* format 3: the block read up to the loaded tick */
+	struct recpack_tick ptick; /* and its rows, read whole */
 	/* The header and event set of the loaded tick, cached by id. */
 	int64_t header_id, evset_id;
 	char *host, *kernel, *pmus, *notice, *backend;
