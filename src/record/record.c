@@ -1,8 +1,9 @@
 /* The recorder: a tick's model into SQLite, in one transaction. Rows are interned as
- * tasks (their identity and lifetime); a tick stores only its rows that did something,
- * packed into one record (src/recpack.h): an idle row (every value zero, cells as the
- * tick's usual ones) is a task alive at that tick without a stored row, and the replay
- * builds it back. Schema: docs/RECORDING.md. */
+ * tasks (their identity), defined in the chunk of the tick they start and gone in the
+ * one they end (src/recblock.h); a tick stores only its rows that did something, packed
+ * by column (src/recpack.h): an idle row (every value zero, cells as the tick's usual
+ * ones) is a task alive at that tick without a stored row, and the replay builds it
+ * back. A block of ticks is one deflate stream. Schema: docs/RECORDING.md. */
 #include "record.h"
 
 #include <errno.h>
@@ -178,13 +179,14 @@ static int add_gone(struct recorder *r, int64_t id)
 	return 0;
 }
 
-/* What tasks.rss holds for a row: its memory when its state is known. */
+/* A task's memory at rest (what its def holds) for a row: its memory when its state is
+ * known. */
 static uint64_t rest_rss(const struct mrow *row)
 {
 	return row->state ? row->rss_kb : 0;
 }
 
-/* The task of a row: found among the live ones, or a new tasks row. An idle row whose
+/* The task of a row: found among the live ones, or a new one. An idle row whose
  * memory or state differs from its task's at rest (it ran since, and stopped) starts a
  * new task from this tick, with these at rest: a replay's idle rows read them there. */
 static int task_of(struct recorder *r, const struct mrow *row, bool idle, struct live **out)

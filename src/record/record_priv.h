@@ -12,13 +12,13 @@
 #include "record.h"
 #include "recpack.h"
 
-/* A task alive at the last tick: its identity key and row id in tasks. */
+/* A task alive at the last tick: its identity key and id (src/recblock.h). */
 struct live {
 	char *key;
 	uint64_t hash;
 	int64_t id;
 	uint64_t seen; /* seq of the last tick that had its row */
-	uint64_t rss;  /* the task's resident memory and state at rest (tasks.rss, .state): */
+	uint64_t rss;  /* the task's resident memory and state at rest (in its def): */
 	char state;    /* what its idle rows read */
 	bool defd;     /* defined in the block's chunks (alive at its ticks since) */
 };
