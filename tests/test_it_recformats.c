@@ -156,11 +156,31 @@ static void test_blocks(void **state)
 	if (!p)
 		fail_msg("%s", e);
 	double d[7];
+	/* This test's own process, as /proc says: its parent, uid and command read back
+	 * (defined among others, from the def before it). */
+	char comm[64] = "";
+	FILE *cf = fopen("/proc/self/comm", "r");
+	assert_non_null(cf);
+	assert_non_null(fgets(comm, sizeof(comm), cf));
+	fclose(cf);
+	comm[strcspn(comm, "\n")] = '\0';
 	for (unsigned s = 1; s <= 6; s++) {
 		if (replay_load(p, s, e, sizeof(e)))
 			fail_msg("tick %u: %s", s, e);
-		d[s] = digest(replay_model(p));
-		assert_true(replay_model(p)->nrows > 0);
+		const struct model *m = replay_model(p);
+		d[s] = digest(m);
+		assert_true(m->nrows > 0);
+		unsigned self = 0;
+		for (unsigned k = 0; k < m->nrows; k++) {
+			const struct mrow *r = &m->rows[k];
+			if (r->kind != ROW_PROC || r->pid != getpid())
+				continue;
+			self++;
+			assert_int_equal(r->ppid, getppid());
+			assert_int_equal(r->uid, getuid());
+			assert_string_equal(r->comm, comm);
+		}
+		assert_int_equal(self, 1);
 	}
 	static const unsigned order[] = {5, 2, 6, 1, 3, 3, 4, 2, 6, 5, 1};
 	for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
