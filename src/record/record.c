@@ -158,6 +158,7 @@ static int live_grow(struct recorder *r)
 	int *idx = malloc(2 * (size_t)cap * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
+	memset(idx, 0xff, 2 * (size_t)cap * sizeof(*idx)); /* every slot -1, empty */
 	free(r->index);
 	r->index = idx;
 	r->icap = 2 * cap;
@@ -345,7 +346,7 @@ static int pack_rows(struct recorder *r, const struct model *m)
 		if ((rc = cells_text(r, row->v, m->nevents)))
 			break;
 		size_t len = strlen(r->cells);
-		if (cells.len + len > cells.cap) {
+		if (cells.len + len + 1 > cells.cap) {
 			size_t cap = 2 * (cells.len + len) + 256;
 			unsigned char *c = realloc(cells.b, cap);
 			if (!c) {
