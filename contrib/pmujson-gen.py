@@ -50,6 +50,15 @@ NEEDS = {
             'ex_no_retire.load_not_complete', 'ex_no_retire.not_complete', 'ex_ret_ucode_ops'
         ],
     }),
+    # Zen 5: 8 slots a cycle; PipelineL2's restarts are bp_redirects.resync
+    'amdzen5': ('AuthenticAMD-26-[[:xdigit:]]+', {
+        'cpu': [
+            'ls_not_halted_cyc', 'de_no_dispatch_per_slot.no_ops_from_frontend',
+            'de_no_dispatch_per_slot.backend_stalls', 'de_no_dispatch_per_slot.smt_contention',
+            'de_src_op_disp.all', 'ex_ret_ops', 'ex_ret_brn_misp', 'bp_redirects.resync',
+            'ex_no_retire.load_not_complete', 'ex_no_retire.not_complete', 'ex_ret_ucode_ops'
+        ],
+    }),
 }
 
 FIXED = {
