@@ -24,6 +24,8 @@ import sys
 # perf's mapfile.csv line for each model, and the events the built-in metrics name there,
 # by PMU ("cpu" for a CPU with one core PMU).
 NEEDS = {
+    # TOPDOWN_BAD_SPECULATION.ALL: no built-in metric names it (level 1's bad speculation
+    # is what the other three leave, as adl-metrics.json), kept for -e and perf's files
     'alderlake': ('GenuineIntel-6-(97|9A|B7|BA|BF)', {
         'cpu_core': ['INT_MISC.UOP_DROPPING'],
         'cpu_atom': [
