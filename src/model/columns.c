@@ -19,6 +19,23 @@ static struct val value_none(const struct column *c, const struct model *m, cons
 static struct val value_cpu_pct(const struct column *c, const struct model *m,
 				const struct mrow *r);
 static struct val value_count(const struct column *c, const struct model *m, const struct mrow *r);
+/* Read from /proc as the process last ran: a replay's recording has neither (n/a). */
+static struct val value_nice(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)c, (void)m;
+	if (r->kind != ROW_PROC || !r->have_sched)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	return (struct val){.v = r->nice, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+static struct val value_time(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)c, (void)m;
+	if (r->kind != ROW_PROC || !r->have_sched)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	return (struct val){.v = (double)r->cpu_ns / 1e9, .state = VAL_EXACT, .run_pm = 1000};
+}
+
 static struct val value_rate(const struct column *c, const struct model *m, const struct mrow *r);
 static struct val value_ratio(const struct column *c, const struct model *m, const struct mrow *r);
 static struct val value_ghz(const struct column *c, const struct model *m, const struct mrow *r);
@@ -31,6 +48,8 @@ static void text_threads(const struct mrow *r, char *buf, size_t len);
 static void text_command(const struct mrow *r, char *buf, size_t len);
 static void text_cgroup(const struct mrow *r, char *buf, size_t len);
 static void text_state(const struct mrow *r, char *buf, size_t len);
+static struct val value_nice(const struct column *c, const struct model *m, const struct mrow *r);
+static struct val value_time(const struct column *c, const struct model *m, const struct mrow *r);
 
 /* The parts of a descriptor, by what the column is: its kind with its getter and
  * inputs, its format with its formatter. In a built-in pane's table the inputs are roles;
@@ -111,6 +130,34 @@ static const struct column col_res = {
 	F_MEM,
 	.help = "resident memory when it last ran (hidden until chosen)"};
 
+static const struct column col_nice = {
+	.name = "NI",
+	.title = " NI",
+	.width = 3,
+	.hidden = true,
+	.kind = COL_NICE,
+	.a = -1,
+	.b = -1,
+	.value = value_nice,
+	.fmt = FMT_COUNT,
+	.format = column_fmt_int,
+	.help = "nice value, -20 to 19, as it last ran (F7 and F8 change it; hidden until "
+		"chosen)"};
+static const struct column col_time = {
+	.name = "TIME+",
+	.title = "    TIME+",
+	.width = 9,
+	.desc_first = true,
+	.hidden = true,
+	.kind = COL_TIME,
+	.a = -1,
+	.b = -1,
+	.value = value_time,
+	.fmt = FMT_CPUTIME,
+	.format = column_fmt_cputime,
+	.help = "CPU time the process used since it started, user and system, as top's TIME+ "
+		"(minutes:seconds.hundredths; hidden until chosen)"};
+
 static const struct column col_cpu = NUM("CPU%", " CPU%", 6, CPU_PCT(ROLE_TASK_CLOCK), F_PCT,
 					 "CPU time (task-clock) per wall-clock time, %");
 
@@ -187,6 +234,8 @@ void columns_pane_end(struct pane *p)
 {
 	pane_add(p, &col_res);
 	pane_add(p, &col_state);
+	pane_add(p, &col_nice);
+	pane_add(p, &col_time);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -241,6 +290,8 @@ static void builtin_pane(const struct model *m, const struct pane_def *d, struct
 	}
 	pane_add(p, &col_res);
 	pane_add(p, &col_state);
+	pane_add(p, &col_nice);
+	pane_add(p, &col_time);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -322,6 +373,8 @@ static void events_pane(const struct model *m, struct pane *p)
 	}
 	pane_add(p, &col_res);
 	pane_add(p, &col_state);
+	pane_add(p, &col_nice);
+	pane_add(p, &col_time);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -655,6 +708,29 @@ size_t column_fmt_mem(const struct column *c, struct val v, char *buf, size_t le
 {
 	(void)c;
 	return numfmt_mem(v.v, buf, len);
+}
+
+size_t column_fmt_int(const struct column *c, struct val v, char *buf, size_t len)
+{
+	(void)c;
+	int n = snprintf(buf, len, "%.0f", v.v);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len ? len - 1 : 0;
+}
+
+/* top's TIME+: 1:23.45 (minutes), 12h03:45 past an hour, 123h past 100 hours. */
+size_t column_fmt_cputime(const struct column *c, struct val v, char *buf, size_t len)
+{
+	(void)c;
+	unsigned long long cs = v.v > 0 && isfinite(v.v) ? (unsigned long long)(v.v * 100) : 0;
+	unsigned long long s = cs / 100, min = s / 60, h = min / 60;
+	int n;
+	if (h >= 100)
+		n = snprintf(buf, len, "%lluh", h);
+	else if (h)
+		n = snprintf(buf, len, "%lluh%02llu:%02llu", h, min % 60, s % 60);
+	else
+		n = snprintf(buf, len, "%llu:%02llu.%02llu", min, s % 60, cs % 100);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len ? len - 1 : 0;
 }
 
 size_t column_format_val(const struct column *c, struct val v, char *buf, size_t len)

@@ -616,6 +616,9 @@ static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const
 		pr->state = pe->state;
 		pr->rss_kb = pe->rss_kb;
 		pr->start_ticks = pe->start_ticks;
+		pr->have_sched = pe->have_sched;
+		pr->nice = pe->nice;
+		pr->cpu_ns = pe->cpu_ns;
 		pr->cmdline = e->cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
 	fill(e, acc, pw, &any_unseen);
