@@ -1,4 +1,5 @@
-/* The column table, the built-in panes, and the getters and formatters behind them. */
+/* The column table, the built-in panes, and the getters behind them (the formatters are
+ * in colfmt.c). */
 #include "columns.h"
 
 #include <errno.h>
@@ -19,23 +20,6 @@ static struct val value_none(const struct column *c, const struct model *m, cons
 static struct val value_cpu_pct(const struct column *c, const struct model *m,
 				const struct mrow *r);
 static struct val value_count(const struct column *c, const struct model *m, const struct mrow *r);
-/* Read from /proc as the process last ran: a replay's recording has neither (n/a). */
-static struct val value_nice(const struct column *c, const struct model *m, const struct mrow *r)
-{
-	(void)c, (void)m;
-	if (r->kind != ROW_PROC || !r->have_sched)
-		return val_missing(VAL_NA, WHY_UNSUPPORTED);
-	return (struct val){.v = r->nice, .state = VAL_EXACT, .run_pm = 1000};
-}
-
-static struct val value_time(const struct column *c, const struct model *m, const struct mrow *r)
-{
-	(void)c, (void)m;
-	if (r->kind != ROW_PROC || !r->have_sched)
-		return val_missing(VAL_NA, WHY_UNSUPPORTED);
-	return (struct val){.v = (double)r->cpu_ns / 1e9, .state = VAL_EXACT, .run_pm = 1000};
-}
-
 static struct val value_rate(const struct column *c, const struct model *m, const struct mrow *r);
 static struct val value_ratio(const struct column *c, const struct model *m, const struct mrow *r);
 static struct val value_ghz(const struct column *c, const struct model *m, const struct mrow *r);
@@ -548,6 +532,23 @@ static struct val value_res(const struct column *c, const struct model *m, const
 	return (struct val){.v = (double)r->rss_kb * 1024, .state = VAL_EXACT, .run_pm = 1000};
 }
 
+/* Read from /proc as the process last ran: a replay's recording has neither (n/a). */
+static struct val value_nice(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)c, (void)m;
+	if (r->kind != ROW_PROC || !r->have_sched)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	return (struct val){.v = r->nice, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+static struct val value_time(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)c, (void)m;
+	if (r->kind != ROW_PROC || !r->have_sched)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	return (struct val){.v = (double)r->cpu_ns / 1e9, .state = VAL_EXACT, .run_pm = 1000};
+}
+
 static struct val value_rate(const struct column *c, const struct model *m, const struct mrow *r)
 {
 	struct val sec = {.v = m->elapsed, .state = VAL_EXACT, .run_pm = 1000};
@@ -649,116 +650,6 @@ static void text_cgroup(const struct mrow *r, char *buf, size_t len)
 {
 	char name[256];
 	numfmt_str(r->cgroup ? cgroup_name(r->cgroup, name, sizeof(name)) : "", buf, len);
-}
-
-void column_format(const struct column *c, const struct model *m, const struct mrow *r, char *buf,
-		   size_t len)
-{
-	if (!column_is_numeric(c)) {
-		c->text(r, buf, len);
-		return;
-	}
-	column_format_val(c, column_value(c, m, r), buf, len);
-}
-
-/* Fit the column and leave a space before it (8 for a table without widths). */
-static int sig_width(const struct column *c)
-{
-	return c->width > 1 ? c->width - 1 : 8;
-}
-
-size_t column_fmt_count(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_count(v.v, buf, len);
-}
-
-size_t column_fmt_time(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_time(v.v, buf, len);
-}
-
-size_t column_fmt_pct(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_fixed(v.v, v.v < 999.95 ? 1 : 0, buf, len);
-}
-
-size_t column_fmt_ratio_pct(const struct column *c, struct val v, char *buf, size_t len)
-{
-	/* 0.04% is not 0.0%: small shares keep their significant digits. */
-	if (v.v != 0 && fabs(v.v) < 0.05)
-		return numfmt_sig(v.v, sig_width(c), buf, len);
-	return column_fmt_pct(c, v, buf, len);
-}
-
-size_t column_fmt_ratio(const struct column *c, struct val v, char *buf, size_t len)
-{
-	return numfmt_sig(v.v, sig_width(c), buf, len);
-}
-
-size_t column_fmt_ghz(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_fixed(v.v, 2, buf, len);
-}
-
-size_t column_fmt_mem(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_mem(v.v, buf, len);
-}
-
-size_t column_fmt_int(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	int n = snprintf(buf, len, "%.0f", v.v);
-	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len ? len - 1 : 0;
-}
-
-/* top's TIME+: 1:23.45 (minutes), 12h03:45 past an hour, 123h past 100 hours. */
-size_t column_fmt_cputime(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	unsigned long long cs = v.v > 0 && isfinite(v.v) ? (unsigned long long)(v.v * 100) : 0;
-	unsigned long long s = cs / 100, min = s / 60, h = min / 60;
-	int n;
-	if (h >= 100)
-		n = snprintf(buf, len, "%lluh", h);
-	else if (h)
-		n = snprintf(buf, len, "%lluh%02llu:%02llu", h, min % 60, s % 60);
-	else
-		n = snprintf(buf, len, "%llu:%02llu.%02llu", min, s % 60, cs % 100);
-	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len ? len - 1 : 0;
-}
-
-size_t column_format_val(const struct column *c, struct val v, char *buf, size_t len)
-{
-	const char *mark = val_mark(v);
-	if (mark)
-		return numfmt_str(mark, buf, len);
-	return c->format(c, v, buf, len);
-}
-
-void column_format_raw(const struct column *c, const struct model *m, const struct mrow *r,
-		       char *buf, size_t len)
-{
-	if (!column_is_numeric(c)) {
-		c->text(r, buf, len);
-		return;
-	}
-	struct val v = column_value(c, m, r);
-	if (!val_has_number(v)) {
-		if (len)
-			buf[0] = '\0';
-		return;
-	}
-	snprintf(buf, len,
-		 c->fmt == FMT_COUNT || c->fmt == FMT_MEM ? "%.0f"
-		 : c->fmt == FMT_PCT			  ? "%.2f"
-							  : "%.4f",
-		 isfinite(v.v) ? v.v : 0.0);
 }
 
 int pane_find_column(const struct pane *p, const char *name)
