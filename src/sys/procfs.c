@@ -322,7 +322,7 @@ int procfs_proc_now(const char *root, pid_t pid, struct procfs_now *o, char *com
 
 int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm)
 {
-	struct procfs_now o;
+	struct procfs_now o = {0};
 	int err = procfs_proc_now(root, pid, &o, comm);
 	if (err)
 		return err;

@@ -110,7 +110,7 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			snprintf(e->comm, sizeof(e->comm), "%s", t.comm);
 		}
 	} else if (ran) {
-		struct procfs_now now;
+		struct procfs_now now = {0};
 		if (procfs_proc_now(root, pid, &now, e->comm) == 0) {
 			e->state = now.state;
 			e->rss_kb = now.rss_kb;

@@ -290,7 +290,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 		return build_asleep(e, p, i);
 	/* It ran: its state and resident memory now (one read; a process that did not run
 	 * keeps what it had, so the cost scales with what runs). */
-	struct procfs_now now;
+	struct procfs_now now = {0};
 	if (!p->exited && procfs_proc_now(e->o.root, p->pid, &now, NULL) == 0) {
 		p->state = now.state;
 		p->rss_kb = now.rss_kb;
