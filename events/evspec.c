@@ -6,18 +6,15 @@
 
 #include "evnames.h"
 #include "evpfm.h"
-#include "evmount.h"
 #include "evsyntax.h"
+#include "evtrace.h"
 #include "pmu.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Privilege levels as perf sets them: naming any of u/k/h excludes the others. An event
  * that already chose levels keeps them and gains the new ones ({cycles:k}:u counts both). */
@@ -106,6 +103,42 @@ static bool evspec_raw_like(const char *s, size_t n, size_t *bad)
 	return true;
 }
 
+/* Why perf's JSON event name[0..len) of PMU pmu does not encode here, into err->reason:
+ * the first field of its terms the PMU's format/ lacks. */
+static void evspec_json_why(const struct pmu_set *pmus, unsigned pmu, const char *name, size_t len,
+			    struct evspec_err *err)
+{
+	char alias[EV_NAME_MAX], field[32] = "?";
+	const char *terms, *t;
+	struct pmu_info pi;
+	uint64_t cfg[3];
+
+	if (!err || len >= sizeof(alias) || pmu_set_info(pmus, pmu, &pi) < 0)
+		return;
+	memcpy(alias, name, len);
+	alias[len] = '\0';
+	if (!(terms = pmu_set_alias(pmus, pmu, alias)))
+		return;
+	for (t = terms; *t; t += *t == ',') {
+		size_t n = strcspn(t, ","), f = strcspn(t, "=,");
+		char one[64];
+
+		if (n < sizeof(one)) {
+			memcpy(one, t, n);
+			one[n] = '\0';
+			if (pmu_set_encode_terms(pmus, pmu, one, cfg) == -ENOENT) {
+				snprintf(field, sizeof(field), "%.*s", (int)(f < 31 ? f : 31), t);
+				break;
+			}
+		}
+		t += n;
+	}
+	snprintf(err->reason, sizeof(err->reason),
+		 "%s/%s/: perf's encoding %s needs the format field '%s', which %s's sysfs "
+		 "format/ does not have",
+		 pi.name, alias, terms, field, pi.name);
+}
+
 /* A bare name among the sysfs aliases of the core PMU(s), as perf resolves
  * "inst_retired" to armv8_pmuv3/inst_retired/. Hybrid machines: the first core PMU
  * (lowest type) that has it. */
@@ -191,6 +224,13 @@ static int evspec_pmu(char *s, const struct pmu_set *pmus, struct evdesc *d, str
 	*sl2 = '\0';
 	ret = pmu_set_encode_terms_pos(pmus, (unsigned)idx, sl1 + 1, cfg, &epos);
 	*sl2 = '/';
+	if (ret == -EOPNOTSUPP) {
+		const char *t = sl1 + 1 + epos;
+
+		ret = evsyntax_fail(err, -EINVAL, (size_t)(t - s), s, (size_t)(sl2 + 1 - s));
+		evspec_json_why(pmus, (unsigned)idx, t, strcspn(t, ",/"), err);
+		return ret;
+	}
 	if (ret < 0)
 		return evspec_pmu_term_fail(s, sl1 + 1 + epos, (size_t)(sl2 + 1 - s), ret, err);
 	d->attr.type = (uint32_t)pi.type;
@@ -225,103 +265,20 @@ static int evspec_bare_name(const char *name, size_t n, const struct pmu_set *pm
 	return evspec_core_alias(pmus, name, d);
 }
 
-/* The id of tracepoint sys:name, from tracefs (mountinfo says where; or debugfs's
- * tracing/). 0, -ENOENT (no such tracepoint), -ENODEV (no tracefs mounted). */
-static int evspec_tracepoint_id(const char *sys, size_t ns, const char *name, size_t nn,
-				uint64_t *id)
-{
-	char dir[512], path[1024], buf[32];
-	if (evmount_find("", "tracefs", dir, sizeof(dir)) != 0) {
-		if (evmount_find("", "debugfs", dir, sizeof(dir) - 8) != 0)
-			return -ENODEV;
-		strcat(dir, "/tracing");
-	}
-	snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", dir, (int)ns, sys, (int)nn, name);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT || errno == ENOTDIR ? -ENOENT : -errno;
-	bool ok = fgets(buf, sizeof(buf), f) != NULL;
-	fclose(f);
-	char *end;
-	*id = ok ? strtoull(buf, &end, 10) : 0;
-	return ok && end != buf ? 0 : -ENOENT;
-}
-
-/* Whether tracefs has subsystem sys (a directory under events/). */
-static bool evspec_tracepoint_sys(const char *sys, size_t ns)
-{
-	char dir[512], path[1024];
-	if (evmount_find("", "tracefs", dir, sizeof(dir)) != 0)
-		return false;
-	snprintf(path, sizeof(path), "%s/events/%.*s", dir, (int)ns, sys);
-	return access(path, F_OK) == 0;
-}
-
-static bool tracefs_mounted(void)
-{
-	char dir[512];
-	return evmount_find("", "tracefs", dir, sizeof(dir)) == 0;
-}
-
-/* No upper-case letter in s[0..n). */
-static bool lower_word(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (isupper((unsigned char)s[i]))
-			return false;
-	return true;
-}
-
-static bool tp_word(const char *s, size_t n)
-{
-	if (n == 0)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
-			return false;
-	return true;
-}
-
 /* "subsys:name[:mods]" as perf stat takes a tracepoint: 1 and d filled when it is one,
  * 0 when the text has not its shape or tracefs has no such tracepoint, < 0 on errors
  * worth saying (no tracefs mounted for a name of that shape). */
 static int evspec_tracepoint(const char *s, struct evdesc *d, struct evspec_err *err)
 {
-	const char *c1 = strchr(s, ':');
-	if (!c1)
-		return 0;
-	const char *name = c1 + 1, *c2 = strchr(name, ':');
-	size_t nn = c2 ? (size_t)(c2 - name) : strlen(name);
-	if (!tp_word(s, (size_t)(c1 - s)) || !tp_word(name, nn))
-		return 0;
 	uint64_t id = 0;
-	int r = evspec_tracepoint_id(s, (size_t)(c1 - s), name, nn, &id);
-	if (r == -ENOENT && evspec_tracepoint_sys(s, (size_t)(c1 - s))) {
-		/* The subsystem exists (its directory reads as no id): not this event. */
-		if (err)
-			snprintf(err->reason, sizeof(err->reason),
-				 "no tracepoint '%.*s:%.*s': tracefs lists %.*s's under "
-				 "events/%.*s/",
-				 (int)(c1 - s), s, (int)nn, name, (int)(c1 - s), s, (int)(c1 - s),
-				 s);
-		return -ENOENT;
-	}
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0 && strspn(name, "ukhIGHpPSDWe") >= nn)
-		return 0; /* "typo:u": modifiers, not a tracepoint without tracefs */
-	if (r < 0) {
-		if (err)
-			snprintf(err->reason, sizeof(err->reason),
-				 "'%s' looks like a tracepoint, but tracefs is not mounted: mount "
-				 "-t tracefs nodev /sys/kernel/tracing",
-				 s);
-		return -ENOENT;
-	}
+	const char *mods = NULL;
+	int r = evtrace_lookup(s, &id, &mods, err);
+	if (r <= 0)
+		return r;
 	d->attr.type = PERF_TYPE_TRACEPOINT;
 	d->attr.config = id;
 	d->software = true; /* no PMU counter: counts in kernel mode, whatever K says */
-	if (c2 && (r = evspec_mods(c2 + 1, strlen(c2 + 1), (size_t)(c2 + 1 - s), d, err)) < 0)
+	if (mods && (r = evspec_mods(mods, strlen(mods), (size_t)(mods - s), d, err)) < 0)
 		return r;
 	return 1;
 }
@@ -438,155 +395,6 @@ static int evspec_resolve(const char *spec, const struct evsyntax_group *g,
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The tracepoints of subsystem sys (ns long) whose names match pattern (pn long), sorted,
- * each appended to *buf as "sys:name" + mods + ",". Returns how many, or -errno. */
-static int glob_tracepoints(const char *sys, size_t ns, const char *pattern, size_t pn,
-			    const char *mods, size_t nm, char **buf, size_t *len, size_t *cap)
-{
-	char dir[512], path[1024], pat[256];
-	if (evmount_find("", "tracefs", dir, sizeof(dir)) != 0)
-		return -ENODEV;
-	if (pn >= sizeof(pat))
-		return -EINVAL;
-	memcpy(pat, pattern, pn);
-	pat[pn] = '\0';
-	snprintf(path, sizeof(path), "%s/events/%.*s", dir, (int)ns, sys);
-	DIR *d = opendir(path);
-	if (!d)
-		return -ENOENT;
-	char **names = NULL;
-	size_t n = 0, ncap = 0;
-	int ret = 0;
-	for (struct dirent *e; (e = readdir(d)) && ret == 0;) {
-		if (e->d_name[0] == '.' || fnmatch(pat, e->d_name, 0) != 0 || e->d_type == DT_REG)
-			continue;
-		if (n == ncap) {
-			char **nn = realloc(names, (ncap = ncap ? 2 * ncap : 64) * sizeof(*nn));
-			if (!nn)
-				ret = -ENOMEM;
-			else
-				names = nn;
-		}
-		if (ret == 0 && !(names[n++] = strdup(e->d_name)))
-			ret = -ENOMEM;
-	}
-	closedir(d);
-	if (ret == 0 && n)
-		qsort(names, n, sizeof(*names), by_name);
-	for (size_t i = 0; i < n && ret == 0; i++) {
-		size_t need = ns + 1 + strlen(names[i]) + nm + 2;
-		if (*len + need >= *cap) {
-			size_t c = (*cap + need) * 2;
-			char *b = realloc(*buf, c);
-			if (!b) {
-				ret = -ENOMEM;
-				break;
-			}
-			*buf = b;
-			*cap = c;
-		}
-		*len += (size_t)snprintf(*buf + *len, *cap - *len, "%.*s:%s%.*s,", (int)ns, sys,
-					 names[i], (int)nm, mods);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return ret < 0 ? ret : (int)n;
-}
-
-/* perf's tracepoint globs: each event "sys:pattern[:mods]" whose pattern has * ? or [
- * becomes the tracepoints of sys that match, in name order, where it stood (inside its
- * group, if braced). Returns 0 with *out NULL when spec has none, 0 with *out the new
- * spec (free it), or < 0 with err saying why (no match, no tracefs). */
-static int expand_globs(const char *spec, char **out, struct evspec_err *err)
-{
-	struct evsyntax_group *gs = NULL;
-	unsigned n = 0;
-	*out = NULL;
-	if (!strpbrk(spec, "*?[") || evsyntax_split(spec, &gs, &n, NULL) < 0) {
-		free(gs);
-		return 0; /* nothing to expand, or the parse proper says what is wrong */
-	}
-	size_t len = 0, cap = strlen(spec) + 64, from = 0;
-	char *buf = malloc(cap);
-	int ret = buf ? 0 : -ENOMEM;
-	bool any = false;
-	for (unsigned g = 0; g < n && ret == 0; g++) {
-		for (unsigned k = 0; k < gs[g].n && ret == 0; k++) {
-			const char *s = spec + gs[g].ev[k].pos,
-				   *c1 = memchr(s, ':', gs[g].ev[k].len);
-			size_t sl = gs[g].ev[k].len;
-			if (!c1 || !tp_word(s, (size_t)(c1 - s)))
-				continue;
-			const char *pat = c1 + 1, *c2 = memchr(pat, ':', sl - (size_t)(pat - s));
-			size_t pn = c2 ? (size_t)(c2 - pat) : sl - (size_t)(pat - s);
-			if (!memchr(pat, '*', pn) && !memchr(pat, '?', pn) && !memchr(pat, '[', pn))
-				continue;
-			/* Only a subsystem tracefs has: "INST_RETIRED:AN*" is libpfm4's to refuse.
-			 * Without tracefs a lower-case subsystem is one (libpfm4's are upper case),
-			 * and the mount it needs is the answer, not "unknown event". */
-			if (!evspec_tracepoint_sys(s, (size_t)(c1 - s))) {
-				if (tracefs_mounted() || !lower_word(s, (size_t)(c1 - s)))
-					continue;
-				if (err)
-					snprintf(err->reason, sizeof(err->reason),
-						 "'%.*s' looks like a tracepoint, but tracefs is "
-						 "not "
-						 "mounted: mount -t tracefs nodev "
-						 "/sys/kernel/tracing",
-						 (int)sl, s);
-				ret = -ENOENT;
-				break;
-			}
-			/* The text before this event as it was, then its expansion. */
-			size_t keep = (size_t)(s - spec) - from;
-			if (len + keep + 1 >= cap) {
-				char *b = realloc(buf, cap = (len + keep) * 2 + 64);
-				if (!b) {
-					ret = -ENOMEM;
-					break;
-				}
-				buf = b;
-			}
-			memcpy(buf + len, spec + from, keep);
-			len += keep;
-			size_t nm = c2 ? sl - (size_t)(c2 - s) : 0;
-			int m = glob_tracepoints(s, (size_t)(c1 - s), pat, pn, c2, nm, &buf, &len,
-						 &cap);
-			if (m <= 0) {
-				ret = m == -ENOMEM ? -ENOMEM : -ENOENT;
-				if (err)
-					snprintf(err->reason, sizeof(err->reason),
-						 "no tracepoint matches '%.*s'", (int)sl, s);
-				break;
-			}
-			len--; /* its last comma: the text after it follows */
-			from = (size_t)(s - spec) + sl;
-			any = true;
-		}
-	}
-	if (ret == 0 && any) {
-		size_t rest = strlen(spec + from);
-		char *b = realloc(buf, len + rest + 1);
-		if (!b) {
-			ret = -ENOMEM;
-		} else {
-			buf = b;
-			memcpy(buf + len, spec + from, rest + 1);
-			*out = buf;
-			buf = NULL;
-		}
-	}
-	free(buf);
-	free(gs);
-	return ret;
-}
-
 int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_list *out,
 		 struct evspec_err *err)
 {
@@ -600,7 +408,7 @@ int evspec_parse(const char *spec, const struct pmu_set *pmus, struct evspec_lis
 		memset(err, 0, sizeof(*err));
 	if (!spec || !out)
 		return -EINVAL;
-	if ((ret = expand_globs(spec, &expanded, err)) < 0)
+	if ((ret = evtrace_expand(spec, &expanded, err)) < 0)
 		return ret;
 	if (expanded)
 		spec = expanded;
@@ -667,62 +475,9 @@ bool evspec_is_software(const struct evdesc *d)
 	return d && (d->software || d->attr.type == PERF_TYPE_SOFTWARE);
 }
 
-/* The entries of directory path that are directories, sorted (heap, NULL-terminated),
- * or NULL. */
-static char **subdirs(const char *path, size_t *n)
-{
-	DIR *d = opendir(path);
-	char **v = NULL;
-	size_t cap = 0;
-	*n = 0;
-	if (!d)
-		return NULL;
-	for (struct dirent *e; (e = readdir(d));) {
-		if (e->d_name[0] == '.' || e->d_type == DT_REG)
-			continue;
-		if (*n + 1 >= cap) {
-			char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*nv));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		if (!(v[*n] = strdup(e->d_name)))
-			break;
-		(*n)++;
-	}
-	closedir(d);
-	if (v)
-		qsort(v, *n, sizeof(*v), by_name);
-	return v;
-}
-
 int evspec_tracepoints(evspec_list_cb cb, void *ctx)
 {
-	char dir[512], path[1024], name[512];
-	if (evmount_find("", "tracefs", dir, sizeof(dir)) != 0)
-		return 0;
-	size_t ns, ne;
-	snprintf(path, sizeof(path), "%s/events", dir);
-	char **sys = subdirs(path, &ns);
-	int ret = 0;
-	for (size_t i = 0; i < ns; i++) {
-		snprintf(path, sizeof(path), "%s/events/%s", dir, sys[i]);
-		char **ev = ret ? NULL : subdirs(path, &ne);
-		for (size_t k = 0; ev && k < ne; k++) {
-			/* As perf list: one without an id (ftrace:bprint, ftrace's internal
-			 * formats) cannot be opened, so it is not offered. */
-			char idpath[1536];
-			snprintf(idpath, sizeof(idpath), "%s/%s/id", path, ev[k]);
-			snprintf(name, sizeof(name), "%s:%s", sys[i], ev[k]);
-			if (!ret && access(idpath, R_OK) == 0)
-				ret = cb(ctx, "tracepoint", name, sys[i]);
-			free(ev[k]);
-		}
-		free(ev);
-		free(sys[i]);
-	}
-	free(sys);
-	return ret;
+	return evtrace_each(cb, ctx);
 }
 
 int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_list_cb cb,

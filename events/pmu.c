@@ -9,6 +9,7 @@
 
 #include "evpfm.h"
 #include "pmufmt.h"
+#include "pmujson.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -51,6 +52,8 @@ struct pmu_set {
 	unsigned n;
 	unsigned cap;
 	bool pfm;
+	char cpuid[PMUJSON_CPUID_MAX]; /* perf's x86 CPUID, "" unknown: no JSON events */
+	int json_model;		       /* its pmujson table, -1 none */
 };
 
 /* Grow *arr (of elements of size sz) so that index n fits. */
@@ -389,6 +392,11 @@ struct pmu_set *pmu_set_new(const char *sysfs_root, bool use_pfm)
 		return NULL;
 	if (pmu_load_sysfs(s, sysfs_root ? sysfs_root : "/sys") < 0)
 		goto oom;
+	/* this machine's sysfs: this machine's CPU (a fixture's is set by its test) */
+	s->json_model = -1;
+	if ((!sysfs_root || strcmp(sysfs_root, "/sys") == 0) &&
+	    pmujson_cpuid_read("/proc/cpuinfo", s->cpuid, sizeof(s->cpuid)) == 0)
+		s->json_model = pmujson_model_index(s->cpuid);
 	if (use_pfm) {
 		/* libpfm4 unusable (-ENODEV) leaves the sysfs part alone */
 		if (evpfm_for_each_pmu(pmu_add_pfm, s) == -ENOMEM)
@@ -480,6 +488,15 @@ static const struct pmu_alias *pmu_alias_find(const struct pmu_ent *e, const cha
 	return NULL;
 }
 
+/* perf's JSON event name[0..len) of a kernel PMU, for this CPU: its terms or NULL. */
+static const char *pmu_json_find(const struct pmu_set *s, const struct pmu_ent *e, const char *name,
+				 size_t len)
+{
+	if (e->type < 0 || !e->core)
+		return NULL;
+	return pmujson_terms_at(s->json_model, e->name, name, len);
+}
+
 const char *pmu_set_alias(const struct pmu_set *s, unsigned pmu, const char *alias)
 {
 	const struct pmu_alias *a;
@@ -487,7 +504,27 @@ const char *pmu_set_alias(const struct pmu_set *s, unsigned pmu, const char *ali
 	if (!s || pmu >= s->n || !alias)
 		return NULL;
 	a = pmu_alias_find(&s->ent[pmu], alias, strlen(alias));
-	return a ? a->terms : NULL;
+	return a ? a->terms : pmu_json_find(s, &s->ent[pmu], alias, strlen(alias));
+}
+
+bool pmu_set_alias_is_json(const struct pmu_set *s, unsigned pmu, const char *alias)
+{
+	return s && pmu < s->n && alias && !pmu_alias_find(&s->ent[pmu], alias, strlen(alias)) &&
+	       pmu_json_find(s, &s->ent[pmu], alias, strlen(alias));
+}
+
+int pmu_set_set_cpuid(struct pmu_set *s, const char *cpuid)
+{
+	if (!s || !cpuid || strlen(cpuid) >= sizeof(s->cpuid))
+		return -EINVAL;
+	snprintf(s->cpuid, sizeof(s->cpuid), "%s", cpuid);
+	s->json_model = pmujson_model_index(s->cpuid);
+	return 0;
+}
+
+const char *pmu_set_cpuid(const struct pmu_set *s)
+{
+	return s && s->cpuid[0] ? s->cpuid : NULL;
 }
 
 int pmu_set_alias_at(const struct pmu_set *s, unsigned pmu, unsigned i, const char **name,
@@ -509,17 +546,18 @@ static const struct pmufmt_field *pmu_field_find(const struct pmu_ent *e, const 
 	return NULL;
 }
 
-static int pmu_encode_list(const struct pmu_ent *e, const char *terms, uint64_t config[3],
-			   size_t *errpos, bool in_alias);
+static int pmu_encode_list(const struct pmu_set *s, const struct pmu_ent *e, const char *terms,
+			   uint64_t config[3], size_t *errpos, bool in_alias);
 
 /* One term t[0..n) of a list. */
-static int pmu_encode_term(const struct pmu_ent *e, const char *t, size_t n, uint64_t config[3],
-			   bool in_alias)
+static int pmu_encode_term(const struct pmu_set *s, const struct pmu_ent *e, const char *t,
+			   size_t n, uint64_t config[3], bool in_alias)
 {
 	const char *eq = memchr(t, '=', n);
 	size_t nlen = eq ? (size_t)(eq - t) : n;
 	const struct pmufmt_field *f;
 	const struct pmu_alias *a;
+	const char *json;
 	uint64_t value = 1; /* a bare "edge" or "any" is a one-bit flag turned on */
 	int r;
 
@@ -545,12 +583,18 @@ static int pmu_encode_term(const struct pmu_ent *e, const char *t, size_t n, uin
 	}
 	/* aliases expand once: an alias naming an alias is a broken sysfs, not a loop */
 	if (!eq && !in_alias && (a = pmu_alias_find(e, t, nlen)))
-		return pmu_encode_list(e, a->terms, config, NULL, true);
+		return pmu_encode_list(s, e, a->terms, config, NULL, true);
+	/* then perf's JSON event of that name, on this CPU: a field of its encoding that
+	 * format/ lacks makes it one this kernel cannot take, not an unknown name */
+	if (!eq && !in_alias && (json = pmu_json_find(s, e, t, nlen))) {
+		r = pmu_encode_list(s, e, json, config, NULL, true);
+		return r == -ENOENT ? -EOPNOTSUPP : r;
+	}
 	return -ENOENT;
 }
 
-static int pmu_encode_list(const struct pmu_ent *e, const char *terms, uint64_t config[3],
-			   size_t *errpos, bool in_alias)
+static int pmu_encode_list(const struct pmu_set *s, const struct pmu_ent *e, const char *terms,
+			   uint64_t config[3], size_t *errpos, bool in_alias)
 {
 	const char *p = terms;
 
@@ -563,7 +607,7 @@ static int pmu_encode_list(const struct pmu_ent *e, const char *terms, uint64_t 
 		n = strcspn(p, ",");
 		while (n > 0 && isspace((unsigned char)p[n - 1]))
 			n--;
-		ret = pmu_encode_term(e, p, n, config, in_alias);
+		ret = pmu_encode_term(s, e, p, n, config, in_alias);
 		if (ret < 0) {
 			if (errpos)
 				*errpos = (size_t)(p - terms);
@@ -584,7 +628,7 @@ int pmu_set_encode_terms_pos(const struct pmu_set *s, unsigned pmu, const char *
 		*errpos = 0;
 	if (!s || pmu >= s->n || !terms)
 		return -ENOENT;
-	return pmu_encode_list(&s->ent[pmu], terms, config, errpos, false);
+	return pmu_encode_list(s, &s->ent[pmu], terms, config, errpos, false);
 }
 
 int pmu_set_encode_terms(const struct pmu_set *s, unsigned pmu, const char *terms,

@@ -30,7 +30,8 @@ struct pmu_info {
 
 /* Load from sysfs_root ("/sys" on a real system; a fixture dir in tests) and libpfm4
  * (when use_pfm). Returns NULL only when out of memory; a missing tree gives an empty
- * set.
+ * set. With "/sys" (or NULL) the CPU's perf CPUID is read from /proc/cpuinfo: see
+ * pmu_set_set_cpuid.
  * Sysfs PMUs come first, by type then name; then every PMU compiled into libpfm4, present
  * or not, with type -1. When there is exactly one sysfs core PMU, the present libpfm4 core
  * PMU with the most events is merged into it (its pfm_name, desc and counter counts) and
@@ -51,19 +52,34 @@ bool pmu_set_uses_pfm(const struct pmu_set *s);
 /* Core PMUs with a sysfs type: one on most machines, two on hybrid ones. */
 unsigned pmu_set_core_types(const struct pmu_set *s, int *types, unsigned max);
 
-/* The sysfs alias "pmu/alias/" as its term string ("event=0x3c,umask=0x00"), or NULL. */
+/* The CPU the set is for, as perf's x86 CPUID ("GenuineIntel-6-97-2"; tests give a
+ * fixture's). With it, a core PMU's events include the perf JSON events pmutop's built-in
+ * metrics name that sysfs lacks (pmujson.h): cpu_atom/TOPDOWN_FE_BOUND.ALL/ on Alder
+ * Lake, encoded through the PMU's format/ fields as perf encodes them. Without it (""),
+ * only sysfs. Returns 0, or -EINVAL for a string too long to be one. */
+int pmu_set_set_cpuid(struct pmu_set *s, const char *cpuid);
+/* The CPUID, or NULL when unknown. */
+const char *pmu_set_cpuid(const struct pmu_set *s);
+
+/* The sysfs alias "pmu/alias/" as its term string ("event=0x3c,umask=0x00"), else the
+ * perf JSON event of that name for the set's CPUID (its terms as perf builds them:
+ * "event=0x71,umask=0x72"), or NULL. */
 const char *pmu_set_alias(const struct pmu_set *s, unsigned pmu, const char *alias);
+/* True when pmu_set_alias finds alias in perf's JSON table, not in sysfs. */
+bool pmu_set_alias_is_json(const struct pmu_set *s, unsigned pmu, const char *alias);
 /* Alias name and description i of a PMU, for catalogues. Returns 0 or -ENOENT. */
 int pmu_set_alias_at(const struct pmu_set *s, unsigned pmu, unsigned i, const char **name,
 		     const char **terms);
 
 /* Encode a term list ("event=0x3c,umask=1,cmask=2") with the PMU's format/ fields into
- * config, config1, config2 (indexed 0..2). Returns 0, -ENOENT (unknown term), -EINVAL. */
+ * config, config1, config2 (indexed 0..2). Returns 0, -ENOENT (unknown term), -EINVAL,
+ * -EOPNOTSUPP (a perf JSON event whose encoding names a field format/ lacks). */
 int pmu_set_encode_terms(const struct pmu_set *s, unsigned pmu, const char *terms,
 			 uint64_t config[3]);
 /* The same, and on error *errpos (if not NULL) is the byte offset in terms of the term
  * that failed. Terms are "name=value" (value decimal or 0x hex), a bare "name" meaning
- * name=1, an alias of the PMU (expanded once), or config/config1/config2=value. Values
+ * name=1, an alias of the PMU (expanded once; sysfs first, then perf's JSON table as
+ * pmu_set_alias), or config/config1/config2=value. Values
  * fill a format field's bit ranges LSB first; a value wider than the field is -EINVAL. */
 int pmu_set_encode_terms_pos(const struct pmu_set *s, unsigned pmu, const char *terms,
 			     uint64_t config[3], size_t *errpos);

@@ -3,6 +3,7 @@
  * sums the copies per target. */
 #include "testutil.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "evset.h"
@@ -142,6 +143,71 @@ static void test_fold_sums_instances(void **state)
 	pmu_set_free(p);
 }
 
+/* The bpf backend's deltas: each instance is read from per-CPU counters over the task's
+ * slices, and a cpu_core counter is open only on cpu_core CPUs, so its enabled time is the
+ * task's time on big cores and its running time the part of it counted there. A task of
+ * 1000 ns, 430 on big cores and 570 on small ones. */
+static void test_fold_percpu(void **state)
+{
+	(void)state;
+	struct pmu_set *p = fixture("fixtures/sysfs-hybrid");
+	struct evset s;
+	struct evspec_err err;
+	assert_int_equal(evset_parse(&s, "{cycles,instructions}", p, &err), 0);
+	int cyc = find(&s, "cycles");
+	int core = find(&s, "cycles[cpu_core]"), atom = find(&s, "cycles[cpu_atom]");
+	assert_true(cyc >= 0 && core >= 0 && atom >= 0);
+	struct val_delta d[16];
+	uint8_t why[16];
+	memset(d, 0, sizeof(d));
+	memset(why, WHY_NONE, sizeof(why));
+
+	/* Counted all the time on both: the sum is exact. */
+	d[core] = (struct val_delta){.ena = 430, .run = 430, .val = 4300};
+	d[atom] = (struct val_delta){.ena = 570, .run = 570, .val = 2850};
+	hybrid_fold_percpu(s.events, s.nevents, d, why);
+	assert_true(d[cyc].ena == 1000 && d[cyc].run == 1000);
+	struct val v = val_scale(d[cyc]);
+	assert_int_equal(v.state, VAL_EXACT);
+	assert_true(v.v == 7150);
+	/* Each instance alone is scaled by its own multiplexing only (ena is residency). */
+	assert_int_equal(val_scale(d[core]).state, VAL_EXACT);
+
+	/* Multiplexed on big cores: counted 215 of their 430 ns. The sum is scaled by the
+	 * task's time over what counted, 1000 / 785 (RUN% 78.5), as the perf engine scales
+	 * the same task's sum; hybrid_fold's longest enabled time (570) would call it
+	 * exact, 215 ns of big-core counts missing. */
+	d[core] = (struct val_delta){.ena = 430, .run = 215, .val = 2150};
+	d[atom] = (struct val_delta){.ena = 570, .run = 570, .val = 2850};
+	hybrid_fold_percpu(s.events, s.nevents, d, why);
+	v = val_scale(d[cyc]);
+	assert_int_equal(v.state, VAL_SCALED);
+	assert_int_equal(v.run_pm, 785);
+	assert_true(fabs(v.v - 5000.0 * 1000 / 785) < 1e-6);
+	d[core] = (struct val_delta){.ena = 430, .run = 215, .val = 2150};
+	hybrid_fold(s.events, s.nevents, d, why);
+	assert_int_equal(val_scale(d[cyc]).state, VAL_EXACT); /* the wrong reading */
+
+	/* Multiplexed on both, half the time each: scaled by 2, never by 570 / 500. */
+	d[core] = (struct val_delta){.ena = 430, .run = 215, .val = 2150};
+	d[atom] = (struct val_delta){.ena = 570, .run = 285, .val = 1425};
+	hybrid_fold_percpu(s.events, s.nevents, d, why);
+	v = val_scale(d[cyc]);
+	assert_int_equal(v.run_pm, 500);
+	assert_true(fabs(v.v - 7150) < 1e-6);
+
+	/* All on small cores: the big-core instance was never enabled; the sum is the
+	 * small cores' count, exact. */
+	d[core] = (struct val_delta){0, 0, 0};
+	d[atom] = (struct val_delta){.ena = 1000, .run = 1000, .val = 5000};
+	hybrid_fold_percpu(s.events, s.nevents, d, why);
+	v = val_scale(d[cyc]);
+	assert_int_equal(v.state, VAL_EXACT);
+	assert_true(v.v == 5000);
+	evset_free(&s);
+	pmu_set_free(p);
+}
+
 /* Each group's core type: its PMU's, the copies' their own, software none. */
 static void test_group_cores(void **state)
 {
@@ -270,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_default_set_is_copied_per_core_pmu),
 		cmocka_unit_test(test_explicit_pmu_and_single_core_pmu_are_left_alone),
 		cmocka_unit_test(test_fold_sums_instances),
+		cmocka_unit_test(test_fold_percpu),
 		cmocka_unit_test(test_group_cores),
 		cmocka_unit_test(test_residency_is_not_multiplexing),
 	};

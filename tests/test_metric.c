@@ -314,11 +314,12 @@ static struct metric_set *load(const char *const *files, unsigned n)
 static void test_every_fixture_expression_parses(void **state)
 {
 	(void)state;
-	static const char *const files[] = {"amdzen4-pipeline.json", "sbsa.json",
-					    "neoverse-n2-v2-metrics.json", "spr-topdown-l1.json",
-					    "grammar.json"};
+	static const char *const files[] = {
+		"amdzen4-pipeline.json", "sbsa.json",	 "neoverse-n2-v2-metrics.json",
+		"spr-topdown-l1.json",	 "grammar.json", "amdzen5-pipeline.json",
+		"adl-topdown-l2.json"};
 	/* The N2 file's ArchStdEvent entries refine sbsa.json's metrics: alone, 7 of 11. */
-	static const int metrics[] = {14, 4, 7, 5, 7};
+	static const int metrics[] = {14, 4, 7, 5, 7, 14, 30};
 	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		struct metric_set *s = metric_set_new();
 		char err[256], rel[128];

@@ -2,7 +2,7 @@
  * a model built by hand with the groups the metrics ask for and counter values fed in,
  * and each metric of the Top-down pane compared with the value computed here from the
  * vendor's formula (docs/TOPDOWN.md). */
-#include "testutil.h"
+#include "metrichand.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,95 +12,9 @@
 
 #include "columns.h"
 #include "hybrid.h"
-#include "metricbind.h"
 #include "pmu.h"
 #include "promacc.h"
 #include "promtext.h"
-
-#define MAXEV 32
-
-/* A model of hand-made groups and one row per kind, all rows reading the same values. */
-struct hand {
-	struct mevent ev[MAXEV];
-	char names[MAXEV][96];
-	struct mgroup gr[8];
-	struct val v[MAXEV];
-	struct val_delta g[8];
-	struct mrow proc, cpu;
-	struct model m;
-};
-
-struct feed {
-	const char *name;
-	double v;
-};
-
-static void hand_init(struct hand *h, struct metric_bind *b)
-{
-	memset(h, 0, sizeof(*h));
-	h->m.events = h->ev;
-	h->m.groups = h->gr;
-	h->m.elapsed = 1;
-	h->m.metrics = b;
-	h->proc = (struct mrow){.kind = ROW_PROC, .pid = 42, .tid = 42, .comm = "work"};
-	h->cpu = (struct mrow){.kind = ROW_CPU, .cpu = 3, .comm = "cpu3"};
-	h->proc.v = h->cpu.v = h->v;
-	h->proc.g = h->cpu.g = h->g;
-}
-
-/* A group named as evspec names a metric's weak group's members ("x:W"), with values. */
-static void hand_group(struct hand *h, const struct feed *f, const char *mod)
-{
-	unsigned g = h->m.ngroups++;
-	h->gr[g].first = h->m.nevents;
-	for (; f->name; f++) {
-		unsigned e = h->m.nevents++;
-		assert_true(e < MAXEV);
-		snprintf(h->names[e], sizeof(h->names[e]), "%s%s", f->name, mod);
-		h->ev[e] = (struct mevent){.name = h->names[e],
-					   .key = h->names[e],
-					   .group = g,
-					   .member = e - h->gr[g].first,
-					   .hardware = true};
-		h->v[e] = (struct val){.v = f->v, .state = VAL_EXACT, .run_pm = 1000};
-		h->gr[g].n++;
-	}
-	h->g[g] = (struct val_delta){.ena = 1000000, .run = 1000000};
-}
-
-static struct metric_bind *load(const char *cpu, const char *list)
-{
-	char sys[256], info[256], err[300];
-	snprintf(sys, sizeof(sys), "%s/sys", testutil_path(cpu));
-	snprintf(info, sizeof(info), "%s/cpuinfo", testutil_path(cpu));
-	struct metric_bind *b = NULL;
-	int r = metric_bind_load(sys, info, NULL, list, &b, err, sizeof(err));
-	if (r)
-		fail_msg("%s: %s", cpu, err);
-	return b;
-}
-
-static int find(const struct metric_bind *b, const char *name)
-{
-	for (unsigned k = 0; k < metric_bind_count(b); k++)
-		if (strcmp(metric_bind_name(b, k), name) == 0)
-			return (int)k;
-	fail_msg("no metric %s chosen", name);
-	return -1;
-}
-
-/* The row's value is the hand-computed share, in percent, counted exactly. */
-static void expect(struct hand *h, const struct mrow *r, const char *name, double want)
-{
-	int k = find(h->m.metrics, name);
-	const char *why;
-	struct val v = metric_bind_value(h->m.metrics, &h->m, r, (unsigned)k, &why);
-	if (v.state != VAL_EXACT)
-		fail_msg("%s: %s (%s)", name, val_state_str((enum val_state)v.state),
-			 why ? why : "");
-	if (fabs(v.v - want) > 1e-9)
-		fail_msg("%s: %.12g, by hand %.12g", name, v.v, want);
-}
 
 static const struct feed spr_feed[] = {
 	{"slots", 1000000},
@@ -116,7 +30,7 @@ static const struct feed sw_feed[] = {{"task-clock", 900000}, {NULL, 0}};
 static void test_sapphire_rapids_rows(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/spr", NULL);
+	struct metric_bind *b = hand_load("fixtures/metrics/spr", NULL);
 	/* Without -M: TopdownL1, the Top-down pane's four. */
 	assert_int_equal(metric_bind_count(b), 4);
 	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 4);
@@ -127,10 +41,12 @@ static void test_sapphire_rapids_rows(void **state)
 	double sum = 400000.0 + 100000 + 250000 + 250000;
 	const struct mrow *rows[] = {&h.proc, &h.cpu};
 	for (unsigned i = 0; i < 2; i++) {
-		expect(&h, rows[i], "tma_frontend_bound", 100 * (250000 / sum - 20000.0 / 1e6));
-		expect(&h, rows[i], "tma_backend_bound", 100 * (250000 / sum));
-		expect(&h, rows[i], "tma_retiring", 100 * (400000 / sum));
-		expect(&h, rows[i], "tma_bad_speculation", 100 * (100000 / sum));
+		hand_expect(&h, rows[i], "tma_frontend_bound",
+			    100 * (250000 / sum - 20000.0 / 1e6));
+		hand_expect(&h, rows[i], "tma_backend_bound", 100 * (250000 / sum));
+		hand_expect(&h, rows[i], "tma_retiring", 100 * (400000 / sum));
+		hand_expect(&h, rows[i], "tma_bad_speculation",
+			    100 * (100000 / sum + 20000.0 / 1e6));
 	}
 	assert_null(metric_bind_topdown_reason(b, &h.m));
 	/* The pane shows the same numbers, sorted by its first share. */
@@ -178,7 +94,7 @@ static void test_sapphire_rapids_rows(void **state)
 static void test_states(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/spr", "tma_retiring");
+	struct metric_bind *b = hand_load("fixtures/metrics/spr", "tma_retiring");
 	struct hand h;
 	hand_init(&h, b);
 	hand_group(&h, spr_feed, ":W");
@@ -211,7 +127,7 @@ static void test_states(void **state)
 static void test_skylake_per_core(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/skl", NULL);
+	struct metric_bind *b = hand_load("fixtures/metrics/skl", NULL);
 	static const struct feed f[] = {
 		{"topdown-total-slots", 4000},	   {"topdown-slots-issued", 2500},
 		{"topdown-slots-retired", 2000},   {"topdown-fetch-bubbles", 800},
@@ -232,7 +148,7 @@ static void test_skylake_per_core(void **state)
 	for (unsigned i = 0; i < 4; i++) {
 		const char *why;
 		struct val v =
-			metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, names[i]), &why);
+			metric_bind_value(b, &h.m, &h.proc, (unsigned)hand_find(b, names[i]), &why);
 		assert_int_equal(v.state, VAL_NA);
 		assert_int_equal(v.why, WHY_PER_CORE);
 		assert_string_equal(why, "per-core metric");
@@ -242,10 +158,10 @@ static void test_skylake_per_core(void **state)
 		assert_string_equal(cell, "n/a");
 	}
 	/* topdown.txt's formulas, on the CPU row. */
-	expect(&h, &h.cpu, "tma_frontend_bound", 100 * 800.0 / 4000);
-	expect(&h, &h.cpu, "tma_bad_speculation", 100 * (2500.0 - 2000 + 100) / 4000);
-	expect(&h, &h.cpu, "tma_retiring", 100 * 2000.0 / 4000);
-	expect(&h, &h.cpu, "tma_backend_bound", 100 * (1 - (800.0 + 600 + 2000) / 4000));
+	hand_expect(&h, &h.cpu, "tma_frontend_bound", 100 * 800.0 / 4000);
+	hand_expect(&h, &h.cpu, "tma_bad_speculation", 100 * (2500.0 - 2000 + 100) / 4000);
+	hand_expect(&h, &h.cpu, "tma_retiring", 100 * 2000.0 / 4000);
+	hand_expect(&h, &h.cpu, "tma_backend_bound", 100 * (1 - (800.0 + 600 + 2000) / 4000));
 	metric_bind_free(b);
 }
 
@@ -253,7 +169,7 @@ static void test_skylake_per_core(void **state)
 static void test_zen4_rows(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/zen4", NULL);
+	struct metric_bind *b = hand_load("fixtures/metrics/zen4", NULL);
 	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 5);
 	static const struct feed f[] = {
 		{"ls_not_halted_cyc", 1000},
@@ -268,160 +184,16 @@ static void test_zen4_rows(void **state)
 	hand_init(&h, b);
 	hand_group(&h, f, ":W");
 	double slots = 6 * 1000;
-	expect(&h, &h.proc, "frontend_bound", 100 * 1200 / slots);
-	expect(&h, &h.proc, "backend_bound", 100 * 1800 / slots);
-	expect(&h, &h.proc, "smt_contention", 100 * 600 / slots);
-	expect(&h, &h.proc, "retiring", 100 * 1500 / slots);
-	expect(&h, &h.proc, "bad_speculation", 100 * (2400.0 - 1500) / slots);
-	assert_string_equal(metric_bind_title(b, (unsigned)find(b, "smt_contention")), "SMT%");
+	hand_expect(&h, &h.proc, "frontend_bound", 100 * 1200 / slots);
+	hand_expect(&h, &h.proc, "backend_bound", 100 * 1800 / slots);
+	hand_expect(&h, &h.proc, "smt_contention", 100 * 600 / slots);
+	hand_expect(&h, &h.proc, "retiring", 100 * 1500 / slots);
+	hand_expect(&h, &h.proc, "bad_speculation", 100 * (2400.0 - 1500) / slots);
+	assert_string_equal(metric_bind_title(b, (unsigned)hand_find(b, "smt_contention")), "SMT%");
 	double sum = 0;
 	for (unsigned k = 0; k < metric_bind_count(b); k++)
 		sum += metric_bind_value(b, &h.m, &h.proc, k, NULL).v;
 	assert_true(fabs(sum - 100) < 1e-9);
-	metric_bind_free(b);
-}
-
-/* Sapphire Rapids level 2 (spr-metrics.json's TopdownL2): the PERF_METRICS level-2
- * fractions, and their siblings as what is left of their level-1 parents. */
-static void test_sapphire_rapids_level2(void **state)
-{
-	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
-	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 4);
-	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN2), 8);
-	const double slots = 1000000, fe = 250000, bad = 100000, ret = 400000, be = 250000,
-		     drop = 20000, heavy = 150000, brmis = 70000, flat = 120000, mem = 100000;
-	const struct feed f[] = {
-		{"slots", slots},
-		{"topdown-fe-bound", fe},
-		{"topdown-bad-spec", bad},
-		{"topdown-retiring", ret},
-		{"topdown-be-bound", be},
-		{"INT_MISC.UOP_DROPPING", drop},
-		{"topdown-heavy-ops", heavy},
-		{"topdown-br-mispredict", brmis},
-		{"topdown-fetch-lat", flat},
-		{"topdown-mem-bound", mem},
-		{NULL, 0},
-	};
-	struct hand h;
-	hand_init(&h, b);
-	hand_group(&h, sw_feed, "");
-	hand_group(&h, f, ":W");
-	const double sum = fe + bad + ret + be;
-	const double t_fe = fe / sum - drop / slots, t_lat = flat / sum - drop / slots;
-	const struct mrow *rows[] = {&h.proc, &h.cpu};
-	for (unsigned i = 0; i < 2; i++) {
-		expect(&h, rows[i], "tma_heavy_operations", 100 * heavy / sum);
-		expect(&h, rows[i], "tma_light_operations", 100 * fmax(0, ret / sum - heavy / sum));
-		expect(&h, rows[i], "tma_branch_mispredicts", 100 * brmis / sum);
-		expect(&h, rows[i], "tma_machine_clears", 100 * fmax(0, bad / sum - brmis / sum));
-		expect(&h, rows[i], "tma_fetch_latency", 100 * t_lat);
-		expect(&h, rows[i], "tma_fetch_bandwidth", 100 * fmax(0, t_fe - t_lat));
-		expect(&h, rows[i], "tma_memory_bound", 100 * mem / sum);
-		expect(&h, rows[i], "tma_core_bound", 100 * fmax(0, be / sum - mem / sum));
-	}
-	/* Each level-1 share is the sum of its two children here (no max() cut in). */
-	const char *const pairs[][3] = {
-		{"tma_retiring", "tma_heavy_operations", "tma_light_operations"},
-		{"tma_bad_speculation", "tma_branch_mispredicts", "tma_machine_clears"},
-		{"tma_frontend_bound", "tma_fetch_latency", "tma_fetch_bandwidth"},
-		{"tma_backend_bound", "tma_memory_bound", "tma_core_bound"},
-	};
-	for (unsigned i = 0; i < 4; i++) {
-		double v[3];
-		for (unsigned j = 0; j < 3; j++)
-			v[j] = metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, pairs[i][j]),
-						 NULL)
-				       .v;
-		assert_true(fabs(v[0] - v[1] - v[2]) < 1e-9);
-	}
-	/* Children larger than their parent: the remainder is 0, never negative. */
-	h.v[h.gr[1].first + 6].v = 500000; /* topdown-heavy-ops > topdown-retiring */
-	expect(&h, &h.proc, "tma_light_operations", 0);
-	/* Without the level-2 events on this CPU (Ice Lake's PERF_METRICS has none): n/a. */
-	hand_init(&h, b);
-	hand_group(&h, spr_feed, ":W");
-	assert_int_equal(
-		metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, "tma_memory_bound"), NULL)
-			.state,
-		VAL_NA);
-	metric_bind_free(b);
-}
-
-/* Sapphire Rapids' levels 1 and 2 read one slots-led group, as perf stat reads them:
- * groups of their own would take turns on the one PERF_METRICS register. */
-static void test_spr_one_group(void **state)
-{
-	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
-	char sys[256], spec[2048];
-	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/spr"));
-	struct pmu_set *p = pmu_set_new(sys, false);
-	assert_non_null(p);
-	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
-	/* INT_MISC.UOP_DROPPING needs libpfm4, not loaded here: the frontend and fetch shares
-	 * add nothing (n/a), the other ten share one group. */
-	unsigned groups = 0;
-	for (const char *c = spec; *c; c++)
-		groups += *c == '{';
-	if (groups != 1)
-		fail_msg("%u groups: %s", groups, spec);
-	assert_true(strncmp(spec, "{slots,", 7) == 0);
-	static const char *const ev[] = {"fe-bound",  "bad-spec",      "retiring", "be-bound",
-					 "heavy-ops", "br-mispredict", "mem-bound"};
-	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
-		char name[64];
-		snprintf(name, sizeof(name), "topdown-%s", ev[i]);
-		assert_non_null(strstr(spec, name));
-	}
-	pmu_set_free(p);
-	metric_bind_free(b);
-}
-
-/* Zen 4's PipelineL2 (amdzen4/pipeline.json) over its level 1. */
-static void test_zen4_level2(void **state)
-{
-	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/zen4", "PipelineL1,PipelineL2");
-	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 5);
-	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN2), 8);
-	const double cyc = 1000, fe = 1200, be = 1800, smt = 600, ret = 1500, disp = 2400,
-		     fe6 = 150, brn = 30, resync = 10, ld = 700, nc = 1000, ucode = 300;
-	const struct feed f[] = {
-		{"ls_not_halted_cyc", cyc},
-		{"de_no_dispatch_per_slot.no_ops_from_frontend", fe},
-		{"de_no_dispatch_per_slot.backend_stalls", be},
-		{"de_no_dispatch_per_slot.smt_contention", smt},
-		{"ex_ret_ops", ret},
-		{"de_src_op_disp.all", disp},
-		{"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/", fe6},
-		{"ex_ret_brn_misp", brn},
-		{"resyncs_or_nc_redirects", resync},
-		{"ex_no_retire.load_not_complete", ld},
-		{"ex_no_retire.not_complete", nc},
-		{"ex_ret_ucode_ops", ucode},
-		{NULL, 0},
-	};
-	struct hand h;
-	hand_init(&h, b);
-	hand_group(&h, f, ":W");
-	const double slots = 6 * cyc, badspec = (disp - ret) / slots;
-	expect(&h, &h.proc, "frontend_bound_latency", 100 * 6 * fe6 / slots);
-	expect(&h, &h.proc, "frontend_bound_bandwidth", 100 * (fe - 6 * fe6) / slots);
-	expect(&h, &h.proc, "bad_speculation_mispredicts", 100 * badspec * brn / (brn + resync));
-	expect(&h, &h.proc, "bad_speculation_pipeline_restarts",
-	       100 * badspec * resync / (brn + resync));
-	expect(&h, &h.proc, "backend_bound_memory", 100 * be / slots * ld / nc);
-	expect(&h, &h.proc, "backend_bound_cpu", 100 * be / slots * (1 - ld / nc));
-	expect(&h, &h.proc, "retiring_fastpath", 100 * ret / slots * (1 - ucode / ret));
-	expect(&h, &h.proc, "retiring_microcode", 100 * ret / slots * ucode / ret);
-	expect(&h, &h.cpu, "backend_bound_memory", 100 * be / slots * ld / nc);
-	/* No load that did not complete: d_ratio over 0 is a gap, never 0%. */
-	h.v[h.gr[0].first + 10].v = 0; /* ex_no_retire.not_complete */
-	struct val v = metric_bind_value(b, &h.m, &h.proc,
-					 (unsigned)find(b, "backend_bound_memory"), NULL);
-	assert_int_equal(v.state, VAL_EMPTY);
 	metric_bind_free(b);
 }
 
@@ -430,7 +202,7 @@ static void test_zen4_level2(void **state)
 static void test_alder_lake_rows(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/adl", NULL);
+	struct metric_bind *b = hand_load("fixtures/metrics/adl", NULL);
 	assert_int_equal(metric_bind_count_role(b, MROLE_TOPDOWN1), 8);
 	static const struct feed core[] = {
 		{"cpu_core/slots/", 600000},
@@ -454,12 +226,12 @@ static void test_alder_lake_rows(void **state)
 	hand_group(&h, core, ":W");
 	hand_group(&h, atom, ":W");
 	double sum = 300000.0 + 60000 + 90000 + 150000;
-	expect(&h, &h.proc, "tma_frontend_bound", 100 * (90000 / sum - 6000.0 / 600000));
-	expect(&h, &h.proc, "tma_retiring", 100 * 300000 / sum);
-	expect(&h, &h.proc, "tma_frontend_bound.cpu_atom", 100 * 1500.0 / 5000);
-	expect(&h, &h.proc, "tma_backend_bound.cpu_atom", 100 * 2000.0 / 5000);
-	expect(&h, &h.proc, "tma_bad_speculation.cpu_atom", 100 * 500.0 / 5000);
-	expect(&h, &h.proc, "tma_retiring.cpu_atom", 100 * 1000.0 / 5000);
+	hand_expect(&h, &h.proc, "tma_frontend_bound", 100 * (90000 / sum - 6000.0 / 600000));
+	hand_expect(&h, &h.proc, "tma_retiring", 100 * 300000 / sum);
+	hand_expect(&h, &h.proc, "tma_frontend_bound.cpu_atom", 100 * 1500.0 / 5000);
+	hand_expect(&h, &h.proc, "tma_backend_bound.cpu_atom", 100 * 2000.0 / 5000);
+	hand_expect(&h, &h.proc, "tma_bad_speculation.cpu_atom", 100 * 500.0 / 5000);
+	hand_expect(&h, &h.proc, "tma_retiring.cpu_atom", 100 * 1000.0 / 5000);
 	/* The IPC pane's cycles, once per core PMU and summed (src/spec/hybrid.c): each
 	 * instance runs only while the task is on its kind of core. */
 	static const struct feed cyc_core[] = {{"cycles[cpu_core]", 3000}, {NULL, 0}};
@@ -504,7 +276,7 @@ static void test_alder_lake_rows(void **state)
 static void test_alder_lake_residency(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/adl", NULL);
+	struct metric_bind *b = hand_load("fixtures/metrics/adl", NULL);
 	static const struct feed core[] = {
 		{"cpu_core/slots/", 600000},
 		{"cpu_core/topdown-fe-bound/", 90000},
@@ -542,18 +314,19 @@ static void test_alder_lake_residency(void **state)
 	for (unsigned g = 0; g < h.m.ngroups; g++)
 		h.g[g] = (struct val_delta){.ena = ena[g], .run = run[g]};
 	double sum = 300000.0 + 60000 + 90000 + 150000;
-	expect(&h, &h.proc, "tma_frontend_bound", 100 * (90000 / sum - 6000.0 / 600000));
-	expect(&h, &h.proc, "tma_backend_bound", 100 * 150000 / sum);
-	expect(&h, &h.proc, "tma_bad_speculation", 100 * 60000 / sum);
-	expect(&h, &h.proc, "tma_retiring", 100 * 300000 / sum);
-	expect(&h, &h.proc, "tma_retiring.cpu_atom", 100 * 1000.0 / 5000);
-	expect(&h, &h.proc, "tma_backend_bound.cpu_atom", 100 * 2000.0 / 5000);
+	hand_expect(&h, &h.proc, "tma_frontend_bound", 100 * (90000 / sum - 6000.0 / 600000));
+	hand_expect(&h, &h.proc, "tma_backend_bound", 100 * 150000 / sum);
+	hand_expect(&h, &h.proc, "tma_bad_speculation", 100 * (60000 / sum + 6000.0 / 600000));
+	hand_expect(&h, &h.proc, "tma_retiring", 100 * 300000 / sum);
+	hand_expect(&h, &h.proc, "tma_retiring.cpu_atom", 100 * 1000.0 / 5000);
+	hand_expect(&h, &h.proc, "tma_backend_bound.cpu_atom", 100 * 2000.0 / 5000);
 
 	/* Scaled by all of the task's time, as a multiplexed group is: the same shares, but
 	 * marked scaled at 43%, which is what the engine did before it knew residency. */
 	for (unsigned e = 0; e < h.m.nevents; e++)
 		h.v[e] = val_scale(d[e]);
-	struct val v = metric_bind_value(b, &h.m, &h.proc, (unsigned)find(b, "tma_retiring"), NULL);
+	struct val v =
+		metric_bind_value(b, &h.m, &h.proc, (unsigned)hand_find(b, "tma_retiring"), NULL);
 	assert_int_equal(v.state, VAL_SCALED);
 	assert_int_equal(v.run_pm, 430);
 	assert_true(fabs(v.v - 100 * 300000 / sum) < 1e-9);
@@ -565,7 +338,7 @@ static void test_alder_lake_residency(void **state)
 static void test_spec(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/zen4", "ipc,ghz,cache_mpki");
+	struct metric_bind *b = hand_load("fixtures/metrics/zen4", "ipc,ghz,cache_mpki");
 	char spec[512];
 	assert_int_equal(metric_bind_spec(b, NULL, NULL, spec, sizeof(spec)), 0);
 	/* In the set's order, as -M chooses them. */
@@ -583,9 +356,9 @@ static void test_spec(void **state)
 	hand_init(&h, b);
 	hand_group(&h, sw_feed, "");
 	hand_group(&h, ipc, "");
-	expect(&h, &h.proc, "ipc", 1.5);
+	hand_expect(&h, &h.proc, "ipc", 1.5);
 	/* An event this machine lacks: the metric is n/a, and the reason names the event. */
-	struct metric_bind *z = load("fixtures/metrics/zen4", NULL);
+	struct metric_bind *z = hand_load("fixtures/metrics/zen4", NULL);
 	assert_int_equal(metric_bind_spec(z, NULL, NULL, spec, sizeof(spec)), 0);
 	assert_string_equal(spec, "");
 	hand_init(&h, z);
@@ -626,7 +399,7 @@ static void test_bad_list(void **state)
 static void test_exporter(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/spr", NULL);
+	struct metric_bind *b = hand_load("fixtures/metrics/spr", NULL);
 	struct hand h;
 	hand_init(&h, b);
 	hand_group(&h, sw_feed, "");
@@ -675,7 +448,7 @@ static void test_exporter(void **state)
 static void test_save_restore(void **state)
 {
 	(void)state;
-	struct metric_bind *b = load("fixtures/metrics/spr", NULL);
+	struct metric_bind *b = hand_load("fixtures/metrics/spr", NULL);
 	char *text = metric_bind_save(b);
 	assert_non_null(text);
 	char err[200];
@@ -689,7 +462,7 @@ static void test_save_restore(void **state)
 	hand_group(&h, sw_feed, "");
 	hand_group(&h, spr_feed, ":W");
 	for (unsigned k = 0; k < 4; k++) {
-		int j = find(r, metric_bind_name(b, k));
+		int j = hand_find(r, metric_bind_name(b, k));
 		struct val v = metric_bind_value(b, &h.m, &h.proc, k, NULL);
 		struct val w = metric_bind_value(r, &h.m, &h.proc, (unsigned)j, NULL);
 		assert_true(v.v == w.v && v.state == w.state && v.state == VAL_EXACT);
@@ -705,7 +478,7 @@ static void test_save_restore(void **state)
 	memcpy(h.v, g.v, sizeof(h.v));
 	for (unsigned e = 0; e < h.m.nevents; e++)
 		h.ev[e].name = h.ev[e].key = h.names[e];
-	expect(&h, &h.proc, "tma_retiring", 100 * 400000.0 / 1e6);
+	hand_expect(&h, &h.proc, "tma_retiring", 100 * 400000.0 / 1e6);
 	free(text);
 	metric_bind_free(r);
 	/* A level-2 metric (a --metrics file's TopdownL2) shows in the Metrics pane. */
@@ -753,9 +526,6 @@ int main(void)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_skylake_per_core),
 		cmocka_unit_test(test_zen4_rows),
-		cmocka_unit_test(test_sapphire_rapids_level2),
-		cmocka_unit_test(test_spr_one_group),
-		cmocka_unit_test(test_zen4_level2),
 		cmocka_unit_test(test_alder_lake_rows),
 		cmocka_unit_test(test_alder_lake_residency),
 		cmocka_unit_test(test_spec),

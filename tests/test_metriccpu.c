@@ -78,6 +78,31 @@ static void expect(const struct metric_set *s, const char *name, const char *pmu
 		fail_msg("%s: %.15g, by hand %.15g", name, r.v.v, want);
 }
 
+/* Every metric of perf's file json against the built-in of the same name and PMU, over
+ * the feed f: the same state and the same value. The built-in set must have each. */
+static void same_as_file(const struct metric_set *s, const char *json, unsigned nfile,
+			 const struct feed *f)
+{
+	char err[300];
+	struct metric_set *j = metric_set_new();
+	int n = metric_set_load_json(j, testutil_path(json), err, sizeof(err));
+	if (n < 0)
+		fail_msg("%s: %s", json, err);
+	assert_int_equal(n, nfile);
+	feed_now = f;
+	for (unsigned i = 0; i < metric_set_count(j); i++) {
+		const struct metric_def *d = metric_set_def(j, i);
+		struct mval a = metric_set_eval(j, i, &env, METRIC_SCOPE_TASK, cpu_now.smt_on);
+		struct mval b = value(s, d->name, d->pmu, METRIC_SCOPE_TASK);
+		if (a.v.state != VAL_EXACT || b.v.state != VAL_EXACT || fabs(a.v.v - b.v.v) > 1e-12)
+			fail_msg("%s (%s): perf's file %s %.15g (%s %s), built-in %s %.15g (%s %s)",
+				 d->name, d->pmu ? d->pmu : "-", val_state_str(a.v.state), a.v.v,
+				 a.why ? a.why : "", a.what ? a.what : "", val_state_str(b.v.state),
+				 b.v.v, b.why ? b.why : "", b.what ? b.what : "");
+	}
+	metric_set_free(j);
+}
+
 static void test_sapphire_rapids(void **state)
 {
 	(void)state;
@@ -100,7 +125,14 @@ static void test_sapphire_rapids(void **state)
 	expect(s, "tma_frontend_bound", NULL, 250000 / sum - 20000.0 / 1000000);
 	expect(s, "tma_backend_bound", NULL, 250000 / sum);
 	expect(s, "tma_retiring", NULL, 400000 / sum);
-	expect(s, "tma_bad_speculation", NULL, 100000 / sum);
+	/* Bad speculation is what the other three leave, the dropped uops included. */
+	expect(s, "tma_bad_speculation", NULL, 100000 / sum + 20000.0 / 1000000);
+	double all = 0;
+	static const char *const l1[] = {"tma_frontend_bound", "tma_backend_bound", "tma_retiring",
+					 "tma_bad_speculation"};
+	for (unsigned i = 0; i < 4; i++)
+		all += value(s, l1[i], NULL, METRIC_SCOPE_TASK).v.v;
+	assert_true(fabs(all - 1) < 1e-12); /* the four are all the slots, as in perf */
 	expect(s, "ipc", NULL, 2.0);
 	expect(s, "cache_mpki", NULL, 1.5);
 	expect(s, "branch_mpki", NULL, 0.4);
@@ -159,7 +191,7 @@ static void test_alder_lake_hybrid(void **state)
 	expect(s, "tma_frontend_bound", "cpu_core", 90000 / sum - 6000.0 / 600000);
 	expect(s, "tma_backend_bound", "cpu_core", 150000 / sum);
 	expect(s, "tma_retiring", "cpu_core", 300000 / sum);
-	expect(s, "tma_bad_speculation", "cpu_core", 60000 / sum);
+	expect(s, "tma_bad_speculation", "cpu_core", 60000 / sum + 6000.0 / 600000);
 	expect(s, "tma_frontend_bound", "cpu_atom", 1500.0 / (5 * 1000));
 	expect(s, "tma_backend_bound", "cpu_atom", 2000.0 / (5 * 1000));
 	expect(s, "tma_bad_speculation", "cpu_atom", 500.0 / (5 * 1000));
@@ -179,6 +211,47 @@ static void test_alder_lake_hybrid(void **state)
 			      sizeof(spec));
 	assert_string_equal(spec,
 			    "{cpu_atom/TOPDOWN_RETIRING.ALL/,cpu_atom/CPU_CLK_UNHALTED.CORE/}:W");
+	/* Levels 1 and 2 of both core types as perf's own adl-metrics.json computes them
+	 * (its cpu_atom entries name bare events, its cpu_core slots TOPDOWN.SLOTS: the same
+	 * counts under both names; Gracemont's four add up to its slots). */
+	static const struct feed l2[] = {
+		{"cpu_core/slots/", 600000},
+		{"cpu_core/TOPDOWN.SLOTS/", 600000},
+		{"cpu_core/topdown-retiring/", 300000},
+		{"cpu_core/topdown-bad-spec/", 60000},
+		{"cpu_core/topdown-fe-bound/", 90000},
+		{"cpu_core/topdown-be-bound/", 150000},
+		{"cpu_core/INT_MISC.UOP_DROPPING/", 6000},
+		{"cpu_core/topdown-heavy-ops/", 120000},
+		{"cpu_core/topdown-br-mispredict/", 40000},
+		{"cpu_core/topdown-fetch-lat/", 70000},
+		{"cpu_core/topdown-mem-bound/", 100000},
+		{"cpu_atom/CPU_CLK_UNHALTED.CORE/", 1000},
+		{"cpu_atom/TOPDOWN_FE_BOUND.ALL/", 1500},
+		{"TOPDOWN_FE_BOUND.ALL", 1500},
+		{"cpu_atom/TOPDOWN_BE_BOUND.ALL/", 2000},
+		{"TOPDOWN_BE_BOUND.ALL", 2000},
+		{"cpu_atom/TOPDOWN_BAD_SPECULATION.ALL/", 500},
+		{"cpu_atom/TOPDOWN_RETIRING.ALL/", 1000},
+		{"TOPDOWN_RETIRING.ALL", 1000},
+		{"cpu_atom/TOPDOWN_FE_BOUND.FRONTEND_LATENCY/", 900},
+		{"TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 900},
+		{"cpu_atom/TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH/", 600},
+		{"TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 600},
+		{"cpu_atom/TOPDOWN_BAD_SPECULATION.MISPREDICT/", 300},
+		{"TOPDOWN_BAD_SPECULATION.MISPREDICT", 300},
+		{"cpu_atom/TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS/", 200},
+		{"TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 200},
+		{"cpu_atom/UOPS_RETIRED.MS/", 150},
+		{"UOPS_RETIRED.MS", 150},
+		{"cpu_atom/TOPDOWN_BE_BOUND.MEM_SCHEDULER/", 800},
+		{"TOPDOWN_BE_BOUND.MEM_SCHEDULER", 800},
+		{"cpu_atom/MEM_SCHEDULER_BLOCK.ST_BUF/", 100},
+		{"cpu_atom/MEM_SCHEDULER_BLOCK.ALL/", 400},
+		{"cpu_atom/LD_HEAD.ANY_AT_RET/", 300},
+		{NULL, 0},
+	};
+	same_as_file(s, "fixtures/metrics/json/adl-topdown-l2.json", 30, l2);
 	metric_set_free(s);
 }
 
@@ -273,6 +346,23 @@ static void test_zen5(void **state)
 	(void)state;
 	struct metric_set *s = setup("fixtures/metrics/zen5", MCPU_AMD_ZEN5);
 	check_zen(s, 8);
+	/* Levels 1 and 2 as perf's own amdzen5/pipeline.json computes them. */
+	static const struct feed f[] = {
+		{"ls_not_halted_cyc", 1000},
+		{"de_no_dispatch_per_slot.no_ops_from_frontend", 1600},
+		{"de_no_dispatch_per_slot.backend_stalls", 2400},
+		{"de_no_dispatch_per_slot.smt_contention", 800},
+		{"ex_ret_ops", 2000},
+		{"de_src_op_disp.all", 3200},
+		{"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8/", 120},
+		{"ex_ret_brn_misp", 30},
+		{"bp_redirects.resync", 20},
+		{"ex_no_retire.load_not_complete", 600},
+		{"ex_no_retire.not_complete", 1000},
+		{"ex_ret_ucode_ops", 400},
+		{NULL, 0},
+	};
+	same_as_file(s, "fixtures/metrics/json/amdzen5-pipeline.json", 14, f);
 	metric_set_free(s);
 }
 

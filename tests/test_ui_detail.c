@@ -117,14 +117,20 @@ static void test_trend_utf8(void **state)
 {
 	char line[1024];
 	const char *s = screen(state);
-	assert_true(fake_find(s, "TREND") >= 0);
-	/* CPU% (the sort column): 10..50 scaled to the row's top. */
-	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "▂▄▅▇█ alpha"));
-	/* IPC: alpha's is steady, gamma's never counted (a gap, not a floor). */
+	/* CPU% (the sort column): every row on one scale, 0 to 100 (beta's 80, rounded up
+	 * as a chart's axis), said in the title; alpha's 10..50 reach half of it, gamma's
+	 * steady 10 stays low beside beta's steady 80. */
+	assert_true(fake_find(s, "TREND █=100.0 ") >= 0);
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "▂▂▃▄▅ alpha"));
+	assert_non_null(strstr(row_of(s, " gamma", line, sizeof(line)), "▂▂▂▂▂ gamma"));
+	assert_non_null(strstr(row_of(s, "200 alice       2", line, sizeof(line)), "▇▇▇▇▇ beta"));
+	/* IPC: alpha's is a steady 1.5 against beta's 2.5 (the top); gamma's never counted
+	 * (a gap, not a floor). */
 	for (int i = 0; i < 4; i++)
 		fake_key(U(state), '>');
 	s = screen(state);
-	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "█████ alpha"));
+	assert_true(fake_find(s, "TREND █=2.50 ") >= 0);
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "▅▅▅▅▅ alpha"));
 	row_of(s, " gamma", line, sizeof(line));
 	assert_null(strstr(line, "▁"));
 	assert_null(strstr(line, "█"));
@@ -134,7 +140,8 @@ static void test_trend_ascii(void **state)
 {
 	char line[1024];
 	const char *s = screen(state);
-	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), ".:=*# alpha"));
+	assert_true(fake_find(s, "TREND #=100.0 ") >= 0);
+	assert_non_null(strstr(row_of(s, " alpha", line, sizeof(line)), "..-:= alpha"));
 	assert_null(strstr(s, "█"));
 }
 
@@ -172,6 +179,22 @@ static void test_detail_tiny(void **state)
 	s = screen(state);
 	assert_true(fake_find(s, "GHz") >= 0 || fake_find(s, "Threads") >= 0);
 	assert_int_equal(fake_find(s, "PID 200"), -1);
+}
+
+/* A process's threads: their trends on one scale, said in the title, so that beta's
+ * thread at a steady 20% draws low beside its thread at 60% (each on its own scale, both
+ * would be full). */
+static void test_detail_threads_scale(void **state)
+{
+	char line[1024];
+	int keys[] = {KEY_HOME, '\n'};
+	fake_keys(U(state), keys, 2);
+	screen(state); /* the page's length, for End */
+	fake_key(U(state), KEY_END);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "Threads     CPU%  TREND █=100.0") >= 0);
+	assert_non_null(strstr(row_of(s, "    200   60.0", line, sizeof(line)), "▅▅▅▅▅ beta"));
+	assert_non_null(strstr(row_of(s, "    201   20.0", line, sizeof(line)), "▂▂▂▂▂ beta"));
 }
 
 /* The charts span the run (6 s), not the intervals times the totals' 6 s; and a row
@@ -244,6 +267,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trend_ascii, setup_ascii, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_view, setup_utf8, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_tiny, setup_tiny, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_threads_scale, setup_utf8, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_run, setup_run, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_level2, setup_utf8, teardown),
 	};

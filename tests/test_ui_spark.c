@@ -32,6 +32,24 @@ static void test_spark_ramps(void **state)
 	assert_string_equal(out, "▁▁▁");
 }
 
+/* A top shared by rows: values against it, not against their own largest; above it the
+ * full glyph; no top (0): the series' own, as spark_render. */
+static void test_spark_shared_top(void **state)
+{
+	(void)state;
+	struct val v[4] = {ex(1), ex(5), val_missing(VAL_NC, WHY_NOT_RUN), ex(20)};
+	char out[64];
+	assert_int_equal(spark_render_to(v, 4, 10, true, out, sizeof(out), NULL), 4);
+	assert_string_equal(out, "▂▅ █");
+	spark_render_to(v, 4, 0, true, out, sizeof(out), NULL);
+	assert_string_equal(out, "▁▃ █");
+	struct val low[2] = {ex(0.1), ex(0.1)};
+	spark_render_to(low, 2, 100, false, out, sizeof(out), NULL);
+	assert_string_equal(out, "__"); /* an idle row beside a busy one stays low */
+	spark_render(low, 2, false, out, sizeof(out), NULL);
+	assert_string_equal(out, "##"); /* alone on its own scale it would look as busy */
+}
+
 static void test_spark_gaps_and_scaled(void **state)
 {
 	(void)state;
@@ -114,6 +132,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spark_ramps),
+		cmocka_unit_test(test_spark_shared_top),
 		cmocka_unit_test(test_spark_gaps_and_scaled),
 		cmocka_unit_test(test_chart_braille),
 		cmocka_unit_test(test_scale_labels),

@@ -43,7 +43,9 @@ enum bind_act {
 	BIND_STEP_FWD, /* a replay: t */
 	BIND_STEP_BACK,
 	BIND_JUMP,
-	BIND_BACK, /* the detail view's, the help's and the events setup's Esc */
+	BIND_SPEED, /* a replay: x */
+	BIND_SPIKE, /* a replay: } the next spike, { the one before */
+	BIND_BACK,  /* the detail view's, the help's and the events setup's Esc */
 	/* A pick list's and the derived-column dialog's. */
 	BIND_PICK,
 	BIND_CANCEL,

@@ -348,12 +348,25 @@ static void threads(const struct model *m, const struct history *hist, const str
 		return;
 	const struct column *cpu = history_column(hist, HM_CPU);
 	unsigned n = 0;
+	/* The threads' trends share a scale, as the table's rows do. */
+	double hi = 0;
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct mrow *t = &m->rows[i];
+		double x = t->kind == ROW_THREAD && t->pid == r->pid
+				   ? table_trend_max(hist, t, HM_CPU, TABLE_TREND_W)
+				   : 0;
+		hi = x > hi ? x : hi;
+	}
+	double top = hi > 0 ? chart_nice(hi) : 0;
+	char title[48];
+	table_trend_title(cpu, top, TABLE_TREND_W, title, sizeof(title));
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct mrow *t = &m->rows[i];
 		if (t->kind != ROW_THREAD || t->pid != r->pid)
 			continue;
 		if (n++ == 0)
-			text_line(p, colors_attr(CLR_LABEL) | A_BOLD, "Threads     CPU%%  TREND");
+			text_line(p, colors_attr(CLR_LABEL) | A_BOLD, "Threads     CPU%%  %s",
+				  title);
 		char comm[64], pct[16] = "";
 		text_sanitize(t->comm ? t->comm : "", comm, sizeof(comm), colors_utf8());
 		if (cpu)
@@ -365,8 +378,9 @@ static void threads(const struct model *m, const struct history *hist, const str
 		snprintf(head, sizeof(head), "%7d %6s  ", (int)t->tid, pct);
 		paint_text(y, 0, p->w, head, A_NORMAL);
 		int x = (int)strlen(head);
-		table_trend(hist, t, HM_CPU, y, x, 20, A_NORMAL, false);
-		paint_text(y, x + 21, p->w - x - 21, comm, colors_attr(CLR_THREAD));
+		table_trend(hist, t, HM_CPU, top, y, x, TABLE_TREND_W, A_NORMAL, false);
+		paint_text(y, x + TABLE_TREND_W + 1, p->w - x - TABLE_TREND_W - 1, comm,
+			   colors_attr(CLR_THREAD));
 	}
 	if (n == 0 && r->nthreads > 1)
 		text_line(p, colors_attr(CLR_MISSING), "%u threads: H shows a row for each",

@@ -189,13 +189,23 @@ static int add_field(struct field *f, int n, const char *label, const char *valu
 static void tasks_line(const struct model *m, bool paused, const char *replay, const char *rec,
 		       int y, int w)
 {
-	struct field f[11];
+	struct field f[12];
 	char buf[96], when[32], ex[48], tick[64];
 	int n = 0;
-	if (replay) {
-		char rp[96];
-		snprintf(rp, sizeof(rp), " %s ", replay);
-		n = add_field(f, n, "", rp, NULL, 0, colors_attr(CLR_PAUSED));
+	if (replay) { /* "FIELD\tSHORT\tRANGE\tSHORT" (ui_set_replay) */
+		char part[4][96] = {"", "", "", ""}, rp[2][100];
+		const char *s = replay;
+		for (int i = 0; i < 4 && s; i++) {
+			const char *tab = strchr(s, '\t');
+			snprintf(part[i], sizeof(part[i]), "%.*s",
+				 tab ? (int)(tab - s) : (int)strlen(s), s);
+			s = tab ? tab + 1 : NULL;
+		}
+		snprintf(rp[0], sizeof(rp[0]), " %s ", part[0]);
+		snprintf(rp[1], sizeof(rp[1]), " %s ", part[1]);
+		n = add_field(f, n, "", rp[0], *part[1] ? rp[1] : NULL, 0, colors_attr(CLR_PAUSED));
+		if (*part[2])
+			n = add_field(f, n, "recorded ", part[2], part[3], 1, 0);
 	}
 	if (rec && *rec) { /* "SIZE\tPATH": " REC 1.2M PATH ", " REC 1.2M " when narrow */
 		char clean[80], size[24], full[96], sh[40];

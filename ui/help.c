@@ -95,10 +95,9 @@ static void marks(struct page *pg)
 	add(pg, false, "  1234*  after the PID: a tagged process (Space; U untags)");
 	add(pg, false,
 	    "  TREND  the sort column over the last 20 intervals (CPU%% when it is not a");
-	add(pg, false,
-	    "         number), lowest to highest from 0; a gap where an interval has no");
-	add(pg, false,
-	    "         number (n/c, n/a), dim where it was scaled; Enter shows the charts");
+	add(pg, false, "         number), from 0 to the top its title says (=100.0: a full glyph");
+	add(pg, false, "         is 100.0), one scale for every row; a gap where an interval");
+	add(pg, false, "         has no number (n/c, n/a), dim where it was scaled; Enter: charts");
 }
 
 /* An event that several panes' groups count (instructions for IPC, Cache and Branch) is

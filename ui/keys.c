@@ -421,6 +421,18 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 			cmd->step = act == BIND_STEP_FWD ? 1 : -1;
 		}
 		break;
+	case BIND_SPEED:
+	case BIND_SPIKE:
+		if (!u->replay[0])
+			snprintf(u->msg, sizeof(u->msg),
+				 "x, } and { play a recording: pmutop -r FILE");
+		else if (act == BIND_SPEED)
+			cmd->kind = UI_SPEED;
+		else {
+			cmd->kind = UI_SPIKE;
+			cmd->step = key == '{' ? -1 : 1;
+		}
+		break;
 	case BIND_EVENTS:
 		setup_open(&u->setup);
 		u->mode = MODE_SETUP;
@@ -671,8 +683,8 @@ static void detail_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 	struct detail *d = &u->detail;
 	cmd->kind = UI_REDRAW;
 	const struct binding *b = bindings_find(BIND_MODE_DETAIL, key);
-	bool travel =
-		b && (b->act == BIND_STEP_FWD || b->act == BIND_STEP_BACK || b->act == BIND_JUMP);
+	bool travel = b && (b->act == BIND_STEP_FWD || b->act == BIND_STEP_BACK ||
+			    b->act == BIND_JUMP || b->act == BIND_SPEED || b->act == BIND_SPIKE);
 	switch (travel && !u->replay[0] ? DETAIL_UNKNOWN : detail_key(d, key)) {
 	case DETAIL_PASS:
 		main_key(u, key, cmd);

@@ -20,10 +20,16 @@ const char *spark_glyph(int level, bool utf8)
 unsigned spark_render(const struct val *v, unsigned n, bool utf8, char *out, size_t len,
 		      uint32_t *scaled)
 {
-	double hi = 0;
+	return spark_render_to(v, n, 0, utf8, out, len, scaled);
+}
+
+unsigned spark_render_to(const struct val *v, unsigned n, double top, bool utf8, char *out,
+			 size_t len, uint32_t *scaled)
+{
+	double hi = top > 0 ? top : 0;
 	if (n > SPARK_MAX)
 		n = SPARK_MAX;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n && !(top > 0); i++)
 		if (val_has_number(v[i]) && v[i].v > hi)
 			hi = v[i].v;
 	if (scaled)
@@ -35,7 +41,7 @@ unsigned spark_render(const struct val *v, unsigned n, bool utf8, char *out, siz
 	for (; i < n; i++) {
 		const char *g = " ";
 		if (val_has_number(v[i])) {
-			int level = hi > 0 ? (int)lround(v[i].v / hi * 7) : 0;
+			int level = hi > 0 ? (int)lround((v[i].v < hi ? v[i].v : hi) / hi * 7) : 0;
 			g = spark_glyph(level, utf8);
 			if ((v[i].state == VAL_SCALED || v[i].state == VAL_PARTIAL) && scaled)
 				*scaled |= 1u << i;

@@ -1,5 +1,5 @@
 /* Sparklines: a series of values as one glyph per interval, scaled from 0 to the
- * series' largest value. Pure functions: no curses, tested for exact output. */
+ * series' largest value or to a top given. Pure functions: no curses, tested for exact output. */
 #ifndef PMUTOP_SPARK_H
 #define PMUTOP_SPARK_H
 
@@ -21,5 +21,9 @@ const char *spark_glyph(int level, bool utf8);
  * out is short). */
 unsigned spark_render(const struct val *v, unsigned n, bool utf8, char *out, size_t len,
 		      uint32_t *scaled);
+/* The same scaled from 0 to top, which rows drawn side by side share (a value above it
+ * is the full glyph); top <= 0: the series' own largest value, as spark_render. */
+unsigned spark_render_to(const struct val *v, unsigned n, double top, bool utf8, char *out,
+			 size_t len, uint32_t *scaled);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chart.h"
 #include "colors.h"
 #include "history.h"
 #include "paint.h"
@@ -26,6 +27,8 @@ struct plan {
 	unsigned hidden;
 	int trend_x, trend_w; /* the TREND column; trend_w 0: not shown */
 	int trend;	      /* the history metric it draws */
+	double trend_top;     /* the scale every row's trend shares; 0: none has a number */
+	char trend_title[48];
 };
 
 #define TREND_MIN 8 /* narrower than this, the trend goes */
@@ -173,11 +176,41 @@ static void draw_titles(const struct table_view *t, const struct plan *pl, int y
 		if (pl->shown[i] && pl->x[i] < w)
 			draw_title(t, i, pl, y);
 	if (pl->trend_w)
-		paint_text(y, pl->trend_x, pl->trend_w, "TREND", colors_attr(CLR_COLHDR));
+		paint_text(y, pl->trend_x, pl->trend_w, pl->trend_title, colors_attr(CLR_COLHDR));
 }
 
-void table_trend(const struct history *h, const struct mrow *r, int k, int y, int x, int w,
-		 attr_t base, bool selected)
+double table_trend_max(const struct history *h, const struct mrow *r, int k, int w)
+{
+	struct val v[SPARK_MAX];
+	double hi = 0;
+	if (w > SPARK_MAX)
+		w = SPARK_MAX;
+	long s = history_find(h, history_id_of(r));
+	if (w <= 0 || s < 0)
+		return 0;
+	history_get(h, s, k, (unsigned)w, v);
+	for (int i = 0; i < w; i++)
+		if (val_has_number(v[i]) && v[i].v > hi)
+			hi = v[i].v;
+	return hi;
+}
+
+void table_trend_title(const struct column *c, double top, int w, char *buf, size_t len)
+{
+	char num[32] = "";
+	const char *full = spark_glyph(7, colors_utf8());
+	if (c && top > 0)
+		column_format_val(c, (struct val){.v = top, .state = VAL_EXACT}, num, sizeof(num));
+	const char *n = num;
+	while (*n == ' ')
+		n++;
+	snprintf(buf, len, "TREND %s=%s", full, n);
+	if (!*n || paint_width(buf) > w)
+		snprintf(buf, len, *n && (int)strlen(n) + 2 <= w ? "%s=%s" : "TREND", full, n);
+}
+
+void table_trend(const struct history *h, const struct mrow *r, int k, double top, int y, int x,
+		 int w, attr_t base, bool selected)
 {
 	struct val v[SPARK_MAX];
 	char text[SPARK_MAX * 4 + 1];
@@ -189,7 +222,7 @@ void table_trend(const struct history *h, const struct mrow *r, int k, int y, in
 		return;
 	history_get(h, s, k, (unsigned)w, v);
 	bool utf8 = colors_utf8();
-	spark_render(v, (unsigned)w, utf8, text, sizeof(text), &scaled);
+	spark_render_to(v, (unsigned)w, top, utf8, text, sizeof(text), &scaled);
 	attr_t dim = selected ? base | A_DIM : colors_attr(CLR_SCALED) | A_DIM;
 	/* One glyph per cell: walk the rendered text. */
 	const char *g = text;
@@ -203,12 +236,38 @@ void table_trend(const struct history *h, const struct mrow *r, int k, int y, in
 }
 
 /* The trend a table shows: the sort column's series when the history keeps it (every
- * numeric column of the panes, and the tracked one), else CPU%. */
-static int trend_metric(const struct table_view *t)
+ * numeric column of the panes, and the tracked one), else CPU%; *col its column. */
+static int trend_metric(const struct table_view *t, const struct column **col)
 {
 	const struct column *c = t->sort_col >= 0 ? &t->pane->cols[t->sort_col] : NULL;
 	int k = history_kept(t->hist, c);
+	*col = k >= 0 ? c : history_column(t->hist, HM_CPU);
 	return k >= 0 ? k : HM_CPU;
+}
+
+/* Row i of the table as drawn: a folded tree row's sum, or the model's row. */
+static const struct mrow *row_at(const struct table_view *t, size_t pos)
+{
+	return t->over && t->over[pos] ? t->over[pos] : &t->m->rows[t->rows->idx[pos]];
+}
+
+/* Every trend on screen shares one scale, so that a row at 0.1% does not draw as tall
+ * as one at 300%: the largest value the visible rows' trends hold, rounded up as the
+ * detail charts' axes are (1, 2, 2.5, 5 times a power of ten), said in the title. */
+static void trend_scale(const struct table_view *t, struct plan *pl, int h)
+{
+	const struct column *c = NULL;
+	pl->trend = trend_metric(t, &c);
+	double hi = 0;
+	for (int k = 1; k < h; k++) {
+		size_t pos = t->rows->top + (size_t)(k - 1);
+		if (pos >= t->rows->n)
+			break;
+		double x = table_trend_max(t->hist, row_at(t, pos), pl->trend, pl->trend_w);
+		hi = x > hi ? x : hi;
+	}
+	pl->trend_top = hi > 0 ? chart_nice(hi) : 0;
+	table_trend_title(c, pl->trend_top, pl->trend_w, pl->trend_title, sizeof(pl->trend_title));
 }
 
 void table_cell_text(const struct model *m, const struct column *c, const struct mrow *r, char *buf,
@@ -352,7 +411,8 @@ static void draw_row(const struct table_view *t, const struct plan *pl, const st
 			draw_cell(t, &t->pane->cols[i], r, pos, y, pl->x[i], pl->w[i], base,
 				  selected);
 	if (pl->trend_w)
-		table_trend(t->hist, r, pl->trend, y, pl->trend_x, pl->trend_w, base, selected);
+		table_trend(t->hist, r, pl->trend, pl->trend_top, y, pl->trend_x, pl->trend_w, base,
+			    selected);
 	/* Tagged (Space): a mark in the slot after the PID. */
 	pid_t id = r->kind == ROW_THREAD ? r->tid : r->pid;
 	for (unsigned i = 0;
@@ -383,7 +443,9 @@ void table_draw(const struct table_view *t, int y, int h, int w)
 		return;
 	struct plan pl;
 	plan_columns(t, w, &pl);
-	pl.trend = t->hist ? trend_metric(t) : HM_CPU;
+	pl.trend = HM_CPU;
+	if (t->hist && pl.trend_w)
+		trend_scale(t, &pl, h);
 	draw_titles(t, &pl, y, w);
 	const struct rows *rs = t->rows;
 	if (rs->n == 0 && t->empty) {
@@ -395,8 +457,6 @@ void table_draw(const struct table_view *t, int y, int h, int w)
 		size_t pos = rs->top + (size_t)(k - 1);
 		if (pos >= rs->n)
 			break;
-		const struct mrow *r =
-			t->over && t->over[pos] ? t->over[pos] : &t->m->rows[rs->idx[pos]];
-		draw_row(t, &pl, r, pos, y + k, w, pos == rs->sel);
+		draw_row(t, &pl, row_at(t, pos), pos, y + k, w, pos == rs->sel);
 	}
 }

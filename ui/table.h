@@ -4,6 +4,7 @@
 #define PMUTOP_TABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "columns.h"
@@ -45,8 +46,14 @@ void table_cell_text(const struct model *m, const struct column *c, const struct
 		     size_t len);
 
 /* Draw row r's trend of history metric k (HM_COUNT: the tracked column) in w cells at
- * (y, x): scaled intervals dim, intervals without a number blank. */
-void table_trend(const struct history *h, const struct mrow *r, int k, int y, int x, int w,
-		 attr_t base, bool selected);
+ * (y, x), scaled from 0 to top (rows drawn together share it; <= 0: the row's own
+ * largest): scaled intervals dim, intervals without a number blank. */
+void table_trend(const struct history *h, const struct mrow *r, int k, double top, int y, int x,
+		 int w, attr_t base, bool selected);
+/* The largest number in the last w intervals of row r's metric k (0: none). */
+double table_trend_max(const struct history *h, const struct mrow *r, int k, int w);
+/* A trend's title with its scale for w cells: "TREND █=100.0" (the full glyph is top, in
+ * column c's format), "█=100.0", or "TREND" when there is no scale or no room. */
+void table_trend_title(const struct column *c, double top, int w, char *buf, size_t len);
 
 #endif

@@ -49,6 +49,8 @@ enum ui_cmd_kind {
 	UI_SHOW_OUTPUT,	   /* o: the watched command's last lines */
 	UI_RENICE,	   /* F7/F8: nice + .step for .pids (each if it still started at
 			      .starts[i]) */
+	UI_SPEED,	   /* a replay: the next play speed (x) */
+	UI_SPIKE,	   /* a replay: to the next spike (.step 1) or the one before (-1) */
 };
 
 struct ui_cmd {
@@ -56,7 +58,7 @@ struct ui_cmd {
 	double interval;
 	pid_t pid;
 	int sig;		  /* UI_SIGNAL: the signal for pid */
-	int step;		  /* UI_STEP */
+	int step;		  /* UI_STEP, UI_SPIKE */
 	const char *columns;	  /* UI_SET_COLUMNS */
 	unsigned long long start; /* UI_SIGNAL: pid's start time when it was picked */
 	/* UI_SIGNAL, UI_RENICE: every process it is for (the tagged ones, or pid alone), each
@@ -116,7 +118,8 @@ const char *ui_columns(const struct ui *u, const char *pane);
  * NULL path: not recording. */
 void ui_set_recording(struct ui *u, const char *path, long long bytes);
 /* A replay (-r): the header's REPLAY field (the tick's recorded time), and t, T and b
- * step and jump. NULL: the live screen. */
+ * step and jump. Up to four parts separated by tabs: the field, its short form for a
+ * narrow screen, the recording's time range and its short form. NULL: the live screen. */
 void ui_set_replay(struct ui *u, const char *text);
 
 /* What W saves of the screen: the active pane's name, its sort column's name ("" for

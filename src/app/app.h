@@ -56,6 +56,7 @@
 #define MAX_PANES 8
 
 struct ui;
+struct replay_search;
 
 /* The header's facts the composition knows and no source does, set on the model it
  * shows (app_current). */
@@ -96,8 +97,11 @@ struct app {
 	int (*pass)(struct app *a, int mask);
 	bool (*keys)(struct app *a);
 	bool flat;
-	struct replay *rp; /* -r FILE */
-	bool playing;	   /* the replay screen plays at the recorded pace (Space) */
+	struct replay *rp;	      /* -r FILE */
+	bool playing;		      /* the replay screen plays at the recorded pace (Space) */
+	int speed;		      /* ... times that pace: 1, 10 or 60 (x) */
+	double play_mono, play_wall;  /* playing: when (evclock) it was at which recorded time */
+	struct replay_search *search; /* a replay's spike search under way (} {), or NULL */
 	struct replay_batch rb;
 	pid_t child; /* pmutop -- COMMAND */
 	int child_status;

@@ -62,6 +62,11 @@ void loop_free(struct loop *l)
 		return;
 	if (l->tfd >= 0)
 		close(l->tfd);
+	/* The run has ended: a signal still pending (a SIGTERM that cut a blocked write
+	 * short, outstream.h) was acted on and must not kill it once unblocked. */
+	struct signalfd_siginfo si;
+	while (l->sfd >= 0 && read(l->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		;
 	if (l->sfd >= 0)
 		close(l->sfd);
 	sigprocmask(SIG_SETMASK, &l->old, NULL);

@@ -1,6 +1,7 @@
 /* pmutop: composes the rooms. events/ counts, src/ models and writes, ui/ draws. */
 #include "app.h"
 #include "evclock.h"
+#include "outstream.h"
 
 /* One line on stderr, "pmutop: " first. What the user typed (an event spec, a path, a
  * pid list) can hold escape sequences: no control reaches the terminal. */
@@ -899,6 +900,10 @@ int main(int argc, char **argv)
 		app_say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
+	if (a.cli.batch && !a.cli.quiet && !(a.out = outstream_open(fileno(a.out), false))) {
+		app_say("cannot set up the output: %s\n", strerror(errno));
+		return 1;
+	}
 	struct exporter *x = NULL;
 	if (a.cli.listen) { /* after loop_new: its threads inherit the blocked signals */
 		x = exporter_new(a.cli.listen, a.cli.web_config, err, sizeof(err));
@@ -953,6 +958,8 @@ int main(int argc, char **argv)
 		code = app_run(&a);
 	screen_close(&a);
 	sinks_free(&a.sinks);
+	if (a.cli.batch && !a.cli.quiet && fclose(a.out) && errno != EPIPE && code == 0)
+		code = 1;
 	cgrows_free(a.cgrows);
 	source_close(a.src);
 	loop_free(a.loop);

@@ -1,8 +1,14 @@
 /* pmutop -r FILE: a recording as the source, in batch mode or on the screen (t, T, b,
- * Space). Part of the composition (app.h). */
+ * Z). Part of the composition (app.h). */
 #include "app.h"
+
+#include <math.h>
+
+#include "evclock.h"
+#include "outstream.h"
 #include "recsql.h"
 #include "replaysrc.h"
+#include "spike.h"
 
 /* -r with --begin/--end: their times against the recording, or exit 2. */
 static void replay_window(struct app *a, double *begin, double *end)
@@ -132,19 +138,37 @@ static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 	return r;
 }
 
-/* The header's REPLAY field: the tick's recorded time, and where it is in the file. */
+/* The header's REPLAY field: the tick's recorded time, where it is in the file and the
+ * play speed; then the recording's time range (ui_set_replay's four parts). */
 static void replay_header(struct app *a, struct ui *ui, bool playing)
 {
-	char at[32], text[96];
+	char at[32], first[32], last[32], text[256];
 	uint64_t f, l;
 	double wf, wl;
+	const char *state = playing ? "PLAY" : "REPLAY";
 	recfmt_time_text(replay_wall(a->rp), at, sizeof(at));
-	if (replay_span(a->rp, &f, &l, &wf, &wl) == 0)
-		snprintf(text, sizeof(text), "%s %s (%llu/%llu)", playing ? "PLAY" : "REPLAY", at,
-			 (unsigned long long)replay_seq(a->rp) - f + 1,
-			 (unsigned long long)l - f + 1);
-	else
-		snprintf(text, sizeof(text), "REPLAY %s", at);
+	if (replay_span(a->rp, &f, &l, &wf, &wl) != 0) {
+		snprintf(text, sizeof(text), "%s %s %dx", state, at, a->speed);
+		ui_set_replay(ui, text);
+		return;
+	}
+	recfmt_time_text(wf, first, sizeof(first));
+	recfmt_time_text(wl, last, sizeof(last));
+	/* "2026-11-27 23:22:41": the time alone is from the 11th character; the range's
+	 * end says its date only when it is another day than its start. */
+	bool one_day = strlen(first) > 11 && strncmp(first, last, 11) == 0;
+	const char *t_at = strlen(at) > 11 ? at + 11 : at;
+	unsigned long long n = (unsigned long long)replay_seq(a->rp) - f + 1,
+			   all = (unsigned long long)l - f + 1;
+	snprintf(text, sizeof(text), "%s %s (%llu/%llu) %dx\t%s %s (%llu/%llu) %dx\t%s to %s\t",
+		 state, at, n, all, a->speed, state, t_at, n, all, a->speed, first,
+		 one_day && strlen(last) > 11 ? last + 11 : last);
+	size_t len = strlen(text);
+	if (one_day)
+		snprintf(text + len, sizeof(text) - len, "%s-%s", first + 11, last + 11);
+	else /* "11-27 23:22-11-28 01:00" */
+		snprintf(text + len, sizeof(text) - len, "%.6s%.5s-%.6s%.5s", first + 5, first + 11,
+			 last + 5, last + 11);
 	ui_set_replay(ui, text);
 }
 
@@ -164,6 +188,161 @@ static void replay_history(struct app *a, struct ui *ui)
 		if (replay_load(a->rp, back[i], err, sizeof(err)) == 0)
 			app_feed_history(a, NULL);
 	replay_goto(a, seq, err, sizeof(err));
+}
+
+/* A spike search (} {, spike.h): the ticks are read a batch at a time between keys, so
+ * that a long recording keeps the screen answering; any key stops it. */
+#define SEARCH_BLOCK 1000 /* ticks a backward search reads at a time */
+#define SEARCH_SLICE 0.05 /* seconds of reading between looks at the keys */
+
+struct replay_search {
+	struct spike_search s;
+	struct replay *rp;
+	struct cgrows *cg; /* the cgroup view (G): its rows are the ones searched */
+	unsigned nevents;  /* the events of the tick shown: a tick with others is skipped */
+	struct column col; /* the sort column, copied */
+	char name[32];
+};
+
+static int search_step_cb(void *ctx, uint64_t seq, int dir, uint64_t *out)
+{
+	return replay_step(((struct replay_search *)ctx)->rp, seq, dir, out);
+}
+
+/* The sort column's largest value among the process rows of tick seq (the cgroup rows
+ * in the cgroup view), or NaN (none has a number, the tick is damaged, or it is a
+ * command's totals, not an interval). */
+static double search_value_cb(void *ctx, uint64_t seq)
+{
+	struct replay_search *rs = ctx;
+	char err[512];
+	if (replay_load(rs->rp, seq, err, sizeof(err)) != 0)
+		return NAN;
+	const struct model *m = replay_model(rs->rp);
+	double top = NAN;
+	if (!m || m->final || m->nevents != rs->nevents)
+		return NAN;
+	struct model view = *m;
+	if (rs->cg && !(view.rows = cgrows_build(rs->cg, m, &view.nrows)))
+		return NAN;
+	enum row_kind kind = rs->cg ? ROW_CGROUP : ROW_PROC;
+	for (unsigned i = 0; i < view.nrows; i++) {
+		if (view.rows[i].kind != kind)
+			continue;
+		struct val v = column_value(&rs->col, &view, &view.rows[i]);
+		if (val_has_number(v) && (isnan(top) || v.v > top))
+			top = v.v;
+	}
+	return top;
+}
+
+static void search_end(struct app *a)
+{
+	if (a->search)
+		cgrows_free(a->search->cg);
+	free(a->search);
+	a->search = NULL;
+	a->flat = false;
+}
+
+/* Start a search from the tick shown, by the active pane's sort column. */
+static void search_start(struct app *a, struct ui *ui, int dir)
+{
+	const struct column *c = ui_sort_column(ui);
+	if (!c || !column_is_numeric(c)) {
+		ui_message(ui, "a spike of what? sort by a column of numbers first (F6, < >)");
+		return;
+	}
+	struct replay_search *rs = calloc(1, sizeof(*rs));
+	if (!rs) {
+		ui_message(ui, "out of memory");
+		return;
+	}
+	rs->rp = a->rp;
+	/* Its own cgroup rows: the view's (a->cgrows) are on the screen meanwhile. */
+	if (a->show_cgroups && !(rs->cg = cgrows_new())) {
+		free(rs);
+		ui_message(ui, "out of memory");
+		return;
+	}
+	rs->col = *c;
+	rs->nevents = app_current(a)->nevents;
+	char clean[32];
+	text_sanitize(c->name, clean, sizeof(clean), false);
+	snprintf(rs->name, sizeof(rs->name), "%s", clean);
+	struct spike_src src = {.ctx = rs, .step = search_step_cb, .value = search_value_cb};
+	/* An idle command's 0.1% after zeros is activity, not a spike. */
+	spike_search_start(&rs->s, &src, replay_seq(a->rp), dir, c->kind == COL_CPU_PCT ? 1.0 : 0,
+			   SEARCH_BLOCK);
+	search_end(a);
+	a->search = rs;
+	a->flat = true; /* no waiting between passes while it reads */
+}
+
+/* One batch of a search. True when it ended (found, or not, or failed). */
+static bool search_slice(struct app *a, char *msg, size_t len)
+{
+	struct replay_search *rs = a->search;
+	char at[32];
+	double until = evclock_now() + SEARCH_SLICE;
+	while (evclock_now() < until)
+		if (spike_search_run(&rs->s, 16))
+			return true;
+	snprintf(msg, len, "looking for the %s spike of %s: at %s (any key stops)",
+		 rs->s.dir > 0 ? "next" : "previous", rs->name,
+		 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));
+	return false;
+}
+
+/* The replay pass's share of a search: a batch, then the tick shown again, or the
+ * spike found. */
+static void search_step(struct app *a, struct ui *ui)
+{
+	char msg[256], err[512], at[32], top[32];
+	struct replay_search *rs = a->search;
+	const struct spike_search *s = &rs->s;
+	bool done = search_slice(a, msg, sizeof(msg)), found = done && s->found;
+	uint64_t origin = s->origin, to = found ? s->hit : origin;
+	int bad = replay_goto(a, to, err, sizeof(err));
+	if (bad && to != origin)
+		bad = replay_goto(a, to = origin, err, sizeof(err));
+	column_format_val(&rs->col, (struct val){.v = s->hit_top, .state = VAL_EXACT}, top,
+			  sizeof(top));
+	if (done && found && to != origin)
+		snprintf(msg, sizeof(msg),
+			 "a spike of %s, %s at its highest: %s (} next, { before)", rs->name, top,
+			 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));
+	else if (done)
+		snprintf(msg, sizeof(msg), "no spike of %s %s this tick", rs->name,
+			 s->dir > 0 ? "after" : "before");
+	if (bad)
+		snprintf(msg, sizeof(msg), "%s", err);
+	if (done) {
+		search_end(a);
+		replay_header(a, ui, a->playing);
+		if (to != origin)
+			replay_history(a, ui);
+	}
+	ui_message(ui, msg);
+	app_show(a, ui);
+	a->dirty = true;
+}
+
+/* A recorded interval: the setting, else the time the tick covered. */
+static double play_step(const struct model *m)
+{
+	return m->interval > 0 ? m->interval : m->elapsed > 0 ? m->elapsed : 1;
+}
+
+/* Playing from the tick shown: the recorded time goes on at speed times the wall
+ * clock's pace from here; the next tick is due after its interval divided by the
+ * speed (at least 10 ms). */
+static void play_anchor(struct app *a)
+{
+	a->play_mono = evclock_now();
+	a->play_wall = replay_wall(a->rp);
+	double t = play_step(app_current(a)) / (a->speed > 0 ? a->speed : 1);
+	loop_set_interval(a->loop, t > 0.01 ? t : 0.01);
 }
 
 /* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
@@ -207,6 +386,14 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	case UI_TOGGLE_PAUSE:
 		*playing = !*playing;
 		loop_pause(a->loop, !*playing);
+		break;
+	case UI_SPEED:
+		a->speed = a->speed == 1 ? 10 : a->speed == 10 ? 60 : 1;
+		break;
+	case UI_SPIKE:
+		*playing = false; /* the search shows where it stops */
+		loop_pause(a->loop, true);
+		search_start(a, ui, cmd->step);
 		break;
 	case UI_TOGGLE_CGROUPS:
 		a->show_cgroups = !a->show_cgroups;
@@ -277,23 +464,38 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	return false;
 }
 
-/* Playing: at the recorded pace, the next tick after the interval it covers. */
+/* Playing: the recorded time due now (play_anchor's clock times the speed) is shown.
+ * Ticks due together (a screen slower than the speed) are stepped through in one go,
+ * each fed to the history, so that 60x keeps its pace; a gap in the recording (pmutop
+ * stopped, then recorded again) is played as one interval, not waited out. */
 static bool replay_ticked(struct app *a)
 {
 	if (!a->playing)
 		return false;
 	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-	uint64_t before = replay_seq(a->rp);
-	bool quit = replay_cmd(a, a->ui, &step, &a->playing);
-	if (replay_seq(a->rp) == before) {
-		a->playing = false; /* the end: it waits there */
-		loop_pause(a->loop, true);
-		replay_header(a, a->ui, a->playing);
-	} else {
-		loop_set_interval(a->loop, app_current(a)->elapsed > 0.05
-						   ? app_current(a)->elapsed
-						   : app_current(a)->interval);
+	double now = evclock_now(), speed = a->speed > 0 ? a->speed : 1;
+	double due = a->play_wall + (now - a->play_mono) * speed;
+	bool quit = false;
+	for (unsigned n = 0; !quit && n < 100; n++) {
+		uint64_t before = replay_seq(a->rp);
+		quit = replay_cmd(a, a->ui, &step, &a->playing);
+		if (replay_seq(a->rp) == before) {
+			a->playing = false; /* the end: it waits there */
+			loop_pause(a->loop, true);
+			replay_header(a, a->ui, a->playing);
+			a->dirty = true;
+			return quit;
+		}
+		double iv = play_step(app_current(a));
+		if (replay_wall(a->rp) > due + 2 * iv + 1) { /* a gap */
+			a->play_mono = now;
+			a->play_wall = due = replay_wall(a->rp);
+		}
+		if (replay_wall(a->rp) + iv > due)
+			break; /* the next one is not due yet */
 	}
+	double wait = (replay_wall(a->rp) + play_step(app_current(a)) - due) / speed;
+	loop_set_interval(a->loop, wait > 0.01 ? wait : 0.01);
 	a->dirty = true;
 	return quit;
 }
@@ -301,17 +503,27 @@ static bool replay_ticked(struct app *a)
 static bool replay_keys(struct app *a)
 {
 	struct ui_cmd cmd;
-	bool quit = false;
+	bool quit = false, stopped = a->search != NULL, was = a->playing;
+	uint64_t seq = replay_seq(a->rp);
+	int speed = a->speed;
+	search_end(a); /* any key stops a search, on the tick it started from */
 	while (!quit && ui_input(a->ui, &cmd) > 0)
 		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
-	if (a->playing)
-		loop_set_interval(a->loop, app_current(a)->interval);
+	if (stopped && !a->search)
+		ui_message(a->ui, "the spike search stopped");
+	/* Started, moved or sped up: the pace from the tick shown now. */
+	if (a->playing && (!was || seq != replay_seq(a->rp) || speed != a->speed))
+		play_anchor(a);
 	a->dirty = true;
 	return quit;
 }
 /* The replay screen's pass of app_run: a tick while playing. */
 static int replay_screen_pass(struct app *a, int mask)
 {
+	if (a->search) {
+		search_step(a, a->ui);
+		return -1;
+	}
 	return (mask & LOOP_TICK) && replay_ticked(a) ? 0 : -1;
 }
 
@@ -328,7 +540,7 @@ static int run_replay_live(struct app *a)
 	replay_window(a, &begin, &end);
 	if (replay_find(a->rp, begin, &seq))
 		return 2;
-	/* The screen moves through the recording itself (t, T, b, Space); the source is
+	/* The screen moves through the recording itself (t, T, b, Z, x, } and {); the source is
 	 * its model, and refuses what only counting can do. */
 	if (!(a->src = replaysrc_new(a->rp, seq, end)))
 		return 1;
@@ -349,6 +561,7 @@ static int run_replay_live(struct app *a)
 		return 1;
 	}
 	a->playing = false;
+	a->speed = 1;
 	a->show_cgroups = a->cli.cgroups;
 	a->history = history_new(); /* NULL: no trends, no charts */
 	ui_set_history(ui, a->history);
@@ -368,6 +581,7 @@ static int run_replay_live(struct app *a)
 	a->pass = replay_screen_pass;
 	a->keys = replay_keys;
 	int code = app_run(a);
+	search_end(a);
 	a->ui = NULL;
 	ui_free(ui);
 	history_free(a->history);
@@ -447,16 +661,24 @@ int run_replay(struct app *a)
 		app_say("cannot set up timers and signals: %s\n", strerror(-lerr));
 		return 1;
 	}
+	FILE *file = a->out; /* stdout, or -o's */
+	if (a->cli.batch && !(a->out = outstream_open(fileno(file), false))) {
+		app_say("cannot set up the output: %s\n", strerror(errno));
+		replay_close(a->rp);
+		return 1;
+	}
 	if (!a->cli.batch && a->cli.cgroups && !(a->cgrows = cgrows_new()))
 		return 1;
 	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
-	if (a->out != stdout && a->out && fclose(a->out) && code == 0) {
+	sinks_free(&a->sinks);
+	if (a->out != file && fclose(a->out) && errno != EPIPE && code == 0)
+		code = 1; /* the batch sink said why */
+	if (file != stdout && fclose(file) && code == 0) {
 		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
 		code = 1;
 	}
 	if (code == 0 && *replay_notice(a->rp))
 		code = 2; /* what was read is printed; the file was not whole */
-	sinks_free(&a->sinks);
 	cgrows_free(a->cgrows);
 	loop_free(a->loop);
 	source_close(a->src);

@@ -27,7 +27,11 @@ static int bs_write(struct sink *s, const struct model *m, double wall)
 	}
 	int r = batch_write(bs->b, m, wall);
 	bs->blocks += !m->final;
-	if (r && r != -EPIPE) /* a reader that went away (| head) is a quiet end */
+	if (r == -EINTR) /* outstream.h: a stop signal while the reader was not reading */
+		snprintf(s->err, sizeof(s->err),
+			 "output stopped: a signal came while the reader was not reading it; "
+			 "the rest is not written");
+	else if (r && r != -EPIPE) /* a reader that went away (| head) is a quiet end */
 		snprintf(s->err, sizeof(s->err), "cannot write output: %s", strerror(-r));
 	return r;
 }

@@ -97,7 +97,10 @@ int hybrid_expand(struct evspec_list *specs, const struct pmu_set *pmus, bool **
 	return 0;
 }
 
-void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why)
+/* Each logical event's instances summed: values and running times add up; enabled times
+ * add up too when they are disjoint (percpu), else the longest is the task's. */
+static void fold(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why,
+		 bool percpu)
 {
 	for (unsigned i = 0; i < n; i++) {
 		const struct mevent *l = &events[i];
@@ -111,15 +114,28 @@ void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, u
 			if (why[ev] != WHY_NONE)
 				continue;
 			any = true;
-			/* Each instance is enabled whenever the task runs, and runs only on its
-			 * own kind of core: values and running times add, enabled time does not. */
-			sum.ena = d[ev].ena > sum.ena ? d[ev].ena : sum.ena;
+			if (percpu)
+				sum.ena += d[ev].ena;
+			else if (d[ev].ena > sum.ena)
+				sum.ena = d[ev].ena;
 			sum.run += d[ev].run;
 			sum.val += d[ev].val;
 		}
 		d[i] = sum;
 		why[i] = any ? WHY_NONE : w;
 	}
+}
+
+void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why)
+{
+	/* Each instance is enabled whenever the task runs, and runs only on its own kind of
+	 * core: values and running times add, enabled time does not. */
+	fold(events, n, d, why, false);
+}
+
+void hybrid_fold_percpu(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why)
+{
+	fold(events, n, d, why, true);
 }
 
 /* The core PMU one member counts on: its index in types, -1 any (or none: software). */

@@ -29,6 +29,14 @@ int hybrid_expand(struct evspec_list *specs, const struct pmu_set *pmus, bool **
  * core), enabled time is the task's. A logical event counts when any instance does. */
 void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why);
 
+/* The same for deltas summed from per-CPU counters over a task's slices (the bpf
+ * backend's): an instance opens only on its own kind of core, so its enabled time is
+ * already the task's time on that kind (residency) and its running time within it the
+ * multiplexing there. The instances' enabled times are disjoint and add up to the task's
+ * time: taking the longest (hybrid_fold) would read a sum multiplexed on one kind of core
+ * as exact, or scale it by far too little. Such deltas need no hybrid_residency. */
+void hybrid_fold_percpu(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why);
+
 /* The core PMU each group of specs counts on when pmus has more than one: its index
  * among them, or -1 for a group that may count on any CPU (software events only, or
  * generic events not yet given a PMU), in *out (NULL when pmus has one core PMU).

@@ -15,6 +15,12 @@
 struct metric {
 	struct metric_def d; /* strings owned */
 	struct mexpr *e;
+	/* A metric of one core PMU (perf's "Unit": cpu_atom): its events written without a
+	 * PMU, as "pmu/NAME/" (perf parses them with that PMU as the filter). ids[k] is a
+	 * name of the tree, qual[k] its qualified form. */
+	unsigned nq;
+	const char **ids;
+	char **qual;
 };
 
 struct metric_set {
@@ -37,14 +43,22 @@ static void def_free(struct metric_def *d)
 	free((char *)d->desc);
 }
 
+static void metric_clear(struct metric *m)
+{
+	def_free(&m->d);
+	mexpr_free(m->e);
+	for (unsigned k = 0; k < m->nq; k++)
+		free(m->qual[k]);
+	free(m->qual);
+	free(m->ids);
+}
+
 void metric_set_free(struct metric_set *s)
 {
 	if (!s)
 		return;
-	for (unsigned i = 0; i < s->n; i++) {
-		def_free(&s->m[i].d);
-		mexpr_free(s->m[i].e);
-	}
+	for (unsigned i = 0; i < s->n; i++)
+		metric_clear(&s->m[i]);
 	free(s->m);
 	free(s);
 }
@@ -63,6 +77,76 @@ static bool same_pmu(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
+static bool is_tool_event(const char *ev)
+{
+	return !strcmp(ev, "duration_time") || !strcmp(ev, "user_time") ||
+	       !strcmp(ev, "system_time") || !strncmp(ev, "tool/", 5);
+}
+
+/* The event id names as the kernel's slots: Intel's TOPDOWN.SLOTS (perf's JSON: no
+ * EventCode, UMask 0x4, so event=0,umask=4) is the kernel's slots alias (event=0x00,
+ * umask=0x4), the one event that must lead a PERF_METRICS group. "slots" or
+ * "pmu/slots/" into buf, or false. */
+static bool slots_alias(const char *id, char *buf, size_t len)
+{
+	const char *slash = strchr(id, '/');
+	size_t pl = slash ? (size_t)(slash - id) + 1 : 0;
+	const char *ev = id + pl;
+	if (strncasecmp(ev, "TOPDOWN.SLOTS", 13) || (ev[13] && strcmp(ev + 13, "/")) ||
+	    (pl && !ev[13]))
+		return false;
+	snprintf(buf, len, "%.*s%s", (int)pl, id, pl ? "slots/" : "slots");
+	return true;
+}
+
+/* m's event names as they are looked up: TOPDOWN.SLOTS as slots; and, when m belongs to
+ * one PMU (perf's "Unit": cpu_atom), every other name as "pmu/NAME/" but those that
+ * already name a PMU, carry modifiers or a parameter, or are tool events. Names that
+ * turn out to be metrics are looked up as written (as_event decides). 0 or -ENOMEM. */
+static int qualify_all(struct metric *m)
+{
+	const char *ids[MAX_IDS];
+	bool unit = m->d.pmu && *m->d.pmu;
+	unsigned n = mexpr_ids(m->e, NULL, ids, MAX_IDS);
+	n = n < MAX_IDS ? n : MAX_IDS;
+	if (!n)
+		return 0;
+	m->ids = calloc(n, sizeof(*m->ids));
+	m->qual = calloc(n, sizeof(*m->qual));
+	if (!m->ids || !m->qual)
+		return -ENOMEM;
+	for (unsigned k = 0; k < n; k++) {
+		char tmp[160];
+		const char *name = ids[k];
+		bool slots = strlen(name) < 96 && slots_alias(name, tmp, sizeof(tmp));
+		if (slots)
+			name = tmp;
+		if (!slots && (!unit || strpbrk(name, "/:?") || is_tool_event(name)))
+			continue;
+		bool wrap = unit && !strchr(name, '/');
+		size_t len = (wrap ? strlen(m->d.pmu) + 2 : 0) + strlen(name) + 1;
+		char *q = malloc(len);
+		if (!q)
+			return -ENOMEM;
+		if (wrap)
+			snprintf(q, len, "%s/%s/", m->d.pmu, name);
+		else
+			snprintf(q, len, "%s", name);
+		m->ids[m->nq] = ids[k];
+		m->qual[m->nq++] = q;
+	}
+	return 0;
+}
+
+/* The event name id of metric m is looked up as. */
+static const char *as_event(const struct metric *m, const char *id)
+{
+	for (unsigned k = 0; k < m->nq; k++)
+		if (m->ids[k] == id || !strcmp(m->ids[k], id))
+			return m->qual[k];
+	return id;
+}
+
 int metric_set_add(struct metric_set *s, const struct metric_def *d, char *err, size_t errlen)
 {
 	if (!d->name || !d->name[0] || !d->expr) {
@@ -78,12 +162,11 @@ int metric_set_add(struct metric_set *s, const struct metric_def *d, char *err, 
 	struct metric m = {.e = e, .d = {.res = d->res}};
 	if (!dup_str(d->name, &m.d.name) || !dup_str(d->groups, &m.d.groups) ||
 	    !dup_str(d->expr, &m.d.expr) || !dup_str(d->unit, &m.d.unit) ||
-	    !dup_str(d->pmu, &m.d.pmu) || !dup_str(d->desc, &m.d.desc))
+	    !dup_str(d->pmu, &m.d.pmu) || !dup_str(d->desc, &m.d.desc) || qualify_all(&m) < 0)
 		goto nomem;
 	for (unsigned i = 0; i < s->n; i++) {
 		if (!strcasecmp(s->m[i].d.name, d->name) && same_pmu(s->m[i].d.pmu, d->pmu)) {
-			def_free(&s->m[i].d);
-			mexpr_free(s->m[i].e);
+			metric_clear(&s->m[i]);
 			s->m[i] = m;
 			return 0;
 		}
@@ -98,8 +181,7 @@ int metric_set_add(struct metric_set *s, const struct metric_def *d, char *err, 
 	s->m[s->n++] = m;
 	return 0;
 nomem:
-	def_free(&m.d);
-	mexpr_free(e);
+	metric_clear(&m);
 	snprintf(err, errlen, "out of memory");
 	return -ENOMEM;
 }
@@ -213,7 +295,7 @@ static void events_of(const struct metric_set *s, unsigned i, const struct mexpr
 		if (r >= 0 && (unsigned)r != i)
 			events_of(s, (unsigned)r, env, events, max, n, depth + 1);
 		else
-			add_event(ids[j], events, max, n);
+			add_event(as_event(&s->m[i], ids[j]), events, max, n);
 	}
 }
 
@@ -225,12 +307,6 @@ unsigned metric_set_events(const struct metric_set *s, const unsigned *idx, unsi
 		if (idx[i] < s->n)
 			events_of(s, idx[i], env, events, max, &count, 0);
 	return count;
-}
-
-static bool is_tool_event(const char *ev)
-{
-	return !strcmp(ev, "duration_time") || !strcmp(ev, "user_time") ||
-	       !strcmp(ev, "system_time") || !strncmp(ev, "tool/", 5);
 }
 
 /* One of the PERF_METRICS events (Ice Lake and later) that slots must lead, bare or as
@@ -351,7 +427,7 @@ static int ref_lookup(void *ctx, const char *name, struct mval *out)
 	}
 	if (!c->user || !c->user->lookup)
 		return -ENOENT;
-	return c->user->lookup(c->user->ctx, name, out);
+	return c->user->lookup(c->user->ctx, as_event(&c->s->m[c->stack[c->depth]], name), out);
 }
 
 static int ref_literal(void *ctx, const char *name, double *out)

@@ -61,7 +61,8 @@ static enum metric_role role_of(const struct metric_def *d)
 	return MROLE_OTHER;
 }
 
-/* Short titles for the top-down shares, by the word perf's and the vendors' names share. */
+/* Short titles for the top-down shares, by the word perf's and the vendors' names share
+ * (the last one found: "bad_speculation_from_mispredicts" is BRMIS%). */
 static void make_title(struct mb_metric *mm, const struct metric_def *d)
 {
 	static const struct {
@@ -71,7 +72,10 @@ static void make_title(struct mb_metric *mm, const struct metric_def *d)
 		{"backend", "BACK%"},	 {"smt_cont", "SMT%"},	   {"heavy", "HEAVY%"},
 		{"light", "LIGHT%"},	 {"mispredict", "BRMIS%"}, {"machine_clear", "CLEAR%"},
 		{"fetch_lat", "FLAT%"},	 {"fetch_band", "FBW%"},   {"memory_bound", "MEM%"},
-		{"core_bound", "CORE%"},
+		{"core_bound", "CORE%"}, {"_latency", "FLAT%"},	   {"_bandwidth", "FBW%"},
+		{"_memory", "MEM%"},	 {"_cpu", "CPU%"},	   {"restarts", "RSTRT%"},
+		{"fastpath", "FAST%"},	 {"microcode", "UCODE%"},  {"ms_uops", "MSUOP%"},
+		{"_base", "BASE%"},	 {"resource", "RSRC%"},
 	};
 	const char *t = NULL;
 	for (size_t i = 0; mm->role != MROLE_OTHER && i < sizeof(known) / sizeof(known[0]); i++)
@@ -411,6 +415,9 @@ bool metric_bind_event_is(const struct mevent *e, const char *name)
 	size_t n = strlen(name);
 	if (strncmp(e->name, name, n) != 0)
 		return false;
+	/* "cpu_core/slots/W": perf's modifiers follow a PMU event's closing slash. */
+	if (n && name[n - 1] == '/')
+		return strspn(e->name + n, "ukhIGHpPSDWe") == strlen(e->name + n);
 	/* "cycles:W": the group's modifiers, not a libpfm4 "PMU::EVENT". */
 	return e->name[n] == '\0' || (e->name[n] == ':' && e->name[n + 1] != ':' &&
 				      !strchr(e->name + n + 1, ':') && !strchr(name, ':'));
@@ -718,118 +725,4 @@ out:
 	metric_set_free(set);
 	free(copy);
 	return b;
-}
-
-static struct val column_metric(const struct column *c, const struct model *m, const struct mrow *r)
-{
-	return metric_bind_value(m->metrics, m, r, (unsigned)c->a, NULL);
-}
-
-static bool column_never(const struct column *c, const struct model *m)
-{
-	return metric_bind_unsupported(m->metrics, m, (unsigned)c->a);
-}
-
-/* A hybrid CPU's cycles are counted once per core PMU, each instance running only while
- * the task is on that kind of core: its share of their running time is the task's share
- * of time on that core type (residency, never multiplexing: tools/perf/Documentation/
- * intel-hybrid.txt). a: the logical event, b: its instance. */
-static struct val column_core_share(const struct column *c, const struct model *m,
-				    const struct mrow *r)
-{
-	const struct mevent *l = &m->events[c->a];
-	uint64_t total = 0, mine = 0;
-	for (unsigned k = 0; k < l->nsum; k++) {
-		uint64_t run = r->g[m->events[l->sum[k]].group].run;
-		total += run;
-		mine += (int)k == c->b ? run : 0;
-	}
-	if (!total)
-		return val_missing(VAL_EMPTY, WHY_NONE);
-	return (struct val){
-		.v = 100.0 * (double)mine / (double)total, .state = VAL_EXACT, .run_pm = 1000};
-}
-
-/* The share columns of the logical cycles (the IPC pane's), by core PMU. */
-static void core_share_columns(const struct model *m, struct pane *p)
-{
-	static const struct {
-		const char *pmu, *title;
-	} kinds[] = {{"[cpu_core]", "CORE%"}, {"[cpu_atom]", "ATOM%"}};
-	int l = model_role(m, ROLE_CYCLES);
-	if (l < 0 || !m->events[l].logical)
-		return;
-	for (unsigned k = 0; k < m->events[l].nsum; k++) {
-		const char *name = m->events[m->events[l].sum[k]].name;
-		for (size_t j = 0; j < sizeof(kinds) / sizeof(kinds[0]); j++) {
-			if (!strstr(name, kinds[j].pmu))
-				continue;
-			struct column c = {
-				.name = kinds[j].title,
-				.title = kinds[j].title,
-				.width = 7,
-				.desc_first = true,
-				.kind = COL_METRIC,
-				.a = l,
-				.b = (int)k,
-				.mul = 1,
-				.value = column_core_share,
-				.fmt = FMT_PCT,
-				.format = column_fmt_pct,
-				.help = "share of its time on this core type (hybrid CPU)"};
-			columns_pane_add(p, &c);
-		}
-	}
-}
-
-/* The metrics of one role as columns: their ids and titles are the binding's. */
-static void metric_pane(const struct model *m, const char *name, enum metric_role role,
-			struct pane *p)
-{
-	struct metric_bind *b = m->metrics;
-	columns_pane_start(p, name, m);
-	unsigned first = p->ncols;
-	for (unsigned k = 0; k < b->n; k++) {
-		/* Level 2 (a --metrics file's TopdownL2) goes with the other metrics. */
-		enum metric_role r = b->m[k].role == MROLE_TOPDOWN2 ? MROLE_OTHER : b->m[k].role;
-		if (r != role)
-			continue;
-		const char *title = b->m[k].title;
-		const struct metric_def *d = metric_bind_def(b, k);
-		int w = (int)strlen(title) + 2;
-		struct column c = {.name = b->m[k].name,
-				   .title = title,
-				   .width = w < 7 ? 7 : w,
-				   .desc_first = true,
-				   .kind = COL_METRIC,
-				   .a = (int)k,
-				   .b = -1,
-				   .mul = 1,
-				   .value = column_metric,
-				   .never = column_never,
-				   .help = d->desc ? d->desc : d->name};
-		c.fmt = b->m[k].pct ? FMT_PCT : FMT_RATIO;
-		c.format = b->m[k].pct ? column_fmt_ratio_pct : column_fmt_ratio;
-		columns_pane_add(p, &c);
-	}
-	if (role == MROLE_TOPDOWN1)
-		core_share_columns(m, p);
-	columns_pane_end(p);
-	if (p->cols[first].kind == COL_METRIC)
-		p->sort_default = (int)first;
-}
-
-unsigned metric_bind_panes(const struct model *m, struct pane *out, unsigned max)
-{
-	unsigned n = 0;
-	struct metric_bind *b = m->metrics;
-	if (!b)
-		return 0;
-	if (n < max && metric_bind_count_role(b, MROLE_TOPDOWN1) &&
-	    !metric_bind_topdown_reason(b, m))
-		metric_pane(m, "Top-down", MROLE_TOPDOWN1, &out[n++]);
-	if (n < max &&
-	    metric_bind_count_role(b, MROLE_OTHER) + metric_bind_count_role(b, MROLE_TOPDOWN2))
-		metric_pane(m, "Metrics", MROLE_OTHER, &out[n++]);
-	return n;
 }

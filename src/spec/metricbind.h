@@ -91,7 +91,8 @@ bool metric_bind_unsupported(struct metric_bind *b, const struct model *m, unsig
 unsigned metric_bind_panes(const struct model *m, struct pane *out, unsigned max);
 
 /* Events e's name as the metric engine names it: its spec's name without the group's
- * modifiers ("cycles:W" is "cycles"). Whether name is that of event e. */
+ * modifiers ("cycles:W" is "cycles", "cpu_core/slots/W" is "cpu_core/slots/"). Whether
+ * name is that of event e. */
 bool metric_bind_event_is(const struct mevent *e, const char *name);
 
 #endif

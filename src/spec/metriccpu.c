@@ -120,9 +120,9 @@ int metric_cpu_detect(const char *sysfs_root, const char *cpuinfo, struct metric
 	if (read_line(root, "devices/system/cpu/online", buf, sizeof(buf)) == 0)
 		cpu->num_cpus = cpulist_count(buf);
 	if (ci.vendor[0] && ci.family >= 0)
-		snprintf(cpu->cpuid, sizeof(cpu->cpuid), "%s-%d-%X-%d", ci.vendor, ci.family,
+		snprintf(cpu->cpuid, sizeof(cpu->cpuid), "%s-%d-%X-%X", ci.vendor, ci.family,
 			 (unsigned)(ci.model < 0 ? 0 : ci.model),
-			 ci.stepping < 0 ? 0 : ci.stepping);
+			 (unsigned)(ci.stepping < 0 ? 0 : ci.stepping));
 
 	const char *dev = "bus/event_source/devices";
 	char rel[256];
@@ -241,8 +241,11 @@ static const struct metric_def goldencove[] = {
 	 "Slots the backend could not accept"},
 	{"tma_retiring", L1, "topdown\\-retiring / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
 	 "Slots that retired"},
-	{"tma_bad_speculation", L1, "topdown\\-bad\\-spec / " TD_SUM(""), PCT, NULL, METRIC_THREAD,
-	 "Slots wasted by wrong speculation"},
+	/* What the other three leave: the dropped uops the frontend share excludes are
+	 * counted here, and the four add up to all the slots. */
+	{"tma_bad_speculation", L1,
+	 "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", PCT, NULL,
+	 METRIC_THREAD, "Slots wasted by wrong speculation"},
 	/* Level 2 (spr-metrics.json's TopdownL2): the PERF_METRICS level-2 fractions, and
 	 * their siblings as the remainders of their level-1 parents. */
 	{"tma_heavy_operations", L2, "topdown\\-heavy\\-ops / " TD_SUM(""), PCT, NULL,
@@ -280,7 +283,8 @@ static const struct metric_def hybrid[] = {
 	 METRIC_THREAD, "Slots the backend could not accept"},
 	{"tma_retiring", L1, CORE "topdown\\-retiring@ / " TD_SUM(CORE), PCT, "cpu_core",
 	 METRIC_THREAD, "Slots that retired"},
-	{"tma_bad_speculation", L1, CORE "topdown\\-bad\\-spec@ / " TD_SUM(CORE), PCT, "cpu_core",
+	{"tma_bad_speculation", L1,
+	 "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", PCT, "cpu_core",
 	 METRIC_THREAD, "Slots wasted by wrong speculation"},
 	{"tma_info_core_slots", "", "5 * cpu_atom@CPU_CLK_UNHALTED.CORE@", NULL, "cpu_atom",
 	 METRIC_THREAD, "Slots"},
@@ -293,6 +297,62 @@ static const struct metric_def hybrid[] = {
 	{"tma_retiring", L1, "cpu_atom@TOPDOWN_RETIRING.ALL@ / tma_info_core_slots", PCT,
 	 "cpu_atom", METRIC_THREAD, "Slots that retired"},
 };
+/* Alder Lake's TopdownL2 (adl-metrics.json): on cpu_core the Sapphire Rapids level 2 over
+ * cpu_core's PERF_METRICS; on cpu_atom Gracemont's own TOPDOWN_* sub-events over its 5
+ * slots, its memory bound from the cycles the oldest load waits at retirement plus the
+ * store-buffer share of its memory-scheduler stalls (TopdownL3 helpers). */
+#define ATOM_SLOTS " / tma_info_core_slots"
+static const struct metric_def hybrid_l2[] = {
+	{"tma_heavy_operations", L2, CORE "topdown\\-heavy\\-ops@ / " TD_SUM(CORE), PCT, "cpu_core",
+	 METRIC_THREAD, "Slots retiring instructions of two or more uops, or microcode"},
+	{"tma_light_operations", L2, "max(0, tma_retiring - tma_heavy_operations)", PCT, "cpu_core",
+	 METRIC_THREAD, "Slots retiring instructions of one uop"},
+	{"tma_branch_mispredicts", L2, CORE "topdown\\-br\\-mispredict@ / " TD_SUM(CORE), PCT,
+	 "cpu_core", METRIC_THREAD, "Slots wasted by branch mispredictions"},
+	{"tma_machine_clears", L2, "max(0, tma_bad_speculation - tma_branch_mispredicts)", PCT,
+	 "cpu_core", METRIC_THREAD, "Slots wasted by machine clears"},
+	{"tma_fetch_latency", L2,
+	 CORE "topdown\\-fetch\\-lat@ / " TD_SUM(
+		 CORE) " - cpu_core@INT_MISC.UOP_DROPPING@ / tma_info_thread_slots",
+	 PCT, "cpu_core", METRIC_THREAD,
+	 "Slots the frontend left empty for latency (i-cache, iTLB, resteers)"},
+	{"tma_fetch_bandwidth", L2, "max(0, tma_frontend_bound - tma_fetch_latency)", PCT,
+	 "cpu_core", METRIC_THREAD,
+	 "Slots the frontend left empty for bandwidth (decoders, uop cache)"},
+	{"tma_memory_bound", L2, CORE "topdown\\-mem\\-bound@ / " TD_SUM(CORE), PCT, "cpu_core",
+	 METRIC_THREAD, "Slots the backend stalled on memory"},
+	{"tma_core_bound", L2, "max(0, tma_backend_bound - tma_memory_bound)", PCT, "cpu_core",
+	 METRIC_THREAD, "Slots the backend stalled on execution resources"},
+	{"tma_info_core_clks", "", "cpu_atom@CPU_CLK_UNHALTED.CORE@", NULL, "cpu_atom",
+	 METRIC_THREAD, "Core cycles"},
+	{"tma_fetch_latency", L2, "cpu_atom@TOPDOWN_FE_BOUND.FRONTEND_LATENCY@" ATOM_SLOTS, PCT,
+	 "cpu_atom", METRIC_THREAD, "Slots the frontend left empty for latency"},
+	{"tma_fetch_bandwidth", L2, "cpu_atom@TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH@" ATOM_SLOTS, PCT,
+	 "cpu_atom", METRIC_THREAD, "Slots the frontend left empty for bandwidth"},
+	{"tma_branch_mispredicts", L2, "cpu_atom@TOPDOWN_BAD_SPECULATION.MISPREDICT@" ATOM_SLOTS,
+	 PCT, "cpu_atom", METRIC_THREAD, "Slots wasted by branch mispredictions"},
+	{"tma_machine_clears", L2, "cpu_atom@TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS@" ATOM_SLOTS,
+	 PCT, "cpu_atom", METRIC_THREAD, "Slots wasted by machine clears (nukes)"},
+	{"tma_mem_scheduler", "TopdownL3", "cpu_atom@TOPDOWN_BE_BOUND.MEM_SCHEDULER@" ATOM_SLOTS,
+	 PCT, "cpu_atom", METRIC_THREAD, "Slots the memory scheduler could not accept"},
+	{"tma_store_bound", "TopdownL3",
+	 "tma_mem_scheduler * (cpu_atom@MEM_SCHEDULER_BLOCK.ST_BUF@ / "
+	 "cpu_atom@MEM_SCHEDULER_BLOCK.ALL@)",
+	 PCT, "cpu_atom", METRIC_THREAD, "Cycles stalled on a full store buffer"},
+	{"tma_memory_bound", L2,
+	 "min(cpu_atom@TOPDOWN_BE_BOUND.ALL@" ATOM_SLOTS
+	 ", cpu_atom@LD_HEAD.ANY_AT_RET@ / tma_info_core_clks + tma_store_bound)",
+	 PCT, "cpu_atom", METRIC_THREAD, "Cycles stalled on loads or stores"},
+	{"tma_core_bound", L2, "max(0, tma_backend_bound - tma_memory_bound)", PCT, "cpu_atom",
+	 METRIC_THREAD, "Backend stalls on other than memory"},
+	{"tma_resource_bound", L2, "tma_backend_bound", PCT, "cpu_atom", METRIC_THREAD,
+	 "Slots the backend could not accept, by resource at allocation"},
+	{"tma_base", L2, "(cpu_atom@TOPDOWN_RETIRING.ALL@ - cpu_atom@UOPS_RETIRED.MS@)" ATOM_SLOTS,
+	 PCT, "cpu_atom", METRIC_THREAD, "Slots retiring uops not from the microcode sequencer"},
+	{"tma_ms_uops", L2, "cpu_atom@UOPS_RETIRED.MS@" ATOM_SLOTS, PCT, "cpu_atom", METRIC_THREAD,
+	 "Slots retiring uops from the microcode sequencer"},
+};
+#undef ATOM_SLOTS
 #undef CORE
 #undef p2
 
@@ -382,6 +442,42 @@ static const struct metric_def zen4_l2[] = {
 #undef ZEN4_MEM
 #undef ZEN4_FE_LAT
 #undef ZEN4_L2
+/* Zen 5's PipelineL2 (amdzen5/pipeline.json): Zen 4's with 8 slots a cycle and
+ * bp_redirects.resync for the restarts, under names of its own. */
+#define ZEN5_L2(g) "PipelineL2;" L2 ";" g "_group"
+#define ZEN5_FE_LAT "(8 * cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x8@)"
+#define ZEN5_MEM "d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete)"
+#define ZEN5_UCODE "d_ratio(ex_ret_ucode_ops, ex_ret_ops)"
+#define ZEN5_BRN "(ex_ret_brn_misp + bp_redirects.resync)"
+static const struct metric_def zen5_l2[] = {
+	{"frontend_bound_by_latency", ZEN5_L2("frontend_bound"),
+	 "d_ratio(" ZEN5_FE_LAT ", total_dispatch_slots)", PCT, NULL, METRIC_THREAD,
+	 "Slots the frontend left empty for latency (i-cache, TLB misses)"},
+	{"frontend_bound_by_bandwidth", ZEN5_L2("frontend_bound"),
+	 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - " ZEN5_FE_LAT
+	 ", total_dispatch_slots)",
+	 PCT, NULL, METRIC_THREAD,
+	 "Slots the frontend left empty for bandwidth (decode, op cache)"},
+	{"bad_speculation_from_mispredicts", ZEN5_L2("bad_speculation"),
+	 "d_ratio(bad_speculation * ex_ret_brn_misp, " ZEN5_BRN ")", PCT, NULL, METRIC_THREAD,
+	 "Dispatched ops flushed by branch mispredictions"},
+	{"bad_speculation_from_pipeline_restarts", ZEN5_L2("bad_speculation"),
+	 "d_ratio(bad_speculation * bp_redirects.resync, " ZEN5_BRN ")", PCT, NULL, METRIC_THREAD,
+	 "Dispatched ops flushed by pipeline restarts (resyncs)"},
+	{"backend_bound_by_memory", ZEN5_L2("backend_bound"), "backend_bound * " ZEN5_MEM, PCT,
+	 NULL, METRIC_THREAD, "Slots the backend stalled on memory"},
+	{"backend_bound_by_cpu", ZEN5_L2("backend_bound"), "backend_bound * (1 - " ZEN5_MEM ")",
+	 PCT, NULL, METRIC_THREAD, "Slots the backend stalled on other than memory"},
+	{"retiring_from_fastpath", ZEN5_L2("retiring"), "retiring * (1 - " ZEN5_UCODE ")", PCT,
+	 NULL, METRIC_THREAD, "Slots used by fastpath ops that retired"},
+	{"retiring_from_microcode", ZEN5_L2("retiring"), "retiring * " ZEN5_UCODE, PCT, NULL,
+	 METRIC_THREAD, "Slots used by microcode ops that retired"},
+};
+#undef ZEN5_BRN
+#undef ZEN5_UCODE
+#undef ZEN5_MEM
+#undef ZEN5_FE_LAT
+#undef ZEN5_L2
 static const struct metric_def zen4[] = {ZEN("6")};
 static const struct metric_def zen5[] = {ZEN("8")};
 #undef ZEN
@@ -448,12 +544,14 @@ int metric_builtin_load(struct metric_set *s, const struct metric_cpu *cpu)
 	case MCPU_INTEL_GOLDEN_COVE:
 		return ADD(goldencove);
 	case MCPU_INTEL_HYBRID:
-		return ADD(hybrid);
+		r = ADD(hybrid);
+		return r < 0 ? r : ADD(hybrid_l2);
 	case MCPU_AMD_ZEN4:
 		r = ADD(zen4);
 		return r < 0 ? r : ADD(zen4_l2);
 	case MCPU_AMD_ZEN5:
-		return ADD(zen5);
+		r = ADD(zen5);
+		return r < 0 ? r : ADD(zen5_l2);
 	case MCPU_ARM_SLOTS:
 		return ADD(arm_slots);
 	case MCPU_ARM_NEOVERSE_N2:

@@ -28,7 +28,7 @@ start() {
 		echo "FAIL: cannot start tmux"
 		exit 1
 	}
-	wait_for 'TREND +COMMAND' 100 || { fail "$1: no TREND column within 10 s"; exit 1; }
+	wait_for 'TREND( [^ ]+)? +COMMAND' 100 || { fail "$1: no TREND column within 10 s"; exit 1; }
 }
 
 start "LC_ALL=C.UTF-8" utf8
@@ -39,7 +39,7 @@ expect "^CPU% +last [0-9.]+ +min [0-9.]+ +max [0-9.]+ +over [0-9]+s" "its CPU% c
 expect "(⣿|⣶|⣤|⣀)" "a Braille chart"
 expect "EscBack" "the detail view's key bar"
 keys Escape
-expect "TREND +COMMAND" "Esc returns to the table"
+expect "TREND( [^ ]+)? +COMMAND" "Esc returns to the table"
 expect_not "EscBack" "the table's key bar again"
 keys q
 expect 'EXIT=0' "q quits with status 0"

@@ -476,8 +476,8 @@ static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w,
 	struct val_delta *dd = e->bpf->d;
 	if (dd != d)
 		memcpy(dd, d, ne * sizeof(*dd));
-	if (e->logical)
-		hybrid_fold(e->set->events, e->set->nevents, dd, wy);
+	if (e->logical) /* per-CPU counters: each instance enabled only on its core type */
+		hybrid_fold_percpu(e->set->events, e->set->nevents, dd, wy);
 	rowfill(&e->fill, dd, wy, NULL, v, w.g, false);
 	if (!u || u->cut + u->missed == 0)
 		return;
