@@ -3,7 +3,7 @@
 # moves down, U untags; F8 lowers the tagged processes' priority (nice + 1) and F7 raises
 # it, as /proc says after; k signals the tagged ones; Z pauses now; P, M, T sort by CPU%,
 # RES and TIME+ (a hidden column shows); F follows a process while the rows re-sort and
-# stops when it exits or the selection moves.
+# stops when it exits or the selection moves. Without CAP_SYS_NICE, F7 says why not.
 # Usage: htopkeys.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: htopkeys.sh PMUTOP [TMUX]}
@@ -164,4 +164,30 @@ gone "Following [0-9]+ " "Down: the follow ended"
 
 keys q
 expect '^EXIT=0$' "q quits with status 0"
+
+# F7 refused: root without CAP_SYS_NICE may not raise a priority. One line says why,
+# and the nice value stays.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	t kill-server 2>/dev/null
+	SOCK="pmutop-htopkeys-$$-2"
+	t new-session -d -s e2e -x 140 -y 40 \
+		"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent setpriv --bounding-set -sys_nice --inh-caps -sys_nice '$PMUTOP' -d 0.5 --pane Software; echo EXIT=\$?; sleep 60" || {
+		echo "FAIL: cannot start tmux"
+		exit 1
+	}
+	wait_for 'PID +USER' 100 || fail "without CAP_SYS_NICE: no first frame within 10 s"
+	LP=
+	for p in "$P1" "$P2" "$P3"; do kill -0 "$p" 2>/dev/null && LP=$p; done
+	was=$(nice_of "$LP")
+	keys '\'
+	keys -l "$NAME"
+	keys Enter
+	expect "^ *$LP .* $NAME" "without CAP_SYS_NICE: the sleeper listed"
+	keys End F7
+	expect "cannot renice [0-9]+: Permission denied \\(a higher priority takes root or CAP_SYS_NICE\\)" \
+		"F7 without CAP_SYS_NICE: why not, in one line"
+	[ "$(nice_of "$LP")" = "$was" ] || fail "F7 refused: $LP's nice moved from $was"
+	keys q
+	expect '^EXIT=0$' "without CAP_SYS_NICE: q quits with status 0"
+fi
 finish htopkeys
