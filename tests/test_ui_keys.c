@@ -327,6 +327,11 @@ static void test_search(void **state)
 	assert_int_equal(selected_pid(state), 500);
 	fake_key(U(state), 'N');
 	assert_int_equal(selected_pid(state), 100);
+	/* / Enter: the last search, offered and taken, goes on as n does. */
+	fake_key(U(state), '/');
+	fake_key(U(state), '\n');
+	assert_int_equal(selected_pid(state), 500);
+	fake_key(U(state), 'N');
 	fake_key(U(state), KEY_F(3));
 	assert_int_equal(selected_pid(state), 500);
 	fake_key(U(state), KEY_F(15));

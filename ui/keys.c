@@ -530,7 +530,11 @@ static void prompt_done(struct ui *u, struct ui_cmd *cmd)
 	pid_t pid;
 	switch (u->ask) {
 	case ASK_FILTER:
+		break;
 	case ASK_SEARCH:
+		/* The last search taken as offered: on to its next match, as n. */
+		if (u->prompt.offered && !rowkeys_search(u, 1, false))
+			snprintf(u->msg, sizeof(u->msg), "no row matches the search");
 		break;
 	case ASK_TIME:
 		cmd->kind = UI_JUMP;
