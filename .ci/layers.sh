@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The layers, from the #include lines of events/, src/ and ui/ (docs/ARCHITECTURE.md):
+# The layers, from the #include lines of events/, src/ and ui/ and the links of their
+# CMakeLists.txt (docs/ARCHITECTURE.md):
 #   .ci/layers.sh [-v]      exit 1 on any finding, 0 when there is none
-# violations  a file including a header of a folder its own folder may not use (ALLOW)
+# violations  a file including a header of a folder its own folder may not use (ALLOW),
+#             a folder's library linking one of such a folder (its CMakeLists.txt)
 #             a curses header outside ui/, <linux/perf_event.h> in ui/
 # circles     modules (x.c with x.h) that reach each other through includes; a folder's
 #             one private header (*_priv.h or named in PRIVATE: the state shared by
@@ -14,38 +16,94 @@ verbose=0
 [ "${1:-}" = -v ] && verbose=1
 
 # Which folders each folder may include from (besides itself). The direction: model <-
-# everything; sources -> model, spec, sys, events; sinks (record, prom, batch) -> model,
-# and spec where they carry the chosen metrics (a recording saves and restores them, the
-# exporter has a gauge per metric); ui -> model, spec (and events' clock); app -> all.
+# everything; source/base (what the counting sources share) -> model, spec, sys, events;
+# each source -> base, model, spec, sys, events, never another source; sinks (record,
+# prom, batch) -> model, and spec where they carry the chosen metrics (a recording saves
+# and restores them, the exporter has a gauge per metric); ui -> model, spec (and events'
+# clock); app -> all.
 ALLOW='
 events:
 src/model:
 src/sys: src/model events
 src/spec: src/model events
-src/source/perf: src/model src/spec src/sys events
-src/source/bpf: src/model src/spec src/sys events src/source/perf
-src/source/cgroup: src/model src/sys events src/source/perf
+src/source/base: src/model src/spec src/sys events
+src/source/perf: src/source/base src/model src/spec src/sys events
+src/source/bpf: src/source/base src/model src/spec src/sys events
+src/source/cgroup: src/source/base src/model src/spec src/sys events
 src/record: src/model src/spec
 src/prom: src/model src/spec events
 src/batch: src/model
-src/app: src/model src/spec src/sys src/source/perf src/source/bpf src/source/cgroup src/record src/prom src/batch events ui
+src/app: src/model src/spec src/sys src/source/base src/source/perf src/source/bpf src/source/cgroup src/record src/prom src/batch events ui
 ui: src/model src/spec events
 '
 # Private headers not named *_priv.h: the screen's state behind struct ui.
 PRIVATE='ui/uistate.h'
-# TEMPORARY, until each source owns its state (issue 27 item 2): source/bpf and
-# source/cgroup include the perf engine's private header and tasktab.h. The linker
-# has the same exception (src/source/*/CMakeLists.txt).
 
 files=$(git ls-files -co --exclude-standard 'events/*.[ch]' 'src/*.[ch]' 'ui/*.[ch]' 2>/dev/null)
 [ -n "$files" ] || files=$(find events src ui -name '*.[ch]')
 files=$(echo "$files" | sort -u) # a file in conflict is listed once per side
 
+# The link graph: each folder's library (pmutop_layer(NAME) or add_library(NAME) in its
+# CMakeLists.txt) may link only the libraries of the folders ALLOW gives it.
+cmakes=$(find events src ui -name CMakeLists.txt | sort)
+# shellcheck disable=SC2086 # one word per file name (none has a blank)
+link_bad=$(awk -v allow="$ALLOW" '
+function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
+BEGIN {
+	n = split(allow, lines, "\n")
+	for (i = 1; i <= n; i++) {
+		if (lines[i] !~ /:/)
+			continue
+		split(lines[i], kv, ":")
+		known[kv[1]] = 1
+		m = split(kv[2], to, " ")
+		for (j = 1; j <= m; j++)
+			ok[kv[1], to[j]] = 1
+	}
+}
+FNR == 1 { if (text != "") all[prev] = text; text = ""; prev = FILENAME }
+{ sub(/#.*/, ""); text = text " " $0 }
+END {
+	if (text != "") all[prev] = text
+	for (f in all) {
+		t = all[f]
+		while (match(t, /(pmutop_layer|add_library)\([[:space:]]*pmutop_[a-z_]+/)) {
+			s = substr(t, RSTART, RLENGTH); sub(/.*\([[:space:]]*/, "", s)
+			lib[s] = dir(f)
+			t = substr(t, RSTART + RLENGTH)
+		}
+	}
+	bad = 0
+	for (f in all) {
+		t = all[f]
+		while (match(t, /target_link_libraries\([^)]*\)/)) {
+			s = substr(t, RSTART + 22, RLENGTH - 23)
+			t = substr(t, RSTART + RLENGTH)
+			m = split(s, w, /[[:space:]]+/)
+			from = ""
+			for (j = 1; j <= m; j++) {
+				if (w[j] == "")
+					continue
+				if (from == "") { from = w[j]; continue }
+				if (!(from in lib) || !(w[j] in lib) || !(lib[from] in known))
+					continue
+				a = lib[from]; b = lib[w[j]]
+				if (a != b && !ok[a, b]) {
+					printf "%s: %s links %s (%s): %s may not use %s\n", f, from, w[j], b, a, b
+					bad++
+				}
+			}
+		}
+	}
+}' $cmakes)
+[ -n "$link_bad" ] && echo "$link_bad"
+nlink=$(printf '%s' "$link_bad" | grep -c . || true)
+
 # One line per include: FILE<TAB>"name" or FILE<TAB><name>.
 # shellcheck disable=SC2086 # one word per file name (none has a blank)
 grep -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' $files |
 	sed -E 's/^([^:]*):[[:space:]]*#[[:space:]]*include[[:space:]]*([<"][^">]*[">]).*/\1\t\2/' |
-	awk -F'\t' -v allow="$ALLOW" -v files="$files" -v private_list="$PRIVATE" -v verbose="$verbose" '
+	awk -F'\t' -v allow="$ALLOW" -v files="$files" -v private_list="$PRIVATE" -v verbose="$verbose" -v nlink="$nlink" '
 # The layer of a path: the longest folder of the table it is in.
 function layer(p,    best, l) {
 	best = ""
@@ -165,7 +223,7 @@ END {
 		printf "include circle: %s\n", members
 		circles++
 	}
-	printf "layers: %d modules, %d include violations, %d include circles, %d other\n",
-	       nn, violations, circles, found
-	exit (violations + circles + found) > 0
+	printf "layers: %d modules, %d include violations, %d link violations, %d include circles, %d other\n",
+	       nn, violations, nlink, circles, found
+	exit (violations + nlink + circles + found) > 0
 }'

@@ -1,5 +1,6 @@
 /* alloccount: an LD_PRELOAD shim that counts heap allocations per tick. A tick ends where
- * pmutop's batch writer flushes stdout, once per block. Counters opened in the same tick
+ * pmutop's batch writer flushes its output, once per block (any stream's fflush but
+ * stderr's: the writer's stream is outstream.h's, not stdout). Counters opened in the same tick
  * (perf_event_open through syscall(2)) are counted too: a tick that opened none saw no
  * new task, so any allocation in it is a steady-state one. At exit one line per tick,
  * "ALLOCS OPENS", goes to the file named by ALLOCCOUNT_OUT. Every call goes on to glibc,
@@ -62,7 +63,7 @@ int fflush(FILE *f)
 	static int (*real)(FILE *);
 	if (!real)
 		real = (int (*)(FILE *))dlsym(RTLD_NEXT, "fflush");
-	if (f == stdout && nticks < MAX_TICKS) {
+	if (f && f != stderr && nticks < MAX_TICKS) {
 		ticks[nticks][0] = count;
 		ticks[nticks++][1] = opens;
 		count = opens = 0;

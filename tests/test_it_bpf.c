@@ -6,6 +6,7 @@
 
 #include "bpfcount.h"
 #include "engine.h"
+#include "startup.h"
 #include "evset.h"
 
 #include <dirent.h>
@@ -652,18 +653,18 @@ static void test_map_full(void **state)
 	struct evspec_err perr;
 	assert_int_equal(evset_parse(&set, "{task-clock,context-switches}", NULL, &perr), 0);
 	int err = 1, bpf_err = 0;
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_ALL,
-				.interval = 0.1,
-				.bpf = true,
-				.bpf_err = &bpf_err,
-				.bpf_tasks = 8};
-	struct engine *e = engine_new(&set, &o, &err);
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_ALL,
+			    .interval = 0.1,
+			    .bpf = true,
+			    .bpf_err = &bpf_err,
+			    .bpf_tasks = 8};
+	struct source *e = startup_source(&set, &o, &err);
 	assert_non_null(e);
-	const struct model *m = engine_model(e);
+	const struct model *m = source_model(e);
 	for (int i = 0; i < 3; i++) {
 		usleep(50 * 1000);
-		engine_tick(e);
+		source_tick(e);
 	}
 	assert_true(m->ntasks <= 8);
 	/* The source's own notice, apart from the composition's (which it never writes). */
@@ -678,7 +679,7 @@ static void test_map_full(void **state)
 	assert_non_null(strstr(model_notice_text(&view, text, sizeof(text)),
 			       "base notice; BPF task map full (8 tasks): "));
 	assert_string_equal(m->backend, "bpf");
-	engine_free(e);
+	source_close(e);
 	evset_free(&set);
 }
 
@@ -812,23 +813,23 @@ static void test_hidden_runs(void **state)
 	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
 	pid_t one = 1;
 	int err = 1, bpf_err = 0;
-	struct engine_opts o = {.root = root,
-				.scope = SCOPE_PIDS,
-				.pids = &one,
-				.npids = 1,
-				.threads = true,
-				.interval = 0.2,
-				.bpf = true,
-				.bpf_err = &bpf_err};
-	struct engine *e = engine_new(&set, &o, &err);
+	struct srcopts o = {.root = root,
+			    .scope = SCOPE_PIDS,
+			    .pids = &one,
+			    .npids = 1,
+			    .threads = true,
+			    .interval = 0.2,
+			    .bpf = true,
+			    .bpf_err = &bpf_err};
+	struct source *e = startup_source(&set, &o, &err);
 	assert_non_null(e);
-	const struct model *m = engine_model(e);
+	const struct model *m = source_model(e);
 	/* Until a slice of one of them ended unseen (60 s at most), then a tick more for the
 	 * run times' first reading. */
 	bool hides = false;
 	for (int k = 0; k < 300 && !hides; k++) {
 		usleep(200 * 1000);
-		engine_tick(e);
+		source_tick(e);
 		for (unsigned i = 0; i < m->nrows && !hides; i++)
 			hides = m->rows[i].kind == ROW_THREAD && m->rows[i].v[0].state == VAL_NC &&
 				m->rows[i].v[0].why == WHY_UNSEEN;
@@ -836,13 +837,13 @@ static void test_hidden_runs(void **state)
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (!hides) {
-		engine_free(e);
+		source_close(e);
 		evset_free(&set);
 		assert_int_equal(system(cmd), 0);
 		print_message("  no switch of pid 1 went unseen in 60 s: nothing to check\n");
 		skip();
 	}
-	engine_tick(e);
+	source_tick(e);
 	/* An idle thread (0 exact this tick) runs 1 ms unseen. */
 	pid_t idle = 0;
 	for (unsigned i = 0; i < nt && !idle; i++) {
@@ -852,13 +853,13 @@ static void test_hidden_runs(void **state)
 	}
 	if (idle)
 		write_runtime(root, idle, 2000000);
-	engine_tick(e);
+	source_tick(e);
 	const struct val *ran = idle ? thread_val(m, idle) : NULL;
 	bool nc = ran && ran->state == VAL_NC && ran->why == WHY_UNSEEN;
-	engine_tick(e);
+	source_tick(e);
 	const struct val *after = idle ? thread_val(m, idle) : NULL;
 	bool zero = after && after->state == VAL_EXACT && after->v == 0;
-	engine_free(e);
+	source_close(e);
 	evset_free(&set);
 	assert_int_equal(system(cmd), 0);
 	if (!idle)

@@ -23,6 +23,7 @@
 
 #include "cgroup.h"
 #include "engine.h"
+#include "startup.h"
 #include "evset.h"
 #include "testutil.h"
 
@@ -272,26 +273,26 @@ static void test_cgroup_resume_counts_from_resume(void **state)
 	struct evspec_err perr;
 	assert_int_equal(evset_parse(&s, "page-faults", NULL, &perr), 0);
 	evset_probe(&s, false);
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_CGROUPS,
-				.cgroup_fds = &cgfd,
-				.cgroup_paths = paths,
-				.ncgroups = 1,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_CGROUPS,
+			    .cgroup_fds = &cgfd,
+			    .cgroup_paths = paths,
+			    .ncgroups = 1,
+			    .interval = 0.1};
 	int err;
-	struct engine *e = engine_new(&s, &o, &err);
+	struct source *e = startup_source(&s, &o, &err);
 	assert_non_null(e);
-	engine_tick(e);
-	engine_set_paused(e, true);
+	source_tick(e);
+	source_set(e, SRC_PAUSE, true);
 	assert_int_equal(write(go[1], "x", 1), 1);
 	close(go[1]);
 	int st;
 	assert_int_equal(waitpid(child, &st, 0), child);
 	child = 0;
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	engine_set_paused(e, false);
-	engine_tick(e);
-	const struct model *m = engine_model(e);
+	source_set(e, SRC_PAUSE, false);
+	source_tick(e);
+	const struct model *m = source_model(e);
 	assert_int_equal(m->nrows, 1);
 	assert_int_equal(m->rows[0].kind, ROW_CGROUP);
 	assert_int_equal(m->nevents, 1);
@@ -300,7 +301,7 @@ static void test_cgroup_resume_counts_from_resume(void **state)
 	if (m->rows[0].v[0].v >= 300)
 		fail_msg("the interval after the resume holds %.0f page faults: the pause's 300",
 			 m->rows[0].v[0].v);
-	engine_free(e);
+	source_close(e);
 	evset_free(&s);
 	close(cgfd);
 }
@@ -782,8 +783,7 @@ static void test_cgroup_rows_fd_limit(void **state)
 	struct evspec_err perr;
 	assert_int_equal(evset_parse(&s, "page-faults", NULL, &perr), 0);
 	evset_probe(&s, false);
-	struct engine_opts o = {
-		.root = "", .scope = SCOPE_ALL, .no_cpu_rows = true, .interval = 0.1};
+	struct srcopts o = {.root = "", .scope = SCOPE_ALL, .no_cpu_rows = true, .interval = 0.1};
 	int err;
 	struct engine *e = engine_new(&s, &o, &err);
 	assert_non_null(e);
@@ -847,11 +847,11 @@ static void test_cgroup_rows_removed(void **state)
 	evset_probe(&s, false);
 	int go[2];
 	child = parked_child(go);
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_ALL,
-				.cgroup_rows = true,
-				.no_cpu_rows = true,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_ALL,
+			    .cgroup_rows = true,
+			    .no_cpu_rows = true,
+			    .interval = 0.1};
 	int err;
 	struct engine *e = engine_new(&s, &o, &err);
 	assert_non_null(e);

@@ -269,12 +269,12 @@ static double count(const struct mrow *r, int ev)
 
 static struct engine *watch(pid_t pid, bool threads)
 {
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &pid,
-				.npids = 1,
-				.threads = threads,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &pid,
+			    .npids = 1,
+			    .threads = threads,
+			    .interval = 0.1};
 	int err = 1;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_int_equal(err, 0);
@@ -483,12 +483,12 @@ static void test_per_cpu_rows(void **state)
 	struct target t;
 	target_start(&t, 0);
 	pid_t pid = t.pid;
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &pid,
-				.npids = 1,
-				.per_cpu = true,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &pid,
+			    .npids = 1,
+			    .per_cpu = true,
+			    .interval = 0.1};
 	int err = 1;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_int_equal(err, 0);
@@ -532,12 +532,12 @@ static void test_pids_missing(void **state)
 		_exit(0);
 	assert_int_equal(waitpid(c, NULL, 0), c);
 	pid_t failed = 0;
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &c,
-				.npids = 1,
-				.interval = 0.1,
-				.failed_pid = &failed};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &c,
+			    .npids = 1,
+			    .interval = 0.1,
+			    .failed_pid = &failed};
 	int err = 0;
 	assert_null(engine_new(&set, &o, &err));
 	assert_int_equal(err, -ESRCH);
@@ -552,7 +552,7 @@ static void test_all_finds_new_process(void **state)
 	 * ring, in order (across rings see test_all_exec_on_other_cpu). */
 	cpu_set_t old;
 	pin_to(0, &old);
-	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .threads = false, .interval = 0.1};
+	struct srcopts o = {.root = "", .scope = SCOPE_ALL, .threads = false, .interval = 0.1};
 	int err = 1;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_int_equal(err, 0);
@@ -594,7 +594,7 @@ static void test_all_finds_new_process(void **state)
 static void test_all_follows_exec(void **state)
 {
 	(void)state;
-	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.1};
+	struct srcopts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.1};
 	int err = 1;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_int_equal(err, 0);
@@ -657,7 +657,7 @@ static void test_all_exec_on_other_cpu(void **state)
 	}
 	int cpus[1024];
 	procfs_online_cpus("", cpus, 1024);
-	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.1};
+	struct srcopts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.1};
 	int err = 1;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_int_equal(err, 0);
@@ -751,7 +751,7 @@ static void start_on_each_cpu(bool restricted)
 	}
 	cpu_set_t expect;
 	assert_int_equal(sched_getaffinity(0, sizeof(expect), &expect), 0);
-	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.1};
+	struct srcopts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.1};
 	int err = 1;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
@@ -832,11 +832,11 @@ static void asleep_rows(bool map)
 	enum { N = 400 };
 	struct target t;
 	target_start(&t, 3);
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_ALL,
-				.threads = true,
-				.interval = 0.1,
-				.map_probes = map};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_ALL,
+			    .threads = true,
+			    .interval = 0.1,
+			    .map_probes = map};
 	int err = 1;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_int_equal(err, 0);
@@ -906,12 +906,12 @@ static int probed(const char *spec, int tracepoint_group)
 	if (tracepoint_group >= 0)
 		s.specs.g[tracepoint_group].ev[0].attr.type = PERF_TYPE_TRACEPOINT;
 	pid_t me = getpid();
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &me,
-				.npids = 1,
-				.threads = true,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &me,
+			    .npids = 1,
+			    .threads = true,
+			    .interval = 0.1};
 	int e_err = 1;
 	struct engine *e = engine_new(&s, &o, &e_err);
 	assert_int_equal(e_err, 0);

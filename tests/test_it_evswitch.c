@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "startup.h"
 #include "evset.h"
 #include "history.h"
 
@@ -87,9 +88,8 @@ static const struct mrow *proc_row(const struct model *m, pid_t pid)
 	return NULL;
 }
 
-static struct val value_of(const struct engine *e, pid_t pid, const char *key)
+static struct val value_of(const struct model *m, pid_t pid, const char *key)
 {
-	const struct model *m = engine_model(e);
 	const struct mrow *r = proc_row(m, pid);
 	int ev = event_index(m, key);
 	assert_non_null(r);
@@ -111,12 +111,12 @@ static void test_switch_keeps_history(void **state)
 	child_start(&c);
 	struct evset a, b, d;
 	make_set(&a, "{task-clock,page-faults}");
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &c.pid,
-				.npids = 1,
-				.threads = true,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &c.pid,
+			    .npids = 1,
+			    .threads = true,
+			    .interval = 0.1};
 	int err;
 	struct engine *e = engine_new(&a, &o, &err);
 	assert_non_null(e);
@@ -135,19 +135,19 @@ static void test_switch_keeps_history(void **state)
 	assert_int_equal(engine_model(e)->nrows, 0); /* no rows over the old layout */
 	child_fault(&c, 50);
 	engine_tick(e);
-	struct val pf = value_of(e, c.pid, "page-faults");
+	struct val pf = value_of(engine_model(e), c.pid, "page-faults");
 	assert_int_equal(pf.state, VAL_EXACT);
 	/* A few more than 150: the pipe and mmap calls fault too. A reopened group would
 	 * report about 50. */
 	assert_true(pf.v >= 150 && pf.v < 200);
 	/* The new group opened within this interval: not an interval's worth, so n/c
 	 * (starting) rather than a count that looks like one; the next tick counts. */
-	struct val cs = value_of(e, c.pid, "context-switches");
+	struct val cs = value_of(engine_model(e), c.pid, "context-switches");
 	assert_int_equal(cs.state, VAL_NC);
 	assert_int_equal(cs.why, WHY_STARTING);
 	child_fault(&c, 5);
 	engine_tick(e);
-	cs = value_of(e, c.pid, "context-switches");
+	cs = value_of(engine_model(e), c.pid, "context-switches");
 	assert_int_equal(cs.state, VAL_EXACT);
 	assert_true(cs.v >= 1); /* it blocked on the pipe since the new group opened */
 	assert_int_equal(engine_open_fds(e), 3 * 2);
@@ -160,7 +160,7 @@ static void test_switch_keeps_history(void **state)
 	child_fault(&c, 10);
 	engine_tick(e);
 	assert_int_equal(event_index(engine_model(e), "page-faults"), -1);
-	cs = value_of(e, c.pid, "context-switches");
+	cs = value_of(engine_model(e), c.pid, "context-switches");
 	assert_int_equal(cs.state, VAL_EXACT);
 	assert_true(cs.v >= 1);
 
@@ -187,19 +187,19 @@ static void test_watched_without_thread_rows(void **state)
 	child_start(&c);
 	struct evset a;
 	make_set(&a, "{task-clock,page-faults}");
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &c.pid,
-				.npids = 1,
-				.threads = false,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &c.pid,
+			    .npids = 1,
+			    .threads = false,
+			    .interval = 0.1};
 	int err;
 	struct engine *e = engine_new(&a, &o, &err);
 	assert_non_null(e);
 	assert_int_equal(engine_open_fds(e), 2); /* the root's two events, nothing more */
 	child_fault(&c, 100);
 	engine_tick(e);
-	struct val pf = value_of(e, c.pid, "page-faults");
+	struct val pf = value_of(engine_model(e), c.pid, "page-faults");
 	assert_int_equal(pf.state, VAL_EXACT);
 	/* Under valgrind the child's own pages and valgrind's fault in beside its 100. */
 	assert_true(pf.v >= 100 && (pf.v < 150 || testutil_under_valgrind()));
@@ -219,7 +219,7 @@ static void test_watched_without_thread_rows(void **state)
 	assert_int_equal(t->v[1].state, VAL_EXACT);
 	assert_true(t->v[1].v >= 20);
 	/* The process row still comes from the root alone: not the sum of both. */
-	pf = value_of(e, c.pid, "page-faults");
+	pf = value_of(engine_model(e), c.pid, "page-faults");
 	assert_true(pf.v >= 20 && pf.v < 40);
 
 	child_stop(&c);
@@ -233,12 +233,12 @@ static struct engine *watching(struct child *c, struct evset *a, const char *spe
 {
 	child_start(c);
 	make_set(a, spec);
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &c->pid,
-				.npids = 1,
-				.threads = true,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &c->pid,
+			    .npids = 1,
+			    .threads = true,
+			    .interval = 0.1};
 	int err;
 	struct engine *e = engine_new(a, &o, &err);
 	assert_non_null(e);
@@ -271,7 +271,7 @@ static void test_resume_counts_from_resume(void **state)
 	if (m->elapsed > ticked - resumed + 0.005)
 		fail_msg("the interval after the resume lasted %.3f s, %.3f s since the resume",
 			 m->elapsed, ticked - resumed);
-	struct val pf = value_of(e, c.pid, "page-faults");
+	struct val pf = value_of(engine_model(e), c.pid, "page-faults");
 	assert_int_equal(pf.state, VAL_EXACT);
 	assert_true(pf.v >= 20 && (pf.v < 60 || testutil_under_valgrind()));
 	const struct mrow *t = thread_row(m, c.pid);
@@ -279,7 +279,7 @@ static void test_resume_counts_from_resume(void **state)
 	assert_true(t->v[1].v >= 20 && t->v[1].v < 300);
 	/* The totals hold all of it. */
 	engine_totals(e);
-	pf = value_of(e, c.pid, "page-faults");
+	pf = value_of(engine_model(e), c.pid, "page-faults");
 	assert_true(pf.v >= 330);
 	child_stop(&c);
 	engine_free(e);
@@ -301,7 +301,7 @@ static void test_user_only_keeps_software(void **state)
 	assert_int_equal(engine_open_fds(e), fds); /* the same groups, reopened or kept */
 	child_fault(&c, 30);
 	engine_tick(e);
-	struct val pf = value_of(e, c.pid, "page-faults");
+	struct val pf = value_of(engine_model(e), c.pid, "page-faults");
 	assert_int_equal(pf.state, VAL_EXACT);
 	assert_true(pf.v >= 30);
 	const struct mrow *t = thread_row(engine_model(e), c.pid);
@@ -335,34 +335,34 @@ static void test_bpf_switch_starts_over(void **state)
 	struct evset a, b;
 	make_set(&a, "task-clock,context-switches");
 	int err = 1, bpf_err = 0;
-	struct engine_opts o = {
+	struct srcopts o = {
 		.root = "", .scope = SCOPE_ALL, .interval = 0.1, .bpf = true, .bpf_err = &bpf_err};
-	struct engine *e = engine_new(&a, &o, &err);
+	struct source *e = startup_source(&a, &o, &err);
 	if (!e && bpf_err)
 		skip(); /* no BPF here */
 	assert_non_null(e);
 	struct history *h = history_new();
 	assert_non_null(h);
-	const struct model *m = engine_model(e);
+	const struct model *m = source_model(e);
 	/* Two whole intervals in which the child ran: numbers, in the trend too. */
 	for (int i = 0; i < 2; i++) {
 		child_fault(&c, 20);
 		usleep(50 * 1000);
-		engine_tick(e);
+		source_tick(e);
 		assert_int_equal(history_feed(h, m), 0);
 	}
-	struct val tc = value_of(e, c.pid, "task-clock");
+	struct val tc = value_of(source_model(e), c.pid, "task-clock");
 	assert_int_equal(tc.state, VAL_EXACT);
 	assert_true(tc.v > 0);
 
 	make_set(&b, "task-clock,context-switches,page-faults");
-	assert_int_equal(engine_set_evset(e, &b), 0);
+	assert_int_equal(source_control(e, SRC_EVSET, &b), 0);
 	child_fault(&c, 20); /* counted since the change: a part of the interval */
-	engine_tick(e);
+	source_tick(e);
 	assert_int_equal(history_feed(h, m), 0);
 	static const char *const keys[] = {"task-clock", "context-switches", "page-faults"};
 	for (unsigned k = 0; k < 3; k++) {
-		struct val v = value_of(e, c.pid, keys[k]);
+		struct val v = value_of(source_model(e), c.pid, keys[k]);
 		if (v.state != VAL_NC || v.why != WHY_STARTING)
 			fail_msg("%s reads %s %.0f (%s) at the change's tick", keys[k],
 				 val_state_str(v.state), v.v, val_why_str(v.why));
@@ -383,27 +383,27 @@ static void test_bpf_switch_starts_over(void **state)
 	/* The next interval is whole: numbers again. */
 	child_fault(&c, 20);
 	usleep(50 * 1000);
-	engine_tick(e);
-	struct val pf = value_of(e, c.pid, "page-faults");
+	source_tick(e);
+	struct val pf = value_of(source_model(e), c.pid, "page-faults");
 	assert_int_equal(pf.state, VAL_EXACT);
 	assert_true(pf.v >= 20);
-	assert_int_equal(value_of(e, c.pid, "task-clock").state, VAL_EXACT);
+	assert_int_equal(value_of(source_model(e), c.pid, "task-clock").state, VAL_EXACT);
 
 	/* K (user-only mode) starts the bpf backend over too. */
-	assert_int_equal(engine_set_user_only(e, true), 0);
+	assert_int_equal(source_set(e, SRC_USER_ONLY, true), 0);
 	child_fault(&c, 20);
-	engine_tick(e);
-	tc = value_of(e, c.pid, "task-clock");
+	source_tick(e);
+	tc = value_of(source_model(e), c.pid, "task-clock");
 	assert_int_equal(tc.state, VAL_NC);
 	assert_int_equal(tc.why, WHY_STARTING);
 	child_fault(&c, 20);
 	usleep(50 * 1000);
-	engine_tick(e);
-	assert_int_equal(value_of(e, c.pid, "task-clock").state, VAL_EXACT);
+	source_tick(e);
+	assert_int_equal(value_of(source_model(e), c.pid, "task-clock").state, VAL_EXACT);
 
 	history_free(h);
 	child_stop(&c);
-	engine_free(e);
+	source_close(e);
 	evset_free(&a);
 	evset_free(&b);
 }

@@ -127,7 +127,7 @@ static void test_busiest_keep_counters(void **state)
 	nap(0.3); /* the busy child has run a while when pmutop starts, as top's busiest has */
 	struct rlimit low = {150, saved.rlim_max};
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
-	struct engine_opts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.3};
+	struct srcopts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.3};
 	int err;
 	struct engine *e = eng = engine_new(&set, &o, &err);
 	assert_non_null(e);

@@ -74,11 +74,40 @@ static void test_sigint_while_blocked(void **state)
 	stalled_then(SIGINT, args);
 }
 
+/* Started under nohup (SIGHUP ignored), pmutop ignores SIGHUP too: every block is
+ * written to the end. */
+static void test_nohup(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pmutop-nohup-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGHUP, SIG_IGN);
+		char *const args[] = {PMUTOP_BINARY, "-b",  "--format", "csv", "-n", "20",
+				      "-d",	     "0.2", "-o",	path,  NULL};
+		execv(args[0], args);
+		_exit(127);
+	}
+	assert_true(testutil_wait_tick(pid, path, 1, 120));
+	kill(pid, SIGHUP);
+	int st = testutil_reap(pid, 120);
+	assert_true(st != -1 && WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(testutil_csv_ticks(path), 20);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sigterm_while_blocked),
 		cmocka_unit_test(test_sigint_while_blocked),
+		cmocka_unit_test(test_nohup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,6 +51,8 @@
 
 #include "cgroup.h"
 #include "engine.h"
+#include "bpfsource.h"
+#include "startup.h"
 #include "evset.h"
 
 #define DEADLINE_S 60.0
@@ -951,9 +953,8 @@ static void worker_stop(struct worker *w)
 	close(w->ack);
 }
 
-static struct val pf_of(const struct engine *e, pid_t pid)
+static struct val pf_of(const struct model *m, pid_t pid)
 {
-	const struct model *m = engine_model(e);
 	int ev = -1;
 	for (unsigned i = 0; i < m->nevents; i++)
 		if (strcmp(m->events[i].key, "page-faults") == 0)
@@ -981,39 +982,39 @@ static void events_switch(bool bpf, const char *from, const char *to)
 	assert_int_equal(evset_parse(&b, to, NULL, &perr), 0);
 	evset_probe(&b, false);
 	int err, bpf_err = 0;
-	struct engine_opts o = {.root = "",
-				.scope = bpf ? SCOPE_ALL : SCOPE_PIDS,
-				.pids = &w.pid,
-				.npids = 1,
-				.bpf = bpf,
-				.bpf_err = &bpf_err,
-				.interval = 0.2};
-	struct engine *e = engine_new(&a, &o, &err);
+	struct srcopts o = {.root = "",
+			    .scope = bpf ? SCOPE_ALL : SCOPE_PIDS,
+			    .pids = &w.pid,
+			    .npids = 1,
+			    .bpf = bpf,
+			    .bpf_err = &bpf_err,
+			    .interval = 0.2};
+	struct source *e = startup_source(&a, &o, &err);
 	if (!e && bpf) {
 		worker_stop(&w);
 		evset_free(&a);
 		evset_free(&b);
-		print_message("  bpf backend unavailable (%s); skipped\n", engine_bpf_why(bpf_err));
+		print_message("  bpf backend unavailable (%s); skipped\n", bpfsource_why(bpf_err));
 		skip();
 	}
 	assert_non_null(e);
 	uint64_t fw = worker_round(&w, 1);
-	engine_tick(e);
+	source_tick(e);
 	uint64_t f0 = worker_round(&w, 100);
-	engine_tick(e);
-	struct val before = pf_of(e, w.pid);
+	source_tick(e);
+	struct val before = pf_of(source_model(e), w.pid);
 	worker_round(&w, 100);
-	assert_int_equal(engine_set_evset(e, &b), 0);
+	assert_int_equal(source_control(e, SRC_EVSET, &b), 0);
 	uint64_t f2 = worker_round(&w, 50);
-	engine_tick(e);
-	struct val v = pf_of(e, w.pid);
+	source_tick(e);
+	struct val v = pf_of(source_model(e), w.pid);
 	print_message("  %s, %s -> %s: the tick before %.0f (%s; own count %llu), the tick of "
 		      "the change %.0f (%s; own count %llu)\n",
 		      bpf ? "bpf" : "perf", from, to, before.v, val_state_str(before.state),
 		      (unsigned long long)(f0 - fw), v.v, val_state_str(v.state),
 		      (unsigned long long)(f2 - f0));
 	worker_stop(&w);
-	engine_free(e);
+	source_close(e);
 	evset_free(&a);
 	evset_free(&b);
 	/* Exact means every fault of the interval: its own count, to the fault (the pipe's

@@ -11,6 +11,7 @@
 
 #include "cgroup.h"
 #include "engine.h"
+#include "startup.h"
 #include "evset.h"
 
 /* Field k (0-based) of CSV line l, unquoted fields only, into f. */
@@ -83,21 +84,28 @@ static void test_cgroup_rows_switch(void **state)
 	const char *paths[] = {"/"};
 	struct evset a, b;
 	make_set(&a, "page-faults");
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_CGROUPS,
-				.cgroup_fds = &cgfd,
-				.cgroup_paths = paths,
-				.ncgroups = 1,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_CGROUPS,
+			    .cgroup_fds = &cgfd,
+			    .cgroup_paths = paths,
+			    .ncgroups = 1,
+			    .interval = 0.1};
 	int err;
-	struct engine *e = engine_new(&a, &o, &err);
+	struct source *e = startup_source(&a, &o, &err);
 	assert_non_null(e);
-	engine_tick(e);
+	source_tick(e);
+	/* The descriptors it holds (/metrics says them): its cgroup's group on each CPU. */
+	unsigned ncpus = source_model(e)->ncpus, fds = 0;
+	assert_true(ncpus > 0);
+	assert_int_equal(source_control(e, SRC_OPEN_FDS, &fds), 0);
+	assert_int_equal(fds, ncpus);
 	make_set(&b, "context-switches,page-faults");
-	assert_int_equal(engine_set_evset(e, &b), 0);
+	assert_int_equal(source_control(e, SRC_EVSET, &b), 0);
+	assert_int_equal(source_control(e, SRC_OPEN_FDS, &fds), 0);
+	assert_int_equal(fds, 2 * ncpus);
 	usleep(20 * 1000);
-	engine_tick(e);
-	const struct model *m = engine_model(e);
+	source_tick(e);
+	const struct model *m = source_model(e);
 	assert_int_equal(m->nevents, 2);
 	assert_int_equal(m->nrows, 1);
 	assert_int_equal(m->rows[0].kind, ROW_CGROUP);
@@ -108,11 +116,11 @@ static void test_cgroup_rows_switch(void **state)
 			 val_why_str(cs.why));
 	assert_int_equal(pf.state, VAL_EXACT);
 	usleep(20 * 1000);
-	engine_tick(e);
+	source_tick(e);
 	cs = m->rows[0].v[0];
 	assert_int_equal(cs.state, VAL_EXACT);
 	assert_true(cs.v > 0); /* the whole machine switched in 20 ms */
-	engine_free(e);
+	source_close(e);
 	evset_free(&a);
 	evset_free(&b);
 	close(cgfd);

@@ -71,54 +71,100 @@ static void make_rows(struct row *rows, unsigned n)
 	}
 }
 
-static size_t pack(const struct row *rows, unsigned n, struct recpack_buf *b)
+static size_t pack_fmt(unsigned fmt, const struct row *rows, unsigned n, struct recpack_buf *b)
 {
 	int64_t prev = 0;
 	for (unsigned k = 0; k < n; k++) {
-		assert_int_equal(recpack_put(b, prev, &rows[k].r, rows[k].v, NEV, rows[k].g, NGR),
-				 0);
+		assert_int_equal(
+			recpack_put_fmt(b, fmt, prev, &rows[k].r, rows[k].v, NEV, rows[k].g, NGR),
+			0);
 		prev = rows[k].r.task;
 	}
 	return b->len;
 }
 
+static size_t pack(const struct row *rows, unsigned n, struct recpack_buf *b)
+{
+	return pack_fmt(2, rows, n, b);
+}
+
+/* Formats 2 and 3 (the first group's enabled time from the first value). */
 static void test_round_trip(void **state)
 {
 	(void)state;
-	struct row rows[12], got;
-	make_rows(rows, 12);
-	struct recpack_buf b = {0};
-	size_t len = pack(rows, 12, &b);
-	size_t pos = 0;
-	int64_t prev = 0;
-	for (unsigned k = 0; k < 12; k++) {
-		assert_int_equal(recpack_next(b.b, len, &pos, prev, &got.r, got.v, NEV, got.g, NGR),
-				 1);
-		const struct recpack_row *w = &rows[k].r;
-		assert_int_equal(got.r.task, w->task);
-		assert_int_equal(got.r.exited, w->exited);
-		assert_memory_equal(&got.r.cpu_pct, &w->cpu_pct, sizeof(double));
-		assert_int_equal(got.r.cells != NULL, w->cells != NULL);
-		if (w->cells) {
-			assert_int_equal(got.r.ncells, w->ncells);
-			assert_memory_equal(got.r.cells, w->cells, w->ncells);
+	for (unsigned fmt = 2; fmt <= 3; fmt++) {
+		struct row rows[12], got;
+		make_rows(rows, 12);
+		struct recpack_buf b = {0};
+		size_t len = pack_fmt(fmt, rows, 12, &b);
+		size_t pos = 0;
+		int64_t prev = 0;
+		for (unsigned k = 0; k < 12; k++) {
+			assert_int_equal(recpack_next_fmt(fmt, b.b, len, &pos, prev, &got.r, got.v,
+							  NEV, got.g, NGR),
+					 1);
+			const struct recpack_row *w = &rows[k].r;
+			assert_int_equal(got.r.task, w->task);
+			assert_int_equal(got.r.exited, w->exited);
+			assert_memory_equal(&got.r.cpu_pct, &w->cpu_pct, sizeof(double));
+			assert_int_equal(got.r.cells != NULL, w->cells != NULL);
+			if (w->cells) {
+				assert_int_equal(got.r.ncells, w->ncells);
+				assert_memory_equal(got.r.cells, w->cells, w->ncells);
+			}
+			assert_int_equal(got.r.mem, w->mem);
+			if (w->mem) {
+				assert_int_equal(got.r.rss_kb, w->rss_kb);
+				assert_int_equal(got.r.state, w->state);
+			}
+			for (unsigned i = 0; i < NEV; i++)
+				assert_memory_equal(&got.v[i].v, &rows[k].v[i].v, sizeof(double));
+			for (unsigned g = 0; g < NGR; g++) {
+				assert_int_equal(got.g[g].ena, rows[k].g[g].ena);
+				assert_int_equal(got.g[g].run, rows[k].g[g].run);
+			}
+			prev = got.r.task;
 		}
-		assert_int_equal(got.r.mem, w->mem);
-		if (w->mem) {
-			assert_int_equal(got.r.rss_kb, w->rss_kb);
-			assert_int_equal(got.r.state, w->state);
-		}
-		for (unsigned i = 0; i < NEV; i++)
-			assert_memory_equal(&got.v[i].v, &rows[k].v[i].v, sizeof(double));
-		for (unsigned g = 0; g < NGR; g++) {
-			assert_int_equal(got.g[g].ena, rows[k].g[g].ena);
-			assert_int_equal(got.g[g].run, rows[k].g[g].run);
-		}
-		prev = got.r.task;
+		assert_int_equal(
+			recpack_next_fmt(fmt, b.b, len, &pos, prev, &got.r, got.v, NEV, got.g, NGR),
+			0);
+		assert_int_equal(pos, len);
+		recpack_free(&b);
 	}
-	assert_int_equal(recpack_next(b.b, len, &pos, prev, &got.r, got.v, NEV, got.g, NGR), 0);
-	assert_int_equal(pos, len);
-	recpack_free(&b);
+}
+
+/* Format 3: a task's enabled time, about the task-clock it ran, costs a byte or two as
+ * the difference, not the 3 to 5 of the time itself; and reads back the same. */
+static void test_enabled_from_clock(void **state)
+{
+	(void)state;
+	struct row x, got;
+	memset(&x, 0, sizeof(x));
+	x.r.task = 7;
+	x.r.cpu_pct = -1;
+	x.v[0].v = 1084936; /* task-clock, ns */
+	x.v[1].v = 14;
+	x.g[0].ena = 1084764;
+	x.g[0].run = 1084764;
+	struct recpack_buf b2 = {0}, b3 = {0};
+	assert_int_equal(recpack_put_fmt(&b2, 2, 0, &x.r, x.v, NEV, x.g, NGR), 0);
+	assert_int_equal(recpack_put_fmt(&b3, 3, 0, &x.r, x.v, NEV, x.g, NGR), 0);
+	assert_int_equal(b2.len - b3.len, 1); /* 3 bytes of 1,084,764 against 2 of -172 */
+	size_t pos = 0;
+	assert_int_equal(recpack_next_fmt(3, b3.b, b3.len, &pos, 0, &got.r, got.v, NEV, got.g, NGR),
+			 1);
+	assert_int_equal(got.g[0].ena, 1084764);
+	assert_int_equal(got.g[0].run, 1084764);
+	/* A first value that is no whole number (scaled): the time as it is. */
+	x.v[0].v = 1084936.5;
+	b3.len = 0;
+	assert_int_equal(recpack_put_fmt(&b3, 3, 0, &x.r, x.v, NEV, x.g, NGR), 0);
+	pos = 0;
+	assert_int_equal(recpack_next_fmt(3, b3.b, b3.len, &pos, 0, &got.r, got.v, NEV, got.g, NGR),
+			 1);
+	assert_int_equal(got.g[0].ena, 1084764);
+	recpack_free(&b2);
+	recpack_free(&b3);
 }
 
 /* An idle-looking row of an active task costs a few bytes: the size target rests on it. */
@@ -213,13 +259,79 @@ static void test_damage(void **state)
 	recpack_free(&b);
 }
 
+/* Format 3's ticks by column: the rows read back the same, bit for bit; a record cut
+ * anywhere is an error, a flipped byte never a wild read. */
+static void test_tick_columns(void **state)
+{
+	(void)state;
+	struct row rows[12];
+	make_rows(rows, 12);
+	struct recpack_row pr[12];
+	const struct val *pv[12];
+	const struct val_delta *pg[12];
+	for (unsigned k = 0; k < 12; k++) {
+		pr[k] = rows[k].r;
+		pv[k] = rows[k].v;
+		pg[k] = rows[k].g;
+	}
+	struct recpack_buf b = {0};
+	assert_int_equal(recpack_put_tick(&b, pr, pv, pg, 12, NEV, NGR), 0);
+	struct recpack_tick t = {0};
+	assert_int_equal(recpack_get_tick(b.b, b.len, NEV, NGR, &t), 0);
+	assert_int_equal(t.n, 12);
+	for (unsigned k = 0; k < 12; k++) {
+		const struct recpack_row *w = &rows[k].r, *got = &t.rows[k];
+		assert_int_equal(got->task, w->task);
+		assert_int_equal(got->exited, w->exited);
+		assert_memory_equal(&got->cpu_pct, &w->cpu_pct, sizeof(double));
+		assert_int_equal(got->cells != NULL, w->cells != NULL);
+		if (w->cells) {
+			assert_int_equal(got->ncells, w->ncells);
+			assert_memory_equal(got->cells, w->cells, w->ncells);
+		}
+		assert_int_equal(got->mem, w->mem);
+		if (w->mem) {
+			assert_int_equal(got->rss_kb, w->rss_kb);
+			assert_int_equal(got->state, w->state);
+		}
+		for (unsigned i = 0; i < NEV; i++)
+			assert_memory_equal(&t.v[k * (NEV + 1) + i].v, &rows[k].v[i].v,
+					    sizeof(double));
+		for (unsigned g = 0; g < NGR; g++) {
+			assert_int_equal(t.g[k * (NGR + 1) + g].ena, rows[k].g[g].ena);
+			assert_int_equal(t.g[k * (NGR + 1) + g].run, rows[k].g[g].run);
+		}
+	}
+	/* Task ids that do not increase are refused. */
+	struct recpack_buf bad = {0};
+	pr[3].task = pr[2].task;
+	assert_int_equal(recpack_put_tick(&bad, pr, pv, pg, 12, NEV, NGR), -EINVAL);
+	recpack_free(&bad);
+	unsigned char *copy = malloc(b.len);
+	assert_non_null(copy);
+	for (size_t cut = 1; cut < b.len; cut++) {
+		memcpy(copy, b.b, cut);
+		assert_int_equal(recpack_get_tick(copy, cut, NEV, NGR, &t), -EINVAL);
+		assert_int_equal(t.n, 0);
+	}
+	for (size_t at = 0; at < b.len; at++)
+		for (unsigned bit = 0; bit < 8; bit++) {
+			memcpy(copy, b.b, b.len);
+			copy[at] ^= (unsigned char)(1u << bit);
+			int rc = recpack_get_tick(copy, b.len, NEV, NGR, &t);
+			assert_true(rc == 0 || rc == -EINVAL);
+		}
+	free(copy);
+	recpack_tick_free(&t);
+	recpack_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_small_rows),
-		cmocka_unit_test(test_order_enforced),
-		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_round_trip),	   cmocka_unit_test(test_small_rows),
+		cmocka_unit_test(test_enabled_from_clock), cmocka_unit_test(test_tick_columns),
+		cmocka_unit_test(test_order_enforced),	   cmocka_unit_test(test_damage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

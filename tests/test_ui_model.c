@@ -136,13 +136,13 @@ static void test_hand_built_model_renders_alike(void **state)
 	assert_int_equal(evset_build(&set, evset_default_spec(), NULL, NULL, &perr), 0);
 	evset_probe(&set, false);
 	pid_t me = getpid();
-	struct engine_opts o = {.root = "",
-				.scope = SCOPE_PIDS,
-				.pids = &me,
-				.npids = 1,
-				.threads = true,
-				.per_cpu = true,
-				.interval = 0.1};
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &me,
+			    .npids = 1,
+			    .threads = true,
+			    .per_cpu = true,
+			    .interval = 0.1};
 	int err;
 	struct engine *e = engine_new(&set, &o, &err);
 	assert_non_null(e);

@@ -31,7 +31,7 @@
 #include "cmdout.h"
 #include "columns.h"
 #include "config.h"
-#include "engine.h"
+#include "bpfsource.h"
 #include "evset.h"
 #include "metricbind.h"
 #include "exporter.h"
@@ -78,13 +78,13 @@ struct replay_batch {
 struct app {
 	struct cli cli;
 	struct pmu_set *pmus;
-	struct evset *set;	     /* heap: the engine keeps a pointer to it */
+	struct evset *set;	     /* heap: the source keeps a pointer to it */
 	struct metric_bind *metrics; /* -M: the chosen metrics, their groups in set */
 	struct catalog *catalog;
-	struct source *src;	  /* what counts: the engine's perf, bpf or cgroup ops, or a
-				     recording; swapped for perf when bpf gives up */
-	struct engine_opts eopts; /* what the engine was made with, for that swap */
-	double ticked_at;	  /* evclock_now() after the source's last tick */
+	struct source *src;   /* what counts: the perf path, the bpf backend, -G or a
+				 recording (startup_source); swapped for perf when bpf gives up */
+	struct srcopts eopts; /* what the source was made with, for that swap */
+	double ticked_at;     /* evclock_now() after the source's last tick */
 	struct loop *loop;
 	struct sinks sinks; /* every output of the run: each tick's model goes to all */
 	long ticks;	    /* intervals counted (-n) */
@@ -122,9 +122,9 @@ struct app {
 	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
 	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
 	bool cmdline;		 /* the screen shows arguments (c) */
-	struct app_header hdr;	 /* set on the engine's model by app_current */
-	struct model live;	 /* the engine's model with hdr: what app_current shows */
-	struct model cgview;	 /* the engine's model with cgroup rows for process rows */
+	struct app_header hdr;	 /* set on the source's model by app_current */
+	struct model live;	 /* the source's model with hdr: what app_current shows */
+	struct model cgview;	 /* the source's model with cgroup rows for process rows */
 	struct history *history; /* the screen's trends and charts: the rows it shows */
 	struct privs privs;
 	struct config cfg;
@@ -169,6 +169,10 @@ void app_totals(struct app *a);
 void app_reap_child(struct app *a);
 int app_child_exit_code(int status);
 /* An event set from the user's spec on top of the default one. */
+/* main_start.c: -p, -C, the setup file and the event set, -u and -G checked, each refusal
+ * one line and exit 2; then the source the options ask for started (exit on failure). */
+void app_start_checks(struct app *a);
+void app_start_source(struct app *a);
 int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
 /* The setup file, as the command line allows. */
 void app_load_config(struct app *a);

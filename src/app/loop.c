@@ -42,8 +42,19 @@ struct loop *loop_new(double interval, int input_fd, int *err)
 	sigset_t set;
 	sigemptyset(&set);
 	int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT};
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN) {
+			/* Ignored by who started pmutop (nohup: SIGHUP; a background job of a
+			 * script: SIGINT, SIGQUIT): a blocked signal is queued even so, and
+			 * would end the run. A child's end is pmutop's to wait for, never
+			 * reaped by the kernel. */
+			if (sigs[i] != SIGCHLD)
+				continue;
+			signal(SIGCHLD, SIG_DFL);
+		}
 		sigaddset(&set, sigs[i]);
+	}
 	sigprocmask(SIG_BLOCK, &set, &l->old);
 	l->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	l->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);

@@ -1,4 +1,4 @@
-/* Notices and the watched command's start. */
+/* Notices, the watched command's start, and the source chosen. */
 #include "startup.h"
 
 #include <errno.h>
@@ -10,6 +10,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "bpfsource.h"
+#include "cgsource.h"
+#include "engine.h"
 #include "evgroup.h"
 #include "evstatus.h"
 #include "pmu.h"
@@ -246,4 +249,13 @@ int startup_release(int go, int errfd)
 	while (r < 0 && errno == EINTR);
 	close(errfd);
 	return r == sizeof(err) ? -err : 0;
+}
+
+struct source *startup_source(const struct evset *set, const struct srcopts *o, int *err)
+{
+	if (o->bpf)
+		return bpfsource_new(set, o, err);
+	if (o->scope == SCOPE_CGROUPS)
+		return cgsource_new(set, o, err);
+	return engine_source(engine_new(set, o, err));
 }

@@ -8,6 +8,8 @@
 #include <sys/types.h>
 
 #include "evset.h"
+#include "source.h"
+#include "srcbase.h"
 
 struct pmu_set;
 struct model;
@@ -41,11 +43,16 @@ struct privs {
 void startup_privs(struct privs *p);
 /* One line saying what an unprivileged pmutop counts and how to get the rest, or "". */
 void startup_privs_notice(const struct privs *p, char *buf, size_t len);
-/* One line on why pid may not be counted (engine_new said EACCES), with what helps at
+/* One line on why pid may not be counted (the source said EACCES), with what helps at
  * this paranoid level. */
 void startup_pid_refusal(const struct privs *p, pid_t pid, char *buf, size_t len);
 /* Software events that only happen in kernel mode (context switches, migrations) read 0
  * when kernel mode is excluded: mark them not permitted instead of showing that zero. */
 void startup_mark_kernel_only(struct evset *set);
+
+/* The source o asks for: the bpf backend (o->bpf), -G (SCOPE_CGROUPS) or the perf path.
+ * NULL with *err set as that source's constructor says (bpfsource.h, cgsource.h,
+ * engine.h). */
+struct source *startup_source(const struct evset *set, const struct srcopts *o, int *err);
 
 #endif

@@ -472,6 +472,7 @@ static void fd_notice(struct batch *b, const struct model *m)
 int batch_write(struct batch *b, const struct model *m, double wall)
 {
 	b->wall = wall;
+	errno = 0; /* a failure below says its own errno, not an older one */
 	text_iso_time(wall, b->at, sizeof(b->at));
 	snprintf(b->csv_tail, sizeof(b->csv_tail), ",%.3f,%s\n", wall, b->at);
 	fd_notice(b, m);

@@ -13,7 +13,13 @@
 
 /* Written into PRAGMA application_id ("pmut") and user_version. */
 #define RECFMT_APP_ID 0x706d7574
-#define RECFMT_VERSION 2
+#define RECFMT_VERSION 3
+/* The oldest format replayed (2: a tasks table, rows packed but not compressed). */
+#define RECFMT_OLDEST 2
+/* Format 3's blocks (src/recblock.h): a new one after this many ticks or compressed
+ * bytes (a keyframe of the tasks alive, and what pruning frees at a time). */
+#define RECFMT_BLOCK_TICKS 600
+#define RECFMT_BLOCK_BYTES ((size_t)1 << 20)
 
 /* Cells as text: two letters a value, its state (a n/a, c n/c, e empty, x exact,
  * s scaled) and its why (- none, u unsupported, p no permission, f fd limit, g gone,

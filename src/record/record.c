@@ -1,8 +1,9 @@
 /* The recorder: a tick's model into SQLite, in one transaction. Rows are interned as
- * tasks (their identity and lifetime); a tick stores only its rows that did something,
- * packed into one record (src/recpack.h): an idle row (every value zero, cells as the
- * tick's usual ones) is a task alive at that tick without a stored row, and the replay
- * builds it back. Schema: docs/RECORDING.md. */
+ * tasks (their identity), defined in the chunk of the tick they start and gone in the
+ * one they end (src/recblock.h); a tick stores only its rows that did something, packed
+ * by column (src/recpack.h): an idle row (every value zero, cells as the tick's usual
+ * ones) is a task alive at that tick without a stored row, and the replay builds it
+ * back. A block of ticks is one deflate stream. Schema: docs/RECORDING.md. */
 #include "record.h"
 
 #include <errno.h>
@@ -157,6 +158,7 @@ static int live_grow(struct recorder *r)
 	int *idx = malloc(2 * (size_t)cap * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
+	memset(idx, 0xff, 2 * (size_t)cap * sizeof(*idx)); /* every slot -1, empty */
 	free(r->index);
 	r->index = idx;
 	r->icap = 2 * cap;
@@ -164,42 +166,31 @@ static int live_grow(struct recorder *r)
 	return 0;
 }
 
-/* The task of a row: found among the live ones, or a new tasks row. */
-static int insert_task(struct recorder *r, const struct mrow *row, int64_t *id)
+static int add_gone(struct recorder *r, int64_t id)
 {
-	sqlite3_stmt *st = r->ins_task;
-	sqlite3_bind_int(st, 1, (int)row->kind);
-	sqlite3_bind_int(st, 2, (int)row->pid);
-	sqlite3_bind_int(st, 3, (int)row->tid);
-	sqlite3_bind_int(st, 4, row->cpu);
-	sqlite3_bind_int64(st, 5, (int64_t)row->uid);
-	rec_bind_text(st, 6, row->user);
-	rec_bind_text(st, 7, row->comm);
-	rec_bind_text(st, 8, row->cgroup);
-	sqlite3_bind_int(st, 9, row->kthread);
-	sqlite3_bind_int(st, 10, (int)row->nthreads);
-	sqlite3_bind_int64(st, 11, (int64_t)r->seq);
-	rec_bind_text(st, 12, row->cmdline);
-	sqlite3_bind_int(st, 13, (int)row->ppid);
-	if (row->state) {
-		sqlite3_bind_int64(st, 14, (int64_t)row->rss_kb);
-		sqlite3_bind_text(st, 15, &row->state, 1, SQLITE_TRANSIENT); /* the letter */
+	if (r->ngone == r->gonecap) {
+		size_t cap = r->gonecap ? 2 * r->gonecap : 256;
+		int64_t *g = realloc(r->gone, cap * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		r->gone = g;
+		r->gonecap = cap;
 	}
-	int rc = rec_step_done(st);
-	*id = sqlite3_last_insert_rowid(r->db);
-	return rc;
+	r->gone[r->ngone++] = id;
+	return 0;
 }
 
-/* What tasks.rss holds for a row: its memory when its state is known. */
+/* A task's memory at rest (what its def holds) for a row: its memory when its state is
+ * known. */
 static uint64_t rest_rss(const struct mrow *row)
 {
 	return row->state ? row->rss_kb : 0;
 }
 
-/* The task of a row: found among the live ones, or a new tasks row. An idle row whose
+/* The task of a row: found among the live ones, or a new one. An idle row whose
  * memory or state differs from its task's at rest (it ran since, and stopped) starts a
  * new task from this tick, with these at rest: a replay's idle rows read them there. */
-static int task_of(struct recorder *r, const struct mrow *row, bool idle, const struct live **out)
+static int task_of(struct recorder *r, const struct mrow *row, bool idle, struct live **out)
 {
 	char key[6144];
 	snprintf(key, sizeof(key), "%d|%d|%d|%d|%d|%u|%d|%u|%zu:%s|%zu:%s|%zu:%s|%s",
@@ -219,24 +210,19 @@ static int task_of(struct recorder *r, const struct mrow *row, bool idle, const 
 				break; /* two rows of one identity in a tick: a task each */
 			l->seen = r->seq;
 			if (idle && (l->rss != rest_rss(row) || l->state != row->state)) {
-				sqlite3_bind_int64(r->end_task, 1, (int64_t)r->seq - 1);
-				sqlite3_bind_int64(r->end_task, 2, l->id);
-				int rc = rec_step_done(r->end_task);
-				if (!rc)
-					rc = insert_task(r, row, &l->id);
+				/* a task of its own from this tick, with these at rest */
+				if (l->defd && add_gone(r, l->id))
+					return -ENOMEM;
+				l->id = r->next_id++;
+				l->defd = false;
 				l->rss = rest_rss(row);
 				l->state = row->state;
-				if (rc)
-					return rc;
 			}
 			*out = l;
 			return 0;
 		}
 	}
-	int64_t id;
-	int rc = insert_task(r, row, &id);
-	if (rc)
-		return rc;
+	int64_t id = r->next_id++;
 	char *k = strdup(key);
 	if (!k)
 		return -ENOMEM;
@@ -254,22 +240,19 @@ static int task_of(struct recorder *r, const struct mrow *row, bool idle, const 
 	return 0;
 }
 
-/* Tasks without a row this tick ended at the last one. */
-static int end_tasks(struct recorder *r, uint64_t upto, bool all)
+/* Tasks without a row this tick ended at the last one: gone, when the block knows them. */
+static int end_tasks(struct recorder *r)
 {
 	unsigned k = 0;
 	int rc = 0;
 	for (unsigned i = 0; i < r->nlive; i++) {
 		struct live *l = &r->live[i];
-		if (!all && l->seen == r->seq) {
+		if (l->seen == r->seq) {
 			r->live[k++] = *l;
 			continue;
 		}
-		if (!rc) {
-			sqlite3_bind_int64(r->end_task, 1, (int64_t)(all ? upto : l->seen));
-			sqlite3_bind_int64(r->end_task, 2, l->id);
-			rc = rec_step_done(r->end_task);
-		}
+		if (!rc && l->defd)
+			rc = add_gone(r, l->id);
 		free(l->key);
 	}
 	if (k != r->nlive) {
@@ -297,10 +280,24 @@ static int put_rows(struct recorder *r, const struct model *m, const struct mrow
 	for (unsigned k = 0; k < n; k++) {
 		const struct mrow *row = &rows[k];
 		bool idle = idle_row(r, m, row);
-		const struct live *l;
+		struct live *l;
 		int rc = task_of(r, row, idle, &l);
 		if (rc)
 			return rc;
+		r->kinds |= 1u << row->kind;
+		if (!l->defd) {
+			/* new, or alive at the block's key: defined in this tick's chunk */
+			if (r->ndefs == r->defcap) {
+				size_t cap = r->defcap ? 2 * r->defcap : 256;
+				struct def *d = realloc(r->defs, cap * sizeof(*d));
+				if (!d)
+					return -ENOMEM;
+				r->defs = d;
+				r->defcap = cap;
+			}
+			r->defs[r->ndefs++] = (struct def){.id = l->id, .row = row};
+			l->defd = true;
+		}
 		if (idle)
 			continue;
 		if (r->npend == r->pendcap) {
@@ -324,31 +321,113 @@ static int pack_rows(struct recorder *r, const struct model *m)
 {
 	qsort(r->pend, r->npend, sizeof(*r->pend), by_task);
 	r->pack.len = 0;
-	int64_t prev = 0;
-	for (size_t k = 0; k < r->npend; k++) {
+	size_t n = r->npend;
+	struct recpack_row *pr = calloc(n + 1, sizeof(*pr));
+	const struct val **pv = calloc(n + 1, sizeof(*pv));
+	const struct val_delta **pg = calloc(n + 1, sizeof(*pg));
+	size_t *coff = calloc(n + 1, sizeof(*coff));
+	struct recpack_buf cells = {0}; /* the rows' own cells, one after the other */
+	int rc = pr && pv && pg && coff ? 0 : -ENOMEM;
+	for (size_t k = 0; k < n && !rc; k++) {
 		const struct mrow *row = r->pend[k].row;
-		struct recpack_row pr = {.task = r->pend[k].task,
-					 .exited = row->exited,
-					 .cpu_pct = row->cpu_pct,
-					 .mem = r->pend[k].mem,
-					 .rss_kb = row->rss_kb,
-					 .state = row->state};
+		pr[k] = (struct recpack_row){.task = r->pend[k].task,
+					     .exited = row->exited,
+					     .cpu_pct = row->cpu_pct,
+					     .mem = r->pend[k].mem,
+					     .rss_kb = row->rss_kb,
+					     .state = row->state};
+		pv[k] = row->v;
+		pg[k] = row->g;
 		bool usual = row->kind != ROW_CPU;
 		for (unsigned i = 0; i < m->nevents && usual; i++)
 			usual = same_cell(&row->v[i], &r->usual[i]);
-		if (!usual) {
-			int rc = cells_text(r, row->v, m->nevents);
-			if (rc)
-				return rc;
-			pr.cells = r->cells;
-			pr.ncells = strlen(r->cells);
+		if (usual)
+			continue;
+		if ((rc = cells_text(r, row->v, m->nevents)))
+			break;
+		size_t len = strlen(r->cells);
+		if (cells.len + len + 1 > cells.cap) {
+			size_t cap = 2 * (cells.len + len) + 256;
+			unsigned char *c = realloc(cells.b, cap);
+			if (!c) {
+				rc = -ENOMEM;
+				break;
+			}
+			cells.b = c;
+			cells.cap = cap;
 		}
-		int rc = recpack_put(&r->pack, prev, &pr, row->v, m->nevents, row->g, m->ngroups);
-		if (rc)
-			return rc;
-		prev = pr.task;
+		memcpy(cells.b + cells.len, r->cells, len);
+		coff[k] = cells.len;
+		pr[k].ncells = len;
+		pr[k].cells = ""; /* pointed into cells below, once it stops moving */
+		cells.len += len;
 	}
-	return 0;
+	for (size_t k = 0; k < n && !rc; k++)
+		if (pr[k].cells)
+			pr[k].cells = (const char *)cells.b + coff[k];
+	if (!rc)
+		rc = recpack_put_tick(&r->pack, pr, pv, pg, n, m->nevents, m->ngroups);
+	free(pr);
+	free(pv);
+	free(pg);
+	free(coff);
+	recpack_free(&cells);
+	return rc;
+}
+
+static int by_id(const void *x, const void *y)
+{
+	const int64_t *a = x, *b = y;
+	return *a < *b ? -1 : *a > *b;
+}
+
+static int by_def(const void *x, const void *y)
+{
+	const struct def *a = x, *b = y;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The tick's chunk (src/recblock.h): tasks gone, tasks defined, the packed rows, then
+ * compressed after the block's earlier ticks. */
+static int put_chunk(struct recorder *r, bool key)
+{
+	if (r->ngone)
+		qsort(r->gone, r->ngone, sizeof(*r->gone), by_id);
+	if (r->ndefs)
+		qsort(r->defs, r->ndefs, sizeof(*r->defs), by_def);
+	recblock_begin(&r->raw, r->ngone);
+	int rc = 0;
+	for (size_t k = 0; k < r->ngone && !rc; k++)
+		rc = recblock_gone(&r->raw, k ? r->gone[k - 1] : 0, r->gone[k]);
+	if (!rc)
+		rc = recblock_ndefs(&r->raw, r->ndefs);
+	for (size_t k = 0; k < r->ndefs && !rc; k++)
+		rc = recblock_def(&r->raw, r->defs[k].id, r->defs[k].row, k ? r->defs[k - 1].id : 0,
+				  k ? r->defs[k - 1].row : NULL);
+	if (rc)
+		return rc;
+	if (r->raw.len + r->pack.len > r->raw.cap) {
+		unsigned char *b = realloc(r->raw.b, r->raw.len + r->pack.len);
+		if (!b)
+			return -ENOMEM;
+		r->raw.b = b;
+		r->raw.cap = r->raw.len + r->pack.len;
+	}
+	if (r->pack.len)
+		memcpy(r->raw.b + r->raw.len, r->pack.b, r->pack.len);
+	r->raw.len += r->pack.len;
+	return recblock_deflate(&r->z, key, &r->raw, &r->chunk);
+}
+
+/* meta('kinds'): the kinds of rows recorded (a bit a kind), for a replay to say what the
+ * file holds. */
+static int put_kinds(struct recorder *r)
+{
+	if (r->kinds == r->kinds_saved)
+		return 0;
+	char sql[96];
+	snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO meta VALUES('kinds', %u)", r->kinds);
+	return rec_exec(r->db, sql);
 }
 
 /* The tick's usual cells as an id of the cells table (a new row when they change). */
@@ -384,7 +463,20 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 		return -EIO;
 	}
 	r->seq++;
-	r->npend = 0;
+	r->npend = r->ndefs = r->ngone = 0;
+	/* A new block: every task alive is defined again in its first tick's chunk. */
+	bool key = r->newblock || r->key <= 0 || r->block_ticks >= RECFMT_BLOCK_TICKS ||
+		   r->block_bytes >= r->block_cap ||
+		   (r->o.retain_days > 0 && wall - r->key_wall >= r->o.retain_days * 86400 / 8);
+	if (key) {
+		for (unsigned i = 0; i < r->nlive; i++)
+			r->live[i].defd = false;
+		r->key = (int64_t)r->seq;
+		r->key_wall = wall;
+		r->block_ticks = 0;
+		r->block_bytes = 0;
+		r->newblock = false;
+	}
 	int rc = rec_put_header(r, m);
 	if (!rc)
 		rc = rec_put_evset(r, m);
@@ -401,9 +493,13 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	if (!rc)
 		rc = put_rows(r, m, m->cg_rows, m->ncg_rows);
 	if (!rc)
-		rc = end_tasks(r, 0, false);
+		rc = end_tasks(r);
 	if (!rc)
 		rc = pack_rows(r, m);
+	if (!rc)
+		rc = put_chunk(r, key);
+	if (!rc)
+		rc = put_kinds(r);
 	if (!rc) {
 		sqlite3_stmt *st = r->ins_tick;
 		sqlite3_bind_int64(st, 1, (int64_t)r->seq);
@@ -421,8 +517,9 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 		sqlite3_bind_int64(st, 11, m->ntasks);
 		sqlite3_bind_int64(st, 12, m->nfd_short);
 		sqlite3_bind_int64(st, 13, r->usual_id);
-		sqlite3_bind_blob(st, 14, r->pack.b ? (const void *)r->pack.b : "",
-				  (int)r->pack.len, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 14, r->chunk.b ? (const void *)r->chunk.b : "",
+				  (int)r->chunk.len, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 15, r->key);
 		rc = rec_step_done(st);
 	}
 	bool freed = false;
@@ -451,9 +548,13 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 			set_err(err, errlen, r->path, "recording stopped", r->db);
 		rec_exec(r->db, "ROLLBACK");
 		r->seq--;
+		r->newblock = true; /* the deflate stream took the tick rolled back */
 		return rc;
 	}
 	r->written++;
+	r->kinds_saved = r->kinds;
+	r->block_ticks++;
+	r->block_bytes += r->chunk.len;
 	rec_trim_wal(r, freed);
 	return 0;
 }
@@ -531,33 +632,31 @@ struct recorder *recorder_open(const char *path, const struct record_opts *o, ch
 	if (rec_exec(r->db, "PRAGMA synchronous = FULL") ||
 	    sqlite3_prepare_v2(r->db,
 			       "INSERT INTO ticks(seq, wall, tick, time, interval, elapsed, evset,"
-			       " header, flags, exit_status, ntasks, nfd_short, idle, rows)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " header, flags, exit_status, ntasks, nfd_short, idle, rows, key)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &r->ins_tick, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT OR IGNORE INTO cells(text) VALUES(?)", -1,
 			       &r->ins_cells, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "SELECT id FROM cells WHERE text = ?", -1, &r->get_cells,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(r->db,
-			       "INSERT INTO tasks(kind, pid, tid, cpu, uid, user, comm, cgroup,"
-			       " kthread, nthreads, first, cmdline, ppid, rss, state)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &r->ins_task, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(r->db, "UPDATE tasks SET last = ? WHERE id = ?", -1, &r->end_task,
 			       NULL) != SQLITE_OK) {
 		set_err(err, errlen, path, "cannot record", r->db);
 		goto fail;
 	}
-	/* Going on with a recording: tasks a killed recorder left open ended with it. */
+	/* Going on with a recording: sequence numbers go on, in a block of its own (the
+	 * tasks a killed recorder left alive end at its last tick). */
 	int64_t last = rec_pragma_int(r->db, "SELECT coalesce(max(seq), 0) FROM ticks");
-	r->seq = last > 0 ? (uint64_t)last : 0;
-	char sql[128];
-	snprintf(sql, sizeof(sql), "UPDATE tasks SET last = %lld WHERE last IS NULL",
-		 (long long)last);
-	if (last < 0 || rec_exec(r->db, sql)) {
+	int64_t kinds = rec_pragma_int(r->db, "SELECT value FROM meta WHERE key = 'kinds'");
+	if (last < 0) {
 		set_err(err, errlen, path, "cannot record", r->db);
 		goto fail;
 	}
+	r->seq = (uint64_t)last;
+	r->kinds = r->kinds_saved = kinds > 0 ? (unsigned)kinds : 0;
+	r->next_id = 1;
+	/* Blocks small beside --max-size: the oldest block is what pruning frees. */
+	r->block_cap = RECFMT_BLOCK_BYTES;
+	if (r->o.max_size && r->o.max_size / 32 < r->block_cap)
+		r->block_cap = (size_t)(r->o.max_size / 32);
 	return r;
 fail:
 	recorder_close(r);
@@ -568,26 +667,21 @@ void recorder_close(struct recorder *r)
 {
 	if (!r)
 		return;
-	if (r->db && r->end_task && r->nlive) {
-		if (rec_exec(r->db, "BEGIN IMMEDIATE") == 0) {
-			if (end_tasks(r, r->seq, true) == 0)
-				rec_exec(r->db, "COMMIT");
-			else
-				rec_exec(r->db, "ROLLBACK");
-		}
-	}
 	for (unsigned i = 0; i < r->nlive; i++)
 		free(r->live[i].key);
 	/* Closed, the recording is one file that needs no -shm: read-only media and readers
 	 * who cannot write its directory replay it. (With a replay still reading, the mode
 	 * stays WAL, and the replay opens it immutable.) */
-	if (r->db && r->end_task) {
+	if (r->db && r->ins_tick) {
 		rec_exec(r->db, "PRAGMA wal_checkpoint(TRUNCATE)");
 		rec_exec(r->db, "PRAGMA journal_mode = DELETE");
 	}
 	sqlite3_finalize(r->ins_tick);
-	sqlite3_finalize(r->ins_task);
-	sqlite3_finalize(r->end_task);
+	recblock_deflate_end(&r->z);
+	recpack_free(&r->raw);
+	recpack_free(&r->chunk);
+	free(r->defs);
+	free(r->gone);
 	sqlite3_finalize(r->ins_cells);
 	sqlite3_finalize(r->get_cells);
 	recpack_free(&r->pack);

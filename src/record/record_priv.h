@@ -8,17 +8,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "recblock.h"
 #include "record.h"
 #include "recpack.h"
 
-/* A task alive at the last tick: its identity key and row id in tasks. */
+/* A task alive at the last tick: its identity key and id (src/recblock.h). */
 struct live {
 	char *key;
 	uint64_t hash;
 	int64_t id;
 	uint64_t seen; /* seq of the last tick that had its row */
-	uint64_t rss;  /* the task's resident memory and state at rest (tasks.rss, .state): */
+	uint64_t rss;  /* the task's resident memory and state at rest (in its def): */
 	char state;    /* what its idle rows read */
+	bool defd;     /* defined in the block's chunks (alive at its ticks since) */
+};
+
+/* A task defined in the tick's chunk: its id and the row that names it. */
+struct def {
+	int64_t id;
+	const struct mrow *row;
 };
 
 struct recorder {
@@ -30,7 +38,21 @@ struct recorder {
 	int64_t header_id, evset_id;
 	char *header_body, *evset_body;
 	bool metrics_saved; /* the model's metrics are in meta('metrics') */
-	sqlite3_stmt *ins_tick, *ins_task, *end_task, *ins_cells, *get_cells;
+	sqlite3_stmt *ins_tick, *ins_cells, *get_cells;
+	int64_t next_id; /* the next task's id */
+	/* The block of ticks (src/recblock.h): its key (first seq), ticks and bytes. */
+	int64_t key;
+	double key_wall; /* --retain: a block spans an eighth of DAYS at most */
+	unsigned block_ticks;
+	size_t block_bytes, block_cap;
+	bool newblock; /* the next tick starts a block */
+	struct recblock_z z;
+	struct def *defs; /* the tick's new tasks */
+	size_t ndefs, defcap;
+	int64_t *gone; /* the tick's tasks gone */
+	size_t ngone, gonecap;
+	struct recpack_buf raw, chunk;
+	unsigned kinds, kinds_saved; /* a bit a row kind recorded: meta('kinds') */
 	struct live *live;
 	unsigned nlive, cap;
 	int *index; /* open addressing over live[], -1 empty; icap a power of two */

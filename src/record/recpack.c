@@ -78,8 +78,32 @@ static void put_map(struct recpack_buf *o, const unsigned char *bits, unsigned n
 	}
 }
 
+/* What follows a row's task: its flags. */
+static unsigned row_flags(const struct recpack_row *row, const struct val *v, unsigned nev)
+{
+	bool doubles = false;
+	for (unsigned i = 0; i < nev && !doubles; i++)
+		doubles = v[i].v != 0 && !whole(v[i].v);
+	return (row->exited ? F_EXITED : 0) | (row->cpu_pct != -1 ? F_CPU : 0) |
+	       (row->cells ? F_CELLS : 0) | (row->mem ? F_MEM : 0) | (doubles ? F_DOUBLES : 0);
+}
+
 int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row *row,
 		const struct val *v, unsigned nev, const struct val_delta *g, unsigned ngr)
+{
+	return recpack_put_fmt(out, 2, prev, row, v, nev, g, ngr);
+}
+
+/* Format 3: the first group's enabled time as the difference from the row's first value
+ * (task-clock in the default set, nanoseconds the task ran, as a task's enabled time). */
+static uint64_t time_base(unsigned fmt, const struct val *v, unsigned nev)
+{
+	return fmt >= 3 && nev && whole(v[0].v) ? (uint64_t)v[0].v : 0;
+}
+
+int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
+		    const struct recpack_row *row, const struct val *v, unsigned nev,
+		    const struct val_delta *g, unsigned ngr)
 {
 	if (row->task <= prev)
 		return -EINVAL;
@@ -131,7 +155,9 @@ int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row 
 	for (unsigned k = 0; k < ngr; k++) {
 		if (!g[k].ena && !g[k].run)
 			continue;
-		if (first)
+		if (first && fmt >= 3)
+			put_u(out, zigzag((int64_t)((base = g[k].ena) - time_base(fmt, v, nev))));
+		else if (first)
 			put_u(out, base = g[k].ena);
 		else
 			put_u(out, zigzag((int64_t)(g[k].ena - base)));
@@ -206,6 +232,13 @@ int recpack_next(const unsigned char *rec, size_t len, size_t *pos, int64_t prev
 		 struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
 		 unsigned ngr)
 {
+	return recpack_next_fmt(2, rec, len, pos, prev, row, v, nev, g, ngr);
+}
+
+int recpack_next_fmt(unsigned fmt, const unsigned char *rec, size_t len, size_t *pos, int64_t prev,
+		     struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
+		     unsigned ngr)
+{
 	if (*pos >= len)
 		return 0;
 	uint64_t u, flags = 0;
@@ -261,11 +294,271 @@ int recpack_next(const unsigned char *rec, size_t len, size_t *pos, int64_t prev
 			continue;
 		if (get_u(rec, len, pos, &u))
 			return -EINVAL;
-		g[k].ena = first ? (base = u) : base + (uint64_t)unzigzag(u);
+		if (first && fmt >= 3)
+			g[k].ena = base = time_base(fmt, v, nev) + (uint64_t)unzigzag(u);
+		else
+			g[k].ena = first ? (base = u) : base + (uint64_t)unzigzag(u);
 		if (get_u(rec, len, pos, &u))
 			return -EINVAL;
 		g[k].run = g[k].ena - (uint64_t)unzigzag(u);
 		first = false;
 	}
 	return 1;
+}
+
+/* Format 3: a tick's rows by column (recpack.h). */
+int recpack_put_tick(struct recpack_buf *out, const struct recpack_row *rows,
+		     const struct val *const *v, const struct val_delta *const *g, size_t n,
+		     unsigned nev, unsigned ngr)
+{
+	size_t need = 16 + (size_t)nev + ngr;
+	for (size_t r = 0; r < n; r++)
+		need += 40 + rows[r].ncells + (size_t)nev * 10 + (size_t)ngr * 20 + nev / 7 +
+			ngr / 7 + 4;
+	if (grow(out, need))
+		return -ENOMEM;
+	unsigned char *bits = out->b + out->cap - (nev > ngr ? nev : ngr) - 1;
+	put_u(out, n);
+	int64_t prev = 0;
+	for (size_t r = 0; r < n; r++) {
+		if (rows[r].task <= prev)
+			return -EINVAL;
+		put_u(out,
+		      (uint64_t)(rows[r].task - prev) << 1 | (row_flags(&rows[r], v[r], nev) != 0));
+		prev = rows[r].task;
+	}
+	for (size_t r = 0; r < n; r++) {
+		unsigned f = row_flags(&rows[r], v[r], nev);
+		if (f)
+			put_u(out, f);
+	}
+	for (size_t r = 0; r < n; r++)
+		if (rows[r].cpu_pct != -1)
+			put_double(out, rows[r].cpu_pct);
+	for (size_t r = 0; r < n; r++) {
+		if (!rows[r].cells)
+			continue;
+		put_u(out, rows[r].ncells);
+		memcpy(out->b + out->len, rows[r].cells, rows[r].ncells);
+		out->len += rows[r].ncells;
+	}
+	for (size_t r = 0; r < n; r++) {
+		if (!rows[r].mem)
+			continue;
+		put_u(out, rows[r].rss_kb);
+		out->b[out->len++] = (unsigned char)rows[r].state;
+	}
+	for (size_t r = 0; r < n; r++) {
+		for (unsigned i = 0; i < nev; i++)
+			bits[i] = v[r][i].v != 0;
+		put_map(out, bits, nev);
+	}
+	for (size_t r = 0; r < n; r++) {
+		if (!(row_flags(&rows[r], v[r], nev) & F_DOUBLES))
+			continue;
+		for (unsigned i = 0; i < nev; i++)
+			bits[i] = v[r][i].v != 0 && !whole(v[r][i].v);
+		put_map(out, bits, nev);
+	}
+	for (unsigned i = 0; i < nev; i++)
+		for (size_t r = 0; r < n; r++) {
+			double x = v[r][i].v;
+			if (x == 0)
+				continue;
+			if (whole(x))
+				put_u(out, (uint64_t)x);
+			else
+				put_double(out, x);
+		}
+	for (size_t r = 0; r < n; r++) {
+		for (unsigned k = 0; k < ngr; k++)
+			bits[k] = g[r][k].ena || g[r][k].run;
+		put_map(out, bits, ngr);
+	}
+	/* each group's enabled times, then its running times: the first group a row has
+	 * from its first value (time_base), the others from that first group's */
+	for (unsigned k = 0; k < ngr; k++) {
+		for (size_t r = 0; r < n; r++) {
+			const struct val_delta *gr = g[r];
+			if (!gr[k].ena && !gr[k].run)
+				continue;
+			unsigned j = 0;
+			while (!gr[j].ena && !gr[j].run)
+				j++;
+			if (j == k)
+				put_u(out, zigzag((int64_t)(gr[k].ena - time_base(3, v[r], nev))));
+			else
+				put_u(out, zigzag((int64_t)(gr[k].ena - gr[j].ena)));
+		}
+		for (size_t r = 0; r < n; r++)
+			if (g[r][k].ena || g[r][k].run)
+				put_u(out, zigzag((int64_t)(g[r][k].ena - g[r][k].run)));
+	}
+	return 0;
+}
+
+void recpack_tick_free(struct recpack_tick *t)
+{
+	free(t->rows);
+	free(t->v);
+	free(t->g);
+	free(t->bits);
+	*t = (struct recpack_tick){0};
+}
+
+/* A map of n bits into out[0..n) (skip_map checked it). */
+static int get_map(const unsigned char *rec, size_t len, size_t *pos, unsigned n,
+		   unsigned char *out)
+{
+	size_t at = *pos;
+	if (skip_map(rec, len, pos, n))
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		out[i] = map_bit(rec, at, i);
+	return 0;
+}
+
+int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigned ngr,
+		     struct recpack_tick *t)
+{
+	size_t pos = 0;
+	uint64_t n, u;
+	t->n = 0;
+	if (len == 0)
+		return 0;
+	/* a row takes 3 bytes at least (its task, value map and group map) */
+	if (get_u(rec, len, &pos, &n) || n > len / 3)
+		return -EINVAL;
+	size_t bw = (size_t)nev * 2 + ngr; /* a row's bits: values, doubles, groups */
+	size_t nv = (size_t)n * (nev + 1), ng = (size_t)n * (ngr + 1), nb = (size_t)n * (bw + 1);
+	if (n > t->rcap) {
+		struct recpack_row *rows = realloc(t->rows, n * sizeof(*rows));
+		if (!rows)
+			return -ENOMEM;
+		t->rows = rows;
+		t->rcap = n;
+	}
+	if (nv > t->vcap) {
+		struct val *v = realloc(t->v, nv * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->vcap = nv;
+	}
+	if (ng > t->gcap) {
+		struct val_delta *g = realloc(t->g, ng * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		t->g = g;
+		t->gcap = ng;
+	}
+	if (nb > t->bcap) {
+		unsigned char *bits = realloc(t->bits, nb);
+		if (!bits)
+			return -ENOMEM;
+		t->bits = bits;
+		t->bcap = nb;
+	}
+	int64_t prev = 0;
+	for (size_t r = 0; r < n; r++) {
+		if (get_u(rec, len, &pos, &u) || u >> 1 == 0 ||
+		    u >> 1 > (uint64_t)(INT64_MAX - prev))
+			return -EINVAL;
+		t->rows[r] = (struct recpack_row){.task = prev + (int64_t)(u >> 1), .cpu_pct = -1};
+		t->rows[r].exited = u & 1; /* flags follow: kept here until read */
+		prev = t->rows[r].task;
+	}
+	unsigned *flags = NULL;
+	if (n && !(flags = calloc(n, sizeof(*flags))))
+		return -ENOMEM;
+	int rc = -EINVAL;
+	for (size_t r = 0; r < n; r++) {
+		if (!t->rows[r].exited)
+			continue;
+		if (get_u(rec, len, &pos, &u) || u == 0 || u > F_ALL)
+			goto out;
+		flags[r] = (unsigned)u;
+		t->rows[r].exited = u & F_EXITED;
+	}
+	for (size_t r = 0; r < n; r++)
+		if ((flags[r] & F_CPU) && get_double(rec, len, &pos, &t->rows[r].cpu_pct))
+			goto out;
+	for (size_t r = 0; r < n; r++) {
+		if (!(flags[r] & F_CELLS))
+			continue;
+		if (get_u(rec, len, &pos, &u) || u > len - pos)
+			goto out;
+		t->rows[r].cells = (const char *)rec + pos;
+		t->rows[r].ncells = (size_t)u;
+		pos += (size_t)u;
+	}
+	for (size_t r = 0; r < n; r++) {
+		if (!(flags[r] & F_MEM))
+			continue;
+		if (get_u(rec, len, &pos, &t->rows[r].rss_kb) || pos >= len)
+			goto out;
+		t->rows[r].mem = true;
+		t->rows[r].state = (char)rec[pos++];
+	}
+	for (size_t r = 0; r < n; r++) {
+		unsigned char *b = t->bits + r * (bw + 1);
+		memset(b, 0, bw);
+		if (get_map(rec, len, &pos, nev, b))
+			goto out;
+	}
+	for (size_t r = 0; r < n; r++)
+		if ((flags[r] & F_DOUBLES) &&
+		    get_map(rec, len, &pos, nev, t->bits + r * (bw + 1) + nev))
+			goto out;
+	for (unsigned i = 0; i < nev; i++)
+		for (size_t r = 0; r < n; r++) {
+			const unsigned char *b = t->bits + r * (bw + 1);
+			struct val *x = &t->v[r * (nev + 1) + i];
+			x->v = 0;
+			if (!b[i])
+				continue;
+			if (b[nev + i]) {
+				if (get_double(rec, len, &pos, &x->v))
+					goto out;
+			} else {
+				if (get_u(rec, len, &pos, &u) || u == 0)
+					goto out;
+				x->v = (double)u;
+			}
+		}
+	for (size_t r = 0; r < n; r++)
+		if (get_map(rec, len, &pos, ngr, t->bits + r * (bw + 1) + 2 * (size_t)nev))
+			goto out;
+	for (unsigned k = 0; k < ngr; k++) {
+		for (size_t r = 0; r < n; r++) {
+			const unsigned char *b = t->bits + r * (bw + 1) + 2 * (size_t)nev;
+			struct val_delta *gr = &t->g[r * (ngr + 1)];
+			gr[k].ena = gr[k].run = 0;
+			if (!b[k])
+				continue;
+			unsigned j = 0;
+			while (!b[j])
+				j++;
+			if (get_u(rec, len, &pos, &u))
+				goto out;
+			gr[k].ena = (j == k ? time_base(3, &t->v[r * (nev + 1)], nev) : gr[j].ena) +
+				    (uint64_t)unzigzag(u);
+		}
+		for (size_t r = 0; r < n; r++) {
+			const unsigned char *b = t->bits + r * (bw + 1) + 2 * (size_t)nev;
+			struct val_delta *gr = &t->g[r * (ngr + 1)];
+			if (!b[k])
+				continue;
+			if (get_u(rec, len, &pos, &u))
+				goto out;
+			gr[k].run = gr[k].ena - (uint64_t)unzigzag(u);
+		}
+	}
+	if (pos != len)
+		goto out; /* bytes past the rows */
+	t->n = (size_t)n;
+	rc = 0;
+out:
+	free(flags);
+	return rc;
 }

@@ -44,6 +44,13 @@ struct recpack_row {
  * groups' times. Returns 0, -EINVAL (task ids not increasing) or -ENOMEM. */
 int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row *row,
 		const struct val *v, unsigned nev, const struct val_delta *g, unsigned ngr);
+/* The same in a format version: 3 writes the first group's enabled time as the
+ * difference (zigzag) from the row's first value when that is a whole number (the
+ * default set's task-clock: a task's enabled time is the time it ran). recpack_put and
+ * recpack_next are format 2's. */
+int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
+		    const struct recpack_row *row, const struct val *v, unsigned nev,
+		    const struct val_delta *g, unsigned ngr);
 void recpack_free(struct recpack_buf *b);
 
 /* Reading a record: *pos starts at 0. Each call reads the next row into row (its cells
@@ -53,5 +60,30 @@ void recpack_free(struct recpack_buf *b);
 int recpack_next(const unsigned char *rec, size_t len, size_t *pos, int64_t prev,
 		 struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
 		 unsigned ngr);
+int recpack_next_fmt(unsigned fmt, const unsigned char *rec, size_t len, size_t *pos, int64_t prev,
+		     struct recpack_row *row, struct val *v, unsigned nev, struct val_delta *g,
+		     unsigned ngr);
+
+/* Format 3: a tick's rows by column, so that deflate meets like bytes together: their
+ * count, then each row's task (as above), each flags, CPU%, cells, memory, value map and
+ * doubles' map in turn; each event's values, row after row; the groups' maps; each
+ * group's enabled times (the first a row has from its first value, as format 3 above;
+ * the others from that first group's), then its running times. */
+int recpack_put_tick(struct recpack_buf *out, const struct recpack_row *rows,
+		     const struct val *const *v, const struct val_delta *const *g, size_t n,
+		     unsigned nev, unsigned ngr);
+/* A tick's rows read whole: rows[r], its values v[r * (nev + 1) + i].v and groups'
+ * times g[r * (ngr + 1) + k]; cells point into rec. Zeroed, t is empty; it is reused. */
+struct recpack_tick {
+	size_t n, rcap, vcap, gcap, bcap; /* rows, and the room of each array */
+	struct recpack_row *rows;
+	struct val *v;
+	struct val_delta *g;
+	unsigned char *bits;
+};
+/* Returns 0 (t->n rows), -ENOMEM or -EINVAL (damaged: t->n is 0). */
+int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigned ngr,
+		     struct recpack_tick *t);
+void recpack_tick_free(struct recpack_tick *t);
 
 #endif

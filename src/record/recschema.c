@@ -27,21 +27,16 @@ const char rec_schema[] =
 	"CREATE TABLE groups(evset INTEGER NOT NULL, idx INTEGER NOT NULL,"
 	" first INTEGER NOT NULL, n INTEGER NOT NULL, user INTEGER NOT NULL,"
 	" PRIMARY KEY(evset, idx)) WITHOUT ROWID;"
-	"CREATE TABLE tasks(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, pid INTEGER,"
-	" tid INTEGER, cpu INTEGER, uid INTEGER, user TEXT, comm TEXT, cgroup TEXT,"
-	" kthread INTEGER, nthreads INTEGER, first INTEGER NOT NULL, last INTEGER,"
-	" cmdline TEXT, ppid INTEGER, rss INTEGER, state TEXT);"
-	"CREATE INDEX tasks_first ON tasks(first);"
-	"CREATE INDEX tasks_last ON tasks(last);"
 	"CREATE TABLE ticks(seq INTEGER PRIMARY KEY, wall REAL NOT NULL, tick INTEGER NOT NULL,"
 	" time REAL, interval REAL, elapsed REAL, evset INTEGER NOT NULL,"
 	" header INTEGER NOT NULL, flags INTEGER NOT NULL, exit_status INTEGER,"
-	" ntasks INTEGER, nfd_short INTEGER, idle INTEGER NOT NULL, rows BLOB NOT NULL);"
+	" ntasks INTEGER, nfd_short INTEGER, idle INTEGER NOT NULL, rows BLOB NOT NULL,"
+	" key INTEGER NOT NULL);"
 	"CREATE INDEX ticks_wall ON ticks(wall);"
 	"CREATE TABLE cells(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);"
-	"INSERT INTO meta VALUES('format', 2), ('created_by', 'pmutop " PMUTOP_VERSION "');"
+	"INSERT INTO meta VALUES('format', 3), ('created_by', 'pmutop " PMUTOP_VERSION "');"
 	"PRAGMA application_id = 1886221684;" /* RECFMT_APP_ID */
-	"PRAGMA user_version = 2;"	      /* RECFMT_VERSION, and meta's format */
+	"PRAGMA user_version = 3;"	      /* RECFMT_VERSION, and meta's format */
 	"COMMIT;";
 
 /* The header's facts, interned: a new headers row when one changes. */
@@ -186,16 +181,35 @@ out:
 	return rc;
 }
 
-static int prune_upto(struct recorder *r, int64_t cut)
+/* The ticks up to cut go, whole blocks at a time: a block is read from its key, so the
+ * one cut falls in stays (the first tick after cut tells its key). Returns the ticks
+ * deleted, or -1. */
+static int64_t prune_upto(struct recorder *r, int64_t cut)
 {
 	char sql[256];
 	if (cut <= 0)
 		return 0;
 	snprintf(sql, sizeof(sql),
-		 "DELETE FROM ticks WHERE seq <= %lld;"
-		 "DELETE FROM tasks WHERE last IS NOT NULL AND last <= %lld;",
-		 (long long)cut, (long long)cut);
-	return rec_exec(r->db, sql);
+		 "DELETE FROM ticks WHERE seq < (SELECT key FROM ticks WHERE seq > %lld"
+		 " ORDER BY seq LIMIT 1)",
+		 (long long)cut);
+	if (rec_exec(r->db, sql))
+		return -1;
+	return sqlite3_changes(r->db);
+}
+
+/* The oldest block goes, whatever its length; the tick's own block never. Returns the
+ * ticks deleted (0: only the tick's block is left), or -1. */
+static int64_t prune_oldest(struct recorder *r)
+{
+	char sql[256];
+	snprintf(sql, sizeof(sql),
+		 "DELETE FROM ticks WHERE seq < (SELECT min(key) FROM ticks WHERE key >"
+		 " (SELECT key FROM ticks ORDER BY seq LIMIT 1)) AND seq < %lld",
+		 (long long)r->key);
+	if (rec_exec(r->db, sql))
+		return -1;
+	return sqlite3_changes(r->db);
 }
 
 /* --retain and --max-size: the oldest ticks go, inside this tick's transaction. */
@@ -209,16 +223,17 @@ int rec_prune(struct recorder *r, double wall, bool *freed)
 			 wall - r->o.retain_days * 86400.0);
 		int64_t cut = rec_pragma_int(r->db, sql);
 		if (cut > 0) {
-			if (prune_upto(r, cut))
+			int64_t n = prune_upto(r, cut);
+			if (n < 0)
 				return -EIO;
-			*freed = true;
+			*freed = n > 0;
 		}
 	}
 	if (r->o.max_size == 0)
 		return 0;
 	/* The file's pages down to nine tenths of what the WAL leaves of the size, a tenth
-	 * of the ticks at a time (their rows are most of the file); the tasks alive and the
-	 * newest tick always stay. */
+	 * of the ticks at a time (their rows are most of the file), whole blocks; the
+	 * newest tick's block always stays. */
 	int64_t page = rec_pragma_int(r->db, "PRAGMA page_size");
 	uint64_t room = r->o.max_size - r->wal_cap;
 	for (int round = 0; page > 0; round++) {
@@ -230,18 +245,21 @@ int rec_prune(struct recorder *r, double wall, bool *freed)
 		int64_t lo = rec_pragma_int(r->db, "SELECT coalesce(min(seq), 0) FROM ticks");
 		int64_t hi = rec_pragma_int(r->db, "SELECT coalesce(max(seq), 0) FROM ticks");
 		int64_t cut = lo + (hi - lo) / 10;
-		if (cut >= hi)
-			cut = hi - 1;
-		if (cut < lo) {
-			/* The newest tick alone: over the size only if it does not fit at all. */
-			if ((uint64_t)(used * page) > room) {
+		int64_t n = cut < hi ? prune_upto(r, cut) : 0;
+		if (n == 0)
+			n = prune_oldest(r);
+		if (n < 0)
+			return -EIO;
+		if (n == 0) {
+			/* The tick's block alone: over the size only if its one tick does not
+			 * fit at all; else the next tick starts a block, and this one can go. */
+			if ((uint64_t)(used * page) > room && hi == r->key) {
 				r->need = (uint64_t)(used * page) + r->wal_cap;
 				return -EFBIG;
 			}
+			r->newblock = true;
 			break;
 		}
-		if (prune_upto(r, cut))
-			return -EIO;
 	}
 	/* Under --max-size the pages pruned are the next ticks' (the file stays at its
 	 * size): giving them back would move pages and write them all into the WAL. Only a

@@ -1,6 +1,7 @@
-/* `readings`, an eponymous virtual table over a recording's packed rows, and the runner
- * of --sql. A constraint on seq or time narrows the ticks read (through the ticks
- * table's key and its wall index); every other filter is SQLite's. */
+/* `readings`, an eponymous virtual table over a recording's packed rows (format 2) or
+ * its blocks' chunks (format 3; the runner of --sql is recquery.c). A constraint on seq
+ * or time narrows the ticks read (through the ticks table's key and its wall index);
+ * every other filter is SQLite's. */
 #include "recsql.h"
 
 #include <errno.h>
@@ -15,9 +16,8 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "recblock.h"
 #include "recfmt.h"
 #include "recpack.h"
 #include "text.h"
@@ -49,8 +49,13 @@ struct rtab {
 struct rcur {
 	sqlite3_vtab_cursor base;
 	sqlite3 *db;
-	sqlite3_stmt *ticks, *task, *evnames;
+	sqlite3_stmt *ticks, *task, *evnames, *span;
 	bool eof;
+	int fmt; /* 2: tasks table; 3: blocks (src/recblock.h), read from a block's key */
+	struct recblock blk;
+	struct recpack_tick tick; /* format 3: the tick's rows, read whole */
+	int64_t first, last;	  /* format 3: the ticks asked for (the block before is read) */
+	double wlo, whi;
 	/* The tick. */
 	int64_t seq, evset;
 	double wall;
@@ -157,21 +162,39 @@ static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 	c->db = ((struct rtab *)vt)->db;
 	c->eof = true;
 	c->names_of = -1;
+	recblock_init(&c->blk);
+	sqlite3_stmt *v;
+	if (sqlite3_prepare_v2(c->db, "PRAGMA user_version", -1, &v, NULL) == SQLITE_OK &&
+	    sqlite3_step(v) == SQLITE_ROW)
+		c->fmt = sqlite3_column_int(v, 0);
+	sqlite3_finalize(v);
+	bool blocks = c->fmt >= 3;
 	if (sqlite3_prepare_v2(c->db,
-			       "SELECT t.seq, t.wall, t.evset, c.text, t.rows FROM ticks t"
-			       " LEFT JOIN cells c ON c.id = t.idle WHERE t.seq BETWEEN ?1 AND ?2"
-			       " AND t.wall BETWEEN ?3 AND ?4 ORDER BY t.seq",
+			       blocks ? "SELECT t.seq, t.wall, t.evset, c.text, t.rows, t.key"
+					" FROM ticks t LEFT JOIN cells c ON c.id = t.idle"
+					" WHERE t.seq BETWEEN ?1 AND ?2 ORDER BY t.seq"
+				      : "SELECT t.seq, t.wall, t.evset, c.text, t.rows, 0 FROM"
+					" ticks t LEFT JOIN cells c ON c.id = t.idle WHERE t.seq"
+					" BETWEEN ?1 AND ?2 AND t.wall BETWEEN ?3 AND ?4 ORDER BY"
+					" t.seq",
 			       -1, &c->ticks, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(c->db,
-			       "SELECT kind, pid, tid, cpu, user, comm, cgroup FROM tasks"
-			       " WHERE id = ?",
-			       -1, &c->task, NULL) != SQLITE_OK ||
+	    (blocks && sqlite3_prepare_v2(c->db,
+					  "SELECT s.lo, s.hi, (SELECT key FROM ticks WHERE seq ="
+					  " s.lo) FROM (SELECT min(seq) AS lo, max(seq) AS hi FROM"
+					  " ticks WHERE seq BETWEEN ?1 AND ?2 AND wall BETWEEN ?3"
+					  " AND ?4) s",
+					  -1, &c->span, NULL) != SQLITE_OK) ||
+	    (!blocks && sqlite3_prepare_v2(c->db,
+					   "SELECT kind, pid, tid, cpu, user, comm, cgroup FROM"
+					   " tasks WHERE id = ?",
+					   -1, &c->task, NULL) != SQLITE_OK) ||
 	    sqlite3_prepare_v2(c->db, "SELECT key FROM events WHERE evset = ? ORDER BY idx", -1,
 			       &c->evnames, NULL) != SQLITE_OK) {
 		sqlite3_free(vt->zErrMsg);
 		vt->zErrMsg = sqlite3_mprintf("not a pmutop recording: %s", sqlite3_errmsg(c->db));
 		sqlite3_finalize(c->ticks);
 		sqlite3_finalize(c->task);
+		sqlite3_finalize(c->span);
 		sqlite3_finalize(c->evnames);
 		free(c);
 		return SQLITE_ERROR;
@@ -208,7 +231,10 @@ static int rt_close(sqlite3_vtab_cursor *cur)
 	struct rcur *c = (struct rcur *)cur;
 	sqlite3_finalize(c->ticks);
 	sqlite3_finalize(c->task);
+	sqlite3_finalize(c->span);
 	sqlite3_finalize(c->evnames);
+	recblock_free(&c->blk);
+	recpack_tick_free(&c->tick);
 	free_names(c);
 	free_task(c);
 	free(c->rec);
@@ -285,6 +311,23 @@ static int next_tick(struct rcur *c)
 		c->wall = sqlite3_column_double(c->ticks, 1);
 		c->evset = sqlite3_column_int64(c->ticks, 2);
 		size_t n = (size_t)sqlite3_column_bytes(c->ticks, 4);
+		const unsigned char *rows = sqlite3_column_blob(c->ticks, 4);
+		if (c->fmt >= 3) {
+			/* Every tick of the block read, those asked for give their rows. */
+			int64_t key = sqlite3_column_int64(c->ticks, 5);
+			rc = recblock_apply(&c->blk, c->seq, key, rows ? (const void *)rows : "",
+					    n);
+			if (rc == -ENOMEM)
+				return SQLITE_NOMEM;
+			if (rc == -ESRCH)
+				return cur_error(c, "a tick of its block is missing");
+			if (rc)
+				return cur_error(c, "a tick's rows cannot be read");
+			if (c->seq < c->first || c->wall < c->wlo || c->wall > c->whi)
+				continue;
+			rows = c->blk.buf + c->blk.rows;
+			n = c->blk.len - c->blk.rows;
+		}
 		if (n == 0)
 			continue;
 		if ((rc = load_names(c, c->evset)) != SQLITE_OK)
@@ -296,10 +339,18 @@ static int next_tick(struct rcur *c)
 		if (!rec)
 			return SQLITE_NOMEM;
 		c->rec = rec;
-		memcpy(c->rec, sqlite3_column_blob(c->ticks, 4), n);
+		memcpy(c->rec, rows, n);
 		c->reclen = n;
 		c->pos = 0;
 		c->prev = 0;
+		if (c->fmt >= 3) {
+			/* by column: read whole, then row after row (c->pos) */
+			rc = recpack_get_tick(c->rec, n, c->nevents, c->ngroups, &c->tick);
+			if (rc == -ENOMEM)
+				return SQLITE_NOMEM;
+			if (rc)
+				return cur_error(c, "a tick's rows cannot be read");
+		}
 		return SQLITE_OK;
 	}
 }
@@ -308,8 +359,19 @@ static int next_tick(struct rcur *c)
 static int next_row(struct rcur *c)
 {
 	for (;;) {
-		int rc = recpack_next(c->rec, c->reclen, &c->pos, c->prev, &c->pr, c->v, c->nevents,
-				      c->g, c->ngroups);
+		int rc;
+		if (c->fmt >= 3) {
+			rc = c->reclen && c->pos < c->tick.n;
+			if (rc) {
+				size_t r = c->pos++;
+				c->pr = c->tick.rows[r];
+				for (unsigned i = 0; i < c->nevents; i++)
+					c->v[i].v = c->tick.v[r * (c->nevents + 1) + i].v;
+			}
+		} else {
+			rc = recpack_next_fmt((unsigned)c->fmt, c->rec, c->reclen, &c->pos, c->prev,
+					      &c->pr, c->v, c->nevents, c->g, c->ngroups);
+		}
 		if (rc < 0)
 			return cur_error(c, "a tick's rows cannot be read");
 		if (rc == 0) {
@@ -333,6 +395,22 @@ static int next_row(struct rcur *c)
 				return cur_error(c, "a row's cells cannot be read");
 		}
 		free_task(c);
+		if (c->fmt >= 3) {
+			const struct rectask *t = recblock_task(&c->blk, c->pr.task);
+			if (!t)
+				return cur_error(c, "a row of a task that is not recorded");
+			c->kind = t->kind;
+			c->pid = t->pid;
+			c->tid = t->tid;
+			c->cpu = t->cpu;
+			c->user = t->user ? strdup(t->user) : NULL;
+			c->comm = t->comm ? strdup(t->comm) : NULL;
+			c->cgroup = t->cgroup ? strdup(t->cgroup) : NULL;
+			c->ev = 0;
+			if (c->nevents)
+				return SQLITE_OK;
+			continue;
+		}
 		sqlite3_bind_int64(c->task, 1, c->pr.task);
 		if (sqlite3_step(c->task) != SQLITE_ROW) {
 			sqlite3_reset(c->task);
@@ -388,16 +466,35 @@ static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	}
 	sqlite3_reset(c->ticks);
 	/* seq bounds as whole numbers: 2.5 <= seq is 3 <= seq. */
-	sqlite3_bind_int64(c->ticks, 1,
-			   lo[0] < -9e18  ? INT64_MIN
-			   : lo[0] > 9e18 ? INT64_MAX
-					  : (int64_t)ceil(lo[0]));
-	sqlite3_bind_int64(c->ticks, 2,
-			   hi[0] > 9e18	   ? INT64_MAX
-			   : hi[0] < -9e18 ? INT64_MIN
-					   : (int64_t)floor(hi[0]));
-	sqlite3_bind_double(c->ticks, 3, lo[1] < -1e300 ? -1e300 : lo[1]);
-	sqlite3_bind_double(c->ticks, 4, hi[1] > 1e300 ? 1e300 : hi[1]);
+	int64_t slo = lo[0] < -9e18 ? INT64_MIN : lo[0] > 9e18 ? INT64_MAX : (int64_t)ceil(lo[0]);
+	int64_t shi = hi[0] > 9e18 ? INT64_MAX : hi[0] < -9e18 ? INT64_MIN : (int64_t)floor(hi[0]);
+	c->wlo = lo[1] < -1e300 ? -1e300 : lo[1];
+	c->whi = hi[1] > 1e300 ? 1e300 : hi[1];
+	sqlite3_bind_int64(c->ticks, 1, slo);
+	sqlite3_bind_int64(c->ticks, 2, shi);
+	if (c->fmt >= 3) {
+		/* The ticks asked for, read from the key of the first one's block. */
+		sqlite3_bind_int64(c->span, 1, slo);
+		sqlite3_bind_int64(c->span, 2, shi);
+		sqlite3_bind_double(c->span, 3, c->wlo);
+		sqlite3_bind_double(c->span, 4, c->whi);
+		bool any = sqlite3_step(c->span) == SQLITE_ROW &&
+			   sqlite3_column_type(c->span, 0) != SQLITE_NULL;
+		c->first = any ? sqlite3_column_int64(c->span, 0) : 0;
+		c->last = any ? sqlite3_column_int64(c->span, 1) : 0;
+		int64_t key = any ? sqlite3_column_int64(c->span, 2) : 0;
+		sqlite3_reset(c->span);
+		if (!any) {
+			c->eof = true;
+			return SQLITE_OK;
+		}
+		sqlite3_bind_int64(c->ticks, 1, key < c->first ? key : c->first);
+		sqlite3_bind_int64(c->ticks, 2, c->last);
+		c->blk.key = c->blk.seq = -1;
+	} else {
+		sqlite3_bind_double(c->ticks, 3, c->wlo);
+		sqlite3_bind_double(c->ticks, 4, c->whi);
+	}
 	c->eof = false;
 	c->reclen = c->pos = 0;
 	int rc = next_tick(c);
@@ -527,224 +624,4 @@ static const sqlite3_module readings_module = {
 int recsql_register(sqlite3 *db)
 {
 	return sqlite3_create_module(db, "readings", &readings_module, NULL);
-}
-
-/* The file's schema read: SQLITE_OK, or why the file cannot be read. */
-static int probe(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		rc = rc == SQLITE_ROW ? SQLITE_OK : sqlite3_extended_errcode(db);
-	} else {
-		rc = sqlite3_extended_errcode(db);
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
-char *recsql_immutable_uri(const char *path)
-{
-	size_t n = strlen(path);
-	char *u = malloc(3 * n + 32), *o = u;
-	if (!u)
-		return NULL;
-	o += sprintf(o, "file:");
-	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
-		if (*s == '%' || *s == '?' || *s == '#' || *s < 0x21 || *s > 0x7e)
-			o += sprintf(o, "%%%02X", *s);
-		else
-			*o++ = (char)*s;
-	}
-	strcpy(o, "?immutable=1");
-	return u;
-}
-
-bool recsql_wal_pending(const char *path)
-{
-	struct stat sb;
-	size_t n = strlen(path) + 8;
-	char *wal = malloc(n);
-	if (!wal)
-		return true;
-	snprintf(wal, n, "%s-wal", path);
-	bool pending = stat(wal, &sb) == 0 && sb.st_size > 0;
-	free(wal);
-	return pending;
-}
-
-int recsql_open(const char *path, sqlite3 **out, char *err, size_t errlen)
-{
-	struct stat sb;
-	*out = NULL;
-	if (stat(path, &sb) < 0 || access(path, R_OK) < 0) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
-	if (S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory: give the recording's file", path);
-		return -EISDIR;
-	}
-	sqlite3 *db = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-			 db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return -EIO;
-	}
-	sqlite3_busy_timeout(db, 2000);
-	int rc = probe(db);
-	if ((rc & 0xff) != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY) {
-		*out = db;
-		return 0;
-	}
-	/* A WAL-mode file whose -shm cannot be made (a read-only medium or directory): with
-	 * no -wal beside it every tick is in the file, which is then read as immutable. */
-	sqlite3_close(db);
-	db = NULL;
-	if (recsql_wal_pending(path)) {
-		snprintf(err, errlen,
-			 "%s: its newest ticks are in %s-wal, which needs a %s-shm that cannot be "
-			 "made here (a read-only medium or directory): copy both files to a "
-			 "writable directory and replay the copy",
-			 path, path, path);
-		return -EROFS;
-	}
-	char *uri = recsql_immutable_uri(path);
-	if (!uri) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-	free(uri);
-	if (rc != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-			 db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return -EIO;
-	}
-	*out = db;
-	return 0;
-}
-
-/* Whether what follows the statement holds another: blanks, semicolons and comments do
- * not make one (SQLite's parser says, preparing the rest yields no statement). */
-static bool another_statement(sqlite3 *db, const char *tail)
-{
-	while (tail && *tail) {
-		sqlite3_stmt *next = NULL;
-		const char *rest = NULL;
-		if (sqlite3_prepare_v2(db, tail, -1, &next, &rest) != SQLITE_OK || next) {
-			sqlite3_finalize(next);
-			return true;
-		}
-		if (!rest || rest == tail)
-			return false;
-		tail = rest;
-	}
-	return false;
-}
-
-int recsql_run(const char *path, const char *sql, FILE *out, char *err, size_t errlen)
-{
-	sqlite3 *db = NULL;
-	int ret = recsql_open(path, &db, err, errlen) ? -EINVAL
-						      : recsql_query(db, sql, out, err, errlen);
-	sqlite3_close(db);
-	return ret;
-}
-
-/* SQLite's messages quote the query and a damaged file's schema as they are: one line,
- * nothing that steers a terminal. */
-static void one_line(char *err, size_t errlen)
-{
-	char safe[512];
-	text_sanitize(err, safe, sizeof(safe), true);
-	snprintf(err, errlen, "%s", safe);
-}
-
-int recsql_query(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
-{
-	sqlite3_stmt *st = NULL;
-	int ret = -EINVAL;
-	const char *tail = NULL;
-	if (recsql_register(db) != SQLITE_OK) {
-		snprintf(err, errlen, "--sql: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK || !st) {
-		snprintf(err, errlen, "--sql: %s",
-			 st || sqlite3_errcode(db) != SQLITE_OK ? sqlite3_errmsg(db)
-								: "no statement");
-		goto out;
-	}
-	/* The file is opened read-only, but VACUUM INTO writes a new file all the same. */
-	if (!sqlite3_stmt_readonly(st)) {
-		snprintf(err, errlen,
-			 "--sql: this statement writes, and the recording is opened readonly");
-		goto out;
-	}
-	if (another_statement(db, tail)) {
-		snprintf(err, errlen,
-			 "--sql: one statement at a time (a second one starts at '%.40s')", tail);
-		goto out;
-	}
-	int ncol = sqlite3_column_count(st);
-	for (int i = 0; i < ncol; i++) {
-		if (i)
-			fputc(',', out);
-		text_csv_field(out, sqlite3_column_name(st, i));
-	}
-	fputc('\n', out);
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		for (int i = 0; i < ncol; i++) {
-			if (i)
-				fputc(',', out);
-			if (sqlite3_column_type(st, i) == SQLITE_BLOB) {
-				/* Bytes as hex, two digits a byte: raw they would break the line.
-				 */
-				const unsigned char *b = sqlite3_column_blob(st, i);
-				for (int k = 0, n = sqlite3_column_bytes(st, i); k < n; k++)
-					fprintf(out, "%02x", b[k]);
-				continue;
-			}
-			const unsigned char *s = sqlite3_column_text(st, i);
-			if (s)
-				text_csv_field(out, (const char *)s);
-		}
-		fputc('\n', out);
-	}
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "--sql: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	ret = 0;
-	if (fflush(out) || ferror(out)) {
-		snprintf(err, errlen, "cannot write the query's rows: %s", strerror(errno));
-		ret = -EIO;
-	}
-out:
-	sqlite3_finalize(st);
-	if (ret)
-		one_line(err, errlen);
-	return ret;
-}
-
-int64_t recsql_int(sqlite3 *db, const char *sql, int *rc)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-	*rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	if (*rc != SQLITE_OK)
-		return -1;
-	*rc = sqlite3_step(st);
-	if (*rc == SQLITE_ROW) {
-		v = sqlite3_column_int64(st, 0);
-		*rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return v;
 }

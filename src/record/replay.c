@@ -16,52 +16,12 @@
 #include "recpack.h"
 #include "recsalvage.h"
 #include "recsql.h"
+#include "replaytasks.h"
 #include "text.h"
-
-struct ptask {
-	int64_t id;
-	struct mrow r;			    /* identity; strings as arena offsets until resolved */
-	size_t user, comm, cgroup, cmdline; /* arena offsets, (size_t)-1 for NULL */
-	long sample;			    /* index into the samples read, -1: idle */
-};
-
-struct replay {
-	sqlite3 *db;
-	char *path;
-	char lost[320]; /* what the replay could not read of the file, or "" */
-	sqlite3_stmt *tick, *tasks, *next, *prev, *find, *last;
-	/* The header and event set of the loaded tick, cached by id. */
-	int64_t header_id, evset_id;
-	char *host, *kernel, *pmus, *notice, *backend;
-	int ncpus;
-	struct mevent *events;
-	char **names; /* name and key of each event, 2 a event */
-	unsigned nevents;
-	struct mgroup *groups;
-	unsigned ngroups;
-	bool user;
-	/* The tick. */
-	struct model m;
-	struct metric_bind *metrics; /* meta('metrics'): the recorded run's, or NULL */
-	double wall;
-	uint64_t seq;
-	struct ptask *tk;
-	size_t ntk, tkcap;
-	char *arena;
-	size_t alen, acap;
-	struct mstore rows, cpus, cgs; /* cgs: cgroups counted themselves beside processes */
-	bool cg_own;		       /* the loaded tick has such cgroups */
-	struct val *usual, *sv;	       /* the tick's usual cells; a stored row's values */
-	unsigned nusual;	       /* room in both */
-	struct val_delta *sg;	       /* a stored row's groups' times */
-	unsigned nsg;
-	unsigned char *rec; /* the tick's stored rows (src/recpack.h) */
-	size_t reccap;
-};
 
 /* what may be SQLite's message quoting the file's own bytes (a damaged schema): one line,
  * nothing that steers a terminal. */
-static int damaged(struct replay *p, char *err, size_t len, const char *what)
+int replay_damaged(struct replay *p, char *err, size_t len, const char *what)
 {
 	char safe[256];
 	text_sanitize(what, safe, sizeof(safe), true);
@@ -100,6 +60,9 @@ void replay_close(struct replay *p)
 		return;
 	sqlite3_finalize(p->tick);
 	sqlite3_finalize(p->tasks);
+	sqlite3_finalize(p->chunks);
+	recblock_free(&p->blk);
+	recpack_tick_free(&p->ptick);
 	sqlite3_finalize(p->next);
 	sqlite3_finalize(p->prev);
 	sqlite3_finalize(p->find);
@@ -166,7 +129,7 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		if (n <= 0) {
 			char what[256];
 			snprintf(what, sizeof(what), "cut short: %s, and no tick can be read", cut);
-			damaged(p, err, errlen, what);
+			replay_damaged(p, err, errlen, what);
 			sqlite3_close(mem);
 			goto fail;
 		}
@@ -187,8 +150,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	if (rc != SQLITE_OK) {
-		damaged(p, err, errlen,
-			recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
+		replay_damaged(p, err, errlen,
+			       recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
 		goto fail;
 	}
 	int64_t ver = recsql_int(p->db, "PRAGMA user_version", &rc);
@@ -198,31 +161,40 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			 (long long)ver, RECFMT_VERSION);
 		goto fail;
 	}
-	if (rc == SQLITE_OK && ver >= 1 && ver < RECFMT_VERSION) {
+	if (rc == SQLITE_OK && ver >= 1 && ver < RECFMT_OLDEST) {
 		snprintf(err, errlen,
-			 "%s: recorded by an older pmutop (format %lld; this one reads %d)", path,
-			 (long long)ver, RECFMT_VERSION);
+			 "%s: recorded by an older pmutop (format %lld; this one reads %d to %d)",
+			 path, (long long)ver, RECFMT_OLDEST, RECFMT_VERSION);
 		goto fail;
 	}
 	if (rc != SQLITE_OK || ver < 1) {
-		damaged(p, err, errlen,
-			rc == SQLITE_OK ? "no format version"
-					: recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut,
-							       sizeof(cut)));
+		replay_damaged(p, err, errlen,
+			       rc == SQLITE_OK ? "no format version"
+					       : recsalvage_cut_short(path, sqlite3_errmsg(p->db),
+								      cut, sizeof(cut)));
 		goto fail;
 	}
+	p->fmt = (int)ver;
+	recblock_init(&p->blk);
+	/* Format 2 holds a tick's rows in its record and its tasks in a table; format 3
+	 * both in its chunk of a block (src/recblock.h), read through chunks. */
 	if (sqlite3_prepare_v2(p->db,
-			       "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed, t.evset,"
-			       " t.header, t.flags, t.exit_status, t.ntasks, t.nfd_short, c.text,"
-			       " t.rows FROM ticks t LEFT JOIN cells c ON c.id = t.idle"
-			       " WHERE t.seq = ?",
+			       ver >= 3 ? "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed,"
+					  " t.evset, t.header, t.flags, t.exit_status, t.ntasks,"
+					  " t.nfd_short, c.text, x'', t.key FROM ticks t LEFT JOIN"
+					  " cells c ON c.id = t.idle WHERE t.seq = ?"
+					: "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed,"
+					  " t.evset, t.header, t.flags, t.exit_status, t.ntasks,"
+					  " t.nfd_short, c.text, t.rows, 0 FROM ticks t LEFT JOIN"
+					  " cells c ON c.id = t.idle WHERE t.seq = ?",
 			       -1, &p->tick, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(
-		    p->db,
-		    "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup, kthread,"
-		    " nthreads, cmdline, ppid, rss, state FROM tasks WHERE first <= ?1 AND"
-		    " (last IS NULL OR last >= ?1)",
-		    -1, &p->tasks, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db,
+			       ver >= 3 ? "SELECT seq, key, rows FROM ticks WHERE seq BETWEEN ?1"
+					  " AND ?2 ORDER BY seq"
+					: "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup,"
+					  " kthread, nthreads, cmdline, ppid, rss, state FROM tasks"
+					  " WHERE first <= ?1 AND (last IS NULL OR last >= ?1)",
+			       -1, ver >= 3 ? &p->chunks : &p->tasks, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT min(seq) FROM ticks WHERE seq > ?", -1, &p->next,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT max(seq) FROM ticks WHERE seq < ?", -1, &p->prev,
@@ -234,8 +206,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			       " LIMIT 1), (SELECT wall FROM ticks ORDER BY seq DESC LIMIT 1)"
 			       " FROM ticks",
 			       -1, &p->last, NULL) != SQLITE_OK) {
-		damaged(p, err, errlen,
-			recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
+		replay_damaged(p, err, errlen,
+			       recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
 		goto fail;
 	}
 	if (load_metrics(p, err, errlen))
@@ -255,6 +227,15 @@ fail:
 int replay_recorded(struct replay *p, bool *threads, bool *cpus)
 {
 	int rc1, rc2;
+	if (p->fmt >= 3) {
+		/* meta('kinds'): a bit a kind of row recorded (1 << 1 threads, 1 << 2 CPUs) */
+		int64_t k = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'kinds'", &rc1);
+		if (rc1 == SQLITE_ROW || rc1 == SQLITE_DONE)
+			rc1 = SQLITE_OK; /* no row: none of either */
+		*threads = k > 0 && (k & 2);
+		*cpus = k > 0 && (k & 4);
+		return rc1 == SQLITE_OK ? 0 : -EIO;
+	}
 	*threads =
 		recsql_int(p->db, "SELECT EXISTS (SELECT 1 FROM tasks WHERE kind = 1)", &rc1) > 0;
 	*cpus = recsql_int(p->db, "SELECT EXISTS (SELECT 1 FROM tasks WHERE kind = 2)", &rc2) > 0;
@@ -321,7 +302,7 @@ static int load_header(struct replay *p, int64_t id, char *err, size_t len)
 		    p->db,
 		    "SELECT host, kernel, ncpus, pmus, notice, backend FROM headers WHERE id = ?",
 		    -1, &st, NULL) != SQLITE_OK)
-		return damaged(p, err, len, sqlite3_errmsg(p->db));
+		return replay_damaged(p, err, len, sqlite3_errmsg(p->db));
 	sqlite3_bind_int64(st, 1, id);
 	int rc = 0;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -333,7 +314,7 @@ static int load_header(struct replay *p, int64_t id, char *err, size_t len)
 		p->backend = dup_col(st, 5);
 		p->header_id = id;
 	} else {
-		rc = damaged(p, err, len, "a tick's header is missing");
+		rc = replay_damaged(p, err, len, "a tick's header is missing");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -344,7 +325,7 @@ static int check_evset(struct replay *p, char *err, size_t len)
 	unsigned next = 0;
 	for (unsigned g = 0; g < p->ngroups; g++) {
 		if (p->groups[g].first != next || p->groups[g].n > p->nevents - next)
-			return damaged(p, err, len, "event groups do not fit the events");
+			return replay_damaged(p, err, len, "event groups do not fit the events");
 		next += p->groups[g].n;
 	}
 	for (unsigned i = 0; i < p->nevents; i++) {
@@ -352,11 +333,11 @@ static int check_evset(struct replay *p, char *err, size_t len)
 		if (e->group >= p->ngroups || e->role >= ROLE_COUNT || e->nsum > 4 ||
 		    (!e->logical && (e->member >= p->groups[e->group].n ||
 				     p->groups[e->group].first + e->member != i)))
-			return damaged(p, err, len, "an event is outside its group");
+			return replay_damaged(p, err, len, "an event is outside its group");
 		for (unsigned k = 0; k < e->nsum; k++)
 			if (e->sum[k] >= p->nevents)
-				return damaged(p, err, len,
-					       "an event sums events that do not exist");
+				return replay_damaged(p, err, len,
+						      "an event sums events that do not exist");
 	}
 	return 0;
 }
@@ -373,7 +354,7 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM groups WHERE evset = %lld", (long long)id);
 	int64_t ng = recsql_int(p->db, sql, &rc);
 	if (rc != SQLITE_OK || ne < 0 || ng < 0 || ne > 4096 || ng > ne)
-		return damaged(p, err, len, "an event set cannot be read");
+		return replay_damaged(p, err, len, "an event set cannot be read");
 	p->events = calloc((size_t)ne + 1, sizeof(*p->events));
 	p->names = calloc(2 * (size_t)ne + 1, sizeof(*p->names));
 	p->groups = calloc((size_t)ng + 1, sizeof(*p->groups));
@@ -385,21 +366,21 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 		    "SELECT idx, name, key, grp, member, role, status, hardware, logical,"
 		    " sums FROM events WHERE evset = ? ORDER BY idx",
 		    -1, &st, NULL) != SQLITE_OK)
-		return damaged(p, err, len, sqlite3_errmsg(p->db));
+		return replay_damaged(p, err, len, sqlite3_errmsg(p->db));
 	sqlite3_bind_int64(st, 1, id);
 	unsigned n = 0;
 	rc = 0;
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		struct mevent *e = &p->events[n];
 		if (n >= ne || sqlite3_column_int64(st, 0) != n) {
-			rc = damaged(p, err, len, "events are not numbered in order");
+			rc = replay_damaged(p, err, len, "events are not numbered in order");
 			break;
 		}
 		p->names[2 * n] = dup_col(st, 1);
 		p->names[2 * n + 1] = dup_col(st, 2);
 		p->nevents = ++n;
 		if (!p->names[2 * n - 2] || !p->names[2 * n - 1]) {
-			rc = damaged(p, err, len, "an event has no name");
+			rc = replay_damaged(p, err, len, "an event has no name");
 			break;
 		}
 		e->name = p->names[2 * n - 2];
@@ -423,7 +404,7 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 	if (sqlite3_prepare_v2(
 		    p->db, "SELECT idx, first, n, user FROM groups WHERE evset = ? ORDER BY idx",
 		    -1, &st, NULL) != SQLITE_OK)
-		return damaged(p, err, len, sqlite3_errmsg(p->db));
+		return replay_damaged(p, err, len, sqlite3_errmsg(p->db));
 	sqlite3_bind_int64(st, 1, id);
 	unsigned g = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && g < ng) {
@@ -438,259 +419,22 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 	sqlite3_finalize(st);
 	p->ngroups = g;
 	if (n != ne || g != ng)
-		return damaged(p, err, len, "an event set is incomplete");
+		return replay_damaged(p, err, len, "an event set is incomplete");
 	if ((rc = check_evset(p, err, len)))
 		return rc;
 	p->evset_id = id;
 	return 0;
 }
 
-static size_t arena_put(struct replay *p, const unsigned char *s)
-{
-	if (!s)
-		return (size_t)-1;
-	size_t n = strlen((const char *)s) + 1;
-	if (p->alen + n > p->acap) {
-		size_t cap = (p->alen + n) * 2 + 4096;
-		char *a = realloc(p->arena, cap);
-		if (!a)
-			return (size_t)-2;
-		p->arena = a;
-		p->acap = cap;
-	}
-	memcpy(p->arena + p->alen, s, n);
-	p->alen += n;
-	return p->alen - n;
-}
-
-static const char *arena_str(const struct replay *p, size_t off)
-{
-	return off == (size_t)-1 ? NULL : p->arena + off;
-}
-
-static int load_tasks(struct replay *p, char *err, size_t len)
-{
-	p->ntk = 0;
-	p->alen = 0;
-	sqlite3_bind_int64(p->tasks, 1, (int64_t)p->seq);
-	int rc;
-	while ((rc = sqlite3_step(p->tasks)) == SQLITE_ROW) {
-		if (p->ntk == p->tkcap) {
-			size_t cap = p->tkcap ? 2 * p->tkcap : 1024;
-			struct ptask *t = realloc(p->tk, cap * sizeof(*t));
-			if (!t) {
-				sqlite3_reset(p->tasks);
-				return -ENOMEM;
-			}
-			p->tk = t;
-			p->tkcap = cap;
-		}
-		sqlite3_stmt *st = p->tasks;
-		struct ptask *t = &p->tk[p->ntk];
-		memset(t, 0, sizeof(*t));
-		t->id = sqlite3_column_int64(st, 0);
-		int kind = sqlite3_column_int(st, 1);
-		if (kind < ROW_PROC || kind > ROW_CGROUP) {
-			sqlite3_reset(st);
-			return damaged(p, err, len, "a task of an unknown kind");
-		}
-		t->r.kind = (enum row_kind)kind;
-		t->r.pid = sqlite3_column_int(st, 2);
-		t->r.tid = sqlite3_column_int(st, 3);
-		t->r.cpu = sqlite3_column_int(st, 4);
-		t->r.uid = (uid_t)sqlite3_column_int64(st, 5);
-		t->user = arena_put(p, sqlite3_column_text(st, 6));
-		t->comm = arena_put(p, sqlite3_column_text(st, 7));
-		t->cgroup = arena_put(p, sqlite3_column_text(st, 8));
-		t->cmdline = arena_put(p, sqlite3_column_text(st, 11));
-		if (t->user == (size_t)-2 || t->comm == (size_t)-2 || t->cgroup == (size_t)-2 ||
-		    t->cmdline == (size_t)-2) {
-			sqlite3_reset(st);
-			return -ENOMEM;
-		}
-		t->r.kthread = sqlite3_column_int(st, 9) != 0;
-		t->r.nthreads = (unsigned)sqlite3_column_int(st, 10);
-		t->r.ppid = sqlite3_column_int(st, 12);
-		t->r.rss_kb = (uint64_t)sqlite3_column_int64(st, 13);
-		/* The state letter ('R'); files written before it was text hold its code (82). */
-		if (sqlite3_column_type(st, 14) == SQLITE_TEXT)
-			t->r.state = (char)*sqlite3_column_text(st, 14);
-		else
-			t->r.state = (char)sqlite3_column_int(st, 14);
-		t->sample = -1;
-		p->ntk++;
-	}
-	sqlite3_reset(p->tasks);
-	return rc == SQLITE_DONE ? 0 : damaged(p, err, len, sqlite3_errmsg(p->db));
-}
-
-/* The model's order: processes by pid, each followed by its threads by tid; cgroup rows
- * as first seen; CPUs by number. Sorts are total, so every output reads as live. */
-static int by_row(const void *x, const void *y)
-{
-	const struct ptask *a = x, *b = y;
-	int ca = a->r.kind == ROW_CPU ? 2 : a->r.kind == ROW_CGROUP ? 1 : 0;
-	int cb = b->r.kind == ROW_CPU ? 2 : b->r.kind == ROW_CGROUP ? 1 : 0;
-	if (ca != cb)
-		return ca - cb;
-	if (ca == 2)
-		return a->r.cpu < b->r.cpu ? -1 : a->r.cpu > b->r.cpu;
-	if (ca == 0) {
-		if (a->r.pid != b->r.pid)
-			return a->r.pid < b->r.pid ? -1 : 1;
-		int ta = a->r.kind == ROW_THREAD, tb = b->r.kind == ROW_THREAD;
-		if (ta != tb)
-			return ta - tb;
-		if (a->r.tid != b->r.tid)
-			return a->r.tid < b->r.tid ? -1 : 1;
-	}
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static struct ptask *task_by_id(struct replay *p, int64_t id)
-{
-	size_t lo = 0, hi = p->ntk;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (p->tk[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->ntk && p->tk[lo].id == id ? &p->tk[lo] : NULL;
-}
-
-static int by_id(const void *x, const void *y)
-{
-	const struct ptask *a = x, *b = y;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-/* A row as idle: every value zero with the tick's usual cells, no group time. */
-static void idle_values(struct replay *p, struct mrow_w w)
-{
-	for (unsigned i = 0; i < p->m.nevents; i++)
-		w.v[i] = (struct val){.v = 0,
-				      .state = p->usual[i].state,
-				      .why = p->usual[i].why,
-				      .run_pm = p->usual[i].run_pm};
-	for (unsigned g = 0; g < p->m.ngroups; g++)
-		w.g[g] = (struct val_delta){0, 0, 0};
-	w.r->cpu_pct = -1;
-}
-
-/* A stored row over its task's idle one: its values, cells, CPU%, memory and state. */
-static int stored_row(struct replay *p, struct mrow_w w, const struct recpack_row *pr, char *err,
-		      size_t len)
-{
-	if (pr->cells) {
-		char text[8192];
-		if (pr->ncells >= sizeof(text))
-			return damaged(p, err, len, "a row's cells cannot be read");
-		memcpy(text, pr->cells, pr->ncells);
-		text[pr->ncells] = '\0';
-		if (recfmt_parse_cells(text, w.v, p->m.nevents))
-			return damaged(p, err, len, "a row's cells cannot be read");
-	}
-	w.r->exited = pr->exited;
-	w.r->cpu_pct = pr->cpu_pct;
-	/* Memory and state as it ran then (the task's row holds them at rest). */
-	if (pr->mem) {
-		w.r->rss_kb = pr->rss_kb;
-		w.r->state = pr->state;
-	}
-	return 0;
-}
-
-static bool own_cg(const struct replay *p, const struct ptask *t)
-{
-	return p->cg_own && t->r.kind == ROW_CGROUP;
-}
-
-static struct mstore *store_of(struct replay *p, const struct ptask *t)
-{
-	return t->r.kind == ROW_CPU ? &p->cpus : own_cg(p, t) ? &p->cgs : &p->rows;
-}
-
-/* The rows of the loaded tick: every task alive then, idle, then the stored rows of its
- * record over them. */
-static int build_rows(struct replay *p, const unsigned char *rec, size_t reclen, char *err,
-		      size_t len)
-{
-	struct model *m = &p->m;
-	size_t nt = 0, nc = 0, ng = 0;
-	if (p->ntk)
-		qsort(p->tk, p->ntk, sizeof(*p->tk), by_row);
-	/* Cgroup rows beside process rows are the cgroups the source counted itself (the
-	 * model's cg_rows); alone, they are -G's rows. */
-	p->cg_own = false;
-	for (size_t k = 0; k < p->ntk && !p->cg_own; k++)
-		p->cg_own = p->tk[k].r.kind == ROW_PROC || p->tk[k].r.kind == ROW_THREAD;
-	for (size_t k = 0; k < p->ntk; k++)
-		p->tk[k].sample = (long)(p->tk[k].r.kind == ROW_CPU ? nc++
-					 : own_cg(p, &p->tk[k])	    ? ng++
-								    : nt++);
-	if (mstore_reserve(&p->rows, nt, m->nevents, m->ngroups) < 0 ||
-	    mstore_reserve(&p->cpus, nc, m->nevents, m->ngroups) < 0 ||
-	    mstore_reserve(&p->cgs, ng, m->nevents, m->ngroups) < 0)
-		return -ENOMEM;
-	for (size_t k = 0; k < p->ntk; k++) {
-		struct ptask *t = &p->tk[k];
-		struct mstore *s = store_of(p, t);
-		struct mrow_w w = mstore_row(s, (size_t)t->sample);
-		const struct val *v = w.r->v;
-		const struct val_delta *g = w.r->g;
-		*w.r = t->r;
-		w.r->v = v;
-		w.r->g = g;
-		w.r->user = arena_str(p, t->user);
-		w.r->comm = arena_str(p, t->comm);
-		w.r->cgroup = arena_str(p, t->cgroup);
-		w.r->cmdline = arena_str(p, t->cmdline);
-		idle_values(p, w);
-	}
-	m->rows = p->rows.rows;
-	m->nrows = (unsigned)nt;
-	m->cpu_rows = p->cpus.rows;
-	m->ncpu_rows = (unsigned)nc;
-	m->cg_rows = p->cgs.rows;
-	m->ncg_rows = (unsigned)ng;
-	/* Stored rows by task id: the tasks sorted by id once more, their row slots kept. */
-	if (p->ntk)
-		qsort(p->tk, p->ntk, sizeof(*p->tk), by_id);
-	size_t pos = 0;
-	int64_t prev = 0;
-	struct recpack_row pr;
-	for (;;) {
-		/* Decoded aside: the task's row is found by the id the record names. */
-		int rc = recpack_next(rec, reclen, &pos, prev, &pr, p->sv, m->nevents, p->sg,
-				      m->ngroups);
-		if (rc == 0)
-			return 0;
-		if (rc < 0)
-			return damaged(p, err, len, "a tick's rows cannot be read");
-		prev = pr.task;
-		struct ptask *t = task_by_id(p, pr.task);
-		if (!t)
-			return damaged(p, err, len, "a row of a task not alive then");
-		struct mrow_w w = mstore_at(store_of(p, t), (size_t)t->sample);
-		for (unsigned i = 0; i < m->nevents; i++)
-			w.v[i].v = p->sv[i].v;
-		for (unsigned g = 0; g < m->ngroups; g++)
-			w.g[g] = p->sg[g];
-		if ((rc = stored_row(p, w, &pr, err, len)))
-			return rc;
-	}
-}
-
-int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
+static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = p->tick;
 	sqlite3_bind_int64(st, 1, (int64_t)seq);
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
 		sqlite3_reset(st);
-		return rc == SQLITE_DONE ? -ENOENT : damaged(p, err, errlen, sqlite3_errmsg(p->db));
+		return rc == SQLITE_DONE ? -ENOENT
+					 : replay_damaged(p, err, errlen, sqlite3_errmsg(p->db));
 	}
 	struct model m = {0};
 	double wall = sqlite3_column_double(st, 0);
@@ -706,6 +450,7 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	char *idle = dup_col(st, 11);
 	const void *blob = sqlite3_column_blob(st, 12);
 	size_t reclen = (size_t)sqlite3_column_bytes(st, 12);
+	int64_t key = sqlite3_column_int64(st, 13);
 	rc = 0;
 	if (reclen > p->reccap) {
 		unsigned char *b = realloc(p->rec, reclen);
@@ -721,7 +466,7 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	sqlite3_reset(st);
 	if (!idle || rc) {
 		free(idle);
-		return rc ? rc : damaged(p, err, errlen, "a tick without its usual cells");
+		return rc ? rc : replay_damaged(p, err, errlen, "a tick without its usual cells");
 	}
 	rc = load_header(p, header, err, errlen);
 	if (!rc)
@@ -748,7 +493,7 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 		}
 	}
 	if (!rc && recfmt_parse_cells(idle, p->usual, p->nevents))
-		rc = damaged(p, err, errlen, "a tick's usual cells cannot be read");
+		rc = replay_damaged(p, err, errlen, "a tick's usual cells cannot be read");
 	free(idle);
 	if (rc)
 		return rc;
@@ -770,12 +515,25 @@ int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	p->m = m;
 	p->seq = seq;
 	p->wall = wall;
-	if ((rc = load_tasks(p, err, errlen)) ||
-	    (rc = build_rows(p, p->rec, reclen, err, errlen))) {
+	p->reclen = reclen;
+	p->key = key;
+	if ((rc = replay_rows(p, err, errlen))) {
 		p->m.nrows = p->m.ncpu_rows = p->m.ncg_rows = 0;
 		return rc;
 	}
 	return 0;
+}
+
+/* The tick, its block's ticks before it and its tasks read in one snapshot: a recorder
+ * pruning meanwhile takes the tick whole or not at all (-ENOENT). */
+int replay_load(struct replay *p, uint64_t seq, char *err, size_t errlen)
+{
+	bool txn = sqlite3_get_autocommit(p->db) &&
+		   sqlite3_exec(p->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	int rc = load_tick(p, seq, err, errlen);
+	if (txn)
+		sqlite3_exec(p->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
 }
 
 const char *replay_notice(const struct replay *p)

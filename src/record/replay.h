@@ -25,8 +25,8 @@ void replay_close(struct replay *p);
 int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirst, double *wlast);
 
 /* Whether the file holds thread rows (recorded with -H) and CPU rows (--per-cpu): a
- * replay shows only what was recorded. Reads the tasks table (asked once, when the user
- * wants either). Returns 0, or -EIO. */
+ * replay shows only what was recorded. Reads meta('kinds'), or format 2's tasks table
+ * (asked once, when the user wants either). Returns 0, or -EIO. */
 int replay_recorded(struct replay *p, bool *threads, bool *cpus);
 
 /* The tick after (dir > 0) or before (dir < 0) seq, or -ENOENT. */

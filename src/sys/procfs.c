@@ -2,7 +2,6 @@
 #include "procfs.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,8 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A getdents64 record (linux_dirent64 in getdents(2)). */
+struct dent64 {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
 
 int procfs_each(const char *root, pid_t pid, int (*cb)(void *ctx, pid_t id), void *ctx)
 {
@@ -22,19 +31,24 @@ int procfs_each(const char *root, pid_t pid, int (*cb)(void *ctx, pid_t id), voi
 		snprintf(path, sizeof(path), "%s/proc/%d/task", root, (int)pid);
 	else
 		snprintf(path, sizeof(path), "%s/proc", root);
-	DIR *d = opendir(path);
-	if (!d)
+	/* getdents64 into a buffer of its own, not opendir's: that one is allocated at each
+	 * call, and a scan runs at every tick (a watched process's threads), which then
+	 * allocated once a tick however still the process was. */
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	struct dirent *e;
+	_Alignas(struct dent64) char buf[4096];
 	int ret = 0;
-	while ((e = readdir(d))) {
-		if (!isdigit((unsigned char)e->d_name[0]))
-			continue;
-		ret = cb(ctx, (pid_t)atoi(e->d_name));
-		if (ret)
-			break;
+	long n;
+	while (!ret && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n && !ret;) {
+			const struct dent64 *e = (const struct dent64 *)(buf + off);
+			off += e->reclen;
+			if (isdigit((unsigned char)e->name[0]))
+				ret = cb(ctx, (pid_t)atoi(e->name));
+		}
 	}
-	closedir(d);
+	close(fd);
 	return ret;
 }
 

@@ -19,7 +19,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-"$PMUTOP" -b -q -n 5 -d 1 -w "$REC" 2>/dev/null || { echo "FAIL: cannot record"; exit 1; }
+# Two runs into one file, two blocks (ticks 1-3 and 4-5): a damaged tick 3 (below)
+# takes only the rest of its own block with it.
+{ "$PMUTOP" -b -q -n 3 -d 1 -w "$REC" && "$PMUTOP" -b -q -n 2 -d 1 -w "$REC"; } 2>/dev/null ||
+	{ echo "FAIL: cannot record"; exit 1; }
 t new-session -d -s e2e -x 140 -y 40 \
 	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$REC'; echo EXIT=\$?; sleep 60" || {
 	echo "FAIL: cannot start tmux"
@@ -82,7 +85,8 @@ keys q
 expect 'EXIT=0' "q leaves with status 0"
 t kill-server 2>/dev/null
 
-# A damaged tick (its packed rows): t goes past it to the next one, and says so.
+# A damaged tick (its packed rows, the last of its block): t goes past it to the next
+# one, and says so.
 if command -v sqlite3 >/dev/null; then
 	sqlite3 "$REC" "UPDATE ticks SET rows = x'05ff' WHERE seq = 3" ||
 		fail "cannot damage the recording"

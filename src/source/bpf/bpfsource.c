@@ -1,7 +1,6 @@
-/* The bpf backend's rows (engine_opts.bpf): every task's sums from the BPF maps
- * (events/bpfcount.h), turned into the same process and thread rows as the perf
- * engine's, with each task's own enabled and running times. */
-#include "engine_priv.h"
+/* The bpf backend as a source (source.h): a BPF program sums per-CPU counters per task
+ * at each context switch (events/bpfcount.h); its rows are bpfrows.c's. */
+#include "bpfsource_priv.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,68 +9,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "bpfcount.h"
-#include "cgroup.h"
-#include "hybrid.h"
 #include "procfs.h"
 #include "procinfo.h"
 
-/* One task as last read: who it is and its sums (tot, nev per task, kept apart). */
-struct brec {
-	pid_t tgid, tid;
-	uid_t uid;
-	unsigned flags;
-	unsigned missed, cut, slices; /* pmutop.bpf.h, since its entry was made */
-	/* Intervals in which it ran (its run time in /proc grew) with nothing of it seen:
-	 * begun and ended by switches the kernel did not report (ran_unseen). */
-	unsigned hidden;
-	uint64_t ran_ns; /* its run time as last read there, 0 when not read */
-	uint64_t cgid;
-	const char *cgroup;
-	size_t src; /* its index in the map's read, while the sums are copied */
-	char comm[PMUTOP_BPF_COMM];
-};
-
-struct brecs {
-	size_t n, cap;
-	struct brec *r;
-	struct pmutop_bpf_ev *tot; /* n * nev */
-};
-
-struct bpfsource {
-	struct bpfcount *bc;
-	unsigned nev;	 /* events the program counts: the set's group members */
-	unsigned *ev_of; /* per counted event: its model event index */
-	uint8_t *why;	 /* per model event */
-	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
-	struct brecs cur, old;
-	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
-	size_t oldi_cap;
-	struct val_delta *d; /* per model event: one task's deltas */
-	unsigned *dead;	     /* tids to forget once read */
-	size_t ndead, capdead;
-	/* per watched pid, nevents + 1: its ended threads' totals, then their slices ended
-	 * (val) and begun (ena) by switches not seen */
-	struct val_delta *gone;
-	uint64_t lost;
-	/* -- COMMAND counting its tree (not -i): the command's pid, else 0. Each process of
-	 * the tree has rows of its own; the totals are the tree's, in the command's row. */
-	pid_t root;
-	/* What the CPUs counted that went to no task (pmutop.bpf.h: unattr), summed over
-	 * the CPUs: as last read, and at the interval's start. */
-	struct val_delta *unattr, *unattr_was; /* per counted event */
-	struct procinfo *pi; /* parents, state, memory, arguments: /proc, by pid */
-	char note[128];
-};
-
 /* Room for twice the tasks there are now and 4096 more, at least 16384: the map is
  * preallocated, each entry some 600 bytes. */
-static unsigned max_tasks(const struct engine *e)
+static unsigned max_tasks(const struct bpfsource *e)
 {
-	if (e->o.bpf_tasks)
-		return e->o.bpf_tasks;
+	if (e->b.o.bpf_tasks)
+		return e->b.o.bpf_tasks;
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/proc/loadavg", e->o.root);
+	snprintf(path, sizeof(path), "%s/proc/loadavg", e->b.o.root);
 	long threads = 0;
 	FILE *f = fopen(path, "re");
 	if (f) {
@@ -86,7 +34,7 @@ static unsigned max_tasks(const struct engine *e)
 }
 
 struct seed_ctx {
-	struct engine *e;
+	struct bpfsource *e;
 	pid_t pid;
 };
 
@@ -94,11 +42,11 @@ static int seed_thread(void *vctx, pid_t tid)
 {
 	struct seed_ctx *c = vctx;
 	struct procfs_task t;
-	if (procfs_task_info(c->e->o.root, c->pid, tid, &t) != 0 || t.dead)
+	if (procfs_task_info(c->e->b.o.root, c->pid, tid, &t) != 0 || t.dead)
 		return 0;
-	struct bpfsource *s = c->e->bpf;
+	struct bpfstate *s = c->e->bpf;
 	unsigned flags = t.kthread ? PMUTOP_BPF_KTHREAD : 0;
-	if (c->e->o.enable_on_exec) /* -- COMMAND, parked before its exec */
+	if (c->e->b.o.enable_on_exec) /* -- COMMAND, parked before its exec */
 		flags |= PMUTOP_BPF_PRE_EXEC | (s->root == c->pid ? PMUTOP_BPF_TREE : 0);
 	int err = bpfcount_seed(s->bc, tid, c->pid, t.uid, flags, t.comm);
 	/* Gone before its entry was made, which no switch will now mark: drop it. */
@@ -113,46 +61,46 @@ static int seed_proc(void *vctx, pid_t pid)
 {
 	struct seed_ctx *c = vctx;
 	struct seed_ctx tc = {c->e, pid};
-	procfs_each(c->e->o.root, pid, seed_thread, &tc);
+	procfs_each(c->e->b.o.root, pid, seed_thread, &tc);
 	return 0;
 }
 
 /* Tasks that were there before the program: rows from the first tick, even asleep. */
-static void seed(struct engine *e)
+static void seed(struct bpfsource *e)
 {
 	struct seed_ctx c = {e, 0};
-	if (e->o.scope == SCOPE_PIDS) {
-		for (unsigned i = 0; i < e->o.npids; i++)
-			seed_proc(&c, e->pids[i]);
+	if (e->b.o.scope == SCOPE_PIDS) {
+		for (unsigned i = 0; i < e->b.o.npids; i++)
+			seed_proc(&c, e->b.pids[i]);
 		return;
 	}
-	procfs_each(e->o.root, 0, seed_proc, &c);
+	procfs_each(e->b.o.root, 0, seed_proc, &c);
 }
 
-static int open_counters(struct engine *e)
+static int open_counters(struct bpfsource *e)
 {
-	struct bpfsource *s = e->bpf;
-	struct bpfcount_opts bo = {.cpus = e->cpu.id,
-				   .ncpus = e->cpu.n,
-				   .user_only = e->o.user_only,
-				   .no_kernel = e->o.no_kernel,
+	struct bpfstate *s = e->bpf;
+	struct bpfcount_opts bo = {.cpus = e->b.cpu.id,
+				   .ncpus = e->b.cpu.n,
+				   .user_only = e->b.o.user_only,
+				   .no_kernel = e->b.o.no_kernel,
 				   .max_tasks = max_tasks(e),
-				   .preset = (const uint8_t(*)[EVGROUP_MAX])e->set->preset};
-	int err = bpfcount_open(&e->set->specs, &bo, &s->bc);
+				   .preset = (const uint8_t(*)[EVGROUP_MAX])e->b.set->preset};
+	int err = bpfcount_open(&e->b.set->specs, &bo, &s->bc);
 	if (err)
 		return err;
 	s->nev = 0;
-	for (unsigned g = 0; g < engine_ngroups(e); g++)
-		for (unsigned k = 0; k < e->set->groups[g].n; k++)
-			s->ev_of[s->nev++] = e->set->groups[g].first + k;
-	memset(s->why, WHY_UNSUPPORTED, e->set->nevents);
+	for (unsigned g = 0; g < srcbase_ngroups(&e->b); g++)
+		for (unsigned k = 0; k < e->b.set->groups[g].n; k++)
+			s->ev_of[s->nev++] = e->b.set->groups[g].first + k;
+	memset(s->why, WHY_UNSUPPORTED, e->b.set->nevents);
 	for (unsigned i = 0; i < s->nev; i++) {
 		enum ev_status st = bpfcount_status(s->bc, i);
-		s->why[s->ev_of[i]] = (uint8_t)targets_why(st);
+		s->why[s->ev_of[i]] = (uint8_t)srcbase_why(st);
 		s->at_sw[s->ev_of[i]] = bpfcount_at_switch(s->bc, i);
 	}
-	bool tree = e->o.scope == SCOPE_PIDS && e->o.enable_on_exec && e->o.inherit;
-	s->root = tree && e->o.npids == 1 ? e->pids[0] : 0;
+	bool tree = e->b.o.scope == SCOPE_PIDS && e->b.o.enable_on_exec && e->b.o.inherit;
+	s->root = tree && e->b.o.npids == 1 ? e->b.pids[0] : 0;
 	seed(e);
 	return 0;
 }
@@ -164,7 +112,7 @@ static void recs_free(struct brecs *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void source_free(struct bpfsource *s)
+static void state_free(struct bpfstate *s)
 {
 	if (!s)
 		return;
@@ -184,10 +132,10 @@ static void source_free(struct bpfsource *s)
 	free(s);
 }
 
-static int source_alloc(struct engine *e)
+static int state_alloc(struct bpfsource *e)
 {
-	struct bpfsource *s = calloc(1, sizeof(*s));
-	size_t ne = e->set->nevents + 1;
+	struct bpfstate *s = calloc(1, sizeof(*s));
+	size_t ne = e->b.set->nevents + 1;
 	if (!s)
 		return -ENOMEM;
 	e->bpf = s;
@@ -195,7 +143,7 @@ static int source_alloc(struct engine *e)
 	s->why = calloc(ne, 1);
 	s->at_sw = calloc(ne, 1);
 	s->d = calloc(ne, sizeof(*s->d));
-	s->gone = calloc((e->o.npids + 1) * ne, sizeof(*s->gone));
+	s->gone = calloc((e->b.o.npids + 1) * ne, sizeof(*s->gone));
 	s->unattr = calloc(ne, sizeof(*s->unattr));
 	s->unattr_was = calloc(ne, sizeof(*s->unattr_was));
 	s->pi = procinfo_new();
@@ -205,593 +153,257 @@ static int source_alloc(struct engine *e)
 		       : -ENOMEM;
 }
 
-int bpfsource_open(struct engine *e)
+static int state_open(struct bpfsource *e)
 {
-	if (e->o.scope == SCOPE_CGROUPS)
+	if (e->b.o.scope == SCOPE_CGROUPS)
 		return -ENOTSUP;
-	int err = source_alloc(e);
+	int err = state_alloc(e);
 	if (!err)
 		err = open_counters(e);
 	if (err) {
-		source_free(e->bpf);
+		state_free(e->bpf);
 		e->bpf = NULL;
 	}
 	return err;
 }
 
-void bpfsource_close(struct engine *e)
+static void state_close(struct bpfsource *e)
 {
-	source_free(e->bpf);
+	state_free(e->bpf);
 	e->bpf = NULL;
-	e->m.source_notice = NULL; /* it was in e->bpf */
+	e->b.m.source_notice = NULL; /* it was in e->bpf */
 }
 
-int bpfsource_restart(struct engine *e)
+static int state_restart(struct bpfsource *e)
 {
-	bpfsource_close(e);
-	return bpfsource_open(e);
-}
-
-static int cmp_rec(const void *a, const void *b)
-{
-	const struct brec *x = a, *y = b;
-	if (x->tgid != y->tgid)
-		return x->tgid < y->tgid ? -1 : 1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-static void sift(struct brec *r, size_t i, size_t n)
-{
-	for (size_t c; (c = 2 * i + 1) < n; i = c) {
-		if (c + 1 < n && cmp_rec(&r[c], &r[c + 1]) < 0)
-			c++;
-		if (cmp_rec(&r[i], &r[c]) >= 0)
-			return;
-		struct brec t = r[i];
-		r[i] = r[c];
-		r[c] = t;
-	}
-}
-
-/* Heapsort: glibc's qsort allocates a buffer at every call, and a steady tick allocates
- * nothing. */
-static void sort_recs(struct brec *r, size_t n)
-{
-	for (size_t i = n / 2; i-- > 0;)
-		sift(r, i, n);
-	for (size_t end = n; end-- > 1;) {
-		struct brec t = r[0];
-		r[0] = r[end];
-		r[end] = t;
-		sift(r, 0, end);
-	}
-}
-
-static bool wanted(const struct engine *e, pid_t tgid, uid_t uid, unsigned flags)
-{
-	if (e->o.scope == SCOPE_PIDS) {
-		if (e->bpf->root && (flags & PMUTOP_BPF_TREE))
-			return true;
-		for (unsigned i = 0; i < e->o.npids; i++)
-			if (e->pids[i] == tgid)
-				return true;
-		return false;
-	}
-	return !e->o.only_uid || uid == e->o.uid;
-}
-
-static void note_dead(struct bpfsource *s, pid_t tid)
-{
-	if (s->ndead == s->capdead) {
-		size_t cap = s->capdead ? 2 * s->capdead : 256;
-		unsigned *p = realloc(s->dead, cap * sizeof(*p));
-		if (!p)
-			return; /* forgotten at a later tick */
-		s->dead = p;
-		s->capdead = cap;
-	}
-	s->dead[s->ndead++] = (unsigned)tid;
-}
-
-/* The CPUs' unattributed sums into s->unattr (the last read's kept in unattr_was). */
-static int read_unattr(struct engine *e)
-{
-	struct bpfsource *s = e->bpf;
-	const struct pmutop_bpf_last *l;
-	int n;
-	int err = bpfcount_read_cpus(s->bc, &l, &n);
-	if (err)
-		return err;
-	memcpy(s->unattr_was, s->unattr, s->nev * sizeof(*s->unattr));
-	memset(s->unattr, 0, s->nev * sizeof(*s->unattr));
-	for (int k = 0; k < e->cpu.n; k++) {
-		int cpu = e->cpu.id[k];
-		for (unsigned i = 0; cpu < n && i < s->nev; i++) {
-			s->unattr[i].val += l[cpu].unattr[i].val;
-			s->unattr[i].ena += l[cpu].unattr[i].ena;
-			s->unattr[i].run += l[cpu].unattr[i].run;
-		}
-	}
-	return 0;
-}
-
-/* The map's contents into cur, sorted by process then thread. */
-static int snapshot(struct engine *e)
-{
-	struct bpfsource *s = e->bpf;
-	const unsigned *tids;
-	const struct pmutop_bpf_task *v;
-	size_t n;
-	int err = bpfcount_fold(s->bc);
-	if (!err)
-		err = bpfcount_read(s->bc, &tids, &v, &n);
-	if (err)
-		return err;
-	struct brecs *c = &s->cur;
-	if (n > c->cap) {
-		struct brec *r = realloc(c->r, n * sizeof(*r));
-		if (r)
-			c->r = r;
-		struct pmutop_bpf_ev *t = realloc(c->tot, n * s->nev * sizeof(*t) + 1);
-		if (t)
-			c->tot = t;
-		if (!r || !t)
-			return -ENOMEM;
-		c->cap = n;
-	}
-	if (n > s->oldi_cap) { /* cur and old swap: each has its own cap */
-		size_t *oi = realloc(s->oldi, n * sizeof(*oi));
-		if (!oi)
-			return -ENOMEM;
-		s->oldi = oi;
-		s->oldi_cap = n;
-	}
-	/* Sort the identities with their index into v, then copy the sums in that order. */
-	c->n = 0;
-	s->ndead = 0;
-	for (size_t i = 0; i < n; i++) {
-		/* Being made (pmutop.bpf.h): read whole at the next tick, since its start. */
-		if (v[i].tgid == 0)
-			continue;
-		if (v[i].flags & PMUTOP_BPF_DEAD) /* read for the last time */
-			note_dead(s, (pid_t)tids[i]);
-		if (!wanted(e, (pid_t)v[i].tgid, v[i].uid, v[i].flags))
-			continue;
-		struct brec *r = &c->r[c->n++];
-		r->tgid = (pid_t)v[i].tgid;
-		r->tid = (pid_t)tids[i];
-		r->uid = v[i].uid;
-		r->flags = v[i].flags;
-		r->missed = v[i].missed;
-		r->cut = v[i].cut;
-		r->slices = v[i].slices;
-		r->hidden = 0;
-		r->ran_ns = 0;
-		r->cgid = v[i].cgid;
-		r->cgroup = NULL;
-		r->src = i;
-		memcpy(r->comm, v[i].comm, sizeof(r->comm));
-		r->comm[sizeof(r->comm) - 1] = '\0';
-	}
-	sort_recs(c->r, c->n);
-	for (size_t i = 0; i < c->n; i++)
-		memcpy(&c->tot[i * s->nev], v[c->r[i].src].ev, s->nev * sizeof(*c->tot));
-	return read_unattr(e);
-}
-
-/* A task's deltas from its sums now and at the last read (was; NULL: since its entry
- * was made) into s->d. */
-static void task_delta(struct engine *e, const struct pmutop_bpf_ev *now,
-		       const struct pmutop_bpf_ev *was)
-{
-	struct bpfsource *s = e->bpf;
-	memset(s->d, 0, e->set->nevents * sizeof(*s->d));
-	for (unsigned i = 0; i < s->nev; i++) {
-		struct val_delta *d = &s->d[s->ev_of[i]];
-		d->val = now[i].val - (was ? was[i].val : 0);
-		d->ena = now[i].ena - (was ? was[i].ena : 0);
-		d->run = now[i].run - (was ? was[i].run : 0);
-	}
-}
-
-/* Where the totals of a watched process's ended threads go (of its tree's, with -- CMD). */
-static struct val_delta *gone_of(struct engine *e, pid_t tgid)
-{
-	if (e->bpf->root)
-		return e->bpf->gone;
-	for (unsigned i = 0; i < e->o.npids; i++)
-		if (e->pids[i] == tgid)
-			return &e->bpf->gone[(size_t)i * (e->set->nevents + 1)];
-	return NULL;
-}
-
-static void add_deltas(struct val_delta *acc, const struct val_delta *d, unsigned n)
-{
-	for (unsigned ev = 0; ev < n; ev++) {
-		acc[ev].val += d[ev].val;
-		acc[ev].ena += d[ev].ena;
-		acc[ev].run += d[ev].run;
-	}
-}
-
-/* Task i of cur, of a watched process, ended and read for the last time: its totals go
- * to its process's gone. */
-static void gone_add(struct engine *e, size_t i)
-{
-	struct bpfsource *s = e->bpf;
-	const struct brec *r = &s->cur.r[i];
-	struct val_delta *g = gone_of(e, r->tgid);
-	if (!g || !(r->flags & PMUTOP_BPF_DEAD))
-		return;
-	task_delta(e, &s->cur.tot[i * s->nev], NULL);
-	add_deltas(g, s->d, e->set->nevents);
-	g[e->set->nevents].val += r->missed + r->hidden;
-	g[e->set->nevents].ena += r->cut;
-	g[e->set->nevents].run += r->slices;
-}
-
-/* The cgroup of process tgid, read again only when its first thread moved: from the id
- * the program read from the task, which names it after the task has left /proc (a
- * short-lived process's counts then still sum into its cgroup), else from /proc (a task
- * seeded from /proc has no id until the program sees it again). */
-static const char *proc_cgroup(struct engine *e, const struct brec *r, const struct brec *was)
-{
-	if (was && was->cgid == r->cgid && was->cgroup)
-		return was->cgroup;
-	if (!e->cgnames)
-		return NULL;
-	const char *p = r->cgid ? cgroup_ids_path(e->cgids, r->cgid, e->m.tick) : NULL;
-	char path[4096];
-	if (!p && cgroup_of(e->o.root, r->tgid, path, sizeof(path)) == 0)
-		p = cgroup_names_intern(e->cgnames, path);
-	return p;
-}
-
-/* Slices of a row's tasks in the interval (or with totals, since their entries were
- * made): ended by a seen switch (slices, cut ones included), begun by a switch not seen
- * (cut: all but the own switch that ended it went to unattributed) and ended by one
- * (missed: nothing of it known). */
-struct unseen {
-	uint64_t slices, cut, missed;
-};
-
-static void unseen_add(struct unseen *u, const struct unseen *x)
-{
-	u->slices += x->slices;
-	u->cut += x->cut;
-	u->missed += x->missed;
-}
-
-/* A row some of whose slices a switch not seen cut short holds what its whole slices
- * counted: a lower bound (partial), RUN% the share of its slices counted whole, or n/c
- * where none was. A cut slice's own switch was seen and counted: at_switch events stay
- * exact unless a slice went missing. */
-static void fill(struct engine *e, const struct val_delta *d, struct mrow_w w,
-		 const struct unseen *u)
-{
-	struct val *v = w.v;
-	unsigned ne = e->set->nevents;
-	uint8_t *wy = e->acc_why;
-	memcpy(wy, e->bpf->why, ne);
-	struct val_delta *dd = e->bpf->d;
-	if (dd != d)
-		memcpy(dd, d, ne * sizeof(*dd));
-	if (e->logical) /* per-CPU counters: each instance enabled only on its core type */
-		hybrid_fold_percpu(e->set->events, e->set->nevents, dd, wy);
-	rowfill(&e->fill, dd, wy, NULL, v, w.g, false);
-	if (!u || u->cut + u->missed == 0)
-		return;
-	uint64_t all = u->slices + u->missed, whole = u->slices > u->cut ? u->slices - u->cut : 0;
-	double pm = all ? 1000.0 * (double)whole / (double)all : 0;
-	for (unsigned i = 0; i < ne; i++) {
-		if (wy[i] != WHY_NONE || !val_has_number(v[i]))
-			continue;
-		if (!u->missed && e->bpf->at_sw[i])
-			continue;
-		if (!whole) {
-			v[i] = val_missing(VAL_NC, WHY_UNSEEN);
-			continue;
-		}
-		v[i].state = VAL_PARTIAL;
-		v[i].why = WHY_UNSEEN;
-		v[i].run_pm = (uint16_t)(pm < 1 ? 1 : pm > 999 ? 999 : pm);
-	}
-}
-
-/* Task i of cur's slices in the interval (with totals, since its entry was made). */
-static struct unseen unseen(const struct bpfsource *s, size_t i, const size_t *oldi, bool totals)
-{
-	const struct brec *r = &s->cur.r[i];
-	const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
-	return (struct unseen){.slices = r->slices - (was ? was->slices : 0),
-			       .cut = r->cut - (was ? was->cut : 0),
-			       .missed = r->missed + r->hidden -
-					 (was ? was->missed + was->hidden : 0)};
-}
-
-/* Did task i of cur (read before as was) run in the interval with nothing of it seen by
- * the program: no slice, no fold, yet its run time in /proc grew? */
-static bool ran_unseen(struct engine *e, size_t i, const struct brec *was)
-{
-	struct bpfsource *s = e->bpf;
-	struct brec *r = &s->cur.r[i];
-	uint64_t ns;
-	if (procfs_task_runtime(e->o.root, r->tgid, r->tid, &ns) != 0)
-		return false;
-	uint64_t before = was ? was->ran_ns : 0;
-	r->ran_ns = ns;
-	if (!before || ns <= before || r->slices != was->slices || r->missed != was->missed)
-		return false;
-	const struct pmutop_bpf_ev *now = &s->cur.tot[i * s->nev];
-	const struct pmutop_bpf_ev *then = &s->old.tot[(size_t)(was - s->old.r) * s->nev];
-	for (unsigned k = 0; k < s->nev; k++)
-		if (now[k].ena != then[k].ena)
-			return false;
-	return true;
-}
-
-/* The threads of a process some of whose slices a switch not seen ended (the kernel
- * does not report some tasks' switches, pid 1's threads here) may run begun and ended
- * by such switches, never seen at all: their run time in /proc is read at each tick,
- * and a thread that ran so counts as a slice missed (n/c, not 0). Others keep theirs. */
-static void find_hidden(struct engine *e, const size_t *oldi)
-{
-	struct brecs *c = &e->bpf->cur, *o = &e->bpf->old;
-	for (size_t a = 0, b; a < c->n; a = b) {
-		bool hides = false;
-		for (b = a; b < c->n && c->r[b].tgid == c->r[a].tgid; b++)
-			hides = hides || c->r[b].missed;
-		for (size_t i = a; i < b; i++) {
-			const struct brec *was = oldi[i] != SIZE_MAX ? &o->r[oldi[i]] : NULL;
-			c->r[i].hidden = was ? was->hidden : 0;
-			c->r[i].ran_ns = was ? was->ran_ns : 0;
-			if (hides && ran_unseen(e, i, was))
-				c->r[i].hidden++;
-		}
-	}
-}
-
-/* One process: its rows (process, then threads when shown) from cur[a, b). */
-static size_t build_proc(struct engine *e, size_t row, size_t a, size_t b, const size_t *oldi,
-			 bool totals, pid_t lead_tid)
-{
-	struct bpfsource *s = e->bpf;
-	struct brecs *c = &s->cur;
-	unsigned ne = e->set->nevents;
-	struct val_delta *acc = e->acc;
-	memset(acc, 0, ne * sizeof(*acc));
-	struct val_delta *gone = totals ? gone_of(e, c->r[a].tgid) : NULL;
-	if (gone)
-		add_deltas(acc, gone, ne);
-	bool all_dead = true;
-	struct unseen any_unseen = {0};
-	if (gone)
-		any_unseen = (struct unseen){
-			.slices = gone[ne].run, .cut = gone[ne].ena, .missed = gone[ne].val};
-	size_t lead = a;
-	for (size_t i = a; i < b; i++) {
-		struct unseen ui = unseen(s, i, oldi, totals);
-		unseen_add(&any_unseen, &ui);
-		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
-		bool dead = c->r[i].flags & PMUTOP_BPF_DEAD;
-		task_delta(e, &c->tot[i * s->nev],
-			   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
-		if (!(gone && dead)) /* else in gone already */
-			add_deltas(acc, s->d, ne);
-		all_dead = all_dead && (c->r[i].flags & PMUTOP_BPF_DEAD);
-		if (c->r[i].tid == lead_tid)
-			lead = i;
-	}
-	const struct brec *lr = &c->r[lead];
-	const struct brec *lwas = oldi[lead] != SIZE_MAX ? &s->old.r[oldi[lead]] : NULL;
-	const char *cg = proc_cgroup(e, lr, lwas);
-	struct mrow_w pw = mstore_row(&e->rows, row);
-	struct mrow *pr = pw.r;
-	pr->kind = ROW_PROC;
-	pr->pid = pr->tid = lr->tgid;
-	pr->uid = lr->uid;
-	pr->user = procfs_user_name(lr->uid);
-	pr->comm = lr->comm;
-	pr->cgroup = cg;
-	pr->kthread = lr->flags & PMUTOP_BPF_KTHREAD;
-	/* The tree's totals: the command's row alone, as under perf. */
-	bool tree_total = totals && s->root;
-	pr->nthreads = 0;
-	for (size_t i = a; i < b; i++)
-		pr->nthreads += !tree_total || c->r[i].tgid == lr->tgid;
-	pr->exited = all_dead;
-	/* Its parent, state, memory (and arguments, while shown), as the perf engine has
-	 * them: read when first seen and again when it ran. */
-	bool ran = false;
-	for (unsigned i = 0; i < ne && !ran; i++)
-		ran = acc[i].ena != 0;
-	const struct procinfo_ent *pe =
-		procinfo_get(s->pi, e->o.root, lr->tgid, lr->comm, ran, e->cmdline, e->m.tick + 1);
-	if (pe) {
-		/* Renamed since its map entry's name was read (prctl, /proc/PID/comm): /proc's,
-		 * read as it ran. */
-		if (pe->comm[0])
-			snprintf(c->r[lead].comm, sizeof(c->r[lead].comm), "%s", pe->comm);
-		pr->ppid = pe->ppid;
-		pr->state = pe->state;
-		pr->rss_kb = pe->rss_kb;
-		pr->start_ticks = pe->start_ticks;
-		pr->have_sched = pe->have_sched;
-		pr->nice = pe->nice;
-		pr->cpu_ns = pe->cpu_ns;
-		pr->cmdline = e->cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
-	}
-	fill(e, acc, pw, &any_unseen);
-	row++;
-	for (size_t i = a; i < b; i++) {
-		c->r[i].cgroup = cg;
-		if (!totals)
-			gone_add(e, i);
-		if (!e->o.threads || tree_total)
-			continue;
-		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
-		task_delta(e, &c->tot[i * s->nev],
-			   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
-		struct mrow_w tw = mstore_row(&e->rows, row++);
-		*tw.r = *pr;
-		tw.r->v = tw.v;
-		tw.r->g = tw.g;
-		tw.r->kind = ROW_THREAD;
-		tw.r->tid = c->r[i].tid;
-		tw.r->comm = c->r[i].comm;
-		tw.r->nthreads = 1;
-		tw.r->exited = c->r[i].flags & PMUTOP_BPF_DEAD;
-		struct unseen ut = unseen(s, i, oldi, totals);
-		fill(e, s->d, tw, &ut);
-	}
-	return row;
-}
-
-/* What the CPUs counted that no task's row has (pmutop.bpf.h), as a row of its own: PID 0,
- * "[unattributed]". With totals, since the start. */
-static void unattr_row(struct engine *e, size_t row, bool totals)
-{
-	struct bpfsource *s = e->bpf;
-	struct val_delta *d = e->acc;
-	memset(d, 0, e->set->nevents * sizeof(*d));
-	for (unsigned i = 0; i < s->nev; i++) {
-		struct val_delta *x = &d[s->ev_of[i]];
-		x->val = s->unattr[i].val - (totals ? 0 : s->unattr_was[i].val);
-		x->ena = s->unattr[i].ena - (totals ? 0 : s->unattr_was[i].ena);
-		x->run = s->unattr[i].run - (totals ? 0 : s->unattr_was[i].run);
-	}
-	struct mrow_w w = mstore_row(&e->rows, row);
-	w.r->kind = ROW_PROC;
-	w.r->pid = w.r->tid = 0;
-	w.r->user = "-";
-	w.r->comm = "[unattributed]";
-	w.r->nthreads = 0;
-	fill(e, d, w, NULL);
-}
-
-static unsigned pr_threads(struct engine *e, size_t row)
-{
-	return row ? mstore_at(&e->rows, 0).r->nthreads : 0;
-}
-
-/* Rows from cur against old (its previous read): intervals, or with totals the sums
- * since the start. */
-static void build_rows(struct engine *e, bool totals)
-{
-	struct bpfsource *s = e->bpf;
-	struct brecs *c = &s->cur, *o = &s->old;
-	size_t nproc = 0;
-	for (size_t i = 0; i < c->n; i++)
-		nproc += i == 0 || c->r[i].tgid != c->r[i - 1].tgid;
-	bool ua = e->o.scope == SCOPE_ALL && !e->o.only_uid;
-	size_t need = nproc + (e->o.threads ? c->n : 0) + ua;
-	size_t *oldi = s->oldi;
-	if (mstore_reserve(&e->rows, need, e->set->nevents, engine_ngroups(e)) < 0)
-		return;
-	/* Both sorted: each task's previous read by one merge. */
-	for (size_t i = 0, j = 0; i < c->n; i++) {
-		while (j < o->n && cmp_rec(&o->r[j], &c->r[i]) < 0)
-			j++;
-		oldi[i] = j < o->n && cmp_rec(&o->r[j], &c->r[i]) == 0 ? j : SIZE_MAX;
-	}
-	if (!totals)
-		find_hidden(e, oldi);
-	size_t row = 0;
-	/* The tree's totals: one row, the command's. */
-	bool one = totals && s->root && c->n;
-	if (one)
-		row = build_proc(e, row, 0, c->n, oldi, totals, s->root);
-	for (size_t a = one ? c->n : 0; a < c->n;) {
-		size_t b = a + 1;
-		while (b < c->n && c->r[b].tgid == c->r[a].tgid)
-			b++;
-		row = build_proc(e, row, a, b, oldi, totals, c->r[a].tgid);
-		a = b;
-	}
-	if (ua)
-		unattr_row(e, row++, totals);
-	e->m.rows = e->rows.rows;
-	e->m.nrows = (unsigned)row;
-	e->m.ntasks = one ? pr_threads(e, row) : (unsigned)c->n;
-	e->m.nfd_short = 0;
-}
-
-static void swap_recs(struct bpfsource *s)
-{
-	struct brecs t = s->old;
-	s->old = s->cur;
-	s->cur = t;
+	state_close(e);
+	return state_open(e);
 }
 
 /* What a full task map left out, as the model's source notice. */
-static void header_note(struct engine *e)
+static void header_note(struct bpfsource *e)
 {
-	struct bpfsource *s = e->bpf;
+	struct bpfstate *s = e->bpf;
 	s->lost = bpfcount_lost(s->bc);
-	e->m.source_notice = NULL;
+	e->b.m.source_notice = NULL;
 	if (!s->lost)
 		return;
 	snprintf(s->note, sizeof(s->note),
 		 "BPF task map full (%u tasks): %llu slices of new tasks not counted",
 		 bpfcount_max_tasks(s->bc), (unsigned long long)s->lost);
-	e->m.source_notice = s->note;
+	e->b.m.source_notice = s->note;
 }
 
-void bpfsource_tick(struct engine *e)
+static void state_tick(struct bpfsource *e)
 {
-	struct bpfsource *s = e->bpf;
-	if (snapshot(e) == 0) {
-		build_rows(e, e->totals);
-		procinfo_sweep(s->pi, e->m.tick + 1);
+	struct bpfstate *s = e->bpf;
+	if (bpfrows_snapshot(e) == 0) {
+		bpfrows_build(e, e->b.totals);
+		procinfo_sweep(s->pi, e->b.m.tick + 1);
 		bpfcount_forget(s->bc, s->dead, s->ndead);
-		swap_recs(s);
+		bpfrows_swap(s);
 	}
 	header_note(e);
 }
 
-void bpfsource_totals(struct engine *e)
+static void state_totals(struct bpfsource *e)
 {
-	struct bpfsource *s = e->bpf;
+	struct bpfstate *s = e->bpf;
 	/* The last tick's read (now in old) again, as sums since the start. */
-	swap_recs(s);
-	build_rows(e, true);
-	swap_recs(s);
+	bpfrows_swap(s);
+	bpfrows_build(e, true);
+	bpfrows_swap(s);
 }
 
 /* The next interval counts from now (resuming, or at start): no rows, but a watched
  * process's threads that ended meanwhile still go into its totals. */
-void bpfsource_rebase(struct engine *e)
+static void state_rebase(struct bpfsource *e)
 {
-	struct bpfsource *s = e->bpf;
-	if (snapshot(e) != 0)
+	struct bpfstate *s = e->bpf;
+	if (bpfrows_snapshot(e) != 0)
 		return;
 	for (size_t i = 0; i < s->cur.n; i++)
-		gone_add(e, i);
+		bpfrows_gone_add(e, i);
 	bpfcount_forget(s->bc, s->dead, s->ndead);
-	swap_recs(s);
+	bpfrows_swap(s);
 }
 
-bool bpfsource_watched_alive(const struct engine *e)
+static bool watched_alive(const struct bpfsource *e)
 {
 	const struct brecs *o = &e->bpf->old;
 	for (size_t i = 0; i < o->n; i++)
 		if (!(o->r[i].flags & PMUTOP_BPF_DEAD))
 			return true;
 	/* None read yet (asleep since before the start), or a zombie: ask /proc. */
-	for (unsigned i = 0; i < e->o.npids; i++) {
+	for (unsigned i = 0; i < e->b.o.npids; i++) {
 		struct procfs_task t;
-		if (procfs_task_info(e->o.root, e->pids[i], e->pids[i], &t) == 0 && !t.dead)
+		if (procfs_task_info(e->b.o.root, e->b.pids[i], e->b.pids[i], &t) == 0 && !t.dead)
 			return true;
 	}
 	return false;
 }
 
-unsigned bpfsource_open_fds(const struct engine *e)
+static unsigned state_open_fds(const struct bpfsource *e)
 {
 	return e->bpf ? bpfcount_open_fds(e->bpf->bc) : 0;
 }
 
-const char *engine_bpf_why(int err)
+/* After a tick: every task row's value n/c (starting) when the backend started over
+ * within the interval. */
+static void restart_rows(struct bpfsource *e)
+{
+	if (!e->restarted)
+		return;
+	e->restarted = false;
+	for (unsigned i = 0; i < e->b.m.nrows; i++) {
+		struct mrow_w w = mstore_at(&e->b.rows, i);
+		for (unsigned k = 0; k < e->b.nlive; k++)
+			if (w.v[e->b.live[k]].state != VAL_NA)
+				w.v[e->b.live[k]] = val_missing(VAL_NC, WHY_STARTING);
+	}
+}
+
+static struct bpfsource *of(struct source *s)
+{
+	return (struct bpfsource *)s;
+}
+
+/* -ENODEV once the backend gave up (an event set or mode it could not load). */
+static int bpf_tick(struct source *s)
+{
+	struct bpfsource *e = of(s);
+	if (e->bpf && e->give_up && e->b.m.tick + 1 >= e->give_up)
+		state_close(e);
+	if (!e->bpf)
+		return -ENODEV;
+	srcbase_tick_begin(&e->b);
+	state_tick(e);
+	restart_rows(e);
+	srcbase_tick_end(&e->b);
+	return 0;
+}
+
+static int bpf_totals(struct source *s)
+{
+	struct bpfsource *e = of(s);
+	if (!e->bpf)
+		return -ENODEV;
+	srcbase_totals_begin(&e->b);
+	state_totals(e);
+	return 0;
+}
+
+static const struct model *bpf_model(const struct source *s)
+{
+	return &((const struct bpfsource *)s)->b.m;
+}
+
+/* A new event set: the CPUs' groups follow it (srcbase_switch), the program starts over. */
+static int switch_set(struct bpfsource *e, const struct evset *set)
+{
+	struct srcremap r;
+	int err = srcbase_switch(&e->b, set, &r);
+	srcremap_free(&r);
+	return err;
+}
+
+/* The backend starts over on a new event set or mode: the next tick's task rows read
+ * n/c (starting). When it cannot (too many events for the program), it is gone and
+ * says why: the app counts with perf instead. */
+static int bpf_control(struct source *s, enum source_ctl what, const void *arg)
+{
+	struct bpfsource *e = of(s);
+	int err;
+	switch (what) {
+	case SRC_USER_ONLY:
+		if (e->b.o.user_only == *(const bool *)arg)
+			return 0;
+		srcbase_control(&e->b, what, arg);
+		cpurows_reopen_hw(&e->b); /* the CPU rows' groups are perf's */
+		e->restarted = true;
+		return state_restart(e);
+	case SRC_EVSET:
+		if ((err = switch_set(e, arg)) != 0)
+			return err;
+		e->restarted = true;
+		return state_restart(e);
+	case SRC_PAUSE:
+		/* Resuming: the threads of a watched process that ended meanwhile still go
+		 * into its totals. */
+		if (e->bpf && e->b.paused && !*(const bool *)arg && e->b.m.tick > 0)
+			state_rebase(e);
+		if (srcbase_pause(&e->b, *(const bool *)arg))
+			srcbase_baseline(&e->b);
+		return 0;
+	case SRC_CGROUP_ROWS: /* its rows already hold every task with its cgroup */
+		e->b.o.cgroup_rows = *(const bool *)arg;
+		return 0;
+	case SRC_RESCAN: /* every task is in the BPF maps once it runs */
+		return 0;
+	case SRC_WATCHED_ALIVE:
+		*(bool *)arg = e->bpf && watched_alive(e);
+		return 0;
+	case SRC_OPEN_FDS:
+		*(unsigned *)arg = state_open_fds(e) + srcbase_open_fds(&e->b);
+		return 0;
+	default:
+		return srcbase_control(&e->b, what, arg);
+	}
+}
+
+static void bpf_free(struct bpfsource *e)
+{
+	if (!e)
+		return;
+	state_close(e);
+	srcbase_fini(&e->b);
+	free(e);
+}
+
+static void bpf_close(struct source *s)
+{
+	bpf_free(of(s));
+}
+
+static const struct source_ops bpfsource_ops = {.name = "bpf",
+						.tick = bpf_tick,
+						.totals = bpf_totals,
+						.model = bpf_model,
+						.control = bpf_control,
+						.free = bpf_close};
+
+struct source *bpfsource_new(const struct evset *set, const struct srcopts *o, int *err)
+{
+	struct bpfsource *e = calloc(1, sizeof(*e));
+	*err = -ENOMEM;
+	if (!e)
+		return NULL;
+	e->src.ops = &bpfsource_ops;
+	if (srcbase_init(&e->b, set, o))
+		goto fail;
+	if (o->scope == SCOPE_PIDS && srcbase_pid_gone(&e->b)) {
+		*err = -ESRCH;
+		goto fail;
+	}
+	if ((*err = state_open(e)) != 0) {
+		if (o->bpf_err)
+			*o->bpf_err = *err;
+		goto fail;
+	}
+	e->b.m.backend = "bpf";
+	const char *give_up = getenv("PMUTOP_TEST_BPF_GIVE_UP");
+	e->give_up = give_up ? strtoul(give_up, NULL, 10) : 0;
+	srcbase_start_clock(&e->b);
+	state_rebase(e);
+	srcbase_baseline(&e->b);
+	*err = 0;
+	return &e->src;
+fail:
+	bpf_free(e);
+	return NULL;
+}
+
+const char *bpfsource_why(int err)
 {
 	switch (err) {
 	case -ENOTSUP:

@@ -2,25 +2,19 @@
  * CPU from each CPU. */
 #include "engine_priv.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+
 #include "cgroup.h"
 #include "evclock.h"
-#include "evgroup.h"
-#include "hybrid.h"
 #include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
+#include "taskwatch.h"
 
 /* Opening a task's counters installs each event, and enabling it switches it on, by a
  * call on the CPU the task last ran on: an IPI from any other CPU, which on a VM is a
@@ -122,10 +116,10 @@ static void pending_open(struct engine *e)
 
 static int task_info(struct engine *e, pid_t pid, pid_t tid, struct procfs_task *info)
 {
-	int err = procfs_task_info(e->o.root, pid, tid, info);
+	int err = procfs_task_info(e->b.o.root, pid, tid, info);
 	if (err == -EMFILE || err == -ENFILE) {
 		fdbudget_reserve_release(e);
-		err = procfs_task_info(e->o.root, pid, tid, info);
+		err = procfs_task_info(e->b.o.root, pid, tid, info);
 		fdbudget_reserve_take(e);
 	}
 	return err;
@@ -190,12 +184,12 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		p->user = procfs_user_name(p->uid);
 		p->user_uid = p->uid;
 	}
-	for (unsigned i = 0; i < e->o.npids; i++)
-		if (e->pids[i] == pid)
+	for (unsigned i = 0; i < e->b.o.npids; i++)
+		if (e->b.pids[i] == pid)
 			p->keep = true;
 	/* Another user's process cannot be counted without privileges: remember it, so that
 	 * scans do not read it again, but give it no descriptors and no row. */
-	if (e->o.only_uid && p->uid != e->o.uid && !p->keep)
+	if (e->b.o.only_uid && p->uid != e->b.o.uid && !p->keep)
 		p->ignored = true;
 	if (!p->ignored && !(e->pending.on && where.cpu >= 0 && pending_add(e, t, &where)))
 		targets_task_open(e, t);
@@ -207,8 +201,8 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 void discover_cgroup(struct engine *e, struct proc *p)
 {
 	char path[4096];
-	if (e->cgnames && cgroup_of(e->o.root, p->pid, path, sizeof(path)) == 0)
-		p->cgroup = cgroup_names_intern(e->cgnames, path);
+	if (e->b.cgnames && cgroup_of(e->b.o.root, p->pid, path, sizeof(path)) == 0)
+		p->cgroup = cgroup_names_intern(e->b.cgnames, path);
 }
 
 static struct task *task_new(struct engine *e, pid_t pid, pid_t tid, const struct task *from)
@@ -229,14 +223,14 @@ static int scan_thread(void *vctx, pid_t tid)
 	struct task *t = tasktab_find(c->e->tab, tid);
 	if (!t) {
 		t = task_new(c->e, c->pid, tid, NULL);
-	} else if (c->e->o.scope == SCOPE_PIDS || (!c->e->watch && !t->c.idle)) {
+	} else if (c->e->b.o.scope == SCOPE_PIDS || (!c->e->watch && !t->c.idle)) {
 		/* A few watched processes, or without task records (no CAP_PERFMON) a task
 		 * that ran since it was last found idle (an exec needs a CPU): follow their
 		 * names by reading them. A zombie stays in /proc until its parent reaps it,
 		 * but it has exited: its counts are final (top shows it as Z, and so it ends
 		 * here). */
 		struct procfs_task info;
-		int r = procfs_task_info(c->e->o.root, c->pid, tid, &info);
+		int r = procfs_task_info(c->e->b.o.root, c->pid, tid, &info);
 		if (r == 0) { /* a zombie's name too: its last exec's */
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
 			/* Its cgroup again after an exec (a new name), as a task record's. */
@@ -258,10 +252,10 @@ static int scan_thread(void *vctx, pid_t tid)
  * or -ENFILE, and nothing is known of the tasks there. */
 static int scan_each(struct engine *e, pid_t pid, int (*cb)(void *ctx, pid_t id), void *ctx)
 {
-	int err = procfs_each(e->o.root, pid, cb, ctx);
+	int err = procfs_each(e->b.o.root, pid, cb, ctx);
 	if (err == -EMFILE || err == -ENFILE) {
 		fdbudget_reserve_release(e);
-		err = procfs_each(e->o.root, pid, cb, ctx);
+		err = procfs_each(e->b.o.root, pid, cb, ctx);
 		fdbudget_reserve_take(e);
 	}
 	return err;
@@ -311,20 +305,20 @@ void discover_scan(struct engine *e)
 		for (struct task *t = p->threads; t; t = t->sibling)
 			t->seen = false;
 	e->pending.on = true;
-	if (e->o.scope == SCOPE_ALL) {
+	if (e->b.o.scope == SCOPE_ALL) {
 		int err = scan_each(e, 0, scan_one, e);
 		for (struct proc *p = tasktab_first(e->tab);
 		     (err == -EMFILE || err == -ENFILE) && p; p = p->next)
 			keep_unlisted(p);
 	} else
-		for (unsigned i = 0; i < e->o.npids; i++)
-			discover_scan_proc(e, e->pids[i]);
+		for (unsigned i = 0; i < e->b.o.npids; i++)
+			discover_scan_proc(e, e->b.pids[i]);
 	if (e->ctree)
 		cmdtree_scan(e);
 	/* A watched process's roots make its row: they take descriptors before its threads'
 	 * own groups, which only its thread rows need. */
-	for (unsigned i = 0; e->roots && !e->o.enable_on_exec && i < e->o.npids; i++) {
-		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+	for (unsigned i = 0; e->roots && !e->b.o.enable_on_exec && i < e->b.o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->b.pids[i]);
 		if (p && !p->rooted)
 			targets_root_proc(e, p);
 	}
@@ -361,7 +355,7 @@ static void on_record(void *vctx, const struct taskwatch_rec *r)
 			snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", r->comm);
 			struct procfs_task info;
 			/* An exec may change the owner (setuid): the one /proc read it costs. */
-			if (r->exec && procfs_task_info(e->o.root, r->pid, r->pid, &info) == 0)
+			if (r->exec && procfs_task_info(e->b.o.root, r->pid, r->pid, &info) == 0)
 				t->proc->uid = info.uid;
 			if (r->exec)
 				discover_cgroup(e, t->proc);
@@ -407,21 +401,10 @@ void discover_tick(struct engine *e)
 }
 
 /* A watched pid that does not exist: true, and o.failed_pid says which. */
-bool discover_pid_gone(struct engine *e)
-{
-	for (unsigned i = 0; i < e->o.npids; i++)
-		if (kill(e->pids[i], 0) < 0 && errno == ESRCH) {
-			if (e->o.failed_pid)
-				*e->o.failed_pid = e->pids[i];
-			return true;
-		}
-	return false;
-}
-
 int discover_command(struct engine *e)
 {
-	for (unsigned i = 0; i < e->o.npids; i++) {
-		pid_t pid = e->pids[i];
+	for (unsigned i = 0; i < e->b.o.npids; i++) {
+		pid_t pid = e->b.pids[i];
 		/* The command has one thread, parked before its exec. */
 		struct task *t = tasktab_add(e->tab, pid, pid);
 		if (!t)
@@ -432,7 +415,7 @@ int discover_command(struct engine *e)
 		t->seen = true;
 		targets_task_open(e, t);
 		struct procfs_task info;
-		if (procfs_task_info(e->o.root, pid, pid, &info) == 0) {
+		if (procfs_task_info(e->b.o.root, pid, pid, &info) == 0) {
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
 			snprintf(t->proc->comm, sizeof(t->proc->comm), "%s", info.comm);
 			t->proc->uid = info.uid;
@@ -445,7 +428,7 @@ int discover_command(struct engine *e)
 void discover_watch_open(struct engine *e)
 {
 	int ids[MAX_CPUS];
-	int n = procfs_online_cpus(e->o.root, ids, MAX_CPUS);
+	int n = procfs_online_cpus(e->b.o.root, ids, MAX_CPUS);
 	/* No CAP_PERFMON: a scan of /proc every tick instead. */
 	if (n <= 0 || taskwatch_open(ids, n, &e->watch) != 0)
 		e->watch = NULL;
@@ -455,8 +438,8 @@ void discover_watch_open(struct engine *e)
  * all unsupported still gets its rows (n/a), one we may not count is refused. */
 int discover_check_watched(struct engine *e)
 {
-	for (unsigned i = 0; i < e->o.npids; i++) {
-		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+	for (unsigned i = 0; i < e->b.o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->b.pids[i]);
 		int err = -ESRCH;
 		bool denied = true;
 		for (struct task *t = p ? p->threads : NULL; t; t = t->sibling) {
@@ -465,7 +448,7 @@ int discover_check_watched(struct engine *e)
 			err = 0;
 			if (t->counted)
 				denied = false;
-			for (unsigned ev = 0; ev < e->l.nevents && denied; ev++)
+			for (unsigned ev = 0; ev < e->b.l.nevents && denied; ev++)
 				if (t->c.why[ev] != WHY_NOPERM && t->c.why[ev] != WHY_UNSUPPORTED)
 					denied = false;
 			denied = denied && t->c.why[0] == WHY_NOPERM;
@@ -473,8 +456,8 @@ int discover_check_watched(struct engine *e)
 		if (!err && denied)
 			err = -EACCES;
 		if (err) {
-			if (e->o.failed_pid)
-				*e->o.failed_pid = e->pids[i];
+			if (e->b.o.failed_pid)
+				*e->b.o.failed_pid = e->b.pids[i];
 			return err;
 		}
 	}
@@ -483,8 +466,8 @@ int discover_check_watched(struct engine *e)
 
 bool discover_watched_alive(const struct engine *e)
 {
-	for (unsigned i = 0; i < e->o.npids; i++) {
-		struct proc *p = tasktab_find_proc(e->tab, e->pids[i]);
+	for (unsigned i = 0; i < e->b.o.npids; i++) {
+		struct proc *p = tasktab_find_proc(e->tab, e->b.pids[i]);
 		if (!p)
 			continue;
 		for (struct task *t = p->threads; t; t = t->sibling)

@@ -1,5 +1,6 @@
-/* The counter engine: finds the tasks to count, opens their groups, reads every group
- * once per tick, and turns raw totals into the model's scaled per-interval values. */
+/* The perf path, a source (source.h): finds the tasks to count, opens their groups, reads
+ * every group once per tick, and turns raw totals into the model's scaled per-interval
+ * values. The bpf backend (bpfsource.h) and -G (cgsource.h) are sources of their own. */
 #ifndef PMUTOP_ENGINE_H
 #define PMUTOP_ENGINE_H
 
@@ -9,68 +10,17 @@
 #include "evset.h"
 #include "model.h"
 #include "source.h"
+#include "srcbase.h"
 
 struct engine;
 
-enum engine_scope {
-	SCOPE_ALL,     /* every process on the machine */
-	SCOPE_PIDS,    /* only the given processes, with their threads */
-	SCOPE_CGROUPS, /* only the given cgroups, per CPU in perf's cgroup mode (-G): rows
-			  of kind ROW_CGROUP, no task */
-};
-
-struct engine_opts {
-	const char *root; /* prefix for /proc and /sys ("" on a live system) */
-	enum engine_scope scope;
-	const pid_t *pids; /* SCOPE_PIDS */
-	unsigned npids;
-	const int *cgroup_fds;		 /* SCOPE_CGROUPS: each cgroup's open directory */
-	const char *const *cgroup_paths; /* and its path relative to the cgroup2 root */
-	unsigned ncgroups;
-	bool threads;	 /* thread rows in the model */
-	bool per_cpu;	 /* count per-CPU groups too */
-	const int *cpus; /* -C: only these CPUs for per-CPU rows and -G (NULL: all online) */
-	int ncpus;
-	bool no_cpu_rows; /* nothing shows CPU rows (batch without --per-cpu): no
-			     /proc/stat read per tick, model.ncpu_rows 0 */
-	bool user_only;	  /* hardware events exclude kernel mode */
-	bool no_kernel;	  /* every event excludes kernel mode (not allowed to count it) */
-	bool only_uid;	  /* SCOPE_ALL: only processes of uid (not allowed to count others) */
-	uid_t uid;
-	bool enable_on_exec; /* SCOPE_PIDS: the processes are about to exec (pmutop -- CMD) */
-	bool inherit;	     /* count children forked later into their parent (--children) */
-	bool tree_iter;	     /* with enable_on_exec and inherit: the tree's rows read from
-				the command's inherited counters by a BPF iterator, at perf
-				stat's cost; but per perf context, not per task (the kernel
-				swaps tasks' contexts), so off: see docs/PERFORMANCE.md */
-	bool map_probes;     /* probe sleeping tasks through a mapped page (a page pinned per
-				task: with CAP_IPC_LOCK, past the user's perf_event_mlock_kb
-				budget, which they use up first; see pmutop(1), FILES) */
-	bool bpf;	     /* the bpf backend: per-CPU counters summed per task in BPF
-				(SCOPE_ALL, or SCOPE_PIDS filtered by process id) */
-	int *bpf_err;	     /* with bpf: where engine_new says why BPF could not be used
-				(-errno, see engine_bpf_why), or NULL */
-	unsigned bpf_tasks;  /* with bpf: entries of its task map; 0 sizes it from the tasks
-				there are (tests give a small one) */
-	bool cgroup_rows;    /* SCOPE_ALL with perf: the model's cg_rows (engine_set_cgroup_rows) */
-	double interval;
-	/* Taking over from another source mid-run: when the run started (evclock_now()'s
-	 * clock) and the ticks it counted, which the model's time and tick go on from. */
-	double start;
-	unsigned long tick;
-	pid_t *failed_pid; /* where engine_new says which watched pid failed, or NULL */
-};
-
-/* Why the bpf backend could not start, in words, for engine_new's *o->bpf_err. */
-const char *engine_bpf_why(int err);
-
-/* Create the engine: tasks are found and their groups opened. The set must outlive the
- * engine. Returns NULL with *err set: -ESRCH when a watched pid does not exist, -EACCES
- * when it may not be counted (o->failed_pid says which), -ENOMEM. */
-struct engine *engine_new(const struct evset *set, const struct engine_opts *o, int *err);
+/* Create the engine: tasks are found and their groups opened (o->scope SCOPE_ALL or
+ * SCOPE_PIDS; o->bpf is not its to read). The set must outlive the engine. Returns NULL
+ * with *err set: -ESRCH when a watched pid does not exist, -EACCES when it may not be
+ * counted (o->failed_pid says which), -EINVAL for SCOPE_CGROUPS, -ENOMEM. */
+struct engine *engine_new(const struct evset *set, const struct srcopts *o, int *err);
 void engine_free(struct engine *e);
-/* The engine as a source (source.h): "perf", "bpf" or "cgroup" as engine_new chose, each
- * with its own tick, totals and controls; source_close frees the engine. The engine_*
+/* The engine as a source (source.h), "perf"; source_close frees the engine. The engine_*
  * calls below are the same ops, for tests and benchmarks. */
 struct source *engine_source(struct engine *e);
 

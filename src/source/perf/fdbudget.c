@@ -3,22 +3,14 @@
 #include "engine_priv.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
-#include "evclock.h"
+
 #include "evgroup.h"
-#include "hybrid.h"
 #include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
 
 /* Out of descriptors, the reads of /proc would fail too (no name, no owner, no way to
@@ -49,8 +41,8 @@ static unsigned fds_per_task(const struct engine *e)
 {
 	unsigned n = 0;
 	for (unsigned g = 0; g < engine_ngroups(e); g++)
-		if (!e->gdead[g] && !engine_lean_group(e, g))
-			n += e->set->groups[g].n;
+		if (!e->b.gdead[g] && !targets_lean_group(e, g))
+			n += e->b.set->groups[g].n;
 	return n;
 }
 
@@ -62,7 +54,7 @@ static long fds_left(const struct engine *e, unsigned long need)
 	if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
 		return -1;
 	unsigned long most = need + (unsigned long)tasktab_tasks(e->tab) * fds_per_task(e) +
-			     e->cpu.n * fds_per_task(e) + 256;
+			     e->b.cpu.n * fds_per_task(e) + 256;
 	if (most < r.rlim_cur)
 		return -1;
 	DIR *d = opendir("/proc/self/fd");
@@ -94,7 +86,7 @@ void fdbudget_pending(struct engine *e)
 	qsort(q->t, q->n, sizeof(*q->t), busiest_first);
 	for (unsigned i = (unsigned)fit; i < q->n; i++) {
 		struct task *t = q->t[i].t;
-		memset(t->c.why, WHY_FDLIMIT, e->l.nevents);
+		memset(t->c.why, WHY_FDLIMIT, e->b.l.nevents);
 		t->fd_short = true;
 	}
 	q->n = (unsigned)fit;
@@ -142,22 +134,22 @@ static void cand_add(struct cand *c, unsigned *n, struct task *t, double rate, b
 
 static int task_clock_event(const struct engine *e)
 {
-	for (unsigned ev = 0; ev < e->set->nevents; ev++)
-		if (e->set->events[ev].role == ROLE_TASK_CLOCK && !e->set->events[ev].logical)
+	for (unsigned ev = 0; ev < e->b.set->nevents; ev++)
+		if (e->b.set->events[ev].role == ROLE_TASK_CLOCK && !e->b.set->events[ev].logical)
 			return (int)ev;
 	return -1;
 }
 
 void fdbudget_balance(struct engine *e)
 {
-	double dt = e->m.time - e->last_balance;
-	if (!e->m.nfd_short || dt < 0.5 || e->m.elapsed <= 0)
+	double dt = e->b.m.time - e->last_balance;
+	if (!e->b.m.nfd_short || dt < 0.5 || e->b.m.elapsed <= 0)
 		return;
 	int tc = task_clock_event(e);
 	if (tc < 0)
 		return;
-	e->last_balance = e->m.time;
-	unsigned g = e->set->events[tc].group;
+	e->last_balance = e->b.m.time;
+	unsigned g = e->b.set->events[tc].group;
 	struct cand busy[BALANCE_SWAPS], idle[BALANCE_SWAPS];
 	unsigned nb = 0, ni = 0;
 	fdbudget_reserve_release(e);
@@ -169,7 +161,7 @@ void fdbudget_balance(struct engine *e)
 				continue;
 			uint64_t ns;
 			if (t->fd_short) {
-				if (procfs_task_runtime(e->o.root, p->pid, t->tid, &ns) != 0)
+				if (procfs_task_runtime(e->b.o.root, p->pid, t->tid, &ns) != 0)
 					continue;
 				if (t->run_known)
 					cand_add(busy, &nb, t, (double)(ns - t->run_ns) / dt, true);
@@ -177,7 +169,7 @@ void fdbudget_balance(struct engine *e)
 				t->run_known = true;
 			} else if (!p->keep && t->c.grp[g] && t->c.why[tc] == WHY_NONE &&
 				   t->c.fresh[g] == FRESH_NO) {
-				cand_add(idle, &ni, t, (double)t->c.d[tc].val / e->m.elapsed,
+				cand_add(idle, &ni, t, (double)t->c.d[tc].val / e->b.m.elapsed,
 					 false);
 			}
 		}
@@ -189,7 +181,7 @@ void fdbudget_balance(struct engine *e)
 			break;
 		struct task *out = idle[k].t, *in = busy[k].t;
 		targets_close(e, &out->c);
-		memset(out->c.why, WHY_FDLIMIT, e->l.nevents);
+		memset(out->c.why, WHY_FDLIMIT, e->b.l.nevents);
 		out->fd_short = true;
 		out->counted = false;
 		out->run_known = false;
@@ -214,17 +206,8 @@ unsigned fdbudget_open_fds(const struct engine *e)
 				struct evgroup *eg = p->roots[k].c.grp[g];
 				n += eg ? evgroup_open_count(eg) : 0;
 			}
-	for (int i = 0; i < e->cpu.n; i++)
-		for (unsigned g = 0; g < engine_ngroups(e); g++) {
-			struct evgroup *eg = e->cpu.cnt[i].grp[g];
-			n += eg ? evgroup_open_count(eg) : 0;
-		}
-	for (unsigned i = 0; i < e->cgo.n; i++)
-		for (int c = 0; e->cgo.c[i].cnt && c < e->cpu.n; c++)
-			for (unsigned g = 0; g < engine_ngroups(e); g++) {
-				struct evgroup *eg = e->cgo.c[i].cnt[c].grp[g];
-				n += eg ? evgroup_open_count(eg) : 0;
-			}
+	n += srcbase_open_fds(&e->b);
+	n += cgown_open_fds(e);
 	return n;
 }
 

@@ -1,23 +1,8 @@
 /* Reads, and the probe that lets a task that did not run skip them. */
 #include "engine_priv.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
-#include "evclock.h"
 #include "evgroup.h"
 #include "hybrid.h"
-#include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
 
 static uint32_t seq_load(const volatile uint32_t *seq)
@@ -72,10 +57,10 @@ static bool still_idle(struct engine *e, struct task *t)
 	if (c->d_zero)
 		return true; /* asleep the interval before too: d is as it was */
 	/* Every delta 0: the dead events' are already, so only the others are written. */
-	for (unsigned i = 0; i < e->nlive; i++)
-		c->d[e->live[i]] = (struct val_delta){0, 0, 0};
-	if (e->logical)
-		hybrid_fold(e->set->events, e->set->nevents, c->d,
+	for (unsigned i = 0; i < e->b.nlive; i++)
+		c->d[e->b.live[i]] = (struct val_delta){0, 0, 0};
+	if (e->b.logical)
+		hybrid_fold(e->b.set->events, e->b.set->nevents, c->d,
 			    c->why); /* the sums' reasons, as a read sets them */
 	c->d_zero = true;
 	return true;
@@ -96,7 +81,7 @@ static void mark_idle(const struct engine *e, struct counts *c, const volatile u
 	for (unsigned g = 0; g < engine_ngroups(e); g++)
 		if (c->fresh[g] != FRESH_NO)
 			return;
-	const uint64_t *pv = c->prev + e->slot[e->probe_g];
+	const uint64_t *pv = c->prev + e->b.slot[e->probe_g];
 	c->probe_fd = evgroup_probe_fd(c->grp[e->probe_g]);
 	c->probe_val = pv[2];
 	c->probe_ena = pv[0];
@@ -104,8 +89,8 @@ static void mark_idle(const struct engine *e, struct counts *c, const volatile u
 	c->probe_lock = lock;
 	c->idle = c->probe_fd >= 0;
 	c->clean = true;
-	for (unsigned i = 0; i < e->nlive; i++)
-		c->clean = c->clean && c->why[e->live[i]] == WHY_NONE;
+	for (unsigned i = 0; i < e->b.nlive; i++)
+		c->clean = c->clean && c->why[e->b.live[i]] == WHY_NONE;
 }
 
 void probe_read_tasks(struct engine *e)
@@ -118,7 +103,7 @@ void probe_read_tasks(struct engine *e)
 				continue;
 			const volatile uint32_t *seq = probe_seq(e, &t->c);
 			uint32_t lock = seq ? seq_load(seq) : 0;
-			targets_read(e, &t->c);
+			srcbase_read(&e->b, &t->c);
 			mark_idle(e, &t->c, seq, lock); /* task-clock stood still: probe it next */
 			if (t->state == TASK_EXITING) {
 				/* Its last values are in: the descriptors can go now. */
@@ -130,13 +115,12 @@ void probe_read_tasks(struct engine *e)
 		if (p->rooted)
 			targets_read_roots(e, p);
 	}
-	cmdtree_read(e);
 }
 
 /* The reads an interval counts from: at start-up, and at a resume, where what each
  * group counted while paused goes into the run's totals (the model keeps the rows of the
- * last interval shown); -G's cgroups, which keep no totals, count from here too. Tasks
- * found in a pause are found at the next tick. */
+ * last interval shown); the CPUs and cgroups, which keep no totals, count from here too.
+ * Tasks found in a pause are found at the next tick. */
 void probe_baseline(struct engine *e, bool resume)
 {
 	probe_read_tasks(e);
@@ -145,26 +129,6 @@ void probe_baseline(struct engine *e, bool resume)
 		if (!p->ignored && !rowbuild_asleep(e, p))
 			rowbuild_sum_proc(e, p, true, &all_exited);
 	}
-	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
-		targets_read(e, &e->cpu.cnt[i]);
-	for (size_t i = 0; i < (size_t)e->cg.n * (size_t)e->cpu.n; i++)
-		targets_read(e, &e->cg.cnt[i]);
-	cgcount_rows_baseline(e);
-	struct cpuset *c = &e->cpu;
-	if (!e->o.no_cpu_rows)
-		procfs_cpu_times(e->o.root, &c->stat_fd, c->pbusy, c->ptotal, c->maxid + 1);
-}
-
-int engine_probe_group(const struct engine *e)
-{
-	return e->probe_g;
-}
-
-unsigned engine_mapped_probes(const struct engine *e, pid_t pid)
-{
-	unsigned n = 0;
-	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
-		for (struct task *t = p->threads; (pid == 0 || p->pid == pid) && t; t = t->sibling)
-			n += probe_seq(e, &t->c) != NULL;
-	return n;
+	srcbase_baseline(&e->b);
+	cgown_baseline(e);
 }

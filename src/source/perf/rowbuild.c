@@ -1,65 +1,33 @@
 /* From counts to rows: sums per process, scaling, thread rows, totals. */
 #include "engine_priv.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
-#include "evclock.h"
-#include "evgroup.h"
-#include "hybrid.h"
+
 #include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
 
 /* The values of the dead events (and groups) in one row: the same in every task row. */
 static void fill_dead(const struct engine *e, struct val *v, struct val_delta *gd)
 {
-	for (unsigned ev = 0; ev < e->set->nevents; ev++)
-		if (e->dead[ev])
+	for (unsigned ev = 0; ev < e->b.set->nevents; ev++)
+		if (e->b.dead[ev])
 			v[ev] = val_missing(VAL_NA, WHY_UNSUPPORTED);
 	for (unsigned g = 0; g < engine_ngroups(e); g++)
-		if (e->gdead[g])
+		if (e->b.gdead[g])
 			gd[g] = (struct val_delta){0, 0, 0};
 }
 
 static bool ensure_rows(struct engine *e, size_t need)
 {
-	long first = mstore_reserve(&e->rows, need, e->set->nevents, engine_ngroups(e));
+	long first = mstore_reserve(&e->b.rows, need, e->b.set->nevents, engine_ngroups(e));
 	if (first < 0)
 		return false;
-	for (size_t i = (size_t)first; i < e->rows.cap; i++) {
-		struct mrow_w w = mstore_at(&e->rows, i);
+	for (size_t i = (size_t)first; i < e->b.rows.cap; i++) {
+		struct mrow_w w = mstore_at(&e->b.rows, i);
 		fill_dead(e, w.v, w.g);
 	}
 	return true;
-}
-
-/* A target's (or a sum's) deltas into a row's values (rowfill.h). On a hybrid CPU a task
- * row's groups of one core type scale by the task's time on that type, not by all its
- * time (hybrid_residency). */
-void rowbuild_fill(struct engine *e, const struct val_delta *d, const uint8_t *why,
-		   const uint8_t *fresh, struct val *v, struct val_delta *gd, bool live)
-{
-	if (live && e->set->core) {
-		hybrid_residency(e->set->groups, e->set->core, engine_ngroups(e), d, why,
-				 e->res_ena);
-		for (unsigned ev = 0; ev < e->set->nevents; ev++) {
-			e->res_d[ev] = d[ev];
-			if (!e->set->events[ev].logical)
-				e->res_d[ev].ena = e->res_ena[e->set->events[ev].group];
-		}
-		d = e->res_d;
-	}
-	rowfill(&e->fill, d, why, fresh, v, gd, live);
 }
 
 static uint64_t comm_hash(const char *s)
@@ -78,7 +46,7 @@ static const char *proc_cmdline(const struct engine *e, struct proc *p)
 	if (p->cmdline && p->cmd_hash == h)
 		return p->cmdline;
 	char buf[4096];
-	if (p->kthread || procfs_cmdline(e->o.root, p->pid, buf, sizeof(buf)) < 0)
+	if (p->kthread || procfs_cmdline(e->b.o.root, p->pid, buf, sizeof(buf)) < 0)
 		buf[0] = '\0';
 	char *c = strdup(buf);
 	if (!c)
@@ -107,7 +75,7 @@ static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 	}
 	r->user = p->user;
 	r->comm = p->comm;
-	r->cmdline = e->cmdline ? proc_cmdline(e, p) : NULL;
+	r->cmdline = e->b.cmdline ? proc_cmdline(e, p) : NULL;
 	r->cgroup = p->cgroup;
 	r->kthread = p->kthread;
 }
@@ -129,43 +97,14 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 		       struct mrow_w tr)
 {
 	thread_row_head(pr, t, tr);
-	rowbuild_fill(e, t->c.d, t->c.why, t->c.fresh, tr.v, tr.g, true);
-}
-
-/* A part that should have counted and could not (out of descriptors, a failed read):
- * the sum is then partial. Not a part left to others (a watched thread's groups its roots
- * count, a root's hardware groups: WHY_GONE), nor an event this machine lacks. */
-static bool part_missing(uint8_t why)
-{
-	return why == WHY_FDLIMIT || why == WHY_NOFIT || why == WHY_ERROR;
+	srcbase_fill(&e->b, t->c.d, t->c.why, t->c.fresh, tr.v, tr.g, true);
 }
 
 /* Add block c to the sums: every group (sel -1), or only the groups that roots hold
  * (sel 1) or do not (sel 0). */
 void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel)
 {
-	for (unsigned i = 0; i < e->nlive; i++) {
-		unsigned ev = e->live[i];
-		unsigned g = e->set->events[ev].group;
-		if (sel >= 0 && e->rootable[g] != sel)
-			continue;
-		if (c->why[ev] != WHY_NONE) {
-			if (!e->acc_ok[ev])
-				e->acc_why[ev] = c->why[ev];
-			if (part_missing(c->why[ev]) && !e->acc_miss[ev]++)
-				e->acc_miss_why[ev] = c->why[ev];
-			continue;
-		}
-		/* A sum is fresh where every part that counts is: a new thread's first counts
-		 * belong in its process's interval, a new process's alone do not. */
-		if (c->fresh[g] != FRESH_FIRST_READ)
-			e->acc_fresh[g] = FRESH_NO;
-		e->acc_ok[ev]++;
-		e->acc_why[ev] = WHY_NONE;
-		e->acc[ev].ena += c->d[ev].ena;
-		e->acc[ev].run += c->d[ev].run;
-		e->acc[ev].val += c->d[ev].val;
-	}
+	srcbase_acc_add(&e->b, c, sel < 0 ? NULL : e->rootable, sel);
 }
 
 /* Whether every thread of p was probed asleep this tick with all its live events
@@ -173,7 +112,7 @@ void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel)
  * full sum would write (val_scale of nothing, no group fresh), and its totals stay. */
 bool rowbuild_asleep(const struct engine *e, const struct proc *p)
 {
-	if (p->rooted || p->nroots || e->totals || !p->tot_clean || !p->threads)
+	if (p->rooted || p->nroots || e->b.totals || !p->tot_clean || !p->threads)
 		return false;
 	for (const struct task *t = p->threads; t; t = t->sibling)
 		if (t->state != TASK_LIVE || !t->c.d_zero || !t->c.clean)
@@ -184,8 +123,8 @@ bool rowbuild_asleep(const struct engine *e, const struct proc *p)
 static void zero_values(const struct engine *e, const struct mrow_w *w)
 {
 	const struct val zero = val_scale((struct val_delta){0, 0, 0});
-	for (unsigned i = 0; i < e->nlive; i++)
-		w->v[e->live[i]] = zero;
+	for (unsigned i = 0; i < e->b.nlive; i++)
+		w->v[e->b.live[i]] = zero;
 	for (unsigned g = 0; g < engine_ngroups(e); g++)
 		w->g[g] = (struct val_delta){0, 0, 0};
 }
@@ -194,54 +133,44 @@ static void zero_values(const struct engine *e, const struct mrow_w *w)
  * looked at. */
 static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 {
-	p->asleep_tick = e->m.tick + 1; /* the tick this is (m.tick counts after) */
+	p->asleep_tick = e->b.m.tick + 1; /* the tick this is (m.tick counts after) */
 	if (p->state == 'R')
 		p->state = 'S'; /* it did not run this interval: asleep, not read again */
-	struct mrow_w pr = mstore_row(&e->rows, i++);
+	struct mrow_w pr = mstore_row(&e->b.rows, i++);
 	proc_row(e, p, pr.r);
 	for (struct task *t = p->threads; t; t = t->sibling)
 		pr.r->nthreads++;
 	zero_values(e, &pr);
-	for (struct task *t = p->threads; e->o.threads && t; t = t->sibling) {
-		struct mrow_w tr = mstore_row(&e->rows, i++);
+	for (struct task *t = p->threads; e->b.o.threads && t; t = t->sibling) {
+		struct mrow_w tr = mstore_row(&e->b.rows, i++);
 		thread_row_head(pr.r, t, tr);
 		zero_values(e, &tr);
 	}
 	return i;
 }
 
-static void acc_clear(struct engine *e)
-{
-	unsigned ne = e->set->nevents;
-	memset(e->acc, 0, ne * sizeof(*e->acc));
-	memset(e->acc_ok, 0, ne * sizeof(*e->acc_ok));
-	memset(e->acc_miss, 0, ne * sizeof(*e->acc_miss));
-	memset(e->acc_why, WHY_GONE, ne);
-	memset(e->acc_fresh, FRESH_FIRST_READ, engine_ngroups(e));
-}
-
-/* e->acc into p's run totals. */
+/* e->b.acc into p's run totals. */
 static void acc_to_tot(struct engine *e, struct proc *p)
 {
 	p->tot_clean = true;
-	for (unsigned j = 0; j < e->nlive; j++) {
-		unsigned ev = e->live[j];
-		p->tot[ev].ena += e->acc[ev].ena;
-		p->tot[ev].run += e->acc[ev].run;
-		p->tot[ev].val += e->acc[ev].val;
-		p->tot_parts[ev].ena += e->acc_ok[ev];
-		p->tot_parts[ev].run += e->acc_miss[ev];
-		if (e->acc_miss[ev] && !p->tot_parts[ev].val)
-			p->tot_parts[ev].val = e->acc_miss_why[ev]; /* the first reason */
-		if (e->acc_ok[ev])
+	for (unsigned j = 0; j < e->b.nlive; j++) {
+		unsigned ev = e->b.live[j];
+		p->tot[ev].ena += e->b.acc[ev].ena;
+		p->tot[ev].run += e->b.acc[ev].run;
+		p->tot[ev].val += e->b.acc[ev].val;
+		p->tot_parts[ev].ena += e->b.acc_ok[ev];
+		p->tot_parts[ev].run += e->b.acc_miss[ev];
+		if (e->b.acc_miss[ev] && !p->tot_parts[ev].val)
+			p->tot_parts[ev].val = e->b.acc_miss_why[ev]; /* the first reason */
+		if (e->b.acc_ok[ev])
 			p->tot_why[ev] = WHY_NONE;
 		else if (p->tot_why[ev] != WHY_NONE)
-			p->tot_why[ev] = e->acc_why[ev];
+			p->tot_why[ev] = e->b.acc_why[ev];
 		p->tot_clean = p->tot_clean && p->tot_why[ev] == WHY_NONE;
 	}
 }
 
-/* Sum a process's threads and roots into e->acc (raw deltas: scaled once, as the kernel
+/* Sum a process's threads and roots into e->b.acc (raw deltas: scaled once, as the kernel
  * does for inherited counters) and add them to its run totals. A command counting its
  * tree is the exception: its roots, which count every process it started, make its
  * totals, and once it has started one (own), its threads alone its row. Returns the
@@ -250,14 +179,14 @@ unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool 
 {
 	unsigned n = 0;
 	bool tree = p->rooted && e->ctree, own = tree && p->own;
-	acc_clear(e);
+	srcbase_acc_clear(&e->b);
 	for (unsigned k = 0; k < p->nroots; k++)
 		if (p->roots[k].state != ROOT_DONE)
 			rowbuild_acc_add(e, &p->roots[k].c, 1);
 	if (tree && add_tot)
 		acc_to_tot(e, p);
 	if (own)
-		acc_clear(e);
+		srcbase_acc_clear(&e->b);
 	*all_exited = true;
 	for (struct task *t = p->threads; t; t = t->sibling) {
 		if (t->state == TASK_EXITED && t->vanished)
@@ -275,11 +204,11 @@ unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool 
 /* A process's values from the parts of it counted, some others not: lower bounds. */
 static void mark_partial(const struct engine *e, struct val *v)
 {
-	for (unsigned i = 0; i < e->nlive; i++) {
-		unsigned ev = e->live[i];
-		if (e->acc_miss[ev] && e->acc_ok[ev])
-			v[ev] = val_partial(v[ev], e->acc_ok[ev], e->acc_miss[ev],
-					    (enum val_why)e->acc_miss_why[ev]);
+	for (unsigned i = 0; i < e->b.nlive; i++) {
+		unsigned ev = e->b.live[i];
+		if (e->b.acc_miss[ev] && e->b.acc_ok[ev])
+			v[ev] = val_partial(v[ev], e->b.acc_ok[ev], e->b.acc_miss[ev],
+					    (enum val_why)e->b.acc_miss_why[ev]);
 	}
 }
 
@@ -291,7 +220,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	/* It ran: its state and resident memory now (one read; a process that did not run
 	 * keeps what it had, so the cost scales with what runs). */
 	struct procfs_now now = {0};
-	if (!p->exited && procfs_proc_now(e->o.root, p->pid, &now, NULL) == 0) {
+	if (!p->exited && procfs_proc_now(e->b.o.root, p->pid, &now, NULL) == 0) {
 		p->state = now.state;
 		p->rss_kb = now.rss_kb;
 		p->have_sched = now.have_sched;
@@ -303,27 +232,27 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	/* A fork seen by its parent's event was not read: its start, once. */
 	struct procfs_task info;
 	if (!p->start_ticks && !p->exited &&
-	    procfs_task_info(e->o.root, p->pid, p->pid, &info) == 0)
+	    procfs_task_info(e->b.o.root, p->pid, p->pid, &info) == 0)
 		p->start_ticks = info.start_ticks;
-	struct mrow_w pr = mstore_row(&e->rows, i++);
+	struct mrow_w pr = mstore_row(&e->b.rows, i++);
 	proc_row(e, p, pr.r);
 	bool all_exited;
 	pr.r->nthreads = rowbuild_sum_proc(e, p, add_tot, &all_exited);
 	pr.r->exited = all_exited;
-	for (struct task *t = p->threads; e->o.threads && !e->totals && t; t = t->sibling)
+	for (struct task *t = p->threads; e->b.o.threads && !e->b.totals && t; t = t->sibling)
 		if (!(t->state == TASK_EXITED && t->vanished))
-			thread_row(e, pr.r, t, mstore_row(&e->rows, i++));
-	if (e->totals) {
-		rowbuild_fill(e, p->tot, p->tot_why, NULL, pr.v, pr.g, true);
-		for (unsigned j = 0; j < e->nlive; j++) {
-			unsigned ev = e->live[j];
+			thread_row(e, pr.r, t, mstore_row(&e->b.rows, i++));
+	if (e->b.totals) {
+		srcbase_fill(&e->b, p->tot, p->tot_why, NULL, pr.v, pr.g, true);
+		for (unsigned j = 0; j < e->b.nlive; j++) {
+			unsigned ev = e->b.live[j];
 			const struct val_delta *n = &p->tot_parts[ev];
 			if (n->run && n->ena)
 				pr.v[ev] = val_partial(pr.v[ev], (unsigned)n->ena, (unsigned)n->run,
 						       (enum val_why)n->val);
 		}
 	} else {
-		rowbuild_fill(e, e->acc, e->acc_why, e->acc_fresh, pr.v, pr.g, true);
+		srcbase_fill(&e->b, e->b.acc, e->b.acc_why, e->b.acc_fresh, pr.v, pr.g, true);
 		mark_partial(e, pr.v);
 	}
 	return i;
@@ -331,7 +260,7 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 
 void rowbuild_rows(struct engine *e, bool add_tot)
 {
-	size_t need = tasktab_procs(e->tab) + (e->o.threads ? tasktab_tasks(e->tab) : 0);
+	size_t need = tasktab_procs(e->tab) + (e->b.o.threads ? tasktab_tasks(e->tab) : 0);
 	size_t n = 0;
 	unsigned short_count = 0, ntasks = 0;
 	if (ensure_rows(e, need)) {
@@ -339,7 +268,7 @@ void rowbuild_rows(struct engine *e, bool add_tot)
 			/* A command's total block is its row alone: its roots' counts, the
 			 * whole tree's (the rows of the processes it started count each from
 			 * when it was found). */
-			if (p->ignored || (e->totals && e->ctree && !p->keep))
+			if (p->ignored || (e->b.totals && e->ctree && !p->keep))
 				continue;
 			for (struct task *t = p->threads; t; t = t->sibling) {
 				short_count += t->fd_short;
@@ -348,18 +277,12 @@ void rowbuild_rows(struct engine *e, bool add_tot)
 			size_t before = n;
 			n = build_proc(e, p, n, add_tot);
 			/* A process none of whose threads could be counted has no row. */
-			if (e->rows.rows[before].nthreads == 0 && !p->keep)
+			if (e->b.rows.rows[before].nthreads == 0 && !p->keep)
 				n = before;
 		}
 	}
-	e->m.rows = e->rows.rows;
-	e->m.nrows = (unsigned)n;
-	e->m.ntasks = ntasks;
-	e->m.nfd_short = short_count;
-}
-
-bool engine_built_asleep(const struct engine *e, pid_t pid)
-{
-	const struct proc *p = tasktab_find_proc(e->tab, pid);
-	return p && p->asleep_tick != 0 && p->asleep_tick == e->m.tick;
+	e->b.m.rows = e->b.rows.rows;
+	e->b.m.nrows = (unsigned)n;
+	e->b.m.ntasks = ntasks;
+	e->b.m.nfd_short = short_count;
 }

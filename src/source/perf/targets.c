@@ -1,93 +1,33 @@
-/* Opening, closing and reading one target's groups (a task, a watched process's root,
- * or a CPU). */
+/* Opening, closing and reading one task's groups (or a watched process's root's). */
 #include "engine_priv.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
-#include "evclock.h"
+
 #include "evgroup.h"
-#include "hybrid.h"
-#include "procfs.h"
-#include "taskwatch.h"
 #include "tasktab.h"
 
-enum val_why targets_why(enum ev_status st)
-{
-	switch (st) {
-	case EVS_OK:
-		return WHY_NONE;
-	case EVS_UNSUPPORTED:
-		return WHY_UNSUPPORTED;
-	case EVS_NOPERM:
-		return WHY_NOPERM;
-	case EVS_NOFD:
-		return WHY_FDLIMIT;
-	case EVS_NOTASK:
-		return WHY_GONE;
-	case EVS_INVALID:
-		return WHY_INVALID;
-	case EVS_NOFIT:
-		return WHY_NOFIT;
-	case EVS_KERNEL_ONLY:
-		return WHY_KERNEL_ONLY;
-	default:
-		return WHY_ERROR;
-	}
-}
-
-/* Open group g of one target (a task, or a CPU with pid -1) into c. Returns -ESRCH when
+/* Open group g of one task (or a watched process's root) into c. Returns -ESRCH when
  * the task is gone, -EMFILE/-ENFILE when out of descriptors, else 0. */
-int engine_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
-		      struct counts *c)
+int targets_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on_exec, bool root,
+		       struct counts *c)
 {
-	const struct mgroup *mg = &e->set->groups[g];
 	/* A root inherits into the threads (with --children, the processes too) its task
 	 * starts. Without roots (an old kernel), --children makes every group inherit. */
-	/* -G: pid is a cgroup's directory, counted on CPU cpu. */
-	bool cg = (e->o.scope == SCOPE_CGROUPS || e->cgo.opening) && pid >= 0 && cpu >= 0;
-	bool inherit = !cg && pid > 0 && (root || (!e->roots && e->o.inherit));
+	bool inherit = pid > 0 && (root || (!e->roots && e->b.o.inherit));
 	struct evgroup_opts o = {.pid = pid,
-				 .cgroup = cg,
 				 .cpu = cpu,
 				 .enable_on_exec = on_exec,
 				 .inherit = inherit,
-				 .inherit_thread = !e->o.inherit,
-				 .user_only = e->o.user_only,
-				 .no_kernel = e->o.no_kernel,
-				 .preset = e->set->preset[g],
-				 .probe = (int)g == e->probe_g && pid > 0 && !inherit && !cg};
-	c->idle = c->d_zero = false;
-	int err = evgroup_open(&e->set->specs.g[g], &o, &c->grp[g]);
-	memset(c->prev + e->slot[g], 0, (2 + mg->n) * sizeof(*c->prev));
-	for (unsigned k = 0; k < mg->n; k++) {
-		c->why[mg->first + k] =
-			c->grp[g] ? (uint8_t)targets_why(evgroup_status(c->grp[g], k)) : WHY_ERROR;
-		c->d[mg->first + k] = (struct val_delta){0, 0, 0};
-	}
-	if (c->grp[g] && evgroup_open_count(c->grp[g]) == 0) {
-		evgroup_free(c->grp[g]);
-		c->grp[g] = NULL;
-	}
-	c->fresh[g] = c->grp[g] ? FRESH_OPENED : FRESH_NO;
-	return err == -ESRCH || err == -EMFILE || err == -ENFILE ? err : 0;
+				 .inherit_thread = !e->b.o.inherit,
+				 .probe = (int)g == e->probe_g && pid > 0 && !inherit};
+	return srcbase_open_group(&e->b, g, &o, c);
 }
 
-bool engine_lean_group(const struct engine *e, unsigned g)
+bool targets_lean_group(const struct engine *e, unsigned g)
 {
-	if (cmdtree_iter_on(e))
-		return e->rootable[g]; /* the iterator reads the roots' children */
 	/* A command that started a process: its row counts itself, its roots the tree. */
-	return e->roots && !e->tree_split && !e->o.threads && e->rootable[g];
+	return e->roots && !e->tree_split && !e->b.o.threads && e->rootable[g];
 }
 
 /* Open every group of one target (a watched thread: not those its roots count, while
@@ -96,14 +36,14 @@ int targets_open(struct engine *e, pid_t pid, int cpu, bool on_exec, struct coun
 {
 	int ret = 0;
 	for (unsigned g = 0; g < engine_ngroups(e); g++) {
-		if (pid > 0 && engine_lean_group(e, g)) {
+		if (pid > 0 && targets_lean_group(e, g)) {
 			/* Its process row comes from the roots: a second copy of the same
 			 * events on the thread would only cost (two event sets to switch at
 			 * each context switch, and no inherited context to swap). */
-			memset(c->why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
+			memset(c->why + e->b.set->groups[g].first, WHY_GONE, e->b.set->groups[g].n);
 			continue;
 		}
-		int err = engine_open_group(e, g, pid, cpu, on_exec, false, c);
+		int err = targets_open_group(e, g, pid, cpu, on_exec, false, c);
 		if (err)
 			ret = err;
 		if (err == -ESRCH)
@@ -114,7 +54,7 @@ int targets_open(struct engine *e, pid_t pid, int cpu, bool on_exec, struct coun
 
 void targets_close(struct engine *e, struct counts *c)
 {
-	if (counts_close(c, &e->l))
+	if (counts_close(c, &e->b.l))
 		e->fds_freed = true;
 }
 
@@ -134,8 +74,8 @@ void targets_task_open(struct engine *e, struct task *t)
 	}
 }
 
-struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
-			     const int *gmap)
+struct root *targets_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
+			      const int *gmap)
 {
 	struct root *r = tasktab_add_root(e->tab, p, tid);
 	if (!r)
@@ -145,11 +85,12 @@ struct root *engine_add_root(struct engine *e, struct proc *p, pid_t tid, bool o
 			/* Counted by the roots the process already has, or (hardware) by
 			 * its threads' own groups: a second copy on the same thread would
 			 * take PMU counters from the first and multiplex both. */
-			memset(r->c.why + e->set->groups[g].first, WHY_GONE, e->set->groups[g].n);
+			memset(r->c.why + e->b.set->groups[g].first, WHY_GONE,
+			       e->b.set->groups[g].n);
 			continue;
 		}
-		if (engine_open_group(e, g, tid, -1, on_exec, true, &r->c) == -ESRCH) {
-			counts_close(&r->c, &e->l);
+		if (targets_open_group(e, g, tid, -1, on_exec, true, &r->c) == -ESRCH) {
+			counts_close(&r->c, &e->b.l);
 			r->state = ROOT_DONE;
 			break;
 		}
@@ -164,7 +105,7 @@ void targets_root_proc(struct engine *e, struct proc *p)
 	p->rooted = true;
 	for (struct task *t = p->threads; t; t = t->sibling)
 		if (t->state == TASK_LIVE && !t->vanished)
-			engine_add_root(e, p, t->tid, t->enable_on_exec, NULL);
+			targets_add_root(e, p, t->tid, t->enable_on_exec, NULL);
 }
 
 /* After the threads' reads: the roots' reads. When the process is gone, their last. */
@@ -179,75 +120,30 @@ void targets_read_roots(struct engine *e, struct proc *p)
 			r->state = ROOT_DONE; /* no longer summed */
 		if (r->state != ROOT_LIVE)
 			continue;
-		targets_read(e, &r->c);
+		srcbase_read(&e->b, &r->c);
 		if (gone) {
 			/* Every thread has exited, and with it folded its counts into its
 			 * parent event (perf_event_exit_task) before leaving /proc. */
-			counts_close(&r->c, &e->l);
+			counts_close(&r->c, &e->b.l);
 			r->state = ROOT_FINAL;
 		}
 	}
 }
 
-/* One read() per open group; deltas against the previous totals. */
-void targets_read(struct engine *e, struct counts *c)
-{
-	for (unsigned g = 0; g < engine_ngroups(e); g++) {
-		if (e->gdead[g] && !c->grp[g])
-			continue; /* never opened: its deltas stay 0, its reasons n/a */
-		const struct mgroup *mg = &e->set->groups[g];
-		struct evread_group r;
-		uint64_t *pv = c->prev + e->slot[g];
-		int err = c->grp[g] ? evgroup_read(c->grp[g], &r) : -ENODATA;
-		for (unsigned k = 0; k < mg->n; k++) {
-			unsigned ev = mg->first + k;
-			if (err || c->why[ev] != WHY_NONE) {
-				c->d[ev] = (struct val_delta){0, 0, 0};
-				if (err && c->why[ev] == WHY_NONE)
-					c->why[ev] = WHY_ERROR;
-				continue;
-			}
-			/* Unsigned differences: a counter that wraps still gives the right delta.
-			 */
-			c->d[ev].ena = r.ena - pv[0];
-			c->d[ev].run = r.run - pv[1];
-			c->d[ev].val = r.val[k] - pv[2 + k];
-			pv[2 + k] = r.val[k];
-		}
-		if (!err) {
-			pv[0] = r.ena;
-			pv[1] = r.run;
-			c->fresh[g] = c->fresh[g] == FRESH_OPENED ? FRESH_FIRST_READ : FRESH_NO;
-		}
-	}
-	if (e->logical)
-		hybrid_fold(e->set->events, e->set->nevents, c->d, c->why);
-}
-
-/* Whether group g holds a hardware event: the only kind user-only mode changes. */
-static bool group_hw(const struct engine *e, unsigned g)
-{
-	const struct evgroup_spec *gs = &e->set->specs.g[g];
-	for (unsigned k = 0; k < gs->n; k++)
-		if (!gs->ev[k].software)
-			return true;
-	return false;
-}
-
-/* Reopen the hardware groups of one target (a task, a root, or a CPU with pid -1) the
- * way it opened them; its software groups keep counting and their history. */
+/* Reopen the hardware groups of one task or root the way it opened them; its software
+ * groups keep counting and their history. */
 static void reopen_hw(struct engine *e, struct counts *c, pid_t pid, int cpu, bool root)
 {
 	for (unsigned g = 0; g < engine_ngroups(e); g++) {
-		if (!group_hw(e, g) || e->gdead[g] || (root && !e->rootable[g]) ||
-		    (pid > 0 && !root && engine_lean_group(e, g)))
+		if (!srcbase_group_hw(&e->b, g) || e->b.gdead[g] || (root && !e->rootable[g]) ||
+		    (pid > 0 && !root && targets_lean_group(e, g)))
 			continue;
 		if (c->grp[g]) {
 			evgroup_free(c->grp[g]);
 			c->grp[g] = NULL;
 			e->fds_freed = true;
 		}
-		engine_open_group(e, g, pid, cpu, false, root, c);
+		targets_open_group(e, g, pid, cpu, false, root, c);
 	}
 }
 
@@ -263,6 +159,5 @@ void targets_reopen_hw(struct engine *e)
 			if (p->roots[k].state == ROOT_LIVE)
 				reopen_hw(e, &p->roots[k].c, p->roots[k].tid, -1, true);
 	}
-	for (int i = 0; e->o.per_cpu && i < e->cpu.n; i++)
-		reopen_hw(e, &e->cpu.cnt[i], -1, e->cpu.id[i], false);
+	cpurows_reopen_hw(&e->b);
 }

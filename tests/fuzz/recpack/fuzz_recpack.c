@@ -3,7 +3,9 @@
  * has, the rest is the record. Whatever the bytes, each call returns 1, 0 or -EINVAL,
  * never reads outside the record (it is a heap block of exactly its size), moves forward,
  * and gives increasing task ids. The rows read are then packed again with recpack_put and
- * read back: the same rows, values and times. */
+ * read back: the same rows, values and times. The same bytes as format 3's rows by column
+ * (recpack_get_tick): 0 or -EINVAL, increasing task ids, cells inside the record; read
+ * back, what recpack_put_tick packs again. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -100,6 +102,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 	}
 	recpack_free(&out);
+
+	static struct recpack_tick t, t2;
+	int rc = recpack_get_tick(rec, len, nev, ngr, &t);
+	if (rc != 0 && rc != -EINVAL && rc != -ENOMEM)
+		abort();
+	if (rc == 0 && t.n <= MAXROWS) {
+		static struct recpack_row pr[MAXROWS];
+		static const struct val *pv[MAXROWS];
+		static const struct val_delta *pg[MAXROWS];
+		for (size_t i = 0; i < t.n; i++) {
+			if ((i && t.rows[i].task <= t.rows[i - 1].task) ||
+			    (t.rows[i].cells &&
+			     ((const unsigned char *)t.rows[i].cells < rec ||
+			      (const unsigned char *)t.rows[i].cells + t.rows[i].ncells >
+				      rec + len)))
+				abort();
+			pr[i] = t.rows[i];
+			pv[i] = &t.v[i * (nev + 1)];
+			pg[i] = &t.g[i * (ngr + 1)];
+		}
+		struct recpack_buf o3 = {0};
+		if (recpack_put_tick(&o3, pr, pv, pg, t.n, nev, ngr) != 0 ||
+		    recpack_get_tick(o3.b, o3.len, nev, ngr, &t2) != 0 || t2.n != t.n)
+			abort();
+		for (size_t i = 0; i < t.n; i++) {
+			if (t2.rows[i].task != t.rows[i].task)
+				abort();
+			for (unsigned k = 0; k < nev; k++)
+				if (!same_double(t.v[i * (nev + 1) + k].v,
+						 t2.v[i * (nev + 1) + k].v))
+					abort();
+			for (unsigned k = 0; k < ngr; k++)
+				if (t.g[i * (ngr + 1) + k].ena != t2.g[i * (ngr + 1) + k].ena ||
+				    t.g[i * (ngr + 1) + k].run != t2.g[i * (ngr + 1) + k].run)
+					abort();
+		}
+		recpack_free(&o3);
+	}
 	free(rec);
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* libFuzzer harness for pmutop -r FILE --sql QUERY: the input is the query, run by
- * recsql_query over a real recording (tests/fuzz/replay/corpus/seed.pmutop) opened as
- * recsql_run opens it, so that the `readings` table's bounds and constraints (seq, time,
- * pid, ...) meet any SQL. The harness bounds what a query may cost (a VM step budget and
- * a 1 MiB value limit): an endless recursive query is the user's own, not a bug.
+ * recsql_query over a real recording (tests/fuzz/replay/corpus/seed3.pmutop, format 3 in
+ * two blocks) opened as recsql_run opens it, so that the `readings` table's bounds and
+ * constraints (seq, time, pid, ...) meet any SQL. The harness bounds what a query may cost (a VM
+ * step budget and a 1 MiB value limit): an endless recursive query is the user's own, not a bug.
  *
  * Checks: 0, or -EINVAL with one line of error; the recording is opened read-only, so it
  * stays byte for byte as it was, and nothing else appears in its folder (the query runs
@@ -60,7 +60,7 @@ static void setup(void)
 		abort();
 	atexit(remove_dir);
 	snprintf(path, sizeof(path), "%s/r.pmutop", dir);
-	norig = slurp(PMUTOP_FUZZ_DIR "/replay/corpus/seed.pmutop", orig, sizeof(orig));
+	norig = slurp(PMUTOP_FUZZ_DIR "/replay/corpus/seed3.pmutop", orig, sizeof(orig));
 	if (norig == 0 || norig == sizeof(orig))
 		abort();
 	FILE *f = fopen(path, "wbe");

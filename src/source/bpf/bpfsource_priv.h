@@ -1,0 +1,89 @@
+/* The bpf backend's insides, the private header of source/bpf: bpfsource.c (the source:
+ * its program, ticks and controls) and bpfrows.c (its rows, from the program's per-task
+ * sums). */
+#ifndef PMUTOP_BPFSOURCE_PRIV_H
+#define PMUTOP_BPFSOURCE_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bpfcount.h"
+#include "bpfsource.h"
+#include "srcbase.h"
+
+/* One task as last read: who it is and its sums (tot, nev per task, kept apart). */
+struct brec {
+	pid_t tgid, tid;
+	uid_t uid;
+	unsigned flags;
+	unsigned missed, cut, slices; /* pmutop.bpf.h, since its entry was made */
+	/* Intervals in which it ran (its run time in /proc grew) with nothing of it seen:
+	 * begun and ended by switches the kernel did not report (ran_unseen). */
+	unsigned hidden;
+	uint64_t ran_ns; /* its run time as last read there, 0 when not read */
+	uint64_t cgid;
+	const char *cgroup;
+	size_t src; /* its index in the map's read, while the sums are copied */
+	char comm[PMUTOP_BPF_COMM];
+};
+
+struct brecs {
+	size_t n, cap;
+	struct brec *r;
+	struct pmutop_bpf_ev *tot; /* n * nev */
+};
+
+struct bpfstate {
+	struct bpfcount *bc;
+	unsigned nev;	 /* events the program counts: the set's group members */
+	unsigned *ev_of; /* per counted event: its model event index */
+	uint8_t *why;	 /* per model event */
+	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
+	struct brecs cur, old;
+	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
+	size_t oldi_cap;
+	struct val_delta *d; /* per model event: one task's deltas */
+	unsigned *dead;	     /* tids to forget once read */
+	size_t ndead, capdead;
+	/* per watched pid, nevents + 1: its ended threads' totals, then their slices ended
+	 * (val) and begun (ena) by switches not seen */
+	struct val_delta *gone;
+	uint64_t lost;
+	/* -- COMMAND counting its tree (not -i): the command's pid, else 0. Each process of
+	 * the tree has rows of its own; the totals are the tree's, in the command's row. */
+	pid_t root;
+	/* What the CPUs counted that went to no task (pmutop.bpf.h: unattr), summed over
+	 * the CPUs: as last read, and at the interval's start. */
+	struct val_delta *unattr, *unattr_was; /* per counted event */
+	struct procinfo *pi; /* parents, state, memory, arguments: /proc, by pid */
+	char note[128];
+};
+
+/* The bpf backend: per-CPU counters summed per task (and per cgroup) in BPF. */
+struct bpfsource {
+	struct source src; /* first: bpfsource_ops */
+	struct srcbase b;
+	struct bpfstate *bpf; /* the program's state, or NULL once it gave up */
+	/* It started over within this interval (new events, user-only mode): what it read
+	 * counted only since, so the next tick's task rows read n/c (starting). */
+	bool restarted;
+	/* PMUTOP_TEST_BPF_GIVE_UP=N (tests): it gives up at its Nth tick, as if its program
+	 * could no longer be read, for the app's swap to perf to be tested. 0: no. */
+	unsigned long give_up;
+};
+
+/* bpfrows.c */
+/* The map's contents into cur, sorted by process then thread: 0 or -errno. */
+int bpfrows_snapshot(struct bpfsource *e);
+/* Rows from cur against old (its previous read): intervals, or with totals the sums
+ * since the start. */
+void bpfrows_build(struct bpfsource *e, bool totals);
+/* Task i of cur, of a watched process, ended and read for the last time: its totals go
+ * to its process's gone. */
+void bpfrows_gone_add(struct bpfsource *e, size_t i);
+/* cur becomes old. */
+void bpfrows_swap(struct bpfstate *s);
+
+#endif
