@@ -397,6 +397,9 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		pr->state = pe->state;
 		pr->rss_kb = pe->rss_kb;
 		pr->start_ticks = pe->start_ticks;
+		pr->have_sched = pe->have_sched;
+		pr->nice = pe->nice;
+		pr->cpu_ns = pe->cpu_ns;
 		pr->cmdline = e->b.cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
 	fill(e, acc, pw, &any_unseen);
