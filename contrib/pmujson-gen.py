@@ -24,6 +24,8 @@ import sys
 # perf's mapfile.csv line for each model, and the events the built-in metrics name there,
 # by PMU ("cpu" for a CPU with one core PMU).
 NEEDS = {
+    # TOPDOWN_BAD_SPECULATION.ALL: no built-in metric names it (level 1's bad speculation
+    # is what the other three leave, as adl-metrics.json), kept for -e and perf's files
     'alderlake': ('GenuineIntel-6-(97|9A|B7|BA|BF)', {
         'cpu_core': ['INT_MISC.UOP_DROPPING'],
         'cpu_atom': [
@@ -47,6 +49,15 @@ NEEDS = {
             'ls_not_halted_cyc', 'de_no_dispatch_per_slot.no_ops_from_frontend',
             'de_no_dispatch_per_slot.backend_stalls', 'de_no_dispatch_per_slot.smt_contention',
             'de_src_op_disp.all', 'ex_ret_ops', 'ex_ret_brn_misp', 'resyncs_or_nc_redirects',
+            'ex_no_retire.load_not_complete', 'ex_no_retire.not_complete', 'ex_ret_ucode_ops'
+        ],
+    }),
+    # Zen 5: 8 slots a cycle; PipelineL2's restarts are bp_redirects.resync
+    'amdzen5': ('AuthenticAMD-26-[[:xdigit:]]+', {
+        'cpu': [
+            'ls_not_halted_cyc', 'de_no_dispatch_per_slot.no_ops_from_frontend',
+            'de_no_dispatch_per_slot.backend_stalls', 'de_no_dispatch_per_slot.smt_contention',
+            'de_src_op_disp.all', 'ex_ret_ops', 'ex_ret_brn_misp', 'bp_redirects.resync',
             'ex_no_retire.load_not_complete', 'ex_no_retire.not_complete', 'ex_ret_ucode_ops'
         ],
     }),

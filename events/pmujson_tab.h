@@ -3,8 +3,11 @@
  * alderlake/pipeline.json at 0604aa87b098, cache.json at a94e42b12c90, memory.json at
  * b30d7a77c53e; sapphirerapids/pipeline.json at 97acb6a8fcc4; emeraldrapids/pipeline.json
  * at 576d7fed09c7; graniterapids/pipeline.json at 1260ed777985; amdzen4/core.json and
- * branch.json at 254a14200711, other.json at 6599e683db1b; models from mapfile.csv at
- * b333067ff3b0.
+ * branch.json at 254a14200711, other.json at 6599e683db1b; amdzen5/load-store.json at
+ * 67f8bc848ee3, decode.json at 57b421369dd7, branch-prediction.json at 36ec807b627b,
+ * execution.json at 9b44fff655e2 (a mirror of the tree, Kingxukai/linux); models from
+ * mapfile.csv at b333067ff3b0, amdzen5 from the line its Zen 5 patch adds ("perf vendor
+ * events amd: Add Zen 5 mapping", Sandipan Das, 2024).
  * Do not edit: run the script again. */
 static const struct pmujson_ev pmujson_alderlake[] = {
 	{"cpu_atom", "CPU_CLK_UNHALTED.CORE", "event=0x3c"},
@@ -45,6 +48,19 @@ static const struct pmujson_ev pmujson_amdzen4[] = {
 	{"cpu", "ls_not_halted_cyc", "event=0x76"},
 	{"cpu", "resyncs_or_nc_redirects", "event=0x96"},
 };
+static const struct pmujson_ev pmujson_amdzen5[] = {
+	{"cpu", "bp_redirects.resync", "event=0x9f,umask=1"},
+	{"cpu", "de_no_dispatch_per_slot.backend_stalls", "event=0x1a0,umask=0x1e"},
+	{"cpu", "de_no_dispatch_per_slot.no_ops_from_frontend", "event=0x1a0,umask=1"},
+	{"cpu", "de_no_dispatch_per_slot.smt_contention", "event=0x1a0,umask=0x60"},
+	{"cpu", "de_src_op_disp.all", "event=0xaa,umask=7"},
+	{"cpu", "ex_no_retire.load_not_complete", "event=0xd6,umask=0xa2"},
+	{"cpu", "ex_no_retire.not_complete", "event=0xd6,umask=2"},
+	{"cpu", "ex_ret_brn_misp", "event=0xc3"},
+	{"cpu", "ex_ret_ops", "event=0xc1"},
+	{"cpu", "ex_ret_ucode_ops", "event=0x1c2"},
+	{"cpu", "ls_not_halted_cyc", "event=0x76"},
+};
 static const struct pmujson_model pmujson_models[] = {
 	{"alderlake", "GenuineIntel-6-(97|9A|B7|BA|BF)", pmujson_alderlake,
 	 sizeof(pmujson_alderlake) / sizeof(pmujson_alderlake[0])},
@@ -57,4 +73,6 @@ static const struct pmujson_model pmujson_models[] = {
 	{"amdzen3", "AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])", NULL, 0},
 	{"amdzen4", "AuthenticAMD-25-[[:xdigit:]]+", pmujson_amdzen4,
 	 sizeof(pmujson_amdzen4) / sizeof(pmujson_amdzen4[0])},
+	{"amdzen5", "AuthenticAMD-26-[[:xdigit:]]+", pmujson_amdzen5,
+	 sizeof(pmujson_amdzen5) / sizeof(pmujson_amdzen5[0])},
 };

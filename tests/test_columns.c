@@ -933,7 +933,7 @@ static void test_pane_select(void **state)
 	fake_init(&f, false);
 	assert_int_equal(columns_build_panes_all(&f.m, false, NULL, 0, all, 8), 4);
 	assert_string_equal(names(&all[3]),
-			    "PID USER CPU% CSW MIGR FAULTS MAJFLT RES S CGROUP COMMAND");
+			    "PID USER CPU% CSW MIGR FAULTS MAJFLT RES S NI TIME+ CGROUP COMMAND");
 	struct pane p = all[3];
 	pane_select(&p, NULL);
 	assert_string_equal(names(&p), "PID USER CPU% CSW MIGR FAULTS MAJFLT COMMAND");
@@ -949,6 +949,39 @@ static void test_pane_select(void **state)
 	/* The cgroup's readable name. */
 	f.rows[0].cgroup = "/system.slice/nginx.service";
 	assert_string_equal(cell(&f, &p, "CGROUP", 0), "nginx.service");
+}
+
+/* TIME+ and NI: what /proc said as the process last ran, as top writes them; n/a when
+ * never read (a replay, whose recording has neither) and on rows that are no process. */
+static void test_time_and_nice(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane all[8];
+	fake_init(&f, false);
+	columns_build_panes_all(&f.m, false, NULL, 0, all, 8);
+	const struct pane *p = &all[3];
+	assert_string_equal(cell(&f, p, "TIME+", 0), "n/a");
+	assert_string_equal(cell(&f, p, "NI", 0), "n/a");
+	f.rows[0].have_sched = true;
+	f.rows[0].nice = -5;
+	f.rows[0].cpu_ns = 83450000000ULL; /* 1 min 23.45 s */
+	assert_string_equal(cell(&f, p, "TIME+", 0), "1:23.45");
+	assert_string_equal(cell(&f, p, "NI", 0), "-5");
+	assert_string_equal(raw(&f, p, "TIME+", 0), "83.4500");
+	f.rows[0].cpu_ns = 0;
+	assert_string_equal(cell(&f, p, "TIME+", 0), "0:00.00"); /* a sleeper: 0, read */
+	f.rows[0].cpu_ns = (2ULL * 3600 + 3 * 60 + 45) * 1000000000ULL;
+	assert_string_equal(cell(&f, p, "TIME+", 0), "2h03:45");
+	f.rows[0].cpu_ns = 123ULL * 3600 * 1000000000ULL;
+	assert_string_equal(cell(&f, p, "TIME+", 0), "123h");
+	f.rows[0].kind = ROW_CGROUP;
+	assert_string_equal(cell(&f, p, "TIME+", 0), "n/a");
+	assert_string_equal(cell(&f, p, "NI", 0), "n/a");
+	/* Hidden until chosen, and TIME+ sorts the most first, as top's. */
+	const struct column *t = col(p, "TIME+");
+	assert_true(t->hidden && t->desc_first);
+	assert_true(col(p, "NI")->hidden);
 }
 
 int main(void)
@@ -972,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_rows),
 		cmocka_unit_test(test_find_column),
 		cmocka_unit_test(test_pane_select),
+		cmocka_unit_test(test_time_and_nice),
 		cmocka_unit_test(test_format_matches_printf),
 	};
 	/* clang-format on */

@@ -339,6 +339,25 @@ static void test_tracked_column(void **state)
 	history_free(h);
 }
 
+/* NI and TIME+ (what /proc says, hidden until chosen) take no slot of the panes' kept
+ * columns: only as the sort column. */
+static void test_proc_columns_not_kept(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	struct pane panes[4];
+	unsigned np = columns_build_panes_all(&f->m, false, NULL, 0, panes, 4);
+	history_keep(h, panes, np);
+	assert_true(history_kept(h, COL("RES")) > HM_COUNT);
+	assert_int_equal(history_kept(h, COL("TIME+")), -1);
+	assert_int_equal(history_kept(h, COL("NI")), -1);
+	history_track(h, COL("TIME+"));
+	assert_true(history_kept(h, COL("TIME+")) >= 0);
+	free(f);
+	history_free(h);
+}
+
 /* A spike 10^9 times the rest: the values beside it in the window read as no data (no
  * number could be kept for them), the spike to 3%; once it has left and they with it,
  * every value is there to 3% again. Exact zeros stay zeros. */
@@ -399,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_rows_dropped_and_reused),
 		cmocka_unit_test(test_other_views_held),
 		cmocka_unit_test(test_tracked_column),
+		cmocka_unit_test(test_proc_columns_not_kept),
 		cmocka_unit_test(test_kept_spike),
 		cmocka_unit_test(test_size_at_5000_rows),
 	};

@@ -143,6 +143,18 @@ static void test_fold_sums_instances(void **state)
 	pmu_set_free(p);
 }
 
+/* The row's values as rowfill writes them from the deltas (each instance scaled by its
+ * own times, a failed one missing), then the logical events' sums of hybrid_fold_percpu. */
+static struct val fold_percpu(const struct evset *s, struct val_delta *d, uint8_t *why, int ev)
+{
+	struct val v[16];
+	for (unsigned i = 0; i < s->nevents; i++)
+		v[i] = why[i] == WHY_NONE ? val_scale(d[i])
+					  : val_missing(VAL_NA, (enum val_why)why[i]);
+	hybrid_fold_percpu(s->events, s->nevents, d, why, v);
+	return v[ev];
+}
+
 /* The bpf backend's deltas: each instance is read from per-CPU counters over the task's
  * slices, and a cpu_core counter is open only on cpu_core CPUs, so its enabled time is the
  * task's time on big cores and its running time the part of it counted there. A task of
@@ -165,34 +177,35 @@ static void test_fold_percpu(void **state)
 	/* Counted all the time on both: the sum is exact. */
 	d[core] = (struct val_delta){.ena = 430, .run = 430, .val = 4300};
 	d[atom] = (struct val_delta){.ena = 570, .run = 570, .val = 2850};
-	hybrid_fold_percpu(s.events, s.nevents, d, why);
+	struct val v = fold_percpu(&s, d, why, cyc);
 	assert_true(d[cyc].ena == 1000 && d[cyc].run == 1000);
-	struct val v = val_scale(d[cyc]);
 	assert_int_equal(v.state, VAL_EXACT);
 	assert_true(v.v == 7150);
 	/* Each instance alone is scaled by its own multiplexing only (ena is residency). */
 	assert_int_equal(val_scale(d[core]).state, VAL_EXACT);
 
-	/* Multiplexed on big cores: counted 215 of their 430 ns. The sum is scaled by the
-	 * task's time over what counted, 1000 / 785 (RUN% 78.5), as the perf engine scales
-	 * the same task's sum; hybrid_fold's longest enabled time (570) would call it
-	 * exact, 215 ns of big-core counts missing. */
+	/* Multiplexed on big cores: counted 215 of their 430 ns, 2150 there, so 4300 by
+	 * their own estimate; the small cores counted 2850 exactly. The sum is the sum of
+	 * the estimates, 7150, scaled, RUN% the share of the task's time counted, 785 of
+	 * 1000 ns. Scaling the summed count as one (5000 * 1000 / 785 = 6369) would stretch
+	 * the exact small-core part too; hybrid_fold's longest enabled time (570) would
+	 * call it exact, 215 ns of big-core counts missing. */
 	d[core] = (struct val_delta){.ena = 430, .run = 215, .val = 2150};
 	d[atom] = (struct val_delta){.ena = 570, .run = 570, .val = 2850};
-	hybrid_fold_percpu(s.events, s.nevents, d, why);
-	v = val_scale(d[cyc]);
+	v = fold_percpu(&s, d, why, cyc);
 	assert_int_equal(v.state, VAL_SCALED);
 	assert_int_equal(v.run_pm, 785);
-	assert_true(fabs(v.v - 5000.0 * 1000 / 785) < 1e-6);
+	if (fabs(v.v - 7150) > 1e-6)
+		fail_msg("sum %.3f, per-instance estimates 7150", v.v);
 	d[core] = (struct val_delta){.ena = 430, .run = 215, .val = 2150};
 	hybrid_fold(s.events, s.nevents, d, why);
 	assert_int_equal(val_scale(d[cyc]).state, VAL_EXACT); /* the wrong reading */
 
-	/* Multiplexed on both, half the time each: scaled by 2, never by 570 / 500. */
+	/* Multiplexed on both, half the time each: 4300 + 2850, RUN% 50. */
 	d[core] = (struct val_delta){.ena = 430, .run = 215, .val = 2150};
 	d[atom] = (struct val_delta){.ena = 570, .run = 285, .val = 1425};
-	hybrid_fold_percpu(s.events, s.nevents, d, why);
-	v = val_scale(d[cyc]);
+	v = fold_percpu(&s, d, why, cyc);
+	assert_int_equal(v.state, VAL_SCALED);
 	assert_int_equal(v.run_pm, 500);
 	assert_true(fabs(v.v - 7150) < 1e-6);
 
@@ -200,10 +213,36 @@ static void test_fold_percpu(void **state)
 	 * small cores' count, exact. */
 	d[core] = (struct val_delta){0, 0, 0};
 	d[atom] = (struct val_delta){.ena = 1000, .run = 1000, .val = 5000};
-	hybrid_fold_percpu(s.events, s.nevents, d, why);
-	v = val_scale(d[cyc]);
+	v = fold_percpu(&s, d, why, cyc);
 	assert_int_equal(v.state, VAL_EXACT);
 	assert_true(v.v == 5000);
+
+	/* The big-core instance enabled but never counted: what the small cores counted is a
+	 * lower bound, RUN% the 570 of 1000 ns counted; never exact. */
+	d[core] = (struct val_delta){.ena = 430, .run = 0, .val = 0};
+	d[atom] = (struct val_delta){.ena = 570, .run = 570, .val = 2850};
+	v = fold_percpu(&s, d, why, cyc);
+	assert_int_equal(v.state, VAL_PARTIAL);
+	assert_int_equal(v.run_pm, 570);
+	assert_true(v.v == 2850);
+
+	/* The small-core instance failed to open (why set): partial too, with its reason. */
+	d[core] = (struct val_delta){.ena = 430, .run = 430, .val = 4300};
+	d[atom] = (struct val_delta){0, 0, 0};
+	why[atom] = WHY_NOPERM;
+	v = fold_percpu(&s, d, why, cyc);
+	assert_int_equal(v.state, VAL_PARTIAL);
+	assert_int_equal(v.why, WHY_NOPERM);
+	assert_true(v.v == 4300);
+
+	/* None counted: n/c (one enabled and never run), n/a when both failed. */
+	d[core] = (struct val_delta){.ena = 430, .run = 0, .val = 0};
+	v = fold_percpu(&s, d, why, cyc);
+	assert_int_equal(v.state, VAL_NC);
+	why[core] = WHY_NOPERM;
+	v = fold_percpu(&s, d, why, cyc);
+	assert_int_equal(v.state, VAL_NA);
+	assert_int_equal(v.why, WHY_NOPERM);
 	evset_free(&s);
 	pmu_set_free(p);
 }

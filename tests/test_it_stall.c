@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,124 @@ static void stalled_then(int signo, char *const args[])
 	unlink(errpath);
 }
 
+/* pmutop's child, from /proc/PID/task/PID/children; -1 if none. */
+static pid_t child_of(pid_t pid)
+{
+	char path[64], buf[64] = "";
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	pid_t c = fgets(buf, sizeof(buf), f) ? (pid_t)atoi(buf) : -1;
+	fclose(f);
+	return c > 0 ? c : -1;
+}
+
+/* A process gone, or a zombie nobody has reaped yet. */
+static bool ended(pid_t p)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", p);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	bool z = fgets(buf, sizeof(buf), f) && strstr(buf, ") Z ");
+	fclose(f);
+	return z;
+}
+
+/* -- COMMAND: the command gets the SIGTERM that cut pmutop's output short, as it would
+ * have between two blocks, and is not left running after pmutop. */
+static void test_command_gets_the_signal(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	int cap = fcntl(p[1], F_SETPIPE_SZ, 4096);
+	assert_true(cap > 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		dup2(p[1], 1);
+		close(p[0]);
+		/* Nothing of the test's own: a command left behind holds no pipe of ctest's. */
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 2);
+		char *const args[] = {PMUTOP_BINARY, "-b", "--format", "csv", "-d",
+				      "0.1",	     "--", "sleep",    "300", NULL};
+		execv(args[0], args);
+		_exit(127);
+	}
+	close(p[1]);
+	/* The pipe as full as pmutop's blocks make it: nothing more for 30 looks in a row.
+	 * Sent earlier (a machine too busy to tick meanwhile), the signal still has to end
+	 * pmutop and the command, between two blocks instead of in one. */
+	int queued = 0, last = -1, same = 0;
+	for (double end = testutil_now() + 120; testutil_now() < end && same < 30;
+	     testutil_nap_ms(50)) {
+		assert_int_equal(ioctl(p[0], FIONREAD, &queued), 0);
+		same = queued > 0 && queued == last ? same + 1 : 0;
+		last = queued;
+	}
+	assert_true(queued > 0);
+	pid_t c = child_of(pid);
+	assert_true(c > 0);
+	kill(pid, SIGTERM);
+	int st = testutil_reap(pid, 120);
+	assert_true(st != -1 && WIFEXITED(st));
+	bool gone = false;
+	for (double end = testutil_now() + 60; testutil_now() < end && !(gone = ended(c));)
+		testutil_nap_ms(20);
+	if (!gone)
+		kill(c, SIGKILL);
+	assert_true(gone);
+	close(p[0]);
+}
+
+/* A reader that goes away (| head): the batch output ends quietly, and pmutop with it,
+ * exit status 0, not killed by SIGPIPE; the command it runs gets SIGPIPE as pmutop was
+ * given it. */
+static void test_reader_goes_away(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		dup2(p[1], 1);
+		close(p[0]);
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 2);
+		char *const args[] = {PMUTOP_BINARY, "-b", "--format", "csv", "-d", "0.1", NULL};
+		execv(args[0], args);
+		_exit(127);
+	}
+	close(p[1]);
+	char buf[256];
+	assert_true(read(p[0], buf, sizeof(buf)) > 0); /* pmutop is writing */
+	close(p[0]);
+	int st = testutil_reap(pid, 120);
+	assert_true(st != -1);
+	assert_false(WIFSIGNALED(st));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	/* The command's SIGPIPE is as pmutop was given it (here: the default), never the
+	 * SIG_IGN pmutop uses for itself: SigIgn has no bit 12 (signal 13). */
+	char out[4096], err[4096];
+	char *const cmd[] = {PMUTOP_BINARY, "-b", "-n", "1",  "-o",
+			     "/dev/null",   "--", "sh", "-c", "exec grep SigIgn /proc/self/status",
+			     NULL};
+	assert_int_equal(testutil_run(cmd, out, sizeof(out), err, sizeof(err)), 0);
+	unsigned long long ign = 0;
+	const char *at = strstr(out, "SigIgn:");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "SigIgn: %llx", &ign), 1);
+	assert_int_equal(ign & (1ULL << (SIGPIPE - 1)), 0);
+}
+
 static void test_sigterm_while_blocked(void **state)
 {
 	(void)state;
@@ -108,6 +227,8 @@ int main(void)
 		cmocka_unit_test(test_sigterm_while_blocked),
 		cmocka_unit_test(test_sigint_while_blocked),
 		cmocka_unit_test(test_nohup),
+		cmocka_unit_test(test_command_gets_the_signal),
+		cmocka_unit_test(test_reader_goes_away),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

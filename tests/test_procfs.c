@@ -185,6 +185,17 @@ static void test_task_info_fixture(void **state)
 	assert_int_equal(procfs_proc_stat(rootcopy, 42, &st_letter, &rss, comm), 0);
 	assert_string_equal(comm, "evil) (x");
 	assert_true(rss == kb);
+	/* Its CPU time and nice (the 19th) as they are now: TIME+ and NI. */
+	assert_int_equal(t.nice, 5);
+	assert_true(t.have_nice);
+	struct procfs_now now;
+	assert_int_equal(procfs_proc_now(rootcopy, 42, &now, NULL), 0);
+	assert_true(now.have_sched);
+	assert_int_equal(now.nice, 5);
+	assert_int_equal(now.state, 'S');
+	assert_true(now.rss_kb == kb);
+	assert_true(now.cpu_ns == 8 * (1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK)));
+	assert_int_equal(procfs_proc_now(rootcopy, 4242, &now, NULL), -ENOENT);
 	char dir[4200];
 	snprintf(dir, sizeof(dir), "%s/proc/42/task/42", rootcopy);
 	struct stat st;

@@ -65,7 +65,7 @@ static const char *last_line(const char *s, char *buf, size_t len)
 static void test_filter_incremental(void **state)
 {
 	char line[1024];
-	struct ui_cmd cmd = fake_key(U(state), '/');
+	struct ui_cmd cmd = fake_key(U(state), '\\');
 	assert_int_equal(cmd.kind, UI_REDRAW);
 	fake_type(U(state), "ga");
 	const char *s = screen(state);
@@ -105,7 +105,7 @@ static void test_filter_escape_clears(void **state)
 static void test_filter_sanitized(void **state)
 {
 	char line[1024];
-	fake_key(U(state), '/');
+	fake_key(U(state), '\\');
 	fake_key(U(state), 0x1b + 0x80); /* a C1 byte: stored, never drawn raw */
 	fake_key(U(state), 7);		 /* BEL: not taken at all */
 	const char *s = screen(state);
@@ -285,6 +285,162 @@ static void test_kill_start(void **state)
 	const char *s = screen(state);
 	assert_int_equal(fake_find(s, "Send to"), -1);
 	assert_non_null(strstr(last_line(s, line, sizeof(line)), "a replay sends no signals"));
+}
+
+/* The pid the selection is on: Enter (its detail view), Enter (watch it). */
+static pid_t selected_pid(void **state)
+{
+	fake_key(U(state), '\n');
+	struct ui_cmd cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	fake_key(U(state), 27); /* watch all again */
+	return cmd.pid;
+}
+
+/* / jumps to a match as it is typed and hides nothing; n, N, F3 and Shift-F3 go on;
+ * a command line matches only while c shows them. */
+static void test_search(void **state)
+{
+	struct fixture *fx = *state;
+	char line[1024];
+	fake_key(U(state), '/');
+	fake_type(U(state), "gam");
+	const char *s = screen(state);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "Search: gam"));
+	assert_true(fake_find(s, " alpha") >= 0 && fake_find(s, " idle") >= 0);
+	fake_key(U(state), '\n');
+	assert_int_equal(selected_pid(state), 300);
+	/* "a": beta (its process row, then its thread rows), alpha, gamma, down the list. */
+	fake_key(U(state), KEY_HOME);
+	fake_key(U(state), '/');
+	fake_type(U(state), "lph");
+	fake_key(U(state), '\n');
+	assert_int_equal(selected_pid(state), 100);
+	fake_key(U(state), 'n'); /* the only match: stays */
+	assert_int_equal(selected_pid(state), 100);
+	fx->f.rows[6].cmdline = "idle --alpha";
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	fake_key(U(state), 'n');
+	assert_int_equal(selected_pid(state), 100); /* command lines not shown */
+	fake_key(U(state), 'c');
+	fake_key(U(state), 'n');
+	assert_int_equal(selected_pid(state), 500);
+	fake_key(U(state), 'N');
+	assert_int_equal(selected_pid(state), 100);
+	/* / Enter: the last search, offered and taken, goes on as n does. */
+	fake_key(U(state), '/');
+	fake_key(U(state), '\n');
+	assert_int_equal(selected_pid(state), 500);
+	fake_key(U(state), 'N');
+	fake_key(U(state), KEY_F(3));
+	assert_int_equal(selected_pid(state), 500);
+	fake_key(U(state), KEY_F(15));
+	assert_int_equal(selected_pid(state), 100);
+	/* No match: said, the selection stays. */
+	fake_key(U(state), '/');
+	fake_type(U(state), "zzz");
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "no match"));
+	fake_key(U(state), 27);
+	fake_key(U(state), 'n');
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "no row matches"));
+	assert_int_equal(selected_pid(state), 100);
+}
+
+/* Space tags and moves down, k F7 F8 act on the tagged ones, U untags; a replay
+ * renices nothing. */
+static void test_tags(void **state)
+{
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
+	fake_keys(U(state), keys, 4);
+	fake_key(U(state), ' ');
+	fake_key(U(state), ' '); /* the row below alpha */
+	const char *s = screen(state);
+	assert_true(fake_find(s, "Tagged: 2") >= 0);
+	assert_true(fake_find(s, "    100*") >= 0);
+	struct ui_cmd cmd = fake_key(U(state), KEY_F(8));
+	assert_int_equal(cmd.kind, UI_RENICE);
+	assert_int_equal(cmd.step, 1);
+	assert_int_equal(cmd.npids, 2);
+	assert_true(cmd.pids[0] == 100 || cmd.pids[1] == 100);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "Send to 2 tagged") >= 0);
+	cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_SIGNAL);
+	assert_int_equal(cmd.npids, 2);
+	fake_key(U(state), ' '); /* the third */
+	fake_key(U(state), 'U');
+	s = screen(state);
+	assert_int_equal(fake_find(s, "Tagged:"), -1);
+	assert_int_equal(fake_find(s, "*"), -1);
+	fake_key(U(state), KEY_HOME);
+	cmd = fake_key(U(state), KEY_F(7)); /* none tagged: the selected one */
+	assert_int_equal(cmd.kind, UI_RENICE);
+	assert_int_equal(cmd.step, -1);
+	assert_int_equal(cmd.npids, 1);
+	assert_int_equal(cmd.pids[0], 200);
+	char line[1024];
+	ui_set_replay(U(state), "2026-01-01 00:00:00");
+	cmd = fake_key(U(state), KEY_F(8));
+	assert_int_not_equal(cmd.kind, UI_RENICE);
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "a replay renices"));
+}
+
+/* F: the rows re-sort under the followed row and the selection stays on it; it ends
+ * when the row goes, or the selection moves. */
+static void test_follow(void **state)
+{
+	struct fixture *fx = *state;
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN, 'F'}; /* alpha, pid 100 */
+	fake_keys(U(state), keys, 5);
+	assert_true(fake_find(screen(state), "Following 100") >= 0);
+	fx->f.v[0][E_TCLK] = fake_exact(0.01e9); /* alpha sinks below gamma at once */
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	const char *s = screen(state);
+	assert_true(fake_find(s, " alpha") > fake_find(s, " gamma"));
+	assert_int_equal(selected_pid(state), 100);
+	fx->f.rows[0].pid = fx->f.rows[0].tid = 101; /* gone: another pid */
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	s = screen(state);
+	assert_int_equal(fake_find(s, "Following"), -1);
+	assert_true(fake_find(s, "100 is no longer listed") >= 0);
+	fake_key(U(state), 'F');
+	assert_true(fake_find(screen(state), "Following") >= 0);
+	fake_key(U(state), KEY_DOWN);
+	assert_int_equal(fake_find(screen(state), "Following"), -1);
+}
+
+/* P M T sort by CPU%, RES and TIME+, showing a hidden one; Ctrl-F scrolls COMMAND. */
+static void test_quick_sort_and_scroll(void **state)
+{
+	struct fixture *fx = *state;
+	char line[1024];
+	/* Panes without their hidden columns: nothing to show, and it says so. */
+	struct ui_cmd cmd = fake_key(U(state), 'T');
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "no TIME+ column"));
+	/* As the app builds them: every column a pane can show. */
+	fx->f.npanes = columns_build_panes_all(&fx->f.m, false, NULL, 0, fx->f.panes, 8);
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	cmd = fake_key(U(state), 'T');
+	assert_int_equal(cmd.kind, UI_SET_COLUMNS);
+	assert_non_null(strstr(cmd.columns, "TIME+"));
+	const char *s = screen(state);
+	assert_true(fake_find(s, "TIME+v") >= 0 || fake_find(s, "TIME+\xe2\x96\xbc") >= 0);
+	fake_key(U(state), 'M');
+	s = screen(state);
+	assert_true(fake_find(s, "RESv") >= 0 || fake_find(s, "RES\xe2\x96\xbc") >= 0);
+	fake_key(U(state), 'P');
+	s = screen(state);
+	assert_true(fake_find(s, "CPU%v") >= 0 || fake_find(s, "CPU%\xe2\x96\xbc") >= 0);
+	assert_true(fake_find(s, " alpha") >= 0);
+	fake_key(U(state), 6); /* Ctrl-F */
+	s = screen(state);
+	assert_true(fake_find(s, "COMMAND [+8]") >= 0);
+	assert_int_equal(fake_find(s, " alpha"), -1); /* short names scrolled away */
+	fake_key(U(state), 1);			      /* Ctrl-A */
+	s = screen(state);
+	assert_int_equal(fake_find(s, "COMMAND [+"), -1);
+	assert_true(fake_find(s, " alpha") >= 0);
 }
 
 static void test_enter_focuses_selected(void **state)
@@ -537,7 +693,7 @@ static void test_bindings_keys(void **state)
 		 {KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, ' ', KEY_HOME, KEY_END, KEY_F(10), 27,
 		  'q', 'h', '?', KEY_F(1)}},
 		{BIND_MODE_DETAIL,
-		 {27, KEY_LEFT, KEY_BACKSPACE, KEY_UP, KEY_DOWN, '\n', 'p', ' ', 'q', KEY_F(10),
+		 {27, KEY_LEFT, KEY_BACKSPACE, KEY_UP, KEY_DOWN, '\n', 'p', 'Z', 'q', KEY_F(10),
 		  'h'}},
 	};
 	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
@@ -674,12 +830,12 @@ static void test_engine_commands(void **state)
 {
 	assert_int_equal(fake_key(U(state), 'H').kind, UI_TOGGLE_THREADS);
 	assert_int_equal(fake_key(U(state), 'K').kind, UI_TOGGLE_KERNEL);
-	assert_int_equal(fake_key(U(state), ' ').kind, UI_TOGGLE_PAUSE);
+	assert_int_equal(fake_key(U(state), 'Z').kind, UI_TOGGLE_PAUSE);
 	assert_int_equal(fake_key(U(state), 'q').kind, UI_QUIT);
 	assert_int_equal(fake_key(U(state), KEY_F(10)).kind, UI_QUIT);
 	assert_int_equal(fake_key(U(state), 12).kind, UI_REDRAW); /* ^L */
 	/* Unbound: no command, but a hint on the message line. */
-	assert_int_equal(fake_key(U(state), 'Z').kind, UI_REDRAW);
+	assert_int_equal(fake_key(U(state), 'z').kind, UI_REDRAW);
 	char line[1024];
 	assert_non_null(
 		strstr(last_line(screen(state), line, sizeof(line)), "unknown key: h for help"));
@@ -889,6 +1045,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pid_focus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kill_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enter_focuses_selected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_search, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_follow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quick_sort_and_scroll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_view, setup, teardown),

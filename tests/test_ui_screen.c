@@ -516,22 +516,22 @@ static void test_meters(void **state)
 	assert_non_null(strstr(line, "75.0%]"));
 	assert_null(strstr(line, "75.0% ipc"));
 	/* M: IPC as the bars (half of the 4 a full bar is), n/a where there is none. */
-	fake_key(ui_of(state), 'M');
+	fake_key(ui_of(state), 'm');
 	s = screen(state);
 	fake_line(s, fake_find(s, "0["), line, sizeof(line));
 	assert_non_null(strstr(line, "ipc 2.00]"));
 	assert_non_null(strstr(line, "ipc n/a]"));
 	assert_null(strstr(line, "25.0%"));
 	/* M again: the clock; again: no meters; again: busy %. */
-	fake_key(ui_of(state), 'M');
+	fake_key(ui_of(state), 'm');
 	s = screen(state);
 	fake_line(s, fake_find(s, "0["), line, sizeof(line));
 	assert_non_null(strstr(line, "GHz 1.00]"));
-	fake_key(ui_of(state), 'M');
+	fake_key(ui_of(state), 'm');
 	s = screen(state);
 	assert_int_equal(fake_find(s, "0["), -1);
 	assert_int_equal(fake_find(s, "1["), -1);
-	fake_key(ui_of(state), 'M');
+	fake_key(ui_of(state), 'm');
 	s = screen(state);
 	fake_line(s, fake_find(s, "0["), line, sizeof(line));
 	assert_non_null(strstr(line, "25.0% ipc 2.00]"));
@@ -589,12 +589,12 @@ static void test_resize(void **state)
 
 static void test_paused_and_final(void **state)
 {
-	struct ui_cmd cmd = fake_key(ui_of(state), ' ');
+	struct ui_cmd cmd = fake_key(ui_of(state), 'Z');
 	assert_int_equal(cmd.kind, UI_TOGGLE_PAUSE);
 	const char *s = screen(state);
 	assert_non_null(strstr(s, "PAUSED"));
-	assert_non_null(strstr(s, "SpcResume"));
-	cmd = fake_key(ui_of(state), ' ');
+	assert_non_null(strstr(s, "ZResume"));
+	cmd = fake_key(ui_of(state), 'Z');
 	assert_int_equal(cmd.kind, UI_TOGGLE_PAUSE);
 	assert_null(strstr(screen(state), "PAUSED"));
 

@@ -67,6 +67,15 @@ enum bind_act {
 	BIND_REGROUP,
 	BIND_COL_TOGGLE,
 	BIND_COL_MOVE, /* [ left, ] right */
+	/* The main view's, as htop has them. */
+	BIND_SEARCH_NEXT, /* n F3: the next row that matches the search */
+	BIND_SEARCH_PREV, /* N Shift-F3 */
+	BIND_TAG,	  /* Space */
+	BIND_UNTAG,	  /* U */
+	BIND_FOLLOW,	  /* F */
+	BIND_QUICK_SORT,  /* P M (T live): by CPU%, RES (TIME+) */
+	BIND_NICE,	  /* F7 nice -1, F8 nice +1 */
+	BIND_HSCROLL,	  /* Ctrl-F Ctrl-B Ctrl-A: the command column sideways */
 };
 
 /* The key tables. A setup view's table is looked up before the one all views share. */

@@ -91,6 +91,8 @@ static void marks(struct page *pg)
 	add(pg, false, "  -      nothing to divide: a ratio over zero (IPC of an idle task)");
 	add(pg, false, "  (exited)  the task ended during this interval: its final values");
 	add(pg, false, "  COMMAND (+N)  N columns did not fit: widen the window (F6 lists all)");
+	add(pg, false, "  COMMAND [+N]  scrolled N characters to the right (Ctrl-F; Ctrl-A back)");
+	add(pg, false, "  1234*  after the PID: a tagged process (Space; U untags)");
 	add(pg, false,
 	    "  TREND  the sort column over the last 20 intervals (CPU%% when it is not a");
 	add(pg, false, "         number), from 0 to the top its title says (=100.0: a full glyph");

@@ -16,6 +16,7 @@
 #include "detail.h"
 #include "interval.h"
 #include "meters.h"
+#include "rowkeys.h"
 #include "setup.h"
 #include "setupkeys.h"
 #include "sortmenu.h"
@@ -52,6 +53,7 @@ static void move_selection(struct ui *u, int key)
 	rows_move(&u->rows, move_delta(u, key));
 	/* Rows must not jump away from a selection on the move (htop holds them too). */
 	u->freeze_until = ui_now() + UI_FREEZE_SECONDS;
+	u->follow = 0; /* the user moved it: F's follow ends */
 }
 
 /* Set the active pane's sort column; its natural direction comes with it. */
@@ -109,6 +111,10 @@ static void ask(struct ui *u, enum ui_ask what)
 		break;
 	case ASK_TIME:
 		prompt_open(&u->prompt, "Jump to (HH:MM[:SS], -10m, +1h):", "");
+		break;
+	case ASK_SEARCH:
+		/* The last search offered: Enter takes it, a key typed starts anew. */
+		prompt_offer(&u->prompt, "Search:", u->search);
 		break;
 	}
 }
@@ -168,6 +174,7 @@ static void mouse(struct ui *u, MEVENT ev, struct ui_cmd *cmd)
 	if (pos < u->rows.n) {
 		rows_move(&u->rows, (long)pos - (long)u->rows.sel);
 		u->freeze_until = ui_now() + UI_FREEZE_SECONDS;
+		u->follow = 0;
 	}
 }
 
@@ -187,8 +194,9 @@ static void escape(struct ui *u, struct ui_cmd *cmd)
 	ui_refresh_rows(u, true);
 }
 
-/* k: the signal menu for the selected process, SIGTERM first (htop's list). Its start
- * time (the model's) goes with the pid, so that a pid reused meanwhile gets nothing. */
+/* k: the signal menu for the selected process, or the tagged ones, SIGTERM first
+ * (htop's list). Its start time (the model's) goes with the pid, so that a pid reused
+ * meanwhile gets nothing. */
 static void pick_signal(struct ui *u)
 {
 	static const struct {
@@ -197,17 +205,16 @@ static void pick_signal(struct ui *u)
 	} sigs[] = {{"15 SIGTERM", SIGTERM}, {" 2 SIGINT", SIGINT},   {" 1 SIGHUP", SIGHUP},
 		    {" 3 SIGQUIT", SIGQUIT}, {" 9 SIGKILL", SIGKILL}, {"19 SIGSTOP", SIGSTOP},
 		    {"18 SIGCONT", SIGCONT}, {"10 SIGUSR1", SIGUSR1}, {"12 SIGUSR2", SIGUSR2}};
-	const struct mrow *r = rows_selected(&u->rows, u->m);
-	if (!r || (r->kind != ROW_PROC && r->kind != ROW_THREAD) || r->pid <= 0 || r->exited) {
-		snprintf(u->msg, sizeof(u->msg), "no process selected to send a signal to");
+	struct ui_cmd who = {0};
+	if (!rowkeys_targets(u, "send a signal to", &who))
 		return;
-	}
-	u->kill_pid = r->pid;
-	u->kill_start = r->start_ticks;
 	u->pick = PICK_SIGNAL;
 	u->mode = MODE_MENU;
 	char title[32];
-	snprintf(title, sizeof(title), "Send to %d", (int)r->pid);
+	if (u->ntags)
+		snprintf(title, sizeof(title), "Send to %u tagged", u->ntags);
+	else
+		snprintf(title, sizeof(title), "Send to %d", (int)who.pid);
 	menu_clear(&u->menu, title);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		menu_add(&u->menu, sigs[i].name, sigs[i].sig);
@@ -330,6 +337,31 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_FILTER:
 		ask(u, ASK_FILTER);
 		break;
+	case BIND_SEARCH:
+		ask(u, ASK_SEARCH);
+		break;
+	case BIND_SEARCH_NEXT:
+	case BIND_SEARCH_PREV:
+		rowkeys_search_step(u, act == BIND_SEARCH_NEXT ? 1 : -1);
+		break;
+	case BIND_TAG:
+		rowkeys_tag(u);
+		break;
+	case BIND_UNTAG:
+		rowkeys_untag(u);
+		break;
+	case BIND_FOLLOW:
+		rowkeys_follow(u);
+		break;
+	case BIND_QUICK_SORT:
+		rowkeys_quick_sort(u, key == 'P' ? "CPU%" : "RES", cmd);
+		break;
+	case BIND_NICE:
+		rowkeys_nice(u, key, cmd);
+		break;
+	case BIND_HSCROLL:
+		rowkeys_hscroll(u, key);
+		break;
 	case BIND_USER:
 		pick(u, PICK_USER);
 		break;
@@ -377,9 +409,11 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		if (!u->replay[0] && act == BIND_STEP_FWD) {
 			u->tree = !u->tree; /* htop's t */
 			ui_refresh_rows(u, true);
+		} else if (!u->replay[0] && act == BIND_STEP_BACK) {
+			rowkeys_quick_sort(u, "TIME+", cmd); /* htop's T */
 		} else if (!u->replay[0])
 			snprintf(u->msg, sizeof(u->msg),
-				 "T and b travel through a recording: pmutop -r FILE");
+				 "b travels through a recording: pmutop -r FILE");
 		else if (act == BIND_JUMP)
 			ask(u, ASK_TIME);
 		else {
@@ -408,9 +442,8 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case BIND_INTERVAL:
 		if (u->replay[0])
-			snprintf(
-				u->msg, sizeof(u->msg),
-				"a replay keeps the recorded intervals: Space plays, t and T step");
+			snprintf(u->msg, sizeof(u->msg),
+				 "a replay keeps the recorded intervals: Z plays, t and T step");
 		else
 			ask(u, ASK_INTERVAL);
 		break;
@@ -498,6 +531,11 @@ static void prompt_done(struct ui *u, struct ui_cmd *cmd)
 	switch (u->ask) {
 	case ASK_FILTER:
 		break;
+	case ASK_SEARCH:
+		/* The last search taken as offered: on to its next match, as n. */
+		if (u->prompt.offered && !rowkeys_search(u, 1, false))
+			snprintf(u->msg, sizeof(u->msg), "no row matches the search");
+		break;
 	case ASK_TIME:
 		cmd->kind = UI_JUMP;
 		cmd->spec = u->prompt.text;
@@ -532,9 +570,29 @@ static void prompt_done(struct ui *u, struct ui_cmd *cmd)
 	}
 }
 
+/* The search prompt: the selection follows every keystroke, F3 and Shift-F3 go on to
+ * the next or previous match; the prompt says when nothing matches. */
+static void search_key(struct ui *u, enum prompt_res r, int key)
+{
+	bool found = true;
+	if (key == KEY_F(3) || key == KEY_F(15))
+		found = rowkeys_search(u, key == KEY_F(3) ? 1 : -1, false);
+	else if (r == PROMPT_CHANGED) {
+		snprintf(u->search, sizeof(u->search), "%s", u->prompt.text);
+		found = !*u->search || rowkeys_search(u, 1, true);
+	}
+	snprintf(u->prompt.label, sizeof(u->prompt.label), "%s",
+		 found ? "Search:" : "Search (no match):");
+}
+
 static void prompt_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
 	enum prompt_res r = prompt_key(&u->prompt, key);
+	if (u->ask == ASK_SEARCH && (r == PROMPT_CHANGED || key == KEY_F(3) || key == KEY_F(15))) {
+		search_key(u, r, key);
+		cmd->kind = UI_REDRAW;
+		return;
+	}
 	if (r == PROMPT_CHANGED && u->ask == ASK_FILTER) {
 		/* Incremental: the table follows every keystroke. */
 		snprintf(u->filter, sizeof(u->filter), "%s", u->prompt.text);
@@ -565,9 +623,12 @@ static void menu_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 	long v = menu_value(&u->menu);
 	if (u->pick == PICK_SIGNAL) {
 		cmd->kind = UI_SIGNAL;
-		cmd->pid = u->kill_pid;
 		cmd->sig = (int)v;
-		cmd->start = u->kill_start;
+		cmd->pids = u->ntags ? u->tag_ids : &u->kill_pid;
+		cmd->starts = u->ntags ? u->tag_starts : &u->kill_start;
+		cmd->npids = u->ntags ? u->ntags : 1;
+		cmd->pid = cmd->pids[0];
+		cmd->start = cmd->starts[0];
 		return;
 	}
 	if (u->pick == PICK_SORT) {

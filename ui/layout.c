@@ -53,6 +53,10 @@ static void view_state(const struct ui *u, char *buf, size_t len)
 		text_sanitize(u->cgroup, clean, sizeof(clean), colors_utf8());
 		n += (size_t)snprintf(buf + n, len - n, "Cgroup: %s (Esc: all)  ", clean);
 	}
+	if (u->ntags && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "Tagged: %u (U: none)  ", u->ntags);
+	if (u->follow > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "Following %d (F: stop)  ", (int)u->follow);
 	if (u->focus > 0 && n < len)
 		snprintf(buf + n, len - n, "Watching PID %d (Esc: all)", (int)u->focus);
 }
@@ -107,6 +111,9 @@ static void draw_table(struct ui *u, int y, int h, int w)
 		.over = u->tree ? (const struct mrow *const *)u->tv.over : NULL,
 		.bars = u->tree ? u->tv.bars : NULL,
 		.hist = u->hist,
+		.tags = u->tag_ids,
+		.ntags = u->ntags,
+		.hscroll = u->hscroll,
 	};
 	if (h > 1) {
 		u->page = h - 1;

@@ -15,6 +15,7 @@
 #include "text.h"
 
 #define CELL_MAX 256
+#define CMD_TEXT_MAX 8192 /* a command line (4 KiB as read) sanitised, and its prefix */
 
 #define CMD_MIN 16 /* a whole command name (TASK_COMM_LEN - 1) */
 #define COLS_MAX (sizeof(((struct pane *)0)->cols) / sizeof(((struct pane *)0)->cols[0]))
@@ -142,6 +143,11 @@ static void draw_title(const struct table_view *t, unsigned i, const struct plan
 	int x = pl->x[i], cw = pl->w[i];
 	char title[96];
 	trim(c->title, title, sizeof(title));
+	if (is_command(t->pane, i) && t->hscroll > 0) {
+		/* Scrolled sideways (Ctrl-F): from which character on. */
+		size_t n = strlen(title);
+		snprintf(title + n, sizeof(title) - n, " [+%d]", t->hscroll);
+	}
 	if (is_command(t->pane, i) && pl->hidden) {
 		/* Say that columns did not fit (the help screen says what "(+N)" means). */
 		size_t n = strlen(title);
@@ -317,12 +323,12 @@ static void tree_prefix(const struct table_view *t, size_t pos, char *buf, size_
 static void command_text(const struct table_view *t, const struct column *c, const struct mrow *r,
 			 size_t pos, char *buf, size_t len)
 {
-	char name[CELL_MAX], pre[128] = "";
+	char name[CMD_TEXT_MAX], pre[128] = "";
 	table_cell_text(t->m, c, r, name, sizeof(name));
 	if (t->cmdline && r->cmdline && r->kind == ROW_PROC) {
 		/* As top's c: the arguments, sanitised; a kernel thread's name in brackets. A
 		 * user process without arguments (a zombie, one that ended) keeps its name. */
-		char raw[CELL_MAX];
+		char raw[CMD_TEXT_MAX];
 		if (*r->cmdline)
 			snprintf(raw, sizeof(raw), "%s", r->cmdline);
 		else if (r->kthread)
@@ -340,8 +346,16 @@ static void command_text(const struct table_view *t, const struct column *c, con
 		unsigned d = t->depth[pos];
 		snprintf(pre, sizeof(pre), "%*s", (int)(d > 8 ? 17 : d ? 2 * d + 1 : 0), "");
 	}
-	snprintf(buf, len, "%s%s%s%s", pre, r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "",
-		 name, r->exited ? " (exited)" : "");
+	char full[CMD_TEXT_MAX + 160];
+	snprintf(full, sizeof(full), "%s%s%s%s", pre,
+		 r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "", name,
+		 r->exited ? " (exited)" : "");
+	/* Scrolled sideways: its first hscroll characters off to the left. */
+	const char *p = full;
+	for (int k = 0; k < t->hscroll && *p; k++)
+		for (p++; ((unsigned char)*p & 0xc0) == 0x80; p++)
+			;
+	snprintf(buf, len, "%s", p);
 }
 
 static attr_t row_attr(const struct mrow *r, bool selected)
@@ -358,7 +372,7 @@ static attr_t row_attr(const struct mrow *r, bool selected)
 static void draw_cell(const struct table_view *t, const struct column *c, const struct mrow *r,
 		      size_t pos, int y, int x, int cw, attr_t base, bool selected)
 {
-	char text[CELL_MAX];
+	char text[CMD_TEXT_MAX];
 	if (!column_is_numeric(c)) {
 		attr_t a = base;
 		if (c->kind == COL_COMMAND) {
@@ -399,6 +413,16 @@ static void draw_row(const struct table_view *t, const struct plan *pl, const st
 	if (pl->trend_w)
 		table_trend(t->hist, r, pl->trend, pl->trend_top, y, pl->trend_x, pl->trend_w, base,
 			    selected);
+	/* Tagged (Space): a mark in the slot after the PID. */
+	pid_t id = r->kind == ROW_THREAD ? r->tid : r->pid;
+	for (unsigned i = 0;
+	     i < t->ntags && t->pane->ncols && pl->shown[0] && t->pane->cols[0].kind == COL_PID &&
+	     (r->kind == ROW_PROC || r->kind == ROW_THREAD);
+	     i++)
+		if (t->tags[i] == id) {
+			paint_text(y, pl->x[0] + pl->w[0], 1, "*", base | A_BOLD);
+			break;
+		}
 }
 
 int table_column_at(const struct table_view *t, int w, int x)

@@ -30,6 +30,9 @@ struct table_view {
 	const struct mrow *const *over; /* the tree view: a folded row's sum, or NULL */
 	const uint64_t *bars;		/* the tree view: its lines (tree.h), or NULL */
 	const struct history *hist;	/* NULL: no TREND column */
+	const pid_t *tags;		/* tagged tasks (a * after the PID), ntags of them */
+	unsigned ntags;
+	int hscroll; /* characters of COMMAND scrolled off to the left */
 };
 
 /* Draw the title line at y and rows below it, h lines in all, w columns wide. */

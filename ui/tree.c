@@ -84,8 +84,13 @@ static int fold_sum(struct tree_view *t, const struct model *m, const struct pid
 	w.r->g = g;
 	w.r->nthreads = 0;
 	w.r->subtree = true;
-	for (size_t i = 0; i < n; i++)
-		w.r->nthreads += m->rows[t->members[i]].nthreads;
+	w.r->cpu_ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct mrow *mr = &m->rows[t->members[i]];
+		w.r->nthreads += mr->nthreads;
+		w.r->cpu_ns += mr->cpu_ns;
+		w.r->have_sched = w.r->have_sched && mr->have_sched;
+	}
 	rowsum_rows(m, t->members, n, w, t->parts);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "evclock.h"
 #include "keys.h"
 #include "layout.h"
+#include "rowkeys.h"
 #include "setup.h"
 #include "snapshot.h"
 #include "termcheck.h"
@@ -252,6 +253,7 @@ void ui_refresh_rows(struct ui *u, bool resort)
 		snprintf(u->msg, sizeof(u->msg), "out of memory: rows not updated");
 	else if (u->tree && tree_update(&u->tv, u->m, &u->rows, u->folded, u->nfolded) < 0)
 		snprintf(u->msg, sizeof(u->msg), "out of memory: the tree shows flat");
+	rowkeys_follow_check(u);
 }
 
 void ui_switch_pane(struct ui *u, unsigned pane)
@@ -315,6 +317,7 @@ void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
 		snprintf(u->pane_name, sizeof(u->pane_name), "%s", panes[u->pane].name);
 	if (m)
 		u->paused = m->paused;
+	rowkeys_prune_tags(u);
 	ui_refresh_rows(u, ui_now() >= u->freeze_until);
 }
 

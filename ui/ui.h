@@ -47,6 +47,8 @@ enum ui_cmd_kind {
 	UI_STEP,	   /* a replay: one tick forward (.step 1) or back (-1) */
 	UI_JUMP,	   /* a replay: to the time typed (.spec) */
 	UI_SHOW_OUTPUT,	   /* o: the watched command's last lines */
+	UI_RENICE,	   /* F7/F8: nice + .step for .pids (each if it still started at
+			      .starts[i]) */
 	UI_SPEED,	   /* a replay: the next play speed (x) */
 	UI_SPIKE,	   /* a replay: to the next spike (.step 1) or the one before (-1) */
 };
@@ -59,6 +61,11 @@ struct ui_cmd {
 	int step;		  /* UI_STEP, UI_SPIKE */
 	const char *columns;	  /* UI_SET_COLUMNS */
 	unsigned long long start; /* UI_SIGNAL: pid's start time when it was picked */
+	/* UI_SIGNAL, UI_RENICE: every process it is for (the tagged ones, or pid alone), each
+	 * with its start time as the model had it (0 unknown); UI-owned as spec is. */
+	const pid_t *pids;
+	const unsigned long long *starts;
+	unsigned npids;
 	/* UI-owned, valid until the next ui_* call: */
 	const char *spec;
 	const struct user_metric *metrics;

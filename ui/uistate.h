@@ -1,7 +1,7 @@
 /* The state behind struct ui: the private header of one module, the screen, made of
- * ui.c (lifecycle), layout.c (composing the screen) and keys.c (key dispatch). Nothing
- * else includes it: widgets, the detail view and the events setup get what they show as
- * arguments and hand back what a key asks for. */
+ * ui.c (lifecycle), layout.c (composing the screen), keys.c (key dispatch) and rowkeys.c
+ * (the keys that act on rows). Nothing else includes it: widgets, the detail view and
+ * the events setup get what they show as arguments and hand back what a key asks for. */
 #ifndef PMUTOP_UISTATE_H
 #define PMUTOP_UISTATE_H
 
@@ -25,7 +25,9 @@
 #define UI_MESSAGE_SECONDS 5.0 /* ui_message's line stays this long, or until a key */
 
 enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU, MODE_SETUP, MODE_DETAIL };
-enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID, ASK_TIME };
+enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID, ASK_TIME, ASK_SEARCH };
+
+#define UI_MAX_TAGS 256
 enum ui_pick { PICK_SORT, PICK_USER, PICK_SIGNAL };
 
 /* Each pane keeps its own sort, by names: panes are rebuilt (a THR column comes and
@@ -70,6 +72,15 @@ struct ui {
 	double freeze_until; /* CLOCK_MONOTONIC seconds; 0: not frozen */
 
 	char filter[PROMPT_MAX];
+	char search[PROMPT_MAX]; /* /: the last search (n, N, F3 go on with it) */
+	/* Space: the tagged tasks, each by its id (the pid, a thread row's tid) and start
+	 * time (0 unknown), so that an id reused meanwhile gets nothing. */
+	pid_t tag_ids[UI_MAX_TAGS];
+	unsigned long long tag_starts[UI_MAX_TAGS];
+	unsigned ntags;
+	pid_t follow;		 /* F: the task the selection stays on through re-sorts, 0 none */
+	struct rowid follow_row; /* and its row */
+	int hscroll;		 /* Ctrl-F: characters of COMMAND scrolled off to the left */
 	bool have_uid;
 	uid_t uid;
 	pid_t focus;	     /* watched process, 0: all */

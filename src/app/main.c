@@ -242,6 +242,9 @@ bool app_signal(struct app *a, int signo)
 	default:
 		if (a->ui)
 			return screen_quit(a, signo);
+		/* What is still written (a command's totals) waits for no reader that
+		 * stopped reading. */
+		outstream_stopping();
 		if (a->child > 0 && !a->child_done && signo != SIGINT)
 			kill(a->child, signo);
 		return a->child <= 0;
@@ -271,6 +274,17 @@ int live_pass(struct app *a, int mask)
 	return -1;
 }
 
+/* The run ends without the loop (every output failed, a stop signal cut the output
+ * short): stop signals still pending reach the command as they would have, and its end
+ * is seen. */
+static void take_pending_signals(struct app *a)
+{
+	struct loop_events ev;
+	while (loop_check(a->loop, &ev) == 0 && (ev.mask & LOOP_SIGNAL))
+		if (ev.signo != SIGTSTP && ev.signo != SIGCONT && ev.signo != SIGWINCH)
+			app_signal(a, ev.signo);
+}
+
 /* The one run loop, with the screen or without, live or replayed (-r, -r -b): tick, then every sink
  * writes the same model; keys and signals between ticks. With -b, a block per tick and
  * for a watched command or pid a total block when it ends; with -n and a command, as
@@ -287,8 +301,10 @@ int app_run(struct app *a)
 			screen_output(a);
 		if ((ev.mask & LOOP_SIGNAL) && app_signal(a, ev.signo))
 			break;
-		if ((code = a->pass(a, ev.mask)) >= 0)
+		if ((code = a->pass(a, ev.mask)) >= 0) {
+			take_pending_signals(a);
 			return code;
+		}
 		if ((ev.mask & LOOP_INPUT) && a->keys && a->keys(a))
 			break;
 		screen_draw(a);
@@ -324,6 +340,7 @@ int main(int argc, char **argv)
 	static struct app a;
 	char err[512];
 	setlocale(LC_ALL, "");
+	startup_ignore_sigpipe();
 	if (cli_parse(argc, argv, &a.cli, err, sizeof(err)))
 		die_usage(err);
 	if (a.cli.help) {
@@ -374,6 +391,7 @@ int main(int argc, char **argv)
 		app_say("cannot write '%s' (-o): %s\n", a.cli.output, strerror(errno));
 		return 2;
 	}
+	FILE *file = a.out; /* stdout, or -o's: the batch writer's stream is over it */
 	int lerr;
 	/* Signals are blocked from here on (the child unblocks its own). */
 	a.loop = loop_new(a.cli.interval, a.cli.batch ? -1 : STDIN_FILENO, &lerr);
@@ -439,8 +457,12 @@ int main(int argc, char **argv)
 		code = app_run(&a);
 	screen_close(&a);
 	sinks_free(&a.sinks);
-	if (a.cli.batch && !a.cli.quiet && fclose(a.out) && errno != EPIPE && code == 0)
+	if (a.out != file && fclose(a.out) && errno != EPIPE && code == 0)
+		code = 1; /* the batch sink said why */
+	if (file != stdout && fclose(file) && code == 0) {
+		app_say("cannot write '%s' (-o): %s\n", a.cli.output, strerror(errno));
 		code = 1;
+	}
 	cgrows_free(a.cgrows);
 	source_close(a.src);
 	loop_free(a.loop);

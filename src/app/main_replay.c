@@ -1,5 +1,5 @@
 /* pmutop -r FILE: a recording as the source, in batch mode or on the screen (t, T, b,
- * Space). Part of the composition (app.h). */
+ * Z). Part of the composition (app.h). */
 #include "app.h"
 
 #include <math.h>
@@ -548,7 +548,7 @@ static int run_replay_live(struct app *a)
 	replay_window(a, &begin, &end);
 	if (replay_start(a, begin, &seq))
 		return 2;
-	/* The screen moves through the recording itself (t, T, b, Space); the source is
+	/* The screen moves through the recording itself (t, T, b, Z, x, } and {); the source is
 	 * its model, and refuses what only counting can do. */
 	if (!(a->src = replaysrc_new(a->rp, seq, end)))
 		return 1;

@@ -41,22 +41,95 @@ static void hold_child(struct app *a, int sig)
 		kill(-a->child, sig);
 }
 
-/* k: the signal to the process picked, unless it is gone or its pid now names another
- * process (its start time moved): never to a stranger. A start of 0 is one the source
- * never read (a process the perf engine saw fork): then only that it is alive. */
+/* Whether pid is still the process that started at start (0: a start the source never
+ * read, a process the perf engine saw fork: then only that it is alive). Never act on a
+ * stranger that took its pid meanwhile. */
+static bool still_there(pid_t pid, unsigned long long start)
+{
+	struct procfs_task info;
+	return procfs_task_info("", pid, pid, &info) == 0 && !info.dead &&
+	       (!start || info.start_ticks == start);
+}
+
+/* k: the signal to the processes picked (the tagged ones, or one), each unless it is
+ * gone or its pid now names another process. One line says how it went: the first
+ * failure, or what was sent. */
 static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 {
-	char msg[160];
-	struct procfs_task info;
-	if (procfs_task_info("", cmd->pid, cmd->pid, &info) != 0 || info.dead ||
-	    (cmd->start && info.start_ticks != cmd->start))
-		snprintf(msg, sizeof(msg), "process %d is gone: no signal sent", (int)cmd->pid);
-	else if (kill(cmd->pid, cmd->sig) != 0)
-		snprintf(msg, sizeof(msg), "cannot signal %d: %s%s", (int)cmd->pid, strerror(errno),
-			 errno == EPERM ? " (another user's: run as root or that user)" : "");
-	else
+	char msg[200] = "";
+	unsigned n = cmd->npids ? cmd->npids : 1, sent = 0;
+	for (unsigned i = 0; i < n; i++) {
+		pid_t pid = cmd->npids ? cmd->pids[i] : cmd->pid;
+		unsigned long long start = cmd->npids ? cmd->starts[i] : cmd->start;
+		if (!still_there(pid, start)) {
+			if (!*msg)
+				snprintf(msg, sizeof(msg), "process %d is gone: no signal sent",
+					 (int)pid);
+		} else if (kill(pid, cmd->sig) != 0) {
+			if (!*msg)
+				snprintf(msg, sizeof(msg), "cannot signal %d: %s%s", (int)pid,
+					 strerror(errno),
+					 errno == EPERM
+						 ? " (another user's: run as root or that user)"
+						 : "");
+		} else {
+			sent++;
+		}
+	}
+	size_t k = strlen(msg);
+	if (n == 1 && sent)
 		snprintf(msg, sizeof(msg), "sent SIG%s to %d", sigabbrev_np(cmd->sig),
-			 (int)cmd->pid);
+			 (int)(cmd->npids ? cmd->pids[0] : cmd->pid));
+	else if (n > 1)
+		snprintf(msg + k, sizeof(msg) - k, "%sSIG%s sent to %u of %u tagged", k ? "; " : "",
+			 sigabbrev_np(cmd->sig), sent, n);
+	ui_message(ui, msg);
+}
+
+/* F7, F8: nice + step (-1 raises the priority) for the processes picked, as renice(1)
+ * does it; a failure (EPERM: raising it takes root or CAP_SYS_NICE) says one line. */
+static void renice(struct ui *ui, const struct ui_cmd *cmd)
+{
+	char msg[200] = "";
+	unsigned n = cmd->npids, done = 0;
+	int was = 0, now = 0;
+	for (unsigned i = 0; i < n; i++) {
+		pid_t pid = cmd->pids[i];
+		if (!still_there(pid, cmd->starts[i])) {
+			if (!*msg)
+				snprintf(msg, sizeof(msg), "process %d is gone: not reniced",
+					 (int)pid);
+			continue;
+		}
+		errno = 0;
+		int cur = getpriority(PRIO_PROCESS, (id_t)pid);
+		int want = cur + cmd->step < -20  ? -20
+			   : cur + cmd->step > 19 ? 19
+						  : cur + cmd->step;
+		if ((cur == -1 && errno) || setpriority(PRIO_PROCESS, (id_t)pid, want) != 0) {
+			if (!*msg)
+				snprintf(msg, sizeof(msg), "cannot renice %d: %s%s", (int)pid,
+					 strerror(errno),
+					 errno == EPERM || errno == EACCES
+						 ? (cmd->step < 0
+							    ? " (a higher priority takes root or "
+							      "CAP_SYS_NICE)"
+							    : " (another user's: run as root or "
+							      "that user)")
+						 : "");
+			continue;
+		}
+		was = cur;
+		now = want;
+		done++;
+	}
+	size_t k = strlen(msg);
+	if (n == 1 && done)
+		snprintf(msg, sizeof(msg), "%d reniced: nice %d -> %d", (int)cmd->pids[0], was,
+			 now);
+	else if (n > 1)
+		snprintf(msg + k, sizeof(msg) - k, "%snice %+d for %u of %u tagged", k ? "; " : "",
+			 cmd->step, done, n);
 	ui_message(ui, msg);
 }
 
@@ -327,6 +400,9 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		break;
 	case UI_SIGNAL:
 		send_signal(ui, cmd);
+		break;
+	case UI_RENICE:
+		renice(ui, cmd);
 		break;
 	case UI_TOGGLE_CGROUPS:
 		if (a->ncg) {

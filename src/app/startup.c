@@ -169,6 +169,16 @@ void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *b
 		 val_why_str((enum val_why)miss->status));
 }
 
+/* SIGPIPE as whoever started pmutop left it, for the command to get it back. */
+static struct sigaction inherited_pipe = {.sa_handler = SIG_DFL};
+
+void startup_ignore_sigpipe(void)
+{
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &inherited_pipe);
+}
+
 /* The child's own session with tty as its controlling terminal and stdin, stdout and
  * stderr: the screen's keys and cells stay pmutop's. */
 static int take_tty(const char *tty)
@@ -210,6 +220,7 @@ int startup_spawn(char **argv, const char *tty, int out, pid_t *pid, int *go, in
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		sigaction(SIGPIPE, &inherited_pipe, NULL); /* as pmutop was given it */
 		close(g[1]);
 		close(e[0]);
 		char c;

@@ -19,6 +19,11 @@ void startup_notice(const struct pmu_set *pmus, const struct evset *set, char *b
 /* Comma-separated names of the core PMUs in use ("cpu", "cpu_core,cpu_atom"). */
 void startup_pmu_names(const struct pmu_set *pmus, char *buf, size_t len);
 
+/* A reader that goes away (| head, a scraper) is an EPIPE for the output it fed, which
+ * ends alone, not a signal that ends pmutop with every other output. The command
+ * pmutop starts gets SIGPIPE as pmutop was given it. */
+void startup_ignore_sigpipe(void);
+
 /* Fork argv[0] stopped before exec. *go is the descriptor that releases it. tty (a pty's
  * slave) or NULL: the command in a session of its own on that terminal, or on pmutop's.
  * out >= 0: its stdout and stderr go there instead. */

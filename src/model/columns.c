@@ -1,4 +1,5 @@
-/* The column table, the built-in panes, and the getters and formatters behind them. */
+/* The column table, the built-in panes, and the getters behind them (the formatters are
+ * in colfmt.c). */
 #include "columns.h"
 
 #include <errno.h>
@@ -31,6 +32,8 @@ static void text_threads(const struct mrow *r, char *buf, size_t len);
 static void text_command(const struct mrow *r, char *buf, size_t len);
 static void text_cgroup(const struct mrow *r, char *buf, size_t len);
 static void text_state(const struct mrow *r, char *buf, size_t len);
+static struct val value_nice(const struct column *c, const struct model *m, const struct mrow *r);
+static struct val value_time(const struct column *c, const struct model *m, const struct mrow *r);
 
 /* The parts of a descriptor, by what the column is: its kind with its getter and
  * inputs, its format with its formatter. In a built-in pane's table the inputs are roles;
@@ -111,6 +114,34 @@ static const struct column col_res = {
 	F_MEM,
 	.help = "resident memory when it last ran (hidden until chosen)"};
 
+static const struct column col_nice = {
+	.name = "NI",
+	.title = " NI",
+	.width = 3,
+	.hidden = true,
+	.kind = COL_NICE,
+	.a = -1,
+	.b = -1,
+	.value = value_nice,
+	.fmt = FMT_COUNT,
+	.format = column_fmt_int,
+	.help = "nice value, -20 to 19, as it last ran (F7 and F8 change it; hidden until "
+		"chosen)"};
+static const struct column col_time = {
+	.name = "TIME+",
+	.title = "    TIME+",
+	.width = 9,
+	.desc_first = true,
+	.hidden = true,
+	.kind = COL_TIME,
+	.a = -1,
+	.b = -1,
+	.value = value_time,
+	.fmt = FMT_CPUTIME,
+	.format = column_fmt_cputime,
+	.help = "CPU time the process used since it started, user and system, as top's TIME+ "
+		"(minutes:seconds.hundredths; hidden until chosen)"};
+
 static const struct column col_cpu = NUM("CPU%", " CPU%", 6, CPU_PCT(ROLE_TASK_CLOCK), F_PCT,
 					 "CPU time (task-clock) per wall-clock time, %");
 
@@ -187,6 +218,8 @@ void columns_pane_end(struct pane *p)
 {
 	pane_add(p, &col_res);
 	pane_add(p, &col_state);
+	pane_add(p, &col_nice);
+	pane_add(p, &col_time);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -241,6 +274,8 @@ static void builtin_pane(const struct model *m, const struct pane_def *d, struct
 	}
 	pane_add(p, &col_res);
 	pane_add(p, &col_state);
+	pane_add(p, &col_nice);
+	pane_add(p, &col_time);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -322,6 +357,8 @@ static void events_pane(const struct model *m, struct pane *p)
 	}
 	pane_add(p, &col_res);
 	pane_add(p, &col_state);
+	pane_add(p, &col_nice);
+	pane_add(p, &col_time);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -495,6 +532,23 @@ static struct val value_res(const struct column *c, const struct model *m, const
 	return (struct val){.v = (double)r->rss_kb * 1024, .state = VAL_EXACT, .run_pm = 1000};
 }
 
+/* Read from /proc as the process last ran: a replay's recording has neither (n/a). */
+static struct val value_nice(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)c, (void)m;
+	if (r->kind != ROW_PROC || !r->have_sched)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	return (struct val){.v = r->nice, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+static struct val value_time(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	(void)c, (void)m;
+	if (r->kind != ROW_PROC || !r->have_sched)
+		return val_missing(VAL_NA, WHY_UNSUPPORTED);
+	return (struct val){.v = (double)r->cpu_ns / 1e9, .state = VAL_EXACT, .run_pm = 1000};
+}
+
 static struct val value_rate(const struct column *c, const struct model *m, const struct mrow *r)
 {
 	struct val sec = {.v = m->elapsed, .state = VAL_EXACT, .run_pm = 1000};
@@ -596,93 +650,6 @@ static void text_cgroup(const struct mrow *r, char *buf, size_t len)
 {
 	char name[256];
 	numfmt_str(r->cgroup ? cgroup_name(r->cgroup, name, sizeof(name)) : "", buf, len);
-}
-
-void column_format(const struct column *c, const struct model *m, const struct mrow *r, char *buf,
-		   size_t len)
-{
-	if (!column_is_numeric(c)) {
-		c->text(r, buf, len);
-		return;
-	}
-	column_format_val(c, column_value(c, m, r), buf, len);
-}
-
-/* Fit the column and leave a space before it (8 for a table without widths). */
-static int sig_width(const struct column *c)
-{
-	return c->width > 1 ? c->width - 1 : 8;
-}
-
-size_t column_fmt_count(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_count(v.v, buf, len);
-}
-
-size_t column_fmt_time(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_time(v.v, buf, len);
-}
-
-size_t column_fmt_pct(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_fixed(v.v, v.v < 999.95 ? 1 : 0, buf, len);
-}
-
-size_t column_fmt_ratio_pct(const struct column *c, struct val v, char *buf, size_t len)
-{
-	/* 0.04% is not 0.0%: small shares keep their significant digits. */
-	if (v.v != 0 && fabs(v.v) < 0.05)
-		return numfmt_sig(v.v, sig_width(c), buf, len);
-	return column_fmt_pct(c, v, buf, len);
-}
-
-size_t column_fmt_ratio(const struct column *c, struct val v, char *buf, size_t len)
-{
-	return numfmt_sig(v.v, sig_width(c), buf, len);
-}
-
-size_t column_fmt_ghz(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_fixed(v.v, 2, buf, len);
-}
-
-size_t column_fmt_mem(const struct column *c, struct val v, char *buf, size_t len)
-{
-	(void)c;
-	return numfmt_mem(v.v, buf, len);
-}
-
-size_t column_format_val(const struct column *c, struct val v, char *buf, size_t len)
-{
-	const char *mark = val_mark(v);
-	if (mark)
-		return numfmt_str(mark, buf, len);
-	return c->format(c, v, buf, len);
-}
-
-void column_format_raw(const struct column *c, const struct model *m, const struct mrow *r,
-		       char *buf, size_t len)
-{
-	if (!column_is_numeric(c)) {
-		c->text(r, buf, len);
-		return;
-	}
-	struct val v = column_value(c, m, r);
-	if (!val_has_number(v)) {
-		if (len)
-			buf[0] = '\0';
-		return;
-	}
-	snprintf(buf, len,
-		 c->fmt == FMT_COUNT || c->fmt == FMT_MEM ? "%.0f"
-		 : c->fmt == FMT_PCT			  ? "%.2f"
-							  : "%.4f",
-		 isfinite(v.v) ? v.v : 0.0);
 }
 
 int pane_find_column(const struct pane *p, const char *name)

@@ -26,16 +26,19 @@ enum col_kind {
 	COL_RUN_PCT, /* running % of group (or event) run_of */
 	COL_RES,     /* resident memory, bytes */
 	COL_METRIC,  /* metric a of the model's metrics, read by its own value function */
+	COL_NICE,    /* NI: the process's nice value */
+	COL_TIME,    /* TIME+: its CPU time since it started */
 };
 
 enum col_fmt {
 	FMT_TEXT,
-	FMT_COUNT, /* 1234, 12.3K, 4.56M, 7.89G */
-	FMT_PCT,   /* 12.3 */
-	FMT_RATIO, /* 3 significant digits: 1.23, 0.0123, 12.3k, 4e-5 */
-	FMT_GHZ,   /* 2.41 */
-	FMT_TIME,  /* nanoseconds as time: 850ns, 12.3us, 345ms, 1.02s */
-	FMT_MEM,   /* bytes: 812K, 12.3M, 1.02G */
+	FMT_COUNT,   /* 1234, 12.3K, 4.56M, 7.89G */
+	FMT_PCT,     /* 12.3 */
+	FMT_RATIO,   /* 3 significant digits: 1.23, 0.0123, 12.3k, 4e-5 */
+	FMT_GHZ,     /* 2.41 */
+	FMT_TIME,    /* nanoseconds as time: 850ns, 12.3us, 345ms, 1.02s */
+	FMT_MEM,     /* bytes: 812K, 12.3M, 1.02G */
+	FMT_CPUTIME, /* seconds as top's TIME+: 1:23.45, 12h03:45 */
 };
 
 struct column;
@@ -92,7 +95,7 @@ struct column {
 };
 
 /* Columns a pane holds, at most. */
-#define PANE_COLS_MAX 32
+#define PANE_COLS_MAX 34
 
 struct pane {
 	const char *name; /* "IPC", "Cache", "Branch", "Software", "Events" */
@@ -161,6 +164,8 @@ size_t column_fmt_ratio_pct(const struct column *c, struct val v, char *buf, siz
 size_t column_fmt_ratio(const struct column *c, struct val v, char *buf, size_t len);
 size_t column_fmt_ghz(const struct column *c, struct val v, char *buf, size_t len);
 size_t column_fmt_mem(const struct column *c, struct val v, char *buf, size_t len);
+size_t column_fmt_int(const struct column *c, struct val v, char *buf, size_t len);
+size_t column_fmt_cputime(const struct column *c, struct val v, char *buf, size_t len);
 
 /* The raw number a cell shows, for machine-readable output ("%.0f" counts, "%.4f"
  * ratios); empty for values without a number. */

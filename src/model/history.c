@@ -539,7 +539,10 @@ void history_keep(struct history *h, const struct pane *panes, unsigned n)
 		for (unsigned p = 0; p < n; p++)
 			for (unsigned i = 0; i < panes[p].ncols; i++) {
 				const struct column *c = &panes[p].cols[i];
-				if (!column_is_numeric(c) || is_metric(c))
+				/* NI and TIME+ are what /proc says, not what an interval
+				 * counted: kept only as the sort column (history_track). */
+				if (!column_is_numeric(c) || is_metric(c) || c->kind == COL_NICE ||
+				    c->kind == COL_TIME)
 					continue;
 				int x = pass == 0 ? x_find(h, c) : x_add(h, c, false);
 				if (x >= 0)

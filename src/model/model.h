@@ -74,6 +74,10 @@ struct mrow {
 	uint64_t start_ticks;	   /* when the process started, in clock ticks after boot (as
 				      /proc's stat), 0 unknown: with pid, who it is */
 	char state;		   /* its state as /proc says (R, S, D, T, Z, I), '\0' unknown */
+	bool have_sched;	   /* cpu_ns and nice read from /proc (not in a replay) */
+	int nice;		   /* its nice value (-20 .. 19) when it last ran */
+	uint64_t cpu_ns;	   /* CPU time so far, user and system, as /proc says (top's
+				      TIME+): the process's whole life, not this run's */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */
 	bool subtree;		   /* the screen's tree: a folded process summed with its

@@ -113,10 +113,15 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 		return false;
 	if (s->hide_kthreads && r->kthread)
 		return false;
-	if (s->filter && *s->filter && !strcasestr(r->comm ? r->comm : "", s->filter) &&
-	    !(s->filter_cmdline && r->cmdline && strcasestr(r->cmdline, s->filter)))
+	if (s->filter && *s->filter && !sort_row_matches(r, s->filter, s->filter_cmdline))
 		return false;
 	return true;
+}
+
+bool sort_row_matches(const struct mrow *r, const char *text, bool cmdline)
+{
+	return strcasestr(r->comm ? r->comm : "", text) ||
+	       (cmdline && r->cmdline && strcasestr(r->cmdline, text));
 }
 
 unsigned sort_cgroup_depth(const char *path)

@@ -38,6 +38,10 @@ size_t sort_rows(const struct model *m, const struct sort_spec *spec, unsigned *
 size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned *idx,
 		   unsigned *scratch, double *keys);
 
+/* Whether row r's command name holds text (case aside), or, with cmdline, its command
+ * line: what the screen's filter and search both match. */
+bool sort_row_matches(const struct mrow *r, const char *text, bool cmdline);
+
 /* Whether process pid is one of spec's folded ones. */
 bool sort_folded(const struct sort_spec *spec, pid_t pid);
 

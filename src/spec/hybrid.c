@@ -133,9 +133,59 @@ void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, u
 	fold(events, n, d, why, false);
 }
 
-void hybrid_fold_percpu(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why)
+/* One logical event's value from its instances' values, each scaled by its own times:
+ * the sum of the estimates; partial (a lower bound) when an instance has no number, n/c
+ * (or n/a when every instance is) when none has. RUN% is the share of the task's time,
+ * over the instances' disjoint enabled times, during which its counters counted. */
+static struct val sum_instances(const struct mevent *l, const struct val_delta *d,
+				const struct val *v)
+{
+	struct val out = {.v = 0, .state = VAL_EXACT, .why = WHY_NONE, .run_pm = 1000};
+	unsigned counted = 0, missing = 0, na = 0;
+	uint8_t why = WHY_NONE;
+	bool scaled = false;
+	double ena = 0, run = 0;
+	for (unsigned k = 0; k < l->nsum; k++) {
+		const struct val *x = &v[l->sum[k]];
+		const struct val_delta *t = &d[l->sum[k]];
+		/* an instance never run has its enabled time; one that failed, no times */
+		if (val_has_number(*x) || x->why == WHY_NOT_RUN)
+			ena += (double)t->ena;
+		if (!val_has_number(*x)) {
+			missing++;
+			na += x->state == VAL_NA;
+			why = why == WHY_NONE ? x->why : why;
+			continue;
+		}
+		counted++;
+		run += (double)(t->run < t->ena ? t->run : t->ena);
+		out.v += x->v;
+		scaled = scaled || x->state == VAL_SCALED || x->state == VAL_PARTIAL;
+		if (x->state == VAL_PARTIAL)
+			missing++; /* a lower bound itself */
+	}
+	if (counted == 0)
+		return val_missing(na == l->nsum ? VAL_NA : VAL_NC,
+				   (enum val_why)(why == WHY_NONE ? WHY_NOT_RUN : why));
+	double pm = ena > 0 ? 1000.0 * run / ena : 1000.0;
+	if (missing) {
+		out.state = VAL_PARTIAL;
+		out.why = why == WHY_NONE ? WHY_NOT_RUN : why;
+		out.run_pm = (uint16_t)(pm < 1 ? 1 : pm > 999 ? 999 : pm);
+	} else if (scaled) {
+		out.state = VAL_SCALED;
+		out.run_pm = (uint16_t)(pm + 0.5 >= 999 ? 999 : pm + 0.5);
+	}
+	return out;
+}
+
+void hybrid_fold_percpu(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why,
+			struct val *v)
 {
 	fold(events, n, d, why, true);
+	for (unsigned i = 0; v && i < n; i++)
+		if (events[i].logical)
+			v[i] = sum_instances(&events[i], d, v);
 }
 
 /* The core PMU one member counts on: its index in types, -1 any (or none: software). */

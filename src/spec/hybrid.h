@@ -33,9 +33,17 @@ void hybrid_fold(const struct mevent *events, unsigned n, struct val_delta *d, u
  * backend's): an instance opens only on its own kind of core, so its enabled time is
  * already the task's time on that kind (residency) and its running time within it the
  * multiplexing there. The instances' enabled times are disjoint and add up to the task's
- * time: taking the longest (hybrid_fold) would read a sum multiplexed on one kind of core
- * as exact, or scale it by far too little. Such deltas need no hybrid_residency. */
-void hybrid_fold_percpu(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why);
+ * time: d[i] gets the summed deltas (enabled times added). A sum scaled as one,
+ * Σval·Σena/Σrun, is biased when the kinds are multiplexed differently; so v (the row's
+ * values as rowfill wrote them from d, each instance scaled by its own times) gets, for
+ * each logical event, the sum of its instances' estimates Σ(val·ena/run): exact when
+ * every instance is, scaled when one is, RUN% the share of the task's time (the sum of
+ * the instances' enabled times) during which they counted, Σrun/Σena; partial (a lower
+ * bound, RUN% that share) when an instance has no number (why != WHY_NONE, never run,
+ * unsupported), n/c when none has (n/a when every one is n/a). v NULL: deltas only. Call
+ * it after rowfill. Such deltas need no hybrid_residency. */
+void hybrid_fold_percpu(const struct mevent *events, unsigned n, struct val_delta *d, uint8_t *why,
+			struct val *v);
 
 /* The core PMU each group of specs counts on when pmus has more than one: its index
  * among them, or -1 for a group that may count on any CPU (software events only, or

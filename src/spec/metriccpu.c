@@ -292,7 +292,10 @@ static const struct metric_def hybrid[] = {
 	 "cpu_atom", METRIC_THREAD, "Slots the frontend did not fill"},
 	{"tma_backend_bound", L1, "cpu_atom@TOPDOWN_BE_BOUND.ALL@ / tma_info_core_slots", PCT,
 	 "cpu_atom", METRIC_THREAD, "Slots the backend could not accept"},
-	{"tma_bad_speculation", L1, "cpu_atom@TOPDOWN_BAD_SPECULATION.ALL@ / tma_info_core_slots",
+	{"tma_bad_speculation", L1,
+	 "(tma_info_core_slots - (cpu_atom@TOPDOWN_FE_BOUND.ALL@ + cpu_atom@TOPDOWN_BE_BOUND.ALL@ "
+	 "+ "
+	 "cpu_atom@TOPDOWN_RETIRING.ALL@)) / tma_info_core_slots",
 	 PCT, "cpu_atom", METRIC_THREAD, "Slots wasted by wrong speculation"},
 	{"tma_retiring", L1, "cpu_atom@TOPDOWN_RETIRING.ALL@ / tma_info_core_slots", PCT,
 	 "cpu_atom", METRIC_THREAD, "Slots that retired"},

@@ -98,8 +98,8 @@ static bool stat_num(const char *p, long long *v)
 }
 
 /* state(3) ppid(4) flags(9) utime(14) stime(15) num_threads(20) starttime(22) rss(24)
- * processor(39) policy(41), walked once rather than scanned field by field with sscanf:
- * start-up reads it for every task. */
+ * processor(39) policy(41), nice(19), walked once rather than scanned field by field
+ * with sscanf: start-up reads it for every task. */
 static int parse_stat(const char *buf, struct procfs_task *t)
 {
 	const char *p = strrchr(buf, ')');
@@ -113,11 +113,14 @@ static int parse_stat(const char *buf, struct procfs_task *t)
 			q = next_field(q, want[i] - want[i - 1] + 1);
 		at[i] = q;
 	}
-	long long ppid, flags, utime, stime, nthreads, start, cpu, policy, rss;
+	long long ppid, flags, utime, stime, nthreads, start, cpu, policy, rss, nice;
 	if (!at[0] || !stat_num(at[1], &ppid) || !stat_num(at[2], &flags))
 		return -EINVAL;
 	char state = *at[0];
 	at[9] = at[6] ? next_field(at[6], 24 - 22 + 1) : NULL;
+	const char *at_nice = at[4] ? next_field(at[4], 19 - 15 + 1) : NULL;
+	t->have_nice = stat_num(at_nice, &nice) && nice >= -20 && nice <= 19;
+	t->nice = t->have_nice ? (int)nice : 0;
 	t->state = state;
 	t->rss_kb = at[9] && stat_num(at[9], &rss) && rss > 0
 			    ? (uint64_t)rss * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024)
@@ -289,7 +292,13 @@ void procfs_sys_read(const char *root, struct procfs_sys *s)
 	s->clk_tck = hz > 0 ? hz : 0;
 }
 
-int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm)
+uint64_t procfs_ticks_ns(uint64_t ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	return hz > 0 ? ticks * (1000000000ULL / (uint64_t)hz) : 0;
+}
+
+int procfs_proc_now(const char *root, pid_t pid, struct procfs_now *o, char *comm)
 {
 	char path[256], buf[1024];
 	snprintf(path, sizeof(path), "%s/proc/%d/stat", root, (int)pid);
@@ -302,18 +311,37 @@ int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb,
 	if (n <= 0)
 		return n < 0 ? -err : -EINVAL;
 	buf[n] = '\0';
-	/* pid (comm) state(3) ... rss(24), in pages; comm may hold ')' and blanks */
+	/* pid (comm) state(3) ... utime(14) stime(15) ... nice(19) ... rss(24), in pages;
+	 * comm may hold ')' and blanks */
 	const char *open_ = strchr(buf, '(');
 	const char *p = strrchr(buf, ')');
 	const char *st = p ? next_field(p + 1, 1) : NULL;
-	const char *rss = st ? next_field(st, 22) : NULL;
-	long long pages;
+	const char *ut = st ? next_field(st, 14 - 3 + 1) : NULL;
+	const char *stm = ut ? next_field(ut, 2) : NULL;
+	const char *ni = stm ? next_field(stm, 19 - 15 + 1) : NULL;
+	const char *rss = ni ? next_field(ni, 24 - 19 + 1) : NULL;
+	long long pages, utime, stime, nice;
 	if (!open_ || open_ > p || !st || !rss || !stat_num(rss, &pages) || pages < 0)
 		return -EINVAL;
-	*state = *st;
-	*rss_kb = (uint64_t)pages * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
+	o->state = *st;
+	o->rss_kb = (uint64_t)pages * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
+	o->have_sched = stat_num(ut, &utime) && stat_num(stm, &stime) && stat_num(ni, &nice) &&
+			utime >= 0 && stime >= 0 && nice >= -20 && nice <= 19;
+	o->cpu_ns = o->have_sched ? procfs_ticks_ns((uint64_t)utime + (uint64_t)stime) : 0;
+	o->nice = o->have_sched ? (int)nice : 0;
 	if (comm)
 		snprintf(comm, PROCFS_COMM_MAX, "%.*s", (int)(p - open_ - 1), open_ + 1);
+	return 0;
+}
+
+int procfs_proc_stat(const char *root, pid_t pid, char *state, uint64_t *rss_kb, char *comm)
+{
+	struct procfs_now o = {0};
+	int err = procfs_proc_now(root, pid, &o, comm);
+	if (err)
+		return err;
+	*state = o.state;
+	*rss_kb = o.rss_kb;
 	return 0;
 }
 

@@ -18,9 +18,11 @@ struct procfs_task {
 	int cpu;	      /* the CPU it last ran on (processor), or -1 */
 	uint64_t cpu_ticks;   /* its time on a CPU so far, user and system (clock ticks) */
 	uint64_t start_ticks; /* when it started, in clock ticks after boot */
-	bool rt_running;      /* runnable (R) under a real-time policy (FIFO, RR, DEADLINE) */
-	char state;	      /* R, S, D, T, Z, I ... */
-	uint64_t rss_kb;      /* resident memory of its process */
+	int nice;	      /* its nice value (-20 .. 19), with have_nice */
+	bool have_nice;
+	bool rt_running; /* runnable (R) under a real-time policy (FIFO, RR, DEADLINE) */
+	char state;	 /* R, S, D, T, Z, I ... */
+	uint64_t rss_kb; /* resident memory of its process */
 	char comm[PROCFS_COMM_MAX];
 };
 
@@ -40,6 +42,20 @@ int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
  * (truncated to len). Returns the length, 0 when it has none (a kernel thread, a zombie),
  * or -errno. */
 int procfs_cmdline(const char *root, pid_t pid, char *buf, size_t len);
+
+/* What /proc/<pid>/stat says of a process now: state, memory, CPU time and nice. */
+struct procfs_now {
+	char state;
+	uint64_t rss_kb;
+	uint64_t cpu_ns; /* user and system time so far, with have_sched */
+	int nice;	 /* -20 .. 19, with have_sched */
+	bool have_sched;
+};
+/* One read of /proc/<pid>/stat into o, and its name now into comm (PROCFS_COMM_MAX bytes)
+ * when comm is not NULL. 0 or -errno. */
+int procfs_proc_now(const char *root, pid_t pid, struct procfs_now *o, char *comm);
+/* Clock ticks (/proc's utime, stime) in nanoseconds; 0 when the tick rate is unknown. */
+uint64_t procfs_ticks_ns(uint64_t ticks);
 
 /* Process pid's state letter and resident memory (KiB) from /proc/<pid>/stat. 0 or
  * -errno. */

@@ -104,10 +104,20 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			e->state = t.state;
 			e->rss_kb = t.rss_kb;
 			e->start_ticks = t.start_ticks;
+			e->have_sched = t.have_nice;
+			e->nice = t.nice;
+			e->cpu_ns = procfs_ticks_ns(t.cpu_ticks);
 			snprintf(e->comm, sizeof(e->comm), "%s", t.comm);
 		}
 	} else if (ran) {
-		procfs_proc_stat(root, pid, &e->state, &e->rss_kb, e->comm);
+		struct procfs_now now = {0};
+		if (procfs_proc_now(root, pid, &now, e->comm) == 0) {
+			e->state = now.state;
+			e->rss_kb = now.rss_kb;
+			e->have_sched = now.have_sched;
+			e->nice = now.nice;
+			e->cpu_ns = now.cpu_ns;
+		}
 	} else if (e->state == 'R') {
 		e->state = 'S'; /* it did not run this interval */
 	}

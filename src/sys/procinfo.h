@@ -15,6 +15,9 @@ struct procinfo_ent {
 	pid_t pid, ppid;
 	char state;
 	uint64_t rss_kb;
+	bool have_sched; /* cpu_ns and nice read */
+	int nice;
+	uint64_t cpu_ns;
 	uint64_t start_ticks;	    /* when it started, as /proc's stat; 0 unknown */
 	char comm[PROCFS_COMM_MAX]; /* as /proc had it when last read; "" when unread */
 	char *cmdline;		    /* NULL: not read */

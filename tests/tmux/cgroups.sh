@@ -49,7 +49,7 @@ start --cgroups
 expect "^ +cg .* $CG" "--cgroups: the test's cgroup has a row"
 expect "^ +cg .*  $CG\$" "indented under the root"
 expect "^ +cg .*    inner.service\$" "its child, indented under it"
-keys / p m u t o p - t m u x Enter
+keys '\' p m u t o p - t m u x Enter
 expect "^ +cg .* $CG" "the filter keeps it"
 keys -
 expect "^ +cg .*\\[\\+\\] $CG" "-: folded"
@@ -67,7 +67,7 @@ expect "sleep *$" "c again: its name"
 expect_not "^ +[0-9]+ .* pmutop *$" "pmutop itself is not in that cgroup"
 keys Escape
 expect "^ +[0-9]+ .* pmutop *$" "Esc: every process again"
-keys G / p m u t o p - t m u x Enter p
+keys G '\' p m u t o p - t m u x Enter p
 expect "Cgroup: /$CG \\(Esc: all\\)" "p on a cgroup row: its processes too"
 keys q
 expect 'EXIT=0' "q leaves"
@@ -82,7 +82,7 @@ expect "^ +[0-9]+ .* sh *\$" "the shell"
 keys t
 expect "^ +[0-9]+ .*├─ sleep *\$" "t: its sleeps under it: the first on ├─"
 expect "^ +[0-9]+ .*└─ sleep *\$" "t: the last on └─"
-keys / s h Enter Home
+keys '\' s h Enter Home
 keys -
 expect "\\[\\+\\] sh" "-: folded into its row"
 expect_not "─ sleep *\$" "the sleeps are inside it"

@@ -139,7 +139,7 @@ t new-session -d -s e2e -x 140 -y 40 \
 	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5; echo EXIT=\$?; sleep 60" ||
 	fail "cannot start tmux"
 wait_for 'pmutop +on ' 100 || fail "k: first frame"
-keys / "pmk$$" Enter
+keys '\' "pmk$$" Enter
 expect "^ *$SPID .*pmk$$" "k: the sleeper's row, filtered"
 keys k
 expect "Send to $SPID" "k: the signal menu names the process"
@@ -153,7 +153,7 @@ wait "$SPID" 2>/dev/null
 # Gone between the menu and the pick: nothing is sent (its pid could be another's).
 "$KBIN" 129 &
 SPID=$!
-keys Escape / "pmk$$" Enter
+keys Escape '\' "pmk$$" Enter
 expect "^ *$SPID .*pmk$$" "k: a second sleeper's row"
 sleep 1.2 # the first sleeper's last row (exited) gone: the second is the only one
 keys Home k

@@ -40,7 +40,7 @@ run() {
 	wait_for 'pmutop +on ' 100 || { fail "first frame: no header within 10 s"; return; }
 
 	# c: the filter matches command lines, so this sleeper's alone; c again, the name.
-	keys c / "$ARG" Enter
+	keys c '\' "$ARG" Enter
 	expect "Filter: $ARG" "filter set"
 	expect "^ *$SPID .*sleep $ARG" "the sleeper's row, by its command line"
 	keys c

@@ -57,7 +57,7 @@ expect "$tid is a thread of process $HPID" "a thread's id refused"
 expect_not "Watching PID" "no focus on a thread"
 
 # Filter to the helper, select its row, Enter (its detail view), Enter: the same focus.
-keys / "threads" Enter
+keys '\' "threads" Enter
 expect "Filter: threads" "filter set"
 keys Enter
 expect "^PID $HPID " "Enter on the selected row opens its detail view"

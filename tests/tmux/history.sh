@@ -93,7 +93,7 @@ t new-session -d -s e2e -x 120 -y 40 \
 	exit 1
 }
 wait_for 'TREND( [^ ]+)? +COMMAND' 100 || { fail "no TREND column within 10 s"; exit 1; }
-keys / "$VNAME" Enter
+keys '\' "$VNAME" Enter
 expect "^ *$VICTIM .*$RAMP{4,} +$VNAME" "the process to end, with a trend"
 keys Enter
 expect "^CPU% +last .* over [1-9][0-9]*s" "its detail view's CPU% chart"

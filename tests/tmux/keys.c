@@ -57,6 +57,9 @@ static const char *key_class(enum bind_act act)
 {
 	switch (act) {
 	case BIND_QUIT:
+	/* F7 and F8 would renice whatever is selected on a machine others share (as root,
+	 * for good): nice.sh presses them on processes of its own. */
+	case BIND_NICE:
 		return "skip";
 	case BIND_PAUSE:
 	case BIND_TREE:
@@ -66,6 +69,8 @@ static const char *key_class(enum bind_act act)
 	case BIND_CGROUPS:
 	case BIND_KERNEL:
 	case BIND_ALL_PMUS:
+	case BIND_TAG:
+	case BIND_FOLLOW:
 		return "again";
 	case BIND_MOVE:
 	case BIND_PANE_NEXT:
@@ -78,6 +83,9 @@ static const char *key_class(enum bind_act act)
 	case BIND_FOLD:
 	case BIND_UNFOLD:
 	case BIND_STEP_BACK:
+	case BIND_UNTAG:
+	case BIND_QUICK_SORT:
+	case BIND_HSCROLL:
 	case BIND_SAVE:
 	case BIND_REDRAW:
 	case BIND_REMOVE:

@@ -49,12 +49,12 @@ diff=$((real - shown))
 [ -n "$up" ] && [ "$diff" -ge 0 ] && [ "$diff" -le 30 ] ||
 	fail "uptime shown ($up, $days days) is not /proc/uptime's ($real s)"
 
-# M cycles what the CPU bars show, then hides every meter, as htop's setup can; and back.
-keys M M M
-expect_not "^Mem\\[" "M three times: no meters"
-expect_not "^ *[0-9]+\\[" "M three times: no CPU bars"
-keys M
-expect "^Mem\\[" "M again: the meters are back"
+# m cycles what the CPU bars show, then hides every meter, as htop's setup can; and back.
+keys m m m
+expect_not "^Mem\\[" "m three times: no meters"
+expect_not "^ *[0-9]+\\[" "m three times: no CPU bars"
+keys m
+expect "^Mem\\[" "m again: the meters are back"
 
 keys q
 [ "$FAILS" -eq 0 ] || exit 1

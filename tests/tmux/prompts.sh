@@ -1,6 +1,6 @@
 #!/bin/sh
 # The screen's prompts as a terminal types into them (issue 30): d offers the interval
-# in force and a number typed replaces it; Backspace edits it instead. / matches the
+# in force and a number typed replaces it; Backspace edits it instead. \ (the filter) matches the
 # command line while c shows command lines. With -w the header says REC, how big and
 # where. At 40x10 with RES, S and CGROUP chosen, COMMAND is the column that stays.
 # Usage: prompts.sh PMUTOP [TMUX]
@@ -43,8 +43,8 @@ expect_not "Interval \\(" "d Enter: the prompt closes"
 expect "interval 0.7s" "d Enter: the value offered stays"
 
 # 6. The filter on an argument: nothing by name; with c, the command line matches.
-keys / "153.$$" Enter
-expect "no task matches" "/ an argument: no command name has it"
+keys '\' "153.$$" Enter
+expect "no task matches" "\ an argument: no command name has it"
 keys c
 expect "^ *$SLEEPER .*sleep 153\.$$" "c: the filter matches the command line"
 keys c

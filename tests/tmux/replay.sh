@@ -58,13 +58,15 @@ keys : c y c l e s Enter
 expect 'recorded events only' "events cannot be added to a replay"
 keys Escape Escape
 expect "tStep TBack bJump" "the key bar: the replay's keys"
-expect_not "F9Kill|dDelay" "the key bar: no Kill, no Delay"
+expect_not "F9Kill|dDelay|F7Nice" "the key bar: no Kill, no Delay, no Nice"
 keys d
 expect "a replay keeps the recorded intervals" "d: why not, no prompt"
 expect_not "Interval \\(" "d: no interval prompt"
 keys k
 expect "a replay sends no signals" "k: why not, no menu"
 expect_not "SIGTERM" "k: no signal menu"
+keys F7
+expect "a replay renices nothing" "F7: why not, in one line"
 keys h
 expect "this help" "h: the help"
 expect_not "send a signal to the selected process" "help: no k in a replay"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Replay's play speed, time range and spikes (issue 30 item 16): the header says the
 # tick's recorded time, its place, the speed, and the recording's first and last times;
-# x cycles 1x, 10x, 60x; Space plays on by itself to the last tick; } lands on the
+# x cycles 1x, 10x, 60x; Z plays on by itself to the last tick; } lands on the
 # highest tick of the next spike of the sort column (CPU%), { on the one before, and
 # says when there is none (an idle command's fraction of a percent is none).
 # Usage: replayplay.sh PMUTOP [TMUX]
@@ -115,8 +115,8 @@ expect_not "^ +cg +[0-9.]+" "G again: process rows"
 # saying PLAY while it plays and the last tick's time the range's end.
 keys b - 1 h Enter
 expect "REPLAY $D $T \\(1/$N\\) 1x" "b -1h: the first tick"
-keys x x Space
-expect "(PLAY $D $T \\([0-9]+/$N\\) 60x)|(REPLAY $D $T \\($N/$N\\) 60x)" "Space: it plays at 60x"
+keys x x Z
+expect "(PLAY $D $T \\([0-9]+/$N\\) 60x)|(REPLAY $D $T \\($N/$N\\) 60x)" "Z: it plays at 60x"
 expect "REPLAY $D $T \\($N/$N\\) 60x" "it played to the last tick by itself"
 last=$(grep -Eo "REPLAY $D $T" "$CAP" | head -n 1 | awk '{ print $NF }')
 [ "$last" = "$to" ] || fail "the range ends at the last tick's time ($last, $to)"

@@ -58,16 +58,16 @@ expect '▲' "'R': ascending arrow"
 keys R
 expect '▼' "'R' again: descending arrow"
 
-# Pause: the header says so, and again resumes.
-keys Space
-expect 'PAUSED' "space: PAUSED"
-expect 'SpcResume' "space: key bar offers resume"
-keys Space
-expect_not 'PAUSED' "space again: still PAUSED"
+# Pause: Z, as htop (Space tags rows): the header says so, and again resumes.
+keys Z
+expect 'PAUSED' "Z: PAUSED"
+expect 'ZResume' "Z: key bar offers resume"
+keys Z
+expect_not 'PAUSED' "Z again: still PAUSED"
 
-# Filter: '/', text, Enter; only matching rows stay, and the filter is shown.
-keys /
-expect 'Filter:' "'/': filter prompt"
+# Filter: '\', as htop, text, Enter; only matching rows stay, and the filter is shown.
+keys '\'
+expect 'Filter:' "'\\': filter prompt"
 keys -l pmutop
 keys Enter
 expect 'Filter: pmutop' "filter shown after Enter"

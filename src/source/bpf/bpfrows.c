@@ -257,9 +257,9 @@ static void fill(struct bpfsource *e, const struct val_delta *d, struct mrow_w w
 	struct val_delta *dd = e->bpf->d;
 	if (dd != d)
 		memcpy(dd, d, ne * sizeof(*dd));
-	if (e->b.logical) /* per-CPU counters: each instance enabled only on its core type */
-		hybrid_fold_percpu(e->b.set->events, e->b.set->nevents, dd, wy);
 	rowfill(&e->b.fill, dd, wy, NULL, v, w.g, false);
+	if (e->b.logical) /* per-CPU counters: each instance enabled only on its core type */
+		hybrid_fold_percpu(e->b.set->events, e->b.set->nevents, dd, wy, v);
 	if (!u || u->cut + u->missed == 0)
 		return;
 	uint64_t all = u->slices + u->missed, whole = u->slices > u->cut ? u->slices - u->cut : 0;
@@ -397,6 +397,9 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		pr->state = pe->state;
 		pr->rss_kb = pe->rss_kb;
 		pr->start_ticks = pe->start_ticks;
+		pr->have_sched = pe->have_sched;
+		pr->nice = pe->nice;
+		pr->cpu_ns = pe->cpu_ns;
 		pr->cmdline = e->b.cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
 	fill(e, acc, pw, &any_unseen);

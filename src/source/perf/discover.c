@@ -145,6 +145,9 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		p->state = known->state;
 		p->rss_kb = known->rss_kb;
 		p->start_ticks = known->start_ticks;
+		p->have_sched = known->have_nice;
+		p->nice = known->nice;
+		p->cpu_ns = procfs_ticks_ns(known->cpu_ticks);
 	} else if (from) {
 		/* A fork copies its parent's name and owner: no /proc read needed. */
 		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
@@ -167,6 +170,9 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 				p->state = info.state;
 				p->rss_kb = info.rss_kb;
 				p->start_ticks = info.start_ticks;
+				p->have_sched = info.have_nice;
+				p->nice = info.nice;
+				p->cpu_ns = procfs_ticks_ns(info.cpu_ticks);
 			}
 		}
 	}

@@ -65,6 +65,9 @@ static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 	r->rss_kb = p->rss_kb;
 	r->start_ticks = p->start_ticks;
 	r->state = p->state;
+	r->have_sched = p->have_sched;
+	r->nice = p->nice;
+	r->cpu_ns = p->cpu_ns;
 	r->uid = p->uid;
 	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */
 		p->user = procfs_user_name(p->uid);
@@ -216,9 +219,16 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 		return build_asleep(e, p, i);
 	/* It ran: its state and resident memory now (one read; a process that did not run
 	 * keeps what it had, so the cost scales with what runs). */
-	if (!p->exited && procfs_proc_mem(e->b.o.root, p->pid, &p->state, &p->rss_kb) < 0 &&
-	    !p->state)
+	struct procfs_now now = {0};
+	if (!p->exited && procfs_proc_now(e->b.o.root, p->pid, &now, NULL) == 0) {
+		p->state = now.state;
+		p->rss_kb = now.rss_kb;
+		p->have_sched = now.have_sched;
+		p->nice = now.nice;
+		p->cpu_ns = now.cpu_ns;
+	} else if (!p->state) {
 		p->state = '?';
+	}
 	/* A fork seen by its parent's event was not read: its start, once. */
 	struct procfs_task info;
 	if (!p->start_ticks && !p->exited &&

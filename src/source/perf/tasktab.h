@@ -89,6 +89,9 @@ struct proc {
 	pid_t ppid;	   /* its parent when first seen (/proc, or the process it forked from) */
 	uint64_t rss_kb;   /* resident memory when it last ran (procfs_proc_mem) */
 	char state;	   /* its state then */
+	bool have_sched;   /* cpu_ns and nice read (procfs_proc_now) */
+	int nice;	   /* then */
+	uint64_t cpu_ns;   /* its CPU time so far, then */
 	char *cmdline;	   /* its arguments (engine_set_cmdline), or NULL: not read */
 	uint64_t cmd_hash; /* of the comm the cmdline was read under: an exec reads again */
 	char comm[PROCFS_COMM_MAX];
