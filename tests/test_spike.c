@@ -35,6 +35,29 @@ static void test_spike_start(void **state)
 	assert_int_equal(at[1], 13); /* 9 > 2 x 2 */
 }
 
+/* A blip is a spike in a quiet window, and noise in one that holds a peak: it must rise
+ * above the median by a tenth of the window's range (the exited shell's 1.4% of CPU
+ * after two busy loops' 200% was taken for the next spike). */
+static void test_spike_small_after_peak(void **state)
+{
+	(void)state;
+	struct spike_win w;
+	spike_reset(&w, 1);
+	for (int i = 0; i < 10; i++)
+		assert_false(spike_feed(&w, 0.3));
+	assert_true(spike_feed(&w, 1.5));
+	spike_reset(&w, 1);
+	for (int i = 0; i < 8; i++)
+		spike_feed(&w, 0.3);
+	assert_true(spike_feed(&w, 200));
+	for (int i = 0; i < 4; i++)
+		spike_feed(&w, 200);
+	for (int i = 0; i < 3; i++)
+		assert_false(spike_feed(&w, 0.3));
+	assert_false(spike_feed(&w, 1.5)); /* 0.3 + (200 - 0.3) / 10 = 20.3 */
+	assert_true(spike_feed(&w, 25));
+}
+
 static void test_spike_not_before_enough(void **state)
 {
 	(void)state;
@@ -250,6 +273,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spike_start),
+		cmocka_unit_test(test_spike_small_after_peak),
 		cmocka_unit_test(test_spike_not_before_enough),
 		cmocka_unit_test(test_spike_gaps_and_zero),
 		cmocka_unit_test(test_spike_window_slides),

@@ -235,8 +235,8 @@ static const struct binding main_keys[] = {
 	 "} {",
 	 "a replay: to the next spike of the sort column, or the one before: a run of ticks "
 	 "whose largest value among processes (cgroups under G) is more than twice the median "
-	 "of that over the 20 ticks before (CPU%: and 1 point above it), shown at its highest "
-	 "tick (any key stops the search)",
+	 "of that over the 20 ticks before (CPU%: and 1 point above it) and above it by a "
+	 "tenth of their range, shown at its highest tick (any key stops the search)",
 	 BAR_REPLAY,
 	 "}",
 	 "Spike",

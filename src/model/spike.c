@@ -31,8 +31,13 @@ bool spike_feed(struct spike_win *w, double x)
 {
 	if (isnan(x))
 		return false;
-	double med = spike_median(w);
-	bool high = !isnan(med) && x > med + w->rise && x > SPIKE_FACTOR * med;
+	double med = spike_median(w), top = med;
+	for (unsigned i = 0; i < w->n; i++)
+		top = w->v[i] > top ? w->v[i] : top;
+	/* Above twice the median, by the rise at least, and by a tenth of the window's range:
+	 * after a peak of 200, a blip of 2 is noise, not the next spike. */
+	bool high = !isnan(med) && x > med + w->rise && x > SPIKE_FACTOR * med &&
+		    x > med + SPIKE_SPAN * (top - med);
 	bool begins = high && !w->in;
 	w->in = high;
 	w->v[w->at] = x;

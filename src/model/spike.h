@@ -11,6 +11,7 @@
 #define SPIKE_WINDOW 20 /* values the median is taken over */
 #define SPIKE_MIN 5	/* fewer before it: no value is a spike yet */
 #define SPIKE_FACTOR 2.0
+#define SPIKE_SPAN 0.1 /* and above the median by this share of the window's range */
 
 struct spike_win {
 	double v[SPIKE_WINDOW]; /* the last values with a number, a ring */
@@ -23,8 +24,9 @@ struct spike_win {
  * that a median of 0 makes any positive value one). */
 void spike_reset(struct spike_win *w, double rise);
 /* Feed the next value; NaN (no number: n/c, n/a, no row) is skipped and changes
- * nothing. True when x begins a spike: above SPIKE_FACTOR times the median of the window
- * and above the median by more than the rise, the value before it not. */
+ * nothing. True when x begins a spike: above SPIKE_FACTOR times the median of the window,
+ * above the median by more than the rise and by SPIKE_SPAN of the window's range (its
+ * largest value less the median), the value before it not. */
 bool spike_feed(struct spike_win *w, double x);
 /* The median of the window, or NaN while it holds fewer than SPIKE_MIN values. */
 double spike_median(const struct spike_win *w);
