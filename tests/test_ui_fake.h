@@ -4,6 +4,7 @@
 #ifndef PMUTOP_TEST_UI_FAKE_H
 #define PMUTOP_TEST_UI_FAKE_H
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,35 @@ static inline void fake_close(struct term *t)
 	/* The streams are the caller's: ui_free leaves them open. */
 	fclose(t->in);
 	fclose(t->out);
+}
+
+/* A cmocka fixture: the fake model on a screen of cols x lines. */
+struct fake_fixture {
+	struct fake f;
+	struct term t;
+};
+
+static inline int fake_fixture_setup(void **state, int cols, int lines)
+{
+	setlocale(LC_ALL, "C");
+	struct fake_fixture *fx = calloc(1, sizeof(*fx));
+	if (!fx)
+		return -1;
+	fake_init(&fx->f);
+	fx->t = fake_ui(cols, lines);
+	if (!fx->t.u)
+		return -1;
+	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
+	*state = fx;
+	return 0;
+}
+
+static inline int fake_fixture_teardown(void **state)
+{
+	struct fake_fixture *fx = *state;
+	fake_close(&fx->t);
+	free(fx);
+	return 0;
 }
 
 static inline const char *fake_screen(struct ui *u)

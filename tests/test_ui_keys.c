@@ -16,37 +16,19 @@
 #include "testutil.h"
 #include "test_ui_fake.h"
 
-struct fixture {
-	struct fake f;
-	struct term t;
-};
-
 static int setup(void **state)
 {
-	setlocale(LC_ALL, "C");
-	struct fixture *fx = calloc(1, sizeof(*fx));
-	if (!fx)
-		return -1;
-	fake_init(&fx->f);
-	fx->t = fake_ui(80, 24);
-	if (!fx->t.u)
-		return -1;
-	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
-	*state = fx;
-	return 0;
+	return fake_fixture_setup(state, 80, 24);
 }
 
 static int teardown(void **state)
 {
-	struct fixture *fx = *state;
-	fake_close(&fx->t);
-	free(fx);
-	return 0;
+	return fake_fixture_teardown(state);
 }
 
 static struct ui *U(void **state)
 {
-	return ((struct fixture *)*state)->t.u;
+	return ((struct fake_fixture *)*state)->t.u;
 }
 
 static const char *screen(void **state)
@@ -265,7 +247,7 @@ static void test_pid_focus(void **state)
  * to the process that started then); a recording's rows are no live processes. */
 static void test_kill_start(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	for (unsigned i = 0; i < fx->f.m.nrows; i++)
 		fx->f.rows[i].start_ticks = 4000 + (uint64_t)fx->f.rows[i].pid;
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
@@ -301,7 +283,7 @@ static pid_t selected_pid(void **state)
  * a command line matches only while c shows them. */
 static void test_search(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	char line[1024];
 	fake_key(U(state), '/');
 	fake_type(U(state), "gam");
@@ -389,7 +371,7 @@ static void test_tags(void **state)
  * when the row goes, or the selection moves. */
 static void test_follow(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN, 'F'}; /* alpha, pid 100 */
 	fake_keys(U(state), keys, 5);
 	assert_true(fake_find(screen(state), "Following 100") >= 0);
@@ -412,7 +394,7 @@ static void test_follow(void **state)
 /* P M T sort by CPU%, RES and TIME+, showing a hidden one; Ctrl-F scrolls COMMAND. */
 static void test_quick_sort_and_scroll(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	char line[1024];
 	/* Panes without their hidden columns: nothing to show, and it says so. */
 	struct ui_cmd cmd = fake_key(U(state), 'T');
@@ -543,7 +525,7 @@ static int kid(const char *s, const char *name, bool last)
  * then holds the subtree's sum (marked [+]); + unfolds; F5 again: flat. */
 static void test_tree_view(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	fx->f.rows[4].ppid = 100; /* gamma (10%) and idle (0%) under alpha (50%) */
 	fx->f.rows[6].ppid = 100;
 	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
@@ -577,7 +559,7 @@ static void test_tree_view(void **state)
 
 static void test_selection_follows_row(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	int keys[] = {KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha */
 	fake_keys(U(state), keys, 3);
 	/* Next tick: gamma jumps to the top by CPU%. The order holds under the moving
@@ -600,7 +582,7 @@ static void test_selection_follows_row(void **state)
 
 static void test_selection_scrolls(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	/* A 10-line screen shows few rows: the selection drags the view down. */
 	ui_set_size(U(state), 80, 10);
 	fake_key(U(state), KEY_END);
@@ -745,7 +727,7 @@ static void check_bar(void **state, enum bind_mode mode, const char *was)
 /* Every mode's key bar comes from its table. */
 static void test_bindings_bars(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	fake_user(&fx->f);
 	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
 	ui_set_user_spec(U(state), "{cycles,instructions}:u,cs");

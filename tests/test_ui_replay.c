@@ -9,35 +9,17 @@
 #include "testutil.h"
 #include "test_ui_fake.h"
 
-struct fixture {
-	struct fake f;
-	struct term t;
-};
-
 static int setup(void **state)
 {
-	setlocale(LC_ALL, "C");
-	struct fixture *fx = calloc(1, sizeof(*fx));
-	if (!fx)
-		return -1;
-	fake_init(&fx->f);
-	fx->t = fake_ui(140, 30);
-	if (!fx->t.u)
-		return -1;
-	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
-	*state = fx;
-	return 0;
+	return fake_fixture_setup(state, 140, 30);
 }
 
 static int teardown(void **state)
 {
-	struct fixture *fx = *state;
-	fake_close(&fx->t);
-	free(fx);
-	return 0;
+	return fake_fixture_teardown(state);
 }
 
-#define U(state) (((struct fixture *)*(state))->t.u)
+#define U(state) (((struct fake_fixture *)*(state))->t.u)
 
 static const char *screen(void **state)
 {

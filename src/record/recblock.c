@@ -13,64 +13,30 @@ static const unsigned char flush_tail[4] = {0x00, 0x00, 0xff, 0xff};
 /* An inflated chunk larger than this is damage (a bomb), not a tick. */
 #define CHUNK_MAX ((size_t)256 << 20)
 
-static int grow(struct recpack_buf *o, size_t more)
-{
-	if (o->len + more <= o->cap)
-		return 0;
-	size_t cap = o->cap ? o->cap : 4096;
-	while (cap < o->len + more)
-		cap *= 2;
-	unsigned char *b = realloc(o->b, cap);
-	if (!b)
-		return -ENOMEM;
-	o->b = b;
-	o->cap = cap;
-	return 0;
-}
-
-static void put_u(struct recpack_buf *o, uint64_t u)
-{
-	while (u >= 0x80) {
-		o->b[o->len++] = (unsigned char)(u | 0x80);
-		u >>= 7;
-	}
-	o->b[o->len++] = (unsigned char)u;
-}
-
-static uint64_t zigzag(int64_t s)
-{
-	return ((uint64_t)s << 1) ^ (0 - ((uint64_t)s >> 63));
-}
-
-static int64_t unzigzag(uint64_t u)
-{
-	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-}
-
 void recblock_begin(struct recpack_buf *raw, size_t ngone)
 {
 	raw->len = 0;
-	if (grow(raw, 10) == 0)
-		put_u(raw, ngone);
+	if (recpack_grow(raw, 10) == 0)
+		recpack_put_u(raw, ngone);
 	else
 		raw->len = (size_t)-1; /* recblock_gone and recblock_def fail */
 }
 
 int recblock_gone(struct recpack_buf *raw, int64_t prev, int64_t id)
 {
-	if (raw->len == (size_t)-1 || grow(raw, 10))
+	if (raw->len == (size_t)-1 || recpack_grow(raw, 10))
 		return -ENOMEM;
 	if (id <= prev)
 		return -EINVAL;
-	put_u(raw, (uint64_t)(id - prev));
+	recpack_put_u(raw, (uint64_t)(id - prev));
 	return 0;
 }
 
 int recblock_ndefs(struct recpack_buf *raw, size_t ndefs)
 {
-	if (raw->len == (size_t)-1 || grow(raw, 10))
+	if (raw->len == (size_t)-1 || recpack_grow(raw, 10))
 		return -ENOMEM;
-	put_u(raw, ndefs);
+	recpack_put_u(raw, ndefs);
 	return 0;
 }
 
@@ -80,20 +46,20 @@ int recblock_ndefs(struct recpack_buf *raw, size_t ndefs)
 static void put_str(struct recpack_buf *o, const char *s, const char *prev, bool have_prev)
 {
 	if (!s) {
-		put_u(o, 0);
+		recpack_put_u(o, 0);
 		return;
 	}
 	if (have_prev && prev && strcmp(s, prev) == 0) {
-		put_u(o, 1);
+		recpack_put_u(o, 1);
 		return;
 	}
 	size_t k = 0, n = strlen(s);
 	if (have_prev && prev)
 		while (s[k] && s[k] == prev[k])
 			k++;
-	put_u(o, n - k + 2);
+	recpack_put_u(o, n - k + 2);
 	if (have_prev && prev)
-		put_u(o, k);
+		recpack_put_u(o, k);
 	memcpy(o->b + o->len, s + k, n - k);
 	o->len += n - k;
 }
@@ -106,21 +72,23 @@ static size_t slen(const char *s)
 int recblock_def(struct recpack_buf *raw, int64_t id, const struct mrow *row, int64_t prev_id,
 		 const struct mrow *prev)
 {
-	if (raw->len == (size_t)-1 || grow(raw, 128 + slen(row->user) + slen(row->comm) +
-							slen(row->cgroup) + slen(row->cmdline)))
+	if (raw->len == (size_t)-1 ||
+	    recpack_grow(raw, 128 + slen(row->user) + slen(row->comm) + slen(row->cgroup) +
+				      slen(row->cmdline)))
 		return -ENOMEM;
 	if (id <= prev_id)
 		return -EINVAL;
-	put_u(raw, (uint64_t)(id - prev_id));
-	put_u(raw, (uint64_t)row->kind + (row->kthread ? 4 : 0));
-	put_u(raw, zigzag((int64_t)row->pid - (prev ? (int64_t)prev->pid : 0)));
-	put_u(raw, zigzag((int64_t)row->tid - row->pid));
+	recpack_put_u(raw, (uint64_t)(id - prev_id));
+	recpack_put_u(raw, (uint64_t)row->kind + (row->kthread ? 4 : 0));
+	recpack_put_u(raw, recpack_zigzag((int64_t)row->pid - (prev ? (int64_t)prev->pid : 0)));
+	recpack_put_u(raw, recpack_zigzag((int64_t)row->tid - row->pid));
 	/* the parent from the previous def's (siblings share it), the first's from its pid */
-	put_u(raw, zigzag(prev ? (int64_t)row->ppid - prev->ppid : (int64_t)row->pid - row->ppid));
-	put_u(raw, zigzag(row->cpu));
-	put_u(raw, zigzag((int64_t)row->uid - (prev ? (int64_t)prev->uid : 0)));
-	put_u(raw, row->nthreads);
-	put_u(raw, row->state ? row->rss_kb : 0);
+	recpack_put_u(raw, recpack_zigzag(prev ? (int64_t)row->ppid - prev->ppid
+					       : (int64_t)row->pid - row->ppid));
+	recpack_put_u(raw, recpack_zigzag(row->cpu));
+	recpack_put_u(raw, recpack_zigzag((int64_t)row->uid - (prev ? (int64_t)prev->uid : 0)));
+	recpack_put_u(raw, row->nthreads);
+	recpack_put_u(raw, row->state ? row->rss_kb : 0);
 	raw->b[raw->len++] = (unsigned char)row->state;
 	put_str(raw, row->user, prev ? prev->user : NULL, prev);
 	put_str(raw, row->comm, prev ? prev->comm : NULL, prev);
@@ -144,7 +112,7 @@ int recblock_deflate(struct recblock_z *w, bool key, const struct recpack_buf *r
 	w->z.next_in = raw->b;
 	w->z.avail_in = (uInt)raw->len;
 	for (;;) {
-		if (grow(out, raw->len / 2 + 64))
+		if (recpack_grow(out, raw->len / 2 + 64))
 			return -ENOMEM;
 		w->z.next_out = out->b + out->len;
 		w->z.avail_out = (uInt)(out->cap - out->len);
@@ -242,28 +210,12 @@ static int inflate_chunk(struct recblock *b, bool key, const void *chunk, size_t
 	return 0;
 }
 
-static int get_u(const unsigned char *rec, size_t len, size_t *pos, uint64_t *out)
-{
-	uint64_t u = 0;
-	for (unsigned shift = 0; shift < 64; shift += 7) {
-		if (*pos >= len)
-			return -EINVAL;
-		unsigned char c = rec[(*pos)++];
-		u |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80)) {
-			*out = u;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 static int get_int(const unsigned char *rec, size_t len, size_t *pos, int64_t base, int *out)
 {
 	uint64_t u;
-	if (get_u(rec, len, pos, &u) || u > UINT64_C(1) << 34)
+	if (recpack_get_u(rec, len, pos, &u) || u > UINT64_C(1) << 34)
 		return -EINVAL; /* past any difference of two ints (and no overflow below) */
-	int64_t v = base + unzigzag(u);
+	int64_t v = base + recpack_unzigzag(u);
 	if (v < INT32_MIN || v > INT32_MAX)
 		return -EINVAL;
 	*out = (int)v;
@@ -277,7 +229,7 @@ static int get_str(const unsigned char *rec, size_t len, size_t *pos, const char
 {
 	uint64_t u, k = 0;
 	*out = NULL;
-	if (get_u(rec, len, pos, &u))
+	if (recpack_get_u(rec, len, pos, &u))
 		return -EINVAL;
 	if (u == 0)
 		return 0;
@@ -287,7 +239,7 @@ static int get_str(const unsigned char *rec, size_t len, size_t *pos, const char
 	if (u == 1) {
 		k = plen;
 		u = 2;
-	} else if (have_prev && prev && (get_u(rec, len, pos, &k) || k > plen)) {
+	} else if (have_prev && prev && (recpack_get_u(rec, len, pos, &k) || k > plen)) {
 		return -EINVAL;
 	}
 	if (u - 2 > len - *pos)
@@ -326,7 +278,7 @@ const struct rectask *recblock_task(const struct recblock *b, int64_t id)
 static int apply_gone(struct recblock *b, size_t *pos)
 {
 	uint64_t n, d;
-	if (get_u(b->buf, b->len, pos, &n) || n > b->n)
+	if (recpack_get_u(b->buf, b->len, pos, &n) || n > b->n)
 		return -EINVAL;
 	size_t at = *pos;
 	for (int pass = 0; pass < 2; pass++) {
@@ -334,7 +286,7 @@ static int apply_gone(struct recblock *b, size_t *pos)
 		size_t k = 0, out = 0; /* tasks kept so far, compacted in place */
 		*pos = at;
 		for (uint64_t i = 0; i < n; i++) {
-			if (get_u(b->buf, b->len, pos, &d) || d == 0 ||
+			if (recpack_get_u(b->buf, b->len, pos, &d) || d == 0 ||
 			    d > (uint64_t)(INT64_MAX - id))
 				return -EINVAL;
 			id += (int64_t)d;
@@ -364,7 +316,7 @@ static int apply_defs(struct recblock *b, size_t *pos)
 	uint64_t n, u;
 	const unsigned char *r = b->buf;
 	size_t len = b->len;
-	if (get_u(r, len, pos, &n) || n > len - *pos)
+	if (recpack_get_u(r, len, pos, &n) || n > len - *pos)
 		return -EINVAL; /* a def takes bytes: more defs than bytes is damage */
 	size_t first = b->n;
 	for (uint64_t i = 0; i < n; i++) {
@@ -379,13 +331,13 @@ static int apply_defs(struct recblock *b, size_t *pos)
 		const struct rectask *prev = b->n > first ? &b->t[b->n - 1] : NULL;
 		int64_t last = b->n ? b->t[b->n - 1].id : 0;
 		struct rectask t = {0};
-		if (get_u(r, len, pos, &u) || u == 0 || u > (uint64_t)(INT64_MAX - last))
+		if (recpack_get_u(r, len, pos, &u) || u == 0 || u > (uint64_t)(INT64_MAX - last))
 			return -EINVAL;
 		/* ids of defs ascend past every task alive: the row's order is the id's */
 		t.id = (prev ? prev->id : 0) + (int64_t)u;
 		if (t.id <= last)
 			return -EINVAL;
-		if (get_u(r, len, pos, &u) || (u & 3) > ROW_CGROUP || u > 7)
+		if (recpack_get_u(r, len, pos, &u) || (u & 3) > ROW_CGROUP || u > 7)
 			return -EINVAL;
 		t.kind = (int)(u & 3);
 		t.kthread = u & 4;
@@ -398,16 +350,16 @@ static int apply_defs(struct recblock *b, size_t *pos)
 		if (ppid < INT32_MIN || ppid > INT32_MAX)
 			return -EINVAL;
 		t.ppid = (int)ppid;
-		if (get_u(r, len, pos, &u) || u > UINT64_C(1) << 34)
+		if (recpack_get_u(r, len, pos, &u) || u > UINT64_C(1) << 34)
 			return -EINVAL;
-		int64_t uid = (prev ? (int64_t)prev->uid : 0) + unzigzag(u);
+		int64_t uid = (prev ? (int64_t)prev->uid : 0) + recpack_unzigzag(u);
 		if (uid < 0 || uid > UINT32_MAX)
 			return -EINVAL;
 		t.uid = (uint32_t)uid;
-		if (get_u(r, len, pos, &u) || u > UINT32_MAX)
+		if (recpack_get_u(r, len, pos, &u) || u > UINT32_MAX)
 			return -EINVAL;
 		t.nthreads = (unsigned)u;
-		if (get_u(r, len, pos, &t.rss) || *pos >= len)
+		if (recpack_get_u(r, len, pos, &t.rss) || *pos >= len)
 			return -EINVAL;
 		t.state = (char)r[(*pos)++];
 		int rc = get_str(r, len, pos, prev ? prev->user : NULL, prev, &t.user);

@@ -12,7 +12,7 @@ enum { F_EXITED = 1, F_CPU = 2, F_CELLS = 4, F_MEM = 8, F_DOUBLES = 16, F_ALL = 
 /* The largest double every smaller whole number of which is exact. */
 #define WHOLE_MAX 9007199254740992.0
 
-static int grow(struct recpack_buf *o, size_t more)
+int recpack_grow(struct recpack_buf *o, size_t more)
 {
 	if (o->len + more <= o->cap)
 		return 0;
@@ -27,8 +27,7 @@ static int grow(struct recpack_buf *o, size_t more)
 	return 0;
 }
 
-/* The caller has made room: 10 bytes at most. */
-static void put_u(struct recpack_buf *o, uint64_t u)
+void recpack_put_u(struct recpack_buf *o, uint64_t u)
 {
 	while (u >= 0x80) {
 		o->b[o->len++] = (unsigned char)(u | 0x80);
@@ -37,12 +36,12 @@ static void put_u(struct recpack_buf *o, uint64_t u)
 	o->b[o->len++] = (unsigned char)u;
 }
 
-static uint64_t zigzag(int64_t s)
+uint64_t recpack_zigzag(int64_t s)
 {
 	return ((uint64_t)s << 1) ^ (0 - ((uint64_t)s >> 63));
 }
 
-static int64_t unzigzag(uint64_t u)
+int64_t recpack_unzigzag(uint64_t u)
 {
 	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
@@ -107,8 +106,8 @@ int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
 {
 	if (row->task <= prev)
 		return -EINVAL;
-	if (grow(out,
-		 40 + row->ncells + (size_t)nev * 10 + (size_t)ngr * 20 + nev / 8 + ngr / 8 + 2))
+	if (recpack_grow(out, 40 + row->ncells + (size_t)nev * 10 + (size_t)ngr * 20 + nev / 8 +
+				      ngr / 8 + 2))
 		return -ENOMEM;
 	bool doubles = false;
 	for (unsigned i = 0; i < nev && !doubles; i++)
@@ -116,18 +115,18 @@ int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
 	unsigned flags = (row->exited ? F_EXITED : 0) | (row->cpu_pct != -1 ? F_CPU : 0) |
 			 (row->cells ? F_CELLS : 0) | (row->mem ? F_MEM : 0) |
 			 (doubles ? F_DOUBLES : 0);
-	put_u(out, (uint64_t)(row->task - prev) << 1 | (flags != 0));
+	recpack_put_u(out, (uint64_t)(row->task - prev) << 1 | (flags != 0));
 	if (flags)
-		put_u(out, flags);
+		recpack_put_u(out, flags);
 	if (flags & F_CPU)
 		put_double(out, row->cpu_pct);
 	if (flags & F_CELLS) {
-		put_u(out, row->ncells);
+		recpack_put_u(out, row->ncells);
 		memcpy(out->b + out->len, row->cells, row->ncells);
 		out->len += row->ncells;
 	}
 	if (flags & F_MEM) {
-		put_u(out, row->rss_kb);
+		recpack_put_u(out, row->rss_kb);
 		out->b[out->len++] = (unsigned char)row->state;
 	}
 	unsigned char *bits = out->b + out->cap - (nev > ngr ? nev : ngr) - 1;
@@ -143,7 +142,7 @@ int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
 		if (v[i].v == 0)
 			continue;
 		if (whole(v[i].v))
-			put_u(out, (uint64_t)v[i].v);
+			recpack_put_u(out, (uint64_t)v[i].v);
 		else
 			put_double(out, v[i].v);
 	}
@@ -156,12 +155,13 @@ int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
 		if (!g[k].ena && !g[k].run)
 			continue;
 		if (first && fmt >= 3)
-			put_u(out, zigzag((int64_t)((base = g[k].ena) - time_base(fmt, v, nev))));
+			recpack_put_u(out, recpack_zigzag((int64_t)((base = g[k].ena) -
+								    time_base(fmt, v, nev))));
 		else if (first)
-			put_u(out, base = g[k].ena);
+			recpack_put_u(out, base = g[k].ena);
 		else
-			put_u(out, zigzag((int64_t)(g[k].ena - base)));
-		put_u(out, zigzag((int64_t)(g[k].ena - g[k].run)));
+			recpack_put_u(out, recpack_zigzag((int64_t)(g[k].ena - base)));
+		recpack_put_u(out, recpack_zigzag((int64_t)(g[k].ena - g[k].run)));
 		first = false;
 	}
 	return 0;
@@ -173,7 +173,7 @@ void recpack_free(struct recpack_buf *b)
 	*b = (struct recpack_buf){0};
 }
 
-static int get_u(const unsigned char *rec, size_t len, size_t *pos, uint64_t *out)
+int recpack_get_u(const unsigned char *rec, size_t len, size_t *pos, uint64_t *out)
 {
 	uint64_t u = 0;
 	for (unsigned shift = 0; shift < 64; shift += 7) {
@@ -242,22 +242,23 @@ int recpack_next_fmt(unsigned fmt, const unsigned char *rec, size_t len, size_t 
 	if (*pos >= len)
 		return 0;
 	uint64_t u, flags = 0;
-	if (get_u(rec, len, pos, &u) || u >> 1 == 0 || u >> 1 > (uint64_t)(INT64_MAX - prev) ||
-	    ((u & 1) && (get_u(rec, len, pos, &flags) || flags == 0 || flags > F_ALL)))
+	if (recpack_get_u(rec, len, pos, &u) || u >> 1 == 0 ||
+	    u >> 1 > (uint64_t)(INT64_MAX - prev) ||
+	    ((u & 1) && (recpack_get_u(rec, len, pos, &flags) || flags == 0 || flags > F_ALL)))
 		return -EINVAL;
 	*row = (struct recpack_row){
 		.task = prev + (int64_t)(u >> 1), .exited = flags & F_EXITED, .cpu_pct = -1};
 	if ((flags & F_CPU) && get_double(rec, len, pos, &row->cpu_pct))
 		return -EINVAL;
 	if (flags & F_CELLS) {
-		if (get_u(rec, len, pos, &u) || u > len - *pos)
+		if (recpack_get_u(rec, len, pos, &u) || u > len - *pos)
 			return -EINVAL;
 		row->cells = (const char *)rec + *pos;
 		row->ncells = (size_t)u;
 		*pos += (size_t)u;
 	}
 	if (flags & F_MEM) {
-		if (get_u(rec, len, pos, &row->rss_kb) || *pos >= len)
+		if (recpack_get_u(rec, len, pos, &row->rss_kb) || *pos >= len)
 			return -EINVAL;
 		row->mem = true;
 		row->state = (char)rec[(*pos)++];
@@ -278,7 +279,7 @@ int recpack_next_fmt(unsigned fmt, const unsigned char *rec, size_t len, size_t 
 			if (get_double(rec, len, pos, &v[i].v))
 				return -EINVAL;
 		} else {
-			if (get_u(rec, len, pos, &u) || u == 0)
+			if (recpack_get_u(rec, len, pos, &u) || u == 0)
 				return -EINVAL;
 			v[i].v = (double)u;
 		}
@@ -292,15 +293,15 @@ int recpack_next_fmt(unsigned fmt, const unsigned char *rec, size_t len, size_t 
 		g[k].ena = g[k].run = 0;
 		if (!map_bit(rec, gmap, k))
 			continue;
-		if (get_u(rec, len, pos, &u))
+		if (recpack_get_u(rec, len, pos, &u))
 			return -EINVAL;
 		if (first && fmt >= 3)
-			g[k].ena = base = time_base(fmt, v, nev) + (uint64_t)unzigzag(u);
+			g[k].ena = base = time_base(fmt, v, nev) + (uint64_t)recpack_unzigzag(u);
 		else
-			g[k].ena = first ? (base = u) : base + (uint64_t)unzigzag(u);
-		if (get_u(rec, len, pos, &u))
+			g[k].ena = first ? (base = u) : base + (uint64_t)recpack_unzigzag(u);
+		if (recpack_get_u(rec, len, pos, &u))
 			return -EINVAL;
-		g[k].run = g[k].ena - (uint64_t)unzigzag(u);
+		g[k].run = g[k].ena - (uint64_t)recpack_unzigzag(u);
 		first = false;
 	}
 	return 1;
@@ -315,22 +316,22 @@ int recpack_put_tick(struct recpack_buf *out, const struct recpack_row *rows,
 	for (size_t r = 0; r < n; r++)
 		need += 40 + rows[r].ncells + (size_t)nev * 10 + (size_t)ngr * 20 + nev / 7 +
 			ngr / 7 + 4;
-	if (grow(out, need))
+	if (recpack_grow(out, need))
 		return -ENOMEM;
 	unsigned char *bits = out->b + out->cap - (nev > ngr ? nev : ngr) - 1;
-	put_u(out, n);
+	recpack_put_u(out, n);
 	int64_t prev = 0;
 	for (size_t r = 0; r < n; r++) {
 		if (rows[r].task <= prev)
 			return -EINVAL;
-		put_u(out,
-		      (uint64_t)(rows[r].task - prev) << 1 | (row_flags(&rows[r], v[r], nev) != 0));
+		recpack_put_u(out, (uint64_t)(rows[r].task - prev) << 1 |
+					   (row_flags(&rows[r], v[r], nev) != 0));
 		prev = rows[r].task;
 	}
 	for (size_t r = 0; r < n; r++) {
 		unsigned f = row_flags(&rows[r], v[r], nev);
 		if (f)
-			put_u(out, f);
+			recpack_put_u(out, f);
 	}
 	for (size_t r = 0; r < n; r++)
 		if (rows[r].cpu_pct != -1)
@@ -338,14 +339,14 @@ int recpack_put_tick(struct recpack_buf *out, const struct recpack_row *rows,
 	for (size_t r = 0; r < n; r++) {
 		if (!rows[r].cells)
 			continue;
-		put_u(out, rows[r].ncells);
+		recpack_put_u(out, rows[r].ncells);
 		memcpy(out->b + out->len, rows[r].cells, rows[r].ncells);
 		out->len += rows[r].ncells;
 	}
 	for (size_t r = 0; r < n; r++) {
 		if (!rows[r].mem)
 			continue;
-		put_u(out, rows[r].rss_kb);
+		recpack_put_u(out, rows[r].rss_kb);
 		out->b[out->len++] = (unsigned char)rows[r].state;
 	}
 	for (size_t r = 0; r < n; r++) {
@@ -366,7 +367,7 @@ int recpack_put_tick(struct recpack_buf *out, const struct recpack_row *rows,
 			if (x == 0)
 				continue;
 			if (whole(x))
-				put_u(out, (uint64_t)x);
+				recpack_put_u(out, (uint64_t)x);
 			else
 				put_double(out, x);
 		}
@@ -386,13 +387,17 @@ int recpack_put_tick(struct recpack_buf *out, const struct recpack_row *rows,
 			while (!gr[j].ena && !gr[j].run)
 				j++;
 			if (j == k)
-				put_u(out, zigzag((int64_t)(gr[k].ena - time_base(3, v[r], nev))));
+				recpack_put_u(out,
+					      recpack_zigzag((int64_t)(gr[k].ena -
+								       time_base(3, v[r], nev))));
 			else
-				put_u(out, zigzag((int64_t)(gr[k].ena - gr[j].ena)));
+				recpack_put_u(out,
+					      recpack_zigzag((int64_t)(gr[k].ena - gr[j].ena)));
 		}
 		for (size_t r = 0; r < n; r++)
 			if (g[r][k].ena || g[r][k].run)
-				put_u(out, zigzag((int64_t)(g[r][k].ena - g[r][k].run)));
+				recpack_put_u(out,
+					      recpack_zigzag((int64_t)(g[r][k].ena - g[r][k].run)));
 	}
 	return 0;
 }
@@ -427,7 +432,7 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 	if (len == 0)
 		return 0;
 	/* a row takes 3 bytes at least (its task, value map and group map) */
-	if (get_u(rec, len, &pos, &n) || n > len / 3)
+	if (recpack_get_u(rec, len, &pos, &n) || n > len / 3)
 		return -EINVAL;
 	size_t bw = (size_t)nev * 2 + ngr; /* a row's bits: values, doubles, groups */
 	size_t nv = (size_t)n * (nev + 1), ng = (size_t)n * (ngr + 1), nb = (size_t)n * (bw + 1);
@@ -461,7 +466,7 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 	}
 	int64_t prev = 0;
 	for (size_t r = 0; r < n; r++) {
-		if (get_u(rec, len, &pos, &u) || u >> 1 == 0 ||
+		if (recpack_get_u(rec, len, &pos, &u) || u >> 1 == 0 ||
 		    u >> 1 > (uint64_t)(INT64_MAX - prev))
 			return -EINVAL;
 		t->rows[r] = (struct recpack_row){.task = prev + (int64_t)(u >> 1), .cpu_pct = -1};
@@ -475,7 +480,7 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 	for (size_t r = 0; r < n; r++) {
 		if (!t->rows[r].exited)
 			continue;
-		if (get_u(rec, len, &pos, &u) || u == 0 || u > F_ALL)
+		if (recpack_get_u(rec, len, &pos, &u) || u == 0 || u > F_ALL)
 			goto out;
 		flags[r] = (unsigned)u;
 		t->rows[r].exited = u & F_EXITED;
@@ -486,7 +491,7 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 	for (size_t r = 0; r < n; r++) {
 		if (!(flags[r] & F_CELLS))
 			continue;
-		if (get_u(rec, len, &pos, &u) || u > len - pos)
+		if (recpack_get_u(rec, len, &pos, &u) || u > len - pos)
 			goto out;
 		t->rows[r].cells = (const char *)rec + pos;
 		t->rows[r].ncells = (size_t)u;
@@ -495,7 +500,7 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 	for (size_t r = 0; r < n; r++) {
 		if (!(flags[r] & F_MEM))
 			continue;
-		if (get_u(rec, len, &pos, &t->rows[r].rss_kb) || pos >= len)
+		if (recpack_get_u(rec, len, &pos, &t->rows[r].rss_kb) || pos >= len)
 			goto out;
 		t->rows[r].mem = true;
 		t->rows[r].state = (char)rec[pos++];
@@ -521,7 +526,7 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 				if (get_double(rec, len, &pos, &x->v))
 					goto out;
 			} else {
-				if (get_u(rec, len, &pos, &u) || u == 0)
+				if (recpack_get_u(rec, len, &pos, &u) || u == 0)
 					goto out;
 				x->v = (double)u;
 			}
@@ -539,19 +544,19 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 			unsigned j = 0;
 			while (!b[j])
 				j++;
-			if (get_u(rec, len, &pos, &u))
+			if (recpack_get_u(rec, len, &pos, &u))
 				goto out;
 			gr[k].ena = (j == k ? time_base(3, &t->v[r * (nev + 1)], nev) : gr[j].ena) +
-				    (uint64_t)unzigzag(u);
+				    (uint64_t)recpack_unzigzag(u);
 		}
 		for (size_t r = 0; r < n; r++) {
 			const unsigned char *b = t->bits + r * (bw + 1) + 2 * (size_t)nev;
 			struct val_delta *gr = &t->g[r * (ngr + 1)];
 			if (!b[k])
 				continue;
-			if (get_u(rec, len, &pos, &u))
+			if (recpack_get_u(rec, len, &pos, &u))
 				goto out;
-			gr[k].run = gr[k].ena - (uint64_t)unzigzag(u);
+			gr[k].run = gr[k].ena - (uint64_t)recpack_unzigzag(u);
 		}
 	}
 	if (pos != len)

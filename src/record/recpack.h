@@ -51,6 +51,16 @@ int recpack_put(struct recpack_buf *out, int64_t prev, const struct recpack_row 
 int recpack_put_fmt(struct recpack_buf *out, unsigned fmt, int64_t prev,
 		    const struct recpack_row *row, const struct val *v, unsigned nev,
 		    const struct val_delta *g, unsigned ngr);
+/* The varints both packed rows and recblock's chunks are made of. recpack_grow makes
+ * room for more bytes (-ENOMEM); recpack_put_u writes an unsigned varint into room made
+ * (10 bytes at most); zigzag maps signed to unsigned, small magnitudes small;
+ * recpack_get_u reads one at *pos (-EINVAL: cut short or longer than 64 bits). */
+int recpack_grow(struct recpack_buf *o, size_t more);
+void recpack_put_u(struct recpack_buf *o, uint64_t u);
+uint64_t recpack_zigzag(int64_t s);
+int64_t recpack_unzigzag(uint64_t u);
+int recpack_get_u(const unsigned char *rec, size_t len, size_t *pos, uint64_t *out);
+
 void recpack_free(struct recpack_buf *b);
 
 /* Reading a record: *pos starts at 0. Each call reads the next row into row (its cells
