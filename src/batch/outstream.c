@@ -27,7 +27,12 @@ struct outstream {
 	enum how how;
 	bool own;
 	bool stopped; /* a stop signal came while output waited: nothing more is written */
+	struct outstream *next;
 };
+
+/* The streams open: a run that exit()s with one open (a replay's window refused after
+ * the output was set up) leaves it reachable, flushed by exit, not leaked. */
+static struct outstream *open_streams;
 
 static volatile sig_atomic_t stopping;
 
@@ -118,6 +123,11 @@ static ssize_t os_write(void *cookie, const char *buf, size_t size)
 static int os_close(void *cookie)
 {
 	struct outstream *o = cookie;
+	for (struct outstream **p = &open_streams; *p; p = &(*p)->next)
+		if (*p == o) {
+			*p = o->next;
+			break;
+		}
 	int r = o->own ? close(o->fd) : 0;
 	if (o->wfd != o->fd)
 		close(o->wfd);
@@ -187,5 +197,7 @@ FILE *outstream_open(int fd, bool own)
 		return NULL;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	o->next = open_streams;
+	open_streams = o;
 	return f;
 }
