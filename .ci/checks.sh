@@ -156,7 +156,7 @@ vg_tests() {
 	# libbpf hands the kernel a bpf_attr it cleared only in part: memcheck's false alarm.
 	printf '%s\n' $names | VG_SUPP="$ROOT/tests/valgrind/libbpf.supp" PMUTOP_TEST_VALGRIND=1 xargs -P"$JOBS" -I{} sh -c '
 		cd build-valgrind/tests || exit 1
-		valgrind -q --suppressions="$VG_SUPP" --error-exitcode=99 --trace-children=no --max-threads=2000 \
+		valgrind -q --suppressions="$VG_SUPP" --error-exitcode=99 --trace-children=no --max-threads=4000 \
 			--log-file="$0/valgrind/{}.vg" ./{} >"$0/valgrind/{}.out" 2>&1
 		st=$?
 		[ "$st" -eq 0 ] && { echo "-- {}: ok"; exit 0; }
