@@ -161,8 +161,8 @@ static void replay_header(struct app *a, struct ui *ui, bool playing)
 	double range[2];
 	bool span = replay_span(a->rp, &f, &l, &range[0], &range[1]) == 0;
 	replay_header_text(text, sizeof(text), playing ? "PLAY" : "REPLAY", a->speed,
-			   replay_wall(a->rp), (unsigned long long)(replay_seq(a->rp) - f + 1),
-			   (unsigned long long)(l - f + 1), span ? range : NULL);
+			   replay_wall(a->rp), (unsigned long long)replay_seq(a->rp) - f + 1,
+			   (unsigned long long)l - f + 1, span ? range : NULL);
 	ui_set_replay(ui, text);
 }
 

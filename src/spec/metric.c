@@ -107,14 +107,16 @@ static int qualify_all(struct metric *m)
 {
 	const char *ids[MAX_IDS];
 	bool unit = m->d.pmu && *m->d.pmu;
-	unsigned n = mexpr_ids(m->e, NULL, ids, MAX_IDS);
-	n = n < MAX_IDS ? n : MAX_IDS;
-	if (!n)
+	unsigned found = mexpr_ids(m->e, NULL, ids, MAX_IDS);
+	if (found == 0)
 		return 0;
+	unsigned n = found < MAX_IDS ? found : MAX_IDS;
 	m->ids = calloc(n, sizeof(*m->ids));
 	m->qual = calloc(n, sizeof(*m->qual));
 	if (!m->ids || !m->qual)
 		return -ENOMEM;
+	/* cppcheck 2.10 takes n for 0 here whatever mexpr_ids returned: a false alarm. */
+	// cppcheck-suppress knownConditionTrueFalse
 	for (unsigned k = 0; k < n; k++) {
 		char tmp[160];
 		const char *name = ids[k];
