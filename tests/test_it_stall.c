@@ -15,26 +15,38 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void stalled_then(int signo, char *const args[])
+/* args started with stdout into a pipe of 4096 bytes (*cap: its size; 0 for the
+ * system's) and stderr to err_fd; *rfd is the read end. */
+static pid_t into_pipe(char *const args[], int err_fd, int *rfd, int *cap)
 {
-	char errpath[] = "/tmp/pmutop-stall-XXXXXX";
-	int e = mkstemp(errpath);
-	assert_true(e >= 0);
 	int p[2];
 	assert_int_equal(pipe(p), 0);
-	int cap = fcntl(p[1], F_SETPIPE_SZ, 4096);
-	assert_true(cap > 0);
+	if (cap) {
+		*cap = fcntl(p[1], F_SETPIPE_SZ, 4096);
+		assert_true(*cap > 0);
+	}
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(p[1], 1);
-		dup2(e, 2);
+		dup2(err_fd, 2);
 		close(p[0]);
 		execv(args[0], args);
 		_exit(127);
 	}
 	close(p[1]);
+	*rfd = p[0];
+	return pid;
+}
+
+static void stalled_then(int signo, char *const args[])
+{
+	char errpath[] = "/tmp/pmutop-stall-XXXXXX";
+	int e = mkstemp(errpath);
+	assert_true(e >= 0);
+	int p[1], cap;
+	pid_t pid = into_pipe(args, e, &p[0], &cap);
 	/* Wait until the pipe is full: from then on every block pmutop writes waits. */
 	int queued = 0;
 	for (double end = testutil_now() + 120; testutil_now() < end && queued < cap;
@@ -92,25 +104,14 @@ static bool ended(pid_t p)
 static void test_command_gets_the_signal(void **state)
 {
 	(void)state;
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	int cap = fcntl(p[1], F_SETPIPE_SZ, 4096);
-	assert_true(cap > 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(p[1], 1);
-		close(p[0]);
-		/* Nothing of the test's own: a command left behind holds no pipe of ctest's. */
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 2);
-		char *const args[] = {PMUTOP_BINARY, "-b", "--format", "csv", "-d",
-				      "0.1",	     "--", "sleep",    "300", NULL};
-		execv(args[0], args);
-		_exit(127);
-	}
-	close(p[1]);
+	/* Nothing of the test's own: a command left behind holds no pipe of ctest's. */
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	assert_true(null >= 0);
+	char *const args[] = {PMUTOP_BINARY, "-b", "--format", "csv", "-d",
+			      "0.1",	     "--", "sleep",    "300", NULL};
+	int p[1], cap;
+	pid_t pid = into_pipe(args, null, &p[0], &cap);
+	close(null);
 	/* The pipe as full as pmutop's blocks make it: nothing more for 30 looks in a row.
 	 * Sent earlier (a machine too busy to tick meanwhile), the signal still has to end
 	 * pmutop and the command, between two blocks instead of in one. */
@@ -142,21 +143,12 @@ static void test_command_gets_the_signal(void **state)
 static void test_reader_goes_away(void **state)
 {
 	(void)state;
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(p[1], 1);
-		close(p[0]);
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 2);
-		char *const args[] = {PMUTOP_BINARY, "-b", "--format", "csv", "-d", "0.1", NULL};
-		execv(args[0], args);
-		_exit(127);
-	}
-	close(p[1]);
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	assert_true(null >= 0);
+	char *const args[] = {PMUTOP_BINARY, "-b", "--format", "csv", "-d", "0.1", NULL};
+	int p[1];
+	pid_t pid = into_pipe(args, null, &p[0], NULL);
+	close(null);
 	char buf[256];
 	assert_true(read(p[0], buf, sizeof(buf)) > 0); /* pmutop is writing */
 	close(p[0]);
