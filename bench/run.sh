@@ -2,7 +2,7 @@
 # pmutop's own cost and its effect on a monitored workload, beside top -b and perf stat,
 # measured in one run and given as ratios (shared machines are noisy).
 #
-#   bench/run.sh [--quick] [--out FILE] [--pmutop BINARY] [--keep] [--backend B]
+#   bench/run.sh [--quick] [--out FILE] [--pmutop BINARY] [--keep] [--backend B] [--emulated]
 #
 # Builds pmutop (Release, no UI) in build-bench/ unless --pmutop is given, compiles the
 # helpers in bench/*.c, prints a markdown report and writes it to FILE (default
@@ -10,7 +10,8 @@
 # About 5 minutes in full, about 1 minute with --quick. Run it as root (or with
 # CAP_PERFMON and kernel.perf_event_paranoid <= 0) so that pmutop counts every task.
 # --backend: pmutop's (default perf, the per-task engine these tables have always
-# measured; bench/backends.sh puts bpf beside it).
+# measured; bench/backends.sh puts bpf beside it). --emulated adds bench/emucost.sh's
+# pairs, measured in the emulated guest where a run's time repeats (about 2 more minutes).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +21,7 @@ out=""
 pmutop=""
 keep=0
 backend=perf
+emulated=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
@@ -27,7 +29,8 @@ while [ $# -gt 0 ]; do
 	--pmutop) pmutop=${2:?--pmutop needs a binary}; shift ;;
 	--keep) keep=1 ;;
 	--backend) backend=${2:?--backend needs bpf, perf or auto}; shift ;;
-	-h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--emulated) emulated=1 ;;
+	-h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench/run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -605,4 +608,9 @@ report() {
 }
 mkdir -p "$(dirname "$out")"
 report | tee "$out"
+if [ $emulated = 1 ]; then
+	say "observer effect in the emulated guest (bench/emucost.sh)"
+	{ echo; "$here/emucost.sh" --work "$build/emucost"; } | tee -a "$out" ||
+		say "bench/emucost.sh failed: see its messages above"
+fi
 say "report written to $out"
