@@ -36,6 +36,7 @@
 #include "procfs.h"
 
 #define CMD_EXIT 0xffffffffu
+#define CMD_SPAWN 0xfffffffeu /* start a thread that sleeps until the process ends */
 
 enum { EV_TC, EV_PF, EV_CS };
 
@@ -61,6 +62,14 @@ static int teardown_set(void **state)
 
 /* Worker side. */
 
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
 /* Answer with the worker's tid: once when ready, then after each command. */
 static void serve(int cmd, int done)
 {
@@ -70,7 +79,11 @@ static void serve(int cmd, int done)
 		_exit(2);
 	uint32_t c;
 	while (read(cmd, &c, sizeof(c)) == sizeof(c) && c != CMD_EXIT) {
-		testutil_touch_pages(c);
+		pthread_t th;
+		if (c == CMD_SPAWN && pthread_create(&th, NULL, sleeper, NULL) != 0)
+			_exit(3);
+		if (c != CMD_SPAWN)
+			testutil_touch_pages(c);
 		if (write(done, &tid, sizeof(tid)) != sizeof(tid))
 			_exit(2);
 	}
@@ -331,9 +344,9 @@ static void test_pids_exact_faults(void **state)
 	assert_true(count(p, EV_TC) > 0);
 	assert_false(p->exited);
 	assert_int_equal(p->nthreads, 1);
-	/* The single thread's row says the same. */
-	const struct mrow *th = find(m, ROW_THREAD, t.pid, t.pid);
-	assert_true(count(th, EV_PF) == pf);
+	/* A single thread has no row of its own: the process row is its (its roots count
+	 * it, with no second set of counters on it, as perf stat -p counts it). */
+	assert_null(find(m, ROW_THREAD, t.pid, t.pid));
 	assert_true(m->elapsed > 0);
 
 	/* An idle interval: exact zeros, not n/c (under valgrind the target wakes now and
@@ -344,26 +357,48 @@ static void test_pids_exact_faults(void **state)
 	assert_true(count(p, EV_TC) == 0 || testutil_under_valgrind());
 	sum += count(p, EV_PF);
 
-	/* Idle again: now the thread is only probed (its task-clock alone, read_tasks),
-	 * and reads exact zeros. Then it runs: read in full, exact again. */
+	/* Idle again, and exact zeros again. Then it runs: exact again. */
 	assert_int_equal(engine_tick(e), 0);
-	th = find(m, ROW_THREAD, t.pid, t.pid);
+	p = find(m, ROW_PROC, t.pid, 0);
 	/* Under valgrind the target (valgrind's too) wakes now and then by itself: its
 	 * values are then small, but still exact, never n/c. */
 	if (testutil_under_valgrind())
-		assert_true(th->v[EV_PF].state == VAL_EXACT && th->v[EV_CS].state == VAL_EXACT &&
-			    th->v[EV_TC].state == VAL_EXACT);
+		assert_true(p->v[EV_PF].state == VAL_EXACT && p->v[EV_CS].state == VAL_EXACT &&
+			    p->v[EV_TC].state == VAL_EXACT);
 	else
-		assert_true(count(th, EV_PF) == 0 && count(th, EV_CS) == 0 &&
-			    count(th, EV_TC) == 0);
-	sum += count(find(m, ROW_PROC, t.pid, 0), EV_PF);
+		assert_true(count(p, EV_PF) == 0 && count(p, EV_CS) == 0 && count(p, EV_TC) == 0);
+	sum += count(p, EV_PF);
 	target_touch(&t, 0, N);
 	assert_int_equal(engine_tick(e), 0);
-	th = find(m, ROW_THREAD, t.pid, t.pid);
-	assert_true(count(th, EV_PF) - base == N);
-	assert_true(count(th, EV_CS) >= 1);
-	assert_true(count(th, EV_TC) > 0);
+	p = find(m, ROW_PROC, t.pid, 0);
+	assert_true(count(p, EV_PF) - base == N);
+	assert_true(count(p, EV_CS) >= 1);
+	assert_true(count(p, EV_TC) > 0);
+	sum += count(p, EV_PF);
+
+	/* A second thread: from the tick that finds it, each thread has groups and a row of
+	 * its own, and the process row (still its roots') is their sum. */
+	target_touch(&t, 0, CMD_SPAWN);
+	assert_int_equal(engine_tick(e), 0);
 	sum += count(find(m, ROW_PROC, t.pid, 0), EV_PF);
+	assert_int_equal(find(m, ROW_PROC, t.pid, 0)->nthreads, 2);
+	target_touch(&t, 0, N);
+	assert_int_equal(engine_tick(e), 0);
+	p = find(m, ROW_PROC, t.pid, 0);
+	const struct mrow *th = find(m, ROW_THREAD, t.pid, t.pid);
+	assert_true(count(th, EV_PF) - base == N);
+	for (int ev = EV_TC; ev <= EV_CS; ev++) {
+		double s = 0;
+		unsigned rows = 0;
+		for (unsigned i = 0; i < m->nrows; i++)
+			if (m->rows[i].kind == ROW_THREAD && m->rows[i].pid == t.pid) {
+				s += count(&m->rows[i], ev);
+				rows++;
+			}
+		assert_int_equal(rows, 2);
+		assert_true(count(p, ev) == s);
+	}
+	sum += count(p, EV_PF);
 
 	/* Totals over the run are the sum of the intervals. */
 	assert_true(engine_watched_alive(e));

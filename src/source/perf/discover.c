@@ -191,6 +191,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 	 * scans do not read it again, but give it no descriptors and no row. */
 	if (e->b.o.only_uid && p->uid != e->b.o.uid && !p->keep)
 		p->ignored = true;
+	targets_thread_added(e, t);
 	if (!p->ignored && !(e->pending.on && where.cpu >= 0 && pending_add(e, t, &where)))
 		targets_task_open(e, t);
 	return t;

@@ -18,7 +18,8 @@ static void set_threads(struct engine *e, bool on)
 		if (!targets_lean_group(e, g))
 			continue;
 		for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
-			for (struct task *t = p->threads; p->rooted && t; t = t->sibling)
+			for (struct task *t = p->threads; p->rooted && !targets_single(e, p) && t;
+			     t = t->sibling)
 				if (t->state == TASK_LIVE && !t->c.grp[g])
 					targets_open_group(e, g, t->tid, -1, false, false, &t->c);
 	}

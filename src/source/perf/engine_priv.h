@@ -94,10 +94,19 @@ int targets_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on
 /* Group g is left to the roots on a watched process's threads (no thread rows; never in
  * a command's tree, whose rows count themselves). */
 bool targets_lean_group(const struct engine *e, unsigned g);
+/* A watched process (-p) with one thread: its roots count the thread, which opens no
+ * group of theirs and has no row of its own (the process row is its). */
+bool targets_single(const struct engine *e, const struct proc *p);
+/* Group g is left to the roots on p's threads (targets_lean_group, or p single). */
+bool targets_lean_task(const struct engine *e, const struct proc *p, unsigned g);
+/* t was added to its process: a watched process's second thread gives every thread
+ * groups and rows of their own. */
+void targets_thread_added(struct engine *e, struct task *t);
 /* Open a root of p on thread tid: every group it holds, or (gmap) only those gmap marks -1. */
 struct root *targets_add_root(struct engine *e, struct proc *p, pid_t tid, bool on_exec,
 			      const int *gmap);
-int targets_open(struct engine *e, pid_t pid, int cpu, bool on_exec, struct counts *c);
+int targets_open(struct engine *e, const struct proc *p, pid_t pid, int cpu, bool on_exec,
+		 struct counts *c);
 void targets_close(struct engine *e, struct counts *c);
 void targets_task_open(struct engine *e, struct task *t);
 void targets_root_proc(struct engine *e, struct proc *p);

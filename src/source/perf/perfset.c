@@ -12,15 +12,15 @@
 #include "evgroup.h"
 #include "tasktab.h"
 
-static void open_new_groups(struct engine *e, const int *gmap, pid_t pid, int cpu, bool root,
-			    struct counts *c)
+static void open_new_groups(struct engine *e, const int *gmap, const struct proc *p, pid_t pid,
+			    int cpu, bool root, struct counts *c)
 {
 	for (unsigned g = 0; g < e->b.set->specs.n; g++) {
 		if (gmap[g] >= 0)
 			continue;
 		/* Hardware: the threads' own groups count it. Software, without thread rows
 		 * of a watched process: its roots do. */
-		if ((root && !e->rootable[g]) || (!root && pid > 0 && targets_lean_group(e, g)))
+		if ((root && !e->rootable[g]) || (!root && pid > 0 && targets_lean_task(e, p, g)))
 			memset(c->why + e->b.set->groups[g].first, WHY_GONE, e->b.set->groups[g].n);
 		else
 			targets_open_group(e, g, pid, cpu, false, root, c);
@@ -35,7 +35,7 @@ static int move_roots(struct engine *e, const struct srcremap *r, struct proc *p
 		if (err)
 			return err;
 		if (p->roots[k].state == ROOT_LIVE)
-			open_new_groups(e, r->gmap, p->roots[k].tid, -1, true, &p->roots[k].c);
+			open_new_groups(e, r->gmap, p, p->roots[k].tid, -1, true, &p->roots[k].c);
 	}
 	return 0;
 }
@@ -70,7 +70,7 @@ int perfset_switch(struct engine *e, const struct evset *ns)
 			if ((err = srcremap_move(&r, &t->c)))
 				goto out;
 			if (t->state == TASK_LIVE && !p->ignored)
-				open_new_groups(e, r.gmap, t->tid, -1, false, &t->c);
+				open_new_groups(e, r.gmap, p, t->tid, -1, false, &t->c);
 		}
 		if (p->rooted && (err = move_roots(e, &r, p)))
 			goto out;

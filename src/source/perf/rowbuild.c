@@ -239,7 +239,8 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 	bool all_exited;
 	pr.r->nthreads = rowbuild_sum_proc(e, p, add_tot, &all_exited);
 	pr.r->exited = all_exited;
-	for (struct task *t = p->threads; e->b.o.threads && !e->b.totals && t; t = t->sibling)
+	bool rows = e->b.o.threads && !e->b.totals && !targets_single(e, p);
+	for (struct task *t = rows ? p->threads : NULL; t; t = t->sibling)
 		if (!(t->state == TASK_EXITED && t->vanished))
 			thread_row(e, pr.r, t, mstore_row(&e->b.rows, i++));
 	if (e->b.totals) {

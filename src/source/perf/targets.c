@@ -30,13 +30,44 @@ bool targets_lean_group(const struct engine *e, unsigned g)
 	return e->roots && !e->tree_split && !e->b.o.threads && e->rootable[g];
 }
 
+/* A second set of the roots' events on the one thread would be switched out and in with
+ * them at every context switch (perf stat -p has one); thread rows come with a second
+ * thread. A command's processes keep theirs (-- COMMAND -H: its tree's rows). */
+bool targets_single(const struct engine *e, const struct proc *p)
+{
+	return p && e->roots && p->keep && !p->multi && !e->b.o.enable_on_exec;
+}
+
+bool targets_lean_task(const struct engine *e, const struct proc *p, unsigned g)
+{
+	return targets_lean_group(e, g) || (targets_single(e, p) && e->rootable[g]);
+}
+
+void targets_thread_added(struct engine *e, struct task *t)
+{
+	struct proc *p = t->proc;
+	if (!targets_single(e, p))
+		return;
+	bool other = false;
+	for (struct task *q = p->threads; q; q = q->sibling)
+		other = other || (q != t && q->state == TASK_LIVE && !q->vanished);
+	if (!other)
+		return;
+	p->multi = true;
+	for (struct task *q = p->threads; q; q = q->sibling)
+		for (unsigned g = 0; q != t && q->state == TASK_LIVE && g < engine_ngroups(e); g++)
+			if (!q->c.grp[g] && !e->b.gdead[g] && !targets_lean_task(e, p, g))
+				targets_open_group(e, g, q->tid, -1, false, false, &q->c);
+}
+
 /* Open every group of one target (a watched thread: not those its roots count, while
  * no thread row needs them). Stops at -ESRCH; reports -EMFILE/-ENFILE. */
-int targets_open(struct engine *e, pid_t pid, int cpu, bool on_exec, struct counts *c)
+int targets_open(struct engine *e, const struct proc *p, pid_t pid, int cpu, bool on_exec,
+		 struct counts *c)
 {
 	int ret = 0;
 	for (unsigned g = 0; g < engine_ngroups(e); g++) {
-		if (pid > 0 && targets_lean_group(e, g)) {
+		if (pid > 0 && targets_lean_task(e, p, g)) {
 			/* Its process row comes from the roots: a second copy of the same
 			 * events on the thread would only cost (two event sets to switch at
 			 * each context switch, and no inherited context to swap). */
@@ -60,7 +91,7 @@ void targets_close(struct engine *e, struct counts *c)
 
 void targets_task_open(struct engine *e, struct task *t)
 {
-	int err = targets_open(e, t->tid, -1, t->enable_on_exec, &t->c);
+	int err = targets_open(e, t->proc, t->tid, -1, t->enable_on_exec, &t->c);
 	t->fd_short = err == -EMFILE || err == -ENFILE;
 	for (unsigned g = 0; g < engine_ngroups(e); g++)
 		if (t->c.grp[g])

@@ -65,6 +65,8 @@ struct proc {
 	bool rooted;	/* its row is the sum of its roots, not of its threads */
 	bool tot_clean; /* every live event's tot_why is WHY_NONE (rowbuild.c) */
 	bool tree;	/* a watched command or one of its descendants (cmdtree.c) */
+	bool multi;	/* watched (-p), with a second thread seen: each thread has its own
+			   groups and row (targets_single) */
 	/* A tree's command: its threads' own groups are open (cmdtree.c), and make its
 	 * row once read (own) instead of its roots. */
 	bool own_open, own;
