@@ -13,7 +13,7 @@
 # with the bpf one), the 5 software events in one group; bench/obsguest.c runs each mode.
 # Prints markdown: each mode's time, its ratio to the workload alone, and each pair's
 # verdict (pmutop at most 3% slower than its perf stat twin). Run as root on Debian/Ubuntu
-# x86_64: tests/emulated/host-setup.sh installs what it needs. About 6 minutes at 1 rep.
+# x86_64: tests/emulated/host-setup.sh installs what it needs. About 2 minutes at 1 rep.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
