@@ -280,6 +280,22 @@ static double count(const struct mrow *r, int ev)
 	return r->v[ev].v;
 }
 
+/* Process row p has nthreads thread rows, and is their sum, event by event. */
+static void assert_threads_sum(const struct model *m, const struct mrow *p, unsigned nthreads)
+{
+	for (int ev = EV_TC; ev <= EV_CS; ev++) {
+		double s = 0;
+		unsigned rows = 0;
+		for (unsigned i = 0; i < m->nrows; i++)
+			if (m->rows[i].kind == ROW_THREAD && m->rows[i].pid == p->pid) {
+				s += count(&m->rows[i], ev);
+				rows++;
+			}
+		assert_int_equal(rows, nthreads);
+		assert_true(count(p, ev) == s);
+	}
+}
+
 static struct engine *watch(pid_t pid, bool threads)
 {
 	struct srcopts o = {.root = "",
@@ -387,17 +403,7 @@ static void test_pids_exact_faults(void **state)
 	p = find(m, ROW_PROC, t.pid, 0);
 	const struct mrow *th = find(m, ROW_THREAD, t.pid, t.pid);
 	assert_true(count(th, EV_PF) - base == N);
-	for (int ev = EV_TC; ev <= EV_CS; ev++) {
-		double s = 0;
-		unsigned rows = 0;
-		for (unsigned i = 0; i < m->nrows; i++)
-			if (m->rows[i].kind == ROW_THREAD && m->rows[i].pid == t.pid) {
-				s += count(&m->rows[i], ev);
-				rows++;
-			}
-		assert_int_equal(rows, 2);
-		assert_true(count(p, ev) == s);
-	}
+	assert_threads_sum(m, p, 2);
 	sum += count(p, EV_PF);
 
 	/* Totals over the run are the sum of the intervals. */
@@ -444,17 +450,7 @@ static void test_threads_exact_faults(void **state)
 	/* The main thread sat in read(): nothing. */
 	assert_true(count(find(m, ROW_THREAD, t.pid, t.pid), EV_PF) == 0);
 	/* The process row is the sum of its thread rows, event by event. */
-	for (int ev = EV_TC; ev <= EV_CS; ev++) {
-		double s = 0;
-		unsigned rows = 0;
-		for (unsigned i = 0; i < m->nrows; i++)
-			if (m->rows[i].kind == ROW_THREAD && m->rows[i].pid == t.pid) {
-				s += count(&m->rows[i], ev);
-				rows++;
-			}
-		assert_int_equal(rows, 4);
-		assert_true(count(p, ev) == s);
-	}
+	assert_threads_sum(m, p, 4);
 	/* Thread rows follow their process row. */
 	unsigned at = (unsigned)(p - m->rows);
 	for (unsigned k = 1; k <= 4; k++) {
