@@ -74,6 +74,8 @@ int targets_open(struct engine *e, const struct proc *p, pid_t pid, int cpu, boo
 			memset(c->why + e->b.set->groups[g].first, WHY_GONE, e->b.set->groups[g].n);
 			continue;
 		}
+		if (c->grp[g])
+			continue; /* opened when its process's second thread was found first */
 		int err = targets_open_group(e, g, pid, cpu, on_exec, false, c);
 		if (err)
 			ret = err;
