@@ -24,15 +24,24 @@
 #define RESULT "/tmp/obs.result"
 #define BGOUT "/tmp/obs.bg"
 
-static char bin[256];
+static char wl[300], sf[300], pm[300]; /* the workload's, statform's and pmutop's paths */
 
-static const char *path(const char *name)
+/* pmutop's arguments up to its target: batch, the bench's interval and events. */
+static int pmutop_args(char **a, const char *backend)
 {
-	static char p[4][300];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(p[k], sizeof(p[k]), "%s/%s", bin, name);
-	return p[k];
+	int n = 0;
+	const char *head[] = {pm, "-b", "-d", "0.1", "--backend", backend, "-e", SW};
+	for (unsigned i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		a[n++] = (char *)head[i];
+	return n;
+}
+
+/* Append argv w (NULL-terminated) to a at n, and the NULL. */
+static void append(char **a, int n, char *const *w)
+{
+	while (*w)
+		a[n++] = *w++;
+	a[n] = NULL;
 }
 
 /* Start argv with stdout to out (NULL: /dev/null); its pid. */
@@ -73,63 +82,53 @@ int main(int argc, char **argv)
 		fputs("usage: obsguest MODE pingpong|spin|forks COUNT\n", stderr);
 		return 2;
 	}
-	snprintf(bin, sizeof(bin), "%s", getenv("OBS_BIN") ? getenv("OBS_BIN") : "");
+	const char *bin = getenv("OBS_BIN") ? getenv("OBS_BIN") : "";
+	snprintf(wl, sizeof(wl), "%s/workload", bin);
+	snprintf(sf, sizeof(sf), "%s/statform", bin);
+	snprintf(pm, sizeof(pm), "%s/pmutop", bin);
 	const char *m = argv[1];
-	char *w[] = {(char *)path("workload"), argv[2], argv[3], RESULT, NULL};
+	char *w[] = {wl, argv[2], argv[3], RESULT, NULL};
+	char *a[24];
+	int n;
 	unlink(RESULT);
 	int rc = 0;
 	if (!strcmp(m, "alone")) {
 		rc = finish(start(w, NULL));
 	} else if (!strcmp(m, "perf") || !strcmp(m, "perf_i") || !strcmp(m, "perf_a")) {
-		char flag[3] = {'-', m[5], 0};
-		char *a[] = {(char *)path("statform"), flag, "--", w[0], w[1], w[2], w[3], NULL};
-		if (!m[4])
-			memmove(&a[1], &a[2], sizeof(a) - 2 * sizeof(a[0]));
+		n = 0;
+		a[n++] = sf;
+		if (!strcmp(m, "perf_i"))
+			a[n++] = "-i";
+		if (!strcmp(m, "perf_a"))
+			a[n++] = "-a";
+		a[n++] = "--";
+		append(a, n, w);
 		rc = finish(start(a, NULL));
 	} else if (!strcmp(m, "pmutop_cmd") || !strcmp(m, "pmutop_i")) {
-		char *a[16] = {(char *)path("pmutop"), "-b", "-d", "0.1", "--backend", "perf"};
-		int n = 6;
+		n = pmutop_args(a, "perf");
 		if (!strcmp(m, "pmutop_i"))
 			a[n++] = "-i";
-		a[n++] = "-e";
-		a[n++] = SW;
 		a[n++] = "--";
-		for (int i = 0; w[i]; i++)
-			a[n++] = w[i];
+		append(a, n, w);
 		rc = finish(start(a, NULL));
 	} else if (!strcmp(m, "perf_p") || !strcmp(m, "pmutop_p")) {
 		pid_t wp = start(w, NULL);
 		char pid[16];
 		snprintf(pid, sizeof(pid), "%d", (int)wp);
 		nap_ms(50);
-		char *sf[] = {(char *)path("statform"), "-p", pid, NULL};
-		char *pm[] = {(char *)path("pmutop"),
-			      "-b",
-			      "-d",
-			      "0.1",
-			      "--backend",
-			      "perf",
-			      "-e",
-			      SW,
-			      "-p",
-			      pid,
-			      NULL};
 		bool ours = !strcmp(m, "pmutop_p");
-		pid_t tool = start(ours ? pm : sf, NULL);
+		n = ours ? pmutop_args(a, "perf") : 0;
+		if (!ours)
+			a[n++] = sf;
+		char *target[] = {"-p", pid, NULL};
+		append(a, n, target);
+		pid_t tool = start(a, NULL);
 		rc = finish(wp);
 		if (ours)
 			kill(tool, SIGINT);
 		finish(tool);
 	} else if (!strcmp(m, "pmutop_sys") || !strcmp(m, "pmutop_bpf")) {
-		char *a[] = {(char *)path("pmutop"),
-			     "-b",
-			     "-d",
-			     "0.1",
-			     "--backend",
-			     strcmp(m, "pmutop_bpf") ? "perf" : "bpf",
-			     "-e",
-			     SW,
-			     NULL};
+		a[pmutop_args(a, strcmp(m, "pmutop_bpf") ? "perf" : "bpf")] = NULL;
 		unlink(BGOUT);
 		pid_t tool = start(a, BGOUT);
 		for (int i = 0; i < 3000 && !nonempty(BGOUT); i++)

@@ -75,7 +75,7 @@ int targets_open(struct engine *e, const struct proc *p, pid_t pid, int cpu, boo
 			continue;
 		}
 		if (c->grp[g])
-			continue; /* opened when its process's second thread was found first */
+			continue; /* already open: targets_thread_added got there first */
 		int err = targets_open_group(e, g, pid, cpu, on_exec, false, c);
 		if (err)
 			ret = err;
