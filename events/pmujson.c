@@ -86,11 +86,6 @@ const char *pmujson_terms_at(int model, const char *pmu, const char *name, size_
 	return NULL;
 }
 
-const char *pmujson_terms(const char *cpuid, const char *pmu, const char *name, size_t len)
-{
-	return pmujson_terms_at(pmujson_model_index(cpuid), pmu, name, len);
-}
-
 int pmujson_cpuid_read(const char *cpuinfo, char *out, size_t len)
 {
 	char line[256], vendor[32] = "";

@@ -12,21 +12,19 @@
 
 #define PMUJSON_CPUID_MAX 64
 
-/* The terms ("event=0x71,umask=0x72") of event name[0..len) (any case, as perf matches
- * JSON names) on the PMU called pmu ("cpu_core", "cpu_atom", "cpu" for a CPU with one
- * core PMU), for the CPU whose perf CPUID is cpuid ("GenuineIntel-6-97-2",
- * "AuthenticAMD-25-11-1"), or NULL when the table has none: an unknown CPU, PMU or name.
- * The CPUID matches as perf's x86 mapfile.csv entries match (the whole id, or the id
- * without its stepping when the pattern names none), the first entry that matches
- * deciding, as in perf's mapfile order. */
-const char *pmujson_terms(const char *cpuid, const char *pmu, const char *name, size_t len);
-
 /* The perf file set ("alderlake") the table uses for cpuid, or NULL. */
 const char *pmujson_model(const char *cpuid);
 
-/* The same lookup in two steps, the CPUID matched once: the table's index for cpuid
- * (-1 none), then pmujson_terms' answer for that index. */
+/* The table's index for the CPU whose perf CPUID is cpuid ("GenuineIntel-6-97-2",
+ * "AuthenticAMD-25-11-1"), or -1 when it has none. The CPUID matches as perf's x86
+ * mapfile.csv entries match (the whole id, or the id without its stepping when the
+ * pattern names none), the first entry that matches deciding, as in perf's mapfile
+ * order. */
 int pmujson_model_index(const char *cpuid);
+/* The terms ("event=0x71,umask=0x72") of event name[0..len) (any case, as perf matches
+ * JSON names) on the PMU called pmu ("cpu_core", "cpu_atom", "cpu" for a CPU with one
+ * core PMU) for table index model, or NULL when the table has none: no model, an
+ * unknown PMU or name. */
 const char *pmujson_terms_at(int model, const char *pmu, const char *name, size_t len);
 
 /* perf's x86 CPUID "vendor-family-MODEL-STEPPING" (family decimal, model and stepping in

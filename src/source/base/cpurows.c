@@ -1,4 +1,5 @@
-/* Per-CPU rows: their groups and /proc/stat busy time. */
+/* Per-CPU rows: their groups (with --per-cpu or on the screen) and /proc/stat busy time
+ * for the header's meters. */
 #include "srcbase.h"
 
 #include <errno.h>
@@ -8,8 +9,7 @@
 
 #include "procfs.h"
 
-/* Per-CPU rows: their groups (with --per-cpu or on the screen) and /proc/stat busy time
- * for the header's meters. */
+/* Room for the CPU rows. */
 int cpurows_alloc(struct srcbase *b)
 {
 	return mstore_reserve(&b->cpus, (size_t)b->cpu.n, b->set->nevents, srcbase_ngroups(b)) < 0

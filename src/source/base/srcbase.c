@@ -107,7 +107,8 @@ void srcbase_baseline(struct srcbase *b)
 		srcbase_read(b, &b->cpu.cnt[i]);
 	struct cpuset *c = &b->cpu;
 	if (!b->o.no_cpu_rows)
-		procfs_cpu_times(b->o.root, &c->stat_fd, c->pbusy, c->ptotal, c->maxid + 1);
+		procfs_cpu_times_split(b->o.root, &c->stat_fd, c->pbusy, c->ptotal, c->ppart,
+				       c->maxid + 1);
 }
 
 unsigned srcbase_open_fds(const struct srcbase *b)

@@ -95,8 +95,8 @@ struct srcbase {
 	uint64_t *res_ena;	 /* per group: a task row's enabled times (hybrid_residency) */
 	struct val_delta *res_d; /* per event: a task row's deltas with those times */
 	/* Events the start-up probe found this machine cannot count (every hardware event on
-	 * a VM without a PMU): n/a in every task row, written once per row array, never
-	 * read, summed or scaled per tick. */
+	 * a VM without a PMU): n/a in every task row, never read, summed or scaled per tick
+	 * (on the perf path written once per row array). */
 	uint8_t *dead;	/* per event */
 	uint8_t *gdead; /* per group: every member dead */
 	unsigned *live; /* the other events, in order */

@@ -212,11 +212,7 @@ int srcbase_open_cgroup(struct srcbase *b, int dirfd, struct counts *cnt)
 
 void srcbase_count_cgroup(struct srcbase *b, struct counts *cnt, struct mrow_w w)
 {
-	unsigned ne = b->set->nevents;
-	memset(b->acc, 0, ne * sizeof(*b->acc));
-	memset(b->acc_why, WHY_GONE, ne);
-	memset(b->acc_fresh, FRESH_FIRST_READ, srcbase_ngroups(b));
-	memset(b->acc_ok, 0, ne * sizeof(*b->acc_ok));
+	srcbase_acc_clear(b);
 	for (int c = 0; c < b->cpu.n; c++) {
 		srcbase_read(b, &cnt[c]);
 		srcbase_acc_add(b, &cnt[c], NULL, -1);

@@ -330,10 +330,11 @@ static int bpf_control(struct source *s, enum source_ctl what, const void *arg)
 	case SRC_PAUSE:
 		/* Resuming: the threads of a watched process that ended meanwhile still go
 		 * into its totals. */
-		if (e->bpf && e->b.paused && !*(const bool *)arg && e->b.m.tick > 0)
-			state_rebase(e);
-		if (srcbase_pause(&e->b, *(const bool *)arg))
+		if (srcbase_pause(&e->b, *(const bool *)arg)) {
+			if (e->bpf)
+				state_rebase(e);
 			srcbase_baseline(&e->b);
+		}
 		return 0;
 	case SRC_CGROUP_ROWS: /* its rows already hold every task with its cgroup */
 		e->b.o.cgroup_rows = *(const bool *)arg;

@@ -401,7 +401,6 @@ void discover_tick(struct engine *e)
 	}
 }
 
-/* A watched pid that does not exist: true, and o.failed_pid says which. */
 int discover_command(struct engine *e)
 {
 	for (unsigned i = 0; i < e->b.o.npids; i++) {

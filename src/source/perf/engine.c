@@ -152,11 +152,6 @@ void engine_set_threads(struct engine *e, bool on)
 	source_set(&e->src, SRC_THREADS, on);
 }
 
-void engine_set_interval(struct engine *e, double interval)
-{
-	source_control(&e->src, SRC_INTERVAL, &interval);
-}
-
 void engine_set_paused(struct engine *e, bool paused)
 {
 	source_set(&e->src, SRC_PAUSE, paused);

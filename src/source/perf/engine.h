@@ -54,7 +54,6 @@ void engine_set_cgroup_rows(struct engine *e, bool on);
 /* Read each process's arguments (model rows' cmdline) from now on: once a process, and
  * again after an exec. */
 void engine_set_cmdline(struct engine *e, bool on);
-void engine_set_interval(struct engine *e, double interval);
 /* Paused, nothing is read; at the resume every group is read and the next interval
  * counts from then (the model's paused is the composition's to set). */
 void engine_set_paused(struct engine *e, bool paused);

@@ -71,7 +71,6 @@ struct engine {
 			struct counts *cnt; /* cpu.n, NULL when not open */
 			bool fd_short;	    /* could not be opened: out of descriptors */
 			bool gone;	    /* could not be opened: removed already */
-			bool seen;	    /* its directory still there at the last check */
 		} * c;
 		struct mstore rows;
 	} cgo;
@@ -162,7 +161,6 @@ void probe_baseline(struct engine *e, bool resume);
 
 /* rowbuild.c: rows from counts (srcbase_fill: one row's values from raw deltas). */
 bool rowbuild_asleep(const struct engine *e, const struct proc *p);
-void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel);
 unsigned rowbuild_sum_proc(struct engine *e, struct proc *p, bool add_tot, bool *all_exited);
 void rowbuild_rows(struct engine *e, bool add_tot);
 

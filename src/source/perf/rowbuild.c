@@ -102,7 +102,7 @@ static void thread_row(struct engine *e, const struct mrow *pr, const struct tas
 
 /* Add block c to the sums: every group (sel -1), or only the groups that roots hold
  * (sel 1) or do not (sel 0). */
-void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel)
+static void rowbuild_acc_add(struct engine *e, const struct counts *c, int sel)
 {
 	srcbase_acc_add(&e->b, c, sel < 0 ? NULL : e->rootable, sel);
 }

@@ -165,11 +165,12 @@ void targets_read_roots(struct engine *e, struct proc *p)
 
 /* Reopen the hardware groups of one task or root the way it opened them; its software
  * groups keep counting and their history. */
-static void reopen_hw(struct engine *e, struct counts *c, pid_t pid, int cpu, bool root)
+static void reopen_hw(struct engine *e, const struct proc *p, struct counts *c, pid_t pid, int cpu,
+		      bool root)
 {
 	for (unsigned g = 0; g < engine_ngroups(e); g++) {
 		if (!srcbase_group_hw(&e->b, g) || e->b.gdead[g] || (root && !e->rootable[g]) ||
-		    (pid > 0 && !root && targets_lean_group(e, g)))
+		    (pid > 0 && !root && targets_lean_task(e, p, g)))
 			continue;
 		if (c->grp[g]) {
 			evgroup_free(c->grp[g]);
@@ -187,10 +188,10 @@ void targets_reopen_hw(struct engine *e)
 			continue;
 		for (struct task *t = p->threads; t; t = t->sibling)
 			if (t->state == TASK_LIVE && !t->fd_short)
-				reopen_hw(e, &t->c, t->tid, -1, false);
+				reopen_hw(e, p, &t->c, t->tid, -1, false);
 		for (unsigned k = 0; k < p->nroots; k++)
 			if (p->roots[k].state == ROOT_LIVE)
-				reopen_hw(e, &p->roots[k].c, p->roots[k].tid, -1, true);
+				reopen_hw(e, p, &p->roots[k].c, p->roots[k].tid, -1, true);
 	}
 	cpurows_reopen_hw(&e->b);
 }
