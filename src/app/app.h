@@ -169,11 +169,14 @@ void app_tick(struct app *a);
 void app_totals(struct app *a);
 void app_reap_child(struct app *a);
 int app_child_exit_code(int status);
-/* An event set from the user's spec on top of the default one. */
+/* Close the batch output and file (stdout, or -o's) at the run's end: code, or 1 when
+ * what was written could not be (saying so for -o). */
+int app_close_output(struct app *a, FILE *file, int code);
 /* main_start.c: -p, -C, the setup file and the event set, -u and -G checked, each refusal
  * one line and exit 2; then the source the options ask for started (exit on failure). */
 void app_start_checks(struct app *a);
 void app_start_source(struct app *a);
+/* An event set from the user's spec on top of the default one. */
 int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
 /* The setup file, as the command line allows. */
 void app_load_config(struct app *a);

@@ -335,6 +335,17 @@ static bool list_refusal(const char *name, const struct pmu_set *pmus, char *why
 	return why[0] != '\0';
 }
 
+int app_close_output(struct app *a, FILE *file, int code)
+{
+	if (a->out != file && fclose(a->out) && errno != EPIPE && code == 0)
+		code = 1; /* the batch sink said why */
+	if (file != stdout && fclose(file) && code == 0) {
+		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
+		code = 1;
+	}
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	static struct app a;
@@ -457,12 +468,7 @@ int main(int argc, char **argv)
 		code = app_run(&a);
 	screen_close(&a);
 	sinks_free(&a.sinks);
-	if (a.out != file && fclose(a.out) && errno != EPIPE && code == 0)
-		code = 1; /* the batch sink said why */
-	if (file != stdout && fclose(file) && code == 0) {
-		app_say("cannot write '%s' (-o): %s\n", a.cli.output, strerror(errno));
-		code = 1;
-	}
+	code = app_close_output(&a, file, code);
 	cgrows_free(a.cgrows);
 	source_close(a.src);
 	loop_free(a.loop);

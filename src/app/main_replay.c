@@ -679,12 +679,7 @@ int run_replay(struct app *a)
 		return 1;
 	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
 	sinks_free(&a->sinks);
-	if (a->out != file && fclose(a->out) && errno != EPIPE && code == 0)
-		code = 1; /* the batch sink said why */
-	if (file != stdout && fclose(file) && code == 0) {
-		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
-		code = 1;
-	}
+	code = app_close_output(a, file, code);
 	if (code == 0 && *replay_notice(a->rp))
 		code = 2; /* what was read is printed; the file was not whole */
 	cgrows_free(a->cgrows);
