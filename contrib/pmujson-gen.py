@@ -5,8 +5,9 @@ sysfs does not list, as perf builds their term strings (not run by CI).
     contrib/pmujson-gen.py LINUX/tools/perf/pmu-events/arch/x86 COMMIT > events/pmujson_tab.h
 
 The first argument is perf's x86 directory of a Linux tree (or a directory holding
-MODEL/*.json copies: tests/fixtures/metrics/json has abridged ones). COMMIT is written
-into the header as the source. Which events each model needs is NEEDS below: keep it in
+MODEL/*.json copies: tests/fixtures/metrics/json has abridged ones, named
+SHORT-events.json, to copy into MODEL/ first). COMMIT is written into the header as the
+source; the per-file provenance lines above it in events/pmujson_tab.h are kept by hand. Which events each model needs is NEEDS below: keep it in
 step with src/spec/metriccpu.c.
 
 The term string follows perf's rules for a JSON event (tools/perf/pmu-events/jevents.py):

@@ -108,4 +108,22 @@ static inline void hand_expect(struct hand *h, const struct mrow *r, const char 
 		fail_msg("%s: %.12g, by hand %.12g", name, v.v, want);
 }
 
+/* Metric name's state on row r (the value unchecked). */
+static inline enum val_state hand_state(struct hand *h, const struct mrow *r, const char *name)
+{
+	int k = hand_find(h->m.metrics, name);
+	return (enum val_state)metric_bind_value(h->m.metrics, &h->m, r, (unsigned)k, NULL).state;
+}
+
+/* The fed event name ("topdown-heavy-ops", "cpu_atom/LD_HEAD.ANY_AT_RET/") now counts v. */
+static inline void hand_set(struct hand *h, const char *name, double v)
+{
+	for (unsigned e = 0; e < h->m.nevents; e++)
+		if (metric_bind_event_is(&h->ev[e], name)) {
+			h->v[e].v = v;
+			return;
+		}
+	fail_msg("no event %s fed", name);
+}
+
 #endif

@@ -29,7 +29,7 @@ static const char *const intel_pairs[][4] = {
 	{"tma_backend_bound", "tma_memory_bound", "tma_core_bound", NULL},
 };
 
-/* Each level-1 share of pmu's (NULL: the CPU's one) is the sum of its children's
+/* Each level-1 share is the sum of its children's
  * values on the process row: pairs of parent and children by name. */
 static void sums(struct hand *h, const char *const (*pairs)[4], unsigned n)
 {
@@ -92,47 +92,47 @@ static void test_sapphire_rapids_level2(void **state)
 	/* Each level-1 share is the sum of its two children here (no max() cut in). */
 	sums(&h, intel_pairs, 4);
 	/* Children larger than their parent: the remainder is 0, never negative. */
-	h.v[h.gr[1].first + 6].v = 500000; /* topdown-heavy-ops > topdown-retiring */
+	hand_set(&h, "topdown-heavy-ops", 500000); /* > topdown-retiring */
 	hand_expect(&h, &h.proc, "tma_light_operations", 0);
 	/* Without the level-2 events on this CPU (Ice Lake's PERF_METRICS has none): n/a. */
 	hand_init(&h, b);
 	hand_group(&h, spr_feed, ":W");
-	assert_int_equal(metric_bind_value(b, &h.m, &h.proc,
-					   (unsigned)hand_find(b, "tma_memory_bound"), NULL)
-				 .state,
-			 VAL_NA);
+	assert_int_equal(hand_state(&h, &h.proc, "tma_memory_bound"), VAL_NA);
 	metric_bind_free(b);
 }
 
-/* Sapphire Rapids' levels 1 and 2 read one slots-led group, as perf stat reads them:
- * groups of their own would take turns on the one PERF_METRICS register. */
-static void test_spr_one_group(void **state)
+/* Fixture cpu's levels 1 and 2 read one group led by pre"slots"post, with each of
+ * PERF_METRICS' events but the fetch latency's, pre"topdown-X"post, in it. */
+static void one_group(const char *cpu, const char *pre, const char *post)
 {
-	(void)state;
-	struct metric_bind *b = hand_load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
-	char sys[256], spec[2048];
-	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/spr"));
+	struct metric_bind *b = hand_load(cpu, "TopdownL1,TopdownL2");
+	char sys[256], spec[2048], lead[64];
+	snprintf(sys, sizeof(sys), "%s/sys", testutil_path(cpu));
 	struct pmu_set *p = pmu_set_new(sys, false);
 	assert_non_null(p);
 	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
-	/* INT_MISC.UOP_DROPPING needs the CPUID's JSON table, not given to this fixture set
-	 * (test_pmujson gives it): the frontend and fetch shares add nothing (n/a), the
-	 * other ten share one group. */
 	unsigned groups = 0;
 	for (const char *c = spec; *c; c++)
 		groups += *c == '{';
-	if (groups != 1)
+	snprintf(lead, sizeof(lead), "{%sslots%s,", pre, post);
+	if (groups != 1 || strncmp(spec, lead, strlen(lead)) != 0)
 		fail_msg("%u groups: %s", groups, spec);
-	assert_true(strncmp(spec, "{slots,", 7) == 0);
 	static const char *const ev[] = {"fe-bound",  "bad-spec",      "retiring", "be-bound",
 					 "heavy-ops", "br-mispredict", "mem-bound"};
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
 		char name[64];
-		snprintf(name, sizeof(name), "topdown-%s", ev[i]);
-		assert_non_null(strstr(spec, name));
+		snprintf(name, sizeof(name), "%stopdown-%s%s", pre, ev[i], post);
+		if (!strstr(spec, name))
+			fail_msg("no %s in %s", name, spec);
 	}
 	pmu_set_free(p);
 	metric_bind_free(b);
+}
+
+static void test_spr_one_group(void **state)
+{
+	(void)state;
+	one_group("fixtures/metrics/spr", "", "");
 }
 
 /* Zen 4's PipelineL2 (amdzen4/pipeline.json) over its level 1. */
@@ -175,10 +175,8 @@ static void test_zen4_level2(void **state)
 	hand_expect(&h, &h.proc, "retiring_microcode", 100 * ret / slots * ucode / ret);
 	hand_expect(&h, &h.cpu, "backend_bound_memory", 100 * be / slots * ld / nc);
 	/* No load that did not complete: d_ratio over 0 is a gap, never 0%. */
-	h.v[h.gr[0].first + 10].v = 0; /* ex_no_retire.not_complete */
-	struct val v = metric_bind_value(b, &h.m, &h.proc,
-					 (unsigned)hand_find(b, "backend_bound_memory"), NULL);
-	assert_int_equal(v.state, VAL_EMPTY);
+	hand_set(&h, "ex_no_retire.not_complete", 0);
+	assert_int_equal(hand_state(&h, &h.proc, "backend_bound_memory"), VAL_EMPTY);
 	metric_bind_free(b);
 }
 
@@ -275,47 +273,21 @@ static void test_alder_lake_level2(void **state)
 	sums(&h, atom_pairs, 4);
 	/* The oldest load waited longer than the backend share: min() keeps the share, and
 	 * core bound is 0, never negative. */
-	h.v[h.gr[1].first + 13].v = 500; /* LD_HEAD.ANY_AT_RET */
+	hand_set(&h, "cpu_atom/LD_HEAD.ANY_AT_RET/", 500);
 	hand_expect(&h, &h.proc, "tma_memory_bound.cpu_atom", 100 * a_be / a_slots);
 	hand_expect(&h, &h.proc, "tma_core_bound.cpu_atom", 0);
 	/* A task that never ran on a small core: Gracemont's shares are gaps, never 0%. */
 	for (unsigned e = h.gr[1].first; e < h.m.nevents; e++)
 		h.v[e].v = 0;
-	assert_int_equal(metric_bind_value(b, &h.m, &h.proc,
-					   (unsigned)hand_find(b, "tma_base.cpu_atom"), NULL)
-				 .state,
-			 VAL_EMPTY);
+	assert_int_equal(hand_state(&h, &h.proc, "tma_base.cpu_atom"), VAL_EMPTY);
 	hand_expect(&h, &h.proc, "tma_memory_bound", 100 * mem / sum);
 	metric_bind_free(b);
 }
 
-/* Alder Lake's cpu_core levels 1 and 2 read one cpu_core/slots/-led group, as on
- * Sapphire Rapids; cpu_atom's events need the CPUID's JSON table (not given here: see
- * test_pmujson) and add nothing. */
 static void test_alder_lake_one_group(void **state)
 {
 	(void)state;
-	struct metric_bind *b = hand_load("fixtures/metrics/adl", "TopdownL1,TopdownL2");
-	char sys[256], spec[2048];
-	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/adl"));
-	struct pmu_set *p = pmu_set_new(sys, false);
-	assert_non_null(p);
-	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
-	unsigned groups = 0;
-	for (const char *c = spec; *c; c++)
-		groups += *c == '{';
-	if (groups != 1 || strncmp(spec, "{cpu_core/slots/,", 17) != 0)
-		fail_msg("%u groups: %s", groups, spec);
-	static const char *const ev[] = {"fe-bound",  "bad-spec",      "retiring", "be-bound",
-					 "heavy-ops", "br-mispredict", "mem-bound"};
-	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
-		char name[64];
-		snprintf(name, sizeof(name), "cpu_core/topdown-%s/", ev[i]);
-		if (!strstr(spec, name))
-			fail_msg("no %s in %s", name, spec);
-	}
-	pmu_set_free(p);
-	metric_bind_free(b);
+	one_group("fixtures/metrics/adl", "cpu_core/", "/");
 }
 
 /* Zen 5's PipelineL2 (amdzen5/pipeline.json): Zen 4's formulas over 8 slots a cycle, the
@@ -378,11 +350,9 @@ static void test_zen5_level2(void **state)
 				  (unsigned)hand_find(b, "bad_speculation_from_pipeline_restarts")),
 		"RSTRT%");
 	/* No branch mispredicted and no resync: d_ratio over 0 is a gap, never 0%. */
-	h.v[h.gr[0].first + 7].v = 0; /* ex_ret_brn_misp */
-	h.v[h.gr[0].first + 8].v = 0; /* bp_redirects.resync */
-	struct val v = metric_bind_value(
-		b, &h.m, &h.proc, (unsigned)hand_find(b, "bad_speculation_from_mispredicts"), NULL);
-	assert_int_equal(v.state, VAL_EMPTY);
+	hand_set(&h, "ex_ret_brn_misp", 0);
+	hand_set(&h, "bp_redirects.resync", 0);
+	assert_int_equal(hand_state(&h, &h.proc, "bad_speculation_from_mispredicts"), VAL_EMPTY);
 	metric_bind_free(b);
 }
 

@@ -20,10 +20,11 @@
 
 #define ADL_CPUID "GenuineIntel-6-97-2"
 
-static struct pmu_set *adl_pmus(const char *cpuid)
+/* The PMUs of fixture cpu's sysfs, said to be the CPU cpuid (NULL: none). */
+static struct pmu_set *fixture_pmus(const char *cpu, const char *cpuid)
 {
 	char sys[256];
-	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/adl"));
+	snprintf(sys, sizeof(sys), "%s/sys", testutil_path(cpu));
 	struct pmu_set *p = pmu_set_new(sys, false);
 	assert_non_null(p);
 	assert_null(pmu_set_cpuid(p)); /* a fixture's CPU is the test's to say */
@@ -34,17 +35,21 @@ static struct pmu_set *adl_pmus(const char *cpuid)
 
 /* The CPUID of the fixture's cpuinfo, and which ids the table takes: perf's mapfile.csv
  * line for alderlake, "GenuineIntel-6-(97|9A|B7|BA|BF)", with or without a stepping. */
+/* The CPUID of fixture cpu's cpuinfo, into id. */
+static void fixture_cpuid(const char *cpu, char id[PMUJSON_CPUID_MAX])
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/cpuinfo", testutil_path(cpu));
+	assert_int_equal(pmujson_cpuid_read(path, id, PMUJSON_CPUID_MAX), 0);
+}
+
 static void test_cpuid(void **state)
 {
 	(void)state;
 	char id[PMUJSON_CPUID_MAX];
-	assert_int_equal(
-		pmujson_cpuid_read(testutil_path("fixtures/metrics/adl/cpuinfo"), id, sizeof(id)),
-		0);
+	fixture_cpuid("fixtures/metrics/adl", id);
 	assert_string_equal(id, ADL_CPUID); /* model 151 is 0x97 */
-	assert_int_equal(
-		pmujson_cpuid_read(testutil_path("fixtures/metrics/zen4/cpuinfo"), id, sizeof(id)),
-		0);
+	fixture_cpuid("fixtures/metrics/zen4", id);
 	assert_string_equal(id, "AuthenticAMD-25-11-1");
 	assert_int_equal(pmujson_cpuid_read("/nonexistent/cpuinfo", id, sizeof(id)), -ENOENT);
 	assert_int_equal(
@@ -81,7 +86,7 @@ static void test_cpuid(void **state)
 static void test_encoding(void **state)
 {
 	(void)state;
-	struct pmu_set *p = adl_pmus(ADL_CPUID);
+	struct pmu_set *p = fixture_pmus("fixtures/metrics/adl", ADL_CPUID);
 	static const struct {
 		const char *name;
 		int type;
@@ -135,7 +140,7 @@ static void test_other_cpu(void **state)
 	(void)state;
 	static const char *const ids[] = {NULL, "GenuineIntel-6-8F-8", "GenuineIntel-6-AA-4"};
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		struct pmu_set *p = adl_pmus(ids[i]);
+		struct pmu_set *p = fixture_pmus("fixtures/metrics/adl", ids[i]);
 		struct evdesc d;
 		struct evspec_err err;
 		assert_int_equal(evspec_parse_one("cpu_atom/TOPDOWN_FE_BOUND.ALL/", p, &d, &err),
@@ -191,7 +196,17 @@ static void test_missing_field(void **state)
 	assert_int_equal(system(dir), 0);
 }
 
-/* The events of b's groups in spec, as the engine would open them, with values by name
+/* Event name's entry in f (it must have one). */
+static const struct feed *feed_find(const struct feed *f, const char *name)
+{
+	while (f->name && strcmp(f->name, name))
+		f++;
+	if (!f->name)
+		fail_msg("no value for %s", name);
+	return f;
+}
+
+/* The events of spec's groups, as the engine would open them, with values by name
  * from f (every one must have one): one hand group per group of spec. */
 static void feed_spec(struct hand *h, const char *spec, const struct pmu_set *p,
 		      const struct feed *f)
@@ -211,16 +226,25 @@ static void feed_spec(struct hand *h, const char *spec, const struct pmu_set *p,
 				names[k][n - 1] = '\0';
 			else if (n > 2 && !strcmp(names[k] + n - 2, ":W"))
 				names[k][n - 2] = '\0'; /* "slots:W" */
-			const struct feed *v = f;
-			while (v->name && strcmp(v->name, names[k]))
-				v++;
-			if (!v->name)
-				fail_msg("no value for %s", names[k]);
-			one[k] = *v;
+			one[k] = *feed_find(f, names[k]);
 		}
 		hand_group(h, one, ":W");
 	}
 	evspec_list_free(&l);
+}
+
+/* Every metric of h's binding counts exactly on the process row of the groups of spec
+ * (none "event not on this CPU"). */
+static void all_exact(struct hand *h, const char *spec)
+{
+	struct metric_bind *b = h->m.metrics;
+	for (unsigned k = 0; k < metric_bind_count(b); k++) {
+		const char *why = NULL;
+		struct val v = metric_bind_value(b, &h->m, &h->proc, k, &why);
+		if (metric_bind_unsupported(b, &h->m, k) || v.state != VAL_EXACT)
+			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
+				 val_state_str((enum val_state)v.state), why ? why : "", spec);
+	}
 }
 
 /* Counts for Alder Lake's events, the same as test_metriclevel2's but for
@@ -260,23 +284,25 @@ static void test_alder_lake_binds(void **state)
 {
 	(void)state;
 	struct metric_bind *b = hand_load("fixtures/metrics/adl", "TopdownL1,TopdownL2");
-	struct pmu_set *p = adl_pmus(ADL_CPUID);
+	struct pmu_set *p = fixture_pmus("fixtures/metrics/adl", ADL_CPUID);
 	static char spec[8192];
 	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
-	const double slots = 600000, fe = 90000, bad = 60000, ret = 300000, be = 150000,
-		     drop = 6000, flat = 70000, clks = 1000, a_ret = 1000, a_fe = 1500, a_be = 2000,
-		     a_flat = 900, a_fbw = 600;
+#define C(name) feed_find(adl_feed, "cpu_core/" name "/")->v
+#define A(name) feed_find(adl_feed, "cpu_atom/" name "/")->v
+	const double slots = C("slots"), fe = C("topdown-fe-bound"), bad = C("topdown-bad-spec"),
+		     ret = C("topdown-retiring"), be = C("topdown-be-bound"),
+		     drop = C("INT_MISC.UOP_DROPPING"), flat = C("topdown-fetch-lat");
+	const double clks = A("CPU_CLK_UNHALTED.CORE"), a_ret = A("TOPDOWN_RETIRING.ALL"),
+		     a_fe = A("TOPDOWN_FE_BOUND.ALL"), a_be = A("TOPDOWN_BE_BOUND.ALL"),
+		     a_flat = A("TOPDOWN_FE_BOUND.FRONTEND_LATENCY"),
+		     a_fbw = A("TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH");
+#undef A
+#undef C
 	const struct feed *f = adl_feed;
 	static struct hand h;
 	hand_init(&h, b);
 	feed_spec(&h, spec, p, f);
-	for (unsigned k = 0; k < metric_bind_count(b); k++) {
-		const char *why = NULL;
-		struct val v = metric_bind_value(b, &h.m, &h.proc, k, &why);
-		if (metric_bind_unsupported(b, &h.m, k) || v.state != VAL_EXACT)
-			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
-				 val_state_str((enum val_state)v.state), why ? why : "", spec);
-	}
+	all_exact(&h, spec);
 	const double sum = fe + bad + ret + be, a_slots = 5 * clks;
 	hand_expect(&h, &h.proc, "tma_frontend_bound", 100 * (fe / sum - drop / slots));
 	hand_expect(&h, &h.proc, "tma_fetch_latency", 100 * (flat / sum - drop / slots));
@@ -300,7 +326,7 @@ static void test_alder_lake_other_cpuid(void **state)
 {
 	(void)state;
 	struct metric_bind *b = hand_load("fixtures/metrics/adl", "TopdownL1,TopdownL2");
-	struct pmu_set *p = adl_pmus("GenuineIntel-6-8F-8");
+	struct pmu_set *p = fixture_pmus("fixtures/metrics/adl", "GenuineIntel-6-8F-8");
 	static char spec[8192];
 	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
 	assert_null(strstr(spec, "cpu_atom"));
@@ -349,20 +375,14 @@ static void test_alder_lake_json(void **state)
 	struct metric_bind *b = NULL;
 	if (metric_bind_load(sys, info, json, "TopdownL1,TopdownL2", &b, err, sizeof(err)))
 		fail_msg("%s", err);
-	struct pmu_set *p = adl_pmus(ADL_CPUID);
+	struct pmu_set *p = fixture_pmus("fixtures/metrics/adl", ADL_CPUID);
 	static char spec[8192];
 	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
 	assert_null(strstr(spec, "TOPDOWN.SLOTS"));
 	static struct hand h;
 	hand_init(&h, b);
 	feed_spec(&h, spec, p, adl_feed);
-	for (unsigned k = 0; k < metric_bind_count(b); k++) {
-		const char *why = NULL;
-		struct val v = metric_bind_value(b, &h.m, &h.proc, k, &why);
-		if (metric_bind_unsupported(b, &h.m, k) || v.state != VAL_EXACT)
-			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
-				 val_state_str((enum val_state)v.state), why ? why : "", spec);
-	}
+	all_exact(&h, spec);
 	const double a_slots = 5 * 1000.0, sum = 90000 + 60000 + 300000 + 150000;
 	hand_expect(&h, &h.proc, "tma_frontend_bound.cpu_atom", 100 * 1500 / a_slots);
 	hand_expect(&h, &h.proc, "tma_bad_speculation.cpu_atom",
@@ -381,17 +401,13 @@ static void test_alder_lake_json(void **state)
 static void test_sapphire_rapids(void **state)
 {
 	(void)state;
-	char sys[256], id[PMUJSON_CPUID_MAX];
-	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/spr"));
-	assert_int_equal(
-		pmujson_cpuid_read(testutil_path("fixtures/metrics/spr/cpuinfo"), id, sizeof(id)),
-		0);
+	char id[PMUJSON_CPUID_MAX];
+	fixture_cpuid("fixtures/metrics/spr", id);
 	assert_string_equal(id, "GenuineIntel-6-8F-8");
 	static const char *const ids[] = {"GenuineIntel-6-8F-8", "GenuineIntel-6-CF-2",
 					  "GenuineIntel-6-AD-1"};
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		struct pmu_set *p = pmu_set_new(sys, false);
-		assert_int_equal(pmu_set_set_cpuid(p, ids[i]), 0);
+		struct pmu_set *p = fixture_pmus("fixtures/metrics/spr", ids[i]);
 		struct evdesc d;
 		struct evspec_err err;
 		/* "EventCode": "0xad", "UMask": "0x10", no Unit: the cpu PMU (type 4) */
@@ -403,8 +419,7 @@ static void test_sapphire_rapids(void **state)
 		pmu_set_free(p);
 	}
 	struct metric_bind *b = hand_load("fixtures/metrics/spr", "TopdownL1,TopdownL2");
-	struct pmu_set *p = pmu_set_new(sys, false);
-	assert_int_equal(pmu_set_set_cpuid(p, id), 0);
+	struct pmu_set *p = fixture_pmus("fixtures/metrics/spr", id);
 	static char spec[4096];
 	assert_int_equal(metric_bind_spec(b, NULL, p, spec, sizeof(spec)), 0);
 	const double slots = 1000000, fe = 250000, bad = 100000, ret = 400000, be = 250000,
@@ -425,13 +440,7 @@ static void test_sapphire_rapids(void **state)
 	static struct hand h;
 	hand_init(&h, b);
 	feed_spec(&h, spec, p, f);
-	for (unsigned k = 0; k < metric_bind_count(b); k++) {
-		const char *why = NULL;
-		struct val v = metric_bind_value(b, &h.m, &h.proc, k, &why);
-		if (v.state != VAL_EXACT)
-			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
-				 val_state_str((enum val_state)v.state), why ? why : "", spec);
-	}
+	all_exact(&h, spec);
 	const double sum = fe + bad + ret + be;
 	hand_expect(&h, &h.proc, "tma_frontend_bound", 100 * (fe / sum - drop / slots));
 	hand_expect(&h, &h.proc, "tma_fetch_latency", 100 * (flat / sum - drop / slots));
@@ -446,14 +455,10 @@ static void test_sapphire_rapids(void **state)
 static void test_zen4(void **state)
 {
 	(void)state;
-	char sys[256], id[PMUJSON_CPUID_MAX];
-	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/zen4"));
-	assert_int_equal(
-		pmujson_cpuid_read(testutil_path("fixtures/metrics/zen4/cpuinfo"), id, sizeof(id)),
-		0);
+	char id[PMUJSON_CPUID_MAX];
+	fixture_cpuid("fixtures/metrics/zen4", id);
 	assert_string_equal(pmujson_model(id), "amdzen4");
-	struct pmu_set *p = pmu_set_new(sys, false);
-	assert_int_equal(pmu_set_set_cpuid(p, id), 0);
+	struct pmu_set *p = fixture_pmus("fixtures/metrics/zen4", id);
 	static const struct {
 		const char *name;
 		uint64_t config;
@@ -500,13 +505,7 @@ static void test_zen4(void **state)
 	static struct hand h;
 	hand_init(&h, b);
 	feed_spec(&h, spec, p, f);
-	for (unsigned k = 0; k < metric_bind_count(b); k++) {
-		const char *why = NULL;
-		struct val v = metric_bind_value(b, &h.m, &h.proc, k, &why);
-		if (v.state != VAL_EXACT)
-			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
-				 val_state_str((enum val_state)v.state), why ? why : "", spec);
-	}
+	all_exact(&h, spec);
 	hand_expect(&h, &h.proc, "frontend_bound", 100 * fe / (6 * cyc));
 	hand_expect(&h, &h.proc, "smt_contention", 100 * smt / (6 * cyc));
 	hand_expect(&h, &h.proc, "bad_speculation", 100 * (disp - ret) / (6 * cyc));
@@ -528,16 +527,6 @@ static void test_zen4(void **state)
 /* Zen 5 (amdzen5's load-store.json, decode.json, branch-prediction.json, execution.json;
  * mapfile.csv's "AuthenticAMD-26-[[:xdigit:]]+"): the events of its PipelineL1 and
  * PipelineL2 on cpu, with the AMD format/ of the fixture (event config:0-7 and 32-35). */
-static struct pmu_set *zen5_pmus(const char *cpuid)
-{
-	char sys[256];
-	snprintf(sys, sizeof(sys), "%s/sys", testutil_path("fixtures/metrics/zen5"));
-	struct pmu_set *p = pmu_set_new(sys, false);
-	assert_non_null(p);
-	if (cpuid)
-		assert_int_equal(pmu_set_set_cpuid(p, cpuid), 0);
-	return p;
-}
 
 static const struct feed zen5_feed[] = {
 	{"ls_not_halted_cyc", 1000},
@@ -559,9 +548,7 @@ static void test_zen5(void **state)
 {
 	(void)state;
 	char id[PMUJSON_CPUID_MAX];
-	assert_int_equal(
-		pmujson_cpuid_read(testutil_path("fixtures/metrics/zen5/cpuinfo"), id, sizeof(id)),
-		0);
+	fixture_cpuid("fixtures/metrics/zen5", id);
 	assert_string_equal(id, "AuthenticAMD-26-2-1"); /* family 26 is 0x1a */
 	assert_string_equal(pmujson_model(id), "amdzen5");
 	static const char *const zen5_ids[] = {"AuthenticAMD-26-44-0", "AuthenticAMD-26-0-0",
@@ -569,7 +556,7 @@ static void test_zen5(void **state)
 	for (size_t i = 0; i < sizeof(zen5_ids) / sizeof(zen5_ids[0]); i++)
 		if (!pmujson_model(zen5_ids[i]) || strcmp(pmujson_model(zen5_ids[i]), "amdzen5"))
 			fail_msg("%s is not amdzen5", zen5_ids[i]);
-	struct pmu_set *p = zen5_pmus(id);
+	struct pmu_set *p = fixture_pmus("fixtures/metrics/zen5", id);
 	static const struct {
 		const char *name;
 		uint64_t config;
@@ -610,13 +597,7 @@ static void test_zen5(void **state)
 	static struct hand h;
 	hand_init(&h, b);
 	feed_spec(&h, spec, p, zen5_feed);
-	for (unsigned k = 0; k < metric_bind_count(b); k++) {
-		const char *why = NULL;
-		struct val v = metric_bind_value(b, &h.m, &h.proc, k, &why);
-		if (metric_bind_unsupported(b, &h.m, k) || v.state != VAL_EXACT)
-			fail_msg("%s: %s (%s) in %s", metric_bind_name(b, k),
-				 val_state_str((enum val_state)v.state), why ? why : "", spec);
-	}
+	all_exact(&h, spec);
 	assert_null(metric_bind_topdown_reason(b, &h.m));
 	/* amdzen5/pipeline.json's formulas over 8 * ls_not_halted_cyc */
 	const double slots = 8 * 1000.0, bad = (3200 - 2000) / slots;
@@ -643,7 +624,7 @@ static void test_zen5_other_cpuid(void **state)
 	static const char *const ids[] = {NULL, "GenuineIntel-6-97-2", "AuthenticAMD-27-2-1",
 					  "AuthenticAMD-25-11-1"};
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		struct pmu_set *p = zen5_pmus(ids[i]);
+		struct pmu_set *p = fixture_pmus("fixtures/metrics/zen5", ids[i]);
 		bool zen4 = ids[i] && !strcmp(ids[i], "AuthenticAMD-25-11-1");
 		struct evdesc d;
 		struct evspec_err err;

@@ -102,7 +102,7 @@ static bool slots_alias(const char *id, char *buf, size_t len)
 /* m's event names as they are looked up: TOPDOWN.SLOTS as slots; and, when m belongs to
  * one PMU (perf's "Unit": cpu_atom), every other name as "pmu/NAME/" but those that
  * already name a PMU, carry modifiers or a parameter, or are tool events. Names that
- * turn out to be metrics are looked up as written (as_event decides). 0 or -ENOMEM. */
+ * turn out to be metrics are picked out before (find_ref). 0 or -ENOMEM. */
 static int qualify_all(struct metric *m)
 {
 	const char *ids[MAX_IDS];

@@ -1,6 +1,7 @@
 /* The CPU's top-down flavour from sysfs and /proc/cpuinfo, and pmutop's built-in metrics
  * (docs/TOPDOWN.md cites the source of each formula). */
 #include "metriccpu.h"
+#include "pmujson.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -119,10 +120,7 @@ int metric_cpu_detect(const char *sysfs_root, const char *cpuinfo, struct metric
 		cpu->smt_on = atoi(buf) > 0;
 	if (read_line(root, "devices/system/cpu/online", buf, sizeof(buf)) == 0)
 		cpu->num_cpus = cpulist_count(buf);
-	if (ci.vendor[0] && ci.family >= 0)
-		snprintf(cpu->cpuid, sizeof(cpu->cpuid), "%s-%d-%X-%X", ci.vendor, ci.family,
-			 (unsigned)(ci.model < 0 ? 0 : ci.model),
-			 (unsigned)(ci.stepping < 0 ? 0 : ci.stepping));
+	pmujson_cpuid_read(cpuinfo, cpu->cpuid, sizeof(cpu->cpuid));
 
 	const char *dev = "bus/event_source/devices";
 	char rel[256];

@@ -26,7 +26,7 @@ struct metric_cpu {
 	double slots;	   /* #slots: Arm caps/slots, Intel 4 before Ice Lake; 0 unknown */
 	bool smt_on;	   /* devices/system/cpu/smt/active */
 	unsigned num_cpus; /* devices/system/cpu/online */
-	char cpuid[64];	   /* vendor-family-model as perf's x86 cpuid, or the Arm MIDR part */
+	char cpuid[64]; /* vendor-family-model-stepping as perf's x86 cpuid, or the Arm MIDR part */
 };
 
 /* Fill cpu from sysfs_root ("/sys") and cpuinfo ("/proc/cpuinfo"). Returns 0 (kind may
