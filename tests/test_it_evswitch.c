@@ -323,6 +323,51 @@ static void test_resume_counts_from_resume(void **state)
 	evset_free(&a);
 }
 
+/* The CPU rows' user/system/steal split after a resume covers the interval after it, as
+ * their busy time does: a CPU kept busy while paused does not show 400% user after it. */
+static void test_resume_cpu_split(void **state)
+{
+	(void)state;
+	struct child c;
+	struct evset a;
+	struct engine *e = watching(&c, &a, "task-clock");
+	engine_set_paused(e, true);
+	/* Every CPU busy (this thread and a spinner per other CPU) for 0.4 s of pause. */
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t spin[64];
+	int nspin = 0;
+	for (int i = 1; i < ncpu && nspin < 64; i++) {
+		spin[nspin] = fork();
+		assert_true(spin[nspin] >= 0);
+		if (spin[nspin] == 0)
+			for (;;)
+				;
+		nspin++;
+	}
+	for (double end = testutil_now() + 0.4; testutil_now() < end;)
+		;
+	for (int i = 0; i < nspin; i++) {
+		kill(spin[i], SIGKILL);
+		waitpid(spin[i], NULL, 0);
+	}
+	engine_set_paused(e, false);
+	usleep(100 * 1000);
+	engine_tick(e);
+	const struct model *m = engine_model(e);
+	assert_true(m->ncpu_rows > 0);
+	for (unsigned i = 0; i < m->ncpu_rows; i++) {
+		const struct mrow *r = &m->cpu_rows[i];
+		if (r->cpu_pct < 0)
+			continue; /* no jiffy went by on it */
+		double sum = r->cpu_split[0] + r->cpu_split[1] + r->cpu_split[2];
+		if (sum > 100.5)
+			fail_msg("CPU %d: user, system and steal add up to %.1f%%", r->cpu, sum);
+	}
+	child_stop(&c);
+	engine_free(e);
+	evset_free(&a);
+}
+
 /* K (user-only mode) changes hardware events alone: software groups keep counting
  * through it, their interval whole (they read n/c (starting) for a tick: every group was
  * reopened). */
@@ -451,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_switch_keeps_history),
 		cmocka_unit_test(test_watched_without_thread_rows),
 		cmocka_unit_test(test_resume_counts_from_resume),
+		cmocka_unit_test(test_resume_cpu_split),
 		cmocka_unit_test(test_user_only_keeps_software),
 		cmocka_unit_test(test_bpf_switch_starts_over),
 	};
