@@ -43,6 +43,14 @@ unsigned counts_close(struct counts *c, const struct counts_layout *l)
 	return n;
 }
 
+unsigned counts_open_fds(const struct counts *c, const struct counts_layout *l)
+{
+	unsigned n = 0;
+	for (unsigned g = 0; c->grp && g < l->ngroups; g++)
+		n += c->grp[g] ? evgroup_open_count(c->grp[g]) : 0;
+	return n;
+}
+
 void counts_free(struct counts *c, const struct counts_layout *l)
 {
 	counts_close(c, l);

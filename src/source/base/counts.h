@@ -45,5 +45,7 @@ int counts_alloc(struct counts *c, const struct counts_layout *l);
 void counts_free(struct counts *c, const struct counts_layout *l);
 /* Close every group; returns how many were open. */
 unsigned counts_close(struct counts *c, const struct counts_layout *l);
+/* The descriptors c's open groups hold. */
+unsigned counts_open_fds(const struct counts *c, const struct counts_layout *l);
 
 #endif

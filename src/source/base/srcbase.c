@@ -115,10 +115,7 @@ unsigned srcbase_open_fds(const struct srcbase *b)
 {
 	unsigned n = 0;
 	for (int i = 0; i < b->cpu.n; i++)
-		for (unsigned g = 0; g < srcbase_ngroups(b); g++) {
-			struct evgroup *eg = b->cpu.cnt[i].grp[g];
-			n += eg ? evgroup_open_count(eg) : 0;
-		}
+		n += counts_open_fds(&b->cpu.cnt[i], &b->l);
 	return n;
 }
 
@@ -139,9 +136,6 @@ int srcbase_control(struct srcbase *b, enum source_ctl what, const void *arg)
 	case SRC_USER_ONLY:
 		b->o.user_only = *(const bool *)arg;
 		b->m.user_only = b->o.user_only;
-		return 0;
-	case SRC_OPEN_FDS:
-		*(unsigned *)arg = srcbase_open_fds(b);
 		return 0;
 	default:
 		return -ENOTSUP;

@@ -145,9 +145,10 @@ void srcbase_totals_begin(struct srcbase *b);
 bool srcbase_pause(struct srcbase *b, bool paused);
 /* The reads an interval counts from that the base holds: the CPUs. */
 void srcbase_baseline(struct srcbase *b);
-/* What every source does alike: interval, threads, cmdline, user-only, the descriptors of
- * the CPUs' groups (a source adds its own). -ENOTSUP for what is a source's own. */
+/* What every source does alike: interval, threads, cmdline, user-only. -ENOTSUP for what
+ * is a source's own. */
 int srcbase_control(struct srcbase *b, enum source_ctl what, const void *arg);
+/* The descriptors of the CPUs' groups (a source adds its own for SRC_OPEN_FDS). */
 unsigned srcbase_open_fds(const struct srcbase *b);
 /* SCOPE_PIDS: a watched process does not exist (o.failed_pid says which). */
 bool srcbase_pid_gone(const struct srcbase *b);

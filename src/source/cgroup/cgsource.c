@@ -137,8 +137,7 @@ static int cg_control(struct source *s, enum source_ctl what, const void *arg)
 	case SRC_OPEN_FDS: {
 		unsigned n = srcbase_open_fds(b);
 		for (size_t i = 0; i < ntargets(g); i++)
-			for (unsigned k = 0; k < srcbase_ngroups(b); k++)
-				n += g->cnt[i].grp[k] ? evgroup_open_count(g->cnt[i].grp[k]) : 0;
+			n += counts_open_fds(&g->cnt[i], &b->l);
 		*(unsigned *)arg = n;
 		return 0;
 	}

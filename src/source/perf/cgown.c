@@ -204,9 +204,6 @@ unsigned cgown_open_fds(const struct engine *e)
 	unsigned n = 0;
 	for (unsigned i = 0; i < e->cgo.n; i++)
 		for (int c = 0; e->cgo.c[i].cnt && c < e->b.cpu.n; c++)
-			for (unsigned g = 0; g < engine_ngroups(e); g++) {
-				struct evgroup *eg = e->cgo.c[i].cnt[c].grp[g];
-				n += eg ? evgroup_open_count(eg) : 0;
-			}
+			n += counts_open_fds(&e->cgo.c[i].cnt[c], &e->b.l);
 	return n;
 }

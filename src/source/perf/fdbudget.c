@@ -198,14 +198,10 @@ unsigned fdbudget_open_fds(const struct engine *e)
 	unsigned n = 0;
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->threads; t; t = t->sibling)
-			for (unsigned g = 0; g < engine_ngroups(e); g++)
-				n += t->c.grp[g] ? evgroup_open_count(t->c.grp[g]) : 0;
+			n += counts_open_fds(&t->c, &e->b.l);
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (unsigned k = 0; k < p->nroots; k++)
-			for (unsigned g = 0; g < engine_ngroups(e); g++) {
-				struct evgroup *eg = p->roots[k].c.grp[g];
-				n += eg ? evgroup_open_count(eg) : 0;
-			}
+			n += counts_open_fds(&p->roots[k].c, &e->b.l);
 	n += srcbase_open_fds(&e->b);
 	n += cgown_open_fds(e);
 	return n;
