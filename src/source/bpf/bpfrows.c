@@ -350,6 +350,9 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		any_unseen = (struct unseen){
 			.slices = gone[ne].run, .cut = gone[ne].ena, .missed = gone[ne].val};
 	size_t lead = a;
+	/* The tree's totals: the command's row alone, as under perf. */
+	bool tree_total = totals && s->root;
+	bool thread_rows = e->b.o.threads && !tree_total;
 	for (size_t i = a; i < b; i++) {
 		struct unseen ui = unseen(s, i, oldi, totals);
 		unseen_add(&any_unseen, &ui);
@@ -359,6 +362,9 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 			   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
 		if (!(gone && dead)) /* else in gone already */
 			add_deltas(acc, s->d, ne);
+		/* Its thread row's values now, its head once the process row is written. */
+		if (thread_rows)
+			fill(e, s->d, mstore_at(&e->b.rows, row + 1 + (i - a)), &ui);
 		all_dead = all_dead && (c->r[i].flags & PMUTOP_BPF_DEAD);
 		if (c->r[i].tid == lead_tid)
 			lead = i;
@@ -375,8 +381,6 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 	pr->comm = lr->comm;
 	pr->cgroup = cg;
 	pr->kthread = lr->flags & PMUTOP_BPF_KTHREAD;
-	/* The tree's totals: the command's row alone, as under perf. */
-	bool tree_total = totals && s->root;
 	pr->nthreads = 0;
 	for (size_t i = a; i < b; i++)
 		pr->nthreads += !tree_total || c->r[i].tgid == lr->tgid;
@@ -408,11 +412,8 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		c->r[i].cgroup = cg;
 		if (!totals)
 			bpfrows_gone_add(e, i);
-		if (!e->b.o.threads || tree_total)
+		if (!thread_rows)
 			continue;
-		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
-		task_delta(e, &c->tot[i * s->nev],
-			   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
 		struct mrow_w tw = mstore_row(&e->b.rows, row++);
 		*tw.r = *pr;
 		tw.r->v = tw.v;
@@ -422,8 +423,6 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		tw.r->comm = c->r[i].comm;
 		tw.r->nthreads = 1;
 		tw.r->exited = c->r[i].flags & PMUTOP_BPF_DEAD;
-		struct unseen ut = unseen(s, i, oldi, totals);
-		fill(e, s->d, tw, &ut);
 	}
 	return row;
 }
