@@ -67,6 +67,21 @@ static void test_spark_gaps_and_scaled(void **state)
 	assert_string_equal(out, " █");
 }
 
+/* The largest number of a series, which the table and the detail's threads share as their
+ * scale: gaps, n/c and n/a are not numbers; nothing above 0 is 0. */
+static void test_spark_max(void **state)
+{
+	(void)state;
+	struct val v[5] = {val_missing(VAL_NA, WHY_NONE), ex(7), val_missing(VAL_NC, WHY_NOT_RUN),
+			   (struct val){.v = 9.5, .state = VAL_SCALED, .run_pm = 500}, ex(2)};
+	assert_true(spark_max(v, 5) == 9.5);
+	assert_true(spark_max(v, 3) == 7);
+	struct val na[2] = {val_missing(VAL_NA, WHY_NONE), val_missing(VAL_NC, WHY_NOT_RUN)};
+	na[1].v = 50; /* a missing value's number is not one */
+	assert_true(spark_max(na, 2) == 0);
+	assert_true(spark_max(v, 0) == 0);
+}
+
 static void test_chart_braille(void **state)
 {
 	(void)state;
@@ -134,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_spark_ramps),
 		cmocka_unit_test(test_spark_shared_top),
 		cmocka_unit_test(test_spark_gaps_and_scaled),
+		cmocka_unit_test(test_spark_max),
 		cmocka_unit_test(test_chart_braille),
 		cmocka_unit_test(test_scale_labels),
 	};

@@ -17,6 +17,15 @@ const char *spark_glyph(int level, bool utf8)
 	return utf8 ? ramp_utf8[level] : ascii[level];
 }
 
+double spark_max(const struct val *v, unsigned n)
+{
+	double hi = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (val_has_number(v[i]) && v[i].v > hi)
+			hi = v[i].v;
+	return hi;
+}
+
 unsigned spark_render(const struct val *v, unsigned n, bool utf8, char *out, size_t len,
 		      uint32_t *scaled)
 {
@@ -26,12 +35,9 @@ unsigned spark_render(const struct val *v, unsigned n, bool utf8, char *out, siz
 unsigned spark_render_to(const struct val *v, unsigned n, double top, bool utf8, char *out,
 			 size_t len, uint32_t *scaled)
 {
-	double hi = top > 0 ? top : 0;
 	if (n > SPARK_MAX)
 		n = SPARK_MAX;
-	for (unsigned i = 0; i < n && !(top > 0); i++)
-		if (val_has_number(v[i]) && v[i].v > hi)
-			hi = v[i].v;
+	double hi = top > 0 ? top : spark_max(v, n);
 	if (scaled)
 		*scaled = 0;
 	size_t at = 0;

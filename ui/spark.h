@@ -14,6 +14,8 @@
 /* The glyph of level 0..7: "▁".."█" in UTF-8, "_.-:=+*#" otherwise. */
 const char *spark_glyph(int level, bool utf8);
 
+/* The largest number in v[0..n), or 0 when none is above 0 (gaps, n/c and n/a left out). */
+double spark_max(const struct val *v, unsigned n);
 /* Render v[0..n) (oldest first, n <= SPARK_MAX) into out: one glyph per value, a blank
  * where an interval has no number (before the row existed, n/c, n/a, nothing to divide:
  * a gap, never a zero). Bit i of *scaled (when not NULL) is set for values scaled for

@@ -182,17 +182,13 @@ static void draw_titles(const struct table_view *t, const struct plan *pl, int y
 double table_trend_max(const struct history *h, const struct mrow *r, int k, int w)
 {
 	struct val v[SPARK_MAX];
-	double hi = 0;
 	if (w > SPARK_MAX)
 		w = SPARK_MAX;
 	long s = history_find(h, history_id_of(r));
 	if (w <= 0 || s < 0)
 		return 0;
 	history_get(h, s, k, (unsigned)w, v);
-	for (int i = 0; i < w; i++)
-		if (val_has_number(v[i]) && v[i].v > hi)
-			hi = v[i].v;
-	return hi;
+	return spark_max(v, (unsigned)w);
 }
 
 void table_trend_title(const struct column *c, double top, int w, char *buf, size_t len)
