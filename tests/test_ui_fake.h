@@ -248,15 +248,15 @@ static inline void fake_close(struct term *t)
 	fclose(t->out);
 }
 
-/* A cmocka fixture: the fake model on a screen of cols x lines. */
+/* A cmocka fixture: the fake model on a screen of cols x lines, in locale loc (LC_ALL). */
 struct fake_fixture {
 	struct fake f;
 	struct term t;
 };
 
-static inline int fake_fixture_setup(void **state, int cols, int lines)
+static inline int fake_fixture_setup_locale(void **state, int cols, int lines, const char *loc)
 {
-	setlocale(LC_ALL, "C");
+	setlocale(LC_ALL, loc);
 	struct fake_fixture *fx = calloc(1, sizeof(*fx));
 	if (!fx)
 		return -1;
@@ -267,6 +267,12 @@ static inline int fake_fixture_setup(void **state, int cols, int lines)
 	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
 	*state = fx;
 	return 0;
+}
+
+/* The fixture in the C locale. */
+static inline int fake_fixture_setup(void **state, int cols, int lines)
+{
+	return fake_fixture_setup_locale(state, cols, lines, "C");
 }
 
 static inline int fake_fixture_teardown(void **state)

@@ -8,48 +8,26 @@
 #include "testutil.h"
 #include "test_ui_fake.h"
 
-struct fixture {
-	struct fake f;
-	struct term t;
-};
-
-static int setup_locale(const char *loc, void **state)
-{
-	setlocale(LC_ALL, loc);
-	struct fixture *fx = calloc(1, sizeof(*fx));
-	if (!fx)
-		return -1;
-	fake_init(&fx->f);
-	fx->t = fake_ui(80, 24);
-	if (!fx->t.u)
-		return -1;
-	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
-	*state = fx;
-	return 0;
-}
-
 static int setup(void **state)
 {
-	return setup_locale("C", state);
+	return fake_fixture_setup(state, 80, 24);
 }
 
 static int setup_utf8(void **state)
 {
-	return setup_locale("C.UTF-8", state);
+	return fake_fixture_setup_locale(state, 80, 24, "C.UTF-8");
 }
 
 static int teardown(void **state)
 {
-	struct fixture *fx = *state;
-	fake_close(&fx->t);
-	free(fx);
+	fake_fixture_teardown(state);
 	setlocale(LC_ALL, "C");
 	return 0;
 }
 
 static const char *screen(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	const char *s = fake_screen(fx->t.u);
 	if (getenv("UI_TEST_DUMP"))
 		fprintf(stderr, "----\n%s----\n", s);
@@ -58,7 +36,7 @@ static const char *screen(void **state)
 
 static struct ui *ui_of(void **state)
 {
-	return ((struct fixture *)*state)->t.u;
+	return ((struct fake_fixture *)*state)->t.u;
 }
 
 /* The line of column titles: the one with "COMMAND". */
@@ -233,7 +211,7 @@ static void test_reverse_and_move_sort(void **state)
  * its cell, and what is derived from it too. */
 static void test_partial_marked(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	fx->f.v[0][E_TCLK] =
 		(struct val){.v = 0.5e9, .state = VAL_PARTIAL, .why = WHY_FDLIMIT, .run_pm = 185};
 	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
@@ -281,7 +259,7 @@ static void test_marks_in_cells(void **state)
 
 static void test_sanitized_names(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	const char *s = screen(state);
 	assert_null(strchr(s, '\x1b'));
 	assert_null(strchr(s, '\a'));
@@ -317,7 +295,7 @@ static void test_notice_and_fd_short(void **state)
 	ui_set_size(ui_of(state), 120, 24);
 	assert_non_null(strstr(screen(state), "3 tasks not counted (fd limit)"));
 
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	fx->f.m.notice = NULL;
 	fx->f.m.nfd_short = 0;
 	s = screen(state);
@@ -329,7 +307,7 @@ static void test_notice_and_fd_short(void **state)
  * alone when there is no other. */
 static void test_source_notice(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	ui_set_size(ui_of(state), 120, 24);
 	fx->f.m.source_notice = "BPF task map full (8 tasks): 3 slices of new tasks not counted";
 	const char *s = screen(state);
@@ -351,7 +329,7 @@ static void test_source_notice(void **state)
 
 static void test_header_80_real_notice(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	char line[1024];
 	fx->f.m.notice = REAL_NOTICE;
 	const char *s = screen(state);
@@ -392,7 +370,7 @@ static void test_header_80_real_notice(void **state)
 /* No core PMU, software events counting: not a bare "none". */
 static void test_header_pmu_none(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	fx->f.m.pmus = "none";
 	assert_non_null(strstr(screen(state), "PMU none (software events only)"));
 	fx->f.m.pmus = "";
@@ -402,7 +380,7 @@ static void test_header_pmu_none(void **state)
 /* The watched command's end: its exit status in the final header. */
 static void test_final_exit_status(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	fx->f.m.final = true;
 	fx->f.m.exit_status = 3 << 8; /* exited with 3, as waitpid says it */
 	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
@@ -599,7 +577,7 @@ static void test_paused_and_final(void **state)
 	assert_null(strstr(screen(state), "PAUSED"));
 
 	/* The model's word wins when it comes. */
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	fx->f.m.paused = true;
 	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
 	assert_non_null(strstr(screen(state), "PAUSED"));
@@ -613,7 +591,7 @@ static void test_paused_and_final(void **state)
 
 static void test_waiting_first_tick(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_fixture *fx = *state;
 	fx->f.m.tick = 0;
 	fx->f.m.nrows = 0;
 	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
