@@ -42,6 +42,12 @@ static pid_t into_pipe(char *const args[], int err_fd, int *rfd, int *cap)
 	return pid;
 }
 
+#ifdef SYS_poll
+#define IS_POLL(nr, timeout) ((nr) == SYS_poll && (int)(unsigned)(timeout) == -1)
+#else /* aarch64 and others: poll() is ppoll() */
+#define IS_POLL(nr, timeout) false
+#endif
+
 /* Some thread of pid in outstream's wait for room: poll() (or ppoll()) on 2 descriptors
  * (the output and the stop signals' signalfd) with no timeout. The run loop polls 4, and
  * a wait after a stop signal has a timeout, so only a write that found no room matches. */
@@ -65,8 +71,7 @@ static bool waiting_for_room(pid_t pid)
 		unsigned long a0, nfds, a2;
 		if (fgets(buf, sizeof(buf), f) &&
 		    sscanf(buf, "%ld %lx %lx %lx", &nr, &a0, &nfds, &a2) == 4)
-			found = nfds == 2 && ((nr == SYS_poll && (int)(unsigned)a2 == -1) ||
-					      (nr == SYS_ppoll && a2 == 0));
+			found = nfds == 2 && (IS_POLL(nr, a2) || (nr == SYS_ppoll && a2 == 0));
 		fclose(f);
 	}
 	closedir(d);
