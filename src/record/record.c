@@ -316,19 +316,48 @@ static int put_rows(struct recorder *r, const struct model *m, const struct mrow
 	return 0;
 }
 
+/* Room in pack_rows' arrays for n rows. */
+static int grow_pack(struct recorder *r, size_t n)
+{
+	if (n <= r->packcap)
+		return 0;
+	size_t cap = r->packcap ? 2 * r->packcap : 256;
+	while (cap < n)
+		cap *= 2;
+	struct recpack_row *pr = realloc(r->prow, cap * sizeof(*pr));
+	if (pr)
+		r->prow = pr;
+	const struct val **pv = realloc(r->pval, cap * sizeof(*pv));
+	if (pv)
+		r->pval = pv;
+	const struct val_delta **pg = realloc(r->pgrp, cap * sizeof(*pg));
+	if (pg)
+		r->pgrp = pg;
+	size_t *coff = realloc(r->coff, cap * sizeof(*coff));
+	if (coff)
+		r->coff = coff;
+	if (!pr || !pv || !pg || !coff)
+		return -ENOMEM;
+	r->packcap = cap;
+	return 0;
+}
+
 /* The tick's stored rows, packed (src/recpack.h). */
 static int pack_rows(struct recorder *r, const struct model *m)
 {
 	qsort(r->pend, r->npend, sizeof(*r->pend), by_task);
 	r->pack.len = 0;
 	size_t n = r->npend;
-	struct recpack_row *pr = calloc(n + 1, sizeof(*pr));
-	const struct val **pv = calloc(n + 1, sizeof(*pv));
-	const struct val_delta **pg = calloc(n + 1, sizeof(*pg));
-	size_t *coff = calloc(n + 1, sizeof(*coff));
-	struct recpack_buf cells = {0}; /* the rows' own cells, one after the other */
-	int rc = pr && pv && pg && coff ? 0 : -ENOMEM;
-	for (size_t k = 0; k < n && !rc; k++) {
+	int rc = grow_pack(r, n);
+	if (rc)
+		return rc;
+	struct recpack_row *pr = r->prow;
+	const struct val **pv = r->pval;
+	const struct val_delta **pg = r->pgrp;
+	size_t *coff = r->coff;
+	struct recpack_buf *cells = &r->pcells; /* the rows' own cells, one after the other */
+	cells->len = 0;
+	for (size_t k = 0; k < n; k++) {
 		const struct mrow *row = r->pend[k].row;
 		pr[k] = (struct recpack_row){.task = r->pend[k].task,
 					     .exited = row->exited,
@@ -344,35 +373,20 @@ static int pack_rows(struct recorder *r, const struct model *m)
 		if (usual)
 			continue;
 		if ((rc = cells_text(r, row->v, m->nevents)))
-			break;
+			return rc;
 		size_t len = strlen(r->cells);
-		if (cells.len + len + 1 > cells.cap) {
-			size_t cap = 2 * (cells.len + len) + 256;
-			unsigned char *c = realloc(cells.b, cap);
-			if (!c) {
-				rc = -ENOMEM;
-				break;
-			}
-			cells.b = c;
-			cells.cap = cap;
-		}
-		memcpy(cells.b + cells.len, r->cells, len);
-		coff[k] = cells.len;
+		if (recpack_grow(cells, len))
+			return -ENOMEM;
+		memcpy(cells->b + cells->len, r->cells, len);
+		coff[k] = cells->len;
 		pr[k].ncells = len;
 		pr[k].cells = ""; /* pointed into cells below, once it stops moving */
-		cells.len += len;
+		cells->len += len;
 	}
-	for (size_t k = 0; k < n && !rc; k++)
+	for (size_t k = 0; k < n; k++)
 		if (pr[k].cells)
-			pr[k].cells = (const char *)cells.b + coff[k];
-	if (!rc)
-		rc = recpack_put_tick(&r->pack, pr, pv, pg, n, m->nevents, m->ngroups);
-	free(pr);
-	free(pv);
-	free(pg);
-	free(coff);
-	recpack_free(&cells);
-	return rc;
+			pr[k].cells = (const char *)cells->b + coff[k];
+	return recpack_put_tick(&r->pack, pr, pv, pg, n, m->nevents, m->ngroups);
 }
 
 static int by_id(const void *x, const void *y)
@@ -406,13 +420,8 @@ static int put_chunk(struct recorder *r, bool key)
 				  k ? r->defs[k - 1].row : NULL);
 	if (rc)
 		return rc;
-	if (r->raw.len + r->pack.len > r->raw.cap) {
-		unsigned char *b = realloc(r->raw.b, r->raw.len + r->pack.len);
-		if (!b)
-			return -ENOMEM;
-		r->raw.b = b;
-		r->raw.cap = r->raw.len + r->pack.len;
-	}
+	if (recpack_grow(&r->raw, r->pack.len))
+		return -ENOMEM;
 	if (r->pack.len)
 		memcpy(r->raw.b + r->raw.len, r->pack.b, r->pack.len);
 	r->raw.len += r->pack.len;
@@ -686,6 +695,11 @@ void recorder_close(struct recorder *r)
 	sqlite3_finalize(r->get_cells);
 	recpack_free(&r->pack);
 	free(r->pend);
+	free(r->prow);
+	free(r->pval);
+	free(r->pgrp);
+	free(r->coff);
+	recpack_free(&r->pcells);
 	free(r->usual_text);
 	if (r->db)
 		sqlite3_close(r->db);

@@ -65,6 +65,14 @@ struct recorder {
 	size_t cells_len;
 	struct pend *pend; /* the tick's stored rows, before they are packed */
 	size_t npend, pendcap;
+	/* pack_rows' arrays, a row each (packcap of them), and the rows' own cells: kept
+	 * from tick to tick so that a tick allocates nothing once they are big enough */
+	struct recpack_row *prow;
+	const struct val **pval;
+	const struct val_delta **pgrp;
+	size_t *coff;
+	size_t packcap;
+	struct recpack_buf pcells;
 	struct recpack_buf pack;
 	uint64_t wal_cap; /* --max-size: the bytes of it the WAL may take */
 	uint64_t need;	  /* -EFBIG: what the newest tick took with the WAL's share */
