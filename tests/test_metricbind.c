@@ -386,6 +386,15 @@ static void test_bad_list(void **state)
 			 -ENOENT);
 	assert_null(b);
 	assert_non_null(strstr(err, "TopdownL1"));
+	/* The line says why, and what there is instead: no "no metric called TopdownL1"
+	 * beside a list that names it. */
+	assert_non_null(strstr(err, "has no top-down metrics"));
+	assert_non_null(strstr(err, "here: Basic, Stalls, ipc, cache_mpki"));
+	assert_int_equal(metric_bind_load(sys, info, NULL, "ipc,nosuch", &b, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "no metric or metric group called 'nosuch'"));
+	assert_non_null(strstr(err, "branch_mpki"));
+	assert_null(strstr(err, "has no top-down"));
 	/* Cortex-A57 has none: no -M is no Top-down pane, and the reason says so. */
 	assert_int_equal(metric_bind_load(sys, info, NULL, NULL, &b, err, sizeof(err)), 0);
 	assert_int_equal(metric_bind_count(b), 0);

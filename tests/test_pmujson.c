@@ -392,6 +392,16 @@ static void test_alder_lake_json(void **state)
 	hand_expect(&h, &h.proc, "tma_fetch_latency", 100 * (70000 / sum - 6000 / 600000.0));
 	pmu_set_free(p);
 	metric_bind_free(b);
+	/* A name that is not there: the line lists what is, as many as fit, and counts the
+	 * rest; a top-down name here is a plain miss, not "no top-down". */
+	b = NULL;
+	assert_int_equal(metric_bind_load(sys, info, json, "tma_nosuch", &b, err, sizeof(err)),
+			 -ENOENT);
+	assert_null(b);
+	assert_non_null(strstr(err, "called 'tma_nosuch' (here: "));
+	assert_non_null(strstr(err, "TopdownL1, "));
+	assert_non_null(strstr(err, " more; more with --metrics"));
+	assert_null(strstr(err, "no top-down"));
 }
 
 /* Sapphire Rapids (sapphirerapids/pipeline.json), Emerald Rapids and Granite Rapids:

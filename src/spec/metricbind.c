@@ -131,6 +131,73 @@ struct metric_bind *metric_bind_new(struct metric_set *set, const struct metric_
 	return b;
 }
 
+/* Whether name (n bytes) is one of list's names ("a, b, c"). */
+static bool listed(const char *list, const char *name, size_t n)
+{
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && !strncasecmp(p, name, n))
+			return true;
+		p += len + (p[len] == ',');
+		p += *p == ' ';
+	}
+	return false;
+}
+
+/* The names a list may use, comma separated: the set's groups, then its metrics, as
+ * many as fit, then how many more there are. */
+static void names_here(const struct metric_set *set, char *out, size_t len)
+{
+	size_t at = 0;
+	unsigned more = 0;
+	out[0] = '\0';
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < metric_set_count(set); i++) {
+			const struct metric_def *d = metric_set_def(set, i);
+			for (const char *p = pass ? d->name : d->groups; p && *p;) {
+				size_t n = pass ? strlen(p) : strcspn(p, ";");
+				const char *name = p;
+				p = pass || !p[n] ? NULL : p + n + 1;
+				if (n == 0 || listed(out, name, n))
+					continue;
+				if (at + n + 2 + 16 > len) {
+					more++;
+					continue;
+				}
+				at += (size_t)snprintf(out + at, len - at, "%s%.*s", at ? ", " : "",
+						       (int)n, name);
+			}
+		}
+	}
+	if (more)
+		snprintf(out + at, len - at, " and %u more", more);
+}
+
+/* -M's one line when a name in the list is not in the set (why says which): the names
+ * there are instead, and, for a top-down name on a CPU with none, that it has none. */
+static void select_error(const struct metric_set *set, const struct metric_cpu *cpu,
+			 const char *why, char *err, size_t errlen)
+{
+	char here[200];
+	names_here(set, here, sizeof(here));
+	const char *q = strchr(why, '\'');
+	const char *bad = q ? q + 1 : "";
+	int n = (int)strcspn(bad, "'");
+	bool topdown = !strncasecmp(bad, "Topdown", 7) || !strncasecmp(bad, "tma_", 4);
+	for (unsigned i = 0; topdown && i < metric_set_count(set); i++)
+		topdown = role_of(metric_set_def(set, i)) == MROLE_OTHER;
+	if (topdown)
+		snprintf(err, errlen,
+			 "-M: %.*s: this CPU (%s) has no top-down metrics (here: %s; more with "
+			 "--metrics FILE.json)",
+			 n, bad,
+			 cpu->kind == MCPU_UNKNOWN ? "unknown" : metric_cpu_kind_name(cpu->kind),
+			 here);
+	else
+		snprintf(err, errlen, "-M: %s (here: %s; more with --metrics FILE.json)", why,
+			 here);
+}
+
 int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *json,
 		     const char *list, struct metric_bind **out, char *err, size_t errlen)
 {
@@ -160,10 +227,7 @@ int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *js
 		n = sel && *sel ? metric_set_select(set, sel, idx, 256, why, sizeof(why)) : 0;
 		if (n < 0) {
 			r = n;
-			snprintf(err, errlen,
-				 "-M: %s (built-in: TopdownL1, Basic, ipc, cache_mpki, "
-				 "branch_mpki, ghz; more with --metrics FILE.json)",
-				 why);
+			select_error(set, &cpu, why, err, errlen);
 		}
 	}
 	if (r < 0) {
