@@ -24,6 +24,17 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A program started as a background job of a script (`make test &`, a CI runner's
+ * `sh -c '... &'`) inherits SIGINT and SIGQUIT ignored, and so would every pmutop a test
+ * starts: pmutop keeps an inherited SIG_IGN, as a background job must, and the tests'
+ * SIGINT would be lost. The tests' own children get them back as the terminal gives
+ * them. */
+__attribute__((constructor)) static void testutil_default_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+}
+
 const char *testutil_path(const char *rel)
 {
 	static char buf[4096];
