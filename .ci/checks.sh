@@ -303,7 +303,12 @@ run_stage() {
 		[ $rc -eq 124 ] && echo "timed out after $(limit_of "$name")s" >>"$LOGS/$name.log"
 		printf 'checks: %-9s FAILED  %4ds  (log: %s)\n' "$name" $((t1 - t0)) \
 			"${LOGS#"$ROOT"/}/$name.log"
-		tail -n 40 "$LOGS/$name.log" | sed 's/^/    /'
+		# What failed first (a stage's log runs to thousands of lines, and CI shows its
+		# output's end), then the log's end.
+		grep -E -B 2 -A 24 -m 3 '(: memcheck found errors|: exit [0-9]+$|^memcheck found|^exit status|FAILED|\*\*\*|ERROR: |error: |==[0-9]+==ERROR|runtime error|^==[0-9]+== (Invalid|Conditional|Use of|Syscall param|Mismatched|[0-9,]+ bytes in))' \
+			"$LOGS/$name.log" | head -n 60 | sed 's/^/    /'
+		echo "    ..."
+		tail -n 15 "$LOGS/$name.log" | sed 's/^/    /'
 	fi
 	return "$rc"
 }
