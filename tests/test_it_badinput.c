@@ -76,6 +76,12 @@ static const struct bad cases[] = {
 	/* -e takes it, as an encoding: not "no event called". */
 	{{"--list", "r01c2"}, {"'r01c2'", "encoding -e takes"}},
 	{{"-b", "-n", "1", "-c", "/nonexistent/pmutoprc"}, {"'/nonexistent/pmutoprc'", "-c"}},
+	/* The file named once (it was "--metrics F: F: ..."). */
+	{{"-b", "-n", "1", "--metrics", "/nonexistent/m.json"},
+	 {"--metrics /nonexistent/m.json: No such file"}},
+	/* What can be chosen here instead. */
+	{{"-b", "-n", "1", "-M", "nosuchmetric"}, {"'nosuchmetric'", "here: ", "ipc"}},
+	{{"-b", "-n", "1", "-M", "tma_nosuch"}, {"tma_nosuch", "here: "}},
 	/* The live screen needs a terminal; here stdout is a pipe. */
 	{{"-d", "1"}, {"terminal", "-b"}},
 };

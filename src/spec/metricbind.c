@@ -211,15 +211,17 @@ int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *js
 	metric_cpu_detect(sysfs_root, cpuinfo, &cpu);
 	int r = metric_builtin_load(set, &cpu);
 	if (r == 0 && json) {
-		char why[300];
+		char why[300] = "";
 		r = metric_set_load_json(set, json, why, sizeof(why));
-		if (r < 0)
-			snprintf(err, errlen, "--metrics %s: %s", json, why);
+		if (r < 0 && *why) /* it names the file */
+			snprintf(err, errlen, "--metrics %s", why);
+		else if (r < 0)
+			snprintf(err, errlen, "--metrics %s: %s", json, strerror(-r));
 	} else if (r) {
 		snprintf(err, errlen, "built-in metrics: %s", strerror(-r));
 	}
 	if (r >= 0) {
-		char why[300];
+		char why[300] = "";
 		bool any_l1 = false;
 		for (unsigned i = 0; i < metric_set_count(set); i++)
 			any_l1 = any_l1 || in_groups(metric_set_def(set, i)->groups, "TopdownL1");
@@ -227,7 +229,10 @@ int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *js
 		n = sel && *sel ? metric_set_select(set, sel, idx, 256, why, sizeof(why)) : 0;
 		if (n < 0) {
 			r = n;
-			select_error(set, &cpu, why, err, errlen);
+			if (n == -ENOMEM)
+				snprintf(err, errlen, "-M: %s", strerror(ENOMEM));
+			else
+				select_error(set, &cpu, why, err, errlen);
 		}
 	}
 	if (r < 0) {
