@@ -389,6 +389,17 @@ static void test_follow(void **state)
 	assert_true(fake_find(screen(state), "Following") >= 0);
 	fake_key(U(state), KEY_DOWN);
 	assert_int_equal(fake_find(screen(state), "Following"), -1);
+	/* A row whose process has exited goes at the next tick: nothing to follow. */
+	pid_t sel = selected_pid(state);
+	for (unsigned i = 0; i < fx->f.m.nrows; i++)
+		fx->f.rows[i].exited = fx->f.rows[i].pid == sel;
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	fake_key(U(state), 'F');
+	s = screen(state);
+	assert_int_equal(fake_find(s, "Following"), -1);
+	char want[64];
+	snprintf(want, sizeof(want), "F: %d has exited", (int)sel);
+	assert_true(fake_find(s, want) >= 0);
 }
 
 /* P M T sort by CPU%, RES and TIME+, showing a hidden one; Ctrl-F scrolls COMMAND. */

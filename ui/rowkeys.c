@@ -151,6 +151,11 @@ void rowkeys_follow(struct ui *u)
 		snprintf(u->msg, sizeof(u->msg), "F follows a process: select one first");
 		return;
 	}
+	if (r->exited) { /* its row goes at the next tick */
+		snprintf(u->msg, sizeof(u->msg), "F: %d has exited: nothing to follow",
+			 (int)(r->kind == ROW_THREAD ? r->tid : r->pid));
+		return;
+	}
 	u->follow = r->kind == ROW_THREAD ? r->tid : r->pid;
 	u->rows.pinned = true; /* the selection goes where its row goes */
 	u->follow_row = u->rows.sel_id;

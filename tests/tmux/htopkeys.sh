@@ -156,8 +156,13 @@ expect "Following $FP" "F: still following after the detail view"
 kill "$FP"
 expect "$FP is no longer listed: follow ended" "F: ends when the process exits"
 gone "Following $FP" "F: the tab bar no longer says it"
-# A move ends it too.
-keys F
+# A move ends it too. The selection on the sleeper left (not on a row of a process that
+# has just exited, which F does not follow).
+keys '\'
+keys -l "$NAME"
+keys Enter
+expect "^ *[0-9]+ .* $NAME" "the sleeper left, alone"
+keys Home F
 expect "Following [0-9]+ " "F again: following"
 keys Down
 gone "Following [0-9]+ " "Down: the follow ended"
