@@ -16,6 +16,7 @@
  * Rounds of different threads run one after the other, never at once. */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -205,7 +206,7 @@ static void target_start(struct target *t, int nthreads)
 /* Whether thread tid of pid is off its CPU, blocked in read(): /proc's syscall file says
  * "running" until the kernel has switched the task out (wait_task_inactive), so its
  * counters have taken their last time. */
-static bool blocked_in_read(pid_t pid, pid_t tid)
+static bool blocked_in(pid_t pid, pid_t tid, long nr)
 {
 	char path[64], buf[64] = "";
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
@@ -214,7 +215,33 @@ static bool blocked_in_read(pid_t pid, pid_t tid)
 		return false;
 	bool got = fgets(buf, sizeof(buf), f) != NULL;
 	fclose(f);
-	return got && atol(buf) == SYS_read && buf[0] != 'r';
+	return got && buf[0] != 'r' && (nr < 0 ? atol(buf) >= 0 : atol(buf) == nr);
+}
+
+static bool blocked_in_read(pid_t pid, pid_t tid)
+{
+	return blocked_in(pid, tid, SYS_read);
+}
+
+/* Every thread of t's process but its workers (the sleepers CMD_SPAWN starts) is asleep
+ * in a system call (60 s at most), off its CPU: a group opened on it from now on sees
+ * what the process's own counters see. */
+static void target_sleepers_asleep(struct target *t)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)t->pid);
+	DIR *d = opendir(path);
+	assert_non_null(d);
+	for (struct dirent *de; (de = readdir(d));) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+		bool worker = tid <= 0;
+		for (int i = 0; i < t->nworkers; i++)
+			worker = worker || tid == t->tid[i];
+		for (int k = 0; !worker && k < 60000 && !blocked_in(t->pid, tid, -1); k++)
+			usleep(1000);
+		assert_true(worker || blocked_in(t->pid, tid, -1));
+	}
+	closedir(d);
 }
 
 /* Worker i touches n pages and answers; returns once it is asleep again (60 s at most),
@@ -395,6 +422,7 @@ static void test_pids_exact_faults(void **state)
 	/* A second thread: from the tick that finds it, each thread has groups and a row of
 	 * its own, and the process row (still its roots') is their sum. */
 	target_touch(&t, 0, CMD_SPAWN);
+	target_sleepers_asleep(&t);
 	assert_int_equal(engine_tick(e), 0);
 	sum += count(find(m, ROW_PROC, t.pid, 0), EV_PF);
 	assert_int_equal(find(m, ROW_PROC, t.pid, 0)->nthreads, 2);
