@@ -151,12 +151,12 @@ void rowkeys_follow(struct ui *u)
 		snprintf(u->msg, sizeof(u->msg), "F follows a process: select one first");
 		return;
 	}
+	pid_t id = r->kind == ROW_THREAD ? r->tid : r->pid;
 	if (r->exited) { /* its row goes at the next tick */
-		snprintf(u->msg, sizeof(u->msg), "F: %d has exited: nothing to follow",
-			 (int)(r->kind == ROW_THREAD ? r->tid : r->pid));
+		snprintf(u->msg, sizeof(u->msg), "F: %d has exited: nothing to follow", (int)id);
 		return;
 	}
-	u->follow = r->kind == ROW_THREAD ? r->tid : r->pid;
+	u->follow = id;
 	u->rows.pinned = true; /* the selection goes where its row goes */
 	u->follow_row = u->rows.sel_id;
 	u->freeze_until = 0; /* the rows re-sort under it at once */

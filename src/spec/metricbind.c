@@ -39,17 +39,22 @@ struct metric_bind {
 	char reason[300];
 };
 
-static bool in_groups(const char *groups, const char *name)
+/* Whether name[0..n) is one of list's items, sep between them, in any case. */
+static bool in_list(const char *list, const char *sep, const char *name, size_t n)
 {
-	size_t n = strlen(name);
-	for (const char *p = groups; p && *p;) {
-		const char *end = strchr(p, ';');
+	for (const char *p = list; p && *p;) {
+		const char *end = strstr(p, sep);
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		if (len == n && strncasecmp(p, name, n) == 0)
 			return true;
-		p = end ? end + 1 : NULL;
+		p = end ? end + strlen(sep) : NULL;
 	}
 	return false;
+}
+
+static bool in_groups(const char *groups, const char *name)
+{
+	return in_list(groups, ";", name, strlen(name));
 }
 
 static enum metric_role role_of(const struct metric_def *d)
@@ -131,19 +136,6 @@ struct metric_bind *metric_bind_new(struct metric_set *set, const struct metric_
 	return b;
 }
 
-/* Whether name (n bytes) is one of list's names ("a, b, c"). */
-static bool listed(const char *list, const char *name, size_t n)
-{
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && !strncasecmp(p, name, n))
-			return true;
-		p += len + (p[len] == ',');
-		p += *p == ' ';
-	}
-	return false;
-}
-
 /* The names a list may use, comma separated: the set's groups, then its metrics, as
  * many as fit, then how many more there are. */
 static void names_here(const struct metric_set *set, char *out, size_t len)
@@ -158,7 +150,7 @@ static void names_here(const struct metric_set *set, char *out, size_t len)
 				size_t n = pass ? strlen(p) : strcspn(p, ";");
 				const char *name = p;
 				p = pass || !p[n] ? NULL : p + n + 1;
-				if (n == 0 || listed(out, name, n))
+				if (n == 0 || in_list(out, ", ", name, n))
 					continue;
 				if (at + n + 2 + 16 > len) {
 					more++;
