@@ -151,6 +151,9 @@ static void test_refused(void **state)
 	refused("unknown.yml", "line 5: http2: true is not supported");
 	refused("bad.yml", "not YAML");
 	refused("missing.yml", "No such file or directory");
+	/* A directory: said so, not "line 1: not YAML" (libyaml's reading of EISDIR). */
+	refused("../webconfig", "is a directory");
+	assert_null(strstr(err, "YAML"));
 	refused("nokey.yml", "cannot read key_file");
 	refused("nokey.yml", "no-such-key.pem");
 	refused("plainpass.yml", "alice: not a bcrypt hash");

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <yaml.h>
 
@@ -521,8 +522,16 @@ struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 {
 	struct ctx c = {.path = path, .err = err, .errlen = errlen};
 	FILE *f = fopen(path, "re");
-	if (!f) {
+	struct stat st;
+	if (!f || fstat(fileno(f), &st)) {
 		fail(&c, NULL, "%s", strerror(errno));
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) { /* fopen() opens one, and libyaml reads EISDIR as bad YAML */
+		fail(&c, NULL, "is a directory, not a file");
+		fclose(f);
 		return NULL;
 	}
 	struct webconfig *w = calloc(1, sizeof(*w));
