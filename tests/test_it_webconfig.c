@@ -344,8 +344,9 @@ static void test_bad_config_exits_2(void **state)
 
 static char pki[300];
 
-/* A CA (ca.pem), the server's certificate (server.pem) and two client certificates, one
- * signed by our CA (client.pem), one by another CA (other-client.pem). */
+/* A CA (ca.pem), the server's certificate (server.pem, for serverAuth only) and three
+ * client certificates: one signed by our CA for clientAuth (client.pem), one of our CA
+ * without an extended key usage (noeku.pem), one by another CA (other-client.pem). */
 static int make_pki(void)
 {
 	snprintf(pki, sizeof(pki), "%s/pki", tmpdir);
@@ -360,12 +361,16 @@ static int make_pki(void)
 		 "printf 'subjectAltName=IP:127.0.0.1\\nextendedKeyUsage=serverAuth\\n' > srv.ext; "
 		 "printf 'subjectAltName=DNS:prometheus\\nextendedKeyUsage=clientAuth\\n' > "
 		 "cli.ext; "
+		 "printf 'subjectAltName=DNS:prometheus\\n' > noeku.ext; "
 		 "openssl req $ec -subj /CN=127.0.0.1 -keyout server.key -out server.csr; "
 		 "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
 		 "-days 2 -extfile srv.ext -out server.pem; "
 		 "openssl req $ec -subj /CN=prometheus -keyout client.key -out client.csr; "
 		 "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
 		 "-days 2 -extfile cli.ext -out client.pem; "
+		 "openssl req $ec -subj /CN=prometheus -keyout noeku.key -out noeku.csr; "
+		 "openssl x509 -req -in noeku.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
+		 "-days 2 -extfile noeku.ext -out noeku.pem; "
 		 "openssl req $ec -subj /CN=prometheus -keyout other-client.key -out o.csr; "
 		 "openssl x509 -req -in o.csr -CA other.pem -CAkey other.key -CAcreateserial "
 		 "-days 2 -extfile cli.ext -out other-client.pem",
@@ -503,25 +508,35 @@ static void test_mtls_curl(void **state)
 	assert_int_equal(
 		pki_curl(p, "--tls-max 1.2 --cert client.pem --key client.key", body, sizeof(body)),
 		200);
+	/* Our CA's certificate for serverAuth only (pmutop's own) is no client's, as in Go;
+	 * one without an extended key usage passes, as in Go. */
+	assert_int_equal(pki_curl(p, "--cert server.pem --key server.key", body, sizeof(body)), 0);
+	assert_null(strstr(body, "pmutop_"));
+	assert_int_equal(
+		pki_curl(p, "--tls-max 1.2 --cert server.pem --key server.key", body, sizeof(body)),
+		0);
+	assert_int_equal(pki_curl(p, "--cert noeku.pem --key noeku.key", body, sizeof(body)), 200);
 	stop(srv);
 }
 
 /* The other client_auth_types, as Go reads them: VerifyClientCertIfGiven lets a client
- * without a certificate in and refuses another CA's; RequireAnyClientCert refuses a client
- * without one and lets any certificate in, verified or not; RequestClientCert lets all in. */
+ * without a certificate in and refuses another CA's and our CA's serverAuth one;
+ * RequireAnyClientCert refuses a client without one and lets any certificate in, verified
+ * or not; RequestClientCert lets all in. */
 static void test_client_auth_types(void **state)
 {
 	(void)state;
 	static char body[1 << 20];
 	static const char own[] = "--cert client.pem --key client.key",
-			  other[] = "--cert other-client.pem --key other-client.key";
+			  other[] = "--cert other-client.pem --key other-client.key",
+			  srvonly[] = "--cert server.pem --key server.key";
 	static const struct {
 		const char *type;
-		int none, own, other; /* 200, or 0: refused in the handshake */
+		int none, own, other, srv; /* 200, or 0: refused in the handshake */
 	} cases[] = {
-		{"VerifyClientCertIfGiven\n  client_ca_file: ca.pem", 200, 200, 0},
-		{"RequireAnyClientCert", 0, 200, 200},
-		{"RequestClientCert", 200, 200, 200},
+		{"VerifyClientCertIfGiven\n  client_ca_file: ca.pem", 200, 200, 0, 0},
+		{"RequireAnyClientCert", 0, 200, 200, 200},
+		{"RequestClientCert", 200, 200, 200, 200},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char yml[512];
@@ -535,10 +550,13 @@ static void test_client_auth_types(void **state)
 		int none = pki_curl(p, "", body, sizeof(body));
 		int mine = pki_curl(p, own, body, sizeof(body));
 		int theirs = pki_curl(p, other, body, sizeof(body));
+		int server = pki_curl(p, srvonly, body, sizeof(body));
 		stop(srv);
-		if (none != cases[i].none || mine != cases[i].own || theirs != cases[i].other)
-			fail_msg("%s: no cert %d, our CA's %d, another CA's %d", cases[i].type,
-				 none, mine, theirs);
+		if (none != cases[i].none || mine != cases[i].own || theirs != cases[i].other ||
+		    server != cases[i].srv)
+			fail_msg("%s: no cert %d, our CA's %d, another CA's %d, our CA's "
+				 "serverAuth one %d",
+				 cases[i].type, none, mine, theirs, server);
 	}
 }
 

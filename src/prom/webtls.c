@@ -258,15 +258,27 @@ int webtls_priorities(const struct webtls_opts *o, char *out, size_t cap, char *
 	return 0;
 }
 
-/* In the handshake: a certificate sent must chain to the trusted CAs. None sent is for
- * the request policy to judge (GNUTLS_CERT_REQUIRE refuses it itself), which GnuTLS's own
+/* The peer's certificate chains to the trusted CAs and may authenticate a client: as in
+ * Go's crypto/tls, an extended key usage without clientAuth (or anyExtendedKeyUsage) is
+ * refused, none at all is not (GnuTLS's check of the purpose, on every certificate of the
+ * chain as Go does). */
+static bool verified_client(gnutls_session_t s)
+{
+	gnutls_typed_vdata_st purpose = {.type = GNUTLS_DT_KEY_PURPOSE_OID,
+					 .data = (unsigned char *)GNUTLS_KP_TLS_WWW_CLIENT};
+	unsigned status = 0;
+	return gnutls_certificate_verify_peers(s, &purpose, 1, &status) >= 0 && status == 0;
+}
+
+/* In the handshake: a certificate sent must be a verified client's. None sent is for the
+ * request policy to judge (GNUTLS_CERT_REQUIRE refuses it itself), which GnuTLS's own
  * gnutls_session_set_verify_cert would refuse even under GNUTLS_CERT_REQUEST. */
 static int verify_given(gnutls_session_t s)
 {
-	unsigned n = 0, status = 0;
+	unsigned n = 0;
 	if (!gnutls_certificate_get_peers(s, &n) || n == 0)
 		return 0;
-	return gnutls_certificate_verify_peers2(s, &status) < 0 || status ? -1 : 0;
+	return verified_client(s) ? 0 : -1;
 }
 
 void webtls_session_start(void *session, enum webtls_client_auth a)
@@ -335,9 +347,10 @@ int webtls_check_peer(void *session, enum webtls_client_auth a, char *const *san
 		snprintf(why, whylen, "a client certificate is required");
 		return -EACCES;
 	}
-	unsigned status = 0;
-	if (webtls_verifies(a) && (gnutls_certificate_verify_peers2(s, &status) < 0 || status)) {
-		snprintf(why, whylen, "the client certificate is not signed by client_ca_file");
+	if (webtls_verifies(a) && !verified_client(s)) {
+		snprintf(why, whylen,
+			 "the client certificate is not signed by client_ca_file, or not for "
+			 "client authentication");
 		return -EACCES;
 	}
 	if (nsans && !has_san(&certs[0], sans, nsans)) {
