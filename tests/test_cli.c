@@ -7,7 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exporter.h"
 #include "interval.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #define MAXARGS 32
 
@@ -448,6 +452,61 @@ static void test_backend(void **state)
 	assert_int_equal(p.ret, 0);
 }
 
+/* --listen in node_exporter's forms: the address each one binds, and whether other
+ * machines reach it. */
+static void test_listen_forms(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *spec, *addr;
+		unsigned port;
+		bool loopback;
+	} good[] = {
+		{"9465", "127.0.0.1", 9465, true},
+		{"0", "127.0.0.1", 0, true},
+		{"localhost:9465", "127.0.0.1", 9465, true},
+		{"127.0.0.2:1", "127.0.0.2", 1, true},
+		{"0.0.0.0:9465", "0.0.0.0", 9465, false},
+		{"10.1.2.3:80", "10.1.2.3", 80, false},
+		{"[::1]:9465", "::1", 9465, true},
+		{"[::]:9465", "::", 9465, false},
+		{":9465", "::", 9465, false},
+		{"[::ffff:127.0.0.1]:9", "::ffff:127.0.0.1", 9, true},
+		{"[2001:db8::1]:65535", "2001:db8::1", 65535, false},
+	};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct sockaddr_storage ss;
+		socklen_t len;
+		char err[512] = "", text[INET6_ADDRSTRLEN] = "";
+		if (exporter_parse_listen(good[i].spec, &ss, &len, err, sizeof(err)))
+			fail_msg("--listen %s refused: %s", good[i].spec, err);
+		bool v6 = ss.ss_family == AF_INET6;
+		const struct sockaddr_in *a4 = (const struct sockaddr_in *)&ss;
+		const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)&ss;
+		inet_ntop(ss.ss_family,
+			  v6 ? (const void *)&a6->sin6_addr : (const void *)&a4->sin_addr, text,
+			  sizeof(text));
+		unsigned port = ntohs(v6 ? a6->sin6_port : a4->sin_port);
+		if (strcmp(text, good[i].addr) || port != good[i].port ||
+		    len != (v6 ? sizeof(*a6) : sizeof(*a4)) ||
+		    exporter_loopback(&ss) != good[i].loopback)
+			fail_msg("--listen %s: %s port %u, loopback %d", good[i].spec, text, port,
+				 exporter_loopback(&ss));
+	}
+	struct parsed p;
+	assert_int_equal(PARSE(&p, "-b", "--listen", "localhost:9465")->ret, 0);
+	assert_string_equal(p.c.listen, "localhost:9465");
+	assert_refused(PARSE(&p, "-b", "--listen", "::1:9465"), "'::1:9465'", "[]");
+	assert_refused(PARSE(&p, "-b", "--listen", "[::1]9465"), "'[::1]9465'", ":PORT");
+	assert_refused(PARSE(&p, "-b", "--listen", "[127.0.0.1]:9465"), "IPv6", NULL);
+	assert_refused(PARSE(&p, "-b", "--listen", "localhost:"), "'localhost:'", "port");
+	assert_refused(PARSE(&p, "-b", "--listen", "localhost:65536"), "port", NULL);
+	assert_refused(PARSE(&p, "-b", "--listen", "localhost:http"), "port", NULL);
+	assert_refused(PARSE(&p, "-b", "--listen", ""), "--listen", NULL);
+	assert_refused(PARSE(&p, "-b", "--listen", "no-such-host.invalid:9465"),
+		       "cannot resolve 'no-such-host.invalid'", NULL);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -471,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_metric_options),
 		cmocka_unit_test(test_long_event_list),
 		cmocka_unit_test(test_backend),
+		cmocka_unit_test(test_listen_forms),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,6 +82,9 @@ static const struct bad cases[] = {
 	/* What can be chosen here instead. */
 	{{"-b", "-n", "1", "-M", "nosuchmetric"}, {"'nosuchmetric'", "here: ", "ipc"}},
 	{{"-b", "-n", "1", "-M", "tma_nosuch"}, {"tma_nosuch", "here: "}},
+	/* --listen forms node_exporter does not take either. */
+	{{"-b", "-n", "1", "--listen", "::1:9465"}, {"'::1:9465'", "--listen", "[]"}},
+	{{"-b", "-n", "1", "--listen", "localhost:"}, {"'localhost:'", "--listen", "port"}},
 	/* The live screen needs a terminal; here stdout is a pipe. */
 	{{"-d", "1"}, {"terminal", "-b"}},
 };

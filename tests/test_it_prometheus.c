@@ -519,6 +519,10 @@ static void test_listening_line(void **state)
 	stop(&p, SIGTERM);
 	assert_true(port > 0);
 	assert_int_equal(st, 0);
+	char log[4096];
+	snprintf(cmd, sizeof(cmd), "cat %s/port0.log", tmpdir);
+	sh(cmd, log, sizeof(log));
+	assert_null(strstr(log, "warning")); /* loopback: nothing to warn about */
 	assert_non_null(strstr(body, "pmutop_build_info{"));
 }
 
@@ -1017,6 +1021,55 @@ static void test_churn_bounded(void **state)
 			 last, churner, (unsigned long long)truth);
 }
 
+/* Beyond loopback without TLS, one line of warning after the listening line; :PORT is
+ * every address, IPv4 and IPv6 alike. In a network namespace of its own (unshare -n: only
+ * its own loopback, so nothing is exposed); skipped where one cannot be made. */
+static void test_beyond_loopback(void **state)
+{
+	(void)state;
+	static char out[1 << 16];
+	if (system("unshare -n true 2>/dev/null") != 0)
+		skip();
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd),
+		 "unshare -n sh -c 'ip link set lo up; ok=0; "
+		 "%s --listen %s -b -q -d 0.2 %s 2>%s/wide.err & p=$!; "
+		 "for i in $(seq 200); do curl -s -f --max-time 2 http%s://127.0.0.1:9465/metrics "
+		 "%s >/dev/null && curl -s -f -g --max-time 2 http%s://[::1]:9465/metrics %s "
+		 ">/dev/null && ok=1 && break; sleep 0.1; done; kill $p; wait $p; echo ok=$ok'",
+		 PMUTOP_BINARY, ":9465", "", tmpdir, "", "", "", "");
+	assert_int_equal(sh(cmd, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "ok=1")); /* served on 127.0.0.1 and ::1 */
+	char errf[600], text[4096];
+	snprintf(errf, sizeof(errf), "cat %s/wide.err", tmpdir);
+	sh(errf, text, sizeof(text));
+	fprintf(stderr, "--listen :9465 said: %s", text);
+	const char *l = strstr(text, "pmutop: listening on [::]:9465\n");
+	assert_non_null(l);
+	const char *w = l + strlen("pmutop: listening on [::]:9465\n");
+	assert_true(!strncmp(w,
+			     "pmutop: warning: [::]:9465 is reachable from other machines "
+			     "over plain HTTP",
+			     strlen("pmutop: warning: [::]:9465 is reachable from other machines "
+				    "over plain HTTP")));
+	assert_null(strchr(strchr(w, '\n') + 1, '\n')); /* one line */
+	/* With TLS: no warning. */
+	char tls[700];
+	snprintf(tls, sizeof(tls), "--web-config %s/tests/fixtures/webconfig/tls.yml",
+		 PMUTOP_SOURCE_DIR);
+	snprintf(cmd, sizeof(cmd),
+		 "unshare -n sh -c 'ip link set lo up; ok=0; "
+		 "%s --listen %s -b -q -d 0.2 %s 2>%s/wide.err & p=$!; "
+		 "for i in $(seq 200); do curl -s -f --max-time 2 http%s://127.0.0.1:9465/metrics "
+		 "%s >/dev/null && ok=1 && break; sleep 0.1; done; kill $p; wait $p; echo ok=$ok'",
+		 PMUTOP_BINARY, "0.0.0.0:9465", tls, tmpdir, "s", "-k");
+	assert_int_equal(sh(cmd, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "ok=1"));
+	sh(errf, text, sizeof(text));
+	assert_non_null(strstr(text, "pmutop: listening on 0.0.0.0:9465\n"));
+	assert_null(strstr(text, "warning"));
+}
+
 static void test_sigterm_exits_0(void **state)
 {
 	(void)state;
@@ -1041,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_host_required),
 		cmocka_unit_test(test_slow_and_idle_clients),
 		cmocka_unit_test(test_listening_line),
+		cmocka_unit_test(test_beyond_loopback),
 		cmocka_unit_test(test_out_of_descriptors),
 		cmocka_unit_test(test_facts_before_first_tick),
 		cmocka_unit_test(test_gzip_and_landing),

@@ -124,9 +124,10 @@ void cli_usage(FILE *f)
 	      "  -o, --output FILE      batch output to FILE instead of stdout (implies -b)\n"
 	      "  -c, --config FILE      read the setup from FILE (default:\n"
 	      "                         $XDG_CONFIG_HOME/pmutop/pmutoprc)\n"
-	      "      --listen [ADDR:]PORT  serve Prometheus /metrics (default address\n"
-	      "                         127.0.0.1; [::1]:PORT for IPv6) beside the screen, -b\n"
-	      "                         or -w; without a terminal, or with -b -q, alone\n"
+	      "      --listen [HOST]:PORT  serve Prometheus /metrics (PORT alone: 127.0.0.1;\n"
+	      "                         localhost:PORT, [::1]:PORT, :PORT for every address)\n"
+	      "                         beside the screen, -b or -w; without a terminal, or\n"
+	      "                         with -b -q, alone\n"
 	      "      --top N            --listen: per-pid series for N processes, the ones with\n"
 	      "                         the most CPU time, each kept until it exits (default 0:\n"
 	      "                         processes are summed by command name per cgroup)\n"
@@ -550,7 +551,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (c->web_config && !c->listen) {
-		snprintf(err, errlen, "--web-config protects --listen: add --listen [ADDR:]PORT");
+		snprintf(err, errlen, "--web-config protects --listen: add --listen [HOST]:PORT");
 		return -EINVAL;
 	}
 	if (c->top_set && !c->listen) {

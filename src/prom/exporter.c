@@ -48,6 +48,8 @@ struct exporter {
 	double start_time; /* since the epoch */
 	struct MHD_Response *not_found, *not_allowed, *no_host, *busy, *landing, *forbidden;
 	struct webconfig *web; /* --web-config, or NULL */
+	bool exposed;	       /* bound beyond loopback */
+	bool tls;
 	struct httpgate *gate;
 };
 
@@ -300,9 +302,22 @@ static int bind_socket(const char *spec, struct exporter *x, char *err, size_t e
 	socklen_t len;
 	if (exporter_parse_listen(spec, &ss, &len, err, errlen))
 		return -EINVAL;
+	struct sockaddr_in6 *any6 = (struct sockaddr_in6 *)&ss;
+	bool any = ss.ss_family == AF_INET6 && IN6_IS_ADDR_UNSPECIFIED(&any6->sin6_addr);
 	x->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	int one = 1;
+	if (x->fd < 0 && any && errno == EAFNOSUPPORT) { /* a kernel without IPv6 */
+		struct sockaddr_in a4 = {.sin_family = AF_INET,
+					 .sin_port = any6->sin6_port,
+					 .sin_addr.s_addr = htonl(INADDR_ANY)};
+		memcpy(&ss, &a4, sizeof(a4));
+		len = sizeof(a4);
+		any = false;
+		x->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	}
+	int one = 1, zero = 0;
 	if (x->fd < 0 || setsockopt(x->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    /* every address: IPv4's too, whatever net.ipv6.bindv6only says, as in Go */
+	    (any && setsockopt(x->fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero))) ||
 	    bind(x->fd, (struct sockaddr *)&ss, len) || listen(x->fd, 64)) {
 		int e = errno;
 		snprintf(err, errlen, "cannot listen on %s: %s%s", spec, strerror(e),
@@ -318,6 +333,7 @@ static int bind_socket(const char *spec, struct exporter *x, char *err, size_t e
 	inet_ntop(ss.ss_family, v6 ? (void *)&a6->sin6_addr : (void *)&a4->sin_addr, host,
 		  sizeof(host));
 	x->port = ntohs(v6 ? a6->sin6_port : a4->sin_port);
+	x->exposed = !exporter_loopback(&ss);
 	snprintf(x->addr, sizeof(x->addr), v6 ? "[%s]:%u" : "%s:%u", host, x->port);
 	return 0;
 }
@@ -369,7 +385,7 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 	}
 	x->cur->refs = 1;
 	x->pool[x->npool++] = x->cur;
-	bool tls = x->web && webconfig_cert(x->web);
+	bool tls = x->tls = x->web && webconfig_cert(x->web);
 	if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
 		snprintf(err, errlen, "--web-config %s: this libmicrohttpd has no TLS support",
 			 web_config);
@@ -523,4 +539,9 @@ unsigned exporter_port(const struct exporter *x)
 const char *exporter_addr(const struct exporter *x)
 {
 	return x->addr;
+}
+
+bool exporter_plain_beyond_loopback(const struct exporter *x)
+{
+	return x->exposed && !x->tls;
 }

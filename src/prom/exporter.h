@@ -18,10 +18,16 @@
 
 struct exporter;
 
-/* "[ADDR:]PORT": 9465, 127.0.0.1:9465, 0.0.0.0:9465, [::1]:9465 (default address
- * 127.0.0.1). Returns 0 or -EINVAL with one line in err. */
+/* "[HOST]:PORT" as node_exporter takes it: 9465 (127.0.0.1), localhost:9465,
+ * 127.0.0.1:9465, 0.0.0.0:9465, [::1]:9465, [::]:9465 or :9465 (every address, IPv6 and
+ * IPv4). A host name is resolved here (its first IPv4 address, else its first). Returns 0
+ * or -EINVAL with one line in err. */
 int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len, char *err,
 			  size_t errlen);
+
+/* ss is a loopback address (127.0.0.0/8, ::1, ::ffff:127.x.y.z): not reachable from
+ * another machine. */
+bool exporter_loopback(const struct sockaddr_storage *ss);
 
 /* Bind and start serving; with web_config (--web-config FILE, or NULL) over TLS and/or
  * behind basic auth. Returns NULL with one line in err (address in use, bad config, ...). */
@@ -40,5 +46,8 @@ unsigned exporter_port(const struct exporter *x);
 
 /* The address bound, as ADDR:PORT or [ADDR]:PORT (the real port for --listen 0). */
 const char *exporter_addr(const struct exporter *x);
+
+/* Serving plain HTTP (no tls_server_config) on an address other machines can reach. */
+bool exporter_plain_beyond_loopback(const struct exporter *x);
 
 #endif

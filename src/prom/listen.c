@@ -80,5 +80,11 @@ struct sink *listen_sink_new(struct exporter *x, const struct promacc_opts *o,
 		fprintf(stderr, "pmutop: out of memory: the event set is not exported yet\n");
 	publish(l, 0);
 	fprintf(stderr, "pmutop: listening on %s\n", exporter_addr(x));
+	if (exporter_plain_beyond_loopback(x))
+		fprintf(stderr,
+			"pmutop: warning: %s is reachable from other machines over plain HTTP: "
+			"command names and cgroups go unencrypted to anyone who asks (give "
+			"--web-config with tls_server_config and basic_auth_users)\n",
+			exporter_addr(x));
 	return &l->base;
 }

@@ -11,7 +11,8 @@
 /* Takes x (freed on failure too). first: the model before the first tick, for the event
  * set and backend (NULL: not known). open_fds(ctx): the descriptors the source holds, for
  * pmutop_open_fds. Publishes a first exposition (pmutop's facts, no counts) and says
- * "pmutop: listening on ADDR:PORT" on stderr. NULL: out of memory. */
+ * "pmutop: listening on ADDR:PORT" on stderr, and one line of warning after it when that
+ * is plain HTTP beyond loopback. NULL: out of memory. */
 struct sink *listen_sink_new(struct exporter *x, const struct promacc_opts *o,
 			     const struct model *first, unsigned (*open_fds)(const void *ctx),
 			     const void *ctx);

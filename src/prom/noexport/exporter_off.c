@@ -43,3 +43,9 @@ const char *exporter_addr(const struct exporter *x)
 	(void)x;
 	return "";
 }
+
+bool exporter_plain_beyond_loopback(const struct exporter *x)
+{
+	(void)x;
+	return false;
+}
