@@ -744,6 +744,84 @@ static void test_facts_before_first_tick(void **state)
 	exporter_free(x);
 }
 
+/* One response from fd: its status (0: closed first, -1: none within 10 s), its head in
+ * head, its Content-Length body read and dropped. */
+static int read_response(int fd, char *head, size_t cap)
+{
+	size_t n = 0;
+	char *end = NULL;
+	head[0] = '\0';
+	while (!end) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (n + 1 >= cap || poll(&p, 1, 10000) != 1)
+			return -1;
+		ssize_t r = recv(fd, head + n, cap - 1 - n, 0);
+		if (r <= 0)
+			return 0;
+		n += (size_t)r;
+		head[n] = '\0';
+		end = strstr(head, "\r\n\r\n");
+	}
+	const char *cl = strcasestr(head, "\r\nContent-Length: ");
+	if (!cl)
+		return -1;
+	size_t body = strtoul(cl + strlen("\r\nContent-Length: "), NULL, 10);
+	size_t have = n - (size_t)(end + 4 - head);
+	static char sink[1 << 16];
+	while (have < body) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		ssize_t r = poll(&p, 1, 10000) == 1 ? recv(fd, sink, sizeof(sink), 0) : -1;
+		if (r <= 0)
+			return -1;
+		have += (size_t)r;
+	}
+	end[2] = '\0'; /* the head, its last CRLF kept */
+	return strncmp(head, "HTTP/1.1 ", 9) == 0 ? atoi(head + 9) : -1;
+}
+
+#define KEEPALIVE_S 2
+
+/* A scraper's connection is kept alive: two requests on one socket both answered (no
+ * Connection: close), and curl with two URLs connects once; idle, the connection is
+ * closed after the keep-alive time, not before. */
+static void test_keepalive(void **state)
+{
+	(void)state;
+	char err[256], head[8192], cmd[512], out[256];
+	struct exporter *x = exporter_new("127.0.0.1:0", NULL, err, sizeof(err));
+	if (!x)
+		fail_msg("%s", err);
+	exporter_set_keepalive(x, KEEPALIVE_S);
+	unsigned port = exporter_port(x);
+	int fd = connect_port(1, port);
+	const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+	double sent = 0;
+	for (int i = 0; i < 2; i++) {
+		sent = now();
+		assert_int_equal(send(fd, req, sizeof(req) - 1, MSG_NOSIGNAL),
+				 (ssize_t)sizeof(req) - 1);
+		int st = read_response(fd, head, sizeof(head));
+		if (st != 200 || strcasestr(head, "Connection: close"))
+			fail_msg("request %d on one connection: %d, head:\n%s", i + 1, st, head);
+	}
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	char c;
+	bool closed = poll(&p, 1, 60000) == 1 && recv(fd, &c, 1, 0) <= 0;
+	double idle = now() - sent;
+	close(fd);
+	fprintf(stderr, "kept alive %.2f s after the last request (keep-alive %d s)\n", idle,
+		KEEPALIVE_S);
+	assert_true(closed);
+	assert_true(idle >= KEEPALIVE_S); /* counted from after the request was sent */
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -f --max-time 10 -o /dev/null -o /dev/null -w '%%{num_connects} ' "
+		 "http://127.0.0.1:%u/metrics http://127.0.0.1:%u/",
+		 port, port);
+	assert_int_equal(sh(cmd, out, sizeof(out)), 0);
+	assert_string_equal(out, "1 0 ");
+	exporter_free(x);
+}
+
 /* gzip when the client accepts it (the same text, a fraction of the bytes), plain when
  * it does not; a landing page at / that links /metrics. */
 static void test_gzip_and_landing(void **state)
@@ -1097,6 +1175,7 @@ int main(void)
 		cmocka_unit_test(test_beyond_loopback),
 		cmocka_unit_test(test_out_of_descriptors),
 		cmocka_unit_test(test_facts_before_first_tick),
+		cmocka_unit_test(test_keepalive),
 		cmocka_unit_test(test_gzip_and_landing),
 		cmocka_unit_test(test_dashboard_queries),
 		cmocka_unit_test(test_churn_bounded),

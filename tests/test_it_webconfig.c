@@ -516,6 +516,15 @@ static void test_mtls_curl(void **state)
 		pki_curl(p, "--tls-max 1.2 --cert server.pem --key server.key", body, sizeof(body)),
 		0);
 	assert_int_equal(pki_curl(p, "--cert noeku.pem --key noeku.key", body, sizeof(body)), 200);
+	/* Kept alive over TLS: curl's second scrape reuses the connection, no new handshake. */
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && curl -s -f --max-time 10 --cacert ca.pem --cert client.pem --key "
+		 "client.key -o /dev/null -o /dev/null -w '%%{num_connects} ' "
+		 "https://127.0.0.1:%u/metrics https://127.0.0.1:%u/metrics",
+		 pki, p, p);
+	char conns[64];
+	assert_int_equal(sh(cmd, conns, sizeof(conns)), 0);
+	assert_string_equal(conns, "1 0 ");
 	stop(srv);
 }
 

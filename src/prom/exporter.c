@@ -48,7 +48,8 @@ struct exporter {
 	double start_time; /* since the epoch */
 	struct MHD_Response *not_found, *not_allowed, *no_host, *busy, *landing, *forbidden;
 	struct webconfig *web; /* --web-config, or NULL */
-	bool exposed;	       /* bound beyond loopback */
+	unsigned keepalive_s;
+	bool exposed; /* bound beyond loopback */
 	bool tls;
 	struct httpgate *gate;
 };
@@ -165,12 +166,39 @@ static struct httpgate_conn *gate_conn(struct MHD_Connection *conn)
 	return i ? i->socket_context : NULL;
 }
 
+/* A request without a body: no Content-Length but 0, no Transfer-Encoding. */
+static bool bodiless(struct MHD_Connection *conn)
+{
+	const char *len =
+		MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	return (!len || !strcmp(len, "0")) &&
+	       !MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+					    MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
+static bool get_or_head(const char *method)
+{
+	return !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **con_cls)
 {
 	struct exporter *x = cls;
-	(void)upload, (void)upload_size, (void)con_cls;
+	(void)upload, (void)upload_size;
+	/* Called first when the head is complete: a request's progress is timed again, not
+	 * the wait between requests. A GET or HEAD without a body is answered in the next
+	 * call, at the end of the (empty) body, which keeps the connection alive:
+	 * libmicrohttpd closes one whose response is queued in this first call. Any other
+	 * request is answered now, and its connection closed, its body unread. */
+	if (!*con_cls) {
+		*con_cls = x;
+		MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+					  (unsigned)EXPORTER_IDLE_SECONDS);
+		if (get_or_head(method) && bodiless(conn))
+			return MHD_YES;
+	}
 	if (!strcmp(version, MHD_HTTP_VERSION_1_1) &&
 	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
 		return MHD_queue_response(conn, MHD_HTTP_BAD_REQUEST, x->no_host);
@@ -184,7 +212,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 	if (!auth)
 		return unauthorized(x, conn);
 	httpgate_head_done(x->gate, gate_conn(conn));
-	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+	if (!get_or_head(method))
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
 	if (!strcmp(url, "/"))
 		return MHD_queue_response(conn, MHD_HTTP_OK, x->landing);
@@ -282,11 +310,15 @@ static void notify(void *cls, struct MHD_Connection *conn, void **socket_context
 		shutdown(i->connect_fd, SHUT_RDWR); /* past its deadline already */
 }
 
+/* A response sent: the connection waits for the next request, keepalive_s at most (the
+ * gate's deadline too, however slowly a next head comes). */
 static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		      enum MHD_RequestTerminationCode toe)
 {
 	struct exporter *x = cls;
-	(void)con_cls, (void)toe;
+	(void)con_cls;
+	if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+		MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, x->keepalive_s);
 	httpgate_request_done(x->gate, gate_conn(conn));
 }
 
@@ -352,6 +384,7 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 		return NULL;
 	}
 	x->fd = -1;
+	x->keepalive_s = EXPORTER_KEEPALIVE_SECONDS;
 	pthread_mutex_init(&x->mu, NULL);
 	if (web_config && !(x->web = webconfig_load(web_config, err, errlen))) {
 		exporter_free(x);
@@ -439,6 +472,7 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 				   .slots = EXPORTER_MAX_CONNECTIONS,
 				   .per_addr = EXPORTER_PER_ADDRESS,
 				   .head_s = EXPORTER_HEAD_SECONDS,
+				   .idle_s = x->keepalive_s,
 				   .tls = tls,
 				   .hand = hand,
 				   .cls = x};
@@ -544,4 +578,10 @@ const char *exporter_addr(const struct exporter *x)
 bool exporter_plain_beyond_loopback(const struct exporter *x)
 {
 	return x->exposed && !x->tls;
+}
+
+void exporter_set_keepalive(struct exporter *x, unsigned seconds)
+{
+	x->keepalive_s = seconds;
+	httpgate_set_idle(x->gate, seconds);
 }

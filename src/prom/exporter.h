@@ -14,7 +14,10 @@
 #define EXPORTER_PER_ADDRESS 16 /* what one client can hold: a quarter of the slots */
 #define EXPORTER_HEAD_SECONDS 3 /* from connect (or a response) to a whole request head */
 #define EXPORTER_HEADER_MEMORY 8192
-#define EXPORTER_IDLE_SECONDS 5
+#define EXPORTER_IDLE_SECONDS 5 /* within a request: no byte read or sent for this long */
+/* Between requests on a connection kept alive: longer than Prometheus's scrape intervals
+ * (15 s, 30 s, its default 1 min), shorter than its own 5 min for an idle connection. */
+#define EXPORTER_KEEPALIVE_SECONDS 120
 
 struct exporter;
 
@@ -40,6 +43,10 @@ int exporter_publish(struct exporter *x, const struct promacc *a, struct promtex
 
 /* The exposition published last has been served at least once. */
 bool exporter_served(struct exporter *x);
+
+/* How long a connection kept alive waits for its next request (tests shorten it), for
+ * the responses sent from now on. */
+void exporter_set_keepalive(struct exporter *x, unsigned seconds);
 
 /* The port bound (for --listen 0 in tests). */
 unsigned exporter_port(const struct exporter *x);

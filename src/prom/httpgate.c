@@ -31,6 +31,7 @@ enum cstate {
 	C_HANDED, /* the server's, not claimed yet */
 	C_HEAD,	  /* claimed, its request head not complete */
 	C_BUSY,	  /* a request is being answered */
+	C_IDLE,	  /* answered, kept open for the next request */
 	C_CUT,	  /* shut down by the gate, the server has not closed it yet */
 };
 
@@ -39,7 +40,7 @@ struct httpgate_conn {
 	int fd;
 	struct sockaddr_storage addr;
 	socklen_t len;
-	double t0; /* when the wait for a request head began */
+	double t0; /* when the wait for a request head (or the next one) began */
 };
 
 struct httpgate {
@@ -98,10 +99,10 @@ static void hand(struct httpgate *g, struct httpgate_conn *c)
 		c->st = C_FREE; /* refused and closed at once */
 }
 
-/* Under mu: a connection that has sent no whole head goes: the gate's own is closed (its
- * entry is free at once), one the server has not claimed yet is given up (its claim then
- * fails, and the server drops it), a claimed one is shut down (free when the server closes
- * it). */
+/* Under mu: a connection that has sent no whole head (or none since its last answer) goes: the
+ * gate's own is closed (its entry is free at once), one the server has not claimed yet is given up
+ * (its claim then fails, and the server drops it), a claimed one is shut down (free when the server
+ * closes it). */
 static void cut(struct httpgate_conn *c)
 {
 	if (c->st == C_FIRST) {
@@ -117,7 +118,7 @@ static void cut(struct httpgate_conn *c)
 
 static bool waiting(const struct httpgate_conn *c)
 {
-	return c->st == C_FIRST || c->st == C_HANDED || c->st == C_HEAD;
+	return c->st == C_FIRST || c->st == C_HANDED || c->st == C_HEAD || c->st == C_IDLE;
 }
 
 /* Under mu. An entry for a new socket from ss, or NULL. At a cap (the address's, or every
@@ -221,10 +222,10 @@ static double reap(struct httpgate *g, double now)
 	double next = now + 1;
 	for (unsigned i = 0; i < g->n; i++) {
 		struct httpgate_conn *c = &g->c[i];
-		double due = c->t0 + g->o.head_s;
+		double due = c->t0 + (c->st == C_IDLE ? g->o.idle_s : g->o.head_s);
 		if (c->st == C_HANDED) /* the server failed it before its claim */
 			due += g->o.head_s;
-		else if (c->st != C_FIRST && c->st != C_HEAD)
+		else if (c->st != C_FIRST && c->st != C_HEAD && c->st != C_IDLE)
 			continue;
 		if (now < due) {
 			next = due < next ? due : next;
@@ -370,7 +371,7 @@ void httpgate_head_done(struct httpgate *g, struct httpgate_conn *c)
 	if (!c)
 		return;
 	pthread_mutex_lock(&g->mu);
-	if (c->st == C_HEAD)
+	if (c->st == C_HEAD || c->st == C_IDLE)
 		c->st = C_BUSY;
 	pthread_mutex_unlock(&g->mu);
 }
@@ -381,7 +382,7 @@ void httpgate_request_done(struct httpgate *g, struct httpgate_conn *c)
 		return;
 	pthread_mutex_lock(&g->mu);
 	if (c->st == C_BUSY) {
-		c->st = C_HEAD;
+		c->st = C_IDLE;
 		c->t0 = evclock_now();
 	}
 	pthread_mutex_unlock(&g->mu);
@@ -393,5 +394,12 @@ void httpgate_closed(struct httpgate *g, struct httpgate_conn *c)
 		return;
 	pthread_mutex_lock(&g->mu);
 	c->st = C_FREE;
+	pthread_mutex_unlock(&g->mu);
+}
+
+void httpgate_set_idle(struct httpgate *g, double idle_s)
+{
+	pthread_mutex_lock(&g->mu);
+	g->o.idle_s = idle_s;
 	pthread_mutex_unlock(&g->mu);
 }

@@ -15,7 +15,10 @@ struct httpgate_opts {
 	int listen_fd;	   /* bound and listening; the gate never closes it */
 	unsigned slots;	   /* connections at once, every client together */
 	unsigned per_addr; /* connections at once from one address */
-	double head_s;	   /* from accept (or the last response) to a complete request head */
+	double head_s;	   /* from accept to a complete request head */
+	/* From a response to the next request head complete: a connection kept alive waits
+	 * this long, and is cut to make room like one waiting for its first head. */
+	double idle_s;
 	/* TLS is served: a first byte that is not a TLS handshake gets a plain 400 here. */
 	bool tls;
 	/* Hands an accepted socket to the server, which owns it from then on (and closes it
@@ -26,6 +29,8 @@ struct httpgate_opts {
 
 /* Starts the thread. Returns NULL with -errno in *err. */
 struct httpgate *httpgate_new(const struct httpgate_opts *o, int *err);
+/* Changes idle_s, for the connections answered from now on. */
+void httpgate_set_idle(struct httpgate *g, double idle_s);
 /* Stops accepting and closes the sockets not handed over yet. */
 void httpgate_stop(struct httpgate *g);
 /* After the server has closed every connection (httpgate_closed is not called after). */
@@ -36,7 +41,7 @@ void httpgate_free(struct httpgate *g);
 struct httpgate_conn *httpgate_claim(struct httpgate *g, int fd);
 /* ... a request head is complete (no deadline while it is answered), ... */
 void httpgate_head_done(struct httpgate *g, struct httpgate_conn *c);
-/* ... its response is sent (the deadline runs again, for the next head), ... */
+/* ... its response is sent (idle_s runs, for the next head), ... */
 void httpgate_request_done(struct httpgate *g, struct httpgate_conn *c);
 /* ... and it is about to be closed. Each takes NULL. */
 void httpgate_closed(struct httpgate *g, struct httpgate_conn *c);

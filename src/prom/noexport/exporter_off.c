@@ -49,3 +49,8 @@ bool exporter_plain_beyond_loopback(const struct exporter *x)
 	(void)x;
 	return false;
 }
+
+void exporter_set_keepalive(struct exporter *x, unsigned seconds)
+{
+	(void)x, (void)seconds;
+}
