@@ -10,8 +10,9 @@
 # static    the layers' direction and include circles (.ci/layers.sh), cppcheck and
 #           clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy), and clang-format
 #           (.clang-format) over every tracked .c and .h
-# deb       cpack -G DEB of a /usr build (build-deb), its Depends Debian's names, unpacked
-#           into a fresh root: pmutop --version, man -l on its pages, a one-tick batch run
+# deb       cpack -G DEB of a /usr build (build-deb), its Depends Debian's names, lintian
+#           (no error, no warning), unpacked into a fresh root: pmutop --version,
+#           man --warnings -l on its pages (no warning), a one-tick batch run
 # One line per stage with its duration; logs in build-checks/; exit 1 if any failed.
 # On a fresh Debian 12 machine it installs what it needs with apt-get when root, or
 # prints the apt-get line. docs/HARDENING.md says more.
@@ -25,7 +26,7 @@ LOGS=$ROOT/build-checks
 mkdir -p "$LOGS"
 
 PKGS=(build-essential cmake pkg-config libncurses-dev libpfm4-dev libmicrohttpd-dev libsqlite3-dev libyaml-dev libcrypt-dev zlib1g-dev libbpf-dev bpftool libcmocka-dev tmux
-	clang libclang-rt-14-dev llvm clang-tidy clang-format cppcheck valgrind dpkg-dev man-db)
+	clang libclang-rt-14-dev llvm clang-tidy clang-format cppcheck valgrind dpkg-dev man-db lintian)
 
 ensure_pkgs() {
 	local p miss=()
@@ -243,9 +244,17 @@ stage_deb() {
 			rc=1
 		}
 	done
-	for f in usr/bin/pmutop usr/share/man/man1/pmutop.1 usr/share/man/man5/pmutoprc.5 \
+	# Debian's own check of the package: any error or warning fails. None is overridden;
+	# an override would go into /usr/share/lintian/overrides/pmutop with its reason.
+	if ! lintian --fail-on error,warning "$deb" >"$LOGS/deb-lintian.out" 2>&1; then
+		echo "lintian $deb:"
+		head -n 20 "$LOGS/deb-lintian.out"
+		rc=1
+	fi
+	for f in usr/bin/pmutop usr/share/man/man1/pmutop.1.gz usr/share/man/man5/pmutoprc.5.gz \
+		usr/share/doc/pmutop/copyright usr/share/doc/pmutop/changelog.gz \
 		usr/lib/systemd/system/pmutop-record.service usr/share/pmutop/grafana-pmutop.json \
-		"usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/pmutopsql.so"; do
+		"usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/pmutop/pmutopsql.so"; do
 		[ -e "$root/$f" ] || {
 			echo "not in the package: /$f"
 			rc=1
@@ -258,8 +267,9 @@ stage_deb() {
 		}
 	"$root/usr/bin/pmutop" --version || rc=1
 	for f in "$root"/usr/share/man/man*/*; do
-		# man -l renders the page; an undefined macro (groff -wmac) is an error here.
-		if ! MANROFFOPT='-Wall -wmac' man -l "$f" 2>"$LOGS/deb-man.err" >/dev/null ||
+		# man renders the page at 80 columns; any groff warning (an undefined macro, a
+		# line it cannot adjust) is an error here.
+		if ! MANWIDTH=80 man --warnings -l "$f" 2>"$LOGS/deb-man.err" >/dev/null ||
 			[ -s "$LOGS/deb-man.err" ]; then
 			echo "man -l $f:"
 			head -n 5 "$LOGS/deb-man.err"
