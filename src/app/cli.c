@@ -340,14 +340,11 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->output = arg;
 		c->batch = true; /* output to a file is batch output, as perf stat -o */
 		return 0;
-	case OPT_LISTEN: {
-		struct sockaddr_storage ss;
-		socklen_t len;
-		if (exporter_parse_listen(arg, &ss, &len, err, errlen))
+	case OPT_LISTEN:
+		if (exporter_check_listen(arg, err, errlen))
 			return -EINVAL;
 		c->listen = arg; /* beside the screen, -b or -w; alone without a terminal */
 		return 0;
-	}
 	case 'M':
 	case OPT_METRICS:
 		if (!*arg) {

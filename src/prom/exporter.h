@@ -28,6 +28,10 @@ struct exporter;
 int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len, char *err,
 			  size_t errlen);
 
+/* spec's form only, as --listen is parsed: a host name is not looked up. 0, or -EINVAL
+ * with one line in err. */
+int exporter_check_listen(const char *spec, char *err, size_t errlen);
+
 /* ss is a loopback address (127.0.0.0/8, ::1, ::ffff:127.x.y.z): not reachable from
  * another machine. */
 bool exporter_loopback(const struct sockaddr_storage *ss);
