@@ -90,6 +90,8 @@ static void test_unclaimed_make_room(void **state)
 	int err;
 	struct httpgate *g = httpgate_new(&o, &err);
 	assert_non_null(g);
+	assert_int_equal(httpgate_start(g), 0);
+	assert_int_equal(httpgate_start(g), 0);
 	int c[3];
 	for (int i = 0; i < 3; i++) {
 		c[i] = connect_to(port);

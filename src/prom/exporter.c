@@ -476,8 +476,11 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 				   .tls = tls,
 				   .hand = hand,
 				   .cls = x};
+	/* x->gate is set before the gate's thread hands the first socket over: the server's
+	 * callbacks read it (a scraper already waiting in the listen queue is handed at
+	 * once). */
 	int gerr;
-	if (!(x->gate = httpgate_new(&go, &gerr))) {
+	if (!(x->gate = httpgate_new(&go, &gerr)) || (gerr = httpgate_start(x->gate))) {
 		snprintf(err, errlen, "cannot start the HTTP server on %s: %s", listen,
 			 strerror(-gerr));
 		exporter_free(x);

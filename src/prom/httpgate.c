@@ -313,14 +313,18 @@ struct httpgate *httpgate_new(const struct httpgate_opts *o, int *err)
 	int fl = fcntl(o->listen_fd, F_GETFL);
 	if (!*err && (fl < 0 || fcntl(o->listen_fd, F_SETFL, fl | O_NONBLOCK) < 0))
 		*err = -errno;
-	if (!*err)
-		*err = -pthread_create(&g->th, NULL, run, g);
-	g->started = !*err;
 	if (*err) {
 		httpgate_free(g);
 		return NULL;
 	}
 	return g;
+}
+
+int httpgate_start(struct httpgate *g)
+{
+	int err = -pthread_create(&g->th, NULL, run, g);
+	g->started = !err;
+	return err;
 }
 
 void httpgate_stop(struct httpgate *g)

@@ -27,8 +27,12 @@ struct httpgate_opts {
 	void *cls;
 };
 
-/* Starts the thread. Returns NULL with -errno in *err. */
+/* Returns NULL with -errno in *err. Nothing is accepted before httpgate_start. */
 struct httpgate *httpgate_new(const struct httpgate_opts *o, int *err);
+/* Starts the thread, which hands sockets over at once (those already queued too): what
+ * the server's callbacks need of the gate (its pointer) must be in place before. 0 or
+ * -errno. */
+int httpgate_start(struct httpgate *g);
 /* Changes idle_s, for the connections answered from now on. */
 void httpgate_set_idle(struct httpgate *g, double idle_s);
 /* Stops accepting and closes the sockets not handed over yet. */
