@@ -48,8 +48,8 @@ int exporter_publish(struct exporter *x, const struct promacc *a, struct promtex
 /* The exposition published last has been served at least once. */
 bool exporter_served(struct exporter *x);
 
-/* How long a connection kept alive waits for its next request (tests shorten it), for
- * the responses sent from now on. */
+/* How long a connection kept alive waits for its next request (tests shorten it): call
+ * it before the first connection, as the server's threads read it unlocked. */
 void exporter_set_keepalive(struct exporter *x, unsigned seconds);
 
 /* The port bound (for --listen 0 in tests). */
