@@ -55,6 +55,25 @@ struct mgroup {
 
 enum row_kind { ROW_PROC, ROW_THREAD, ROW_CPU, ROW_CGROUP };
 
+/* A process's I/O, as its /proc/PID/io says. */
+enum mproc_io {
+	MIO_NA = 0, /* not readable (another user's process without root, not read): n/a */
+	MIO_FIRST,  /* read once: no interval yet */
+	MIO_OK,	    /* io_rd and io_wr are this interval's */
+};
+
+/* What /proc says of a process beside its counters, for htop's PRI, VIRT, SHR and I/O
+ * columns: read as it ran (a replay has none). */
+struct mproc_more {
+	bool have_prio, have_virt, have_shr;
+	int prio;	  /* PRI: the kernel's priority (20 + nice for normal tasks) */
+	uint64_t virt_kb; /* virtual memory */
+	uint64_t shr_kb;  /* resident shared memory (file-backed and shmem) */
+	uint8_t io;	  /* enum mproc_io */
+	uint64_t io_rd;	  /* bytes it caused to be read from storage this interval */
+	uint64_t io_wr;	  /* and written (read_bytes, write_bytes) */
+};
+
 struct mrow {
 	enum row_kind kind;
 	pid_t pid;  /* process id (ROW_PROC/ROW_THREAD) */
@@ -78,6 +97,7 @@ struct mrow {
 	int nice;		   /* its nice value (-20 .. 19) when it last ran */
 	uint64_t cpu_ns;	   /* CPU time so far, user and system, as /proc says (top's
 				      TIME+): the process's whole life, not this run's */
+	struct mproc_more more;	   /* ROW_PROC: PRI, VIRT, SHR, I/O */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */
 	bool subtree;		   /* the screen's tree: a folded process summed with its
