@@ -27,6 +27,8 @@ enum bind_act {
 	BIND_CGROUPS,
 	BIND_KILL,
 	BIND_KERNEL,
+	BIND_HIDE_KTHREADS, /* X: htop's K (K counts kernel mode here) */
+	BIND_HIDE_EXITED,   /* E */
 	BIND_PAUSE,
 	BIND_EVENTS,
 	BIND_SAVE,

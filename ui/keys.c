@@ -178,6 +178,20 @@ static void mouse(struct ui *u, MEVENT ev, struct ui_cmd *cmd)
 	}
 }
 
+/* X and E: rows left out of the table (and said in the filter line) until pressed
+ * again. */
+static void hide_toggle(struct ui *u, enum bind_act act)
+{
+	bool *h = act == BIND_HIDE_KTHREADS ? &u->hide_kthreads : &u->hide_exited;
+	*h = !*h;
+	snprintf(u->msg, sizeof(u->msg), "%s %s (%c %s them)",
+		 act == BIND_HIDE_KTHREADS ? "kernel threads" : "exited tasks",
+		 *h ? "hidden" : "shown", act == BIND_HIDE_KTHREADS ? 'X' : 'E',
+		 *h ? "shows" : "hides");
+	u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
+	ui_refresh_rows(u, true);
+}
+
 /* Esc in the main view undoes the narrowest thing first. */
 static void escape(struct ui *u, struct ui_cmd *cmd)
 {
@@ -367,6 +381,10 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case BIND_THREADS:
 		cmd->kind = UI_TOGGLE_THREADS;
+		break;
+	case BIND_HIDE_KTHREADS:
+	case BIND_HIDE_EXITED:
+		hide_toggle(u, act);
 		break;
 	case BIND_CGROUPS:
 		cmd->kind = UI_TOGGLE_CGROUPS;

@@ -83,7 +83,8 @@ struct ui {
 	int hscroll;		 /* Ctrl-F: characters of COMMAND scrolled off to the left */
 	bool have_uid;
 	uid_t uid;
-	pid_t focus;	     /* watched process, 0: all */
+	bool hide_kthreads, hide_exited; /* X, E */
+	pid_t focus;			 /* watched process, 0: all */
 	char cgroup[512];    /* processes of this cgroup only (Enter on a cgroup row), or "" */
 	char *collapsed[32]; /* cgroup rows folded with - (their paths, heap) */
 	unsigned ncollapsed;

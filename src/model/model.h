@@ -152,6 +152,8 @@ struct model {
 	 * read (unreadable, or a replay, whose recording has none of it). */
 	struct msys {
 		bool have_mem, have_load, have_uptime;
+		bool have_running;
+		unsigned nr_running; /* tasks runnable now, machine-wide (/proc/loadavg) */
 		uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
 		double load[3];
 		double uptime; /* seconds since boot */
@@ -204,6 +206,15 @@ int model_role(const struct model *m, enum ev_role role);
 /* "exit 0", "exit 3", "killed by SIGKILL" for m->exit_status into buf, or "" when there
  * is none. Returns buf. */
 const char *model_exit_text(const struct model *m, char *buf, unsigned len);
+/* htop's "Tasks: N, M thr, K kthr; R running" over the model's rows: processes, their
+ * threads beside the first, kernel threads (exited rows left out); running is the
+ * machine's (sys.nr_running), -1 when unknown. */
+struct model_tasks {
+	unsigned procs, threads, kthreads;
+	long running;
+};
+void model_tasks(const struct model *m, struct model_tasks *t);
+
 /* The notice a sink shows: m->notice and m->source_notice, "; " between them, into buf,
  * or "" when there is neither. Returns buf. */
 const char *model_notice_text(const struct model *m, char *buf, unsigned len);

@@ -283,9 +283,12 @@ void procfs_sys_read(const char *root, struct procfs_sys *s)
 			      meminfo_kb(buf, "SwapTotal", &s->swap_total_kb) &&
 			      meminfo_kb(buf, "SwapFree", &s->swap_free_kb);
 	snprintf(path, sizeof(path), "%s/proc/loadavg", root);
-	if (read_small(path, buf, sizeof(buf)) > 0)
-		s->have_load =
-			sscanf(buf, "%lf %lf %lf", &s->load[0], &s->load[1], &s->load[2]) == 3;
+	if (read_small(path, buf, sizeof(buf)) > 0) {
+		int k = sscanf(buf, "%lf %lf %lf %u/", &s->load[0], &s->load[1], &s->load[2],
+			       &s->nr_running);
+		s->have_load = k >= 3;
+		s->have_running = k == 4;
+	}
 	snprintf(path, sizeof(path), "%s/proc/uptime", root);
 	if (read_small(path, buf, sizeof(buf)) > 0)
 		s->have_uptime = sscanf(buf, "%lf", &s->uptime) == 1;

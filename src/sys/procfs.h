@@ -92,6 +92,8 @@ int procfs_cpu_times_split(const char *root, int *fd, uint64_t *busy, uint64_t *
  */
 struct procfs_sys {
 	bool have_mem, have_load, have_uptime;
+	bool have_running; /* nr_running: loadavg's fourth field, runnable tasks now */
+	unsigned nr_running;
 	uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
 	double load[3];
 	double uptime;

@@ -106,6 +106,8 @@ void cpurows_sys(struct srcbase *b)
 	b->m.sys = (struct msys){.have_mem = sys.have_mem,
 				 .have_load = sys.have_load,
 				 .have_uptime = sys.have_uptime,
+				 .have_running = sys.have_running,
+				 .nr_running = sys.nr_running,
 				 .mem_total_kb = sys.mem_total_kb,
 				 .mem_avail_kb = sys.mem_avail_kb,
 				 .swap_total_kb = sys.swap_total_kb,
