@@ -280,8 +280,8 @@ static const struct binding main_keys[] = {
 	{{'k', KEY_F(9)},
 	 BIND_KILL,
 	 "k F9",
-	 "send a signal to the selected process, or to the tagged ones (a menu, SIGTERM "
-	 "first, as htop; not in a replay)",
+	 "send a signal to the selected process, or to the tagged ones (every signal by "
+	 "number, SIGTERM selected, as htop; not in a replay)",
 	 BAR_LIVE,
 	 "F9",
 	 "Kill",

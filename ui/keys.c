@@ -19,6 +19,7 @@
 #include "rowkeys.h"
 #include "setup.h"
 #include "setupkeys.h"
+#include "siglist.h"
 #include "sortmenu.h"
 #include "table.h"
 #include "tabs.h"
@@ -208,17 +209,11 @@ static void escape(struct ui *u, struct ui_cmd *cmd)
 	ui_refresh_rows(u, true);
 }
 
-/* k: the signal menu for the selected process, or the tagged ones, SIGTERM first
- * (htop's list). Its start time (the model's) goes with the pid, so that a pid reused
- * meanwhile gets nothing. */
+/* k: the signal menu for the selected process, or the tagged ones: every signal, the
+ * selection on SIGTERM (htop's list). Its start time (the model's) goes with the pid,
+ * so that a pid reused meanwhile gets nothing. */
 static void pick_signal(struct ui *u)
 {
-	static const struct {
-		const char *name;
-		int sig;
-	} sigs[] = {{"15 SIGTERM", SIGTERM}, {" 2 SIGINT", SIGINT},   {" 1 SIGHUP", SIGHUP},
-		    {" 3 SIGQUIT", SIGQUIT}, {" 9 SIGKILL", SIGKILL}, {"19 SIGSTOP", SIGSTOP},
-		    {"18 SIGCONT", SIGCONT}, {"10 SIGUSR1", SIGUSR1}, {"12 SIGUSR2", SIGUSR2}};
 	struct ui_cmd who = {0};
 	if (!rowkeys_targets(u, "send a signal to", &who))
 		return;
@@ -230,8 +225,7 @@ static void pick_signal(struct ui *u)
 	else
 		snprintf(title, sizeof(title), "Send to %d", (int)who.pid);
 	menu_clear(&u->menu, title);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		menu_add(&u->menu, sigs[i].name, sigs[i].sig);
+	siglist_fill(&u->menu);
 }
 
 /* - and + on a cgroup row: its subtree folded into it (it holds their sum) or shown. */
