@@ -264,6 +264,12 @@ static void test_kill_every_signal(void **state)
 	assert_string_equal(mn.label[n - 1], want);
 	snprintf(want, sizeof(want), "%d SIGRTMIN+1", SIGRTMIN + 1);
 	assert_string_equal(mn.label[n - (unsigned)(SIGRTMAX - SIGRTMIN)], want);
+	/* The name the message says after it is sent (sigabbrev_np has none for these). */
+	char nm[24];
+	snprintf(want, sizeof(want), "SIGRTMIN+%d", 3);
+	assert_string_equal(siglist_name(SIGRTMIN + 3, nm, sizeof(nm)), want);
+	assert_string_equal(siglist_name(SIGRTMAX - 1, nm, sizeof(nm)), "SIGRTMAX-1");
+	assert_string_equal(siglist_name(SIGKILL, nm, sizeof(nm)), "SIGKILL");
 
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
 	fake_keys(U(state), keys, 4);

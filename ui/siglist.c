@@ -30,34 +30,38 @@ static const struct {
 
 #define NSTD (sizeof(std_sigs) / sizeof(std_sigs[0]))
 
+const char *siglist_name(int sig, char *buf, size_t len)
+{
+	int rtmin = SIGRTMIN, rtmax = SIGRTMAX;
+	snprintf(buf, len, "signal %d", sig);
+	for (size_t i = 0; i < NSTD; i++)
+		if (std_sigs[i].sig == sig)
+			snprintf(buf, len, "%s", std_sigs[i].name);
+	/* kill -l's names: SIGRTMIN+n for the first half, SIGRTMAX-n for the rest. */
+	if (sig == rtmin)
+		snprintf(buf, len, "SIGRTMIN");
+	else if (sig == rtmax)
+		snprintf(buf, len, "SIGRTMAX");
+	else if (sig > rtmin && sig - rtmin <= (rtmax - rtmin) / 2)
+		snprintf(buf, len, "SIGRTMIN+%d", sig - rtmin);
+	else if (sig > rtmin && sig < rtmax)
+		snprintf(buf, len, "SIGRTMAX-%d", rtmax - sig);
+	return buf;
+}
+
 unsigned siglist_fill(struct menu *mn)
 {
-	char label[32];
+	char label[32], name[24];
 	unsigned n = 0;
-	for (int sig = 1; sig < SIGRTMIN; sig++) {
-		for (size_t i = 0; i < NSTD; i++) {
-			if (std_sigs[i].sig != sig)
-				continue;
-			snprintf(label, sizeof(label), "%2d %s", sig, std_sigs[i].name);
-			int at = menu_add(mn, label, sig);
-			if (at >= 0 && sig == SIGTERM)
-				mn->sel = (unsigned)at;
-			n += at >= 0;
-		}
-	}
-	/* kill -l's names: SIGRTMIN+n for the first half, SIGRTMAX-n for the rest. */
-	int rtmin = SIGRTMIN, rtmax = SIGRTMAX;
-	for (int sig = rtmin; sig <= rtmax; sig++) {
-		int k = sig - rtmin, back = rtmax - sig;
-		if (k == 0)
-			snprintf(label, sizeof(label), "%2d SIGRTMIN", sig);
-		else if (back == 0)
-			snprintf(label, sizeof(label), "%2d SIGRTMAX", sig);
-		else if (k <= (rtmax - rtmin) / 2)
-			snprintf(label, sizeof(label), "%2d SIGRTMIN+%d", sig, k);
-		else
-			snprintf(label, sizeof(label), "%2d SIGRTMAX-%d", sig, back);
-		n += menu_add(mn, label, sig) >= 0;
+	for (int sig = 1; sig <= SIGRTMAX; sig++) {
+		siglist_name(sig, name, sizeof(name));
+		if (sig < SIGRTMIN && name[0] != 'S')
+			continue; /* no signal has this number here (32, 33: the C library's) */
+		snprintf(label, sizeof(label), "%2d %s", sig, name);
+		int at = menu_add(mn, label, sig);
+		if (at >= 0 && sig == SIGTERM)
+			mn->sel = (unsigned)at;
+		n += at >= 0;
 	}
 	return n;
 }

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 
 #ifdef PMUTOP_HAVE_UI
+#include "siglist.h"
+
 /* Stop the watched command before leaving the screen: sig now (0: the terminal sent
  * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
  * pmutop's exit status. Nothing is left running under init. */
@@ -56,7 +58,7 @@ static bool still_there(pid_t pid, unsigned long long start)
  * failure, or what was sent. */
 static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 {
-	char msg[200] = "";
+	char msg[200] = "", nm[24];
 	unsigned n = cmd->npids ? cmd->npids : 1, sent = 0;
 	for (unsigned i = 0; i < n; i++) {
 		pid_t pid = cmd->npids ? cmd->pids[i] : cmd->pid;
@@ -78,11 +80,11 @@ static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 	}
 	size_t k = strlen(msg);
 	if (n == 1 && sent)
-		snprintf(msg, sizeof(msg), "sent SIG%s to %d", sigabbrev_np(cmd->sig),
+		snprintf(msg, sizeof(msg), "sent %s to %d", siglist_name(cmd->sig, nm, sizeof(nm)),
 			 (int)(cmd->npids ? cmd->pids[0] : cmd->pid));
 	else if (n > 1)
-		snprintf(msg + k, sizeof(msg) - k, "%sSIG%s sent to %u of %u tagged", k ? "; " : "",
-			 sigabbrev_np(cmd->sig), sent, n);
+		snprintf(msg + k, sizeof(msg) - k, "%s%s sent to %u of %u tagged", k ? "; " : "",
+			 siglist_name(cmd->sig, nm, sizeof(nm)), sent, n);
 	ui_message(ui, msg);
 }
 
