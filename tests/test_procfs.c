@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "procfs.h"
+#include "procaff.h"
 #include "procinfo.h"
 
 /* Above PID_MAX_LIMIT (4M): no task can have it. */
@@ -354,6 +356,43 @@ static void test_procinfo_io(void **state)
 	rmdir(root);
 }
 
+/* a's reads and writes: this process's CPUs, each marked; nothing chosen and a pid no
+ * task has are refused, never a guess. */
+static void test_affinity(void **state)
+{
+	(void)state;
+	int cpus[64];
+	bool on[64];
+	int n = procaff_get("", getpid(), cpus, on, 64);
+	assert_true(n >= 1);
+	int marked = 0;
+	for (int i = 0; i < n; i++)
+		marked += on[i];
+	assert_true(marked >= 1);
+	unsigned done = 9, failed = 9;
+	assert_int_equal(procaff_set("", getpid(), cpus, 0, &done, &failed), -EINVAL);
+	assert_int_equal(done + failed, 0);
+	assert_int_equal(procaff_set("", NO_PID, cpus, 1, &done, &failed), -ESRCH);
+	assert_int_equal(procaff_get("", NO_PID, cpus, on, 64), -ESRCH);
+	/* A child on its first CPU alone, threads and all (it has one). */
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(procaff_set("", c, cpus, 1, &done, &failed), 0);
+	assert_int_equal(done, 1);
+	assert_int_equal(failed, 0);
+	bool on2[64];
+	int cpus2[64];
+	assert_int_equal(procaff_get("", c, cpus2, on2, 64), n);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(on2[i], cpus2[i] == cpus[0]);
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+}
+
 static int collect(void *ctx, pid_t id)
 {
 	pid_t *ids = ctx;
@@ -536,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_task_info_fixture),
 		cmocka_unit_test(test_more_fixture),
 		cmocka_unit_test(test_procinfo_io),
+		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_each_fixture),
 		cmocka_unit_test(test_task_info_self),
 		cmocka_unit_test(test_task_info_kthread),

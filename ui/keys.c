@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "bindings.h"
 #include "keybar.h"
 #include "colors.h"
@@ -376,6 +377,9 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_THREADS:
 		cmd->kind = UI_TOGGLE_THREADS;
 		break;
+	case BIND_AFFINITY:
+		affinity_ask(u, cmd);
+		break;
 	case BIND_HIDE_KTHREADS:
 	case BIND_HIDE_EXITED:
 		hide_toggle(u, act);
@@ -625,6 +629,8 @@ static void prompt_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 
 static void menu_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
+	if (u->pick == PICK_AFFINITY && affinity_key(u, key, cmd))
+		return;
 	enum menu_res r = menu_key(&u->menu, key);
 	cmd->kind = UI_REDRAW;
 	if (r == MENU_STAY)
