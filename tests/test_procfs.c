@@ -356,6 +356,33 @@ static void test_procinfo_io(void **state)
 	rmdir(root);
 }
 
+/* The header's running count: loadavg's fourth field; a line without it has the load
+ * only. */
+static void test_sys_running(void **state)
+{
+	(void)state;
+	char root[4096];
+	snprintf(root, sizeof(root), "%s", fixture("fixtures/proc-basic"));
+	struct procfs_sys s;
+	procfs_sys_read(root, &s);
+	assert_true(s.have_load && s.have_running);
+	assert_int_equal(s.nr_running, 3);
+	assert_true(s.load[0] == 0.5);
+	char tmp[] = "/tmp/pmutop-loadavg-XXXXXX", dir[64];
+	assert_non_null(mkdtemp(tmp));
+	snprintf(dir, sizeof(dir), "%s/proc", tmp);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	put_file(dir, "loadavg", "0.50 0.25 0.10\n");
+	procfs_sys_read(tmp, &s);
+	assert_true(s.have_load);
+	assert_false(s.have_running);
+	char path[128];
+	snprintf(path, sizeof(path), "%s/loadavg", dir);
+	unlink(path);
+	rmdir(dir);
+	rmdir(tmp);
+}
+
 /* a's reads and writes: this process's CPUs, each marked; nothing chosen and a pid no
  * task has are refused, never a guess. */
 static void test_affinity(void **state)
@@ -576,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_more_fixture),
 		cmocka_unit_test(test_procinfo_io),
 		cmocka_unit_test(test_affinity),
+		cmocka_unit_test(test_sys_running),
 		cmocka_unit_test(test_each_fixture),
 		cmocka_unit_test(test_task_info_self),
 		cmocka_unit_test(test_task_info_kthread),
