@@ -934,8 +934,10 @@ static void test_pane_select(void **state)
 	struct pane all[8];
 	fake_init(&f, false);
 	assert_int_equal(columns_build_panes_all(&f.m, false, NULL, 0, all, 8), 4);
-	assert_string_equal(names(&all[3]),
-			    "PID USER CPU% CSW MIGR FAULTS MAJFLT RES S NI TIME+ CGROUP COMMAND");
+	assert_string_equal(
+		names(&all[3]),
+		"PID USER CPU% CSW MIGR FAULTS MAJFLT RES S NI TIME+ PRI VIRT SHR MEM% IO_R IO_W "
+		"CGROUP COMMAND");
 	struct pane p = all[3];
 	pane_select(&p, NULL);
 	assert_string_equal(names(&p), "PID USER CPU% CSW MIGR FAULTS MAJFLT COMMAND");
@@ -986,6 +988,59 @@ static void test_time_and_nice(void **state)
 	assert_true(col(p, "NI")->hidden);
 }
 
+/* htop's PRI, VIRT, SHR, MEM% and I/O: n/a when not read (a replay), on thread, CPU
+ * and cgroup rows, and I/O where /proc/PID/io could not be read; "-" before the
+ * first interval; bytes a second over the interval's length. */
+static void test_htop_columns(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct pane all[8];
+	fake_init(&f, false);
+	unsigned np = columns_build_panes_all(&f.m, false, NULL, 0, all, 8);
+	const char *names_[] = {"PRI", "VIRT", "SHR", "MEM%", "IO_R", "IO_W"};
+	for (unsigned i = 0; i < np; i++)
+		for (unsigned k = 0; k < 6; k++) {
+			const struct column *c = col(&all[i], names_[k]);
+			assert_true(c->hidden && column_is_numeric(c));
+			assert_string_equal(all[i].cols[all[i].ncols - 1].name, "COMMAND");
+		}
+	const struct pane *p = &all[3];
+	for (unsigned k = 0; k < 6; k++)
+		assert_string_equal(cell(&f, p, names_[k], 0), "n/a");
+	struct mproc_more *x = &f.rows[0].more;
+	*x = (struct mproc_more){.have_prio = true,
+				 .prio = 25,
+				 .have_virt = true,
+				 .virt_kb = 2 * 1024 * 1024,
+				 .have_shr = true,
+				 .shr_kb = 512,
+				 .io = MIO_FIRST};
+	f.rows[0].state = 'S';
+	f.rows[0].rss_kb = 1024 * 1024;
+	assert_string_equal(cell(&f, p, "PRI", 0), "25");
+	assert_string_equal(cell(&f, p, "VIRT", 0), "2.00G");
+	assert_string_equal(cell(&f, p, "SHR", 0), "512K");
+	assert_string_equal(cell(&f, p, "MEM%", 0), "n/a"); /* the machine's memory unread */
+	f.m.sys.have_mem = true;
+	f.m.sys.mem_total_kb = 4 * 1024 * 1024;
+	assert_string_equal(cell(&f, p, "MEM%", 0), "25.0");
+	assert_string_equal(cell(&f, p, "IO_R", 0), "-");
+	x->io = MIO_OK;
+	x->io_rd = 3 * 1024 * 1024;
+	x->io_wr = 0;
+	f.m.elapsed = 2.0;
+	assert_string_equal(cell(&f, p, "IO_R", 0), "1.50M");
+	assert_string_equal(raw(&f, p, "IO_R", 0), "1572864");
+	assert_string_equal(cell(&f, p, "IO_W", 0), "0B"); /* read: nothing written */
+	x->io = MIO_NA;
+	assert_string_equal(cell(&f, p, "IO_W", 0), "n/a"); /* unreadable: never 0 */
+	f.rows[1].more = *x;
+	f.rows[1].more.io = MIO_OK;
+	assert_string_equal(cell(&f, p, "IO_R", 1), "n/a"); /* a thread row */
+	assert_string_equal(cell(&f, p, "PRI", 1), "n/a");
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -1008,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_find_column),
 		cmocka_unit_test(test_pane_select),
 		cmocka_unit_test(test_time_and_nice),
+		cmocka_unit_test(test_htop_columns),
 		cmocka_unit_test(test_format_matches_printf),
 	};
 	/* clang-format on */

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -14,6 +16,8 @@
 #include <unistd.h>
 
 #include "procfs.h"
+#include "procaff.h"
+#include "procinfo.h"
 
 /* Above PID_MAX_LIMIT (4M): no task can have it. */
 #define NO_PID 4194304
@@ -239,6 +243,183 @@ static void test_task_info_fixture(void **state)
 	assert_int_equal(procfs_tgid(rootcopy, 99), -ESRCH);
 }
 
+/* htop's PRI, VIRT (stat's 18th and 23rd), SHR (statm's third) and I/O (io's
+ * read_bytes and write_bytes, not cancelled_write_bytes). */
+static void test_more_fixture(void **state)
+{
+	(void)state;
+	char root[4096];
+	snprintf(root, sizeof(root), "%s", fixture("fixtures/proc-basic"));
+	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	struct procfs_now now;
+	assert_int_equal(procfs_proc_now(root, 42, &now, NULL), 0);
+	assert_int_equal(now.prio, 25);
+	assert_int_equal(now.nice, 5);
+	assert_true(now.virt_kb == 10000000 / 1024);
+	struct procfs_task t;
+	assert_int_equal(procfs_task_info(root, 42, 42, &t), 0);
+	assert_int_equal(t.prio, 25);
+	assert_true(t.virt_kb == 10000000 / 1024);
+	uint64_t shr = 0, rd = 0, wr = 0;
+	assert_int_equal(procfs_proc_shr(root, 42, &shr), 0);
+	assert_true(shr == 150 * page_kb);
+	assert_int_equal(procfs_proc_io(root, 42, &rd, &wr), 0);
+	assert_true(rd == 4096);
+	assert_true(wr == 8192);
+	/* A kernel thread's fixture has neither file. */
+	assert_int_equal(procfs_proc_io(root, 7, &rd, &wr), -ENOENT);
+	assert_int_equal(procfs_proc_shr(root, 7, &shr), -ENOENT);
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void put_io(const char *dir, unsigned long long rd, unsigned long long wr)
+{
+	char io[256];
+	snprintf(io, sizeof(io),
+		 "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: %llu\nwrite_bytes: "
+		 "%llu\ncancelled_write_bytes: 99\n",
+		 rd, wr);
+	put_file(dir, "io", io);
+}
+
+/* The interval's I/O: "-" (MIO_FIRST) at the first read, the difference from the last
+ * read after, nothing more while it sleeps, and n/a (never 0) when io cannot be read. */
+static void test_procinfo_io(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/pmutop-procinfo-XXXXXX", dir[128];
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/proc", root);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/proc/50", root);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	const char *stat =
+		"50 (io) R 1 50 50 0 -1 4194560 0 0 0 0 1 1 0 0 20 0 1 0 7 4096000 10 0 0\n";
+	put_file(dir, "stat", stat);
+	char task[160];
+	snprintf(task, sizeof(task), "%s/task", dir);
+	assert_int_equal(mkdir(task, 0700), 0);
+	snprintf(task, sizeof(task), "%s/task/50", dir);
+	assert_int_equal(mkdir(task, 0700), 0);
+	put_file(task, "stat", stat);
+	put_file(dir, "statm", "1000 10 4 1 0 5 0\n");
+	put_io(dir, 1000, 5000);
+	struct procinfo *pi = procinfo_new();
+	assert_non_null(pi);
+	const struct procinfo_ent *e = procinfo_get(pi, root, 50, "io", true, false, 1);
+	assert_non_null(e);
+	assert_int_equal(e->more.io, MIO_FIRST);
+	assert_true(e->more.have_prio);
+	assert_int_equal(e->more.prio, 20);
+	assert_true(e->more.virt_kb == 4000);
+	assert_true(e->more.have_shr);
+	put_io(dir, 1000 + 300, 5000 + 70000);
+	e = procinfo_get(pi, root, 50, "io", true, false, 2);
+	assert_int_equal(e->more.io, MIO_OK);
+	assert_true(e->more.io_rd == 300);
+	assert_true(e->more.io_wr == 70000);
+	/* Asleep: no reads, nothing done. */
+	e = procinfo_get(pi, root, 50, "io", false, false, 3);
+	assert_int_equal(e->more.io, MIO_OK);
+	assert_true(e->more.io_rd == 0 && e->more.io_wr == 0);
+	/* io unreadable (another user's process): n/a, not 0. */
+	char path[200];
+	snprintf(path, sizeof(path), "%s/io", dir);
+	assert_int_equal(unlink(path), 0);
+	e = procinfo_get(pi, root, 50, "io", true, false, 4);
+	assert_int_equal(e->more.io, MIO_NA);
+	e = procinfo_get(pi, root, 50, "io", false, false, 5);
+	assert_int_equal(e->more.io, MIO_NA);
+	procinfo_free(pi);
+	const char *files[] = {"stat", "statm"};
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/stat", task);
+	unlink(path);
+	rmdir(task);
+	snprintf(path, sizeof(path), "%s/task", dir);
+	rmdir(path);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/proc", root);
+	rmdir(dir);
+	rmdir(root);
+}
+
+/* The header's running count: loadavg's fourth field; a line without it has the load
+ * only. */
+static void test_sys_running(void **state)
+{
+	(void)state;
+	char root[4096];
+	snprintf(root, sizeof(root), "%s", fixture("fixtures/proc-basic"));
+	struct procfs_sys s;
+	procfs_sys_read(root, &s);
+	assert_true(s.have_load && s.have_running);
+	assert_int_equal(s.nr_running, 3);
+	assert_true(s.load[0] == 0.5);
+	char tmp[] = "/tmp/pmutop-loadavg-XXXXXX", dir[64];
+	assert_non_null(mkdtemp(tmp));
+	snprintf(dir, sizeof(dir), "%s/proc", tmp);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	put_file(dir, "loadavg", "0.50 0.25 0.10\n");
+	procfs_sys_read(tmp, &s);
+	assert_true(s.have_load);
+	assert_false(s.have_running);
+	char path[128];
+	snprintf(path, sizeof(path), "%s/loadavg", dir);
+	unlink(path);
+	rmdir(dir);
+	rmdir(tmp);
+}
+
+/* a's reads and writes: this process's CPUs, each marked; nothing chosen and a pid no
+ * task has are refused, never a guess. */
+static void test_affinity(void **state)
+{
+	(void)state;
+	int cpus[64];
+	bool on[64];
+	int n = procaff_get("", getpid(), cpus, on, 64);
+	assert_true(n >= 1);
+	int marked = 0;
+	for (int i = 0; i < n; i++)
+		marked += on[i];
+	assert_true(marked >= 1);
+	unsigned done = 9, failed = 9;
+	assert_int_equal(procaff_set("", getpid(), cpus, 0, &done, &failed), -EINVAL);
+	assert_int_equal(done + failed, 0);
+	assert_int_equal(procaff_set("", NO_PID, cpus, 1, &done, &failed), -ESRCH);
+	assert_int_equal(procaff_get("", NO_PID, cpus, on, 64), -ESRCH);
+	/* A child on its first CPU alone, threads and all (it has one). */
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(procaff_set("", c, cpus, 1, &done, &failed), 0);
+	assert_int_equal(done, 1);
+	assert_int_equal(failed, 0);
+	bool on2[64];
+	int cpus2[64];
+	assert_int_equal(procaff_get("", c, cpus2, on2, 64), n);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(on2[i], cpus2[i] == cpus[0]);
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+}
+
 static int collect(void *ctx, pid_t id)
 {
 	pid_t *ids = ctx;
@@ -419,6 +600,10 @@ int main(void)
 		cmocka_unit_test(test_cpu_times_split),
 		cmocka_unit_test(test_cpu_times_live),
 		cmocka_unit_test(test_task_info_fixture),
+		cmocka_unit_test(test_more_fixture),
+		cmocka_unit_test(test_procinfo_io),
+		cmocka_unit_test(test_affinity),
+		cmocka_unit_test(test_sys_running),
 		cmocka_unit_test(test_each_fixture),
 		cmocka_unit_test(test_task_info_self),
 		cmocka_unit_test(test_task_info_kthread),

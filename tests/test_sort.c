@@ -231,6 +231,14 @@ static void test_filters(void **state)
 	assert_string_equal(order(&f, &s), "30 .30 .31");
 	s.only_pid = 11; /* a thread id is not a process */
 	assert_string_equal(order(&f, &s), "");
+	/* E: the rows of tasks that exited go, a process's and a thread's alike. */
+	s.only_pid = 0;
+	for (unsigned i = 0; i < f.m.nrows; i++)
+		f.rows[i].exited = f.rows[i].pid == 40 || f.rows[i].tid == 31;
+	s.hide_exited = true;
+	assert_string_equal(order(&f, &s), "30 .30 10 .11 .10 .12 60 5 20 50");
+	s.hide_exited = false;
+	assert_string_equal(order(&f, &s), "30 .30 .31 10 .11 .10 .12 40 60 5 20 50");
 }
 
 static void test_empty_model(void **state)

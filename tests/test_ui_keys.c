@@ -13,6 +13,8 @@
 #include "bindings.h"
 #include "colors.h"
 #include "curs.h"
+#include "menu.h"
+#include "siglist.h"
 #include "testutil.h"
 #include "test_ui_fake.h"
 
@@ -241,6 +243,46 @@ static void test_pid_focus(void **state)
 	cmd = fake_type(U(state), me);
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
 	assert_int_equal(cmd.pid, getpid());
+}
+
+/* k lists every signal the kernel has by number, as htop's signals panel: 1 to 31
+ * (SIGSTKFLT, SIGPWR where they exist), then SIGRTMIN to SIGRTMAX as kill -l names them;
+ * the selection starts on SIGTERM. */
+static void test_kill_every_signal(void **state)
+{
+	struct menu mn;
+	menu_clear(&mn, "t");
+	unsigned n = siglist_fill(&mn);
+	assert_int_equal(n, mn.n);
+	assert_true(n >= 31 + 30);
+	assert_string_equal(mn.label[mn.sel], "15 SIGTERM");
+	for (unsigned i = 1; i < n; i++)
+		assert_true(mn.value[i] > mn.value[i - 1]);
+	assert_string_equal(mn.label[0], " 1 SIGHUP");
+	char want[32];
+	snprintf(want, sizeof(want), "%d SIGRTMAX", SIGRTMAX);
+	assert_string_equal(mn.label[n - 1], want);
+	snprintf(want, sizeof(want), "%d SIGRTMIN+1", SIGRTMIN + 1);
+	assert_string_equal(mn.label[n - (unsigned)(SIGRTMAX - SIGRTMIN)], want);
+	/* The name the message says after it is sent (sigabbrev_np has none for these). */
+	char nm[24];
+	snprintf(want, sizeof(want), "SIGRTMIN+%d", 3);
+	assert_string_equal(siglist_name(SIGRTMIN + 3, nm, sizeof(nm)), want);
+	assert_string_equal(siglist_name(SIGRTMAX - 1, nm, sizeof(nm)), "SIGRTMAX-1");
+	assert_string_equal(siglist_name(SIGKILL, nm, sizeof(nm)), "SIGKILL");
+
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
+	fake_keys(U(state), keys, 4);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "15 SIGTERM") >= 0);
+	fake_key(U(state), KEY_END);
+	struct ui_cmd cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_SIGNAL);
+	assert_int_equal(cmd.sig, SIGRTMAX);
+	fake_key(U(state), 'k');
+	fake_key(U(state), KEY_UP);
+	cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.sig, SIGALRM); /* 14, above SIGTERM */
 }
 
 /* k: the signal goes with the start time the model gave the row (the app sends it only
@@ -1036,6 +1078,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_filter_sanitized, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interval, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_focus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kill_every_signal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kill_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enter_focuses_selected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_search, setup, teardown),

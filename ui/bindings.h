@@ -27,6 +27,10 @@ enum bind_act {
 	BIND_CGROUPS,
 	BIND_KILL,
 	BIND_KERNEL,
+	BIND_HIDE_KTHREADS, /* X: htop's K (K counts kernel mode here) */
+	BIND_HIDE_EXITED,   /* E */
+	BIND_AFFINITY,	    /* a */
+	BIND_MARK,	    /* the CPU dialog's Space */
 	BIND_PAUSE,
 	BIND_EVENTS,
 	BIND_SAVE,

@@ -227,8 +227,15 @@ static void tasks_line(const struct model *m, bool paused, const char *replay, c
 		snprintf(sh, sizeof(sh), " FINAL%s%s%s ", *ex ? " (" : "", ex, *ex ? ")" : "");
 		n = add_field(f, n, "", buf, sh, 0, colors_attr(CLR_PAUSED));
 	}
-	snprintf(buf, sizeof(buf), "%u", m->ntasks);
+	/* htop's "Tasks: N, M thr; R running"; the running count goes first when narrow. */
+	struct model_tasks mt;
+	model_tasks(m, &mt);
+	snprintf(buf, sizeof(buf), "%u, %u thr", mt.procs, mt.threads);
 	n = add_field(f, n, "Tasks ", buf, NULL, 0, 0);
+	if (mt.running >= 0) {
+		snprintf(buf, sizeof(buf), "%ld running", mt.running);
+		n = add_field(f, n, "", buf, NULL, 6, 0);
+	}
 	if (m->nfd_short > 0) {
 		char sh[64];
 		snprintf(buf, sizeof(buf), "%u tasks not counted (fd limit)", m->nfd_short);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "bindings.h"
 #include "keybar.h"
 #include "colors.h"
@@ -19,6 +20,7 @@
 #include "rowkeys.h"
 #include "setup.h"
 #include "setupkeys.h"
+#include "siglist.h"
 #include "sortmenu.h"
 #include "table.h"
 #include "tabs.h"
@@ -178,6 +180,20 @@ static void mouse(struct ui *u, MEVENT ev, struct ui_cmd *cmd)
 	}
 }
 
+/* X and E: rows left out of the table (and said in the filter line) until pressed
+ * again. */
+static void hide_toggle(struct ui *u, enum bind_act act)
+{
+	bool *h = act == BIND_HIDE_KTHREADS ? &u->hide_kthreads : &u->hide_exited;
+	*h = !*h;
+	snprintf(u->msg, sizeof(u->msg), "%s %s (%c %s them)",
+		 act == BIND_HIDE_KTHREADS ? "kernel threads" : "exited tasks",
+		 *h ? "hidden" : "shown", act == BIND_HIDE_KTHREADS ? 'X' : 'E',
+		 *h ? "shows" : "hides");
+	u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
+	ui_refresh_rows(u, true);
+}
+
 /* Esc in the main view undoes the narrowest thing first. */
 static void escape(struct ui *u, struct ui_cmd *cmd)
 {
@@ -194,17 +210,11 @@ static void escape(struct ui *u, struct ui_cmd *cmd)
 	ui_refresh_rows(u, true);
 }
 
-/* k: the signal menu for the selected process, or the tagged ones, SIGTERM first
- * (htop's list). Its start time (the model's) goes with the pid, so that a pid reused
- * meanwhile gets nothing. */
+/* k: the signal menu for the selected process, or the tagged ones: every signal, the
+ * selection on SIGTERM (htop's list). Its start time (the model's) goes with the pid,
+ * so that a pid reused meanwhile gets nothing. */
 static void pick_signal(struct ui *u)
 {
-	static const struct {
-		const char *name;
-		int sig;
-	} sigs[] = {{"15 SIGTERM", SIGTERM}, {" 2 SIGINT", SIGINT},   {" 1 SIGHUP", SIGHUP},
-		    {" 3 SIGQUIT", SIGQUIT}, {" 9 SIGKILL", SIGKILL}, {"19 SIGSTOP", SIGSTOP},
-		    {"18 SIGCONT", SIGCONT}, {"10 SIGUSR1", SIGUSR1}, {"12 SIGUSR2", SIGUSR2}};
 	struct ui_cmd who = {0};
 	if (!rowkeys_targets(u, "send a signal to", &who))
 		return;
@@ -216,8 +226,7 @@ static void pick_signal(struct ui *u)
 	else
 		snprintf(title, sizeof(title), "Send to %d", (int)who.pid);
 	menu_clear(&u->menu, title);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		menu_add(&u->menu, sigs[i].name, sigs[i].sig);
+	siglist_fill(&u->menu);
 }
 
 /* - and + on a cgroup row: its subtree folded into it (it holds their sum) or shown. */
@@ -367,6 +376,13 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 		break;
 	case BIND_THREADS:
 		cmd->kind = UI_TOGGLE_THREADS;
+		break;
+	case BIND_AFFINITY:
+		affinity_ask(u, cmd);
+		break;
+	case BIND_HIDE_KTHREADS:
+	case BIND_HIDE_EXITED:
+		hide_toggle(u, act);
 		break;
 	case BIND_CGROUPS:
 		cmd->kind = UI_TOGGLE_CGROUPS;
@@ -613,6 +629,8 @@ static void prompt_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 
 static void menu_mode_key(struct ui *u, int key, struct ui_cmd *cmd)
 {
+	if (u->pick == PICK_AFFINITY && affinity_key(u, key, cmd))
+		return;
 	enum menu_res r = menu_key(&u->menu, key);
 	cmd->kind = UI_REDRAW;
 	if (r == MENU_STAY)

@@ -53,6 +53,10 @@ static void view_state(const struct ui *u, char *buf, size_t len)
 		text_sanitize(u->cgroup, clean, sizeof(clean), colors_utf8());
 		n += (size_t)snprintf(buf + n, len - n, "Cgroup: %s (Esc: all)  ", clean);
 	}
+	if (u->hide_kthreads && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "Kernel threads hidden (X)  ");
+	if (u->hide_exited && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "Exited hidden (E)  ");
 	if (u->ntags && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "Tagged: %u (U: none)  ", u->ntags);
 	if (u->follow > 0 && n < len)
@@ -67,6 +71,8 @@ static const char *empty_text(const struct ui *u)
 		return "waiting for the first interval...";
 	if (*u->filter || u->have_uid || u->focus > 0 || *u->cgroup)
 		return "no task matches (Esc clears the filter, u picks another user)";
+	if (u->hide_kthreads || u->hide_exited)
+		return "no task shown (X shows kernel threads, E exited ones)";
 	return "no tasks";
 }
 

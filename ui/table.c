@@ -67,7 +67,8 @@ static bool keep(const struct table_view *t, unsigned i)
  * memory and state are facts top shows too; rates repeat the counts, counts matter less
  * than the ratios made of them, and the ratios are what a pane is for. */
 static const enum col_kind drop_order[] = {
-	COL_CGROUP, COL_RES,	COL_STATE, COL_RATE, COL_THREADS, COL_COUNT,
+	COL_CGROUP, COL_PRIO,	COL_VIRT,  COL_SHR,  COL_MEM_PCT, COL_IO_RD,
+	COL_IO_WR,  COL_RES,	COL_STATE, COL_RATE, COL_THREADS, COL_COUNT,
 	COL_TID,    COL_CPU_ID, COL_GHZ,   COL_USER, COL_RATIO,	  COL_CPU_PCT,
 };
 

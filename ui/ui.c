@@ -240,6 +240,8 @@ void ui_refresh_rows(struct ui *u, bool resort)
 		.filter_cmdline = u->cmdline,
 		.have_uid = u->have_uid,
 		.uid = u->uid,
+		.hide_kthreads = u->hide_kthreads,
+		.hide_exited = u->hide_exited,
 		.only_pid = u->focus,
 		.cgroup = *u->cgroup ? u->cgroup : NULL,
 		.collapsed = (const char *const *)u->collapsed,

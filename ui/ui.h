@@ -51,6 +51,8 @@ enum ui_cmd_kind {
 			      .starts[i]) */
 	UI_SPEED,	   /* a replay: the next play speed (x) */
 	UI_SPIKE,	   /* a replay: to the next spike (.step 1) or the one before (-1) */
+	UI_AFFINITY_ASK,   /* a: .pid's CPUs, for ui_affinity_open (if it started at .start) */
+	UI_AFFINITY,	   /* run .pid and its threads on .cpus (if it started at .start) */
 };
 
 struct ui_cmd {
@@ -66,6 +68,8 @@ struct ui_cmd {
 	const pid_t *pids;
 	const unsigned long long *starts;
 	unsigned npids;
+	const int *cpus; /* UI_AFFINITY: the CPUs chosen, UI-owned */
+	unsigned ncpus;
 	/* UI-owned, valid until the next ui_* call: */
 	const char *spec;
 	const struct user_metric *metrics;
@@ -101,6 +105,10 @@ void ui_set_metrics(struct ui *u, const struct user_metric *m, unsigned n);
 /* One line on the bottom line for a few seconds or until a key (errors, the saved
  * file's path). Sanitised here. */
 void ui_message(struct ui *u, const char *text);
+/* a: the CPU dialog for pid (which started at start), its n CPUs each marked when on[i]
+ * (its affinity now), as the app read them for UI_AFFINITY_ASK. */
+void ui_affinity_open(struct ui *u, pid_t pid, unsigned long long start, const int *cpus,
+		      const bool *on, unsigned n);
 /* The events sent (UI_SET_EVENTS) were refused, for why: said, and a spec typed at the
  * events setup's spec line is shown there again as typed. */
 void ui_events_refused(struct ui *u, const char *why);

@@ -28,7 +28,7 @@ enum ui_mode { MODE_MAIN, MODE_HELP, MODE_PROMPT, MODE_MENU, MODE_SETUP, MODE_DE
 enum ui_ask { ASK_FILTER, ASK_INTERVAL, ASK_PID, ASK_TIME, ASK_SEARCH };
 
 #define UI_MAX_TAGS 256
-enum ui_pick { PICK_SORT, PICK_USER, PICK_SIGNAL };
+enum ui_pick { PICK_SORT, PICK_USER, PICK_SIGNAL, PICK_AFFINITY };
 
 /* Each pane keeps its own sort, by names: panes are rebuilt (a THR column comes and
  * goes with thread rows) and indices would drift. */
@@ -83,7 +83,8 @@ struct ui {
 	int hscroll;		 /* Ctrl-F: characters of COMMAND scrolled off to the left */
 	bool have_uid;
 	uid_t uid;
-	pid_t focus;	     /* watched process, 0: all */
+	bool hide_kthreads, hide_exited; /* X, E */
+	pid_t focus;			 /* watched process, 0: all */
 	char cgroup[512];    /* processes of this cgroup only (Enter on a cgroup row), or "" */
 	char *collapsed[32]; /* cgroup rows folded with - (their paths, heap) */
 	unsigned ncollapsed;
@@ -105,6 +106,13 @@ struct ui {
 	pid_t kill_pid; /* PICK_SIGNAL: the process and its start time */
 	unsigned long long kill_start;
 	struct menu menu;
+	/* PICK_AFFINITY (affinity.c): the process, its start time, its CPUs as the menu
+	 * lists them, which are marked, and those chosen (the command's) */
+	pid_t aff_pid;
+	unsigned long long aff_start;
+	int aff_cpu[MENU_MAX], aff_chosen[MENU_MAX];
+	bool aff_on[MENU_MAX];
+	unsigned aff_n;
 	int help_top;
 	int page;	  /* table rows last drawn: PgUp/PgDn step */
 	char msg[256];	  /* one-line message on the key bar, until the next key */

@@ -5,6 +5,9 @@
 #include <sys/stat.h>
 
 #ifdef PMUTOP_HAVE_UI
+#include "procaff.h"
+#include "siglist.h"
+
 /* Stop the watched command before leaving the screen: sig now (0: the terminal sent
  * it a signal already), SIGKILL if it still runs 2 s later; then reap it, its status
  * pmutop's exit status. Nothing is left running under init. */
@@ -56,7 +59,7 @@ static bool still_there(pid_t pid, unsigned long long start)
  * failure, or what was sent. */
 static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 {
-	char msg[200] = "";
+	char msg[200] = "", nm[24];
 	unsigned n = cmd->npids ? cmd->npids : 1, sent = 0;
 	for (unsigned i = 0; i < n; i++) {
 		pid_t pid = cmd->npids ? cmd->pids[i] : cmd->pid;
@@ -78,11 +81,53 @@ static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 	}
 	size_t k = strlen(msg);
 	if (n == 1 && sent)
-		snprintf(msg, sizeof(msg), "sent SIG%s to %d", sigabbrev_np(cmd->sig),
+		snprintf(msg, sizeof(msg), "sent %s to %d", siglist_name(cmd->sig, nm, sizeof(nm)),
 			 (int)(cmd->npids ? cmd->pids[0] : cmd->pid));
 	else if (n > 1)
-		snprintf(msg + k, sizeof(msg) - k, "%sSIG%s sent to %u of %u tagged", k ? "; " : "",
-			 sigabbrev_np(cmd->sig), sent, n);
+		snprintf(msg + k, sizeof(msg) - k, "%s%s sent to %u of %u tagged", k ? "; " : "",
+			 siglist_name(cmd->sig, nm, sizeof(nm)), sent, n);
+	ui_message(ui, msg);
+}
+
+/* a: the process's CPUs now, for the dialog; one line when it is gone or not ours. */
+static void affinity_ask(struct ui *ui, const struct ui_cmd *cmd)
+{
+	int cpus[1024];
+	bool on[1024];
+	char msg[160];
+	int n = still_there(cmd->pid, cmd->start)
+			? procaff_get("", cmd->pid, cpus, on, (int)(sizeof(cpus) / sizeof(cpus[0])))
+			: -ESRCH;
+	if (n > 0) {
+		ui_affinity_open(ui, cmd->pid, cmd->start, cpus, on, (unsigned)n);
+		return;
+	}
+	if (n == -ESRCH)
+		snprintf(msg, sizeof(msg), "process %d is gone: no CPUs to set", (int)cmd->pid);
+	else
+		snprintf(msg, sizeof(msg), "cannot read the CPUs of %d: %s", (int)cmd->pid,
+			 strerror(n ? -n : ENOENT));
+	ui_message(ui, msg);
+}
+
+/* The dialog's Enter: the CPUs on the process and its threads, unless its pid now names
+ * another process. One line says how it went. */
+static void affinity_set(struct ui *ui, const struct ui_cmd *cmd)
+{
+	char msg[200];
+	unsigned done = 0, failed = 0;
+	int err = still_there(cmd->pid, cmd->start)
+			  ? procaff_set("", cmd->pid, cmd->cpus, cmd->ncpus, &done, &failed)
+			  : -ESRCH;
+	if (err == -ESRCH && !done)
+		snprintf(msg, sizeof(msg), "process %d is gone: no CPUs set", (int)cmd->pid);
+	else if (err)
+		snprintf(msg, sizeof(msg), "cannot set the CPUs of %d: %s (%u of %u threads set)%s",
+			 (int)cmd->pid, strerror(-err), done, done + failed,
+			 err == -EPERM ? ": another user's, run as root or that user" : "");
+	else
+		snprintf(msg, sizeof(msg), "%d: its %u threads now run on %u CPUs", (int)cmd->pid,
+			 done, cmd->ncpus);
 	ui_message(ui, msg);
 }
 
@@ -403,6 +448,12 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		break;
 	case UI_RENICE:
 		renice(ui, cmd);
+		break;
+	case UI_AFFINITY_ASK:
+		affinity_ask(ui, cmd);
+		break;
+	case UI_AFFINITY:
+		affinity_set(ui, cmd);
 		break;
 	case UI_TOGGLE_CGROUPS:
 		if (a->ncg) {

@@ -34,6 +34,7 @@ static void text_cgroup(const struct mrow *r, char *buf, size_t len);
 static void text_state(const struct mrow *r, char *buf, size_t len);
 static struct val value_nice(const struct column *c, const struct model *m, const struct mrow *r);
 static struct val value_time(const struct column *c, const struct model *m, const struct mrow *r);
+static struct val value_more(const struct column *c, const struct model *m, const struct mrow *r);
 
 /* The parts of a descriptor, by what the column is: its kind with its getter and
  * inputs, its format with its formatter. In a built-in pane's table the inputs are roles;
@@ -53,6 +54,7 @@ static struct val value_time(const struct column *c, const struct model *m, cons
 #define F_RATIO .fmt = FMT_RATIO, .format = column_fmt_ratio
 #define F_GHZ .fmt = FMT_GHZ, .format = column_fmt_ghz
 #define F_MEM .fmt = FMT_MEM, .format = column_fmt_mem
+#define F_INT .fmt = FMT_COUNT, .format = column_fmt_int
 
 /* A numeric column: first sorted descending. */
 #define NUM(nm, ti, w, what, f, hl)                                                                \
@@ -142,6 +144,30 @@ static const struct column col_time = {
 	.help = "CPU time the process used since it started, user and system, as top's TIME+ "
 		"(minutes:seconds.hundredths; hidden until chosen)"};
 
+/* htop's PRI, VIRT, SHR, MEM% and I/O: what /proc says of a process, hidden until
+ * chosen; value_more reads each by its kind. */
+#define MORE(nm, ti, w, k, f, hl)                                                                  \
+	{                                                                                          \
+		.name = nm, .title = ti, .width = w, .desc_first = true, .hidden = true,           \
+		.kind = k, .a = -1, .b = -1, .value = value_more, f, .help = hl                    \
+	}
+static const struct column more_cols[] = {
+	MORE("PRI", "PRI", 3, COL_PRIO, F_INT,
+	     "kernel priority: 20 + NI for normal tasks, negative for real-time ones "
+	     "(hidden until chosen)"),
+	MORE("VIRT", " VIRT", 6, COL_VIRT, F_MEM, "virtual memory (hidden until chosen)"),
+	MORE("SHR", "  SHR", 6, COL_SHR, F_MEM,
+	     "resident shared memory: file-backed and shmem (hidden until chosen)"),
+	MORE("MEM%", "MEM%", 5, COL_MEM_PCT, F_PCT,
+	     "resident memory per the machine's memory, % (hidden until chosen)"),
+	MORE("IO_R", " IO_R", 6, COL_IO_RD, F_MEM,
+	     "bytes a second read from storage (/proc/PID/io read_bytes, htop's DISK READ); "
+	     "n/a where it cannot be read (another user's, without root)"),
+	MORE("IO_W", " IO_W", 6, COL_IO_WR, F_MEM,
+	     "bytes a second written to storage (write_bytes, htop's DISK WRITE); n/a where "
+	     "it cannot be read"),
+};
+
 static const struct column col_cpu = NUM("CPU%", " CPU%", 6, CPU_PCT(ROLE_TASK_CLOCK), F_PCT,
 					 "CPU time (task-clock) per wall-clock time, %");
 
@@ -220,6 +246,8 @@ void columns_pane_end(struct pane *p)
 	pane_add(p, &col_state);
 	pane_add(p, &col_nice);
 	pane_add(p, &col_time);
+	for (size_t i = 0; i < ARRAY_SIZE(more_cols); i++)
+		pane_add(p, &more_cols[i]);
 	pane_add(p, &col_cgroup);
 	pane_add(p, &col_cmd);
 }
@@ -272,12 +300,7 @@ static void builtin_pane(const struct model *m, const struct pane_def *d, struct
 		r.run_of_event = 1;
 		pane_add(p, &r);
 	}
-	pane_add(p, &col_res);
-	pane_add(p, &col_state);
-	pane_add(p, &col_nice);
-	pane_add(p, &col_time);
-	pane_add(p, &col_cgroup);
-	pane_add(p, &col_cmd);
+	columns_pane_end(p);
 }
 
 static bool group_is_software(const struct model *m, unsigned g)
@@ -355,12 +378,7 @@ static void events_pane(const struct model *m, struct pane *p)
 		}
 		pane_add(p, &r);
 	}
-	pane_add(p, &col_res);
-	pane_add(p, &col_state);
-	pane_add(p, &col_nice);
-	pane_add(p, &col_time);
-	pane_add(p, &col_cgroup);
-	pane_add(p, &col_cmd);
+	columns_pane_end(p);
 }
 
 static int event_by_key(const struct model *m, const char *key)
@@ -547,6 +565,40 @@ static struct val value_time(const struct column *c, const struct model *m, cons
 	if (r->kind != ROW_PROC || !r->have_sched)
 		return val_missing(VAL_NA, WHY_UNSUPPORTED);
 	return (struct val){.v = (double)r->cpu_ns / 1e9, .state = VAL_EXACT, .run_pm = 1000};
+}
+
+static struct val value_more(const struct column *c, const struct model *m, const struct mrow *r)
+{
+	const struct mproc_more *x = &r->more;
+	struct val v = {.state = VAL_EXACT, .run_pm = 1000};
+	bool have = false;
+	if (r->kind == ROW_PROC) {
+		switch (c->kind) {
+		case COL_PRIO:
+			have = x->have_prio, v.v = x->prio;
+			break;
+		case COL_VIRT:
+			have = x->have_virt, v.v = (double)x->virt_kb * 1024;
+			break;
+		case COL_SHR:
+			have = x->have_shr, v.v = (double)x->shr_kb * 1024;
+			break;
+		case COL_MEM_PCT:
+			have = r->state && m->sys.have_mem && m->sys.mem_total_kb;
+			v.v = have ? 100.0 * (double)r->rss_kb / (double)m->sys.mem_total_kb : 0;
+			break;
+		case COL_IO_RD:
+		case COL_IO_WR:
+			if (x->io == MIO_FIRST || (x->io == MIO_OK && m->elapsed <= 0))
+				return val_missing(VAL_EMPTY, WHY_NONE);
+			have = x->io == MIO_OK;
+			v.v = (double)(c->kind == COL_IO_RD ? x->io_rd : x->io_wr) / m->elapsed;
+			break;
+		default:
+			break;
+		}
+	}
+	return have ? v : val_missing(VAL_NA, WHY_UNSUPPORTED);
 }
 
 static struct val value_rate(const struct column *c, const struct model *m, const struct mrow *r)

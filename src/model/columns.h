@@ -28,6 +28,12 @@ enum col_kind {
 	COL_METRIC,  /* metric a of the model's metrics, read by its own value function */
 	COL_NICE,    /* NI: the process's nice value */
 	COL_TIME,    /* TIME+: its CPU time since it started */
+	COL_PRIO,    /* PRI: the kernel's priority */
+	COL_VIRT,    /* VIRT: virtual memory, bytes */
+	COL_SHR,     /* SHR: resident shared memory, bytes */
+	COL_MEM_PCT, /* MEM%: resident memory per the machine's */
+	COL_IO_RD,   /* IO_R: bytes read from storage a second */
+	COL_IO_WR,   /* IO_W: bytes written */
 };
 
 enum col_fmt {
@@ -95,7 +101,7 @@ struct column {
 };
 
 /* Columns a pane holds, at most. */
-#define PANE_COLS_MAX 34
+#define PANE_COLS_MAX 40
 
 struct pane {
 	const char *name; /* "IPC", "Cache", "Branch", "Software", "Events" */
@@ -179,7 +185,8 @@ static inline bool column_is_numeric(const struct column *c)
 }
 
 /* A pane built outside this file (the metrics' panes, src/spec/metricbind.c): the
- * identity columns (PID, USER, THR, CPU%), its own, then RES, S, CGROUP and COMMAND. */
+ * identity columns (PID, USER, THR, CPU%), its own, then the hidden /proc columns (RES,
+ * S, NI, TIME+, PRI, VIRT, SHR, MEM%, IO_R, IO_W), CGROUP and COMMAND. */
 void columns_pane_start(struct pane *p, const char *name, const struct model *m);
 void columns_pane_add(struct pane *p, const struct column *c);
 void columns_pane_end(struct pane *p);

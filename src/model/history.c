@@ -542,7 +542,7 @@ void history_keep(struct history *h, const struct pane *panes, unsigned n)
 				/* NI and TIME+ are what /proc says, not what an interval
 				 * counted: kept only as the sort column (history_track). */
 				if (!column_is_numeric(c) || is_metric(c) || c->kind == COL_NICE ||
-				    c->kind == COL_TIME)
+				    c->kind == COL_PRIO || c->kind == COL_TIME)
 					continue;
 				int x = pass == 0 ? x_find(h, c) : x_add(h, c, false);
 				if (x >= 0)

@@ -103,3 +103,19 @@ struct mrow_w mstore_row(struct mstore *s, size_t i)
 	w.r->cpu_pct = -1;
 	return w;
 }
+
+void model_tasks(const struct model *m, struct model_tasks *t)
+{
+	*t = (struct model_tasks){.running = m->sys.have_running ? (long)m->sys.nr_running : -1};
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct mrow *r = &m->rows[i];
+		if (r->kind != ROW_PROC || r->exited)
+			continue;
+		if (r->kthread) {
+			t->kthreads++;
+		} else {
+			t->procs++;
+			t->threads += r->nthreads > 1 ? r->nthreads - 1 : 0;
+		}
+	}
+}

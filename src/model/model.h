@@ -55,6 +55,25 @@ struct mgroup {
 
 enum row_kind { ROW_PROC, ROW_THREAD, ROW_CPU, ROW_CGROUP };
 
+/* A process's I/O, as its /proc/PID/io says. */
+enum mproc_io {
+	MIO_NA = 0, /* not readable (another user's process without root, not read): n/a */
+	MIO_FIRST,  /* read once: no interval yet */
+	MIO_OK,	    /* io_rd and io_wr are this interval's */
+};
+
+/* What /proc says of a process beside its counters, for htop's PRI, VIRT, SHR and I/O
+ * columns: read as it ran (a replay has none). */
+struct mproc_more {
+	bool have_prio, have_virt, have_shr;
+	int prio;	  /* PRI: the kernel's priority (20 + nice for normal tasks) */
+	uint64_t virt_kb; /* virtual memory */
+	uint64_t shr_kb;  /* resident shared memory (file-backed and shmem) */
+	uint8_t io;	  /* enum mproc_io */
+	uint64_t io_rd;	  /* bytes it caused to be read from storage this interval */
+	uint64_t io_wr;	  /* and written (read_bytes, write_bytes) */
+};
+
 struct mrow {
 	enum row_kind kind;
 	pid_t pid;  /* process id (ROW_PROC/ROW_THREAD) */
@@ -78,6 +97,7 @@ struct mrow {
 	int nice;		   /* its nice value (-20 .. 19) when it last ran */
 	uint64_t cpu_ns;	   /* CPU time so far, user and system, as /proc says (top's
 				      TIME+): the process's whole life, not this run's */
+	struct mproc_more more;	   /* ROW_PROC: PRI, VIRT, SHR, I/O */
 	bool exited;		   /* the task ended during this interval; final values */
 	bool kthread;		   /* a kernel thread */
 	bool subtree;		   /* the screen's tree: a folded process summed with its
@@ -132,6 +152,8 @@ struct model {
 	 * read (unreadable, or a replay, whose recording has none of it). */
 	struct msys {
 		bool have_mem, have_load, have_uptime;
+		bool have_running;
+		unsigned nr_running; /* tasks runnable now, machine-wide (/proc/loadavg) */
 		uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
 		double load[3];
 		double uptime; /* seconds since boot */
@@ -184,6 +206,15 @@ int model_role(const struct model *m, enum ev_role role);
 /* "exit 0", "exit 3", "killed by SIGKILL" for m->exit_status into buf, or "" when there
  * is none. Returns buf. */
 const char *model_exit_text(const struct model *m, char *buf, unsigned len);
+/* htop's "Tasks: N, M thr, K kthr; R running" over the model's rows: processes, their
+ * threads beside the first, kernel threads (exited rows left out); running is the
+ * machine's (sys.nr_running), -1 when unknown. */
+struct model_tasks {
+	unsigned procs, threads, kthreads;
+	long running;
+};
+void model_tasks(const struct model *m, struct model_tasks *t);
+
 /* The notice a sink shows: m->notice and m->source_notice, "; " between them, into buf,
  * or "" when there is neither. Returns buf. */
 const char *model_notice_text(const struct model *m, char *buf, unsigned len);

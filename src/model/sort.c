@@ -113,6 +113,8 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 		return false;
 	if (s->hide_kthreads && r->kthread)
 		return false;
+	if (s->hide_exited && r->exited)
+		return false;
 	if (s->filter && *s->filter && !sort_row_matches(r, s->filter, s->filter_cmdline))
 		return false;
 	return true;
@@ -285,7 +287,8 @@ size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned
 		idx[n++] = i;
 		size_t first = n;
 		for (unsigned t = i + 1; t < m->nrows && m->rows[t].kind == ROW_THREAD; t++)
-			idx[n++] = t;
+			if (!spec->hide_exited || !m->rows[t].exited)
+				idx[n++] = t;
 		if (spec->fold_single && n - first == 1)
 			n = first; /* its one thread is the process row itself */
 		msort(&c, idx + first, tmp, n - first);

@@ -18,6 +18,7 @@ struct sort_spec {
 	bool have_uid;
 	uid_t uid; /* only this user's rows when have_uid */
 	bool hide_kthreads;
+	bool hide_exited;	      /* rows of tasks that ended this interval */
 	pid_t only_pid;		      /* > 0: just this process and its threads */
 	const char *cgroup;	      /* rows in this cgroup v2 path or below it, or NULL */
 	const char *const *collapsed; /* cgroup rows whose subtrees are hidden */

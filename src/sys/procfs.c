@@ -113,14 +113,19 @@ static int parse_stat(const char *buf, struct procfs_task *t)
 			q = next_field(q, want[i] - want[i - 1] + 1);
 		at[i] = q;
 	}
-	long long ppid, flags, utime, stime, nthreads, start, cpu, policy, rss, nice;
+	long long ppid, flags, utime, stime, nthreads, start, cpu, policy, rss, nice, prio, vsize;
 	if (!at[0] || !stat_num(at[1], &ppid) || !stat_num(at[2], &flags))
 		return -EINVAL;
 	char state = *at[0];
 	at[9] = at[6] ? next_field(at[6], 24 - 22 + 1) : NULL;
-	const char *at_nice = at[4] ? next_field(at[4], 19 - 15 + 1) : NULL;
-	t->have_nice = stat_num(at_nice, &nice) && nice >= -20 && nice <= 19;
+	const char *at_prio = at[4] ? next_field(at[4], 18 - 15 + 1) : NULL;
+	const char *at_nice = at_prio ? next_field(at_prio, 2) : NULL;
+	const char *at_vsize = at[6] ? next_field(at[6], 23 - 22 + 1) : NULL;
+	t->have_nice = stat_num(at_nice, &nice) && nice >= -20 && nice <= 19 &&
+		       stat_num(at_prio, &prio) && prio >= -101 && prio <= 139;
 	t->nice = t->have_nice ? (int)nice : 0;
+	t->prio = t->have_nice ? (int)prio : 0;
+	t->virt_kb = stat_num(at_vsize, &vsize) && vsize > 0 ? (uint64_t)vsize / 1024 : 0;
 	t->state = state;
 	t->rss_kb = at[9] && stat_num(at[9], &rss) && rss > 0
 			    ? (uint64_t)rss * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024)
@@ -278,9 +283,12 @@ void procfs_sys_read(const char *root, struct procfs_sys *s)
 			      meminfo_kb(buf, "SwapTotal", &s->swap_total_kb) &&
 			      meminfo_kb(buf, "SwapFree", &s->swap_free_kb);
 	snprintf(path, sizeof(path), "%s/proc/loadavg", root);
-	if (read_small(path, buf, sizeof(buf)) > 0)
-		s->have_load =
-			sscanf(buf, "%lf %lf %lf", &s->load[0], &s->load[1], &s->load[2]) == 3;
+	if (read_small(path, buf, sizeof(buf)) > 0) {
+		int k = sscanf(buf, "%lf %lf %lf %u/", &s->load[0], &s->load[1], &s->load[2],
+			       &s->nr_running);
+		s->have_load = k >= 3;
+		s->have_running = k == 4;
+	}
 	snprintf(path, sizeof(path), "%s/proc/uptime", root);
 	if (read_small(path, buf, sizeof(buf)) > 0)
 		s->have_uptime = sscanf(buf, "%lf", &s->uptime) == 1;
@@ -318,19 +326,67 @@ int procfs_proc_now(const char *root, pid_t pid, struct procfs_now *o, char *com
 	const char *st = p ? next_field(p + 1, 1) : NULL;
 	const char *ut = st ? next_field(st, 14 - 3 + 1) : NULL;
 	const char *stm = ut ? next_field(ut, 2) : NULL;
-	const char *ni = stm ? next_field(stm, 19 - 15 + 1) : NULL;
-	const char *rss = ni ? next_field(ni, 24 - 19 + 1) : NULL;
-	long long pages, utime, stime, nice;
+	const char *pr = stm ? next_field(stm, 18 - 15 + 1) : NULL;
+	const char *ni = pr ? next_field(pr, 2) : NULL;
+	const char *vsz = ni ? next_field(ni, 23 - 19 + 1) : NULL;
+	const char *rss = vsz ? next_field(vsz, 2) : NULL;
+	long long pages, utime, stime, nice, prio, vsize;
 	if (!open_ || open_ > p || !st || !rss || !stat_num(rss, &pages) || pages < 0)
 		return -EINVAL;
 	o->state = *st;
 	o->rss_kb = (uint64_t)pages * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
 	o->have_sched = stat_num(ut, &utime) && stat_num(stm, &stime) && stat_num(ni, &nice) &&
-			utime >= 0 && stime >= 0 && nice >= -20 && nice <= 19;
+			stat_num(pr, &prio) && utime >= 0 && stime >= 0 && nice >= -20 &&
+			nice <= 19 && prio >= -101 && prio <= 139;
 	o->cpu_ns = o->have_sched ? procfs_ticks_ns((uint64_t)utime + (uint64_t)stime) : 0;
 	o->nice = o->have_sched ? (int)nice : 0;
+	o->prio = o->have_sched ? (int)prio : 0;
+	o->virt_kb = stat_num(vsz, &vsize) && vsize > 0 ? (uint64_t)vsize / 1024 : 0;
 	if (comm)
 		snprintf(comm, PROCFS_COMM_MAX, "%.*s", (int)(p - open_ - 1), open_ + 1);
+	return 0;
+}
+
+int procfs_proc_shr(const char *root, pid_t pid, uint64_t *shr_kb)
+{
+	char path[256], buf[256];
+	snprintf(path, sizeof(path), "%s/proc/%d/statm", root, (int)pid);
+	ssize_t n = read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	/* size resident shared text lib data dt, in pages */
+	long long pages;
+	if (!stat_num(next_field(buf, 3), &pages) || pages < 0)
+		return -EINVAL;
+	*shr_kb = (uint64_t)pages * ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
+	return 0;
+}
+
+static bool io_field(const char *buf, const char *key, uint64_t *v)
+{
+	const char *p = strstr(buf, key);
+	while (p && p != buf && p[-1] != '\n')
+		p = strstr(p + 1, key);
+	if (!p)
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long u = strtoull(p + strlen(key), &end, 10);
+	if (end == p + strlen(key) || errno)
+		return false;
+	*v = u;
+	return true;
+}
+
+int procfs_proc_io(const char *root, pid_t pid, uint64_t *rd, uint64_t *wr)
+{
+	char path[256], buf[512];
+	snprintf(path, sizeof(path), "%s/proc/%d/io", root, (int)pid);
+	ssize_t n = read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if (!io_field(buf, "read_bytes: ", rd) || !io_field(buf, "write_bytes: ", wr))
+		return -EINVAL;
 	return 0;
 }
 

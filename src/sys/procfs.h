@@ -20,9 +20,11 @@ struct procfs_task {
 	uint64_t start_ticks; /* when it started, in clock ticks after boot */
 	int nice;	      /* its nice value (-20 .. 19), with have_nice */
 	bool have_nice;
-	bool rt_running; /* runnable (R) under a real-time policy (FIFO, RR, DEADLINE) */
-	char state;	 /* R, S, D, T, Z, I ... */
-	uint64_t rss_kb; /* resident memory of its process */
+	bool rt_running;  /* runnable (R) under a real-time policy (FIFO, RR, DEADLINE) */
+	char state;	  /* R, S, D, T, Z, I ... */
+	uint64_t rss_kb;  /* resident memory of its process */
+	uint64_t virt_kb; /* its virtual memory (vsize) */
+	int prio;	  /* its priority (PRI), with have_nice */
 	char comm[PROCFS_COMM_MAX];
 };
 
@@ -49,11 +51,20 @@ struct procfs_now {
 	uint64_t rss_kb;
 	uint64_t cpu_ns; /* user and system time so far, with have_sched */
 	int nice;	 /* -20 .. 19, with have_sched */
+	int prio;	 /* priority (PRI: 20 + nice for a normal task), with have_sched */
 	bool have_sched;
+	uint64_t virt_kb; /* virtual memory (vsize) */
 };
 /* One read of /proc/<pid>/stat into o, and its name now into comm (PROCFS_COMM_MAX bytes)
  * when comm is not NULL. 0 or -errno. */
 int procfs_proc_now(const char *root, pid_t pid, struct procfs_now *o, char *comm);
+/* Process pid's resident shared memory (KiB), statm's third field, into *shr_kb. 0 or
+ * -errno. */
+int procfs_proc_shr(const char *root, pid_t pid, uint64_t *shr_kb);
+/* Bytes process pid caused to be read from and written to storage so far (read_bytes,
+ * write_bytes of /proc/<pid>/io: root, or its own user, may read it). 0 or -errno
+ * (-EACCES: another user's). */
+int procfs_proc_io(const char *root, pid_t pid, uint64_t *rd, uint64_t *wr);
 /* Clock ticks (/proc's utime, stime) in nanoseconds; 0 when the tick rate is unknown. */
 uint64_t procfs_ticks_ns(uint64_t ticks);
 
@@ -81,6 +92,8 @@ int procfs_cpu_times_split(const char *root, int *fd, uint64_t *busy, uint64_t *
  */
 struct procfs_sys {
 	bool have_mem, have_load, have_uptime;
+	bool have_running; /* nr_running: loadavg's fourth field, runnable tasks now */
+	unsigned nr_running;
 	uint64_t mem_total_kb, mem_avail_kb, swap_total_kb, swap_free_kb;
 	double load[3];
 	double uptime;

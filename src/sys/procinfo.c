@@ -107,8 +107,10 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			e->have_sched = t.have_nice;
 			e->nice = t.nice;
 			e->cpu_ns = procfs_ticks_ns(t.cpu_ticks);
+			procinfo_more_task(&e->more, &t);
 			snprintf(e->comm, sizeof(e->comm), "%s", t.comm);
 		}
+		procinfo_more_idle(root, pid, &e->io, &e->more);
 	} else if (ran) {
 		struct procfs_now now = {0};
 		if (procfs_proc_now(root, pid, &now, e->comm) == 0) {
@@ -117,9 +119,14 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			e->have_sched = now.have_sched;
 			e->nice = now.nice;
 			e->cpu_ns = now.cpu_ns;
+			procinfo_more_ran(root, pid, &now, &e->io, &e->more);
+		} else {
+			e->more.io = MIO_NA; /* gone: no interval's I/O */
 		}
-	} else if (e->state == 'R') {
-		e->state = 'S'; /* it did not run this interval */
+	} else {
+		if (e->state == 'R')
+			e->state = 'S'; /* it did not run this interval */
+		procinfo_more_idle(root, pid, &e->io, &e->more);
 	}
 	uint64_t h = name_hash(e->comm[0] ? e->comm : comm);
 	if (want_cmdline && (!e->cmdline || e->cmd_hash != h)) {
@@ -149,4 +156,53 @@ void procinfo_sweep(struct procinfo *p, uint64_t tick)
 		p->n = k;
 		reindex(p);
 	}
+}
+
+void procinfo_more_task(struct mproc_more *x, const struct procfs_task *t)
+{
+	x->have_prio = t->have_nice;
+	x->prio = t->prio;
+	x->have_virt = t->virt_kb != 0;
+	x->virt_kb = t->virt_kb;
+}
+
+/* statm and io, read once more: the interval's I/O is the difference from the last
+ * read, unknown (MIO_FIRST) at the first. */
+static void read_more(const char *root, pid_t pid, struct procinfo_io *io, struct mproc_more *x)
+{
+	x->have_shr = procfs_proc_shr(root, pid, &x->shr_kb) == 0;
+	uint64_t rd, wr;
+	bool was = io->ok;
+	io->tried = true;
+	io->ok = procfs_proc_io(root, pid, &rd, &wr) == 0;
+	if (!io->ok) {
+		x->io = MIO_NA;
+		return;
+	}
+	x->io = was && rd >= io->rd && wr >= io->wr ? MIO_OK : MIO_FIRST;
+	x->io_rd = x->io == MIO_OK ? rd - io->rd : 0;
+	x->io_wr = x->io == MIO_OK ? wr - io->wr : 0;
+	io->rd = rd;
+	io->wr = wr;
+}
+
+void procinfo_more_ran(const char *root, pid_t pid, const struct procfs_now *now,
+		       struct procinfo_io *io, struct mproc_more *x)
+{
+	x->have_prio = now->have_sched;
+	x->prio = now->prio;
+	x->have_virt = now->virt_kb != 0;
+	x->virt_kb = now->virt_kb;
+	read_more(root, pid, io, x);
+}
+
+void procinfo_more_idle(const char *root, pid_t pid, struct procinfo_io *io, struct mproc_more *x)
+{
+	if (!io->tried) {
+		read_more(root, pid, io, x);
+		return;
+	}
+	/* A task that did not run caused no reads or writes: its totals stand. */
+	x->io = io->ok ? MIO_OK : MIO_NA;
+	x->io_rd = x->io_wr = 0;
 }

@@ -9,7 +9,25 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "model.h"
 #include "procfs.h"
+
+/* A process's I/O totals between reads of /proc/PID/io, and whether it was tried. */
+struct procinfo_io {
+	bool tried;
+	bool ok; /* rd, wr hold the last read */
+	uint64_t rd, wr;
+};
+
+/* PRI and VIRT from a first read of its stat. */
+void procinfo_more_task(struct mproc_more *x, const struct procfs_task *t);
+/* The process ran: PRI and VIRT from now (its stat, just read), SHR from statm, and the
+ * interval's I/O from io (MIO_NA when it cannot be read: never 0). */
+void procinfo_more_ran(const char *root, pid_t pid, const struct procfs_now *now,
+		       struct procinfo_io *io, struct mproc_more *x);
+/* It did not run: no I/O this interval (its first read of statm and io when none was
+ * made yet, so a sleeping process has them too). */
+void procinfo_more_idle(const char *root, pid_t pid, struct procinfo_io *io, struct mproc_more *x);
 
 struct procinfo_ent {
 	pid_t pid, ppid;
@@ -18,7 +36,9 @@ struct procinfo_ent {
 	bool have_sched; /* cpu_ns and nice read */
 	int nice;
 	uint64_t cpu_ns;
-	uint64_t start_ticks;	    /* when it started, as /proc's stat; 0 unknown */
+	uint64_t start_ticks;	/* when it started, as /proc's stat; 0 unknown */
+	struct mproc_more more; /* PRI, VIRT, SHR, I/O */
+	struct procinfo_io io;
 	char comm[PROCFS_COMM_MAX]; /* as /proc had it when last read; "" when unread */
 	char *cmdline;		    /* NULL: not read */
 	uint64_t cmd_hash;	    /* of the name it was read under */

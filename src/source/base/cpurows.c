@@ -95,11 +95,19 @@ void cpurows_tick(struct srcbase *b)
 			srcbase_read(b, &c->cnt[i]);
 		srcbase_fill(b, c->cnt[i].d, c->cnt[i].why, c->cnt[i].fresh, w.v, w.g, false);
 	}
+	b->m.ncpu_rows = (size_t)c->n < b->cpus.cap ? (unsigned)c->n : (unsigned)b->cpus.cap;
+	b->m.cpu_rows = b->cpus.rows;
+}
+
+void cpurows_sys(struct srcbase *b)
+{
 	struct procfs_sys sys;
 	procfs_sys_read(b->o.root, &sys);
 	b->m.sys = (struct msys){.have_mem = sys.have_mem,
 				 .have_load = sys.have_load,
 				 .have_uptime = sys.have_uptime,
+				 .have_running = sys.have_running,
+				 .nr_running = sys.nr_running,
 				 .mem_total_kb = sys.mem_total_kb,
 				 .mem_avail_kb = sys.mem_avail_kb,
 				 .swap_total_kb = sys.swap_total_kb,
@@ -108,8 +116,6 @@ void cpurows_tick(struct srcbase *b)
 				 .uptime = sys.uptime,
 				 .boot = sys.boot,
 				 .clk_tck = sys.clk_tck};
-	b->m.ncpu_rows = (size_t)c->n < b->cpus.cap ? (unsigned)c->n : (unsigned)b->cpus.cap;
-	b->m.cpu_rows = b->cpus.rows;
 }
 
 void cpurows_close(struct srcbase *b)

@@ -79,6 +79,7 @@ void srcbase_tick_end(struct srcbase *b)
 {
 	if (!b->o.no_cpu_rows)
 		cpurows_tick(b);
+	cpurows_sys(b);
 	b->m.tick++;
 }
 

@@ -211,6 +211,9 @@ void srcbase_count_cgroup(struct srcbase *b, struct counts *cnt, struct mrow_w w
 int cpurows_open(struct srcbase *b);
 int cpurows_alloc(struct srcbase *b);
 void cpurows_tick(struct srcbase *b);
+/* The machine's memory, load and uptime into the model (meters, MEM%): every tick, with
+ * or without CPU rows. */
+void cpurows_sys(struct srcbase *b);
 void cpurows_close(struct srcbase *b);
 /* The CPUs' hardware groups reopened (user-only mode changed). */
 void cpurows_reopen_hw(struct srcbase *b);

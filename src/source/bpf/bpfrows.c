@@ -404,6 +404,7 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		pr->have_sched = pe->have_sched;
 		pr->nice = pe->nice;
 		pr->cpu_ns = pe->cpu_ns;
+		pr->more = pe->more;
 		pr->cmdline = e->b.cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
 	fill(e, acc, pw, &any_unseen);

@@ -13,6 +13,7 @@
 #include "cgroup.h"
 #include "evclock.h"
 #include "procfs.h"
+#include "procinfo.h"
 #include "tasktab.h"
 #include "taskwatch.h"
 
@@ -148,6 +149,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		p->have_sched = known->have_nice;
 		p->nice = known->nice;
 		p->cpu_ns = procfs_ticks_ns(known->cpu_ticks);
+		procinfo_more_task(&p->more, known);
 	} else if (from) {
 		/* A fork copies its parent's name and owner: no /proc read needed. */
 		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
@@ -173,6 +175,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 				p->have_sched = info.have_nice;
 				p->nice = info.nice;
 				p->cpu_ns = procfs_ticks_ns(info.cpu_ticks);
+				procinfo_more_task(&p->more, &info);
 			}
 		}
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "procfs.h"
+#include "procinfo.h"
 #include "tasktab.h"
 
 /* The values of the dead events (and groups) in one row: the same in every task row. */
@@ -68,6 +69,7 @@ static void proc_row(const struct engine *e, struct proc *p, struct mrow *r)
 	r->have_sched = p->have_sched;
 	r->nice = p->nice;
 	r->cpu_ns = p->cpu_ns;
+	r->more = p->more;
 	r->uid = p->uid;
 	if (!p->user || p->user_uid != p->uid) { /* the name looked up once per owner */
 		p->user = procfs_user_name(p->uid);
@@ -136,6 +138,7 @@ static size_t build_asleep(struct engine *e, struct proc *p, size_t i)
 	p->asleep_tick = e->b.m.tick + 1; /* the tick this is (m.tick counts after) */
 	if (p->state == 'R')
 		p->state = 'S'; /* it did not run this interval: asleep, not read again */
+	procinfo_more_idle(e->b.o.root, p->pid, &p->io, &p->more);
 	struct mrow_w pr = mstore_row(&e->b.rows, i++);
 	proc_row(e, p, pr.r);
 	for (struct task *t = p->threads; t; t = t->sibling)
@@ -226,8 +229,11 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 		p->have_sched = now.have_sched;
 		p->nice = now.nice;
 		p->cpu_ns = now.cpu_ns;
-	} else if (!p->state) {
-		p->state = '?';
+		procinfo_more_ran(e->b.o.root, p->pid, &now, &p->io, &p->more);
+	} else {
+		p->more.io = MIO_NA; /* gone: its last interval's I/O was not read */
+		if (!p->state)
+			p->state = '?';
 	}
 	/* A fork seen by its parent's event was not read: its start, once. */
 	struct procfs_task info;

@@ -9,6 +9,7 @@
 
 #include "counts.h"
 #include "procfs.h"
+#include "procinfo.h"
 #include "value.h"
 
 enum task_state {
@@ -97,6 +98,10 @@ struct proc {
 	char *cmdline;	   /* its arguments (engine_set_cmdline), or NULL: not read */
 	uint64_t cmd_hash; /* of the comm the cmdline was read under: an exec reads again */
 	char comm[PROCFS_COMM_MAX];
+
+	/* PRI, VIRT, SHR and the interval's I/O (procinfo_more_*) */
+	struct mproc_more more;
+	struct procinfo_io io;
 
 	uint64_t start_ticks; /* when it started (/proc), 0 unknown (seen by its fork) */
 };
