@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cgrows.h"
 #include "procfs.h"
 #include "procinfo.h"
 
@@ -129,6 +130,7 @@ static void state_free(struct bpfstate *s)
 	free(s->unattr);
 	free(s->unattr_was);
 	procinfo_free(s->pi);
+	cgrows_free(s->cg);
 	free(s);
 }
 
