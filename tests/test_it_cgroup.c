@@ -685,20 +685,19 @@ static void test_short_lived_count(void **state)
 	for (unsigned i = 1; i < n; i++) {
 		/* Page faults: the same events of the same tasks, 1% for the target's sake
 		 * (seen equal). task-clock: -G and perf count it as perf stat does (seen
-		 * equal); the bpf backend's task time runs from the end of __schedule to the
-		 * switch out, so what perf counts after it switched the task in is not in it
-		 * (pmutop(1), docs/PERFORMANCE.md): 5% less (seen -1.3..-1.5%, -3.1% beside
-		 * two spinners, at some 100 switches: 15-20 us a switch, the cause not found;
-		 * +0.1% with the clock read at sched_switch). */
+		 * equal); the bpf backend's: its tasks' time plus that of the switches that
+		 * brought them in, which -G counts in the cgroup (it switches cgroups as the
+		 * switch begins) and perf -p in no task: 1% below, 2.5% above (seen +0.8%,
+		 * +2.0% beside two spinners; -1.3..-3.1% without the switches). */
 		double f = w[i].sum[0], t = w[i].sum[1];
-		double tmin = i == 4 ? 0.95 : 0.99;
+		double tmin = 0.99, tmax = i == 4 ? 1.025 : 1.01;
 		/* A row partial for a switch this kernel did not report (bpf) is a lower
 		 * bound short of the slices it cut: a few of some hundred here, 5% allowed. */
 		double fmin = w[i].unseen ? 0.95 : 0.99;
 		ok = ok && w[i].bad == 0 && f >= fmin * truth->sum[0] &&
 		     f <= 1.01 * truth->sum[0] &&
 		     t >= (w[i].unseen ? fmin : tmin) * truth->sum[1] &&
-		     t <= 1.01 * truth->sum[1] && within(w[i].sum[2], truth->sum[2], 0.01, 3);
+		     t <= tmax * truth->sum[1] && within(w[i].sum[2], truth->sum[2], 0.01, 3);
 	}
 	/* /metrics: its total since it started, once it has the workload's (generous
 	 * deadline: 60 s), equal to perf stat's as the rows are. */

@@ -25,6 +25,7 @@ struct bpfcount {
 	uint8_t status[PMUTOP_BPF_MAXEV]; /* per event: its first failure */
 	bool counts[PMUTOP_BPF_MAXEV];	  /* per event: open on some CPU */
 	bool at_switch[PMUTOP_BPF_MAXEV]; /* per event: context switches */
+	bool clock[PMUTOP_BPF_MAXEV];	  /* per event: task-clock or cpu-clock */
 	unsigned max_tasks;
 	unsigned fds;
 	int tasks_fd, stats_fd, fold_fd;
@@ -99,6 +100,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 			b->at_switch[ev] = is_at_switch(d);
 			s->rodata->at_switch[ev] = b->at_switch[ev];
 			bool clock = is_clock(d);
+			b->clock[ev] = clock;
 			if (b->counts[ev] && !clock && src == PMUTOP_BPF_MAXEV)
 				src = ev;
 			s->rodata->time_of[ev] = (unsigned char)(src < PMUTOP_BPF_MAXEV ? src : ev);
@@ -288,6 +290,11 @@ int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned
 bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev)
 {
 	return ev < b->nev && b->at_switch[ev];
+}
+
+bool bpfcount_is_clock(const struct bpfcount *b, unsigned ev)
+{
+	return ev < b->nev && b->clock[ev];
 }
 
 int bpfcount_fold(struct bpfcount *b)

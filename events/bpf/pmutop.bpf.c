@@ -179,6 +179,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		asm volatile("" ::: "memory");
 		unsigned long long now = bpf_ktime_get_ns();
 		clock_add(l->unattr, l, now);
+		l->win = now > l->t_in ? now - l->t_in : 0;
 		l->t_in = now;
 		asm volatile("" ::: "memory");
 		l->busy = 0;
@@ -201,6 +202,9 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 	bool mine = tv && !(tv->flags & PMUTOP_BPF_PRE_EXEC);
 	if (primed && sw && mine && (tv->flags & PMUTOP_BPF_EXITING))
 		tv->exitsw++;
+	if (mine && !gap)
+		tv->win += l->win;
+	l->win = 0;
 	struct pmutop_bpf_ev *to = !primed	   ? NULL
 				   : gap || arrive ? l->unattr
 				   : mine	   ? tv->ev

@@ -32,6 +32,10 @@ struct pmutop_bpf_task {
 	unsigned int exitsw; /* its own switches once exiting: in no task's sums (perf -p does
 				not count them), in its cgroup's (perf -G does) */
 	unsigned int pad;
+	/* The clock time of the switches that brought it in (from sched_switch to the end of
+	 * __schedule): in no task's sums (perf -p does not count it), in its cgroup's (perf
+	 * -G switches cgroups as the switch begins). */
+	unsigned long long win;
 	unsigned long long cgid; /* its cgroup v2 id as it last left a CPU (or was read) */
 	char comm[PMUTOP_BPF_COMM];
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
@@ -60,6 +64,7 @@ struct pmutop_bpf_last {
 	 * takes it out. The time between a switch and the arrival it leads to is in
 	 * unattr. */
 	unsigned long long t_in;
+	unsigned long long win; /* the window of cur's arrival, not yet in its entry (win) */
 };
 
 /* Per-CPU statistics slots */

@@ -148,6 +148,7 @@ int bpfrows_snapshot(struct bpfsource *e)
 		r->cut = v[i].cut;
 		r->slices = v[i].slices;
 		r->exitsw = v[i].exitsw;
+		r->win = v[i].win;
 		r->hidden = 0;
 		r->ran_ns = 0;
 		r->cgid = v[i].cgid;
@@ -452,8 +453,8 @@ static void unattr_row(struct bpfsource *e, size_t row, bool totals)
 }
 
 /* --cgroups: the cgroup rows of the process rows, each with its tasks' switches once
- * exiting, which are in no process row (perf -p does not count them) but perf -G counts
- * in the cgroup. */
+ * exiting and the clock time of the switches that brought them in, which are in no
+ * process row (perf -p does not count them) but perf -G counts in the cgroup. */
 static void cg_rows(struct bpfsource *e, const size_t *oldi, bool totals)
 {
 	struct bpfstate *s = e->bpf;
@@ -470,9 +471,10 @@ static void cg_rows(struct bpfsource *e, const size_t *oldi, bool totals)
 		const struct brec *r = &s->cur.r[i];
 		const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
 		unsigned x = r->exitsw - (was ? was->exitsw : 0);
-		for (unsigned k = 0; x && r->cgroup && k < m->nevents; k++)
-			if (s->at_sw[k])
-				cgrows_add(s->cg, r->cgroup, k, x);
+		uint64_t win = r->win - (was ? was->win : 0);
+		for (unsigned k = 0; (x || win) && r->cgroup && k < m->nevents; k++)
+			if (s->at_sw[k] || s->clk[k])
+				cgrows_add(s->cg, r->cgroup, k, s->at_sw[k] ? x : (double)win);
 	}
 	m->cg_rows = rows;
 	m->ncg_rows = n;

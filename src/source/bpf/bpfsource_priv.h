@@ -19,6 +19,7 @@ struct brec {
 	uid_t uid;
 	unsigned flags;
 	unsigned missed, cut, slices, exitsw; /* pmutop.bpf.h, since its entry was made */
+	uint64_t win;			      /* pmutop.bpf.h, since its entry was made */
 	/* Intervals in which it ran (its run time in /proc grew) with nothing of it seen:
 	 * begun and ended by switches the kernel did not report (ran_unseen). */
 	unsigned hidden;
@@ -41,6 +42,7 @@ struct bpfstate {
 	unsigned *ev_of; /* per counted event: its model event index */
 	uint8_t *why;	 /* per model event */
 	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
+	uint8_t *clk;	 /* per model event: a clock (bpfcount_is_clock) */
 	struct brecs cur, old;
 	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
 	size_t oldi_cap;
