@@ -479,6 +479,39 @@ static int watchers_wait(struct watcher *w, unsigned n, const unsigned *want, pi
 	return -1;
 }
 
+/* The workload (child) ends well, each watcher prints three more ticks (its counts are
+ * in), then they end. No more is read: a watcher blocked writing into its full pipe reads
+ * no signal (pmutop takes them from a signalfd between ticks) until the pipe is closed. */
+static void watchers_finish(struct watcher *w, unsigned n)
+{
+	unsigned want[8] = {0};
+	int st = watchers_wait(w, n, want, child);
+	child = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	for (unsigned i = 0; i < n; i++)
+		want[i] = w[i].ticks + 3;
+	watchers_wait(w, n, want, 0);
+	for (unsigned i = 0; i < n; i++) {
+		kill(w[i].pid, SIGINT);
+		close(w[i].fd);
+	}
+	for (unsigned i = 0; i < n; i++)
+		waitpid(w[i].pid, NULL, 0);
+}
+
+/* Line l split at its commas in place: its first 16 fields into f, their count. */
+static unsigned csv_split(char *l, char *f[16])
+{
+	unsigned nf = 0;
+	for (char *p = l; nf < 16; p++) {
+		f[nf++] = p;
+		if (!(p = strchr(p, ',')))
+			break;
+		*p = '\0';
+	}
+	return nf;
+}
+
 static bool within(double v, double truth, double share, double abs)
 {
 	double d = v > truth ? v - truth : truth - v;
@@ -499,13 +532,7 @@ static void watcher_sum(struct watcher *w)
 			break;
 		*nl = '\0';
 		char *f[16] = {0};
-		unsigned nf = 0;
-		for (char *p = l; nf < 16; p++) {
-			f[nf++] = p;
-			if (!(p = strchr(p, ',')))
-				break;
-			*p = '\0';
-		}
+		unsigned nf = csv_split(l, f);
 		if (is_perf(w) && nf >= 5 && strstr(f[4], rel + 1)) {
 			/* time,value,unit,event,cgroup,... */
 			w->sum[strcmp(f[3], "task-clock") == 0	       ? 1
@@ -549,6 +576,37 @@ static double exported(unsigned port, const char *event)
 	return v;
 }
 
+/* pmutop --cgroups under backend, CSV every 0.25 s, counting ev: into a[CG_ARGS]. */
+#define CG_ARGS 14
+static void cgroups_args(char *a[CG_ARGS], const char *backend, char *ev)
+{
+	char *x[CG_ARGS] = {(char *)PMUTOP_BINARY,
+			    "-b",
+			    "-d",
+			    "0.25",
+			    "-n",
+			    "100000",
+			    "--cgroups",
+			    "--backend",
+			    (char *)backend,
+			    "--format",
+			    "csv",
+			    "-e",
+			    ev,
+			    NULL};
+	memcpy(a, x, sizeof(x));
+}
+
+/* Does --backend bpf count here (BTF, privileges)? */
+static bool bpf_works(void)
+{
+	char *probe[] = {(char *)PMUTOP_BINARY, "-b",  "-n", "1",	   "-d", "0.1",
+			 "--backend",		"bpf", "-e", "task-clock", NULL};
+	static char out[1 << 16], err[4096];
+	int st = testutil_run(probe, out, sizeof(out), err, sizeof(err));
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 /* Short-lived processes count in their cgroup's row: 30 processes a second, each gone
  * within a tick, counted by --cgroups under perf and under bpf, by a recording (perf)
  * replayed with --cgroups, by -G and by perf stat -a -G, all watching the same workload
@@ -558,20 +616,15 @@ static void test_short_lived_count(void **state)
 	(void)state;
 	if (system("perf --version >/dev/null 2>&1") != 0 || !make_cgroup("pmutop-fork"))
 		skip();
-	char *bpf_probe[] = {(char *)PMUTOP_BINARY, "-b",  "-n", "1",	       "-d", "0.1",
-			     "--backend",	    "bpf", "-e", "task-clock", NULL};
-	static char out[1 << 16], err[4096];
-	int st = testutil_run(bpf_probe, out, sizeof(out), err, sizeof(err));
-	bool bpf = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	static char err[4096];
+	int st;
+	bool bpf = bpf_works();
 	int go[2];
 	child = parked_forker(go);
 	char *ev = "page-faults,task-clock,context-switches";
-	char *cgr[] = {
-		(char *)PMUTOP_BINARY, "-b",   "-d",	   "0.25", "-n", "100000", "--cgroups",
-		"--backend",	       "perf", "--format", "csv",  "-e", ev,	   NULL};
-	char *cgb[sizeof(cgr) / sizeof(cgr[0])];
-	memcpy(cgb, cgr, sizeof(cgr));
-	cgb[8] = "bpf";
+	char *cgr[CG_ARGS], *cgb[CG_ARGS];
+	cgroups_args(cgr, "perf", ev);
+	cgroups_args(cgb, "bpf", ev);
 	char *gm[] = {(char *)PMUTOP_BINARY,
 		      "-b",
 		      "-d",
@@ -650,21 +703,7 @@ static void test_short_lived_count(void **state)
 		usleep(100 * 1000);
 	assert_int_equal(write(go[1], "x", 1), 1);
 	close(go[1]);
-	st = watchers_wait(w, n, (unsigned[5]){0}, child);
-	child = 0;
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	/* Three more ticks after the last process ended: its counts are in. */
-	for (unsigned i = 0; i < n; i++)
-		want[i] = w[i].ticks + 3;
-	watchers_wait(w, n, want, 0);
-	/* No more is read: a watcher blocked writing into its full pipe reads no signal
-	 * (pmutop takes them from a signalfd between ticks) until the pipe is closed. */
-	for (unsigned i = 0; i < n; i++) {
-		kill(w[i].pid, SIGINT);
-		close(w[i].fd);
-	}
-	for (unsigned i = 0; i < n; i++)
-		waitpid(w[i].pid, NULL, 0);
+	watchers_finish(w, n);
 	char *rp[] = {(char *)PMUTOP_BINARY, "-r", rec, "-b", "--cgroups", "--format", "csv", NULL};
 	st = testutil_run(rp, w[3].out, 1 << 22, err, sizeof(err));
 	unlink(rec);
@@ -761,13 +800,7 @@ static void moved_sum(const struct watcher *w, const char *cg, double sum[2], un
 	for (char *l = copy, *nl; *l && (nl = strchr(l, '\n')); l = nl + 1) {
 		*nl = '\0';
 		char *f[16] = {0};
-		unsigned nf = 0;
-		for (char *p = l; nf < 16; p++) {
-			f[nf++] = p;
-			if (!(p = strchr(p, ',')))
-				break;
-			*p = '\0';
-		}
+		unsigned nf = csv_split(l, f);
 		if (is_perf(w) && nf >= 5 && strcmp(f[4], cg + 1) == 0) {
 			sum[strcmp(f[3], "context-switches") == 0] += atof(f[1]);
 		} else if (!is_perf(w) && nf >= 15 && strcmp(f[3], "cgroup") == 0 &&
@@ -815,21 +848,14 @@ static void test_moved_process(void **state)
 	snprintf(b_rel, sizeof(b_rel), "%s", a_rel);
 	snprintf(a_dir, sizeof(a_dir), "%s", dir);
 	snprintf(a_rel, sizeof(a_rel), "%s", rel);
-	char *bpf_probe[] = {(char *)PMUTOP_BINARY, "-b",  "-n", "1",	       "-d", "0.1",
-			     "--backend",	    "bpf", "-e", "task-clock", NULL};
-	static char out[1 << 16], err[4096];
-	int st = testutil_run(bpf_probe, out, sizeof(out), err, sizeof(err));
-	bool bpf = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	bool bpf = bpf_works();
 	int go[2];
 	child = stepped_worker(go);
 	testutil_cgroup_enter(a_dir, child);
 	char *ev = "page-faults,context-switches";
-	char *cgp[] = {
-		(char *)PMUTOP_BINARY, "-b",   "-d",	   "0.25", "-n", "100000", "--cgroups",
-		"--backend",	       "perf", "--format", "csv",  "-e", ev,	   NULL};
-	char *cgb[sizeof(cgp) / sizeof(cgp[0])];
-	memcpy(cgb, cgp, sizeof(cgp));
-	cgb[8] = "bpf";
+	char *cgp[CG_ARGS], *cgb[CG_ARGS];
+	cgroups_args(cgp, "perf", ev);
+	cgroups_args(cgb, "bpf", ev);
 	char gg[300];
 	snprintf(gg, sizeof(gg), "%s,%s,%s,%s", a_rel + 1, a_rel + 1, b_rel + 1, b_rel + 1);
 	char *ps[] = {"perf",
@@ -887,18 +913,7 @@ static void test_moved_process(void **state)
 	watchers_wait(w, n, want, 0);
 	assert_int_equal(write(go[1], "x", 1), 1); /* in b */
 	close(go[1]);
-	st = watchers_wait(w, n, (unsigned[3]){0}, child);
-	child = 0;
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	for (unsigned i = 0; i < n; i++)
-		want[i] = w[i].ticks + 3;
-	watchers_wait(w, n, want, 0);
-	for (unsigned i = 0; i < n; i++) {
-		kill(w[i].pid, SIGINT);
-		close(w[i].fd);
-	}
-	for (unsigned i = 0; i < n; i++)
-		waitpid(w[i].pid, NULL, 0);
+	watchers_finish(w, n);
 	rmdir(a_dir);
 	rmdir(b_dir);
 	char msg[1024];
