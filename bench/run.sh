@@ -293,6 +293,16 @@ startup() {
 	U_first=$(median "${fb[@]}")
 	U_wall=$(median "${wall[@]}")
 	U_cover=$(median "${cover[@]}")
+	# bpf against perf, paired in this run (issue 40: at most 1.15).
+	local sb=() sp=()
+	for i in $(seq "$starts"); do
+		run start "$pmutop" -b --backend bpf -n 1 -d "$interval"
+		sb+=("$(kv "$tmp/start.res" first_block_s)")
+		run start "$pmutop" -b --backend perf -n 1 -d "$interval"
+		sp+=("$(kv "$tmp/start.res" first_block_s)")
+	done
+	U_first_bpf=$(median "${sb[@]}")
+	U_first_perf=$(median "${sp[@]}")
 }
 
 # ---- 5. observer effect ---------------------------------------------------------------------
@@ -393,12 +403,14 @@ observer() {
 }
 
 # ---- 6. the bpf program's own time per context switch ------------------------------------
-# The kernel's run-time statistics of the on_switch program (kernel.bpf_stats_enabled,
-# restored afterwards): run_time_ns / run_cnt while pmutop --backend bpf counts every task
-# and the ping-pong switches, at 1, 5 and 8 software events (one group).
+# The kernel's run-time statistics of the programs that run at a context switch (on_switch
+# at sched_switch, on_arrive at the end of __schedule; kernel.bpf_stats_enabled, restored
+# afterwards): their run_time_ns summed over on_switch's run_cnt while pmutop --backend bpf
+# counts every task and the ping-pong switches, at 1, 5 and 8 software events (one group).
+# Target (issue 40): 100 ns and 30 ns more for each further event.
 declare -A B_ns B_cnt
 bpf_ids() { bpftool prog show -j 2>/dev/null | python3 -c 'import json, sys
-print(" ".join(str(p["id"]) for p in json.load(sys.stdin) if p.get("name") == "on_switch"))'; }
+print(" ".join(str(p["id"]) for p in json.load(sys.stdin) if p.get("name") in ("on_switch", "on_arrive")))'; }
 bpfcost() {
 	have bpftool && have python3 && [ -r /proc/sys/kernel/bpf_stats_enabled ] || return 0
 	bpf_stats_old=$(sysctl -n kernel.bpf_stats_enabled)
@@ -413,12 +425,14 @@ bpfcost() {
 		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
 		taskset -c "$pin" "$bin/workload" pingpong "$switch_trips" "$tmp/obs.txt"
 		id=""
-		for i in $(bpf_ids); do [[ $before == *" $i "* ]] || id=$i; done
+		for i in $(bpf_ids); do [[ $before == *" $i "* ]] || id="$id $i"; done
 		if [ -n "$id" ]; then
-			bpftool prog show id "$id" -j >"$tmp/prog.json" 2>/dev/null
-			B_ns[$n]=$(python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))
-print("%.0f" % (p.get("run_time_ns", 0) / max(1, p.get("run_cnt", 0))))' "$tmp/prog.json")
-			B_cnt[$n]=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("run_cnt", 0))' "$tmp/prog.json")
+			bpftool prog show -j >"$tmp/prog.json" 2>/dev/null
+			read -r B_ns[$n] B_cnt[$n] < <(python3 -c 'import json, sys
+ids = set(int(i) for i in sys.argv[2].split())
+ps = [p for p in json.load(open(sys.argv[1])) if p["id"] in ids]
+sw = sum(p.get("run_cnt", 0) for p in ps if p.get("name") == "on_switch")
+print("%.0f %d" % (sum(p.get("run_time_ns", 0) for p in ps) / max(1, sw), sw))' "$tmp/prog.json" "$id")
 		fi
 		kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid=""
 	done
@@ -558,7 +572,7 @@ report() {
 	echo "| 1000 idle: <= 2 ms CPU per tick | $(ms "$t") ms/tick | $(verdict "$t <= 0.002") |"
 	echo "| 1000 idle: <= 2 us CPU per task per tick | $(calc "$t * 1e6 / $tasks" 2) us/task (kernel floor: ${F_map:-nan} us to probe an idle task through its page, ${F_probe:-nan} us by a read, ${F_read5:-nan} us to read its group) | $(verdict "$t * 1e6 / $tasks <= 2") |"
 	if [ "${R_ratio[1000]:-nan}" != nan ]; then
-		echo "| 1000 idle: less CPU per tick than top -b | pmutop/top = $(calc "${R_ratio[1000]}" 3) | $(verdict "${R_ratio[1000]} < 1") |"
+		echo "| 1000 idle: CPU per tick at most 0.1 of top -b's (issue 40) | pmutop/top = $(calc "${R_ratio[1000]}" 3) | $(verdict "${R_ratio[1000]} <= 0.1") |"
 	fi
 	local t5=${R_tick[5000]:-nan} w5=${R_wall[5000]:-nan} k5=5000
 	# Judged where every task is counted: with the default set some are short of
@@ -593,15 +607,20 @@ report() {
 				pmutop_cmd:perf_noinherit:"-i -- CMD vs perf stat -i" \
 				pmutop_pid:perf_pid:"-p PID vs perf stat -p PID" \
 				pmutop_bpf:perf:"bpf, all tasks, vs perf stat -- CMD" \
-				pmutop_bpf:perf_all:"(extra) bpf, all tasks, vs perf stat -a (the floor)"; do
+				pmutop_bpf:perf_all:"bpf, all tasks, vs perf stat -a (the floor)"; do
 				IFS=: read -r m p label <<<"$m"
 				[ -n "${O_pair[$w,$m,$p]:-}" ] || continue
 				echo "| $w, $label: pmutop at most 3% slower | time under perf stat / under pmutop, median of $obs_reps paired repetitions: $(calc "${O_pair[$w,$m,$p]}" 3), spread ${O_spread[$w,$m,$p]} (ratios to alone: pmutop $(calc "${O_ratio[$w,$m]}" 3), perf stat $(calc "${O_ratio[$w,$p]}" 3)) | $(verdict "${O_pair[$w,$m,$p]} >= 0.97") |"
 			done
 		done
 	fi
-	if [ -n "${B_ns[5]:-}" ]; then
-		echo "| (extra) bpf program per context switch (run_time_ns / run_cnt, 1 / 5 / 8 events; this script's bound: 1 us at 5) | ${B_ns[1]:-?} / ${B_ns[5]:-?} / ${B_ns[8]:-?} ns over ${B_cnt[1]:-?} / ${B_cnt[5]:-?} / ${B_cnt[8]:-?} runs | $(verdict "${B_ns[5]} <= 1000") |"
+	local n
+	for n in 1 5 8; do
+		[ -n "${B_ns[$n]:-}" ] || continue
+		echo "| bpf programs per context switch at $n event(s): at most $((100 + 30 * (n - 1))) ns (run_time_ns of on_switch and on_arrive over the switches, stats on) | ${B_ns[$n]} ns over ${B_cnt[$n]} switches | $(verdict "${B_ns[$n]} <= $((100 + 30 * (n - 1)))") |"
+	done
+	if [ "${U_first_bpf:-nan}" != nan ] && [ "${U_first_perf:-nan}" != nan ]; then
+		echo "| 1000 idle: first block under bpf at most 1.15 of perf's (paired) | bpf $(ms "$U_first_bpf" 1) ms, perf $(ms "$U_first_perf" 1) ms: $(calc "$U_first_bpf / $U_first_perf" 3) | $(verdict "$U_first_bpf <= 1.15 * $U_first_perf") |"
 	fi
 	echo "| 1000 idle: first block < 200 ms | $(ms "$U_first" 1) ms (the block covers $U_cover s of the $interval s interval) | $(verdict "$U_first < 0.2") |"
 	echo "| (extra) first block: a one-thread busy loop shows <= 100% CPU (+5 for the timer's jitter) | $U_busycpu% | $(verdict "\"$U_busycpu\" != \"nan\" && $U_busycpu + 0 <= 105") |"

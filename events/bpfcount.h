@@ -49,6 +49,10 @@ int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned
  * the program sees it leave by (pmutop.bpf.h: cut). */
 bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev);
 
+/* Event ev is a clock (task-clock, cpu-clock), counted from the kernel clock over each
+ * slice (pmutop.bpf.h: t_in, win). */
+bool bpfcount_is_clock(const struct bpfcount *b, unsigned ev);
+
 /* Count the slices running now on every CPU into their tasks. */
 int bpfcount_fold(struct bpfcount *b);
 

@@ -353,7 +353,7 @@ struct watcher {
 	char *out;
 	size_t len;
 	unsigned ticks;
-	double sum[2];	 /* page-faults, task-clock (ms) */
+	double sum[3];	 /* page-faults, task-clock (ms), context switches */
 	unsigned bad;	 /* rows of the cgroup not exact */
 	unsigned unseen; /* of them, partial for a switch not seen (bpf): lower bounds */
 	size_t kept;	 /* out[0, kept): complete lines, kept by watcher_keep */
@@ -479,12 +479,52 @@ static int watchers_wait(struct watcher *w, unsigned n, const unsigned *want, pi
 	return -1;
 }
 
-/* The cgroup's page faults and task-clock (ms) over every tick w printed. */
+/* The workload (child) ends well, each watcher prints three more ticks (its counts are
+ * in), then they end. No more is read: a watcher blocked writing into its full pipe reads
+ * no signal (pmutop takes them from a signalfd between ticks) until the pipe is closed. */
+static void watchers_finish(struct watcher *w, unsigned n)
+{
+	unsigned want[8] = {0};
+	int st = watchers_wait(w, n, want, child);
+	child = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	for (unsigned i = 0; i < n; i++)
+		want[i] = w[i].ticks + 3;
+	watchers_wait(w, n, want, 0);
+	for (unsigned i = 0; i < n; i++) {
+		kill(w[i].pid, SIGINT);
+		close(w[i].fd);
+	}
+	for (unsigned i = 0; i < n; i++)
+		waitpid(w[i].pid, NULL, 0);
+}
+
+/* Line l split at its commas in place: its first 16 fields into f, their count. */
+static unsigned csv_split(char *l, char *f[16])
+{
+	unsigned nf = 0;
+	for (char *p = l; nf < 16; p++) {
+		f[nf++] = p;
+		if (!(p = strchr(p, ',')))
+			break;
+		*p = '\0';
+	}
+	return nf;
+}
+
+static bool within(double v, double truth, double share, double abs)
+{
+	double d = v > truth ? v - truth : truth - v;
+	return d <= share * truth + abs;
+}
+
+/* The cgroup's page faults, task-clock (ms) and context switches over every tick w
+ * printed. */
 static void watcher_sum(struct watcher *w)
 {
 	char cg[80];
 	snprintf(cg, sizeof(cg), ",%s\n", rel);
-	w->sum[0] = w->sum[1] = 0;
+	w->sum[0] = w->sum[1] = w->sum[2] = 0;
 	w->bad = w->unseen = 0;
 	for (char *l = w->out; *l;) {
 		char *nl = strchr(l, '\n');
@@ -492,21 +532,21 @@ static void watcher_sum(struct watcher *w)
 			break;
 		*nl = '\0';
 		char *f[16] = {0};
-		unsigned nf = 0;
-		for (char *p = l; nf < 16; p++) {
-			f[nf++] = p;
-			if (!(p = strchr(p, ',')))
-				break;
-			*p = '\0';
-		}
+		unsigned nf = csv_split(l, f);
 		if (is_perf(w) && nf >= 5 && strstr(f[4], rel + 1)) {
 			/* time,value,unit,event,cgroup,... */
-			w->sum[strcmp(f[3], "task-clock") == 0] += atof(f[1]);
+			w->sum[strcmp(f[3], "task-clock") == 0	       ? 1
+			       : strcmp(f[3], "context-switches") == 0 ? 2
+								       : 0] += atof(f[1]);
 		} else if (!is_perf(w) && nf >= 15 && strcmp(f[3], "cgroup") == 0 &&
 			   strcmp(f[14], rel) == 0 &&
-			   (strcmp(f[8], "page-faults") == 0 || strcmp(f[8], "task-clock") == 0)) {
+			   (strcmp(f[8], "page-faults") == 0 || strcmp(f[8], "task-clock") == 0 ||
+			    strcmp(f[8], "context-switches") == 0)) {
 			bool tc = strcmp(f[8], "task-clock") == 0;
-			w->sum[tc] += atof(f[9]) / (tc ? 1e6 : 1);
+			w->sum[tc				       ? 1
+			       : strcmp(f[8], "context-switches") == 0 ? 2
+								       : 0] +=
+				atof(f[9]) / (tc ? 1e6 : 1);
 			bool unseen = strcmp(f[10], "partial") == 0 &&
 				      strcmp(f[12], "switch not seen") == 0;
 			w->unseen += unseen;
@@ -536,6 +576,37 @@ static double exported(unsigned port, const char *event)
 	return v;
 }
 
+/* pmutop --cgroups under backend, CSV every 0.25 s, counting ev: into a[CG_ARGS]. */
+#define CG_ARGS 14
+static void cgroups_args(char *a[CG_ARGS], const char *backend, char *ev)
+{
+	char *x[CG_ARGS] = {(char *)PMUTOP_BINARY,
+			    "-b",
+			    "-d",
+			    "0.25",
+			    "-n",
+			    "100000",
+			    "--cgroups",
+			    "--backend",
+			    (char *)backend,
+			    "--format",
+			    "csv",
+			    "-e",
+			    ev,
+			    NULL};
+	memcpy(a, x, sizeof(x));
+}
+
+/* Does --backend bpf count here (BTF, privileges)? */
+static bool bpf_works(void)
+{
+	char *probe[] = {(char *)PMUTOP_BINARY, "-b",  "-n", "1",	   "-d", "0.1",
+			 "--backend",		"bpf", "-e", "task-clock", NULL};
+	static char out[1 << 16], err[4096];
+	int st = testutil_run(probe, out, sizeof(out), err, sizeof(err));
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 /* Short-lived processes count in their cgroup's row: 30 processes a second, each gone
  * within a tick, counted by --cgroups under perf and under bpf, by a recording (perf)
  * replayed with --cgroups, by -G and by perf stat -a -G, all watching the same workload
@@ -545,20 +616,15 @@ static void test_short_lived_count(void **state)
 	(void)state;
 	if (system("perf --version >/dev/null 2>&1") != 0 || !make_cgroup("pmutop-fork"))
 		skip();
-	char *bpf_probe[] = {(char *)PMUTOP_BINARY, "-b",  "-n", "1",	       "-d", "0.1",
-			     "--backend",	    "bpf", "-e", "task-clock", NULL};
-	static char out[1 << 16], err[4096];
-	int st = testutil_run(bpf_probe, out, sizeof(out), err, sizeof(err));
-	bool bpf = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	static char err[4096];
+	int st;
+	bool bpf = bpf_works();
 	int go[2];
 	child = parked_forker(go);
-	char *ev = "page-faults,task-clock";
-	char *cgr[] = {
-		(char *)PMUTOP_BINARY, "-b",   "-d",	   "0.25", "-n", "100000", "--cgroups",
-		"--backend",	       "perf", "--format", "csv",  "-e", ev,	   NULL};
-	char *cgb[sizeof(cgr) / sizeof(cgr[0])];
-	memcpy(cgb, cgr, sizeof(cgr));
-	cgb[8] = "bpf";
+	char *ev = "page-faults,task-clock,context-switches";
+	char *cgr[CG_ARGS], *cgb[CG_ARGS];
+	cgroups_args(cgr, "perf", ev);
+	cgroups_args(cgb, "bpf", ev);
 	char *gm[] = {(char *)PMUTOP_BINARY,
 		      "-b",
 		      "-d",
@@ -573,7 +639,7 @@ static void test_short_lived_count(void **state)
 		      ev,
 		      NULL};
 	char gg[200];
-	snprintf(gg, sizeof(gg), "%s,%s", rel + 1, rel + 1);
+	snprintf(gg, sizeof(gg), "%s,%s,%s", rel + 1, rel + 1, rel + 1);
 	char *ps[] = {"perf", "stat", "-a", "-e",	   ev,	"-G", gg, "-x,",
 		      "-I",   "250",  "-o", "/dev/stdout", NULL};
 	/* And a recording under perf (no --cgroups), replayed with --cgroups after. */
@@ -637,21 +703,7 @@ static void test_short_lived_count(void **state)
 		usleep(100 * 1000);
 	assert_int_equal(write(go[1], "x", 1), 1);
 	close(go[1]);
-	st = watchers_wait(w, n, (unsigned[5]){0}, child);
-	child = 0;
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	/* Three more ticks after the last process ended: its counts are in. */
-	for (unsigned i = 0; i < n; i++)
-		want[i] = w[i].ticks + 3;
-	watchers_wait(w, n, want, 0);
-	/* No more is read: a watcher blocked writing into its full pipe reads no signal
-	 * (pmutop takes them from a signalfd between ticks) until the pipe is closed. */
-	for (unsigned i = 0; i < n; i++) {
-		kill(w[i].pid, SIGINT);
-		close(w[i].fd);
-	}
-	for (unsigned i = 0; i < n; i++)
-		waitpid(w[i].pid, NULL, 0);
+	watchers_finish(w, n);
 	char *rp[] = {(char *)PMUTOP_BINARY, "-r", rec, "-b", "--cgroups", "--format", "csv", NULL};
 	st = testutil_run(rp, w[3].out, 1 << 22, err, sizeof(err));
 	unlink(rec);
@@ -663,25 +715,28 @@ static void test_short_lived_count(void **state)
 	char msg[1024];
 	int at = 0;
 	for (unsigned i = 0; i < n; i++)
-		at += snprintf(msg + at, sizeof(msg) - (size_t)at,
-			       "%s: %.0f page faults, %.1f ms task-clock, %u rows not exact, "
-			       "%u partial (a switch not seen)\n",
-			       w[i].name, w[i].sum[0], w[i].sum[1], w[i].bad, w[i].unseen);
+		at += snprintf(
+			msg + at, sizeof(msg) - (size_t)at,
+			"%s: %.0f page faults, %.1f ms task-clock, %.0f context switches, %u "
+			"rows not exact, %u partial (a switch not seen)\n",
+			w[i].name, w[i].sum[0], w[i].sum[1], w[i].sum[2], w[i].bad, w[i].unseen);
 	bool ok = truth->sum[0] >= 3000 && truth->sum[1] > 0;
 	for (unsigned i = 1; i < n; i++) {
 		/* Page faults: the same events of the same tasks, 1% for the target's sake
 		 * (seen equal). task-clock: -G and perf count it as perf stat does (seen
-		 * equal); the bpf backend's task time runs from switch to switch, so each
-		 * switch's own cost lands in it (docs/PERFORMANCE.md: under 5 us a switch):
-		 * 2% more (seen +0.1%). */
+		 * equal); the bpf backend's: its tasks' time plus that of the switches that
+		 * brought them in, which -G counts in the cgroup (it switches cgroups as the
+		 * switch begins) and perf -p in no task: 1% below, 2.5% above (seen +0.8%,
+		 * +2.0% beside two spinners; -1.3..-3.1% without the switches). */
 		double f = w[i].sum[0], t = w[i].sum[1];
-		double tmax = i == 4 ? 1.02 : 1.01;
+		double tmin = 0.99, tmax = i == 4 ? 1.025 : 1.01;
 		/* A row partial for a switch this kernel did not report (bpf) is a lower
 		 * bound short of the slices it cut: a few of some hundred here, 5% allowed. */
 		double fmin = w[i].unseen ? 0.95 : 0.99;
 		ok = ok && w[i].bad == 0 && f >= fmin * truth->sum[0] &&
-		     f <= 1.01 * truth->sum[0] && t >= fmin * truth->sum[1] &&
-		     t <= tmax * truth->sum[1];
+		     f <= 1.01 * truth->sum[0] &&
+		     t >= (w[i].unseen ? fmin : tmin) * truth->sum[1] &&
+		     t <= tmax * truth->sum[1] && within(w[i].sum[2], truth->sum[2], 0.01, 3);
 	}
 	/* /metrics: its total since it started, once it has the workload's (generous
 	 * deadline: 60 s), equal to perf stat's as the rows are. */
@@ -705,6 +760,190 @@ static void test_short_lived_count(void **state)
 		free(w[i].out);
 	if (!ok)
 		fail_msg("the forking cgroup, side by side:\n%s", msg);
+	print_message("%s", msg);
+}
+
+/* A worker's steps, each begun by a byte on go: 300 pages and 100 sleeps (in its first
+ * cgroup), one wake (moved), 300 pages and 100 sleeps again (in its second), then it
+ * ends. */
+static pid_t stepped_worker(int go[2])
+{
+	assert_int_equal(pipe(go), 0);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		close(go[1]);
+		char ch;
+		for (int step = 0; step < 3; step++) {
+			if (read(go[0], &ch, 1) != 1)
+				_exit(1);
+			if (step == 1)
+				continue;
+			testutil_touch_pages(300);
+			for (int i = 0; i < 100; i++)
+				usleep(1000);
+		}
+		_exit(0);
+	}
+	close(go[0]);
+	return c;
+}
+
+/* The sums of cgroup cg's page faults and context switches in w's output ([0], [1]);
+ * rows n/c while a cgroup's counters start are left out, any other not exact counted in
+ * *bad. */
+static void moved_sum(const struct watcher *w, const char *cg, double sum[2], unsigned *bad)
+{
+	sum[0] = sum[1] = 0;
+	char *copy = strdup(w->out);
+	assert_non_null(copy);
+	for (char *l = copy, *nl; *l && (nl = strchr(l, '\n')); l = nl + 1) {
+		*nl = '\0';
+		char *f[16] = {0};
+		unsigned nf = csv_split(l, f);
+		if (is_perf(w) && nf >= 5 && strcmp(f[4], cg + 1) == 0) {
+			sum[strcmp(f[3], "context-switches") == 0] += atof(f[1]);
+		} else if (!is_perf(w) && nf >= 15 && strcmp(f[3], "cgroup") == 0 &&
+			   strcmp(f[14], cg) == 0 &&
+			   (strcmp(f[8], "page-faults") == 0 ||
+			    strcmp(f[8], "context-switches") == 0)) {
+			if (strcmp(f[10], "n/c") == 0 && strcmp(f[12], "starting") == 0)
+				continue;
+			sum[strcmp(f[8], "context-switches") == 0] += atof(f[9]);
+			*bad += strcmp(f[10], "exact") != 0;
+		}
+	}
+	free(copy);
+}
+
+/* Has w printed a row of cgroup cg? */
+static bool has_cgroup_row(const struct watcher *w, const char *cg)
+{
+	char want[160];
+	snprintf(want, sizeof(want), ",%s,", cg);
+	for (const char *l = w->out; (l = strstr(l, want)); l++)
+		if (l[strlen(want)] >= '0' && l[strlen(want)] <= '9') /* wall after the cgroup */
+			return true;
+	return false;
+}
+
+/* A process moved to another cgroup (cgroup.procs, as systemd and container runtimes do)
+ * counts there from the tick after it ran there: --cgroups under bpf and under perf, side
+ * by side with perf stat -a -G on both cgroups (issue 36). Each cgroup's page faults and
+ * context switches equal -G's, 1% and the few switches of the wake that moved it. */
+static void test_moved_process(void **state)
+{
+	(void)state;
+	if (system("perf --version >/dev/null 2>&1") != 0 || !make_cgroup("pmutop-mvb"))
+		skip();
+	char a_dir[600], a_rel[64];
+	snprintf(a_dir, sizeof(a_dir), "%s", dir);
+	snprintf(a_rel, sizeof(a_rel), "%s", rel);
+	if (!make_cgroup("pmutop-mva")) {
+		rmdir(a_dir);
+		skip();
+	}
+	char b_dir[600], b_rel[64];
+	snprintf(b_dir, sizeof(b_dir), "%s", a_dir); /* the first made: moved into */
+	snprintf(b_rel, sizeof(b_rel), "%s", a_rel);
+	snprintf(a_dir, sizeof(a_dir), "%s", dir);
+	snprintf(a_rel, sizeof(a_rel), "%s", rel);
+	bool bpf = bpf_works();
+	int go[2];
+	child = stepped_worker(go);
+	testutil_cgroup_enter(a_dir, child);
+	char *ev = "page-faults,context-switches";
+	char *cgp[CG_ARGS], *cgb[CG_ARGS];
+	cgroups_args(cgp, "perf", ev);
+	cgroups_args(cgb, "bpf", ev);
+	char gg[300];
+	snprintf(gg, sizeof(gg), "%s,%s,%s,%s", a_rel + 1, a_rel + 1, b_rel + 1, b_rel + 1);
+	char *ps[] = {"perf",
+		      "stat",
+		      "-a",
+		      "-e",
+		      "page-faults,context-switches,page-faults,context-switches",
+		      "-G",
+		      gg,
+		      "-x,",
+		      "-I",
+		      "250",
+		      "-o",
+		      "/dev/stdout",
+		      NULL};
+	struct watcher w[3] = {
+		{.name = "perf stat"}, {.name = "--backend perf"}, {.name = "--backend bpf"}};
+	unsigned n = bpf ? 3 : 2;
+	for (unsigned i = 0; i < n; i++)
+		watcher_start(&w[i], i == 0 ? ps : i == 1 ? cgp : cgb);
+	unsigned want[3] = {2, 2, 2};
+	watchers_wait(w, n, want, 0);
+	assert_int_equal(write(go[1], "x", 1), 1); /* in a */
+	/* Asleep in a, its counts printed: moved, then woken once. */
+	for (int k = 0; k < 600; k++) {
+		char path[700];
+		snprintf(path, sizeof(path), "/proc/%d/wchan", (int)child);
+		char *wc = testutil_slurp(path);
+		bool waits = wc && strstr(wc, "pipe_read");
+		free(wc);
+		if (waits)
+			break;
+		usleep(100 * 1000);
+	}
+	for (unsigned i = 0; i < n; i++)
+		want[i] = w[i].ticks + 3;
+	watchers_wait(w, n, want, 0);
+	testutil_cgroup_enter(b_dir, child);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	/* Each pmutop has a row for b, counting (a tick after it first had one). */
+	for (unsigned i = 0; i < n; i++)
+		want[i] = w[i].ticks + 1;
+	for (int k = 0; k < 600; k++) {
+		watchers_wait(w, n, want, 0);
+		bool all = true;
+		for (unsigned i = 1; i < n; i++)
+			all = all && has_cgroup_row(&w[i], b_rel);
+		if (all)
+			break;
+		for (unsigned i = 0; i < n; i++)
+			want[i] = w[i].ticks + 1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		want[i] = w[i].ticks + 2;
+	watchers_wait(w, n, want, 0);
+	assert_int_equal(write(go[1], "x", 1), 1); /* in b */
+	close(go[1]);
+	watchers_finish(w, n);
+	rmdir(a_dir);
+	rmdir(b_dir);
+	char msg[1024];
+	int at = 0;
+	bool ok = true;
+	double truth[2][2];
+	unsigned bad = 0;
+	moved_sum(&w[0], a_rel, truth[0], &bad);
+	moved_sum(&w[0], b_rel, truth[1], &bad);
+	for (unsigned i = 0; i < n; i++) {
+		double s[2][2];
+		unsigned nbad = 0;
+		moved_sum(&w[i], a_rel, s[0], &nbad);
+		moved_sum(&w[i], b_rel, s[1], &nbad);
+		at += snprintf(msg + at, sizeof(msg) - (size_t)at,
+			       "%s: a %.0f page faults, %.0f switches; b %.0f, %.0f; %u rows not "
+			       "exact\n",
+			       w[i].name, s[0][0], s[0][1], s[1][0], s[1][1], nbad);
+		ok = ok && nbad == 0;
+		for (int c = 0; c < 2; c++)
+			ok = ok && within(s[c][0], truth[c][0], 0.01, 0) &&
+			     within(s[c][1], truth[c][1], 0.01, 4);
+	}
+	ok = ok && truth[0][0] >= 300 && truth[1][0] >= 300 && truth[0][1] >= 100 &&
+	     truth[1][1] >= 100;
+	for (unsigned i = 0; i < n; i++)
+		free(w[i].out);
+	dir[0] = '\0';
+	if (!ok)
+		fail_msg("a process moved from a to b, side by side:\n%s", msg);
 	print_message("%s", msg);
 }
 
@@ -900,6 +1139,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_cgroup_mode_matches_perf, teardown),
 		cmocka_unit_test_teardown(test_cgroup_resume_counts_from_resume, teardown),
 		cmocka_unit_test_teardown(test_short_lived_count, teardown),
+		cmocka_unit_test_teardown(test_moved_process, teardown),
 		cmocka_unit_test_teardown(test_command_rows_know_their_cgroup, teardown),
 		cmocka_unit_test_teardown(test_cgroup_rows_fd_limit, teardown),
 		cmocka_unit_test_teardown(test_cgroup_rows_removed, teardown),

@@ -25,6 +25,7 @@ struct bpfcount {
 	uint8_t status[PMUTOP_BPF_MAXEV]; /* per event: its first failure */
 	bool counts[PMUTOP_BPF_MAXEV];	  /* per event: open on some CPU */
 	bool at_switch[PMUTOP_BPF_MAXEV]; /* per event: context switches */
+	bool clock[PMUTOP_BPF_MAXEV];	  /* per event: task-clock or cpu-clock */
 	unsigned max_tasks;
 	unsigned fds;
 	int tasks_fd, stats_fd, fold_fd;
@@ -57,6 +58,13 @@ static unsigned count_fds(void)
 	return n;
 }
 
+/* Counted from the kernel clock by the program rather than read (pmutop.bpf.h: t_in). */
+static bool is_clock(const struct evdesc *d)
+{
+	return d->attr.type == PERF_TYPE_SOFTWARE && (d->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+						      d->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
 static bool is_at_switch(const struct evdesc *d)
 {
 	return d->attr.type == PERF_TYPE_SOFTWARE &&
@@ -83,21 +91,27 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 		return errno ? -errno : -EINVAL;
 	struct pmutop_bpf *s = b->skel;
 	s->rodata->nev = b->nev;
-	unsigned ev = 0, nlive = 0;
+	unsigned ev = 0, nlive = 0, nclock = 0;
 	for (unsigned g = 0; g < specs->n; g++) {
-		unsigned src = PMUTOP_BPF_MAXEV; /* the group's first live member: its times are
-						    the group's */
+		unsigned src = PMUTOP_BPF_MAXEV; /* the group's first live member read: its
+						    times are the group's */
 		for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
-			b->at_switch[ev] = is_at_switch(&specs->g[g].ev[k]);
+			const struct evdesc *d = &specs->g[g].ev[k];
+			b->at_switch[ev] = is_at_switch(d);
 			s->rodata->at_switch[ev] = b->at_switch[ev];
-			if (b->counts[ev] && src == PMUTOP_BPF_MAXEV)
+			bool clock = is_clock(d);
+			b->clock[ev] = clock;
+			if (b->counts[ev] && !clock && src == PMUTOP_BPF_MAXEV)
 				src = ev;
 			s->rodata->time_of[ev] = (unsigned char)(src < PMUTOP_BPF_MAXEV ? src : ev);
-			if (b->counts[ev])
+			if (b->counts[ev] && clock)
+				s->rodata->clock[nclock++] = (unsigned char)ev;
+			else if (b->counts[ev])
 				s->rodata->live[nlive++] = (unsigned char)ev;
 		}
 	}
 	s->rodata->nlive = nlive;
+	s->rodata->nclock = nclock;
 	bpf_program__set_autoload(s->progs.on_arrive, has_sched_exit());
 	int err = bpf_map__set_max_entries(s->maps.counters, (unsigned)b->npossible * b->nev);
 	if (!err)
@@ -276,6 +290,11 @@ int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned
 bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev)
 {
 	return ev < b->nev && b->at_switch[ev];
+}
+
+bool bpfcount_is_clock(const struct bpfcount *b, unsigned ev)
+{
+	return ev < b->nev && b->clock[ev];
 }
 
 int bpfcount_fold(struct bpfcount *b)

@@ -38,6 +38,12 @@ bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev)
 	return false;
 }
 
+bool bpfcount_is_clock(const struct bpfcount *b, unsigned ev)
+{
+	(void)b, (void)ev;
+	return false;
+}
+
 int bpfcount_fold(struct bpfcount *b)
 {
 	(void)b;

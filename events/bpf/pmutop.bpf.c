@@ -31,6 +31,10 @@ const volatile unsigned char live[PMUTOP_BPF_MAXEV] = {};
  * every member's (a group is scheduled as one). Only that one's times are read: the
  * others' count alone, which spares a clock read per member at each switch. */
 const volatile unsigned char time_of[PMUTOP_BPF_MAXEV] = {};
+/* The clock events (task-clock, cpu-clock: clock[0..nclock)), not in live: a task's is
+ * the kernel clock over its slices (pmutop.bpf.h: t_in). */
+const volatile unsigned int nclock = 0;
+const volatile unsigned char clock[PMUTOP_BPF_MAXEV] = {};
 
 /* key cpu * nev + event; max_entries set by the loader */
 struct {
@@ -117,6 +121,25 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 	l->gaps++;
 }
 
+/* The clock events' time since the slice began (t_in) into to, and into the CPU's
+ * clock (ev: its sums from the first read are every task's plus idle plus unattr). */
+static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bpf_last *l,
+				      unsigned long long now)
+{
+	unsigned long long d = now > l->t_in ? now - l->t_in : 0;
+	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nclock; j++) {
+		unsigned int i = clock[j];
+		if (i >= PMUTOP_BPF_MAXEV)
+			break;
+		to[i].val += d;
+		to[i].ena += d;
+		to[i].run += d;
+		l->ev[i].val += d;
+		l->ev[i].ena += d;
+		l->ev[i].run += d;
+	}
+}
+
 /* What a read of the counters is for. */
 enum how {
 	FOLD,	/* t runs on the CPU now */
@@ -144,10 +167,24 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 	/* t is not the task the last seen switch brought in: a switch in between was not
 	 * seen, and who ran since the last read is not known. */
 	bool gap = primed && l->cur != tid;
-	/* t arrives as the last seen switch said: its slice began at that switch (as in
-	 * perf's bperf, which reads there too). */
-	if (arrive && !gap)
+	/* t arrives as the last seen switch said: its counters' slice began at that switch
+	 * (nothing they count happens in between but its migration, counted for it as perf
+	 * does), its clock's begins here, where perf's per-task events are switched in. The
+	 * time since the switch (the switch itself, perf's and this program's work) is no
+	 * task's: perf's per-task clocks do not count it either. */
+	if (arrive && !gap) {
+		if (!nclock || !primed)
+			return;
+		l->busy = 1;
+		asm volatile("" ::: "memory");
+		unsigned long long now = bpf_ktime_get_ns();
+		clock_add(l->unattr, l, now);
+		l->win = now > l->t_in ? now - l->t_in : 0;
+		l->t_in = now;
+		asm volatile("" ::: "memory");
+		l->busy = 0;
 		return;
+	}
 	l->busy = 1;
 	asm volatile("" ::: "memory");
 	struct pmutop_bpf_task *tv = NULL;
@@ -163,6 +200,11 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		tv->slices++;
 	/* A command before its exec counts for no row: perf counts it from its exec. */
 	bool mine = tv && !(tv->flags & PMUTOP_BPF_PRE_EXEC);
+	if (primed && sw && mine && (tv->flags & PMUTOP_BPF_EXITING))
+		tv->exitsw++;
+	if (mine && !gap)
+		tv->win += l->win;
+	l->win = 0;
 	struct pmutop_bpf_ev *to = !primed	   ? NULL
 				   : gap || arrive ? l->unattr
 				   : mine	   ? tv->ev
@@ -220,6 +262,12 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		if (!primed)
 			l->base[i] = *p;
 	}
+	if (nclock) {
+		unsigned long long now = bpf_ktime_get_ns();
+		if (to)
+			clock_add(to, l, now);
+		l->t_in = now;
+	}
 	l->primed = 1;
 	l->cur = sw ? next : tid;
 	asm volatile("" ::: "memory");
@@ -228,6 +276,8 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		return;
 	if (!sw || tv->tgid == 0) /* a fold, or a new entry */
 		identity(tv, t);
+	else /* moved to another cgroup (cgroup.procs): counted there from the next tick */
+		tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
 	/* Last: an entry read as dead is read for the last time, its identity whole (a
 	 * short-lived task's first switch is often its last). */
 	asm volatile("" ::: "memory");

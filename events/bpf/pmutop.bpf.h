@@ -29,7 +29,14 @@ struct pmutop_bpf_task {
 	unsigned int cut;    /* its slices that a switch not seen began: all but its own switch
 				at their end went to unattr */
 	unsigned int slices; /* its slices that a seen switch ended (cut ones included) */
-	unsigned long long cgid;
+	unsigned int exitsw; /* its own switches once exiting: in no task's sums (perf -p does
+				not count them), in its cgroup's (perf -G does) */
+	unsigned int pad;
+	/* The clock time of the switches that brought it in (from sched_switch to the end of
+	 * __schedule): in no task's sums (perf -p does not count it), in its cgroup's (perf
+	 * -G switches cgroups as the switch begins). */
+	unsigned long long win;
+	unsigned long long cgid; /* its cgroup v2 id as it last left a CPU (or was read) */
 	char comm[PMUTOP_BPF_COMM];
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
 };
@@ -51,6 +58,13 @@ struct pmutop_bpf_last {
 	unsigned int cur;
 	unsigned int busy;	 /* an arrival's read under way (interrupts on): folds wait */
 	unsigned long long gaps; /* switches not seen, as found */
+	/* Clock events (task-clock, cpu-clock) are not read from the counters: cur's slice
+	 * is the kernel clock from t_in (its arrival at the end of __schedule, where perf
+	 * switches a task's counters in; else the switch that brought it) to the switch that
+	 * takes it out. The time between a switch and the arrival it leads to is in
+	 * unattr. */
+	unsigned long long t_in;
+	unsigned long long win; /* the window of cur's arrival, not yet in its entry (win) */
 };
 
 /* Per-CPU statistics slots */

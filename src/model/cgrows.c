@@ -197,3 +197,18 @@ const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigne
 	*n = (unsigned)c->nnode;
 	return c->rows.rows;
 }
+
+void cgrows_add(struct cgrows *c, const char *path, unsigned ev, double n)
+{
+	if (ev >= c->nevents)
+		return;
+	for (size_t i = 0; i < c->nnode; i++) {
+		const char *p = c->node[c->order[i]].path;
+		size_t len = strlen(p);
+		bool anc = strcmp(p, "/") == 0 ||
+			   (strncmp(path, p, len) == 0 && (path[len] == '/' || !path[len]));
+		struct mrow_w w = mstore_at(&c->rows, i);
+		if (anc && val_has_number(w.v[ev]))
+			w.v[ev].v += n;
+	}
+}

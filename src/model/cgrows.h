@@ -24,4 +24,8 @@ void cgrows_free(struct cgrows *c);
  * their count in *n; NULL with *n 0 when out of memory. */
 const struct mrow *cgrows_build(struct cgrows *c, const struct model *m, unsigned *n);
 
+/* Add n to event ev of the last build's row of cgroup path and of each of its ancestors'
+ * (a count the process rows do not hold: a source's own cg_rows), where it has a number. */
+void cgrows_add(struct cgrows *c, const char *path, unsigned ev, double n);
+
 #endif

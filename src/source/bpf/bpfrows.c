@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "cgrows.h"
 #include "hybrid.h"
 #include "procfs.h"
 #include "procinfo.h"
@@ -146,6 +147,8 @@ int bpfrows_snapshot(struct bpfsource *e)
 		r->missed = v[i].missed;
 		r->cut = v[i].cut;
 		r->slices = v[i].slices;
+		r->exitsw = v[i].exitsw;
+		r->win = v[i].win;
 		r->hidden = 0;
 		r->ran_ns = 0;
 		r->cgid = v[i].cgid;
@@ -450,6 +453,34 @@ static void unattr_row(struct bpfsource *e, size_t row, bool totals)
 	fill(e, d, w, NULL);
 }
 
+/* --cgroups: the cgroup rows of the process rows, each with its tasks' switches once
+ * exiting and the clock time of the switches that brought them in, which are in no
+ * process row (perf -p does not count them) but perf -G counts in the cgroup. */
+static void cg_rows(struct bpfsource *e, const size_t *oldi, bool totals)
+{
+	struct bpfstate *s = e->bpf;
+	struct model *m = &e->b.m;
+	m->cg_rows = NULL;
+	m->ncg_rows = 0;
+	if (!e->b.o.cgroup_rows || (!s->cg && !(s->cg = cgrows_new())))
+		return;
+	unsigned n;
+	const struct mrow *rows = cgrows_build(s->cg, m, &n);
+	if (!rows)
+		return;
+	for (size_t i = 0; i < s->cur.n; i++) {
+		const struct brec *r = &s->cur.r[i];
+		const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
+		unsigned x = r->exitsw - (was ? was->exitsw : 0);
+		uint64_t win = r->win - (was ? was->win : 0);
+		for (unsigned k = 0; (x || win) && r->cgroup && k < m->nevents; k++)
+			if (s->at_sw[k] || s->clk[k])
+				cgrows_add(s->cg, r->cgroup, k, s->at_sw[k] ? x : (double)win);
+	}
+	m->cg_rows = rows;
+	m->ncg_rows = n;
+}
+
 static unsigned pr_threads(struct bpfsource *e, size_t row)
 {
 	return row ? mstore_at(&e->b.rows, 0).r->nthreads : 0;
@@ -495,6 +526,7 @@ void bpfrows_build(struct bpfsource *e, bool totals)
 	e->b.m.nrows = (unsigned)row;
 	e->b.m.ntasks = one ? pr_threads(e, row) : (unsigned)c->n;
 	e->b.m.nfd_short = 0;
+	cg_rows(e, oldi, totals);
 }
 
 void bpfrows_swap(struct bpfstate *s)

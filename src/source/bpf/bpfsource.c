@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cgrows.h"
 #include "procfs.h"
 #include "procinfo.h"
 
@@ -98,6 +99,7 @@ static int open_counters(struct bpfsource *e)
 		enum ev_status st = bpfcount_status(s->bc, i);
 		s->why[s->ev_of[i]] = (uint8_t)srcbase_why(st);
 		s->at_sw[s->ev_of[i]] = bpfcount_at_switch(s->bc, i);
+		s->clk[s->ev_of[i]] = bpfcount_is_clock(s->bc, i);
 	}
 	bool tree = e->b.o.scope == SCOPE_PIDS && e->b.o.enable_on_exec && e->b.o.inherit;
 	s->root = tree && e->b.o.npids == 1 ? e->b.pids[0] : 0;
@@ -123,12 +125,14 @@ static void state_free(struct bpfstate *s)
 	free(s->ev_of);
 	free(s->why);
 	free(s->at_sw);
+	free(s->clk);
 	free(s->d);
 	free(s->dead);
 	free(s->gone);
 	free(s->unattr);
 	free(s->unattr_was);
 	procinfo_free(s->pi);
+	cgrows_free(s->cg);
 	free(s);
 }
 
@@ -142,13 +146,14 @@ static int state_alloc(struct bpfsource *e)
 	s->ev_of = calloc(ne, sizeof(*s->ev_of));
 	s->why = calloc(ne, 1);
 	s->at_sw = calloc(ne, 1);
+	s->clk = calloc(ne, 1);
 	s->d = calloc(ne, sizeof(*s->d));
 	s->gone = calloc((e->b.o.npids + 1) * ne, sizeof(*s->gone));
 	s->unattr = calloc(ne, sizeof(*s->unattr));
 	s->unattr_was = calloc(ne, sizeof(*s->unattr_was));
 	s->pi = procinfo_new();
-	return s->ev_of && s->why && s->at_sw && s->d && s->gone && s->unattr && s->unattr_was &&
-			       s->pi
+	return s->ev_of && s->why && s->at_sw && s->clk && s->d && s->gone && s->unattr &&
+			       s->unattr_was && s->pi
 		       ? 0
 		       : -ENOMEM;
 }

@@ -18,7 +18,8 @@ struct brec {
 	pid_t tgid, tid;
 	uid_t uid;
 	unsigned flags;
-	unsigned missed, cut, slices; /* pmutop.bpf.h, since its entry was made */
+	unsigned missed, cut, slices, exitsw; /* pmutop.bpf.h, since its entry was made */
+	uint64_t win;			      /* pmutop.bpf.h, since its entry was made */
 	/* Intervals in which it ran (its run time in /proc grew) with nothing of it seen:
 	 * begun and ended by switches the kernel did not report (ran_unseen). */
 	unsigned hidden;
@@ -41,6 +42,7 @@ struct bpfstate {
 	unsigned *ev_of; /* per counted event: its model event index */
 	uint8_t *why;	 /* per model event */
 	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
+	uint8_t *clk;	 /* per model event: a clock (bpfcount_is_clock) */
 	struct brecs cur, old;
 	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
 	size_t oldi_cap;
@@ -58,6 +60,8 @@ struct bpfstate {
 	 * the CPUs: as last read, and at the interval's start. */
 	struct val_delta *unattr, *unattr_was; /* per counted event */
 	struct procinfo *pi; /* parents, state, memory, arguments: /proc, by pid */
+	struct cgrows *cg;   /* --cgroups: the model's cg_rows, its process rows' sums plus
+				the switches of exiting tasks, which perf -G counts */
 	char note[128];
 };
 

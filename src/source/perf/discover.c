@@ -200,8 +200,8 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 	return t;
 }
 
-/* A process's cgroup, read when it is first seen and after an exec (a service manager
- * moves a process before it execs its program), not per tick. */
+/* A process's cgroup, read when it is first seen, after an exec (a service manager
+ * moves a process before it execs its program) and at a tick in which it ran. */
 void discover_cgroup(struct engine *e, struct proc *p)
 {
 	char path[4096];

@@ -220,10 +220,12 @@ static size_t build_proc(struct engine *e, struct proc *p, size_t i, bool add_to
 {
 	if (rowbuild_asleep(e, p))
 		return build_asleep(e, p, i);
-	/* It ran: its state and resident memory now (one read; a process that did not run
-	 * keeps what it had, so the cost scales with what runs). */
+	/* It ran: its state, resident memory and cgroup now (a process moved to another
+	 * cgroup, by cgroup.procs, counts there from the next tick); a process that did not
+	 * run keeps what it had, so the cost scales with what runs. */
 	struct procfs_now now = {0};
 	if (!p->exited && procfs_proc_now(e->b.o.root, p->pid, &now, NULL) == 0) {
+		discover_cgroup(e, p);
 		p->state = now.state;
 		p->rss_kb = now.rss_kb;
 		p->have_sched = now.have_sched;
