@@ -352,6 +352,8 @@ static void test_proc_columns_not_kept(void **state)
 	assert_true(history_kept(h, COL("RES")) > HM_COUNT);
 	assert_int_equal(history_kept(h, COL("TIME+")), -1);
 	assert_int_equal(history_kept(h, COL("NI")), -1);
+	assert_int_equal(history_kept(h, COL("VIRT")), -1);
+	assert_int_equal(history_kept(h, COL("IO_W")), -1);
 	history_track(h, COL("TIME+"));
 	assert_true(history_kept(h, COL("TIME+")) >= 0);
 	free(f);

@@ -133,6 +133,7 @@ struct field {
 	int prio;
 	attr_t attr; /* 0: label/value colours */
 	bool shown, use_short;
+	bool kept; /* shortened at its priority, never dropped */
 };
 
 static int field_width(const struct field *f)
@@ -158,7 +159,7 @@ static void fit_pass(struct field *f, int n, int w, int from, int to, bool short
 		for (int i = n; i-- > 0 && fields_width(f, n) > w;) {
 			if (f[i].prio != p || !f[i].shown)
 				continue;
-			if (!shorten)
+			if (!shorten && !f[i].kept)
 				f[i].shown = false;
 			else if (*f[i].shorter)
 				f[i].use_short = true;
@@ -227,11 +228,15 @@ static void tasks_line(const struct model *m, bool paused, const char *replay, c
 		snprintf(sh, sizeof(sh), " FINAL%s%s%s ", *ex ? " (" : "", ex, *ex ? ")" : "");
 		n = add_field(f, n, "", buf, sh, 0, colors_attr(CLR_PAUSED));
 	}
-	/* htop's "Tasks: N, M thr; R running"; the running count goes first when narrow. */
+	/* htop's "Tasks: N, M thr; R running": when narrow, the running count goes first,
+	 * then the threads, before the clock (the tick shows the screen is live). */
 	struct model_tasks mt;
 	model_tasks(m, &mt);
+	char procs[16];
 	snprintf(buf, sizeof(buf), "%u, %u thr", mt.procs, mt.threads);
-	n = add_field(f, n, "Tasks ", buf, NULL, 0, 0);
+	snprintf(procs, sizeof(procs), "%u", mt.procs);
+	n = add_field(f, n, "Tasks ", buf, procs, 2, 0);
+	f[n - 1].kept = true;
 	if (mt.running >= 0) {
 		snprintf(buf, sizeof(buf), "%ld running", mt.running);
 		n = add_field(f, n, "", buf, NULL, 6, 0);

@@ -526,6 +526,23 @@ static int x_add(struct history *h, const struct column *c, bool force)
 	return x;
 }
 
+static bool proc_state(const struct column *c)
+{
+	switch (c->kind) {
+	case COL_NICE:
+	case COL_PRIO:
+	case COL_TIME:
+	case COL_VIRT:
+	case COL_SHR:
+	case COL_MEM_PCT:
+	case COL_IO_RD:
+	case COL_IO_WR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 void history_keep(struct history *h, const struct pane *panes, unsigned n)
 {
 	if (!h)
@@ -539,10 +556,12 @@ void history_keep(struct history *h, const struct pane *panes, unsigned n)
 		for (unsigned p = 0; p < n; p++)
 			for (unsigned i = 0; i < panes[p].ncols; i++) {
 				const struct column *c = &panes[p].cols[i];
-				/* NI and TIME+ are what /proc says, not what an interval
-				 * counted: kept only as the sort column (history_track). */
-				if (!column_is_numeric(c) || is_metric(c) || c->kind == COL_NICE ||
-				    c->kind == COL_PRIO || c->kind == COL_TIME)
+				/* NI, PRI, TIME+, VIRT, SHR and MEM% are what /proc says, not
+				 * what an interval counted (RES's trend stands for memory), and
+				 * the I/O rates are hidden until chosen: each kept only as the
+				 * sort column (history_track), so that the counted columns keep
+				 * their HIST_XMAX places. */
+				if (!column_is_numeric(c) || is_metric(c) || proc_state(c))
 					continue;
 				int x = pass == 0 ? x_find(h, c) : x_add(h, c, false);
 				if (x >= 0)
