@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Hardening checks (issue 7), run by ./dev test after its ctest run, and alone:
-#   .ci/checks.sh [STAGE...]     stages: asan fuzz valgrind static deb (default: all five)
-# asan      the whole project with -fsanitize=address,undefined,float-cast-overflow (build-asan), every ctest
-#           test but the emulated-PMU lane; any sanitizer report, in any process, fails
+# Every test stage of ./dev test (issues 7, 26 and 39), and alone:
+#   .ci/checks.sh [STAGE...] [-- CTEST-ARGS...]
+# Stages (default: all, in this order; static and deb run beside asan's tests):
+# build     the shared build (build-test: gcc, RelWithDebInfo, so -O2 -g, -Werror, tests):
+#           unit, busy, valgrind and static use it; run first whenever one of them is asked
+# unit      build-test's cmocka unit programs (ctest -LE integration) and the emulated-PMU lane
+# asan      the whole project with -fsanitize=address,undefined,float-cast-overflow
+#           (build-asan): every unit and integration test once, the one integration pass
+#           on a machine not kept busy; any sanitizer report, in any process, fails
+# busy      build-test's integration tests with every CPU kept busy by a spinning process
+#           each: no test may depend on the machine being quiet or fast (issue 26)
 # fuzz      the libFuzzer harnesses of tests/fuzz (clang, build-fuzz): the committed
-#           corpora and regressions once, then FUZZ_SECONDS (20) of fuzzing each
-# valgrind  memcheck over the real binary (build-valgrind): no error, no definite leak;
-#           and over every cmocka test program: no error
+#           corpora and regressions once, then FUZZ_SECONDS (10) of fuzzing each
+# valgrind  memcheck over the real binary of build-test: no error, no definite leak;
+#           and over every cmocka program: no error
 # static    the layers' direction and include circles (.ci/layers.sh), cppcheck and
-#           clang-tidy (.clang-tidy) over events/ src/ ui/ (build-tidy), and clang-format
-#           (.clang-format) over every tracked .c and .h
+#           clang-tidy (.clang-tidy) over events/ src/ ui/ (build-test's compile database),
+#           and clang-format (.clang-format) over every tracked .c and .h
 # deb       cpack -G DEB of a /usr build (build-deb), its Depends Debian's names, lintian
 #           (no error, no warning), unpacked into a fresh root: pmutop --version,
 #           man --warnings -l on its pages (no warning), a one-tick batch run
-# One line per stage with its duration; logs in build-checks/; exit 1 if any failed.
-# On a fresh Debian 12 machine it installs what it needs with apt-get when root, or
-# prints the apt-get line. docs/HARDENING.md says more.
+# CTEST-ARGS go to the ctest runs of unit, asan and busy (./dev test passes its arguments).
+# One line per stage with its duration and the load average at its end; logs in
+# build-checks/; exit 1 if any failed. On a fresh Debian 12 machine it installs what it
+# needs with apt-get when root, or prints the apt-get line. docs/HARDENING.md says more.
 # shellcheck disable=SC2317 # the stage_* functions are called as "stage_$name"
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 JOBS=$(nproc)
-FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+FUZZ_SECONDS=${FUZZ_SECONDS:-10}
 LOGS=$ROOT/build-checks
 mkdir -p "$LOGS"
 
@@ -53,10 +61,52 @@ configure() { # DIR ARGS...: a RelWithDebInfo build of the project, quietly
 	cmake -S "$ROOT" -B "$ROOT/$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 }
 
+# ctest's jobs for the integration tests: they mostly wait (for pmutop's ticks, a tmux
+# pane, a Prometheus scrape), so twice as many as there are CPUs; the few that count
+# what the whole machine does are RUN_SERIAL (tests/CMakeLists.txt).
+IT_JOBS=$((2 * JOBS))
+CTEST_ARGS=()
+
+# ---- build: the one build of unit, busy, valgrind and static ---------------------------
+# RelWithDebInfo is -O2 -g: what memcheck needs to name a line, nothing more.
+stage_build() {
+	configure build-test -DPMUTOP_WERROR=ON -DPMUTOP_TESTS=ON -DPMUTOP_SANITIZE=OFF ||
+		return 1
+	cmake --build build-test -j"$JOBS"
+}
+
+# ---- unit: the plain build's unit programs and the emulated-PMU lane ---------------------
+stage_unit() {
+	(cd build-test && ctest -LE integration --output-on-failure --timeout 900 -j"$JOBS" \
+		"${CTEST_ARGS[@]}")
+}
+
+# ---- busy: the integration tests again, with every CPU kept busy (issue 26) -------------
+# A spinning process per CPU, ended with this function whatever happens to it. asan's
+# pass is the quiet one; this one runs the plain build, the binary users run.
+stage_busy() {
+	local pids=() i rc=0
+	for ((i = 0; i < JOBS; i++)); do
+		sh -c 'while :; do :; done' &
+		pids+=($!)
+	done
+	# shellcheck disable=SC2064 # the pids are known now
+	trap "kill ${pids[*]} 2>/dev/null" EXIT
+	echo "the integration tests with ${#pids[@]} spinning processes"
+	(cd build-test && ctest -L integration --output-on-failure --timeout 900 -j"$IT_JOBS" \
+		"${CTEST_ARGS[@]}") || rc=$?
+	kill "${pids[@]}" 2>/dev/null || true
+	wait "${pids[@]}" 2>/dev/null || true
+	trap - EXIT
+	return "$rc"
+}
+
 # ---- asan: the whole suite under AddressSanitizer, LeakSanitizer and UBSan -------------
 stage_asan() {
 	configure build-asan -DPMUTOP_SANITIZE=ON -DPMUTOP_TESTS=ON -DPMUTOP_FUZZ=OFF || return 1
 	cmake --build build-asan -j"$JOBS" || return 1
+	# Built: the driver starts static and deb beside the tests, which mostly wait.
+	touch "$LOGS/asan.built"
 	# Reports go to files, whichever process has them (pmutop run by a test, in tmux, as
 	# nobody): a test that ignores a child's stderr cannot hide one.
 	local san=$ROOT/build-asan/sanitizer
@@ -65,7 +115,8 @@ stage_asan() {
 	(cd build-asan &&
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:log_path=$san/asan \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$san/ubsan \
-		ctest -LE emulated-pmu --output-on-failure --timeout 300 -j"$JOBS") || rc=1
+		ctest -LE emulated-pmu --output-on-failure --timeout 300 -j"$IT_JOBS" \
+			"${CTEST_ARGS[@]}") || rc=1
 	if compgen -G "$san/*" >/dev/null; then
 		echo "sanitizer reports:"
 		for f in "$san"/*; do
@@ -133,7 +184,7 @@ vg_run() { # EXPECTED-EXIT ARGS...
 	shift
 	echo "-- pmutop $*"
 	valgrind -q --suppressions="$ROOT/tests/valgrind/libbpf.supp" --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-		--show-leak-kinds=definite build-valgrind/pmutop "$@" >/dev/null
+		--show-leak-kinds=definite build-test/pmutop "$@" >/dev/null
 	got=$?
 	[ "$got" -eq "$want" ] && return 0
 	if [ "$got" -eq 99 ]; then
@@ -147,29 +198,38 @@ vg_run() { # EXPECTED-EXIT ARGS...
 # Every cmocka program under memcheck (the test process itself: what it runs, pmutop
 # included, runs natively; the five vg_run lines cover the binary). An uninitialised read
 # fails here wherever it happens, even where ASan, which does not track them, passes.
+# IT_JOBS at a time, the integration programs (the longest, mostly waiting) first: a long
+# one started last would run alone at the end.
 vg_tests() {
-	local names rc=0 t
-	names=$(cd build-valgrind && ctest -N -L 'unit|integration' | awk '/Test +#/ {print $3}' |
-		grep '^test_') || return 1
-	[ -n "$names" ] || { echo "no cmocka program found"; return 1; }
+	local names rc=0
+	# ctest -N only lists, but it rewrites Testing/Temporary/LastTest.log.tmp: never while
+	# another ctest runs in build-test (test_it_compose counts that file's descriptor).
+	names=$(cd build-test && for l in integration unit; do
+		ctest -N -L "^$l\$" | awk '/Test +#/ {print $3}' | grep '^test_'
+	done) || return 1
+	[ -n "$names" ] || {
+		echo "no cmocka program found"
+		return 1
+	}
 	mkdir -p "$LOGS/valgrind"
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	# libbpf hands the kernel a bpf_attr it cleared only in part: memcheck's false alarm.
-	printf '%s\n' $names | VG_SUPP="$ROOT/tests/valgrind/libbpf.supp" PMUTOP_TEST_VALGRIND=1 xargs -P"$JOBS" -I{} sh -c '
-		cd build-valgrind/tests || exit 1
+	printf '%s\n' "$names" | VG_SUPP="$ROOT/tests/valgrind/libbpf.supp" PMUTOP_TEST_VALGRIND=1 xargs -P"$IT_JOBS" -I{} sh -c '
+		cd build-test/tests || exit 1
+		t0=$(date +%s)
 		valgrind -q --suppressions="$VG_SUPP" --error-exitcode=99 --trace-children=no --max-threads=4000 \
 			--log-file="$0/valgrind/{}.vg" ./{} >"$0/valgrind/{}.out" 2>&1
 		st=$?
-		[ "$st" -eq 0 ] && { echo "-- {}: ok"; exit 0; }
+		t=$(($(date +%s) - t0))
+		[ "$st" -eq 0 ] && { echo "-- {}: ok (${t}s)"; exit 0; }
 		[ "$st" -eq 99 ] && echo "-- {}: memcheck found errors" || echo "-- {}: exit $st"
 		head -n 40 "$0/valgrind/{}.vg" "$0/valgrind/{}.out"
 		exit 1' "$LOGS" || rc=1
 	return "$rc"
 }
 
+# build-test, the plain build: memcheck needs no build of its own beyond -g.
 stage_valgrind() {
-	configure build-valgrind -DPMUTOP_TESTS=ON -DPMUTOP_SANITIZE=OFF || return 1
-	cmake --build build-valgrind -j"$JOBS" || return 1
 	# No setup file of whoever runs this: the default setup.
 	local cfg
 	cfg=$(mktemp -d) || return 1
@@ -187,11 +247,14 @@ stage_valgrind() {
 }
 
 # ---- static: cppcheck and clang-tidy on the project's own code ----------------------------
+# The compile database of build-test (gcc's flags: clang-tidy is told to pass over the
+# warning options clang lacks), only the product's files of it.
 stage_static() {
-	# A clang compile database: clang-tidy reads clang's flags, not gcc's.
-	configure build-tidy -DCMAKE_C_COMPILER=clang -DPMUTOP_TESTS=OFF -DPMUTOP_SANITIZE=OFF ||
+	local db=build-test/compile_commands.json rc=0 files
+	[ -f "$db" ] || {
+		echo "no $db: the build stage makes it"
 		return 1
-	local db=build-tidy/compile_commands.json rc=0 files
+	}
 	echo "-- layers (.ci/layers.sh: includes against the direction, include circles)"
 	"$ROOT/.ci/layers.sh" || rc=1
 	files=$(grep -Eo '"file": *"[^"]*"' "$db" | sed -E 's/.*"([^"]*)"$/\1/' |
@@ -205,14 +268,26 @@ stage_static() {
 	# (structs that spell out kernel record layouts), readdirCalled (readdir_r is the
 	# deprecated one), unreachableCode in main.c (after raise(SIGSTOP) the process goes on
 	# once continued: cppcheck takes raise() for noreturn).
-	cppcheck --project="$db" --enable=warning,style,performance,portability \
+	# cppcheck 2.10's --file-filter finds nothing in a --project: a database of the
+	# product's entries only, in build-checks/static/.
+	mkdir -p "$LOGS/static"
+	echo "$files" >"$LOGS/static/files"
+	awk 'NR == FNR { want["\"" $0 "\""] = 1; next }
+		/^\{$/ { rec = ""; keep = 0; inrec = 1 }
+		inrec { rec = rec $0 "\n" }
+		inrec && /^ *"file": / { f = $0; sub(/^ *"file": */, "", f); sub(/,$/, "", f); keep = f in want }
+		inrec && /^\},?$/ { if (keep) { sub(/\},?\n$/, "", rec); out[n++] = rec } inrec = 0 }
+		END { print "["; for (i = 0; i < n; i++) printf "%s}%s\n", out[i], i < n - 1 ? "," : ""; print "]" }' \
+		"$LOGS/static/files" "$db" >"$LOGS/static/compile_commands.json"
+	cppcheck --project="$LOGS/static/compile_commands.json" --enable=warning,style,performance,portability \
 		--library=posix --std=c11 --quiet --inline-suppr -j"$JOBS" \
 		--suppress=variableScope --suppress=unusedStructMember --suppress=readdirCalled \
 		--suppress='unreachableCode:*src/app/main.c' --suppress='unreachableCode:*src/app/main_screen.c' \
 		--suppress='unreachableCode:*src/app/main_replay.c' \
 		--template='{file}:{line}: {severity} [{id}] {message}' --error-exitcode=1 || rc=1
 	echo "-- clang-tidy ($(echo "$files" | wc -l) files, checks in .clang-tidy)"
-	echo "$files" | xargs -P "$JOBS" -n 4 clang-tidy -p build-tidy --quiet 2>/dev/null |
+	echo "$files" | xargs -P "$JOBS" -n 4 clang-tidy -p build-test --quiet \
+		--extra-arg=-Wno-unknown-warning-option 2>/dev/null |
 		tee "$LOGS/clang-tidy.out" | grep -E ': (warning|error):' || true
 	grep -qE ': (warning|error):' "$LOGS/clang-tidy.out" && rc=1
 	echo "-- clang-format (.clang-format, every tracked .c and .h)"
@@ -287,59 +362,103 @@ stage_deb() {
 
 # ---- driver ------------------------------------------------------------------------------
 # Each stage runs in a process of its own under a time limit, so that a hang cannot hold
-# CI: asan 15 min, fuzz 10, valgrind 10, static 15, deb 10 (normally all five take 5 or so).
+# CI (90 minutes): build, unit, busy, valgrind and static 15 min, asan 20, fuzz and deb 10.
 if [ "${1:-}" = --inner ]; then
-	"stage_$2"
+	name=$2
+	shift 2
+	CTEST_ARGS=("$@")
+	"stage_$name"
 	exit $?
 fi
 
 limit_of() {
 	case $1 in
-	asan | static) echo 900 ;;
-	*) echo 600 ;;
+	asan) echo 1200 ;;
+	fuzz | deb) echo 600 ;;
+	*) echo 900 ;;
 	esac
 }
 
+# Runs stage NAME; prints one line, and what failed first if it failed, all at once (a
+# stage that runs beside another must not cut into its lines).
 run_stage() {
-	local name=$1 t0 t1 rc
+	local name=$1 t0 t1 rc out
 	t0=$(date +%s)
 	timeout -k 10 "$(limit_of "$name")" "$ROOT/.ci/checks.sh" --inner "$name" \
-		>"$LOGS/$name.log" 2>&1
+		"${CTEST_ARGS[@]}" >"$LOGS/$name.log" 2>&1
 	rc=$?
 	t1=$(date +%s)
 	if [ $rc -eq 0 ]; then
-		printf 'checks: %-9s ok      %4ds\n' "$name" $((t1 - t0))
+		out=$(printf 'checks: %-9s ok      %4ds  (load %s)' "$name" $((t1 - t0)) \
+			"$(cut -d' ' -f1 /proc/loadavg)")
 	else
 		[ $rc -eq 124 ] && echo "timed out after $(limit_of "$name")s" >>"$LOGS/$name.log"
-		printf 'checks: %-9s FAILED  %4ds  (log: %s)\n' "$name" $((t1 - t0)) \
-			"${LOGS#"$ROOT"/}/$name.log"
 		# What failed first (a stage's log runs to thousands of lines, and CI shows its
 		# output's end), then the log's end.
-		grep -E -B 2 -A 24 -m 3 '(: memcheck found errors|: exit [0-9]+$|^memcheck found|^exit status|FAILED|\*\*\*|ERROR: |error: |==[0-9]+==ERROR|runtime error|^==[0-9]+== (Invalid|Conditional|Use of|Syscall param|Mismatched|[0-9,]+ bytes in))' \
-			"$LOGS/$name.log" | head -n 60 | sed 's/^/    /'
-		echo "    ..."
-		tail -n 15 "$LOGS/$name.log" | sed 's/^/    /'
+		out=$(
+			printf 'checks: %-9s FAILED  %4ds  (load %s; log: %s)\n' "$name" $((t1 - t0)) \
+				"$(cut -d' ' -f1 /proc/loadavg)" "${LOGS#"$ROOT"/}/$name.log"
+			grep -E -B 2 -A 24 -m 3 '(: memcheck found errors|: exit [0-9]+$|^memcheck found|^exit status|FAILED|\*\*\*|ERROR: |error: |==[0-9]+==ERROR|runtime error|^==[0-9]+== (Invalid|Conditional|Use of|Syscall param|Mismatched|[0-9,]+ bytes in))' \
+				"$LOGS/$name.log" | head -n 60 | sed 's/^/    /'
+			echo "    ..."
+			tail -n 15 "$LOGS/$name.log" | sed 's/^/    /'
+		)
 	fi
+	printf '%s\n' "$out"
 	return "$rc"
 }
 
-stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(asan fuzz valgrind static deb)
-for s in "${stages[@]}"; do
-	case $s in
-	asan | fuzz | valgrind | static | deb) ;;
+ALL=(build unit asan static deb busy valgrind fuzz)
+stages=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--)
+		shift
+		CTEST_ARGS=("$@")
+		break
+		;;
+	build | unit | asan | busy | fuzz | valgrind | static | deb) stages+=("$1") ;;
 	*)
-		echo "usage: .ci/checks.sh [asan|fuzz|valgrind|static|deb]..." >&2
+		echo "usage: .ci/checks.sh [build|unit|asan|busy|fuzz|valgrind|static|deb]... [-- CTEST-ARGS...]" >&2
 		exit 2
 		;;
 	esac
+	shift
+done
+[ ${#stages[@]} -gt 0 ] || stages=("${ALL[@]}")
+want() { [[ " ${stages[*]} " == *" $1 "* ]]; }
+# unit, busy, valgrind and static run what the build stage built.
+for s in unit busy valgrind static; do
+	want "$s" && ! want build && stages=(build "${stages[@]}")
 done
 ensure_pkgs
 failed=0
 T0=$(date +%s)
-for s in "${stages[@]}"; do
-	run_stage "$s" || failed=1
+# In ALL's order. The build first: without it the stages after it have nothing to run.
+# static and deb run beside asan's tests, which mostly wait (asan's stage touches
+# asan.built once built); busy, valgrind and fuzz, which keep every CPU busy, alone.
+if want build && ! run_stage build; then
+	echo "checks: the build failed: no other stage runs"
+	exit 1
+fi
+want unit && { run_stage unit || failed=1; }
+if want asan; then
+	rm -f "$LOGS/asan.built"
+	run_stage asan &
+	asan=$!
+	while [ ! -e "$LOGS/asan.built" ] && kill -0 "$asan" 2>/dev/null; do sleep 1; done
+	for s in static deb; do
+		want "$s" && { run_stage "$s" || failed=1; }
+	done
+	wait "$asan" || failed=1
+else
+	for s in static deb; do
+		want "$s" && { run_stage "$s" || failed=1; }
+	done
+fi
+for s in busy valgrind fuzz; do
+	want "$s" && { run_stage "$s" || failed=1; }
 done
-printf 'checks: %-9s %-7s %4ds\n' total "$([ $failed -eq 0 ] && echo ok || echo FAILED)" \
-	$(($(date +%s) - T0))
+printf 'checks: %-9s %-7s %4ds  (load %s)\n' total "$([ $failed -eq 0 ] && echo ok || echo FAILED)" \
+	$(($(date +%s) - T0)) "$(cut -d' ' -f1 /proc/loadavg)"
 exit $failed
