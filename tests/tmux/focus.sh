@@ -12,9 +12,14 @@ CAP="${TMPDIR:-/tmp}/pmutop-focus-$$.txt"
 OUT="${TMPDIR:-/tmp}/pmutop-focus-$$.pid"
 . "$(dirname "$0")/lib.sh"
 
-"$HELPER" >"$OUT" &
+# The helper under a name of this run's: the filter below must match it alone, not the
+# same helper that another test runs beside this one.
+NAME="pmfoc$$"
+BIN="${TMPDIR:-/tmp}/$NAME"
+cp "$HELPER" "$BIN" || exit 1
+"$BIN" >"$OUT" &
 HPID=$!
-cleanup() { t kill-server 2>/dev/null; kill "$HPID" 2>/dev/null; rm -f "$CAP" "$OUT"; }
+cleanup() { t kill-server 2>/dev/null; kill "$HPID" 2>/dev/null; rm -f "$CAP" "$OUT" "$BIN"; }
 trap cleanup EXIT INT TERM
 n=0
 while [ ! -s "$OUT" ] && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
@@ -57,8 +62,8 @@ expect "$tid is a thread of process $HPID" "a thread's id refused"
 expect_not "Watching PID" "no focus on a thread"
 
 # Filter to the helper, select its row, Enter (its detail view), Enter: the same focus.
-keys '\' "threads" Enter
-expect "Filter: threads" "filter set"
+keys '\' "$NAME" Enter
+expect "Filter: $NAME" "filter set"
 keys Enter
 expect "^PID $HPID " "Enter on the selected row opens its detail view"
 keys Enter
