@@ -272,7 +272,7 @@ static void test_replay_equals_live(void **state)
 					    -1, &sq, NULL),
 			 SQLITE_OK);
 	assert_int_equal(sqlite3_step(sq), SQLITE_ROW);
-	assert_int_equal(sqlite3_column_int(sq, 0), 3);
+	assert_int_equal(sqlite3_column_int(sq, 0), 4);
 	assert_int_equal(sqlite3_column_int(sq, 0), sqlite3_column_int(sq, 1));
 	sqlite3_finalize(sq);
 	sqlite3_close(sdb);
@@ -509,8 +509,8 @@ static void test_bad_files(void **state)
 	assert_non_null(csv);
 	st = testutil_run(pk, csv, cap, err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
-	if (!strstr(err, "damaged recording: a tick's rows cannot be read: 1 tick could not be "
-			 "read and was left out, 2 printed") ||
+	if (!strstr(err, "damaged recording: a tick's rows cannot be read (lost: tick 3): 1 tick "
+			 "could not be read and was left out, 2 printed") ||
 	    count_lines(err, "pmutop: ") != 1 + (strstr(err, "PMU") != NULL))
 		fail_msg("want one line: 1 tick left out, 2 printed; got: %s", err);
 	assert_int_equal(count_lines(csv, "3,"), 0);

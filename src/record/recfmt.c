@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 static const char STATE_CH[] = "acexsp"; /* enum val_state order */
 static const char WHY_CH[] = "-upfgirosk"
@@ -216,4 +217,80 @@ int recfmt_parse_size(const char *s, uint64_t *out)
 		return -EINVAL;
 	*out = (uint64_t)n << shift;
 	return 0;
+}
+
+const char *recfmt_header_body(char *buf, size_t len, const char *host, const char *kernel,
+			       int ncpus, const char *pmus, const char *notice, const char *backend)
+{
+	snprintf(buf, len, "%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s", host ? host : "",
+		 kernel ? kernel : "", ncpus, pmus ? pmus : "", notice ? notice : "\x01",
+		 backend ? backend : "\x01");
+	return buf;
+}
+
+char *recfmt_evset_body(const struct mevent *ev, unsigned n, const struct mgroup *g, unsigned ng)
+{
+	size_t cap = 64 + (size_t)ng * 32, k = 0;
+	for (unsigned i = 0; i < n; i++)
+		cap += strlen(ev[i].name) + strlen(ev[i].key) + 96;
+	char *b = malloc(cap);
+	if (!b)
+		return NULL;
+	for (unsigned i = 0; i < n; i++) {
+		const struct mevent *e = &ev[i];
+		k += (size_t)snprintf(
+			b + k, cap - k, "%s\x1f%s\x1f%u,%u,%d,%u,%d,%d,%u,%u,%u,%u,%u\x1e", e->name,
+			e->key, e->group, e->member, (int)e->role, (unsigned)e->status, e->hardware,
+			e->logical, e->nsum, e->sum[0], e->sum[1], e->sum[2], e->sum[3]);
+	}
+	for (unsigned i = 0; i < ng; i++)
+		k += (size_t)snprintf(b + k, cap - k, "%u,%u,%d\x1e", g[i].first, g[i].n,
+				      g[i].user);
+	b[k] = '\0';
+	return b;
+}
+
+uint32_t recfmt_text_sum(const char *s)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	if (s)
+		c = crc32(c, (const Bytef *)s, (uInt)strlen(s) + 1);
+	return (uint32_t)c;
+}
+
+/* Numbers in a fixed order and byte order, whatever the machine's. */
+static void put64(unsigned char *b, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t bits(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+uint32_t recfmt_chunk_sum(uint32_t sum, const void *chunk, size_t n)
+{
+	unsigned char b[8];
+	put64(b, n);
+	uLong c = crc32(sum, b, sizeof(b));
+	return (uint32_t)(n ? crc32(c, (const Bytef *)chunk, (uInt)n) : c);
+}
+
+uint32_t recfmt_tick_sum(const struct recfmt_tick *t)
+{
+	const uint64_t v[] = {(uint64_t)t->seq,	   (uint64_t)t->tick,	   (uint64_t)t->evset,
+			      (uint64_t)t->header, (uint64_t)t->flags,	   (uint64_t)t->exit_status,
+			      (uint64_t)t->ntasks, (uint64_t)t->nfd_short, (uint64_t)t->idle,
+			      (uint64_t)t->key,	   bits(t->wall),	   bits(t->time),
+			      bits(t->interval),   bits(t->elapsed),	   t->header_sum,
+			      t->evset_sum,	   t->cells_sum,	   t->chunks_sum};
+	unsigned char b[sizeof(v)];
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		put64(b + 8 * i, v[i]);
+	uLong c = crc32(0L, Z_NULL, 0);
+	return (uint32_t)crc32(c, b, sizeof(b));
 }

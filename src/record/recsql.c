@@ -16,6 +16,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "recblock.h"
 #include "recfmt.h"
@@ -620,6 +621,28 @@ static const sqlite3_module readings_module = {
 	.xColumn = rt_column,
 	.xRowid = rt_rowid,
 };
+
+int recsql_meta_sum(sqlite3 *db, uint32_t *out)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key <> 'sum' ORDER BY key",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	uLong c = crc32(0L, Z_NULL, 0);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < 2; i++) {
+			unsigned char type = (unsigned char)sqlite3_column_type(st, i);
+			const unsigned char *t = sqlite3_column_text(st, i);
+			c = crc32(c, &type, 1);
+			if (t)
+				c = crc32(c, t, (uInt)strlen((const char *)t) + 1);
+		}
+	}
+	sqlite3_finalize(st);
+	*out = (uint32_t)c;
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
 
 int recsql_register(sqlite3 *db)
 {
