@@ -66,9 +66,16 @@ int recfmt_parse_cells(const char *s, struct val *v, unsigned n)
 	return *s ? -EINVAL : 0;
 }
 
-static int parse_clock(const char *s, struct tm *tm)
+/* HH:MM[:SS[.FFF]], then (zone) an offset as ISO 8601 prints it (+01:00, -0500, Z).
+ * *frac: the fraction; *unit: what the last digit typed counts (60, 1, 0.1, 0.01, ...);
+ * *off: the offset in seconds east when one was given (*zoned). */
+static int parse_clock(const char *s, struct tm *tm, bool zone, double *frac, double *unit,
+		       long *off, bool *zoned)
 {
 	int h, m, sec = 0, used = 0;
+	*frac = 0;
+	*unit = 60;
+	*zoned = false;
 	if (sscanf(s, "%2d:%2d%n", &h, &m, &used) != 2)
 		return -EINVAL;
 	if (s[used] == ':') {
@@ -76,6 +83,31 @@ static int parse_clock(const char *s, struct tm *tm)
 		if (sscanf(s + used + 1, "%2d%n", &sec, &more) != 1)
 			return -EINVAL;
 		used += 1 + more;
+		*unit = 1;
+		if (s[used] == '.' && s[used + 1] >= '0' && s[used + 1] <= '9') {
+			for (used++; s[used] >= '0' && s[used] <= '9'; used++) {
+				*unit /= 10;
+				*frac += (s[used] - '0') * *unit;
+			}
+		}
+	}
+	if (zone && (s[used] == '+' || s[used] == '-')) {
+		int oh, om = 0, n = 0;
+		const char *z = s + used + 1;
+		if (sscanf(z, "%2d%n", &oh, &n) != 1 || n != 2)
+			return -EINVAL;
+		z += 2;
+		if (*z == ':')
+			z++;
+		if (*z && (sscanf(z, "%2d%n", &om, &n) != 1 || n != 2 || z[2]))
+			return -EINVAL;
+		*off = (s[used] == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
+		*zoned = true;
+		used = (int)strlen(s);
+	} else if (zone && s[used] == 'Z' && !s[used + 1]) {
+		*off = 0;
+		*zoned = true;
+		used++;
 	}
 	if (s[used] || h > 23 || m > 59 || sec > 60 || h < 0 || m < 0 || sec < 0)
 		return -EINVAL;
@@ -114,9 +146,13 @@ static int parse_span(const char *s, double *out)
 	return 0;
 }
 
-int recfmt_parse_time(const char *s, double first, double last, double *out)
+/* recfmt_parse_time's time, and what its last digit counts (0: an exact instant). */
+static int parse_when(const char *s, double first, double last, double *out, double *unit)
 {
-	double span;
+	double span, frac;
+	long off = 0;
+	bool zoned;
+	*unit = 0;
 	if (!s || !*s)
 		return -EINVAL;
 	if (s[0] == '-' || s[0] == '+') {
@@ -130,6 +166,10 @@ int recfmt_parse_time(const char *s, double first, double last, double *out)
 		double t = strtod(s + 1, &end);
 		if (end == s + 1 || *end || !isfinite(t))
 			return -EINVAL;
+		const char *dot = strchr(s, '.');
+		*unit = 1;
+		for (const char *d = dot ? dot + 1 : end; d < end && *d >= '0' && *d <= '9'; d++)
+			*unit /= 10;
 		*out = t;
 		return 0;
 	}
@@ -144,13 +184,15 @@ int recfmt_parse_time(const char *s, double first, double last, double *out)
 		tm.tm_year = y - 1900;
 		tm.tm_mon = mo - 1;
 		tm.tm_mday = d;
-		if (parse_clock(s + 11, &tm))
+		if (parse_clock(s + 11, &tm, true, &frac, unit, &off, &zoned))
 			return -EINVAL;
 		tm.tm_isdst = -1;
-		*out = (double)mktime(&tm);
+		/* With an offset (as CSV's `at` prints it): that instant, whatever the zone
+		 * here. */
+		*out = (zoned ? (double)timegm(&tm) - (double)off : (double)mktime(&tm)) + frac;
 		return 0;
 	}
-	if (parse_clock(s, &tm))
+	if (parse_clock(s, &tm, false, &frac, unit, &off, &zoned))
 		return -EINVAL;
 	tm.tm_isdst = -1;
 	double t = (double)mktime(&tm);
@@ -161,7 +203,31 @@ int recfmt_parse_time(const char *s, double first, double last, double *out)
 		tm.tm_isdst = -1;
 		t = (double)mktime(&tm);
 	}
-	*out = t;
+	*out = t + frac;
+	return 0;
+}
+
+int recfmt_parse_time(const char *s, double first, double last, double *out)
+{
+	double unit;
+	return parse_when(s, first, last, out, &unit);
+}
+
+int recfmt_parse_when(const char *s, double first, double last, double *from, double *to)
+{
+	double t, unit;
+	if (parse_when(s, first, last, &t, &unit))
+		return -EINVAL;
+	/* A fraction is printed rounded (%.3f, the ISO time's milliseconds): the instants
+	 * that print so. Whole seconds and minutes are cut (strftime): the second or the
+	 * minute that starts there. */
+	if (unit > 0 && unit < 1) {
+		*from = t - unit / 2;
+		*to = t + unit / 2;
+	} else {
+		*from = t;
+		*to = unit > 0 ? t + unit - 1e-6 : t;
+	}
 	return 0;
 }
 

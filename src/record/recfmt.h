@@ -42,8 +42,15 @@ int recfmt_parse_cells(const char *s, struct val *v, unsigned n);
  *   -N[smhd]              N seconds (minutes, hours, days) before last
  *   +N[smhd]              N seconds (...) after first
  *   @EPOCH                seconds since the epoch
- * first and last are the recording's first and last tick. Returns 0, or -EINVAL. */
+ *   YYYY-MM-DDTHH:MM:SS.FFF+01:00  CSV's `at`, the offset as given
+ * Seconds may carry a fraction (HH:MM:SS.FFF, @EPOCH.FFF). first and last are the
+ * recording's first and last tick. Returns 0, or -EINVAL. */
 int recfmt_parse_time(const char *s, double first, double last, double *out);
+/* The instants s stands for as pmutop prints times: a fraction is rounded (CSV's wall
+ * and at: 15:06:33.307 is from 33.3065 to 33.3075), whole seconds and minutes are cut
+ * (15:06:33 is that second); -10m and +1h are one instant. --begin T --end T selects the
+ * tick printed as T. Returns 0, or -EINVAL. */
+int recfmt_parse_when(const char *s, double first, double last, double *from, double *to);
 
 /* "100M", "2G", "512k", "4096": bytes (powers of 1024), for --max-size. Returns 0 or
  * -EINVAL. */
