@@ -58,7 +58,11 @@ static int replay_start(struct app *a, double begin, uint64_t *seq)
 	double wf, wl;
 	if (!a->cli.begin)
 		return replay_span(a->rp, seq, &l, &wf, &wl);
-	return replay_find(a->rp, begin, seq);
+	bool said = *replay_notice(a->rp);
+	int rc = replay_find(a->rp, begin, seq);
+	if (!said && *replay_notice(a->rp)) /* its index of times is damaged */
+		app_say("%s\n", replay_notice(a->rp));
+	return rc;
 }
 
 /* -r -b at its end: what was left out, or that there was nothing to print. */

@@ -126,6 +126,29 @@ static int check_meta(struct replay *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* An SQLite file in WAL mode (its header's read and write versions 2) that is no
+ * recording yet, with no -wal beside it: a recording whose recorder never checkpointed
+ * (killed before it closed), copied without its -wal. */
+static bool wal_left_behind(const char *path)
+{
+	unsigned char h[20];
+	FILE *f = fopen(path, "rbe");
+	size_t n = f ? fread(h, 1, sizeof(h), f) : 0;
+	if (f)
+		fclose(f);
+	if (n != sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0 || h[18] != 2 || h[19] != 2)
+		return false;
+	size_t len = strlen(path) + 8;
+	char *wal = malloc(len);
+	if (!wal)
+		return false;
+	snprintf(wal, len, "%s-wal", path);
+	struct stat sb;
+	bool none = stat(wal, &sb) != 0 || sb.st_size == 0;
+	free(wal);
+	return none;
+}
+
 struct replay *replay_open(const char *path, char *err, size_t errlen)
 {
 	struct replay *p = calloc(1, sizeof(*p));
@@ -161,7 +184,16 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 	}
 	int64_t app = recsql_int(p->db, "PRAGMA application_id", &rc);
 	if (rc == SQLITE_NOTADB || (rc == SQLITE_OK && app != RECFMT_APP_ID)) {
-		snprintf(err, errlen, "%s: not a pmutop recording", path);
+		if (wal_left_behind(path))
+			snprintf(
+				err, errlen,
+				"%s: its ticks are in its -wal, which is not beside it: its "
+				"recorder "
+				"did not close it (killed, or still recording); copy the -wal that "
+				"was beside the original too, as %s-wal",
+				path, path);
+		else
+			snprintf(err, errlen, "%s: not a pmutop recording", path);
 		goto fail;
 	}
 	if (rc != SQLITE_OK) {
@@ -212,12 +244,14 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT max(seq) FROM ticks WHERE seq < ?", -1, &p->prev,
 			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db, "SELECT seq FROM ticks WHERE wall >= ? ORDER BY wall LIMIT 1",
+	    sqlite3_prepare_v2(p->db,
+			       "SELECT seq, wall, (SELECT wall FROM ticks NOT INDEXED WHERE seq ="
+			       " t.seq) FROM ticks t WHERE wall >= ? ORDER BY wall LIMIT 1",
 			       -1, &p->find, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db,
 			       "SELECT min(seq), max(seq), (SELECT wall FROM ticks ORDER BY seq"
 			       " LIMIT 1), (SELECT wall FROM ticks ORDER BY seq DESC LIMIT 1)"
-			       " FROM ticks",
+			       " FROM ticks NOT INDEXED",
 			       -1, &p->last, NULL) != SQLITE_OK) {
 		replay_damaged(p, err, errlen,
 			       recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
@@ -320,8 +354,35 @@ int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
 int replay_find(struct replay *p, double wall, uint64_t *out)
 {
 	sqlite3_bind_double(p->find, 1, wall);
-	if (one_seq(p->find, out) == 0)
+	int rc = sqlite3_step(p->find);
+	bool found = rc == SQLITE_ROW;
+	/* The index answers with its own copy of the wall time: one that is not the
+	 * tick's, or an error, is a damaged index; then the ticks are read, not it. */
+	if (found && sqlite3_column_double(p->find, 1) == sqlite3_column_double(p->find, 2) &&
+	    sqlite3_column_double(p->find, 1) >= wall) {
+		*out = (uint64_t)sqlite3_column_int64(p->find, 0);
+		sqlite3_reset(p->find);
 		return 0;
+	}
+	sqlite3_reset(p->find);
+	if (found || rc != SQLITE_DONE) {
+		if (!*p->lost)
+			snprintf(
+				p->lost, sizeof(p->lost),
+				"%s: damaged recording: its index of ticks by time (ticks_wall) is "
+				"damaged: the ticks are found by reading them all",
+				p->path);
+		char sql[128];
+		snprintf(sql, sizeof(sql),
+			 "SELECT seq FROM ticks NOT INDEXED WHERE wall >= %.17g ORDER BY wall, seq"
+			 " LIMIT 1",
+			 wall);
+		int64_t seq = recsql_int(p->db, sql, &rc);
+		if (rc == SQLITE_OK && seq >= 0) {
+			*out = (uint64_t)seq;
+			return 0;
+		}
+	}
 	uint64_t a;
 	double wa, wb;
 	return replay_span(p, &a, out, &wa, &wb);
