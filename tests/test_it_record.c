@@ -672,11 +672,12 @@ static void test_step_damaged(void **state)
 		assert_true(++steps < 2000);
 	}
 	replay_close(p);
-	/* Ticks -94, 1, 3, 4, 5 (a damaged seq): stepped through from -94 in SQLite's order. */
+	/* Its ticks_wall index says -94, 1, 3, 4, 5 (a damaged seq); the ticks themselves
+	 * say 1 to 5, and the span is read from them. Stepping ends. */
 	p = replay_open(testutil_path("fuzz/replay/regressions/negative-seq"), line, sizeof(line));
 	assert_non_null(p);
 	assert_int_equal(replay_span(p, &first, &last, &wf, &wl), 0);
-	assert_int_equal((int64_t)first, -94);
+	assert_int_equal((int64_t)first, 1);
 	steps = 0;
 	for (seq = first; replay_step(p, seq, 1, &next) == 0; seq = next)
 		assert_true(++steps < 1000);
@@ -697,7 +698,8 @@ static long csv_ticks(const char *csv)
 }
 
 /* A recording cut short (its last page gone): the ticks SQLite can still read are
- * replayed, one line says how many, and one more how many of them were left out. */
+ * replayed, one line says how many, and one more how many were left out (those it
+ * could not read, and those after up to the recorder's last). */
 static void test_cut_short(void **state)
 {
 	(void)state;
@@ -740,7 +742,10 @@ static void test_cut_short(void **state)
 	} else {
 		assert_int_equal(count_lines(err, "pmutop: "), 1 + (strstr(err, "PMU") != NULL));
 	}
-	assert_int_equal(left + printed, n);
+	/* The recorder's last tick is in meta (format 4): the ticks after those SQLite
+	 * can read are counted lost too. */
+	assert_true(printed <= n);
+	assert_int_equal(left + printed, 30);
 	assert_true(printed > 0);
 	/* --sql reads the same ticks. */
 	char *q[] = {PMUTOP_BINARY, "-r", cut, "--sql", "SELECT count(*) FROM ticks", NULL};
