@@ -3,7 +3,8 @@
  * table's and index's b-tree pages, interior and leaf, and any overflow or free page
  * there is), one at a time. Each replay either exits 0 with the undamaged
  * replay's output, byte for byte, or exits non-zero, and then every tick it prints is
- * the undamaged replay's tick, line for line. The damaged files are kept in
+ * the undamaged replay's tick, line for line; `--sql` over `readings` gives the same rows
+ * or an error. The damaged files are kept in
  * $PMUTOP_DAMAGE_CORPUS when it is set (the recording fuzzers' seeds). */
 #include <errno.h>
 #include <pthread.h>
@@ -236,6 +237,16 @@ static void test_flips(void **state)
 	st = testutil_run(rp, good, OUTCAP, err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_int_equal(count_ticks(good), 300);
+	/* And `readings` (--sql) over a third of the flips: exit 0 with the same rows, or
+	 * an error. */
+	char *goodsql = malloc(OUTCAP);
+	assert_non_null(goodsql);
+	const char *q = "SELECT seq, time, pid, tid, command, event, value, state FROM readings";
+	char *sp[] = {PMUTOP_BINARY, "-r", file, "--sql", (char *)q, NULL};
+	char *sd[] = {PMUTOP_BINARY, "-r", dmg, "--sql", (char *)q, NULL};
+	st = testutil_run(sp, goodsql, OUTCAP, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_true(strlen(goodsql) > 1000);
 
 	struct page *pg;
 	int npages = page_kinds(file, &pg);
@@ -282,6 +293,15 @@ static void test_flips(void **state)
 					 "printed differs: %.200s: %s",
 					 at, i + 1, pg[i].kind, WEXITSTATUS(st), bad, err);
 			refused += WEXITSTATUS(st) != 0;
+			if (flips % 3 == 0) {
+				st = testutil_run(sd, out, OUTCAP, err, sizeof(err));
+				if (!WIFEXITED(st) ||
+				    (WEXITSTATUS(st) == 0 && strcmp(out, goodsql) != 0))
+					fail_msg("byte %zu (page %d, %s) flipped: --sql exit %d, "
+						 "and its rows differ: %s",
+						 at, i + 1, pg[i].kind,
+						 WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+			}
 			if (corpus && WEXITSTATUS(st) != 0 && off % 4 == 0) {
 				char name[512];
 				snprintf(name, sizeof(name), "%s/flip-p%d-%d.pmutop", corpus, i + 1,
@@ -303,6 +323,7 @@ static void test_flips(void **state)
 	free(orig);
 	free(out);
 	free(good);
+	free(goodsql);
 	free(file);
 	free(dmg);
 }

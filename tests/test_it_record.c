@@ -399,6 +399,8 @@ static void test_replay_equals_live(void **state)
 	free(file);
 }
 
+static void expect_refusal(const char *file, const char *words);
+
 /* SIGKILL mid-recording: every committed tick replays, with no error. */
 static void test_sigkill(void **state)
 {
@@ -410,6 +412,13 @@ static void test_sigkill(void **state)
 	wait_ticks(file, 8);
 	kill(p, SIGKILL);
 	waitpid(p, NULL, 0);
+	/* The file copied without its -wal (before anything opens it and checkpoints): the
+	 * replay names the -wal to copy. */
+	char *alone = strdup(path("killed-alone")), cmd[1200];
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", file, alone);
+	assert_int_equal(system(cmd), 0);
+	expect_refusal(alone, "its ticks are in its -wal, which is not beside it");
+	free(alone);
 	uint64_t n = ticks_in(file, NULL);
 	assert_true(n >= 8);
 	/* Every tick loads (the machine's tasks may be thousands: read here, not printed). */
@@ -695,6 +704,65 @@ static long csv_ticks(const char *csv)
 		last = t;
 	}
 	return n;
+}
+
+/* Its ticks_wall index (ticks by time) zeroed: a replay reads the ticks without it, the
+ * same output; --begin finds the tick by reading the ticks and says the index is
+ * damaged (exit 2). */
+static void test_index_damaged(void **state)
+{
+	(void)state;
+	char *file = strdup(path("index")), *bad = strdup(path("index-bad"));
+	char *rec[] = {PMUTOP_BINARY, "-b", "-q",	  "-n", "5",  "-d",
+		       "0.1",	      "-e", "task-clock", "-w", file, NULL};
+	int st = testutil_run(rec, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(
+		sqlite3_prepare_v2(db,
+				   "SELECT (SELECT rootpage FROM sqlite_schema WHERE name ="
+				   " 'ticks_wall'), (SELECT printf('@%.3f', wall) FROM ticks"
+				   " WHERE seq = 3)",
+				   -1, &q, NULL),
+		SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	long root = sqlite3_column_int(q, 0);
+	char at[64];
+	snprintf(at, sizeof(at), "%s", (const char *)sqlite3_column_text(q, 1));
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd),
+		 "cp '%s' '%s' && dd if=/dev/zero of='%s' bs=16384 seek=%ld count=1 "
+		 "conv=notrunc status=none",
+		 file, bad, bad, root - 1);
+	assert_int_equal(system(cmd), 0);
+	char *good[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "csv", NULL};
+	char *dmg[] = {PMUTOP_BINARY, "-r", bad, "-b", "--format", "csv", NULL};
+	st = testutil_run(good, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	st = testutil_run(dmg, out2, sizeof(out2), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || strcmp(out1, out2) != 0)
+		fail_msg("the index zeroed: exit %d, the output %s: %s",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+			 strcmp(out1, out2) ? "differs" : "the same", err);
+	char *one[] = {PMUTOP_BINARY, "-r", file,    "-b", "--format", "csv",
+		       "--begin",     at,   "--end", at,   NULL};
+	st = testutil_run(one, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_true(count_lines(out1, "3,") > 0 && count_lines(out1, "2,") == 0 &&
+		    count_lines(out1, "4,") == 0);
+	one[2] = bad;
+	st = testutil_run(one, out2, sizeof(out2), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || strcmp(out1, out2) != 0 ||
+	    !strstr(err, "its index of ticks by time (ticks_wall) is damaged"))
+		fail_msg("--begin over the index zeroed: exit %d, %s: %s",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+			 strcmp(out1, out2) ? "another tick" : "the tick", err);
+	free(file);
+	free(bad);
 }
 
 /* A recording cut short (its last page gone): the ticks SQLite can still read are
@@ -1263,6 +1331,7 @@ int main(void)
 		cmocka_unit_test(test_window_outside),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_cut_short),
+		cmocka_unit_test(test_index_damaged),
 		cmocka_unit_test(test_sql_untrusted),
 		cmocka_unit_test(test_step_damaged),
 	};

@@ -316,6 +316,17 @@ char *recfmt_evset_body(const struct mevent *ev, unsigned n, const struct mgroup
 	return b;
 }
 
+unsigned recfmt_parse_sums(const char *s, unsigned sum[4])
+{
+	unsigned n = 0;
+	while (s && *s && n < 4) {
+		char *end;
+		sum[n++] = (unsigned)strtoul(s, &end, 10);
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
 uint32_t recfmt_text_sum(const char *s)
 {
 	uLong c = crc32(0L, Z_NULL, 0);

@@ -68,6 +68,9 @@ const char *recfmt_header_body(char *buf, size_t len, const char *host, const ch
  * NULL. */
 char *recfmt_evset_body(const struct mevent *ev, unsigned n, const struct mgroup *g, unsigned ng);
 
+/* events.sums ("3,4"): up to 4 event indices into sum. Returns how many. */
+unsigned recfmt_parse_sums(const char *s, unsigned sum[4]);
+
 /* Everything a replay reads of a tick (format 4): its row's columns as the replay reads
  * them, the chunks of its block up to it (what its rows are inflated from), its usual cells' text
  * and the sums of its header's and event set's bodies. The recorder stores recfmt_tick_sum of it in

@@ -41,8 +41,8 @@ struct recorder {
 	bool metrics_new; /* meta('metrics') written in this tick: meta's sum again */
 	uint32_t header_sum, evset_sum, usual_sum;
 	uint32_t chunks_sum;
-		/* recfmt_chunk_sum of the block's chunks so far */ /* their crc32, in each tick's
-								       sum */
+	/* recfmt_chunk_sum of the block's chunks so far */ /* their crc32, in each tick's
+							       sum */
 	bool metrics_saved; /* the model's metrics are in meta('metrics') */
 	sqlite3_stmt *ins_tick, *ins_cells, *get_cells;
 	int64_t next_id; /* the next task's id */

@@ -491,12 +491,7 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 		e->status = (uint8_t)sqlite3_column_int(st, 6);
 		e->hardware = sqlite3_column_int(st, 7) != 0;
 		e->logical = sqlite3_column_int(st, 8) != 0;
-		const char *sums = (const char *)sqlite3_column_text(st, 9);
-		for (const char *s = sums; s && *s && e->nsum < 4; e->nsum++) {
-			char *end;
-			e->sum[e->nsum] = (unsigned)strtoul(s, &end, 10);
-			s = *end == ',' ? end + 1 : end;
-		}
+		e->nsum = recfmt_parse_sums((const char *)sqlite3_column_text(st, 9), e->sum);
 	}
 	sqlite3_finalize(st);
 	if (rc)
