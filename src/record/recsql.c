@@ -714,12 +714,22 @@ int recsql_header_sum(sqlite3 *db, int64_t id, uint32_t *out)
 	return rc;
 }
 
+/* crc32 over text (NULL: out of memory) and frees it; the sum goes on from c. */
+static int sum_text(uLong *c, char *text, bool nul)
+{
+	if (!text)
+		return -ENOMEM;
+	*c = crc32(*c, (const Bytef *)text, (uInt)(strlen(text) + (nul ? 1 : 0)));
+	free(text);
+	return 0;
+}
+
 int recsql_evset_sum(sqlite3 *db, int64_t id, uint32_t *out)
 {
 	sqlite3_stmt *ev = NULL, *gr = NULL;
-	struct mevent *e = NULL;
 	struct mgroup *g = NULL;
-	unsigned n = 0, ng = 0, cap = 0, gcap = 0;
+	unsigned ng = 0, gcap = 0;
+	uLong c = crc32(0L, Z_NULL, 0);
 	int rc = -EIO;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT name, key, grp, member, role, status, hardware, logical,"
@@ -730,50 +740,30 @@ int recsql_evset_sum(sqlite3 *db, int64_t id, uint32_t *out)
 		goto out;
 	sqlite3_bind_int64(ev, 1, id);
 	sqlite3_bind_int64(gr, 1, id);
-	/* Names point into the statement's row: the body is made one event at a time. */
-	char *body = NULL;
-	size_t blen = 0;
-	while (sqlite3_step(ev) == SQLITE_ROW && n < 4096) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			struct mevent *m = realloc(e, cap * sizeof(*m));
-			if (!m)
-				goto out;
-			e = m;
-		}
-		struct mevent *x = &e[n];
-		memset(x, 0, sizeof(*x));
-		x->name = (const char *)sqlite3_column_text(ev, 0);
-		x->key = (const char *)sqlite3_column_text(ev, 1);
-		if (!x->name || !x->key)
-			goto out;
-		x->group = (unsigned)sqlite3_column_int(ev, 2);
-		x->member = (unsigned)sqlite3_column_int(ev, 3);
-		x->role = (enum ev_role)(unsigned)sqlite3_column_int(ev, 4);
-		x->status = (uint8_t)sqlite3_column_int(ev, 5);
-		x->hardware = sqlite3_column_int(ev, 6) != 0;
-		x->logical = sqlite3_column_int(ev, 7) != 0;
-		x->nsum = recfmt_parse_sums((const char *)sqlite3_column_text(ev, 8), x->sum);
-		char *one = recfmt_evset_body(x, 1, NULL, 0);
-		char *b = one ? realloc(body, blen + strlen(one) + 1) : NULL;
-		if (!b) {
-			free(one);
-			free(body);
-			goto out;
-		}
-		body = b;
-		memcpy(body + blen, one, strlen(one) + 1);
-		blen += strlen(one);
-		free(one);
-		n++;
+	/* recfmt_evset_body's text summed an event at a time, then the groups. */
+	rc = 0;
+	for (unsigned n = 0; !rc && n < 4096 && sqlite3_step(ev) == SQLITE_ROW; n++) {
+		struct mevent x = {
+			.name = (const char *)sqlite3_column_text(ev, 0),
+			.key = (const char *)sqlite3_column_text(ev, 1),
+			.group = (unsigned)sqlite3_column_int(ev, 2),
+			.member = (unsigned)sqlite3_column_int(ev, 3),
+			.role = (enum ev_role)(unsigned)sqlite3_column_int(ev, 4),
+			.status = (uint8_t)sqlite3_column_int(ev, 5),
+			.hardware = sqlite3_column_int(ev, 6) != 0,
+			.logical = sqlite3_column_int(ev, 7) != 0,
+		};
+		x.nsum = recfmt_parse_sums((const char *)sqlite3_column_text(ev, 8), x.sum);
+		rc = !x.name || !x.key ? -EIO
+				       : sum_text(&c, recfmt_evset_body(&x, 1, NULL, 0), false);
 	}
-	while (sqlite3_step(gr) == SQLITE_ROW && ng < 4096) {
+	while (!rc && ng < 4096 && sqlite3_step(gr) == SQLITE_ROW) {
 		if (ng == gcap) {
 			gcap = gcap ? 2 * gcap : 8;
 			struct mgroup *m = realloc(g, gcap * sizeof(*m));
 			if (!m) {
-				free(body);
-				goto out;
+				rc = -ENOMEM;
+				break;
 			}
 			g = m;
 		}
@@ -782,21 +772,13 @@ int recsql_evset_sum(sqlite3 *db, int64_t id, uint32_t *out)
 		g[ng].user = sqlite3_column_int(gr, 2) != 0;
 		ng++;
 	}
-	char *groups = recfmt_evset_body(NULL, 0, g, ng);
-	if (groups) {
-		uLong c = crc32(0L, Z_NULL, 0);
-		if (blen)
-			c = crc32(c, (const Bytef *)body, (uInt)blen);
-		c = crc32(c, (const Bytef *)groups, (uInt)strlen(groups) + 1);
+	if (!rc)
+		rc = sum_text(&c, recfmt_evset_body(NULL, 0, g, ng), true);
+	if (!rc)
 		*out = (uint32_t)c;
-		rc = 0;
-	}
-	free(groups);
-	free(body);
 out:
 	sqlite3_finalize(ev);
 	sqlite3_finalize(gr);
-	free(e);
 	free(g);
 	return rc;
 }

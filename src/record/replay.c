@@ -267,7 +267,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: the recording holds no tick", path);
 		goto fail;
 	}
-	if (ver >= RECFMT_SUMMED && (int64_t)b > p->expect_last)
+	/* Without meta('last') (a recorder killed), the last tick found. */
+	if (ver >= RECFMT_SUMMED && p->expect_last <= 0)
 		p->expect_last = (int64_t)b;
 	return p;
 fail:
@@ -329,8 +330,22 @@ static int one_seq(sqlite3_stmt *st, uint64_t *out)
 	return rc;
 }
 
+static int replay_sql_next(struct replay *p, uint64_t seq, uint64_t *out)
+{
+	sqlite3_bind_int64(p->next, 1, (int64_t)seq);
+	int rc = one_seq(p->next, out);
+	return rc == 0 && (int64_t)*out > (int64_t)seq ? 0 : -ENOENT;
+}
+
+uint64_t replay_missing_upto(const struct replay *p, uint64_t seq)
+{
+	return p->missing_upto > (int64_t)seq ? (uint64_t)p->missing_upto : seq;
+}
+
 int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
 {
+	if (dir > 0 && p->missing_upto > (int64_t)seq)
+		seq = (uint64_t)p->missing_upto; /* the ticks missing after it are counted */
 	/* Format 4: each tick up to the recorder's last in turn, so that one a damaged
 	 * b-tree hides is counted lost, not passed over. */
 	if (dir > 0 && p->fmt >= RECFMT_SUMMED && (int64_t)seq >= 0 &&
@@ -526,8 +541,11 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 	return 0;
 }
 
+static int replay_sql_next(struct replay *p, uint64_t seq, uint64_t *out);
+
 static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 {
+	p->missing_upto = 0;
 	sqlite3_stmt *st = p->tick;
 	sqlite3_bind_int64(st, 1, (int64_t)seq);
 	int rc = sqlite3_step(st);
@@ -541,8 +559,16 @@ static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 		int64_t first =
 			recsql_int(p->db, "SELECT value FROM meta WHERE key = 'first'", &frc);
 		if (p->fmt >= RECFMT_SUMMED && (int64_t)seq <= p->expect_last &&
-		    (int64_t)seq >= (frc == SQLITE_OK ? first : 1))
-			return replay_damaged(p, err, errlen, "a tick is missing");
+		    (int64_t)seq >= (frc == SQLITE_OK ? first : 1)) {
+			/* Every tick up to the next one found is missing too: lost at once. */
+			uint64_t next = 0;
+			p->missing_upto = (int64_t)seq;
+			if (replay_sql_next(p, seq, &next) != 0 || (int64_t)next > p->expect_last)
+				p->missing_upto = p->expect_last;
+			else if (next > seq)
+				p->missing_upto = (int64_t)next - 1;
+			return replay_damaged(p, err, errlen, "ticks are missing");
+		}
 		return -ENOENT;
 	}
 	struct model m = {0};

@@ -38,14 +38,15 @@ static void flush_run(struct replaysrc *r)
 	r->run_a = r->run_b = 0;
 }
 
-static void lost_tick(struct replaysrc *r, uint64_t seq)
+static void lost_ticks(struct replaysrc *r, uint64_t seq, uint64_t upto)
 {
 	if (r->run_a && seq == r->run_b + 1) {
-		r->run_b = seq;
+		r->run_b = upto;
 		return;
 	}
 	flush_run(r);
-	r->run_a = r->run_b = seq;
+	r->run_a = seq;
+	r->run_b = upto;
 }
 
 static int tick(struct source *s)
@@ -55,9 +56,11 @@ static int tick(struct source *s)
 	while (!r->done) {
 		int e = replay_load(r->rp, r->seq, err, sizeof(err));
 		if (e && e != -ENOENT) {
-			if (r->lost++ == 0)
+			uint64_t upto = replay_missing_upto(r->rp, r->seq);
+			if (r->lost == 0)
 				snprintf(r->first, sizeof(r->first), "%s", err);
-			lost_tick(r, r->seq);
+			r->lost += (long)(upto - r->seq + 1);
+			lost_ticks(r, r->seq, upto);
 		}
 		if (e == 0 && replay_wall(r->rp) > r->end)
 			break;
