@@ -44,12 +44,18 @@ fi
 "${as[@]}" "$tmp/ticker" $((idle > 0 ? idle : 0)) 50 $((secs + 10)) "$churn" &
 tick_pid=$!
 sleep 3
-"$pmutop" -w "$tmp/rec.pmutop" -b -q -d 1 -n "$secs" "${only[@]}" &
+# The recorder's CPU time (user and system) under GNU time, a tick's share printed
+# below: what recording costs beside counting.
+/usr/bin/time -o "$tmp/cpu" -f '%U %S' \
+	"$pmutop" -w "$tmp/rec.pmutop" -b -q -d 1 -n "$secs" "${only[@]}" &
 rec_pid=$!
 sleep $((secs + 5))
 kill -INT $rec_pid 2>/dev/null || true
 wait $rec_pid || true
 [ -z "$keep" ] || cp "$tmp/rec.pmutop" "$keep"
+read -r cpu_user cpu_sys < "$tmp/cpu" || true
+echo "recorder CPU a tick      $(echo "$cpu_user $cpu_sys $secs" |
+	awk '{printf "%.2f ms (user %.2f s, system %.2f s)", ($1 + $2) * 1000 / $3, $1, $2}')"
 # Stored rows are packed into each tick's chunk: pmutop itself counts them.
 nev=$(sqlite3 "$tmp/rec.pmutop" "SELECT count(*) FROM events WHERE evset = (SELECT max(id) FROM evsets)")
 sql() { "$pmutop" -r "$tmp/rec.pmutop" --sql "$1" 2>/dev/null | tail -n 1; }

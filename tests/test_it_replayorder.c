@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include <sqlite3.h>
+#include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,20 @@ static unsigned ticks_printed(unsigned *t, unsigned max)
 	return n;
 }
 
+/* A tick's checksum (recfmt_tick_sum: crc32 over 18 numbers of 8 little-endian bytes,
+ * the wall time the 11th) with its wall time changed: crc32 is linear, so the sum moves
+ * by the sum of the change alone (and of as many zero bytes). */
+static uint32_t rewall_sum(uint32_t ck, double from, double to)
+{
+	unsigned char d[18 * 8] = {0}, z[18 * 8] = {0};
+	uint64_t a, b;
+	memcpy(&a, &from, sizeof(a));
+	memcpy(&b, &to, sizeof(b));
+	for (int i = 0; i < 8; i++)
+		d[80 + i] = (unsigned char)((a ^ b) >> (8 * i));
+	return ck ^ (uint32_t)crc32(0, d, sizeof(d)) ^ (uint32_t)crc32(0, z, sizeof(z));
+}
+
 static void test_clock_back(void **state)
 {
 	(void)state;
@@ -45,13 +60,23 @@ static void test_clock_back(void **state)
 	char *rec[] = {PMUTOP_BINARY, "-b", "-q", "-n", "6", "-d", "0.1", "-w", file, NULL};
 	int st = testutil_run(rec, out, sizeof(out), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	/* Ticks 4 to 6 an hour before ticks 1 to 3. */
+	/* Ticks 4 to 6 an hour before ticks 1 to 3, their checksums made again. */
 	sqlite3 *db;
 	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "UPDATE ticks SET wall = wall - 3600 WHERE seq > 3", NULL,
-				      NULL, NULL),
-			 SQLITE_OK);
 	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT seq, wall, ck FROM ticks WHERE seq > 3", -1,
+					    &q, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		double w = sqlite3_column_double(q, 1);
+		char sql[160];
+		snprintf(sql, sizeof(sql),
+			 "UPDATE ticks SET wall = %.17g, ck = %u WHERE seq = %lld", w - 3600,
+			 rewall_sum((uint32_t)sqlite3_column_int64(q, 2), w, w - 3600),
+			 (long long)sqlite3_column_int64(q, 0));
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	sqlite3_finalize(q);
 	assert_int_equal(
 		sqlite3_prepare_v2(db, "SELECT wall FROM ticks WHERE seq = 5", -1, &q, NULL),
 		SQLITE_OK);

@@ -104,6 +104,23 @@ static void test_times(void **state)
 	assert_true(t == 1795564830.0);
 	assert_int_equal(recfmt_parse_time("@1795510001.5", first, last, &t), 0);
 	assert_true(t == 1795510001.5);
+	/* As pmutop prints a tick's time (CSV's wall and at, rounded to the millisecond;
+	 * whole seconds cut): the instants printed so, a tick stored with more digits in. */
+	double lo, hi, tick = 1795510205.30712;
+	const char *as_printed[] = {"08:50:05.307", "@1795510205.307",
+				    "2026-11-24T08:50:05.307+00:00",
+				    "2026-11-24T09:50:05.307+01:00", "2026-11-24 08:50:05.307"};
+	for (size_t i = 0; i < sizeof(as_printed) / sizeof(as_printed[0]); i++) {
+		assert_int_equal(recfmt_parse_when(as_printed[i], first, last, &lo, &hi), 0);
+		if (!(lo <= tick && tick <= hi && hi - lo < 0.0011 && lo > tick - 0.0011))
+			fail_msg("%s: %.6f to %.6f", as_printed[i], lo, hi);
+	}
+	assert_int_equal(recfmt_parse_when("08:50:05", first, last, &lo, &hi), 0);
+	assert_true(lo == 1795510205.0 && hi > 1795510205.999 && hi < 1795510206.0);
+	assert_int_equal(recfmt_parse_when("-10m", first, last, &lo, &hi), 0);
+	assert_true(lo == last - 600 && hi == lo);
+	assert_int_equal(recfmt_parse_when("2026-11-24T08:50:05.307+0100x", first, last, &lo, &hi),
+			 -EINVAL);
 	const char *bad[] = {"",     "9",    "25:00", "12:60",	    "12:00:61x",    "-",
 			     "-10x", "--5m", "+-5",   "2026-11-25", "2026-11-25 9", "@",
 			     "@x",   "noon"};

@@ -21,9 +21,10 @@ static void replay_window(struct app *a, double *begin, double *end)
 	if (replay_span(a->rp, &f, &l, &wf, &wl))
 		return;
 	const char *bad = NULL;
-	if (a->cli.begin && recfmt_parse_time(a->cli.begin, wf, wl, begin))
+	double unused;
+	if (a->cli.begin && recfmt_parse_when(a->cli.begin, wf, wl, begin, &unused))
 		bad = a->cli.begin;
-	if (a->cli.end && recfmt_parse_time(a->cli.end, wf, wl, end))
+	if (a->cli.end && recfmt_parse_when(a->cli.end, wf, wl, &unused, end))
 		bad = a->cli.end;
 	if (bad) {
 		app_say("invalid time '%s': give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h\n",
@@ -57,7 +58,11 @@ static int replay_start(struct app *a, double begin, uint64_t *seq)
 	double wf, wl;
 	if (!a->cli.begin)
 		return replay_span(a->rp, seq, &l, &wf, &wl);
-	return replay_find(a->rp, begin, seq);
+	bool said = *replay_notice(a->rp);
+	int rc = replay_find(a->rp, begin, seq);
+	if (!said && *replay_notice(a->rp)) /* its index of times is damaged */
+		app_say("%s\n", replay_notice(a->rp));
+	return rc;
 }
 
 /* -r -b at its end: what was left out, or that there was nothing to print. */

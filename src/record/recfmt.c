@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 static const char STATE_CH[] = "acexsp"; /* enum val_state order */
 static const char WHY_CH[] = "-upfgirosk"
@@ -65,9 +66,16 @@ int recfmt_parse_cells(const char *s, struct val *v, unsigned n)
 	return *s ? -EINVAL : 0;
 }
 
-static int parse_clock(const char *s, struct tm *tm)
+/* HH:MM[:SS[.FFF]], then (zone) an offset as ISO 8601 prints it (+01:00, -0500, Z).
+ * *frac: the fraction; *unit: what the last digit typed counts (60, 1, 0.1, 0.01, ...);
+ * *off: the offset in seconds east when one was given (*zoned). */
+static int parse_clock(const char *s, struct tm *tm, bool zone, double *frac, double *unit,
+		       long *off, bool *zoned)
 {
 	int h, m, sec = 0, used = 0;
+	*frac = 0;
+	*unit = 60;
+	*zoned = false;
 	if (sscanf(s, "%2d:%2d%n", &h, &m, &used) != 2)
 		return -EINVAL;
 	if (s[used] == ':') {
@@ -75,6 +83,31 @@ static int parse_clock(const char *s, struct tm *tm)
 		if (sscanf(s + used + 1, "%2d%n", &sec, &more) != 1)
 			return -EINVAL;
 		used += 1 + more;
+		*unit = 1;
+		if (s[used] == '.' && s[used + 1] >= '0' && s[used + 1] <= '9') {
+			for (used++; s[used] >= '0' && s[used] <= '9'; used++) {
+				*unit /= 10;
+				*frac += (s[used] - '0') * *unit;
+			}
+		}
+	}
+	if (zone && (s[used] == '+' || s[used] == '-')) {
+		int oh, om = 0, n = 0;
+		const char *z = s + used + 1;
+		if (sscanf(z, "%2d%n", &oh, &n) != 1 || n != 2)
+			return -EINVAL;
+		z += 2;
+		if (*z == ':')
+			z++;
+		if (*z && (sscanf(z, "%2d%n", &om, &n) != 1 || n != 2 || z[2]))
+			return -EINVAL;
+		*off = (s[used] == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
+		*zoned = true;
+		used = (int)strlen(s);
+	} else if (zone && s[used] == 'Z' && !s[used + 1]) {
+		*off = 0;
+		*zoned = true;
+		used++;
 	}
 	if (s[used] || h > 23 || m > 59 || sec > 60 || h < 0 || m < 0 || sec < 0)
 		return -EINVAL;
@@ -113,9 +146,13 @@ static int parse_span(const char *s, double *out)
 	return 0;
 }
 
-int recfmt_parse_time(const char *s, double first, double last, double *out)
+/* recfmt_parse_time's time, and what its last digit counts (0: an exact instant). */
+static int parse_when(const char *s, double first, double last, double *out, double *unit)
 {
-	double span;
+	double span, frac;
+	long off = 0;
+	bool zoned;
+	*unit = 0;
 	if (!s || !*s)
 		return -EINVAL;
 	if (s[0] == '-' || s[0] == '+') {
@@ -129,6 +166,10 @@ int recfmt_parse_time(const char *s, double first, double last, double *out)
 		double t = strtod(s + 1, &end);
 		if (end == s + 1 || *end || !isfinite(t))
 			return -EINVAL;
+		const char *dot = strchr(s, '.');
+		*unit = 1;
+		for (const char *d = dot ? dot + 1 : end; d < end && *d >= '0' && *d <= '9'; d++)
+			*unit /= 10;
 		*out = t;
 		return 0;
 	}
@@ -143,13 +184,15 @@ int recfmt_parse_time(const char *s, double first, double last, double *out)
 		tm.tm_year = y - 1900;
 		tm.tm_mon = mo - 1;
 		tm.tm_mday = d;
-		if (parse_clock(s + 11, &tm))
+		if (parse_clock(s + 11, &tm, true, &frac, unit, &off, &zoned))
 			return -EINVAL;
 		tm.tm_isdst = -1;
-		*out = (double)mktime(&tm);
+		/* With an offset (as CSV's `at` prints it): that instant, whatever the zone
+		 * here. */
+		*out = (zoned ? (double)timegm(&tm) - (double)off : (double)mktime(&tm)) + frac;
 		return 0;
 	}
-	if (parse_clock(s, &tm))
+	if (parse_clock(s, &tm, false, &frac, unit, &off, &zoned))
 		return -EINVAL;
 	tm.tm_isdst = -1;
 	double t = (double)mktime(&tm);
@@ -160,7 +203,31 @@ int recfmt_parse_time(const char *s, double first, double last, double *out)
 		tm.tm_isdst = -1;
 		t = (double)mktime(&tm);
 	}
-	*out = t;
+	*out = t + frac;
+	return 0;
+}
+
+int recfmt_parse_time(const char *s, double first, double last, double *out)
+{
+	double unit;
+	return parse_when(s, first, last, out, &unit);
+}
+
+int recfmt_parse_when(const char *s, double first, double last, double *from, double *to)
+{
+	double t, unit;
+	if (parse_when(s, first, last, &t, &unit))
+		return -EINVAL;
+	/* A fraction is printed rounded (%.3f, the ISO time's milliseconds): the instants
+	 * that print so. Whole seconds and minutes are cut (strftime): the second or the
+	 * minute that starts there. */
+	if (unit > 0 && unit < 1) {
+		*from = t - unit / 2;
+		*to = t + unit / 2;
+	} else {
+		*from = t;
+		*to = unit > 0 ? t + unit - 1e-6 : t;
+	}
 	return 0;
 }
 
@@ -216,4 +283,91 @@ int recfmt_parse_size(const char *s, uint64_t *out)
 		return -EINVAL;
 	*out = (uint64_t)n << shift;
 	return 0;
+}
+
+const char *recfmt_header_body(char *buf, size_t len, const char *host, const char *kernel,
+			       int ncpus, const char *pmus, const char *notice, const char *backend)
+{
+	snprintf(buf, len, "%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s", host ? host : "",
+		 kernel ? kernel : "", ncpus, pmus ? pmus : "", notice ? notice : "\x01",
+		 backend ? backend : "\x01");
+	return buf;
+}
+
+char *recfmt_evset_body(const struct mevent *ev, unsigned n, const struct mgroup *g, unsigned ng)
+{
+	size_t cap = 64 + (size_t)ng * 32, k = 0;
+	for (unsigned i = 0; i < n; i++)
+		cap += strlen(ev[i].name) + strlen(ev[i].key) + 96;
+	char *b = malloc(cap);
+	if (!b)
+		return NULL;
+	for (unsigned i = 0; i < n; i++) {
+		const struct mevent *e = &ev[i];
+		k += (size_t)snprintf(
+			b + k, cap - k, "%s\x1f%s\x1f%u,%u,%d,%u,%d,%d,%u,%u,%u,%u,%u\x1e", e->name,
+			e->key, e->group, e->member, (int)e->role, (unsigned)e->status, e->hardware,
+			e->logical, e->nsum, e->sum[0], e->sum[1], e->sum[2], e->sum[3]);
+	}
+	for (unsigned i = 0; i < ng; i++)
+		k += (size_t)snprintf(b + k, cap - k, "%u,%u,%d\x1e", g[i].first, g[i].n,
+				      g[i].user);
+	b[k] = '\0';
+	return b;
+}
+
+unsigned recfmt_parse_sums(const char *s, unsigned sum[4])
+{
+	unsigned n = 0;
+	while (s && *s && n < 4) {
+		char *end;
+		sum[n++] = (unsigned)strtoul(s, &end, 10);
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+uint32_t recfmt_text_sum(const char *s)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	if (s)
+		c = crc32(c, (const Bytef *)s, (uInt)strlen(s) + 1);
+	return (uint32_t)c;
+}
+
+/* Numbers in a fixed order and byte order, whatever the machine's. */
+static void put64(unsigned char *b, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t bits(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+uint32_t recfmt_chunk_sum(uint32_t sum, const void *chunk, size_t n)
+{
+	unsigned char b[8];
+	put64(b, n);
+	uLong c = crc32(sum, b, sizeof(b));
+	return (uint32_t)(n ? crc32(c, (const Bytef *)chunk, (uInt)n) : c);
+}
+
+uint32_t recfmt_tick_sum(const struct recfmt_tick *t)
+{
+	const uint64_t v[] = {(uint64_t)t->seq,	   (uint64_t)t->tick,	   (uint64_t)t->evset,
+			      (uint64_t)t->header, (uint64_t)t->flags,	   (uint64_t)t->exit_status,
+			      (uint64_t)t->ntasks, (uint64_t)t->nfd_short, (uint64_t)t->idle,
+			      (uint64_t)t->key,	   bits(t->wall),	   bits(t->time),
+			      bits(t->interval),   bits(t->elapsed),	   t->header_sum,
+			      t->evset_sum,	   t->cells_sum,	   t->chunks_sum};
+	unsigned char b[sizeof(v)];
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		put64(b + 8 * i, v[i]);
+	uLong c = crc32(0L, Z_NULL, 0);
+	return (uint32_t)crc32(c, b, sizeof(b));
 }

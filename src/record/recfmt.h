@@ -9,11 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model.h"
 #include "value.h"
 
 /* Written into PRAGMA application_id ("pmut") and user_version. */
 #define RECFMT_APP_ID 0x706d7574
-#define RECFMT_VERSION 3
+#define RECFMT_VERSION 4
+/* The first format whose ticks and meta carry a checksum (crc32: recfmt_tick_sum). */
+#define RECFMT_SUMMED 4
 /* The oldest format replayed (2: a tasks table, rows packed but not compressed). */
 #define RECFMT_OLDEST 2
 /* Format 3's blocks (src/recblock.h): a new one after this many ticks or compressed
@@ -39,8 +42,15 @@ int recfmt_parse_cells(const char *s, struct val *v, unsigned n);
  *   -N[smhd]              N seconds (minutes, hours, days) before last
  *   +N[smhd]              N seconds (...) after first
  *   @EPOCH                seconds since the epoch
- * first and last are the recording's first and last tick. Returns 0, or -EINVAL. */
+ *   YYYY-MM-DDTHH:MM:SS.FFF+01:00  CSV's `at`, the offset as given
+ * Seconds may carry a fraction (HH:MM:SS.FFF, @EPOCH.FFF). first and last are the
+ * recording's first and last tick. Returns 0, or -EINVAL. */
 int recfmt_parse_time(const char *s, double first, double last, double *out);
+/* The instants s stands for as pmutop prints times: a fraction is rounded (CSV's wall
+ * and at: 15:06:33.307 is from 33.3065 to 33.3075), whole seconds and minutes are cut
+ * (15:06:33 is that second); -10m and +1h are one instant. --begin T --end T selects the
+ * tick printed as T. Returns 0, or -EINVAL. */
+int recfmt_parse_when(const char *s, double first, double last, double *from, double *to);
 
 /* "100M", "2G", "512k", "4096": bytes (powers of 1024), for --max-size. Returns 0 or
  * -EINVAL. */
@@ -48,5 +58,33 @@ int recfmt_parse_size(const char *s, uint64_t *out);
 
 /* "2026-11-24 08:15:02" (local time) for a wall-clock time. Returns buf. */
 const char *recfmt_time_text(double wall, char *buf, size_t len);
+
+/* The header's facts as one text (to compare and to sum): host, kernel, CPUs, PMUs,
+ * notice and backend (NULL ones as \x01). Returns buf. */
+const char *recfmt_header_body(char *buf, size_t len, const char *host, const char *kernel,
+			       int ncpus, const char *pmus, const char *notice,
+			       const char *backend);
+/* An event set (events and groups) as one text, to compare and to sum: malloc'd, or
+ * NULL. */
+char *recfmt_evset_body(const struct mevent *ev, unsigned n, const struct mgroup *g, unsigned ng);
+
+/* events.sums ("3,4"): up to 4 event indices into sum. Returns how many. */
+unsigned recfmt_parse_sums(const char *s, unsigned sum[4]);
+
+/* Everything a replay reads of a tick (format 4): its row's columns as the replay reads
+ * them, the chunks of its block up to it (what its rows are inflated from), its usual cells' text
+ * and the sums of its header's and event set's bodies. The recorder stores recfmt_tick_sum of it in
+ * ticks.ck; a replay whose sum differs has read damage, never a number. */
+struct recfmt_tick {
+	int64_t seq, tick, evset, header, flags, exit_status, ntasks, nfd_short, idle, key;
+	double wall, time, interval, elapsed;
+	uint32_t chunks_sum; /* recfmt_chunk_sum over its block's chunks, key to it */
+	uint32_t cells_sum, header_sum, evset_sum; /* recfmt_text_sum of each's text */
+};
+uint32_t recfmt_tick_sum(const struct recfmt_tick *t);
+/* sum, then a chunk (its length and bytes): a block's chunks in order from 0. */
+uint32_t recfmt_chunk_sum(uint32_t sum, const void *chunk, size_t n);
+/* crc32 of a text (NULL as none). */
+uint32_t recfmt_text_sum(const char *s);
 
 #endif

@@ -462,6 +462,7 @@ static int put_usual(struct recorder *r, const struct model *m)
 		return -ENOMEM;
 	free(r->usual_text);
 	r->usual_text = t;
+	r->usual_sum = recfmt_text_sum(t);
 	return 0;
 }
 
@@ -508,7 +509,12 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	if (!rc)
 		rc = put_chunk(r, key);
 	if (!rc)
+		r->chunks_sum = recfmt_chunk_sum(key ? 0 : r->chunks_sum, r->chunk.b, r->chunk.len);
+	bool meta = r->kinds != r->kinds_saved || r->written == 0 || r->metrics_new;
+	if (!rc)
 		rc = put_kinds(r);
+	if (!rc && meta)
+		rc = rec_put_meta_sum(r);
 	if (!rc) {
 		sqlite3_stmt *st = r->ins_tick;
 		sqlite3_bind_int64(st, 1, (int64_t)r->seq);
@@ -529,6 +535,28 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 		sqlite3_bind_blob(st, 14, r->chunk.b ? (const void *)r->chunk.b : "",
 				  (int)r->chunk.len, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 15, r->key);
+		struct recfmt_tick t = {
+			.seq = (int64_t)r->seq,
+			.wall = wall,
+			.tick = (int64_t)m->tick,
+			.time = m->time,
+			.interval = m->interval,
+			.elapsed = m->elapsed,
+			.evset = r->evset_id,
+			.header = r->header_id,
+			.flags = (m->paused ? 1 : 0) | (m->user_only ? 2 : 0) |
+				 (m->threads ? 4 : 0) | (m->final ? 8 : 0),
+			.exit_status = m->exit_status,
+			.ntasks = m->ntasks,
+			.nfd_short = m->nfd_short,
+			.idle = r->usual_id,
+			.key = r->key,
+			.chunks_sum = r->chunks_sum,
+			.cells_sum = r->usual_sum,
+			.header_sum = r->header_sum,
+			.evset_sum = r->evset_sum,
+		};
+		sqlite3_bind_int64(st, 16, recfmt_tick_sum(&t));
 		rc = rec_step_done(st);
 	}
 	bool freed = false;
@@ -562,6 +590,7 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	}
 	r->written++;
 	r->kinds_saved = r->kinds;
+	r->metrics_new = false;
 	r->block_ticks++;
 	r->block_bytes += r->chunk.len;
 	rec_trim_wal(r, freed);
@@ -639,11 +668,12 @@ struct recorder *recorder_open(const char *path, const struct record_opts *o, ch
 		goto fail;
 	/* A power cut loses no committed tick: every commit reaches the disk. */
 	if (rec_exec(r->db, "PRAGMA synchronous = FULL") ||
-	    sqlite3_prepare_v2(r->db,
-			       "INSERT INTO ticks(seq, wall, tick, time, interval, elapsed, evset,"
-			       " header, flags, exit_status, ntasks, nfd_short, idle, rows, key)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &r->ins_tick, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+		    r->db,
+		    "INSERT INTO ticks(seq, wall, tick, time, interval, elapsed, evset,"
+		    " header, flags, exit_status, ntasks, nfd_short, idle, rows, key, ck)"
+		    " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    -1, &r->ins_tick, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT OR IGNORE INTO cells(text) VALUES(?)", -1,
 			       &r->ins_cells, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "SELECT id FROM cells WHERE text = ?", -1, &r->get_cells,
@@ -682,6 +712,16 @@ void recorder_close(struct recorder *r)
 	 * who cannot write its directory replay it. (With a replay still reading, the mode
 	 * stays WAL, and the replay opens it immutable.) */
 	if (r->db && r->ins_tick) {
+		/* meta('last'): the last tick, for a replay to tell a lost end (a damaged
+		 * b-tree) from the end. */
+		char sql[96];
+		snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO meta VALUES('last', %llu)",
+			 (unsigned long long)r->seq);
+		if (r->written && rec_exec(r->db, "BEGIN IMMEDIATE") == 0) {
+			if (rec_exec(r->db, sql) || rec_put_meta_sum(r) ||
+			    rec_exec(r->db, "COMMIT"))
+				rec_exec(r->db, "ROLLBACK");
+		}
 		rec_exec(r->db, "PRAGMA wal_checkpoint(TRUNCATE)");
 		rec_exec(r->db, "PRAGMA journal_mode = DELETE");
 	}

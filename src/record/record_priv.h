@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "recblock.h"
+#include "recfmt.h"
 #include "record.h"
 #include "recpack.h"
 
@@ -37,6 +38,11 @@ struct recorder {
 	uint64_t seq, written;
 	int64_t header_id, evset_id;
 	char *header_body, *evset_body;
+	bool metrics_new; /* meta('metrics') written in this tick: meta's sum again */
+	uint32_t header_sum, evset_sum, usual_sum;
+	uint32_t chunks_sum;
+	/* recfmt_chunk_sum of the block's chunks so far */ /* their crc32, in each tick's
+							       sum */
 	bool metrics_saved; /* the model's metrics are in meta('metrics') */
 	sqlite3_stmt *ins_tick, *ins_cells, *get_cells;
 	int64_t next_id; /* the next task's id */
@@ -89,6 +95,7 @@ int rec_step_done(sqlite3_stmt *st);
 /* The model's metrics (metric_bind_save) into meta('metrics'), once: replay computes
  * the same Top-down and Metrics columns from the recorded events. */
 int rec_put_metrics(struct recorder *r, const struct model *m);
+int rec_put_meta_sum(struct recorder *r);
 void rec_bind_text(sqlite3_stmt *st, int i, const char *s);
 
 /* The tick's header facts and event set, interned: a new row when one changed. */

@@ -3,6 +3,7 @@
 #include "record_priv.h"
 
 #include "metricbind.h"
+#include "recsql.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,12 +32,12 @@ const char rec_schema[] =
 	" time REAL, interval REAL, elapsed REAL, evset INTEGER NOT NULL,"
 	" header INTEGER NOT NULL, flags INTEGER NOT NULL, exit_status INTEGER,"
 	" ntasks INTEGER, nfd_short INTEGER, idle INTEGER NOT NULL, rows BLOB NOT NULL,"
-	" key INTEGER NOT NULL);"
+	" key INTEGER NOT NULL, ck INTEGER NOT NULL);"
 	"CREATE INDEX ticks_wall ON ticks(wall);"
 	"CREATE TABLE cells(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);"
-	"INSERT INTO meta VALUES('format', 3), ('created_by', 'pmutop " PMUTOP_VERSION "');"
+	"INSERT INTO meta VALUES('format', 4), ('created_by', 'pmutop " PMUTOP_VERSION "');"
 	"PRAGMA application_id = 1886221684;" /* RECFMT_APP_ID */
-	"PRAGMA user_version = 3;"	      /* RECFMT_VERSION, and meta's format */
+	"PRAGMA user_version = 4;"	      /* RECFMT_VERSION, and meta's format */
 	"COMMIT;";
 
 /* The header's facts, interned: a new headers row when one changes. */
@@ -45,10 +46,8 @@ int rec_put_header(struct recorder *r, const struct model *m)
 	char body[4096], nb[2560];
 	/* The notice as shown: a replay's model holds it whole. */
 	const char *notice = *model_notice_text(m, nb, sizeof(nb)) ? nb : NULL;
-	snprintf(body, sizeof(body), "%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s",
-		 m->hostname ? m->hostname : "", m->kernel ? m->kernel : "", m->ncpus,
-		 m->pmus ? m->pmus : "", notice ? notice : "\x01",
-		 m->backend ? m->backend : "\x01");
+	recfmt_header_body(body, sizeof(body), m->hostname, m->kernel, m->ncpus, m->pmus, notice,
+			   m->backend);
 	if (r->header_body && strcmp(body, r->header_body) == 0)
 		return 0;
 	sqlite3_stmt *st;
@@ -72,8 +71,21 @@ int rec_put_header(struct recorder *r, const struct model *m)
 		return -ENOMEM;
 	free(r->header_body);
 	r->header_body = copy;
+	r->header_sum = recfmt_text_sum(body);
 	r->header_id = sqlite3_last_insert_rowid(r->db);
 	return 0;
+}
+
+/* meta('sum'): the crc32 of meta's other rows (recsql_meta_sum), after any of them
+ * changed. */
+int rec_put_meta_sum(struct recorder *r)
+{
+	uint32_t sum;
+	if (recsql_meta_sum(r->db, &sum))
+		return -EIO;
+	char sql[96];
+	snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO meta VALUES('sum', %u)", sum);
+	return rec_exec(r->db, sql);
 }
 
 int rec_put_metrics(struct recorder *r, const struct model *m)
@@ -91,34 +103,13 @@ int rec_put_metrics(struct recorder *r, const struct model *m)
 	sqlite3_finalize(st);
 	free(text);
 	r->metrics_saved = rc == 0;
+	r->metrics_new = rc == 0;
 	return rc;
-}
-
-static char *evset_body(const struct model *m)
-{
-	size_t cap = 64 + (size_t)m->ngroups * 32, k = 0;
-	for (unsigned i = 0; i < m->nevents; i++)
-		cap += strlen(m->events[i].name) + strlen(m->events[i].key) + 96;
-	char *b = malloc(cap);
-	if (!b)
-		return NULL;
-	for (unsigned i = 0; i < m->nevents; i++) {
-		const struct mevent *e = &m->events[i];
-		k += (size_t)snprintf(
-			b + k, cap - k, "%s\x1f%s\x1f%u,%u,%d,%u,%d,%d,%u,%u,%u,%u,%u\x1e", e->name,
-			e->key, e->group, e->member, (int)e->role, (unsigned)e->status, e->hardware,
-			e->logical, e->nsum, e->sum[0], e->sum[1], e->sum[2], e->sum[3]);
-	}
-	for (unsigned g = 0; g < m->ngroups; g++)
-		k += (size_t)snprintf(b + k, cap - k, "%u,%u,%d\x1e", m->groups[g].first,
-				      m->groups[g].n, m->groups[g].user);
-	b[k] = '\0';
-	return b;
 }
 
 int rec_put_evset(struct recorder *r, const struct model *m)
 {
-	char *body = evset_body(m);
+	char *body = recfmt_evset_body(m->events, m->nevents, m->groups, m->ngroups);
 	if (!body)
 		return -ENOMEM;
 	if (r->evset_body && strcmp(body, r->evset_body) == 0) {
@@ -170,6 +161,7 @@ int rec_put_evset(struct recorder *r, const struct model *m)
 	if (!rc) {
 		free(r->evset_body);
 		r->evset_body = body;
+		r->evset_sum = recfmt_text_sum(body);
 		body = NULL;
 		r->evset_id = id;
 	}
@@ -229,8 +221,9 @@ int rec_prune(struct recorder *r, double wall, bool *freed)
 			*freed = n > 0;
 		}
 	}
+	bool pruned = *freed;
 	if (r->o.max_size == 0)
-		return 0;
+		goto done;
 	/* The file's pages down to nine tenths of what the WAL leaves of the size, a tenth
 	 * of the ticks at a time (their rows are most of the file), whole blocks; the
 	 * newest tick's block always stays. */
@@ -250,6 +243,7 @@ int rec_prune(struct recorder *r, double wall, bool *freed)
 			n = prune_oldest(r);
 		if (n < 0)
 			return -EIO;
+		pruned = pruned || n > 0;
 		if (n == 0) {
 			/* The tick's block alone: over the size only if its one tick does not
 			 * fit at all; else the next tick starts a block, and this one can go. */
@@ -265,6 +259,13 @@ int rec_prune(struct recorder *r, double wall, bool *freed)
 	 * size): giving them back would move pages and write them all into the WAL. Only a
 	 * file larger than the size (a smaller --max-size than before) shrinks. */
 	*freed = (uint64_t)(rec_pragma_int(r->db, "PRAGMA page_count") * page) > room;
+done:
+	/* meta('first'): the first tick kept, for a replay to tell ticks pruned from ticks a
+	 * damaged b-tree lost (absent: 1, nothing was pruned). */
+	if (pruned &&
+	    (rec_exec(r->db, "INSERT OR REPLACE INTO meta SELECT 'first', min(seq) FROM ticks") ||
+	     rec_put_meta_sum(r)))
+		return -EIO;
 	return 0;
 }
 

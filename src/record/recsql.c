@@ -16,6 +16,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "recblock.h"
 #include "recfmt.h"
@@ -50,6 +51,7 @@ struct rcur {
 	sqlite3_vtab_cursor base;
 	sqlite3 *db;
 	sqlite3_stmt *ticks, *task, *evnames, *span;
+	sqlite3_stmt *span_all; /* the span without a time bound: the ticks, not ticks_wall */
 	bool eof;
 	int fmt; /* 2: tasks table; 3: blocks (src/recblock.h), read from a block's key */
 	struct recblock blk;
@@ -62,6 +64,9 @@ struct rcur {
 	unsigned char *rec;
 	size_t reclen, pos;
 	int64_t prev;
+	/* Format 4's sums: the block's chunks read, the header's and event set's (by id). */
+	uint32_t blk_sum, header_sum, evset_sum;
+	int64_t header_of, evset_of;
 	/* Its event set. */
 	int64_t names_of;
 	char **names;
@@ -162,6 +167,7 @@ static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 	c->db = ((struct rtab *)vt)->db;
 	c->eof = true;
 	c->names_of = -1;
+	c->header_of = c->evset_of = -1;
 	recblock_init(&c->blk);
 	sqlite3_stmt *v;
 	if (sqlite3_prepare_v2(c->db, "PRAGMA user_version", -1, &v, NULL) == SQLITE_OK &&
@@ -169,21 +175,33 @@ static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 		c->fmt = sqlite3_column_int(v, 0);
 	sqlite3_finalize(v);
 	bool blocks = c->fmt >= 3;
-	if (sqlite3_prepare_v2(c->db,
-			       blocks ? "SELECT t.seq, t.wall, t.evset, c.text, t.rows, t.key"
-					" FROM ticks t LEFT JOIN cells c ON c.id = t.idle"
-					" WHERE t.seq BETWEEN ?1 AND ?2 ORDER BY t.seq"
-				      : "SELECT t.seq, t.wall, t.evset, c.text, t.rows, 0 FROM"
-					" ticks t LEFT JOIN cells c ON c.id = t.idle WHERE t.seq"
-					" BETWEEN ?1 AND ?2 AND t.wall BETWEEN ?3 AND ?4 ORDER BY"
-					" t.seq",
-			       -1, &c->ticks, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(
+		    c->db,
+		    c->fmt >= RECFMT_SUMMED
+			    ? "SELECT t.seq, t.wall, t.evset, c.text, t.rows, t.key,"
+			      " t.tick, t.time, t.interval, t.elapsed, t.header, t.flags,"
+			      " t.exit_status, t.ntasks, t.nfd_short, t.idle, t.ck FROM"
+			      " ticks t LEFT JOIN cells c ON c.id = t.idle WHERE t.seq"
+			      " BETWEEN ?1 AND ?2 ORDER BY t.seq"
+		    : blocks ? "SELECT t.seq, t.wall, t.evset, c.text, t.rows, t.key"
+			       " FROM ticks t LEFT JOIN cells c ON c.id = t.idle"
+			       " WHERE t.seq BETWEEN ?1 AND ?2 ORDER BY t.seq"
+			     : "SELECT t.seq, t.wall, t.evset, c.text, t.rows, 0 FROM"
+			       " ticks t LEFT JOIN cells c ON c.id = t.idle WHERE t.seq"
+			       " BETWEEN ?1 AND ?2 AND t.wall BETWEEN ?3 AND ?4 ORDER BY"
+			       " t.seq",
+		    -1, &c->ticks, NULL) != SQLITE_OK ||
 	    (blocks && sqlite3_prepare_v2(c->db,
 					  "SELECT s.lo, s.hi, (SELECT key FROM ticks WHERE seq ="
 					  " s.lo) FROM (SELECT min(seq) AS lo, max(seq) AS hi FROM"
 					  " ticks WHERE seq BETWEEN ?1 AND ?2 AND wall BETWEEN ?3"
 					  " AND ?4) s",
 					  -1, &c->span, NULL) != SQLITE_OK) ||
+	    (blocks && sqlite3_prepare_v2(c->db,
+					  "SELECT s.lo, s.hi, (SELECT key FROM ticks WHERE seq ="
+					  " s.lo) FROM (SELECT min(seq) AS lo, max(seq) AS hi FROM"
+					  " ticks NOT INDEXED WHERE seq BETWEEN ?1 AND ?2) s",
+					  -1, &c->span_all, NULL) != SQLITE_OK) ||
 	    (!blocks && sqlite3_prepare_v2(c->db,
 					   "SELECT kind, pid, tid, cpu, user, comm, cgroup FROM"
 					   " tasks WHERE id = ?",
@@ -195,6 +213,7 @@ static int rt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 		sqlite3_finalize(c->ticks);
 		sqlite3_finalize(c->task);
 		sqlite3_finalize(c->span);
+		sqlite3_finalize(c->span_all);
 		sqlite3_finalize(c->evnames);
 		free(c);
 		return SQLITE_ERROR;
@@ -232,6 +251,7 @@ static int rt_close(sqlite3_vtab_cursor *cur)
 	sqlite3_finalize(c->ticks);
 	sqlite3_finalize(c->task);
 	sqlite3_finalize(c->span);
+	sqlite3_finalize(c->span_all);
 	sqlite3_finalize(c->evnames);
 	recblock_free(&c->blk);
 	recpack_tick_free(&c->tick);
@@ -296,6 +316,48 @@ static int load_names(struct rcur *c, int64_t id)
 	return SQLITE_OK;
 }
 
+/* Format 4: the tick read against its checksum (recfmt_tick_sum), as the replay reads
+ * it: a damaged one ends the query with an error, never a number. */
+static int check_tick(struct rcur *c, const char *idle)
+{
+	sqlite3_stmt *t = c->ticks;
+	int64_t header = sqlite3_column_int64(t, 10);
+	if (header != c->header_of) {
+		if (recsql_header_sum(c->db, header, &c->header_sum))
+			return cur_error(c, "a tick's header is missing");
+		c->header_of = header;
+	}
+	if (c->evset != c->evset_of) {
+		if (recsql_evset_sum(c->db, c->evset, &c->evset_sum))
+			return cur_error(c, "an event set cannot be read");
+		c->evset_of = c->evset;
+	}
+	struct recfmt_tick sum = {
+		.seq = c->seq,
+		.wall = c->wall,
+		.evset = c->evset,
+		.key = sqlite3_column_int64(t, 5),
+		.tick = sqlite3_column_int64(t, 6),
+		.time = sqlite3_column_double(t, 7),
+		.interval = sqlite3_column_double(t, 8),
+		.elapsed = sqlite3_column_double(t, 9),
+		.header = header,
+		.flags = sqlite3_column_int64(t, 11),
+		.exit_status = sqlite3_column_int64(t, 12),
+		.ntasks = sqlite3_column_int64(t, 13),
+		.nfd_short = sqlite3_column_int64(t, 14),
+		.idle = sqlite3_column_int64(t, 15),
+		.cells_sum = recfmt_text_sum(idle),
+		.header_sum = c->header_sum,
+		.evset_sum = c->evset_sum,
+		.chunks_sum = c->blk_sum,
+	};
+	int64_t ck = sqlite3_column_int64(t, 16);
+	if (ck != (int64_t)recfmt_tick_sum(&sum))
+		return cur_error(c, "a tick fails its checksum");
+	return SQLITE_OK;
+}
+
 /* The next tick with stored rows: its set, usual cells and record. */
 static int next_tick(struct rcur *c)
 {
@@ -315,6 +377,7 @@ static int next_tick(struct rcur *c)
 		if (c->fmt >= 3) {
 			/* Every tick of the block read, those asked for give their rows. */
 			int64_t key = sqlite3_column_int64(c->ticks, 5);
+			c->blk_sum = recfmt_chunk_sum(c->seq == key ? 0 : c->blk_sum, rows, n);
 			rc = recblock_apply(&c->blk, c->seq, key, rows ? (const void *)rows : "",
 					    n);
 			if (rc == -ENOMEM)
@@ -335,6 +398,8 @@ static int next_tick(struct rcur *c)
 		const char *idle = (const char *)sqlite3_column_text(c->ticks, 3);
 		if (!idle || recfmt_parse_cells(idle, c->usual, c->nevents))
 			return cur_error(c, "a tick's usual cells cannot be read");
+		if (c->fmt >= RECFMT_SUMMED && (rc = check_tick(c, idle)) != SQLITE_OK)
+			return rc;
 		unsigned char *rec = realloc(c->rec, n);
 		if (!rec)
 			return SQLITE_NOMEM;
@@ -473,17 +538,21 @@ static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	sqlite3_bind_int64(c->ticks, 1, slo);
 	sqlite3_bind_int64(c->ticks, 2, shi);
 	if (c->fmt >= 3) {
-		/* The ticks asked for, read from the key of the first one's block. */
-		sqlite3_bind_int64(c->span, 1, slo);
-		sqlite3_bind_int64(c->span, 2, shi);
-		sqlite3_bind_double(c->span, 3, c->wlo);
-		sqlite3_bind_double(c->span, 4, c->whi);
-		bool any = sqlite3_step(c->span) == SQLITE_ROW &&
-			   sqlite3_column_type(c->span, 0) != SQLITE_NULL;
-		c->first = any ? sqlite3_column_int64(c->span, 0) : 0;
-		c->last = any ? sqlite3_column_int64(c->span, 1) : 0;
-		int64_t key = any ? sqlite3_column_int64(c->span, 2) : 0;
-		sqlite3_reset(c->span);
+		/* The ticks asked for, read from the key of the first one's block. Without a
+		 * time bound, by the ticks themselves (a damaged ticks_wall index hid them). */
+		sqlite3_stmt *sp = c->wlo <= -1e300 && c->whi >= 1e300 ? c->span_all : c->span;
+		sqlite3_bind_int64(sp, 1, slo);
+		sqlite3_bind_int64(sp, 2, shi);
+		if (sp == c->span) {
+			sqlite3_bind_double(sp, 3, c->wlo);
+			sqlite3_bind_double(sp, 4, c->whi);
+		}
+		bool any =
+			sqlite3_step(sp) == SQLITE_ROW && sqlite3_column_type(sp, 0) != SQLITE_NULL;
+		c->first = any ? sqlite3_column_int64(sp, 0) : 0;
+		c->last = any ? sqlite3_column_int64(sp, 1) : 0;
+		int64_t key = any ? sqlite3_column_int64(sp, 2) : 0;
+		sqlite3_reset(sp);
 		if (!any) {
 			c->eof = true;
 			return SQLITE_OK;
@@ -620,6 +689,121 @@ static const sqlite3_module readings_module = {
 	.xColumn = rt_column,
 	.xRowid = rt_rowid,
 };
+
+int recsql_header_sum(sqlite3 *db, int64_t id, uint32_t *out)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT host, kernel, ncpus, pmus, notice, backend FROM headers WHERE id = ?",
+		    -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = -ENOENT;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		char body[4096];
+		const char *col[6];
+		for (int i = 0; i < 6; i++)
+			col[i] = (const char *)sqlite3_column_text(st, i);
+		*out = recfmt_text_sum(recfmt_header_body(body, sizeof(body), col[0], col[1],
+							  sqlite3_column_int(st, 2), col[3], col[4],
+							  col[5]));
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* crc32 over text (NULL: out of memory) and frees it; the sum goes on from c. */
+static int sum_text(uLong *c, char *text, bool nul)
+{
+	if (!text)
+		return -ENOMEM;
+	*c = crc32(*c, (const Bytef *)text, (uInt)(strlen(text) + (nul ? 1 : 0)));
+	free(text);
+	return 0;
+}
+
+int recsql_evset_sum(sqlite3 *db, int64_t id, uint32_t *out)
+{
+	sqlite3_stmt *ev = NULL, *gr = NULL;
+	struct mgroup *g = NULL;
+	unsigned ng = 0, gcap = 0;
+	uLong c = crc32(0L, Z_NULL, 0);
+	int rc = -EIO;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT name, key, grp, member, role, status, hardware, logical,"
+			       " sums FROM events WHERE evset = ? ORDER BY idx",
+			       -1, &ev, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT first, n, user FROM groups WHERE evset = ? ORDER BY idx",
+			       -1, &gr, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(ev, 1, id);
+	sqlite3_bind_int64(gr, 1, id);
+	/* recfmt_evset_body's text summed an event at a time, then the groups. */
+	rc = 0;
+	for (unsigned n = 0; !rc && n < 4096 && sqlite3_step(ev) == SQLITE_ROW; n++) {
+		struct mevent x = {
+			.name = (const char *)sqlite3_column_text(ev, 0),
+			.key = (const char *)sqlite3_column_text(ev, 1),
+			.group = (unsigned)sqlite3_column_int(ev, 2),
+			.member = (unsigned)sqlite3_column_int(ev, 3),
+			.role = (enum ev_role)(unsigned)sqlite3_column_int(ev, 4),
+			.status = (uint8_t)sqlite3_column_int(ev, 5),
+			.hardware = sqlite3_column_int(ev, 6) != 0,
+			.logical = sqlite3_column_int(ev, 7) != 0,
+		};
+		x.nsum = recfmt_parse_sums((const char *)sqlite3_column_text(ev, 8), x.sum);
+		rc = !x.name || !x.key ? -EIO
+				       : sum_text(&c, recfmt_evset_body(&x, 1, NULL, 0), false);
+	}
+	while (!rc && ng < 4096 && sqlite3_step(gr) == SQLITE_ROW) {
+		if (ng == gcap) {
+			gcap = gcap ? 2 * gcap : 8;
+			struct mgroup *m = realloc(g, gcap * sizeof(*m));
+			if (!m) {
+				rc = -ENOMEM;
+				break;
+			}
+			g = m;
+		}
+		g[ng].first = (unsigned)sqlite3_column_int(gr, 0);
+		g[ng].n = (unsigned)sqlite3_column_int(gr, 1);
+		g[ng].user = sqlite3_column_int(gr, 2) != 0;
+		ng++;
+	}
+	if (!rc)
+		rc = sum_text(&c, recfmt_evset_body(NULL, 0, g, ng), true);
+	if (!rc)
+		*out = (uint32_t)c;
+out:
+	sqlite3_finalize(ev);
+	sqlite3_finalize(gr);
+	free(g);
+	return rc;
+}
+
+int recsql_meta_sum(sqlite3 *db, uint32_t *out)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key <> 'sum' ORDER BY key",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	uLong c = crc32(0L, Z_NULL, 0);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < 2; i++) {
+			unsigned char type = (unsigned char)sqlite3_column_type(st, i);
+			const unsigned char *t = sqlite3_column_text(st, i);
+			c = crc32(c, &type, 1);
+			if (t)
+				c = crc32(c, t, (uInt)strlen((const char *)t) + 1);
+		}
+	}
+	sqlite3_finalize(st);
+	*out = (uint32_t)c;
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
 
 int recsql_register(sqlite3 *db)
 {

@@ -26,6 +26,16 @@ int recsql_open(const char *path, struct sqlite3 **db, char *err, size_t errlen)
 /* The first column of sql's first row, or -1; *rc is SQLite's code (SQLITE_OK for a row). */
 int64_t recsql_int(struct sqlite3 *db, const char *sql, int *rc);
 
+/* The crc32 of meta's rows but 'sum' (key order: each key, its value's type and text),
+ * which format 4 keeps in meta('sum'). Returns 0, or -EIO. */
+int recsql_meta_sum(struct sqlite3 *db, uint32_t *out);
+
+/* Format 4's sums of a tick's header and event set as a replay rebuilds them from
+ * their rows (recfmt_header_body, recfmt_evset_body). Return 0, -ENOENT (no such
+ * header) or -EIO. */
+int recsql_header_sum(struct sqlite3 *db, int64_t id, uint32_t *out);
+int recsql_evset_sum(struct sqlite3 *db, int64_t id, uint32_t *out);
+
 /* Whether a -wal beside path holds pages: then the file alone is not the recording. */
 bool recsql_wal_pending(const char *path);
 /* path as an SQLite URI that opens it immutable (no lock, no -shm, no -wal read), to

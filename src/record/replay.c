@@ -111,6 +111,44 @@ static int load_metrics(struct replay *p, char *err, size_t errlen)
 	return rc;
 }
 
+/* Format 4: meta's rows against their sum (the metrics, the kinds recorded and the last
+ * tick are read from them), and meta('last'). */
+static int check_meta(struct replay *p, char *err, size_t errlen)
+{
+	int rc;
+	uint32_t sum;
+	int64_t want = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'sum'", &rc);
+	if (recsql_meta_sum(p->db, &sum) || rc != SQLITE_OK || want != (int64_t)sum)
+		return replay_damaged(p, err, errlen, "its meta table fails its checksum");
+	p->expect_last = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'last'", &rc);
+	if (rc != SQLITE_OK)
+		p->expect_last = 0;
+	return 0;
+}
+
+/* An SQLite file in WAL mode (its header's read and write versions 2) that is no
+ * recording yet, with no -wal beside it: a recording whose recorder never checkpointed
+ * (killed before it closed), copied without its -wal. */
+static bool wal_left_behind(const char *path)
+{
+	unsigned char h[20];
+	FILE *f = fopen(path, "rbe");
+	size_t n = f ? fread(h, 1, sizeof(h), f) : 0;
+	if (f)
+		fclose(f);
+	if (n != sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0 || h[18] != 2 || h[19] != 2)
+		return false;
+	size_t len = strlen(path) + 8;
+	char *wal = malloc(len);
+	if (!wal)
+		return false;
+	snprintf(wal, len, "%s-wal", path);
+	struct stat sb;
+	bool none = stat(wal, &sb) != 0 || sb.st_size == 0;
+	free(wal);
+	return none;
+}
+
 struct replay *replay_open(const char *path, char *err, size_t errlen)
 {
 	struct replay *p = calloc(1, sizeof(*p));
@@ -146,7 +184,16 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 	}
 	int64_t app = recsql_int(p->db, "PRAGMA application_id", &rc);
 	if (rc == SQLITE_NOTADB || (rc == SQLITE_OK && app != RECFMT_APP_ID)) {
-		snprintf(err, errlen, "%s: not a pmutop recording", path);
+		if (wal_left_behind(path))
+			snprintf(
+				err, errlen,
+				"%s: its ticks are in its -wal, which is not beside it: its "
+				"recorder "
+				"did not close it (killed, or still recording); copy the -wal that "
+				"was beside the original too, as %s-wal",
+				path, path);
+		else
+			snprintf(err, errlen, "%s: not a pmutop recording", path);
 		goto fail;
 	}
 	if (rc != SQLITE_OK) {
@@ -178,16 +225,14 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 	recblock_init(&p->blk);
 	/* Format 2 holds a tick's rows in its record and its tasks in a table; format 3
 	 * both in its chunk of a block (src/recblock.h), read through chunks. */
-	if (sqlite3_prepare_v2(p->db,
-			       ver >= 3 ? "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed,"
-					  " t.evset, t.header, t.flags, t.exit_status, t.ntasks,"
-					  " t.nfd_short, c.text, x'', t.key FROM ticks t LEFT JOIN"
-					  " cells c ON c.id = t.idle WHERE t.seq = ?"
-					: "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed,"
-					  " t.evset, t.header, t.flags, t.exit_status, t.ntasks,"
-					  " t.nfd_short, c.text, t.rows, 0 FROM ticks t LEFT JOIN"
-					  " cells c ON c.id = t.idle WHERE t.seq = ?",
-			       -1, &p->tick, NULL) != SQLITE_OK ||
+	char tsql[320];
+	snprintf(tsql, sizeof(tsql),
+		 "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed, t.evset, t.header,"
+		 " t.flags, t.exit_status, t.ntasks, t.nfd_short, c.text, %s, %s, %s, t.idle"
+		 " FROM ticks t LEFT JOIN cells c ON c.id = t.idle WHERE t.seq = ?",
+		 ver >= 3 ? "x''" : "t.rows", ver >= 3 ? "t.key" : "0",
+		 ver >= RECFMT_SUMMED ? "t.ck" : "0");
+	if (sqlite3_prepare_v2(p->db, tsql, -1, &p->tick, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db,
 			       ver >= 3 ? "SELECT seq, key, rows FROM ticks WHERE seq BETWEEN ?1"
 					  " AND ?2 ORDER BY seq"
@@ -199,17 +244,21 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db, "SELECT max(seq) FROM ticks WHERE seq < ?", -1, &p->prev,
 			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db, "SELECT seq FROM ticks WHERE wall >= ? ORDER BY wall LIMIT 1",
+	    sqlite3_prepare_v2(p->db,
+			       "SELECT seq, wall, (SELECT wall FROM ticks NOT INDEXED WHERE seq ="
+			       " t.seq) FROM ticks t WHERE wall >= ? ORDER BY wall LIMIT 1",
 			       -1, &p->find, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(p->db,
 			       "SELECT min(seq), max(seq), (SELECT wall FROM ticks ORDER BY seq"
 			       " LIMIT 1), (SELECT wall FROM ticks ORDER BY seq DESC LIMIT 1)"
-			       " FROM ticks",
+			       " FROM ticks NOT INDEXED",
 			       -1, &p->last, NULL) != SQLITE_OK) {
 		replay_damaged(p, err, errlen,
 			       recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
 		goto fail;
 	}
+	if (ver >= RECFMT_SUMMED && check_meta(p, err, errlen))
+		goto fail;
 	if (load_metrics(p, err, errlen))
 		goto fail;
 	uint64_t a, b;
@@ -218,6 +267,9 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: the recording holds no tick", path);
 		goto fail;
 	}
+	/* Without meta('last') (a recorder killed), the last tick found. */
+	if (ver >= RECFMT_SUMMED && p->expect_last <= 0)
+		p->expect_last = (int64_t)b;
 	return p;
 fail:
 	replay_close(p);
@@ -250,6 +302,17 @@ int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirs
 		*last = (uint64_t)sqlite3_column_int64(p->last, 1);
 		*wfirst = sqlite3_column_double(p->last, 2);
 		*wlast = sqlite3_column_double(p->last, 3);
+		/* Format 4: ticks before the first found and after the first kept are lost:
+		 * a replay starts at the first kept, to count them. */
+		if (p->fmt >= RECFMT_SUMMED) {
+			int frc;
+			int64_t kept = recsql_int(
+				p->db, "SELECT value FROM meta WHERE key = 'first'", &frc);
+			if (frc != SQLITE_OK || kept < 1)
+				kept = 1;
+			if (kept < (int64_t)*first)
+				*first = (uint64_t)kept;
+		}
 		rc = 0;
 	}
 	sqlite3_reset(p->last);
@@ -267,8 +330,29 @@ static int one_seq(sqlite3_stmt *st, uint64_t *out)
 	return rc;
 }
 
+static int replay_sql_next(struct replay *p, uint64_t seq, uint64_t *out)
+{
+	sqlite3_bind_int64(p->next, 1, (int64_t)seq);
+	int rc = one_seq(p->next, out);
+	return rc == 0 && (int64_t)*out > (int64_t)seq ? 0 : -ENOENT;
+}
+
+uint64_t replay_missing_upto(const struct replay *p, uint64_t seq)
+{
+	return p->missing_upto > (int64_t)seq ? (uint64_t)p->missing_upto : seq;
+}
+
 int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
 {
+	if (dir > 0 && p->missing_upto > (int64_t)seq)
+		seq = (uint64_t)p->missing_upto; /* the ticks missing after it are counted */
+	/* Format 4: each tick up to the recorder's last in turn, so that one a damaged
+	 * b-tree hides is counted lost, not passed over. */
+	if (dir > 0 && p->fmt >= RECFMT_SUMMED && (int64_t)seq >= 0 &&
+	    (int64_t)seq < p->expect_last) {
+		*out = seq + 1;
+		return 0;
+	}
 	sqlite3_stmt *st = dir > 0 ? p->next : p->prev;
 	sqlite3_bind_int64(st, 1, (int64_t)seq);
 	uint64_t to;
@@ -285,8 +369,35 @@ int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out)
 int replay_find(struct replay *p, double wall, uint64_t *out)
 {
 	sqlite3_bind_double(p->find, 1, wall);
-	if (one_seq(p->find, out) == 0)
+	int rc = sqlite3_step(p->find);
+	bool found = rc == SQLITE_ROW;
+	/* The index answers with its own copy of the wall time: one that is not the
+	 * tick's, or an error, is a damaged index; then the ticks are read, not it. */
+	if (found && sqlite3_column_double(p->find, 1) == sqlite3_column_double(p->find, 2) &&
+	    sqlite3_column_double(p->find, 1) >= wall) {
+		*out = (uint64_t)sqlite3_column_int64(p->find, 0);
+		sqlite3_reset(p->find);
 		return 0;
+	}
+	sqlite3_reset(p->find);
+	if (found || rc != SQLITE_DONE) {
+		if (!*p->lost)
+			snprintf(
+				p->lost, sizeof(p->lost),
+				"%s: damaged recording: its index of ticks by time (ticks_wall) is "
+				"damaged: the ticks are found by reading them all",
+				p->path);
+		char sql[128];
+		snprintf(sql, sizeof(sql),
+			 "SELECT seq FROM ticks NOT INDEXED WHERE wall >= %.17g ORDER BY wall, seq"
+			 " LIMIT 1",
+			 wall);
+		int64_t seq = recsql_int(p->db, sql, &rc);
+		if (rc == SQLITE_OK && seq >= 0) {
+			*out = (uint64_t)seq;
+			return 0;
+		}
+	}
 	uint64_t a;
 	double wa, wb;
 	return replay_span(p, &a, out, &wa, &wb);
@@ -313,6 +424,10 @@ static int load_header(struct replay *p, int64_t id, char *err, size_t len)
 		p->notice = dup_col(st, 4);
 		p->backend = dup_col(st, 5);
 		p->header_id = id;
+		char body[4096];
+		p->header_sum = recfmt_text_sum(recfmt_header_body(body, sizeof(body), p->host,
+								   p->kernel, p->ncpus, p->pmus,
+								   p->notice, p->backend));
 	} else {
 		rc = replay_damaged(p, err, len, "a tick's header is missing");
 	}
@@ -391,12 +506,7 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 		e->status = (uint8_t)sqlite3_column_int(st, 6);
 		e->hardware = sqlite3_column_int(st, 7) != 0;
 		e->logical = sqlite3_column_int(st, 8) != 0;
-		const char *sums = (const char *)sqlite3_column_text(st, 9);
-		for (const char *s = sums; s && *s && e->nsum < 4; e->nsum++) {
-			char *end;
-			e->sum[e->nsum] = (unsigned)strtoul(s, &end, 10);
-			s = *end == ',' ? end + 1 : end;
-		}
+		e->nsum = recfmt_parse_sums((const char *)sqlite3_column_text(st, 9), e->sum);
 	}
 	sqlite3_finalize(st);
 	if (rc)
@@ -422,19 +532,44 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 		return replay_damaged(p, err, len, "an event set is incomplete");
 	if ((rc = check_evset(p, err, len)))
 		return rc;
+	char *body = recfmt_evset_body(p->events, p->nevents, p->groups, p->ngroups);
+	if (!body)
+		return -ENOMEM;
+	p->evset_sum = recfmt_text_sum(body);
+	free(body);
 	p->evset_id = id;
 	return 0;
 }
 
+static int replay_sql_next(struct replay *p, uint64_t seq, uint64_t *out);
+
 static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 {
+	p->missing_upto = 0;
 	sqlite3_stmt *st = p->tick;
 	sqlite3_bind_int64(st, 1, (int64_t)seq);
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
 		sqlite3_reset(st);
-		return rc == SQLITE_DONE ? -ENOENT
-					 : replay_damaged(p, err, errlen, sqlite3_errmsg(p->db));
+		if (rc != SQLITE_DONE)
+			return replay_damaged(p, err, errlen, sqlite3_errmsg(p->db));
+		/* Format 4: a tick from the first kept (meta('first'), 1 when none was
+		 * pruned) to the recorder's last was written: not finding it is damage. */
+		int frc;
+		int64_t first =
+			recsql_int(p->db, "SELECT value FROM meta WHERE key = 'first'", &frc);
+		if (p->fmt >= RECFMT_SUMMED && (int64_t)seq <= p->expect_last &&
+		    (int64_t)seq >= (frc == SQLITE_OK ? first : 1)) {
+			/* Every tick up to the next one found is missing too: lost at once. */
+			uint64_t next = 0;
+			p->missing_upto = (int64_t)seq;
+			if (replay_sql_next(p, seq, &next) != 0 || (int64_t)next > p->expect_last)
+				p->missing_upto = p->expect_last;
+			else if (next > seq)
+				p->missing_upto = (int64_t)next - 1;
+			return replay_damaged(p, err, errlen, "ticks are missing");
+		}
+		return -ENOENT;
 	}
 	struct model m = {0};
 	double wall = sqlite3_column_double(st, 0);
@@ -451,6 +586,24 @@ static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	const void *blob = sqlite3_column_blob(st, 12);
 	size_t reclen = (size_t)sqlite3_column_bytes(st, 12);
 	int64_t key = sqlite3_column_int64(st, 13);
+	struct recfmt_tick sum = {
+		.seq = (int64_t)seq,
+		.wall = wall,
+		.tick = (int64_t)m.tick,
+		.time = m.time,
+		.interval = m.interval,
+		.elapsed = m.elapsed,
+		.evset = evset,
+		.header = header,
+		.flags = sqlite3_column_int64(st, 7),
+		.exit_status = sqlite3_column_int64(st, 8),
+		.ntasks = sqlite3_column_int64(st, 9),
+		.nfd_short = sqlite3_column_int64(st, 10),
+		.idle = sqlite3_column_int64(st, 15),
+		.key = key,
+	};
+	uint32_t ck = (uint32_t)sqlite3_column_int64(st, 14);
+	bool ck_ok = sqlite3_column_int64(st, 14) == (int64_t)ck;
 	rc = 0;
 	if (reclen > p->reccap) {
 		unsigned char *b = realloc(p->rec, reclen);
@@ -494,6 +647,9 @@ static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	}
 	if (!rc && recfmt_parse_cells(idle, p->usual, p->nevents))
 		rc = replay_damaged(p, err, errlen, "a tick's usual cells cannot be read");
+	sum.cells_sum = recfmt_text_sum(idle);
+	sum.header_sum = p->header_sum;
+	sum.evset_sum = p->evset_sum;
 	free(idle);
 	if (rc)
 		return rc;
@@ -517,7 +673,17 @@ static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	p->wall = wall;
 	p->reclen = reclen;
 	p->key = key;
-	if ((rc = replay_rows(p, err, errlen))) {
+	rc = replay_rows(p, err, errlen);
+	/* Format 4: what was read is what was written, or the tick is lost (and, when its
+	 * chunk is the damage, the rest of its block). */
+	if (!rc && p->fmt >= RECFMT_SUMMED) {
+		sum.chunks_sum = p->blk_sum;
+		if (!ck_ok || recfmt_tick_sum(&sum) != ck) {
+			p->blk.key = p->blk.seq = -1;
+			rc = replay_damaged(p, err, errlen, "a tick fails its checksum");
+		}
+	}
+	if (rc) {
 		p->m.nrows = p->m.ncpu_rows = p->m.ncg_rows = 0;
 		return rc;
 	}

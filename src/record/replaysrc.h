@@ -10,7 +10,8 @@
 /* Ticks from first on, while they were recorded at end or before; rp stays the
  * caller's. NULL: -ENOMEM. */
 struct source *replaysrc_new(struct replay *rp, uint64_t first, double end);
-/* Ticks that could not be read and were left out, with the first one's line. */
-long replaysrc_lost(const struct source *s, const char **first);
+/* Ticks that could not be read and were left out, with the first one's line and which
+ * they were (" (lost: ticks 5 to 9, 14)", by sequence number). */
+long replaysrc_lost(struct source *s, const char **first);
 
 #endif

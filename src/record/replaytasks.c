@@ -115,6 +115,7 @@ static int load_tasks3(struct replay *p, char *err, size_t len)
 		}
 		const void *chunk = sqlite3_column_blob(p->chunks, 2);
 		int n = sqlite3_column_bytes(p->chunks, 2);
+		p->blk_sum = recfmt_chunk_sum(s == p->key ? 0 : p->blk_sum, chunk, (size_t)n);
 		ret = recblock_apply(b, s, p->key, chunk ? chunk : "", (size_t)n);
 		if (ret == -ENOMEM)
 			break;

@@ -54,6 +54,13 @@ struct replay {
 	unsigned char *rec; /* format 2: the tick's stored rows (src/recpack.h) */
 	size_t reclen, reccap;
 	int64_t key; /* format 3: the tick's block */
+	/* Format 4's checksums: the loaded header's and event set's bodies', the block's
+	 * chunks read (key to blk.seq), and the tick's stored one. */
+	uint32_t header_sum, evset_sum, blk_sum, ck;
+	int64_t idle;	      /* the tick's usual cells' id, as its sum covers it */
+	int64_t missing_upto; /* the last of the ticks missing from the one load asked for */
+	int64_t expect_last;  /* format 4: meta('last') (the recorder's last tick) or the last found
+			       */
 };
 
 /* One line in err saying the file is damaged (what: SQLite's message or ours, made safe

@@ -1,5 +1,5 @@
 /* libFuzzer harness for pmutop -r FILE --sql QUERY: the input is the query, run by
- * recsql_query over a real recording (tests/fuzz/replay/corpus/seed3.pmutop, format 3 in
+ * recsql_query over a real recording (tests/fuzz/replay/corpus/seed4.pmutop, format 4 in
  * two blocks) opened as recsql_run opens it, so that the `readings` table's bounds and
  * constraints (seq, time, pid, ...) meet any SQL. The harness bounds what a query may cost (a VM
  * step budget and a 1 MiB value limit): an endless recursive query is the user's own, not a bug.
@@ -60,7 +60,7 @@ static void setup(void)
 		abort();
 	atexit(remove_dir);
 	snprintf(path, sizeof(path), "%s/r.pmutop", dir);
-	norig = slurp(PMUTOP_FUZZ_DIR "/replay/corpus/seed3.pmutop", orig, sizeof(orig));
+	norig = slurp(PMUTOP_FUZZ_DIR "/replay/corpus/seed4.pmutop", orig, sizeof(orig));
 	if (norig == 0 || norig == sizeof(orig))
 		abort();
 	FILE *f = fopen(path, "wbe");
