@@ -253,7 +253,7 @@ static void test_kill_start(void **state)
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
 	fake_keys(U(state), keys, 4);
 	fake_key(U(state), 'k');
-	assert_true(fake_find(screen(state), "Send to 100") >= 0);
+	assert_true(fake_find(screen(state), "Send to 100 alpha") >= 0);
 	struct ui_cmd cmd = fake_key(U(state), '\n'); /* SIGTERM, the first */
 	assert_int_equal(cmd.kind, UI_SIGNAL);
 	assert_int_equal(cmd.pid, 100);
@@ -588,6 +588,42 @@ static void test_selection_follows_row(void **state)
 	fake_key(U(state), '\n');
 	struct ui_cmd cmd = fake_key(U(state), '\n');
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, 100);
+}
+
+/* The row the user chose stays chosen across views that do not list it (G's cgroup rows,
+ * a filter): when it is listed again, the selection is on it, and k names it. */
+static void test_selection_survives_views(void **state)
+{
+	struct fake_fixture *fx = *state;
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
+	fake_keys(U(state), keys, 4);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "Send to 100 alpha") >= 0);
+	fake_key(U(state), 27);
+	/* A filter that hides it, then cleared. */
+	fake_key(U(state), '\\');
+	fake_key(U(state), 'g');
+	fake_key(U(state), 'a');
+	fake_key(U(state), 27);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "Send to 100 alpha") >= 0);
+	fake_key(U(state), 27);
+	/* A model without it (G shows cgroup rows), then with it again. */
+	struct model other = fx->f.m;
+	struct mrow rows[NROWS];
+	unsigned n = 0;
+	for (unsigned i = 0; i < fx->f.m.nrows; i++)
+		if (fx->f.rows[i].pid != 100)
+			rows[n++] = fx->f.rows[i];
+	other.rows = rows;
+	other.nrows = n;
+	ui_set_model(U(state), &other, fx->f.panes, fx->f.npanes);
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "Send to 100 alpha") >= 0);
+	struct ui_cmd cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_SIGNAL);
 	assert_int_equal(cmd.pid, 100);
 }
 
@@ -1043,6 +1079,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quick_sort_and_scroll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selection_survives_views, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_view, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),

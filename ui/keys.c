@@ -210,11 +210,14 @@ static void pick_signal(struct ui *u)
 		return;
 	u->pick = PICK_SIGNAL;
 	u->mode = MODE_MENU;
-	char title[32];
+	char title[64], comm[32];
+	const struct mrow *r = rows_selected(&u->rows, u->m);
+	/* Named whole, as the row shows it: the pid and its command (never raw). */
+	text_sanitize(r && r->comm ? r->comm : "", comm, sizeof(comm), colors_utf8());
 	if (u->ntags)
 		snprintf(title, sizeof(title), "Send to %u tagged", u->ntags);
 	else
-		snprintf(title, sizeof(title), "Send to %d", (int)who.pid);
+		snprintf(title, sizeof(title), "Send to %d %.24s", (int)who.pid, comm);
 	menu_clear(&u->menu, title);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		menu_add(&u->menu, sigs[i].name, sigs[i].sig);
