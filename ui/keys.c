@@ -733,8 +733,12 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		return;
 	}
 	MEVENT ev = {0};
+	bool have_mev = u->have_mev;
+	u->have_mev = false;
 	if (key == KEY_MOUSE && u->mode != MODE_PROMPT) {
-		if (getmouse(&ev) != OK)
+		if (have_mev)
+			ev = u->mev; /* decoded from what the terminal sent (ui_input) */
+		else if (getmouse(&ev) != OK)
 			return;
 		/* A click on a key bar label presses its key, in every mode that has a bar. */
 		int k = (ev.bstate & BUTTON1_PRESSED) ? keybar_key_at(ev.y, ev.x) : 0;
