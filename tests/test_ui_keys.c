@@ -568,6 +568,29 @@ static void test_tree_view(void **state)
 	assert_true(fake_find(s, " gamma") > fake_find(s, "evil"));
 }
 
+/* Thread rows in the tree: their process's children, on its lines (issue 37, item 3):
+ * beta under alpha with gamma below it, so its threads keep alpha's line down. */
+static void test_tree_threads(void **state)
+{
+	struct fake_fixture *fx = *state;
+	fx->f.rows[1].ppid = 100; /* beta (80%) and gamma (10%) under alpha */
+	fx->f.rows[4].ppid = 100;
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	fake_key(U(state), KEY_F(5));
+	const char *s = screen(state);
+	/* The threads: alpha's line (│) down past them, ├─ then └─ for the last. */
+	int t1 = fake_find(s, "\xe2\x94\x82 \xe2\x94\x9c\xe2\x94\x80 beta");
+	int t2 = fake_find(s, "\xe2\x94\x82 \xe2\x94\x94\xe2\x94\x80 beta-worker");
+	if (t1 < 0)
+		t1 = fake_find(s, "| |- beta");
+	if (t2 < 0)
+		t2 = fake_find(s, "| `- beta-worker");
+	assert_true(kid(s, "beta", false) >= 0);
+	assert_true(t1 > kid(s, "beta", false));
+	assert_true(t2 > t1);
+	assert_true(kid(s, "gamma", true) > t2);
+}
+
 static void test_selection_follows_row(void **state)
 {
 	struct fake_fixture *fx = *state;
@@ -1082,6 +1105,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_selection_survives_views, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_view, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resize_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bindings_table, setup, teardown),
