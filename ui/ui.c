@@ -151,6 +151,8 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 	}
 	rows_init(&u->rows);
 	snprintf(u->pane_name, sizeof(u->pane_name), "%s", o->pane ? o->pane : "");
+	snprintf(u->opt_pane, sizeof(u->opt_pane), "%s",
+		 o->pane && !o->pane_default ? o->pane : "");
 	snprintf(u->want_sort, sizeof(u->want_sort), "%s", o->sort ? o->sort : "");
 	u->want_reverse = o->reverse;
 	setup_init(&u->setup);
@@ -305,6 +307,54 @@ static int find_pane(const struct pane *panes, unsigned npanes, const char *name
 	return -1;
 }
 
+/* Whether column c reads n/a on every row of m: it cannot count here. */
+static bool column_all_na(const struct column *c, const struct model *m)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (column_value(c, m, &m->rows[i]).state != VAL_NA)
+			return false;
+	return true;
+}
+
+/* The first model with rows: --pane and --sort that name what is not shown are said,
+ * and a first sort by a column that reads n/a on every row (CPU% without task-clock,
+ * -e page-faults,cs) goes to the first column that counts, and says so. */
+static void check_opts(struct ui *u, const struct model *m)
+{
+	u->opts_checked = true;
+	const struct pane *p = ui_pane(u);
+	if (!p)
+		return;
+	if (*u->opt_pane && find_pane(u->panes, u->npanes, u->opt_pane) < 0) {
+		snprintf(
+			u->msg, sizeof(u->msg),
+			"--pane %.24s: not shown, none of its events can count here; showing %.24s",
+			u->opt_pane, p->name);
+		return;
+	}
+	if (*u->want_sort && pane_find_column(p, u->want_sort) < 0) {
+		snprintf(u->msg, sizeof(u->msg), "--sort %.24s: the %.24s pane has no such column",
+			 u->want_sort, p->name);
+		return;
+	}
+	int col;
+	struct pane_sort *s = ui_sort(u, &col);
+	if (*u->want_sort || !s || col < 0 || !column_all_na(&p->cols[col], m))
+		return;
+	for (unsigned i = 0; i < p->ncols; i++) {
+		enum col_kind k = p->cols[i].kind;
+		bool counts = k == COL_COUNT || k == COL_RATE || k == COL_RATIO || k == COL_GHZ ||
+			      k == COL_METRIC;
+		if (!counts || column_all_na(&p->cols[i], m))
+			continue;
+		snprintf(u->msg, sizeof(u->msg), "%.16s reads n/a here: sorted by %.32s",
+			 p->cols[col].name, p->cols[i].name);
+		snprintf(s->col, sizeof(s->col), "%s", p->cols[i].name);
+		s->descending = p->cols[i].desc_first;
+		return;
+	}
+}
+
 void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes, unsigned npanes)
 {
 	if (!u)
@@ -346,6 +396,8 @@ void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
 		snprintf(u->pane_name, sizeof(u->pane_name), "%s", panes[u->pane].name);
 	if (m)
 		u->paused = m->paused;
+	if (m && m->nrows && !u->opts_checked)
+		check_opts(u, m);
 	rowkeys_prune_tags(u);
 	ui_refresh_rows(u, ui_now() >= u->freeze_until);
 }

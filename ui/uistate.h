@@ -72,6 +72,8 @@ struct ui {
 	unsigned nsort;
 	char want_sort[32]; /* from the options: the first sort of every pane */
 	bool want_reverse;
+	bool opts_checked; /* --pane and --sort said when not shown, the first sort checked */
+	char opt_pane[32]; /* --pane as given */
 
 	struct rows rows;
 	double freeze_until; /* CLOCK_MONOTONIC seconds; 0: not frozen */

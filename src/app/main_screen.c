@@ -518,6 +518,7 @@ int screen_open(struct app *a)
 	struct ui_opts o = {.color = !a->cli.no_color, /* ui_new weighs NO_COLOR and TERM */
 			    .no_mouse = a->cli.no_mouse,
 			    .pane = pane,
+			    .pane_default = !a->cli.pane,
 			    .sort = a->cli.sort,
 			    .reverse = a->cli.reverse};
 	struct screen_sink *ss = calloc(1, sizeof(*ss));
