@@ -409,6 +409,8 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	case UI_TOGGLE_THREADS:
 		a->cli.threads = !a->cli.threads;
 		app_control(a, SRC_THREADS, &a->cli.threads);
+		if (!source_model(a->src)->final)
+			app_tick(a); /* shown now, paused too, as K: a short interval */
 		break;
 	case UI_SIGNAL:
 		send_signal(ui, cmd);
@@ -434,6 +436,8 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	case UI_TOGGLE_CMDLINE:
 		a->cmdline = !a->cmdline;
 		app_control(a, SRC_CMDLINE, &a->cmdline);
+		if (!source_model(a->src)->final)
+			app_tick(a);
 		break;
 	case UI_TOGGLE_KERNEL:
 		if (source_model(a->src)->final) {
