@@ -635,6 +635,22 @@ static void test_options_said(void **state)
 	fake_close(&t2);
 }
 
+/* Keys that cannot act here say so (issue 37, item 9): a pane number past the last, Tab
+ * with one pane. */
+static void test_keys_without_use_said(void **state)
+{
+	struct fake_fixture *fx = *state;
+	char line[1024];
+	struct ui_cmd cmd = fake_key(U(state), '9');
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	const char *s = screen(state);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "no pane 9: there are"));
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, 1);
+	fake_key(U(state), '\t');
+	s = screen(state);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "one pane only"));
+}
+
 static void test_selection_follows_row(void **state)
 {
 	struct fake_fixture *fx = *state;
@@ -1150,6 +1166,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_view, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keys_without_use_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resize_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bindings_table, setup, teardown),

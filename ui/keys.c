@@ -301,9 +301,16 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_PANE_NEXT:
 	case BIND_PANE_PREV:
 	case BIND_PANE_N:
-		if (n == 0 || (act == BIND_PANE_N && (unsigned)(key - '1') >= n))
-			cmd->kind = UI_NONE;
-		else
+		if (n <= 1 || (act == BIND_PANE_N && (unsigned)(key - '1') >= n)) {
+			/* Said, not ignored: there is no such pane here. */
+			if (n <= 1)
+				snprintf(u->msg, sizeof(u->msg),
+					 "one pane only: nothing to switch to");
+			else
+				snprintf(u->msg, sizeof(u->msg), "no pane %c: there are %u (1-%u)",
+					 key, n, n);
+			u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
+		} else
 			ui_switch_pane(u, act == BIND_PANE_NEXT	  ? (u->pane + 1) % n
 					  : act == BIND_PANE_PREV ? (u->pane + n - 1) % n
 								  : (unsigned)(key - '1'));
