@@ -119,6 +119,16 @@ static size_t tilde(struct indec_event *ev, long n, long mod, size_t used)
 	return used;
 }
 
+/* The cursor keys' final byte, after CSI or SS3: the key, or 0. */
+static int cursor_key(unsigned char f)
+{
+	static const char finals[] = "ABCDHF";
+	static const int keys[] = {INDEC_K_UP,	 INDEC_K_DOWN, INDEC_K_RIGHT,
+				   INDEC_K_LEFT, INDEC_K_HOME, INDEC_K_END};
+	const char *at = f ? strchr(finals, f) : NULL;
+	return at ? keys[at - finals] : 0;
+}
+
 /* ESC [ ...: parameters 0x30-0x3f, intermediates 0x20-0x2f, a final 0x40-0x7e. 0 while
  * it is unfinished. */
 static size_t csi(const unsigned char *b, size_t n, struct indec_event *ev)
@@ -155,19 +165,10 @@ static size_t csi(const unsigned char *b, size_t n, struct indec_event *ev)
 		return used;
 	long mod = np == 2 ? v[1] : 1;
 	bool plain = np == 0 || (v[0] <= 1 && mod >= 1);
+	int k = cursor_key(f);
+	if (k)
+		return plain ? key(ev, k, used) : used;
 	switch (f) {
-	case 'A':
-		return plain ? key(ev, INDEC_K_UP, used) : used;
-	case 'B':
-		return plain ? key(ev, INDEC_K_DOWN, used) : used;
-	case 'C':
-		return plain ? key(ev, INDEC_K_RIGHT, used) : used;
-	case 'D':
-		return plain ? key(ev, INDEC_K_LEFT, used) : used;
-	case 'H':
-		return plain ? key(ev, INDEC_K_HOME, used) : used;
-	case 'F':
-		return plain ? key(ev, INDEC_K_END, used) : used;
 	case 'P':
 	case 'Q':
 	case 'R':
@@ -185,19 +186,10 @@ static size_t csi(const unsigned char *b, size_t n, struct indec_event *ev)
 /* ESC O x: the application keypad's keys. */
 static size_t ss3(const unsigned char *b, struct indec_event *ev)
 {
+	int k = cursor_key(b[2]);
+	if (k)
+		return key(ev, k, 3);
 	switch (b[2]) {
-	case 'A':
-		return key(ev, INDEC_K_UP, 3);
-	case 'B':
-		return key(ev, INDEC_K_DOWN, 3);
-	case 'C':
-		return key(ev, INDEC_K_RIGHT, 3);
-	case 'D':
-		return key(ev, INDEC_K_LEFT, 3);
-	case 'H':
-		return key(ev, INDEC_K_HOME, 3);
-	case 'F':
-		return key(ev, INDEC_K_END, 3);
 	case 'M':
 		return key(ev, INDEC_K_ENTER, 3);
 	case 'P':
