@@ -295,7 +295,7 @@ static void test_kill_start(void **state)
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
 	fake_keys(U(state), keys, 4);
 	fake_key(U(state), 'k');
-	assert_true(fake_find(screen(state), "Send to 100") >= 0);
+	assert_true(fake_find(screen(state), "Send to 100 alpha") >= 0);
 	struct ui_cmd cmd = fake_key(U(state), '\n'); /* SIGTERM, the first */
 	assert_int_equal(cmd.kind, UI_SIGNAL);
 	assert_int_equal(cmd.pid, 100);
@@ -610,6 +610,89 @@ static void test_tree_view(void **state)
 	assert_true(fake_find(s, " gamma") > fake_find(s, "evil"));
 }
 
+/* Thread rows in the tree: their process's children, on its lines (issue 37, item 3):
+ * beta under alpha with gamma below it, so its threads keep alpha's line down. */
+static void test_tree_threads(void **state)
+{
+	struct fake_fixture *fx = *state;
+	fx->f.rows[1].ppid = 100; /* beta (80%) and gamma (10%) under alpha */
+	fx->f.rows[4].ppid = 100;
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	fake_key(U(state), KEY_F(5));
+	const char *s = screen(state);
+	/* The threads: alpha's line (│) down past them, ├─ then └─ for the last. */
+	int t1 = fake_find(s, "\xe2\x94\x82 \xe2\x94\x9c\xe2\x94\x80 beta");
+	int t2 = fake_find(s, "\xe2\x94\x82 \xe2\x94\x94\xe2\x94\x80 beta-worker");
+	if (t1 < 0)
+		t1 = fake_find(s, "| |- beta");
+	if (t2 < 0)
+		t2 = fake_find(s, "| `- beta-worker");
+	assert_true(kid(s, "beta", false) >= 0);
+	assert_true(t1 > kid(s, "beta", false));
+	assert_true(t2 > t1);
+	assert_true(kid(s, "gamma", true) > t2);
+}
+
+/* What the options asked for and cannot have is said on the first screen (issue 37, item
+ * 4): a first sort by a column n/a on every row goes to the first that counts; --pane
+ * and --sort naming what is not shown. */
+static void test_options_said(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	for (unsigned i = 0; i < f.m.nrows; i++)
+		f.v[i][E_TCLK] = (struct val){.state = VAL_NA};
+	struct term t = fake_ui(120, 24);
+	assert_non_null(t.u);
+	ui_set_model(t.u, &f.m, f.panes, f.npanes);
+	const char *s = fake_screen(t.u);
+	assert_true(fake_find(s, "CPU% reads n/a here: sorted by ") >= 0);
+	assert_null(strstr(s, "CPU%v"));
+	fake_close(&t);
+
+	fake_init(&f);
+	struct term t2 = {NULL, fopen("/dev/null", "r"), tmpfile()};
+	struct ui_opts o = {.in = t2.in,
+			    .out = t2.out,
+			    .term = "xterm-256color",
+			    .cols = 120,
+			    .lines = 24,
+			    .pane = "Nope",
+			    .sort = "NOSUCH"};
+	char err[256];
+	t2.u = ui_new(&o, err, sizeof(err));
+	assert_non_null(t2.u);
+	ui_set_model(t2.u, &f.m, f.panes, f.npanes);
+	assert_true(fake_find(fake_screen(t2.u), "--pane Nope: not shown") >= 0);
+	fake_close(&t2);
+	o.pane = NULL;
+	t2 = (struct term){NULL, fopen("/dev/null", "r"), tmpfile()};
+	o.in = t2.in;
+	o.out = t2.out;
+	t2.u = ui_new(&o, err, sizeof(err));
+	assert_non_null(t2.u);
+	ui_set_model(t2.u, &f.m, f.panes, f.npanes);
+	assert_true(fake_find(fake_screen(t2.u), "--sort NOSUCH: the ") >= 0);
+	fake_close(&t2);
+}
+
+/* Keys that cannot act here say so (issue 37, item 9): a pane number past the last, Tab
+ * with one pane. */
+static void test_keys_without_use_said(void **state)
+{
+	struct fake_fixture *fx = *state;
+	char line[1024];
+	struct ui_cmd cmd = fake_key(U(state), '9');
+	assert_int_equal(cmd.kind, UI_REDRAW);
+	const char *s = screen(state);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "no pane 9: there are"));
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, 1);
+	fake_key(U(state), '\t');
+	s = screen(state);
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "one pane only"));
+}
+
 static void test_selection_follows_row(void **state)
 {
 	struct fake_fixture *fx = *state;
@@ -630,6 +713,42 @@ static void test_selection_follows_row(void **state)
 	fake_key(U(state), '\n');
 	struct ui_cmd cmd = fake_key(U(state), '\n');
 	assert_int_equal(cmd.kind, UI_FOCUS_PID);
+	assert_int_equal(cmd.pid, 100);
+}
+
+/* The row the user chose stays chosen across views that do not list it (G's cgroup rows,
+ * a filter): when it is listed again, the selection is on it, and k names it. */
+static void test_selection_survives_views(void **state)
+{
+	struct fake_fixture *fx = *state;
+	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
+	fake_keys(U(state), keys, 4);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "Send to 100 alpha") >= 0);
+	fake_key(U(state), 27);
+	/* A filter that hides it, then cleared. */
+	fake_key(U(state), '\\');
+	fake_key(U(state), 'g');
+	fake_key(U(state), 'a');
+	fake_key(U(state), 27);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "Send to 100 alpha") >= 0);
+	fake_key(U(state), 27);
+	/* A model without it (G shows cgroup rows), then with it again. */
+	struct model other = fx->f.m;
+	struct mrow rows[NROWS];
+	unsigned n = 0;
+	for (unsigned i = 0; i < fx->f.m.nrows; i++)
+		if (fx->f.rows[i].pid != 100)
+			rows[n++] = fx->f.rows[i];
+	other.rows = rows;
+	other.nrows = n;
+	ui_set_model(U(state), &other, fx->f.panes, fx->f.npanes);
+	ui_set_model(U(state), &fx->f.m, fx->f.panes, fx->f.npanes);
+	fake_key(U(state), 'k');
+	assert_true(fake_find(screen(state), "Send to 100 alpha") >= 0);
+	struct ui_cmd cmd = fake_key(U(state), '\n');
+	assert_int_equal(cmd.kind, UI_SIGNAL);
 	assert_int_equal(cmd.pid, 100);
 }
 
@@ -1086,8 +1205,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quick_sort_and_scroll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_follows_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selection_survives_views, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_view, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keys_without_use_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection_scrolls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resize_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bindings_table, setup, teardown),
@@ -1100,6 +1222,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_view_for_save, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_user_menu, setup, teardown),
 		cmocka_unit_test(test_free_twice_and_bad_terminals),
+		cmocka_unit_test(test_options_said),
 		cmocka_unit_test(test_colors_and_no_color),
 		cmocka_unit_test_setup_teardown(test_suspend_resume, setup, teardown),
 	};

@@ -7,6 +7,8 @@
 #include "prompt.h"
 #include "testutil.h"
 
+#define CTRL_U 0x15
+
 static void test_pid(void **state)
 {
 	(void)state;
@@ -83,6 +85,24 @@ static void test_offered(void **state)
 	assert_string_equal(p.text, "abc");
 }
 
+/* A paste longer than the prompt holds (issue 37, item 8): Enter takes nothing and the
+ * prompt says why; Ctrl-U starts anew. */
+static void test_too_long(void **state)
+{
+	(void)state;
+	struct prompt p;
+	prompt_open(&p, "Events:", "");
+	for (int i = 0; i < PROMPT_MAX + 100; i++)
+		prompt_key(&p, 'a');
+	assert_int_equal(p.len, PROMPT_MAX - 1);
+	assert_int_not_equal(prompt_key(&p, '\r'), PROMPT_ACCEPT);
+	assert_non_null(strstr(p.label, "Too long"));
+	prompt_key(&p, CTRL_U);
+	prompt_key(&p, 'x');
+	assert_int_equal(prompt_key(&p, '\r'), PROMPT_ACCEPT);
+	assert_string_equal(p.text, "x");
+}
+
 static void test_menu(void **state)
 {
 	(void)state;
@@ -112,10 +132,9 @@ static void test_menu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pid),
-		cmocka_unit_test(test_editing),
-		cmocka_unit_test(test_offered),
-		cmocka_unit_test(test_menu),
+		cmocka_unit_test(test_pid),	 cmocka_unit_test(test_editing),
+		cmocka_unit_test(test_offered),	 cmocka_unit_test(test_menu),
+		cmocka_unit_test(test_too_long),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -220,11 +220,14 @@ static void pick_signal(struct ui *u)
 		return;
 	u->pick = PICK_SIGNAL;
 	u->mode = MODE_MENU;
-	char title[32];
+	char title[64], comm[32];
+	const struct mrow *r = rows_selected(&u->rows, u->m);
+	/* Named whole, as the row shows it: the pid and its command (never raw). */
+	text_sanitize(r && r->comm ? r->comm : "", comm, sizeof(comm), colors_utf8());
 	if (u->ntags)
 		snprintf(title, sizeof(title), "Send to %u tagged", u->ntags);
 	else
-		snprintf(title, sizeof(title), "Send to %d", (int)who.pid);
+		snprintf(title, sizeof(title), "Send to %d %.24s", (int)who.pid, comm);
 	menu_clear(&u->menu, title);
 	siglist_fill(&u->menu);
 }
@@ -307,9 +310,16 @@ static void main_key(struct ui *u, int key, struct ui_cmd *cmd)
 	case BIND_PANE_NEXT:
 	case BIND_PANE_PREV:
 	case BIND_PANE_N:
-		if (n == 0 || (act == BIND_PANE_N && (unsigned)(key - '1') >= n))
-			cmd->kind = UI_NONE;
-		else
+		if (n <= 1 || (act == BIND_PANE_N && (unsigned)(key - '1') >= n)) {
+			/* Said, not ignored: there is no such pane here. */
+			if (n <= 1)
+				snprintf(u->msg, sizeof(u->msg),
+					 "one pane only: nothing to switch to");
+			else
+				snprintf(u->msg, sizeof(u->msg), "no pane %c: there are %u (1-%u)",
+					 key, n, n);
+			u->msg_until = ui_now() + UI_MESSAGE_SECONDS;
+		} else
 			ui_switch_pane(u, act == BIND_PANE_NEXT	  ? (u->pane + 1) % n
 					  : act == BIND_PANE_PREV ? (u->pane + n - 1) % n
 								  : (unsigned)(key - '1'));
@@ -748,8 +758,12 @@ void keys_handle(struct ui *u, int key, struct ui_cmd *cmd)
 		return;
 	}
 	MEVENT ev = {0};
+	bool have_mev = u->have_mev;
+	u->have_mev = false;
 	if (key == KEY_MOUSE && u->mode != MODE_PROMPT) {
-		if (getmouse(&ev) != OK)
+		if (have_mev)
+			ev = u->mev; /* decoded from what the terminal sent (ui_input) */
+		else if (getmouse(&ev) != OK)
 			return;
 		/* A click on a key bar label presses its key, in every mode that has a bar. */
 		int k = (ev.bstate & BUTTON1_PRESSED) ? keybar_key_at(ev.y, ev.x) : 0;

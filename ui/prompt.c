@@ -20,6 +20,7 @@ void prompt_open(struct prompt *p, const char *label, const char *init)
 	snprintf(p->text, sizeof(p->text), "%s", init ? init : "");
 	p->len = strlen(p->text);
 	p->offered = false;
+	p->cut = false;
 }
 
 void prompt_offer(struct prompt *p, const char *label, const char *init)
@@ -35,6 +36,11 @@ static bool backspace(int key)
 
 enum prompt_res prompt_key(struct prompt *p, int key)
 {
+	if ((key == '\n' || key == '\r' || key == KEY_ENTER) && p->cut) {
+		/* Never a text cut short taken as typed: said, and kept to mend (Ctrl-U). */
+		snprintf(p->label, sizeof(p->label), "Too long (max %d bytes):", PROMPT_MAX - 1);
+		return PROMPT_CHANGED;
+	}
 	if (key == '\n' || key == '\r' || key == KEY_ENTER)
 		return PROMPT_ACCEPT;
 	if (key == KEY_ESC)
@@ -49,6 +55,7 @@ enum prompt_res prompt_key(struct prompt *p, int key)
 	}
 	if (key == CTRL('u')) {
 		p->offered = false;
+		p->cut = false;
 		p->len = 0;
 		p->text[0] = '\0';
 		return PROMPT_CHANGED;
@@ -58,8 +65,10 @@ enum prompt_res prompt_key(struct prompt *p, int key)
 	if (p->offered)
 		p->len = 0;
 	p->offered = false;
-	if (p->len + 1 >= sizeof(p->text))
+	if (p->len + 1 >= sizeof(p->text)) {
+		p->cut = true;
 		return PROMPT_IGNORED;
+	}
 	p->text[p->len++] = (char)key;
 	p->text[p->len] = '\0';
 	return PROMPT_CHANGED;

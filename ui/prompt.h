@@ -14,6 +14,7 @@ struct prompt {
 	char text[PROMPT_MAX];
 	size_t len;
 	bool offered; /* text is a value offered: a character typed replaces it */
+	bool cut;     /* more was typed (pasted) than text holds: Enter takes nothing */
 };
 
 enum prompt_res {

@@ -157,7 +157,7 @@ void rowkeys_follow(struct ui *u)
 		return;
 	}
 	u->follow = id;
-	u->rows.pinned = true; /* the selection goes where its row goes */
+	rows_pin(&u->rows); /* the selection goes where its row goes */
 	u->follow_row = u->rows.sel_id;
 	u->freeze_until = 0; /* the rows re-sort under it at once */
 }

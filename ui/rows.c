@@ -106,12 +106,14 @@ static void place_selection(struct rows *r)
 {
 	if (r->pinned) {
 		for (size_t i = 0; i < r->n; i++) {
-			if (rowid_eq(&r->ids[i], &r->sel_id)) {
+			if (rowid_eq(&r->ids[i], &r->want)) {
 				r->sel = i;
+				r->sel_id = r->want;
 				return;
 			}
 		}
-		/* The row went away: stay at the same height, on its neighbour. */
+		/* The row is not listed (another view, a filter): stay at the same height, on
+		 * its neighbour, until it is listed again or the user moves. */
 	}
 	if (r->sel >= r->n)
 		r->sel = r->n ? r->n - 1 : 0;
@@ -153,7 +155,15 @@ void rows_move(struct rows *r, long delta)
 	if (s >= (long)r->n)
 		s = (long)r->n - 1;
 	r->sel = (size_t)s;
-	r->sel_id = r->ids[r->sel];
+	r->sel_id = r->want = r->ids[r->sel];
+	r->pinned = true;
+}
+
+void rows_pin(struct rows *r)
+{
+	if (r->n == 0)
+		return;
+	r->want = r->sel_id = r->ids[r->sel];
 	r->pinned = true;
 }
 

@@ -19,11 +19,12 @@ struct rows {
 	unsigned *idx;	   /* indices into the model's rows, in display order */
 	struct rowid *ids; /* the same rows' identities: they outlive the model */
 	size_t n, cap;
-	size_t sel; /* selected position in idx */
-	struct rowid sel_id;
-	bool pinned;   /* the user moved the selection: follow its row */
-	size_t top;    /* first position shown */
-	size_t height; /* rows shown at the last rows_scroll */
+	size_t sel;	     /* selected position in idx */
+	struct rowid sel_id; /* the row selected now */
+	struct rowid want;   /* the row the user chose: selected again whenever it is listed */
+	bool pinned;	     /* the user moved the selection: follow its row */
+	size_t top;	     /* first position shown */
+	size_t height;	     /* rows shown at the last rows_scroll */
 };
 
 void rows_init(struct rows *r);
@@ -36,6 +37,8 @@ int rows_update(struct rows *r, const struct model *m, const struct sort_spec *s
 
 /* Move the selection by delta positions, clamped to the rows. */
 void rows_move(struct rows *r, long delta);
+/* Hold the selection on the row selected now, wherever it goes. */
+void rows_pin(struct rows *r);
 /* Keep the selection within a window of height rows. */
 void rows_scroll(struct rows *r, size_t height);
 /* The selected row of m, or NULL when there are no rows. */

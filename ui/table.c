@@ -336,8 +336,9 @@ static void command_text(const struct table_view *t, const struct column *c, con
 	}
 	if (r->kind == ROW_CGROUP) {
 		cgroup_prefix(t, r, pre, sizeof(pre));
-	} else if (t->depth && r->kind == ROW_PROC) {
-		/* The tree view: its lines; [+] a folded subtree's sum. */
+	} else if (t->depth && (r->kind == ROW_PROC || r->kind == ROW_THREAD)) {
+		/* The tree view: its lines (a thread is its process's child); [+] a folded
+		 * subtree's sum. */
 		tree_prefix(t, pos, pre, sizeof(pre));
 	} else if (t->depth) {
 		unsigned d = t->depth[pos];
@@ -345,7 +346,7 @@ static void command_text(const struct table_view *t, const struct column *c, con
 	}
 	char full[CMD_TEXT_MAX + 160];
 	snprintf(full, sizeof(full), "%s%s%s%s", pre,
-		 r->kind == ROW_THREAD ? colors_glyph(GLYPH_THREAD) : "", name,
+		 r->kind == ROW_THREAD && !t->depth ? colors_glyph(GLYPH_THREAD) : "", name,
 		 r->exited ? " (exited)" : "");
 	/* Scrolled sideways: its first hscroll characters off to the left. */
 	const char *p = full;

@@ -101,7 +101,8 @@ static void bars(struct tree_view *t, const struct model *m, const struct rows *
 {
 	uint64_t below = 0; /* bit L: a row at depth L further down, in the same group */
 	for (size_t pos = r->n; pos-- > 0;) {
-		if (m->rows[r->idx[pos]].kind != ROW_PROC) {
+		enum row_kind kind = m->rows[r->idx[pos]].kind;
+		if (kind != ROW_PROC && kind != ROW_THREAD) {
 			t->bars[pos] = 0;
 			continue;
 		}
@@ -146,12 +147,20 @@ int tree_update(struct tree_view *t, const struct model *m, const struct rows *r
 	int err = nf ? (int)mstore_reserve(&t->sums, nf, m->nevents, m->ngroups) : 0;
 	err = err < 0 ? err : 0;
 	/* In tree order a parent comes before its children: its depth is known. Thread
-	 * rows stand at their process's depth. */
+	 * rows are their process's children, one deeper. */
 	size_t slot = 0;
 	unsigned char pdepth = 0;
 	t->nsums = 0;
 	for (size_t pos = 0; pos < r->n && !err; pos++) {
 		const struct mrow *row = &m->rows[r->idx[pos]];
+		if (row->kind == ROW_THREAD) {
+			size_t k = ns;
+			while (k > 0 && shown[k - 1].pid != row->pid)
+				k--;
+			unsigned char up = k > 0 ? t->depth[shown[k - 1].pos] : pdepth;
+			t->depth[pos] = (unsigned char)(up < 60 ? up + 1 : 60);
+			continue;
+		}
 		if (row->kind != ROW_PROC) {
 			t->depth[pos] = pdepth;
 			continue;

@@ -14,7 +14,7 @@
 #include "rowsum.h"
 
 struct tree_view {
-	unsigned char *depth;	  /* per shown position */
+	unsigned char *depth;	  /* per shown position (a thread row: its process's + 1) */
 	uint64_t *bars;		  /* per shown position: bit L (1 .. depth - 1) when its
 				     ancestor at depth L has a sibling below (a line │ there),
 				     bit 0 when the row itself has one (├─, else └─) */

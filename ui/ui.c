@@ -2,7 +2,9 @@
  * shows, and the entry points main.c calls. Drawing is in layout.c, keys in keys.c. */
 #include "ui.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 
 #include "colors.h"
 #include "evclock.h"
+#include "inputdec.h"
 #include "keys.h"
 #include "layout.h"
 #include "rowkeys.h"
@@ -50,18 +53,15 @@ static void setup_modes(void)
 	noecho();
 	nonl();
 	intrflush(stdscr, FALSE);
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE); /* main.c polls stdin; ui_input must never block */
-	set_escdelay(25);      /* tmux's choice: Esc alone answers at once */
+	keypad(stdscr, TRUE);  /* the keypad's keys sent as its description says (smkx) */
+	nodelay(stdscr, TRUE); /* ui_input reads and decodes the bytes itself (inputdec.c) */
 	curs_set(0);
 }
 
-/* curses reads the rest of a mouse report with a blocking read() once it has seen its
- * start, and reads again after an event its mask drops (a release): either would stop
- * the whole loop there. Its own open of the terminal with O_NONBLOCK makes
- * those reads give up instead; stdin itself stays as it was, since the shell and stdout
- * share its open file description. NULL (curses reads in) when the terminal cannot be
- * opened again. */
+/* The terminal opened again with O_NONBLOCK, for ui_input's reads: a read never stops
+ * the whole loop. stdin itself stays as it was, since the shell and stdout share its
+ * open file description. NULL (stdin read, after poll says it has bytes) when the
+ * terminal cannot be opened again. */
 static FILE *open_input(FILE *in)
 {
 	char path[64] = "";
@@ -74,6 +74,33 @@ static FILE *open_input(FILE *in)
 	if (!f)
 		close(fd);
 	return f;
+}
+
+/* The terminal description's keys, for the decoder to match before its own (xterm's):
+ * a terminal whose keys differ (the Linux console's F1 is ESC [ [ A) is read right. */
+static void input_init(struct ui *u)
+{
+	static const struct {
+		const char *cap;
+		int key;
+	} caps[] = {{"kcuu1", KEY_UP},	  {"kcud1", KEY_DOWN}, {"kcub1", KEY_LEFT},
+		    {"kcuf1", KEY_RIGHT}, {"khome", KEY_HOME}, {"kend", KEY_END},
+		    {"kpp", KEY_PPAGE},	  {"knp", KEY_NPAGE},  {"kich1", KEY_IC},
+		    {"kdch1", KEY_DC},	  {"kcbt", KEY_BTAB},  {"kbs", KEY_BACKSPACE},
+		    {"kent", KEY_ENTER}};
+	indec_init(&u->dec);
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		const char *seq = tigetstr(caps[i].cap);
+		if (seq && seq != (char *)-1)
+			indec_add(&u->dec, seq, caps[i].key);
+	}
+	for (int f = 1; f <= 24; f++) {
+		char cap[8];
+		snprintf(cap, sizeof(cap), "kf%d", f);
+		const char *seq = tigetstr(cap);
+		if (seq && seq != (char *)-1)
+			indec_add(&u->dec, seq, KEY_F(f));
+	}
 }
 
 struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
@@ -109,8 +136,10 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 	}
 	set_term(u->scr);
 	setup_modes();
+	input_init(u);
 	/* htop's mouse: a click on a title sorts, on a row selects; the wheel scrolls.
 	 * Presses, not clicks: no wait for a release to tell them apart. */
+	u->mouse = !o->no_mouse;
 	if (!o->no_mouse) {
 		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 		mouseinterval(0);
@@ -122,6 +151,8 @@ struct ui *ui_new(const struct ui_opts *o, char *err, size_t errlen)
 	}
 	rows_init(&u->rows);
 	snprintf(u->pane_name, sizeof(u->pane_name), "%s", o->pane ? o->pane : "");
+	snprintf(u->opt_pane, sizeof(u->opt_pane), "%s",
+		 o->pane && !o->pane_default ? o->pane : "");
 	snprintf(u->want_sort, sizeof(u->want_sort), "%s", o->sort ? o->sort : "");
 	u->want_reverse = o->reverse;
 	setup_init(&u->setup);
@@ -278,6 +309,54 @@ static int find_pane(const struct pane *panes, unsigned npanes, const char *name
 	return -1;
 }
 
+/* Whether column c reads n/a on every row of m: it cannot count here. */
+static bool column_all_na(const struct column *c, const struct model *m)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (column_value(c, m, &m->rows[i]).state != VAL_NA)
+			return false;
+	return true;
+}
+
+/* The first model with rows: --pane and --sort that name what is not shown are said,
+ * and a first sort by a column that reads n/a on every row (CPU% without task-clock,
+ * -e page-faults,cs) goes to the first column that counts, and says so. */
+static void check_opts(struct ui *u, const struct model *m)
+{
+	u->opts_checked = true;
+	const struct pane *p = ui_pane(u);
+	if (!p)
+		return;
+	if (*u->opt_pane && find_pane(u->panes, u->npanes, u->opt_pane) < 0) {
+		snprintf(
+			u->msg, sizeof(u->msg),
+			"--pane %.24s: not shown, none of its events can count here; showing %.24s",
+			u->opt_pane, p->name);
+		return;
+	}
+	if (*u->want_sort && pane_find_column(p, u->want_sort) < 0) {
+		snprintf(u->msg, sizeof(u->msg), "--sort %.24s: the %.24s pane has no such column",
+			 u->want_sort, p->name);
+		return;
+	}
+	int col;
+	struct pane_sort *s = ui_sort(u, &col);
+	if (*u->want_sort || !s || col < 0 || !column_all_na(&p->cols[col], m))
+		return;
+	for (unsigned i = 0; i < p->ncols; i++) {
+		enum col_kind k = p->cols[i].kind;
+		bool counts = k == COL_COUNT || k == COL_RATE || k == COL_RATIO || k == COL_GHZ ||
+			      k == COL_METRIC;
+		if (!counts || column_all_na(&p->cols[i], m))
+			continue;
+		snprintf(u->msg, sizeof(u->msg), "%.16s reads n/a here: sorted by %.32s",
+			 p->cols[col].name, p->cols[i].name);
+		snprintf(s->col, sizeof(s->col), "%s", p->cols[i].name);
+		s->descending = p->cols[i].desc_first;
+		return;
+	}
+}
+
 void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes, unsigned npanes)
 {
 	if (!u)
@@ -319,6 +398,8 @@ void ui_set_model(struct ui *u, const struct model *m, const struct pane *panes,
 		snprintf(u->pane_name, sizeof(u->pane_name), "%s", panes[u->pane].name);
 	if (m)
 		u->paused = m->paused;
+	if (m && m->nrows && !u->opts_checked)
+		check_opts(u, m);
 	rowkeys_prune_tags(u);
 	ui_refresh_rows(u, ui_now() >= u->freeze_until);
 }
@@ -464,15 +545,76 @@ int ui_feed_key(struct ui *u, int key, struct ui_cmd *cmd)
 	return 1;
 }
 
+/* The decoder's own keys as curses names them. */
+static int curses_key(int k)
+{
+	static const int keys[] = {KEY_UP,    KEY_DOWN,	 KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END,
+				   KEY_PPAGE, KEY_NPAGE, KEY_IC,   KEY_DC,    KEY_BTAB, KEY_ENTER};
+	if (k >= INDEC_K_F0 && k <= INDEC_K_LAST)
+		return KEY_F(k - INDEC_K_F0);
+	if (k >= INDEC_K_BASE && k - INDEC_K_BASE < (int)(sizeof(keys) / sizeof(keys[0])))
+		return keys[k - INDEC_K_BASE];
+	return k;
+}
+
+/* Wait up to ms for the terminal to have more, then read what it has: > 0 bytes taken,
+ * 0 none. */
+static int read_input(struct ui *u, int ms)
+{
+	int fd = fileno(u->own_in ? u->own_in : u->in);
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	unsigned char buf[INDEC_BUF];
+	size_t room = INDEC_BUF - u->dec.n;
+	if (room == 0 || poll(&p, 1, ms) <= 0 || !(p.revents & POLLIN))
+		return 0;
+	ssize_t n = read(fd, buf, room);
+	return n > 0 ? (int)indec_feed(&u->dec, buf, (size_t)n) : 0;
+}
+
+/* A decoded event into the key handlers: 1 when it was one they take. */
+static int feed_event(struct ui *u, const struct indec_event *ev, struct ui_cmd *cmd)
+{
+	if (ev->kind == INDEC_KEY)
+		return ui_feed_key(u, curses_key(ev->key), cmd);
+	/* The mouse: presses and wheel steps, as the mask asks (no releases, no motion). */
+	mmask_t mask = 0;
+	if (ev->press && !ev->motion)
+		mask = ev->button == 1	 ? BUTTON1_PRESSED
+		       : ev->button == 4 ? BUTTON4_PRESSED
+		       : ev->button == 5 ? BUTTON5_PRESSED
+					 : 0;
+	if (!mask || !u->mouse)
+		return 0;
+	u->mev = (MEVENT){.x = ev->x, .y = ev->y, .bstate = mask};
+	u->have_mev = true;
+	return ui_feed_key(u, KEY_MOUSE, cmd);
+}
+
 int ui_input(struct ui *u, struct ui_cmd *cmd)
 {
 	memset(cmd, 0, sizeof(*cmd));
 	if (!u || u->ended)
 		return 0;
-	int key = getch();
-	if (key == ERR)
-		return 0;
-	return ui_feed_key(u, key, cmd);
+	struct indec_event ev;
+	for (;;) {
+		if (indec_next(&u->dec, false, &ev)) {
+			if (feed_event(u, &ev, cmd))
+				return 1;
+			continue;
+		}
+		if (read_input(u, 0) > 0)
+			continue;
+		/* The start of a sequence: its rest may come in the next read (ESCDELAY). */
+		int ms = indec_wait(&u->dec);
+		if (ms == 0)
+			return 0;
+		if (read_input(u, ms) > 0)
+			continue;
+		if (!indec_next(&u->dec, true, &ev))
+			return 0; /* what never finished is dropped */
+		if (feed_event(u, &ev, cmd))
+			return 1;
+	}
 }
 
 /* The size from the terminal itself: main.c blocks SIGWINCH for its signalfd, so

@@ -15,10 +15,11 @@ struct catalog;
 struct history;
 
 struct ui_opts {
-	bool color;	  /* false with --no-color; NO_COLOR (not empty), TERM=dumb and
-			     terminals without colours need no telling */
-	const char *pane; /* initial pane name, or NULL */
-	const char *sort; /* initial sort column name, or NULL */
+	bool color;	   /* false with --no-color; NO_COLOR (not empty), TERM=dumb and
+			      terminals without colours need no telling */
+	const char *pane;  /* initial pane name, or NULL */
+	bool pane_default; /* pane is pmutop's choice, not --pane's: not said when not shown */
+	const char *sort;  /* initial sort column name, or NULL */
 	bool reverse;
 	FILE *in, *out;	  /* NULL: the controlling terminal (stdin/stdout). Tests pass
 			     their own streams to render off-screen. */

@@ -17,6 +17,7 @@
 #include "rows.h"
 #include "tree.h"
 #include "setup.h"
+#include "inputdec.h"
 #include "ui.h"
 #include "uspec.h"
 
@@ -41,7 +42,11 @@ struct pane_sort {
 struct ui {
 	SCREEN *scr;
 	FILE *in, *out;
-	FILE *own_in;	 /* stdin's terminal opened again without blocking, or NULL */
+	FILE *own_in;	  /* stdin's terminal opened again without blocking, or NULL */
+	struct indec dec; /* the bytes read, decoded into keys and mouse reports */
+	MEVENT mev;	  /* a mouse report decoded, for keys_handle's KEY_MOUSE */
+	bool have_mev;
+	bool mouse;	 /* clicks and the wheel asked for (not --no-mouse) */
 	bool fixed_size; /* tests: cols/lines given, no terminal to ask */
 	bool ended;	 /* endwin() done (suspended or freed) */
 
@@ -67,6 +72,8 @@ struct ui {
 	unsigned nsort;
 	char want_sort[32]; /* from the options: the first sort of every pane */
 	bool want_reverse;
+	bool opts_checked; /* --pane and --sort said when not shown, the first sort checked */
+	char opt_pane[32]; /* --pane as given */
 
 	struct rows rows;
 	double freeze_until; /* CLOCK_MONOTONIC seconds; 0: not frozen */

@@ -45,13 +45,23 @@ static void hold_child(struct app *a, int sig)
 }
 
 /* Whether pid is still the process that started at start (0: a start the source never
- * read, a process the perf engine saw fork: then only that it is alive). Never act on a
- * stranger that took its pid meanwhile. */
-static bool still_there(pid_t pid, unsigned long long start)
+ * read, a process the perf engine saw fork: then only that it is alive), read from /proc
+ * now; its command in comm. Never act on a stranger that took its pid meanwhile: why not
+ * in why. */
+static bool still_there(pid_t pid, unsigned long long start, char *comm, const char **why)
 {
 	struct procfs_task info;
-	return procfs_task_info("", pid, pid, &info) == 0 && !info.dead &&
-	       (!start || info.start_ticks == start);
+	*comm = '\0';
+	if (procfs_task_info("", pid, pid, &info) != 0 || info.dead) {
+		*why = "is gone";
+		return false;
+	}
+	if (start && info.start_ticks != start) {
+		*why = "is another process now (its pid was reused)";
+		return false;
+	}
+	snprintf(comm, PROCFS_COMM_MAX, "%s", info.comm);
+	return true;
 }
 
 /* k: the signal to the processes picked (the tagged ones, or one), each unless it is
@@ -59,15 +69,16 @@ static bool still_there(pid_t pid, unsigned long long start)
  * failure, or what was sent. */
 static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 {
-	char msg[200] = "", nm[24];
+	char msg[200] = "", nm[24], comm[PROCFS_COMM_MAX] = "";
 	unsigned n = cmd->npids ? cmd->npids : 1, sent = 0;
 	for (unsigned i = 0; i < n; i++) {
 		pid_t pid = cmd->npids ? cmd->pids[i] : cmd->pid;
 		unsigned long long start = cmd->npids ? cmd->starts[i] : cmd->start;
-		if (!still_there(pid, start)) {
+		const char *why = "";
+		if (!still_there(pid, start, comm, &why)) {
 			if (!*msg)
-				snprintf(msg, sizeof(msg), "process %d is gone: no signal sent",
-					 (int)pid);
+				snprintf(msg, sizeof(msg), "process %d %s: no signal sent",
+					 (int)pid, why);
 		} else if (kill(pid, cmd->sig) != 0) {
 			if (!*msg)
 				snprintf(msg, sizeof(msg), "cannot signal %d: %s%s", (int)pid,
@@ -81,8 +92,9 @@ static void send_signal(struct ui *ui, const struct ui_cmd *cmd)
 	}
 	size_t k = strlen(msg);
 	if (n == 1 && sent)
-		snprintf(msg, sizeof(msg), "sent %s to %d", siglist_name(cmd->sig, nm, sizeof(nm)),
-			 (int)(cmd->npids ? cmd->pids[0] : cmd->pid));
+		snprintf(msg, sizeof(msg), "sent %s to %d (%s)",
+			 siglist_name(cmd->sig, nm, sizeof(nm)),
+			 (int)(cmd->npids ? cmd->pids[0] : cmd->pid), comm);
 	else if (n > 1)
 		snprintf(msg + k, sizeof(msg) - k, "%s%s sent to %u of %u tagged", k ? "; " : "",
 			 siglist_name(cmd->sig, nm, sizeof(nm)), sent, n);
@@ -135,15 +147,16 @@ static void affinity_set(struct ui *ui, const struct ui_cmd *cmd)
  * does it; a failure (EPERM: raising it takes root or CAP_SYS_NICE) says one line. */
 static void renice(struct ui *ui, const struct ui_cmd *cmd)
 {
-	char msg[200] = "";
+	char msg[200] = "", comm[PROCFS_COMM_MAX] = "";
 	unsigned n = cmd->npids, done = 0;
 	int was = 0, now = 0;
 	for (unsigned i = 0; i < n; i++) {
 		pid_t pid = cmd->pids[i];
-		if (!still_there(pid, cmd->starts[i])) {
+		const char *why = "";
+		if (!still_there(pid, cmd->starts[i], comm, &why)) {
 			if (!*msg)
-				snprintf(msg, sizeof(msg), "process %d is gone: not reniced",
-					 (int)pid);
+				snprintf(msg, sizeof(msg), "process %d %s: not reniced", (int)pid,
+					 why);
 			continue;
 		}
 		errno = 0;
@@ -170,8 +183,8 @@ static void renice(struct ui *ui, const struct ui_cmd *cmd)
 	}
 	size_t k = strlen(msg);
 	if (n == 1 && done)
-		snprintf(msg, sizeof(msg), "%d reniced: nice %d -> %d", (int)cmd->pids[0], was,
-			 now);
+		snprintf(msg, sizeof(msg), "%d (%s) reniced: nice %d -> %d", (int)cmd->pids[0],
+			 comm, was, now);
 	else if (n > 1)
 		snprintf(msg + k, sizeof(msg) - k, "%snice %+d for %u of %u tagged", k ? "; " : "",
 			 cmd->step, done, n);
@@ -442,6 +455,8 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	case UI_TOGGLE_THREADS:
 		a->cli.threads = !a->cli.threads;
 		app_control(a, SRC_THREADS, &a->cli.threads);
+		if (!source_model(a->src)->final)
+			app_tick(a); /* shown now, paused too, as K: a short interval */
 		break;
 	case UI_SIGNAL:
 		send_signal(ui, cmd);
@@ -473,6 +488,8 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	case UI_TOGGLE_CMDLINE:
 		a->cmdline = !a->cmdline;
 		app_control(a, SRC_CMDLINE, &a->cmdline);
+		if (!source_model(a->src)->final)
+			app_tick(a);
 		break;
 	case UI_TOGGLE_KERNEL:
 		if (source_model(a->src)->final) {
@@ -557,6 +574,7 @@ int screen_open(struct app *a)
 	struct ui_opts o = {.color = !a->cli.no_color, /* ui_new weighs NO_COLOR and TERM */
 			    .no_mouse = a->cli.no_mouse,
 			    .pane = pane,
+			    .pane_default = !a->cli.pane,
 			    .sort = a->cli.sort,
 			    .reverse = a->cli.reverse};
 	struct screen_sink *ss = calloc(1, sizeof(*ss));
