@@ -106,8 +106,9 @@ static void affinity_ask(struct ui *ui, const struct ui_cmd *cmd)
 {
 	int cpus[1024];
 	bool on[1024];
-	char msg[160];
-	int n = still_there(cmd->pid, cmd->start)
+	char msg[200], comm[PROCFS_COMM_MAX];
+	const char *why = "";
+	int n = still_there(cmd->pid, cmd->start, comm, &why)
 			? procaff_get("", cmd->pid, cpus, on, (int)(sizeof(cpus) / sizeof(cpus[0])))
 			: -ESRCH;
 	if (n > 0) {
@@ -115,10 +116,11 @@ static void affinity_ask(struct ui *ui, const struct ui_cmd *cmd)
 		return;
 	}
 	if (n == -ESRCH)
-		snprintf(msg, sizeof(msg), "process %d is gone: no CPUs to set", (int)cmd->pid);
+		snprintf(msg, sizeof(msg), "process %d %s: no CPUs to set", (int)cmd->pid,
+			 *why ? why : "is gone");
 	else
-		snprintf(msg, sizeof(msg), "cannot read the CPUs of %d: %s", (int)cmd->pid,
-			 strerror(n ? -n : ENOENT));
+		snprintf(msg, sizeof(msg), "cannot read the CPUs of %d (%s): %s", (int)cmd->pid,
+			 comm, strerror(n ? -n : ENOENT));
 	ui_message(ui, msg);
 }
 
@@ -126,13 +128,15 @@ static void affinity_ask(struct ui *ui, const struct ui_cmd *cmd)
  * another process. One line says how it went. */
 static void affinity_set(struct ui *ui, const struct ui_cmd *cmd)
 {
-	char msg[200];
+	char msg[240], comm[PROCFS_COMM_MAX];
+	const char *why = "";
 	unsigned done = 0, failed = 0;
-	int err = still_there(cmd->pid, cmd->start)
+	int err = still_there(cmd->pid, cmd->start, comm, &why)
 			  ? procaff_set("", cmd->pid, cmd->cpus, cmd->ncpus, &done, &failed)
 			  : -ESRCH;
 	if (err == -ESRCH && !done)
-		snprintf(msg, sizeof(msg), "process %d is gone: no CPUs set", (int)cmd->pid);
+		snprintf(msg, sizeof(msg), "process %d %s: no CPUs set", (int)cmd->pid,
+			 *why ? why : "is gone");
 	else if (err)
 		snprintf(msg, sizeof(msg), "cannot set the CPUs of %d: %s (%u of %u threads set)%s",
 			 (int)cmd->pid, strerror(-err), done, done + failed,
