@@ -43,7 +43,16 @@ run() {
 	keys c '\' "$ARG" Enter
 	expect "Filter: $ARG" "filter set"
 	expect "^ *$SPID .*sleep $ARG" "the sleeper's row, by its command line"
+	# c again: names alone, which the filter (an argument) matches none of, as htop's
+	# filter matches the command as shown. p shows the sleeper alone, by its pid.
 	keys c
+	expect "no task matches" "c again: the filter matches names only"
+	keys Escape
+	expect_not "Filter: $ARG" "Esc clears the filter"
+	keys p
+	expect 'PID' "the pid prompt"
+	keys "$SPID" Enter
+	expect "Watching PID $SPID" "p: the sleeper alone"
 	expect "^ *$SPID .*sleep\$" "the name again"
 	keys Enter
 	wait_for "^PID $SPID +sleep" || { fail "Enter opens its detail view"; return; }
