@@ -66,7 +66,7 @@
 #define SWITCHES 2000	    /* the switching task's sleeps */
 #define SWITCH_WORK_US 200  /* ... with this much work before each */
 #define SWITCH_SLEEP_US 800 /* ... of this length: about 1,000 switches a second */
-#define SWITCH_GAP_MS 0.003  /* bpf: what perf counts of a switch after the task is in */
+#define SWITCH_GAP_MS 0.003 /* bpf: what perf counts of a switch after the task is in */
 #define THREADS 2000	    /* the process at the descriptor limit */
 #define FD_LIMIT 1024
 #define EXPORT_PAGES 3000u

@@ -552,7 +552,9 @@ static int curses_key(int k)
 				   KEY_PPAGE, KEY_NPAGE, KEY_IC,   KEY_DC,    KEY_BTAB, KEY_ENTER};
 	if (k >= INDEC_K_F0 && k <= INDEC_K_LAST)
 		return KEY_F(k - INDEC_K_F0);
-	if (k >= INDEC_K_BASE && k - INDEC_K_BASE < (int)(sizeof(keys) / sizeof(keys[0])))
+	_Static_assert(sizeof(keys) / sizeof(keys[0]) == INDEC_K_F0 - INDEC_K_BASE,
+		       "a curses key for each of the decoder's own keys");
+	if (k >= INDEC_K_BASE && k < INDEC_K_F0)
 		return keys[k - INDEC_K_BASE];
 	return k;
 }

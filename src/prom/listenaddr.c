@@ -121,7 +121,7 @@ int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen
 			pick = a;
 			break;
 		}
-	if (pick->ai_addrlen > sizeof(*ss) ||
+	if (!pick || pick->ai_addrlen > sizeof(*ss) ||
 	    (pick->ai_family != AF_INET && pick->ai_family != AF_INET6)) {
 		freeaddrinfo(res);
 		return bad(spec, "not an IP address", err, errlen);
