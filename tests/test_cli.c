@@ -436,14 +436,14 @@ static void test_backend(void **state)
 	struct parsed p;
 	PARSE(&p, "-b");
 	assert_int_equal(p.ret, 0);
-	assert_int_equal(p.c.backend, BACKEND_AUTO);
+	assert_null(p.c.backend);
 	PARSE(&p, "--backend", "bpf");
-	assert_int_equal(p.c.backend, BACKEND_BPF);
+	assert_string_equal(p.c.backend, "bpf");
 	PARSE(&p, "--backend=perf");
-	assert_int_equal(p.c.backend, BACKEND_PERF);
+	assert_string_equal(p.c.backend, "perf");
 	PARSE(&p, "--backend", "bpf", "--backend", "auto");
 	assert_int_equal(p.ret, 0);
-	assert_int_equal(p.c.backend, BACKEND_AUTO);
+	assert_null(p.c.backend);
 	PARSE(&p, "--backend", "ebpf");
 	assert_refused(&p, "--backend ebpf", "bpf, perf or auto");
 	PARSE(&p, "--backend", "bpf", "-b", "-G", "system.slice");

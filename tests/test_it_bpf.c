@@ -6,6 +6,7 @@
 
 #include "bpfcount.h"
 #include "engine.h"
+#include "bpfsource.h"
 #include "startup.h"
 #include "evset.h"
 
@@ -653,14 +654,10 @@ static void test_map_full(void **state)
 	struct evset set;
 	struct evspec_err perr;
 	assert_int_equal(evset_parse(&set, "{task-clock,context-switches}", NULL, &perr), 0);
-	int err = 1, bpf_err = 0;
-	struct srcopts o = {.root = "",
-			    .scope = SCOPE_ALL,
-			    .interval = 0.1,
-			    .bpf = true,
-			    .bpf_err = &bpf_err,
-			    .bpf_tasks = 8};
-	struct source *e = startup_source(&set, &o, &err);
+	int err = 1;
+	struct bpfopts bo = {.tasks = 8};
+	struct srcopts o = {.root = "", .scope = SCOPE_ALL, .interval = 0.1, .own = &bo};
+	struct source *e = bpfsource_new(&set, &o, &err);
 	assert_non_null(e);
 	const struct model *m = source_model(e);
 	for (int i = 0; i < 3; i++) {
@@ -813,16 +810,14 @@ static void test_hidden_runs(void **state)
 	struct evspec_err perr;
 	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
 	pid_t one = 1;
-	int err = 1, bpf_err = 0;
+	int err = 1;
 	struct srcopts o = {.root = root,
 			    .scope = SCOPE_PIDS,
 			    .pids = &one,
 			    .npids = 1,
 			    .threads = true,
-			    .interval = 0.2,
-			    .bpf = true,
-			    .bpf_err = &bpf_err};
-	struct source *e = startup_source(&set, &o, &err);
+			    .interval = 0.2};
+	struct source *e = bpfsource_new(&set, &o, &err);
 	assert_non_null(e);
 	const struct model *m = source_model(e);
 	/* Until a slice of one of them ended unseen (60 s at most), then a tick more for the

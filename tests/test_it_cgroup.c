@@ -23,6 +23,7 @@
 
 #include "cgroup.h"
 #include "engine.h"
+#include "cgsource.h"
 #include "startup.h"
 #include "evset.h"
 #include "testutil.h"
@@ -280,7 +281,7 @@ static void test_cgroup_resume_counts_from_resume(void **state)
 			    .ncgroups = 1,
 			    .interval = 0.1};
 	int err;
-	struct source *e = startup_source(&s, &o, &err);
+	struct source *e = cgsource_new(&s, &o, &err);
 	assert_non_null(e);
 	source_tick(e);
 	source_set(e, SRC_PAUSE, true);

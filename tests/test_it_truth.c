@@ -982,20 +982,19 @@ static void events_switch(bool bpf, const char *from, const char *to)
 	evset_probe(&a, false);
 	assert_int_equal(evset_parse(&b, to, NULL, &perr), 0);
 	evset_probe(&b, false);
-	int err, bpf_err = 0;
+	int err;
 	struct srcopts o = {.root = "",
 			    .scope = bpf ? SCOPE_ALL : SCOPE_PIDS,
 			    .pids = &w.pid,
 			    .npids = 1,
-			    .bpf = bpf,
-			    .bpf_err = &bpf_err,
 			    .interval = 0.2};
-	struct source *e = startup_source(&a, &o, &err);
+	const struct source_kind *k = bpf ? &bpfsource_kind : &engine_kind;
+	struct source *e = k->open(&a, &o, &err);
 	if (!e && bpf) {
 		worker_stop(&w);
 		evset_free(&a);
 		evset_free(&b);
-		print_message("  bpf backend unavailable (%s); skipped\n", bpfsource_why(bpf_err));
+		print_message("  bpf backend unavailable (%s); skipped\n", bpfsource_why(err));
 		skip();
 	}
 	assert_non_null(e);

@@ -11,6 +11,7 @@
 
 #include "cgroup.h"
 #include "engine.h"
+#include "cgsource.h"
 #include "startup.h"
 #include "evset.h"
 
@@ -91,7 +92,7 @@ static void test_cgroup_rows_switch(void **state)
 			    .ncgroups = 1,
 			    .interval = 0.1};
 	int err;
-	struct source *e = startup_source(&a, &o, &err);
+	struct source *e = cgsource_new(&a, &o, &err);
 	assert_non_null(e);
 	source_tick(e);
 	/* The descriptors it holds (/metrics says them): its cgroup's group on each CPU. */

@@ -31,7 +31,6 @@
 #include "cmdout.h"
 #include "columns.h"
 #include "config.h"
-#include "bpfsource.h"
 #include "evset.h"
 #include "metricbind.h"
 #include "exporter.h"
@@ -48,6 +47,7 @@
 #include "replayclock.h"
 #include "sink.h"
 #include "source.h"
+#include "sources.h"
 #include "startup.h"
 #include "text.h"
 #ifdef PMUTOP_HAVE_UI
@@ -82,10 +82,11 @@ struct app {
 	struct evset *set;	     /* heap: the source keeps a pointer to it */
 	struct metric_bind *metrics; /* -M: the chosen metrics, their groups in set */
 	struct catalog *catalog;
-	struct source *src;   /* what counts: the perf path, the bpf backend, -G or a
-				 recording (startup_source); swapped for perf when bpf gives up */
-	struct srcopts eopts; /* what the source was made with, for that swap */
-	double ticked_at;     /* evclock_now() after the source's last tick */
+	struct source *src; /* what counts: a row of the table of sources (sources.h) or a
+			       recording; a row that gives up is swapped for the next one */
+	const struct source_kind *kind; /* src's row; NULL: a recording */
+	struct srcopts eopts;		/* what the source was made with, for that swap */
+	double ticked_at;		/* evclock_now() after the source's last tick */
 	struct loop *loop;
 	struct sinks sinks; /* every output of the run: each tick's model goes to all */
 	long ticks;	    /* intervals counted (-n) */
@@ -156,11 +157,13 @@ bool app_signal(struct app *a, int signo);
  * ended, its totals. -1 to go on, or the run's exit code. */
 int live_pass(struct app *a, int mask);
 /* A control for the source (source.h): a refusal (-ENOTSUP) is one line ("not for a
- * recording"); the bpf backend refusing an event set or a mode is swapped for perf. */
+ * recording"); a source that gives up (bpf refusing an event set or a mode) is swapped
+ * for the next row of the table (app_swap). */
 int app_control(struct app *a, enum source_ctl what, const void *arg);
-/* The bpf backend gave up (err): perf counts set from now on, one notice line says so,
- * and every sink goes on. 0, or -errno when perf cannot start either. */
-int app_swap_to_perf(struct app *a, const struct evset *set, int err);
+/* The source gave up (err): where its row may (SOURCE_GIVES_UP), the next row that counts
+ * the same counts set from now on, one notice line says so, and every sink goes on. 0,
+ * or err when it may not, or -errno when the next cannot start either. */
+int app_swap(struct app *a, const struct evset *set, int err);
 /* The current model to every sink. */
 void app_publish(struct app *a);
 /* One interval counted, then written by every sink. */

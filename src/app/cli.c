@@ -12,6 +12,7 @@
 #include "exporter.h"
 #include "interval.h"
 #include "recfmt.h"
+#include "sources.h"
 
 enum {
 	OPT_PER_CPU = 256,
@@ -365,13 +366,13 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		c->command_output = arg;
 		return 0;
 	case OPT_BACKEND:
-		if (!strcmp(arg, "auto") || !strcmp(arg, "perf") || !strcmp(arg, "bpf")) {
-			c->backend = arg[0] == 'a'   ? BACKEND_AUTO
-				     : arg[0] == 'p' ? BACKEND_PERF
-						     : BACKEND_BPF;
+		if (!strcmp(arg, "auto") || sources_named(arg)) {
+			c->backend = strcmp(arg, "auto") ? arg : NULL;
 			return 0;
 		}
-		snprintf(err, errlen, "--backend %s: give bpf, perf or auto", arg);
+		char names[128];
+		sources_backends(names, sizeof(names));
+		snprintf(err, errlen, "--backend %s: give %s or auto", arg, names);
 		return -EINVAL;
 	case OPT_WEB_CONFIG:
 		if (!*arg) {
@@ -543,8 +544,15 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			 "--cgroups)");
 		return -EINVAL;
 	}
-	if (c->backend == BACKEND_BPF && c->cgroup_list) {
-		snprintf(err, errlen, "-G counts cgroups per CPU with perf: drop --backend bpf");
+	struct srcopts o = {.scope = c->cgroup_list	      ? SCOPE_CGROUPS
+				     : c->npids || c->command ? SCOPE_PIDS
+							      : SCOPE_ALL};
+	if (c->backend && !sources_next(NULL, &o, c->backend)) {
+		snprintf(err, errlen, "%s: --backend %s cannot count %s: drop --backend %s",
+			 c->cgroup_list ? "-G"
+			 : c->npids	? "-p"
+					: "a command",
+			 c->backend, c->cgroup_list ? "cgroups" : "these tasks", c->backend);
 		return -EINVAL;
 	}
 	if (c->web_config && !c->listen) {

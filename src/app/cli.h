@@ -16,9 +16,6 @@
 /* The panes --pane and the setup file's "pane" may name (src/columns.c builds them). */
 #define CLI_PANES "IPC, Cache, Branch, Software, Events, Top-down or Metrics"
 
-/* --backend: auto counts with bpf where it can (every task, no -p, -- or -G) */
-enum backend { BACKEND_AUTO, BACKEND_PERF, BACKEND_BPF };
-
 struct cli {
 	bool batch;
 	long count;	 /* -n: blocks to print, 0 = until stopped */
@@ -59,7 +56,8 @@ struct cli {
 	uint64_t max_size;	  /* --max-size SIZE, bytes */
 	const char *begin, *end;  /* --begin T, --end T (with -r) */
 	const char *sql;	  /* --sql QUERY (with -r) */
-	enum backend backend;	  /* --backend */
+	const char *backend;	  /* --backend: a row of the table of sources (sources.h);
+				     NULL: auto, the first that counts what is asked */
 	const char *metric_list;  /* -M LIST: metrics and metric groups, as perf stat -M */
 	const char *metrics_file; /* --metrics FILE.json: perf's pmu-events metrics */
 	bool help, version;

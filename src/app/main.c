@@ -136,15 +136,19 @@ static void app_notice(struct app *a, const char *line)
 	sink_say(a, line);
 }
 
-int app_swap_to_perf(struct app *a, const struct evset *set, int err)
+/* A row's refusal in words. */
+static const char *kind_why(const struct source_kind *k, int err)
 {
-	if (strcmp(a->src->ops->name, "bpf") != 0)
+	return k->why ? k->why(err) : strerror(-err);
+}
+
+int app_swap(struct app *a, const struct evset *set, int err)
+{
+	const struct source_kind *k = a->kind;
+	if (!k || !(k->flags & SOURCE_GIVES_UP))
 		return err;
-	char line[256];
-	snprintf(line, sizeof(line), "the bpf backend gave up (%s): counting per task (perf)",
-		 err == -ENODEV ? "its program was closed" : bpfsource_why(err));
 	struct srcopts o = a->eopts;
-	o.bpf = false;
+	o.own = NULL; /* the options of the row that gave up */
 	const struct model *was = source_model(a->src);
 	o.threads = was->threads;
 	o.user_only = was->user_only;
@@ -152,16 +156,23 @@ int app_swap_to_perf(struct app *a, const struct evset *set, int err)
 	o.start = a->ticked_at - was->time;
 	o.tick = was->tick;
 	o.enable_on_exec = false; /* a command has run its exec already: count it now */
+	const struct source_kind *next = sources_next(k, &o, NULL);
+	if (!next)
+		return err;
+	char line[256];
 	int perr;
-	struct source *pe = startup_source(set, &o, &perr);
+	struct source *pe = next->open(set, &o, &perr);
 	if (!pe) {
-		snprintf(line, sizeof(line), "the bpf backend gave up and perf cannot count: %s",
-			 strerror(-perr));
+		snprintf(line, sizeof(line), "the %s backend gave up and %s cannot count: %s",
+			 k->name, next->name, kind_why(next, perr));
 		app_notice(a, line);
 		return perr;
 	}
+	snprintf(line, sizeof(line), "the %s backend gave up (%s): counting %s (%s)", k->name,
+		 err == -ENODEV ? "it stopped counting" : kind_why(k, err), next->what, next->name);
 	source_close(a->src);
 	a->src = pe;
+	a->kind = next;
 	/* The rows of the old source are gone: the panes are made again for the new one. */
 	a->npanes = 0;
 	a->cgview.nrows = 0;
@@ -177,18 +188,18 @@ int app_control(struct app *a, enum source_ctl what, const void *arg)
 		if (!screen_message(a, source_refusal(a->src, line, sizeof(line))))
 			app_say("%s\n", line);
 	} else if (err && (what == SRC_EVSET || what == SRC_USER_ONLY)) {
-		err = app_swap_to_perf(a, what == SRC_EVSET ? arg : a->set, err);
+		err = app_swap(a, what == SRC_EVSET ? arg : a->set, err);
 	}
 	return err;
 }
 
 /* One interval counted, then written by every sink. A source that gives up is swapped
- * (bpf for perf), which counts from then: a short interval to every sink at once, so
+ * (bpf for perf, app_swap), which counts from then: a short interval to every sink at once, so
  * that none holds the rows of the source that was freed. */
 void app_tick(struct app *a)
 {
 	int err = source_tick(a->src);
-	if (err && (app_swap_to_perf(a, a->set, err) != 0 || source_tick(a->src) != 0))
+	if (err && (app_swap(a, a->set, err) != 0 || source_tick(a->src) != 0))
 		return;
 	a->ticked_at = evclock_now();
 	a->ticks++;

@@ -270,8 +270,8 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	snprintf(a->user_spec, sizeof(a->user_spec), "%s", spec ? spec : "");
 	ui_set_user_spec(ui, a->user_spec);
 	/* A short interval now rather than an empty screen, to every output. */
-	if (source_tick(a->src) != 0)
-		app_swap_to_perf(a, ns, -ENODEV);
+	if ((err = source_tick(a->src)) != 0)
+		app_swap(a, ns, err);
 	app_build_panes(a);
 	app_publish(a);
 	for (unsigned i = 0; i < ns->nevents; i++)

@@ -386,22 +386,24 @@ static void check_pids(const struct app *a)
 	}
 }
 
-/* BPF refused: --backend bpf ends here, auto counts per task with perf and says why. */
-static void bpf_fallback(struct app *a, struct srcopts *o, int bpf_err, int *err)
+/* The source the table gave: a backend that cannot count here ends a run that named
+ * it (--backend); under auto the next counts, and the notice says why. */
+static void say_refusal(struct app *a, const struct source_pick *p)
 {
-	if (a->cli.backend == BACKEND_BPF) {
+	const struct source_kind *r = p->refused;
+	if (!r)
+		return;
+	if (a->cli.backend) {
 		if (a->child > 0)
 			kill(a->child, SIGKILL);
-		app_say("--backend bpf: %s\n", bpfsource_why(bpf_err));
+		app_say("--backend %s: %s\n", r->name, r->why(p->refused_err));
 		exit(2);
 	}
 	size_t n = strlen(a->notice);
-	if (bpf_err != -ENOTSUP) /* not a build without BPF: it cannot be used here */
+	if (p->kind && p->refused_err != -ENOTSUP) /* not a build without it: not here */
 		snprintf(a->notice + n, sizeof(a->notice) - n,
-			 "%sbpf backend unavailable: %s; counting per task (perf)", n ? "; " : "",
-			 bpfsource_why(bpf_err));
-	o->bpf = false;
-	a->src = startup_source(a->set, o, err);
+			 "%s%s backend unavailable: %s; counting %s (%s)", n ? "; " : "", r->name,
+			 r->why(p->refused_err), p->kind->what, p->kind->name);
 }
 
 void app_start_source(struct app *a)
@@ -471,22 +473,19 @@ void app_start_source(struct app *a)
 		o.npids = a->cli.npids;
 		o.threads = true;
 	}
-	int err, bpf_err = 0;
+	int err;
 	pid_t bad = 0;
 	o.failed_pid = &bad;
-	o.bpf = a->cli.backend == BACKEND_BPF ||
-		(a->cli.backend == BACKEND_AUTO && o.scope == SCOPE_ALL);
-	o.bpf_err = &bpf_err;
 	/* Cgroup rows (--cgroups, /metrics' pmutop_cgroup_events_total, and a recording's,
 	 * replayed with G later) count the cgroups themselves where perf counts the
 	 * processes. */
 	o.cgroup_rows = a->cli.cgroups || a->cli.listen || a->cli.record;
-	a->src = startup_source(a->set, &o, &err);
-	if (!a->src && bpf_err)
-		bpf_fallback(a, &o, bpf_err, &err);
+	struct source_pick pick;
+	a->src = sources_open(a->set, &o, a->cli.backend, &pick, &err);
+	a->kind = pick.kind;
+	say_refusal(a, &pick);
 	a->eopts = o;
 	a->eopts.failed_pid = NULL;
-	a->eopts.bpf_err = NULL;
 	if (!a->src) {
 		if (a->child > 0)
 			kill(a->child, SIGKILL);

@@ -10,9 +10,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "bpfsource.h"
-#include "cgsource.h"
-#include "engine.h"
 #include "evgroup.h"
 #include "evstatus.h"
 #include "pmu.h"
@@ -260,13 +257,4 @@ int startup_release(int go, int errfd)
 	while (r < 0 && errno == EINTR);
 	close(errfd);
 	return r == sizeof(err) ? -err : 0;
-}
-
-struct source *startup_source(const struct evset *set, const struct srcopts *o, int *err)
-{
-	if (o->bpf)
-		return bpfsource_new(set, o, err);
-	if (o->scope == SCOPE_CGROUPS)
-		return cgsource_new(set, o, err);
-	return engine_source(engine_new(set, o, err));
 }

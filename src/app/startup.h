@@ -55,9 +55,4 @@ void startup_pid_refusal(const struct privs *p, pid_t pid, char *buf, size_t len
  * when kernel mode is excluded: mark them not permitted instead of showing that zero. */
 void startup_mark_kernel_only(struct evset *set);
 
-/* The source o asks for: the bpf backend (o->bpf), -G (SCOPE_CGROUPS) or the perf path.
- * NULL with *err set as that source's constructor says (bpfsource.h, cgsource.h,
- * engine.h). */
-struct source *startup_source(const struct evset *set, const struct srcopts *o, int *err);
-
 #endif

@@ -12,6 +12,8 @@
 #include "model.h"
 
 struct source;
+struct srcopts;
+struct evset;
 
 /* What the app asks of a source between ticks; arg's type is each one's. */
 enum source_ctl {
@@ -42,6 +44,27 @@ struct source_ops {
 	/* 0, -ENOTSUP (not this source's: the caller says so in one line), or -errno. */
 	int (*control)(struct source *s, enum source_ctl what, const void *arg);
 	void (*free)(struct source *s);
+};
+
+/* What a source's folder exports for the app's table of sources (app/sources.c): one
+ * row each, asked in turn. */
+enum {
+	SOURCE_BACKEND = 1,  /* chosen by --backend NAME (or auto); without: by what the
+				options ask alone (-G's cgroups) */
+	SOURCE_GIVES_UP = 2, /* may give up mid-run (tick or control -errno): the next row
+				that can count the same takes over */
+};
+struct source_kind {
+	const char *name; /* --backend NAME */
+	const char *what; /* what it counts, for a notice: "per task" */
+	unsigned flags;
+	/* Whether it counts what o asks; named: --backend named it (auto: false). */
+	bool (*can)(const struct srcopts *o, bool named);
+	/* The source, or NULL with *err: -ESRCH (a watched pid does not exist), -EACCES
+	 * (o->failed_pid may not be counted), -ENOMEM, or why it cannot count here. */
+	struct source *(*open)(const struct evset *set, const struct srcopts *o, int *err);
+	/* That why in words, or NULL: strerror. */
+	const char *(*why)(int err);
 };
 
 /* Sources embed this first. */

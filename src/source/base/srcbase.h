@@ -52,12 +52,6 @@ struct srcopts {
 	bool map_probes;     /* probe sleeping tasks through a mapped page (a page pinned per
 				task: with CAP_IPC_LOCK, past the user's perf_event_mlock_kb
 				budget, which they use up first; see pmutop(1), FILES) */
-	bool bpf;	     /* the bpf backend: per-CPU counters summed per task in BPF
-				(SCOPE_ALL, or SCOPE_PIDS filtered by process id) */
-	int *bpf_err;	     /* with bpf: where bpfsource_new says why BPF could not be used
-				(-errno, see bpfsource_why), or NULL */
-	unsigned bpf_tasks;  /* with bpf: entries of its task map; 0 sizes it from the tasks
-				there are (tests give a small one) */
 	bool cgroup_rows;    /* SCOPE_ALL with perf: the model's cg_rows (SRC_CGROUP_ROWS) */
 	double interval;
 	/* Taking over from another source mid-run: when the run started (evclock_now()'s
@@ -65,6 +59,9 @@ struct srcopts {
 	double start;
 	unsigned long tick;
 	pid_t *failed_pid; /* where a source says which watched pid failed, or NULL */
+	/* The chosen source's own options (its header's struct: struct bpfopts for bpf),
+	 * which must outlive the source; NULL: its defaults. Only that source reads it. */
+	const void *own;
 };
 
 #define MAX_CPUS 4096

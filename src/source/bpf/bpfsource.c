@@ -17,8 +17,9 @@
  * preallocated, each entry some 600 bytes. */
 static unsigned max_tasks(const struct bpfsource *e)
 {
-	if (e->b.o.bpf_tasks)
-		return e->b.o.bpf_tasks;
+	const struct bpfopts *bo = e->b.o.own;
+	if (bo && bo->tasks)
+		return bo->tasks;
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/proc/loadavg", e->b.o.root);
 	long threads = 0;
@@ -391,11 +392,8 @@ struct source *bpfsource_new(const struct evset *set, const struct srcopts *o, i
 		*err = -ESRCH;
 		goto fail;
 	}
-	if ((*err = state_open(e)) != 0) {
-		if (o->bpf_err)
-			*o->bpf_err = *err;
+	if ((*err = state_open(e)) != 0)
 		goto fail;
-	}
 	e->b.m.backend = "bpf";
 	const char *give_up = getenv("PMUTOP_TEST_BPF_GIVE_UP");
 	e->give_up = give_up ? strtoul(give_up, NULL, 10) : 0;
@@ -428,3 +426,15 @@ const char *bpfsource_why(int err)
 		return "the BPF program could not be loaded or attached";
 	}
 }
+
+static bool bpf_can(const struct srcopts *o, bool named)
+{
+	return named ? o->scope != SCOPE_CGROUPS : o->scope == SCOPE_ALL;
+}
+
+const struct source_kind bpfsource_kind = {.name = "bpf",
+					   .what = "per task",
+					   .flags = SOURCE_BACKEND | SOURCE_GIVES_UP,
+					   .can = bpf_can,
+					   .open = bpfsource_new,
+					   .why = bpfsource_why};

@@ -191,3 +191,16 @@ fail:
 	cg_free(g);
 	return NULL;
 }
+
+static bool cg_can(const struct srcopts *o, bool named)
+{
+	(void)named;
+	return o->scope == SCOPE_CGROUPS;
+}
+
+/* perf's too: -G counts cgroups per CPU with perf. */
+const struct source_kind cgsource_kind = {.name = "perf",
+					  .what = "per cgroup",
+					  .flags = SOURCE_BACKEND,
+					  .can = cg_can,
+					  .open = cgsource_new};

@@ -10,6 +10,8 @@
 /* o->scope SCOPE_CGROUPS: each of o's cgroups (o->cgroup_fds, o->cgroup_paths) opened on
  * every CPU. The set must outlive the source; source_close frees it. NULL with *err set:
  * -EMFILE/-ENFILE when out of descriptors, -EINVAL for another scope, else -ENOMEM. */
+/* Its row of the app's table: perf's for SCOPE_CGROUPS (-G). */
+extern const struct source_kind cgsource_kind;
 struct source *cgsource_new(const struct evset *set, const struct srcopts *o, int *err);
 
 #endif

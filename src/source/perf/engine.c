@@ -279,3 +279,20 @@ void engine_free(struct engine *e)
 	srcbase_fini(&e->b);
 	free(e);
 }
+
+static bool perf_can(const struct srcopts *o, bool named)
+{
+	(void)named;
+	return o->scope != SCOPE_CGROUPS;
+}
+
+static struct source *perf_open(const struct evset *set, const struct srcopts *o, int *err)
+{
+	return engine_source(engine_new(set, o, err));
+}
+
+const struct source_kind engine_kind = {.name = "perf",
+					.what = "per task",
+					.flags = SOURCE_BACKEND,
+					.can = perf_can,
+					.open = perf_open};

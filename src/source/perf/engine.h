@@ -15,7 +15,7 @@
 struct engine;
 
 /* Create the engine: tasks are found and their groups opened (o->scope SCOPE_ALL or
- * SCOPE_PIDS; o->bpf is not its to read). The set must outlive the engine. Returns NULL
+ * SCOPE_PIDS). The set must outlive the engine. Returns NULL
  * with *err set: -ESRCH when a watched pid does not exist, -EACCES when it may not be
  * counted (o->failed_pid says which), -EINVAL for SCOPE_CGROUPS, -ENOMEM. */
 struct engine *engine_new(const struct evset *set, const struct srcopts *o, int *err);
@@ -23,6 +23,8 @@ void engine_free(struct engine *e);
 /* The engine as a source (source.h), "perf"; source_close frees the engine. The engine_*
  * calls below are the same ops, for tests and benchmarks. */
 struct source *engine_source(struct engine *e);
+/* Its row of the app's table: every scope but SCOPE_CGROUPS. */
+extern const struct source_kind engine_kind;
 
 /* Read every group once and build the model for the interval since the last tick. */
 int engine_tick(struct engine *e);
