@@ -136,6 +136,23 @@ static void test_good_options(void **state)
 	assert_true(p.c.batch); /* -o is batch output, as perf stat -o */
 	PARSE(&p, "-u", "");
 	assert_refused(&p, "-u", NULL);
+	/* Each option that names a file, a list or a user refuses an empty one, naming
+	 * itself and an example. */
+	static const char *const empty[] = {"-u",
+					    "-o",
+					    "-w",
+					    "-r",
+					    "-e",
+					    "-M",
+					    "-G",
+					    "-C",
+					    "--metrics",
+					    "--web-config",
+					    "--command-output"};
+	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
+		PARSE(&p, empty[i], "");
+		assert_refused(&p, empty[i], ": ");
+	}
 	PARSE(&p, "--format", "text");
 	assert_int_equal(p.c.format, OUT_TEXT);
 	/* A format is batch output: never silently dropped for the screen. */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -231,296 +232,282 @@ static int parse_format(struct cli *c, const char *arg, char *err, size_t errlen
 	return 0;
 }
 
-static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+/* The options that take more than a flag or a file name: each checks its argument and
+ * says what to give in one line. */
+typedef int parse_fn(struct cli *c, int opt, const char *arg, char *err, size_t errlen);
+
+static int opt_count(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
 {
-	switch (opt) {
-	case 'b':
-		c->batch = true;
+	(void)opt;
+	if (cli_parse_count(arg, &c->count) == 0)
 		return 0;
-	case 'n':
-		if (cli_parse_count(arg, &c->count) == 0)
-			return 0;
-		snprintf(err, errlen, "invalid count '%s' for -n: give a whole number >= 1", arg);
-		return -EINVAL;
-	case 'd':
-		if (interval_parse(arg, &c->interval) == 0) {
-			c->interval_set = true;
-			return 0;
-		}
-		snprintf(err, errlen,
-			 "invalid interval '%s' for -d: give seconds from 0.1 to 3600, e.g. -d 0.5",
-			 arg);
-		return -EINVAL;
-	case 'e':
-		if (!*arg) {
-			snprintf(err, errlen,
-				 "empty event list for -e: e.g. -e cycles,instructions");
-			return -EINVAL;
-		}
-		if (strlen(arg) >= CLI_EVENTS_MAX) {
-			snprintf(err, errlen,
-				 "event list for -e is too long (%zu bytes, at most %d): "
-				 "count fewer events or use groups {a,b}",
-				 strlen(arg), CLI_EVENTS_MAX - 1);
-			return -EINVAL;
-		}
-		c->events = arg;
-		return 0;
-	case 'H':
-		c->threads = true;
-		return 0;
-	case 'p':
-		return parse_pids(c, arg, err, errlen);
-	case OPT_PER_CPU:
-		c->per_cpu = true;
-		return 0;
-	case OPT_FORMAT:
-		c->batch = true; /* a format is batch output, as perf stat -x is */
-		return parse_format(c, arg, err, errlen);
-	case OPT_SORT:
-		c->sort = arg;
-		return 0;
-	case OPT_REVERSE:
-		c->reverse = true;
-		return 0;
-	case OPT_PANE:
-		if (!cli_pane_ok(arg)) {
-			snprintf(err, errlen, "unknown pane '%s' for --pane: use one of %s", arg,
-				 CLI_PANES);
-			return -EINVAL;
-		}
-		c->pane = arg;
-		return 0;
-	case OPT_LIST:
-		c->list = true;
-		return 0;
-	case OPT_NO_COLOR:
-		c->no_color = true;
-		return 0;
-	case OPT_NO_MOUSE:
-		c->no_mouse = true;
-		return 0;
-	case OPT_CHILDREN: /* the default; accepted as it was once needed */
-		c->no_inherit = false;
-		c->children_flag = true;
-		return 0;
-	case OPT_CGROUPS:
-		c->cgroups = true;
-		return 0;
-	case 'G':
-		if (!*arg || strstr(arg, ",,") || arg[0] == ',' || arg[strlen(arg) - 1] == ',') {
-			snprintf(err, errlen,
-				 "-G needs cgroup paths, comma separated: e.g. -G "
-				 "system.slice/nginx.service");
-			return -EINVAL;
-		}
-		c->cgroup_list = arg;
-		return 0;
-	case 'i':
-		c->no_inherit = true;
-		c->inherit_flag = true;
-		return 0;
-	case OPT_USER:
-		c->user_only = true;
-		return 0;
-	case 'c':
-		c->config = arg;
-		return 0;
-	case 'u':
-		if (!*arg) {
-			snprintf(err, errlen, "-u needs a user name or uid: e.g. pmutop -u root");
-			return -EINVAL;
-		}
-		c->user = arg;
-		return 0;
-	case 'o':
-		if (!*arg) {
-			snprintf(err, errlen, "-o needs a file name: e.g. pmutop -o out.csv");
-			return -EINVAL;
-		}
-		c->output = arg;
-		c->batch = true; /* output to a file is batch output, as perf stat -o */
-		return 0;
-	case OPT_LISTEN:
-		if (exporter_check_listen(arg, err, errlen))
-			return -EINVAL;
-		c->listen = arg; /* beside the screen, -b or -w; alone without a terminal */
-		return 0;
-	case 'M':
-	case OPT_METRICS:
-		if (!*arg) {
-			snprintf(err, errlen,
-				 opt == 'M' ? "empty metric list for -M: e.g. -M TopdownL1,ipc"
-					    : "--metrics needs a file: --metrics FILE.json (perf's "
-					      "pmu-events metrics for this CPU)");
-			return -EINVAL;
-		}
-		*(opt == 'M' ? &c->metric_list : &c->metrics_file) = arg;
-		return 0;
-	case OPT_COMMAND_OUTPUT:
-		if (!*arg) {
-			snprintf(err, errlen,
-				 "--command-output needs a file name: --command-output FILE");
-			return -EINVAL;
-		}
-		c->command_output = arg;
-		return 0;
-	case OPT_BACKEND:
-		if (!strcmp(arg, "auto") || sources_named(arg)) {
-			c->backend = strcmp(arg, "auto") ? arg : NULL;
-			return 0;
-		}
-		char names[128];
-		sources_backends(names, sizeof(names));
-		snprintf(err, errlen, "--backend %s: give %s or auto", arg, names);
-		return -EINVAL;
-	case OPT_WEB_CONFIG:
-		if (!*arg) {
-			snprintf(err, errlen,
-				 "--web-config needs a file name: e.g. --web-config web.yml");
-			return -EINVAL;
-		}
-		c->web_config = arg;
-		return 0;
-	case OPT_TOP: {
-		char *end;
-		errno = 0;
-		long v = isdigit((unsigned char)arg[0]) ? strtol(arg, &end, 10) : -1;
-		if (v < 0 || v > 1000000 || errno || *end) {
-			snprintf(err, errlen,
-				 "invalid count '%s' for --top: give a whole number from 0 to "
-				 "1000000",
-				 arg);
-			return -EINVAL;
-		}
-		c->top = v;
-		c->top_set = true;
-		return 0;
-	}
-	case 'w':
-	case 'r':
-		if (!*arg) {
-			snprintf(err, errlen, "-%c needs a file name: e.g. pmutop -%c day.pmutop",
-				 opt, opt);
-			return -EINVAL;
-		}
-		*(opt == 'w' ? &c->record : &c->replay) = arg;
-		return 0;
-	case 'q':
-		c->quiet = true;
-		return 0;
-	case 'C':
-		/* perf stat's list: 0-3,8. Each must be online: main.c checks. */
-		for (const char *p = arg; *p; p++)
-			if (!isdigit((unsigned char)*p) && *p != ',' && *p != '-') {
-				snprintf(err, errlen,
-					 "invalid CPU list '%s' for -C: give CPU numbers and "
-					 "ranges, "
-					 "e.g. -C 0-3,8",
-					 arg);
-				return -EINVAL;
-			}
-		if (!*arg) {
-			snprintf(err, errlen, "-C needs CPUs: e.g. -C 0-3,8");
-			return -EINVAL;
-		}
-		c->cpu_list = arg;
-		return 0;
-	case OPT_RETAIN: {
-		char *end;
-		errno = 0;
-		double d = strtod(arg, &end);
-		if (end == arg || *end || errno || !(d > 0 && d <= 36500)) {
-			snprintf(err, errlen,
-				 "invalid --retain '%s': give days to keep, e.g. --retain 7 or 0.5",
-				 arg);
-			return -EINVAL;
-		}
-		c->retain_days = d;
-		return 0;
-	}
-	case OPT_MAX_SIZE:
-		if (recfmt_parse_size(arg, &c->max_size)) {
-			snprintf(err, errlen,
-				 "invalid --max-size '%s': give a size such as 500M, 2G or 1048576",
-				 arg);
-			return -EINVAL;
-		}
-		return 0;
-	case OPT_BEGIN:
-	case OPT_END: {
-		double t;
-		/* Checked against a recording later; the form is checked now. */
-		if (recfmt_parse_time(arg, 0, 0, &t)) {
-			snprintf(err, errlen,
-				 "invalid time '%s' for %s: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', "
-				 "-10m (before the end) or +1h (after the start)",
-				 arg, opt == OPT_BEGIN ? "--begin" : "--end");
-			return -EINVAL;
-		}
-		*(opt == OPT_BEGIN ? &c->begin : &c->end) = arg;
-		return 0;
-	}
-	case OPT_SQL:
-		c->sql = arg;
-		c->batch = true; /* rows on stdout, no screen */
-		return 0;
-	case 'h':
-		c->help = true;
-		return 0;
-	case 'V':
-		c->version = true;
-		return 0;
-	default:
-		return -EINVAL;
-	}
+	snprintf(err, errlen, "invalid count '%s' for -n: give a whole number >= 1", arg);
+	return -EINVAL;
 }
 
-int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
+static int opt_interval(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
 {
-	memset(c, 0, sizeof(*c));
-	c->interval = 1.0;
-	err[0] = '\0';
-	opterr = 0;
-	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
+	(void)opt;
+	if (interval_parse(arg, &c->interval) == 0) {
+		c->interval_set = true;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "invalid interval '%s' for -d: give seconds from 0.1 to 3600, e.g. -d 0.5", arg);
+	return -EINVAL;
+}
+
+static int opt_events(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	if (strlen(arg) >= CLI_EVENTS_MAX) {
+		snprintf(err, errlen,
+			 "event list for -e is too long (%zu bytes, at most %d): "
+			 "count fewer events or use groups {a,b}",
+			 strlen(arg), CLI_EVENTS_MAX - 1);
+		return -EINVAL;
+	}
+	c->events = arg;
+	return 0;
+}
+
+static int opt_pids(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	return parse_pids(c, arg, err, errlen);
+}
+
+static int opt_format(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	return parse_format(c, arg, err, errlen);
+}
+
+static int opt_pane(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	if (!cli_pane_ok(arg)) {
+		snprintf(err, errlen, "unknown pane '%s' for --pane: use one of %s", arg,
+			 CLI_PANES);
+		return -EINVAL;
+	}
+	c->pane = arg;
+	return 0;
+}
+
+/* --children (the default; accepted as it was once needed) and -i. */
+static int opt_inherit(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)arg, (void)err, (void)errlen;
+	c->no_inherit = opt == 'i';
+	*(opt == 'i' ? &c->inherit_flag : &c->children_flag) = true;
+	return 0;
+}
+
+static int opt_cgroup_list(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	if (strstr(arg, ",,") || arg[0] == ',' || arg[strlen(arg) - 1] == ',') {
+		snprintf(err, errlen,
+			 "-G needs cgroup paths, comma separated: e.g. -G "
+			 "system.slice/nginx.service");
+		return -EINVAL;
+	}
+	c->cgroup_list = arg;
+	return 0;
+}
+
+static int opt_listen(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	if (exporter_check_listen(arg, err, errlen))
+		return -EINVAL;
+	c->listen = arg; /* beside the screen, -b or -w; alone without a terminal */
+	return 0;
+}
+
+static int opt_backend(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	if (!strcmp(arg, "auto") || sources_named(arg)) {
+		c->backend = strcmp(arg, "auto") ? arg : NULL;
+		return 0;
+	}
+	char names[128];
+	sources_backends(names, sizeof(names));
+	snprintf(err, errlen, "--backend %s: give %s or auto", arg, names);
+	return -EINVAL;
+}
+
+static int opt_top(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	char *end;
+	errno = 0;
+	long v = isdigit((unsigned char)arg[0]) ? strtol(arg, &end, 10) : -1;
+	if (v < 0 || v > 1000000 || errno || *end) {
+		snprintf(err, errlen,
+			 "invalid count '%s' for --top: give a whole number from 0 to 1000000",
+			 arg);
+		return -EINVAL;
+	}
+	c->top = v;
+	c->top_set = true;
+	return 0;
+}
+
+/* perf stat's list: 0-3,8. Each must be online: main_start.c checks. */
+static int opt_cpu_list(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	if (arg[strspn(arg, "0123456789,-")]) {
+		snprintf(err, errlen,
+			 "invalid CPU list '%s' for -C: give CPU numbers and ranges, e.g. -C 0-3,8",
+			 arg);
+		return -EINVAL;
+	}
+	c->cpu_list = arg;
+	return 0;
+}
+
+static int opt_retain(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	char *end;
+	errno = 0;
+	double d = strtod(arg, &end);
+	if (end == arg || *end || errno || !(d > 0 && d <= 36500)) {
+		snprintf(err, errlen,
+			 "invalid --retain '%s': give days to keep, e.g. --retain 7 or 0.5", arg);
+		return -EINVAL;
+	}
+	c->retain_days = d;
+	return 0;
+}
+
+static int opt_max_size(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	(void)opt;
+	if (recfmt_parse_size(arg, &c->max_size)) {
+		snprintf(err, errlen,
+			 "invalid --max-size '%s': give a size such as 500M, 2G or 1048576", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --begin, --end: checked against a recording later; the form is checked now. */
+static int opt_time(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	double t;
+	if (recfmt_parse_time(arg, 0, 0, &t)) {
+		snprintf(err, errlen,
+			 "invalid time '%s' for %s: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', "
+			 "-10m (before the end) or +1h (after the start)",
+			 arg, opt == OPT_BEGIN ? "--begin" : "--end");
+		return -EINVAL;
+	}
+	*(opt == OPT_BEGIN ? &c->begin : &c->end) = arg;
+	return 0;
+}
+
+#define FLAG(o, member)                                                                            \
+	{                                                                                          \
+		o, offsetof(struct cli, member), true, false, NULL, NULL                           \
+	}
+#define TEXT(o, member, batch, empty)                                                              \
+	{                                                                                          \
+		o, offsetof(struct cli, member), false, batch, empty, NULL                         \
+	}
+#define CALL(o, batch, empty, fn)                                                                  \
+	{                                                                                          \
+		o, 0, false, batch, empty, fn                                                      \
+	}
+
+/* Every option: a flag sets its bool, a text keeps its argument (refused with the line
+ * `empty` when it is empty), and the rest call their parser. */
+static const struct cli_option {
 	int opt;
-	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:HiM:p:c:u:o:G:C:w:r:qhV", longopts,
-				  NULL)) != -1) {
-		if (opt == '?' || opt == ':') {
-			const char *name = argv[optind - 1];
-			bool is_long = strncmp(name, "--", 2) == 0;
-			if (opt == ':')
-				snprintf(err, errlen,
-					 "option '%s' needs a value: see pmutop --help", name);
-			else if (is_long && strchr(name, '='))
-				snprintf(err, errlen,
-					 "option '%.*s' takes no value: see pmutop --help",
-					 (int)(strchr(name, '=') - name), name);
-			else if (!is_long && optopt > 0 && optopt < 128)
-				snprintf(err, errlen, "unknown option '-%c': see pmutop --help",
-					 optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s': see pmutop --help",
-					 name);
-			return -EINVAL;
-		}
-		if (parse_one(c, opt, optarg, err, errlen))
-			return -EINVAL;
+	size_t member;	   /* FLAG: a bool of struct cli; TEXT: a const char * */
+	bool flag;	   /* FLAG */
+	bool batch;	   /* it means batch output too (as perf stat -x and -o) */
+	const char *empty; /* the line for an empty argument, NULL: an empty one is taken */
+	parse_fn *fn;	   /* CALL */
+} options[] = {
+	FLAG('b', batch),
+	FLAG('H', threads),
+	FLAG(OPT_PER_CPU, per_cpu),
+	FLAG(OPT_REVERSE, reverse),
+	FLAG(OPT_LIST, list),
+	FLAG(OPT_NO_COLOR, no_color),
+	FLAG(OPT_NO_MOUSE, no_mouse),
+	FLAG(OPT_CGROUPS, cgroups),
+	FLAG(OPT_USER, user_only),
+	FLAG('q', quiet),
+	FLAG('h', help),
+	FLAG('V', version),
+	TEXT(OPT_SORT, sort, false, NULL),
+	TEXT('c', config, false, NULL),
+	TEXT(OPT_SQL, sql, true, NULL), /* rows on stdout, no screen */
+	TEXT('u', user, false, "-u needs a user name or uid: e.g. pmutop -u root"),
+	TEXT('o', output, true, "-o needs a file name: e.g. pmutop -o out.csv"),
+	TEXT('M', metric_list, false, "empty metric list for -M: e.g. -M TopdownL1,ipc"),
+	TEXT(OPT_METRICS, metrics_file, false,
+	     "--metrics needs a file: --metrics FILE.json (perf's pmu-events metrics for this "
+	     "CPU)"),
+	TEXT(OPT_COMMAND_OUTPUT, command_output, false,
+	     "--command-output needs a file name: --command-output FILE"),
+	TEXT(OPT_WEB_CONFIG, web_config, false,
+	     "--web-config needs a file name: e.g. --web-config web.yml"),
+	TEXT('w', record, false, "-w needs a file name: e.g. pmutop -w day.pmutop"),
+	TEXT('r', replay, false, "-r needs a file name: e.g. pmutop -r day.pmutop"),
+	CALL('n', false, NULL, opt_count),
+	CALL('d', false, NULL, opt_interval),
+	CALL('e', false, "empty event list for -e: e.g. -e cycles,instructions", opt_events),
+	CALL('p', false, NULL, opt_pids),
+	CALL(OPT_FORMAT, true, NULL, opt_format),
+	CALL(OPT_PANE, false, NULL, opt_pane),
+	CALL(OPT_CHILDREN, false, NULL, opt_inherit),
+	CALL('i', false, NULL, opt_inherit),
+	CALL('G', false,
+	     "-G needs cgroup paths, comma separated: e.g. -G system.slice/nginx.service",
+	     opt_cgroup_list),
+	CALL(OPT_LISTEN, false, NULL, opt_listen),
+	CALL(OPT_BACKEND, false, NULL, opt_backend),
+	CALL(OPT_TOP, false, NULL, opt_top),
+	CALL('C', false, "-C needs CPUs: e.g. -C 0-3,8", opt_cpu_list),
+	CALL(OPT_RETAIN, false, NULL, opt_retain),
+	CALL(OPT_MAX_SIZE, false, NULL, opt_max_size),
+	CALL(OPT_BEGIN, false, NULL, opt_time),
+	CALL(OPT_END, false, NULL, opt_time),
+};
+
+static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
+{
+	const struct cli_option *o = options;
+	while (o < options + sizeof(options) / sizeof(options[0]) && o->opt != opt)
+		o++;
+	if (o == options + sizeof(options) / sizeof(options[0]))
+		return -EINVAL;
+	if (o->batch)
+		c->batch = true;
+	if (o->flag) {
+		*(bool *)((char *)c + o->member) = true;
+		return 0;
 	}
-	bool after_dashes = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
-	if (optind < argc && c->list && !after_dashes && optind + 1 == argc) {
-		c->list_pmu = argv[optind];
-	} else if (optind < argc) {
-		if (!after_dashes) {
-			snprintf(err, errlen,
-				 "unexpected argument '%s': to watch a command, put it "
-				 "after --, e.g. pmutop -- %s",
-				 argv[optind], argv[optind]);
-			return -EINVAL;
-		}
-		c->command = &argv[optind];
+	if (o->empty && !*arg) {
+		snprintf(err, errlen, "%s", o->empty);
+		return -EINVAL;
 	}
+	if (o->fn)
+		return o->fn(c, opt, arg, err, errlen);
+	*(const char **)((char *)c + o->member) = arg;
+	return 0;
+}
+
+/* Options that need another, or exclude one: one line on what to add or drop. */
+static int check_combinations(const struct cli *c, char *err, size_t errlen)
+{
 	if (c->command && c->npids) {
 		snprintf(err, errlen,
 			 "-p and -- COMMAND cannot be combined: watch one or the other");
@@ -596,4 +583,52 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	c->interval = 1.0;
+	err[0] = '\0';
+	opterr = 0;
+	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
+	int opt;
+	/* '+': stop at the first non-option, so a command's own options stay its own. */
+	while ((opt = getopt_long(argc, argv, "+:bn:d:e:HiM:p:c:u:o:G:C:w:r:qhV", longopts,
+				  NULL)) != -1) {
+		if (opt == '?' || opt == ':') {
+			const char *name = argv[optind - 1];
+			bool is_long = strncmp(name, "--", 2) == 0;
+			if (opt == ':')
+				snprintf(err, errlen,
+					 "option '%s' needs a value: see pmutop --help", name);
+			else if (is_long && strchr(name, '='))
+				snprintf(err, errlen,
+					 "option '%.*s' takes no value: see pmutop --help",
+					 (int)(strchr(name, '=') - name), name);
+			else if (!is_long && optopt > 0 && optopt < 128)
+				snprintf(err, errlen, "unknown option '-%c': see pmutop --help",
+					 optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s': see pmutop --help",
+					 name);
+			return -EINVAL;
+		}
+		if (parse_one(c, opt, optarg, err, errlen))
+			return -EINVAL;
+	}
+	bool after_dashes = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+	if (optind < argc && c->list && !after_dashes && optind + 1 == argc) {
+		c->list_pmu = argv[optind];
+	} else if (optind < argc) {
+		if (!after_dashes) {
+			snprintf(err, errlen,
+				 "unexpected argument '%s': to watch a command, put it "
+				 "after --, e.g. pmutop -- %s",
+				 argv[optind], argv[optind]);
+			return -EINVAL;
+		}
+		c->command = &argv[optind];
+	}
+	return check_combinations(c, err, errlen);
 }
