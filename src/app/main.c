@@ -357,6 +357,86 @@ int app_close_output(struct app *a, FILE *file, int code)
 	return code;
 }
 
+/* --help, --version and --list: what they print, then the exit code. */
+static int run_help(const struct cli *c)
+{
+	(void)c;
+	cli_usage(stdout);
+	return 0;
+}
+
+static int run_version(const struct cli *c)
+{
+	(void)c;
+	printf("pmutop %s\n", PMUTOP_VERSION);
+	return 0;
+}
+
+static int run_list(const struct cli *c)
+{
+	struct pmu_set *pmus = pmu_set_new("/sys", true);
+	int lerr = listing_print(stdout, pmus, c->list_pmu);
+	char why[400] = "";
+	if (lerr == -ENOENT)
+		list_refusal(c->list_pmu, pmus, why, sizeof(why));
+	pmu_set_free(pmus);
+	if (why[0])
+		app_say("--list: %s\n", why);
+	else if (lerr == -ENOENT && strpbrk(c->list_pmu, "*?["))
+		app_say("no event name matches '%s': pmutop --list all shows every one\n",
+			c->list_pmu);
+	else if (lerr == -ENOENT)
+		app_say("no PMU, event heading or event called '%s': pmutop --list all "
+			"shows them all\n",
+			c->list_pmu);
+	else if (lerr)
+		app_say("cannot list events: %s\n", strerror(-lerr));
+	return lerr == -ENOENT ? 2 : lerr ? 1 : 0;
+}
+
+/* The runs that count nothing, in the order they are asked. */
+static const struct {
+	size_t asked; /* a bool of struct cli */
+	int (*run)(const struct cli *c);
+} print_only[] = {
+	{offsetof(struct cli, help), run_help},
+	{offsetof(struct cli, version), run_version},
+	{offsetof(struct cli, list), run_list},
+};
+
+/* -b's writer over the panes, as the last sink: 0, or the exit code. */
+static int add_batch(struct app *a)
+{
+	struct batch *b =
+		batch_new(a->out, a->cli.format, a->panes, a->npanes, a->cli.sort, a->cli.reverse);
+	if (!b)
+		return 1;
+	if (!batch_sort_ok(b)) {
+		app_say("unknown sort column '%s': use a column title such as "
+			"CPU%%, IPC or CMISS%%\n",
+			a->cli.sort);
+		return 2;
+	}
+	batch_show_cpus(b, a->cli.per_cpu);
+	if (a->notice[0])
+		batch_notice(b, a->notice);
+	return sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, a->cli.count)) ? 1 : 0;
+}
+
+/* Everything the run made, at its end. */
+static void app_free(struct app *a)
+{
+	cgrows_free(a->cgrows);
+	source_close(a->src);
+	loop_free(a->loop);
+	cmdout_free(a->cmdout);
+	if (a->set)
+		evset_free(a->set);
+	free(a->set);
+	metric_bind_free(a->metrics);
+	pmu_set_free(a->pmus);
+}
+
 int main(int argc, char **argv)
 {
 	static struct app a;
@@ -365,36 +445,9 @@ int main(int argc, char **argv)
 	startup_ignore_sigpipe();
 	if (cli_parse(argc, argv, &a.cli, err, sizeof(err)))
 		die_usage(err);
-	if (a.cli.help) {
-		cli_usage(stdout);
-		return 0;
-	}
-	if (a.cli.version) {
-		printf("pmutop %s\n", PMUTOP_VERSION);
-		return 0;
-	}
-	if (a.cli.list) {
-		struct pmu_set *pmus = pmu_set_new("/sys", true);
-		int lerr = listing_print(stdout, pmus, a.cli.list_pmu);
-		char why[400] = "";
-		if (lerr == -ENOENT)
-			list_refusal(a.cli.list_pmu, pmus, why, sizeof(why));
-		pmu_set_free(pmus);
-		if (why[0])
-			app_say("--list: %s\n", why);
-		else if (lerr == -ENOENT && strpbrk(a.cli.list_pmu, "*?["))
-			app_say("no event name matches '%s': pmutop --list all shows every one\n",
-				a.cli.list_pmu);
-		else if (lerr == -ENOENT)
-			app_say("no PMU, event heading or event called '%s': pmutop --list all "
-				"shows them all\n",
-				a.cli.list_pmu);
-		else if (lerr)
-			app_say("cannot list events: %s\n", strerror(-lerr));
-		if (lerr)
-			return lerr == -ENOENT ? 2 : 1;
-		return 0;
-	}
+	for (size_t i = 0; i < sizeof(print_only) / sizeof(print_only[0]); i++)
+		if (*(const bool *)((const char *)&a.cli + print_only[i].asked))
+			return print_only[i].run(&a.cli);
 	bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (!a.cli.batch && !tty && a.cli.listen && !a.cli.replay) {
 		/* No terminal (a service, a pipe): the exporter (and -w) without the screen. */
@@ -452,26 +505,12 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	app_build_panes(&a);
-	if (a.cli.batch && !a.cli.quiet) {
-		struct batch *b = batch_new(a.out, a.cli.format, a.panes, a.npanes, a.cli.sort,
-					    a.cli.reverse);
-		if (!b)
-			return 1;
-		if (!batch_sort_ok(b)) {
-			app_say("unknown sort column '%s': use a column title such as "
-				"CPU%%, IPC or CMISS%%\n",
-				a.cli.sort);
-			return 2;
-		}
-		batch_show_cpus(b, a.cli.per_cpu);
-		if (a.notice[0])
-			batch_notice(b, a.notice);
-		if (sinks_add(&a.sinks, batchsink_new(b, a.cli.cgroups, a.cli.count)))
-			return 1;
-	}
+	int code = a.cli.batch && !a.cli.quiet ? add_batch(&a) : 0;
+	if (code)
+		return code;
 	a.pass = live_pass;
 	a.keys = a.cli.batch ? NULL : screen_input;
-	int code = a.cli.batch ? 0 : screen_open(&a);
+	code = a.cli.batch ? 0 : screen_open(&a);
 	/* Start-up can take as long as an interval: the first one starts now (on the
 	 * screen, a first frame sooner). */
 	loop_set_interval(a.loop, a.cli.batch || a.cli.interval < 0.2 ? a.cli.interval : 0.2);
@@ -480,14 +519,6 @@ int main(int argc, char **argv)
 	screen_close(&a);
 	sinks_free(&a.sinks);
 	code = app_close_output(&a, file, code);
-	cgrows_free(a.cgrows);
-	source_close(a.src);
-	loop_free(a.loop);
-	cmdout_free(a.cmdout);
-	if (a.set)
-		evset_free(a.set);
-	free(a.set);
-	metric_bind_free(a.metrics);
-	pmu_set_free(a.pmus);
+	app_free(&a);
 	return code;
 }
