@@ -1,6 +1,7 @@
-/* The pieces of pmutop's composition that share its state: main.c (options, start-up,
- * batch mode), main_screen.c (the live screen) and main_replay.c (a recording). Only
- * these three files see every room: events/ counts, src/ models and writes, ui/ draws. */
+/* The state pmutop's composition shares, and no function: run.c (the loop), start.c,
+ * view.c, screen.c, replayrun.c and main.c each declare theirs in a header of their own
+ * (docs/ARCHITECTURE.md, "src/app, one direction"). events/ counts, src/ models and
+ * writes, ui/ draws. */
 #ifndef PMUTOP_APP_H
 #define PMUTOP_APP_H
 #include <ctype.h>
@@ -68,7 +69,7 @@ struct app_header {
 	int exit_status;    /* the watched command's wait status once it is reaped, or -1 */
 };
 
-/* Batch replay's place in the recording (main_replay.c). */
+/* Batch replay's place in the recording (replayrun.c). */
 struct replay_batch {
 	uint64_t seq; /* the tick to print next */
 	double end;   /* --end */
@@ -76,8 +77,24 @@ struct replay_batch {
 	char first[512]; /* why the first tick left out was */
 };
 
+struct app;
+
+/* What the run calls up into: the front end (the screen, live or replayed; screen.c).
+ * Each is a no-op (false) where there is no screen. */
+struct frontend_ops {
+	bool (*message)(struct app *a, const char *line); /* false: not shown */
+	void (*resize)(struct app *a);
+	void (*continued)(struct app *a);
+	bool (*stop)(struct app *a);		/* Ctrl-Z; false: pmutop stops itself */
+	bool (*quit)(struct app *a, int signo); /* SIGINT, SIGTERM, ...: the run ends */
+	void (*output)(struct app *a);		/* the watched command wrote */
+	void (*ticked)(struct app *a);
+	void (*draw)(struct app *a);
+};
+
 struct app {
 	struct cli cli;
+	const struct frontend_ops *fe; /* NULL: none */
 	struct pmu_set *pmus;
 	struct evset *set;	     /* heap: the source keeps a pointer to it */
 	struct metric_bind *metrics; /* -M: the chosen metrics, their groups in set */
@@ -140,72 +157,5 @@ struct app {
 	bool panes_threads;
 	bool sort_from_cfg; /* a->cli.sort came from the setup file (its line: cfg) */
 };
-
-/* One line on stderr, "pmutop: " first, sanitised. */
-__attribute__((format(printf, 1, 2))) void app_say(const char *fmt, ...);
-
-/* The model every output shows: the engine's with the header's facts (a->live, made
- * again at each call: the screen holds it), or the replayed tick's. */
-const struct model *app_current(struct app *a);
-/* The panes of the current model (and for batch mode the one asked for). */
-void app_build_panes(struct app *a);
-/* The one run loop: live (screen or not), and the replay screen. Its exit code. */
-int app_run(struct app *a);
-/* A signal, handled for the whole run: true when it ends the run. */
-bool app_signal(struct app *a, int signo);
-/* A live tick's pass of app_run: the interval, then for a watched command or pid that
- * ended, its totals. -1 to go on, or the run's exit code. */
-int live_pass(struct app *a, int mask);
-/* A control for the source (source.h): a refusal (-ENOTSUP) is one line ("not for a
- * recording"); a source that gives up (bpf refusing an event set or a mode) is swapped
- * for the next row of the table (app_swap). */
-int app_control(struct app *a, enum source_ctl what, const void *arg);
-/* The source gave up (err): where its row may (SOURCE_GIVES_UP), the next row that counts
- * the same counts set from now on, one notice line says so, and every sink goes on. 0,
- * or err when it may not, or -errno when the next cannot start either. */
-int app_swap(struct app *a, const struct evset *set, int err);
-/* The current model to every sink. */
-void app_publish(struct app *a);
-/* One interval counted, then written by every sink. */
-void app_tick(struct app *a);
-/* The watched command's totals, with its exit status. */
-void app_totals(struct app *a);
-void app_reap_child(struct app *a);
-int app_child_exit_code(int status);
-/* Close the batch output and file (stdout, or -o's) at the run's end: code, or 1 when
- * what was written could not be (saying so for -o). */
-int app_close_output(struct app *a, FILE *file, int code);
-/* main_start.c: -p, -C, the setup file and the event set, -u and -G checked, each refusal
- * one line and exit 2; then the source the options ask for started (exit on failure). */
-void app_start_checks(struct app *a);
-void app_start_source(struct app *a);
-/* An event set from the user's spec on top of the default one. */
-int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, size_t len);
-/* The setup file, as the command line allows. */
-void app_load_config(struct app *a);
-
-/* The live screen (main_screen.c): a sink of the run loop, and its keys. Each is a
- * no-op (false) without the screen. */
-int screen_open(struct app *a); /* 0, or the exit code after saying why not */
-void screen_close(struct app *a);
-bool screen_message(struct app *a, const char *line); /* false: no screen to show it */
-void screen_resize(struct app *a);
-void screen_continued(struct app *a);
-bool screen_stop(struct app *a);	    /* Ctrl-Z; false: pmutop stops without a screen */
-bool screen_quit(struct app *a, int signo); /* SIGINT, SIGTERM, ...: the run ends */
-void screen_output(struct app *a);	    /* the watched command wrote */
-void screen_ticked(struct app *a);
-bool screen_input(struct app *a); /* keys; true: quit */
-void screen_draw(struct app *a);
-#ifdef PMUTOP_HAVE_UI
-const struct model *app_view(struct app *a);
-void app_show(struct app *a, struct ui *ui);
-void app_feed_history(struct app *a, struct ui *ui);
-void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n);
-void app_save_config(struct app *a, struct ui *ui);
-#endif
-
-/* pmutop -r FILE (main_replay.c). */
-int run_replay(struct app *a);
 
 #endif

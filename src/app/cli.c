@@ -356,7 +356,7 @@ static int opt_top(struct cli *c, int opt, const char *arg, char *err, size_t er
 	return 0;
 }
 
-/* perf stat's list: 0-3,8. Each must be online: main_start.c checks. */
+/* perf stat's list: 0-3,8. Each must be online: start.c checks. */
 static int opt_cpu_list(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
 {
 	(void)opt;

@@ -1,329 +1,16 @@
-/* pmutop: composes the rooms. events/ counts, src/ models and writes, ui/ draws. */
+/* pmutop: composes the rooms. events/ counts, src/ models and writes, ui/ draws. main
+ * is over all of src/app: run, start, view, the screen and the replay. */
 #include "app.h"
-#include "evclock.h"
 #include "outstream.h"
-
-/* One line on stderr, "pmutop: " first. What the user typed (an event spec, a path, a
- * pid list) can hold escape sequences: no control reaches the terminal. */
-__attribute__((format(printf, 1, 2))) void app_say(const char *fmt, ...)
-{
-	char raw[2048], safe[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	va_end(ap);
-	size_t n = strlen(raw);
-	if (n && raw[n - 1] == '\n')
-		raw[n - 1] = '\0';
-	text_sanitize(raw, safe, sizeof(safe), true);
-	fprintf(stderr, "pmutop: %s\n", safe);
-}
+#include "replayrun.h"
+#include "run.h"
+#include "screen.h"
+#include "start.h"
 
 static void die_usage(const char *msg)
 {
 	app_say("%s", msg);
 	exit(2);
-}
-
-int app_child_exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
-void app_reap_child(struct app *a)
-{
-	if (a->child <= 0 || a->child_done)
-		return;
-	/* Ended? Leave it a zombie until its last name is read: /proc keeps a zombie's
-	 * name, the one its last exec gave it (env python3 ... is python3), and reaping it
-	 * first left the name of whatever it was at the last scan. */
-	siginfo_t si = {0};
-	if (waitid(P_PID, (id_t)a->child, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
-	    si.si_pid != a->child)
-		return;
-	source_control(a->src, SRC_RESCAN, NULL);
-	int st;
-	pid_t r = waitpid(a->child, &st, WNOHANG);
-	if (r == a->child) {
-		a->child_done = true;
-		a->child_status = st;
-	}
-}
-
-const struct model *app_current(struct app *a)
-{
-	const struct model *sm = source_model(a->src);
-	if (a->rp)
-		return sm;
-	struct model *m = &a->live;
-	*m = *sm;
-	m->pmus = a->hdr.pmus;
-	m->notice = a->hdr.notice;
-	m->paused = a->hdr.paused;
-	m->exit_status = a->hdr.exit_status;
-	m->metrics = a->metrics;
-	return m;
-}
-
-void app_build_panes(struct app *a)
-{
-	const struct model *m = app_current(a);
-	/* Every column each pane can show: the screen chooses among them (its column
-	 * chooser), batch mode as the setup file's columns lines say. */
-	a->npanes = columns_build_panes_all(m, a->rp ? replay_user_events(a->rp) : a->set->user,
-					    a->cfg.metrics, a->cfg.nmetrics, a->panes, MAX_PANES);
-	a->npanes += metric_bind_panes(m, a->panes + a->npanes, MAX_PANES - a->npanes);
-	a->panes_threads = m->threads;
-	if (!a->cli.batch)
-		return;
-	for (unsigned i = 0; i < a->npanes; i++)
-		pane_select(&a->panes[i], config_columns(&a->cfg, a->panes[i].name));
-	/* The pane asked for (--pane, or the setup file's) alone, as the screen shows it;
-	 * and the pane of the sort column, whatever it reads, so that the column the rows
-	 * are ordered by is printed. */
-	int chosen = -1, sorted = -1;
-	for (unsigned i = 0; i < a->npanes; i++) {
-		if (a->cli.pane && chosen < 0 && strcasecmp(a->panes[i].name, a->cli.pane) == 0)
-			chosen = (int)i;
-		if (a->cli.sort && sorted < 0 && pane_find_column(&a->panes[i], a->cli.sort) >= 0)
-			sorted = (int)i;
-	}
-	if (chosen >= 0 && pane_find_column(&a->panes[chosen], a->cli.sort ? a->cli.sort : "") >= 0)
-		sorted = chosen;
-	/* Otherwise every pane but those without a column that can ever hold a number: the
-	 * notice says why they are missing, and CSV and JSON still carry each event with its
-	 * n/a. */
-	unsigned n = 0;
-	for (unsigned i = 0; i < a->npanes; i++) {
-		/* The user's own events stay, whatever they read. */
-		bool mine = strcmp(a->panes[i].name, "Events") == 0;
-		bool keep = chosen >= 0 ? (int)i == chosen || (int)i == sorted
-					: mine || (int)i == sorted ||
-						  !pane_unsupported(m, &a->panes[i]);
-		if (keep)
-			a->panes[n++] = a->panes[i];
-	}
-	a->npanes = n;
-}
-
-/* Where a sink's failure is said: on the screen when there is one. */
-static void sink_say(void *ctx, const char *line)
-{
-	struct app *a = ctx;
-	if (!screen_message(a, line))
-		app_say("%s\n", line);
-}
-
-/* The current model to every output: screen, batch, recording, /metrics. */
-void app_publish(struct app *a)
-{
-	double wall = 0;
-	if (source_control(a->src, SRC_WALL, &wall) != 0)
-		wall = sink_wall_now();
-	sinks_write(&a->sinks, app_current(a), wall, sink_say, a);
-}
-
-/* A line the user should see now, and in the header from now on. */
-static void app_notice(struct app *a, const char *line)
-{
-	size_t n = strlen(a->notice);
-	snprintf(a->notice + n, sizeof(a->notice) - n, "%s%s", n ? "; " : "", line);
-	a->hdr.notice = a->notice;
-	sink_say(a, line);
-}
-
-/* A row's refusal in words. */
-static const char *kind_why(const struct source_kind *k, int err)
-{
-	return k->why ? k->why(err) : strerror(-err);
-}
-
-int app_swap(struct app *a, const struct evset *set, int err)
-{
-	const struct source_kind *k = a->kind;
-	if (!k || !(k->flags & SOURCE_GIVES_UP))
-		return err;
-	struct srcopts o = a->eopts;
-	o.own = NULL; /* the options of the row that gave up */
-	const struct model *was = source_model(a->src);
-	o.threads = was->threads;
-	o.user_only = was->user_only;
-	o.interval = was->interval;
-	o.start = a->ticked_at - was->time;
-	o.tick = was->tick;
-	o.enable_on_exec = false; /* a command has run its exec already: count it now */
-	const struct source_kind *next = sources_next(k, &o, NULL);
-	if (!next)
-		return err;
-	char line[256];
-	int perr;
-	struct source *pe = next->open(set, &o, &perr);
-	if (!pe) {
-		snprintf(line, sizeof(line), "the %s backend gave up and %s cannot count: %s",
-			 k->name, next->name, kind_why(next, perr));
-		app_notice(a, line);
-		return perr;
-	}
-	snprintf(line, sizeof(line), "the %s backend gave up (%s): counting %s (%s)", k->name,
-		 err == -ENODEV ? "it stopped counting" : kind_why(k, err), next->what, next->name);
-	source_close(a->src);
-	a->src = pe;
-	a->kind = next;
-	/* The rows of the old source are gone: the panes are made again for the new one. */
-	a->npanes = 0;
-	a->cgview.nrows = 0;
-	app_notice(a, line);
-	return 0;
-}
-
-int app_control(struct app *a, enum source_ctl what, const void *arg)
-{
-	int err = source_control(a->src, what, arg);
-	if (err == -ENOTSUP) {
-		char line[96];
-		if (!screen_message(a, source_refusal(a->src, line, sizeof(line))))
-			app_say("%s\n", line);
-	} else if (err && (what == SRC_EVSET || what == SRC_USER_ONLY)) {
-		err = app_swap(a, what == SRC_EVSET ? arg : a->set, err);
-	}
-	return err;
-}
-
-/* One interval counted, then written by every sink. A source that gives up is swapped
- * (bpf for perf, app_swap), which counts from then: a short interval to every sink at once, so
- * that none holds the rows of the source that was freed. */
-void app_tick(struct app *a)
-{
-	int err = source_tick(a->src);
-	if (err && (app_swap(a, a->set, err) != 0 || source_tick(a->src) != 0))
-		return;
-	a->ticked_at = evclock_now();
-	a->ticks++;
-	if (a->npanes == 0 || a->panes_threads != source_model(a->src)->threads)
-		app_build_panes(a);
-	app_publish(a);
-}
-
-/* The watched command's totals, with its exit status. */
-void app_totals(struct app *a)
-{
-	if (a->child > 0 && a->child_done)
-		a->hdr.exit_status = a->child_status;
-	source_totals(a->src);
-}
-
-static bool watched_ended(struct app *a)
-{
-	bool alive = false;
-	if (a->child <= 0 && a->cli.npids > 0)
-		source_control(a->src, SRC_WATCHED_ALIVE, &alive);
-	return a->child > 0 ? a->child_done : (a->cli.npids > 0 && !alive);
-}
-
-static unsigned app_open_fds(const void *ctx)
-{
-	unsigned n = 0;
-	source_control(((const struct app *)ctx)->src, SRC_OPEN_FDS, &n);
-	return n;
-}
-
-/* Every signal pmutop takes, in one place. Returns true when the run ends now. Without
- * the screen, a watched command gets what pmutop got (SIGINT it has from the terminal)
- * and is waited for, its totals printed, as perf stat does. */
-bool app_signal(struct app *a, int signo)
-{
-	switch (signo) {
-	case SIGCHLD:
-		app_reap_child(a);
-		return false;
-	case SIGWINCH:
-		screen_resize(a);
-		return false;
-	case SIGCONT:
-		screen_continued(a);
-		return false;
-	case SIGTSTP:
-		if (!screen_stop(a))
-			raise(SIGSTOP);
-		return false;
-	default:
-		if (a->ui)
-			return screen_quit(a, signo);
-		/* What is still written (a command's totals) waits for no reader that
-		 * stopped reading. */
-		outstream_stopping();
-		if (a->child > 0 && !a->child_done && signo != SIGINT)
-			kill(a->child, signo);
-		return a->child <= 0;
-	}
-}
-
-int live_pass(struct app *a, int mask)
-{
-	bool final = source_model(a->src)->final;
-	if (!final && ((mask & LOOP_TICK) || watched_ended(a))) {
-		app_tick(a);
-		screen_ticked(a);
-	}
-	if (!final && watched_ended(a)) {
-		app_totals(a);
-		app_publish(a);
-		if (!a->ui)
-			return a->child > 0 ? app_child_exit_code(a->child_status)
-					    : (a->sinks.failed ? 1 : 0);
-		/* The totals stay on the screen. */
-		loop_pause(a->loop, true);
-	} else if (!a->ui && a->cli.count && a->ticks >= a->cli.count && a->child <= 0) {
-		return 0;
-	}
-	if (!a->ui && a->sinks.n == 0) /* every output failed: nothing left to do */
-		return a->sinks.failed ? 1 : 0;
-	return -1;
-}
-
-/* The run ends without the loop (every output failed, a stop signal cut the output
- * short): stop signals still pending reach the command as they would have, and its end
- * is seen. */
-static void take_pending_signals(struct app *a)
-{
-	struct loop_events ev;
-	while (loop_check(a->loop, &ev) == 0 && (ev.mask & LOOP_SIGNAL))
-		if (ev.signo != SIGTSTP && ev.signo != SIGCONT && ev.signo != SIGWINCH)
-			app_signal(a, ev.signo);
-}
-
-/* The one run loop, with the screen or without, live or replayed (-r, -r -b): tick, then every sink
- * writes the same model; keys and signals between ticks. With -b, a block per tick and
- * for a watched command or pid a total block when it ends; with -n and a command, as
- * perf stat --interval-count: after N blocks no more interval blocks, but the command
- * is still waited for and its totals written. */
-int app_run(struct app *a)
-{
-	int code = 0;
-	for (;;) {
-		struct loop_events ev;
-		if ((a->flat ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
-			return 1;
-		if (ev.mask & LOOP_OUTPUT)
-			screen_output(a);
-		if ((ev.mask & LOOP_SIGNAL) && app_signal(a, ev.signo))
-			break;
-		if ((code = a->pass(a, ev.mask)) >= 0) {
-			take_pending_signals(a);
-			return code;
-		}
-		if ((ev.mask & LOOP_INPUT) && a->keys && a->keys(a))
-			break;
-		screen_draw(a);
-	}
-	code = 0;
-	if (a->child > 0 && a->child_done)
-		code = app_child_exit_code(a->child_status);
-	return a->sinks.failed && !a->ui && !code ? 1 : code;
 }
 
 /* --list NAME found nothing: what -e says of NAME when it says why (tracefs is not
@@ -344,17 +31,6 @@ static bool list_refusal(const char *name, const struct pmu_set *pmus, char *why
 	}
 	snprintf(why, len, "%s", e.reason);
 	return why[0] != '\0';
-}
-
-int app_close_output(struct app *a, FILE *file, int code)
-{
-	if (a->out != file && fclose(a->out) && errno != EPIPE && code == 0)
-		code = 1; /* the batch sink said why */
-	if (file != stdout && fclose(file) && code == 0) {
-		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
-		code = 1;
-	}
-	return code;
 }
 
 /* --help, --version and --list: what they print, then the exit code. */
@@ -404,25 +80,6 @@ static const struct {
 	{offsetof(struct cli, list), run_list},
 };
 
-/* -b's writer over the panes, as the last sink: 0, or the exit code. */
-static int add_batch(struct app *a)
-{
-	struct batch *b =
-		batch_new(a->out, a->cli.format, a->panes, a->npanes, a->cli.sort, a->cli.reverse);
-	if (!b)
-		return 1;
-	if (!batch_sort_ok(b)) {
-		app_say("unknown sort column '%s': use a column title such as "
-			"CPU%%, IPC or CMISS%%\n",
-			a->cli.sort);
-		return 2;
-	}
-	batch_show_cpus(b, a->cli.per_cpu);
-	if (a->notice[0])
-		batch_notice(b, a->notice);
-	return sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, a->cli.count)) ? 1 : 0;
-}
-
 /* Everything the run made, at its end. */
 static void app_free(struct app *a)
 {
@@ -458,6 +115,7 @@ int main(int argc, char **argv)
 		die_usage(a.cli.replay ? "the replay screen needs a terminal: use pmutop -r FILE -b"
 				       : "the live screen needs a terminal: use batch mode, e.g. "
 					 "pmutop -b -n 3");
+	a.fe = &screen_frontend; /* no-ops without the screen */
 	if (a.cli.replay)
 		return run_replay(&a);
 	app_start_checks(&a);
@@ -505,7 +163,9 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	app_build_panes(&a);
-	int code = a.cli.batch && !a.cli.quiet ? add_batch(&a) : 0;
+	int code = a.cli.batch && !a.cli.quiet
+			   ? app_add_batch(&a, a.notice[0] ? a.notice : NULL, a.cli.count)
+			   : 0;
 	if (code)
 		return code;
 	a.pass = live_pass;

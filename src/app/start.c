@@ -1,6 +1,8 @@
 /* pmutop's start-up, part of the composition (app.h): the command line and the setup
  * file checked against this machine, the event set made, and the source started. */
-#include "app.h"
+#include "start.h"
+
+#include "run.h"
 
 /* Each event gets a slot for each tick. Raise the soft descriptor limit to the hard one
  * before opening thousands of them. */

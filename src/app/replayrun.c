@@ -1,6 +1,10 @@
 /* pmutop -r FILE: a recording as the source, in batch mode or on the screen (t, T, b,
  * Z). Part of the composition (app.h). */
-#include "app.h"
+#include "replayrun.h"
+
+#include "run.h"
+#include "start.h"
+#include "view.h"
 
 #include <math.h>
 
@@ -84,22 +88,9 @@ static int replay_batch_end(struct app *a)
 /* The batch writer, made at the first tick read: its panes are the recording's. */
 static int replay_batch_sink(struct app *a)
 {
-	struct batch *b =
-		batch_new(a->out, a->cli.format, a->panes, a->npanes, a->cli.sort, a->cli.reverse);
-	if (!b)
-		return 1;
-	if (!batch_sort_ok(b)) {
-		batch_free(b);
-		app_say("unknown sort column '%s': use a column title such as CPU%%, IPC or "
-			"CMISS%%\n",
-			a->cli.sort);
-		return 2;
-	}
-	batch_show_cpus(b, a->cli.per_cpu);
 	char note[2560];
-	if (*model_notice_text(app_current(a), note, sizeof(note)))
-		batch_notice(b, note);
-	return sinks_add(&a->sinks, batchsink_new(b, a->cli.cgroups, 0)) ? 1 : 0;
+	return app_add_batch(
+		a, *model_notice_text(app_current(a), note, sizeof(note)) ? note : NULL, 0);
 }
 
 /* -r -b's pass of app_run: the next recorded tick to every sink. -1 to go on, or the

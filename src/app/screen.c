@@ -1,6 +1,10 @@
 /* pmutop's live screen: the engine's model on the ui, and the ui's commands to the
  * engine. Part of the composition (app.h). */
-#include "app.h"
+#include "screen.h"
+
+#include "run.h"
+#include "start.h"
+#include "view.h"
 
 #include <sys/stat.h>
 
@@ -195,56 +199,6 @@ static void renice(struct ui *ui, const struct ui_cmd *cmd)
 	ui_message(ui, msg);
 }
 
-/* The model on the screen: the engine's (or the replayed tick's), or (G) the same with
- * cgroup rows. */
-const struct model *app_view(struct app *a)
-{
-	const struct model *m = app_current(a);
-	if (a->show_cgroups && (a->cgrows || (a->cgrows = cgrows_new()))) {
-		a->cgview = *m;
-		a->cgview.rows = cgrows_build(a->cgrows, m, &a->cgview.nrows);
-		m = &a->cgview;
-	}
-	return m;
-}
-
-/* One interval into the history: the source's rows and, while G shows them, the cgroup
- * rows, so that neither view's history is lost to the other; with ui, the tree's folded
- * sums it shows (a replay's earlier ticks have none). */
-void app_feed_history(struct app *a, struct ui *ui)
-{
-	const struct model *m = app_view(a), *base = app_current(a);
-	struct hist_rows more[2];
-	unsigned n = 0;
-	if (m != base)
-		more[n++] = (struct hist_rows){m->rows, m->nrows};
-	if (ui)
-		more[n].rows = ui_subtree_rows(ui, &more[n].n), n++;
-	history_feed_with(a->history, base, more, n);
-}
-
-/* -w: what the recording holds on disk now, the file and its WAL. */
-static void show_recording(struct app *a, struct ui *ui)
-{
-	if (!a->cli.record)
-		return;
-	struct stat st;
-	char wal[4096];
-	long long bytes = stat(a->cli.record, &st) == 0 ? (long long)st.st_size : 0;
-	snprintf(wal, sizeof(wal), "%s-wal", a->cli.record);
-	bytes += stat(wal, &st) == 0 ? (long long)st.st_size : 0;
-	ui_set_recording(ui, a->cli.record, bytes);
-}
-
-void app_show(struct app *a, struct ui *ui)
-{
-	show_recording(a, ui);
-	ui_set_model(ui, app_view(a), a->panes, a->npanes);
-	history_track(a->history, ui_sort_column(ui));
-	history_keep(a->history, a->panes, a->npanes);
-	app_feed_history(a, ui);
-}
-
 /* Count the user's new events from now on. The groups that stay keep their history;
  * a spec that does not parse changes nothing and says why. */
 static void apply_events(struct app *a, struct ui *ui, const char *spec)
@@ -282,44 +236,6 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 			ui_message(ui, msg);
 			break;
 		}
-}
-
-void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n)
-{
-	if (n > CONFIG_METRICS_MAX)
-		n = CONFIG_METRICS_MAX;
-	if (m != a->cfg.metrics)
-		memmove(a->cfg.metrics, m, n * sizeof(*m));
-	a->cfg.nmetrics = n;
-	ui_set_metrics(ui, a->cfg.metrics, n);
-	app_build_panes(a);
-	app_show(a, ui);
-}
-
-void app_save_config(struct app *a, struct ui *ui)
-{
-	char msg[640];
-	/* A replay counts nothing: what counts (events, interval, threads, user-only) stays
-	 * as the file has it, and the view is saved. */
-	if (!a->rp) {
-		a->cfg.interval = a->cli.interval;
-		a->cfg.threads = a->cli.threads;
-		a->cfg.user_only = source_model(a->src)->user_only;
-		snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
-	}
-	/* The pane and sort on the screen now (Tab and F6 included). */
-	ui_view(ui, a->cfg.pane, sizeof(a->cfg.pane), a->cfg.sort, sizeof(a->cfg.sort),
-		&a->cfg.reverse);
-	if (!a->cfg_path[0]) {
-		ui_message(ui, "cannot save: set XDG_CONFIG_HOME or HOME, or start with -c FILE");
-		return;
-	}
-	int err = config_save(a->cfg_path, &a->cfg);
-	if (err)
-		snprintf(msg, sizeof(msg), "cannot save %s: %s", a->cfg_path, strerror(-err));
-	else
-		snprintf(msg, sizeof(msg), "setup saved to %s", a->cfg_path);
-	ui_message(ui, msg);
 }
 
 static bool utf8_locale(void)
@@ -630,7 +546,7 @@ void screen_close(struct app *a)
 	a->catalog = NULL;
 }
 
-bool screen_message(struct app *a, const char *line)
+static bool screen_message(struct app *a, const char *line)
 {
 	if (!a->ui)
 		return false;
@@ -639,7 +555,7 @@ bool screen_message(struct app *a, const char *line)
 	return true;
 }
 
-void screen_resize(struct app *a)
+static void screen_resize(struct app *a)
 {
 	if (!a->ui)
 		return;
@@ -654,7 +570,7 @@ void screen_resize(struct app *a)
 /* Continued after a stop pmutop did not ask for (kill -STOP): the shell put the terminal
  * back in its own mode meanwhile. Leave and re-enter curses mode (no-op leaving if Ctrl-Z
  * already did). */
-void screen_continued(struct app *a)
+static void screen_continued(struct app *a)
 {
 	if (!a->ui)
 		return;
@@ -665,7 +581,7 @@ void screen_continued(struct app *a)
 	a->dirty = true;
 }
 
-bool screen_stop(struct app *a)
+static bool screen_stop(struct app *a)
 {
 	if (!a->ui)
 		return false;
@@ -681,7 +597,7 @@ bool screen_stop(struct app *a)
 
 /* SIGINT: as under perf stat, the command gets it too (on pmutop's terminal, in its
  * foreground group, it has); pmutop waits for it and exits with its status. */
-bool screen_quit(struct app *a, int signo)
+static bool screen_quit(struct app *a, int signo)
 {
 	view_end(a, a->ui);
 	if (signo == SIGINT)
@@ -691,7 +607,7 @@ bool screen_quit(struct app *a, int signo)
 	return true;
 }
 
-void screen_output(struct app *a)
+static void screen_output(struct app *a)
 {
 	if (!a->ui)
 		return;
@@ -699,7 +615,7 @@ void screen_output(struct app *a)
 	copy_failed(a, a->ui);
 }
 
-void screen_ticked(struct app *a)
+static void screen_ticked(struct app *a)
 {
 	if (!a->ui || !a->first_tick)
 		return;
@@ -727,7 +643,7 @@ bool screen_input(struct app *a)
 	return quit;
 }
 
-void screen_draw(struct app *a)
+static void screen_draw(struct app *a)
 {
 	if (!a->ui || !a->dirty || a->viewing)
 		return;
@@ -747,42 +663,42 @@ void screen_close(struct app *a)
 	(void)a;
 }
 
-bool screen_message(struct app *a, const char *line)
+static bool screen_message(struct app *a, const char *line)
 {
 	(void)a;
 	(void)line;
 	return false;
 }
 
-void screen_resize(struct app *a)
+static void screen_resize(struct app *a)
 {
 	(void)a;
 }
 
-void screen_continued(struct app *a)
+static void screen_continued(struct app *a)
 {
 	(void)a;
 }
 
-bool screen_stop(struct app *a)
+static bool screen_stop(struct app *a)
 {
 	(void)a;
 	return false;
 }
 
-bool screen_quit(struct app *a, int signo)
+static bool screen_quit(struct app *a, int signo)
 {
 	(void)a;
 	(void)signo;
 	return true;
 }
 
-void screen_output(struct app *a)
+static void screen_output(struct app *a)
 {
 	(void)a;
 }
 
-void screen_ticked(struct app *a)
+static void screen_ticked(struct app *a)
 {
 	(void)a;
 }
@@ -793,8 +709,17 @@ bool screen_input(struct app *a)
 	return false;
 }
 
-void screen_draw(struct app *a)
+static void screen_draw(struct app *a)
 {
 	(void)a;
 }
 #endif
+
+const struct frontend_ops screen_frontend = {.message = screen_message,
+					     .resize = screen_resize,
+					     .continued = screen_continued,
+					     .stop = screen_stop,
+					     .quit = screen_quit,
+					     .output = screen_output,
+					     .ticked = screen_ticked,
+					     .draw = screen_draw};

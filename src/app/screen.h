@@ -1,0 +1,14 @@
+/* The live screen (screen.c): a sink of the run loop, the front end it calls up into,
+ * and its keys. Each is a no-op (false) without the screen. */
+#ifndef PMUTOP_SCREEN_H
+#define PMUTOP_SCREEN_H
+
+#include "app.h"
+
+/* The run's front end (app.h): the live and the replay screen. */
+extern const struct frontend_ops screen_frontend;
+int screen_open(struct app *a); /* 0, or the exit code after saying why not */
+void screen_close(struct app *a);
+bool screen_input(struct app *a); /* keys; true: quit */
+
+#endif

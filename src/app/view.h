@@ -1,0 +1,16 @@
+/* What the live and the replay screen share (view.c): the model on the screen, its
+ * trends, the metrics and the saved setup. */
+#ifndef PMUTOP_VIEW_H
+#define PMUTOP_VIEW_H
+
+#include "app.h"
+
+#ifdef PMUTOP_HAVE_UI
+const struct model *app_view(struct app *a);
+void app_show(struct app *a, struct ui *ui);
+void app_feed_history(struct app *a, struct ui *ui);
+void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n);
+void app_save_config(struct app *a, struct ui *ui);
+#endif
+
+#endif
