@@ -266,7 +266,7 @@ stage_static() {
 	echo "-- cppcheck"
 	# Left out: variableScope (the rooms declare at the top on purpose), unusedStructMember
 	# (structs that spell out kernel record layouts), readdirCalled (readdir_r is the
-	# deprecated one), unreachableCode in main.c (after raise(SIGSTOP) the process goes on
+	# deprecated one), unreachableCode in src/app's run (after raise(SIGSTOP) the process goes on
 	# once continued: cppcheck takes raise() for noreturn).
 	# cppcheck 2.10's --file-filter finds nothing in a --project: a database of the
 	# product's entries only, in build-checks/static/.
@@ -282,8 +282,8 @@ stage_static() {
 	cppcheck --project="$LOGS/static/compile_commands.json" --enable=warning,style,performance,portability \
 		--library=posix --std=c11 --quiet --inline-suppr -j"$JOBS" \
 		--suppress=variableScope --suppress=unusedStructMember --suppress=readdirCalled \
-		--suppress='unreachableCode:*src/app/main.c' --suppress='unreachableCode:*src/app/main_screen.c' \
-		--suppress='unreachableCode:*src/app/main_replay.c' \
+		--suppress='unreachableCode:*src/app/run.c' --suppress='unreachableCode:*src/app/screen.c' \
+		--suppress='unreachableCode:*src/app/replayrun.c' \
 		--template='{file}:{line}: {severity} [{id}] {message}' --error-exitcode=1 || rc=1
 	echo "-- clang-tidy ($(echo "$files" | wc -l) files, checks in .clang-tidy)"
 	echo "$files" | xargs -P "$JOBS" -n 4 clang-tidy -p build-test --quiet \

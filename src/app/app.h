@@ -92,6 +92,76 @@ struct frontend_ops {
 	void (*draw)(struct app *a);
 };
 
+/* The run loop's parts for this run's source, chosen once where it is made. */
+struct app_run {
+	/* A tick's pass (-1 to go on, or the exit code) and the keys (true: quit). */
+	int (*pass)(struct app *a, int mask);
+	bool (*keys)(struct app *a);
+	bool flat;	  /* no waiting between passes (a batch replay) */
+	double ticked_at; /* evclock_now() after the source's last tick */
+	long ticks;	  /* intervals counted (-n) */
+};
+
+/* pmutop -r FILE. */
+struct app_play {
+	struct replay *rp;	      /* -r FILE */
+	bool playing;		      /* the replay screen plays at the recorded pace (Space) */
+	int speed;		      /* ... times that pace: 1, 10 or 60 (x) */
+	struct replay_pace pace;      /* playing: when (evclock) it was at which recorded time */
+	struct replay_search *search; /* a replay's spike search under way (} {), or NULL */
+	struct replay_batch rb;
+};
+
+/* pmutop -- COMMAND. */
+struct app_command {
+	pid_t pid;
+	int status;
+	bool done;
+	bool quit_asked;	 /* q with the command running: the next q stops it */
+	struct cmdout *out;	 /* the screen's command: its own terminal, its last lines */
+	bool viewing;		 /* o: the command's lines are on the terminal, not the screen */
+	unsigned long view_seq;	 /* the next of its lines to print while viewing */
+	struct termios view_tio; /* the terminal's mode to restore after viewing */
+	bool copy_said;		 /* --command-output's failure is on the screen */
+};
+
+/* What -u, -C and -G asked for, checked. */
+struct app_scope {
+	uid_t user_uid;	   /* -u */
+	int cg_fd[64];	   /* -G: each cgroup's directory */
+	char *cg_path[64]; /* and its path under the cgroup2 root */
+	unsigned ncg;
+	int cpus[1024]; /* -C: the CPUs asked for */
+	int ncpus;
+};
+
+/* The setup file. */
+struct app_setup {
+	struct config cfg;
+	char cfg_path[512];
+	char cfg_note[640];
+	char user_spec[CONFIG_EVENTS_MAX];
+	bool sort_from_cfg; /* a->cli.sort came from the setup file (its line: cfg) */
+};
+
+/* What the screen shows beside the source's model. */
+struct app_screen {
+	bool dirty;		 /* the screen is to be drawn again */
+	bool first_tick;	 /* the screen's first frame comes after a short interval */
+	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
+	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
+	bool cmdline;		 /* the screen shows arguments (c) */
+	struct model cgview;	 /* the source's model with cgroup rows for process rows */
+	struct history *history; /* the screen's trends and charts: the rows it shows */
+};
+
+/* The panes of the current model. */
+struct app_panes {
+	struct pane p[MAX_PANES];
+	unsigned n;
+	bool threads; /* made for thread rows */
+};
+
 struct app {
 	struct cli cli;
 	const struct frontend_ops *fe; /* NULL: none */
@@ -103,59 +173,22 @@ struct app {
 			       recording; a row that gives up is swapped for the next one */
 	const struct source_kind *kind; /* src's row; NULL: a recording */
 	struct srcopts eopts;		/* what the source was made with, for that swap */
-	double ticked_at;		/* evclock_now() after the source's last tick */
 	struct loop *loop;
 	struct sinks sinks; /* every output of the run: each tick's model goes to all */
-	long ticks;	    /* intervals counted (-n) */
 	struct ui *ui;	    /* the screen, also one of the sinks; NULL without it */
-	bool dirty;	    /* the screen is to be drawn again */
-	bool first_tick;    /* the screen's first frame comes after a short interval */
-	/* The run loop's parts for this run's source, chosen once where it is made: a tick's
-	 * pass (-1 to go on, or the exit code) and the keys (true: quit). flat: no waiting
-	 * between passes (a batch replay). */
-	int (*pass)(struct app *a, int mask);
-	bool (*keys)(struct app *a);
-	bool flat;
-	struct replay *rp;	      /* -r FILE */
-	bool playing;		      /* the replay screen plays at the recorded pace (Space) */
-	int speed;		      /* ... times that pace: 1, 10 or 60 (x) */
-	struct replay_pace pace;      /* playing: when (evclock) it was at which recorded time */
-	struct replay_search *search; /* a replay's spike search under way (} {), or NULL */
-	struct replay_batch rb;
-	pid_t child; /* pmutop -- COMMAND */
-	int child_status;
-	bool child_done;
-	bool quit_asked;	 /* q with the command running: the next q stops it */
-	struct cmdout *cmdout;	 /* the screen's command: its own terminal, its last lines */
-	bool viewing;		 /* o: the command's lines are on the terminal, not the screen */
-	unsigned long view_seq;	 /* the next of its lines to print while viewing */
-	struct termios view_tio; /* the terminal's mode to restore after viewing */
-	bool copy_said;		 /* --command-output's failure is on the screen */
-	uid_t user_uid;		 /* -u */
-	int cg_fd[64];		 /* -G: each cgroup's directory */
-	int cpus[1024];		 /* -C: the CPUs asked for */
-	int ncpus;
-	char *cg_path[64]; /* and its path under the cgroup2 root */
-	unsigned ncg;
-	FILE *out;		 /* batch output: stdout, or -o FILE */
-	struct cgrows *cgrows;	 /* --cgroups, or G on the screen */
-	bool show_cgroups;	 /* the screen shows cgroup rows (G) */
-	bool cmdline;		 /* the screen shows arguments (c) */
-	struct app_header hdr;	 /* set on the source's model by app_current */
-	struct model live;	 /* the source's model with hdr: what app_current shows */
-	struct model cgview;	 /* the source's model with cgroup rows for process rows */
-	struct history *history; /* the screen's trends and charts: the rows it shows */
+	struct app_run run;
+	struct app_play play;
+	struct app_command cmd;
+	struct app_scope scope;
+	FILE *out;	       /* batch output: stdout, or -o FILE */
+	struct app_header hdr; /* set on the source's model by app_current */
+	struct model live;     /* the source's model with hdr: what app_current shows */
+	struct app_screen scr;
 	struct privs privs;
-	struct config cfg;
-	char cfg_path[512];
-	char cfg_note[640];
-	char user_spec[CONFIG_EVENTS_MAX];
+	struct app_setup setup;
 	char notice[2048];
 	char pmu_names[256];
-	struct pane panes[MAX_PANES];
-	unsigned npanes;
-	bool panes_threads;
-	bool sort_from_cfg; /* a->cli.sort came from the setup file (its line: cfg) */
+	struct app_panes panes;
 };
 
 #endif

@@ -83,10 +83,10 @@ static const struct {
 /* Everything the run made, at its end. */
 static void app_free(struct app *a)
 {
-	cgrows_free(a->cgrows);
+	cgrows_free(a->scr.cgrows);
 	source_close(a->src);
 	loop_free(a->loop);
-	cmdout_free(a->cmdout);
+	cmdout_free(a->cmd.out);
 	if (a->set)
 		evset_free(a->set);
 	free(a->set);
@@ -156,8 +156,8 @@ int main(int argc, char **argv)
 	app_start_source(&a);
 	if (x) {
 		struct promacc_opts po = {.top = (unsigned)a.cli.top,
-					  .watched = a.child > 0 ? &a.child : a.cli.pids,
-					  .nwatched = a.child > 0 ? 1 : a.cli.npids,
+					  .watched = a.cmd.pid > 0 ? &a.cmd.pid : a.cli.pids,
+					  .nwatched = a.cmd.pid > 0 ? 1 : a.cli.npids,
 					  .per_cpu = a.cli.per_cpu};
 		if (sinks_add(&a.sinks, listen_sink_new(x, &po, app_current(&a), app_open_fds, &a)))
 			return 1;
@@ -168,8 +168,8 @@ int main(int argc, char **argv)
 			   : 0;
 	if (code)
 		return code;
-	a.pass = live_pass;
-	a.keys = a.cli.batch ? NULL : screen_input;
+	a.run.pass = live_pass;
+	a.run.keys = a.cli.batch ? NULL : screen_input;
 	code = a.cli.batch ? 0 : screen_open(&a);
 	/* Start-up can take as long as an interval: the first one starts now (on the
 	 * screen, a first frame sooner). */

@@ -22,7 +22,7 @@ static void replay_window(struct app *a, double *begin, double *end)
 	double wf, wl;
 	*begin = -1e18;
 	*end = 1e18;
-	if (replay_span(a->rp, &f, &l, &wf, &wl))
+	if (replay_span(a->play.rp, &f, &l, &wf, &wl))
 		return;
 	const char *bad = NULL;
 	double unused;
@@ -61,18 +61,18 @@ static int replay_start(struct app *a, double begin, uint64_t *seq)
 	uint64_t l;
 	double wf, wl;
 	if (!a->cli.begin)
-		return replay_span(a->rp, seq, &l, &wf, &wl);
-	bool said = *replay_notice(a->rp);
-	int rc = replay_find(a->rp, begin, seq);
-	if (!said && *replay_notice(a->rp)) /* its index of times is damaged */
-		app_say("%s\n", replay_notice(a->rp));
+		return replay_span(a->play.rp, seq, &l, &wf, &wl);
+	bool said = *replay_notice(a->play.rp);
+	int rc = replay_find(a->play.rp, begin, seq);
+	if (!said && *replay_notice(a->play.rp)) /* its index of times is damaged */
+		app_say("%s\n", replay_notice(a->play.rp));
 	return rc;
 }
 
 /* -r -b at its end: what was left out, or that there was nothing to print. */
 static int replay_batch_end(struct app *a)
 {
-	const struct replay_batch *b = &a->rb;
+	const struct replay_batch *b = &a->play.rb;
 	if (b->lost) {
 		app_say("%s: %ld tick%s could not be read and %s left out, %ld printed\n", b->first,
 			b->lost, b->lost == 1 ? "" : "s", b->lost == 1 ? "was" : "were", b->blocks);
@@ -98,14 +98,14 @@ static int replay_batch_sink(struct app *a)
 static int replay_batch_pass(struct app *a, int mask)
 {
 	(void)mask;
-	struct replay_batch *b = &a->rb;
+	struct replay_batch *b = &a->play.rb;
 	if (source_tick(a->src) != 0) {
 		const char *first;
 		b->lost = replaysrc_lost(a->src, &first);
 		snprintf(b->first, sizeof(b->first), "%s", first);
 		return replay_batch_end(a);
 	}
-	if (a->npanes == 0 || a->panes_threads != app_current(a)->threads)
+	if (a->panes.n == 0 || a->panes.threads != app_current(a)->threads)
 		app_build_panes(a);
 	int code;
 	if (a->sinks.n == 0 && !a->sinks.failed && (code = replay_batch_sink(a)))
@@ -127,13 +127,13 @@ static int run_replay_batch(struct app *a)
 {
 	double begin;
 	uint64_t first;
-	replay_window(a, &begin, &a->rb.end);
+	replay_window(a, &begin, &a->play.rb.end);
 	if (replay_start(a, begin, &first))
 		return 0;
-	if (!(a->src = replaysrc_new(a->rp, first, a->rb.end)))
+	if (!(a->src = replaysrc_new(a->play.rp, first, a->play.rb.end)))
 		return 1;
-	a->pass = replay_batch_pass;
-	a->flat = true; /* its ticks one after the other: no waiting, only signals */
+	a->run.pass = replay_batch_pass;
+	a->run.flat = true; /* its ticks one after the other: no waiting, only signals */
 	return app_run(a);
 }
 
@@ -142,8 +142,8 @@ static int run_replay_batch(struct app *a)
  * with one line in err (a damaged tick). */
 static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 {
-	int r = replay_load(a->rp, seq, err, len);
-	if (r == 0 && (a->npanes == 0 || a->panes_threads != app_current(a)->threads))
+	int r = replay_load(a->play.rp, seq, err, len);
+	if (r == 0 && (a->panes.n == 0 || a->panes.threads != app_current(a)->threads))
 		app_build_panes(a);
 	return r;
 }
@@ -155,9 +155,10 @@ static void replay_header(struct app *a, struct ui *ui, bool playing)
 	char text[256];
 	uint64_t f = 0, l = 0;
 	double range[2];
-	bool span = replay_span(a->rp, &f, &l, &range[0], &range[1]) == 0;
-	replay_header_text(text, sizeof(text), playing ? "PLAY" : "REPLAY", a->speed,
-			   replay_wall(a->rp), (unsigned long long)replay_seq(a->rp) - f + 1,
+	bool span = replay_span(a->play.rp, &f, &l, &range[0], &range[1]) == 0;
+	replay_header_text(text, sizeof(text), playing ? "PLAY" : "REPLAY", a->play.speed,
+			   replay_wall(a->play.rp),
+			   (unsigned long long)replay_seq(a->play.rp) - f + 1,
 			   (unsigned long long)l - f + 1, span ? range : NULL);
 	ui_set_replay(ui, text);
 }
@@ -167,15 +168,15 @@ static void replay_header(struct app *a, struct ui *ui, bool playing)
 static void replay_history(struct app *a, struct ui *ui)
 {
 	char err[512];
-	uint64_t seq = replay_seq(a->rp), s = seq, back[HIST_LEN];
+	uint64_t seq = replay_seq(a->play.rp), s = seq, back[HIST_LEN];
 	int n = 0;
-	history_clear(a->history);
-	history_track(a->history, ui_sort_column(ui));
-	history_keep(a->history, a->panes, a->npanes);
-	while (n < HIST_LEN - 1 && replay_step(a->rp, s, -1, &s) == 0)
+	history_clear(a->scr.history);
+	history_track(a->scr.history, ui_sort_column(ui));
+	history_keep(a->scr.history, a->panes.p, a->panes.n);
+	while (n < HIST_LEN - 1 && replay_step(a->play.rp, s, -1, &s) == 0)
 		back[n++] = s;
 	for (int i = n - 1; i >= 0; i--)
-		if (replay_load(a->rp, back[i], err, sizeof(err)) == 0)
+		if (replay_load(a->play.rp, back[i], err, sizeof(err)) == 0)
 			app_feed_history(a, NULL);
 	replay_goto(a, seq, err, sizeof(err));
 }
@@ -229,11 +230,11 @@ static double search_value_cb(void *ctx, uint64_t seq)
 
 static void search_end(struct app *a)
 {
-	if (a->search)
-		cgrows_free(a->search->cg);
-	free(a->search);
-	a->search = NULL;
-	a->flat = false;
+	if (a->play.search)
+		cgrows_free(a->play.search->cg);
+	free(a->play.search);
+	a->play.search = NULL;
+	a->run.flat = false;
 }
 
 /* Start a search from the tick shown, by the active pane's sort column. */
@@ -249,9 +250,9 @@ static void search_start(struct app *a, struct ui *ui, int dir)
 		ui_message(ui, "out of memory");
 		return;
 	}
-	rs->rp = a->rp;
-	/* Its own cgroup rows: the view's (a->cgrows) are on the screen meanwhile. */
-	if (a->show_cgroups && !(rs->cg = cgrows_new())) {
+	rs->rp = a->play.rp;
+	/* Its own cgroup rows: the view's (a->scr.cgrows) are on the screen meanwhile. */
+	if (a->scr.show_cgroups && !(rs->cg = cgrows_new())) {
 		free(rs);
 		ui_message(ui, "out of memory");
 		return;
@@ -263,11 +264,11 @@ static void search_start(struct app *a, struct ui *ui, int dir)
 	snprintf(rs->name, sizeof(rs->name), "%s", clean);
 	struct spike_src src = {.ctx = rs, .step = search_step_cb, .value = search_value_cb};
 	/* An idle command's 0.1% after zeros is activity, not a spike. */
-	spike_search_start(&rs->s, &src, replay_seq(a->rp), dir, c->kind == COL_CPU_PCT ? 1.0 : 0,
-			   SEARCH_BLOCK);
+	spike_search_start(&rs->s, &src, replay_seq(a->play.rp), dir,
+			   c->kind == COL_CPU_PCT ? 1.0 : 0, SEARCH_BLOCK);
 	search_end(a);
-	a->search = rs;
-	a->flat = true; /* no waiting between passes while it reads */
+	a->play.search = rs;
+	a->run.flat = true; /* no waiting between passes while it reads */
 }
 
 static double search_clock(void *ctx)
@@ -279,14 +280,14 @@ static double search_clock(void *ctx)
 /* One slice of a search. True when it ended (found, or not, or failed). */
 static bool search_slice(struct app *a, char *msg, size_t len)
 {
-	struct replay_search *rs = a->search;
+	struct replay_search *rs = a->play.search;
 	char at[32];
 	double until = evclock_now() + SEARCH_SLICE;
 	if (spike_search_until(&rs->s, search_clock, NULL, until))
 		return true;
 	snprintf(msg, len, "looking for the %s spike of %s: at %s (any key stops)",
 		 rs->s.dir > 0 ? "next" : "previous", rs->name,
-		 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));
+		 recfmt_time_text(replay_wall(a->play.rp), at, sizeof(at)));
 	return false;
 }
 
@@ -295,7 +296,7 @@ static bool search_slice(struct app *a, char *msg, size_t len)
 static void search_step(struct app *a, struct ui *ui)
 {
 	char msg[256], err[512], at[32], top[32];
-	struct replay_search *rs = a->search;
+	struct replay_search *rs = a->play.search;
 	const struct spike_search *s = &rs->s;
 	bool done = search_slice(a, msg, sizeof(msg)), found = done && s->found;
 	uint64_t origin = s->origin, to = found ? s->hit : origin;
@@ -307,7 +308,7 @@ static void search_step(struct app *a, struct ui *ui)
 	if (done && found && to != origin)
 		snprintf(msg, sizeof(msg),
 			 "a spike of %s, %s at its highest: %s (} next, { before)", rs->name, top,
-			 recfmt_time_text(replay_wall(a->rp), at, sizeof(at)));
+			 recfmt_time_text(replay_wall(a->play.rp), at, sizeof(at)));
 	else if (done)
 		snprintf(msg, sizeof(msg), "no spike of %s %s this tick", rs->name,
 			 s->dir > 0 ? "after" : "before");
@@ -315,13 +316,13 @@ static void search_step(struct app *a, struct ui *ui)
 		snprintf(msg, sizeof(msg), "%s", err);
 	if (done) {
 		search_end(a);
-		replay_header(a, ui, a->playing);
+		replay_header(a, ui, a->play.playing);
 		if (to != origin)
 			replay_history(a, ui);
 	}
 	ui_message(ui, msg);
 	app_show(a, ui);
-	a->dirty = true;
+	a->scr.dirty = true;
 }
 
 /* A recorded interval: the setting, else the time the tick covered. */
@@ -335,8 +336,8 @@ static double play_step(const struct model *m)
  * speed (at least 10 ms). */
 static void play_anchor(struct app *a)
 {
-	double speed = a->speed > 0 ? a->speed : 1;
-	replay_pace_anchor(&a->pace, evclock_now(), replay_wall(a->rp), speed);
+	double speed = a->play.speed > 0 ? a->play.speed : 1;
+	replay_pace_anchor(&a->play.pace, evclock_now(), replay_wall(a->play.rp), speed);
 	double t = play_step(app_current(a)) / speed;
 	loop_set_interval(a->loop, t > 0.01 ? t : 0.01);
 }
@@ -345,19 +346,19 @@ static void play_anchor(struct app *a)
 static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *playing)
 {
 	char err[512];
-	uint64_t seq = replay_seq(a->rp), to = seq;
+	uint64_t seq = replay_seq(a->play.rp), to = seq;
 	switch (cmd->kind) {
 	case UI_QUIT:
 		return true;
 	case UI_STEP:
-		if (replay_step(a->rp, seq, cmd->step, &to))
+		if (replay_step(a->play.rp, seq, cmd->step, &to))
 			ui_message(ui, cmd->step > 0 ? "the last recorded tick"
 						     : "the first recorded tick");
 		break;
 	case UI_JUMP: {
 		uint64_t f, l;
 		double wf, wl, t;
-		if (replay_span(a->rp, &f, &l, &wf, &wl) ||
+		if (replay_span(a->play.rp, &f, &l, &wf, &wl) ||
 		    recfmt_parse_time(cmd->spec, wf, wl, &t)) {
 			ui_message(ui,
 				   "not a time: give HH:MM[:SS], 'YYYY-MM-DD HH:MM', -10m or +1h");
@@ -376,7 +377,7 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 				 recfmt_time_text(wf, at, sizeof(at)));
 			ui_message(ui, msg);
 		}
-		replay_find(a->rp, t, &to);
+		replay_find(a->play.rp, t, &to);
 		break;
 	}
 	case UI_TOGGLE_PAUSE:
@@ -384,7 +385,7 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 		loop_pause(a->loop, !*playing);
 		break;
 	case UI_SPEED:
-		a->speed = a->speed == 1 ? 10 : a->speed == 10 ? 60 : 1;
+		a->play.speed = a->play.speed == 1 ? 10 : a->play.speed == 10 ? 60 : 1;
 		break;
 	case UI_SPIKE:
 		*playing = false; /* the search shows where it stops */
@@ -392,13 +393,13 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 		search_start(a, ui, cmd->step);
 		break;
 	case UI_TOGGLE_CGROUPS:
-		a->show_cgroups = !a->show_cgroups;
+		a->scr.show_cgroups = !a->scr.show_cgroups;
 		break;
 	case UI_SET_METRICS:
 		app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
 		break;
 	case UI_SET_COLUMNS:
-		config_set_columns(&a->cfg, cmd->spec, cmd->columns);
+		config_set_columns(&a->setup.cfg, cmd->spec, cmd->columns);
 		break;
 	case UI_SET_EVENTS:
 		ui_events_refused(ui, "a replay has the recorded events only: record others "
@@ -429,14 +430,14 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 		break;
 	}
 	uint64_t next = seq;
-	bool forward = replay_step(a->rp, seq, 1, &next) == 0 && to == next;
+	bool forward = replay_step(a->play.rp, seq, 1, &next) == 0 && to == next;
 	if (to != seq && replay_goto(a, to, err, sizeof(err))) {
 		/* A damaged tick: a step goes on to the next one that loads, anything else
 		 * stays where it was; the line says why. */
 		uint64_t past = to;
 		bool moved = false;
 		while (cmd->kind == UI_STEP && !moved &&
-		       replay_step(a->rp, past, cmd->step, &past) == 0) {
+		       replay_step(a->play.rp, past, cmd->step, &past) == 0) {
 			char e2[512];
 			moved = replay_goto(a, past, e2, sizeof(e2)) == 0;
 		}
@@ -471,12 +472,12 @@ static int play_next(void *ctx, double *wall, double *iv)
 	struct play_ctx *c = ctx;
 	struct app *a = c->a;
 	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
-	uint64_t before = replay_seq(a->rp);
-	c->quit = replay_cmd(a, a->ui, &step, &a->playing);
-	c->end = !c->quit && replay_seq(a->rp) == before;
+	uint64_t before = replay_seq(a->play.rp);
+	c->quit = replay_cmd(a, a->ui, &step, &a->play.playing);
+	c->end = !c->quit && replay_seq(a->play.rp) == before;
 	if (c->quit || c->end)
 		return 1;
-	*wall = replay_wall(a->rp);
+	*wall = replay_wall(a->play.rp);
 	*iv = play_step(app_current(a));
 	return 0;
 }
@@ -488,43 +489,43 @@ static int play_next(void *ctx, double *wall, double *iv)
  * neither waited out nor raced through (replay_pace_pass). */
 static bool replay_ticked(struct app *a)
 {
-	if (!a->playing)
+	if (!a->play.playing)
 		return false;
 	struct play_ctx c = {.a = a};
-	double wait =
-		replay_pace_pass(&a->pace, evclock_now(), replay_wall(a->rp), 100, play_next, &c);
+	double wait = replay_pace_pass(&a->play.pace, evclock_now(), replay_wall(a->play.rp), 100,
+				       play_next, &c);
 	if (c.end) {
-		a->playing = false; /* the end: it waits there */
+		a->play.playing = false; /* the end: it waits there */
 		loop_pause(a->loop, true);
-		replay_header(a, a->ui, a->playing);
+		replay_header(a, a->ui, a->play.playing);
 	}
 	if (wait >= 0)
 		loop_set_interval(a->loop, wait > 0.01 ? wait : 0.01);
-	a->dirty = true;
+	a->scr.dirty = true;
 	return c.quit;
 }
 
 static bool replay_keys(struct app *a)
 {
 	struct ui_cmd cmd;
-	bool quit = false, stopped = a->search != NULL, was = a->playing;
-	uint64_t seq = replay_seq(a->rp);
-	int speed = a->speed;
+	bool quit = false, stopped = a->play.search != NULL, was = a->play.playing;
+	uint64_t seq = replay_seq(a->play.rp);
+	int speed = a->play.speed;
 	search_end(a); /* any key stops a search, on the tick it started from */
 	while (!quit && ui_input(a->ui, &cmd) > 0)
-		quit = replay_cmd(a, a->ui, &cmd, &a->playing);
-	if (stopped && !a->search)
+		quit = replay_cmd(a, a->ui, &cmd, &a->play.playing);
+	if (stopped && !a->play.search)
 		ui_message(a->ui, "the spike search stopped");
 	/* Started, moved or sped up: the pace from the tick shown now. */
-	if (a->playing && (!was || seq != replay_seq(a->rp) || speed != a->speed))
+	if (a->play.playing && (!was || seq != replay_seq(a->play.rp) || speed != a->play.speed))
 		play_anchor(a);
-	a->dirty = true;
+	a->scr.dirty = true;
 	return quit;
 }
 /* The replay screen's pass of app_run: a tick while playing. */
 static int replay_screen_pass(struct app *a, int mask)
 {
-	if (a->search) {
+	if (a->play.search) {
 		search_step(a, a->ui);
 		return -1;
 	}
@@ -546,7 +547,7 @@ static int run_replay_live(struct app *a)
 		return 2;
 	/* The screen moves through the recording itself (t, T, b, Z, x, } and {); the source is
 	 * its model, and refuses what only counting can do. */
-	if (!(a->src = replaysrc_new(a->rp, seq, end)))
+	if (!(a->src = replaysrc_new(a->play.rp, seq, end)))
 		return 1;
 	if (replay_goto(a, seq, err, sizeof(err))) {
 		app_say("%s\n", err);
@@ -564,32 +565,32 @@ static int run_replay_live(struct app *a)
 		app_say("%s\n", err);
 		return 1;
 	}
-	a->playing = false;
-	a->speed = 1;
-	a->show_cgroups = a->cli.cgroups;
-	a->history = history_new(); /* NULL: no trends, no charts */
-	ui_set_history(ui, a->history);
+	a->play.playing = false;
+	a->play.speed = 1;
+	a->scr.show_cgroups = a->cli.cgroups;
+	a->scr.history = history_new(); /* NULL: no trends, no charts */
+	ui_set_history(ui, a->scr.history);
 	loop_pause(a->loop, true);
 	ui_set_user_spec(ui, NULL);
-	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
-	for (unsigned i = 0; i < a->cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
-		ui_set_columns(ui, a->cfg.columns[i].pane, a->cfg.columns[i].list);
-	replay_header(a, ui, a->playing);
-	if (*replay_notice(a->rp))
-		ui_message(ui, replay_notice(a->rp));
+	ui_set_metrics(ui, a->setup.cfg.metrics, a->setup.cfg.nmetrics);
+	for (unsigned i = 0; i < a->setup.cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
+		ui_set_columns(ui, a->setup.cfg.columns[i].pane, a->setup.cfg.columns[i].list);
+	replay_header(a, ui, a->play.playing);
+	if (*replay_notice(a->play.rp))
+		ui_message(ui, replay_notice(a->play.rp));
 	app_show(a, ui);
 	replay_history(a, ui);
 	app_show(a, ui);
 	ui_draw(ui);
 	a->ui = ui;
-	a->pass = replay_screen_pass;
-	a->keys = replay_keys;
+	a->run.pass = replay_screen_pass;
+	a->run.keys = replay_keys;
 	int code = app_run(a);
 	search_end(a);
 	a->ui = NULL;
 	ui_free(ui);
-	history_free(a->history);
-	a->history = NULL;
+	history_free(a->scr.history);
+	a->scr.history = NULL;
 	return code;
 }
 
@@ -607,16 +608,16 @@ static int run_replay_live(struct app *a)
 int run_replay(struct app *a)
 {
 	char err[512];
-	a->rp = replay_open(a->cli.replay, err, sizeof(err));
-	if (!a->rp) {
+	a->play.rp = replay_open(a->cli.replay, err, sizeof(err));
+	if (!a->play.rp) {
 		app_say("%s\n", err);
 		return 2;
 	}
-	if (*replay_notice(a->rp))
-		app_say("%s\n", replay_notice(a->rp));
+	if (*replay_notice(a->play.rp))
+		app_say("%s\n", replay_notice(a->play.rp));
 	bool threads, cpus;
 	if (!a->cli.sql && (a->cli.threads || a->cli.per_cpu) &&
-	    replay_recorded(a->rp, &threads, &cpus) == 0) {
+	    replay_recorded(a->play.rp, &threads, &cpus) == 0) {
 		bool no_t = a->cli.threads && !threads, no_c = a->cli.per_cpu && !cpus;
 		if (no_t || no_c)
 			app_say("%s was recorded without %s: it holds no %s rows to show (record "
@@ -636,12 +637,12 @@ int run_replay(struct app *a)
 		FILE *out = a->cli.output ? fopen(a->cli.output, "we") : stdout;
 		if (!out) {
 			app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
-			replay_close(a->rp);
+			replay_close(a->play.rp);
 			return 2;
 		}
-		int rc = replay_sql(a->rp, a->cli.sql, out, err, sizeof(err));
-		bool lost = *replay_notice(a->rp);
-		replay_close(a->rp);
+		int rc = replay_sql(a->play.rp, a->cli.sql, out, err, sizeof(err));
+		bool lost = *replay_notice(a->play.rp);
+		replay_close(a->play.rp);
 		if (out != stdout && fclose(out) && !rc) {
 			snprintf(err, sizeof(err), "cannot write '%s' (-o): %s", a->cli.output,
 				 strerror(errno));
@@ -656,7 +657,7 @@ int run_replay(struct app *a)
 	a->out = stdout;
 	if (a->cli.output && !(a->out = fopen(a->cli.output, "we"))) {
 		app_say("cannot write '%s' (-o): %s\n", a->cli.output, strerror(errno));
-		replay_close(a->rp);
+		replay_close(a->play.rp);
 		return 2;
 	}
 	int lerr;
@@ -668,20 +669,20 @@ int run_replay(struct app *a)
 	FILE *file = a->out; /* stdout, or -o's */
 	if (a->cli.batch && !(a->out = outstream_open(fileno(file), false))) {
 		app_say("cannot set up the output: %s\n", strerror(errno));
-		replay_close(a->rp);
+		replay_close(a->play.rp);
 		return 1;
 	}
-	if (!a->cli.batch && a->cli.cgroups && !(a->cgrows = cgrows_new()))
+	if (!a->cli.batch && a->cli.cgroups && !(a->scr.cgrows = cgrows_new()))
 		return 1;
 	int code = a->cli.batch ? run_replay_batch(a) : run_replay_live(a);
 	sinks_free(&a->sinks);
 	code = app_close_output(a, file, code);
-	if (code == 0 && *replay_notice(a->rp))
+	if (code == 0 && *replay_notice(a->play.rp))
 		code = 2; /* what was read is printed; the file was not whole */
-	cgrows_free(a->cgrows);
+	cgrows_free(a->scr.cgrows);
 	loop_free(a->loop);
 	source_close(a->src);
-	replay_close(a->rp);
+	replay_close(a->play.rp);
 	pmu_set_free(a->pmus);
 	return code;
 }

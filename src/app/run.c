@@ -38,28 +38,28 @@ int app_child_exit_code(int status)
 
 void app_reap_child(struct app *a)
 {
-	if (a->child <= 0 || a->child_done)
+	if (a->cmd.pid <= 0 || a->cmd.done)
 		return;
 	/* Ended? Leave it a zombie until its last name is read: /proc keeps a zombie's
 	 * name, the one its last exec gave it (env python3 ... is python3), and reaping it
 	 * first left the name of whatever it was at the last scan. */
 	siginfo_t si = {0};
-	if (waitid(P_PID, (id_t)a->child, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
-	    si.si_pid != a->child)
+	if (waitid(P_PID, (id_t)a->cmd.pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+	    si.si_pid != a->cmd.pid)
 		return;
 	source_control(a->src, SRC_RESCAN, NULL);
 	int st;
-	pid_t r = waitpid(a->child, &st, WNOHANG);
-	if (r == a->child) {
-		a->child_done = true;
-		a->child_status = st;
+	pid_t r = waitpid(a->cmd.pid, &st, WNOHANG);
+	if (r == a->cmd.pid) {
+		a->cmd.done = true;
+		a->cmd.status = st;
 	}
 }
 
 const struct model *app_current(struct app *a)
 {
 	const struct model *sm = source_model(a->src);
-	if (a->rp)
+	if (a->play.rp)
 		return sm;
 	struct model *m = &a->live;
 	*m = *sm;
@@ -76,40 +76,42 @@ void app_build_panes(struct app *a)
 	const struct model *m = app_current(a);
 	/* Every column each pane can show: the screen chooses among them (its column
 	 * chooser), batch mode as the setup file's columns lines say. */
-	a->npanes = columns_build_panes_all(m, a->rp ? replay_user_events(a->rp) : a->set->user,
-					    a->cfg.metrics, a->cfg.nmetrics, a->panes, MAX_PANES);
-	a->npanes += metric_bind_panes(m, a->panes + a->npanes, MAX_PANES - a->npanes);
-	a->panes_threads = m->threads;
+	a->panes.n = columns_build_panes_all(
+		m, a->play.rp ? replay_user_events(a->play.rp) : a->set->user, a->setup.cfg.metrics,
+		a->setup.cfg.nmetrics, a->panes.p, MAX_PANES);
+	a->panes.n += metric_bind_panes(m, a->panes.p + a->panes.n, MAX_PANES - a->panes.n);
+	a->panes.threads = m->threads;
 	if (!a->cli.batch)
 		return;
-	for (unsigned i = 0; i < a->npanes; i++)
-		pane_select(&a->panes[i], config_columns(&a->cfg, a->panes[i].name));
+	for (unsigned i = 0; i < a->panes.n; i++)
+		pane_select(&a->panes.p[i], config_columns(&a->setup.cfg, a->panes.p[i].name));
 	/* The pane asked for (--pane, or the setup file's) alone, as the screen shows it;
 	 * and the pane of the sort column, whatever it reads, so that the column the rows
 	 * are ordered by is printed. */
 	int chosen = -1, sorted = -1;
-	for (unsigned i = 0; i < a->npanes; i++) {
-		if (a->cli.pane && chosen < 0 && strcasecmp(a->panes[i].name, a->cli.pane) == 0)
+	for (unsigned i = 0; i < a->panes.n; i++) {
+		if (a->cli.pane && chosen < 0 && strcasecmp(a->panes.p[i].name, a->cli.pane) == 0)
 			chosen = (int)i;
-		if (a->cli.sort && sorted < 0 && pane_find_column(&a->panes[i], a->cli.sort) >= 0)
+		if (a->cli.sort && sorted < 0 && pane_find_column(&a->panes.p[i], a->cli.sort) >= 0)
 			sorted = (int)i;
 	}
-	if (chosen >= 0 && pane_find_column(&a->panes[chosen], a->cli.sort ? a->cli.sort : "") >= 0)
+	if (chosen >= 0 &&
+	    pane_find_column(&a->panes.p[chosen], a->cli.sort ? a->cli.sort : "") >= 0)
 		sorted = chosen;
 	/* Otherwise every pane but those without a column that can ever hold a number: the
 	 * notice says why they are missing, and CSV and JSON still carry each event with its
 	 * n/a. */
 	unsigned n = 0;
-	for (unsigned i = 0; i < a->npanes; i++) {
+	for (unsigned i = 0; i < a->panes.n; i++) {
 		/* The user's own events stay, whatever they read. */
-		bool mine = strcmp(a->panes[i].name, "Events") == 0;
+		bool mine = strcmp(a->panes.p[i].name, "Events") == 0;
 		bool keep = chosen >= 0 ? (int)i == chosen || (int)i == sorted
 					: mine || (int)i == sorted ||
-						  !pane_unsupported(m, &a->panes[i]);
+						  !pane_unsupported(m, &a->panes.p[i]);
 		if (keep)
-			a->panes[n++] = a->panes[i];
+			a->panes.p[n++] = a->panes.p[i];
 	}
-	a->npanes = n;
+	a->panes.n = n;
 }
 
 /* Where a sink's failure is said: on the screen when there is one. */
@@ -155,7 +157,7 @@ int app_swap(struct app *a, const struct evset *set, int err)
 	o.threads = was->threads;
 	o.user_only = was->user_only;
 	o.interval = was->interval;
-	o.start = a->ticked_at - was->time;
+	o.start = a->run.ticked_at - was->time;
 	o.tick = was->tick;
 	o.enable_on_exec = false; /* a command has run its exec already: count it now */
 	const struct source_kind *next = sources_next(k, &o, NULL);
@@ -176,8 +178,8 @@ int app_swap(struct app *a, const struct evset *set, int err)
 	a->src = pe;
 	a->kind = next;
 	/* The rows of the old source are gone: the panes are made again for the new one. */
-	a->npanes = 0;
-	a->cgview.nrows = 0;
+	a->panes.n = 0;
+	a->scr.cgview.nrows = 0;
 	app_notice(a, line);
 	return 0;
 }
@@ -203,9 +205,9 @@ void app_tick(struct app *a)
 	int err = source_tick(a->src);
 	if (err && (app_swap(a, a->set, err) != 0 || source_tick(a->src) != 0))
 		return;
-	a->ticked_at = evclock_now();
-	a->ticks++;
-	if (a->npanes == 0 || a->panes_threads != source_model(a->src)->threads)
+	a->run.ticked_at = evclock_now();
+	a->run.ticks++;
+	if (a->panes.n == 0 || a->panes.threads != source_model(a->src)->threads)
 		app_build_panes(a);
 	app_publish(a);
 }
@@ -213,17 +215,17 @@ void app_tick(struct app *a)
 /* The watched command's totals, with its exit status. */
 void app_totals(struct app *a)
 {
-	if (a->child > 0 && a->child_done)
-		a->hdr.exit_status = a->child_status;
+	if (a->cmd.pid > 0 && a->cmd.done)
+		a->hdr.exit_status = a->cmd.status;
 	source_totals(a->src);
 }
 
 static bool watched_ended(struct app *a)
 {
 	bool alive = false;
-	if (a->child <= 0 && a->cli.npids > 0)
+	if (a->cmd.pid <= 0 && a->cli.npids > 0)
 		source_control(a->src, SRC_WATCHED_ALIVE, &alive);
-	return a->child > 0 ? a->child_done : (a->cli.npids > 0 && !alive);
+	return a->cmd.pid > 0 ? a->cmd.done : (a->cli.npids > 0 && !alive);
 }
 
 unsigned app_open_fds(const void *ctx)
@@ -260,9 +262,9 @@ bool app_signal(struct app *a, int signo)
 		/* What is still written (a command's totals) waits for no reader that
 		 * stopped reading. */
 		outstream_stopping();
-		if (a->child > 0 && !a->child_done && signo != SIGINT)
-			kill(a->child, signo);
-		return a->child <= 0;
+		if (a->cmd.pid > 0 && !a->cmd.done && signo != SIGINT)
+			kill(a->cmd.pid, signo);
+		return a->cmd.pid <= 0;
 	}
 }
 
@@ -278,11 +280,11 @@ int live_pass(struct app *a, int mask)
 		app_totals(a);
 		app_publish(a);
 		if (!a->ui)
-			return a->child > 0 ? app_child_exit_code(a->child_status)
-					    : (a->sinks.failed ? 1 : 0);
+			return a->cmd.pid > 0 ? app_child_exit_code(a->cmd.status)
+					      : (a->sinks.failed ? 1 : 0);
 		/* The totals stay on the screen. */
 		loop_pause(a->loop, true);
-	} else if (!a->ui && a->cli.count && a->ticks >= a->cli.count && a->child <= 0) {
+	} else if (!a->ui && a->cli.count && a->run.ticks >= a->cli.count && a->cmd.pid <= 0) {
 		return 0;
 	}
 	if (!a->ui && a->sinks.n == 0) /* every output failed: nothing left to do */
@@ -311,24 +313,24 @@ int app_run(struct app *a)
 	int code = 0;
 	for (;;) {
 		struct loop_events ev;
-		if ((a->flat ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
+		if ((a->run.flat ? loop_check(a->loop, &ev) : loop_wait(a->loop, &ev)) < 0)
 			return 1;
 		if ((ev.mask & LOOP_OUTPUT) && a->fe)
 			a->fe->output(a);
 		if ((ev.mask & LOOP_SIGNAL) && app_signal(a, ev.signo))
 			break;
-		if ((code = a->pass(a, ev.mask)) >= 0) {
+		if ((code = a->run.pass(a, ev.mask)) >= 0) {
 			take_pending_signals(a);
 			return code;
 		}
-		if ((ev.mask & LOOP_INPUT) && a->keys && a->keys(a))
+		if ((ev.mask & LOOP_INPUT) && a->run.keys && a->run.keys(a))
 			break;
 		if (a->fe)
 			a->fe->draw(a);
 	}
 	code = 0;
-	if (a->child > 0 && a->child_done)
-		code = app_child_exit_code(a->child_status);
+	if (a->cmd.pid > 0 && a->cmd.done)
+		code = app_child_exit_code(a->cmd.status);
 	return a->sinks.failed && !a->ui && !code ? 1 : code;
 }
 
@@ -345,8 +347,8 @@ int app_close_output(struct app *a, FILE *file, int code)
 
 int app_add_batch(struct app *a, const char *notice, long count)
 {
-	struct batch *b =
-		batch_new(a->out, a->cli.format, a->panes, a->npanes, a->cli.sort, a->cli.reverse);
+	struct batch *b = batch_new(a->out, a->cli.format, a->panes.p, a->panes.n, a->cli.sort,
+				    a->cli.reverse);
 	if (!b)
 		return 1;
 	if (!batch_sort_ok(b)) {

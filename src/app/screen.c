@@ -17,25 +17,25 @@
  * pmutop's exit status. Nothing is left running under init. */
 static void stop_child(struct app *a, int sig)
 {
-	if (a->child <= 0 || a->child_done)
+	if (a->cmd.pid <= 0 || a->cmd.done)
 		return;
 	/* On its own terminal the command leads its process group: all of it gets sig. */
-	pid_t to = a->cmdout ? -a->child : a->child;
+	pid_t to = a->cmd.out ? -a->cmd.pid : a->cmd.pid;
 	if (sig)
 		kill(to, sig);
 	const struct timespec step = {0, 10 * 1000 * 1000};
-	for (int i = 0; i < 200 && !a->child_done; i++) {
+	for (int i = 0; i < 200 && !a->cmd.done; i++) {
 		app_reap_child(a);
-		if (!a->child_done)
+		if (!a->cmd.done)
 			nanosleep(&step, NULL);
 	}
-	if (a->child_done)
+	if (a->cmd.done)
 		return;
 	kill(to, SIGKILL);
 	int st;
-	if (waitpid(a->child, &st, 0) == a->child) {
-		a->child_done = true;
-		a->child_status = st;
+	if (waitpid(a->cmd.pid, &st, 0) == a->cmd.pid) {
+		a->cmd.done = true;
+		a->cmd.status = st;
 	}
 }
 
@@ -44,8 +44,8 @@ static void stop_child(struct app *a, int sig)
  * pmutop. */
 static void hold_child(struct app *a, int sig)
 {
-	if (a->cmdout && a->child > 0 && !a->child_done)
-		kill(-a->child, sig);
+	if (a->cmd.out && a->cmd.pid > 0 && !a->cmd.done)
+		kill(-a->cmd.pid, sig);
 }
 
 /* Whether pid is still the process that started at start (0: a start the source never
@@ -209,7 +209,7 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 		if (!ns)
 			snprintf(msg, sizeof(msg), "out of memory");
 		free(ns);
-		ui_set_user_spec(ui, a->user_spec);
+		ui_set_user_spec(ui, a->setup.user_spec);
 		ui_events_refused(ui, msg);
 		return;
 	}
@@ -221,8 +221,8 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	evset_free(a->set);
 	free(a->set);
 	a->set = ns;
-	snprintf(a->user_spec, sizeof(a->user_spec), "%s", spec ? spec : "");
-	ui_set_user_spec(ui, a->user_spec);
+	snprintf(a->setup.user_spec, sizeof(a->setup.user_spec), "%s", spec ? spec : "");
+	ui_set_user_spec(ui, a->setup.user_spec);
 	/* A short interval now rather than an empty screen, to every output. */
 	if ((err = source_tick(a->src)) != 0)
 		app_swap(a, ns, err);
@@ -249,8 +249,8 @@ static void view_more(struct app *a)
 {
 	char part[CMDOUT_LINE_MAX];
 	fputc('\r', stdout);
-	a->view_seq = cmdout_print(a->cmdout, stdout, a->view_seq, utf8_locale());
-	cmdout_partial(a->cmdout, part, sizeof(part), utf8_locale());
+	a->cmd.view_seq = cmdout_print(a->cmd.out, stdout, a->cmd.view_seq, utf8_locale());
+	cmdout_partial(a->cmd.out, part, sizeof(part), utf8_locale());
 	fputs(part, stdout);
 	fflush(stdout);
 }
@@ -262,8 +262,8 @@ static void show_tail(struct app *a, const char *what)
 	struct winsize ws = {0};
 	unsigned long rows =
 		ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 4 ? ws.ws_row - 4U : 20;
-	unsigned long seq = cmdout_seq(a->cmdout);
-	a->view_seq = seq > rows ? seq - rows : 0;
+	unsigned long seq = cmdout_seq(a->cmd.out);
+	a->cmd.view_seq = seq > rows ? seq - rows : 0;
 	printf("\npmutop: %s's output (%lu line%s, the last %d kept)%s\n", a->cli.command[0], seq,
 	       seq == 1 ? "" : "s", CMDOUT_LINES, what);
 	view_more(a);
@@ -273,20 +273,20 @@ static void show_tail(struct app *a, const char *what)
  * what it prints meanwhile, until a key. The counting goes on. */
 static void view_begin(struct app *a, struct ui *ui)
 {
-	if (!a->cmdout) {
+	if (!a->cmd.out) {
 		ui_message(ui, "o shows the output of a watched command: pmutop -- COMMAND");
 		return;
 	}
 	ui_suspend(ui);
 	struct termios t;
-	if (tcgetattr(STDIN_FILENO, &a->view_tio) == 0) {
-		t = a->view_tio;
+	if (tcgetattr(STDIN_FILENO, &a->cmd.view_tio) == 0) {
+		t = a->cmd.view_tio;
 		t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
 		t.c_cc[VMIN] = 1;
 		t.c_cc[VTIME] = 0;
 		tcsetattr(STDIN_FILENO, TCSANOW, &t);
 	}
-	a->viewing = true;
+	a->cmd.viewing = true;
 	show_tail(a, "; any key returns");
 }
 
@@ -294,12 +294,12 @@ static void view_begin(struct app *a, struct ui *ui)
  * terminal it shared. */
 static void show_last(struct app *a)
 {
-	if (!a->cmdout)
+	if (!a->cmd.out)
 		return;
-	cmdout_drain(a->cmdout);
+	cmdout_drain(a->cmd.out);
 	char part[CMDOUT_LINE_MAX];
-	cmdout_partial(a->cmdout, part, sizeof(part), utf8_locale());
-	if (!cmdout_seq(a->cmdout) && !part[0])
+	cmdout_partial(a->cmd.out, part, sizeof(part), utf8_locale());
+	if (!cmdout_seq(a->cmd.out) && !part[0])
 		return;
 	show_tail(a, a->cli.command_output ? "" : "; --command-output FILE keeps all of it");
 	if (part[0])
@@ -309,21 +309,21 @@ static void show_last(struct app *a)
 
 static void view_end(struct app *a, struct ui *ui)
 {
-	if (!a->viewing)
+	if (!a->cmd.viewing)
 		return;
-	a->viewing = false;
-	tcsetattr(STDIN_FILENO, TCSANOW, &a->view_tio);
+	a->cmd.viewing = false;
+	tcsetattr(STDIN_FILENO, TCSANOW, &a->cmd.view_tio);
 	ui_resume(ui);
 }
 
 /* The command wrote: keep its lines; once its side is closed, stop polling it. */
 static void take_output(struct app *a)
 {
-	if (!cmdout_drain(a->cmdout) && cmdout_fd(a->cmdout) >= 0 && !a->viewing)
+	if (!cmdout_drain(a->cmd.out) && cmdout_fd(a->cmd.out) >= 0 && !a->cmd.viewing)
 		return;
-	if (cmdout_fd(a->cmdout) < 0)
+	if (cmdout_fd(a->cmd.out) < 0)
 		loop_watch(a->loop, -1);
-	if (a->viewing)
+	if (a->cmd.viewing)
 		view_more(a);
 }
 
@@ -331,10 +331,10 @@ static void take_output(struct app *a)
 static void copy_failed(struct app *a, struct ui *ui)
 {
 	char msg[512];
-	int err = cmdout_copy_error(a->cmdout);
-	if (!err || a->copy_said)
+	int err = cmdout_copy_error(a->cmd.out);
+	if (!err || a->cmd.copy_said)
 		return;
-	a->copy_said = true;
+	a->cmd.copy_said = true;
 	snprintf(msg, sizeof(msg), "cannot write '%s' (--command-output): %s; no longer copied",
 		 a->cli.command_output, strerror(-err));
 	ui_message(ui, msg);
@@ -344,14 +344,14 @@ static void copy_failed(struct app *a, struct ui *ui)
 static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
 		      bool *dirty)
 {
-	bool asked = a->quit_asked;
-	a->quit_asked = false;
+	bool asked = a->cmd.quit_asked;
+	a->cmd.quit_asked = false;
 	switch (cmd->kind) {
 	case UI_QUIT:
-		if (a->child <= 0 || a->child_done)
+		if (a->cmd.pid <= 0 || a->cmd.done)
 			return true;
 		if (!asked) {
-			a->quit_asked = true;
+			a->cmd.quit_asked = true;
 			ui_message(ui, "the command is still running: q again stops it");
 			*dirty = true;
 			return false;
@@ -391,23 +391,23 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		affinity_set(ui, cmd);
 		break;
 	case UI_TOGGLE_CGROUPS:
-		if (a->ncg) {
+		if (a->scope.ncg) {
 			ui_message(ui,
 				   "-G counts the cgroups themselves: there are no process rows");
 			break;
 		}
-		a->show_cgroups = !a->show_cgroups;
-		bool cg = a->show_cgroups || a->cli.record || a->cli.listen;
+		a->scr.show_cgroups = !a->scr.show_cgroups;
+		bool cg = a->scr.show_cgroups || a->cli.record || a->cli.listen;
 		app_control(a, SRC_CGROUP_ROWS, &cg);
 		app_show(a, ui);
 		break;
 	case UI_SET_COLUMNS:
-		if (config_set_columns(&a->cfg, cmd->spec, cmd->columns))
+		if (config_set_columns(&a->setup.cfg, cmd->spec, cmd->columns))
 			ui_message(ui, "too many panes with chosen columns: W saves the first 8");
 		break;
 	case UI_TOGGLE_CMDLINE:
-		a->cmdline = !a->cmdline;
-		app_control(a, SRC_CMDLINE, &a->cmdline);
+		a->scr.cmdline = !a->scr.cmdline;
+		app_control(a, SRC_CMDLINE, &a->scr.cmdline);
 		if (!source_model(a->src)->final)
 			app_tick(a);
 		break;
@@ -473,7 +473,7 @@ static int ss_write(struct sink *s, const struct model *m, double wall)
 	(void)m; /* app_current's, which app_view shows with G's cgroup rows */
 	(void)wall;
 	app_show(a, a->ui);
-	a->dirty = true;
+	a->scr.dirty = true;
 	return 0;
 }
 
@@ -511,18 +511,18 @@ int screen_open(struct app *a)
 		return 1;
 	}
 	a->ui = ui;
-	a->first_tick = true;
-	a->show_cgroups = a->cli.cgroups;
-	a->history = history_new(); /* NULL: no trends, no charts */
-	ui_set_history(ui, a->history);
+	a->scr.first_tick = true;
+	a->scr.show_cgroups = a->cli.cgroups;
+	a->scr.history = history_new(); /* NULL: no trends, no charts */
+	ui_set_history(ui, a->scr.history);
 	app_build_panes(a);
 	app_show(a, ui);
 	a->catalog = catalog_new(a->pmus);
 	ui_set_catalog(ui, a->catalog);
-	ui_set_user_spec(ui, a->user_spec);
-	ui_set_metrics(ui, a->cfg.metrics, a->cfg.nmetrics);
-	for (unsigned i = 0; i < a->cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
-		ui_set_columns(ui, a->cfg.columns[i].pane, a->cfg.columns[i].list);
+	ui_set_user_spec(ui, a->setup.user_spec);
+	ui_set_metrics(ui, a->setup.cfg.metrics, a->setup.cfg.nmetrics);
+	for (unsigned i = 0; i < a->setup.cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
+		ui_set_columns(ui, a->setup.cfg.columns[i].pane, a->setup.cfg.columns[i].list);
 	if (sinks_add(&a->sinks, &ss->base)) {
 		screen_close(a);
 		app_say("out of memory\n");
@@ -540,8 +540,8 @@ void screen_close(struct app *a)
 	ui_free(a->ui);
 	a->ui = NULL;
 	show_last(a);
-	history_free(a->history);
-	a->history = NULL;
+	history_free(a->scr.history);
+	a->scr.history = NULL;
 	catalog_free(a->catalog);
 	a->catalog = NULL;
 }
@@ -551,7 +551,7 @@ static bool screen_message(struct app *a, const char *line)
 	if (!a->ui)
 		return false;
 	ui_message(a->ui, line);
-	a->dirty = true;
+	a->scr.dirty = true;
 	return true;
 }
 
@@ -561,10 +561,10 @@ static void screen_resize(struct app *a)
 		return;
 	struct winsize ws = {0};
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
-		cmdout_resize(a->cmdout, ws.ws_col, ws.ws_row);
-	if (!a->viewing)
+		cmdout_resize(a->cmd.out, ws.ws_col, ws.ws_row);
+	if (!a->cmd.viewing)
 		ui_resize(a->ui);
-	a->dirty = true;
+	a->scr.dirty = true;
 }
 
 /* Continued after a stop pmutop did not ask for (kill -STOP): the shell put the terminal
@@ -578,7 +578,7 @@ static void screen_continued(struct app *a)
 	ui_suspend(a->ui);
 	ui_resume(a->ui);
 	ui_resize(a->ui);
-	a->dirty = true;
+	a->scr.dirty = true;
 }
 
 static bool screen_stop(struct app *a)
@@ -591,7 +591,7 @@ static bool screen_stop(struct app *a)
 	raise(SIGSTOP);
 	hold_child(a, SIGCONT);
 	ui_resume(a->ui);
-	a->dirty = true;
+	a->scr.dirty = true;
 	return true;
 }
 
@@ -601,7 +601,7 @@ static bool screen_quit(struct app *a, int signo)
 {
 	view_end(a, a->ui);
 	if (signo == SIGINT)
-		stop_child(a, a->cmdout ? SIGINT : 0);
+		stop_child(a, a->cmd.out ? SIGINT : 0);
 	else
 		stop_child(a, signo == SIGHUP || signo == SIGQUIT ? signo : SIGTERM);
 	return true;
@@ -617,9 +617,9 @@ static void screen_output(struct app *a)
 
 static void screen_ticked(struct app *a)
 {
-	if (!a->ui || !a->first_tick)
+	if (!a->ui || !a->scr.first_tick)
 		return;
-	a->first_tick = false;
+	a->scr.first_tick = false;
 	loop_set_interval(a->loop, a->cli.interval);
 }
 
@@ -627,27 +627,27 @@ bool screen_input(struct app *a)
 {
 	if (!a->ui)
 		return false;
-	if (a->viewing) {
+	if (a->cmd.viewing) {
 		char key[64];
 		ssize_t n = read(STDIN_FILENO, key, sizeof(key));
 		(void)n; /* any key, or none left to read: back to the screen */
 		view_end(a, a->ui);
-		a->dirty = true;
+		a->scr.dirty = true;
 		return false;
 	}
 	struct ui_cmd cmd;
 	bool quit = false, dirty = false, paused = a->hdr.paused;
 	while (!quit && ui_input(a->ui, &cmd) > 0)
 		quit = apply_cmd(a, a->ui, &cmd, &paused, &dirty);
-	a->dirty = a->dirty || dirty;
+	a->scr.dirty = a->scr.dirty || dirty;
 	return quit;
 }
 
 static void screen_draw(struct app *a)
 {
-	if (!a->ui || !a->dirty || a->viewing)
+	if (!a->ui || !a->scr.dirty || a->cmd.viewing)
 		return;
-	a->dirty = false;
+	a->scr.dirty = false;
 	ui_draw(a->ui);
 }
 #else

@@ -105,26 +105,26 @@ int app_make_set(struct app *a, const char *user, struct evset *out, char *msg, 
  * when they do not parse here (the parser needs the PMUs, so config.c cannot say). */
 static int check_cfg_events(struct app *a, char *err, size_t len)
 {
-	if (a->cli.events || !a->cfg.events[0])
+	if (a->cli.events || !a->setup.cfg.events[0])
 		return 0;
 	struct evset tmp;
 	struct evspec_err e;
 	char msg[400];
 	memset(&e, 0, sizeof(e));
-	int r = evset_build(&tmp, evset_default_spec(), a->cfg.events, a->pmus, &e);
+	int r = evset_build(&tmp, evset_default_spec(), a->setup.cfg.events, a->pmus, &e);
 	if (r == 0) {
 		evset_free(&tmp);
 		return 0;
 	}
-	event_error_text(a, a->cfg.events, r, &e, msg, sizeof(msg));
-	snprintf(err, len, "%s:%u: events: %s", a->cfg_path, a->cfg.events_line, msg);
+	event_error_text(a, a->setup.cfg.events, r, &e, msg, sizeof(msg));
+	snprintf(err, len, "%s:%u: events: %s", a->setup.cfg_path, a->setup.cfg.events_line, msg);
 	return -EINVAL;
 }
 
 /* Whether FILE's folder exists and is writable: W can then create FILE. */
 static bool folder_writable(const char *file)
 {
-	char dir[sizeof(((struct app *)0)->cfg_path)];
+	char dir[sizeof(((struct app *)0)->setup.cfg_path)];
 	snprintf(dir, sizeof(dir), "%s", file);
 	char *slash = strrchr(dir, '/');
 	if (slash == dir)
@@ -143,14 +143,15 @@ static bool folder_writable(const char *file)
 void app_load_config(struct app *a)
 {
 	char err[640];
-	config_init(&a->cfg);
-	const char *path = a->cli.config ? a->cli.config
-					 : config_default_path(a->cfg_path, sizeof(a->cfg_path));
+	config_init(&a->setup.cfg);
+	const char *path =
+		a->cli.config ? a->cli.config
+			      : config_default_path(a->setup.cfg_path, sizeof(a->setup.cfg_path));
 	if (!path)
 		return;
-	if (path != a->cfg_path)
-		snprintf(a->cfg_path, sizeof(a->cfg_path), "%s", path);
-	int r = config_load(path, &a->cfg, err, sizeof(err));
+	if (path != a->setup.cfg_path)
+		snprintf(a->setup.cfg_path, sizeof(a->setup.cfg_path), "%s", path);
+	int r = config_load(path, &a->setup.cfg, err, sizeof(err));
 	if (r == -ENOENT && (!a->cli.config || folder_writable(path)))
 		goto apply;
 	if (r == 0)
@@ -169,23 +170,23 @@ void app_load_config(struct app *a)
 			app_say("%s: %s\n", err, advice);
 		exit(2);
 	}
-	snprintf(a->cfg_note, sizeof(a->cfg_note), "%s (setup file ignored%s%s)", err,
+	snprintf(a->setup.cfg_note, sizeof(a->setup.cfg_note), "%s (setup file ignored%s%s)", err,
 		 r == -EINVAL ? ": " : "", r == -EINVAL ? advice : "");
-	config_init(&a->cfg);
+	config_init(&a->setup.cfg);
 apply:
-	if (!a->cli.interval_set && a->cfg.interval > 0)
-		a->cli.interval = a->cfg.interval;
-	if (!a->cli.sort && a->cfg.sort[0]) {
-		a->cli.sort = a->cfg.sort;
-		a->sort_from_cfg = true;
+	if (!a->cli.interval_set && a->setup.cfg.interval > 0)
+		a->cli.interval = a->setup.cfg.interval;
+	if (!a->cli.sort && a->setup.cfg.sort[0]) {
+		a->cli.sort = a->setup.cfg.sort;
+		a->setup.sort_from_cfg = true;
 	}
-	if (!a->cli.pane && a->cfg.pane[0])
-		a->cli.pane = a->cfg.pane;
-	a->cli.reverse = a->cli.reverse || a->cfg.reverse;
-	a->cli.threads = a->cli.threads || a->cfg.threads;
-	a->cli.user_only = a->cli.user_only || a->cfg.user_only;
-	snprintf(a->user_spec, sizeof(a->user_spec), "%s",
-		 a->cli.events ? a->cli.events : a->cfg.events);
+	if (!a->cli.pane && a->setup.cfg.pane[0])
+		a->cli.pane = a->setup.cfg.pane;
+	a->cli.reverse = a->cli.reverse || a->setup.cfg.reverse;
+	a->cli.threads = a->cli.threads || a->setup.cfg.threads;
+	a->cli.user_only = a->cli.user_only || a->setup.cfg.user_only;
+	snprintf(a->setup.user_spec, sizeof(a->setup.user_spec), "%s",
+		 a->cli.events ? a->cli.events : a->setup.cfg.events);
 }
 
 static void setup(struct app *a)
@@ -207,14 +208,15 @@ static void setup(struct app *a)
 		app_say("out of memory\n");
 		exit(1);
 	}
-	if (app_make_set(a, a->user_spec, a->set, msg, sizeof(msg))) {
+	if (app_make_set(a, a->setup.user_spec, a->set, msg, sizeof(msg))) {
 		if (a->cli.events) {
 			app_say("-e: %s\n", msg);
 			exit(2);
 		}
 		/* The setup file's events do not parse here: count the default set. */
-		snprintf(a->cfg_note, sizeof(a->cfg_note), "setup file events: %s (ignored)", msg);
-		a->user_spec[0] = '\0';
+		snprintf(a->setup.cfg_note, sizeof(a->setup.cfg_note),
+			 "setup file events: %s (ignored)", msg);
+		a->setup.user_spec[0] = '\0';
 		if (app_make_set(a, NULL, a->set, msg, sizeof(msg))) {
 			app_say("%s\n", msg);
 			exit(1);
@@ -223,8 +225,8 @@ static void setup(struct app *a)
 	char hw[512], pr[512];
 	startup_notice(a->pmus, a->set, hw, sizeof(hw));
 	startup_privs_notice(&a->privs, pr, sizeof(pr));
-	snprintf(a->notice, sizeof(a->notice), "%s%s%s%s%s", a->cfg_note,
-		 *a->cfg_note && (*pr || *hw) ? "; " : "", pr, *pr && *hw ? "; " : "", hw);
+	snprintf(a->notice, sizeof(a->notice), "%s%s%s%s%s", a->setup.cfg_note,
+		 *a->setup.cfg_note && (*pr || *hw) ? "; " : "", pr, *pr && *hw ? "; " : "", hw);
 	/* The Top-down pane's absence, said once where the notice is. */
 	struct model sm = {.nevents = a->set->nevents,
 			   .events = a->set->events,
@@ -247,8 +249,8 @@ static void check_sort(struct app *a)
 	if (!a->cli.sort)
 		return;
 	app_build_panes(a);
-	for (unsigned i = 0; i < a->npanes; i++)
-		if (pane_find_column(&a->panes[i], a->cli.sort) >= 0)
+	for (unsigned i = 0; i < a->panes.n; i++)
+		if (pane_find_column(&a->panes.p[i], a->cli.sort) >= 0)
 			return;
 	/* Thread rows come and go on the screen (H), and their THR column with them. */
 	if (!a->cli.batch && strcasecmp(a->cli.sort, "THR") == 0)
@@ -257,20 +259,20 @@ static void check_sort(struct app *a)
 	snprintf(msg, sizeof(msg),
 		 "unknown sort column '%.60s': use a column title such as CPU%%, IPC or CMISS%%",
 		 a->cli.sort);
-	if (a->sort_from_cfg && !a->cli.config) {
+	if (a->setup.sort_from_cfg && !a->cli.config) {
 		size_t n = strlen(a->notice);
 		snprintf(a->notice + n, sizeof(a->notice) - n, "%s%s:%u: %s (that line ignored)",
-			 n ? "; " : "", a->cfg_path, a->cfg.sort_line, msg);
+			 n ? "; " : "", a->setup.cfg_path, a->setup.cfg.sort_line, msg);
 		a->cli.sort = NULL;
 		return;
 	}
-	if (a->child > 0) {
-		kill(a->child, SIGKILL);
-		waitpid(a->child, NULL, 0);
+	if (a->cmd.pid > 0) {
+		kill(a->cmd.pid, SIGKILL);
+		waitpid(a->cmd.pid, NULL, 0);
 	}
-	if (a->sort_from_cfg)
-		app_say("%s:%u: %s: fix the line or remove the file\n", a->cfg_path,
-			a->cfg.sort_line, msg);
+	if (a->setup.sort_from_cfg)
+		app_say("%s:%u: %s: fix the line or remove the file\n", a->setup.cfg_path,
+			a->setup.cfg.sort_line, msg);
 	else
 		app_say("%s\n", msg);
 	exit(2);
@@ -301,18 +303,18 @@ static void open_cgroups(struct app *a)
 			p++;
 		char dir[1600];
 		snprintf(dir, sizeof(dir), "%s/%s", mnt, p);
-		int fd = a->ncg < 64 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		int fd = a->scope.ncg < 64 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 		if (fd < 0) {
 			app_say("-G: no cgroup '/%s' under %s%s\n", p, mnt,
-				a->ncg < 64 ? "" : " (64 at most)");
+				a->scope.ncg < 64 ? "" : " (64 at most)");
 			exit(2);
 		}
 		size_t n = strlen(p) + 2;
-		a->cg_path[a->ncg] = malloc(n);
-		if (!a->cg_path[a->ncg])
+		a->scope.cg_path[a->scope.ncg] = malloc(n);
+		if (!a->scope.cg_path[a->scope.ncg])
 			exit(1);
-		snprintf(a->cg_path[a->ncg], n, "/%s", p);
-		a->cg_fd[a->ncg++] = fd;
+		snprintf(a->scope.cg_path[a->scope.ncg], n, "/%s", p);
+		a->scope.cg_fd[a->scope.ncg++] = fd;
 	}
 }
 
@@ -324,7 +326,7 @@ static void check_user(struct app *a)
 	char buf[4096], *end;
 	struct passwd pw, *res = NULL;
 	if (getpwnam_r(a->cli.user, &pw, buf, sizeof(buf), &res) == 0 && res) {
-		a->user_uid = res->pw_uid;
+		a->scope.user_uid = res->pw_uid;
 	} else {
 		errno = 0;
 		unsigned long v = strtoul(a->cli.user, &end, 10);
@@ -332,9 +334,9 @@ static void check_user(struct app *a)
 			app_say("no user '%s' (-u): give a user name or a uid\n", a->cli.user);
 			exit(2);
 		}
-		a->user_uid = (uid_t)v;
+		a->scope.user_uid = (uid_t)v;
 	}
-	if (!a->privs.others && a->user_uid != geteuid()) {
+	if (!a->privs.others && a->scope.user_uid != geteuid()) {
 		app_say("-u %s: counting another user's processes needs root or CAP_PERFMON\n",
 			a->cli.user);
 		exit(2);
@@ -347,7 +349,7 @@ static void check_cpus(struct app *a)
 	int online[1024];
 	if (!a->cli.cpu_list)
 		return;
-	int n = procfs_parse_cpulist(a->cli.cpu_list, a->cpus, 1024);
+	int n = procfs_parse_cpulist(a->cli.cpu_list, a->scope.cpus, 1024);
 	int on = procfs_online_cpus("", online, 1024);
 	if (n <= 0) {
 		app_say("invalid CPU list '%s' for -C: give CPU numbers and ranges, e.g. -C "
@@ -358,7 +360,7 @@ static void check_cpus(struct app *a)
 	for (int i = 0; i < n; i++) {
 		bool found = false;
 		for (int j = 0; j < on && !found; j++)
-			found = online[j] == a->cpus[i];
+			found = online[j] == a->scope.cpus[i];
 		if (!found) {
 			char list[128];
 			FILE *f = fopen("/sys/devices/system/cpu/online", "re");
@@ -367,12 +369,12 @@ static void check_cpus(struct app *a)
 			if (f)
 				fclose(f);
 			list[strcspn(list, "\n")] = '\0';
-			app_say("CPU %d is not online (-C): the online CPUs are %s\n", a->cpus[i],
-				list);
+			app_say("CPU %d is not online (-C): the online CPUs are %s\n",
+				a->scope.cpus[i], list);
 			exit(2);
 		}
 	}
-	a->ncpus = n;
+	a->scope.ncpus = n;
 }
 
 /* -p names processes: a thread id would make a row that is only part of one. */
@@ -396,8 +398,8 @@ static void say_refusal(struct app *a, const struct source_pick *p)
 	if (!r)
 		return;
 	if (a->cli.backend) {
-		if (a->child > 0)
-			kill(a->child, SIGKILL);
+		if (a->cmd.pid > 0)
+			kill(a->cmd.pid, SIGKILL);
 		app_say("--backend %s: %s\n", r->name, r->why(p->refused_err));
 		exit(2);
 	}
@@ -419,10 +421,10 @@ void app_start_source(struct app *a)
 			    .user_only = a->cli.user_only,
 			    .no_kernel = !a->privs.kernel,
 			    .only_uid = !a->privs.others || a->cli.user,
-			    .uid = a->cli.user ? a->user_uid : geteuid(),
+			    .uid = a->cli.user ? a->scope.user_uid : geteuid(),
 			    .interval = a->cli.interval,
-			    .cpus = a->ncpus ? a->cpus : NULL,
-			    .ncpus = a->ncpus};
+			    .cpus = a->scope.ncpus ? a->scope.cpus : NULL,
+			    .ncpus = a->scope.ncpus};
 	int go = -1, errfd = -1;
 	a->hdr.exit_status = -1;
 	if (a->cli.command) {
@@ -440,18 +442,18 @@ void app_start_source(struct app *a)
 			struct winsize ws = {0};
 			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) < 0)
 				memset(&ws, 0, sizeof(ws));
-			a->cmdout = cmdout_new(ws.ws_col, ws.ws_row, &err);
-			if (!a->cmdout) {
+			a->cmd.out = cmdout_new(ws.ws_col, ws.ws_row, &err);
+			if (!a->cmd.out) {
 				app_say("cannot give '%s' a terminal (pty) of its own: %s\n",
 					a->cli.command[0], strerror(-err));
 				exit(1);
 			}
-			tty = cmdout_slave(a->cmdout);
+			tty = cmdout_slave(a->cmd.out);
 			if (out >= 0)
-				cmdout_copy_to(a->cmdout, out);
+				cmdout_copy_to(a->cmd.out, out);
 			out = -1;
 		}
-		err = startup_spawn(a->cli.command, tty, out, &a->child, &go, &errfd);
+		err = startup_spawn(a->cli.command, tty, out, &a->cmd.pid, &go, &errfd);
 		if (out >= 0)
 			close(out); /* the command has its own */
 		if (err) {
@@ -459,16 +461,16 @@ void app_start_source(struct app *a)
 			exit(1);
 		}
 		o.scope = SCOPE_PIDS;
-		o.pids = &a->child;
+		o.pids = &a->cmd.pid;
 		o.npids = 1;
 		o.enable_on_exec = true;
 		o.inherit = !a->cli.no_inherit;
 		o.threads = a->cli.threads; /* -H, or H on the screen */
-	} else if (a->ncg) {
+	} else if (a->scope.ncg) {
 		o.scope = SCOPE_CGROUPS;
-		o.cgroup_fds = a->cg_fd;
-		o.cgroup_paths = (const char *const *)a->cg_path;
-		o.ncgroups = a->ncg;
+		o.cgroup_fds = a->scope.cg_fd;
+		o.cgroup_paths = (const char *const *)a->scope.cg_path;
+		o.ncgroups = a->scope.ncg;
 	} else if (a->cli.npids) {
 		o.scope = SCOPE_PIDS;
 		o.pids = a->cli.pids;
@@ -489,8 +491,8 @@ void app_start_source(struct app *a)
 	a->eopts = o;
 	a->eopts.failed_pid = NULL;
 	if (!a->src) {
-		if (a->child > 0)
-			kill(a->child, SIGKILL);
+		if (a->cmd.pid > 0)
+			kill(a->cmd.pid, SIGKILL);
 		if (err == -ESRCH)
 			app_say("no such process %d: check the pid with ps -p %d\n", (int)bad,
 				(int)bad);
@@ -505,16 +507,16 @@ void app_start_source(struct app *a)
 	check_sort(a);
 	a->hdr.pmus = a->pmu_names;
 	a->hdr.notice = a->notice[0] ? a->notice : NULL;
-	if (a->child > 0) {
+	if (a->cmd.pid > 0) {
 		err = startup_release(go, errfd);
 		if (err) {
 			app_say("cannot run '%s': %s\n", a->cli.command ? a->cli.command[0] : "?",
 				strerror(-err));
-			waitpid(a->child, NULL, 0);
+			waitpid(a->cmd.pid, NULL, 0);
 			exit(127);
 		}
 		source_control(a->src, SRC_RESCAN, NULL); /* its name after the exec */
-		loop_watch(a->loop, cmdout_fd(a->cmdout));
+		loop_watch(a->loop, cmdout_fd(a->cmd.out));
 	}
 }
 

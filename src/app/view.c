@@ -12,10 +12,10 @@
 const struct model *app_view(struct app *a)
 {
 	const struct model *m = app_current(a);
-	if (a->show_cgroups && (a->cgrows || (a->cgrows = cgrows_new()))) {
-		a->cgview = *m;
-		a->cgview.rows = cgrows_build(a->cgrows, m, &a->cgview.nrows);
-		m = &a->cgview;
+	if (a->scr.show_cgroups && (a->scr.cgrows || (a->scr.cgrows = cgrows_new()))) {
+		a->scr.cgview = *m;
+		a->scr.cgview.rows = cgrows_build(a->scr.cgrows, m, &a->scr.cgview.nrows);
+		m = &a->scr.cgview;
 	}
 	return m;
 }
@@ -32,7 +32,7 @@ void app_feed_history(struct app *a, struct ui *ui)
 		more[n++] = (struct hist_rows){m->rows, m->nrows};
 	if (ui)
 		more[n].rows = ui_subtree_rows(ui, &more[n].n), n++;
-	history_feed_with(a->history, base, more, n);
+	history_feed_with(a->scr.history, base, more, n);
 }
 
 /* -w: what the recording holds on disk now, the file and its WAL. */
@@ -51,9 +51,9 @@ static void show_recording(struct app *a, struct ui *ui)
 void app_show(struct app *a, struct ui *ui)
 {
 	show_recording(a, ui);
-	ui_set_model(ui, app_view(a), a->panes, a->npanes);
-	history_track(a->history, ui_sort_column(ui));
-	history_keep(a->history, a->panes, a->npanes);
+	ui_set_model(ui, app_view(a), a->panes.p, a->panes.n);
+	history_track(a->scr.history, ui_sort_column(ui));
+	history_keep(a->scr.history, a->panes.p, a->panes.n);
 	app_feed_history(a, ui);
 }
 
@@ -61,10 +61,10 @@ void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m
 {
 	if (n > CONFIG_METRICS_MAX)
 		n = CONFIG_METRICS_MAX;
-	if (m != a->cfg.metrics)
-		memmove(a->cfg.metrics, m, n * sizeof(*m));
-	a->cfg.nmetrics = n;
-	ui_set_metrics(ui, a->cfg.metrics, n);
+	if (m != a->setup.cfg.metrics)
+		memmove(a->setup.cfg.metrics, m, n * sizeof(*m));
+	a->setup.cfg.nmetrics = n;
+	ui_set_metrics(ui, a->setup.cfg.metrics, n);
 	app_build_panes(a);
 	app_show(a, ui);
 }
@@ -74,24 +74,25 @@ void app_save_config(struct app *a, struct ui *ui)
 	char msg[640];
 	/* A replay counts nothing: what counts (events, interval, threads, user-only) stays
 	 * as the file has it, and the view is saved. */
-	if (!a->rp) {
-		a->cfg.interval = a->cli.interval;
-		a->cfg.threads = a->cli.threads;
-		a->cfg.user_only = source_model(a->src)->user_only;
-		snprintf(a->cfg.events, sizeof(a->cfg.events), "%s", a->user_spec);
+	if (!a->play.rp) {
+		a->setup.cfg.interval = a->cli.interval;
+		a->setup.cfg.threads = a->cli.threads;
+		a->setup.cfg.user_only = source_model(a->src)->user_only;
+		snprintf(a->setup.cfg.events, sizeof(a->setup.cfg.events), "%s",
+			 a->setup.user_spec);
 	}
 	/* The pane and sort on the screen now (Tab and F6 included). */
-	ui_view(ui, a->cfg.pane, sizeof(a->cfg.pane), a->cfg.sort, sizeof(a->cfg.sort),
-		&a->cfg.reverse);
-	if (!a->cfg_path[0]) {
+	ui_view(ui, a->setup.cfg.pane, sizeof(a->setup.cfg.pane), a->setup.cfg.sort,
+		sizeof(a->setup.cfg.sort), &a->setup.cfg.reverse);
+	if (!a->setup.cfg_path[0]) {
 		ui_message(ui, "cannot save: set XDG_CONFIG_HOME or HOME, or start with -c FILE");
 		return;
 	}
-	int err = config_save(a->cfg_path, &a->cfg);
+	int err = config_save(a->setup.cfg_path, &a->setup.cfg);
 	if (err)
-		snprintf(msg, sizeof(msg), "cannot save %s: %s", a->cfg_path, strerror(-err));
+		snprintf(msg, sizeof(msg), "cannot save %s: %s", a->setup.cfg_path, strerror(-err));
 	else
-		snprintf(msg, sizeof(msg), "setup saved to %s", a->cfg_path);
+		snprintf(msg, sizeof(msg), "setup saved to %s", a->setup.cfg_path);
 	ui_message(ui, msg);
 }
 #endif
