@@ -76,6 +76,13 @@ static const char *empty_text(const struct ui *u)
 	return "no tasks";
 }
 
+/* Z's label: a replay plays while its header says PLAY (ui_set_replay). */
+static const char *pause_label(const struct ui *u)
+{
+	return keybar_pause_label(u->paused, u->replay[0] != '\0',
+				  strncmp(u->replay, "PLAY ", 5) == 0);
+}
+
 static void bottom_line(struct ui *u, int y, int w)
 {
 	if (u->mode == MODE_PROMPT)
@@ -87,13 +94,13 @@ static void bottom_line(struct ui *u, int y, int w)
 		keybar_draw(u->mode == MODE_MENU     ? BIND_MODE_MENU
 			    : u->mode == MODE_DETAIL ? BIND_MODE_DETAIL
 						     : BIND_MODE_MAIN,
-			    u->paused, u->focus > 0, u->replay[0] != '\0', y, w);
+			    pause_label(u), u->focus > 0, u->replay[0] != '\0', y, w);
 }
 
 static void draw_help(struct ui *u, int h, int w)
 {
 	help_draw(u->m, ui_pane(u), u->replay[0] != '\0', &u->help_top, 0, h - 1, w);
-	keybar_draw(BIND_MODE_HELP, u->paused, u->focus > 0, u->replay[0] != '\0', h - 1, w);
+	keybar_draw(BIND_MODE_HELP, pause_label(u), u->focus > 0, u->replay[0] != '\0', h - 1, w);
 }
 
 static void draw_table(struct ui *u, int y, int h, int w)
