@@ -402,6 +402,15 @@ static void test_bad_list(void **state)
 	const char *why = metric_bind_topdown_reason(b, &m);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "has no top-down"));
+	assert_non_null(strstr(why, "-M chooses metrics"));
+	metric_bind_free(b);
+	/* With -M the user chose: the reason says why, no hint to use -M (issue 37). */
+	assert_int_equal(metric_bind_load(sys, info, NULL, "ipc", &b, err, sizeof(err)), 0);
+	m.metrics = b;
+	why = metric_bind_topdown_reason(b, &m);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "no top-down"));
+	assert_null(strstr(why, "-M"));
 	metric_bind_free(b);
 }
 

@@ -36,6 +36,7 @@ struct metric_bind {
 	/* The model events the indices were found in: found again when they change. */
 	const struct mevent *bound;
 	unsigned nbound;
+	bool chosen; /* by -M: no hint to use it */
 	char reason[300];
 };
 
@@ -232,6 +233,8 @@ int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *js
 		return r;
 	}
 	*out = metric_bind_new(set, &cpu, idx, n > 256 ? 256 : (unsigned)n);
+	if (*out)
+		(*out)->chosen = list && *list;
 	return *out ? 0 : -ENOMEM;
 }
 
@@ -451,12 +454,11 @@ const char *metric_bind_topdown_reason(struct metric_bind *b, const struct model
 			return NULL;
 	}
 	if (!any)
-		snprintf(b->reason, sizeof(b->reason),
-			 "no top-down: %s (this CPU: %s; -M chooses metrics)",
+		snprintf(b->reason, sizeof(b->reason), "no top-down: %s (this CPU: %s%s)",
 			 b->cpu.kind == MCPU_UNKNOWN || b->cpu.kind == MCPU_ARM_GENERIC
 				 ? "this CPU has no top-down events"
 				 : "no level-1 metric chosen",
-			 kind);
+			 kind, b->chosen ? "" : "; -M chooses metrics");
 	else if (!parsed)
 		snprintf(b->reason, sizeof(b->reason),
 			 "no top-down: %s's events are not on this machine", kind);
