@@ -372,6 +372,11 @@ static void test_spec(void **state)
 	assert_non_null(strstr(why, "not on this machine"));
 	metric_bind_free(z);
 	metric_bind_free(b);
+	/* A chosen metric's title is its name whole, not cut at 10 ("BRANCH_MPK"). */
+	b = hand_load("fixtures/metrics/zen4", "branch_mpki");
+	assert_string_equal(metric_bind_title(b, (unsigned)hand_find(b, "branch_mpki")),
+			    "BRANCH_MPKI");
+	metric_bind_free(b);
 }
 
 static void test_bad_list(void **state)

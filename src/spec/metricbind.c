@@ -20,7 +20,7 @@ struct mb_metric {
 	bool pct;	/* ScaleUnit is a percentage */
 	double scale;	/* ScaleUnit's factor */
 	char name[96];	/* column id */
-	char title[16]; /* column title */
+	char title[24]; /* column title: the name whole, up to 23 characters */
 	int group;	/* the model group holding all its events, -1 none */
 	unsigned nids;	/* its events and their model indices (-1: not in the set) */
 	const char *ids[MB_IDS];
@@ -91,7 +91,7 @@ static void make_title(struct mb_metric *mm, const struct metric_def *d)
 		snprintf(mm->title, sizeof(mm->title), "%s", t);
 	} else {
 		size_t k = 0;
-		for (const char *p = d->name; *p && k < 10; p++)
+		for (const char *p = d->name; *p && k < sizeof(mm->title) - 1; p++)
 			mm->title[k++] = (char)toupper((unsigned char)*p);
 		mm->title[k] = '\0';
 	}
