@@ -17,7 +17,8 @@
 #define CELL_MAX 256
 #define CMD_TEXT_MAX 8192 /* a command line (4 KiB as read) sanitised, and its prefix */
 
-#define CMD_MIN 16 /* a whole command name (TASK_COMM_LEN - 1) */
+#define CMD_MIN 16   /* a whole command name (TASK_COMM_LEN - 1) */
+#define CMD_NARROW 8 /* the command's least, before the sort column goes */
 #define COLS_MAX (sizeof(((struct pane *)0)->cols) / sizeof(((struct pane *)0)->cols[0]))
 
 /* Where each column goes on a screen w wide. */
@@ -74,7 +75,8 @@ static const enum col_kind drop_order[] = {
 
 /* Columns keep their widths; the command takes the rest. When the rest is less than a
  * command name, columns go in drop_order, right to left within a kind, except those
- * keep() protects; then those but the PID; the command stays. */
+ * keep() protects; then those but the PID and the sort column; then the command
+ * narrows; then the sort column goes; the command stays. */
 static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 {
 	const struct pane *p = t->pane;
@@ -99,18 +101,32 @@ static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 			need -= natural_width(&p->cols[i]) + 1;
 		}
 	}
-	/* Narrower still: the protected ones too, right to left; the command goes last. */
-	for (unsigned i = n; i-- > 0 && need > w;) {
-		if (!pl->shown[i] || is_command(p, i) || (i == 0 && p->cols[i].kind == COL_PID))
-			continue;
-		pl->shown[i] = false;
-		pl->hidden++;
-		need -= natural_width(&p->cols[i]) + 1;
+	/* Narrower still: the protected ones too, right to left, but the sort column; then
+	 * the command narrows to CMD_NARROW; then the sort column goes. The PID and the
+	 * command stay. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1 && need > w)
+			need -= CMD_MIN - CMD_NARROW;
+		for (unsigned i = n; i-- > 0 && need > w;) {
+			if (!pl->shown[i] || is_command(p, i) ||
+			    (i == 0 && p->cols[i].kind == COL_PID) ||
+			    (pass == 0 && (int)i == t->sort_col))
+				continue;
+			pl->shown[i] = false;
+			pl->hidden++;
+			need -= natural_width(&p->cols[i]) + 1;
+		}
 	}
 	int x = 0;
+	bool after_sort = false;
 	for (unsigned i = 0; i < n; i++) {
 		if (!pl->shown[i])
 			continue;
+		/* The sort arrow fills the slot after its column: the left-aligned title
+		 * after it (the trend's, the command's) keeps a blank from it all the same. */
+		if (after_sort && is_command(p, i))
+			x++;
+		after_sort = (int)i == t->sort_col && !p->cols[i].left;
 		if (is_command(p, i) && pl->trend_w) {
 			pl->trend_x = x;
 			x += pl->trend_w + 1;
