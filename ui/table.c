@@ -3,12 +3,14 @@
  * partial sum, the slot of the sort column's title holds the direction arrow. */
 #include "table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "chart.h"
 #include "colors.h"
 #include "history.h"
+#include "numfmt.h"
 #include "paint.h"
 #include "sort.h"
 #include "spark.h"
@@ -25,6 +27,7 @@
 struct plan {
 	int x[COLS_MAX], w[COLS_MAX];
 	bool shown[COLS_MAX];
+	bool sci[COLS_MAX]; /* its values below 1 in e-notation, all of them (one_format) */
 	unsigned hidden;
 	int trend_x, trend_w; /* the TREND column; trend_w 0: not shown */
 	int trend;	      /* the history metric it draws */
@@ -383,8 +386,36 @@ static attr_t row_attr(const struct mrow *r, bool selected)
 	return colors_attr(CLR_NORMAL);
 }
 
+/* A value below 1 as a column of e-notation writes it. */
+static bool sci_value(struct val v)
+{
+	return val_has_number(v) && v.v != 0 && fabs(v.v) < 1;
+}
+
+/* One format per column: where a visible ratio (a chosen metric's, whose values may be
+ * anywhere from 1e-12 up) needs e-notation in its width, every value of it below 1 takes
+ * it, not 0.000000061 beside 2.0e-9. */
+static void one_format(const struct table_view *t, struct plan *pl, int h)
+{
+	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++) {
+		const struct column *c = &t->pane->cols[i];
+		if (!pl->shown[i] ||
+		    (c->format != column_fmt_ratio && c->format != column_fmt_ratio_pct))
+			continue;
+		for (int k = 1; k < h && !pl->sci[i]; k++) {
+			size_t pos = t->rows->top + (size_t)(k - 1);
+			if (pos >= t->rows->n)
+				break;
+			const struct mrow *r = row_at(t, pos);
+			char text[CELL_MAX];
+			column_format(c, t->m, r, text, sizeof(text));
+			pl->sci[i] = sci_value(column_value(c, t->m, r)) && strchr(text, 'e');
+		}
+	}
+}
+
 static void draw_cell(const struct table_view *t, const struct column *c, const struct mrow *r,
-		      size_t pos, int y, int x, int cw, attr_t base, bool selected)
+		      size_t pos, int y, int x, int cw, attr_t base, bool selected, bool sci)
 {
 	char text[CMD_TEXT_MAX];
 	if (!column_is_numeric(c)) {
@@ -403,7 +434,10 @@ static void draw_cell(const struct table_view *t, const struct column *c, const 
 		return;
 	}
 	struct val v = column_value(c, t->m, r);
-	column_format(c, t->m, r, text, sizeof(text));
+	if (sci && sci_value(v))
+		numfmt_exp(v.v, 2, text, sizeof(text));
+	else
+		column_format(c, t->m, r, text, sizeof(text));
 	attr_t a = base;
 	if (!selected && !val_has_number(v))
 		a = colors_attr(CLR_MISSING);
@@ -423,7 +457,7 @@ static void draw_row(const struct table_view *t, const struct plan *pl, const st
 	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++)
 		if (pl->shown[i] && pl->x[i] < w)
 			draw_cell(t, &t->pane->cols[i], r, pos, y, pl->x[i], pl->w[i], base,
-				  selected);
+				  selected, pl->sci[i]);
 	if (pl->trend_w)
 		table_trend(t->hist, r, pl->trend, pl->trend_top, y, pl->trend_x, pl->trend_w, base,
 			    selected);
@@ -460,6 +494,7 @@ void table_draw(const struct table_view *t, int y, int h, int w)
 	pl.trend = HM_CPU;
 	if (t->hist && pl.trend_w)
 		trend_scale(t, &pl, h);
+	one_format(t, &pl, h);
 	draw_titles(t, &pl, y, w);
 	const struct rows *rs = t->rows;
 	if (rs->n == 0 && t->empty) {
