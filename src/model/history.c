@@ -274,6 +274,24 @@ static void find_columns(struct history *h, const struct model *m)
 	}
 }
 
+/* What /proc says of a process (but RES), not what an interval counted. */
+static bool proc_state(const struct column *c)
+{
+	switch (c->kind) {
+	case COL_NICE:
+	case COL_PRIO:
+	case COL_TIME:
+	case COL_VIRT:
+	case COL_SHR:
+	case COL_MEM_PCT:
+	case COL_IO_RD:
+	case COL_IO_WR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* A kept column may read the model's event indices: make sure they are in it. */
 static bool key_fits(const struct column *c, const struct model *m)
 {
@@ -291,17 +309,9 @@ static bool key_fits(const struct column *c, const struct model *m)
 		return c->b < 0 || (c->a >= 0 && c->a < (int)m->nevents &&
 				    m->events[c->a].logical && c->b < (int)m->events[c->a].nsum);
 	case COL_RES: /* what /proc says of the row: no event read */
-	case COL_NICE:
-	case COL_TIME:
-	case COL_PRIO:
-	case COL_VIRT:
-	case COL_SHR:
-	case COL_MEM_PCT:
-	case COL_IO_RD:
-	case COL_IO_WR:
 		return true;
 	default:
-		return false;
+		return proc_state(c);
 	}
 }
 
@@ -538,23 +548,6 @@ static int x_add(struct history *h, const struct column *c, bool force)
 		memset(h->slots[s].x[x], XC_NODATA, sizeof(h->slots[s].x[x]));
 	}
 	return x;
-}
-
-static bool proc_state(const struct column *c)
-{
-	switch (c->kind) {
-	case COL_NICE:
-	case COL_PRIO:
-	case COL_TIME:
-	case COL_VIRT:
-	case COL_SHR:
-	case COL_MEM_PCT:
-	case COL_IO_RD:
-	case COL_IO_WR:
-		return true;
-	default:
-		return false;
-	}
 }
 
 void history_keep(struct history *h, const struct pane *panes, unsigned n)
