@@ -31,7 +31,9 @@ double spike_median(const struct spike_win *w)
  * least: a flat window's is not 0. */
 static double spread(const struct spike_win *w, double med)
 {
-	double d[SPIKE_WINDOW];
+	double d[SPIKE_WINDOW] = {0};
+	if (w->n == 0)
+		return 0;
 	for (unsigned i = 0; i < w->n; i++)
 		d[i] = fabs(w->v[i] - med);
 	qsort(d, w->n, sizeof(d[0]), cmp);
