@@ -215,7 +215,10 @@ void table_trend_title(const struct column *c, double top, int w, char *buf, siz
 {
 	char num[32] = "";
 	const char *full = spark_glyph(7, colors_utf8());
-	if (c && top > 0)
+	bool ratio = c && (c->format == column_fmt_ratio || c->format == column_fmt_ratio_pct);
+	if (ratio && top > 0 && top < 1e-3) /* as its column writes it (one_format) */
+		numfmt_exp(top, 2, num, sizeof(num));
+	else if (c && top > 0)
 		column_format_val(c, (struct val){.v = top, .state = VAL_EXACT}, num, sizeof(num));
 	const char *n = num;
 	while (*n == ' ')

@@ -39,6 +39,7 @@ cells=$(awk 'BEGIN { col = 0 }
 	col > 0 && /^ *[0-9]+ / { print substr($0, col - 2, 11) }' "$CAP")
 echo "$cells" | grep -q 'e-' || fail "TINY_CPU: a value in e-notation ($cells)"
 echo "$cells" | grep -Eq '0\.0*[1-9]' && fail "TINY_CPU: one format, no 0.000... beside e-notation"
+expect 'TREND [^ ]+=[0-9.]+e-' "the trend's scale in e-notation too"
 keys q
 expect 'EXIT=0' "q quits with status 0"
 finish "chosen metrics' columns"
