@@ -480,6 +480,11 @@ int evspec_tracepoints(evspec_list_cb cb, void *ctx)
 	return evtrace_each(cb, ctx);
 }
 
+bool evspec_tracefs_mounted(void)
+{
+	return evtrace_mounted();
+}
+
 int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_list_cb cb,
 		     void *ctx)
 {

@@ -83,6 +83,8 @@ typedef int (*evspec_list_cb)(void *ctx, const char *pmu, const char *name, cons
 /* Every tracepoint tracefs has, as cb(ctx, "tracepoint", "subsys:name", "subsys"), in
  * subsystem then name order. 0 (none when tracefs is not mounted), or what cb returned. */
 int evspec_tracepoints(evspec_list_cb cb, void *ctx);
+/* Whether tracefs is mounted: without it there are no tracepoints to list or count. */
+bool evspec_tracefs_mounted(void);
 
 int evspec_catalogue(const struct pmu_set *pmus, const char *pmu_filter, evspec_list_cb cb,
 		     void *ctx);

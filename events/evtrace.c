@@ -50,6 +50,11 @@ static bool tracefs_mounted(void)
 	return evmount_find("", "tracefs", dir, sizeof(dir)) == 0;
 }
 
+bool evtrace_mounted(void)
+{
+	return tracefs_mounted();
+}
+
 /* No upper-case letter in s[0..n). */
 static bool lower_word(const char *s, size_t n)
 {

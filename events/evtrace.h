@@ -4,6 +4,7 @@
 #ifndef PMUTOP_EVTRACE_H
 #define PMUTOP_EVTRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "evsyntax.h"
@@ -25,5 +26,7 @@ int evtrace_expand(const char *spec, char **out, struct evspec_err *err);
  * mounted), or the non-zero value cb stopped with. */
 typedef int (*evtrace_cb)(void *ctx, const char *pmu, const char *name, const char *desc);
 int evtrace_each(evtrace_cb cb, void *ctx);
+/* Whether tracefs is mounted (evtrace_each lists nothing without it). */
+bool evtrace_mounted(void);
 
 #endif

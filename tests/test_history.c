@@ -360,6 +360,64 @@ static void test_proc_columns_not_kept(void **state)
 	history_free(h);
 }
 
+static struct val value_twice_ipc(const struct column *c, const struct model *m,
+				  const struct mrow *r)
+{
+	(void)c;
+	(void)m;
+	return ex(2 * r->v[E_INS].v / r->v[E_CYC].v);
+}
+
+/* Sorted by RES (kept with the panes' columns), TIME+ (tracked alone) or a chosen metric
+ * (-M ipc: a column of its own named as the built-in IPC, read by its own function), the
+ * sort column's series has a number each interval: the TREND is drawn from it. */
+static void test_sort_columns_have_series(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	struct pane panes[4];
+	unsigned np = columns_build_panes_all(&f->m, false, NULL, 0, panes, 4);
+	struct column metric = {.name = "ipc",
+				.title = "ipc",
+				.width = 7,
+				.kind = COL_METRIC,
+				.a = 0,
+				.b = -1,
+				.mul = 1,
+				.value = value_twice_ipc,
+				.fmt = FMT_RATIO,
+				.format = column_fmt_ratio};
+	struct column *sorted[] = {COL("RES"), COL("TIME+"), &metric};
+	for (size_t c = 0; c < sizeof(sorted) / sizeof(sorted[0]); c++) {
+		history_clear(h);
+		history_track(h, sorted[c]);
+		history_keep(h, panes, np);
+		for (int t = 1; t <= 5; t++) {
+			fake_row(f, 0, 5, 1.5, 10);
+			f->rows[0].rss_kb = 1000u * (unsigned)t;
+			f->rows[0].state = 'R';
+			f->rows[0].have_sched = true;
+			f->rows[0].cpu_ns = 1000000000u * (unsigned)t;
+			tick(h, f);
+		}
+		struct val out[5];
+		assert_int_equal(history_get(h, slot_of(h, 5), HM_COUNT, 5, out), 5);
+		for (int i = 0; i < 5; i++) {
+			struct val truth = column_value(sorted[c], &f->m, &f->rows[0]);
+			assert_true(val_has_number(out[i]));
+			if (c == 0) /* RES grew by 1000 kB a tick */
+				assert_true(fabs(out[i].v - 1024000.0 * (i + 1)) <=
+					    0.03 * 1024000.0 * (i + 1));
+			else if (c == 2)
+				assert_true(fabs(out[i].v - truth.v) <= 0.03 * truth.v);
+		}
+		assert_true(history_kept(h, sorted[c]) > HM_COUNT);
+	}
+	free(f);
+	history_free(h);
+}
+
 /* A spike 10^9 times the rest: the values beside it in the window read as no data (no
  * number could be kept for them), the spike to 3%; once it has left and they with it,
  * every value is there to 3% again. Exact zeros stay zeros. */
@@ -421,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_other_views_held),
 		cmocka_unit_test(test_tracked_column),
 		cmocka_unit_test(test_proc_columns_not_kept),
+		cmocka_unit_test(test_sort_columns_have_series),
 		cmocka_unit_test(test_kept_spike),
 		cmocka_unit_test(test_size_at_5000_rows),
 	};

@@ -372,6 +372,11 @@ static void test_spec(void **state)
 	assert_non_null(strstr(why, "not on this machine"));
 	metric_bind_free(z);
 	metric_bind_free(b);
+	/* A chosen metric's title is its name whole, not cut at 10 ("BRANCH_MPK"). */
+	b = hand_load("fixtures/metrics/zen4", "branch_mpki");
+	assert_string_equal(metric_bind_title(b, (unsigned)hand_find(b, "branch_mpki")),
+			    "BRANCH_MPKI");
+	metric_bind_free(b);
 }
 
 static void test_bad_list(void **state)
@@ -402,6 +407,15 @@ static void test_bad_list(void **state)
 	const char *why = metric_bind_topdown_reason(b, &m);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "has no top-down"));
+	assert_non_null(strstr(why, "-M chooses metrics"));
+	metric_bind_free(b);
+	/* With -M the user chose: the reason says why, no hint to use -M (issue 37). */
+	assert_int_equal(metric_bind_load(sys, info, NULL, "ipc", &b, err, sizeof(err)), 0);
+	m.metrics = b;
+	why = metric_bind_topdown_reason(b, &m);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "no top-down"));
+	assert_null(strstr(why, "-M"));
 	metric_bind_free(b);
 }
 

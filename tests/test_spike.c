@@ -1,5 +1,6 @@
-/* The replay's spikes: a value above twice the median of the 20 before it, found where
- * it begins; gaps (no number) skipped, not read as zeros; nothing before 5 values. */
+/* The replay's spikes: a value above twice the median of the 20 before it, or out of
+ * their spread over a high baseline, found where it begins; gaps (no number) skipped, not read as
+ * zeros; nothing before 5 values. */
 #include "testutil.h"
 
 #include <math.h>
@@ -112,6 +113,31 @@ static void test_spike_window_slides(void **state)
 	assert_int_equal(at[0], 20);
 	v[45] = 1; /* one dip: 10 after it is not above twice the median (10) */
 	assert_int_equal(feed(v, 60, at), 1);
+}
+
+/* Over a high baseline a spike cannot double it (a process at 60% of a CPU that goes to
+ * 100%): it is one when it stands out of the window's spread, 6 times its median
+ * deviation from the median (2% of the median at least). Noise of a count is none. */
+static void test_spike_over_high_baseline(void **state)
+{
+	(void)state;
+	double v[40];
+	for (int i = 0; i < 40; i++)
+		v[i] = 60 + (i * 7 % 5) - 2; /* 58 to 62 */
+	v[25] = 100;
+	v[26] = 99;
+	unsigned at[8];
+	assert_int_equal(feed_rise(v, 40, 1, at), 1);
+	assert_int_equal(at[0], 25);
+	v[25] = 67, v[26] = 60; /* inside the spread (6 x 1 above 60, and 2% of it) */
+	assert_int_equal(feed_rise(v, 40, 1, at), 0);
+	double count[40]; /* context switches, 40 or 41 a tick: 41 is no spike, 60 is */
+	for (int i = 0; i < 40; i++)
+		count[i] = 40 + (i % 3 == 0);
+	assert_int_equal(feed(count, 40, at), 0);
+	count[30] = 60;
+	assert_int_equal(feed(count, 40, at), 1);
+	assert_int_equal(at[0], 30);
 }
 
 /* A series as a spike_src: positions 100.. (a recording's sequence numbers). */
@@ -277,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_spike_not_before_enough),
 		cmocka_unit_test(test_spike_gaps_and_zero),
 		cmocka_unit_test(test_spike_window_slides),
+		cmocka_unit_test(test_spike_over_high_baseline),
 		cmocka_unit_test(test_search_as_one_read),
 		cmocka_unit_test(test_search_until),
 	};

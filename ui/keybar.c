@@ -45,7 +45,7 @@ static bool on_bar(const struct binding *b, enum bind_mode mode, bool focused, b
 }
 
 /* Those of mode's bindings that show on the bar now, then its parent table's. */
-static unsigned mode_keys(enum bind_mode mode, bool paused, bool focused, bool replay,
+static unsigned mode_keys(enum bind_mode mode, const char *pause, bool focused, bool replay,
 			  struct key *k)
 {
 	unsigned n = 0;
@@ -56,7 +56,7 @@ static unsigned mode_keys(enum bind_mode mode, bool paused, bool focused, bool r
 			if (!on_bar(&b[i], mode, focused, replay))
 				continue;
 			const char *label =
-				b[i].act == BIND_PAUSE && paused ? "Resume" : b[i].bar_label;
+				b[i].act == BIND_PAUSE && pause ? pause : b[i].bar_label;
 			k[n++] = (struct key){b[i].bar_key, label, b[i].keep, b[i].keys[0]};
 		}
 	}
@@ -86,10 +86,17 @@ static unsigned fit(struct key *k, unsigned n, int w)
 	}
 }
 
-void keybar_draw(enum bind_mode mode, bool paused, bool focused, bool replay, int y, int w)
+const char *keybar_pause_label(bool paused, bool replay, bool playing)
+{
+	if (replay)
+		return playing ? "Stop" : "Play";
+	return paused ? "Resume" : "Pause";
+}
+
+void keybar_draw(enum bind_mode mode, const char *pause, bool focused, bool replay, int y, int w)
 {
 	struct key k[KEYS_MAX];
-	unsigned n = fit(k, mode_keys(mode, paused, focused, replay, k), w);
+	unsigned n = fit(k, mode_keys(mode, pause, focused, replay, k), w);
 	int x = 0;
 	nhits = 0;
 	hits_y = y;

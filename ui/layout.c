@@ -22,6 +22,7 @@
 
 #define FIXED_LINES 3	 /* tab bar, column titles, key bar */
 #define MIN_TABLE_ROWS 8 /* rows the meters must leave to the table */
+#define NOTICE_FULL_H 20 /* shorter, the notice takes one line */
 
 /* A column of any pane (IPC, GHZ), for the per-CPU meters: from the panes with every
  * column, so that a column the user hid still feeds them. */
@@ -76,6 +77,13 @@ static const char *empty_text(const struct ui *u)
 	return "no tasks";
 }
 
+/* Z's label: a replay plays while its header says PLAY (ui_set_replay). */
+static const char *pause_label(const struct ui *u)
+{
+	return keybar_pause_label(u->paused, u->replay[0] != '\0',
+				  strncmp(u->replay, "PLAY ", 5) == 0);
+}
+
 static void bottom_line(struct ui *u, int y, int w)
 {
 	if (u->mode == MODE_PROMPT)
@@ -87,13 +95,13 @@ static void bottom_line(struct ui *u, int y, int w)
 		keybar_draw(u->mode == MODE_MENU     ? BIND_MODE_MENU
 			    : u->mode == MODE_DETAIL ? BIND_MODE_DETAIL
 						     : BIND_MODE_MAIN,
-			    u->paused, u->focus > 0, u->replay[0] != '\0', y, w);
+			    pause_label(u), u->focus > 0, u->replay[0] != '\0', y, w);
 }
 
 static void draw_help(struct ui *u, int h, int w)
 {
 	help_draw(u->m, ui_pane(u), u->replay[0] != '\0', &u->help_top, 0, h - 1, w);
-	keybar_draw(BIND_MODE_HELP, u->paused, u->focus > 0, u->replay[0] != '\0', h - 1, w);
+	keybar_draw(BIND_MODE_HELP, pause_label(u), u->focus > 0, u->replay[0] != '\0', h - 1, w);
 }
 
 static void draw_table(struct ui *u, int y, int h, int w)
@@ -163,13 +171,26 @@ void layout_draw(struct ui *u)
 	}
 	int room = h - FIXED_LINES - 1; /* one table row at least */
 	int hdr = header_height(u->m, w);
+	if (h < NOTICE_FULL_H && hdr > 3)
+		hdr = 3; /* the notice's first line, and "... (h: help)" */
 	if (hdr > room)
 		hdr = room;
 	header_draw(u->m, u->paused && !u->replay[0], u->replay[0] ? u->replay : NULL, u->rec, 0,
 		    hdr, w);
-	int left = room - hdr + 1 - MIN_TABLE_ROWS;
-	int budget = left < (room - hdr + 1) / 2 ? left : (room - hdr + 1) / 2;
+	/* The meters leave the table MIN_TABLE_ROWS, and half of the rest at most; on a
+	 * screen too short for that, a third of it (one line at least: a CPU meter). */
+	int rest = room - hdr + 1;
+	int left = rest - MIN_TABLE_ROWS;
+	int budget = left < rest / 2 ? left : rest / 2;
+	int third = rest >= 3 ? (rest / 3 > 1 ? rest / 3 : 1) : 0;
+	budget = budget > third ? budget : third;
 	int mh = meters_height(u->m, u->meter_mode, w, budget);
+	if (u->m && u->m->ncpu_rows)
+		u->meter_cpus = u->m->ncpu_rows;
+	else if (u->m && !u->replay[0]) /* the CPU rows come with the first interval */
+		mh = meters_height_expected(u->m,
+					    u->meter_cpus ? u->meter_cpus : (unsigned)u->m->ncpus,
+					    u->meter_mode, w, budget);
 	meters_draw(u->m, any_column(u, "IPC"), any_column(u, "GHZ"), u->meter_mode, hdr, w,
 		    budget);
 	int y = hdr + mh;

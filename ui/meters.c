@@ -22,14 +22,19 @@ static int meter_cols(int ncpu, int w, int budget)
 	return 0;
 }
 
-static int cpu_height(const struct model *m, int w, int budget)
+static int cpu_lines(unsigned ncpu, int w, int budget)
 {
-	if (!m || m->ncpu_rows == 0 || budget <= 0)
+	if (ncpu == 0 || budget <= 0)
 		return 0;
-	int nc = meter_cols((int)m->ncpu_rows, w, budget);
+	int nc = meter_cols((int)ncpu, w, budget);
 	if (nc == 0)
 		return 1;
-	return ((int)m->ncpu_rows + nc - 1) / nc;
+	return ((int)ncpu + nc - 1) / nc;
+}
+
+static int cpu_height(const struct model *m, int w, int budget)
+{
+	return m ? cpu_lines(m->ncpu_rows, w, budget) : 0;
 }
 
 /* Under the CPUs, as htop: Mem and Swp on the left, load and uptime on the right; in
@@ -47,6 +52,16 @@ int meters_height(const struct model *m, int mode, int w, int budget)
 		return 0;
 	int ch = cpu_height(m, w, budget);
 	return ch + sys_height(m, budget - ch);
+}
+
+int meters_height_expected(const struct model *m, unsigned ncpus, int mode, int w, int budget)
+{
+	if (mode == METER_OFF || !m)
+		return 0;
+	if (m->ncpu_rows)
+		return meters_height(m, mode, w, budget);
+	int ch = cpu_lines(ncpus, w, budget);
+	return ch + (budget - ch < 2 ? budget - ch : 2);
 }
 
 /* What a meter shows in mode mode: its bar's fill (0..100) and the text at its right

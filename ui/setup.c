@@ -230,7 +230,8 @@ static void bottom_line(const struct setup *s, const struct setup_in *in, int y,
 		paint_fill(y, 0, w, colors_attr(CLR_MESSAGE));
 		paint_text(y, 0, w, msg, colors_attr(CLR_MESSAGE));
 	} else {
-		keybar_draw(setup_bind_mode(s), in->paused, false, false, y, w);
+		keybar_draw(setup_bind_mode(s), keybar_pause_label(in->paused, false, false), false,
+			    false, y, w);
 	}
 }
 

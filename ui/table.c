@@ -3,12 +3,14 @@
  * partial sum, the slot of the sort column's title holds the direction arrow. */
 #include "table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "chart.h"
 #include "colors.h"
 #include "history.h"
+#include "numfmt.h"
 #include "paint.h"
 #include "sort.h"
 #include "spark.h"
@@ -17,13 +19,15 @@
 #define CELL_MAX 256
 #define CMD_TEXT_MAX 8192 /* a command line (4 KiB as read) sanitised, and its prefix */
 
-#define CMD_MIN 16 /* a whole command name (TASK_COMM_LEN - 1) */
+#define CMD_MIN 16   /* a whole command name (TASK_COMM_LEN - 1) */
+#define CMD_NARROW 8 /* the command's least, before the sort column goes */
 #define COLS_MAX (sizeof(((struct pane *)0)->cols) / sizeof(((struct pane *)0)->cols[0]))
 
 /* Where each column goes on a screen w wide. */
 struct plan {
 	int x[COLS_MAX], w[COLS_MAX];
 	bool shown[COLS_MAX];
+	bool sci[COLS_MAX]; /* its values below 1 in e-notation, all of them (one_format) */
 	unsigned hidden;
 	int trend_x, trend_w; /* the TREND column; trend_w 0: not shown */
 	int trend;	      /* the history metric it draws */
@@ -74,7 +78,8 @@ static const enum col_kind drop_order[] = {
 
 /* Columns keep their widths; the command takes the rest. When the rest is less than a
  * command name, columns go in drop_order, right to left within a kind, except those
- * keep() protects; then those but the PID; the command stays. */
+ * keep() protects; then those but the PID and the sort column; then the command
+ * narrows; then the sort column goes; the command stays. */
 static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 {
 	const struct pane *p = t->pane;
@@ -99,18 +104,32 @@ static void plan_columns(const struct table_view *t, int w, struct plan *pl)
 			need -= natural_width(&p->cols[i]) + 1;
 		}
 	}
-	/* Narrower still: the protected ones too, right to left; the command goes last. */
-	for (unsigned i = n; i-- > 0 && need > w;) {
-		if (!pl->shown[i] || is_command(p, i) || (i == 0 && p->cols[i].kind == COL_PID))
-			continue;
-		pl->shown[i] = false;
-		pl->hidden++;
-		need -= natural_width(&p->cols[i]) + 1;
+	/* Narrower still: the protected ones too, right to left, but the sort column; then
+	 * the command narrows to CMD_NARROW; then the sort column goes. The PID and the
+	 * command stay. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1 && need > w)
+			need -= CMD_MIN - CMD_NARROW;
+		for (unsigned i = n; i-- > 0 && need > w;) {
+			if (!pl->shown[i] || is_command(p, i) ||
+			    (i == 0 && p->cols[i].kind == COL_PID) ||
+			    (pass == 0 && (int)i == t->sort_col))
+				continue;
+			pl->shown[i] = false;
+			pl->hidden++;
+			need -= natural_width(&p->cols[i]) + 1;
+		}
 	}
 	int x = 0;
+	bool after_sort = false;
 	for (unsigned i = 0; i < n; i++) {
 		if (!pl->shown[i])
 			continue;
+		/* The sort arrow fills the slot after its column: the left-aligned title
+		 * after it (the trend's, the command's) keeps a blank from it all the same. */
+		if (after_sort && is_command(p, i))
+			x++;
+		after_sort = (int)i == t->sort_col && !p->cols[i].left;
 		if (is_command(p, i) && pl->trend_w) {
 			pl->trend_x = x;
 			x += pl->trend_w + 1;
@@ -196,7 +215,10 @@ void table_trend_title(const struct column *c, double top, int w, char *buf, siz
 {
 	char num[32] = "";
 	const char *full = spark_glyph(7, colors_utf8());
-	if (c && top > 0)
+	bool ratio = c && (c->format == column_fmt_ratio || c->format == column_fmt_ratio_pct);
+	if (ratio && top > 0 && top < 1e-3) /* as its column writes it (one_format) */
+		numfmt_exp(top, 2, num, sizeof(num));
+	else if (c && top > 0)
 		column_format_val(c, (struct val){.v = top, .state = VAL_EXACT}, num, sizeof(num));
 	const char *n = num;
 	while (*n == ' ')
@@ -367,8 +389,36 @@ static attr_t row_attr(const struct mrow *r, bool selected)
 	return colors_attr(CLR_NORMAL);
 }
 
+/* A value below 1 as a column of e-notation writes it. */
+static bool sci_value(struct val v)
+{
+	return val_has_number(v) && v.v != 0 && fabs(v.v) < 1;
+}
+
+/* One format per column: where a visible ratio (a chosen metric's, whose values may be
+ * anywhere from 1e-12 up) needs e-notation in its width, every value of it below 1 takes
+ * it, not 0.000000061 beside 2.0e-9. */
+static void one_format(const struct table_view *t, struct plan *pl, int h)
+{
+	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++) {
+		const struct column *c = &t->pane->cols[i];
+		if (!pl->shown[i] ||
+		    (c->format != column_fmt_ratio && c->format != column_fmt_ratio_pct))
+			continue;
+		for (int k = 1; k < h && !pl->sci[i]; k++) {
+			size_t pos = t->rows->top + (size_t)(k - 1);
+			if (pos >= t->rows->n)
+				break;
+			const struct mrow *r = row_at(t, pos);
+			char text[CELL_MAX];
+			column_format(c, t->m, r, text, sizeof(text));
+			pl->sci[i] = sci_value(column_value(c, t->m, r)) && strchr(text, 'e');
+		}
+	}
+}
+
 static void draw_cell(const struct table_view *t, const struct column *c, const struct mrow *r,
-		      size_t pos, int y, int x, int cw, attr_t base, bool selected)
+		      size_t pos, int y, int x, int cw, attr_t base, bool selected, bool sci)
 {
 	char text[CMD_TEXT_MAX];
 	if (!column_is_numeric(c)) {
@@ -387,7 +437,10 @@ static void draw_cell(const struct table_view *t, const struct column *c, const 
 		return;
 	}
 	struct val v = column_value(c, t->m, r);
-	column_format(c, t->m, r, text, sizeof(text));
+	if (sci && sci_value(v))
+		numfmt_exp(v.v, 2, text, sizeof(text));
+	else
+		column_format(c, t->m, r, text, sizeof(text));
 	attr_t a = base;
 	if (!selected && !val_has_number(v))
 		a = colors_attr(CLR_MISSING);
@@ -407,7 +460,7 @@ static void draw_row(const struct table_view *t, const struct plan *pl, const st
 	for (unsigned i = 0; i < t->pane->ncols && i < COLS_MAX; i++)
 		if (pl->shown[i] && pl->x[i] < w)
 			draw_cell(t, &t->pane->cols[i], r, pos, y, pl->x[i], pl->w[i], base,
-				  selected);
+				  selected, pl->sci[i]);
 	if (pl->trend_w)
 		table_trend(t->hist, r, pl->trend, pl->trend_top, y, pl->trend_x, pl->trend_w, base,
 			    selected);
@@ -444,6 +497,7 @@ void table_draw(const struct table_view *t, int y, int h, int w)
 	pl.trend = HM_CPU;
 	if (t->hist && pl.trend_w)
 		trend_scale(t, &pl, h);
+	one_format(t, &pl, h);
 	draw_titles(t, &pl, y, w);
 	const struct rows *rs = t->rows;
 	if (rs->n == 0 && t->empty) {

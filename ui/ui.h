@@ -128,7 +128,8 @@ const char *ui_columns(const struct ui *u, const char *pane);
 void ui_set_recording(struct ui *u, const char *path, long long bytes);
 /* A replay (-r): the header's REPLAY field (the tick's recorded time), and t, T and b
  * step and jump. Up to four parts separated by tabs: the field, its short form for a
- * narrow screen, the recording's time range and its short form. NULL: the live screen. */
+ * narrow screen, the recording's time range and its short form. NULL: the live screen.
+ * A field that begins "PLAY " says it plays (the key bar offers Z to stop). */
 void ui_set_replay(struct ui *u, const char *text);
 
 /* What W saves of the screen: the active pane's name, its sort column's name ("" for

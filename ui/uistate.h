@@ -104,6 +104,7 @@ struct ui {
 	char rec[640];		       /* -w: "SIZE\tPATH" for the header, else "" */
 	bool cmdline;		       /* c: COMMAND shows the arguments */
 	int meter_mode;		       /* M: what the CPU meters show (enum meter_mode) */
+	unsigned meter_cpus;	       /* CPU rows the last model had (0: none yet) */
 	int table_y, table_h, table_w; /* where the table was drawn (titles at table_y) */
 
 	enum ui_mode mode;

@@ -274,7 +274,25 @@ static void find_columns(struct history *h, const struct model *m)
 	}
 }
 
-/* The tracked column reads the model's event indices: make sure they are in it. */
+/* What /proc says of a process (but RES), not what an interval counted. */
+static bool proc_state(const struct column *c)
+{
+	switch (c->kind) {
+	case COL_NICE:
+	case COL_PRIO:
+	case COL_TIME:
+	case COL_VIRT:
+	case COL_SHR:
+	case COL_MEM_PCT:
+	case COL_IO_RD:
+	case COL_IO_WR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A kept column may read the model's event indices: make sure they are in it. */
 static bool key_fits(const struct column *c, const struct model *m)
 {
 	switch (c->kind) {
@@ -287,8 +305,13 @@ static bool key_fits(const struct column *c, const struct model *m)
 		return c->a >= 0 && c->b >= 0 && c->a < (int)m->nevents && c->b < (int)m->nevents;
 	case COL_RUN_PCT:
 		return c->a >= 0 && c->a < (int)(c->b == 1 ? m->nevents : m->ngroups);
+	case COL_METRIC: /* a chosen metric (its binding checks k), or a core type's share */
+		return c->b < 0 || (c->a >= 0 && c->a < (int)m->nevents &&
+				    m->events[c->a].logical && c->b < (int)m->events[c->a].nsum);
+	case COL_RES: /* what /proc says of the row: no event read */
+		return true;
 	default:
-		return false;
+		return proc_state(c);
 	}
 }
 
@@ -494,10 +517,11 @@ static int x_find(const struct history *h, const struct column *c)
 	return -1;
 }
 
-/* A metric's own series serve its column. */
+/* A metric's own series serve its column; a chosen metric (-M) named as one of them
+ * ("ipc") is another column, read by its own function. */
 static bool is_metric(const struct column *c)
 {
-	return history_metric_of(c->name) >= 0;
+	return c->kind != COL_METRIC && history_metric_of(c->name) >= 0;
 }
 
 /* Keep c from the next interval on: in a free place, else in one of a column not
@@ -524,23 +548,6 @@ static int x_add(struct history *h, const struct column *c, bool force)
 		memset(h->slots[s].x[x], XC_NODATA, sizeof(h->slots[s].x[x]));
 	}
 	return x;
-}
-
-static bool proc_state(const struct column *c)
-{
-	switch (c->kind) {
-	case COL_NICE:
-	case COL_PRIO:
-	case COL_TIME:
-	case COL_VIRT:
-	case COL_SHR:
-	case COL_MEM_PCT:
-	case COL_IO_RD:
-	case COL_IO_WR:
-		return true;
-	default:
-		return false;
-	}
 }
 
 void history_keep(struct history *h, const struct pane *panes, unsigned n)
@@ -594,7 +601,7 @@ int history_kept(const struct history *h, const struct column *c)
 {
 	if (!h || !c)
 		return -1;
-	int k = history_metric_of(c->name);
+	int k = is_metric(c) ? history_metric_of(c->name) : -1;
 	if (k >= 0)
 		return h->have[k] && same_column(&h->cols[k], c) ? k : -1;
 	int x = x_find(h, c);

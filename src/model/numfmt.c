@@ -97,6 +97,27 @@ size_t numfmt_count(double v, char *buf, size_t len)
 	return numfmt_fixed_unit(v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0, unit[u], buf, len);
 }
 
+/* a (|v|, mag its power of ten) in e-notation with sig digits: "6.1e-8". */
+static void exp_text(double v, double a, int mag, int sig, char *tmp, size_t len)
+{
+	double mant = a / pow(10, mag);
+	int ex = mag;
+	if (mant >= 10 - 0.5 * pow(10, 1 - sig)) {
+		mant /= 10;
+		ex++;
+	}
+	snprintf(tmp, len, "%s%.*fe%d", v < 0 ? "-" : "", sig - 1, mant, ex);
+}
+
+size_t numfmt_exp(double v, int sig, char *buf, size_t len)
+{
+	if (!isfinite(v) || v == 0)
+		return numfmt_sig(v, 8, buf, len);
+	char tmp[64];
+	exp_text(v, fabs(v), (int)floor(log10(fabs(v))), sig < 1 ? 1 : sig, tmp, sizeof(tmp));
+	return numfmt_str(tmp, buf, len);
+}
+
 /* Three significant digits in at most w characters (two, one, then e-notation if it
  * must), k/M/G above 1000: a non-zero value never reads 0.00. */
 size_t numfmt_sig(double v, int w, char *buf, size_t len)
@@ -125,14 +146,7 @@ size_t numfmt_sig(double v, int w, char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		int sig = tries[i].sig;
 		if (tries[i].exp) {
-			double mant = a / pow(10, mag);
-			int ex = mag;
-			if (mant >= 10 - 0.5 * pow(10, 1 - sig)) {
-				mant /= 10;
-				ex++;
-			}
-			snprintf(tmp, sizeof(tmp), "%s%.*fe%d", v < 0 ? "-" : "", sig - 1, mant,
-				 ex);
+			exp_text(v, a, mag, sig, tmp, sizeof(tmp));
 		} else {
 			int dec = sig - 1 - mag;
 			numfmt_fixed_unit(v, dec < 0 ? 0 : dec, unit[u], tmp, sizeof(tmp));

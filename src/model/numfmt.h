@@ -19,6 +19,8 @@ size_t numfmt_count(double v, char *buf, size_t len);
 /* Three significant digits in at most w characters, k/M/G above 1000; a non-zero value
  * never reads 0 */
 size_t numfmt_sig(double v, int w, char *buf, size_t len);
+/* In e-notation with sig significant digits: 6.1e-8 (0 and no number as numfmt_sig) */
+size_t numfmt_exp(double v, int sig, char *buf, size_t len);
 /* Bytes in powers of 1024, as top's RES: 812K, 12.3M, 1.02G (below 1 KiB: 512B) */
 size_t numfmt_mem(double bytes, char *buf, size_t len);
 /* Nanoseconds as time: 850ns, 12.3us, 345ms, 1.02s */

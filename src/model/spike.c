@@ -27,6 +27,20 @@ double spike_median(const struct spike_win *w)
 	return w->n % 2 ? s[w->n / 2] : (s[w->n / 2 - 1] + s[w->n / 2]) / 2;
 }
 
+/* The median of the window's distances from med (its spread), SPIKE_DEV_MIN of med at
+ * least: a flat window's is not 0. */
+static double spread(const struct spike_win *w, double med)
+{
+	double d[SPIKE_WINDOW] = {0};
+	if (w->n == 0)
+		return 0;
+	for (unsigned i = 0; i < w->n; i++)
+		d[i] = fabs(w->v[i] - med);
+	qsort(d, w->n, sizeof(d[0]), cmp);
+	double m = w->n % 2 ? d[w->n / 2] : (d[w->n / 2 - 1] + d[w->n / 2]) / 2;
+	return m > SPIKE_DEV_MIN * fabs(med) ? m : SPIKE_DEV_MIN * fabs(med);
+}
+
 bool spike_feed(struct spike_win *w, double x)
 {
 	if (isnan(x))
@@ -34,10 +48,11 @@ bool spike_feed(struct spike_win *w, double x)
 	double med = spike_median(w), top = med;
 	for (unsigned i = 0; i < w->n; i++)
 		top = w->v[i] > top ? w->v[i] : top;
-	/* Above twice the median, by the rise at least, and by a tenth of the window's range:
+	/* Above twice the median, or (a high baseline: 60% of a CPU that goes to 100%) out of
+	 * the window's spread; by the rise at least, and by a tenth of the window's range:
 	 * after a peak of 200, a blip of 2 is noise, not the next spike. */
-	bool high = !isnan(med) && x > med + w->rise && x > SPIKE_FACTOR * med &&
-		    x > med + SPIKE_SPAN * (top - med);
+	bool high = !isnan(med) && x > med + w->rise && x > med + SPIKE_SPAN * (top - med) &&
+		    (x > SPIKE_FACTOR * med || x - med > SPIKE_DEVS * spread(w, med));
 	bool begins = high && !w->in;
 	w->in = high;
 	w->v[w->at] = x;

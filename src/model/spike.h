@@ -1,5 +1,7 @@
 /* Spikes in a series, for a replay's jump to the next one (} and {): a value more than
- * SPIKE_FACTOR times the median of the SPIKE_WINDOW values before it that have a number.
+ * SPIKE_FACTOR times the median of the SPIKE_WINDOW values before it that have a number,
+ * or above that median by SPIKE_DEVS times their median distance from it (a spike over
+ * a high baseline, which cannot double it).
  * A spike's first value is where a jump lands: the values after it that stay above their
  * own threshold belong to the same spike. Pure: fed one value at a time, oldest first. */
 #ifndef PMUTOP_SPIKE_H
@@ -11,7 +13,9 @@
 #define SPIKE_WINDOW 20 /* values the median is taken over */
 #define SPIKE_MIN 5	/* fewer before it: no value is a spike yet */
 #define SPIKE_FACTOR 2.0
-#define SPIKE_SPAN 0.1 /* and above the median by this share of the window's range */
+#define SPIKE_DEVS 6.0	   /* or above it by this many times the window's spread... */
+#define SPIKE_DEV_MIN 0.02 /* ...taken as this share of the median at least */
+#define SPIKE_SPAN 0.1	   /* and above the median by this share of the window's range */
 
 struct spike_win {
 	double v[SPIKE_WINDOW]; /* the last values with a number, a ring */
@@ -24,9 +28,10 @@ struct spike_win {
  * that a median of 0 makes any positive value one). */
 void spike_reset(struct spike_win *w, double rise);
 /* Feed the next value; NaN (no number: n/c, n/a, no row) is skipped and changes
- * nothing. True when x begins a spike: above SPIKE_FACTOR times the median of the window,
- * above the median by more than the rise and by SPIKE_SPAN of the window's range (its
- * largest value less the median), the value before it not. */
+ * nothing. True when x begins a spike: above SPIKE_FACTOR times the median of the window
+ * or above it by SPIKE_DEVS times the window's spread, above the median by more than the
+ * rise and by SPIKE_SPAN of the window's range (its largest value less the median), the
+ * value before it not. */
 bool spike_feed(struct spike_win *w, double x);
 /* The median of the window, or NaN while it holds fewer than SPIKE_MIN values. */
 double spike_median(const struct spike_win *w);

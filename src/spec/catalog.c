@@ -346,6 +346,24 @@ static bool group_by_pmu(struct catalog *c)
 	return ok;
 }
 
+/* The tracepoints, or on the tracepoint PMU's row why there are none. */
+static void tracepoints_why(struct catalog *c)
+{
+	unsigned before = c->nev;
+	evspec_tracepoints(add_event, c);
+	if (c->nev > before)
+		return;
+	for (unsigned i = 0; i < c->npmu; i++)
+		if (!c->pmu[i].heading_only && strcmp(c->pmu[i].name, "tracepoint") == 0)
+			c->pmu[i].desc =
+				cat_dup(c,
+					evspec_tracefs_mounted()
+						? "none readable in tracefs"
+						: "none listed: tracefs is not mounted (mount "
+						  "-t tracefs nodev /sys/kernel/tracing)",
+					false);
+}
+
 struct catalog *catalog_new(const struct pmu_set *pmus)
 {
 	return catalog_new_filtered(pmus, NULL, true);
@@ -364,7 +382,7 @@ struct catalog *catalog_new_filtered(const struct pmu_set *pmus, const char *fil
 	 * whose kernel has the tracepoint PMU (a sysfs fixture has none). */
 	if (!c->oom && pmu_set_find(pmus, "tracepoint") >= 0 &&
 	    ((tracepoints && !filter) || (filter && strcmp(filter, "tracepoint") == 0)))
-		evspec_tracepoints(add_event, c);
+		tracepoints_why(c);
 	c->last_heading = NULL;
 	if (c->oom || !group_by_pmu(c)) {
 		catalog_free(c);

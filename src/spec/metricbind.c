@@ -20,7 +20,7 @@ struct mb_metric {
 	bool pct;	/* ScaleUnit is a percentage */
 	double scale;	/* ScaleUnit's factor */
 	char name[96];	/* column id */
-	char title[16]; /* column title */
+	char title[24]; /* column title: the name whole, up to 23 characters */
 	int group;	/* the model group holding all its events, -1 none */
 	unsigned nids;	/* its events and their model indices (-1: not in the set) */
 	const char *ids[MB_IDS];
@@ -36,6 +36,7 @@ struct metric_bind {
 	/* The model events the indices were found in: found again when they change. */
 	const struct mevent *bound;
 	unsigned nbound;
+	bool chosen; /* by -M: no hint to use it */
 	char reason[300];
 };
 
@@ -90,7 +91,7 @@ static void make_title(struct mb_metric *mm, const struct metric_def *d)
 		snprintf(mm->title, sizeof(mm->title), "%s", t);
 	} else {
 		size_t k = 0;
-		for (const char *p = d->name; *p && k < 10; p++)
+		for (const char *p = d->name; *p && k < sizeof(mm->title) - 1; p++)
 			mm->title[k++] = (char)toupper((unsigned char)*p);
 		mm->title[k] = '\0';
 	}
@@ -232,6 +233,8 @@ int metric_bind_load(const char *sysfs_root, const char *cpuinfo, const char *js
 		return r;
 	}
 	*out = metric_bind_new(set, &cpu, idx, n > 256 ? 256 : (unsigned)n);
+	if (*out)
+		(*out)->chosen = list && *list;
 	return *out ? 0 : -ENOMEM;
 }
 
@@ -451,12 +454,11 @@ const char *metric_bind_topdown_reason(struct metric_bind *b, const struct model
 			return NULL;
 	}
 	if (!any)
-		snprintf(b->reason, sizeof(b->reason),
-			 "no top-down: %s (this CPU: %s; -M chooses metrics)",
+		snprintf(b->reason, sizeof(b->reason), "no top-down: %s (this CPU: %s%s)",
 			 b->cpu.kind == MCPU_UNKNOWN || b->cpu.kind == MCPU_ARM_GENERIC
 				 ? "this CPU has no top-down events"
 				 : "no level-1 metric chosen",
-			 kind);
+			 kind, b->chosen ? "" : "; -M chooses metrics");
 	else if (!parsed)
 		snprintf(b->reason, sizeof(b->reason),
 			 "no top-down: %s's events are not on this machine", kind);

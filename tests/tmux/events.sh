@@ -43,6 +43,14 @@ keys e
 expect 'Events setup' "'e': events setup"
 expect 'PMU +TYPE +CPUS +PRESENT' "'e': PMU browser titles"
 expect '^software +1 +all +yes' "'e': the software PMU, type 1, present"
+# The tracepoint PMU lists tracefs's events, or says why it has none (issue 37 item 11).
+capture
+tp=$(grep -E '^tracepoint ' "$CAP" | head -n 1)
+if [ -n "$tp" ]; then
+	n=$(echo "$tp" | awk '{ print $6 }')
+	[ "$n" != 0 ] || echo "$tp" | grep -q 'tracefs' ||
+		fail "'e': the tracepoint PMU with no events says why ($tp)"
+fi
 
 # Search every PMU's events, keep the search, add the first hit.
 keys /

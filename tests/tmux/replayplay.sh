@@ -1,9 +1,9 @@
 #!/bin/sh
 # Replay's play speed, time range and spikes (issue 30 item 16): the header says the
 # tick's recorded time, its place, the speed, and the recording's first and last times;
-# x cycles 1x, 10x, 60x; Z plays on by itself to the last tick; } lands on the
-# highest tick of the next spike of the sort column (CPU%), { on the one before, and
-# says when there is none (an idle command's fraction of a percent is none).
+# x cycles 1x, 10x, 60x; Z plays on by itself to the last tick (the bar: ZPlay, ZStop);
+# } lands on the highest tick of the next spike of the sort column (CPU%), { on the one
+# before, and says when there is none (an idle command's fraction of a percent is none).
 # Usage: replayplay.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: replayplay.sh PMUTOP [TMUX]}
@@ -52,6 +52,15 @@ expect "REPLAY $D $T \\(1/$N\\) 60x" "x again: 60x"
 keys x
 expect "REPLAY $D $T \\(1/$N\\) 1x" "x a third time: 1x again"
 expect "xSpeed }Spike" "the key bar has x and }"
+# Z plays a replay and stops it: the bar says which (issue 37 item 7), never "Pause".
+expect "ZPlay " "stopped: the bar offers Z to play"
+expect_not "ZPause" "a replay's bar has no Pause"
+keys Z
+expect "ZStop " "playing: the bar offers Z to stop"
+keys Z
+expect "ZPlay " "stopped again: Z plays"
+keys b - 1 h Enter
+expect "REPLAY $D $T \\(1/$N\\) 1x" "b -1h: back to the first tick"
 
 # The top row's CPU% (the table is sorted by it, highest first).
 top() {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The TREND column's scale (issue 30 item 17): every row's sparkline is drawn against
 # one top, said in the title ("TREND █=100.0"), so a process that barely runs draws low
-# beside a busy one instead of as tall.
+# beside a busy one instead of as tall; sorted by RES it draws memory (issue 37 item 6).
 # Usage: trendscale.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: trendscale.sh PMUTOP [TMUX]}
@@ -38,6 +38,10 @@ capture
 grep -E "^ *$BUSY " "$CAP" | grep -Eq '(▄|▅|▆|▇|█)' || fail "the busy row reaches the upper half"
 grep -E "^ *$LIGHT " "$CAP" | grep -Eq '(▃|▄|▅|▆|▇|█)' && fail "the light row draws low"
 grep -E "^ *$LIGHT " "$CAP" | grep -Eq '▁' || fail "the light row has its floor glyphs"
+# Sorted by RES (M, as htop), the trend draws memory against its own scale, in bytes.
+keys M
+expect "RES. *TREND █=[0-9.]+[KMG]" "sorted by RES, the title says a memory scale"
+expect "^ *$BUSY .*[0-9.]+[KM] +$RAMP{6,} +sh" "sorted by RES, the busy row's trend"
 keys q
 expect 'EXIT=0' "q quits with status 0"
 finish "the trend's shared scale"
