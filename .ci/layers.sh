@@ -33,7 +33,8 @@ src/source/cgroup: src/source/base src/model src/spec src/sys events
 src/record: src/model src/spec
 src/prom: src/model src/spec events
 src/batch: src/model
-src/app: src/model src/spec src/sys src/source/base src/source/perf src/source/bpf src/source/cgroup src/record src/prom src/batch events ui
+src/fleet: src/model
+src/app: src/model src/spec src/sys src/source/base src/source/perf src/source/bpf src/source/cgroup src/record src/prom src/batch src/fleet events ui
 ui: src/model src/spec events
 '
 # Private headers not named *_priv.h: the screen's state behind struct ui.
