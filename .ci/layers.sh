@@ -30,11 +30,12 @@ src/source/base: src/model src/spec src/sys events
 src/source/perf: src/source/base src/model src/spec src/sys events
 src/source/bpf: src/source/base src/model src/spec src/sys events
 src/source/cgroup: src/source/base src/model src/spec src/sys events
+src/source/remote: src/fleet src/model
 src/record: src/model src/spec
 src/prom: src/model src/spec events
 src/batch: src/model
 src/fleet: src/model
-src/app: src/model src/spec src/sys src/source/base src/source/perf src/source/bpf src/source/cgroup src/record src/prom src/batch src/fleet events ui
+src/app: src/model src/spec src/sys src/source/base src/source/perf src/source/bpf src/source/cgroup src/source/remote src/record src/prom src/batch src/fleet events ui
 ui: src/model src/spec events
 '
 # Private headers not named *_priv.h: the screen's state behind struct ui.
