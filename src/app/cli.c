@@ -28,6 +28,8 @@ enum {
 	OPT_LISTEN,
 	OPT_TOP,
 	OPT_WEB_CONFIG,
+	OPT_CONNECT,
+	OPT_CONNECT_CONFIG,
 	OPT_RETAIN,
 	OPT_MAX_SIZE,
 	OPT_BEGIN,
@@ -65,6 +67,8 @@ static const struct option longopts[] = {
 	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"top", required_argument, NULL, OPT_TOP},
 	{"web-config", required_argument, NULL, OPT_WEB_CONFIG},
+	{"connect", required_argument, NULL, OPT_CONNECT},
+	{"connect-config", required_argument, NULL, OPT_CONNECT_CONFIG},
 	{"write", required_argument, NULL, 'w'},
 	{"read", required_argument, NULL, 'r'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -133,6 +137,10 @@ void cli_usage(FILE *f)
 	      "                         processes are summed by command name per cgroup)\n"
 	      "      --web-config FILE  --listen: TLS and basic auth, as node_exporter's\n"
 	      "                         web-config.yml\n"
+	      "      --connect URL      show another pmutop's --listen (http[s]://HOST:PORT) at\n"
+	      "                         its tick, on the screen, -b or -w\n"
+	      "      --connect-config FILE  --connect: TLS and credentials, as a Prometheus\n"
+	      "                         scrape config's tls_config, basic_auth, authorization\n"
 	      "  -w, --write FILE       record every tick into FILE (SQLite; with -b -q: nothing\n"
 	      "                         else is printed), beside the screen, -b or --listen\n"
 	      "      --retain DAYS      -w: prune ticks older than DAYS\n"
@@ -373,6 +381,17 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 		}
 		snprintf(err, errlen, "--backend %s: give bpf, perf or auto", arg);
 		return -EINVAL;
+	case OPT_CONNECT:
+	case OPT_CONNECT_CONFIG:
+		if (!*arg) {
+			snprintf(err, errlen, "--connect%s needs %s",
+				 opt == OPT_CONNECT ? "" : "-config",
+				 opt == OPT_CONNECT ? "a URL: e.g. --connect https://host:9465"
+						    : "a file name");
+			return -EINVAL;
+		}
+		*(opt == OPT_CONNECT ? &c->connect : &c->connect_config) = arg;
+		return 0;
 	case OPT_WEB_CONFIG:
 		if (!*arg) {
 			snprintf(err, errlen,
@@ -545,6 +564,16 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	}
 	if (c->backend == BACKEND_BPF && c->cgroup_list) {
 		snprintf(err, errlen, "-G counts cgroups per CPU with perf: drop --backend bpf");
+		return -EINVAL;
+	}
+	if (c->connect_config && !c->connect) {
+		snprintf(err, errlen, "--connect-config is for --connect: add --connect URL");
+		return -EINVAL;
+	}
+	if (c->connect && (c->replay || c->npids || c->command || c->cgroup_list || c->events)) {
+		snprintf(err, errlen,
+			 "--connect shows what the other host counts: drop -r, -p, -G, -e and a "
+			 "command");
 		return -EINVAL;
 	}
 	if (c->web_config && !c->listen) {

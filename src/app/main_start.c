@@ -1,6 +1,7 @@
 /* pmutop's start-up, part of the composition (app.h): the command line and the setup
  * file checked against this machine, the event set made, and the source started. */
 #include "app.h"
+#include "remotesrc.h"
 
 /* Each event gets a slot for each tick. Raise the soft descriptor limit to the hard one
  * before opening thousands of them. */
@@ -404,8 +405,35 @@ static void bpf_fallback(struct app *a, struct srcopts *o, int bpf_err, int *err
 	a->src = startup_source(a->set, o, err);
 }
 
+/* --connect: the other host's model, its header facts and interval; no metrics bound to
+ * this machine's event set. */
+static void start_remote(struct app *a)
+{
+	char e[512];
+	a->src = remotesrc_new(a->cli.connect, a->cli.connect_config, 30, e, sizeof(e));
+	if (!a->src) {
+		app_say("--connect: %s\n", e);
+		exit(2);
+	}
+	const struct model *m = source_model(a->src);
+	snprintf(a->pmu_names, sizeof(a->pmu_names), "%s", m->pmus ? m->pmus : "");
+	snprintf(a->notice, sizeof(a->notice), "%s", m->notice ? m->notice : "");
+	a->hdr.pmus = a->pmu_names;
+	a->hdr.notice = a->notice[0] ? a->notice : NULL;
+	a->hdr.exit_status = -1;
+	if (m->interval > 0)
+		a->cli.interval = m->interval;
+	metric_bind_free(a->metrics);
+	a->metrics = NULL;
+	check_sort(a);
+}
+
 void app_start_source(struct app *a)
 {
+	if (a->cli.connect) {
+		start_remote(a);
+		return;
+	}
 	struct srcopts o = {.root = "",
 			    .scope = SCOPE_ALL,
 			    .threads = a->cli.threads,
