@@ -29,6 +29,13 @@ struct remote {
 	char notice[512];
 };
 
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 /* The host's answer as -errno and one line: 0 with the body's tick read into w. */
 static int remote_get(struct remote *r, uint64_t after, long wait_ms, struct modelwire *w,
 		      char *err, size_t errlen)
@@ -113,7 +120,18 @@ static int rm_tick(struct source *s)
 	long wait = shown->interval > 0 && shown->interval * 1500 < REMOTE_WAIT_MS
 			    ? (long)(shown->interval * 1500)
 			    : REMOTE_WAIT_MS;
-	int e = remote_get(r, r->seen, wait, next, r->err, sizeof(r->err));
+	/* A host that answers but has no newer tick (busy, or its screen paused): asked
+	 * again, up to the longer of 3 intervals and the server's longest wait, so that
+	 * every tick written is one the host counted, never the same one twice. */
+	double until =
+		now_s() + (shown->interval * 3 > REMOTE_WAIT_MS / 1000.0 ? shown->interval * 3
+									 : REMOTE_WAIT_MS / 1000.0);
+	int e;
+	while ((e = remote_get(r, r->seen, wait, next, r->err, sizeof(r->err))) == -EAGAIN &&
+	       now_s() < until)
+		;
+	if (e == -EAGAIN)
+		snprintf(r->err, sizeof(r->err), "answering, but no new tick");
 	if (e == 0) {
 		r->cur = !r->cur;
 		r->seen = r->w[r->cur].m.tick;
@@ -122,8 +140,6 @@ static int rm_tick(struct source *s)
 		r->stale_since = 0;
 		return 0;
 	}
-	if (e == -EAGAIN && !r->stale_since)
-		return 0; /* answering, no newer tick: the same rows stay */
 	if (!r->stale_since) {
 		r->stale_since = time(NULL);
 		mark_stale(&r->w[r->cur]);
@@ -196,14 +212,9 @@ struct source *remotesrc_new(const char *url, const char *config, double wait_s,
 	r->f = fetch_new(cfg, err, errlen);
 	fetch_cfg_free(cfg);
 	int e = r->f ? -EAGAIN : -ENOMEM;
-	struct timespec t0, t;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (e == -EAGAIN) {
+	double until = now_s() + wait_s;
+	while (e == -EAGAIN && now_s() < until)
 		e = remote_get(r, 0, REMOTE_WAIT_MS, &r->w[0], err, errlen);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((double)(t.tv_sec - t0.tv_sec) > wait_s)
-			break;
-	}
 	if (e) {
 		rm_free(&r->base);
 		return NULL;
