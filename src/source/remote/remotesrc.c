@@ -107,8 +107,14 @@ static void say_stale(struct remote *r)
 	localtime_r(&r->stale_since, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	struct model *m = &r->w[r->cur].m;
-	snprintf(r->notice, sizeof(r->notice), "%s not answering since %s: %s",
-		 m->hostname ? m->hostname : r->url, when, r->err);
+	/* The error's first reason, without the URL asked and libcurl's detail. */
+	const char *why = strstr(r->err, REMOTE_PATH);
+	why = why && strstr(why, ": ") ? strstr(why, ": ") + 2 : r->err;
+	size_t n = strcspn(why, ":(");
+	while (n > 0 && why[n - 1] == ' ')
+		n--;
+	snprintf(r->notice, sizeof(r->notice), "%s not answering since %s (%.*s)",
+		 m->hostname ? m->hostname : r->url, when, (int)n, why);
 	m->source_notice = r->notice;
 }
 
