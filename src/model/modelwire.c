@@ -299,7 +299,7 @@ static int get_events(struct mwin *in, struct modelwire *w, struct model *m)
 			e->sum[k] = (unsigned)get_le(in, 4);
 		if (!e->name || !e->key || e->group >= ng || e->role >= ROLE_COUNT || e->nsum > 4)
 			in->bad = true;
-		for (unsigned k = 0; k < e->nsum; k++)
+		for (unsigned k = 0; k < e->nsum && k < 4; k++)
 			if (e->sum[k] >= ne)
 				in->bad = true;
 	}
