@@ -1,5 +1,6 @@
 /* modelserve.h: the newest packed tick, under a lock, with a condition for requests that
- * wait for the next one. */
+ * wait for the next one. Nothing is packed before the first request: a run nobody
+ * connects to pays nothing for it. */
 #include "modelserve.h"
 
 #include "modelwire.h"
@@ -19,6 +20,7 @@ struct modelserve {
 	struct mwbuf spare; /* the tick's, packed outside the lock */
 	uint64_t tick;	    /* cur's model's tick, 0: none yet */
 	bool closing;
+	bool wanted; /* a client has asked: ticks are packed from then on */
 };
 
 struct modelserve *modelserve_new(void)
@@ -59,6 +61,11 @@ void modelserve_free(struct modelserve *s)
 int modelserve_publish(struct modelserve *s, const struct model *m)
 {
 	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->mu);
+	bool wanted = s->wanted;
+	pthread_mutex_unlock(&s->mu);
+	if (!wanted)
 		return 0;
 	if (modelwire_put(m, &s->spare))
 		return -ENOMEM;
@@ -119,6 +126,7 @@ int modelserve_take(struct modelserve *s, uint64_t after, long wait_ms, unsigned
 	}
 	int err = 0;
 	pthread_mutex_lock(&s->mu);
+	s->wanted = true;
 	while (!s->closing && (s->tick == 0 || s->tick <= after) && err == 0)
 		err = wait_ms > 0 ? pthread_cond_timedwait(&s->cv, &s->mu, &until) : ETIMEDOUT;
 	if (s->closing)

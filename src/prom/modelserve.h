@@ -1,6 +1,7 @@
 /* GET /pmutop/v1/tick: each tick's model (modelwire.h) for another pmutop's --connect,
- * behind the exporter's TLS, client certificates and basic auth. The tick packs its model
- * once; a request copies the newest, waiting for one newer than it has seen. */
+ * behind the exporter's TLS, client certificates and basic auth. From the first request
+ * on, the tick packs its model once; a request copies the newest, waiting for one newer
+ * than it has seen (the first request waits for the next tick). */
 #ifndef PMUTOP_MODELSERVE_H
 #define PMUTOP_MODELSERVE_H
 
@@ -20,7 +21,8 @@ struct modelserve *modelserve_new(void);
 void modelserve_close(struct modelserve *s);
 void modelserve_free(struct modelserve *s);
 
-/* m packed as the newest tick. 0 or -ENOMEM (the last one stays). s NULL: 0. */
+/* m packed as the newest tick once a client has asked (before: nothing done). 0 or
+ * -ENOMEM (the last one stays). s NULL: 0. */
 int modelserve_publish(struct modelserve *s, const struct model *m);
 
 /* The query's after (a tick number, NULL: 0) and wait (milliseconds, NULL: 0, at most
