@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "fetch.h"
 #include "testutil.h"
 
 #include <crypt.h>
@@ -342,12 +343,60 @@ static void test_bad_url_password_certificate(void **state)
 	testutil_reap(x, 30);
 }
 
+/* GET /pmutop/v1/tick itself: 401 without the password, 400 for a query that does not
+ * parse, 204 when no tick comes, 200 with the tick's number. */
+static long tick_status(struct fetch *f, unsigned port, const char *query, char **body)
+{
+	char url[160], err[512];
+	size_t len;
+	long st = 0;
+	snprintf(url, sizeof(url), "https://127.0.0.2:%u/pmutop/v1/tick%s", port, query);
+	assert_int_equal(fetch_get(f, url, 20000, body, &len, &st, err, sizeof(err)), 0);
+	return st;
+}
+
+static void test_endpoint_queries(void **state)
+{
+	(void)state;
+	unsigned port;
+	pid_t x = exporter(0, true, in_dir(0, "exp5.csv"), in_dir(1, "exp5.log"), &port);
+	char err[512], *body;
+	struct fetch_cfg *cfg, *anon;
+	assert_int_equal(fetch_cfg_load(in_dir(2, "connect.yml"), &cfg, err, sizeof(err)), 0);
+	write_file("anon.yml", "tls_config:\n  ca_file: ca.pem\n");
+	assert_int_equal(fetch_cfg_load(in_dir(3, "anon.yml"), &anon, err, sizeof(err)), 0);
+	struct fetch *f = fetch_new(cfg, err, sizeof(err)), *fa = fetch_new(anon, err, sizeof(err));
+	assert_non_null(f);
+	assert_non_null(fa);
+	assert_int_equal(tick_status(fa, port, "?after=0", &body), 401);
+	assert_non_null(strstr(body, "unauthorized"));
+	free(body);
+	const char *bad[] = {"?after=x", "?after=-1", "?after=1&wait=4001", "?wait=1e3",
+			     "?after=99999999999999999999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(tick_status(f, port, bad[i], &body), 400);
+		assert_non_null(strstr(body, "bad request"));
+		free(body);
+	}
+	assert_int_equal(tick_status(f, port, "?after=0&wait=4000", &body), 200);
+	free(body);
+	assert_int_equal(tick_status(f, port, "?after=18446744073709551615&wait=0", &body), 204);
+	free(body);
+	fetch_free(f);
+	fetch_free(fa);
+	fetch_cfg_free(cfg);
+	fetch_cfg_free(anon);
+	kill(x, SIGTERM);
+	testutil_reap(x, 30);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_equal_the_hosts),
 		cmocka_unit_test(test_killed_reads_stale),
 		cmocka_unit_test(test_bad_url_password_certificate),
+		cmocka_unit_test(test_endpoint_queries),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
