@@ -321,9 +321,9 @@ static int get_events(struct mwin *in, struct modelwire *w, struct model *m)
 	return in->bad ? -EINVAL : 0;
 }
 
-static void get_row(struct mwin *in, const struct model *m, struct mrow_w h)
+static void get_row(struct mwin *in, const struct model *m, const struct mrow_w *h)
 {
-	struct mrow *r = h.r;
+	struct mrow *r = h->r;
 	r->user = get_s(in);
 	r->comm = get_s(in);
 	r->cmdline = get_s(in);
@@ -358,17 +358,17 @@ static void get_row(struct mwin *in, const struct model *m, struct mrow_w h)
 	for (int i = 0; i < 3; i++)
 		r->cpu_split[i] = get_f(in);
 	for (unsigned i = 0; i < m->nevents; i++) {
-		h.v[i].v = get_f(in);
-		h.v[i].state = (uint8_t)get_le(in, 1);
-		h.v[i].why = (uint8_t)get_le(in, 1);
-		h.v[i].run_pm = (uint16_t)get_le(in, 2);
-		if (h.v[i].state > VAL_PARTIAL || h.v[i].why > WHY_STALE)
+		h->v[i].v = get_f(in);
+		h->v[i].state = (uint8_t)get_le(in, 1);
+		h->v[i].why = (uint8_t)get_le(in, 1);
+		h->v[i].run_pm = (uint16_t)get_le(in, 2);
+		if (h->v[i].state > VAL_PARTIAL || h->v[i].why > WHY_STALE)
 			in->bad = true;
 	}
 	for (unsigned g = 0; g < m->ngroups; g++) {
-		h.g[g].ena = get_le(in, 8);
-		h.g[g].run = get_le(in, 8);
-		h.g[g].val = get_le(in, 8);
+		h->g[g].ena = get_le(in, 8);
+		h->g[g].run = get_le(in, 8);
+		h->g[g].val = get_le(in, 8);
 	}
 	if (!r->user || !r->comm)
 		in->bad = true;
@@ -383,8 +383,10 @@ static int get_rows(struct mwin *in, const struct model *m, struct mstore *s, un
 		return -EINVAL;
 	if (mstore_reserve(s, n ? n : 1, m->nevents, m->ngroups) < 0)
 		return -ENOMEM;
-	for (uint64_t i = 0; i < n && !in->bad; i++)
-		get_row(in, m, mstore_row(s, i));
+	for (uint64_t i = 0; i < n && !in->bad; i++) {
+		struct mrow_w h = mstore_row(s, i);
+		get_row(in, m, &h);
+	}
 	*nrows = (unsigned)n;
 	*rows = s->rows;
 	return in->bad ? -EINVAL : 0;

@@ -88,7 +88,7 @@ static int remote_get(struct remote *r, uint64_t after, long wait_ms, struct mod
 static void mark_stale(struct modelwire *w)
 {
 	struct mstore *st[] = {&w->rows, &w->cpus, &w->cgs};
-	unsigned n[] = {w->m.nrows, w->m.ncpu_rows, w->m.ncg_rows};
+	const unsigned n[] = {w->m.nrows, w->m.ncpu_rows, w->m.ncg_rows};
 	for (unsigned k = 0; k < 3; k++)
 		for (unsigned i = 0; i < n[k]; i++) {
 			struct mrow_w h = mstore_at(st[k], i);
