@@ -64,18 +64,7 @@ static int setup(void **state)
 	(void)state;
 	if (!mkdtemp(dir) || access("/usr/bin/openssl", X_OK))
 		return -1;
-	char cmd[2048];
-	snprintf(cmd, sizeof(cmd),
-		 "cd %s && for ca in ca other; do openssl req -x509 -newkey ec -pkeyopt "
-		 "ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=$ca -keyout $ca.key "
-		 "-out $ca.pem || exit 1; done 2>/dev/null && "
-		 "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
-		 "-subj /CN=127.0.0.1 -keyout server.key -out server.csr 2>/dev/null && "
-		 "printf 'subjectAltName=IP:127.0.0.1,DNS:pmutop.test\\n' > ext && "
-		 "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
-		 "-days 1 -extfile ext -out server.pem 2>/dev/null",
-		 dir);
-	if (system(cmd) != 0)
+	if (testutil_pki(dir, "127.0.0.1", "IP:127.0.0.1,DNS:pmutop.test"))
 		return -1;
 	char p[256];
 	snprintf(p, sizeof(p), "%s/server.key", dir);

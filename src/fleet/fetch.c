@@ -170,42 +170,40 @@ static int tls_key(struct cfgload *l, const char *k, yaml_node_t *v)
 	return cfgfail(l, "tls_config", k, "unknown key");
 }
 
+/* name (the text) or name_file (a file holding it) into *dst; 1 when k is neither. */
+static int secret(struct cfgload *l, const char *sect, const char *k, yaml_node_t *v,
+		  const char *name, char **dst)
+{
+	size_t n = strlen(name);
+	if (!strcmp(k, name))
+		return take(l, sect, k, v, false, dst);
+	if (strncmp(k, name, n) || strcmp(k + n, "_file"))
+		return 1;
+	const char *s = scalar(v);
+	if (!s)
+		return cfgfail(l, sect, k, "must be a file name");
+	if (*dst) {
+		char what[96];
+		snprintf(what, sizeof(what), "%s and %s: one of them", name, k);
+		return cfgfail(l, sect, k, what);
+	}
+	return read_secret(l, sect, k, s, dst);
+}
+
 static int basic_key(struct cfgload *l, const char *k, yaml_node_t *v)
 {
-	struct fetch_cfg *c = l->cfg;
 	if (!strcmp(k, "username"))
-		return take(l, "basic_auth", k, v, false, &c->user);
-	if (!strcmp(k, "password"))
-		return take(l, "basic_auth", k, v, false, &c->password);
-	if (!strcmp(k, "password_file")) {
-		const char *s = scalar(v);
-		if (!s)
-			return cfgfail(l, "basic_auth", k, "must be a file name");
-		if (c->password)
-			return cfgfail(l, "basic_auth", k,
-				       "password and password_file: one of them");
-		return read_secret(l, "basic_auth", k, s, &c->password);
-	}
-	return cfgfail(l, "basic_auth", k, "unknown key");
+		return take(l, "basic_auth", k, v, false, &l->cfg->user);
+	int rc = secret(l, "basic_auth", k, v, "password", &l->cfg->password);
+	return rc != 1 ? rc : cfgfail(l, "basic_auth", k, "unknown key");
 }
 
 static int authz_key(struct cfgload *l, const char *k, yaml_node_t *v)
 {
-	struct fetch_cfg *c = l->cfg;
 	if (!strcmp(k, "type"))
-		return take(l, "authorization", k, v, false, &c->auth_type);
-	if (!strcmp(k, "credentials"))
-		return take(l, "authorization", k, v, false, &c->credentials);
-	if (!strcmp(k, "credentials_file")) {
-		const char *s = scalar(v);
-		if (!s)
-			return cfgfail(l, "authorization", k, "must be a file name");
-		if (c->credentials)
-			return cfgfail(l, "authorization", k,
-				       "credentials and credentials_file: one of them");
-		return read_secret(l, "authorization", k, s, &c->credentials);
-	}
-	return cfgfail(l, "authorization", k, "unknown key");
+		return take(l, "authorization", k, v, false, &l->cfg->auth_type);
+	int rc = secret(l, "authorization", k, v, "credentials", &l->cfg->credentials);
+	return rc != 1 ? rc : cfgfail(l, "authorization", k, "unknown key");
 }
 
 /* Each key: value of the mapping m through one section's reader. */
