@@ -75,6 +75,13 @@ static int setup(void **state)
 		 "basic_auth_users:\n  alice: '%s'\n",
 		 hash);
 	write_file("web.yml", text);
+	write_file("mtls.yml", "tls_server_config:\n  cert_file: server.pem\n"
+			       "  key_file: server.key\n"
+			       "  client_auth_type: RequireAndVerifyClientCert\n"
+			       "  client_ca_file: ca.pem\n");
+	write_file("client.yml", "tls_config:\n  ca_file: ca.pem\n  cert_file: client.pem\n"
+				 "  key_file: client.key\n");
+	write_file("noclient.yml", "tls_config:\n  ca_file: ca.pem\n");
 	write_file("pw", PASSWORD "\n");
 	write_file("wrongpw", PASSWORD "x\n");
 	write_file("connect.yml", "tls_config:\n  ca_file: ca.pem\n"
@@ -111,7 +118,8 @@ static unsigned port_in(const char *log)
 }
 
 /* An exporter on 127.0.0.2:port (0: any) writing its batch CSV to out; its port. */
-static pid_t exporter(unsigned port, bool tls, const char *out, const char *log, unsigned *bound)
+static pid_t exporter_with(unsigned port, const char *web, const char *out, const char *log,
+			   unsigned *bound)
 {
 	char listen[32];
 	snprintf(listen, sizeof(listen), "127.0.0.2:%u", port);
@@ -127,8 +135,8 @@ static pid_t exporter(unsigned port, bool tls, const char *out, const char *log,
 			listen,
 			"-o",
 			(char *)out,
-			tls ? "--web-config" : NULL,
-			(char *)in_dir(6, "web.yml"),
+			web ? "--web-config" : NULL,
+			web ? (char *)in_dir(6, web) : NULL,
 			NULL};
 	pid_t p = testutil_spawn(argv, in_dir(5, "exporter.stdout"), log);
 	assert_true(p > 0);
@@ -137,6 +145,12 @@ static pid_t exporter(unsigned port, bool tls, const char *out, const char *log,
 		testutil_nap_ms(50);
 	assert_true(*bound > 0);
 	return p;
+}
+
+/* An exporter with web.yml (TLS and basic auth) or none. */
+static pid_t exporter(unsigned port, bool tls, const char *out, const char *log, unsigned *bound)
+{
+	return exporter_with(port, tls ? "web.yml" : NULL, out, log, bound);
 }
 
 /* The lines of tick t in a batch CSV, each cut before its last two fields (wall and at:
@@ -332,6 +346,25 @@ static void test_bad_url_password_certificate(void **state)
 	testutil_reap(x, 30);
 }
 
+/* Mutual TLS: the host asks for a client certificate from its CA; --connect-config's
+ * cert_file and key_file give it, and without them it is one line and exit 2. */
+static void test_mutual_tls(void **state)
+{
+	(void)state;
+	unsigned port;
+	pid_t x = exporter_with(0, "mtls.yml", in_dir(0, "exp6.csv"), in_dir(1, "exp6.log"), &port);
+	char url[64], err[4096];
+	snprintf(url, sizeof(url), "https://127.0.0.2:%u", port);
+	int st;
+	const char *got = run_connect(url, in_dir(2, "client.yml"), &st, err, sizeof(err));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_non_null(strstr(got, ",page-faults,"));
+	one_line_exit2(url, in_dir(3, "noclient.yml"), "client certificate");
+	kill(x, SIGTERM);
+	testutil_reap(x, 30);
+}
+
 /* GET /pmutop/v1/tick itself: 401 without the password, 400 for a query that does not
  * parse, 204 when no tick comes, 200 with the tick's number. */
 static long tick_status(struct fetch *f, unsigned port, const char *query, char **body)
@@ -386,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_killed_reads_stale),
 		cmocka_unit_test(test_bad_url_password_certificate),
 		cmocka_unit_test(test_endpoint_queries),
+		cmocka_unit_test(test_mutual_tls),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -473,8 +473,14 @@ static int curl_errno(CURLcode rc, const char **what)
 	case CURLE_OUT_OF_MEMORY:
 		*what = "out of memory";
 		return -ENOMEM;
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+		*what = "the connection was closed (TLS: a client certificate the host asks for? "
+			"tls_config cert_file)";
+		return -ECONNRESET;
 	default:
-		*what = "request failed";
+		*what = curl_easy_strerror(rc);
 		return -EIO;
 	}
 }
