@@ -24,8 +24,9 @@ struct fetch *fetch_new(const struct fetch_cfg *cfg, char *err, size_t errlen);
 /* GET url: 0 with the HTTP status in *status and the body (malloc'd, NUL-terminated,
  * *len bytes) in *body, or -errno with one line in err: -ECONNREFUSED, -ETIMEDOUT (after
  * timeout_ms), -EHOSTUNREACH (name not resolved, no route), -EACCES (the peer's
- * certificate not trusted, or ours refused), -EPROTO (a TLS handshake that failed), -EINVAL
- * (a bad URL), -EFBIG (a body over 256 MiB), -EIO (anything else). */
+ * certificate not trusted, or ours not usable), -EPROTO (a TLS handshake that failed),
+ * -ECONNRESET (the connection closed on us: a client certificate the host asks for),
+ * -EINVAL (a bad URL), -EFBIG (a body over 256 MiB), -EIO (anything else). */
 int fetch_get(struct fetch *f, const char *url, long timeout_ms, char **body, size_t *len,
 	      long *status, char *err, size_t errlen);
 /* s percent-encoded for a query string (malloc'd), or NULL. */
