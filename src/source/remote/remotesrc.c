@@ -15,6 +15,9 @@
 
 #define REMOTE_PATH "/pmutop/v1/tick"
 #define REMOTE_WAIT_MS 4000L /* the server's longest wait for a next tick */
+/* Beyond the wait, for a tick's answer to come: a host that does not answer (a dropped
+ * route) holds the loop this long at most before its rows read stale. */
+#define REMOTE_SPARE_MS 3000L
 
 struct remote {
 	struct source base;
@@ -37,8 +40,8 @@ static double now_s(void)
 }
 
 /* The host's answer as -errno and one line: 0 with the body's tick read into w. */
-static int remote_get(struct remote *r, uint64_t after, long wait_ms, struct modelwire *w,
-		      char *err, size_t errlen)
+static int remote_get(struct remote *r, uint64_t after, long wait_ms, long spare_ms,
+		      struct modelwire *w, char *err, size_t errlen)
 {
 	size_t n = strlen(r->url) + 64, len;
 	char *u = malloc(n), *body;
@@ -47,7 +50,7 @@ static int remote_get(struct remote *r, uint64_t after, long wait_ms, struct mod
 		return -ENOMEM;
 	snprintf(u, n, "%s" REMOTE_PATH "?after=%llu&wait=%ld", r->url, (unsigned long long)after,
 		 wait_ms);
-	int e = fetch_get(r->f, u, wait_ms + 10000, &body, &len, &status, err, errlen);
+	int e = fetch_get(r->f, u, wait_ms + spare_ms, &body, &len, &status, err, errlen);
 	if (e) {
 		free(u);
 		return e;
@@ -133,7 +136,8 @@ static int rm_tick(struct source *s)
 		now_s() + (shown->interval * 3 > REMOTE_WAIT_MS / 1000.0 ? shown->interval * 3
 									 : REMOTE_WAIT_MS / 1000.0);
 	int e;
-	while ((e = remote_get(r, r->seen, wait, next, r->err, sizeof(r->err))) == -EAGAIN &&
+	while ((e = remote_get(r, r->seen, wait, REMOTE_SPARE_MS, next, r->err, sizeof(r->err))) ==
+		       -EAGAIN &&
 	       now_s() < until)
 		;
 	if (e == -EAGAIN)
@@ -220,7 +224,7 @@ struct source *remotesrc_new(const char *url, const char *config, double wait_s,
 	int e = r->f ? -EAGAIN : -ENOMEM;
 	double until = now_s() + wait_s;
 	while (e == -EAGAIN && now_s() < until)
-		e = remote_get(r, 0, REMOTE_WAIT_MS, &r->w[0], err, errlen);
+		e = remote_get(r, 0, REMOTE_WAIT_MS, 10000, &r->w[0], err, errlen);
 	if (e) {
 		rm_free(&r->base);
 		return NULL;
