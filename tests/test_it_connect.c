@@ -129,6 +129,7 @@ static pid_t exporter_with(unsigned port, const char *web, const char *out, cons
 			"csv",
 			"--backend",
 			"perf",
+			"-H",
 			"-d",
 			"0.5",
 			"--listen",
@@ -180,15 +181,28 @@ static void tick_lines(const char *csv, long t, char *out, size_t cap)
 	}
 }
 
-static char *run_connect(const char *url, const char *cfg, int *status, char *err, size_t errcap)
+/* pmutop --connect url -b -n 3 --format csv [--connect-config cfg] [extra]. */
+static char *run_connect_with(const char *url, const char *cfg, const char *extra, int *status,
+			      char *err, size_t errcap)
 {
-	static char out[1 << 20];
-	char *argv[] = {PMUTOP_BINARY, "--connect", (char *)url,
-			"-b",	       "-n",	    "3",
-			"--format",    "csv",	    cfg ? "--connect-config" : NULL,
-			(char *)cfg,   NULL};
+	static char out[16 << 20];
+	char *argv[12] = {PMUTOP_BINARY, "--connect", (char *)url, "-b",
+			  "-n",		 "3",	      "--format",  "csv"};
+	unsigned n = 8;
+	if (cfg) {
+		argv[n++] = "--connect-config";
+		argv[n++] = (char *)cfg;
+	}
+	if (extra)
+		argv[n++] = (char *)extra;
+	argv[n] = NULL;
 	*status = testutil_run(argv, out, sizeof(out), err, errcap);
 	return out;
+}
+
+static char *run_connect(const char *url, const char *cfg, int *status, char *err, size_t errcap)
+{
+	return run_connect_with(url, cfg, NULL, status, err, errcap);
 }
 
 /* Every tick --connect printed (TLS, basic auth) equals the exporter's own rows. */
@@ -215,7 +229,7 @@ static void test_rows_equal_the_hosts(void **state)
 	/* The exporter has printed past the last tick --connect read. */
 	assert_true(testutil_wait_tick(x, csv, ticks[nt - 1] + 1, 60));
 	char *mine = testutil_slurp(csv);
-	static char a[1 << 19], b[1 << 19];
+	static char a[8 << 20], b[8 << 20];
 	unsigned faults_seen = 0;
 	for (unsigned i = 0; i < nt; i++) {
 		tick_lines(got, ticks[i], a, sizeof(a));
@@ -225,13 +239,18 @@ static void test_rows_equal_the_hosts(void **state)
 		char worker_faults[64];
 		snprintf(worker_faults, sizeof(worker_faults), ",%d,%d,,", (int)worker,
 			 (int)worker);
-		const char *w = strstr(a, worker_faults);
-		for (; w && !strstr(w, ",page-faults,"); w = strstr(w + 1, worker_faults))
-			;
-		if (w)
-			faults_seen++;
+		for (const char *w = strstr(a, worker_faults); w;
+		     w = strstr(w + 1, worker_faults)) {
+			const char *eol = strchr(w, '\n'), *pf = strstr(w, ",page-faults,");
+			if (pf && (!eol || pf < eol)) {
+				faults_seen++;
+				break;
+			}
+		}
 	}
 	assert_true(faults_seen > 0);
+	/* The host's thread rows (-H there) came over too. */
+	assert_non_null(strstr(got, ",thread,"));
 	free(mine);
 	kill(x, SIGTERM);
 	assert_true(testutil_reap(x, 30) >= 0);
@@ -360,6 +379,11 @@ static void test_mutual_tls(void **state)
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
 	assert_non_null(strstr(got, ",page-faults,"));
+	/* The host's cgroup rows (--cgroups: a row per cgroup for the process rows). */
+	got = run_connect_with(url, in_dir(2, "client.yml"), "--cgroups", &st, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_non_null(strstr(got, ",cgroup,"));
+	assert_null(strstr(got, ",process,"));
 	one_line_exit2(url, in_dir(3, "noclient.yml"), "client certificate");
 	kill(x, SIGTERM);
 	testutil_reap(x, 30);
