@@ -396,9 +396,11 @@ int modelwire_get(struct modelwire *w, unsigned char *body, size_t len)
 {
 	struct mwin in = {body, len, 0, false};
 	struct model m = {0};
-	if (get_le(&in, 4) != MW_MAGIC || get_le(&in, 4) != MW_VERSION) {
+	uint64_t magic = get_le(&in, 4), version = get_le(&in, 4);
+	if (magic != MW_MAGIC || version != MW_VERSION) {
 		free(body);
-		return -EINVAL;
+		modelwire_clear(w);
+		return magic == MW_MAGIC && !in.bad ? -EPROTONOSUPPORT : -EINVAL;
 	}
 	get_header(&in, &m);
 	int err = in.bad ? -EINVAL : get_events(&in, w, &m);

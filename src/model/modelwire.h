@@ -31,9 +31,9 @@ struct modelwire {
 	struct mstore rows, cpus, cgs;
 };
 
-/* body (malloc'd, len bytes; taken whatever the result) into w->m. 0, -EINVAL (damaged,
- * or another format version) or -ENOMEM; on an error w->m is empty (a reader that keeps
- * the last model reads into a second struct modelwire). */
+/* body (malloc'd, len bytes; taken whatever the result) into w->m. 0, -EINVAL (damaged),
+ * -EPROTONOSUPPORT (another version of the format) or -ENOMEM; on an error w->m is empty
+ * (a reader that keeps the last model reads into a second struct modelwire). */
 int modelwire_get(struct modelwire *w, unsigned char *body, size_t len);
 /* Everything w holds (the struct itself is the caller's). */
 void modelwire_clear(struct modelwire *w);

@@ -59,7 +59,10 @@ static int remote_get(struct remote *r, uint64_t after, long wait_ms, long spare
 		e = modelwire_get(w, (unsigned char *)body, len);
 		if (e)
 			snprintf(err, errlen, "%s: %s", u,
-				 e == -ENOMEM ? "out of memory" : "not a pmutop tick (damaged?)");
+				 e == -ENOMEM		 ? "out of memory"
+				 : e == -EPROTONOSUPPORT ? "a tick in another pmutop version's "
+							   "format: run the same version on both"
+							 : "not a pmutop tick (damaged?)");
 		free(u);
 		return e;
 	}
