@@ -1,12 +1,16 @@
-/* remotesrc.h: GETs of /pmutop/v1/tick (fleet/fetch.h) read into a model (modelwire.h);
- * two of them, the one shown and the one read into, so that a damaged answer or a host
- * gone keeps the last rows. */
+/* remotesrc.h: a thread of its own asks the host for each tick (GET /pmutop/v1/tick, a
+ * long poll through fleet/fetch.h) and queues the models read (modelwire.h); the run
+ * loop's tick takes the oldest. The first take (and one after the queue ran dry) waits
+ * for a tick more and leaves it queued: the loop, ticking at the host's interval in
+ * whatever phase, then finds one waiting each time and does not hold its keys on the
+ * network. The rows are up to one interval behind the host's; no tick is lost. */
 #include "remotesrc.h"
 
 #include "fetch.h"
 #include "modelwire.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,18 +22,30 @@
 /* Beyond the wait, for a tick's answer to come: a host that does not answer (a dropped
  * route) holds the loop this long at most before its rows read stale. */
 #define REMOTE_SPARE_MS 3000L
+#define REMOTE_POLL_MS 500L /* the thread's longest wait: how soon it sees it must stop */
+#define REMOTE_QUEUE 8	    /* ticks read and not yet taken; the oldest go beyond */
 
 struct remote {
 	struct source base;
-	struct fetch *f;
-	char *url; /* the base, without a trailing slash */
-	struct modelwire w[2];
-	unsigned cur;	    /* w[cur] is shown */
-	uint64_t seen;	    /* the host's last tick read, 0: read the newest */
+	struct fetch *f; /* the thread's */
+	char *url;	 /* the base, without a trailing slash */
+	struct modelwire *shown;
+	double interval;    /* the host's, seconds */
+	uint64_t seen0;	    /* the host's tick read first: the thread asks after it */
 	uint64_t tick;	    /* the model's tick: the host's, or counted on while stale */
+	bool prime;	    /* the next take waits for a tick more, kept in reserve */
 	time_t stale_since; /* 0: answering */
-	char err[256];	    /* why it is stale */
+	double last_new;    /* when a tick was last taken (monotonic) */
 	char notice[512];
+	pthread_t th;
+	bool started;
+	pthread_mutex_t mu; /* the rest, between the thread and the tick */
+	pthread_cond_t cv;  /* a tick queued, the host gone, or stop */
+	struct modelwire *q[REMOTE_QUEUE];
+	unsigned qn;
+	int down; /* the thread's last error, 0 when the host answered */
+	char err[256];
+	bool stop;
 };
 
 static double now_s(void)
@@ -106,16 +122,16 @@ static void mark_stale(struct modelwire *w)
 		}
 }
 
-static void say_stale(struct remote *r)
+static void say_stale(struct remote *r, const char *err)
 {
 	struct tm tm;
 	char when[32];
 	localtime_r(&r->stale_since, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	struct model *m = &r->w[r->cur].m;
+	struct model *m = &r->shown->m;
 	/* The error's first reason, without the URL asked and libcurl's detail. */
-	const char *why = strstr(r->err, REMOTE_PATH);
-	why = why && strstr(why, ": ") ? strstr(why, ": ") + 2 : r->err;
+	const char *why = strstr(err, REMOTE_PATH);
+	why = why && strstr(why, ": ") ? strstr(why, ": ") + 2 : err;
 	size_t n = strcspn(why, ":(");
 	while (n > 0 && why[n - 1] == ' ')
 		n--;
@@ -124,50 +140,133 @@ static void say_stale(struct remote *r)
 	m->source_notice = r->notice;
 }
 
+static void wire_free(struct modelwire *w)
+{
+	if (w)
+		modelwire_clear(w);
+	free(w);
+}
+
+/* The thread: one request at a time, each answer queued or said. */
+static void *fetcher(void *arg)
+{
+	struct remote *r = arg;
+	uint64_t seen = r->seen0;
+	struct modelwire *w = NULL;
+	char err[256];
+	for (;;) {
+		pthread_mutex_lock(&r->mu);
+		bool stop = r->stop;
+		pthread_mutex_unlock(&r->mu);
+		if (stop)
+			break;
+		if (!w && !(w = calloc(1, sizeof(*w)))) {
+			pthread_mutex_lock(&r->mu);
+			r->down = -ENOMEM;
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			pthread_cond_broadcast(&r->cv);
+			pthread_mutex_unlock(&r->mu);
+			break;
+		}
+		int e = remote_get(r, seen, REMOTE_POLL_MS, REMOTE_SPARE_MS, w, err, sizeof(err));
+		pthread_mutex_lock(&r->mu);
+		if (e == 0) {
+			seen = w->m.tick;
+			if (r->qn == REMOTE_QUEUE) {
+				wire_free(r->q[0]);
+				memmove(r->q, r->q + 1, (REMOTE_QUEUE - 1) * sizeof(r->q[0]));
+				r->qn--;
+			}
+			r->q[r->qn++] = w;
+			w = NULL;
+		} else if (e != -EAGAIN) {
+			/* A host that comes back may have started again, its ticks from 1. */
+			seen = 0;
+			snprintf(r->err, sizeof(r->err), "%s", err);
+		}
+		r->down = e == -EAGAIN ? 0 : e;
+		pthread_cond_broadcast(&r->cv);
+		if (e && e != -EAGAIN && !r->stop) { /* not a busy loop on a refused port */
+			struct timespec t;
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			t.tv_nsec += REMOTE_POLL_MS * 1000000L;
+			t.tv_sec += t.tv_nsec / 1000000000L;
+			t.tv_nsec %= 1000000000L;
+			pthread_cond_timedwait(&r->cv, &r->mu, &t);
+		}
+		pthread_mutex_unlock(&r->mu);
+	}
+	wire_free(w);
+	return NULL;
+}
+
+/* The oldest tick queued, when there are enough: two when priming (one stays, for the
+ * next tick to find), or the last ones of a host gone (under mu). */
+static struct modelwire *take(struct remote *r)
+{
+	if (r->qn == 0 || (r->prime && r->qn < 2 && !r->down))
+		return NULL;
+	struct modelwire *w = r->q[0];
+	memmove(r->q, r->q + 1, (r->qn - 1) * sizeof(r->q[0]));
+	r->qn--;
+	return w;
+}
+
 static int rm_tick(struct source *s)
 {
 	struct remote *r = (struct remote *)s;
-	struct model *shown = &r->w[r->cur].m;
-	struct modelwire *next = &r->w[!r->cur];
-	long wait = shown->interval > 0 && shown->interval * 1500 < REMOTE_WAIT_MS
-			    ? (long)(shown->interval * 1500)
-			    : REMOTE_WAIT_MS;
-	/* A host that answers but has no newer tick (busy, or its screen paused): asked
-	 * again, up to the longer of 3 intervals and the server's longest wait, so that
-	 * every tick written is one the host counted, never the same one twice. */
-	double until =
-		now_s() + (shown->interval * 3 > REMOTE_WAIT_MS / 1000.0 ? shown->interval * 3
-									 : REMOTE_WAIT_MS / 1000.0);
-	int e;
-	while ((e = remote_get(r, r->seen, wait, REMOTE_SPARE_MS, next, r->err, sizeof(r->err))) ==
-		       -EAGAIN &&
-	       now_s() < until)
-		;
-	if (e == -EAGAIN)
-		snprintf(r->err, sizeof(r->err), "answering, but no new tick");
-	if (e == 0) {
-		r->cur = !r->cur;
-		r->seen = r->w[r->cur].m.tick;
-		r->tick = r->tick >= r->seen ? r->tick + 1 : r->seen;
-		r->w[r->cur].m.tick = r->tick;
+	/* Waited for when none is ready: the host's next tick, or its silence for the longer
+	 * of 3 intervals and the server's longest wait since the last tick taken (it answers
+	 * but has no new tick: busy, or its screen paused). */
+	double limit = r->interval * 3 > REMOTE_WAIT_MS / 1000.0 ? r->interval * 3
+								 : REMOTE_WAIT_MS / 1000.0;
+	double end = r->last_new + limit, now = now_s();
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	if (end > now) {
+		double ns = (double)until.tv_nsec + (end - now) * 1e9;
+		until.tv_sec += (time_t)(ns / 1e9);
+		until.tv_nsec = (long)(ns - (double)(time_t)(ns / 1e9) * 1e9);
+	}
+	pthread_mutex_lock(&r->mu);
+	if (r->qn == 0)
+		r->prime = true; /* ran dry: build the reserve again */
+	struct modelwire *w;
+	int rc = 0;
+	while (!(w = take(r)) && !r->down && rc == 0 && end > now)
+		rc = pthread_cond_timedwait(&r->cv, &r->mu, &until);
+	if (!w && r->qn) /* the host went quiet: its last ticks first */
+		w = (r->prime = false, take(r));
+	else if (w)
+		r->prime = false;
+	char err[256];
+	snprintf(err, sizeof(err), "%s", r->down ? r->err : "answering, but no new tick");
+	pthread_mutex_unlock(&r->mu);
+	if (w) {
+		wire_free(r->shown);
+		r->shown = w;
+		if (w->m.interval > 0)
+			r->interval = w->m.interval;
+		uint64_t t = w->m.tick;
+		r->tick = r->tick >= t ? r->tick + 1 : t;
+		w->m.tick = r->tick;
 		r->stale_since = 0;
+		r->last_new = now_s();
 		return 0;
 	}
 	if (!r->stale_since) {
 		r->stale_since = time(NULL);
-		mark_stale(&r->w[r->cur]);
+		mark_stale(r->shown);
 	}
-	/* A host that comes back may have started again, its ticks from 1. */
-	r->seen = 0;
-	shown->tick = ++r->tick;
-	say_stale(r);
+	r->shown->m.tick = ++r->tick;
+	say_stale(r, err);
 	return 0;
 }
 
 static const struct model *rm_model(const struct source *s)
 {
 	const struct remote *r = (const struct remote *)s;
-	return &r->w[r->cur].m;
+	return &r->shown->m;
 }
 
 static int rm_control(struct source *s, enum source_ctl what, const void *arg)
@@ -178,7 +277,7 @@ static int rm_control(struct source *s, enum source_ctl what, const void *arg)
 		return 0;
 	}
 	if (what == SRC_REMOTE) {
-		*(const char **)arg = r->w[r->cur].m.hostname ? r->w[r->cur].m.hostname : r->url;
+		*(const char **)arg = r->shown->m.hostname ? r->shown->m.hostname : r->url;
 		return 0;
 	}
 	return -ENOTSUP;
@@ -187,9 +286,19 @@ static int rm_control(struct source *s, enum source_ctl what, const void *arg)
 static void rm_free(struct source *s)
 {
 	struct remote *r = (struct remote *)s;
+	if (r->started) {
+		pthread_mutex_lock(&r->mu);
+		r->stop = true;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->th, NULL);
+	}
+	for (unsigned i = 0; i < r->qn; i++)
+		wire_free(r->q[i]);
+	wire_free(r->shown);
 	fetch_free(r->f);
-	modelwire_clear(&r->w[0]);
-	modelwire_clear(&r->w[1]);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
 	free(r->url);
 	free(r);
 }
@@ -219,19 +328,33 @@ struct source *remotesrc_new(const char *url, const char *config, double wait_s,
 		return NULL;
 	}
 	r->base.ops = &remote_ops;
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	size_t n = strlen(r->url);
 	while (n > 0 && r->url[n - 1] == '/')
 		r->url[--n] = '\0';
 	r->f = fetch_new(cfg, err, errlen);
 	fetch_cfg_free(cfg);
-	int e = r->f ? -EAGAIN : -ENOMEM;
+	int e = r->f && (r->shown = calloc(1, sizeof(*r->shown))) ? -EAGAIN : -ENOMEM;
 	double until = now_s() + wait_s;
 	while (e == -EAGAIN && now_s() < until)
-		e = remote_get(r, 0, REMOTE_WAIT_MS, 10000, &r->w[0], err, errlen);
+		e = remote_get(r, 0, REMOTE_WAIT_MS, 10000, r->shown, err, errlen);
+	if (!e)
+		r->seen0 = r->shown->m.tick;
+	if (!e && pthread_create(&r->th, NULL, fetcher, r) != 0)
+		e = -EAGAIN, snprintf(err, errlen, "--connect: cannot start its thread");
 	if (e) {
 		rm_free(&r->base);
 		return NULL;
 	}
-	r->seen = r->tick = r->w[0].m.tick;
+	r->started = true;
+	r->tick = r->shown->m.tick;
+	r->interval = r->shown->m.interval;
+	r->prime = true;
+	r->last_new = now_s();
 	return &r->base;
 }
