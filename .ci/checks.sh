@@ -33,7 +33,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-10}
 LOGS=$ROOT/build-checks
 mkdir -p "$LOGS"
 
-PKGS=(build-essential cmake pkg-config libncurses-dev libpfm4-dev libmicrohttpd-dev libsqlite3-dev libyaml-dev libcrypt-dev zlib1g-dev libbpf-dev bpftool libcmocka-dev tmux
+PKGS=(build-essential cmake pkg-config libncurses-dev libpfm4-dev libmicrohttpd-dev libsqlite3-dev libyaml-dev libcrypt-dev zlib1g-dev libcurl4-gnutls-dev libjson-c-dev libbpf-dev bpftool libcmocka-dev tmux
 	clang libclang-rt-14-dev llvm clang-tidy clang-format cppcheck valgrind dpkg-dev man-db lintian)
 
 ensure_pkgs() {
@@ -313,7 +313,7 @@ stage_deb() {
 	dpkg-deb -x "$deb" "$root" || return 1
 	echo "-- $deb: $(dpkg-deb -f "$deb" Depends)"
 	# Debian's names for what pmutop links (dpkg-shlibdeps), never a file name.
-	for f in libc6 libpfm4 libsqlite3-0 libncursesw6 libmicrohttpd; do
+	for f in libc6 libpfm4 libsqlite3-0 libncursesw6 libmicrohttpd libcurl3-gnutls; do
 		dpkg-deb -f "$deb" Depends | grep -q "$f" || {
 			echo "Depends lacks $f"
 			rc=1

@@ -29,11 +29,12 @@ src/model:
 src/sys: src/model events
 src/spec: src/model events
 src/source/base: src/model src/spec src/sys events
-$(for s in $sources; do echo "$s: src/source/base src/model src/spec src/sys events"; done)
+$(for s in $sources; do echo "$s: src/source/base src/model src/spec src/sys src/fleet events"; done)
 src/record: src/model src/spec
 src/prom: src/model src/spec events
 src/batch: src/model
-src/app: src/model src/spec src/sys src/source/base $(echo $sources) src/record src/prom src/batch events ui
+src/fleet: src/model
+src/app: src/model src/spec src/sys src/source/base $(echo $sources) src/record src/prom src/batch src/fleet events ui
 ui: src/model src/spec events
 "
 # Private headers not named *_priv.h: the screen's state behind struct ui.

@@ -462,3 +462,24 @@ unsigned testutil_csv_faults(const char *text, pid_t pid, double *v, unsigned ma
 	}
 	return n;
 }
+
+int testutil_pki(const char *dir, const char *cn, const char *san)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && for ca in ca other; do openssl req -x509 -newkey ec -pkeyopt "
+		 "ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=$ca -keyout $ca.key "
+		 "-out $ca.pem || exit 1; done 2>/dev/null && "
+		 "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+		 "-subj /CN=%s -keyout server.key -out server.csr 2>/dev/null && "
+		 "printf 'subjectAltName=%s\\n' > server.ext && "
+		 "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
+		 "-days 1 -extfile server.ext -out server.pem 2>/dev/null && "
+		 "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+		 "-subj /CN=client -keyout client.key -out client.csr 2>/dev/null && "
+		 "printf 'extendedKeyUsage=clientAuth\\n' > client.ext && "
+		 "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
+		 "-days 1 -extfile client.ext -out client.pem 2>/dev/null",
+		 dir, cn, san);
+	return system(cmd) == 0 ? 0 : -1;
+}

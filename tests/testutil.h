@@ -50,6 +50,12 @@ double testutil_scrape(unsigned port, const char *metric, pid_t pid, const char 
  * its pid to dir/cgroup.procs; a cmocka failure when that cannot be done. */
 void testutil_cgroup_enter(const char *dir, pid_t p);
 
+/* In dir, made by openssl (EC P-256, a day): two CAs (ca.pem and ca.key, other.pem and
+ * other.key) and server.pem with server.key, signed by ca for the subjectAltName san
+ * ("IP:127.0.0.2", "IP:127.0.0.1,DNS:x.test") with cn as its subject, and client.pem
+ * with client.key (CN client, for clientAuth), signed by ca. 0, or -1. */
+int testutil_pki(const char *dir, const char *cn, const char *san);
+
 /* Seconds on the monotonic clock. */
 double testutil_now(void);
 

@@ -30,6 +30,8 @@ enum {
 	OPT_LISTEN,
 	OPT_TOP,
 	OPT_WEB_CONFIG,
+	OPT_CONNECT,
+	OPT_CONNECT_CONFIG,
 	OPT_RETAIN,
 	OPT_MAX_SIZE,
 	OPT_BEGIN,
@@ -67,6 +69,8 @@ static const struct option longopts[] = {
 	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"top", required_argument, NULL, OPT_TOP},
 	{"web-config", required_argument, NULL, OPT_WEB_CONFIG},
+	{"connect", required_argument, NULL, OPT_CONNECT},
+	{"connect-config", required_argument, NULL, OPT_CONNECT_CONFIG},
 	{"write", required_argument, NULL, 'w'},
 	{"read", required_argument, NULL, 'r'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -135,6 +139,10 @@ void cli_usage(FILE *f)
 	      "                         processes are summed by command name per cgroup)\n"
 	      "      --web-config FILE  --listen: TLS and basic auth, as node_exporter's\n"
 	      "                         web-config.yml\n"
+	      "      --connect URL      show another pmutop's --listen (http[s]://HOST:PORT) at\n"
+	      "                         its tick, on the screen, -b or -w\n"
+	      "      --connect-config FILE  --connect: TLS and credentials, as a Prometheus\n"
+	      "                         scrape config's tls_config, basic_auth, authorization\n"
 	      "  -w, --write FILE       record every tick into FILE (SQLite; with -b -q: nothing\n"
 	      "                         else is printed), beside the screen, -b or --listen\n"
 	      "      --retain DAYS      -w: prune ticks older than DAYS\n"
@@ -459,6 +467,8 @@ static const struct cli_option {
 	     "--command-output needs a file name: --command-output FILE"),
 	TEXT(OPT_WEB_CONFIG, web_config, false,
 	     "--web-config needs a file name: e.g. --web-config web.yml"),
+	TEXT(OPT_CONNECT, connect, false, "--connect needs a URL: e.g. --connect https://host:9465"),
+	TEXT(OPT_CONNECT_CONFIG, connect_config, false, "--connect-config needs a file name"),
 	TEXT('w', record, false, "-w needs a file name: e.g. pmutop -w day.pmutop"),
 	TEXT('r', replay, false, "-r needs a file name: e.g. pmutop -r day.pmutop"),
 	CALL('n', false, NULL, opt_count),
@@ -508,6 +518,16 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 /* Options that need another, or exclude one: one line on what to add or drop. */
 static int check_combinations(const struct cli *c, char *err, size_t errlen)
 {
+	if (c->connect_config && !c->connect) {
+		snprintf(err, errlen, "--connect-config is for --connect: add --connect URL");
+		return -EINVAL;
+	}
+	if (c->connect && (c->replay || c->npids || c->command || c->cgroup_list || c->events)) {
+		snprintf(err, errlen,
+			 "--connect shows what the other host counts: drop -r, -p, -G, -e and a "
+			 "command");
+		return -EINVAL;
+	}
 	if (c->command && c->npids) {
 		snprintf(err, errlen,
 			 "-p and -- COMMAND cannot be combined: watch one or the other");

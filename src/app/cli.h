@@ -49,6 +49,8 @@ struct cli {
 	long top;	    /* --top N: process series exported (default 100) */
 	bool top_set;
 	const char *web_config;	  /* --web-config FILE: TLS, basic auth for --listen */
+	const char *connect;	  /* --connect URL: another pmutop's --listen as the source */
+	const char *connect_config; /* --connect-config FILE: its TLS and credentials */
 	const char *record;	  /* -w FILE: record every tick */
 	const char *replay;	  /* -r FILE: replay a recording */
 	bool quiet;		  /* -q: with -w -b, no output but the recording */

@@ -340,6 +340,21 @@ static void copy_failed(struct app *a, struct ui *ui)
 	ui_message(ui, msg);
 }
 
+/* k, F7, F8, a on rows of another host (--connect): one line, nothing sent here. */
+static bool refused_remote(struct app *a, struct ui *ui)
+{
+	const char *host = NULL;
+	if (source_control(a->src, SRC_REMOTE, &host) != 0)
+		return false;
+	char msg[200];
+	snprintf(msg, sizeof(msg),
+		 "rows of %s (--connect): kill, renice and affinity act on "
+		 "this machine's processes only",
+		 host ? host : "another host");
+	ui_message(ui, msg);
+	return true;
+}
+
 /* Engine-side commands from keys. Returns true to quit. */
 static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
 		      bool *dirty)
@@ -379,16 +394,19 @@ static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 			app_tick(a); /* shown now, paused too, as K: a short interval */
 		break;
 	case UI_SIGNAL:
-		send_signal(ui, cmd);
-		break;
 	case UI_RENICE:
-		renice(ui, cmd);
-		break;
 	case UI_AFFINITY_ASK:
-		affinity_ask(ui, cmd);
-		break;
 	case UI_AFFINITY:
-		affinity_set(ui, cmd);
+		if (refused_remote(a, ui))
+			break;
+		if (cmd->kind == UI_SIGNAL)
+			send_signal(ui, cmd);
+		else if (cmd->kind == UI_RENICE)
+			renice(ui, cmd);
+		else if (cmd->kind == UI_AFFINITY_ASK)
+			affinity_ask(ui, cmd);
+		else
+			affinity_set(ui, cmd);
 		break;
 	case UI_TOGGLE_CGROUPS:
 		if (a->scope.ncg) {

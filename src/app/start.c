@@ -3,6 +3,7 @@
 #include "start.h"
 
 #include "run.h"
+#include "remotesrc.h"
 
 /* Each event gets a slot for each tick. Raise the soft descriptor limit to the hard one
  * before opening thousands of them. */
@@ -410,8 +411,35 @@ static void say_refusal(struct app *a, const struct source_pick *p)
 			 r->why(p->refused_err), p->kind->what, p->kind->name);
 }
 
+/* --connect: the other host's model, its header facts and interval; no metrics bound to
+ * this machine's event set. */
+static void start_remote(struct app *a)
+{
+	char e[512];
+	a->src = remotesrc_new(a->cli.connect, a->cli.connect_config, 30, e, sizeof(e));
+	if (!a->src) {
+		app_say("--connect: %s\n", e);
+		exit(2);
+	}
+	const struct model *m = source_model(a->src);
+	snprintf(a->pmu_names, sizeof(a->pmu_names), "%s", m->pmus ? m->pmus : "");
+	snprintf(a->notice, sizeof(a->notice), "%s", m->notice ? m->notice : "");
+	a->hdr.pmus = a->pmu_names;
+	a->hdr.notice = a->notice[0] ? a->notice : NULL;
+	a->hdr.exit_status = -1;
+	if (m->interval > 0)
+		a->cli.interval = m->interval;
+	metric_bind_free(a->metrics);
+	a->metrics = NULL;
+	check_sort(a);
+}
+
 void app_start_source(struct app *a)
 {
+	if (a->cli.connect) {
+		start_remote(a);
+		return;
+	}
 	struct srcopts o = {.root = "",
 			    .scope = SCOPE_ALL,
 			    .threads = a->cli.threads,

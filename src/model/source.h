@@ -30,10 +30,12 @@ enum source_ctl {
 	SRC_WATCHED_ALIVE, /* bool *: whether a watched process still has a live thread */
 	SRC_OPEN_FDS,	   /* unsigned *: descriptors the source holds */
 	SRC_WALL,	   /* double *: when the tick was counted, if not now (a recording) */
+	SRC_REMOTE,	   /* const char **: the host the rows are on when not this one
+			      (--connect): kill, renice and affinity are refused */
 };
 
 struct source_ops {
-	const char *name; /* "perf", "bpf", "cgroup", "recording" */
+	const char *name; /* "perf", "bpf", "cgroup", "recording", "remote host" */
 	/* One interval into the model. 0, or -errno: this source cannot go on (the app
 	 * swaps another in, or the run ends). -ENODATA: a recording has no more ticks. */
 	int (*tick)(struct source *s);

@@ -147,6 +147,8 @@ const char *val_why_str(enum val_why why)
 		return "per-core metric";
 	case WHY_DIVZERO:
 		return "division by zero";
+	case WHY_STALE:
+		return "host not answering";
 	case WHY_ERROR:
 		break;
 	}

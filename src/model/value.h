@@ -35,6 +35,7 @@ enum val_why {
 			 did not see (the kernel did not report it): its values are not known */
 	WHY_PER_CORE, /* n/a: a metric valid only per core, on a process or thread row */
 	WHY_DIVZERO,  /* a gap: a metric divided by zero */
+	WHY_STALE,    /* n/c: a remote host (--connect) did not answer for this tick */
 };
 
 struct val {

@@ -7,6 +7,8 @@
 
 #include "evclock.h"
 #include "httpgate.h"
+#include "modelserve.h"
+#include "modelwire.h"
 #include "webconfig.h"
 #include "webtls.h"
 
@@ -52,6 +54,7 @@ struct exporter {
 	bool exposed; /* bound beyond loopback */
 	bool tls;
 	struct httpgate *gate;
+	struct modelserve *ms; /* GET /pmutop/v1/tick */
 };
 
 static void expo_unref(struct expo *e)
@@ -181,6 +184,45 @@ static bool get_or_head(const char *method)
 	return !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
 }
 
+/* GET /pmutop/v1/tick?after=SEQ&wait=MS: the newest tick's model above SEQ (204 when none
+ * comes within MS), 400 for a bad query. */
+static enum MHD_Result serve_tick(struct exporter *x, struct MHD_Connection *conn)
+{
+	char why[160];
+	uint64_t after, tick = 0;
+	long wait;
+	unsigned char *body = NULL;
+	size_t len = 0;
+	int err =
+		modelserve_query(MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "after"),
+				 MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "wait"),
+				 &after, &wait, why, sizeof(why));
+	if (!err)
+		err = modelserve_take(x->ms, after, wait, &body, &len, &tick);
+	unsigned status = err == -EINVAL   ? MHD_HTTP_BAD_REQUEST
+			  : err == -EAGAIN ? MHD_HTTP_NO_CONTENT
+			  : err		   ? MHD_HTTP_SERVICE_UNAVAILABLE
+					   : MHD_HTTP_OK;
+	struct MHD_Response *r =
+		err ? MHD_create_response_from_buffer(err == -EINVAL ? strlen(why) : 0, why,
+						      MHD_RESPMEM_MUST_COPY)
+		    : MHD_create_response_from_buffer_with_free_callback(len, body, free);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	char seq[24];
+	snprintf(seq, sizeof(seq), "%llu", (unsigned long long)tick);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				err ? "text/plain" : MODELWIRE_TYPE);
+	if (!err)
+		MHD_add_response_header(r, "X-Pmutop-Tick", seq);
+	add_headers(x, r);
+	enum MHD_Result ok = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **con_cls)
@@ -216,6 +258,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
 	if (!strcmp(url, "/"))
 		return MHD_queue_response(conn, MHD_HTTP_OK, x->landing);
+	if (!strcmp(url, MODELSERVE_PATH))
+		return serve_tick(x, conn);
 	if (strcmp(url, "/metrics") != 0)
 		return MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, x->not_found);
 	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept");
@@ -405,10 +449,11 @@ struct exporter *exporter_new(const char *listen, const char *web_config, char *
 	clock_gettime(CLOCK_REALTIME, &now);
 	x->start_time = (double)now.tv_sec;
 	x->cur = expo_new(x);
+	x->ms = modelserve_new();
 	/* From the first request on, pmutop's own facts: never an empty 200 or a 503. */
 	struct promtext_info facts = {.version = PMUTOP_VERSION, .start_time = x->start_time};
 	if (!x->not_found || !x->not_allowed || !x->no_host || !x->busy || !x->landing ||
-	    !x->forbidden || !x->cur || promtext_render(NULL, &facts, &x->cur->out)) {
+	    !x->forbidden || !x->cur || !x->ms || promtext_render(NULL, &facts, &x->cur->out)) {
 		if (x->cur)
 			expo_free(x->cur);
 		x->cur = NULL;
@@ -494,9 +539,11 @@ void exporter_free(struct exporter *x)
 	if (!x)
 		return;
 	httpgate_stop(x->gate); /* no socket is handed over after this */
+	modelserve_close(x->ms);
 	if (x->d)
 		MHD_stop_daemon(x->d); /* waits for its threads: no response is left */
 	httpgate_free(x->gate);
+	modelserve_free(x->ms);
 	if (x->fd >= 0)
 		close(x->fd);
 	for (unsigned i = 0; i < x->npool; i++)
@@ -566,6 +613,11 @@ bool exporter_served(struct exporter *x)
 	bool s = x->cur->served > 0;
 	pthread_mutex_unlock(&x->mu);
 	return s;
+}
+
+struct modelserve *exporter_modelserve(struct exporter *x)
+{
+	return x->ms;
 }
 
 unsigned exporter_port(const struct exporter *x)

@@ -20,6 +20,7 @@
 #define EXPORTER_KEEPALIVE_SECONDS 120
 
 struct exporter;
+struct modelserve;
 
 /* "[HOST]:PORT" as node_exporter takes it: 9465 (127.0.0.1), localhost:9465,
  * 127.0.0.1:9465, 0.0.0.0:9465, [::1]:9465, [::]:9465 or :9465 (every address, IPv6 and
@@ -51,6 +52,10 @@ bool exporter_served(struct exporter *x);
 /* How long a connection kept alive waits for its next request (tests shorten it): call
  * it before the first connection, as the server's threads read it unlocked. */
 void exporter_set_keepalive(struct exporter *x, unsigned seconds);
+
+/* Where the tick publishes its model for GET /pmutop/v1/tick (modelserve.h); NULL in a
+ * build without the exporter. */
+struct modelserve *exporter_modelserve(struct exporter *x);
 
 /* The port bound (for --listen 0 in tests). */
 unsigned exporter_port(const struct exporter *x);

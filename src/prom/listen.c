@@ -1,6 +1,8 @@
 /* The exporter's part of a tick: add up, publish. Scrapes never wait for it. */
 #include "listen.h"
 
+#include "modelserve.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,9 @@ static int ls_write(struct sink *s, const struct model *m, double wall)
 	if (promacc_update(l->acc, m, served))
 		fprintf(stderr, "pmutop: out of memory: some targets are not exported\n");
 	publish(l, m->ntasks);
+	if (modelserve_publish(exporter_modelserve(l->x), m))
+		fprintf(stderr, "pmutop: out of memory packing the tick for --connect: the last "
+				"one stays\n");
 	return 0;
 }
 

@@ -54,3 +54,9 @@ void exporter_set_keepalive(struct exporter *x, unsigned seconds)
 {
 	(void)x, (void)seconds;
 }
+
+struct modelserve *exporter_modelserve(struct exporter *x)
+{
+	(void)x;
+	return NULL;
+}

@@ -1,0 +1,455 @@
+/* pmutop --connect: a pmutop exporter on 127.0.0.2 (TLS with a CA made here, basic auth
+ * with a bcrypt hash, a worker doing page faults every tick) and pmutop --connect to it in
+ * batch mode with a --connect-config file: every row it prints for a tick equals the
+ * exporter's own batch rows for that tick. A killed exporter reads n/c (host not
+ * answering), never zeros, and is read again when it is back; a refused port, a wrong
+ * password and an untrusted certificate each give one line and exit 2. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "fetch.h"
+#include "testutil.h"
+
+#include <crypt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PASSWORD "pw-connect-7Tq"
+
+static char dir[] = "/tmp/pmutop-connect-XXXXXX";
+static char path_buf[8][256];
+static pid_t worker = -1;
+
+static const char *in_dir(unsigned slot, const char *name)
+{
+	snprintf(path_buf[slot], sizeof(path_buf[slot]), "%s/%s", dir, name);
+	return path_buf[slot];
+}
+
+static void write_file(const char *name, const char *text)
+{
+	FILE *f = fopen(in_dir(7, name), "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A process touching 300 fresh pages every 100 ms: page faults in every tick. */
+static pid_t start_worker(void)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;) {
+			testutil_touch_pages(300);
+			usleep(100 * 1000);
+		}
+	}
+	return p;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir) || access("/usr/bin/openssl", X_OK))
+		return -1;
+	if (testutil_pki(dir, "127.0.0.2", "IP:127.0.0.2"))
+		return -1;
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+	static struct crypt_data cd;
+	if (!crypt_gensalt_rn("$2y$", 10, NULL, 0, setting, sizeof(setting)))
+		return -1;
+	const char *hash = crypt_rn(PASSWORD, setting, &cd, sizeof(cd));
+	if (!hash)
+		return -1;
+	char text[512];
+	snprintf(text, sizeof(text),
+		 "tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\n"
+		 "basic_auth_users:\n  alice: '%s'\n",
+		 hash);
+	write_file("web.yml", text);
+	write_file("mtls.yml", "tls_server_config:\n  cert_file: server.pem\n"
+			       "  key_file: server.key\n"
+			       "  client_auth_type: RequireAndVerifyClientCert\n"
+			       "  client_ca_file: ca.pem\n");
+	write_file("client.yml", "tls_config:\n  ca_file: ca.pem\n  cert_file: client.pem\n"
+				 "  key_file: client.key\n");
+	write_file("noclient.yml", "tls_config:\n  ca_file: ca.pem\n");
+	write_file("pw", PASSWORD "\n");
+	write_file("wrongpw", PASSWORD "x\n");
+	write_file("connect.yml", "tls_config:\n  ca_file: ca.pem\n"
+				  "basic_auth:\n  username: alice\n  password_file: pw\n");
+	write_file("wrong.yml", "tls_config:\n  ca_file: ca.pem\n"
+				"basic_auth:\n  username: alice\n  password_file: wrongpw\n");
+	write_file("otherca.yml", "tls_config:\n  ca_file: other.pem\n"
+				  "basic_auth:\n  username: alice\n  password_file: pw\n");
+	worker = start_worker();
+	return worker > 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (worker > 0) {
+		kill(worker, SIGKILL);
+		waitpid(worker, NULL, 0);
+	}
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The port of "listening on 127.0.0.2:PORT" in log, 0 until it is there (the log has
+ * other lines with colons after it). */
+static unsigned port_in(const char *log)
+{
+	char *t = testutil_slurp(log);
+	const char *p = strstr(t, "listening on 127.0.0.2:");
+	unsigned port = p ? (unsigned)strtoul(p + strlen("listening on 127.0.0.2:"), NULL, 10) : 0;
+	free(t);
+	return port;
+}
+
+/* An exporter on 127.0.0.2:port (0: any) writing its batch CSV to out; its port. */
+static pid_t exporter_with(unsigned port, const char *web, const char *out, const char *log,
+			   unsigned *bound)
+{
+	char listen[32];
+	snprintf(listen, sizeof(listen), "127.0.0.2:%u", port);
+	char *argv[] = {PMUTOP_BINARY,
+			"-b",
+			"--format",
+			"csv",
+			"--backend",
+			"perf",
+			"-H",
+			"-d",
+			"0.5",
+			"--listen",
+			listen,
+			"-o",
+			(char *)out,
+			web ? "--web-config" : NULL,
+			web ? (char *)in_dir(6, web) : NULL,
+			NULL};
+	pid_t p = testutil_spawn(argv, in_dir(5, "exporter.stdout"), log);
+	assert_true(p > 0);
+	double until = testutil_now() + 30;
+	while (!(*bound = port_in(log)) && testutil_now() < until)
+		testutil_nap_ms(50);
+	assert_true(*bound > 0);
+	return p;
+}
+
+/* An exporter with web.yml (TLS and basic auth) or none. */
+static pid_t exporter(unsigned port, bool tls, const char *out, const char *log, unsigned *bound)
+{
+	return exporter_with(port, tls ? "web.yml" : NULL, out, log, bound);
+}
+
+/* The lines of tick t in a batch CSV, each cut before its last two fields (wall and at:
+ * when it was printed), joined; empty when there are none. */
+static void tick_lines(const char *csv, long t, char *out, size_t cap)
+{
+	char prefix[32];
+	size_t n = 0;
+	snprintf(prefix, sizeof(prefix), "%ld,", t);
+	out[0] = '\0';
+	for (const char *l = csv; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		if (!strncmp(l, prefix, strlen(prefix))) {
+			size_t keep = len;
+			for (int k = 0; k < 2 && keep > 0; k++)
+				while (keep > 0 && l[--keep] != ',')
+					;
+			if (n + keep + 2 < cap) {
+				memcpy(out + n, l, keep);
+				n += keep;
+				out[n++] = '\n';
+				out[n] = '\0';
+			}
+		}
+		l = e ? e + 1 : l + len;
+	}
+}
+
+/* pmutop --connect url -b -n 3 --format csv [--connect-config cfg] [extra]. */
+static char *run_connect_with(const char *url, const char *cfg, const char *extra, int *status,
+			      char *err, size_t errcap)
+{
+	static char out[16 << 20];
+	char *argv[12] = {PMUTOP_BINARY, "--connect", (char *)url, "-b",
+			  "-n",		 "3",	      "--format",  "csv"};
+	unsigned n = 8;
+	if (cfg) {
+		argv[n++] = "--connect-config";
+		argv[n++] = (char *)cfg;
+	}
+	if (extra)
+		argv[n++] = (char *)extra;
+	argv[n] = NULL;
+	*status = testutil_run(argv, out, sizeof(out), err, errcap);
+	return out;
+}
+
+static char *run_connect(const char *url, const char *cfg, int *status, char *err, size_t errcap)
+{
+	return run_connect_with(url, cfg, NULL, status, err, errcap);
+}
+
+/* Every tick --connect printed (TLS, basic auth) equals the exporter's own rows. */
+static void test_rows_equal_the_hosts(void **state)
+{
+	(void)state;
+	unsigned port;
+	const char *csv = in_dir(0, "exp.csv");
+	pid_t x = exporter(0, true, csv, in_dir(1, "exp.log"), &port);
+	char url[64], err[4096];
+	snprintf(url, sizeof(url), "https://127.0.0.2:%u", port);
+	int st;
+	char *got = run_connect(url, in_dir(2, "connect.yml"), &st, err, sizeof(err));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	long ticks[8];
+	unsigned nt = 0;
+	for (const char *l = strchr(got, '\n'); l && *++l && nt < 8; l = strchr(l, '\n')) {
+		long t = atol(l);
+		if (t > 0 && (nt == 0 || ticks[nt - 1] != t))
+			ticks[nt++] = t;
+	}
+	assert_int_equal(nt, 3);
+	/* The exporter has printed past the last tick --connect read. */
+	assert_true(testutil_wait_tick(x, csv, ticks[nt - 1] + 1, 60));
+	char *mine = testutil_slurp(csv);
+	static char a[8 << 20], b[8 << 20];
+	unsigned faults_seen = 0;
+	for (unsigned i = 0; i < nt; i++) {
+		tick_lines(got, ticks[i], a, sizeof(a));
+		tick_lines(mine, ticks[i], b, sizeof(b));
+		assert_true(strlen(a) > 0);
+		assert_string_equal(a, b);
+		char worker_faults[64];
+		snprintf(worker_faults, sizeof(worker_faults), ",%d,%d,,", (int)worker,
+			 (int)worker);
+		for (const char *w = strstr(a, worker_faults); w;
+		     w = strstr(w + 1, worker_faults)) {
+			const char *eol = strchr(w, '\n'), *pf = strstr(w, ",page-faults,");
+			if (pf && (!eol || pf < eol)) {
+				faults_seen++;
+				break;
+			}
+		}
+	}
+	assert_true(faults_seen > 0);
+	/* The host's thread rows (-H there) came over too. */
+	assert_non_null(strstr(got, ",thread,"));
+	free(mine);
+	kill(x, SIGTERM);
+	assert_true(testutil_reap(x, 30) >= 0);
+}
+
+/* The worker's page-faults lines after tick after: how many are n/c (host not
+ * answering), and in *counted how many carry a number counted the whole time. */
+static unsigned worker_faults(const char *text, long after, unsigned *counted)
+{
+	char key[64];
+	snprintf(key, sizeof(key), ",%d,%d,,", (int)worker, (int)worker);
+	unsigned stale = 0;
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		char line[512];
+		snprintf(line, sizeof(line), "%.*s",
+			 (int)(len < sizeof(line) ? len : sizeof(line) - 1), l);
+		const char *f = strstr(line, ",page-faults,");
+		if (atol(line) > after && f && strstr(line, key)) {
+			if (!strncmp(f, ",page-faults,,n/c,0.00,host not answering,", 42))
+				stale++;
+			else if (strstr(f, ",exact,"))
+				(*counted)++;
+		}
+		if (!e)
+			break;
+		l = e + 1;
+	}
+	return stale;
+}
+
+/* A killed exporter: every value n/c "host not answering", none a zero; back when it is. */
+static void test_killed_reads_stale(void **state)
+{
+	(void)state;
+	unsigned port;
+	pid_t x = exporter(0, false, in_dir(0, "exp2.csv"), in_dir(1, "exp2.log"), &port);
+	char url[64];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	const char *out = in_dir(2, "stale.csv");
+	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "--format", "csv", NULL};
+	pid_t c = testutil_spawn(argv, out, in_dir(3, "stale.err"));
+	assert_true(c > 0);
+	assert_true(testutil_wait_tick(c, out, 2, 60));
+	kill(x, SIGKILL);
+	waitpid(x, NULL, 0);
+	long killed_at = testutil_csv_ticks(out);
+	/* Stale lines, then the exporter back on the same port, then counted lines again. */
+	double until = testutil_now() + 60;
+	char *text = NULL;
+	while (testutil_now() < until) {
+		free(text);
+		text = testutil_slurp(out);
+		if (strstr(text, ",n/c,0.00,host not answering,"))
+			break;
+		testutil_nap_ms(100);
+	}
+	assert_non_null(strstr(text, ",n/c,0.00,host not answering,"));
+	/* From the first stale tick on (ticks read before the kill and held in reserve come
+	 * first), no page-faults line of the worker says a number. */
+	const char *first = strstr(text, ",n/c,0.00,host not answering,");
+	while (first > text && first[-1] != '\n')
+		first--;
+	long stale_from = atol(first);
+	assert_true(stale_from > killed_at);
+	unsigned counted = 0, stale = worker_faults(text, stale_from - 1, &counted);
+	free(text);
+	assert_true(stale > 0);
+	assert_int_equal(counted, 0);
+	unsigned port2;
+	pid_t x2 = exporter(port, false, in_dir(0, "exp3.csv"), in_dir(1, "exp3.log"), &port2);
+	assert_int_equal(port2, port);
+	long back = testutil_csv_ticks(out);
+	until = testutil_now() + 60;
+	counted = 0;
+	while (!counted && testutil_now() < until) {
+		text = testutil_slurp(out);
+		worker_faults(text, back, &counted);
+		free(text);
+		testutil_nap_ms(100);
+	}
+	assert_true(counted > 0);
+	kill(c, SIGTERM);
+	testutil_reap(c, 30);
+	kill(x2, SIGTERM);
+	testutil_reap(x2, 30);
+}
+
+static void one_line_exit2(const char *url, const char *cfg, const char *needle)
+{
+	char err[4096];
+	int st;
+	run_connect(url, cfg, &st, err, sizeof(err));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+	size_t n = strlen(err);
+	assert_true(n > 0 && err[n - 1] == '\n');
+	assert_null(memchr(err, '\n', n - 1));
+	if (!strstr(err, needle))
+		fail_msg("'%s' lacks '%s'", err, needle);
+}
+
+static void test_bad_url_password_certificate(void **state)
+{
+	(void)state;
+	unsigned port;
+	pid_t x = exporter(0, true, in_dir(0, "exp4.csv"), in_dir(1, "exp4.log"), &port);
+	char url[64];
+	snprintf(url, sizeof(url), "https://127.0.0.2:%u", port);
+	one_line_exit2(url, in_dir(2, "wrong.yml"), "401");
+	one_line_exit2(url, in_dir(3, "otherca.yml"), "certificate");
+	one_line_exit2(url, NULL, "certificate"); /* the system's CAs do not know ours */
+	snprintf(url, sizeof(url), "https://127.0.0.2:%u", testutil_free_port());
+	one_line_exit2(url, in_dir(2, "connect.yml"), "refused");
+	one_line_exit2("127.0.0.2:1", NULL, "http");
+	kill(x, SIGTERM);
+	testutil_reap(x, 30);
+}
+
+/* Mutual TLS: the host asks for a client certificate from its CA; --connect-config's
+ * cert_file and key_file give it, and without them it is one line and exit 2. */
+static void test_mutual_tls(void **state)
+{
+	(void)state;
+	unsigned port;
+	pid_t x = exporter_with(0, "mtls.yml", in_dir(0, "exp6.csv"), in_dir(1, "exp6.log"), &port);
+	char url[64], err[4096];
+	snprintf(url, sizeof(url), "https://127.0.0.2:%u", port);
+	int st;
+	const char *got = run_connect(url, in_dir(2, "client.yml"), &st, err, sizeof(err));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_non_null(strstr(got, ",page-faults,"));
+	/* The host's cgroup rows (--cgroups: a row per cgroup for the process rows). */
+	got = run_connect_with(url, in_dir(2, "client.yml"), "--cgroups", &st, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_non_null(strstr(got, ",cgroup,"));
+	assert_null(strstr(got, ",process,"));
+	one_line_exit2(url, in_dir(3, "noclient.yml"), "client certificate");
+	kill(x, SIGTERM);
+	testutil_reap(x, 30);
+}
+
+/* GET /pmutop/v1/tick itself: 401 without the password, 400 for a query that does not
+ * parse, 204 when no tick comes, 200 with the tick's number. */
+static long tick_status(struct fetch *f, unsigned port, const char *query, char **body)
+{
+	char url[160], err[512];
+	size_t len;
+	long st = 0;
+	snprintf(url, sizeof(url), "https://127.0.0.2:%u/pmutop/v1/tick%s", port, query);
+	assert_int_equal(fetch_get(f, url, 20000, body, &len, &st, err, sizeof(err)), 0);
+	return st;
+}
+
+static void test_endpoint_queries(void **state)
+{
+	(void)state;
+	unsigned port;
+	pid_t x = exporter(0, true, in_dir(0, "exp5.csv"), in_dir(1, "exp5.log"), &port);
+	char err[512], *body;
+	struct fetch_cfg *cfg, *anon;
+	assert_int_equal(fetch_cfg_load(in_dir(2, "connect.yml"), &cfg, err, sizeof(err)), 0);
+	write_file("anon.yml", "tls_config:\n  ca_file: ca.pem\n");
+	assert_int_equal(fetch_cfg_load(in_dir(3, "anon.yml"), &anon, err, sizeof(err)), 0);
+	struct fetch *f = fetch_new(cfg, err, sizeof(err)), *fa = fetch_new(anon, err, sizeof(err));
+	assert_non_null(f);
+	assert_non_null(fa);
+	assert_int_equal(tick_status(fa, port, "?after=0", &body), 401);
+	assert_non_null(strstr(body, "unauthorized"));
+	free(body);
+	const char *bad[] = {"?after=x", "?after=-1", "?after=1&wait=4001", "?wait=1e3",
+			     "?after=99999999999999999999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(tick_status(f, port, bad[i], &body), 400);
+		assert_non_null(strstr(body, "bad request"));
+		free(body);
+	}
+	assert_int_equal(tick_status(f, port, "?after=0&wait=4000", &body), 200);
+	free(body);
+	assert_int_equal(tick_status(f, port, "?after=18446744073709551615&wait=0", &body), 204);
+	free(body);
+	fetch_free(f);
+	fetch_free(fa);
+	fetch_cfg_free(cfg);
+	fetch_cfg_free(anon);
+	kill(x, SIGTERM);
+	testutil_reap(x, 30);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_equal_the_hosts),
+		cmocka_unit_test(test_killed_reads_stale),
+		cmocka_unit_test(test_bad_url_password_certificate),
+		cmocka_unit_test(test_endpoint_queries),
+		cmocka_unit_test(test_mutual_tls),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
