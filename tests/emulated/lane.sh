@@ -90,7 +90,7 @@ else
 	plan="$here/lane.plan"
 	cross_build pmutop-aarch64 "$src" pmutop \
 		-DPMUTOP_STATIC=ON -DPMUTOP_UI=OFF -DPMUTOP_TESTS=OFF -DPMUTOP_WERROR=ON \
-		-DPMUTOP_EXPORTER=OFF -DPMUTOP_RECORD=OFF -DPMUTOP_BPF=ON
+		-DPMUTOP_EXPORTER=OFF -DPMUTOP_RECORD=OFF -DPMUTOP_FLEET=OFF -DPMUTOP_BPF=ON
 	cp "$work/pmutop-aarch64/pmutop" "$stage/"
 fi
 cp "$plan" "$stage/lane.plan"
