@@ -466,6 +466,69 @@ static int put_usual(struct recorder *r, const struct model *m)
 	return 0;
 }
 
+/* The tick's row: its place, its model fields, its chunk and the sums over them. */
+static int put_tick_row(struct recorder *r, const struct model *m, double wall)
+{
+	sqlite3_stmt *st = r->ins_tick;
+	int flags = (m->paused ? 1 : 0) | (m->user_only ? 2 : 0) | (m->threads ? 4 : 0) |
+		    (m->final ? 8 : 0);
+	sqlite3_bind_int64(st, 1, (int64_t)r->seq);
+	sqlite3_bind_double(st, 2, wall);
+	sqlite3_bind_int64(st, 3, (int64_t)m->tick);
+	sqlite3_bind_double(st, 4, m->time);
+	sqlite3_bind_double(st, 5, m->interval);
+	sqlite3_bind_double(st, 6, m->elapsed);
+	sqlite3_bind_int64(st, 7, r->evset_id);
+	sqlite3_bind_int64(st, 8, r->header_id);
+	sqlite3_bind_int(st, 9, flags);
+	sqlite3_bind_int(st, 10, m->exit_status);
+	sqlite3_bind_int64(st, 11, m->ntasks);
+	sqlite3_bind_int64(st, 12, m->nfd_short);
+	sqlite3_bind_int64(st, 13, r->usual_id);
+	sqlite3_bind_blob(st, 14, r->chunk.b ? (const void *)r->chunk.b : "", (int)r->chunk.len,
+			  SQLITE_STATIC);
+	sqlite3_bind_int64(st, 15, r->key);
+	struct recfmt_tick t = {
+		.seq = (int64_t)r->seq,
+		.wall = wall,
+		.tick = (int64_t)m->tick,
+		.time = m->time,
+		.interval = m->interval,
+		.elapsed = m->elapsed,
+		.evset = r->evset_id,
+		.header = r->header_id,
+		.flags = flags,
+		.exit_status = m->exit_status,
+		.ntasks = m->ntasks,
+		.nfd_short = m->nfd_short,
+		.idle = r->usual_id,
+		.key = r->key,
+		.chunks_sum = r->chunks_sum,
+		.cells_sum = r->usual_sum,
+		.header_sum = r->header_sum,
+		.evset_sum = r->evset_sum,
+	};
+	sqlite3_bind_int64(st, 16, recfmt_tick_sum(&t));
+	return rec_step_done(st);
+}
+
+/* The one line that says why the recording stopped. */
+static void stop_err(const struct recorder *r, int rc, char *err, size_t errlen)
+{
+	if (rc == -ENOSPC)
+		snprintf(err, errlen, "%s: the disk is full: recording stopped after %llu ticks",
+			 r->path, (unsigned long long)r->written);
+	else if (rc == -EFBIG)
+		snprintf(err, errlen,
+			 "%s: --max-size %llu KiB is less than one tick takes here (%llu "
+			 "KiB with the WAL's share): recording stopped after %llu ticks; "
+			 "give more",
+			 r->path, (unsigned long long)(r->o.max_size >> 10),
+			 (unsigned long long)(r->need >> 10), (unsigned long long)r->written);
+	else
+		set_err(err, errlen, r->path, "recording stopped", r->db);
+}
+
 int recorder_write(struct recorder *r, const struct model *m, double wall, char *err, size_t errlen)
 {
 	if (rec_exec(r->db, "BEGIN IMMEDIATE")) {
@@ -515,50 +578,8 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 		rc = put_kinds(r);
 	if (!rc && meta)
 		rc = rec_put_meta_sum(r);
-	if (!rc) {
-		sqlite3_stmt *st = r->ins_tick;
-		sqlite3_bind_int64(st, 1, (int64_t)r->seq);
-		sqlite3_bind_double(st, 2, wall);
-		sqlite3_bind_int64(st, 3, (int64_t)m->tick);
-		sqlite3_bind_double(st, 4, m->time);
-		sqlite3_bind_double(st, 5, m->interval);
-		sqlite3_bind_double(st, 6, m->elapsed);
-		sqlite3_bind_int64(st, 7, r->evset_id);
-		sqlite3_bind_int64(st, 8, r->header_id);
-		sqlite3_bind_int(st, 9,
-				 (m->paused ? 1 : 0) | (m->user_only ? 2 : 0) |
-					 (m->threads ? 4 : 0) | (m->final ? 8 : 0));
-		sqlite3_bind_int(st, 10, m->exit_status);
-		sqlite3_bind_int64(st, 11, m->ntasks);
-		sqlite3_bind_int64(st, 12, m->nfd_short);
-		sqlite3_bind_int64(st, 13, r->usual_id);
-		sqlite3_bind_blob(st, 14, r->chunk.b ? (const void *)r->chunk.b : "",
-				  (int)r->chunk.len, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 15, r->key);
-		struct recfmt_tick t = {
-			.seq = (int64_t)r->seq,
-			.wall = wall,
-			.tick = (int64_t)m->tick,
-			.time = m->time,
-			.interval = m->interval,
-			.elapsed = m->elapsed,
-			.evset = r->evset_id,
-			.header = r->header_id,
-			.flags = (m->paused ? 1 : 0) | (m->user_only ? 2 : 0) |
-				 (m->threads ? 4 : 0) | (m->final ? 8 : 0),
-			.exit_status = m->exit_status,
-			.ntasks = m->ntasks,
-			.nfd_short = m->nfd_short,
-			.idle = r->usual_id,
-			.key = r->key,
-			.chunks_sum = r->chunks_sum,
-			.cells_sum = r->usual_sum,
-			.header_sum = r->header_sum,
-			.evset_sum = r->evset_sum,
-		};
-		sqlite3_bind_int64(st, 16, recfmt_tick_sum(&t));
-		rc = rec_step_done(st);
-	}
+	if (!rc)
+		rc = put_tick_row(r, m, wall);
 	bool freed = false;
 	if (!rc && (r->o.retain_days > 0 || r->o.max_size))
 		rc = rec_prune(r, wall, &freed);
@@ -569,20 +590,7 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	if (!rc && rec_exec(r->db, "COMMIT"))
 		rc = sqlite3_extended_errcode(r->db) == SQLITE_FULL ? -ENOSPC : -EIO;
 	if (rc) {
-		if (rc == -ENOSPC)
-			snprintf(err, errlen,
-				 "%s: the disk is full: recording stopped after %llu ticks",
-				 r->path, (unsigned long long)r->written);
-		else if (rc == -EFBIG)
-			snprintf(err, errlen,
-				 "%s: --max-size %llu KiB is less than one tick takes here (%llu "
-				 "KiB with the WAL's share): recording stopped after %llu ticks; "
-				 "give more",
-				 r->path, (unsigned long long)(r->o.max_size >> 10),
-				 (unsigned long long)(r->need >> 10),
-				 (unsigned long long)r->written);
-		else
-			set_err(err, errlen, r->path, "recording stopped", r->db);
+		stop_err(r, rc, err, errlen);
 		rec_exec(r->db, "ROLLBACK");
 		r->seq--;
 		r->newblock = true; /* the deflate stream took the tick rolled back */
