@@ -423,19 +423,9 @@ static int get_map(const unsigned char *rec, size_t len, size_t *pos, unsigned n
 	return 0;
 }
 
-int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigned ngr,
-		     struct recpack_tick *t)
+/* Room in t for n rows of nv values, ng group times and nb map bits. */
+static int tick_room(struct recpack_tick *t, size_t n, size_t nv, size_t ng, size_t nb)
 {
-	size_t pos = 0;
-	uint64_t n, u;
-	t->n = 0;
-	if (len == 0)
-		return 0;
-	/* a row takes 3 bytes at least (its task, value map and group map) */
-	if (recpack_get_u(rec, len, &pos, &n) || n > len / 3)
-		return -EINVAL;
-	size_t bw = (size_t)nev * 2 + ngr; /* a row's bits: values, doubles, groups */
-	size_t nv = (size_t)n * (nev + 1), ng = (size_t)n * (ngr + 1), nb = (size_t)n * (bw + 1);
 	if (n > t->rcap) {
 		struct recpack_row *rows = realloc(t->rows, n * sizeof(*rows));
 		if (!rows)
@@ -464,6 +454,58 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 		t->bits = bits;
 		t->bcap = nb;
 	}
+	return 0;
+}
+
+/* The n rows' group times, enabled then running per group, after their maps in t->bits. */
+static int get_groups(const unsigned char *rec, size_t len, size_t *pos, struct recpack_tick *t,
+		      size_t n, unsigned nev, unsigned ngr)
+{
+	size_t bw = (size_t)nev * 2 + ngr;
+	uint64_t u;
+	for (unsigned k = 0; k < ngr; k++) {
+		for (size_t r = 0; r < n; r++) {
+			const unsigned char *b = t->bits + r * (bw + 1) + 2 * (size_t)nev;
+			struct val_delta *gr = &t->g[r * (ngr + 1)];
+			gr[k].ena = gr[k].run = 0;
+			if (!b[k])
+				continue;
+			unsigned j = 0;
+			while (!b[j])
+				j++;
+			if (recpack_get_u(rec, len, pos, &u))
+				return -EINVAL;
+			gr[k].ena = (j == k ? time_base(3, &t->v[r * (nev + 1)], nev) : gr[j].ena) +
+				    (uint64_t)recpack_unzigzag(u);
+		}
+		for (size_t r = 0; r < n; r++) {
+			const unsigned char *b = t->bits + r * (bw + 1) + 2 * (size_t)nev;
+			struct val_delta *gr = &t->g[r * (ngr + 1)];
+			if (!b[k])
+				continue;
+			if (recpack_get_u(rec, len, pos, &u))
+				return -EINVAL;
+			gr[k].run = gr[k].ena - (uint64_t)recpack_unzigzag(u);
+		}
+	}
+	return 0;
+}
+
+int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigned ngr,
+		     struct recpack_tick *t)
+{
+	size_t pos = 0;
+	uint64_t n, u;
+	t->n = 0;
+	if (len == 0)
+		return 0;
+	/* a row takes 3 bytes at least (its task, value map and group map) */
+	if (recpack_get_u(rec, len, &pos, &n) || n > len / 3)
+		return -EINVAL;
+	size_t bw = (size_t)nev * 2 + ngr; /* a row's bits: values, doubles, groups */
+	size_t nv = (size_t)n * (nev + 1), ng = (size_t)n * (ngr + 1), nb = (size_t)n * (bw + 1);
+	if (tick_room(t, (size_t)n, nv, ng, nb))
+		return -ENOMEM;
 	int64_t prev = 0;
 	for (size_t r = 0; r < n; r++) {
 		if (recpack_get_u(rec, len, &pos, &u) || u >> 1 == 0 ||
@@ -534,31 +576,8 @@ int recpack_get_tick(const unsigned char *rec, size_t len, unsigned nev, unsigne
 	for (size_t r = 0; r < n; r++)
 		if (get_map(rec, len, &pos, ngr, t->bits + r * (bw + 1) + 2 * (size_t)nev))
 			goto out;
-	for (unsigned k = 0; k < ngr; k++) {
-		for (size_t r = 0; r < n; r++) {
-			const unsigned char *b = t->bits + r * (bw + 1) + 2 * (size_t)nev;
-			struct val_delta *gr = &t->g[r * (ngr + 1)];
-			gr[k].ena = gr[k].run = 0;
-			if (!b[k])
-				continue;
-			unsigned j = 0;
-			while (!b[j])
-				j++;
-			if (recpack_get_u(rec, len, &pos, &u))
-				goto out;
-			gr[k].ena = (j == k ? time_base(3, &t->v[r * (nev + 1)], nev) : gr[j].ena) +
-				    (uint64_t)recpack_unzigzag(u);
-		}
-		for (size_t r = 0; r < n; r++) {
-			const unsigned char *b = t->bits + r * (bw + 1) + 2 * (size_t)nev;
-			struct val_delta *gr = &t->g[r * (ngr + 1)];
-			if (!b[k])
-				continue;
-			if (recpack_get_u(rec, len, &pos, &u))
-				goto out;
-			gr[k].run = gr[k].ena - (uint64_t)recpack_unzigzag(u);
-		}
-	}
+	if (get_groups(rec, len, &pos, t, (size_t)n, nev, ngr))
+		goto out;
 	if (pos != len)
 		goto out; /* bytes past the rows */
 	t->n = (size_t)n;
