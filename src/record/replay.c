@@ -149,6 +149,78 @@ static bool wal_left_behind(const char *path)
 	return none;
 }
 
+/* A recording cut short: its ticks SQLite can still read, copied into memory and read
+ * from there, with the line that says what was lost in p->lost. */
+static int open_salvaged(struct replay *p, const char *path, char *err, size_t errlen)
+{
+	char cut[192];
+	int rc;
+	if (recsalvage_cut_short(path, NULL, cut, sizeof(cut)) != cut)
+		return 0;
+	sqlite3 *mem = recsalvage_copy(path);
+	int64_t n = mem ? recsql_int(mem, "SELECT count(*) FROM ticks", &rc) : 0;
+	if (n <= 0) {
+		char what[256];
+		snprintf(what, sizeof(what), "cut short: %s, and no tick can be read", cut);
+		replay_damaged(p, err, errlen, what);
+		sqlite3_close(mem);
+		return -EIO;
+	}
+	sqlite3_close(p->db);
+	p->db = mem;
+	int64_t lo = recsql_int(mem, "SELECT min(seq) FROM ticks", &rc);
+	int64_t hi = recsql_int(mem, "SELECT max(seq) FROM ticks", &rc);
+	snprintf(p->lost, sizeof(p->lost),
+		 "%s: damaged recording: cut short, %s: replaying the %lld ticks SQLite "
+		 "can still read (%lld to %lld, %lld missing between them; any after %lld "
+		 "are lost)",
+		 path, cut, (long long)n, (long long)lo, (long long)hi,
+		 (long long)(hi - lo + 1 - n), (long long)hi);
+	return 0;
+}
+
+/* The statements that read a recording of format ver. */
+static int prepare_reads(struct replay *p, int64_t ver, char *err, size_t errlen)
+{
+	char cut[192];
+	/* Format 2 holds a tick's rows in its record and its tasks in a table; format 3
+	 * both in its chunk of a block (src/recblock.h), read through chunks. */
+	char tsql[320];
+	snprintf(tsql, sizeof(tsql),
+		 "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed, t.evset, t.header,"
+		 " t.flags, t.exit_status, t.ntasks, t.nfd_short, c.text, %s, %s, %s, t.idle"
+		 " FROM ticks t LEFT JOIN cells c ON c.id = t.idle WHERE t.seq = ?",
+		 ver >= 3 ? "x''" : "t.rows", ver >= 3 ? "t.key" : "0",
+		 ver >= RECFMT_SUMMED ? "t.ck" : "0");
+	if (sqlite3_prepare_v2(p->db, tsql, -1, &p->tick, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db,
+			       ver >= 3 ? "SELECT seq, key, rows FROM ticks WHERE seq BETWEEN ?1"
+					  " AND ?2 ORDER BY seq"
+					: "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup,"
+					  " kthread, nthreads, cmdline, ppid, rss, state FROM tasks"
+					  " WHERE first <= ?1 AND (last IS NULL OR last >= ?1)",
+			       -1, ver >= 3 ? &p->chunks : &p->tasks, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db, "SELECT min(seq) FROM ticks WHERE seq > ?", -1, &p->next,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db, "SELECT max(seq) FROM ticks WHERE seq < ?", -1, &p->prev,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db,
+			       "SELECT seq, wall, (SELECT wall FROM ticks NOT INDEXED WHERE seq ="
+			       " t.seq) FROM ticks t WHERE wall >= ? ORDER BY wall LIMIT 1",
+			       -1, &p->find, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(p->db,
+			       "SELECT min(seq), max(seq), (SELECT wall FROM ticks ORDER BY seq"
+			       " LIMIT 1), (SELECT wall FROM ticks ORDER BY seq DESC LIMIT 1)"
+			       " FROM ticks NOT INDEXED",
+			       -1, &p->last, NULL) != SQLITE_OK) {
+		replay_damaged(
+			p, err, errlen,
+			recsalvage_cut_short(p->path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
+		return -EIO;
+	}
+	return 0;
+}
+
 struct replay *replay_open(const char *path, char *err, size_t errlen)
 {
 	struct replay *p = calloc(1, sizeof(*p));
@@ -158,30 +230,11 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	int rc;
+	char cut[192];
 	if (recsql_open(path, &p->db, err, errlen))
 		goto fail;
-	char cut[192];
-	if (recsalvage_cut_short(path, NULL, cut, sizeof(cut)) == cut) {
-		sqlite3 *mem = recsalvage_copy(path);
-		int64_t n = mem ? recsql_int(mem, "SELECT count(*) FROM ticks", &rc) : 0;
-		if (n <= 0) {
-			char what[256];
-			snprintf(what, sizeof(what), "cut short: %s, and no tick can be read", cut);
-			replay_damaged(p, err, errlen, what);
-			sqlite3_close(mem);
-			goto fail;
-		}
-		sqlite3_close(p->db);
-		p->db = mem;
-		int64_t lo = recsql_int(mem, "SELECT min(seq) FROM ticks", &rc);
-		int64_t hi = recsql_int(mem, "SELECT max(seq) FROM ticks", &rc);
-		snprintf(p->lost, sizeof(p->lost),
-			 "%s: damaged recording: cut short, %s: replaying the %lld ticks SQLite "
-			 "can still read (%lld to %lld, %lld missing between them; any after %lld "
-			 "are lost)",
-			 path, cut, (long long)n, (long long)lo, (long long)hi,
-			 (long long)(hi - lo + 1 - n), (long long)hi);
-	}
+	if (open_salvaged(p, path, err, errlen))
+		goto fail;
 	int64_t app = recsql_int(p->db, "PRAGMA application_id", &rc);
 	if (rc == SQLITE_NOTADB || (rc == SQLITE_OK && app != RECFMT_APP_ID)) {
 		if (wal_left_behind(path))
@@ -223,40 +276,8 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 	}
 	p->fmt = (int)ver;
 	recblock_init(&p->blk);
-	/* Format 2 holds a tick's rows in its record and its tasks in a table; format 3
-	 * both in its chunk of a block (src/recblock.h), read through chunks. */
-	char tsql[320];
-	snprintf(tsql, sizeof(tsql),
-		 "SELECT t.wall, t.tick, t.time, t.interval, t.elapsed, t.evset, t.header,"
-		 " t.flags, t.exit_status, t.ntasks, t.nfd_short, c.text, %s, %s, %s, t.idle"
-		 " FROM ticks t LEFT JOIN cells c ON c.id = t.idle WHERE t.seq = ?",
-		 ver >= 3 ? "x''" : "t.rows", ver >= 3 ? "t.key" : "0",
-		 ver >= RECFMT_SUMMED ? "t.ck" : "0");
-	if (sqlite3_prepare_v2(p->db, tsql, -1, &p->tick, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db,
-			       ver >= 3 ? "SELECT seq, key, rows FROM ticks WHERE seq BETWEEN ?1"
-					  " AND ?2 ORDER BY seq"
-					: "SELECT id, kind, pid, tid, cpu, uid, user, comm, cgroup,"
-					  " kthread, nthreads, cmdline, ppid, rss, state FROM tasks"
-					  " WHERE first <= ?1 AND (last IS NULL OR last >= ?1)",
-			       -1, ver >= 3 ? &p->chunks : &p->tasks, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db, "SELECT min(seq) FROM ticks WHERE seq > ?", -1, &p->next,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db, "SELECT max(seq) FROM ticks WHERE seq < ?", -1, &p->prev,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db,
-			       "SELECT seq, wall, (SELECT wall FROM ticks NOT INDEXED WHERE seq ="
-			       " t.seq) FROM ticks t WHERE wall >= ? ORDER BY wall LIMIT 1",
-			       -1, &p->find, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(p->db,
-			       "SELECT min(seq), max(seq), (SELECT wall FROM ticks ORDER BY seq"
-			       " LIMIT 1), (SELECT wall FROM ticks ORDER BY seq DESC LIMIT 1)"
-			       " FROM ticks NOT INDEXED",
-			       -1, &p->last, NULL) != SQLITE_OK) {
-		replay_damaged(p, err, errlen,
-			       recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
+	if (prepare_reads(p, ver, err, errlen))
 		goto fail;
-	}
 	if (ver >= RECFMT_SUMMED && check_meta(p, err, errlen))
 		goto fail;
 	if (load_metrics(p, err, errlen))
