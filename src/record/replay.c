@@ -564,6 +564,57 @@ static int load_evset(struct replay *p, int64_t id, char *err, size_t len)
 
 static int replay_sql_next(struct replay *p, uint64_t seq, uint64_t *out);
 
+/* Tick seq not read (rc from its step): damage where the recording must hold it (the
+ * ticks missing from it up to the next one found in p->missing_upto), else -ENOENT. */
+static int tick_not_found(struct replay *p, uint64_t seq, int rc, char *err, size_t errlen)
+{
+	if (rc != SQLITE_DONE)
+		return replay_damaged(p, err, errlen, sqlite3_errmsg(p->db));
+	/* Format 4: a tick from the first kept (meta('first'), 1 when none was
+	 * pruned) to the recorder's last was written: not finding it is damage. */
+	int frc;
+	int64_t first = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'first'", &frc);
+	if (p->fmt >= RECFMT_SUMMED && (int64_t)seq <= p->expect_last &&
+	    (int64_t)seq >= (frc == SQLITE_OK ? first : 1)) {
+		/* Every tick up to the next one found is missing too: lost at once. */
+		uint64_t next = 0;
+		p->missing_upto = (int64_t)seq;
+		if (replay_sql_next(p, seq, &next) != 0 || (int64_t)next > p->expect_last)
+			p->missing_upto = p->expect_last;
+		else if (next > seq)
+			p->missing_upto = (int64_t)next - 1;
+		return replay_damaged(p, err, errlen, "ticks are missing");
+	}
+	return -ENOENT;
+}
+
+/* Room for the usual and summed values of p's events and groups. */
+static int usual_room(struct replay *p)
+{
+	if (p->nusual < p->nevents + 1) {
+		struct val *u = realloc(p->usual, (p->nevents + 1) * sizeof(*u));
+		if (u)
+			p->usual = u;
+		struct val *sv = u ? realloc(p->sv, (p->nevents + 1) * sizeof(*sv)) : NULL;
+		if (sv) {
+			p->sv = sv;
+			p->nusual = p->nevents + 1;
+		} else {
+			return -ENOMEM;
+		}
+	}
+	if (p->nsg < p->ngroups + 1) {
+		struct val_delta *sg = realloc(p->sg, (p->ngroups + 1) * sizeof(*sg));
+		if (sg) {
+			p->sg = sg;
+			p->nsg = p->ngroups + 1;
+		} else {
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 {
 	p->missing_upto = 0;
@@ -572,25 +623,7 @@ static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
 		sqlite3_reset(st);
-		if (rc != SQLITE_DONE)
-			return replay_damaged(p, err, errlen, sqlite3_errmsg(p->db));
-		/* Format 4: a tick from the first kept (meta('first'), 1 when none was
-		 * pruned) to the recorder's last was written: not finding it is damage. */
-		int frc;
-		int64_t first =
-			recsql_int(p->db, "SELECT value FROM meta WHERE key = 'first'", &frc);
-		if (p->fmt >= RECFMT_SUMMED && (int64_t)seq <= p->expect_last &&
-		    (int64_t)seq >= (frc == SQLITE_OK ? first : 1)) {
-			/* Every tick up to the next one found is missing too: lost at once. */
-			uint64_t next = 0;
-			p->missing_upto = (int64_t)seq;
-			if (replay_sql_next(p, seq, &next) != 0 || (int64_t)next > p->expect_last)
-				p->missing_upto = p->expect_last;
-			else if (next > seq)
-				p->missing_upto = (int64_t)next - 1;
-			return replay_damaged(p, err, errlen, "ticks are missing");
-		}
-		return -ENOENT;
+		return tick_not_found(p, seq, rc, err, errlen);
 	}
 	struct model m = {0};
 	double wall = sqlite3_column_double(st, 0);
@@ -645,27 +678,8 @@ static int load_tick(struct replay *p, uint64_t seq, char *err, size_t errlen)
 	rc = load_header(p, header, err, errlen);
 	if (!rc)
 		rc = load_evset(p, evset, err, errlen);
-	if (!rc && p->nusual < p->nevents + 1) {
-		struct val *u = realloc(p->usual, (p->nevents + 1) * sizeof(*u));
-		if (u)
-			p->usual = u;
-		struct val *sv = u ? realloc(p->sv, (p->nevents + 1) * sizeof(*sv)) : NULL;
-		if (sv) {
-			p->sv = sv;
-			p->nusual = p->nevents + 1;
-		} else {
-			rc = -ENOMEM;
-		}
-	}
-	if (!rc && p->nsg < p->ngroups + 1) {
-		struct val_delta *sg = realloc(p->sg, (p->ngroups + 1) * sizeof(*sg));
-		if (sg) {
-			p->sg = sg;
-			p->nsg = p->ngroups + 1;
-		} else {
-			rc = -ENOMEM;
-		}
-	}
+	if (!rc)
+		rc = usual_room(p);
 	if (!rc && recfmt_parse_cells(idle, p->usual, p->nevents))
 		rc = replay_damaged(p, err, errlen, "a tick's usual cells cannot be read");
 	sum.cells_sum = recfmt_text_sum(idle);
