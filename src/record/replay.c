@@ -182,7 +182,6 @@ static int open_salvaged(struct replay *p, const char *path, char *err, size_t e
 /* The statements that read a recording of format ver. */
 static int prepare_reads(struct replay *p, int64_t ver, char *err, size_t errlen)
 {
-	char cut[192];
 	/* Format 2 holds a tick's rows in its record and its tasks in a table; format 3
 	 * both in its chunk of a block (src/recblock.h), read through chunks. */
 	char tsql[320];
@@ -213,6 +212,7 @@ static int prepare_reads(struct replay *p, int64_t ver, char *err, size_t errlen
 			       " LIMIT 1), (SELECT wall FROM ticks ORDER BY seq DESC LIMIT 1)"
 			       " FROM ticks NOT INDEXED",
 			       -1, &p->last, NULL) != SQLITE_OK) {
+		char cut[192];
 		replay_damaged(
 			p, err, errlen,
 			recsalvage_cut_short(p->path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
@@ -230,7 +230,6 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	int rc;
-	char cut[192];
 	if (recsql_open(path, &p->db, err, errlen))
 		goto fail;
 	if (open_salvaged(p, path, err, errlen))
@@ -250,6 +249,7 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	if (rc != SQLITE_OK) {
+		char cut[192];
 		replay_damaged(p, err, errlen,
 			       recsalvage_cut_short(path, sqlite3_errmsg(p->db), cut, sizeof(cut)));
 		goto fail;
@@ -268,6 +268,7 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	if (rc != SQLITE_OK || ver < 1) {
+		char cut[192];
 		replay_damaged(p, err, errlen,
 			       rc == SQLITE_OK ? "no format version"
 					       : recsalvage_cut_short(path, sqlite3_errmsg(p->db),
