@@ -165,7 +165,7 @@ static void test_fleet(void **state)
 {
 	(void)state;
 	static char text[1 << 20];
-	double rate[NHOST], end = testutil_now() + WAIT_S;
+	double rate[NHOST] = {-1, -1, -1}, end = testutil_now() + WAIT_S;
 	bool ok = false;
 	/* Every host ranks the workload once Prometheus holds a few scrapes of each. */
 	while (!ok && testutil_now() < end) {
