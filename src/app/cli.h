@@ -51,6 +51,8 @@ struct cli {
 	const char *web_config;	    /* --web-config FILE: TLS, basic auth for --listen */
 	const char *connect;	    /* --connect URL: another pmutop's --listen as the source */
 	const char *connect_config; /* --connect-config FILE: its TLS and credentials */
+	const char *prometheus;	    /* --prometheus URL: a fleet from a Prometheus */
+	const char *match;	    /* --match MATCHERS: which of its targets */
 	const char *record;	    /* -w FILE: record every tick */
 	const char *replay;	    /* -r FILE: replay a recording */
 	bool quiet;		    /* -q: with -w -b, no output but the recording */
