@@ -247,9 +247,10 @@ static void test_cgroup_mode_matches_perf(void **state)
 	free(out);
 	assert_true(rows >= 3);
 
-	/* Under valgrind the parked child (run by valgrind too) varies by a fault or two from
-	 * one run to the next: 610 against 609, seen. */
-	double slack = testutil_under_valgrind() ? 8 : 0;
+	/* Under valgrind the parked child (run by valgrind too) faults for valgrind's own work
+	 * around its release, which the two windows may see apart: 610 against 609 and 976
+	 * against 858 (CI, load 4) seen. Equality is asserted by the plain and busy passes. */
+	double slack = testutil_under_valgrind() ? 0.15 * theirs : 0;
 	if (ours < 300 || (ours >= 420 && !testutil_under_valgrind()) ||
 	    (ours > theirs ? ours - theirs : theirs - ours) > slack)
 		fail_msg("-G counted %.0f page faults, perf stat -a -G %.0f; the workload 300 "

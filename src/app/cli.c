@@ -32,6 +32,8 @@ enum {
 	OPT_WEB_CONFIG,
 	OPT_CONNECT,
 	OPT_CONNECT_CONFIG,
+	OPT_PROMETHEUS,
+	OPT_MATCH,
 	OPT_RETAIN,
 	OPT_MAX_SIZE,
 	OPT_BEGIN,
@@ -71,6 +73,8 @@ static const struct option longopts[] = {
 	{"web-config", required_argument, NULL, OPT_WEB_CONFIG},
 	{"connect", required_argument, NULL, OPT_CONNECT},
 	{"connect-config", required_argument, NULL, OPT_CONNECT_CONFIG},
+	{"prometheus", required_argument, NULL, OPT_PROMETHEUS},
+	{"match", required_argument, NULL, OPT_MATCH},
 	{"write", required_argument, NULL, 'w'},
 	{"read", required_argument, NULL, 'r'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -143,6 +147,9 @@ void cli_usage(FILE *f)
 	      "                         its tick, on the screen, -b or -w\n"
 	      "      --connect-config FILE  --connect: TLS and credentials, as a Prometheus\n"
 	      "                         scrape config's tls_config, basic_auth, authorization\n"
+	      "      --prometheus URL   rank a fleet's processes (instance, command) from the\n"
+	      "                         Prometheus that scrapes its pmutop --listen exporters\n"
+	      "      --match MATCHERS   --prometheus: those targets only, e.g. job=\"pmutop\"\n"
 	      "  -w, --write FILE       record every tick into FILE (SQLite; with -b -q: nothing\n"
 	      "                         else is printed), beside the screen, -b or --listen\n"
 	      "      --retain DAYS      -w: prune ticks older than DAYS\n"
@@ -467,8 +474,13 @@ static const struct cli_option {
 	     "--command-output needs a file name: --command-output FILE"),
 	TEXT(OPT_WEB_CONFIG, web_config, false,
 	     "--web-config needs a file name: e.g. --web-config web.yml"),
-	TEXT(OPT_CONNECT, connect, false, "--connect needs a URL: e.g. --connect https://host:9465"),
+	TEXT(OPT_CONNECT, connect, false,
+	     "--connect needs a URL: e.g. --connect https://host:9465"),
 	TEXT(OPT_CONNECT_CONFIG, connect_config, false, "--connect-config needs a file name"),
+	TEXT(OPT_PROMETHEUS, prometheus, false,
+	     "--prometheus needs a URL: e.g. --prometheus http://prom:9090"),
+	TEXT(OPT_MATCH, match, false,
+	     "--match needs label matchers: e.g. --match 'job=\"pmutop\"'"),
 	TEXT('w', record, false, "-w needs a file name: e.g. pmutop -w day.pmutop"),
 	TEXT('r', replay, false, "-r needs a file name: e.g. pmutop -r day.pmutop"),
 	CALL('n', false, NULL, opt_count),
@@ -518,8 +530,19 @@ static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t 
 /* Options that need another, or exclude one: one line on what to add or drop. */
 static int check_combinations(const struct cli *c, char *err, size_t errlen)
 {
-	if (c->connect_config && !c->connect) {
+	if (c->connect_config && !c->connect && !c->prometheus) {
 		snprintf(err, errlen, "--connect-config is for --connect: add --connect URL");
+		return -EINVAL;
+	}
+	if (c->match && !c->prometheus) {
+		snprintf(err, errlen, "--match is for --prometheus: add --prometheus URL");
+		return -EINVAL;
+	}
+	if (c->prometheus && (c->connect || c->replay || c->npids || c->command || c->cgroup_list ||
+			      c->events || c->listen || c->record)) {
+		snprintf(err, errlen,
+			 "--prometheus ranks what the fleet's exporters count: drop --connect, -r, "
+			 "-p, -G, -e, --listen, -w and a command");
 		return -EINVAL;
 	}
 	if (c->connect && (c->replay || c->npids || c->command || c->cgroup_list || c->events)) {

@@ -48,20 +48,22 @@ struct cli {
 	const char *listen; /* --listen [ADDR:]PORT: serve /metrics, no screen */
 	long top;	    /* --top N: process series exported (default 100) */
 	bool top_set;
-	const char *web_config;	  /* --web-config FILE: TLS, basic auth for --listen */
-	const char *connect;	  /* --connect URL: another pmutop's --listen as the source */
+	const char *web_config;	    /* --web-config FILE: TLS, basic auth for --listen */
+	const char *connect;	    /* --connect URL: another pmutop's --listen as the source */
 	const char *connect_config; /* --connect-config FILE: its TLS and credentials */
-	const char *record;	  /* -w FILE: record every tick */
-	const char *replay;	  /* -r FILE: replay a recording */
-	bool quiet;		  /* -q: with -w -b, no output but the recording */
-	double retain_days;	  /* --retain DAYS */
-	uint64_t max_size;	  /* --max-size SIZE, bytes */
-	const char *begin, *end;  /* --begin T, --end T (with -r) */
-	const char *sql;	  /* --sql QUERY (with -r) */
-	const char *backend;	  /* --backend: a row of the table of sources (sources.h);
-				     NULL: auto, the first that counts what is asked */
-	const char *metric_list;  /* -M LIST: metrics and metric groups, as perf stat -M */
-	const char *metrics_file; /* --metrics FILE.json: perf's pmu-events metrics */
+	const char *prometheus;	    /* --prometheus URL: a fleet from a Prometheus */
+	const char *match;	    /* --match MATCHERS: which of its targets */
+	const char *record;	    /* -w FILE: record every tick */
+	const char *replay;	    /* -r FILE: replay a recording */
+	bool quiet;		    /* -q: with -w -b, no output but the recording */
+	double retain_days;	    /* --retain DAYS */
+	uint64_t max_size;	    /* --max-size SIZE, bytes */
+	const char *begin, *end;    /* --begin T, --end T (with -r) */
+	const char *sql;	    /* --sql QUERY (with -r) */
+	const char *backend;	    /* --backend: a row of the table of sources (sources.h);
+				       NULL: auto, the first that counts what is asked */
+	const char *metric_list;    /* -M LIST: metrics and metric groups, as perf stat -M */
+	const char *metrics_file;   /* --metrics FILE.json: perf's pmu-events metrics */
 	bool help, version;
 };
 

@@ -3,6 +3,7 @@
 #include "start.h"
 
 #include "run.h"
+#include "promqsrc.h"
 #include "remotesrc.h"
 
 /* Each event gets a slot for each tick. Raise the soft descriptor limit to the hard one
@@ -434,10 +435,32 @@ static void start_remote(struct app *a)
 	check_sort(a);
 }
 
+/* --prometheus: a fleet's rows from its Prometheus; no metrics bound to this machine. */
+static void start_promq(struct app *a)
+{
+	char e[512];
+	a->src = promqsrc_new(a->cli.prometheus, a->cli.match, a->cli.connect_config,
+			      a->cli.interval, e, sizeof(e));
+	if (!a->src) {
+		app_say("--prometheus: %s\n", e);
+		exit(2);
+	}
+	a->hdr.pmus = "";
+	a->hdr.notice = NULL;
+	a->hdr.exit_status = -1;
+	metric_bind_free(a->metrics);
+	a->metrics = NULL;
+	check_sort(a);
+}
+
 void app_start_source(struct app *a)
 {
 	if (a->cli.connect) {
 		start_remote(a);
+		return;
+	}
+	if (a->cli.prometheus) {
+		start_promq(a);
 		return;
 	}
 	struct srcopts o = {.root = "",

@@ -360,6 +360,12 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 	fputc(',', b->out);
 	if (r->cgroup)
 		text_csv_field(b->out, r->cgroup);
+	if (m->fleet) { /* a fleet's rows (--prometheus): their host and job */
+		fputc(',', b->out);
+		text_csv_field(b->out, r->instance ? r->instance : "");
+		fputc(',', b->out);
+		text_csv_field(b->out, r->job ? r->job : "");
+	}
 	fputs(b->csv_tail, b->out);
 }
 
@@ -429,6 +435,12 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 		text_json_string(b->out, r->user);
 		fputs(",\"command\":", b->out);
 		text_json_string(b->out, r->comm);
+		if (r->instance) {
+			fputs(",\"instance\":", b->out);
+			text_json_string(b->out, r->instance);
+			fputs(",\"job\":", b->out);
+			text_json_string(b->out, r->job ? r->job : "");
+		}
 		if (r->cgroup) {
 			fputs(",\"cgroup\":", b->out);
 			text_json_string(b->out, r->cgroup);
@@ -493,8 +505,10 @@ int batch_write(struct batch *b, const struct model *m, double wall)
 	}
 	size_t n = m->nrows ? sort_rows_r(m, &b->sort, b->idx, b->scratch, b->keys) : 0;
 	if (b->fmt == OUT_CSV && !b->header_done)
-		fputs("tick,time,interval,kind,pid,tid,cpu,command,event,value,state,running,why,"
-		      "exited,cgroup,wall,at\n",
+		fputs(m->fleet ? "tick,time,interval,kind,pid,tid,cpu,command,event,value,state,"
+				 "running,why,exited,cgroup,instance,job,wall,at\n"
+			       : "tick,time,interval,kind,pid,tid,cpu,command,event,value,state,"
+				 "running,why,exited,cgroup,wall,at\n",
 		      b->out);
 	b->header_done = true;
 	if (b->fmt == OUT_TEXT) {

@@ -31,6 +31,8 @@ static void text_user(const struct mrow *r, char *buf, size_t len);
 static void text_threads(const struct mrow *r, char *buf, size_t len);
 static void text_command(const struct mrow *r, char *buf, size_t len);
 static void text_cgroup(const struct mrow *r, char *buf, size_t len);
+static void text_instance(const struct mrow *r, char *buf, size_t len);
+static void text_job(const struct mrow *r, char *buf, size_t len);
 static void text_state(const struct mrow *r, char *buf, size_t len);
 static struct val value_nice(const struct column *c, const struct model *m, const struct mrow *r);
 static struct val value_time(const struct column *c, const struct model *m, const struct mrow *r);
@@ -85,6 +87,20 @@ static const struct column col_cmd = {.name = "COMMAND",
 				      .left = true,
 				      TEXT(COL_COMMAND, text_command),
 				      .help = "command name"};
+
+static const struct column col_instance = {
+	.name = "INSTANCE",
+	.title = "INSTANCE",
+	.width = 16,
+	.left = true,
+	TEXT(COL_INSTANCE, text_instance),
+	.help = "the host: its Prometheus target (--prometheus)"};
+static const struct column col_job = {.name = "JOB",
+				      .title = "JOB",
+				      .width = 8,
+				      .left = true,
+				      TEXT(COL_JOB, text_job),
+				      .help = "the target's scrape job (--prometheus)"};
 
 static const struct column col_cgroup = {
 	.name = "CGROUP",
@@ -257,7 +273,11 @@ void columns_pane_start(struct pane *p, const char *name, const struct model *m)
 	memset(p, 0, sizeof(*p));
 	p->name = name;
 	pane_add(p, &col_pid);
-	pane_add(p, &col_user);
+	if (m->fleet) {
+		pane_add(p, &col_instance);
+		pane_add(p, &col_job);
+	} else
+		pane_add(p, &col_user);
 	if (m->threads)
 		pane_add(p, &col_thr);
 	struct column cpu = col_cpu;
@@ -702,6 +722,16 @@ static void text_cgroup(const struct mrow *r, char *buf, size_t len)
 {
 	char name[256];
 	numfmt_str(r->cgroup ? cgroup_name(r->cgroup, name, sizeof(name)) : "", buf, len);
+}
+
+static void text_instance(const struct mrow *r, char *buf, size_t len)
+{
+	numfmt_str(r->instance ? r->instance : "", buf, len);
+}
+
+static void text_job(const struct mrow *r, char *buf, size_t len)
+{
+	numfmt_str(r->job ? r->job : "", buf, len);
 }
 
 int pane_find_column(const struct pane *p, const char *name)

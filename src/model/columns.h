@@ -16,24 +16,26 @@ enum col_kind {
 	COL_USER,
 	COL_THREADS,
 	COL_COMMAND,
-	COL_CGROUP,  /* the cgroup's readable name (cgroup_name.h) */
-	COL_STATE,   /* S: the process's state letter */
-	COL_CPU_PCT, /* numeric columns */
-	COL_COUNT,   /* count of event num in the interval */
-	COL_RATE,    /* event num per second */
-	COL_RATIO,   /* num / den * mul (IPC, miss %, MPKI) */
-	COL_GHZ,     /* event num / running time of its group */
-	COL_RUN_PCT, /* running % of group (or event) run_of */
-	COL_RES,     /* resident memory, bytes */
-	COL_METRIC,  /* metric a of the model's metrics, read by its own value function */
-	COL_NICE,    /* NI: the process's nice value */
-	COL_TIME,    /* TIME+: its CPU time since it started */
-	COL_PRIO,    /* PRI: the kernel's priority */
-	COL_VIRT,    /* VIRT: virtual memory, bytes */
-	COL_SHR,     /* SHR: resident shared memory, bytes */
-	COL_MEM_PCT, /* MEM%: resident memory per the machine's */
-	COL_IO_RD,   /* IO_R: bytes read from storage a second */
-	COL_IO_WR,   /* IO_W: bytes written */
+	COL_CGROUP,   /* the cgroup's readable name (cgroup_name.h) */
+	COL_STATE,    /* S: the process's state letter */
+	COL_CPU_PCT,  /* numeric columns */
+	COL_COUNT,    /* count of event num in the interval */
+	COL_RATE,     /* event num per second */
+	COL_RATIO,    /* num / den * mul (IPC, miss %, MPKI) */
+	COL_GHZ,      /* event num / running time of its group */
+	COL_RUN_PCT,  /* running % of group (or event) run_of */
+	COL_RES,      /* resident memory, bytes */
+	COL_METRIC,   /* metric a of the model's metrics, read by its own value function */
+	COL_NICE,     /* NI: the process's nice value */
+	COL_TIME,     /* TIME+: its CPU time since it started */
+	COL_PRIO,     /* PRI: the kernel's priority */
+	COL_VIRT,     /* VIRT: virtual memory, bytes */
+	COL_SHR,      /* SHR: resident shared memory, bytes */
+	COL_MEM_PCT,  /* MEM%: resident memory per the machine's */
+	COL_IO_RD,    /* IO_R: bytes read from storage a second */
+	COL_IO_WR,    /* IO_W: bytes written */
+	COL_INSTANCE, /* text: the row's Prometheus target (a fleet's rows) */
+	COL_JOB,      /* text: its scrape job */
 };
 
 enum col_fmt {

@@ -81,13 +81,16 @@ struct mrow {
 	pid_t ppid; /* parent process (ROW_PROC, ROW_THREAD), when the source knows it */
 	int cpu;    /* ROW_CPU */
 	uid_t uid;
-	const char *user;    /* user name, or the uid as text */
-	const char *comm;    /* raw command name: sanitise before it reaches a terminal */
-	const char *cmdline; /* its arguments, raw, when the source read them (the screen's
-				c), else NULL; a kernel thread's is "" */
-	const char *cgroup;  /* cgroup v2 path relative to the cgroup2 root ("/" for the
-				root; ROW_CGROUP: the cgroup itself), NULL when unknown or for
-				CPU rows */
+	const char *user;     /* user name, or the uid as text */
+	const char *comm;     /* raw command name: sanitise before it reaches a terminal */
+	const char *cmdline;  /* its arguments, raw, when the source read them (the screen's
+				 c), else NULL; a kernel thread's is "" */
+	const char *instance; /* the Prometheus target the row came from (--prometheus),
+				 else NULL; job: its scrape job */
+	const char *job;
+	const char *cgroup; /* cgroup v2 path relative to the cgroup2 root ("/" for the
+			       root; ROW_CGROUP: the cgroup itself), NULL when unknown or for
+			       CPU rows */
 	unsigned nthreads;
 	uint64_t rss_kb;	   /* resident memory when it last ran (processes), 0 unknown */
 	uint64_t start_ticks;	   /* when the process started, in clock ticks after boot (as
@@ -128,6 +131,7 @@ struct model {
 	bool paused;
 	bool user_only;	    /* hardware events exclude kernel mode */
 	bool threads;	    /* thread rows present */
+	bool fleet;	    /* rows are many hosts' (instance and job set: --prometheus) */
 	bool final;	    /* totals over the whole run (the watched command exited) */
 	int exit_status;    /* with final and a watched command: its wait status as
 			       waitpid gives it; -1 otherwise (see model_exit_text) */

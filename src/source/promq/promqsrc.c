@@ -1,0 +1,483 @@
+/* promqsrc.h: five instant queries a tick, each answer a vector parsed with json-c into
+ * one row per (instance, job, comm) and one event per (event, group) label pair. */
+#include "promqsrc.h"
+
+#include "fetch.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PQ_MAXEV 32
+#define PQ_TIMEOUT_MS 10000L
+/* rate() needs two samples in its window: a tick shorter than this is read as the rate
+ * over this window times the tick (4 scrapes at 1 s; see docs/FLEET.md) */
+#define PQ_MIN_WINDOW 4L
+
+enum { Q_COUNT, Q_RUN, Q_ENA, Q_NA, Q_UP, Q_N };
+
+struct pq_row {
+	char *instance, *job, *comm;
+	double val[PQ_MAXEV], run[PQ_MAXEV], ena[PQ_MAXEV];
+	bool have[PQ_MAXEV], na[PQ_MAXEV];
+	bool down; /* its target is down or gone: last rows kept, n/c */
+	bool seen; /* in this tick's answer */
+};
+
+struct pq {
+	struct source base;
+	struct fetch *f;
+	char *url, *match;
+	double interval, last; /* last: monotonic time of the previous tick */
+	struct model m;
+	struct mstore st;
+	struct mevent ev[PQ_MAXEV];
+	struct mgroup gr[PQ_MAXEV];
+	char name[PQ_MAXEV][64], group[PQ_MAXEV][64], key[PQ_MAXEV][130];
+	unsigned nev;
+	struct pq_row *rows;
+	size_t nrows, cap;
+	char notice[512];
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The PromQL of query q over a window of w seconds (malloc'd). */
+static char *query_text(const struct pq *p, int q, long w)
+{
+	static const char *const fam[] = {
+		"{__name__=~\"pmutop_command_(events|clock_seconds)_total\"",
+		"{__name__=\"pmutop_command_events_running_seconds_total\"",
+		"{__name__=\"pmutop_command_events_enabled_seconds_total\""};
+	const char *sep = p->match[0] ? "," : "";
+	char *s = NULL;
+	int n;
+	if (q < Q_NA)
+		n = asprintf(&s, "sum by (instance,job,comm,event,group) (rate(%s%s%s}[%lds]))",
+			     fam[q], sep, p->match, w < PQ_MIN_WINDOW ? PQ_MIN_WINDOW : w);
+	else if (q == Q_NA)
+		n = asprintf(&s, "pmutop_event_unavailable_info{%s}", p->match);
+	else
+		n = asprintf(&s, "up{%s}", p->match);
+	return n < 0 ? NULL : s;
+}
+
+/* The result array of an instant query's answer, or NULL with err set; *root to put. */
+static struct json_object *run_query(struct pq *p, int q, long w, struct json_object **root,
+				     char *err, size_t errlen)
+{
+	char *qt = query_text(p, q, w), *esc = qt ? fetch_escape(qt) : NULL, *u = NULL, *body;
+	size_t len;
+	long status;
+	struct json_object *res = NULL;
+	*root = NULL;
+	if (!esc || asprintf(&u, "%s/api/v1/query?query=%s", p->url, esc) < 0) {
+		snprintf(err, errlen, "out of memory");
+		u = NULL;
+		goto out;
+	}
+	if (fetch_get(p->f, u, PQ_TIMEOUT_MS, &body, &len, &status, err, errlen)) {
+		/* the reason after the URL asked, said of the URL given */
+		const char *why = strncmp(err, u, strlen(u)) ? err : err + strlen(u);
+		char e2[512];
+		snprintf(e2, sizeof(e2), "%s%s%s", p->url, why[0] == ':' ? "" : ": ", why);
+		snprintf(err, errlen, "%s", e2);
+		goto out;
+	}
+	*root = json_tokener_parse(body);
+	free(body);
+	struct json_object *st, *data, *e;
+	if (status == 401 || status == 403) {
+		snprintf(err, errlen,
+			 "%s: %ld: wrong or no user and password or certificate "
+			 "(--connect-config)",
+			 p->url, status);
+	} else if (!*root || !json_object_object_get_ex(*root, "status", &st)) {
+		snprintf(err, errlen, "%s: HTTP %ld, not a Prometheus query API answer", p->url,
+			 status);
+	} else if (strcmp(json_object_get_string(st), "success") != 0) {
+		const char *why = json_object_object_get_ex(*root, "error", &e)
+					  ? json_object_get_string(e)
+					  : "no reason given";
+		snprintf(err, errlen, "%s: query refused: %s", p->url, why);
+	} else if (!json_object_object_get_ex(*root, "data", &data) ||
+		   !json_object_object_get_ex(data, "result", &res) ||
+		   !json_object_is_type(res, json_type_array)) {
+		snprintf(err, errlen, "%s: an answer without a result vector", p->url);
+		res = NULL;
+	}
+out:
+	if (!res && *root) {
+		json_object_put(*root);
+		*root = NULL;
+	}
+	free(u);
+	free(esc);
+	free(qt);
+	return res;
+}
+
+static const char *label(struct json_object *s, const char *name)
+{
+	struct json_object *m, *v;
+	if (!json_object_object_get_ex(s, "metric", &m) || !json_object_object_get_ex(m, name, &v))
+		return "";
+	return json_object_get_string(v);
+}
+
+static bool sample(struct json_object *s, double *v)
+{
+	struct json_object *a;
+	if (!json_object_object_get_ex(s, "value", &a) || json_object_array_length(a) != 2)
+		return false;
+	const char *t = json_object_get_string(json_object_array_get_idx(a, 1));
+	char *end;
+	*v = strtod(t, &end);
+	return end != t;
+}
+
+/* The role the exporter's event and group labels name (spec/evset.c's, by name). */
+static enum ev_role role_of(const char *ev, const char *grp)
+{
+	static const struct {
+		const char *ev, *grp;
+		enum ev_role role;
+	} t[] = {{"task-clock", NULL, ROLE_TASK_CLOCK},
+		 {"context-switches", NULL, ROLE_CS},
+		 {"cpu-migrations", NULL, ROLE_MIGRATIONS},
+		 {"page-faults", NULL, ROLE_FAULTS},
+		 {"major-faults", NULL, ROLE_MAJ_FAULTS},
+		 {"cycles", NULL, ROLE_CYCLES},
+		 {"instructions", "cycles", ROLE_INSNS},
+		 {"instructions", "", ROLE_INSNS},
+		 {"cache-references", NULL, ROLE_CACHE_REFS},
+		 {"cache-misses", NULL, ROLE_CACHE_MISSES},
+		 {"instructions", "cache-references", ROLE_CACHE_INSNS},
+		 {"branches", NULL, ROLE_BRANCHES},
+		 {"branch-instructions", NULL, ROLE_BRANCHES},
+		 {"branch-misses", NULL, ROLE_BRANCH_MISSES},
+		 {"instructions", "branches", ROLE_BRANCH_INSNS},
+		 {"instructions", "branch-instructions", ROLE_BRANCH_INSNS}};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(t[i].ev, ev) && (!t[i].grp || !strcmp(t[i].grp, grp)))
+			return t[i].role;
+	return ROLE_NONE;
+}
+
+/* The event's index, added when new; -1 when the set is full. */
+static int event_at(struct pq *p, const char *ev, const char *grp)
+{
+	for (unsigned i = 0; i < p->nev; i++)
+		if (!strcmp(p->name[i], ev) && !strcmp(p->group[i], grp))
+			return (int)i;
+	if (p->nev == PQ_MAXEV || !ev[0])
+		return -1;
+	unsigned i = p->nev++;
+	snprintf(p->name[i], sizeof(p->name[i]), "%s", ev);
+	snprintf(p->group[i], sizeof(p->group[i]), "%s", grp);
+	if (grp[0])
+		snprintf(p->key[i], sizeof(p->key[i]), "%s#%s", ev, grp);
+	else
+		snprintf(p->key[i], sizeof(p->key[i]), "%s", ev);
+	p->ev[i] = (struct mevent){.name = p->name[i],
+				   .key = p->key[i],
+				   .group = i,
+				   .role = role_of(ev, grp),
+				   .hardware = role_of(ev, grp) >= ROLE_CYCLES};
+	p->gr[i] = (struct mgroup){.first = i, .n = 1};
+	return (int)i;
+}
+
+static struct pq_row *row_at(struct pq *p, const char *inst, const char *job, const char *comm)
+{
+	for (size_t i = 0; i < p->nrows; i++)
+		if (!strcmp(p->rows[i].instance, inst) && !strcmp(p->rows[i].job, job) &&
+		    (!comm || !strcmp(p->rows[i].comm, comm)))
+			return &p->rows[i];
+	if (!comm)
+		return NULL;
+	if (p->nrows == p->cap) {
+		size_t c = p->cap ? p->cap * 2 : 64;
+		struct pq_row *n = realloc(p->rows, c * sizeof(*n));
+		if (!n)
+			return NULL;
+		p->rows = n, p->cap = c;
+	}
+	struct pq_row *r = &p->rows[p->nrows];
+	memset(r, 0, sizeof(*r));
+	r->instance = strdup(inst), r->job = strdup(job), r->comm = strdup(comm);
+	if (!r->instance || !r->job || !r->comm) {
+		free(r->instance), free(r->job), free(r->comm);
+		return NULL;
+	}
+	p->nrows++;
+	return r;
+}
+
+static void row_drop(struct pq *p, size_t i)
+{
+	free(p->rows[i].instance), free(p->rows[i].job), free(p->rows[i].comm);
+	p->rows[i] = p->rows[--p->nrows];
+}
+
+/* Whether instance (of job) answered its last scrape, as res (the up query) says. */
+static bool is_up(struct json_object *up, const char *inst, const char *job)
+{
+	for (size_t i = 0; up && i < json_object_array_length(up); i++) {
+		struct json_object *s = json_object_array_get_idx(up, i);
+		double v;
+		if (!strcmp(label(s, "instance"), inst) && !strcmp(label(s, "job"), job))
+			return sample(s, &v) && v == 1;
+	}
+	return false;
+}
+
+/* The rows from the answers into the model. */
+static int publish(struct pq *p)
+{
+	long first = mstore_reserve(&p->st, p->nrows, p->nev, p->nev);
+	if (first < 0)
+		return (int)first;
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct pq_row *q = &p->rows[i];
+		struct mrow_w h = mstore_row(&p->st, i);
+		h.r->kind = ROW_PROC;
+		h.r->comm = q->comm;
+		h.r->instance = q->instance;
+		h.r->job = q->job;
+		h.r->user = "";
+		for (unsigned e = 0; e < p->nev; e++) {
+			h.g[e] = (struct val_delta){0};
+			if (q->down)
+				h.v[e] = val_missing(VAL_NC, WHY_STALE);
+			else if (q->na[e])
+				h.v[e] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+			else if (!q->have[e])
+				h.v[e] = val_missing(VAL_NC, WHY_NOT_RUN);
+			else {
+				double ena = q->ena[e] * 1e9, run = q->run[e] * 1e9;
+				h.g[e] = (struct val_delta){.ena = (uint64_t)ena,
+							    .run = (uint64_t)run};
+				h.v[e] = (struct val){.v = q->val[e], .state = VAL_EXACT};
+				if (ena > 0 && run < ena * 0.999) {
+					h.v[e].state = run > 0 ? VAL_SCALED : VAL_NC;
+					h.v[e].why = run > 0 ? WHY_NONE : WHY_NOT_RUN;
+					h.v[e].run_pm = (uint16_t)(run / ena * 1000);
+				} else
+					h.v[e].run_pm = 1000;
+			}
+		}
+	}
+	p->m.nrows = (unsigned)p->nrows;
+	p->m.rows = p->st.rows;
+	p->m.nevents = p->nev;
+	p->m.events = p->ev;
+	p->m.ngroups = p->nev;
+	p->m.groups = p->gr;
+	return 0;
+}
+
+/* One tick: the five queries over the window since the last, into the rows. */
+static int pq_query(struct pq *p, char *err, size_t errlen)
+{
+	double now = now_s(), el = p->last > 0 ? now - p->last : p->interval;
+	long w = (long)(el + 0.5) < 1 ? 1 : (long)(el + 0.5);
+	struct json_object *root[Q_N] = {0}, *res[Q_N] = {0};
+	int rc = 0;
+	for (int q = 0; q < Q_N && !rc; q++)
+		if (!(res[q] = run_query(p, q, w, &root[q], err, errlen)))
+			rc = -EIO;
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < p->nrows; i++) {
+		struct pq_row *r = &p->rows[i];
+		r->seen = false;
+		memset(r->have, 0, sizeof(r->have));
+		memset(r->na, 0, sizeof(r->na));
+	}
+	for (int q = Q_COUNT; q <= Q_ENA; q++)
+		for (size_t i = 0; i < json_object_array_length(res[q]); i++) {
+			struct json_object *s = json_object_array_get_idx(res[q], i);
+			double v;
+			int e = event_at(p, label(s, "event"), label(s, "group"));
+			struct pq_row *r =
+				row_at(p, label(s, "instance"), label(s, "job"), label(s, "comm"));
+			if (!r) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			if (e < 0 || !sample(s, &v))
+				continue;
+			r->seen = true;
+			v *= (double)w; /* a rate over the window: the tick's share */
+			if (q == Q_COUNT) {
+				/* task-clock comes in seconds; the model counts it in ns */
+				r->val[e] =
+					role_of(p->name[e], "") == ROLE_TASK_CLOCK ? v * 1e9 : v;
+				r->have[e] = true;
+			} else if (q == Q_RUN)
+				r->run[e] = v;
+			else
+				r->ena[e] = v;
+		}
+	for (size_t i = 0; i < json_object_array_length(res[Q_NA]); i++) {
+		struct json_object *s = json_object_array_get_idx(res[Q_NA], i);
+		int e = event_at(p, label(s, "event"), label(s, "group"));
+		for (size_t k = 0; e >= 0 && k < p->nrows; k++)
+			if (!strcmp(p->rows[k].instance, label(s, "instance")) &&
+			    !strcmp(p->rows[k].job, label(s, "job")))
+				p->rows[k].na[e] = true;
+	}
+	/* a target down with no rows known: one row that says so */
+	for (size_t i = 0; i < json_object_array_length(res[Q_UP]); i++) {
+		struct json_object *s = json_object_array_get_idx(res[Q_UP], i);
+		double v;
+		const char *inst = label(s, "instance"), *job = label(s, "job");
+		if (sample(s, &v) && v != 1 && !row_at(p, inst, job, NULL) &&
+		    !row_at(p, inst, job, "[target down]")) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+	for (size_t i = p->nrows; i-- > 0;) {
+		struct pq_row *r = &p->rows[i];
+		r->down = !is_up(res[Q_UP], r->instance, r->job);
+		if (!r->seen && !r->down) /* a command gone from a host that answers */
+			row_drop(p, i);
+	}
+	p->m.elapsed = (double)w;
+	p->m.time += p->m.tick ? (double)w : 0;
+	p->m.tick++;
+	p->last = now;
+	rc = publish(p);
+	size_t ndown = 0;
+	for (size_t i = 0; i < json_object_array_length(res[Q_UP]); i++) {
+		double v;
+		if (sample(json_object_array_get_idx(res[Q_UP], i), &v) && v != 1)
+			ndown++;
+	}
+	if (ndown)
+		snprintf(p->notice, sizeof(p->notice), "%zu of %zu targets down: their rows n/c",
+			 ndown, json_object_array_length(res[Q_UP]));
+	p->m.source_notice = ndown ? p->notice : NULL;
+out:
+	for (int q = 0; q < Q_N; q++)
+		json_object_put(root[q]);
+	return rc;
+}
+
+static int pq_tick(struct source *s)
+{
+	struct pq *p = (struct pq *)s;
+	char err[512];
+	if (pq_query(p, err, sizeof(err))) {
+		/* Prometheus not answering: every row n/c, said in one line. */
+		for (size_t i = 0; i < p->nrows; i++)
+			p->rows[i].down = true;
+		snprintf(p->notice, sizeof(p->notice), "%s", err);
+		p->m.source_notice = p->notice;
+		p->m.tick++;
+		return publish(p);
+	}
+	return 0;
+}
+
+static const struct model *pq_model(const struct source *s)
+{
+	return &((const struct pq *)s)->m;
+}
+
+static int pq_control(struct source *s, enum source_ctl what, const void *arg)
+{
+	const struct pq *p = (const struct pq *)s;
+	if (what == SRC_OPEN_FDS) {
+		*(unsigned *)arg = 0;
+		return 0;
+	}
+	if (what == SRC_REMOTE) {
+		*(const char **)arg = p->url;
+		return 0;
+	}
+	if (what == SRC_INTERVAL) {
+		((struct pq *)s)->interval = *(const double *)arg;
+		((struct pq *)s)->m.interval = *(const double *)arg;
+		return 0;
+	}
+	return -ENOTSUP;
+}
+
+static void pq_free(struct source *s)
+{
+	struct pq *p = (struct pq *)s;
+	if (!p)
+		return;
+	while (p->nrows)
+		row_drop(p, p->nrows - 1);
+	free(p->rows);
+	mstore_free(&p->st);
+	fetch_free(p->f);
+	free(p->url);
+	free(p->match);
+	free(p);
+}
+
+static const struct source_ops pq_ops = {.name = "prometheus",
+					 .tick = pq_tick,
+					 .model = pq_model,
+					 .control = pq_control,
+					 .free = pq_free};
+
+struct source *promqsrc_new(const char *url, const char *match, const char *config, double interval,
+			    char *err, size_t errlen)
+{
+	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
+		snprintf(err, errlen, "%s: give http://HOST:PORT or https://HOST:PORT", url);
+		return NULL;
+	}
+	struct fetch_cfg *cfg = NULL;
+	if (config && fetch_cfg_load(config, &cfg, err, errlen))
+		return NULL;
+	struct pq *p = calloc(1, sizeof(*p));
+	if (!p || !(p->url = strdup(url)) || !(p->match = strdup(match ? match : ""))) {
+		if (p)
+			free(p->url);
+		free(p);
+		fetch_cfg_free(cfg);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	p->base.ops = &pq_ops;
+	size_t n = strlen(p->url);
+	while (n > 0 && p->url[n - 1] == '/')
+		p->url[--n] = '\0';
+	/* {job="x"} and job="x" alike */
+	n = strlen(p->match);
+	if (n >= 2 && p->match[0] == '{' && p->match[n - 1] == '}') {
+		memmove(p->match, p->match + 1, n - 2);
+		p->match[n - 2] = '\0';
+	}
+	p->interval = interval > 0 ? interval : 2;
+	p->m.interval = p->interval;
+	p->m.hostname = p->url;
+	p->m.kernel = "";
+	p->m.exit_status = -1;
+	p->m.backend = "prometheus";
+	p->m.fleet = true;
+	p->f = fetch_new(cfg, err, errlen);
+	fetch_cfg_free(cfg);
+	if (!p->f || pq_query(p, err, errlen)) {
+		pq_free(&p->base);
+		return NULL;
+	}
+	p->m.tick = 0; /* the first answer primes the window; tick 1 is the next */
+	return &p->base;
+}

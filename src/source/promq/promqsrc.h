@@ -1,0 +1,23 @@
+/* pmutop --prometheus URL [--match MATCHERS] [--connect-config FILE]: a fleet's rows from
+ * the Prometheus that scrapes its pmutop exporters. Each tick runs the same five instant
+ * queries (/api/v1/query), whatever the number of hosts:
+ *   1. increase() of pmutop_command_events_total and _clock_seconds_total over the tick,
+ *      summed by (instance, job, comm, event, group)
+ *   2. and 3. the same of _events_running_seconds_total and _events_enabled_seconds_total
+ *      (the counted share: `~`)
+ *   4. pmutop_event_unavailable_info (an event n/a on a host stays n/a there)
+ *   5. up (a target that is down keeps its last rows, each value n/c: stale)
+ * MATCHERS are label matchers added to each selector: job="pmutop",instance=~"db.*". */
+#ifndef PMUTOP_PROMQSRC_H
+#define PMUTOP_PROMQSRC_H
+
+#include <stddef.h>
+
+#include "source.h"
+
+/* The source, with its first query answered, or NULL with one line in err: a bad URL,
+ * config, password or certificate, no Prometheus there, no pmutop series. */
+struct source *promqsrc_new(const char *url, const char *match, const char *config, double interval,
+			    char *err, size_t errlen);
+
+#endif
