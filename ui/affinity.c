@@ -10,8 +10,8 @@
 
 void affinity_ask(struct ui *u, struct ui_cmd *cmd)
 {
-	if (u->replay[0]) {
-		snprintf(u->msg, sizeof(u->msg), "a replay sets no CPUs: it shows a recording");
+	if (u->no_act[0]) {
+		snprintf(u->msg, sizeof(u->msg), "%s", u->no_act);
 		return;
 	}
 	const struct mrow *r = rows_selected(&u->rows, u->m);

@@ -460,6 +460,12 @@ void ui_set_recording(struct ui *u, const char *path, long long bytes)
 		snprintf(u->rec, sizeof(u->rec), "%.2fG\t%s", b / 1073741824.0, path);
 }
 
+void ui_refuse_acts(struct ui *u, const char *line)
+{
+	if (u)
+		snprintf(u->no_act, sizeof(u->no_act), "%s", line ? line : "");
+}
+
 void ui_set_replay(struct ui *u, const char *text)
 {
 	if (u)

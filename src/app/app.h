@@ -109,6 +109,8 @@ struct app_play {
 	int speed;		      /* ... times that pace: 1, 10 or 60 (x) */
 	struct replay_pace pace;      /* playing: when (evclock) it was at which recorded time */
 	struct replay_search *search; /* a replay's spike search under way (} {), or NULL */
+	/* t, T, b, x, } and { (screen_command's travel): the replay screen's; true: quit */
+	bool (*travel)(struct app *a, const struct ui_cmd *cmd);
 	struct replay_batch rb;
 };
 

@@ -3,6 +3,7 @@
 #include "replayrun.h"
 
 #include "run.h"
+#include "screen.h"
 #include "start.h"
 #include "view.h"
 
@@ -342,14 +343,25 @@ static void play_anchor(struct app *a)
 	loop_set_interval(a->loop, t > 0.01 ? t : 0.01);
 }
 
-/* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
-static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *playing)
+/* The tick shown after a command (from): the header, the history made again after a
+ * jump or a step back (or G), the screen. */
+static void replay_shown(struct app *a, enum ui_cmd_kind kind, uint64_t from)
 {
+	uint64_t seq = replay_seq(a->play.rp), next = from;
+	bool forward = replay_step(a->play.rp, from, 1, &next) == 0 && seq == next;
+	replay_header(a, a->ui, a->play.playing);
+	if ((seq != from && !forward) || kind == UI_TOGGLE_CGROUPS)
+		replay_history(a, a->ui);
+	app_show(a, a->ui);
+}
+
+/* t/T step, b jumps, x the speed, } and { search (screen_command's travel). */
+static bool replay_travel(struct app *a, const struct ui_cmd *cmd)
+{
+	struct ui *ui = a->ui;
 	char err[512];
 	uint64_t seq = replay_seq(a->play.rp), to = seq;
 	switch (cmd->kind) {
-	case UI_QUIT:
-		return true;
 	case UI_STEP:
 		if (replay_step(a->play.rp, seq, cmd->step, &to))
 			ui_message(ui, cmd->step > 0 ? "the last recorded tick"
@@ -380,57 +392,17 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 		replay_find(a->play.rp, t, &to);
 		break;
 	}
-	case UI_TOGGLE_PAUSE:
-		*playing = !*playing;
-		loop_pause(a->loop, !*playing);
-		break;
 	case UI_SPEED:
 		a->play.speed = a->play.speed == 1 ? 10 : a->play.speed == 10 ? 60 : 1;
 		break;
 	case UI_SPIKE:
-		*playing = false; /* the search shows where it stops */
+		a->play.playing = false; /* the search shows where it stops */
 		loop_pause(a->loop, true);
 		search_start(a, ui, cmd->step);
 		break;
-	case UI_TOGGLE_CGROUPS:
-		a->scr.show_cgroups = !a->scr.show_cgroups;
-		break;
-	case UI_SET_METRICS:
-		app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
-		break;
-	case UI_SET_COLUMNS:
-		config_set_columns(&a->setup.cfg, cmd->spec, cmd->columns);
-		break;
-	case UI_SET_EVENTS:
-		ui_events_refused(ui, "a replay has the recorded events only: record others "
-				      "with pmutop -e SPEC -w FILE");
-		break;
-	case UI_SAVE_CONFIG:
-		app_save_config(a, ui);
-		break;
-	case UI_FOCUS_PID:
-	case UI_UNFOCUS:
-	case UI_REDRAW:
-	case UI_NONE:
-	case UI_TOGGLE_CMDLINE: /* the arguments recorded, where the screen showed them */
-		break;
-	case UI_TOGGLE_THREADS:
-		ui_message(ui, app_current(a)->threads
-				       ? "thread rows are in the recording"
-				       : "no thread rows were recorded: record with -H");
-		break;
-	case UI_TOGGLE_KERNEL: /* the source says it is not for a recording */
-		app_control(a, SRC_USER_ONLY, &(bool){true});
-		break;
-	case UI_SET_INTERVAL:
-		app_control(a, SRC_INTERVAL, &cmd->interval);
-		break;
 	default:
-		ui_message(ui, "a replay counts nothing: that is for the live screen");
 		break;
 	}
-	uint64_t next = seq;
-	bool forward = replay_step(a->play.rp, seq, 1, &next) == 0 && to == next;
 	if (to != seq && replay_goto(a, to, err, sizeof(err))) {
 		/* A damaged tick: a step goes on to the next one that loads, anything else
 		 * stays where it was; the line says why. */
@@ -446,18 +418,23 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 			snprintf(msg, sizeof(msg), "%s: tick %llu skipped", err,
 				 (unsigned long long)to);
 			ui_message(ui, msg);
-			to = past;
 		} else {
 			if (replay_goto(a, seq, err, sizeof(err)))
 				return true;
 			ui_message(ui, err);
-			to = seq;
 		}
 	}
-	replay_header(a, ui, *playing);
-	if ((to != seq && !forward) || cmd->kind == UI_TOGGLE_CGROUPS)
-		replay_history(a, ui);
-	app_show(a, ui);
+	return false;
+}
+
+/* A command on the replay screen (screen_command's, for the recording), then the tick
+ * it shows. */
+static bool replay_cmd(struct app *a, const struct ui_cmd *cmd)
+{
+	uint64_t seq = replay_seq(a->play.rp);
+	if (screen_command(a, cmd))
+		return true;
+	replay_shown(a, cmd->kind, seq);
 	return false;
 }
 
@@ -473,7 +450,7 @@ static int play_next(void *ctx, double *wall, double *iv)
 	struct app *a = c->a;
 	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
 	uint64_t before = replay_seq(a->play.rp);
-	c->quit = replay_cmd(a, a->ui, &step, &a->play.playing);
+	c->quit = replay_cmd(a, &step);
 	c->end = !c->quit && replay_seq(a->play.rp) == before;
 	if (c->quit || c->end)
 		return 1;
@@ -513,7 +490,7 @@ static bool replay_keys(struct app *a)
 	int speed = a->play.speed;
 	search_end(a); /* any key stops a search, on the tick it started from */
 	while (!quit && ui_input(a->ui, &cmd) > 0)
-		quit = replay_cmd(a, a->ui, &cmd, &a->play.playing);
+		quit = replay_cmd(a, &cmd);
 	if (stopped && !a->play.search)
 		ui_message(a->ui, "the spike search stopped");
 	/* Started, moved or sped up: the pace from the tick shown now. */
@@ -583,6 +560,8 @@ static int run_replay_live(struct app *a)
 	app_show(a, ui);
 	ui_draw(ui);
 	a->ui = ui;
+	screen_source_changed(a);
+	a->play.travel = replay_travel;
 	a->run.pass = replay_screen_pass;
 	a->run.keys = replay_keys;
 	int code = app_run(a);

@@ -189,7 +189,7 @@ int app_control(struct app *a, enum source_ctl what, const void *arg)
 	int err = source_control(a->src, what, arg);
 	if (err == -ENOTSUP) {
 		char line[96];
-		if (!fe_message(a, source_refusal(a->src, line, sizeof(line))))
+		if (!fe_message(a, source_refusal(a->src, NULL, line, sizeof(line))))
 			app_say("%s\n", line);
 	} else if (err && (what == SRC_EVSET || what == SRC_USER_ONLY)) {
 		err = app_swap(a, what == SRC_EVSET ? arg : a->set, err);

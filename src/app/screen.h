@@ -10,5 +10,9 @@ extern const struct frontend_ops screen_frontend;
 int screen_open(struct app *a); /* 0, or the exit code after saying why not */
 void screen_close(struct app *a);
 bool screen_input(struct app *a); /* keys; true: quit */
+/* One command from the screen, for whichever source: true to quit. */
+bool screen_command(struct app *a, const struct ui_cmd *cmd);
+/* The screen told what the source can take (k, F7, F8, a refused before their dialogs). */
+void screen_source_changed(struct app *a);
 
 #endif

@@ -90,8 +90,12 @@ static void drop(struct source *s)
 	free(s);
 }
 
-static const struct source_ops ops = {
-	.name = "recording", .tick = tick, .model = model, .control = control, .free = drop};
+static const struct source_ops ops = {.name = "recording",
+				      .caps = SRC_CAN_TRAVEL,
+				      .tick = tick,
+				      .model = model,
+				      .control = control,
+				      .free = drop};
 
 struct source *replaysrc_new(struct replay *rp, uint64_t first, double end)
 {
