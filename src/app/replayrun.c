@@ -143,7 +143,7 @@ static int run_replay_batch(struct app *a)
  * with one line in err (a damaged tick). */
 static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 {
-	int r = replay_load(a->play.rp, seq, err, len);
+	int r = replaysrc_seek(a->src, seq, err, len);
 	if (r == 0 && (a->panes.n == 0 || a->panes.threads != app_current(a)->threads))
 		app_build_panes(a);
 	return r;
@@ -322,7 +322,10 @@ static void search_step(struct app *a, struct ui *ui)
 			replay_history(a, ui);
 	}
 	ui_message(ui, msg);
-	app_show(a, ui);
+	if (done && to != origin) /* the spike's tick to every sink */
+		app_publish(a);
+	else
+		app_show(a, ui);
 	a->scr.dirty = true;
 }
 
@@ -344,7 +347,7 @@ static void play_anchor(struct app *a)
 }
 
 /* The tick shown after a command (from): the header, the history made again after a
- * jump or a step back (or G), the screen. */
+ * jump or a step back (or G); a tick moved to goes to every sink, the screen's too. */
 static void replay_shown(struct app *a, enum ui_cmd_kind kind, uint64_t from)
 {
 	uint64_t seq = replay_seq(a->play.rp), next = from;
@@ -352,7 +355,10 @@ static void replay_shown(struct app *a, enum ui_cmd_kind kind, uint64_t from)
 	replay_header(a, a->ui, a->play.playing);
 	if ((seq != from && !forward) || kind == UI_TOGGLE_CGROUPS)
 		replay_history(a, a->ui);
-	app_show(a, a->ui);
+	if (seq != from) /* a tick to every sink: the screen, --listen's exporter */
+		app_publish(a);
+	else
+		app_show(a, a->ui);
 }
 
 /* t/T step, b jumps, x the speed, } and { search (screen_command's travel). */
@@ -514,62 +520,36 @@ static int run_replay_live(struct app *a)
 	char err[512];
 	double begin, end;
 	uint64_t seq;
-	struct ui_opts o = {.color = !a->cli.no_color,
-			    .no_mouse = a->cli.no_mouse,
-			    .pane = a->cli.pane,
-			    .sort = a->cli.sort,
-			    .reverse = a->cli.reverse};
+	int code;
 	replay_window(a, &begin, &end);
 	if (replay_start(a, begin, &seq))
 		return 2;
-	/* The screen moves through the recording itself (t, T, b, Z, x, } and {); the source is
-	 * its model, and refuses what only counting can do. */
+	/* The screen moves the source through the recording (t, T, b, Z, x, } and {); it
+	 * refuses what only counting can do. */
 	if (!(a->src = replaysrc_new(a->play.rp, seq, end)))
 		return 1;
 	if (replay_goto(a, seq, err, sizeof(err))) {
 		app_say("%s\n", err);
 		return 2;
 	}
-	/* As live: without hardware counters the software pane is the one with numbers. */
-	bool hw = false;
-	for (unsigned i = 0; i < app_current(a)->nevents; i++)
-		hw = hw || (app_current(a)->events[i].hardware &&
-			    app_current(a)->events[i].status == WHY_NONE);
-	if (!o.pane && !hw)
-		o.pane = "Software";
-	struct ui *ui = ui_new(&o, err, sizeof(err));
-	if (!ui) {
-		app_say("%s\n", err);
-		return 1;
-	}
+	/* The screen as live: the sink each tick the source moves to is written to. */
+	if ((code = screen_open(a)) != 0)
+		return code;
 	a->play.playing = false;
 	a->play.speed = 1;
-	a->scr.show_cgroups = a->cli.cgroups;
-	a->scr.history = history_new(); /* NULL: no trends, no charts */
-	ui_set_history(ui, a->scr.history);
-	loop_pause(a->loop, true);
-	ui_set_user_spec(ui, NULL);
-	ui_set_metrics(ui, a->setup.cfg.metrics, a->setup.cfg.nmetrics);
-	for (unsigned i = 0; i < a->setup.cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
-		ui_set_columns(ui, a->setup.cfg.columns[i].pane, a->setup.cfg.columns[i].list);
-	replay_header(a, ui, a->play.playing);
-	if (*replay_notice(a->play.rp))
-		ui_message(ui, replay_notice(a->play.rp));
-	app_show(a, ui);
-	replay_history(a, ui);
-	app_show(a, ui);
-	ui_draw(ui);
-	a->ui = ui;
-	screen_source_changed(a);
 	a->play.travel = replay_travel;
+	loop_pause(a->loop, true);
+	replay_header(a, a->ui, a->play.playing);
+	if (*replay_notice(a->play.rp))
+		ui_message(a->ui, replay_notice(a->play.rp));
+	replay_history(a, a->ui);
+	app_show(a, a->ui);
+	ui_draw(a->ui);
 	a->run.pass = replay_screen_pass;
 	a->run.keys = replay_keys;
-	int code = app_run(a);
+	code = app_run(a);
 	search_end(a);
-	a->ui = NULL;
-	ui_free(ui);
-	history_free(a->scr.history);
-	a->scr.history = NULL;
+	screen_close(a);
 	return code;
 }
 

@@ -59,7 +59,7 @@ void app_reap_child(struct app *a)
 const struct model *app_current(struct app *a)
 {
 	const struct model *sm = source_model(a->src);
-	if (a->play.rp)
+	if (!(source_caps(a->src) & SRC_CAN_COUNT)) /* a recording's header is its own */
 		return sm;
 	struct model *m = &a->live;
 	*m = *sm;

@@ -209,7 +209,9 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 		if (!ns)
 			snprintf(msg, sizeof(msg), "out of memory");
 		free(ns);
-		ui_set_user_spec(ui, a->setup.user_spec);
+		/* A recording has the recorded events only: none of the user's to edit. */
+		ui_set_user_spec(ui,
+				 source_caps(a->src) & SRC_CAN_COUNT ? a->setup.user_spec : NULL);
 		ui_events_refused(ui, msg);
 		return;
 	}
@@ -222,7 +224,8 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	free(a->set);
 	a->set = ns;
 	snprintf(a->setup.user_spec, sizeof(a->setup.user_spec), "%s", spec ? spec : "");
-	ui_set_user_spec(ui, a->setup.user_spec);
+	/* A recording has the recorded events only: none of the user's to edit. */
+	ui_set_user_spec(ui, source_caps(a->src) & SRC_CAN_COUNT ? a->setup.user_spec : NULL);
 	/* A short interval now rather than an empty screen, to every output. */
 	if ((err = source_tick(a->src)) != 0)
 		app_swap(a, ns, err);
@@ -594,9 +597,8 @@ struct screen_sink {
 static int ss_write(struct sink *s, const struct model *m, double wall)
 {
 	struct app *a = ((struct screen_sink *)s)->a;
-	(void)m; /* app_current's, which app_view shows with G's cgroup rows */
 	(void)wall;
-	app_show(a, a->ui);
+	app_show_model(a, a->ui, m);
 	a->scr.dirty = true;
 	return 0;
 }
@@ -611,10 +613,13 @@ static const struct sink_ops screen_ops = {.name = "screen", .write = ss_write, 
 int screen_open(struct app *a)
 {
 	char err[256];
-	/* Without hardware counters the software pane is the one with numbers. */
-	const char *pane = a->cli.pane			? a->cli.pane
-			   : evset_any_hardware(a->set) ? NULL
-							: "Software";
+	/* Without hardware counters the software pane is the one with numbers (a
+	 * recording's: those it counted). */
+	const struct model *m = app_current(a);
+	bool hw = false;
+	for (unsigned i = 0; i < m->nevents; i++)
+		hw = hw || (m->events[i].hardware && m->events[i].status == WHY_NONE);
+	const char *pane = a->cli.pane ? a->cli.pane : hw ? NULL : "Software";
 	struct ui_opts o = {.color = !a->cli.no_color, /* ui_new weighs NO_COLOR and TERM */
 			    .no_mouse = a->cli.no_mouse,
 			    .pane = pane,
@@ -642,9 +647,11 @@ int screen_open(struct app *a)
 	ui_set_history(ui, a->scr.history);
 	app_build_panes(a);
 	app_show(a, ui);
-	a->catalog = catalog_new(a->pmus);
+	/* The events browsers' catalogue, where events can be chosen (not a recording's). */
+	a->catalog = source_caps(a->src) & SRC_CAN_COUNT ? catalog_new(a->pmus) : NULL;
 	ui_set_catalog(ui, a->catalog);
-	ui_set_user_spec(ui, a->setup.user_spec);
+	/* A recording has the recorded events only: none of the user's to edit. */
+	ui_set_user_spec(ui, source_caps(a->src) & SRC_CAN_COUNT ? a->setup.user_spec : NULL);
 	ui_set_metrics(ui, a->setup.cfg.metrics, a->setup.cfg.nmetrics);
 	for (unsigned i = 0; i < a->setup.cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
 		ui_set_columns(ui, a->setup.cfg.columns[i].pane, a->setup.cfg.columns[i].list);
