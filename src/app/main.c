@@ -155,11 +155,7 @@ int main(int argc, char **argv)
 	}
 	app_start_source(&a);
 	if (x) {
-		struct promacc_opts po = {.top = (unsigned)a.cli.top,
-					  .watched = a.cmd.pid > 0 ? &a.cmd.pid : a.cli.pids,
-					  .nwatched = a.cmd.pid > 0 ? 1 : a.cli.npids,
-					  .per_cpu = a.cli.per_cpu};
-		if (sinks_add(&a.sinks, listen_sink_new(x, &po, app_current(&a), app_open_fds, &a)))
+		if (app_add_listen(&a, x))
 			return 1;
 	}
 	app_build_panes(&a);

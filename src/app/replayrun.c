@@ -322,10 +322,7 @@ static void search_step(struct app *a, struct ui *ui)
 			replay_history(a, ui);
 	}
 	ui_message(ui, msg);
-	if (done && to != origin) /* the spike's tick to every sink */
-		app_publish(a);
-	else
-		app_show(a, ui);
+	app_show(a, ui);
 	a->scr.dirty = true;
 }
 
@@ -355,7 +352,9 @@ static void replay_shown(struct app *a, enum ui_cmd_kind kind, uint64_t from)
 	replay_header(a, a->ui, a->play.playing);
 	if ((seq != from && !forward) || kind == UI_TOGGLE_CGROUPS)
 		replay_history(a, a->ui);
-	if (seq != from) /* a tick to every sink: the screen, --listen's exporter */
+	/* The next tick (t, play) to every sink: the screen, and --listen's exporter, whose
+	 * counters sum the ticks played; a jump or a step back is the screen's alone. */
+	if (forward)
 		app_publish(a);
 	else
 		app_show(a, a->ui);
@@ -532,6 +531,17 @@ static int run_replay_live(struct app *a)
 		app_say("%s\n", err);
 		return 2;
 	}
+	/* --listen: the exporter sums the ticks played or stepped forward, as live. */
+	if (a->cli.listen) {
+		struct exporter *x =
+			exporter_new(a->cli.listen, a->cli.web_config, err, sizeof(err));
+		if (!x) {
+			app_say("%s\n", err);
+			return 2;
+		}
+		if (app_add_listen(a, x))
+			return 1;
+	}
 	/* The screen as live: the sink each tick the source moves to is written to. */
 	if ((code = screen_open(a)) != 0)
 		return code;
@@ -543,7 +553,7 @@ static int run_replay_live(struct app *a)
 	if (*replay_notice(a->play.rp))
 		ui_message(a->ui, replay_notice(a->play.rp));
 	replay_history(a, a->ui);
-	app_show(a, a->ui);
+	app_publish(a);
 	ui_draw(a->ui);
 	a->run.pass = replay_screen_pass;
 	a->run.keys = replay_keys;

@@ -345,6 +345,16 @@ int app_close_output(struct app *a, FILE *file, int code)
 	return code;
 }
 
+int app_add_listen(struct app *a, struct exporter *x)
+{
+	struct promacc_opts po = {.top = (unsigned)a->cli.top,
+				  .watched = a->cmd.pid > 0 ? &a->cmd.pid : a->cli.pids,
+				  .nwatched = a->cmd.pid > 0 ? 1 : a->cli.npids,
+				  .per_cpu = a->cli.per_cpu};
+	return sinks_add(&a->sinks, listen_sink_new(x, &po, app_current(a), app_open_fds, a)) ? 1
+											      : 0;
+}
+
 int app_add_batch(struct app *a, const char *notice, long count)
 {
 	struct batch *b = batch_new(a->out, a->cli.format, a->panes.p, a->panes.n, a->cli.sort,
