@@ -65,6 +65,9 @@ enum {
 				options ask alone (-G's cgroups) */
 	SOURCE_GIVES_UP = 2, /* may give up mid-run (tick or control -errno): the next row
 				that can count the same takes over */
+	SOURCE_OPTION = 4,   /* chosen by an option of its own (--NAME: --connect,
+				--prometheus), never by --backend or auto; the app gives it
+				srcopts.own */
 };
 struct source_kind {
 	const char *name; /* --backend NAME */
