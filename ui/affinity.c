@@ -30,8 +30,8 @@ static void label(struct ui *u, unsigned i)
 		 u->aff_cpu[i]);
 }
 
-void ui_affinity_open(struct ui *u, pid_t pid, unsigned long long start, const int *cpus,
-		      const bool *on, unsigned n)
+void affinity_open(struct ui *u, pid_t pid, unsigned long long start, const int *cpus,
+		   const bool *on, unsigned n)
 {
 	char title[32];
 	snprintf(title, sizeof(title), "CPUs of %d", (int)pid);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "exporter.h"
+#include "listenaddr.h"
 #include "interval.h"
 #include "recfmt.h"
 #include "sources.h"

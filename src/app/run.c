@@ -3,6 +3,7 @@
 #include "run.h"
 
 #include "evclock.h"
+#include "metricpane.h"
 #include "outstream.h"
 
 /* The front end's one line, false without one (app.h's frontend_ops). */
