@@ -344,9 +344,9 @@ static void copy_failed(struct app *a, struct ui *ui)
 }
 
 /* q: with a watched command running, a second q stops it. */
-static bool cmd_quit(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_quit(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)cmd, (void)paused;
+	(void)cmd;
 	bool asked = a->cmd.quit_asked;
 	if (a->cmd.pid <= 0 || a->cmd.done)
 		return true;
@@ -361,18 +361,18 @@ static bool cmd_quit(struct app *a, struct ui *ui, const struct ui_cmd *cmd, boo
 	return true;
 }
 
-static bool cmd_interval(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_interval(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
 	(void)ui;
 	a->cli.interval = cmd->interval;
 	app_control(a, SRC_INTERVAL, &cmd->interval);
-	if (!*paused)
+	if (!a->hdr.paused)
 		loop_set_interval(a->loop, cmd->interval);
 	return false;
 }
 
 /* Z: counting stops and goes on; a recording plays and stops. */
-static bool cmd_pause(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_pause(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
 	(void)ui, (void)cmd;
 	if (source_caps(a->src) & SRC_CAN_TRAVEL) {
@@ -380,17 +380,16 @@ static bool cmd_pause(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 		loop_pause(a->loop, !a->play.playing);
 		return false;
 	}
-	*paused = !*paused;
-	loop_pause(a->loop, *paused);
-	app_control(a, SRC_PAUSE, paused);
-	a->hdr.paused = *paused;
+	a->hdr.paused = !a->hdr.paused;
+	loop_pause(a->loop, a->hdr.paused);
+	app_control(a, SRC_PAUSE, &a->hdr.paused);
 	return false;
 }
 
 /* H, c: the rows made again now, paused too, as K: a short interval. */
-static bool cmd_rows(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_rows(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)ui, (void)paused;
+	(void)ui;
 	bool *on = cmd->kind == UI_TOGGLE_THREADS ? &a->cli.threads : &a->scr.cmdline;
 	*on = !*on;
 	app_control(a, cmd->kind == UI_TOGGLE_THREADS ? SRC_THREADS : SRC_CMDLINE, on);
@@ -399,9 +398,9 @@ static bool cmd_rows(struct app *a, struct ui *ui, const struct ui_cmd *cmd, boo
 	return false;
 }
 
-static bool cmd_act(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_act(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)a, (void)paused;
+	(void)a;
 	if (cmd->kind == UI_SIGNAL)
 		send_signal(ui, cmd);
 	else if (cmd->kind == UI_RENICE)
@@ -413,9 +412,9 @@ static bool cmd_act(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool
 	return false;
 }
 
-static bool cmd_cgroups(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_cgroups(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)cmd, (void)paused;
+	(void)cmd;
 	if (a->scope.ncg) {
 		ui_message(ui, "-G counts the cgroups themselves: there are no process rows");
 		return false;
@@ -428,17 +427,16 @@ static bool cmd_cgroups(struct app *a, struct ui *ui, const struct ui_cmd *cmd, 
 	return false;
 }
 
-static bool cmd_columns(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_columns(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)paused;
 	if (config_set_columns(&a->setup.cfg, cmd->spec, cmd->columns))
 		ui_message(ui, "too many panes with chosen columns: W saves the first 8");
 	return false;
 }
 
-static bool cmd_kernel(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_kernel(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)cmd, (void)paused;
+	(void)cmd;
 	if (source_model(a->src)->final) {
 		ui_message(ui, "the watched process has ended: its totals stay as counted");
 		return false;
@@ -451,9 +449,8 @@ static bool cmd_kernel(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 	return false;
 }
 
-static bool cmd_focus(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_focus(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)paused;
 	if (cmd->kind == UI_UNFOCUS) {
 		app_control(a, SRC_THREADS, &a->cli.threads);
 		return false;
@@ -471,39 +468,38 @@ static bool cmd_focus(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bo
 	return false;
 }
 
-static bool cmd_events(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_events(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
 	apply_events(a, ui, cmd->spec);
-	if (!*paused) /* after its short tick, whole intervals: not two short ones */
+	if (!a->hdr.paused) /* after its short tick, whole intervals: not two short ones */
 		loop_set_interval(a->loop, a->cli.interval);
 	return false;
 }
 
-static bool cmd_metrics(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_metrics(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)paused;
 	app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
 	return false;
 }
 
-static bool cmd_save(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_save(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)cmd, (void)paused;
+	(void)cmd;
 	app_save_config(a, ui);
 	return false;
 }
 
-static bool cmd_output(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_output(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)cmd, (void)paused;
+	(void)cmd;
 	view_begin(a, ui);
 	return false;
 }
 
 /* t, T, b, x, } and {: the replay's own (replayrun.c). */
-static bool cmd_travel(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused)
+static bool cmd_travel(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	(void)ui, (void)paused;
+	(void)ui;
 	return a->play.travel && a->play.travel(a, cmd);
 }
 
@@ -514,7 +510,7 @@ static bool cmd_travel(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 struct cmd_row {
 	enum ui_cmd_kind kind;
 	unsigned need;
-	bool (*fn)(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused);
+	bool (*fn)(struct app *a, struct ui *ui, const struct ui_cmd *cmd);
 	const char *why;
 };
 
@@ -551,7 +547,7 @@ static const struct cmd_row cmd_table[] = {
 bool screen_command(struct app *a, const struct ui_cmd *cmd)
 {
 	struct ui *ui = a->ui;
-	bool paused = a->hdr.paused, quit = false;
+	bool quit = false;
 	if (cmd->kind != UI_QUIT)
 		a->cmd.quit_asked = false;
 	for (size_t i = 0; i < sizeof(cmd_table) / sizeof(cmd_table[0]); i++) {
@@ -569,7 +565,7 @@ bool screen_command(struct app *a, const struct ui_cmd *cmd)
 				ui_message(ui, line);
 			break;
 		}
-		quit = r->fn(a, ui, cmd, &paused);
+		quit = r->fn(a, ui, cmd);
 		break;
 	}
 	a->scr.dirty = true;
