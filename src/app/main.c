@@ -167,6 +167,8 @@ int main(int argc, char **argv)
 	a.run.pass = live_pass;
 	a.run.keys = a.cli.batch ? NULL : screen_input;
 	code = a.cli.batch ? 0 : screen_open(&a);
+	if (code == 0 && !a.cli.batch)
+		a.fe->draw(&a); /* the first frame now */
 	/* Start-up can take as long as an interval: the first one starts now (on the
 	 * screen, a first frame sooner). */
 	loop_set_interval(a.loop, a.cli.batch || a.cli.interval < 0.2 ? a.cli.interval : 0.2);

@@ -554,7 +554,7 @@ static int run_replay_live(struct app *a)
 		ui_message(a->ui, replay_notice(a->play.rp));
 	replay_history(a, a->ui);
 	app_publish(a);
-	ui_draw(a->ui);
+	a->fe->draw(a);
 	a->run.pass = replay_screen_pass;
 	a->run.keys = replay_keys;
 	code = app_run(a);

@@ -656,7 +656,7 @@ int screen_open(struct app *a)
 		app_say("out of memory\n");
 		return 1;
 	}
-	ui_draw(ui);
+	a->scr.dirty = true; /* drawn by the caller's first a->fe->draw */
 	return 0;
 }
 
