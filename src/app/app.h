@@ -58,6 +58,7 @@
 #define MAX_PANES 8
 
 struct ui;
+struct ui_cmd;
 struct replay_search;
 
 /* The header's facts the composition knows and no source does, set on the model it
