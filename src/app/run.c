@@ -72,14 +72,23 @@ const struct model *app_current(struct app *a)
 	return m;
 }
 
+/* Whether m counts events the user chose (-e, the events setup): its groups say, live
+ * or recorded. */
+static bool user_events(const struct model *m)
+{
+	for (unsigned g = 0; g < m->ngroups; g++)
+		if (m->groups[g].user)
+			return true;
+	return false;
+}
+
 void app_build_panes(struct app *a)
 {
 	const struct model *m = app_current(a);
 	/* Every column each pane can show: the screen chooses among them (its column
 	 * chooser), batch mode as the setup file's columns lines say. */
-	a->panes.n = columns_build_panes_all(
-		m, a->play.rp ? replay_user_events(a->play.rp) : a->set->user, a->setup.cfg.metrics,
-		a->setup.cfg.nmetrics, a->panes.p, MAX_PANES);
+	a->panes.n = columns_build_panes_all(m, user_events(m), a->setup.cfg.metrics,
+					     a->setup.cfg.nmetrics, a->panes.p, MAX_PANES);
 	a->panes.n += metric_bind_panes(m, a->panes.p + a->panes.n, MAX_PANES - a->panes.n);
 	a->panes.threads = m->threads;
 	if (!a->cli.batch)
