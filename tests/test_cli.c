@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "exporter.h"
+#include "listenaddr.h"
 #include "interval.h"
 
 #include <arpa/inet.h>

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "metric.h"
+#include "metricjson.h"
 #include "mexpr.h"
 
 /* Counters fed in by hand: name, value, state, running share. */

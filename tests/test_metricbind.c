@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "metricpane.h"
 #include "hybrid.h"
 #include "pmu.h"
 #include "promacc.h"

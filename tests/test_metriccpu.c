@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "metric.h"
+#include "metricjson.h"
 #include "metriccpu.h"
 
 struct feed {

@@ -303,12 +303,15 @@ static void test_kill_start(void **state)
 	assert_int_equal(cmd.start, 4100);
 
 	char line[1024];
-	ui_set_replay(U(state), "2026-01-01 00:00:00");
+	/* A source whose rows are not this machine's processes: one line, no menu. */
+	ui_refuse_acts(
+		U(state),
+		"a recording: kill, renice and affinity act on this machine's processes only");
 	cmd = fake_key(U(state), 'k');
 	assert_int_not_equal(cmd.kind, UI_SIGNAL);
 	const char *s = screen(state);
 	assert_int_equal(fake_find(s, "Send to"), -1);
-	assert_non_null(strstr(last_line(s, line, sizeof(line)), "a replay sends no signals"));
+	assert_non_null(strstr(last_line(s, line, sizeof(line)), "a recording: kill"));
 }
 
 /* The pid the selection is on: Enter (its detail view), Enter (watch it). */
@@ -371,7 +374,7 @@ static void test_search(void **state)
 }
 
 /* Space tags and moves down, k F7 F8 act on the tagged ones, U untags; a replay
- * renices nothing. */
+ * or a remote host, renices nothing. */
 static void test_tags(void **state)
 {
 	int keys[] = {KEY_HOME, KEY_DOWN, KEY_DOWN, KEY_DOWN}; /* alpha, pid 100 */
@@ -403,10 +406,12 @@ static void test_tags(void **state)
 	assert_int_equal(cmd.npids, 1);
 	assert_int_equal(cmd.pids[0], 200);
 	char line[1024];
-	ui_set_replay(U(state), "2026-01-01 00:00:00");
+	ui_refuse_acts(U(state), "rows of web1 (--connect): kill, renice and affinity act on "
+				 "this machine's processes only");
 	cmd = fake_key(U(state), KEY_F(8));
 	assert_int_not_equal(cmd.kind, UI_RENICE);
-	assert_non_null(strstr(last_line(screen(state), line, sizeof(line)), "a replay renices"));
+	assert_non_null(
+		strstr(last_line(screen(state), line, sizeof(line)), "rows of web1 (--connect)"));
 }
 
 /* F: the rows re-sort under the followed row and the selection stays on it; it ends

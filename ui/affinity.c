@@ -10,8 +10,8 @@
 
 void affinity_ask(struct ui *u, struct ui_cmd *cmd)
 {
-	if (u->replay[0]) {
-		snprintf(u->msg, sizeof(u->msg), "a replay sets no CPUs: it shows a recording");
+	if (u->no_act[0]) {
+		snprintf(u->msg, sizeof(u->msg), "%s", u->no_act);
 		return;
 	}
 	const struct mrow *r = rows_selected(&u->rows, u->m);
@@ -30,8 +30,8 @@ static void label(struct ui *u, unsigned i)
 		 u->aff_cpu[i]);
 }
 
-void ui_affinity_open(struct ui *u, pid_t pid, unsigned long long start, const int *cpus,
-		      const bool *on, unsigned n)
+void affinity_open(struct ui *u, pid_t pid, unsigned long long start, const int *cpus,
+		   const bool *on, unsigned n)
 {
 	char title[32];
 	snprintf(title, sizeof(title), "CPUs of %d", (int)pid);

@@ -11,6 +11,9 @@
 /* The selected process's CPUs are asked of the app (UI_AFFINITY_ASK), which reads them
  * and calls ui_affinity_open. */
 void affinity_ask(struct ui *u, struct ui_cmd *cmd);
+/* The dialog over the CPUs the app read (ui_affinity_open). */
+void affinity_open(struct ui *u, pid_t pid, unsigned long long start, const int *cpus,
+		   const bool *on, unsigned n);
 /* A key while the dialog is open: true when it was the dialog's (Space, Enter). */
 bool affinity_key(struct ui *u, int key, struct ui_cmd *cmd);
 

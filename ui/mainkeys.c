@@ -380,8 +380,8 @@ static void act_hide(struct ui *u, int key, int act, struct ui_cmd *cmd)
 static void act_kill(struct ui *u, int key, int arg, struct ui_cmd *cmd)
 {
 	(void)key, (void)arg, (void)cmd;
-	if (u->replay[0])
-		snprintf(u->msg, sizeof(u->msg), "a replay sends no signals: it shows a recording");
+	if (u->no_act[0])
+		snprintf(u->msg, sizeof(u->msg), "%s", u->no_act);
 	else
 		pick_signal(u);
 }

@@ -235,8 +235,8 @@ bool rowkeys_targets(struct ui *u, const char *what, struct ui_cmd *cmd)
 
 void rowkeys_nice(struct ui *u, int key, struct ui_cmd *cmd)
 {
-	if (u->replay[0]) {
-		snprintf(u->msg, sizeof(u->msg), "a replay renices nothing: it shows a recording");
+	if (u->no_act[0]) {
+		snprintf(u->msg, sizeof(u->msg), "%s", u->no_act);
 		return;
 	}
 	if (!rowkeys_targets(u, "renice", cmd))

@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "affinity.h"
 #include "colors.h"
 #include "evclock.h"
 #include "inputdec.h"
@@ -458,6 +459,18 @@ void ui_set_recording(struct ui *u, const char *path, long long bytes)
 		snprintf(u->rec, sizeof(u->rec), "%.1fM\t%s", b / 1048576, path);
 	else
 		snprintf(u->rec, sizeof(u->rec), "%.2fG\t%s", b / 1073741824.0, path);
+}
+
+void ui_affinity_open(struct ui *u, pid_t pid, unsigned long long start, const int *cpus,
+		      const bool *on, unsigned n)
+{
+	affinity_open(u, pid, start, cpus, on, n);
+}
+
+void ui_refuse_acts(struct ui *u, const char *line)
+{
+	if (u)
+		snprintf(u->no_act, sizeof(u->no_act), "%s", line ? line : "");
 }
 
 void ui_set_replay(struct ui *u, const char *text)

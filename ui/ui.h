@@ -132,6 +132,10 @@ void ui_set_recording(struct ui *u, const char *path, long long bytes);
  * A field that begins "PLAY " says it plays (the key bar offers Z to stop). */
 void ui_set_replay(struct ui *u, const char *text);
 
+/* k, F7, F8 and a (kill, renice, affinity) answer line and open no dialog (a source
+ * whose rows are not this machine's processes); NULL or "": they act. */
+void ui_refuse_acts(struct ui *u, const char *line);
+
 /* What W saves of the screen: the active pane's name, its sort column's name ("" for
  * the pane's default) and whether that sort runs against the column's natural
  * direction (the setup file's reverse). */

@@ -101,6 +101,7 @@ struct ui {
 	struct tree_view tv;	       /* the tree's depths and folded sums */
 	bool paused;		       /* as last asked, until the model says */
 	char replay[256];	       /* a replay's header fields; "" on the live screen */
+	char no_act[256];	       /* k, F7, F8, a refused, in one line; "": taken */
 	char rec[640];		       /* -w: "SIZE\tPATH" for the header, else "" */
 	bool cmdline;		       /* c: COMMAND shows the arguments */
 	int meter_mode;		       /* M: what the CPU meters show (enum meter_mode) */

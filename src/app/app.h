@@ -58,6 +58,7 @@
 #define MAX_PANES 8
 
 struct ui;
+struct ui_cmd;
 struct replay_search;
 
 /* The header's facts the composition knows and no source does, set on the model it
@@ -109,6 +110,8 @@ struct app_play {
 	int speed;		      /* ... times that pace: 1, 10 or 60 (x) */
 	struct replay_pace pace;      /* playing: when (evclock) it was at which recorded time */
 	struct replay_search *search; /* a replay's spike search under way (} {), or NULL */
+	/* t, T, b, x, } and { (screen_command's travel): the replay screen's; true: quit */
+	bool (*travel)(struct app *a, const struct ui_cmd *cmd);
 	struct replay_batch rb;
 };
 

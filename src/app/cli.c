@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "exporter.h"
+#include "listenaddr.h"
 #include "interval.h"
 #include "recfmt.h"
 #include "sources.h"
@@ -594,13 +595,18 @@ static int check_combinations(const struct cli *c, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (c->replay && (c->record || c->npids || c->command || c->cgroup_list || c->events ||
-			  c->listen || c->user_only || c->interval_set)) {
+			  c->user_only || c->interval_set)) {
 		snprintf(err, errlen, "-r replays what was recorded: %s",
-			 c->record   ? "it cannot record too (drop -w)"
-			 : c->events ? "its events are the recorded ones (drop -e)"
-			 : c->interval_set
-				 ? "its interval is the recorded one (drop -d)"
-				 : "it counts nothing (drop -p, --, -G, --user, --listen)");
+			 c->record	   ? "it cannot record too (drop -w)"
+			 : c->events	   ? "its events are the recorded ones (drop -e)"
+			 : c->interval_set ? "its interval is the recorded one (drop -d)"
+					   : "it counts nothing (drop -p, --, -G, --user)");
+		return -EINVAL;
+	}
+	if (c->replay && c->listen && c->batch) {
+		snprintf(err, errlen,
+			 "-r --listen serves the replay screen's ticks as it plays them: "
+			 "drop -b");
 		return -EINVAL;
 	}
 	if (c->sql && !c->replay) {

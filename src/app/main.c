@@ -155,11 +155,7 @@ int main(int argc, char **argv)
 	}
 	app_start_source(&a);
 	if (x) {
-		struct promacc_opts po = {.top = (unsigned)a.cli.top,
-					  .watched = a.cmd.pid > 0 ? &a.cmd.pid : a.cli.pids,
-					  .nwatched = a.cmd.pid > 0 ? 1 : a.cli.npids,
-					  .per_cpu = a.cli.per_cpu};
-		if (sinks_add(&a.sinks, listen_sink_new(x, &po, app_current(&a), app_open_fds, &a)))
+		if (app_add_listen(&a, x))
 			return 1;
 	}
 	app_build_panes(&a);
@@ -171,6 +167,8 @@ int main(int argc, char **argv)
 	a.run.pass = live_pass;
 	a.run.keys = a.cli.batch ? NULL : screen_input;
 	code = a.cli.batch ? 0 : screen_open(&a);
+	if (code == 0 && !a.cli.batch)
+		a.fe->draw(&a); /* the first frame now */
 	/* Start-up can take as long as an interval: the first one starts now (on the
 	 * screen, a first frame sooner). */
 	loop_set_interval(a.loop, a.cli.batch || a.cli.interval < 0.2 ? a.cli.interval : 0.2);

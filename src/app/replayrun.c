@@ -3,6 +3,7 @@
 #include "replayrun.h"
 
 #include "run.h"
+#include "screen.h"
 #include "start.h"
 #include "view.h"
 
@@ -142,7 +143,7 @@ static int run_replay_batch(struct app *a)
  * with one line in err (a damaged tick). */
 static int replay_goto(struct app *a, uint64_t seq, char *err, size_t len)
 {
-	int r = replay_load(a->play.rp, seq, err, len);
+	int r = replaysrc_seek(a->src, seq, err, len);
 	if (r == 0 && (a->panes.n == 0 || a->panes.threads != app_current(a)->threads))
 		app_build_panes(a);
 	return r;
@@ -342,14 +343,30 @@ static void play_anchor(struct app *a)
 	loop_set_interval(a->loop, t > 0.01 ? t : 0.01);
 }
 
-/* -r on the screen: t/T step, b jumps, space plays at the recorded pace. */
-static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *playing)
+/* The tick shown after a command (from): the header, the history made again after a
+ * jump or a step back (or G); a tick moved to goes to every sink, the screen's too. */
+static void replay_shown(struct app *a, enum ui_cmd_kind kind, uint64_t from)
 {
+	uint64_t seq = replay_seq(a->play.rp), next = from;
+	bool forward = replay_step(a->play.rp, from, 1, &next) == 0 && seq == next;
+	replay_header(a, a->ui, a->play.playing);
+	if ((seq != from && !forward) || kind == UI_TOGGLE_CGROUPS)
+		replay_history(a, a->ui);
+	/* The next tick (t, play) to every sink: the screen, and --listen's exporter, whose
+	 * counters sum the ticks played; a jump or a step back is the screen's alone. */
+	if (forward)
+		app_publish(a);
+	else
+		app_show(a, a->ui);
+}
+
+/* t/T step, b jumps, x the speed, } and { search (screen_command's travel). */
+static bool replay_travel(struct app *a, const struct ui_cmd *cmd)
+{
+	struct ui *ui = a->ui;
 	char err[512];
 	uint64_t seq = replay_seq(a->play.rp), to = seq;
 	switch (cmd->kind) {
-	case UI_QUIT:
-		return true;
 	case UI_STEP:
 		if (replay_step(a->play.rp, seq, cmd->step, &to))
 			ui_message(ui, cmd->step > 0 ? "the last recorded tick"
@@ -380,57 +397,17 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 		replay_find(a->play.rp, t, &to);
 		break;
 	}
-	case UI_TOGGLE_PAUSE:
-		*playing = !*playing;
-		loop_pause(a->loop, !*playing);
-		break;
 	case UI_SPEED:
 		a->play.speed = a->play.speed == 1 ? 10 : a->play.speed == 10 ? 60 : 1;
 		break;
 	case UI_SPIKE:
-		*playing = false; /* the search shows where it stops */
+		a->play.playing = false; /* the search shows where it stops */
 		loop_pause(a->loop, true);
 		search_start(a, ui, cmd->step);
 		break;
-	case UI_TOGGLE_CGROUPS:
-		a->scr.show_cgroups = !a->scr.show_cgroups;
-		break;
-	case UI_SET_METRICS:
-		app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
-		break;
-	case UI_SET_COLUMNS:
-		config_set_columns(&a->setup.cfg, cmd->spec, cmd->columns);
-		break;
-	case UI_SET_EVENTS:
-		ui_events_refused(ui, "a replay has the recorded events only: record others "
-				      "with pmutop -e SPEC -w FILE");
-		break;
-	case UI_SAVE_CONFIG:
-		app_save_config(a, ui);
-		break;
-	case UI_FOCUS_PID:
-	case UI_UNFOCUS:
-	case UI_REDRAW:
-	case UI_NONE:
-	case UI_TOGGLE_CMDLINE: /* the arguments recorded, where the screen showed them */
-		break;
-	case UI_TOGGLE_THREADS:
-		ui_message(ui, app_current(a)->threads
-				       ? "thread rows are in the recording"
-				       : "no thread rows were recorded: record with -H");
-		break;
-	case UI_TOGGLE_KERNEL: /* the source says it is not for a recording */
-		app_control(a, SRC_USER_ONLY, &(bool){true});
-		break;
-	case UI_SET_INTERVAL:
-		app_control(a, SRC_INTERVAL, &cmd->interval);
-		break;
 	default:
-		ui_message(ui, "a replay counts nothing: that is for the live screen");
 		break;
 	}
-	uint64_t next = seq;
-	bool forward = replay_step(a->play.rp, seq, 1, &next) == 0 && to == next;
 	if (to != seq && replay_goto(a, to, err, sizeof(err))) {
 		/* A damaged tick: a step goes on to the next one that loads, anything else
 		 * stays where it was; the line says why. */
@@ -446,18 +423,23 @@ static bool replay_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, b
 			snprintf(msg, sizeof(msg), "%s: tick %llu skipped", err,
 				 (unsigned long long)to);
 			ui_message(ui, msg);
-			to = past;
 		} else {
 			if (replay_goto(a, seq, err, sizeof(err)))
 				return true;
 			ui_message(ui, err);
-			to = seq;
 		}
 	}
-	replay_header(a, ui, *playing);
-	if ((to != seq && !forward) || cmd->kind == UI_TOGGLE_CGROUPS)
-		replay_history(a, ui);
-	app_show(a, ui);
+	return false;
+}
+
+/* A command on the replay screen (screen_command's, for the recording), then the tick
+ * it shows. */
+static bool replay_cmd(struct app *a, const struct ui_cmd *cmd)
+{
+	uint64_t seq = replay_seq(a->play.rp);
+	if (screen_command(a, cmd))
+		return true;
+	replay_shown(a, cmd->kind, seq);
 	return false;
 }
 
@@ -473,7 +455,7 @@ static int play_next(void *ctx, double *wall, double *iv)
 	struct app *a = c->a;
 	struct ui_cmd step = {.kind = UI_STEP, .step = 1};
 	uint64_t before = replay_seq(a->play.rp);
-	c->quit = replay_cmd(a, a->ui, &step, &a->play.playing);
+	c->quit = replay_cmd(a, &step);
 	c->end = !c->quit && replay_seq(a->play.rp) == before;
 	if (c->quit || c->end)
 		return 1;
@@ -513,7 +495,7 @@ static bool replay_keys(struct app *a)
 	int speed = a->play.speed;
 	search_end(a); /* any key stops a search, on the tick it started from */
 	while (!quit && ui_input(a->ui, &cmd) > 0)
-		quit = replay_cmd(a, a->ui, &cmd, &a->play.playing);
+		quit = replay_cmd(a, &cmd);
 	if (stopped && !a->play.search)
 		ui_message(a->ui, "the spike search stopped");
 	/* Started, moved or sped up: the pace from the tick shown now. */
@@ -537,60 +519,47 @@ static int run_replay_live(struct app *a)
 	char err[512];
 	double begin, end;
 	uint64_t seq;
-	struct ui_opts o = {.color = !a->cli.no_color,
-			    .no_mouse = a->cli.no_mouse,
-			    .pane = a->cli.pane,
-			    .sort = a->cli.sort,
-			    .reverse = a->cli.reverse};
+	int code;
 	replay_window(a, &begin, &end);
 	if (replay_start(a, begin, &seq))
 		return 2;
-	/* The screen moves through the recording itself (t, T, b, Z, x, } and {); the source is
-	 * its model, and refuses what only counting can do. */
+	/* The screen moves the source through the recording (t, T, b, Z, x, } and {); it
+	 * refuses what only counting can do. */
 	if (!(a->src = replaysrc_new(a->play.rp, seq, end)))
 		return 1;
 	if (replay_goto(a, seq, err, sizeof(err))) {
 		app_say("%s\n", err);
 		return 2;
 	}
-	/* As live: without hardware counters the software pane is the one with numbers. */
-	bool hw = false;
-	for (unsigned i = 0; i < app_current(a)->nevents; i++)
-		hw = hw || (app_current(a)->events[i].hardware &&
-			    app_current(a)->events[i].status == WHY_NONE);
-	if (!o.pane && !hw)
-		o.pane = "Software";
-	struct ui *ui = ui_new(&o, err, sizeof(err));
-	if (!ui) {
-		app_say("%s\n", err);
-		return 1;
+	/* --listen: the exporter sums the ticks played or stepped forward, as live. */
+	if (a->cli.listen) {
+		struct exporter *x =
+			exporter_new(a->cli.listen, a->cli.web_config, err, sizeof(err));
+		if (!x) {
+			app_say("%s\n", err);
+			return 2;
+		}
+		if (app_add_listen(a, x))
+			return 1;
 	}
+	/* The screen as live: the sink each tick the source moves to is written to. */
+	if ((code = screen_open(a)) != 0)
+		return code;
 	a->play.playing = false;
 	a->play.speed = 1;
-	a->scr.show_cgroups = a->cli.cgroups;
-	a->scr.history = history_new(); /* NULL: no trends, no charts */
-	ui_set_history(ui, a->scr.history);
+	a->play.travel = replay_travel;
 	loop_pause(a->loop, true);
-	ui_set_user_spec(ui, NULL);
-	ui_set_metrics(ui, a->setup.cfg.metrics, a->setup.cfg.nmetrics);
-	for (unsigned i = 0; i < a->setup.cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
-		ui_set_columns(ui, a->setup.cfg.columns[i].pane, a->setup.cfg.columns[i].list);
-	replay_header(a, ui, a->play.playing);
+	replay_header(a, a->ui, a->play.playing);
 	if (*replay_notice(a->play.rp))
-		ui_message(ui, replay_notice(a->play.rp));
-	app_show(a, ui);
-	replay_history(a, ui);
-	app_show(a, ui);
-	ui_draw(ui);
-	a->ui = ui;
+		ui_message(a->ui, replay_notice(a->play.rp));
+	replay_history(a, a->ui);
+	app_publish(a);
+	a->fe->draw(a);
 	a->run.pass = replay_screen_pass;
 	a->run.keys = replay_keys;
-	int code = app_run(a);
+	code = app_run(a);
 	search_end(a);
-	a->ui = NULL;
-	ui_free(ui);
-	history_free(a->scr.history);
-	a->scr.history = NULL;
+	screen_close(a);
 	return code;
 }
 

@@ -3,6 +3,7 @@
 #include "run.h"
 
 #include "evclock.h"
+#include "metricpane.h"
 #include "outstream.h"
 
 /* The front end's one line, false without one (app.h's frontend_ops). */
@@ -59,7 +60,7 @@ void app_reap_child(struct app *a)
 const struct model *app_current(struct app *a)
 {
 	const struct model *sm = source_model(a->src);
-	if (a->play.rp)
+	if (!(source_caps(a->src) & SRC_CAN_COUNT)) /* a recording's header is its own */
 		return sm;
 	struct model *m = &a->live;
 	*m = *sm;
@@ -71,14 +72,23 @@ const struct model *app_current(struct app *a)
 	return m;
 }
 
+/* Whether m counts events the user chose (-e, the events setup): its groups say, live
+ * or recorded. */
+static bool user_events(const struct model *m)
+{
+	for (unsigned g = 0; g < m->ngroups; g++)
+		if (m->groups[g].user)
+			return true;
+	return false;
+}
+
 void app_build_panes(struct app *a)
 {
 	const struct model *m = app_current(a);
 	/* Every column each pane can show: the screen chooses among them (its column
 	 * chooser), batch mode as the setup file's columns lines say. */
-	a->panes.n = columns_build_panes_all(
-		m, a->play.rp ? replay_user_events(a->play.rp) : a->set->user, a->setup.cfg.metrics,
-		a->setup.cfg.nmetrics, a->panes.p, MAX_PANES);
+	a->panes.n = columns_build_panes_all(m, user_events(m), a->setup.cfg.metrics,
+					     a->setup.cfg.nmetrics, a->panes.p, MAX_PANES);
 	a->panes.n += metric_bind_panes(m, a->panes.p + a->panes.n, MAX_PANES - a->panes.n);
 	a->panes.threads = m->threads;
 	if (!a->cli.batch)
@@ -189,7 +199,7 @@ int app_control(struct app *a, enum source_ctl what, const void *arg)
 	int err = source_control(a->src, what, arg);
 	if (err == -ENOTSUP) {
 		char line[96];
-		if (!fe_message(a, source_refusal(a->src, line, sizeof(line))))
+		if (!fe_message(a, source_refusal(a->src, NULL, line, sizeof(line))))
 			app_say("%s\n", line);
 	} else if (err && (what == SRC_EVSET || what == SRC_USER_ONLY)) {
 		err = app_swap(a, what == SRC_EVSET ? arg : a->set, err);
@@ -343,6 +353,16 @@ int app_close_output(struct app *a, FILE *file, int code)
 		code = 1;
 	}
 	return code;
+}
+
+int app_add_listen(struct app *a, struct exporter *x)
+{
+	struct promacc_opts po = {.top = (unsigned)a->cli.top,
+				  .watched = a->cmd.pid > 0 ? &a->cmd.pid : a->cli.pids,
+				  .nwatched = a->cmd.pid > 0 ? 1 : a->cli.npids,
+				  .per_cpu = a->cli.per_cpu};
+	return sinks_add(&a->sinks, listen_sink_new(x, &po, app_current(a), app_open_fds, a)) ? 1
+											      : 0;
 }
 
 int app_add_batch(struct app *a, const char *notice, long count)

@@ -41,6 +41,9 @@ unsigned app_open_fds(const void *ctx);
 /* Close the batch output and file (stdout, or -o's) at the run's end: code, or 1 when
  * what was written could not be (saying so for -o). */
 int app_close_output(struct app *a, FILE *file, int code);
+/* --listen's exporter x (made, now owned) as a sink over the source's events: 0, or 1
+ * out of memory. */
+int app_add_listen(struct app *a, struct exporter *x);
 /* -b's writer over the panes as a sink, notice (NULL: none) first, count blocks at most
  * (0: every one): 0, or the exit code after saying why not. */
 int app_add_batch(struct app *a, const char *notice, long count);

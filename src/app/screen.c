@@ -209,7 +209,9 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 		if (!ns)
 			snprintf(msg, sizeof(msg), "out of memory");
 		free(ns);
-		ui_set_user_spec(ui, a->setup.user_spec);
+		/* A recording has the recorded events only: none of the user's to edit. */
+		ui_set_user_spec(ui,
+				 source_caps(a->src) & SRC_CAN_COUNT ? a->setup.user_spec : NULL);
 		ui_events_refused(ui, msg);
 		return;
 	}
@@ -222,7 +224,8 @@ static void apply_events(struct app *a, struct ui *ui, const char *spec)
 	free(a->set);
 	a->set = ns;
 	snprintf(a->setup.user_spec, sizeof(a->setup.user_spec), "%s", spec ? spec : "");
-	ui_set_user_spec(ui, a->setup.user_spec);
+	/* A recording has the recorded events only: none of the user's to edit. */
+	ui_set_user_spec(ui, source_caps(a->src) & SRC_CAN_COUNT ? a->setup.user_spec : NULL);
 	/* A short interval now rather than an empty screen, to every output. */
 	if ((err = source_tick(a->src)) != 0)
 		app_swap(a, ns, err);
@@ -340,143 +343,245 @@ static void copy_failed(struct app *a, struct ui *ui)
 	ui_message(ui, msg);
 }
 
-/* k, F7, F8, a on rows of another host (--connect): one line, nothing sent here. */
-static bool refused_remote(struct app *a, struct ui *ui)
+/* q: with a watched command running, a second q stops it. */
+static bool cmd_quit(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	const char *host = NULL;
-	if (source_control(a->src, SRC_REMOTE, &host) != 0)
+	(void)cmd;
+	bool asked = a->cmd.quit_asked;
+	if (a->cmd.pid <= 0 || a->cmd.done)
+		return true;
+	if (!asked) {
+		a->cmd.quit_asked = true;
+		ui_message(ui, "the command is still running: q again stops it");
 		return false;
-	char msg[200];
-	snprintf(msg, sizeof(msg),
-		 "rows of %s (--connect): kill, renice and affinity act on "
-		 "this machine's processes only",
-		 host ? host : "another host");
-	ui_message(ui, msg);
+	}
+	ui_message(ui, "stopping the command (SIGTERM, then SIGKILL after 2 s)");
+	ui_draw(ui);
+	stop_child(a, SIGTERM);
 	return true;
 }
 
-/* Engine-side commands from keys. Returns true to quit. */
-static bool apply_cmd(struct app *a, struct ui *ui, const struct ui_cmd *cmd, bool *paused,
-		      bool *dirty)
+static bool cmd_interval(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 {
-	bool asked = a->cmd.quit_asked;
-	a->cmd.quit_asked = false;
-	switch (cmd->kind) {
-	case UI_QUIT:
-		if (a->cmd.pid <= 0 || a->cmd.done)
-			return true;
-		if (!asked) {
-			a->cmd.quit_asked = true;
-			ui_message(ui, "the command is still running: q again stops it");
-			*dirty = true;
-			return false;
-		}
-		ui_message(ui, "stopping the command (SIGTERM, then SIGKILL after 2 s)");
-		ui_draw(ui);
-		stop_child(a, SIGTERM);
-		return true;
-	case UI_SET_INTERVAL:
-		a->cli.interval = cmd->interval;
-		app_control(a, SRC_INTERVAL, &cmd->interval);
-		if (!*paused)
-			loop_set_interval(a->loop, cmd->interval);
-		break;
-	case UI_TOGGLE_PAUSE:
-		*paused = !*paused;
-		loop_pause(a->loop, *paused);
-		app_control(a, SRC_PAUSE, paused);
-		a->hdr.paused = *paused;
-		break;
-	case UI_TOGGLE_THREADS:
-		a->cli.threads = !a->cli.threads;
-		app_control(a, SRC_THREADS, &a->cli.threads);
-		if (!source_model(a->src)->final)
-			app_tick(a); /* shown now, paused too, as K: a short interval */
-		break;
-	case UI_SIGNAL:
-	case UI_RENICE:
-	case UI_AFFINITY_ASK:
-	case UI_AFFINITY:
-		if (refused_remote(a, ui))
-			break;
-		if (cmd->kind == UI_SIGNAL)
-			send_signal(ui, cmd);
-		else if (cmd->kind == UI_RENICE)
-			renice(ui, cmd);
-		else if (cmd->kind == UI_AFFINITY_ASK)
-			affinity_ask(ui, cmd);
-		else
-			affinity_set(ui, cmd);
-		break;
-	case UI_TOGGLE_CGROUPS:
-		if (a->scope.ncg) {
-			ui_message(ui,
-				   "-G counts the cgroups themselves: there are no process rows");
-			break;
-		}
-		a->scr.show_cgroups = !a->scr.show_cgroups;
-		bool cg = a->scr.show_cgroups || a->cli.record || a->cli.listen;
-		app_control(a, SRC_CGROUP_ROWS, &cg);
-		app_show(a, ui);
-		break;
-	case UI_SET_COLUMNS:
-		if (config_set_columns(&a->setup.cfg, cmd->spec, cmd->columns))
-			ui_message(ui, "too many panes with chosen columns: W saves the first 8");
-		break;
-	case UI_TOGGLE_CMDLINE:
-		a->scr.cmdline = !a->scr.cmdline;
-		app_control(a, SRC_CMDLINE, &a->scr.cmdline);
-		if (!source_model(a->src)->final)
-			app_tick(a);
-		break;
-	case UI_TOGGLE_KERNEL:
-		if (source_model(a->src)->final) {
-			ui_message(ui, "the watched process has ended: its totals stay as counted");
-			break;
-		}
-		bool uo = !source_model(a->src)->user_only;
-		app_control(a, SRC_USER_ONLY, &uo);
-		/* The source may have opened again (bpf): the rows the screen holds (G's
-		 * too) point into what it freed. A short interval now, as for new events. */
-		app_tick(a);
-		break;
-	case UI_FOCUS_PID: {
-		/* As -p says: a thread's row would be only part of its process. */
-		pid_t tgid = procfs_tgid("", cmd->pid);
-		if (tgid > 0 && tgid != cmd->pid) {
-			char msg[96];
-			snprintf(msg, sizeof(msg), "%d is a thread of process %d: use p %d",
-				 (int)cmd->pid, (int)tgid, (int)tgid);
-			ui_focus_refused(ui, msg);
-			break;
-		}
-		bool on = true;
-		app_control(a, SRC_THREADS, &on);
-		break;
-	}
-	case UI_UNFOCUS:
-		app_control(a, SRC_THREADS, &a->cli.threads);
-		break;
-	case UI_SET_EVENTS:
-		apply_events(a, ui, cmd->spec);
-		if (!*paused) /* after its short tick, whole intervals: not two short ones */
-			loop_set_interval(a->loop, a->cli.interval);
-		break;
-	case UI_SET_METRICS:
-		app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
-		break;
-	case UI_SAVE_CONFIG:
-		app_save_config(a, ui);
-		break;
-	case UI_SHOW_OUTPUT:
-		view_begin(a, ui);
-		break;
-	default:
-		break;
-	}
-	*dirty = true;
-	app_current(a); /* the model the screen holds, as the command left it */
+	(void)ui;
+	a->cli.interval = cmd->interval;
+	app_control(a, SRC_INTERVAL, &cmd->interval);
+	if (!a->hdr.paused)
+		loop_set_interval(a->loop, cmd->interval);
 	return false;
+}
+
+/* Z: counting stops and goes on; a recording plays and stops. */
+static bool cmd_pause(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	(void)ui, (void)cmd;
+	if (source_caps(a->src) & SRC_CAN_TRAVEL) {
+		a->play.playing = !a->play.playing;
+		loop_pause(a->loop, !a->play.playing);
+		return false;
+	}
+	a->hdr.paused = !a->hdr.paused;
+	loop_pause(a->loop, a->hdr.paused);
+	app_control(a, SRC_PAUSE, &a->hdr.paused);
+	return false;
+}
+
+/* H, c: the rows made again now, paused too, as K: a short interval. */
+static bool cmd_rows(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	(void)ui;
+	bool *on = cmd->kind == UI_TOGGLE_THREADS ? &a->cli.threads : &a->scr.cmdline;
+	*on = !*on;
+	app_control(a, cmd->kind == UI_TOGGLE_THREADS ? SRC_THREADS : SRC_CMDLINE, on);
+	if (!source_model(a->src)->final)
+		app_tick(a);
+	return false;
+}
+
+static bool cmd_act(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	(void)a;
+	if (cmd->kind == UI_SIGNAL)
+		send_signal(ui, cmd);
+	else if (cmd->kind == UI_RENICE)
+		renice(ui, cmd);
+	else if (cmd->kind == UI_AFFINITY_ASK)
+		affinity_ask(ui, cmd);
+	else
+		affinity_set(ui, cmd);
+	return false;
+}
+
+static bool cmd_cgroups(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	(void)cmd;
+	if (a->scope.ncg) {
+		ui_message(ui, "-G counts the cgroups themselves: there are no process rows");
+		return false;
+	}
+	a->scr.show_cgroups = !a->scr.show_cgroups;
+	bool cg = a->scr.show_cgroups || a->cli.record || a->cli.listen;
+	if (source_caps(a->src) & SRC_CAN_COUNT)
+		app_control(a, SRC_CGROUP_ROWS, &cg);
+	app_show(a, ui);
+	return false;
+}
+
+static bool cmd_columns(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	if (config_set_columns(&a->setup.cfg, cmd->spec, cmd->columns))
+		ui_message(ui, "too many panes with chosen columns: W saves the first 8");
+	return false;
+}
+
+static bool cmd_kernel(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	(void)cmd;
+	if (source_model(a->src)->final) {
+		ui_message(ui, "the watched process has ended: its totals stay as counted");
+		return false;
+	}
+	bool uo = !source_model(a->src)->user_only;
+	app_control(a, SRC_USER_ONLY, &uo);
+	/* The source may have opened again (bpf): the rows the screen holds (G's too) point
+	 * into what it freed. A short interval now, as for new events. */
+	app_tick(a);
+	return false;
+}
+
+static bool cmd_focus(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	if (cmd->kind == UI_UNFOCUS) {
+		app_control(a, SRC_THREADS, &a->cli.threads);
+		return false;
+	}
+	/* As -p says: a thread's row would be only part of its process. */
+	pid_t tgid = procfs_tgid("", cmd->pid);
+	if (tgid > 0 && tgid != cmd->pid) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "%d is a thread of process %d: use p %d", (int)cmd->pid,
+			 (int)tgid, (int)tgid);
+		ui_focus_refused(ui, msg);
+		return false;
+	}
+	app_control(a, SRC_THREADS, &(bool){true});
+	return false;
+}
+
+static bool cmd_events(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	apply_events(a, ui, cmd->spec);
+	if (!a->hdr.paused) /* after its short tick, whole intervals: not two short ones */
+		loop_set_interval(a->loop, a->cli.interval);
+	return false;
+}
+
+static bool cmd_metrics(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	app_apply_metrics(a, ui, cmd->metrics, cmd->nmetrics);
+	return false;
+}
+
+static bool cmd_save(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	(void)cmd;
+	app_save_config(a, ui);
+	return false;
+}
+
+static bool cmd_output(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	(void)cmd;
+	view_begin(a, ui);
+	return false;
+}
+
+/* t, T, b, x, } and {: the replay's own (replayrun.c). */
+static bool cmd_travel(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
+{
+	(void)ui;
+	return a->play.travel && a->play.travel(a, cmd);
+}
+
+/* The screen's commands, for every source: what each needs of the source (SRC_CAN_*);
+ * one the source cannot take is answered by why in one line (source_refusal), or
+ * nothing when why is NULL (the screen does it alone: a recording's arguments and a
+ * focused pid are already its rows). */
+struct cmd_row {
+	enum ui_cmd_kind kind;
+	unsigned need;
+	bool (*fn)(struct app *a, struct ui *ui, const struct ui_cmd *cmd);
+	const char *why;
+};
+
+#define ACTS_WHY "kill, renice and affinity act on this machine's processes only"
+
+static const struct cmd_row cmd_table[] = {
+	{UI_QUIT, 0, cmd_quit, NULL},
+	{UI_SET_INTERVAL, SRC_CAN_COUNT, cmd_interval, "it keeps the recorded intervals"},
+	{UI_TOGGLE_PAUSE, 0, cmd_pause, NULL},
+	{UI_TOGGLE_THREADS, SRC_CAN_COUNT, cmd_rows,
+	 "its thread rows are the recorded ones (pmutop -H -w FILE records them)"},
+	{UI_TOGGLE_CMDLINE, SRC_CAN_COUNT, cmd_rows, NULL},
+	{UI_SIGNAL, SRC_CAN_ACT, cmd_act, ACTS_WHY},
+	{UI_RENICE, SRC_CAN_ACT, cmd_act, ACTS_WHY},
+	{UI_AFFINITY_ASK, SRC_CAN_ACT, cmd_act, ACTS_WHY},
+	{UI_AFFINITY, SRC_CAN_ACT, cmd_act, ACTS_WHY},
+	{UI_TOGGLE_CGROUPS, 0, cmd_cgroups, NULL},
+	{UI_SET_COLUMNS, 0, cmd_columns, NULL},
+	{UI_TOGGLE_KERNEL, SRC_CAN_COUNT, cmd_kernel,
+	 "its kernel mode is the recorded one (K counts live)"},
+	{UI_FOCUS_PID, SRC_CAN_COUNT, cmd_focus, NULL},
+	{UI_UNFOCUS, SRC_CAN_COUNT, cmd_focus, NULL},
+	{UI_SET_EVENTS, SRC_CAN_COUNT, cmd_events,
+	 "it has the recorded events only: record others with pmutop -e SPEC -w FILE"},
+	{UI_SET_METRICS, 0, cmd_metrics, NULL},
+	{UI_SAVE_CONFIG, 0, cmd_save, NULL},
+	{UI_SHOW_OUTPUT, 0, cmd_output, NULL},
+	{UI_STEP, SRC_CAN_TRAVEL, cmd_travel, "t and T step through a recording: pmutop -r FILE"},
+	{UI_JUMP, SRC_CAN_TRAVEL, cmd_travel, "b travels through a recording: pmutop -r FILE"},
+	{UI_SPEED, SRC_CAN_TRAVEL, cmd_travel, "x plays a recording: pmutop -r FILE"},
+	{UI_SPIKE, SRC_CAN_TRAVEL, cmd_travel, "} and { search a recording: pmutop -r FILE"},
+};
+
+bool screen_command(struct app *a, const struct ui_cmd *cmd)
+{
+	struct ui *ui = a->ui;
+	bool quit = false;
+	if (cmd->kind != UI_QUIT)
+		a->cmd.quit_asked = false;
+	for (size_t i = 0; i < sizeof(cmd_table) / sizeof(cmd_table[0]); i++) {
+		const struct cmd_row *r = &cmd_table[i];
+		if (r->kind != cmd->kind)
+			continue;
+		if ((source_caps(a->src) & r->need) != r->need) {
+			char line[320];
+			if (!r->why)
+				break;
+			source_refusal(a->src, r->why, line, sizeof(line));
+			if (cmd->kind == UI_SET_EVENTS)
+				ui_events_refused(ui, line);
+			else
+				ui_message(ui, line);
+			break;
+		}
+		quit = r->fn(a, ui, cmd);
+		break;
+	}
+	a->scr.dirty = true;
+	app_current(a); /* the model the screen holds, as the command left it */
+	return quit;
+}
+
+/* The source's refusal of k, F7, F8 and a, on the screen before their dialogs. */
+void screen_source_changed(struct app *a)
+{
+	char line[320];
+	if (!a->ui)
+		return;
+	ui_refuse_acts(a->ui, source_caps(a->src) & SRC_CAN_ACT
+				      ? NULL
+				      : source_refusal(a->src, ACTS_WHY, line, sizeof(line)));
 }
 
 /* The screen as a sink: each tick's model on it (its trends fed), drawn once a pass. */
@@ -488,9 +593,8 @@ struct screen_sink {
 static int ss_write(struct sink *s, const struct model *m, double wall)
 {
 	struct app *a = ((struct screen_sink *)s)->a;
-	(void)m; /* app_current's, which app_view shows with G's cgroup rows */
 	(void)wall;
-	app_show(a, a->ui);
+	app_show_model(a, a->ui, m);
 	a->scr.dirty = true;
 	return 0;
 }
@@ -505,10 +609,13 @@ static const struct sink_ops screen_ops = {.name = "screen", .write = ss_write, 
 int screen_open(struct app *a)
 {
 	char err[256];
-	/* Without hardware counters the software pane is the one with numbers. */
-	const char *pane = a->cli.pane			? a->cli.pane
-			   : evset_any_hardware(a->set) ? NULL
-							: "Software";
+	/* Without hardware counters the software pane is the one with numbers (a
+	 * recording's: those it counted). */
+	const struct model *m = app_current(a);
+	bool hw = false;
+	for (unsigned i = 0; i < m->nevents; i++)
+		hw = hw || (m->events[i].hardware && m->events[i].status == WHY_NONE);
+	const char *pane = a->cli.pane ? a->cli.pane : hw ? NULL : "Software";
 	struct ui_opts o = {.color = !a->cli.no_color, /* ui_new weighs NO_COLOR and TERM */
 			    .no_mouse = a->cli.no_mouse,
 			    .pane = pane,
@@ -529,15 +636,18 @@ int screen_open(struct app *a)
 		return 1;
 	}
 	a->ui = ui;
+	screen_source_changed(a);
 	a->scr.first_tick = true;
 	a->scr.show_cgroups = a->cli.cgroups;
 	a->scr.history = history_new(); /* NULL: no trends, no charts */
 	ui_set_history(ui, a->scr.history);
 	app_build_panes(a);
 	app_show(a, ui);
-	a->catalog = catalog_new(a->pmus);
+	/* The events browsers' catalogue, where events can be chosen (not a recording's). */
+	a->catalog = source_caps(a->src) & SRC_CAN_COUNT ? catalog_new(a->pmus) : NULL;
 	ui_set_catalog(ui, a->catalog);
-	ui_set_user_spec(ui, a->setup.user_spec);
+	/* A recording has the recorded events only: none of the user's to edit. */
+	ui_set_user_spec(ui, source_caps(a->src) & SRC_CAN_COUNT ? a->setup.user_spec : NULL);
 	ui_set_metrics(ui, a->setup.cfg.metrics, a->setup.cfg.nmetrics);
 	for (unsigned i = 0; i < a->setup.cfg.ncolumns && i < CONFIG_PANES_MAX; i++)
 		ui_set_columns(ui, a->setup.cfg.columns[i].pane, a->setup.cfg.columns[i].list);
@@ -546,7 +656,7 @@ int screen_open(struct app *a)
 		app_say("out of memory\n");
 		return 1;
 	}
-	ui_draw(ui);
+	a->scr.dirty = true; /* drawn by the caller's first a->fe->draw */
 	return 0;
 }
 
@@ -654,10 +764,9 @@ bool screen_input(struct app *a)
 		return false;
 	}
 	struct ui_cmd cmd;
-	bool quit = false, dirty = false, paused = a->hdr.paused;
+	bool quit = false;
 	while (!quit && ui_input(a->ui, &cmd) > 0)
-		quit = apply_cmd(a, a->ui, &cmd, &paused, &dirty);
-	a->scr.dirty = a->scr.dirty || dirty;
+		quit = screen_command(a, &cmd);
 	return quit;
 }
 

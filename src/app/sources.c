@@ -8,13 +8,14 @@
 #include "bpfsource.h"
 #include "cgsource.h"
 #include "engine.h"
+#include "promqsrc.h"
+#include "remotesrc.h"
 
 /* In the order they are asked, the one auto prefers first. Two rows may share a name
- * (perf counts tasks, or cgroups with -G): --backend NAME asks both. */
+ * (perf counts tasks, or cgroups with -G): --backend NAME asks both. A row chosen by its
+ * own option (--connect, --prometheus) is asked by that name alone. */
 static const struct source_kind *const table[] = {
-	&bpfsource_kind,
-	&cgsource_kind,
-	&engine_kind,
+	&remote_kind, &promq_kind, &bpfsource_kind, &cgsource_kind, &engine_kind,
 };
 #define NKINDS (sizeof(table) / sizeof(table[0]))
 
@@ -47,6 +48,8 @@ const struct source_kind *sources_next(const struct source_kind *after, const st
 		const struct source_kind *k = table[i];
 		bool named = name && !strcmp(k->name, name);
 		if ((k->flags & SOURCE_BACKEND) && name && !named)
+			continue;
+		if ((k->flags & SOURCE_OPTION) && !named)
 			continue;
 		if (k->can(o, named))
 			return k;

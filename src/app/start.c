@@ -412,57 +412,38 @@ static void say_refusal(struct app *a, const struct source_pick *p)
 			 r->why(p->refused_err), p->kind->what, p->kind->name);
 }
 
-/* --connect: the other host's model, its header facts and interval; no metrics bound to
- * this machine's event set. */
-static void start_remote(struct app *a)
+/* Another host's rows (--connect, --prometheus: a source that cannot act on this
+ * machine's processes): the model's header facts and interval; no metrics bound to this
+ * machine's event set. */
+static void take_model_header(struct app *a)
 {
-	char e[512];
-	a->src = remotesrc_new(a->cli.connect, a->cli.connect_config, 30, e, sizeof(e));
-	if (!a->src) {
-		app_say("--connect: %s\n", e);
-		exit(2);
-	}
 	const struct model *m = source_model(a->src);
 	snprintf(a->pmu_names, sizeof(a->pmu_names), "%s", m->pmus ? m->pmus : "");
 	snprintf(a->notice, sizeof(a->notice), "%s", m->notice ? m->notice : "");
-	a->hdr.pmus = a->pmu_names;
-	a->hdr.notice = a->notice[0] ? a->notice : NULL;
-	a->hdr.exit_status = -1;
 	if (m->interval > 0)
 		a->cli.interval = m->interval;
 	metric_bind_free(a->metrics);
 	a->metrics = NULL;
-	check_sort(a);
-}
-
-/* --prometheus: a fleet's rows from its Prometheus; no metrics bound to this machine. */
-static void start_promq(struct app *a)
-{
-	char e[512];
-	a->src = promqsrc_new(a->cli.prometheus, a->cli.match, a->cli.connect_config,
-			      a->cli.interval, e, sizeof(e));
-	if (!a->src) {
-		app_say("--prometheus: %s\n", e);
-		exit(2);
-	}
-	a->hdr.pmus = "";
-	a->hdr.notice = NULL;
-	a->hdr.exit_status = -1;
-	metric_bind_free(a->metrics);
-	a->metrics = NULL;
-	check_sort(a);
 }
 
 void app_start_source(struct app *a)
 {
-	if (a->cli.connect) {
-		start_remote(a);
-		return;
-	}
-	if (a->cli.prometheus) {
-		start_promq(a);
-		return;
-	}
+	char e[512] = "";
+	/* The rows chosen by an option of their own, and what they read (srcopts.own). */
+	struct remoteopts ro = {.url = a->cli.connect,
+				.config = a->cli.connect_config,
+				.wait_s = 30,
+				.err = e,
+				.errlen = sizeof(e)};
+	struct promqopts po = {.url = a->cli.prometheus,
+			       .match = a->cli.match,
+			       .config = a->cli.connect_config,
+			       .err = e,
+			       .errlen = sizeof(e)};
+	const char *name = a->cli.connect      ? remote_kind.name
+			   : a->cli.prometheus ? promq_kind.name
+					       : a->cli.backend;
+	const void *own = a->cli.connect ? (const void *)&ro : a->cli.prometheus ? &po : NULL;
 	struct srcopts o = {.root = "",
 			    .scope = SCOPE_ALL,
 			    .threads = a->cli.threads,
@@ -535,12 +516,18 @@ void app_start_source(struct app *a)
 	 * replayed with G later) count the cgroups themselves where perf counts the
 	 * processes. */
 	o.cgroup_rows = a->cli.cgroups || a->cli.listen || a->cli.record;
+	o.own = own;
 	struct source_pick pick;
-	a->src = sources_open(a->set, &o, a->cli.backend, &pick, &err);
+	a->src = sources_open(a->set, &o, name, &pick, &err);
 	a->kind = pick.kind;
 	say_refusal(a, &pick);
 	a->eopts = o;
 	a->eopts.failed_pid = NULL;
+	a->eopts.own = NULL; /* ro and po are this call's */
+	if (!a->src && own) {
+		app_say("--%s: %s\n", name, e[0] ? e : strerror(-err));
+		exit(2);
+	}
 	if (!a->src) {
 		if (a->cmd.pid > 0)
 			kill(a->cmd.pid, SIGKILL);
@@ -555,6 +542,8 @@ void app_start_source(struct app *a)
 			app_say("cannot start counting: %s\n", strerror(-err));
 		exit(err == -ESRCH || err == -EACCES ? 2 : 1);
 	}
+	if (!(source_caps(a->src) & SRC_CAN_ACT))
+		take_model_header(a);
 	check_sort(a);
 	a->hdr.pmus = a->pmu_names;
 	a->hdr.notice = a->notice[0] ? a->notice : NULL;

@@ -7,11 +7,9 @@
 #include "run.h"
 
 #ifdef PMUTOP_HAVE_UI
-/* The model on the screen: the engine's (or the replayed tick's), or (G) the same with
- * cgroup rows. */
-const struct model *app_view(struct app *a)
+/* The model m on the screen: as it is, or (G) the same with cgroup rows. */
+static const struct model *view_of(struct app *a, const struct model *m)
 {
-	const struct model *m = app_current(a);
 	if (a->scr.show_cgroups && (a->scr.cgrows || (a->scr.cgrows = cgrows_new()))) {
 		a->scr.cgview = *m;
 		a->scr.cgview.rows = cgrows_build(a->scr.cgrows, m, &a->scr.cgview.nrows);
@@ -20,12 +18,12 @@ const struct model *app_view(struct app *a)
 	return m;
 }
 
-/* One interval into the history: the source's rows and, while G shows them, the cgroup
+/* One interval of m into the history: its rows and, while G shows them, the cgroup
  * rows, so that neither view's history is lost to the other; with ui, the tree's folded
- * sums it shows (a replay's earlier ticks have none). */
-void app_feed_history(struct app *a, struct ui *ui)
+ * rows too. */
+static void feed_model(struct app *a, struct ui *ui, const struct model *base)
 {
-	const struct model *m = app_view(a), *base = app_current(a);
+	const struct model *m = view_of(a, base);
 	struct hist_rows more[2];
 	unsigned n = 0;
 	if (m != base)
@@ -33,6 +31,11 @@ void app_feed_history(struct app *a, struct ui *ui)
 	if (ui)
 		more[n].rows = ui_subtree_rows(ui, &more[n].n), n++;
 	history_feed_with(a->scr.history, base, more, n);
+}
+
+void app_feed_history(struct app *a, struct ui *ui)
+{
+	feed_model(a, ui, app_current(a));
 }
 
 /* -w: what the recording holds on disk now, the file and its WAL. */
@@ -48,13 +51,18 @@ static void show_recording(struct app *a, struct ui *ui)
 	ui_set_recording(ui, a->cli.record, bytes);
 }
 
-void app_show(struct app *a, struct ui *ui)
+void app_show_model(struct app *a, struct ui *ui, const struct model *m)
 {
 	show_recording(a, ui);
-	ui_set_model(ui, app_view(a), a->panes.p, a->panes.n);
+	ui_set_model(ui, view_of(a, m), a->panes.p, a->panes.n);
 	history_track(a->scr.history, ui_sort_column(ui));
 	history_keep(a->scr.history, a->panes.p, a->panes.n);
-	app_feed_history(a, ui);
+	feed_model(a, ui, m);
+}
+
+void app_show(struct app *a, struct ui *ui)
+{
+	app_show_model(a, ui, app_current(a));
 }
 
 void app_apply_metrics(struct app *a, struct ui *ui, const struct user_metric *m, unsigned n)
@@ -74,7 +82,7 @@ void app_save_config(struct app *a, struct ui *ui)
 	char msg[640];
 	/* A replay counts nothing: what counts (events, interval, threads, user-only) stays
 	 * as the file has it, and the view is saved. */
-	if (!a->play.rp) {
+	if (source_caps(a->src) & SRC_CAN_COUNT) {
 		a->setup.cfg.interval = a->cli.interval;
 		a->setup.cfg.threads = a->cli.threads;
 		a->setup.cfg.user_only = source_model(a->src)->user_only;

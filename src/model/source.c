@@ -15,10 +15,15 @@ int source_set(struct source *s, enum source_ctl what, bool on)
 	return source_control(s, what, &on);
 }
 
-const char *source_refusal(const struct source *s, char *buf, unsigned len)
+const char *source_refusal(const struct source *s, const char *why, char *buf, unsigned len)
 {
-	snprintf(buf, len, "not for a%s %s", strchr("aeiou", s->ops->name[0]) ? "n" : "",
-		 s->ops->name);
+	const char *host = NULL, *an = strchr("aeiou", s->ops->name[0]) ? "n" : "";
+	if (!why)
+		snprintf(buf, len, "not for a%s %s", an, s->ops->name);
+	else if (source_control((struct source *)s, SRC_REMOTE, &host) == 0 && host)
+		snprintf(buf, len, "rows of %s (--connect): %s", host, why);
+	else
+		snprintf(buf, len, "a%s %s: %s", an, s->ops->name, why);
 	return buf;
 }
 

@@ -34,8 +34,18 @@ enum source_ctl {
 			      (--connect): kill, renice and affinity are refused */
 };
 
+/* What commands a source can take (source_ops.caps); the app refuses the others in one
+ * line (source_refusal) before acting, the screen before opening their dialogs. */
+enum {
+	SRC_CAN_COUNT = 1,  /* it counts now: the interval, pause, events, kernel mode, thread
+			       and argument rows, a focused pid */
+	SRC_CAN_ACT = 2,    /* its rows are this machine's processes: kill, renice, affinity */
+	SRC_CAN_TRAVEL = 4, /* a recording: step, jump, play speed, spike search */
+};
+
 struct source_ops {
 	const char *name; /* "perf", "bpf", "cgroup", "recording", "remote host" */
+	unsigned caps;	  /* SRC_CAN_* */
 	/* One interval into the model. 0, or -errno: this source cannot go on (the app
 	 * swaps another in, or the run ends). -ENODATA: a recording has no more ticks. */
 	int (*tick)(struct source *s);
@@ -55,6 +65,9 @@ enum {
 				options ask alone (-G's cgroups) */
 	SOURCE_GIVES_UP = 2, /* may give up mid-run (tick or control -errno): the next row
 				that can count the same takes over */
+	SOURCE_OPTION = 4,   /* chosen by an option of its own (--NAME: --connect,
+				--prometheus), never by --backend or auto; the app gives it
+				srcopts.own */
 };
 struct source_kind {
 	const char *name; /* --backend NAME */
@@ -93,8 +106,15 @@ static inline const struct model *source_model(const struct source *s)
 int source_control(struct source *s, enum source_ctl what, const void *arg);
 /* A bool control: SRC_PAUSE, SRC_THREADS, ... */
 int source_set(struct source *s, enum source_ctl what, bool on);
-/* The one line for a command the source refused with -ENOTSUP ("not for a recording"). */
-const char *source_refusal(const struct source *s, char *buf, unsigned len);
+static inline unsigned source_caps(const struct source *s)
+{
+	return s->ops->caps;
+}
+
+/* The one line for a command the source refused with -ENOTSUP: "not for a recording";
+ * with why (what it lacks, from the caller's table of commands), who cannot and why:
+ * "a recording: it has the recorded events only", "rows of HOST (--connect): ...". */
+const char *source_refusal(const struct source *s, const char *why, char *buf, unsigned len);
 void source_close(struct source *s);
 
 #endif

@@ -4,6 +4,7 @@
  * gzip form of an exposition is made by the first scrape that asks for it and kept
  * beside it for the next ones. */
 #include "exporter.h"
+#include "listenaddr.h"
 
 #include "evclock.h"
 #include "httpgate.h"

@@ -4,7 +4,7 @@
  * gets its first IPv4 address, else its first, as Go's net.Listen does. No HTTP here, so
  * a build without the exporter still checks the option's form (a name is looked up only
  * when the exporter binds: parsing the command line never waits for DNS). */
-#include "exporter.h"
+#include "listenaddr.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,6 +1,7 @@
 /* A recording as a source (source.h): each tick is the next recorded one up to an end
- * time; a damaged tick is left out and counted. It counts nothing, so it takes no
- * control but the tick's wall-clock time: the app says "not for a recording". */
+ * time; a damaged tick is left out and counted. The replay screen moves it (a step, a
+ * jump, a spike found: replaysrc_seek). It counts nothing, so it takes no control but
+ * the tick's wall-clock time: the app says "not for a recording". */
 #include "replaysrc.h"
 
 #include <stdio.h>
@@ -90,8 +91,12 @@ static void drop(struct source *s)
 	free(s);
 }
 
-static const struct source_ops ops = {
-	.name = "recording", .tick = tick, .model = model, .control = control, .free = drop};
+static const struct source_ops ops = {.name = "recording",
+				      .caps = SRC_CAN_TRAVEL,
+				      .tick = tick,
+				      .model = model,
+				      .control = control,
+				      .free = drop};
 
 struct source *replaysrc_new(struct replay *rp, uint64_t first, double end)
 {
@@ -100,6 +105,15 @@ struct source *replaysrc_new(struct replay *rp, uint64_t first, double end)
 		return NULL;
 	*r = (struct replaysrc){.src.ops = &ops, .rp = rp, .seq = first, .end = end};
 	return &r->src;
+}
+
+int replaysrc_seek(struct source *s, uint64_t seq, char *err, size_t len)
+{
+	struct replaysrc *r = (struct replaysrc *)s;
+	int e = replay_load(r->rp, seq, err, len);
+	if (e == 0)
+		r->done = replay_step(r->rp, seq, 1, &r->seq) != 0;
+	return e;
 }
 
 long replaysrc_lost(struct source *s, const char **first)

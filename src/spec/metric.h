@@ -43,16 +43,6 @@ void metric_set_free(struct metric_set *s);
  * err when the expression does not parse, -ENOMEM. */
 int metric_set_add(struct metric_set *s, const struct metric_def *d, char *err, size_t errlen);
 
-/* Load a perf pmu-events JSON file (an array of objects with MetricName, MetricExpr,
- * MetricGroup, ScaleUnit, BriefDescription, Unit, and intel/perfmon's ResolutionLevels;
- * entries without a MetricExpr, events, are skipped; an ArchStdEvent entry replaces the
- * expression of the metric of that name). Returns the number of metrics added, or -errno
- * with err: -EINVAL names the entry whose JSON or expression is bad. After an error the
- * set may hold the entries before the bad one: discard it. */
-int metric_set_load_json(struct metric_set *s, const char *path, char *err, size_t errlen);
-int metric_set_load_json_text(struct metric_set *s, const char *text, size_t len, char *err,
-			      size_t errlen);
-
 unsigned metric_set_count(const struct metric_set *s);
 const struct metric_def *metric_set_def(const struct metric_set *s, unsigned i);
 /* The metric called name (any case), or -1. */

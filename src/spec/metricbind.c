@@ -1,6 +1,7 @@
 /* The chosen metrics against the event set: which groups they add, which model group
  * each one reads, and its value per row through the metric engine. */
 #include "metricbind.h"
+#include "metricjson.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -85,11 +85,6 @@ struct val metric_bind_raw(struct metric_bind *b, const struct model *m, const s
  * one it reads is unsupported here. */
 bool metric_bind_unsupported(struct metric_bind *b, const struct model *m, unsigned k);
 
-/* The Top-down pane (level-1 shares: sorted by the first; left out when none of them
- * can count here, metric_bind_topdown_reason says why) and the Metrics pane (the other
- * chosen metrics, level 2 among them) for m, into out. Returns how many (at most max). */
-unsigned metric_bind_panes(const struct model *m, struct pane *out, unsigned max);
-
 /* Events e's name as the metric engine names it: its spec's name without the group's
  * modifiers ("cycles:W" is "cycles", "cpu_core/slots/W" is "cpu_core/slots/"). Whether
  * name is that of event e. */

@@ -1,6 +1,6 @@
 /* perf's pmu-events JSON files (tools/perf/pmu-events/arch/ARCH/MODEL/NAME.json) read
  * into a metric set: an array of flat objects whose values we use are strings. */
-#include "metric.h"
+#include "metricjson.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
 /* The chosen metrics as panes (metricbind.h): the Top-down pane's level-1 shares, with
  * the time on each core type of a hybrid CPU, and the Metrics pane's others. */
 #include "metricbind.h"
+#include "metricpane.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -3,6 +3,8 @@
 #include "bpfsource.h"
 #include "cgsource.h"
 #include "engine.h"
+#include "promqsrc.h"
+#include "remotesrc.h"
 
 static bool bpf_can(const struct srcopts *o, bool named)
 {
@@ -21,6 +23,15 @@ static bool perf_can(const struct srcopts *o, bool named)
 	return o->scope != SCOPE_CGROUPS;
 }
 
+static bool own_can(const struct srcopts *o, bool named)
+{
+	return named && o->own;
+}
+
+const struct source_kind remote_kind = {
+	.name = "connect", .what = "another host's rows", .flags = SOURCE_OPTION, .can = own_can};
+const struct source_kind promq_kind = {
+	.name = "prometheus", .what = "a fleet's rows", .flags = SOURCE_OPTION, .can = own_can};
 const struct source_kind bpfsource_kind = {.name = "bpf",
 					   .what = "per task",
 					   .flags = SOURCE_BACKEND | SOURCE_GIVES_UP,

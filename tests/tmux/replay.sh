@@ -63,10 +63,12 @@ keys d
 expect "a replay keeps the recorded intervals" "d: why not, no prompt"
 expect_not "Interval \\(" "d: no interval prompt"
 keys k
-expect "a replay sends no signals" "k: why not, no menu"
+expect "a recording: kill, renice and affinity act on this machine's processes only" "k: why not, no menu"
 expect_not "SIGTERM" "k: no signal menu"
+keys Escape
+expect_not "a recording: kill" "the line goes with a key"
 keys F7
-expect "a replay renices nothing" "F7: why not, in one line"
+expect "a recording: kill, renice and affinity" "F7: why not, in one line"
 keys h
 expect "this help" "h: the help"
 expect_not "send a signal to the selected process" "help: no k in a replay"
@@ -81,7 +83,7 @@ expect 'REPLAY [0-9-]+ [0-9:]+ \(3/5\)' "T in the detail view: one tick back"
 keys Enter t Escape
 expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "t in the detail view: one tick forward"
 keys K
-expect 'not for a recording' "K (kernel mode) is the source's: a recording refuses it in one line"
+expect 'a recording: its kernel mode is the recorded one' "K (kernel mode) is the source's: a recording refuses it in one line"
 keys q
 expect 'EXIT=0' "q leaves with status 0"
 t kill-server 2>/dev/null

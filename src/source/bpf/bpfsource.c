@@ -373,6 +373,7 @@ static void bpf_close(struct source *s)
 }
 
 static const struct source_ops bpfsource_ops = {.name = "bpf",
+						.caps = SRC_CAN_COUNT | SRC_CAN_ACT,
 						.tick = bpf_tick,
 						.totals = bpf_totals,
 						.model = bpf_model,

@@ -160,6 +160,7 @@ static void cg_close(struct source *s)
 }
 
 static const struct source_ops cgsource_ops = {.name = "cgroup",
+					       .caps = SRC_CAN_COUNT | SRC_CAN_ACT,
 					       .tick = cg_tick,
 					       .model = cg_model,
 					       .control = cg_control,

@@ -111,6 +111,7 @@ static void close_of(struct source *s)
 }
 
 static const struct source_ops perf_ops = {.name = "perf",
+					   .caps = SRC_CAN_COUNT | SRC_CAN_ACT,
 					   .tick = perf_tick,
 					   .totals = perf_totals,
 					   .model = model_of,

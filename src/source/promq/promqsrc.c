@@ -431,6 +431,7 @@ static void pq_free(struct source *s)
 }
 
 static const struct source_ops pq_ops = {.name = "prometheus",
+					 .caps = SRC_CAN_COUNT,
 					 .tick = pq_tick,
 					 .model = pq_model,
 					 .control = pq_control,

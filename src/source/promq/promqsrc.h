@@ -20,4 +20,13 @@
 struct source *promqsrc_new(const char *url, const char *match, const char *config, double interval,
 			    char *err, size_t errlen);
 
+/* The table's row (promqkind.c), asked by its name "prometheus" with srcopts.own this
+ * (and srcopts.interval): promqsrc_new's arguments; its one line goes to err. */
+struct promqopts {
+	const char *url, *match, *config;
+	char *err;
+	size_t errlen;
+};
+extern const struct source_kind promq_kind;
+
 #endif

@@ -304,6 +304,7 @@ static void rm_free(struct source *s)
 }
 
 static const struct source_ops remote_ops = {.name = "remote host",
+					     .caps = SRC_CAN_COUNT,
 					     .tick = rm_tick,
 					     .model = rm_model,
 					     .control = rm_control,

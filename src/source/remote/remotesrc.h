@@ -15,4 +15,14 @@
 struct source *remotesrc_new(const char *url, const char *config, double wait_s, char *err,
 			     size_t errlen);
 
+/* The table's row (remotekind.c), asked by its name "connect" with srcopts.own this:
+ * remotesrc_new's arguments; its one line goes to err. */
+struct remoteopts {
+	const char *url, *config;
+	double wait_s;
+	char *err;
+	size_t errlen;
+};
+extern const struct source_kind remote_kind;
+
 #endif

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "metric.h"
+#include "metricjson.h"
 #include "mexpr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

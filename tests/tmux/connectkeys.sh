@@ -1,0 +1,42 @@
+#!/bin/sh
+# Rows of another host (--connect) on the screen: k, F7 and a are refused in one line
+# naming the host, before any dialog (no signal menu, no CPU list), and the rows stay;
+# d (the interval) is still taken.
+# Usage: connectkeys.sh PMUTOP [TMUX]
+set -u
+PMUTOP=${1:?usage: connectkeys.sh PMUTOP [TMUX]}
+TMUX_BIN=${2:-tmux}
+SOCK="pmutop-connectkeys-$$"
+CAP="${TMPDIR:-/tmp}/pmutop-connectkeys-$$.txt"
+PORT=$((20000 + $$ % 20000))
+. "$(dirname "$0")/lib.sh"
+host_pid=
+cleanup() {
+	t kill-server 2>/dev/null
+	[ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null
+	rm -f "$CAP"
+}
+trap cleanup EXIT INT TERM
+
+# The other host: an exporter alone (no terminal), ticking every half second.
+"$PMUTOP" -b -q -d 0.5 --listen 127.0.0.1:$PORT >/dev/null 2>&1 </dev/null &
+host_pid=$!
+t new-session -d -s e2e -x 160 -y 40 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' --connect http://127.0.0.1:$PORT; echo EXIT=\$?; sleep 60" || {
+	echo "FAIL: cannot start tmux"
+	exit 1
+}
+expect "^ +[0-9]+ +[a-z]+ " "the host's rows" 600
+keys k
+expect "rows of .* \\(--connect\\): kill, renice and affinity act on this machine's processes only" \
+	"k: refused in one line"
+expect_not "Send to" "k: no signal menu"
+keys F7
+expect "rows of .* \\(--connect\\): kill" "F7: refused in one line"
+keys a
+expect "rows of .* \\(--connect\\): kill" "a: refused in one line"
+expect_not "CPUs of" "a: no CPU dialog"
+expect "^ +[0-9]+ +[a-z]+ " "the rows stay"
+keys q
+expect 'EXIT=0' "q leaves"
+finish "--connect's rows: k, F7 and a refused before their dialogs"
