@@ -35,6 +35,11 @@ const volatile unsigned char time_of[PMUTOP_BPF_MAXEV] = {};
  * the kernel clock over its slices (pmutop.bpf.h: t_in). */
 const volatile unsigned int nclock = 0;
 const volatile unsigned char clock[PMUTOP_BPF_MAXEV] = {};
+/* The events counted from the task's own counters (own[0..nown), not in live), each
+ * with its counter (own_kind: PMUTOP_BPF_K_*). */
+const volatile unsigned int nown = 0;
+const volatile unsigned char own_ev[PMUTOP_BPF_MAXEV] = {};
+const volatile unsigned char own_kind[PMUTOP_BPF_MAXEV] = {};
 
 /* key cpu * nev + event; max_entries set by the loader */
 struct {
@@ -137,6 +142,49 @@ static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bp
 		l->ev[i].val += d;
 		l->ev[i].ena += d;
 		l->ev[i].run += d;
+	}
+}
+
+/* The events counted from t's own counters into its entry tv: its counter now minus as
+ * first seen, the switch it is leaving by (sw) included, as the slice it ends was seen.
+ * A command before its exec starts again at each read (what it counted goes to unattr),
+ * and an exiting task's switches are in no task's sums (perf closes its counters). */
+static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_struct *t,
+				       struct pmutop_bpf_last *l, bool sw)
+{
+	unsigned long long k[PMUTOP_BPF_NK];
+	k[PMUTOP_BPF_K_SWITCHES] = t->nvcsw + t->nivcsw;
+	k[PMUTOP_BPF_K_MIGRATIONS] = t->se.nr_migrations;
+	unsigned int f = tv->flags;
+	bool pre = f & PMUTOP_BPF_PRE_EXEC;
+	if (!(f & PMUTOP_BPF_KBASE) || pre) {
+		for (unsigned int j = 0;
+		     pre && (f & PMUTOP_BPF_KBASE) && j < PMUTOP_BPF_MAXEV && j < nown; j++) {
+			unsigned int i = own_ev[j], kind = own_kind[j];
+			if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
+				break;
+			l->unattr[i].val += k[kind] - tv->kbase[kind];
+			l->unattr[i].ena++;
+			l->unattr[i].run++;
+		}
+		for (unsigned int n = 0; n < PMUTOP_BPF_NK; n++)
+			tv->kbase[n] = k[n];
+		if (sw && !pre)
+			tv->kbase[PMUTOP_BPF_K_SWITCHES]--;
+		tv->flags |= PMUTOP_BPF_KBASE;
+		if (pre)
+			return;
+	}
+	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nown; j++) {
+		unsigned int i = own_ev[j], kind = own_kind[j];
+		if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
+			break;
+		if (kind == PMUTOP_BPF_K_SWITCHES && (f & PMUTOP_BPF_EXITING))
+			continue;
+		tv->ev[i].val = k[kind] - tv->kbase[kind];
+		/* Enabled and running as long as the task: once a slice (val_scale). */
+		tv->ev[i].ena++;
+		tv->ev[i].run++;
 	}
 }
 
@@ -268,8 +316,22 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 			clock_add(to, l, now);
 		l->t_in = now;
 	}
+	/* The switch of a task in no task's sums (idle, not in the map, exiting), for the
+	 * events counted from tasks' own counters (own_counts: before an exec). */
+	bool own_out = own && (!tv || (tv->flags & (PMUTOP_BPF_EXITING | PMUTOP_BPF_PRE_EXEC)) ==
+					      PMUTOP_BPF_EXITING);
+	for (unsigned int j = 0; own_out && j < PMUTOP_BPF_MAXEV && j < nown; j++) {
+		unsigned int i = own_ev[j];
+		if (i >= PMUTOP_BPF_MAXEV || own_kind[j] != PMUTOP_BPF_K_SWITCHES)
+			continue;
+		own[i].val++;
+		own[i].ena++;
+		own[i].run++;
+	}
 	l->primed = 1;
 	l->cur = sw ? next : tid;
+	if (tv)
+		own_counts(tv, t, l, sw);
 	asm volatile("" ::: "memory");
 	l->busy = 0;
 	if (!tv)
