@@ -86,10 +86,10 @@ struct {
  * read with tgid 0 is still being made (pmutop.bpf.h). */
 static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_struct *t)
 {
-	unsigned int tgid = BPF_CORE_READ(t, tgid);
-	tv->uid = BPF_CORE_READ(t, cred, uid.val);
-	tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
-	if (BPF_CORE_READ(t, flags) & PF_KTHREAD_FLAG)
+	unsigned int tgid = t->tgid; /* BTF pointers: plain loads */
+	tv->uid = t->cred->uid.val;
+	tv->cgid = t->cgroups->dfl_cgrp->kn->id;
+	if (t->flags & PF_KTHREAD_FLAG)
 		tv->flags |= PMUTOP_BPF_KTHREAD;
 	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
 	asm volatile("" ::: "memory");
@@ -339,7 +339,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 	if (!sw || tv->tgid == 0) /* a fold, or a new entry */
 		identity(tv, t);
 	else /* moved to another cgroup (cgroup.procs): counted there from the next tick */
-		tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+		tv->cgid = t->cgroups->dfl_cgrp->kn->id;
 	/* Last: an entry read as dead is read for the last time, its identity whole (a
 	 * short-lived task's first switch is often its last). */
 	asm volatile("" ::: "memory");
