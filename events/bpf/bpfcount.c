@@ -104,10 +104,14 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 		return errno ? -errno : -EINVAL;
 	struct pmutop_bpf *s = b->skel;
 	s->rodata->nev = b->nev;
-	unsigned ev = 0, nlive = 0, nclock = 0, nown = 0;
+	unsigned ev = 0, nlive = 0, nclock = 0, nown = 0, ntimed = 0;
 	for (unsigned g = 0; g < specs->n; g++) {
 		unsigned src = PMUTOP_BPF_MAXEV; /* the group's first live member read: its
 						    times are the group's */
+		/* Software events only: enabled and running are the slice's clock time. */
+		bool sw = true;
+		for (unsigned k = 0; k < specs->g[g].n; k++)
+			sw = sw && specs->g[g].ev[k].attr.type == PERF_TYPE_SOFTWARE;
 		for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
 			const struct evdesc *d = &specs->g[g].ev[k];
 			b->at_switch[ev] = is_at_switch(d);
@@ -125,12 +129,16 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 				s->rodata->own_ev[nown++] = (unsigned char)ev;
 			} else if (b->counts[ev]) {
 				s->rodata->live[nlive++] = (unsigned char)ev;
+				s->rodata->by_clock[ev] = sw;
+				if (sw)
+					s->rodata->timed[ntimed++] = (unsigned char)ev;
 			}
 		}
 	}
 	s->rodata->nlive = nlive;
 	s->rodata->nclock = nclock;
 	s->rodata->nown = nown;
+	s->rodata->ntimed = ntimed;
 	bpf_program__set_autoload(s->progs.on_arrive, has_sched_exit());
 	int err = bpf_map__set_max_entries(s->maps.counters, (unsigned)b->npossible * b->nev);
 	if (!err)

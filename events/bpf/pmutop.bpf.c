@@ -35,6 +35,12 @@ const volatile unsigned char time_of[PMUTOP_BPF_MAXEV] = {};
  * the kernel clock over its slices (pmutop.bpf.h: t_in). */
 const volatile unsigned int nclock = 0;
 const volatile unsigned char clock[PMUTOP_BPF_MAXEV] = {};
+/* The live events of groups of software events only (by_clock: timed[0..ntimed)): read
+ * without their times, which are the slice's on the kernel clock (a software event on a
+ * CPU runs whenever it is enabled), sparing the read of the times at each switch. */
+const volatile unsigned int ntimed = 0;
+const volatile unsigned char timed[PMUTOP_BPF_MAXEV] = {};
+const volatile unsigned char by_clock[PMUTOP_BPF_MAXEV] = {};
 /* The events counted from the task's own counters (own[0..nown), not in live), each
  * with its counter (own_kind: PMUTOP_BPF_K_*). */
 const volatile unsigned int nown = 0;
@@ -127,11 +133,23 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 }
 
 /* The clock events' time since the slice began (t_in) into to, and into the CPU's
- * clock (ev: its sums from the first read are every task's plus idle plus unattr). */
+ * clock (ev: its sums from the first read are every task's plus idle plus unattr); and
+ * the same time as enabled and running of the by_clock events read (read: a bit each). */
 static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bpf_last *l,
-				      unsigned long long now)
+				      unsigned long long now, unsigned int read)
 {
 	unsigned long long d = now > l->t_in ? now - l->t_in : 0;
+	for (unsigned int j = 0; read && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
+		unsigned int i = timed[j];
+		if (i >= PMUTOP_BPF_MAXEV)
+			break;
+		if (!(read & (1u << i)))
+			continue;
+		to[i].ena += d;
+		to[i].run += d;
+		l->ev[i].ena += d;
+		l->ev[i].run += d;
+	}
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nclock; j++) {
 		unsigned int i = clock[j];
 		if (i >= PMUTOP_BPF_MAXEV)
@@ -226,7 +244,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		l->busy = 1;
 		asm volatile("" ::: "memory");
 		unsigned long long now = bpf_ktime_get_ns();
-		clock_add(l->unattr, l, now);
+		clock_add(l->unattr, l, now, 0);
 		l->win = now > l->t_in ? now - l->t_in : 0;
 		l->t_in = now;
 		asm volatile("" ::: "memory");
@@ -264,20 +282,30 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
 										: l->unattr;
-	unsigned int timed = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
+	unsigned int timed_src = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
+	unsigned int read = 0;			   /* the by_clock events read, a bit each */
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
 		if (i >= PMUTOP_BPF_MAXEV)
 			break;
 		struct bpf_perf_event_value v;
 		unsigned int src = time_of[i];
-		/* Its own times when the source's were not read here (not open on this
-		 * CPU). */
-		if (src != timed || src >= PMUTOP_BPF_MAXEV) {
+		if (by_clock[i]) {
+			/* The count, or a negative errno in its place; its times the slice's. */
+			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
+			if (c < 0 && c >= -4095)
+				continue;
+			v.counter = (unsigned long long)c;
+			v.enabled = l->ev[i].ena;
+			v.running = l->ev[i].run;
+			read |= 1u << i;
+		} else if (src != timed_src || src >= PMUTOP_BPF_MAXEV) {
+			/* Its own times when the source's were not read here (not open on
+			 * this CPU). */
 			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
 				continue;
 			if (src == i)
-				timed = i;
+				timed_src = i;
 		} else {
 			/* The count, or a negative errno in its place. */
 			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
@@ -310,10 +338,10 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		if (!primed)
 			l->base[i] = *p;
 	}
-	if (nclock) {
+	if (nclock || ntimed) {
 		unsigned long long now = bpf_ktime_get_ns();
 		if (to)
-			clock_add(to, l, now);
+			clock_add(to, l, now, read);
 		l->t_in = now;
 	}
 	/* The switch of a task in no task's sums (idle, not in the map, exiting), for the
