@@ -290,18 +290,9 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 			break;
 		struct bpf_perf_event_value v;
 		unsigned int src = time_of[i];
-		if (by_clock[i]) {
-			/* The count, or a negative errno in its place; its times the slice's. */
-			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
-			if (c < 0 && c >= -4095)
-				continue;
-			v.counter = (unsigned long long)c;
-			v.enabled = l->ev[i].ena;
-			v.running = l->ev[i].run;
-			read |= 1u << i;
-		} else if (src != timed_src || src >= PMUTOP_BPF_MAXEV) {
-			/* Its own times when the source's were not read here (not open on
-			 * this CPU). */
+		/* Its own times when the source's were not read here (not open on this
+		 * CPU); a by_clock event's are the slice's (clock_add). */
+		if (!by_clock[i] && (src != timed_src || src >= PMUTOP_BPF_MAXEV)) {
 			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
 				continue;
 			if (src == i)
@@ -311,9 +302,12 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
 			if (c < 0 && c >= -4095)
 				continue;
+			unsigned int from = by_clock[i] ? i : src;
 			v.counter = (unsigned long long)c;
-			v.enabled = l->ev[src].ena;
-			v.running = l->ev[src].run;
+			v.enabled = l->ev[from].ena;
+			v.running = l->ev[from].run;
+			if (by_clock[i])
+				read |= 1u << i;
 		}
 		struct pmutop_bpf_ev *p = &l->ev[i];
 		/* A counter reopened (user-only mode switched) starts again from zero. An
