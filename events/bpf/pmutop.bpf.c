@@ -166,7 +166,8 @@ static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bp
 /* The events counted from t's own counters into its entry tv: its counter now minus as
  * first seen, the switch it is leaving by (sw) included, as the slice it ends was seen.
  * A command before its exec starts again at each read (what it counted goes to unattr),
- * and an exiting task's switches are in no task's sums (perf closes its counters). */
+ * and an exiting task's switches and migrations are in no task's sums (perf closes its
+ * counters; migrated as it ends, it would read one perf never counted). */
 static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_struct *t,
 				       struct pmutop_bpf_last *l, bool sw)
 {
@@ -193,12 +194,12 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 		if (pre)
 			return;
 	}
+	if (f & PMUTOP_BPF_EXITING)
+		return;
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 		unsigned int i = own_ev[j], kind = own_kind[j];
 		if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
 			break;
-		if (kind == PMUTOP_BPF_K_SWITCHES && (f & PMUTOP_BPF_EXITING))
-			continue;
 		tv->ev[i].val = k[kind] - tv->kbase[kind];
 		/* Enabled and running as long as the task: once a slice (val_scale). */
 		tv->ev[i].ena++;
