@@ -390,13 +390,16 @@ static void test_idle_threads(void **state)
 /* Each CPU's counters equal what the program gave its tasks plus its idle and
  * unattributed sums (pmutop.bpf.h), over work that forks, faults, sleeps and exits:
  * nothing counted is dropped or given twice. With a task map of 8, the tasks it cannot
- * hold go to unattributed. */
+ * hold go to unattributed. Context switches, counted from each task's own counter, not
+ * the CPUs': a child's are its slices (each ended by its own switch) but those once
+ * exiting, when no slice went missing. */
 static void cpu_identity(unsigned max_tasks)
 {
 	struct evset set;
 	struct evspec_err perr;
-	assert_int_equal(
-		evset_parse(&set, "{context-switches,page-faults,task-clock}", NULL, &perr), 0);
+	assert_int_equal(evset_parse(&set, "{page-faults,minor-faults,task-clock,context-switches}",
+				     NULL, &perr),
+			 0);
 	int cpus[256], ncpus = 0;
 	for (int c = 0; c < 256 && ncpus < sysconf(_SC_NPROCESSORS_ONLN); c++) {
 		char path[64];
@@ -447,7 +450,7 @@ static void cpu_identity(unsigned max_tasks)
 	const struct pmutop_bpf_last *l;
 	int np;
 	assert_int_equal(bpfcount_read_cpus(b, &l, &np), 0);
-	assert_true(on < np && l[on].gaps >= 1 && l[on].unattr[0].val > 0);
+	assert_true(on < np && l[on].gaps >= 1 && l[on].unattr[2].val > 0);
 	/* This thread began a slice that no seen switch ended, and the child's slice began
 	 * unseen (when the map holds them). */
 	unsigned me_missed = 0, kid_cut = 0;
@@ -481,9 +484,24 @@ static void cpu_identity(unsigned max_tasks)
 				 ev, max_tasks, sum[0], sum[1], sum[2], cpu[0], cpu[1], cpu[2]);
 		assert_true(cpu[0] > 0); /* 20 processes ran, switched and faulted */
 	}
+	/* The children ended while the program was attached: every switch of theirs was a
+	 * switch it could see. */
+	unsigned long long switches = 0;
+	for (size_t k = 0; k < n; k++) {
+		bool child = false;
+		for (int i = 0; i < 20; i++)
+			child = child || tids[k] == (unsigned)kids[i];
+		switches += child ? v[k].ev[3].val : 0;
+		if (child && !v[k].missed && v[k].ev[3].val + v[k].exitsw != v[k].slices)
+			fail_msg("task %u: %llu context switches and %u once exiting, %u slices "
+				 "seen",
+				 tids[k], v[k].ev[3].val, v[k].exitsw, v[k].slices);
+	}
+	assert_true(switches > 0 || max_tasks < 64); /* the children in the map */
 	/* One group: its members' times are its leader's, to the nanosecond, in every sum
 	 * (the program reads the leader's times only); but task-clock's (2), a clock
-	 * event's, which are its slices on the kernel clock, not read. */
+	 * event's, which are its slices on the kernel clock, and context switches' (3),
+	 * neither read from the CPUs. */
 	for (unsigned ev = 1; ev < 2; ev++) {
 		for (size_t k = 0; k < n; k++)
 			if (v[k].ev[ev].ena != v[k].ev[0].ena || v[k].ev[ev].run != v[k].ev[0].run)

@@ -16,14 +16,15 @@
  * - a command's whole-run page faults (-- COMMAND): two runs of the same program differ
  *   by what address-space randomisation makes the loader fault, a few dozen of 20,000:
  *   2%. A command counted alone (no children) is about 1% of it.
- * - task-clock of a task switching ~1,000 times a second beside a busy loop: perf stat
+ * - task-clock of a task switching ~2,000 times a second beside a busy loop: perf stat
  *   reads the kernel's task clock where perf switches the task's counters, the bpf
  *   backend from the end of __schedule that brings the task in to the switch that takes
  *   it out (docs/PERFORMANCE.md): what perf counts between switching the task in and
- *   the end of __schedule is not in it, 2-2.4 us a switch seen. perf: 5%. bpf: 1% and
- *   3 us a switch below, 1% above (-0.9..-1.1% seen). The defects it must catch are the
- *   switch's cost landing in the task (+1..+9% before), switches not seen landing on it
- *   (+36-60%) and any loss.
+ *   the end of __schedule is not in it: at most 2.4 us a switch, as pmutop(1) says
+ *   (0.65-1.15 us seen at 2,000 switches a second: -0.6..-1.0%, the issue's 1% not
+ *   reliably met). perf: 5%. bpf: 1% above, and below exactly what pmutop(1) states.
+ *   The defects it must catch are the switch's cost landing in the task (+1..+9%
+ *   before), switches not seen landing on it (+36-60%) and any loss.
  * - context switches of that task: counted at the same switches: perf 1% + 2, bpf
  *   exactly.
  * - replay against live: the same numbers from the same recording, exactly.
@@ -39,6 +40,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,16 +60,17 @@
 #include "evset.h"
 
 #define DEADLINE_S 60.0
-#define FORK_RATE 30	    /* short-lived processes a second, in the cgroup */
-#define FORK_SECONDS 3	    /* ... for this long */
-#define FORK_PAGES 100	    /* pages each of them faults */
-#define CMD_CHILDREN 20	    /* -- COMMAND: children of the command */
-#define CMD_PAGES 1000	    /* pages each child faults */
-#define SWITCHES 2000	    /* the switching task's sleeps */
-#define SWITCH_WORK_US 200  /* ... with this much work before each */
-#define SWITCH_SLEEP_US 800 /* ... of this length: about 1,000 switches a second */
-#define SWITCH_GAP_MS 0.003 /* bpf: what perf counts of a switch after the task is in */
-#define THREADS 2000	    /* the process at the descriptor limit */
+#define FORK_RATE 30	     /* short-lived processes a second, in the cgroup */
+#define FORK_SECONDS 3	     /* ... for this long */
+#define FORK_PAGES 100	     /* pages each of them faults */
+#define CMD_CHILDREN 20	     /* -- COMMAND: children of the command */
+#define CMD_PAGES 1000	     /* pages each child faults */
+#define SWITCHES 2000	     /* the switching task's sleeps */
+#define SWITCH_WORK_US 100   /* ... with this much work before each */
+#define SWITCH_SLEEP_US 300  /* ... of this length: about 2,000 switches a second */
+#define SWITCH_GAP_MS 0.0024 /* bpf: what perf counts of a switch after the task is in */
+#define WAKES 1500	     /* the woken task's wake-ups, each followed by 1 ms of work */
+#define THREADS 2000	     /* the process at the descriptor limit */
 #define FD_LIMIT 1024
 #define EXPORT_PAGES 3000u
 
@@ -434,7 +437,7 @@ static void test_cgroup_forks(void **state)
 			 cs.v, perf_v, gs.v, cs.not_exact, cs.bad);
 }
 
-/* ---- 2. a task switching ~1,000 times a second beside a busy loop, per backend ---------- */
+/* ---- 2. a task switching ~2,000 times a second beside a busy loop, per backend ---------- */
 
 static void busy_loop(void)
 {
@@ -442,31 +445,40 @@ static void busy_loop(void)
 		spin_us(1000000);
 }
 
-static void switching_task(const char *backend)
+/* What pmutop (-e events, every task) and perf stat -p printed for one task running fn
+ * beside nbusy busy loops, over the same window: per event, pmutop's sums and perf's. */
+static pid_t wake_pid; /* the watched task (watch_task) */
+
+struct watched {
+	struct sum s[3];
+	double perf[3];
+};
+
+static void watch_task(const char *backend, void (*fn)(void), void (*helper)(void), int nbusy,
+		       const char *events, const char *const ev[3], struct watched *r)
 {
 	if (!have_perf())
 		skip();
-	struct gated w, b;
-	gated_start(&w, switcher);
-	gated_start(&b, busy_loop);
-	gate_open(&b);
-	/* A file of its own per backend: the run before's, still there until the child
+	struct gated w, b[2];
+	gated_start(&w, fn);
+	/* fn's helper, started with it: its pid in wake_pid. */
+	struct gated h = {.pid = -1};
+	wake_pid = w.pid;
+	if (helper)
+		gated_start(&h, helper);
+	for (int i = 0; i < nbusy; i++) {
+		gated_start(&b[i], busy_loop);
+		gate_open(&b[i]);
+	}
+	/* A file of its own per run: the run before's, still there until the child
 	 * truncates it, would satisfy the wait for the first tick, and the task would start
 	 * before pmutop counts. */
+	static unsigned run;
 	char out[600], err[600];
-	snprintf(out, sizeof(out), "%s/switch-%s.csv", tmpdir, backend);
-	snprintf(err, sizeof(err), "%s/switch-%s.err", tmpdir, backend);
-	char *a[] = {PMUTOP_BINARY,
-		     "--backend",
-		     (char *)backend,
-		     "-b",
-		     "--format",
-		     "csv",
-		     "-e",
-		     "task-clock,context-switches",
-		     "-d",
-		     "0.5",
-		     NULL};
+	snprintf(out, sizeof(out), "%s/switch-%s-%u.csv", tmpdir, backend, run);
+	snprintf(err, sizeof(err), "%s/switch-%s-%u.err", tmpdir, backend, run++);
+	char *a[] = {PMUTOP_BINARY,  "--backend", (char *)backend, "-b", "--format", "csv", "-e",
+		     (char *)events, "-d",	  "0.5",	   NULL};
 	pid_t m = testutil_spawn(a, out, err);
 	assert_true(m > 0);
 	need_tick(m, out, err, 1);
@@ -474,25 +486,38 @@ static void switching_task(const char *backend)
 	snprintf(pid, sizeof(pid), "%d", (int)w.pid);
 	struct testutil_perf p;
 	const char *pe[] = {"-p", pid, NULL};
-	perf_start(&p, "task-clock,context-switches", pe);
+	perf_start(&p, events, pe);
 	gate_open(&w);
+	if (helper)
+		gate_open(&h);
 	int st = testutil_reap(w.pid, DEADLINE_S + 10);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (helper)
+		assert_int_equal(testutil_reap(h.pid, DEADLINE_S), 0);
 	/* perf stat -p ends with the task it watched. */
 	perf_stop(&p, false);
-	double perf_tc = perf_value(&p, "task-clock");
-	double perf_cs = perf_value(&p, "context-switches");
+	for (int i = 0; i < 3 && ev[i]; i++)
+		r->perf[i] = perf_value(&p, ev[i]);
 	long t = testutil_csv_ticks(out);
 	need_tick(m, out, err, t + 2);
 	kill(m, SIGINT);
 	assert_int_equal(testutil_reap(m, DEADLINE_S), 0);
-	kill(b.pid, SIGKILL);
-	waitpid(b.pid, NULL, 0);
-
+	for (int i = 0; i < nbusy; i++) {
+		kill(b[i].pid, SIGKILL);
+		waitpid(b[i].pid, NULL, 0);
+	}
 	char *csv = keep(testutil_slurp(out));
-	struct sum tc, cs;
-	csv_sum(csv, "task-clock", match_pid, &w.pid, &tc);
-	csv_sum(csv, "context-switches", match_pid, &w.pid, &cs);
+	for (int i = 0; i < 3 && ev[i]; i++)
+		csv_sum(csv, ev[i], match_pid, &w.pid, &r->s[i]);
+}
+
+static void switching_task(const char *backend)
+{
+	const char *const ev[3] = {"task-clock", "context-switches", NULL};
+	struct watched r;
+	watch_task(backend, switcher, NULL, 1, "task-clock,context-switches", ev, &r);
+	double perf_tc = r.perf[0], perf_cs = r.perf[1];
+	struct sum tc = r.s[0], cs = r.s[1];
 	/* perf stat's task-clock is in milliseconds, pmutop's in nanoseconds. */
 	print_message("  --backend %s: task-clock %.1f ms (perf stat -p %.1f), context switches "
 		      "%.0f (perf stat -p %.0f)\n",
@@ -511,7 +536,7 @@ static void switching_task(const char *backend)
 	/* perf: equal, seen to the switch and the 0.1 ms. bpf: the header's tolerances,
 	 * switches equal. */
 	bool perf = strcmp(backend, "perf") == 0;
-	double lo = perf ? perf_tc * 0.95 : perf_tc * 0.99 - perf_cs * SWITCH_GAP_MS;
+	double lo = perf ? perf_tc * 0.95 : perf_tc - perf_cs * SWITCH_GAP_MS;
 	double hi = perf ? perf_tc * 1.05 : perf_tc * 1.01;
 	if (tc.v / 1e6 < lo || tc.v / 1e6 > hi)
 		fail_msg("--backend %s: the task's task-clock is %.1f ms, perf stat -p %.1f ms "
@@ -538,6 +563,70 @@ static void test_switching_bpf(void **state)
 	skip();
 #else
 	switching_task("bpf");
+#endif
+}
+
+/* ---- 2b. a task woken onto the other CPU, both CPUs busy (bpf) -------------------------- */
+
+/* The waking task (wake_pid) and its waker, by two pipes made before either starts: the
+ * waker lets the task sleeping on a pipe run on the other CPU only, then wakes it (the
+ * wake-up moves it there), and the task works 1 ms at each wake-up. */
+static int wake_to[2], wake_back[2];
+
+static void waker(void)
+{
+	char c = 0;
+	for (int i = 0; i < WAKES; i++) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(i % 2, &set);
+		sched_setaffinity(wake_pid, sizeof(set), &set);
+		if (write(wake_to[1], &c, 1) != 1 || read(wake_back[0], &c, 1) != 1)
+			_exit(3);
+	}
+}
+
+static void woken(void)
+{
+	char c;
+	for (int i = 0; i < WAKES; i++) {
+		if (read(wake_to[0], &c, 1) != 1)
+			_exit(3);
+		spin_us(1000);
+		if (write(wake_back[1], &c, 1) != 1)
+			_exit(3);
+	}
+}
+
+/* Its migrations happen as it is woken (onto the CPU the scheduler picks), not as it
+ * runs: counted for it exactly all the same (issue 36: 11 against perf's 19 before). */
+static void test_waking_bpf(void **state)
+{
+	(void)state;
+#ifdef PMUTOP_NO_BPF
+	skip();
+#else
+	const char *const ev[3] = {"cpu-migrations", "context-switches", NULL};
+	struct watched r;
+	assert_int_equal(pipe(wake_to), 0);
+	assert_int_equal(pipe(wake_back), 0);
+	watch_task("bpf", woken, waker, 2,
+		   "{task-clock,context-switches,cpu-migrations,page-faults,major-faults}", ev, &r);
+	print_message("  --backend bpf, both CPUs busy: migrations %.0f (perf stat -p %.0f), "
+		      "context switches %.0f (perf stat -p %.0f)\n",
+		      r.s[0].v, r.perf[0], r.s[1].v, r.perf[1]);
+	for (int i = 0; i < 2; i++) {
+		close(wake_to[i]);
+		close(wake_back[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (r.s[i].not_exact)
+			fail_msg("%s: a line of the task is not exact: %s", ev[i], r.s[i].bad);
+		if (r.perf[i] <= 0 || !within(r.s[i].v, r.perf[i], 0.01, 0))
+			fail_msg(
+				"the task's %s: %.0f, perf stat -p %.0f (1%% allowed, more than 0)",
+				ev[i], r.s[i].v, r.perf[i]);
+	}
 #endif
 }
 
@@ -1085,6 +1174,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_cgroup_forks, free_kept),
 		cmocka_unit_test_teardown(test_switching_perf, free_kept),
 		cmocka_unit_test_teardown(test_switching_bpf, free_kept),
+		cmocka_unit_test_teardown(test_waking_bpf, free_kept),
 		cmocka_unit_test_teardown(test_fd_limit_threads, free_kept),
 		cmocka_unit_test_teardown(test_command_auto_recorded, free_kept),
 		cmocka_unit_test_teardown(test_command_perf, free_kept),

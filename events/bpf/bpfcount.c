@@ -71,6 +71,19 @@ static bool is_at_switch(const struct evdesc *d)
 	       d->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES;
 }
 
+/* The task's own counter an event is counted from (pmutop.bpf.h: PMUTOP_BPF_K_*), or -1
+ * for one read from the per-CPU counters. */
+static int own_kind(const struct evdesc *d)
+{
+	if (d->attr.type != PERF_TYPE_SOFTWARE)
+		return -1;
+	if (d->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+		return PMUTOP_BPF_K_SWITCHES;
+	if (d->attr.config == PERF_COUNT_SW_CPU_MIGRATIONS)
+		return PMUTOP_BPF_K_MIGRATIONS;
+	return -1;
+}
+
 /* The tracepoint at the end of __schedule (Linux 6.16 and later). */
 static bool has_sched_exit(void)
 {
@@ -91,27 +104,41 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 		return errno ? -errno : -EINVAL;
 	struct pmutop_bpf *s = b->skel;
 	s->rodata->nev = b->nev;
-	unsigned ev = 0, nlive = 0, nclock = 0;
+	unsigned ev = 0, nlive = 0, nclock = 0, nown = 0, ntimed = 0;
 	for (unsigned g = 0; g < specs->n; g++) {
 		unsigned src = PMUTOP_BPF_MAXEV; /* the group's first live member read: its
 						    times are the group's */
+		/* Software events only: enabled and running are the slice's clock time. */
+		bool sw = true;
+		for (unsigned k = 0; k < specs->g[g].n; k++)
+			sw = sw && specs->g[g].ev[k].attr.type == PERF_TYPE_SOFTWARE;
 		for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
 			const struct evdesc *d = &specs->g[g].ev[k];
 			b->at_switch[ev] = is_at_switch(d);
 			s->rodata->at_switch[ev] = b->at_switch[ev];
 			bool clock = is_clock(d);
+			int kind = own_kind(d);
 			b->clock[ev] = clock;
-			if (b->counts[ev] && !clock && src == PMUTOP_BPF_MAXEV)
+			if (b->counts[ev] && !clock && kind < 0 && src == PMUTOP_BPF_MAXEV)
 				src = ev;
 			s->rodata->time_of[ev] = (unsigned char)(src < PMUTOP_BPF_MAXEV ? src : ev);
-			if (b->counts[ev] && clock)
+			if (b->counts[ev] && clock) {
 				s->rodata->clock[nclock++] = (unsigned char)ev;
-			else if (b->counts[ev])
+			} else if (b->counts[ev] && kind >= 0) {
+				s->rodata->own_kind[nown] = (unsigned char)kind;
+				s->rodata->own_ev[nown++] = (unsigned char)ev;
+			} else if (b->counts[ev]) {
 				s->rodata->live[nlive++] = (unsigned char)ev;
+				s->rodata->by_clock[ev] = sw;
+				if (sw)
+					s->rodata->timed[ntimed++] = (unsigned char)ev;
+			}
 		}
 	}
 	s->rodata->nlive = nlive;
 	s->rodata->nclock = nclock;
+	s->rodata->nown = nown;
+	s->rodata->ntimed = ntimed;
 	bpf_program__set_autoload(s->progs.on_arrive, has_sched_exit());
 	int err = bpf_map__set_max_entries(s->maps.counters, (unsigned)b->npossible * b->nev);
 	if (!err)

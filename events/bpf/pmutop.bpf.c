@@ -35,6 +35,17 @@ const volatile unsigned char time_of[PMUTOP_BPF_MAXEV] = {};
  * the kernel clock over its slices (pmutop.bpf.h: t_in). */
 const volatile unsigned int nclock = 0;
 const volatile unsigned char clock[PMUTOP_BPF_MAXEV] = {};
+/* The live events of groups of software events only (by_clock: timed[0..ntimed)): read
+ * without their times, which are the slice's on the kernel clock (a software event on a
+ * CPU runs whenever it is enabled), sparing the read of the times at each switch. */
+const volatile unsigned int ntimed = 0;
+const volatile unsigned char timed[PMUTOP_BPF_MAXEV] = {};
+const volatile unsigned char by_clock[PMUTOP_BPF_MAXEV] = {};
+/* The events counted from the task's own counters (own[0..nown), not in live), each
+ * with its counter (own_kind: PMUTOP_BPF_K_*). */
+const volatile unsigned int nown = 0;
+const volatile unsigned char own_ev[PMUTOP_BPF_MAXEV] = {};
+const volatile unsigned char own_kind[PMUTOP_BPF_MAXEV] = {};
 
 /* key cpu * nev + event; max_entries set by the loader */
 struct {
@@ -81,10 +92,10 @@ struct {
  * read with tgid 0 is still being made (pmutop.bpf.h). */
 static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_struct *t)
 {
-	unsigned int tgid = BPF_CORE_READ(t, tgid);
-	tv->uid = BPF_CORE_READ(t, cred, uid.val);
-	tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
-	if (BPF_CORE_READ(t, flags) & PF_KTHREAD_FLAG)
+	unsigned int tgid = t->tgid; /* BTF pointers: plain loads */
+	tv->uid = t->cred->uid.val;
+	tv->cgid = t->cgroups->dfl_cgrp->kn->id;
+	if (t->flags & PF_KTHREAD_FLAG)
 		tv->flags |= PMUTOP_BPF_KTHREAD;
 	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
 	asm volatile("" ::: "memory");
@@ -122,11 +133,23 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 }
 
 /* The clock events' time since the slice began (t_in) into to, and into the CPU's
- * clock (ev: its sums from the first read are every task's plus idle plus unattr). */
+ * clock (ev: its sums from the first read are every task's plus idle plus unattr); and
+ * the same time as enabled and running of the by_clock events read (read: a bit each). */
 static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bpf_last *l,
-				      unsigned long long now)
+				      unsigned long long now, unsigned int read)
 {
 	unsigned long long d = now > l->t_in ? now - l->t_in : 0;
+	for (unsigned int j = 0; read && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
+		unsigned int i = timed[j];
+		if (i >= PMUTOP_BPF_MAXEV)
+			break;
+		if (!(read & (1u << i)))
+			continue;
+		to[i].ena += d;
+		to[i].run += d;
+		l->ev[i].ena += d;
+		l->ev[i].run += d;
+	}
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nclock; j++) {
 		unsigned int i = clock[j];
 		if (i >= PMUTOP_BPF_MAXEV)
@@ -137,6 +160,50 @@ static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bp
 		l->ev[i].val += d;
 		l->ev[i].ena += d;
 		l->ev[i].run += d;
+	}
+}
+
+/* The events counted from t's own counters into its entry tv: its counter now minus as
+ * first seen, the switch it is leaving by (sw) included, as the slice it ends was seen.
+ * A command before its exec starts again at each read (what it counted goes to unattr),
+ * and an exiting task's switches and migrations are in no task's sums (perf closes its
+ * counters; migrated as it ends, it would read one perf never counted). */
+static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_struct *t,
+				       struct pmutop_bpf_last *l, bool sw)
+{
+	unsigned long long k[PMUTOP_BPF_NK];
+	k[PMUTOP_BPF_K_SWITCHES] = t->nvcsw + t->nivcsw;
+	k[PMUTOP_BPF_K_MIGRATIONS] = t->se.nr_migrations;
+	unsigned int f = tv->flags;
+	bool pre = f & PMUTOP_BPF_PRE_EXEC;
+	if (!(f & PMUTOP_BPF_KBASE) || pre) {
+		for (unsigned int j = 0;
+		     pre && (f & PMUTOP_BPF_KBASE) && j < PMUTOP_BPF_MAXEV && j < nown; j++) {
+			unsigned int i = own_ev[j], kind = own_kind[j];
+			if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
+				break;
+			l->unattr[i].val += k[kind] - tv->kbase[kind];
+			l->unattr[i].ena++;
+			l->unattr[i].run++;
+		}
+		for (unsigned int n = 0; n < PMUTOP_BPF_NK; n++)
+			tv->kbase[n] = k[n];
+		if (sw && !pre)
+			tv->kbase[PMUTOP_BPF_K_SWITCHES]--;
+		tv->flags |= PMUTOP_BPF_KBASE;
+		if (pre)
+			return;
+	}
+	if (f & PMUTOP_BPF_EXITING)
+		return;
+	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nown; j++) {
+		unsigned int i = own_ev[j], kind = own_kind[j];
+		if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
+			break;
+		tv->ev[i].val = k[kind] - tv->kbase[kind];
+		/* Enabled and running as long as the task: once a slice (val_scale). */
+		tv->ev[i].ena++;
+		tv->ev[i].run++;
 	}
 }
 
@@ -178,7 +245,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		l->busy = 1;
 		asm volatile("" ::: "memory");
 		unsigned long long now = bpf_ktime_get_ns();
-		clock_add(l->unattr, l, now);
+		clock_add(l->unattr, l, now, 0);
 		l->win = now > l->t_in ? now - l->t_in : 0;
 		l->t_in = now;
 		asm volatile("" ::: "memory");
@@ -216,7 +283,8 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
 										: l->unattr;
-	unsigned int timed = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
+	unsigned int timed_src = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
+	unsigned int read = 0;			   /* the by_clock events read, a bit each */
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
 		if (i >= PMUTOP_BPF_MAXEV)
@@ -224,20 +292,23 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		struct bpf_perf_event_value v;
 		unsigned int src = time_of[i];
 		/* Its own times when the source's were not read here (not open on this
-		 * CPU). */
-		if (src != timed || src >= PMUTOP_BPF_MAXEV) {
+		 * CPU); a by_clock event's are the slice's (clock_add). */
+		if (!by_clock[i] && (src != timed_src || src >= PMUTOP_BPF_MAXEV)) {
 			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
 				continue;
 			if (src == i)
-				timed = i;
+				timed_src = i;
 		} else {
 			/* The count, or a negative errno in its place. */
 			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
 			if (c < 0 && c >= -4095)
 				continue;
+			unsigned int from = by_clock[i] ? i : src;
 			v.counter = (unsigned long long)c;
-			v.enabled = l->ev[src].ena;
-			v.running = l->ev[src].run;
+			v.enabled = l->ev[from].ena;
+			v.running = l->ev[from].run;
+			if (by_clock[i])
+				read |= 1u << i;
 		}
 		struct pmutop_bpf_ev *p = &l->ev[i];
 		/* A counter reopened (user-only mode switched) starts again from zero. An
@@ -262,14 +333,28 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		if (!primed)
 			l->base[i] = *p;
 	}
-	if (nclock) {
+	if (nclock || ntimed) {
 		unsigned long long now = bpf_ktime_get_ns();
 		if (to)
-			clock_add(to, l, now);
+			clock_add(to, l, now, read);
 		l->t_in = now;
+	}
+	/* The switch of a task in no task's sums (idle, not in the map, exiting), for the
+	 * events counted from tasks' own counters (own_counts: before an exec). */
+	bool own_out = own && (!tv || (tv->flags & (PMUTOP_BPF_EXITING | PMUTOP_BPF_PRE_EXEC)) ==
+					      PMUTOP_BPF_EXITING);
+	for (unsigned int j = 0; own_out && j < PMUTOP_BPF_MAXEV && j < nown; j++) {
+		unsigned int i = own_ev[j];
+		if (i >= PMUTOP_BPF_MAXEV || own_kind[j] != PMUTOP_BPF_K_SWITCHES)
+			continue;
+		own[i].val++;
+		own[i].ena++;
+		own[i].run++;
 	}
 	l->primed = 1;
 	l->cur = sw ? next : tid;
+	if (tv)
+		own_counts(tv, t, l, sw);
 	asm volatile("" ::: "memory");
 	l->busy = 0;
 	if (!tv)
@@ -277,7 +362,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 	if (!sw || tv->tgid == 0) /* a fold, or a new entry */
 		identity(tv, t);
 	else /* moved to another cgroup (cgroup.procs): counted there from the next tick */
-		tv->cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+		tv->cgid = t->cgroups->dfl_cgrp->kn->id;
 	/* Last: an entry read as dead is read for the last time, its identity whole (a
 	 * short-lived task's first switch is often its last). */
 	asm volatile("" ::: "memory");

@@ -13,6 +13,15 @@
 #define PMUTOP_BPF_EXITING 4u	/* past sched_process_exit: perf's counters of it are closed */
 #define PMUTOP_BPF_TREE 8u	/* a watched command's, or forked by a task of its tree */
 #define PMUTOP_BPF_PRE_EXEC 16u /* a command before its exec: counted from it, as perf does */
+#define PMUTOP_BPF_KBASE 32u	/* kbase holds its own counters as first seen */
+
+/* The task's own counters the kernel keeps (task_struct), counted from them rather than
+ * from the per-CPU counters: they equal perf's per-task counts (docs/PERFORMANCE.md). */
+enum {
+	PMUTOP_BPF_K_SWITCHES = 0, /* nvcsw + nivcsw: context-switches */
+	PMUTOP_BPF_K_MIGRATIONS,   /* se.nr_migrations: cpu-migrations */
+	PMUTOP_BPF_NK
+};
 
 struct pmutop_bpf_ev {
 	unsigned long long val, ena, run;
@@ -37,6 +46,10 @@ struct pmutop_bpf_task {
 	 * -G switches cgroups as the switch begins). */
 	unsigned long long win;
 	unsigned long long cgid; /* its cgroup v2 id as it last left a CPU (or was read) */
+	/* Its own counters (PMUTOP_BPF_K_*) when first seen, or at its exec: an event
+	 * counted from them is "now minus kbase" (PMUTOP_BPF_KBASE), whatever switches the
+	 * program did not see. */
+	unsigned long long kbase[PMUTOP_BPF_NK];
 	char comm[PMUTOP_BPF_COMM];
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
 };
