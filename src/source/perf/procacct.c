@@ -150,9 +150,14 @@ void procacct_final(struct engine *e)
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->tree ? p->threads : NULL; t; t = t->sibling) {
 			struct procfs_task info;
-			if (t->state != TASK_EXITED &&
-			    procfs_task_info(e->b.o.root, p->pid, t->tid, &info) == 0 && info.dead)
-				t->have_final = procfs_task_acct(e->b.o.root, p->pid, t->tid,
-								 &t->final) == 0;
+			if (t->state == TASK_EXITED || t->have_final ||
+			    procfs_task_info(e->b.o.root, p->pid, t->tid, &info) != 0 || !info.dead)
+				continue;
+			t->have_final =
+				procfs_task_acct(e->b.o.root, p->pid, t->tid, &t->final) == 0;
+			/* Its last switch, out of the CPU for good (do_task_dead), comes after
+			 * its perf events ended (perf_event_exit_task): not one perf counts. */
+			if (t->have_final && t->final.switches)
+				t->final.switches--;
 		}
 }
