@@ -602,9 +602,14 @@ static void test_command_proc_rows(void **state)
 		double rows = tc.sum[0] + tc.sum[1],
 		       mine = tc.pid[0] == child ? tc.sum[0] : tc.sum[1];
 		double theirs = perf_file_count(pf, evs[k]);
+		print_message("%s: child's row %.0f, perf stat -p %.0f; rows %.0f, total %.0f\n",
+			      evs[k], mine, theirs, rows, tc.total);
 		/* The rows miss what the child did before a tick found it (its start, blocked
-		 * on the fifo) and as it ended (reaped before the read after): a few. */
-		if (rows > tc.total || tc.total - rows > 50)
+		 * on the fifo) and as it ended (reaped before the read after): a few. A task
+		 * read after it ended also has what the kernel counted after its perf events
+		 * ended (preempted, or moved to another CPU, on its way out): with both CPUs
+		 * busy, 1 more migration than perf's in 1 run of 3. */
+		if (rows > tc.total + 3 || tc.total - rows > 50)
 			fail_msg("%s: rows %.0f, total %.0f", evs[k], rows, tc.total);
 		/* perf stat -p from after pmutop found the child to its end: pmutop's row from
 		 * before, less its end. */

@@ -325,6 +325,11 @@ static void test_task_acct_fixture(void **state)
 	assert_true(a.migrations == 17);
 	assert_true(a.minflt == 71);
 	assert_true(a.majflt == 3);
+	assert_false(a.dead);
+	put_file(dir, "stat", "6 (a) b (c) Z 1 6 6 0 -1 4194304 71 0 3 0 5 6 0 0 20 0 1 0\n");
+	assert_int_equal(procfs_task_acct(root, 5, 6, &a), 0);
+	assert_true(a.dead);
+	assert_true(a.minflt == 71);
 	/* No sched file (no CONFIG_SCHED_DEBUG): the switches from status, no migrations. */
 	char path[300];
 	snprintf(path, sizeof(path), "%s/sched", dir);

@@ -260,6 +260,8 @@ int procfs_task_acct(const char *root, pid_t pid, pid_t tid, struct procfs_acct 
 		return -EINVAL;
 	a->minflt = (uint64_t)mn;
 	a->majflt = (uint64_t)mj;
+	const char *st = next_field(p + 1, 1);
+	a->dead = *st == 'Z' || *st == 'X' || *st == 'x';
 	e = acct_dir(root, pid, tid, "sched", path, sizeof(path));
 	r = e ? e : read_small(path, buf, sizeof(buf));
 	if (r == -ENOENT) {

@@ -48,6 +48,7 @@ int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
 struct procfs_acct {
 	uint64_t switches, migrations, minflt, majflt;
 	bool have_migrations;
+	bool dead; /* a zombie (Z) or dying (X): its counts are final */
 };
 /* One read of thread tid's accounting into a (tid 0: the process's own files,
  * /proc/<pid>). 0, or -ESRCH when it is gone, or -errno. */

@@ -92,6 +92,10 @@ static int take(struct engine *e, unsigned g, pid_t tid, const struct procfs_acc
 		a = *fin;
 	else if (err)
 		return err;
+	/* An ended task's last switch, out of the CPU for good (do_task_dead), comes after
+	 * its perf events ended (perf_event_exit_task): not one perf counts. */
+	if (a.dead && a.switches)
+		a.switches--;
 	const struct evgroup_spec *s = &e->b.set->specs.g[g];
 	const struct mgroup *mg = &e->b.set->groups[g];
 	uint64_t *pv = c->prev + e->b.slot[g], t = now_ns();
@@ -155,9 +159,5 @@ void procacct_final(struct engine *e)
 				continue;
 			t->have_final =
 				procfs_task_acct(e->b.o.root, p->pid, t->tid, &t->final) == 0;
-			/* Its last switch, out of the CPU for good (do_task_dead), comes after
-			 * its perf events ended (perf_event_exit_task): not one perf counts. */
-			if (t->have_final && t->final.switches)
-				t->final.switches--;
 		}
 }
