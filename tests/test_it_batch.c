@@ -71,8 +71,11 @@ static int mode_threads(double delay)
 	return 0;
 }
 
-/* Two processes pass one byte back and forth n times: each blocks once per message. */
-static int mode_pingpong(long n)
+/* Two processes pass one byte back and forth n times: each blocks once per message. With
+ * go (a fifo), the child starts when a byte comes through it (the test sends it once
+ * pmutop shows both processes and perf stat -p watches the child) and ends when a second
+ * one comes (once pmutop has read it quiet). */
+static int mode_pingpong(long n, const char *go)
 {
 	int a[2], b[2];
 	if (pipe(a) || pipe(b))
@@ -82,39 +85,13 @@ static int mode_pingpong(long n)
 	if (c < 0)
 		return 3;
 	if (c == 0) {
-		for (long i = 0; i < n; i++)
-			if (read(a[0], &x, 1) != 1 || write(b[1], &x, 1) != 1)
-				_exit(4);
-		_exit(0);
-	}
-	for (long i = 0; i < n; i++)
-		if (write(a[1], &x, 1) != 1 || read(b[0], &x, 1) != 1)
-			return 4;
-	int st;
-	waitpid(c, &st, 0);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 5;
-}
-
-/* A ping-pong of n round trips that starts when a byte comes through the fifo go (the
- * test sends it once pmutop shows both processes and perf stat -p watches the child),
- * and whose child ends when a second byte comes (once pmutop has read it quiet). */
-static int mode_pingpong_go(const char *go, long n)
-{
-	int a[2], b[2];
-	if (pipe(a) || pipe(b))
-		return 3;
-	char x = 'x';
-	pid_t c = fork();
-	if (c < 0)
-		return 3;
-	if (c == 0) {
-		int fd = open(go, O_RDONLY);
-		if (fd < 0 || read(fd, &x, 1) != 1)
+		int fd = go ? open(go, O_RDONLY) : -1;
+		if (go && (fd < 0 || read(fd, &x, 1) != 1))
 			_exit(5);
 		for (long i = 0; i < n; i++)
 			if (read(a[0], &x, 1) != 1 || write(b[1], &x, 1) != 1)
 				_exit(4);
-		if (read(fd, &x, 1) != 1)
+		if (go && read(fd, &x, 1) != 1)
 			_exit(6);
 		_exit(0);
 	}
@@ -1380,7 +1357,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--touch") == 0)
 		_exit(mode_touch(atol(argv[2])));
 	if (argc == 3 && strcmp(argv[1], "--pingpong") == 0)
-		_exit(mode_pingpong(atol(argv[2])));
+		_exit(mode_pingpong(atol(argv[2]), NULL));
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		_exit(atoi(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "--forks") == 0) {
@@ -1394,7 +1371,7 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	if (argc == 4 && strcmp(argv[1], "--pingpong-go") == 0)
-		_exit(mode_pingpong_go(argv[2], atol(argv[3])));
+		_exit(mode_pingpong(atol(argv[3]), argv[2]));
 	if (argc == 3 && strcmp(argv[1], "--tree") == 0)
 		_exit(mode_tree(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "--threads") == 0)

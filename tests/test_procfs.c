@@ -301,14 +301,12 @@ static void test_task_acct_fixture(void **state)
 	(void)state;
 	char root[] = "/tmp/pmutop-acct-XXXXXX", dir[256];
 	assert_non_null(mkdtemp(root));
-	snprintf(dir, sizeof(dir), "%s/proc", root);
-	assert_int_equal(mkdir(dir, 0700), 0);
-	snprintf(dir, sizeof(dir), "%s/proc/5", root);
-	assert_int_equal(mkdir(dir, 0700), 0);
-	snprintf(dir, sizeof(dir), "%s/proc/5/task", root);
-	assert_int_equal(mkdir(dir, 0700), 0);
-	snprintf(dir, sizeof(dir), "%s/proc/5/task/6", root);
-	assert_int_equal(mkdir(dir, 0700), 0);
+	const char *parts[] = {"/proc", "/5", "/task", "/6"};
+	snprintf(dir, sizeof(dir), "%s", root);
+	for (unsigned i = 0; i < 4; i++) {
+		strncat(dir, parts[i], sizeof(dir) - strlen(dir) - 1);
+		assert_int_equal(mkdir(dir, 0700), 0);
+	}
 	put_file(dir, "stat", "6 (a) b (c) S 1 6 6 0 -1 4194304 71 0 3 0 5 6 0 0 20 0 1 0\n");
 	put_file(dir, "sched",
 		 "a (6, #threads: 1)\n-----\nse.exec_start : 1.5\n"
