@@ -146,6 +146,8 @@ bool procacct_group(const struct engine *e, unsigned g);
 /* Group g of thread tid from /proc from now (its values' start): no descriptor. 0, or
  * -ESRCH when it is gone. */
 int procacct_open(struct engine *e, unsigned g, pid_t tid, struct counts *c);
+/* Group g of c counts from /proc already (a thread row's, -H). */
+bool procacct_counting(const struct engine *e, const struct counts *c, unsigned g);
 /* This interval's deltas of t's /proc groups (after srcbase_read). */
 void procacct_read(struct engine *e, struct task *t);
 /* Before a rescan (the command ended, not yet reaped): what its ended tasks counted, kept

@@ -51,6 +51,17 @@ bool procacct_group(const struct engine *e, unsigned g)
 	return s->n > 0;
 }
 
+bool procacct_counting(const struct engine *e, const struct counts *c, unsigned g)
+{
+	if (c->grp[g] || !procacct_group(e, g))
+		return false;
+	const struct mgroup *mg = &e->b.set->groups[g];
+	for (unsigned k = 0; k < mg->n; k++)
+		if (c->why[mg->first + k] == WHY_NONE)
+			return true;
+	return false;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
