@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -70,8 +71,11 @@ static int mode_threads(double delay)
 	return 0;
 }
 
-/* Two processes pass one byte back and forth n times: each blocks once per message. */
-static int mode_pingpong(long n)
+/* Two processes pass one byte back and forth n times: each blocks once per message. With
+ * go (a fifo), the child starts when a byte comes through it (the test sends it once
+ * pmutop shows both processes and perf stat -p watches the child) and ends when a second
+ * one comes (once pmutop has read it quiet). */
+static int mode_pingpong(long n, const char *go)
 {
 	int a[2], b[2];
 	if (pipe(a) || pipe(b))
@@ -81,9 +85,14 @@ static int mode_pingpong(long n)
 	if (c < 0)
 		return 3;
 	if (c == 0) {
+		int fd = go ? open(go, O_RDONLY) : -1;
+		if (go && (fd < 0 || read(fd, &x, 1) != 1))
+			_exit(5);
 		for (long i = 0; i < n; i++)
 			if (read(a[0], &x, 1) != 1 || write(b[1], &x, 1) != 1)
 				_exit(4);
+		if (go && read(fd, &x, 1) != 1)
+			_exit(6);
 		_exit(0);
 	}
 	for (long i = 0; i < n; i++)
@@ -268,7 +277,7 @@ struct tree_counts {
 	int ntotal;
 };
 
-static void tree_counts(const char *csv, struct tree_counts *tc)
+static void tree_counts_of(const char *csv, const char *event, struct tree_counts *tc)
 {
 	memset(tc, 0, sizeof(*tc));
 	char *copy = strdup(csv);
@@ -278,7 +287,7 @@ static void tree_counts(const char *csv, struct tree_counts *tc)
 	     line = strtok_r(NULL, "\n", &save), k++) {
 		char *f[NF + 1];
 		if (k == 0 || line[0] == '#' || csv_split(line, f, NF + 1) != NF ||
-		    strcmp(f[F_KIND], "process") != 0 || strcmp(f[F_EVENT], "page-faults") != 0)
+		    strcmp(f[F_KIND], "process") != 0 || strcmp(f[F_EVENT], event) != 0)
 			continue;
 		long pid = atol(f[F_PID]);
 		double v = strtod(f[F_VALUE], NULL); /* n/c (starting): empty, 0 */
@@ -305,6 +314,11 @@ static void tree_counts(const char *csv, struct tree_counts *tc)
  * total block (the command's row alone) holds the whole tree's, as perf stat counts it.
  * With -i there is the command alone. */
 /* Distinct process rows in the CSV at path so far. */
+static void tree_counts(const char *csv, struct tree_counts *tc)
+{
+	tree_counts_of(csv, "page-faults", tc);
+}
+
 static int process_rows(const char *path)
 {
 	char *csv = testutil_slurp(path);
@@ -409,6 +423,186 @@ static void test_command_tree_rows(void **state)
 	assert_int_equal(tc.pid[0], tc.total_pid);
 	assert_true(tc.sum[0] == tc.total);
 	assert_true(tc.total >= 100 && tc.total < cmd + 100);
+}
+
+/* The values of process pid's event row at each numbered tick, in order, into v (at most
+ * max; n/c as -1). Returns how many. */
+static int pid_ticks(const char *csv, long pid, const char *event, double *v, int max)
+{
+	char *copy = strdup(csv), *save = NULL;
+	int n = 0, k = 0;
+	for (char *line = strtok_r(copy, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save), k++) {
+		char *f[NF + 1];
+		if (k == 0 || line[0] == '#' || csv_split(line, f, NF + 1) != NF ||
+		    strcmp(f[F_KIND], "process") != 0 || strcmp(f[F_EVENT], event) != 0 ||
+		    atol(f[F_PID]) != pid || strcmp(f[F_TICK], "total") == 0)
+			continue;
+		v[n++] = f[F_VALUE][0] ? strtod(f[F_VALUE], NULL) : -1;
+	}
+	free(copy);
+	return n;
+}
+
+/* Descriptors of perf events process pid holds. */
+static int perf_fds(pid_t pid)
+{
+	char dir[64], path[400], link[128];
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	DIR *d = opendir(dir);
+	int n = 0;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		ssize_t r = readlink(path, link, sizeof(link) - 1);
+		if (r > 0) {
+			link[r] = '\0';
+			n += strstr(link, "perf_event") != NULL;
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* perf stat -x, -p's count of event in its output file. */
+static double perf_file_count(const char *path, const char *event)
+{
+	char *o = testutil_slurp(path), key[128];
+	snprintf(key, sizeof(key), ",%s,", event);
+	double v = -1;
+	char *save = NULL;
+	for (char *line = strtok_r(o, "\n", &save); line && v < 0;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, key) && isdigit((unsigned char)line[0]))
+			v = strtod(line, NULL);
+	free(o);
+	if (v < 0)
+		fail_msg("no %s count in perf stat -p's output", event);
+	return v;
+}
+
+/* A command's rows from the kernel's per-task accounting (switches, migrations, faults
+ * only): the rows add up to the total (the inherited counters') less what the child did
+ * before a tick found it, and the child's row equals perf stat -p's count of it side by
+ * side; pmutop opened no perf event on the child (its rows cost it no counter). */
+static void test_command_proc_rows(void **state)
+{
+	(void)state;
+	if (!have_perf())
+		skip();
+	char dir[] = "/tmp/pmutop-procrows-XXXXXX", fifo[80], csvf[80], errf[80], pf[80];
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/go", dir);
+	snprintf(csvf, sizeof(csvf), "%s/out.csv", dir);
+	snprintf(errf, sizeof(errf), "%s/err", dir);
+	snprintf(pf, sizeof(pf), "%s/perf", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	const char *ev = "context-switches,cpu-migrations,page-faults";
+	char *argv[] = {PMUTOP_BINARY, "-b", "-d", "0.1",	    "--format", "csv",	 "-e",
+			(char *)ev,    "--", self, "--pingpong-go", fifo,	"20000", NULL};
+	pid_t m = testutil_spawn(argv, csvf, errf);
+	assert_true(m > 0);
+	for (double end = testutil_now() + 60; process_rows(csvf) < 2;) {
+		if (testutil_now() > end)
+			fail_msg("pmutop showed %d process rows of the command's 2 in 60 s",
+				 process_rows(csvf));
+		testutil_nap_ms(20);
+	}
+	int before = perf_fds(m);
+	char *csv = testutil_slurp(csvf);
+	struct tree_counts tc;
+	tree_counts_of(csv, "context-switches", &tc);
+	free(csv);
+	long child = tc.pid[0] == tc.total_pid || !tc.total_pid ? 0 : tc.pid[0];
+	for (int i = 0; i < tc.n; i++)
+		if (child == 0 && tc.pid[i] != m && tc.pid[i] != 0) {
+			char path[64];
+			snprintf(path, sizeof(path), "/proc/%ld/task/%ld/stat", tc.pid[i],
+				 tc.pid[i]);
+			FILE *f = fopen(path, "r");
+			long pp = 0;
+			if (f && fscanf(f, "%*d (%*[^)]) %*c %ld", &pp) == 1 && pp != m)
+				child = tc.pid[i];
+			if (f)
+				fclose(f);
+		}
+	assert_true(child > 0);
+	char cpid[32];
+	snprintf(cpid, sizeof(cpid), "%ld", child);
+	char *pargv[] = {"/usr/bin/perf", "stat", "-x,", "-o", pf, "-e",
+			 (char *)ev,	  "-p",	  cpid,	 NULL};
+	pid_t perf = testutil_spawn(pargv, "/dev/null", "/dev/null");
+	assert_true(perf > 0);
+	for (double end = testutil_now() + 60; perf_fds(perf) < 3;) {
+		if (testutil_now() > end)
+			fail_msg("perf stat -p opened %d events in 60 s", perf_fds(perf));
+		testutil_nap_ms(20);
+	}
+	int fd = open(fifo, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	/* The child's loop over: two ticks after one that counted its switches read it
+	 * quiet; then it may end. */
+	double v[4096];
+	for (double end = testutil_now() + 120;;) {
+		if (testutil_now() > end)
+			fail_msg("the child's row did not go quiet in 120 s");
+		char *c = testutil_slurp(csvf);
+		int n = pid_ticks(c, child, "context-switches", v, 4096);
+		free(c);
+		bool ran = false;
+		int quiet = 0;
+		for (int i = 0; i < n; i++) {
+			ran = ran || v[i] > 1000;
+			quiet = ran && v[i] == 0 ? quiet + 1 : 0;
+		}
+		if (quiet >= 2)
+			break;
+		testutil_nap_ms(50);
+	}
+	/* pmutop's perf events: the roots' group of three on the command's one thread, and
+	 * none on the child nor a second set on the command for its row (a group per process
+	 * held 12 here). */
+	assert_int_equal(before, 3);
+	assert_int_equal(perf_fds(m), 3);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	int st = testutil_reap(m, 60);
+	assert_exit(st, 0);
+	assert_int_equal(testutil_reap(perf, 60) != -1, 1);
+	char *o = testutil_slurp(csvf);
+	const char *evs[] = {"context-switches", "cpu-migrations", "page-faults"};
+	for (int k = 0; k < 3; k++) {
+		tree_counts_of(o, evs[k], &tc);
+		assert_int_equal(tc.ntotal, 1);
+		assert_int_equal(tc.n, 2);
+		double rows = tc.sum[0] + tc.sum[1],
+		       mine = tc.pid[0] == child ? tc.sum[0] : tc.sum[1];
+		double theirs = perf_file_count(pf, evs[k]);
+		print_message("%s: child's row %.0f, perf stat -p %.0f; rows %.0f, total %.0f\n",
+			      evs[k], mine, theirs, rows, tc.total);
+		/* The rows miss what the child did before a tick found it (its start, blocked
+		 * on the fifo) and as it ended (reaped before the read after): a few. A task
+		 * read after it ended also has what the kernel counted after its perf events
+		 * ended (preempted, or moved to another CPU, on its way out): with both CPUs
+		 * busy, 1 more migration than perf's in 1 run of 3. */
+		if (rows > tc.total + 3 || tc.total - rows > 50)
+			fail_msg("%s: rows %.0f, total %.0f", evs[k], rows, tc.total);
+		/* perf stat -p from after pmutop found the child to its end: pmutop's row from
+		 * before, less its end. */
+		if (mine < theirs - 10 || mine > theirs + 10)
+			fail_msg("%s: the child's row %.0f, perf stat -p %.0f", evs[k], mine,
+				 theirs);
+		if (k == 0 && theirs < 20000)
+			fail_msg("perf stat -p counted %.0f switches of the child's 20000 trips",
+				 theirs);
+	}
+	free(o);
+	unlink(fifo);
+	unlink(csvf);
+	unlink(errf);
+	unlink(pf);
+	rmdir(dir);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1163,7 +1357,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--touch") == 0)
 		_exit(mode_touch(atol(argv[2])));
 	if (argc == 3 && strcmp(argv[1], "--pingpong") == 0)
-		_exit(mode_pingpong(atol(argv[2])));
+		_exit(mode_pingpong(atol(argv[2]), NULL));
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		_exit(atoi(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "--forks") == 0) {
@@ -1176,6 +1370,8 @@ int main(int argc, char **argv)
 		}
 		_exit(0);
 	}
+	if (argc == 4 && strcmp(argv[1], "--pingpong-go") == 0)
+		_exit(mode_pingpong(atol(argv[3]), argv[2]));
 	if (argc == 3 && strcmp(argv[1], "--tree") == 0)
 		_exit(mode_tree(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "--threads") == 0)
@@ -1199,6 +1395,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pid_late_threads),
 		cmocka_unit_test(test_context_switches_match_perf),
 		cmocka_unit_test(test_command_tree_rows),
+		cmocka_unit_test(test_command_proc_rows),
 		cmocka_unit_test(test_json_lines),
 		cmocka_unit_test(test_json_counts_exact),
 		cmocka_unit_test(test_text_without_pmu),

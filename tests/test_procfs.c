@@ -14,6 +14,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
 
 #include "procfs.h"
 #include "procaff.h"
@@ -289,6 +291,116 @@ static void put_io(const char *dir, unsigned long long rd, unsigned long long wr
 		 "%llu\ncancelled_write_bytes: 99\n",
 		 rd, wr);
 	put_file(dir, "io", io);
+}
+
+/* The kernel's per-task accounting: sched's nr_switches and se.nr_migrations, stat's
+ * minflt (10th) and majflt (12th) after a name holding ") ", and status's switches where
+ * there is no sched file. */
+static void test_task_acct_fixture(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/pmutop-acct-XXXXXX", dir[256];
+	assert_non_null(mkdtemp(root));
+	const char *parts[] = {"/proc", "/5", "/task", "/6"};
+	snprintf(dir, sizeof(dir), "%s", root);
+	for (unsigned i = 0; i < 4; i++) {
+		strncat(dir, parts[i], sizeof(dir) - strlen(dir) - 1);
+		assert_int_equal(mkdir(dir, 0700), 0);
+	}
+	put_file(dir, "stat", "6 (a) b (c) S 1 6 6 0 -1 4194304 71 0 3 0 5 6 0 0 20 0 1 0\n");
+	put_file(dir, "sched",
+		 "a (6, #threads: 1)\n-----\nse.exec_start : 1.5\n"
+		 "se.nr_migrations                             :                   17\n"
+		 "nr_switches                                  :                 1234\n"
+		 "nr_voluntary_switches                        :                 1200\n");
+	put_file(dir, "status",
+		 "Name:\ta\nvoluntary_ctxt_switches:\t9\n"
+		 "nonvoluntary_ctxt_switches:\t1\n");
+	struct procfs_acct a;
+	assert_int_equal(procfs_task_acct(root, 5, 6, &a), 0);
+	assert_true(a.switches == 1234);
+	assert_true(a.have_migrations);
+	assert_true(a.migrations == 17);
+	assert_true(a.minflt == 71);
+	assert_true(a.majflt == 3);
+	assert_false(a.dead);
+	put_file(dir, "stat", "6 (a) b (c) Z 1 6 6 0 -1 4194304 71 0 3 0 5 6 0 0 20 0 1 0\n");
+	assert_int_equal(procfs_task_acct(root, 5, 6, &a), 0);
+	assert_true(a.dead);
+	assert_true(a.minflt == 71);
+	/* No sched file (no CONFIG_SCHED_DEBUG): the switches from status, no migrations. */
+	char path[300];
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(procfs_task_acct(root, 5, 6, &a), 0);
+	assert_true(a.switches == 10);
+	assert_false(a.have_migrations);
+	assert_true(a.minflt == 71);
+	/* A short stat line is no count; a task that is gone is -ESRCH. */
+	put_file(dir, "stat", "6 (a) S 1 6 6 0 -1 4194304 71\n");
+	assert_int_equal(procfs_task_acct(root, 5, 6, &a), -EINVAL);
+	assert_int_equal(procfs_task_acct(root, 5, 7, &a), -ESRCH);
+	assert_int_equal(procfs_task_acct(root, 8, 0, &a), -ESRCH);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static int open_sw(uint64_t config)
+{
+	struct perf_event_attr at;
+	memset(&at, 0, sizeof(at));
+	at.size = sizeof(at);
+	at.type = PERF_TYPE_SOFTWARE;
+	at.config = config;
+	at.exclude_kernel = 0;
+	return (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+}
+
+static uint64_t read_sw(int fd)
+{
+	uint64_t v = 0;
+	assert_int_equal(read(fd, &v, sizeof(v)), (ssize_t)sizeof(v));
+	return v;
+}
+
+/* On the live /proc, this thread's page faults and switches over a stretch move by
+ * exactly what perf counts for it (the claim rows from /proc rest on). */
+static void test_task_acct_live(void **state)
+{
+	(void)state;
+	int ff = open_sw(PERF_COUNT_SW_PAGE_FAULTS), fs = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	if (ff < 0 || fs < 0) {
+		if (ff >= 0)
+			close(ff);
+		if (fs >= 0)
+			close(fs);
+		skip();
+	}
+	pid_t me = getpid(), tid = (pid_t)syscall(SYS_gettid);
+	struct procfs_acct a0, a1;
+	uint64_t f0 = read_sw(ff), s0 = read_sw(fs);
+	assert_int_equal(procfs_task_acct("", me, tid, &a0), 0);
+	size_t len = 64 * (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(m != MAP_FAILED);
+	for (size_t i = 0; i < len; i += (size_t)sysconf(_SC_PAGESIZE))
+		m[i] = 1;
+	for (int i = 0; i < 5; i++)
+		usleep(1000); /* each sleep a switch */
+	assert_int_equal(procfs_task_acct("", me, tid, &a1), 0);
+	uint64_t f1 = read_sw(ff), s1 = read_sw(fs);
+	munmap(m, len);
+	close(ff);
+	close(fs);
+	/* The reads themselves may fault and switch: both sides bracket the same stretch,
+	 * perf's outside /proc's, so /proc's delta is within perf's. */
+	uint64_t pf = a1.minflt + a1.majflt - a0.minflt - a0.majflt;
+	assert_true(pf >= 64);
+	assert_true(pf <= f1 - f0);
+	uint64_t sw = a1.switches - a0.switches;
+	assert_true(sw >= 5);
+	assert_true(sw <= s1 - s0);
 }
 
 /* The interval's I/O: "-" (MIO_FIRST) at the first read, the difference from the last
@@ -602,6 +714,8 @@ int main(void)
 		cmocka_unit_test(test_task_info_fixture),
 		cmocka_unit_test(test_more_fixture),
 		cmocka_unit_test(test_procinfo_io),
+		cmocka_unit_test(test_task_acct_fixture),
+		cmocka_unit_test(test_task_acct_live),
 		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_sys_running),
 		cmocka_unit_test(test_each_fixture),

@@ -194,6 +194,88 @@ int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns)
 	return 0;
 }
 
+/* The number after "key" and its ':' in a "key : value" listing (sched, status), into
+ * *v; false when the key is not there. */
+static bool keyed_num(const char *buf, const char *key, uint64_t *v)
+{
+	size_t n = strlen(key);
+	for (const char *p = buf; (p = strstr(p, key)) != NULL; p += n) {
+		if (p != buf && p[-1] != '\n')
+			continue;
+		const char *q = p + n;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != ':')
+			continue;
+		char *end;
+		errno = 0;
+		unsigned long long x = strtoull(q + 1, &end, 10);
+		if (end == q + 1 || errno)
+			return false;
+		*v = x;
+		return true;
+	}
+	return false;
+}
+
+static int acct_dir(const char *root, pid_t pid, pid_t tid, const char *file, char *path,
+		    size_t len)
+{
+	int n = tid > 0 ? snprintf(path, len, "%s/proc/%d/task/%d/%s", root, (int)pid, (int)tid,
+				   file)
+			: snprintf(path, len, "%s/proc/%d/%s", root, (int)pid, file);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Switches from status, where the kernel has no sched file. */
+static int acct_status(const char *root, pid_t pid, pid_t tid, struct procfs_acct *a)
+{
+	char path[256], buf[4096];
+	int e = acct_dir(root, pid, tid, "status", path, sizeof(path));
+	ssize_t r = e ? e : read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : (int)r;
+	uint64_t vol, invol;
+	if (!keyed_num(buf, "voluntary_ctxt_switches", &vol) ||
+	    !keyed_num(buf, "nonvoluntary_ctxt_switches", &invol))
+		return -EINVAL;
+	a->switches = vol + invol;
+	return 0;
+}
+
+int procfs_task_acct(const char *root, pid_t pid, pid_t tid, struct procfs_acct *a)
+{
+	char path[256], buf[4096];
+	memset(a, 0, sizeof(*a));
+	int e = acct_dir(root, pid, tid, "stat", path, sizeof(path));
+	ssize_t r = e ? e : read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : (int)r;
+	/* minflt(10) and majflt(12), counted after the ")" that ends comm. */
+	const char *p = strrchr(buf, ')');
+	const char *at_min = p ? next_field(p + 1, 10 - 3 + 1) : NULL;
+	const char *at_maj = at_min ? next_field(at_min, 12 - 10 + 1) : NULL;
+	long long mn, mj;
+	if (!stat_num(at_min, &mn) || !stat_num(at_maj, &mj) || mn < 0 || mj < 0)
+		return -EINVAL;
+	a->minflt = (uint64_t)mn;
+	a->majflt = (uint64_t)mj;
+	const char *st = next_field(p + 1, 1);
+	a->dead = *st == 'Z' || *st == 'X' || *st == 'x';
+	e = acct_dir(root, pid, tid, "sched", path, sizeof(path));
+	r = e ? e : read_small(path, buf, sizeof(buf));
+	if (r == -ENOENT) {
+		/* No sched file: gone, or a kernel without CONFIG_SCHED_DEBUG. */
+		return acct_status(root, pid, tid, a);
+	}
+	if (r < 0)
+		return (int)r;
+	if (!keyed_num(buf, "nr_switches", &a->switches))
+		return acct_status(root, pid, tid, a);
+	a->have_migrations = keyed_num(buf, "se.nr_migrations", &a->migrations);
+	return 0;
+}
+
 pid_t procfs_tgid(const char *root, pid_t tid)
 {
 	char path[256], buf[2048];

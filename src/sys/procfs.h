@@ -40,6 +40,20 @@ int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task 
 /* Time thread tid has spent on a CPU, in ns (schedstat), into *ns. 0 or -errno. */
 int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
 
+/* The kernel's own per-task accounting of thread tid, which equals perf's software
+ * counts of the task to the count: switches (nr_switches of sched, or the voluntary and
+ * involuntary switches of status where sched is not built in), migrations
+ * (se.nr_migrations of sched, with have_migrations) and page faults (minflt and majflt of
+ * stat). */
+struct procfs_acct {
+	uint64_t switches, migrations, minflt, majflt;
+	bool have_migrations;
+	bool dead; /* a zombie (Z) or dying (X): its counts are final */
+};
+/* One read of thread tid's accounting into a (tid 0: the process's own files,
+ * /proc/<pid>). 0, or -ESRCH when it is gone, or -errno. */
+int procfs_task_acct(const char *root, pid_t pid, pid_t tid, struct procfs_acct *a);
+
 /* Process pid's arguments from /proc/<pid>/cmdline, separated by spaces, into buf
  * (truncated to len). Returns the length, 0 when it has none (a kernel thread, a zombie),
  * or -errno. */

@@ -122,7 +122,8 @@ static void split(struct engine *e)
 		p->own_open = true;
 		for (struct task *t = p->threads; t; t = t->sibling)
 			for (unsigned g = 0; t->state == TASK_LIVE && g < engine_ngroups(e); g++)
-				if (!t->c.grp[g] && !e->b.gdead[g])
+				if (!t->c.grp[g] && !e->b.gdead[g] &&
+				    !procacct_counting(e, &t->c, g))
 					targets_open_group(e, g, t->tid, -1, false, false, &t->c);
 	}
 }

@@ -95,6 +95,8 @@ static int perf_control(struct source *s, enum source_ctl what, const void *arg)
 	case SRC_EVSET:
 		return perfset_switch(e, arg);
 	case SRC_RESCAN:
+		if (e->ctree)
+			procacct_final(e);
 		discover_scan(e);
 		return 0;
 	case SRC_WATCHED_ALIVE:

@@ -139,6 +139,21 @@ void cmdtree_free(struct cmdtree *c);
  * (proc.tree). */
 void cmdtree_scan(struct engine *e);
 
+/* procacct.c: a command's tree counted by the kernel's per-task accounting. */
+/* Group g is counted on the tree's tasks from /proc: a command's tree (ctree), every
+ * event of g one the kernel's per-task accounting has (switches, migrations, faults). */
+bool procacct_group(const struct engine *e, unsigned g);
+/* Group g of thread tid from /proc from now (its values' start): no descriptor. 0, or
+ * -ESRCH when it is gone. */
+int procacct_open(struct engine *e, unsigned g, pid_t tid, struct counts *c);
+/* Group g of c counts from /proc already (a thread row's, -H). */
+bool procacct_counting(const struct engine *e, const struct counts *c, unsigned g);
+/* This interval's deltas of t's /proc groups (after srcbase_read). */
+void procacct_read(struct engine *e, struct task *t);
+/* Before a rescan (the command ended, not yet reaped): what its ended tasks counted, kept
+ * for the reads that find them reaped. */
+void procacct_final(struct engine *e);
+
 /* fdbudget.c: descriptors kept aside for /proc, a start-up budget for the busiest, the
  * balance that follows and retries when descriptors are freed. */
 void fdbudget_reserve_release(struct engine *e);

@@ -104,6 +104,8 @@ void probe_read_tasks(struct engine *e)
 			const volatile uint32_t *seq = probe_seq(e, &t->c);
 			uint32_t lock = seq ? seq_load(seq) : 0;
 			srcbase_read(&e->b, &t->c);
+			if (e->ctree)
+				procacct_read(e, t);
 			mark_idle(e, &t->c, seq, lock); /* task-clock stood still: probe it next */
 			if (t->state == TASK_EXITING) {
 				/* Its last values are in: the descriptors can go now. */

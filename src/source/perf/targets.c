@@ -14,6 +14,8 @@ int targets_open_group(struct engine *e, unsigned g, pid_t pid, int cpu, bool on
 {
 	/* A root inherits into the threads (with --children, the processes too) its task
 	 * starts. Without roots (an old kernel), --children makes every group inherit. */
+	if (!root && pid > 0 && cpu < 0 && procacct_group(e, g))
+		return procacct_open(e, g, pid, c);
 	bool inherit = pid > 0 && (root || (!e->roots && e->b.o.inherit));
 	struct evgroup_opts o = {.pid = pid,
 				 .cpu = cpu,

@@ -38,6 +38,10 @@ struct task {
 	bool run_known;	 /* run_ns holds a sample (fd-short tasks only) */
 	uint64_t run_ns; /* time on a CPU at the last sample, from /proc */
 	char comm[PROCFS_COMM_MAX];
+	/* A command's tree (procacct.c): its accounting read when it was seen ended and
+	 * not yet reaped, the last there will be. */
+	bool have_final;
+	struct procfs_acct final;
 };
 
 /* A watched process's whole-process counters: its groups opened with inherit on one of
