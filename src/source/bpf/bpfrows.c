@@ -234,9 +234,10 @@ static const char *proc_cgroup(struct bpfsource *e, const struct brec *r, const 
 /* Slices of a row's tasks in the interval (or with totals, since their entries were
  * made): ended by a seen switch (slices, cut ones included), begun by a switch not seen
  * (cut: all but the own switch that ended it went to unattributed) and ended by one
- * (missed: nothing of it known). */
+ * (missed: nothing of it known); and the clock time of the switches that brought them in
+ * (win, pmutop.bpf.h). */
 struct unseen {
-	uint64_t slices, cut, missed;
+	uint64_t slices, cut, missed, win;
 };
 
 static void unseen_add(struct unseen *u, const struct unseen *x)
@@ -244,6 +245,28 @@ static void unseen_add(struct unseen *u, const struct unseen *x)
 	u->slices += x->slices;
 	u->cut += x->cut;
 	u->missed += x->missed;
+	u->win += x->win;
+}
+
+/* A hardware event's count read at the switch holds the switch windows that brought the
+ * row's tasks in (win), which perf -p counts for no task: where they are over 1% of the
+ * time the event counted for them, the cell is ~ (WHY_SWITCH), its value unscaled, run_pm
+ * the share of that time that was the tasks' own. Clocks and the software events the
+ * program counts exactly are never marked. */
+static void mark_window(const struct bpfsource *e, const struct val_delta *d, struct val *v,
+			uint64_t win)
+{
+	const struct bpfstate *s = e->bpf;
+	for (unsigned i = 0; win && i < e->b.set->nevents; i++) {
+		if (!e->b.set->events[i].hardware || s->clk[i] || s->at_sw[i] ||
+		    v[i].state != VAL_EXACT || win * 100 <= d[i].ena)
+			continue;
+		double own =
+			d[i].ena > win ? 1000.0 * (double)(d[i].ena - win) / (double)d[i].ena : 0;
+		v[i].state = VAL_SCALED;
+		v[i].why = WHY_SWITCH;
+		v[i].run_pm = (uint16_t)(own < 1 ? 1 : own > 999 ? 999 : own);
+	}
 }
 
 /* A row some of whose slices a switch not seen cut short holds what its whole slices
@@ -261,6 +284,8 @@ static void fill(struct bpfsource *e, const struct val_delta *d, struct mrow_w w
 	if (dd != d)
 		memcpy(dd, d, ne * sizeof(*dd));
 	rowfill(&e->b.fill, dd, wy, NULL, v, w.g, false);
+	if (u)
+		mark_window(e, dd, v, u->win);
 	if (e->b.logical) /* per-CPU counters: each instance enabled only on its core type */
 		hybrid_fold_percpu(e->b.set->events, e->b.set->nevents, dd, wy, v);
 	if (!u || u->cut + u->missed == 0)
@@ -290,7 +315,8 @@ static struct unseen unseen(const struct bpfstate *s, size_t i, const size_t *ol
 	return (struct unseen){.slices = r->slices - (was ? was->slices : 0),
 			       .cut = r->cut - (was ? was->cut : 0),
 			       .missed = r->missed + r->hidden -
-					 (was ? was->missed + was->hidden : 0)};
+					 (was ? was->missed + was->hidden : 0),
+			       .win = r->win - (was ? was->win : 0)};
 }
 
 /* Did task i of cur (read before as was) run in the interval with nothing of it seen by
