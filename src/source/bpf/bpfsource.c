@@ -123,6 +123,9 @@ static void state_free(struct bpfstate *s)
 	recs_free(&s->cur);
 	recs_free(&s->old);
 	free(s->oldi);
+	free(s->keys);
+	free(s->pkeys);
+	free(s->skeys);
 	free(s->ev_of);
 	free(s->why);
 	free(s->at_sw);
