@@ -109,16 +109,25 @@ static struct pmu_set *cycles_set(struct evset *s, int *cyc, int *core, int *ato
 	return p;
 }
 
+/* The cycles set on the hybrid fixture (its pmu_set returned, to free), no deltas yet
+ * in d, every event openable in why (16 each). */
+static struct pmu_set *fold_set(struct evset *s, int *cyc, int *core, int *atom,
+				struct val_delta *d, uint8_t *why)
+{
+	struct pmu_set *p = cycles_set(s, cyc, core, atom);
+	memset(d, 0, 16 * sizeof(*d));
+	memset(why, WHY_NONE, 16);
+	return p;
+}
+
 static void test_fold_sums_instances(void **state)
 {
 	(void)state;
 	struct evset s;
 	int cyc, core, atom;
-	struct pmu_set *p = cycles_set(&s, &cyc, &core, &atom);
 	struct val_delta d[16];
 	uint8_t why[16];
-	memset(d, 0, sizeof(d));
-	memset(why, WHY_NONE, sizeof(why));
+	struct pmu_set *p = fold_set(&s, &cyc, &core, &atom, d, why);
 
 	/* A task that ran 100 ns: 70 on a big core, 30 on a small one, no multiplexing. */
 	d[core] = (struct val_delta){.ena = 100, .run = 70, .val = 700};
@@ -173,11 +182,9 @@ static void test_fold_percpu(void **state)
 	(void)state;
 	struct evset s;
 	int cyc, core, atom;
-	struct pmu_set *p = cycles_set(&s, &cyc, &core, &atom);
 	struct val_delta d[16];
 	uint8_t why[16];
-	memset(d, 0, sizeof(d));
-	memset(why, WHY_NONE, sizeof(why));
+	struct pmu_set *p = fold_set(&s, &cyc, &core, &atom, d, why);
 
 	/* Counted all the time on both: the sum is exact. */
 	d[core] = (struct val_delta){.ena = 430, .run = 430, .val = 4300};
@@ -257,12 +264,10 @@ static void test_fold_switch_window(void **state)
 	(void)state;
 	struct evset s;
 	int cyc, core, atom;
-	struct pmu_set *p = cycles_set(&s, &cyc, &core, &atom);
 	struct val_delta d[16];
 	uint8_t why[16];
 	struct val v[16];
-	memset(d, 0, sizeof(d));
-	memset(why, WHY_NONE, sizeof(why));
+	struct pmu_set *p = fold_set(&s, &cyc, &core, &atom, d, why);
 	/* 400 of 1000 ns on big cores, 20 of them switch windows; 600 on small ones, none. */
 	d[core] = (struct val_delta){.ena = 400, .run = 400, .val = 4000};
 	d[atom] = (struct val_delta){.ena = 600, .run = 600, .val = 3000};
