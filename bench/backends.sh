@@ -3,21 +3,29 @@
 # descriptors with 8,000 idle tasks (and top's, for scale), and the observer effect of
 # each on a context-switch ping-pong.
 #
-#   bench/backends.sh [--pmutop BINARY] [--tasks N] [--reps N]
+#   bench/backends.sh [--pmutop BINARY] [--tasks N] [--reps N] [--threads] [--no-observer]
 #
-# Run as root. Uses bench/runstat.c, idle.c and workload.c (compiled to a temporary
-# directory); builds pmutop in build-bench/ unless --pmutop is given. Prints markdown.
+# --threads: the idle tasks are the threads of one process (bench/idlethreads.c), not
+# processes (bench/idle.c); the tick table then gives bpf's CPU per tick over top's with
+# a verdict against issue 40's target (at most 0.5). --no-observer: the tick table only.
+# Run as root. Uses bench/runstat.c, idle.c, idlethreads.c and workload.c (compiled to a
+# temporary directory); builds pmutop in build-bench/ unless --pmutop is given. Prints
+# markdown.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 pmutop=""
 tasks=8000
 reps=3
+threads=0
+observer=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pmutop) pmutop=${2:?}; shift ;;
 	--tasks) tasks=${2:?}; shift ;;
 	--reps) reps=${2:?}; shift ;;
+	--threads) threads=1 ;;
+	--no-observer) observer=0 ;;
 	*) echo "bench/backends.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -35,6 +43,7 @@ trap cleanup EXIT
 for h in runstat idle workload; do
 	cc -O2 -Wall -o "$tmp/$h" "$here/$h.c" || exit 1
 done
+cc -O2 -Wall -pthread -o "$tmp/idlethreads" "$here/idlethreads.c" || exit 1
 if [ -z "$pmutop" ]; then
 	cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DPMUTOP_UI=OFF \
 		-DPMUTOP_TESTS=OFF >/dev/null && cmake --build "$root/build-bench" -j2 >/dev/null || exit 1
@@ -47,7 +56,13 @@ sw=task-clock,context-switches,cpu-migrations,page-faults,major-faults
 n1=5
 n2=45
 
-"$tmp/idle" "$tasks" "$tmp/ready" &
+holder=idle
+kind=processes
+if [ $threads = 1 ]; then
+	holder=idlethreads
+	kind="threads of one process"
+fi
+"$tmp/$holder" "$tasks" "$tmp/ready" &
 idle_pid=$!
 for _ in $(seq 600); do [ -e "$tmp/ready" ] && break; sleep 0.1; done
 
@@ -68,19 +83,32 @@ tick_cost() { # LABEL COMMAND-WITH-N...
 	# the last block's header: tasks counted, and those short of descriptors (n/c): a
 	# notice on stderr in every format since issue 14
 	short=$(grep -o '^pmutop: [0-9]* tasks not counted' "$tmp/b.err" | tail -1 | cut -d' ' -f2)
-	echo "| $label | $(median "${v[@]}") | $fds | ${tsk:--} | ${short:-0} |"
+	TICK=$(median "${v[@]}")
+	echo "| $label | $TICK | $fds | ${tsk:--} | ${short:-0} |"
 }
 
-echo "## Backends with $tasks idle tasks ($(nproc) CPUs, -d 0.1, events $sw)"
+echo "## Backends with $tasks idle tasks, $kind ($(nproc) CPUs, -d 0.1, events $sw)"
 echo
 echo "| tool | CPU ms per tick (median of $reps) | peak descriptors | tasks (last header) | of them n/c (fd limit) |"
 echo "|---|---|---|---|---|"
 tick_cost "pmutop --backend bpf" "$pmutop" -b -d 0.1 -e "$sw" --backend bpf -n
+bpf_tick=$TICK
 tick_cost "pmutop --backend perf" "$pmutop" -b -d 0.1 -e "$sw" --backend perf -n
 tick_cost "top -b" top -b -d 0.1 -n
+top_tick=$TICK
 kill -TERM "$idle_pid" 2>/dev/null
 wait "$idle_pid" 2>/dev/null
 idle_pid=""
+r=$(calc "$bpf_tick / $top_tick" 3)
+if [ $threads = 1 ]; then
+	v=$(awk -v r="$r" 'BEGIN { print (r <= 0.5) ? "PASS" : "FAIL" }')
+	echo
+	echo "bpf CPU per tick over top's at $tasks threads: $r (issue 40 target at most 0.5): $v"
+else
+	echo
+	echo "bpf CPU per tick over top's at $tasks processes: $r"
+fi
+[ $observer = 1 ] || exit 0
 
 # Observer effect: a ping-pong pinned to the last CPU, alone, with each backend counting
 # every task at -d 0.1, and under perf stat (the command alone, with its children), one

@@ -449,6 +449,13 @@ for n in $sizes; do
 	if [ "$n" = 1000 ]; then
 		say "self-cost, software events only (-e '{$sw_events}')"
 		selfcost "1000sw" 0 -e "{$sw_events}"
+		if [ "$backend" != bpf ]; then
+			say "self-cost under bpf beside top -b (issue 40's pair)"
+			local_backend=$backend
+			backend=bpf
+			selfcost "1000bpf" 1
+			backend=$local_backend
+		fi
 		say "start-up to the first block"
 		startup
 		say "syscalls per tick (strace -c -f)"
@@ -487,10 +494,11 @@ report() {
 	echo "| idle procs | tasks | pmutop CPU/tick | per task | top -b CPU/tick | pmutop/top | pmutop wall/tick | peak RSS | peak fds | not counted | exit |"
 	echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 	local k label
-	for k in $sizes 1000sw 5000tc; do
+	for k in $sizes 1000sw 1000bpf 5000tc; do
 		[ -n "${R_tick[$k]:-}" ] || continue
 		case $k in
 		1000sw) label="1000, \`-e {5 sw}\`" ;;
+		1000bpf) label="1000, \`--backend bpf\`" ;;
 		5000tc) label="5000, \`-e task-clock\`" ;;
 		*) label=$k ;;
 		esac
@@ -571,8 +579,12 @@ report() {
 	local t=${R_tick[1000]:-nan} tasks=$((${R_tasks[1000]:-1} - ${R_short[1000]:-0}))
 	echo "| 1000 idle: <= 2 ms CPU per tick | $(ms "$t") ms/tick | $(verdict "$t <= 0.002") |"
 	echo "| 1000 idle: <= 2 us CPU per task per tick | $(calc "$t * 1e6 / $tasks" 2) us/task (kernel floor: ${F_map:-nan} us to probe an idle task through its page, ${F_probe:-nan} us by a read, ${F_read5:-nan} us to read its group) | $(verdict "$t * 1e6 / $tasks <= 2") |"
-	if [ "${R_ratio[1000]:-nan}" != nan ]; then
-		echo "| 1000 idle: CPU per tick at most 0.1 of top -b's (issue 40) | pmutop/top = $(calc "${R_ratio[1000]}" 3) | $(verdict "${R_ratio[1000]} <= 0.1") |"
+	# Issue 40's target is the bpf backend's: measured beside top -b in its own pairs
+	# when this run's backend is another (1000bpf), else in the run's own.
+	local rk=1000
+	[ -n "${R_ratio[1000bpf]:-}" ] && rk=1000bpf
+	if [ "${R_ratio[$rk]:-nan}" != nan ]; then
+		echo "| 1000 idle: CPU per tick under bpf at most 0.1 of top -b's (issue 40) | pmutop/top = $(calc "${R_ratio[$rk]}" 3) ($(ms "${R_tick[$rk]}") ms against $(ms "${R_top[$rk]}") ms; backend $([ $rk = 1000bpf ] && echo bpf || echo "$backend")) | $(verdict "${R_ratio[$rk]} <= 0.1") |"
 	fi
 	local t5=${R_tick[5000]:-nan} w5=${R_wall[5000]:-nan} k5=5000
 	# Judged where every task is counted: with the default set some are short of

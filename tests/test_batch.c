@@ -446,6 +446,34 @@ static void test_partial_every_format(void **state)
 		fail_msg("no partial context-switches in the JSON:\n%s", j);
 }
 
+/* A count of the bpf backend holding the switch windows that brought the task in
+ * (WHY_SWITCH): '~' in text, state scaled with the reason and running the task's own
+ * share in CSV and JSON, its value as counted. */
+static void test_switch_window_every_format(void **state)
+{
+	(void)state;
+	struct mrow rows[1] = {{.kind = ROW_PROC, .pid = 7, .tid = 7, .comm = "a", .user = "u"}};
+	struct val v[NEV];
+	for (int i = 0; i < NEV; i++)
+		v[i] = val_missing(VAL_NA, WHY_UNSUPPORTED);
+	v[E_CS] = (struct val){.v = 413, .state = VAL_SCALED, .why = WHY_SWITCH, .run_pm = 977};
+	struct val_delta g[2] = {{0}};
+	rows[0].v = v;
+	rows[0].g = g;
+	struct model m;
+	model_init(&m, rows, 1);
+	const char *t = block_fmt(&m, OUT_TEXT);
+	if (!strstr(t, "413~"))
+		fail_msg("no 413~ in the text block:\n%s", t);
+	const char *c = block_fmt(&m, OUT_CSV);
+	if (!strstr(c, ",context-switches,413,scaled,97.70,switch window counted,"))
+		fail_msg("no switch window's reason in the CSV:\n%s", c);
+	const char *j = block_fmt(&m, OUT_JSON);
+	if (!strstr(j, "\"context-switches\":{\"value\":413,\"state\":\"scaled\",\"why\":\"switch "
+		       "window counted\",\"running\":97.70}"))
+		fail_msg("no switch window's reason in the JSON:\n%s", j);
+}
+
 /* Every CSV and JSON line says when, as epoch seconds and as ISO 8601 with the offset;
  * a time that rounds up to the next second carries into it. */
 static void test_wall_time_every_line(void **state)
@@ -503,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_text_block_repeats),
 		cmocka_unit_test(test_fd_short_notice),
 		cmocka_unit_test(test_partial_every_format),
+		cmocka_unit_test(test_switch_window_every_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,16 +109,25 @@ static struct pmu_set *cycles_set(struct evset *s, int *cyc, int *core, int *ato
 	return p;
 }
 
+/* The cycles set on the hybrid fixture (its pmu_set returned, to free), no deltas yet
+ * in d, every event openable in why (16 each). */
+static struct pmu_set *fold_set(struct evset *s, int *cyc, int *core, int *atom,
+				struct val_delta *d, uint8_t *why)
+{
+	struct pmu_set *p = cycles_set(s, cyc, core, atom);
+	memset(d, 0, 16 * sizeof(*d));
+	memset(why, WHY_NONE, 16);
+	return p;
+}
+
 static void test_fold_sums_instances(void **state)
 {
 	(void)state;
 	struct evset s;
 	int cyc, core, atom;
-	struct pmu_set *p = cycles_set(&s, &cyc, &core, &atom);
 	struct val_delta d[16];
 	uint8_t why[16];
-	memset(d, 0, sizeof(d));
-	memset(why, WHY_NONE, sizeof(why));
+	struct pmu_set *p = fold_set(&s, &cyc, &core, &atom, d, why);
 
 	/* A task that ran 100 ns: 70 on a big core, 30 on a small one, no multiplexing. */
 	d[core] = (struct val_delta){.ena = 100, .run = 70, .val = 700};
@@ -173,11 +182,9 @@ static void test_fold_percpu(void **state)
 	(void)state;
 	struct evset s;
 	int cyc, core, atom;
-	struct pmu_set *p = cycles_set(&s, &cyc, &core, &atom);
 	struct val_delta d[16];
 	uint8_t why[16];
-	memset(d, 0, sizeof(d));
-	memset(why, WHY_NONE, sizeof(why));
+	struct pmu_set *p = fold_set(&s, &cyc, &core, &atom, d, why);
 
 	/* Counted all the time on both: the sum is exact. */
 	d[core] = (struct val_delta){.ena = 430, .run = 430, .val = 4300};
@@ -245,6 +252,39 @@ static void test_fold_percpu(void **state)
 	v = fold_percpu(&s, d, why, cyc);
 	assert_int_equal(v.state, VAL_NA);
 	assert_int_equal(v.why, WHY_NOPERM);
+	evset_free(&s);
+	pmu_set_free(p);
+}
+
+/* The bpf backend marks an instance whose count holds switch windows (WHY_SWITCH, not
+ * multiplexed: run_pm its own share of its enabled time): the sum keeps the mark, with
+ * the windows' share of the task's whole time, and is not called multiplexed. */
+static void test_fold_switch_window(void **state)
+{
+	(void)state;
+	struct evset s;
+	int cyc, core, atom;
+	struct val_delta d[16];
+	uint8_t why[16];
+	struct val v[16];
+	struct pmu_set *p = fold_set(&s, &cyc, &core, &atom, d, why);
+	/* 400 of 1000 ns on big cores, 20 of them switch windows; 600 on small ones, none. */
+	d[core] = (struct val_delta){.ena = 400, .run = 400, .val = 4000};
+	d[atom] = (struct val_delta){.ena = 600, .run = 600, .val = 3000};
+	for (unsigned i = 0; i < s.nevents; i++)
+		v[i] = val_scale(d[i]);
+	v[core] = (struct val){.v = 4000, .state = VAL_SCALED, .why = WHY_SWITCH, .run_pm = 950};
+	hybrid_fold_percpu(s.events, s.nevents, d, why, v);
+	assert_int_equal(v[cyc].state, VAL_SCALED);
+	assert_int_equal(v[cyc].why, WHY_SWITCH);
+	assert_int_equal(v[cyc].run_pm, 980); /* 20 of 1000 ns */
+	assert_true(v[cyc].v == 7000);	      /* unscaled */
+	/* 5 ns of windows: 0.5% of the task's time, exact. */
+	for (unsigned i = 0; i < s.nevents; i++)
+		v[i] = val_scale(d[i]);
+	v[core] = (struct val){.v = 4000, .state = VAL_SCALED, .why = WHY_SWITCH, .run_pm = 987};
+	hybrid_fold_percpu(s.events, s.nevents, d, why, v);
+	assert_int_equal(v[cyc].state, VAL_EXACT);
 	evset_free(&s);
 	pmu_set_free(p);
 }
@@ -378,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_explicit_pmu_and_single_core_pmu_are_left_alone),
 		cmocka_unit_test(test_fold_sums_instances),
 		cmocka_unit_test(test_fold_percpu),
+		cmocka_unit_test(test_fold_switch_window),
 		cmocka_unit_test(test_group_cores),
 		cmocka_unit_test(test_residency_is_not_multiplexing),
 	};

@@ -405,15 +405,58 @@ static void test_task_acct_live(void **state)
 
 /* The interval's I/O: "-" (MIO_FIRST) at the first read, the difference from the last
  * read after, nothing more while it sleeps, and n/a (never 0) when io cannot be read. */
+/* A /proc of one process under a new directory made from the template root: its
+ * directory (root/proc/pid) into dir. */
+static void fake_proc(char *root, int pid, char *dir, size_t len)
+{
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, len, "%s/proc", root);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, len, "%s/proc/%d", root, pid);
+	assert_int_equal(mkdir(dir, 0700), 0);
+}
+
+/* A process whose stat line a source's start-up read (procinfo_seed) is not read again
+ * when first asked for: here it has no stat file at all, and the seed's values stand;
+ * its memory and I/O are read as for a new one. */
+static void test_procinfo_seed(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/pmutop-procseed-XXXXXX", dir[128];
+	fake_proc(root, 60, dir, sizeof(dir));
+	put_file(dir, "statm", "1000 10 4 1 0 5 0\n");
+	put_io(dir, 1000, 5000);
+	struct procinfo *pi = procinfo_new();
+	assert_non_null(pi);
+	struct procfs_task t = {.pid = 60, .tid = 60, .ppid = 42, .state = 'S', .start_ticks = 7};
+	snprintf(t.comm, sizeof(t.comm), "seeded");
+	procinfo_seed(pi, &t, 1);
+	const struct procinfo_ent *e = procinfo_get(pi, root, 60, "seeded", false, false, 1);
+	assert_non_null(e);
+	assert_int_equal(e->ppid, 42);
+	assert_int_equal(e->state, 'S');
+	assert_true(e->start_ticks == 7);
+	assert_string_equal(e->comm, "seeded");
+	assert_int_equal(e->more.io, MIO_FIRST);
+	assert_true(e->more.have_shr);
+	procinfo_free(pi);
+	char path[200];
+	const char *names[] = {"statm", "io"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/proc", root);
+	rmdir(dir);
+	rmdir(root);
+}
+
 static void test_procinfo_io(void **state)
 {
 	(void)state;
 	char root[] = "/tmp/pmutop-procinfo-XXXXXX", dir[128];
-	assert_non_null(mkdtemp(root));
-	snprintf(dir, sizeof(dir), "%s/proc", root);
-	assert_int_equal(mkdir(dir, 0700), 0);
-	snprintf(dir, sizeof(dir), "%s/proc/50", root);
-	assert_int_equal(mkdir(dir, 0700), 0);
+	fake_proc(root, 50, dir, sizeof(dir));
 	const char *stat =
 		"50 (io) R 1 50 50 0 -1 4194560 0 0 0 0 1 1 0 0 20 0 1 0 7 4096000 10 0 0\n";
 	put_file(dir, "stat", stat);
@@ -716,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_procinfo_io),
 		cmocka_unit_test(test_task_acct_fixture),
 		cmocka_unit_test(test_task_acct_live),
+		cmocka_unit_test(test_procinfo_seed),
 		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_sys_running),
 		cmocka_unit_test(test_each_fixture),

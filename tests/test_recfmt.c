@@ -52,7 +52,7 @@ static void test_cells_round_trip(void **state)
 static void test_every_why(void **state)
 {
 	(void)state;
-	for (unsigned w = WHY_NONE; w <= WHY_UNSEEN; w++) {
+	for (unsigned w = WHY_NONE; w <= WHY_SWITCH; w++) {
 		struct val v = {.state = VAL_NC, .why = (uint8_t)w}, back;
 		char buf[16];
 		assert_int_equal(recfmt_cells(&v, 1, buf, sizeof(buf)), 2);
@@ -62,6 +62,7 @@ static void test_every_why(void **state)
 			assert_string_not_equal(val_why_str((enum val_why)w), "error");
 	}
 	assert_string_equal(val_why_str(WHY_UNSEEN), "switch not seen");
+	assert_string_equal(val_why_str(WHY_SWITCH), "switch window counted");
 }
 
 static void test_cells_refused(void **state)

@@ -196,8 +196,9 @@ static size_t event_text(const struct model *m, const struct mrow *r, int e, cha
 	if (!val_has_number(v) && v.state != VAL_EMPTY)
 		n = snprintf(buf, len, "%s %s (%s)  ", name, val_mark(v),
 			     val_why_str((enum val_why)v.why));
-	else if (v.state == VAL_PARTIAL) /* the share of its parts counted */
-		n = snprintf(buf, len, "%s +%.0f%% (%s)  ", name, v.run_pm / 10.0,
+	else if (v.state == VAL_PARTIAL || (v.state == VAL_SCALED && v.why != WHY_NONE))
+		/* the share of its parts counted, or of its time that was the task's own */
+		n = snprintf(buf, len, "%s %c%.0f%% (%s)  ", name, val_suffix(v), v.run_pm / 10.0,
 			     val_why_str((enum val_why)v.why));
 	else
 		n = snprintf(buf, len, "%s %s%.0f%%  ", name, v.state == VAL_SCALED ? "~" : "",

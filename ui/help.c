@@ -85,7 +85,10 @@ static void marks(struct page *pg)
 	add(pg, false, "  n/a    cannot be counted here (the reason is under Events below)");
 	add(pg, false, "  n/c    enabled but never scheduled on a counter this interval");
 	add(pg, false, "  1.23~  scaled: counted only part of the time, extrapolated to the whole");
-	add(pg, false, "         interval (the RUN%% column of the group says how long it ran)");
+	add(pg, false, "         interval (the RUN%% column of the group says how long it ran);");
+	add(pg, false, "         bpf: also a hardware event of a task whose switches in (perf -p");
+	add(pg, false, "         counts them for no task) took over 1%% of its counted time: not");
+	add(pg, false, "         scaled, its own share in the detail (switch window counted)");
 	add(pg, false, "  1.23+  partial: a sum some of whose parts (threads, processes) were not");
 	add(pg, false, "         counted (fd limit, starting): at least this much");
 	add(pg, false, "  -      nothing to divide: a ratio over zero (IPC of an idle task)");

@@ -336,6 +336,16 @@ static void csv_prefix(struct batch *b, const struct model *m, const struct mrow
 	}
 }
 
+/* A value whose why is printed: a missing one's, a partial one's, a metric's division by
+ * zero, and a scaled one's that is not multiplexed (WHY_SWITCH: unscaled, running the share
+ * of its time that was the task's own). */
+static bool shows_why(struct val v)
+{
+	return v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL ||
+	       (v.state == VAL_EMPTY && v.why == WHY_DIVZERO) ||
+	       (v.state == VAL_SCALED && v.why != WHY_NONE);
+}
+
 /* value,state,running,why,exited,cgroup */
 static void csv_value(struct batch *b, const struct model *m, const struct mrow *r, struct val v,
 		      bool count)
@@ -348,8 +358,7 @@ static void csv_value(struct batch *b, const struct model *m, const struct mrow 
 	if (v.state != VAL_NA && v.state != VAL_EMPTY)
 		fprintf(b->out, "%.2f", v.run_pm / 10.0);
 	fputc(',', b->out);
-	if (v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL ||
-	    (v.state == VAL_EMPTY && v.why == WHY_DIVZERO))
+	if (shows_why(v))
 		text_csv_field(b->out, val_why_str(v.why));
 	fputc(',', b->out);
 	char ex[64];
@@ -405,8 +414,7 @@ static void json_value(struct batch *b, const char *key, struct val v, bool coun
 	else
 		fputs("null", b->out);
 	fprintf(b->out, ",\"state\":\"%s\"", val_state_str(v.state));
-	if (v.state == VAL_NA || v.state == VAL_NC || v.state == VAL_PARTIAL ||
-	    (v.state == VAL_EMPTY && v.why == WHY_DIVZERO)) /* a metric's division by zero */
+	if (shows_why(v))
 		fprintf(b->out, ",\"why\":\"%s\"", val_why_str(v.why));
 	if (v.state != VAL_NA && v.state != VAL_EMPTY)
 		fprintf(b->out, ",\"running\":%.2f", v.run_pm / 10.0);

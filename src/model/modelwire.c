@@ -362,7 +362,7 @@ static void get_row(struct mwin *in, const struct model *m, const struct mrow_w 
 		h->v[i].state = (uint8_t)get_le(in, 1);
 		h->v[i].why = (uint8_t)get_le(in, 1);
 		h->v[i].run_pm = (uint16_t)get_le(in, 2);
-		if (h->v[i].state > VAL_PARTIAL || h->v[i].why > WHY_STALE)
+		if (h->v[i].state > VAL_PARTIAL || h->v[i].why > WHY_SWITCH)
 			in->bad = true;
 	}
 	for (unsigned g = 0; g < m->ngroups; g++) {

@@ -149,6 +149,8 @@ const char *val_why_str(enum val_why why)
 		return "division by zero";
 	case WHY_STALE:
 		return "host not answering";
+	case WHY_SWITCH:
+		return "switch window counted";
 	case WHY_ERROR:
 		break;
 	}

@@ -36,6 +36,10 @@ enum val_why {
 	WHY_PER_CORE, /* n/a: a metric valid only per core, on a process or thread row */
 	WHY_DIVZERO,  /* a gap: a metric divided by zero */
 	WHY_STALE,    /* n/c: a remote host (--connect) did not answer for this tick */
+	/* ~ (VAL_SCALED, its value unscaled): the bpf backend charged the clock time of the
+	 * switches that brought the task in (perf -p charges it to no task) to a hardware
+	 * event; run_pm is the share of the counted time that was the task's own. */
+	WHY_SWITCH,
 };
 
 struct val {

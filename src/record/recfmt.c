@@ -11,7 +11,7 @@
 
 static const char STATE_CH[] = "acexsp"; /* enum val_state order */
 static const char WHY_CH[] = "-upfgirosk"
-			     "ew"; /* enum val_why order */
+			     "ewcdtx"; /* enum val_why order */
 
 static unsigned usual_pm(uint8_t state)
 {

@@ -145,6 +145,7 @@ static struct val sum_instances(const struct mevent *l, const struct val_delta *
 	uint8_t why = WHY_NONE;
 	bool scaled = false;
 	double ena = 0, run = 0;
+	double win = 0; /* the switch windows counted by instances marked so (WHY_SWITCH) */
 	for (unsigned k = 0; k < l->nsum; k++) {
 		const struct val *x = &v[l->sum[k]];
 		const struct val_delta *t = &d[l->sum[k]];
@@ -160,7 +161,12 @@ static struct val sum_instances(const struct mevent *l, const struct val_delta *
 		counted++;
 		run += (double)(t->run < t->ena ? t->run : t->ena);
 		out.v += x->v;
-		scaled = scaled || x->state == VAL_SCALED || x->state == VAL_PARTIAL;
+		/* A count holding switch windows is not scaled: its run_pm is the share of its
+		 * enabled time that was the task's own. */
+		if (x->state == VAL_SCALED && x->why == WHY_SWITCH)
+			win += (double)t->ena * (1000 - x->run_pm) / 1000.0;
+		else
+			scaled = scaled || x->state == VAL_SCALED || x->state == VAL_PARTIAL;
 		if (x->state == VAL_PARTIAL)
 			missing++; /* a lower bound itself */
 	}
@@ -175,6 +181,11 @@ static struct val sum_instances(const struct mevent *l, const struct val_delta *
 	} else if (scaled) {
 		out.state = VAL_SCALED;
 		out.run_pm = (uint16_t)(pm + 0.5 >= 999 ? 999 : pm + 0.5);
+	} else if (ena > 0 && win * 100 > ena) {
+		double own = 1000.0 * (1 - win / ena);
+		out.state = VAL_SCALED;
+		out.why = WHY_SWITCH;
+		out.run_pm = (uint16_t)(own < 1 ? 1 : own > 999 ? 999 : own);
 	}
 	return out;
 }

@@ -88,6 +88,29 @@ static struct procinfo_ent *add(struct procinfo *p, pid_t pid)
 	return e;
 }
 
+/* e from its stat line (t), as when it is first seen. */
+static void fill_task(struct procinfo_ent *e, const struct procfs_task *t)
+{
+	e->ppid = t->ppid;
+	e->state = t->state;
+	e->rss_kb = t->rss_kb;
+	e->start_ticks = t->start_ticks;
+	e->have_sched = t->have_nice;
+	e->nice = t->nice;
+	e->cpu_ns = procfs_ticks_ns(t->cpu_ticks);
+	procinfo_more_task(&e->more, t);
+	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
+}
+
+void procinfo_seed(struct procinfo *p, const struct procfs_task *t, uint64_t tick)
+{
+	struct procinfo_ent *e = find(p, t->pid);
+	if (!e && !(e = add(p, t->pid)))
+		return;
+	e->seen = tick;
+	fill_task(e, t);
+}
+
 const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pid_t pid,
 					const char *comm, bool ran, bool want_cmdline,
 					uint64_t tick)
@@ -99,17 +122,8 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 	e->seen = tick;
 	if (fresh) {
 		struct procfs_task t;
-		if (procfs_task_info(root, pid, pid, &t) == 0) {
-			e->ppid = t.ppid;
-			e->state = t.state;
-			e->rss_kb = t.rss_kb;
-			e->start_ticks = t.start_ticks;
-			e->have_sched = t.have_nice;
-			e->nice = t.nice;
-			e->cpu_ns = procfs_ticks_ns(t.cpu_ticks);
-			procinfo_more_task(&e->more, &t);
-			snprintf(e->comm, sizeof(e->comm), "%s", t.comm);
-		}
+		if (procfs_task_info(root, pid, pid, &t) == 0)
+			fill_task(e, &t);
 		procinfo_more_idle(root, pid, &e->io, &e->more);
 	} else if (ran) {
 		struct procfs_now now = {0};

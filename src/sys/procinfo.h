@@ -55,6 +55,10 @@ void procinfo_free(struct procinfo *p);
 const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pid_t pid,
 					const char *comm, bool ran, bool want_cmdline,
 					uint64_t tick);
+/* Process t->pid as a source's start-up just read its stat line (t, its first thread's
+ * and so its own): known at tick, as procinfo_get would read it when new, which then
+ * reads it again only when it ran (its arguments and I/O as when new). */
+void procinfo_seed(struct procinfo *p, const struct procfs_task *t, uint64_t tick);
 /* Forget the processes not asked for at tick. */
 void procinfo_sweep(struct procinfo *p, uint64_t tick);
 

@@ -22,27 +22,34 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static void sift(struct brec *r, size_t i, size_t n)
+static int cmp_key(const struct bkey *x, const struct bkey *y)
+{
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static void sift(struct bkey *r, size_t i, size_t n)
 {
 	for (size_t c; (c = 2 * i + 1) < n; i = c) {
-		if (c + 1 < n && cmp_rec(&r[c], &r[c + 1]) < 0)
+		if (c + 1 < n && cmp_key(&r[c], &r[c + 1]) < 0)
 			c++;
-		if (cmp_rec(&r[i], &r[c]) >= 0)
+		if (cmp_key(&r[i], &r[c]) >= 0)
 			return;
-		struct brec t = r[i];
+		struct bkey t = r[i];
 		r[i] = r[c];
 		r[c] = t;
 	}
 }
 
-/* Heapsort: glibc's qsort allocates a buffer at every call, and a steady tick allocates
- * nothing. */
-static void sort_recs(struct brec *r, size_t n)
+/* Heapsort of the small keys (the records are copied once, in order): glibc's qsort
+ * allocates a buffer at every call, and a steady tick allocates nothing. */
+static void sort_keys(struct bkey *r, size_t n)
 {
 	for (size_t i = n / 2; i-- > 0;)
 		sift(r, i, n);
 	for (size_t end = n; end-- > 1;) {
-		struct brec t = r[0];
+		struct bkey t = r[0];
 		r[0] = r[end];
 		r[end] = t;
 		sift(r, 0, end);
@@ -97,6 +104,51 @@ static int read_unattr(struct bpfsource *e)
 	return 0;
 }
 
+/* Room for n keys in each of the key arrays: 0 or -ENOMEM. */
+static int keys_room(struct bpfstate *s, size_t n)
+{
+	if (n <= s->keys_cap)
+		return 0;
+	struct bkey **k[3] = {&s->keys, &s->skeys, &s->pkeys};
+	for (int i = 0; i < 3; i++) {
+		struct bkey *p = realloc(*k[i], n * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*k[i] = p;
+	}
+	s->keys_cap = n;
+	return 0;
+}
+
+/* The tasks wanted, in the map's order, into s->keys; then s->skeys sorted by process
+ * then thread. The map's order does not change while no task comes or goes: the last
+ * tick's sorted keys then stand, and nothing is sorted. */
+static void sorted_keys(struct bpfsource *e, const unsigned *tids, const struct pmutop_bpf_task *v,
+			size_t n)
+{
+	struct bpfstate *s = e->bpf;
+	size_t k = 0;
+	s->ndead = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* Being made (pmutop.bpf.h): read whole at the next tick, since its start. */
+		if (v[i].tgid == 0)
+			continue;
+		if (v[i].flags & PMUTOP_BPF_DEAD) /* read for the last time */
+			note_dead(s, (pid_t)tids[i]);
+		if (wanted(e, (pid_t)v[i].tgid, v[i].uid, v[i].flags))
+			s->keys[k++] = (struct bkey){(pid_t)v[i].tgid, (pid_t)tids[i], (unsigned)i};
+	}
+	bool same = k == s->nkeys && memcmp(s->keys, s->pkeys, k * sizeof(*s->keys)) == 0;
+	if (!same) {
+		memcpy(s->skeys, s->keys, k * sizeof(*s->keys));
+		sort_keys(s->skeys, k);
+	}
+	struct bkey *t = s->pkeys;
+	s->pkeys = s->keys;
+	s->keys = t;
+	s->nkeys = k;
+}
+
 /* The map's contents into cur, sorted by process then thread. */
 int bpfrows_snapshot(struct bpfsource *e)
 {
@@ -128,38 +180,31 @@ int bpfrows_snapshot(struct bpfsource *e)
 		s->oldi = oi;
 		s->oldi_cap = n;
 	}
-	/* Sort the identities with their index into v, then copy the sums in that order. */
-	c->n = 0;
-	s->ndead = 0;
-	for (size_t i = 0; i < n; i++) {
-		/* Being made (pmutop.bpf.h): read whole at the next tick, since its start. */
-		if (v[i].tgid == 0)
-			continue;
-		if (v[i].flags & PMUTOP_BPF_DEAD) /* read for the last time */
-			note_dead(s, (pid_t)tids[i]);
-		if (!wanted(e, (pid_t)v[i].tgid, v[i].uid, v[i].flags))
-			continue;
-		struct brec *r = &c->r[c->n++];
-		r->tgid = (pid_t)v[i].tgid;
-		r->tid = (pid_t)tids[i];
-		r->uid = v[i].uid;
-		r->flags = v[i].flags;
-		r->missed = v[i].missed;
-		r->cut = v[i].cut;
-		r->slices = v[i].slices;
-		r->exitsw = v[i].exitsw;
-		r->win = v[i].win;
+	if (keys_room(s, n))
+		return -ENOMEM;
+	sorted_keys(e, tids, v, n);
+	c->n = s->nkeys;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct pmutop_bpf_task *x = &v[s->skeys[i].src];
+		struct brec *r = &c->r[i];
+		r->tgid = s->skeys[i].tgid;
+		r->tid = s->skeys[i].tid;
+		r->uid = x->uid;
+		r->flags = x->flags;
+		r->missed = x->missed;
+		r->cut = x->cut;
+		r->slices = x->slices;
+		r->exitsw = x->exitsw;
+		r->win = x->win;
 		r->hidden = 0;
 		r->ran_ns = 0;
-		r->cgid = v[i].cgid;
+		r->cgid = x->cgid;
 		r->cgroup = NULL;
-		r->src = i;
-		memcpy(r->comm, v[i].comm, sizeof(r->comm));
+		r->src = s->skeys[i].src;
+		memcpy(r->comm, x->comm, sizeof(r->comm));
 		r->comm[sizeof(r->comm) - 1] = '\0';
+		memcpy(&c->tot[i * s->nev], x->ev, s->nev * sizeof(*c->tot));
 	}
-	sort_recs(c->r, c->n);
-	for (size_t i = 0; i < c->n; i++)
-		memcpy(&c->tot[i * s->nev], v[c->r[i].src].ev, s->nev * sizeof(*c->tot));
 	return read_unattr(e);
 }
 
@@ -234,9 +279,10 @@ static const char *proc_cgroup(struct bpfsource *e, const struct brec *r, const 
 /* Slices of a row's tasks in the interval (or with totals, since their entries were
  * made): ended by a seen switch (slices, cut ones included), begun by a switch not seen
  * (cut: all but the own switch that ended it went to unattributed) and ended by one
- * (missed: nothing of it known). */
+ * (missed: nothing of it known); and the clock time of the switches that brought them in
+ * (win, pmutop.bpf.h). */
 struct unseen {
-	uint64_t slices, cut, missed;
+	uint64_t slices, cut, missed, win;
 };
 
 static void unseen_add(struct unseen *u, const struct unseen *x)
@@ -244,6 +290,28 @@ static void unseen_add(struct unseen *u, const struct unseen *x)
 	u->slices += x->slices;
 	u->cut += x->cut;
 	u->missed += x->missed;
+	u->win += x->win;
+}
+
+/* A hardware event's count read at the switch holds the switch windows that brought the
+ * row's tasks in (win), which perf -p counts for no task: where they are over 1% of the
+ * time the event counted for them, the cell is ~ (WHY_SWITCH), its value unscaled, run_pm
+ * the share of that time that was the tasks' own. Clocks and the software events the
+ * program counts exactly are never marked. */
+static void mark_window(const struct bpfsource *e, const struct val_delta *d, struct val *v,
+			uint64_t win)
+{
+	const struct bpfstate *s = e->bpf;
+	for (unsigned i = 0; win && i < e->b.set->nevents; i++) {
+		if (!e->b.set->events[i].hardware || s->clk[i] || s->at_sw[i] ||
+		    v[i].state != VAL_EXACT || win * 100 <= d[i].ena)
+			continue;
+		double own =
+			d[i].ena > win ? 1000.0 * (double)(d[i].ena - win) / (double)d[i].ena : 0;
+		v[i].state = VAL_SCALED;
+		v[i].why = WHY_SWITCH;
+		v[i].run_pm = (uint16_t)(own < 1 ? 1 : own > 999 ? 999 : own);
+	}
 }
 
 /* A row some of whose slices a switch not seen cut short holds what its whole slices
@@ -261,6 +329,8 @@ static void fill(struct bpfsource *e, const struct val_delta *d, struct mrow_w w
 	if (dd != d)
 		memcpy(dd, d, ne * sizeof(*dd));
 	rowfill(&e->b.fill, dd, wy, NULL, v, w.g, false);
+	if (u)
+		mark_window(e, dd, v, u->win);
 	if (e->b.logical) /* per-CPU counters: each instance enabled only on its core type */
 		hybrid_fold_percpu(e->b.set->events, e->b.set->nevents, dd, wy, v);
 	if (!u || u->cut + u->missed == 0)
@@ -290,7 +360,8 @@ static struct unseen unseen(const struct bpfstate *s, size_t i, const size_t *ol
 	return (struct unseen){.slices = r->slices - (was ? was->slices : 0),
 			       .cut = r->cut - (was ? was->cut : 0),
 			       .missed = r->missed + r->hidden -
-					 (was ? was->missed + was->hidden : 0)};
+					 (was ? was->missed + was->hidden : 0),
+			       .win = r->win - (was ? was->win : 0)};
 }
 
 /* Did task i of cur (read before as was) run in the interval with nothing of it seen by

@@ -38,31 +38,51 @@ static unsigned max_tasks(const struct bpfsource *e)
 struct seed_ctx {
 	struct bpfsource *e;
 	pid_t pid;
+	const struct procfs_task *lead; /* pid's own thread, read already, or NULL */
 };
 
-static int seed_thread(void *vctx, pid_t tid)
+/* Thread tid of c->pid, as /proc read it (t): its entry, unless gone. */
+static void seed_task(struct seed_ctx *c, pid_t tid, const struct procfs_task *t)
 {
-	struct seed_ctx *c = vctx;
-	struct procfs_task t;
-	if (procfs_task_info(c->e->b.o.root, c->pid, tid, &t) != 0 || t.dead)
-		return 0;
+	if (t->dead)
+		return;
 	struct bpfstate *s = c->e->bpf;
-	unsigned flags = t.kthread ? PMUTOP_BPF_KTHREAD : 0;
+	if (tid == c->pid) /* read already: not again at the first tick */
+		procinfo_seed(s->pi, t, c->e->b.m.tick + 1);
+	unsigned flags = t->kthread ? PMUTOP_BPF_KTHREAD : 0;
 	if (c->e->b.o.enable_on_exec) /* -- COMMAND, parked before its exec */
 		flags |= PMUTOP_BPF_PRE_EXEC | (s->root == c->pid ? PMUTOP_BPF_TREE : 0);
-	int err = bpfcount_seed(s->bc, tid, c->pid, t.uid, flags, t.comm);
+	int err = bpfcount_seed(s->bc, tid, c->pid, t->uid, flags, t->comm);
 	/* Gone before its entry was made, which no switch will now mark: drop it. */
 	if (!err && syscall(SYS_tgkill, c->pid, tid, 0) < 0 && errno == ESRCH) {
 		unsigned key = (unsigned)tid;
 		bpfcount_forget(s->bc, &key, 1);
 	}
+}
+
+static int seed_thread(void *vctx, pid_t tid)
+{
+	struct seed_ctx *c = vctx;
+	struct procfs_task t;
+	if (tid == c->pid && c->lead)
+		seed_task(c, tid, c->lead);
+	else if (procfs_task_info(c->e->b.o.root, c->pid, tid, &t) == 0)
+		seed_task(c, tid, &t);
 	return 0;
 }
 
+/* A process of one thread (most of them) is its own thread: read once, its task
+ * directory not listed. A thread it starts meanwhile runs, and so has an entry. */
 static int seed_proc(void *vctx, pid_t pid)
 {
 	struct seed_ctx *c = vctx;
-	struct seed_ctx tc = {c->e, pid};
+	struct procfs_task t;
+	bool read = procfs_task_info(c->e->b.o.root, pid, pid, &t) == 0;
+	struct seed_ctx tc = {c->e, pid, read ? &t : NULL};
+	if (read && t.nthreads == 1) {
+		seed_task(&tc, pid, &t);
+		return 0;
+	}
 	procfs_each(c->e->b.o.root, pid, seed_thread, &tc);
 	return 0;
 }
@@ -70,7 +90,7 @@ static int seed_proc(void *vctx, pid_t pid)
 /* Tasks that were there before the program: rows from the first tick, even asleep. */
 static void seed(struct bpfsource *e)
 {
-	struct seed_ctx c = {e, 0};
+	struct seed_ctx c = {e, 0, NULL};
 	if (e->b.o.scope == SCOPE_PIDS) {
 		for (unsigned i = 0; i < e->b.o.npids; i++)
 			seed_proc(&c, e->b.pids[i]);
@@ -123,6 +143,9 @@ static void state_free(struct bpfstate *s)
 	recs_free(&s->cur);
 	recs_free(&s->old);
 	free(s->oldi);
+	free(s->keys);
+	free(s->pkeys);
+	free(s->skeys);
 	free(s->ev_of);
 	free(s->why);
 	free(s->at_sw);

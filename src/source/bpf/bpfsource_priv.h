@@ -30,6 +30,12 @@ struct brec {
 	char comm[PMUTOP_BPF_COMM];
 };
 
+/* A task to read, in the map's order or sorted: its index in the map's read (src). */
+struct bkey {
+	pid_t tgid, tid;
+	unsigned src;
+};
+
 struct brecs {
 	size_t n, cap;
 	struct brec *r;
@@ -44,6 +50,10 @@ struct bpfstate {
 	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
 	uint8_t *clk;	 /* per model event: a clock (bpfcount_is_clock) */
 	struct brecs cur, old;
+	/* The tasks wanted of the last two reads, in the map's order (keys: this one's, pkeys:
+	 * the one before), and sorted (skeys): nkeys of each, room for keys_cap. */
+	struct bkey *keys, *pkeys, *skeys;
+	size_t nkeys, keys_cap;
 	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
 	size_t oldi_cap;
 	struct val_delta *d; /* per model event: one task's deltas */

@@ -46,7 +46,7 @@ static void check_row(const struct model *m, const struct mrow *r)
 		abort();
 	touch(r->user), touch(r->comm), touch(r->cmdline), touch(r->cgroup);
 	for (unsigned i = 0; i < m->nevents; i++)
-		if (r->v[i].state > VAL_PARTIAL || r->v[i].why > WHY_UNSEEN)
+		if (r->v[i].state > VAL_PARTIAL || r->v[i].why > WHY_SWITCH)
 			abort();
 	for (unsigned k = 0; k < m->ngroups; k++)
 		(void)r->g[k].ena;

@@ -1,0 +1,178 @@
+/* The bpf backend's rows from the program's per-task sums (bpfrows.c), built from fake
+ * map entries: no program, no hardware counter. A hardware event's count read at the
+ * switch holds the switch windows that brought the task in (win), which perf -p counts
+ * for no task: its cell is ~ (WHY_SWITCH) with its value unscaled where they are over 1%
+ * of the time it counted; clocks and software events never are. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfsource_priv.h"
+#include "procinfo.h"
+#include "testutil.h"
+
+/* No process has this pid: /proc has nothing of it, and the rows are the entries'. */
+#define FAKE_PID 0x3ffffff0
+
+struct fake {
+	struct evset set;
+	struct bpfsource e;
+	struct bpfstate s;
+	unsigned tc, cs, cyc, ins; /* model event indices */
+};
+
+static unsigned event_index(const struct evset *set, const char *name)
+{
+	for (unsigned i = 0; i < set->nevents; i++)
+		if (strcmp(set->events[i].name, name) == 0)
+			return i;
+	fail_msg("no event %s", name);
+	return 0;
+}
+
+static void fake_init(struct fake *f, pid_t *pid)
+{
+	struct evspec_err perr;
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(evset_build(&f->set, NULL,
+				     "task-clock,context-switches,cycles,instructions", NULL,
+				     &perr),
+			 0);
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = pid,
+			    .npids = 1,
+			    .threads = true,
+			    .no_cpu_rows = true,
+			    .interval = 1};
+	assert_int_equal(srcbase_init(&f->e.b, &f->set, &o), 0);
+	struct bpfstate *s = &f->s;
+	size_t ne = f->set.nevents + 1;
+	f->e.bpf = s;
+	s->nev = f->set.nevents;
+	s->ev_of = calloc(ne, sizeof(*s->ev_of));
+	s->why = calloc(ne, 1);
+	s->at_sw = calloc(ne, 1);
+	s->clk = calloc(ne, 1);
+	s->d = calloc(ne, sizeof(*s->d));
+	s->gone = calloc(2 * ne, sizeof(*s->gone));
+	s->unattr = calloc(ne, sizeof(*s->unattr));
+	s->unattr_was = calloc(ne, sizeof(*s->unattr_was));
+	s->pi = procinfo_new();
+	assert_true(s->ev_of && s->why && s->at_sw && s->clk && s->d && s->gone && s->unattr &&
+		    s->unattr_was && s->pi);
+	for (unsigned i = 0; i < s->nev; i++)
+		s->ev_of[i] = i;
+	f->tc = event_index(&f->set, "task-clock");
+	f->cs = event_index(&f->set, "context-switches");
+	f->cyc = event_index(&f->set, "cycles");
+	f->ins = event_index(&f->set, "instructions");
+	s->clk[f->tc] = 1;
+	s->at_sw[f->cs] = 1;
+	/* two reads of two threads: cur and old */
+	struct brecs *r[2] = {&s->cur, &s->old};
+	for (int k = 0; k < 2; k++) {
+		r[k]->cap = 2;
+		r[k]->r = calloc(2, sizeof(*r[k]->r));
+		r[k]->tot = calloc(2 * s->nev, sizeof(*r[k]->tot));
+		assert_true(r[k]->r && r[k]->tot);
+	}
+	s->oldi = calloc(2, sizeof(*s->oldi));
+	s->oldi_cap = 2;
+	assert_non_null(s->oldi);
+}
+
+static void fake_free(struct fake *f)
+{
+	struct bpfstate *s = &f->s;
+	free(s->cur.r);
+	free(s->cur.tot);
+	free(s->old.r);
+	free(s->old.tot);
+	free(s->oldi);
+	free(s->ev_of);
+	free(s->why);
+	free(s->at_sw);
+	free(s->clk);
+	free(s->d);
+	free(s->gone);
+	free(s->unattr);
+	free(s->unattr_was);
+	procinfo_free(s->pi);
+	srcbase_fini(&f->e.b);
+	evset_free(&f->set);
+}
+
+/* Thread tid of FAKE_PID in read r (slot i): every event counted for ena ns, count val
+ * (a clock its time), switches sw, and win ns of switch windows since its entry. */
+static void entry(struct fake *f, struct brecs *r, size_t i, pid_t tid, uint64_t ena, uint64_t val,
+		  unsigned sw, uint64_t win)
+{
+	struct brec *b = &r->r[i];
+	memset(b, 0, sizeof(*b));
+	b->tgid = FAKE_PID;
+	b->tid = tid;
+	b->slices = sw;
+	b->win = win;
+	strcpy(b->comm, "fake");
+	struct pmutop_bpf_ev *t = &r->tot[i * f->s.nev];
+	for (unsigned k = 0; k < f->s.nev; k++)
+		t[k] = (struct pmutop_bpf_ev){.val = k == f->tc	  ? ena
+						     : k == f->cs ? sw
+								  : val,
+					      .ena = ena,
+					      .run = ena};
+	r->n = i + 1;
+}
+
+static void test_switch_window_marks_hardware_cells(void **state)
+{
+	(void)state;
+	struct fake f;
+	pid_t pid = FAKE_PID;
+	fake_init(&f, &pid);
+	/* Thread 1: 100 ms counted in the interval, 2 ms of it switch windows (1,000
+	 * switches of 2 us): 2%. Thread 2: 100 ms, 0.5 ms of windows: 0.5%. */
+	entry(&f, &f.s.old, 0, FAKE_PID, 50000000, 1000000, 10, 100000);
+	entry(&f, &f.s.old, 1, FAKE_PID + 1, 50000000, 1000000, 10, 100000);
+	entry(&f, &f.s.cur, 0, FAKE_PID, 150000000, 3000000, 1010, 2100000);
+	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 150000000, 3000000, 260, 600000);
+	bpfrows_build(&f.e, false);
+	const struct model *m = &f.e.b.m;
+	assert_int_equal(m->nrows, 3); /* the process, its two threads */
+	const struct mrow *p = &m->rows[0], *t1 = &m->rows[1], *t2 = &m->rows[2];
+	assert_int_equal(t1->tid, FAKE_PID);
+	assert_int_equal(t2->tid, FAKE_PID + 1);
+
+	/* Thread 1: cycles and instructions ~, unscaled, 98% its own. */
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned ev = k ? f.ins : f.cyc;
+		assert_int_equal(t1->v[ev].state, VAL_SCALED);
+		assert_int_equal(t1->v[ev].why, WHY_SWITCH);
+		assert_int_equal(t1->v[ev].run_pm, 980);
+		assert_true(t1->v[ev].v == 2000000.0);
+		/* Thread 2: under 1%, exact. */
+		assert_int_equal(t2->v[ev].state, VAL_EXACT);
+		assert_true(t2->v[ev].v == 2000000.0);
+		/* The process: 2.5 ms of 200 ms, 1.25%: ~, unscaled. */
+		assert_int_equal(p->v[ev].state, VAL_SCALED);
+		assert_int_equal(p->v[ev].why, WHY_SWITCH);
+		assert_int_equal(p->v[ev].run_pm, 987);
+		assert_true(p->v[ev].v == 4000000.0);
+	}
+	/* The clock and the switches: exact, however many windows. */
+	assert_int_equal(t1->v[f.tc].state, VAL_EXACT);
+	assert_int_equal(t1->v[f.cs].state, VAL_EXACT);
+	assert_true(t1->v[f.cs].v == 1000.0);
+	assert_int_equal(p->v[f.tc].state, VAL_EXACT);
+	assert_int_equal(p->v[f.cs].state, VAL_EXACT);
+	assert_string_equal(val_why_str(WHY_SWITCH), "switch window counted");
+	fake_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_switch_window_marks_hardware_cells),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
