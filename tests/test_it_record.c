@@ -437,11 +437,21 @@ static void test_sigkill(void **state)
 	char want[32];
 	snprintf(want, sizeof(want), "%llu,", (unsigned long long)n);
 	assert_true(count_lines(out1, want) > 0);
+	/* Said, in one line: the file was not closed, and where it ends. */
+	snprintf(want, sizeof(want), "it ends at tick %llu, ", (unsigned long long)n);
+	if (!strstr(err, "was not closed by its recorder") || !strstr(err, want))
+		fail_msg("no line saying the file ends at tick %llu unclosed: %s",
+			 (unsigned long long)n, err);
 	/* Going on with it: the next recorder appends after the last committed tick. */
 	char *more[] = {PMUTOP_BINARY, "-b", "-q", "-n", "2", "-d", "0.1", "-w", file, NULL};
 	st = testutil_run(more, out2, sizeof(out2), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_int_equal(ticks_in(file, NULL), n + 2);
+	/* Closed by that recorder: nothing to say. */
+	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (strstr(err, "not closed"))
+		fail_msg("a closed recording said: %s", err);
 	free(file);
 }
 

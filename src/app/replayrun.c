@@ -71,9 +71,24 @@ static int replay_start(struct app *a, double begin, uint64_t *seq)
 }
 
 /* -r -b at its end: what was left out, or that there was nothing to print. */
+/* A recording its recorder never closed ends at the last tick it committed: said, not
+ * an error (every tick in it is checked). */
+static void say_unclosed(struct app *a)
+{
+	uint64_t f, l;
+	double wf, wl;
+	char when[64];
+	if (!replay_unclosed(a->play.rp) || replay_span(a->play.rp, &f, &l, &wf, &wl))
+		return;
+	app_say("%s was not closed by its recorder (killed, or the machine stopped): it ends at "
+		"tick %llu, %s; what came after was not written\n",
+		a->cli.replay, (unsigned long long)l, recfmt_time_text(wl, when, sizeof(when)));
+}
+
 static int replay_batch_end(struct app *a)
 {
 	const struct replay_batch *b = &a->play.rb;
+	say_unclosed(a);
 	if (b->lost) {
 		app_say("%s: %ld tick%s could not be read and %s left out, %ld printed\n", b->first,
 			b->lost, b->lost == 1 ? "" : "s", b->lost == 1 ? "was" : "were", b->blocks);

@@ -123,6 +123,7 @@ static int check_meta(struct replay *p, char *err, size_t errlen)
 	p->expect_last = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'last'", &rc);
 	if (rc != SQLITE_OK)
 		p->expect_last = 0;
+	p->unclosed = p->expect_last <= 0;
 	return 0;
 }
 
@@ -357,6 +358,11 @@ static int replay_sql_next(struct replay *p, uint64_t seq, uint64_t *out)
 	sqlite3_bind_int64(p->next, 1, (int64_t)seq);
 	int rc = one_seq(p->next, out);
 	return rc == 0 && (int64_t)*out > (int64_t)seq ? 0 : -ENOENT;
+}
+
+bool replay_unclosed(const struct replay *p)
+{
+	return p->unclosed;
 }
 
 uint64_t replay_missing_upto(const struct replay *p, uint64_t seq)

@@ -31,6 +31,9 @@ int replay_recorded(struct replay *p, bool *threads, bool *cpus);
 
 /* The tick after (dir > 0) or before (dir < 0) seq, or -ENOENT. */
 int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out);
+/* A recording whose recorder never closed it (killed, or the machine lost): it ends at
+ * the last tick it committed, and nothing tells what came after. Format 4 only. */
+bool replay_unclosed(const struct replay *p);
 /* After a load of seq that failed: the last of the ticks missing from seq on (format 4:
  * a damaged b-tree hid them; they are lost together), or seq. */
 uint64_t replay_missing_upto(const struct replay *p, uint64_t seq);

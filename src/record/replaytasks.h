@@ -61,6 +61,7 @@ struct replay {
 	int64_t missing_upto; /* the last of the ticks missing from the one load asked for */
 	int64_t expect_last;  /* format 4: meta('last') (the recorder's last tick) or the last found
 			       */
+	bool unclosed;	      /* format 4 without meta('last'): its recorder never closed it */
 };
 
 /* One line in err saying the file is damaged (what: SQLite's message or ours, made safe
