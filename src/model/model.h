@@ -132,6 +132,7 @@ struct model {
 	bool user_only;	    /* hardware events exclude kernel mode */
 	bool threads;	    /* thread rows present */
 	bool fleet;	    /* rows are many hosts' (instance and job set: --prometheus) */
+	bool remote;	    /* rows are one other host's, hostname (--connect) */
 	bool final;	    /* totals over the whole run (the watched command exited) */
 	int exit_status;    /* with final and a watched command: its wait status as
 			       waitpid gives it; -1 otherwise (see model_exit_text) */
