@@ -138,6 +138,8 @@ struct model {
 			       waitpid gives it; -1 otherwise (see model_exit_text) */
 	unsigned ntasks;    /* tasks being counted */
 	unsigned nfd_short; /* tasks not counted for lack of descriptors */
+	/* fleet: its targets answering their scrapes, and not */
+	unsigned fleet_up, fleet_down;
 
 	unsigned nevents;
 	const struct mevent *events;
