@@ -359,18 +359,24 @@ static void test_tree_exited_roots_last(void **state)
 	assert_string_equal(got, "init child kthreadd orphan orphan2 ");
 }
 
+/* An empty model of the fake's events, for a test's own rows. */
+static void fake_empty(struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->m.nevents = NEV;
+	f->m.events = events;
+	f->m.ngroups = 2;
+	f->m.groups = groups;
+	f->m.rows = f->rows;
+	f->m.elapsed = f->m.interval = 1;
+}
+
 /* The filter: the command name, and with filter_cmdline its command line too. */
 static void test_filter_cmdline(void **state)
 {
 	(void)state;
 	static struct fake f;
-	memset(&f, 0, sizeof(f));
-	f.m.nevents = NEV;
-	f.m.events = events;
-	f.m.ngroups = 2;
-	f.m.groups = groups;
-	f.m.rows = f.rows;
-	f.m.elapsed = f.m.interval = 1;
+	fake_empty(&f);
 	add(&f, ROW_PROC, 10, 10, "python3", 0, 5, NA)->cmdline = "python3 Server.py --port 80";
 	add(&f, ROW_PROC, 11, 11, "serverd", 0, 1, NA)->cmdline = "/usr/sbin/serverd";
 	add(&f, ROW_PROC, 12, 12, "bash", 0, 1, NA);
@@ -393,13 +399,7 @@ static void test_filter_labels(void **state)
 {
 	(void)state;
 	static struct fake f;
-	memset(&f, 0, sizeof(f));
-	f.m.nevents = NEV;
-	f.m.events = events;
-	f.m.ngroups = 2;
-	f.m.groups = groups;
-	f.m.rows = f.rows;
-	f.m.elapsed = f.m.interval = 1;
+	fake_empty(&f);
 	struct mrow *a = add(&f, ROW_PROC, 10, 10, "postgres", 0, 5, NA);
 	struct mrow *b = add(&f, ROW_PROC, 11, 11, "nginx", 0, 1, NA);
 	struct mrow *c = add(&f, ROW_PROC, 12, 12, "postgres", 0, 1, NA);
