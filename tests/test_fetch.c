@@ -3,6 +3,8 @@
  * a bearer token from a config file; a certificate from another CA, a refused port, a
  * bad URL and bad configs each give -errno and one line. */
 #include "fetch.h"
+#include "modelserve.h"
+#include "modelwire.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "testutil.h"
 
@@ -283,6 +286,57 @@ static void test_bad_configs(void **state)
 	one_line(err);
 }
 
+/* GET /pmutop/v1/tick deflated for a client that accepts it (Accept-Encoding), from the
+ * tick after its first ask on: the body inflates to the plain one; without deflate, plain. */
+static void test_tick_deflate(void **state)
+{
+	(void)state;
+	assert_true(modelserve_accepts_deflate("deflate, gzip, br, zstd"));
+	assert_true(modelserve_accepts_deflate("gzip;q=1.0, DEFLATE;q=0.5"));
+	assert_false(modelserve_accepts_deflate("gzip, deflate;q=0"));
+	assert_false(modelserve_accepts_deflate("gzip, x-deflate"));
+	assert_false(modelserve_accepts_deflate(NULL));
+	struct modelserve *s = modelserve_new();
+	assert_non_null(s);
+	static struct mrow rows[300];
+	static char comm[300][16];
+	for (unsigned i = 0; i < 300; i++) {
+		snprintf(comm[i], sizeof(comm[i]), "worker-%u", i % 7);
+		rows[i] = (struct mrow){.kind = ROW_PROC,
+					.pid = (pid_t)(100 + i),
+					.tid = (pid_t)(100 + i),
+					.user = "root",
+					.comm = comm[i],
+					.cpu_pct = -1};
+	}
+	struct model m = {.hostname = "h", .nrows = 300, .rows = rows, .interval = 1, .tick = 1};
+	unsigned char *body = NULL;
+	size_t len = 0;
+	uint64_t tick = 0;
+	bool z = true;
+	assert_int_equal(modelserve_take(s, 0, 0, true, &body, &len, &tick, &z), -EAGAIN);
+	assert_int_equal(modelserve_publish(s, &m), 0);
+	struct mwbuf packed = {0};
+	assert_int_equal(modelwire_put(&m, &packed), 0);
+	assert_int_equal(modelserve_take(s, 0, 0, true, &body, &len, &tick, &z), 0);
+	assert_true(z);
+	assert_true(len < packed.len / 2);
+	unsigned char *back = malloc(packed.len);
+	uLongf blen = packed.len;
+	assert_int_equal(uncompress(back, &blen, body, (uLong)len), Z_OK);
+	assert_int_equal(blen, packed.len);
+	assert_memory_equal(back, packed.b, packed.len);
+	free(body);
+	assert_int_equal(modelserve_take(s, 0, 0, false, &body, &len, &tick, &z), 0);
+	assert_false(z);
+	assert_int_equal(len, packed.len);
+	assert_memory_equal(body, packed.b, packed.len);
+	free(body);
+	free(back);
+	mwbuf_free(&packed);
+	modelserve_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_bad_certificate),
 		cmocka_unit_test(test_refused_and_bad_url),
 		cmocka_unit_test(test_bad_configs),
+		cmocka_unit_test(test_tick_deflate),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

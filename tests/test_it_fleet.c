@@ -140,9 +140,8 @@ static void fleet_rates(double rate[NHOST], char *text, size_t cap)
 		size_t n = strcspn(l, "\n");
 		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
 			 l);
-		char inst[64], job[32], cpu[32], flt[32], comm[64];
-		int pid;
-		if (sscanf(line, "%d %63s %31s %31s %31s %63s", &pid, inst, job, cpu, flt, comm) !=
+		char pid[16], inst[64], job[32], cpu[32], flt[32], comm[64];
+		if (sscanf(line, "%15s %63s %31s %31s %31s %63s", pid, inst, job, cpu, flt, comm) !=
 		    6)
 			continue;
 		int h = -1;
@@ -154,6 +153,7 @@ static void fleet_rates(double rate[NHOST], char *text, size_t cap)
 		}
 		if (h < 0)
 			continue;
+		assert_string_equal(pid, "n/a"); /* a command's processes on another host */
 		if (!strcmp(comm, "pq_steady"))
 			rate[h] = strcmp(flt, "n/c") ? count_of(flt) / 2.0 : -2;
 		else if (!strcmp(flt, "n/c") && rate[h] == -1)
@@ -181,6 +181,7 @@ static void test_fleet(void **state)
 		/* a 4 s window: one scrape more or less is 25% of it */
 		assert_true(fabs(rate[i] - STEADY_RATE) <= 0.3 * STEADY_RATE);
 	}
+	assert_non_null(strstr(text, "3 targets up, 0 down"));
 	/* A killed exporter: its rows n/c, the others still counted. */
 	kill(exporter[2], SIGKILL);
 	waitpid(exporter[2], NULL, 0);
@@ -194,6 +195,9 @@ static void test_fleet(void **state)
 	}
 	assert_true(ok);
 	assert_true(rate[0] > 0 && rate[1] > 0);
+	/* the header counts the fleet's targets, not this machine's CPUs */
+	assert_non_null(strstr(text, "2 targets up, 1 down"));
+	assert_null(strstr(text, " CPUs "));
 }
 
 int main(void)

@@ -359,18 +359,24 @@ static void test_tree_exited_roots_last(void **state)
 	assert_string_equal(got, "init child kthreadd orphan orphan2 ");
 }
 
+/* An empty model of the fake's events, for a test's own rows. */
+static void fake_empty(struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->m.nevents = NEV;
+	f->m.events = events;
+	f->m.ngroups = 2;
+	f->m.groups = groups;
+	f->m.rows = f->rows;
+	f->m.elapsed = f->m.interval = 1;
+}
+
 /* The filter: the command name, and with filter_cmdline its command line too. */
 static void test_filter_cmdline(void **state)
 {
 	(void)state;
 	static struct fake f;
-	memset(&f, 0, sizeof(f));
-	f.m.nevents = NEV;
-	f.m.events = events;
-	f.m.ngroups = 2;
-	f.m.groups = groups;
-	f.m.rows = f.rows;
-	f.m.elapsed = f.m.interval = 1;
+	fake_empty(&f);
 	add(&f, ROW_PROC, 10, 10, "python3", 0, 5, NA)->cmdline = "python3 Server.py --port 80";
 	add(&f, ROW_PROC, 11, 11, "serverd", 0, 1, NA)->cmdline = "/usr/sbin/serverd";
 	add(&f, ROW_PROC, 12, 12, "bash", 0, 1, NA);
@@ -384,6 +390,42 @@ static void test_filter_cmdline(void **state)
 	s.filter = "port 80";
 	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
 	s.filter = "bash"; /* no command line read: its name */
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+}
+
+/* The filter on fleet rows: an instance or job label (--prometheus), or the host a
+ * remote model (--connect) shows, as well as the command name. */
+static void test_filter_labels(void **state)
+{
+	(void)state;
+	static struct fake f;
+	fake_empty(&f);
+	struct mrow *a = add(&f, ROW_PROC, 10, 10, "postgres", 0, 5, NA);
+	struct mrow *b = add(&f, ROW_PROC, 11, 11, "nginx", 0, 1, NA);
+	struct mrow *c = add(&f, ROW_PROC, 12, 12, "postgres", 0, 1, NA);
+	a->instance = "db1:9465", a->job = "pmutop";
+	b->instance = "web1:9465", b->job = "edge";
+	c->instance = "db2:9465", c->job = "pmutop";
+	unsigned idx[8];
+	struct sort_spec s = {.filter = "DB"};
+	assert_int_equal(sort_rows(&f.m, &s, idx), 2);
+	s.filter = "db2";
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+	assert_int_equal(f.rows[idx[0]].pid, 12);
+	s.filter = "edge";
+	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
+	assert_int_equal(f.rows[idx[0]].pid, 11);
+	s.filter = "pmutop";
+	assert_int_equal(sort_rows(&f.m, &s, idx), 2);
+	/* a remote host's name keeps all its rows; a local model's name does not */
+	a->instance = b->instance = c->instance = NULL;
+	a->job = b->job = c->job = NULL;
+	f.m.hostname = "far-away";
+	s.filter = "far";
+	assert_int_equal(sort_rows(&f.m, &s, idx), 0);
+	f.m.remote = true;
+	assert_int_equal(sort_rows(&f.m, &s, idx), 3);
+	s.filter = "nginx";
 	assert_int_equal(sort_rows(&f.m, &s, idx), 1);
 }
 
@@ -464,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_random_models),
 		cmocka_unit_test(test_tree_exited_roots_last),
 		cmocka_unit_test(test_filter_cmdline),
+		cmocka_unit_test(test_filter_labels),
 		cmocka_unit_test(test_cgroup_tree),
 	};
 	/* clang-format on */

@@ -111,6 +111,11 @@ static void identity_line(const struct model *m, int y, int w)
 	char buf[64];
 	int x = pair(y, 0, w, "", "pmutop");
 	x = pair(y, x, w, "on ", m->hostname ? m->hostname : "?");
+	if (m->fleet) { /* many hosts: how many answer, not this machine's */
+		snprintf(buf, sizeof(buf), "%u up, %u down", m->fleet_up, m->fleet_down);
+		pair(y, x, w, "targets ", buf);
+		return;
+	}
 	x = pair(y, x, w, "Linux ", m->kernel ? m->kernel : "?");
 	snprintf(buf, sizeof(buf), "%d", m->ncpus);
 	x = pair(y, x, w, "CPUs ", buf);

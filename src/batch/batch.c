@@ -287,16 +287,21 @@ static void text_row(struct batch *b, const struct model *m, const struct mrow *
 
 static void text_block(struct batch *b, const struct model *m, const size_t *n_rows)
 {
-	char ex[64];
+	char ex[64], where[128];
 	model_exit_text(m, ex, sizeof(ex));
+	if (m->fleet) /* many hosts: how many answer, not this machine's */
+		snprintf(where, sizeof(where), "%u targets up, %u down", m->fleet_up,
+			 m->fleet_down);
+	else
+		snprintf(where, sizeof(where), "Linux %s, %d CPUs", m->kernel ? m->kernel : "?",
+			 m->ncpus);
 	fprintf(b->out,
-		"pmutop - %s, Linux %s, %d CPUs - %s %llu at %s, interval %.2fs (%.3fs) - %u "
+		"pmutop - %s, %s - %s %llu at %s, interval %.2fs (%.3fs) - %u "
 		"tasks%s%s%s%s%s%s\n",
-		m->hostname ? m->hostname : "?", m->kernel ? m->kernel : "?", m->ncpus,
-		m->final ? "total" : "tick", (unsigned long long)m->tick, b->at, m->interval,
-		m->elapsed, m->ntasks, m->backend ? " (" : "", m->backend ? m->backend : "",
-		m->backend ? ")" : "", m->user_only ? " - user mode only" : "",
-		*ex ? " - command " : "", ex);
+		m->hostname ? m->hostname : "?", where, m->final ? "total" : "tick",
+		(unsigned long long)m->tick, b->at, m->interval, m->elapsed, m->ntasks,
+		m->backend ? " (" : "", m->backend ? m->backend : "", m->backend ? ")" : "",
+		m->user_only ? " - user mode only" : "", *ex ? " - command " : "", ex);
 	for (unsigned i = 0; i < b->ncols; i++) {
 		const struct column *c = &b->cols[i];
 		bool last = i + 1 == b->ncols;

@@ -693,6 +693,8 @@ static void text_pid(const struct mrow *r, char *buf, size_t len)
 		snprintf(buf, len, "cpu%d", r->cpu);
 	else if (r->kind == ROW_CGROUP)
 		numfmt_str("cg", buf, len);
+	else if (r->instance) /* a fleet's row: processes of a command on another host */
+		numfmt_str("n/a", buf, len);
 	else
 		numfmt_uint((unsigned long long)(r->kind == ROW_THREAD ? r->tid : r->pid), buf,
 			    len);

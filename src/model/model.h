@@ -132,11 +132,14 @@ struct model {
 	bool user_only;	    /* hardware events exclude kernel mode */
 	bool threads;	    /* thread rows present */
 	bool fleet;	    /* rows are many hosts' (instance and job set: --prometheus) */
+	bool remote;	    /* rows are one other host's, hostname (--connect) */
 	bool final;	    /* totals over the whole run (the watched command exited) */
 	int exit_status;    /* with final and a watched command: its wait status as
 			       waitpid gives it; -1 otherwise (see model_exit_text) */
 	unsigned ntasks;    /* tasks being counted */
 	unsigned nfd_short; /* tasks not counted for lack of descriptors */
+	/* fleet: its targets answering their scrapes, and not */
+	unsigned fleet_up, fleet_down;
 
 	unsigned nevents;
 	const struct mevent *events;

@@ -1,6 +1,8 @@
 /* modelwire.h: the model as bytes and back. */
 #include "modelwire.h"
 
+#include "bytebuf.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +13,7 @@
 
 static int grow(struct mwbuf *o, size_t more)
 {
-	if (o->len + more <= o->cap)
-		return 0;
-	size_t cap = o->cap ? o->cap : 4096;
-	while (cap < o->len + more)
-		cap *= 2;
-	unsigned char *b = realloc(o->b, cap);
-	if (!b)
-		return -ENOMEM;
-	o->b = b;
-	o->cap = cap;
-	return 0;
+	return bytebuf_room(&o->b, o->len, &o->cap, more, 4096);
 }
 
 /* Writers: the buffer's room is made per row or header, before they run. */

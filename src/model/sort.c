@@ -100,7 +100,7 @@ static bool under(const char *path, const char *cg)
 	return strncmp(path, cg, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-static bool wanted(const struct sort_spec *s, const struct mrow *r)
+static bool wanted(const struct model *m, const struct sort_spec *s, const struct mrow *r)
 {
 	if (s->cgroup && r->kind != ROW_CGROUP && !under(r->cgroup, s->cgroup))
 		return false;
@@ -115,7 +115,8 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 		return false;
 	if (s->hide_exited && r->exited)
 		return false;
-	if (s->filter && *s->filter && !sort_row_matches(r, s->filter, s->filter_cmdline))
+	if (s->filter && *s->filter && !sort_row_matches(r, s->filter, s->filter_cmdline) &&
+	    !(m->remote && m->hostname && strcasestr(m->hostname, s->filter)))
 		return false;
 	return true;
 }
@@ -123,7 +124,9 @@ static bool wanted(const struct sort_spec *s, const struct mrow *r)
 bool sort_row_matches(const struct mrow *r, const char *text, bool cmdline)
 {
 	return strcasestr(r->comm ? r->comm : "", text) ||
-	       (cmdline && r->cmdline && strcasestr(r->cmdline, text));
+	       (cmdline && r->cmdline && strcasestr(r->cmdline, text)) ||
+	       (r->instance && strcasestr(r->instance, text)) ||
+	       (r->job && strcasestr(r->job, text));
 }
 
 unsigned sort_cgroup_depth(const char *path)
@@ -272,7 +275,7 @@ size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned
 	/* Processes, and the start of each process's threads (they follow it in rows). */
 	size_t np = 0;
 	for (unsigned i = 0; i < m->nrows; i++)
-		if (m->rows[i].kind != ROW_THREAD && wanted(spec, &m->rows[i]))
+		if (m->rows[i].kind != ROW_THREAD && wanted(m, spec, &m->rows[i]))
 			procs[np++] = i;
 	msort(&c, procs, tmp, np);
 	bool cgroups = np > 0;

@@ -13,7 +13,7 @@
 struct sort_spec {
 	const struct column *col; /* NULL: by pid */
 	bool descending;
-	const char *filter;  /* substring of the command name, or NULL */
+	const char *filter;  /* substring of the command name (sort_row_matches), or NULL */
 	bool filter_cmdline; /* or of its command line (the screen shows them: c) */
 	bool have_uid;
 	uid_t uid; /* only this user's rows when have_uid */
@@ -40,7 +40,9 @@ size_t sort_rows_r(const struct model *m, const struct sort_spec *spec, unsigned
 		   unsigned *scratch, double *keys);
 
 /* Whether row r's command name holds text (case aside), or, with cmdline, its command
- * line: what the screen's filter and search both match. */
+ * line, or its instance or job label (--prometheus): what the screen's filter and search
+ * both match. The filter also keeps every row of a remote model (--connect) whose
+ * hostname holds it. */
 bool sort_row_matches(const struct mrow *r, const char *text, bool cmdline);
 
 /* Whether process pid is one of spec's folded ones. */

@@ -194,12 +194,17 @@ static enum MHD_Result serve_tick(struct exporter *x, struct MHD_Connection *con
 	long wait;
 	unsigned char *body = NULL;
 	size_t len = 0;
+	bool deflated = false;
 	int err =
 		modelserve_query(MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "after"),
 				 MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "wait"),
 				 &after, &wait, why, sizeof(why));
 	if (!err)
-		err = modelserve_take(x->ms, after, wait, &body, &len, &tick);
+		err = modelserve_take(
+			x->ms, after, wait,
+			modelserve_accepts_deflate(MHD_lookup_connection_value(
+				conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING)),
+			&body, &len, &tick, &deflated);
 	unsigned status = err == -EINVAL   ? MHD_HTTP_BAD_REQUEST
 			  : err == -EAGAIN ? MHD_HTTP_NO_CONTENT
 			  : err		   ? MHD_HTTP_SERVICE_UNAVAILABLE
@@ -218,6 +223,9 @@ static enum MHD_Result serve_tick(struct exporter *x, struct MHD_Connection *con
 				err ? "text/plain" : MODELWIRE_TYPE);
 	if (!err)
 		MHD_add_response_header(r, "X-Pmutop-Tick", seq);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (deflated)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "deflate");
 	add_headers(x, r);
 	enum MHD_Result ok = MHD_queue_response(conn, status, r);
 	MHD_destroy_response(r);

@@ -11,16 +11,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+#include <zlib.h>
 
 struct modelserve {
 	pthread_mutex_t mu;
-	pthread_cond_t cv;  /* a new tick, or closing */
-	struct mwbuf cur;   /* under mu */
-	struct mwbuf spare; /* the tick's, packed outside the lock */
-	uint64_t tick;	    /* cur's model's tick, 0: none yet */
+	pthread_cond_t cv;	   /* a new tick, or closing */
+	struct mwbuf cur;	   /* under mu */
+	struct mwbuf spare;	   /* the tick's, packed outside the lock */
+	struct mwbuf zcur, zspare; /* cur and spare deflated (zlib), when want_z */
+	uint64_t tick;		   /* cur's model's tick, 0: none yet */
 	bool closing;
 	bool wanted; /* a client has asked: ticks are packed from then on */
+	bool want_z; /* a client has asked for deflate: ticks are deflated from then on */
 };
 
 struct modelserve *modelserve_new(void)
@@ -55,6 +59,8 @@ void modelserve_free(struct modelserve *s)
 	pthread_cond_destroy(&s->cv);
 	mwbuf_free(&s->cur);
 	mwbuf_free(&s->spare);
+	mwbuf_free(&s->zcur);
+	mwbuf_free(&s->zspare);
 	free(s);
 }
 
@@ -63,16 +69,29 @@ int modelserve_publish(struct modelserve *s, const struct model *m)
 	if (!s)
 		return 0;
 	pthread_mutex_lock(&s->mu);
-	bool wanted = s->wanted;
+	bool wanted = s->wanted, want_z = s->want_z;
 	pthread_mutex_unlock(&s->mu);
 	if (!wanted)
 		return 0;
 	if (modelwire_put(m, &s->spare))
 		return -ENOMEM;
+	/* level 1: most of the gain for a fraction of the time; len 0: not deflated */
+	s->zspare.len = 0;
+	uLongf zlen = want_z ? compressBound((uLong)s->spare.len) : 0;
+	if (want_z && s->zspare.cap < zlen) {
+		unsigned char *b = realloc(s->zspare.b, zlen);
+		if (b)
+			s->zspare.b = b, s->zspare.cap = zlen;
+	}
+	if (want_z && s->zspare.cap >= zlen &&
+	    compress2(s->zspare.b, &zlen, s->spare.b, (uLong)s->spare.len, 1) == Z_OK)
+		s->zspare.len = zlen;
 	pthread_mutex_lock(&s->mu);
-	struct mwbuf t = s->cur;
+	struct mwbuf t = s->cur, zt = s->zcur;
 	s->cur = s->spare;
 	s->spare = t;
+	s->zcur = s->zspare;
+	s->zspare = zt;
 	s->tick = m->tick;
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
@@ -113,8 +132,23 @@ int modelserve_query(const char *after, const char *wait, uint64_t *a, long *w, 
 	return 0;
 }
 
-int modelserve_take(struct modelserve *s, uint64_t after, long wait_ms, unsigned char **body,
-		    size_t *len, uint64_t *tick)
+bool modelserve_accepts_deflate(const char *ae)
+{
+	for (const char *p = ae; p && *p;) {
+		p += strspn(p, " \t,");
+		size_t n = strcspn(p, " \t;,");
+		bool name = n == 7 && strncasecmp(p, "deflate", 7) == 0;
+		const char *end = p + strcspn(p, ",");
+		const char *q = strstr(p, "q=");
+		if (name)
+			return !(q && q < end && strtod(q + 2, NULL) <= 0);
+		p = end;
+	}
+	return false;
+}
+
+int modelserve_take(struct modelserve *s, uint64_t after, long wait_ms, bool deflate,
+		    unsigned char **body, size_t *len, uint64_t *tick, bool *deflated)
 {
 	struct timespec until;
 	clock_gettime(CLOCK_MONOTONIC, &until);
@@ -127,17 +161,22 @@ int modelserve_take(struct modelserve *s, uint64_t after, long wait_ms, unsigned
 	int err = 0;
 	pthread_mutex_lock(&s->mu);
 	s->wanted = true;
+	s->want_z |= deflate;
 	while (!s->closing && (s->tick == 0 || s->tick <= after) && err == 0)
 		err = wait_ms > 0 ? pthread_cond_timedwait(&s->cv, &s->mu, &until) : ETIMEDOUT;
 	if (s->closing)
 		err = -ESHUTDOWN;
 	else if (s->tick == 0 || s->tick <= after)
 		err = -EAGAIN;
-	else if (!(*body = malloc(s->cur.len ? s->cur.len : 1)))
+	else if ((*deflated = deflate && s->zcur.len > 0),
+		 !(*body = malloc(*deflated    ? s->zcur.len
+				  : s->cur.len ? s->cur.len
+					       : 1)))
 		err = -ENOMEM;
 	else {
-		memcpy(*body, s->cur.b, s->cur.len);
-		*len = s->cur.len;
+		const struct mwbuf *b = *deflated ? &s->zcur : &s->cur;
+		memcpy(*body, b->b, b->len);
+		*len = b->len;
 		*tick = s->tick;
 		err = 0;
 	}

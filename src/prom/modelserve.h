@@ -5,6 +5,7 @@
 #ifndef PMUTOP_MODELSERVE_H
 #define PMUTOP_MODELSERVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,10 +31,14 @@ int modelserve_publish(struct modelserve *s, const struct model *m);
 int modelserve_query(const char *after, const char *wait, uint64_t *a, long *w, char *err,
 		     size_t errlen);
 
+/* Whether an Accept-Encoding value takes deflate (zlib's format) with q above 0. */
+bool modelserve_accepts_deflate(const char *accept_encoding);
+
 /* A copy (malloc'd) of the newest tick when its number is above after, waiting up to
  * wait_ms for one: 0 with *body, *len and *tick; -EAGAIN (none newer yet), -ESHUTDOWN
- * (closing) or -ENOMEM. */
-int modelserve_take(struct modelserve *s, uint64_t after, long wait_ms, unsigned char **body,
-		    size_t *len, uint64_t *tick);
+ * (closing) or -ENOMEM. With deflate, the ticks are deflated from the next one on, and
+ * *deflated says whether this body is. */
+int modelserve_take(struct modelserve *s, uint64_t after, long wait_ms, bool deflate,
+		    unsigned char **body, size_t *len, uint64_t *tick, bool *deflated);
 
 #endif

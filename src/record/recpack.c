@@ -2,6 +2,8 @@
  * enabled times as differences. The layout is in recpack.h and docs/RECORDING.md. */
 #include "recpack.h"
 
+#include "bytebuf.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,17 +16,7 @@ enum { F_EXITED = 1, F_CPU = 2, F_CELLS = 4, F_MEM = 8, F_DOUBLES = 16, F_ALL = 
 
 int recpack_grow(struct recpack_buf *o, size_t more)
 {
-	if (o->len + more <= o->cap)
-		return 0;
-	size_t cap = o->cap ? o->cap : 1024;
-	while (cap < o->len + more)
-		cap *= 2;
-	unsigned char *b = realloc(o->b, cap);
-	if (!b)
-		return -ENOMEM;
-	o->b = b;
-	o->cap = cap;
-	return 0;
+	return bytebuf_room(&o->b, o->len, &o->cap, more, 1024);
 }
 
 void recpack_put_u(struct recpack_buf *o, uint64_t u)

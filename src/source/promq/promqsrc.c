@@ -365,6 +365,8 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 		if (sample(json_object_array_get_idx(res[Q_UP], i), &v) && v != 1)
 			ndown++;
 	}
+	p->m.fleet_down = (unsigned)ndown;
+	p->m.fleet_up = (unsigned)(json_object_array_length(res[Q_UP]) - ndown);
 	if (ndown)
 		snprintf(p->notice, sizeof(p->notice), "%zu of %zu targets down: their rows n/c",
 			 ndown, json_object_array_length(res[Q_UP]));
@@ -383,6 +385,8 @@ static int pq_tick(struct source *s)
 		/* Prometheus not answering: every row n/c, said in one line. */
 		for (size_t i = 0; i < p->nrows; i++)
 			p->rows[i].down = true;
+		p->m.fleet_down += p->m.fleet_up;
+		p->m.fleet_up = 0;
 		snprintf(p->notice, sizeof(p->notice), "%s", err);
 		p->m.source_notice = p->notice;
 		p->m.tick++;

@@ -245,6 +245,7 @@ static int rm_tick(struct source *s)
 	if (w) {
 		wire_free(r->shown);
 		r->shown = w;
+		w->m.remote = true;
 		if (w->m.interval > 0)
 			r->interval = w->m.interval;
 		uint64_t t = w->m.tick;
@@ -344,8 +345,10 @@ struct source *remotesrc_new(const char *url, const char *config, double wait_s,
 	double until = now_s() + wait_s;
 	while (e == -EAGAIN && now_s() < until)
 		e = remote_get(r, 0, REMOTE_WAIT_MS, 10000, r->shown, err, errlen);
-	if (!e)
+	if (!e) {
 		r->seen0 = r->shown->m.tick;
+		r->shown->m.remote = true;
+	}
 	if (!e && pthread_create(&r->th, NULL, fetcher, r) != 0)
 		e = -EAGAIN, snprintf(err, errlen, "--connect: cannot start its thread");
 	if (e) {
