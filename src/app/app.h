@@ -1,7 +1,7 @@
 /* The state pmutop's composition shares, and no function: run.c (the loop), start.c,
- * view.c, screen.c, replayrun.c and main.c each declare theirs in a header of their own
- * (docs/ARCHITECTURE.md, "src/app, one direction"). events/ counts, src/ models and
- * writes, ui/ draws. */
+ * view.c, screen.c, procact.c, replayrun.c and main.c each declare theirs in a header of
+ * their own (docs/ARCHITECTURE.md, "src/app, one direction"). events/ counts, src/ models
+ * and writes, ui/ draws. */
 #ifndef PMUTOP_APP_H
 #define PMUTOP_APP_H
 #include <ctype.h>

@@ -426,6 +426,51 @@ static void take_model_header(struct app *a)
 	a->metrics = NULL;
 }
 
+/* The watched command (a->cli.command): its output file, a terminal of its own under the screen,
+ * spawned held until the counters are open (go, errfd for startup_release); o counts it.
+ * A failure says one line and exits. */
+static void start_command(struct app *a, struct srcopts *o, int *go, int *errfd)
+{
+	const char *tty = NULL;
+	int err = 0, out = -1;
+	if (a->cli.command_output &&
+	    (out = open(a->cli.command_output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) <
+		    0) {
+		app_say("cannot write '%s' (--command-output): %s\n", a->cli.command_output,
+			strerror(errno));
+		exit(2);
+	}
+	if (!a->cli.batch) {
+		/* The screen is pmutop's: the command gets a terminal of its own. */
+		struct winsize ws = {0};
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) < 0)
+			memset(&ws, 0, sizeof(ws));
+		a->cmd.out = cmdout_new(ws.ws_col, ws.ws_row, &err);
+		if (!a->cmd.out) {
+			app_say("cannot give '%s' a terminal (pty) of its own: %s\n",
+				a->cli.command[0], strerror(-err));
+			exit(1);
+		}
+		tty = cmdout_slave(a->cmd.out);
+		if (out >= 0)
+			cmdout_copy_to(a->cmd.out, out);
+		out = -1;
+	}
+	err = startup_spawn(a->cli.command, tty, out, &a->cmd.pid, go, errfd);
+	if (out >= 0)
+		close(out); /* the command has its own */
+	if (err) {
+		app_say("cannot start '%s': %s\n", a->cli.command[0], strerror(-err));
+		exit(1);
+	}
+	o->scope = SCOPE_PIDS;
+	o->pids = &a->cmd.pid;
+	o->npids = 1;
+	o->enable_on_exec = true;
+	o->inherit = !a->cli.no_inherit;
+	o->threads = a->cli.threads; /* -H, or H on the screen */
+}
+
 void app_start_source(struct app *a)
 {
 	char e[512] = "";
@@ -460,44 +505,7 @@ void app_start_source(struct app *a)
 	int go = -1, errfd = -1;
 	a->hdr.exit_status = -1;
 	if (a->cli.command) {
-		const char *tty = NULL;
-		int err = 0, out = -1;
-		if (a->cli.command_output &&
-		    (out = open(a->cli.command_output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				0644)) < 0) {
-			app_say("cannot write '%s' (--command-output): %s\n", a->cli.command_output,
-				strerror(errno));
-			exit(2);
-		}
-		if (!a->cli.batch) {
-			/* The screen is pmutop's: the command gets a terminal of its own. */
-			struct winsize ws = {0};
-			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) < 0)
-				memset(&ws, 0, sizeof(ws));
-			a->cmd.out = cmdout_new(ws.ws_col, ws.ws_row, &err);
-			if (!a->cmd.out) {
-				app_say("cannot give '%s' a terminal (pty) of its own: %s\n",
-					a->cli.command[0], strerror(-err));
-				exit(1);
-			}
-			tty = cmdout_slave(a->cmd.out);
-			if (out >= 0)
-				cmdout_copy_to(a->cmd.out, out);
-			out = -1;
-		}
-		err = startup_spawn(a->cli.command, tty, out, &a->cmd.pid, &go, &errfd);
-		if (out >= 0)
-			close(out); /* the command has its own */
-		if (err) {
-			app_say("cannot start '%s': %s\n", a->cli.command[0], strerror(-err));
-			exit(1);
-		}
-		o.scope = SCOPE_PIDS;
-		o.pids = &a->cmd.pid;
-		o.npids = 1;
-		o.enable_on_exec = true;
-		o.inherit = !a->cli.no_inherit;
-		o.threads = a->cli.threads; /* -H, or H on the screen */
+		start_command(a, &o, &go, &errfd);
 	} else if (a->scope.ncg) {
 		o.scope = SCOPE_CGROUPS;
 		o.cgroup_fds = a->scope.cg_fd;
