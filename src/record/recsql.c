@@ -53,7 +53,8 @@ struct rcur {
 	sqlite3_stmt *ticks, *task, *evnames, *span;
 	sqlite3_stmt *span_all; /* the span without a time bound: the ticks, not ticks_wall */
 	bool eof;
-	int fmt; /* 2: tasks table; 3: blocks (src/recblock.h), read from a block's key */
+	int64_t seen; /* format 4: the last tick read in this scan (-1: none yet) */
+	int fmt;      /* 2: tasks table; 3: blocks (src/recblock.h), read from a block's key */
 	struct recblock blk;
 	struct recpack_tick tick; /* format 3: the tick's rows, read whole */
 	int64_t first, last;	  /* format 3: the ticks asked for (the block before is read) */
@@ -370,6 +371,11 @@ static int next_tick(struct rcur *c)
 		if (rc != SQLITE_ROW)
 			return rc;
 		c->seq = sqlite3_column_int64(c->ticks, 0);
+		/* The scan is a range of seq: a tick not after the last one read is missing
+		 * from it (a damaged b-tree hid it, or showed another twice). */
+		if (c->fmt >= RECFMT_SUMMED && c->seen >= 0 && c->seq != c->seen + 1)
+			return cur_error(c, "ticks are missing");
+		c->seen = c->seq;
 		c->wall = sqlite3_column_double(c->ticks, 1);
 		c->evset = sqlite3_column_int64(c->ticks, 2);
 		size_t n = (size_t)sqlite3_column_bytes(c->ticks, 4);
@@ -565,6 +571,7 @@ static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		sqlite3_bind_double(c->ticks, 4, c->whi);
 	}
 	c->eof = false;
+	c->seen = -1;
 	c->reclen = c->pos = 0;
 	int rc = next_tick(c);
 	if (rc != SQLITE_OK || c->eof)
