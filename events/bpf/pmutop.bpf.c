@@ -207,6 +207,66 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 	}
 }
 
+/* The live counters of this CPU read: what each counted since the last read into to (own:
+ * the leaving task's own switch, for an at_switch event), as perf's per-task counters
+ * would. Returns the by_clock events read, a bit each. */
+static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigned int cpu,
+					      struct pmutop_bpf_ev *to, struct pmutop_bpf_ev *own,
+					      bool sw, bool primed)
+{
+	unsigned int timed_src = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
+	unsigned int read = 0;			   /* the by_clock events read, a bit each */
+	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
+		unsigned int i = live[j];
+		if (i >= PMUTOP_BPF_MAXEV)
+			break;
+		struct bpf_perf_event_value v;
+		unsigned int src = time_of[i];
+		/* Its own times when the source's were not read here (not open on this
+		 * CPU); a by_clock event's are the slice's (clock_add). */
+		if (!by_clock[i] && (src != timed_src || src >= PMUTOP_BPF_MAXEV)) {
+			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
+				continue;
+			if (src == i)
+				timed_src = i;
+		} else {
+			/* The count, or a negative errno in its place. */
+			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
+			if (c < 0 && c >= -4095)
+				continue;
+			unsigned int from = by_clock[i] ? i : src;
+			v.counter = (unsigned long long)c;
+			v.enabled = l->ev[from].ena;
+			v.running = l->ev[from].run;
+			if (by_clock[i])
+				read |= 1u << i;
+		}
+		struct pmutop_bpf_ev *p = &l->ev[i];
+		/* A counter reopened (user-only mode switched) starts again from zero. An
+		 * at_switch event counts a task's own switch (own), anticipated at the read
+		 * before; what it counted beyond that are switches the tracepoint never
+		 * reported, none of them the leaving task's: perf's per-task counters do not
+		 * give them to it either. */
+		if (v.counter >= p->val && v.enabled >= p->ena && v.running >= p->run && to) {
+			if (at_switch[i]) {
+				l->unattr[i].val += v.counter - p->val;
+				if (own)
+					own[i].val++;
+			} else {
+				to[i].val += v.counter - p->val;
+			}
+			to[i].ena += v.enabled - p->ena;
+			to[i].run += v.running - p->run;
+		}
+		p->val = v.counter + (sw && at_switch[i] ? 1 : 0);
+		p->ena = v.enabled;
+		p->run = v.running;
+		if (!primed)
+			l->base[i] = *p;
+	}
+	return read;
+}
+
 /* What a read of the counters is for. */
 enum how {
 	FOLD,	/* t runs on the CPU now */
@@ -283,56 +343,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
 										: l->unattr;
-	unsigned int timed_src = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
-	unsigned int read = 0;			   /* the by_clock events read, a bit each */
-	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
-		unsigned int i = live[j];
-		if (i >= PMUTOP_BPF_MAXEV)
-			break;
-		struct bpf_perf_event_value v;
-		unsigned int src = time_of[i];
-		/* Its own times when the source's were not read here (not open on this
-		 * CPU); a by_clock event's are the slice's (clock_add). */
-		if (!by_clock[i] && (src != timed_src || src >= PMUTOP_BPF_MAXEV)) {
-			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
-				continue;
-			if (src == i)
-				timed_src = i;
-		} else {
-			/* The count, or a negative errno in its place. */
-			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
-			if (c < 0 && c >= -4095)
-				continue;
-			unsigned int from = by_clock[i] ? i : src;
-			v.counter = (unsigned long long)c;
-			v.enabled = l->ev[from].ena;
-			v.running = l->ev[from].run;
-			if (by_clock[i])
-				read |= 1u << i;
-		}
-		struct pmutop_bpf_ev *p = &l->ev[i];
-		/* A counter reopened (user-only mode switched) starts again from zero. An
-		 * at_switch event counts a task's own switch (own), anticipated at the read
-		 * before; what it counted beyond that are switches the tracepoint never
-		 * reported, none of them the leaving task's: perf's per-task counters do not
-		 * give them to it either. */
-		if (v.counter >= p->val && v.enabled >= p->ena && v.running >= p->run && to) {
-			if (at_switch[i]) {
-				l->unattr[i].val += v.counter - p->val;
-				if (own)
-					own[i].val++;
-			} else {
-				to[i].val += v.counter - p->val;
-			}
-			to[i].ena += v.enabled - p->ena;
-			to[i].run += v.running - p->run;
-		}
-		p->val = v.counter + (sw && at_switch[i] ? 1 : 0);
-		p->ena = v.enabled;
-		p->run = v.running;
-		if (!primed)
-			l->base[i] = *p;
-	}
+	unsigned int read = read_live(l, cpu, to, own, sw, primed);
 	if (nclock || ntimed) {
 		unsigned long long now = bpf_ktime_get_ns();
 		if (to)
