@@ -452,6 +452,15 @@ static void test_sigkill(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (strstr(err, "not closed"))
 		fail_msg("a closed recording said: %s", err);
+	/* Appended to again, and that recorder killed: open again, whatever came before. */
+	pid_t p2 = start(args, path("killed2.log"));
+	wait_ticks(file, n + 4);
+	kill(p2, SIGKILL);
+	waitpid(p2, NULL, 0);
+	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (!strstr(err, "was not closed by its recorder"))
+		fail_msg("appended to, then killed: no line saying so: %s", err);
 	free(file);
 }
 

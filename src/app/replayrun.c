@@ -81,7 +81,7 @@ static void say_unclosed(struct app *a)
 	if (!replay_unclosed(a->play.rp) || replay_span(a->play.rp, &f, &l, &wf, &wl))
 		return;
 	app_say("%s was not closed by its recorder (killed, or the machine stopped): it ends at "
-		"tick %llu, %s; what came after was not written\n",
+		"tick %llu, %s; ticks after it were not written or are lost\n",
 		a->cli.replay, (unsigned long long)l, recfmt_time_text(wl, when, sizeof(when)));
 }
 

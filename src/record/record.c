@@ -576,6 +576,9 @@ int recorder_write(struct recorder *r, const struct model *m, double wall, char 
 	bool meta = r->kinds != r->kinds_saved || r->written == 0 || r->metrics_new;
 	if (!rc)
 		rc = put_kinds(r);
+	/* A recorder's first tick: the file is open again until this one closes it. */
+	if (!rc && r->written == 0)
+		rc = rec_exec(r->db, "DELETE FROM meta WHERE key = 'last'");
 	if (!rc && meta)
 		rc = rec_put_meta_sum(r);
 	if (!rc)
