@@ -8,19 +8,28 @@ PMUTOP=${1:?usage: connectkeys.sh PMUTOP [TMUX]}
 TMUX_BIN=${2:-tmux}
 SOCK="pmutop-connectkeys-$$"
 CAP="${TMPDIR:-/tmp}/pmutop-connectkeys-$$.txt"
-PORT=$((20000 + $$ % 20000))
+LOG="${TMPDIR:-/tmp}/pmutop-connectkeys-$$.log"
 . "$(dirname "$0")/lib.sh"
 host_pid=
 cleanup() {
 	t kill-server 2>/dev/null
 	[ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null
-	rm -f "$CAP"
+	rm -f "$CAP" "$LOG"
 }
 trap cleanup EXIT INT TERM
 
-# The other host: an exporter alone (no terminal), ticking every half second.
-"$PMUTOP" -b -q -d 0.5 --listen 127.0.0.1:$PORT >/dev/null 2>&1 </dev/null &
+# The other host: an exporter alone (no terminal), ticking every half second, on a port
+# the kernel gives it (a fixed one may be another test's), read from its log.
+"$PMUTOP" -b -q -d 0.5 --listen 127.0.0.1:0 >/dev/null 2>"$LOG" </dev/null &
 host_pid=$!
+PORT=
+i=0
+while [ -z "$PORT" ] && [ $i -lt 600 ] && kill -0 "$host_pid" 2>/dev/null; do
+	PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$LOG" | head -n 1)
+	[ -n "$PORT" ] || sleep 0.1
+	i=$((i + 1))
+done
+[ -n "$PORT" ] || { echo "FAIL: the exporter did not listen:"; cat "$LOG"; exit 1; }
 t new-session -d -s e2e -x 160 -y 40 \
 	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' --connect http://127.0.0.1:$PORT; echo EXIT=\$?; sleep 60" || {
 	echo "FAIL: cannot start tmux"

@@ -12,11 +12,11 @@ SOCK="pmutop-replaylisten-$$"
 CAP="${TMPDIR:-/tmp}/pmutop-replaylisten-$$.txt"
 REC="${TMPDIR:-/tmp}/pmutop-replaylisten-$$.pmutop"
 CSV="${TMPDIR:-/tmp}/pmutop-replaylisten-$$.csv"
-PORT=$((20000 + $$ % 20000))
+LOG="${TMPDIR:-/tmp}/pmutop-replaylisten-$$.log"
 . "$(dirname "$0")/lib.sh"
 cleanup() {
 	t kill-server 2>/dev/null
-	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm" "$CSV"
+	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm" "$CSV" "$LOG"
 }
 trap cleanup EXIT INT TERM
 command -v curl >/dev/null || { echo "SKIP: no curl"; exit 0; }
@@ -50,10 +50,19 @@ expect_served() {
 }
 
 t new-session -d -s e2e -x 140 -y 40 \
-	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$REC' --listen 127.0.0.1:$PORT; echo EXIT=\$?; sleep 60" || {
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$REC' --listen 127.0.0.1:0 2>'$LOG'; echo EXIT=\$?; sleep 60" || {
 	echo "FAIL: cannot start tmux"
 	exit 1
 }
+# The port the kernel gave it (a fixed one may be another test's), from its log.
+PORT=
+i=0
+while [ -z "$PORT" ] && [ $i -lt 600 ]; do
+	PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$LOG" 2>/dev/null | head -n 1)
+	[ -n "$PORT" ] || sleep 0.1
+	i=$((i + 1))
+done
+[ -n "$PORT" ] || { echo "FAIL: the replay did not listen:"; cat "$LOG"; exit 1; }
 expect 'REPLAY [0-9-]+ [0-9:]+ \(1/3\)' "the first tick"
 one=$(recorded context-switches 1)
 [ "$one" -gt 0 ] || fail "the recording counted some context switches ($one)"
@@ -71,7 +80,7 @@ sleep 1
 [ "$(served context-switches)" = "$two" ] || fail "T added nothing: $(served context-switches)"
 keys q
 expect 'EXIT=0' "q leaves"
-"$PMUTOP" -r "$REC" -b --listen 127.0.0.1:$PORT >/dev/null 2>"$CAP.e" && fail "-r -b --listen runs"
+"$PMUTOP" -r "$REC" -b --listen 127.0.0.1:0 >/dev/null 2>"$CAP.e" && fail "-r -b --listen runs"
 grep -q 'drop -b' "$CAP.e" || fail "-r -b --listen says why: $(cat "$CAP.e")"
 rm -f "$CAP.e"
 finish "a recording served on /metrics as it is played"
