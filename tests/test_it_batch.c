@@ -597,7 +597,10 @@ static void test_command_proc_rows(void **state)
 		if (mine < theirs - 10 || mine > theirs + 10)
 			fail_msg("%s: the child's row %.0f, perf stat -p %.0f", evs[k], mine,
 				 theirs);
-		if (k == 0 && theirs < 20000)
+		/* perf stat -p watched the loop: most trips block the child on its read (not
+		 * every one: with the two on two CPUs the byte may be there already, 19,981 of
+		 * 20,000 on a quiet machine). */
+		if (k == 0 && theirs < 10000)
 			fail_msg("perf stat -p counted %.0f switches of the child's 20000 trips",
 				 theirs);
 	}
