@@ -92,28 +92,34 @@ static int value_of(enum acct_field f, const struct procfs_acct *a, uint64_t *v)
 	}
 }
 
-/* Group g of task tid from /proc's values now (or fin's, the values it ended with),
- * into c's last reads (prev) or, with delta, as this interval's deltas too. */
-static int take(struct engine *e, unsigned g, pid_t tid, const struct procfs_acct *fin,
-		struct counts *c, bool delta)
+/* Task tid's accounting now (or fin's, the values it ended with): 0, -ESRCH, -errno. */
+static int read_acct(struct engine *e, pid_t tid, const struct procfs_acct *fin,
+		     struct procfs_acct *a)
 {
-	struct procfs_acct a;
-	int err = procfs_task_acct(e->b.o.root, tid, tid, &a);
+	int err = procfs_task_acct(e->b.o.root, tid, tid, a);
 	if (err == -ESRCH && fin)
-		a = *fin;
+		*a = *fin;
 	else if (err)
 		return err;
 	/* An ended task's last switch, out of the CPU for good (do_task_dead), comes after
 	 * its perf events ended (perf_event_exit_task): not one perf counts. */
-	if (a.dead && a.switches)
-		a.switches--;
+	if (a->dead && a->switches)
+		a->switches--;
+	return 0;
+}
+
+/* Group g from the task's accounting a into c's last reads (prev) or, with delta, as
+ * this interval's deltas too. */
+static void take(struct engine *e, unsigned g, const struct procfs_acct *a, struct counts *c,
+		 bool delta)
+{
 	const struct evgroup_spec *s = &e->b.set->specs.g[g];
 	const struct mgroup *mg = &e->b.set->groups[g];
 	uint64_t *pv = c->prev + e->b.slot[g], t = now_ns();
 	for (unsigned k = 0; k < s->n; k++) {
 		unsigned ev = mg->first + k;
 		uint64_t v;
-		if (value_of(field_of(&s->ev[k]), &a, &v)) {
+		if (value_of(field_of(&s->ev[k]), a, &v)) {
 			c->why[ev] = WHY_UNSUPPORTED; /* a kernel without sched's migrations */
 			c->d[ev] = (struct val_delta){0, 0, 0};
 			continue;
@@ -123,14 +129,16 @@ static int take(struct engine *e, unsigned g, pid_t tid, const struct procfs_acc
 		pv[2 + k] = v;
 	}
 	pv[0] = pv[1] = t;
-	return 0;
 }
 
 int procacct_open(struct engine *e, unsigned g, pid_t tid, struct counts *c)
 {
 	const struct mgroup *mg = &e->b.set->groups[g];
 	memset(c->why + mg->first, WHY_NONE, mg->n);
-	int err = take(e, g, tid, NULL, c, false);
+	struct procfs_acct a;
+	int err = read_acct(e, tid, NULL, &a);
+	if (!err)
+		take(e, g, &a, c, false);
 	if (err) {
 		memset(c->why + mg->first, WHY_GONE, mg->n);
 		return err == -ESRCH ? -ESRCH : 0;
@@ -143,12 +151,17 @@ int procacct_open(struct engine *e, unsigned g, pid_t tid, struct counts *c)
 void procacct_read(struct engine *e, struct task *t)
 {
 	struct counts *c = &t->c;
+	struct procfs_acct a;
+	int err = 1; /* not read yet: read once for every group it gives */
 	for (unsigned g = 0; g < engine_ngroups(e); g++) {
 		const struct mgroup *mg = &e->b.set->groups[g];
 		if (c->grp[g] || e->b.gdead[g] || !procacct_group(e, g) ||
 		    targets_lean_task(e, t->proc, g))
 			continue;
-		if (take(e, g, t->tid, t->have_final ? &t->final : NULL, c, true) == 0) {
+		if (err > 0)
+			err = read_acct(e, t->tid, t->have_final ? &t->final : NULL, &a);
+		if (err == 0) {
+			take(e, g, &a, c, true);
 			memset(c->why + mg->first, WHY_NONE, mg->n);
 			c->fresh[g] = c->fresh[g] == FRESH_OPENED ? FRESH_FIRST_READ : FRESH_NO;
 			continue;
@@ -164,11 +177,11 @@ void procacct_final(struct engine *e)
 {
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->tree ? p->threads : NULL; t; t = t->sibling) {
-			struct procfs_task info;
+			struct procfs_acct a;
 			if (t->state == TASK_EXITED || t->have_final ||
-			    procfs_task_info(e->b.o.root, p->pid, t->tid, &info) != 0 || !info.dead)
+			    procfs_task_acct(e->b.o.root, p->pid, t->tid, &a) != 0 || !a.dead)
 				continue;
-			t->have_final =
-				procfs_task_acct(e->b.o.root, p->pid, t->tid, &t->final) == 0;
+			t->final = a;
+			t->have_final = true;
 		}
 }
