@@ -130,7 +130,8 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 			} else if (b->counts[ev]) {
 				s->rodata->live[nlive++] = (unsigned char)ev;
 				s->rodata->by_clock[ev] = sw;
-				ntimed += sw;
+				if (sw)
+					s->rodata->timed[ntimed++] = (unsigned char)ev;
 			}
 		}
 	}

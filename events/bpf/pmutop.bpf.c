@@ -35,10 +35,11 @@ const volatile unsigned char time_of[PMUTOP_BPF_MAXEV] = {};
  * the kernel clock over its slices (pmutop.bpf.h: t_in). */
 const volatile unsigned int nclock = 0;
 const volatile unsigned char clock[PMUTOP_BPF_MAXEV] = {};
-/* The live events of groups of software events only (by_clock, ntimed of them): read
+/* The live events of groups of software events only (by_clock: timed[0..ntimed)): read
  * without their times, which are the slice's on the kernel clock (a software event on a
  * CPU runs whenever it is enabled), sparing the read of the times at each switch. */
 const volatile unsigned int ntimed = 0;
+const volatile unsigned char timed[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned char by_clock[PMUTOP_BPF_MAXEV] = {};
 /* The events counted from the task's own counters (own[0..nown), not in live), each
  * with its counter (own_kind: PMUTOP_BPF_K_*). */
@@ -131,11 +132,24 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 	l->gaps++;
 }
 
-/* The clock events' time of the slice (d: since t_in) into to, and into the CPU's clock
- * (ev: its sums from the first read are every task's plus idle plus unattr). */
+/* The clock events' time since the slice began (t_in) into to, and into the CPU's
+ * clock (ev: its sums from the first read are every task's plus idle plus unattr); and
+ * the same time as enabled and running of the by_clock events read (read: a bit each). */
 static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bpf_last *l,
-				      unsigned long long d)
+				      unsigned long long now, unsigned int read)
 {
+	unsigned long long d = now > l->t_in ? now - l->t_in : 0;
+	for (unsigned int j = 0; read && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
+		unsigned int i = timed[j];
+		if (i >= PMUTOP_BPF_MAXEV)
+			break;
+		if (!(read & (1u << i)))
+			continue;
+		to[i].ena += d;
+		to[i].run += d;
+		l->ev[i].ena += d;
+		l->ev[i].run += d;
+	}
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nclock; j++) {
 		unsigned int i = clock[j];
 		if (i >= PMUTOP_BPF_MAXEV)
@@ -195,21 +209,21 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 
 /* The live counters of this CPU read: what each counted since the last read into to (own:
  * the leaving task's own switch, for an at_switch event), as perf's per-task counters
- * would. A by_clock event's enabled and running times are the slice's (d). */
-static __always_inline void read_live(struct pmutop_bpf_last *l, unsigned int cpu,
-				      struct pmutop_bpf_ev *to, struct pmutop_bpf_ev *own, bool sw,
-				      bool primed, unsigned long long d)
+ * would. Returns the by_clock events read, a bit each. */
+static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigned int cpu,
+					      struct pmutop_bpf_ev *to, struct pmutop_bpf_ev *own,
+					      bool sw, bool primed)
 {
 	unsigned int timed_src = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
+	unsigned int read = 0;			   /* the by_clock events read, a bit each */
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
 		if (i >= PMUTOP_BPF_MAXEV)
 			break;
-		struct pmutop_bpf_ev *p = &l->ev[i];
 		struct bpf_perf_event_value v;
 		unsigned int src = time_of[i];
 		/* Its own times when the source's were not read here (not open on this
-		 * CPU); a by_clock event's are the slice's. */
+		 * CPU); a by_clock event's are the slice's (clock_add). */
 		if (!by_clock[i] && (src != timed_src || src >= PMUTOP_BPF_MAXEV)) {
 			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
 				continue;
@@ -220,21 +234,25 @@ static __always_inline void read_live(struct pmutop_bpf_last *l, unsigned int cp
 			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
 			if (c < 0 && c >= -4095)
 				continue;
+			unsigned int from = by_clock[i] ? i : src;
 			v.counter = (unsigned long long)c;
-			v.enabled = by_clock[i] ? p->ena + d : l->ev[src].ena;
-			v.running = by_clock[i] ? p->run + d : l->ev[src].run;
+			v.enabled = l->ev[from].ena;
+			v.running = l->ev[from].run;
+			if (by_clock[i])
+				read |= 1u << i;
 		}
-		/* A counter reopened (user-only mode switched) starts again from zero, its
-		 * times too (a by_clock event's run on). An at_switch event counts a task's
-		 * own switch (own), anticipated at the read before; what it counted beyond
-		 * that are switches the tracepoint never reported, none of them the leaving
-		 * task's: perf's per-task counters do not give them to it either. */
-		if (v.enabled >= p->ena && v.running >= p->run && to) {
-			if (v.counter >= p->val && at_switch[i]) {
+		struct pmutop_bpf_ev *p = &l->ev[i];
+		/* A counter reopened (user-only mode switched) starts again from zero. An
+		 * at_switch event counts a task's own switch (own), anticipated at the read
+		 * before; what it counted beyond that are switches the tracepoint never
+		 * reported, none of them the leaving task's: perf's per-task counters do not
+		 * give them to it either. */
+		if (v.counter >= p->val && v.enabled >= p->ena && v.running >= p->run && to) {
+			if (at_switch[i]) {
 				l->unattr[i].val += v.counter - p->val;
 				if (own)
 					own[i].val++;
-			} else if (v.counter >= p->val) {
+			} else {
 				to[i].val += v.counter - p->val;
 			}
 			to[i].ena += v.enabled - p->ena;
@@ -246,6 +264,7 @@ static __always_inline void read_live(struct pmutop_bpf_last *l, unsigned int cp
 		if (!primed)
 			l->base[i] = *p;
 	}
+	return read;
 }
 
 /* What a read of the counters is for. */
@@ -286,8 +305,8 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		l->busy = 1;
 		asm volatile("" ::: "memory");
 		unsigned long long now = bpf_ktime_get_ns();
+		clock_add(l->unattr, l, now, 0);
 		l->win = now > l->t_in ? now - l->t_in : 0;
-		clock_add(l->unattr, l, l->win);
 		l->t_in = now;
 		asm volatile("" ::: "memory");
 		l->busy = 0;
@@ -324,13 +343,11 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
 										: l->unattr;
-	/* The slice's time on the kernel clock, where a clock or by_clock event needs it. */
-	unsigned long long now = nclock || ntimed ? bpf_ktime_get_ns() : 0;
-	unsigned long long d = primed && now > l->t_in ? now - l->t_in : 0;
-	read_live(l, cpu, to, own, sw, primed, d);
+	unsigned int read = read_live(l, cpu, to, own, sw, primed);
 	if (nclock || ntimed) {
+		unsigned long long now = bpf_ktime_get_ns();
 		if (to)
-			clock_add(to, l, d);
+			clock_add(to, l, now, read);
 		l->t_in = now;
 	}
 	/* The switch of a task in no task's sums (idle, not in the map, exiting), for the
