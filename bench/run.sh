@@ -409,28 +409,32 @@ observer() {
 # counts every task and the ping-pong switches, at 1, 5 and 8 software events (one group).
 # Target (issue 40): 100 ns and 30 ns more for each further event.
 declare -A B_ns B_cnt
-bpf_ids() { bpftool prog show -j 2>/dev/null | python3 -c 'import json, sys
-print(" ".join(str(p["id"]) for p in json.load(sys.stdin) if p.get("name") in ("on_switch", "on_arrive")))'; }
+# The ids of the BPF programs that the process under timeout PID holds open (its fds'
+# fdinfo): another pmutop's, loaded meanwhile, are not its own.
+bpf_ids() {
+	local p
+	for p in $(pgrep -P "$1"); do
+		cat /proc/"$p"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { printf "%s ", $2 }'
+	done
+}
 bpfcost() {
 	have bpftool && have python3 && [ -r /proc/sys/kernel/bpf_stats_enabled ] || return 0
 	bpf_stats_old=$(sysctl -n kernel.bpf_stats_enabled)
 	sysctl -qw kernel.bpf_stats_enabled=1
-	local e5=$sw_events e1=task-clock n evs before id i
+	local e5=$sw_events e1=task-clock n evs id i
 	local e8=$e5,minor-faults,alignment-faults,emulation-faults
 	for n in 1 5 8; do
 		case $n in 1) evs=$e1 ;; 5) evs=$e5 ;; 8) evs=$e8 ;; esac
-		before=" $(bpf_ids) "
 		timeout 120 "$pmutop" -b --backend bpf -d 0.5 -e "{$evs}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
 		bg_pid=$!
 		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
 		taskset -c "$pin" "$bin/workload" pingpong "$switch_trips" "$tmp/obs.txt"
-		id=""
-		for i in $(bpf_ids); do [[ $before == *" $i "* ]] || id="$id $i"; done
+		id=$(bpf_ids "$bg_pid")
 		if [ -n "$id" ]; then
 			bpftool prog show -j >"$tmp/prog.json" 2>/dev/null
 			read -r B_ns[$n] B_cnt[$n] < <(python3 -c 'import json, sys
 ids = set(int(i) for i in sys.argv[2].split())
-ps = [p for p in json.load(open(sys.argv[1])) if p["id"] in ids]
+ps = [p for p in json.load(open(sys.argv[1])) if p["id"] in ids and p.get("name") in ("on_switch", "on_arrive")]
 sw = sum(p.get("run_cnt", 0) for p in ps if p.get("name") == "on_switch")
 print("%.0f %d" % (sum(p.get("run_time_ns", 0) for p in ps) / max(1, sw), sw))' "$tmp/prog.json" "$id")
 		fi
