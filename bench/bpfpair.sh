@@ -3,13 +3,15 @@
 # item 1): run.sh section 6's measure (kernel.bpf_stats_enabled on, restored after;
 # run_time_ns of on_switch + on_arrive over on_switch's run_cnt) while pmutop
 # --backend bpf counts every task at 1, 5 and 8 software events (one group) and the
-# pinned pipe ping-pong switches. Before and after alternate, event count by event count,
-# so that a shared machine's load falls on both alike; each line is one pair.
+# pinned pipe ping-pong switches. Before and after alternate, event count by event count
+# (the order in a pair alternating too), so that a shared machine's load falls on both
+# alike.
 #
 #   bench/bpfpair.sh --before BINARY --after BINARY [--pairs N] [--events "1 5 8"]
 #                    [--trips N]
 #
-# Run it as root. Prints the sum and each program's share (ns per switch).
+# Run it as root. Prints the sum and each program's share (ns per switch) of each run,
+# then per event count the medians and the median of the pairs' differences.
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
 	--pairs) pairs=${2:?}; shift ;;
 	--events) events=${2:?}; shift ;;
 	--trips) trips=${2:?}; shift ;;
-	-h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench/bpfpair.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -55,7 +57,8 @@ ids() {
 	local pid=$1
 	[ -n "$pid" ] && cat /proc/"$pid"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { printf "%s ", $2 }'
 }
-# one BINARY N: prints "SUM (sw ON_SWITCH ar ON_ARRIVE)"
+# one BINARY N WHICH: prints "SUM (sw ON_SWITCH ar ON_ARRIVE)", and appends
+# "N WHICH SUM" to $tmp/res
 one() {
 	local evs id=""
 	case $2 in 1) evs=task-clock ;; 5) evs=$e5 ;; 8) evs=$e8 ;; *) echo "bad count $2" >&2; return 1 ;; esac
@@ -72,18 +75,39 @@ ids = set(int(i) for i in sys.argv[2].split())
 ps = [p for p in json.load(open(sys.argv[1])) if p["id"] in ids and p.get("name") in ("on_switch", "on_arrive")]
 sw = max(1, sum(p.get("run_cnt", 0) for p in ps if p.get("name") == "on_switch"))
 d = {p["name"]: p.get("run_time_ns", 0) / sw for p in ps}
-print("%4.0f (sw %3.0f ar %3.0f)" % (sum(d.values()), d.get("on_switch", 0), d.get("on_arrive", 0)), end="")' "$tmp/prog.json" "$id"
+print("%4.0f (sw %3.0f ar %3.0f)" % (sum(d.values()), d.get("on_switch", 0), d.get("on_arrive", 0)), end="")
+with open(sys.argv[3], "a") as f:
+    f.write("%s %s %.1f\n" % (sys.argv[4], sys.argv[5], sum(d.values())))' "$tmp/prog.json" "$id" "$tmp/res" "$2" "$3"
 }
 echo "ns per switch, both programs (stats on); pin CPU $pin, $trips round trips"
-for _ in $(seq "$pairs"); do
+for k in $(seq "$pairs"); do
 	for n in $events; do
-		printf '%s events: before ' "$n"
-		one "$before" "$n"
-		printf '   after '
-		one "$after" "$n"
+		# The order in a pair alternates: what runs second is not always the same build.
+		if [ $((k % 2)) = 1 ]; then
+			printf '%s events: before ' "$n"
+			one "$before" "$n" before
+			printf '   after '
+			one "$after" "$n" after
+		else
+			printf '%s events: after ' "$n"
+			one "$after" "$n" after
+			printf '   before '
+			one "$before" "$n" before
+		fi
 		echo "   load $(cut -d' ' -f1 /proc/loadavg)"
 	done
 done
+python3 -c 'import statistics as st, sys
+r = {}
+for line in open(sys.argv[1]):
+    n, w, v = line.split()
+    r.setdefault(n, {}).setdefault(w, []).append(float(v))
+for n in sys.argv[2].split():
+    b, a = r.get(n, {}).get("before", []), r.get(n, {}).get("after", [])
+    if b and a:
+        d = [y - x for x, y in zip(b, a)]
+        print("%s events: median before %.0f, after %.0f, of the pairs (after - before) %+.0f ns (%d pairs, %+.0f..%+.0f)"
+              % (n, st.median(b), st.median(a), st.median(d), len(d), min(d), max(d)))' "$tmp/res" "$events"
 if [ -s "$tmp/stderr.log" ]; then
 	echo "pmutop's stderr (counted):"
 	sort "$tmp/stderr.log" | uniq -c | head -5
