@@ -442,6 +442,16 @@ static void test_sigkill(void **state)
 	if (!strstr(err, "was not closed by its recorder") || !strstr(err, want))
 		fail_msg("no line saying the file ends at tick %llu unclosed: %s",
 			 (unsigned long long)n, err);
+	/* --sql says it too, on stderr after its rows, with exit 0 (every tick checks). */
+	char *sql[] = {PMUTOP_BINARY, "-r", file, "--sql", "SELECT count(*) FROM ticks", NULL};
+	st = testutil_run(sql, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_non_null(strchr(out2, '\n'));
+	assert_int_equal(strtoull(strchr(out2, '\n') + 1, NULL, 10), n);
+	if (!strstr(err, "was not closed by its recorder") || !strstr(err, want) ||
+	    count_lines(err, "pmutop: ") != 1)
+		fail_msg("--sql: no one line saying the file ends at tick %llu unclosed: %s",
+			 (unsigned long long)n, err);
 	/* Going on with it: the next recorder appends after the last committed tick. */
 	char *more[] = {PMUTOP_BINARY, "-b", "-q", "-n", "2", "-d", "0.1", "-w", file, NULL};
 	st = testutil_run(more, out2, sizeof(out2), err, sizeof(err));
@@ -452,6 +462,10 @@ static void test_sigkill(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (strstr(err, "not closed"))
 		fail_msg("a closed recording said: %s", err);
+	st = testutil_run(sql, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (*err)
+		fail_msg("--sql on a closed recording said: %s", err);
 	/* Appended to again, and that recorder killed: open again, whatever came before. */
 	pid_t p2 = start(args, path("killed2.log"));
 	wait_ticks(file, n + 4);
@@ -461,6 +475,10 @@ static void test_sigkill(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (!strstr(err, "was not closed by its recorder"))
 		fail_msg("appended to, then killed: no line saying so: %s", err);
+	st = testutil_run(sql, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (!strstr(err, "was not closed by its recorder"))
+		fail_msg("--sql: appended to, then killed: no line saying so: %s", err);
 	free(file);
 }
 
