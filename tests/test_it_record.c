@@ -482,6 +482,140 @@ static void test_sigkill(void **state)
 	free(file);
 }
 
+/* The -wal of a recording: its page size and the offsets of its commit frames (those
+ * that end a transaction), up to the first frame of another checkpoint's salts. */
+static unsigned wal_commits(const char *wal, long *commits, unsigned cap, long *pgsz)
+{
+	unsigned char h[32], f[24];
+	FILE *w = fopen(wal, "rb");
+	assert_non_null(w);
+	assert_int_equal(fread(h, 1, sizeof(h), w), sizeof(h));
+	assert_int_equal(h[0] << 24 | h[1] << 16 | h[2] << 8 | (h[3] & 0xfe), 0x377f0682);
+	*pgsz = (long)h[8] << 24 | (long)h[9] << 16 | (long)h[10] << 8 | h[11];
+	assert_int_equal(*pgsz, 16384);
+	unsigned n = 0;
+	for (long off = 32; fseek(w, off, SEEK_SET) == 0 && fread(f, 1, 24, w) == 24;
+	     off += 24 + *pgsz) {
+		if (memcmp(f + 8, h + 16, 8) != 0)
+			break; /* a frame of before the WAL started again */
+		if ((f[4] | f[5] | f[6] | f[7]) && n < cap)
+			commits[n++] = off;
+	}
+	fclose(w);
+	return n;
+}
+
+/* Copy file and its -wal to name (no -shm: the reader builds its own), then damage the
+ * -wal at byte at: cut there (cut) or flip it. */
+static char *torn_copy(const char *file, const char *name, long at, bool cut)
+{
+	char *copy = strdup(path(name)), cmd[1600];
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && cp '%s-wal' '%s-wal'", file, copy, file, copy);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s-wal", copy);
+	if (cut) {
+		assert_int_equal(truncate(cmd, at), 0);
+		return copy;
+	}
+	FILE *w = fopen(cmd, "r+b");
+	assert_non_null(w);
+	assert_int_equal(fseek(w, at, SEEK_SET), 0);
+	int c = fgetc(w);
+	assert_int_equal(fseek(w, at, SEEK_SET), 0);
+	fputc(c ^ 0x40, w);
+	assert_int_equal(fclose(w), 0);
+	return copy;
+}
+
+/* A recorder killed while it wrote a tick leaves a torn transaction at the end of its
+ * -wal (a frame cut short, or one whose bytes did not all reach the disk): SQLite's
+ * frame checksums drop it whole. The replay ends at the tick before, says so as for any
+ * unclosed file (exit 0), and every tick before replays as it did from the whole file.
+ * A frame damaged further back drops its transaction and every one after it: the file
+ * then ends earlier, said the same way, and what is printed is still as recorded. */
+static void test_torn_wal(void **state)
+{
+	(void)state;
+	char *file = strdup(path("torn"));
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
+			"-e",	       "task-clock", "-w", file, NULL};
+	pid_t p = start(args, path("torn.log"));
+	wait_ticks(file, 6);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	/* The copies first: nothing has opened the -wal since the recorder died. */
+	char wal[600];
+	snprintf(wal, sizeof(wal), "%s-wal", file);
+	long commits[4096], pgsz;
+	unsigned nc = wal_commits(wal, commits, 4096, &pgsz);
+	assert_true(nc >= 6);
+	long last = commits[nc - 1], mid = commits[nc - 3];
+	struct {
+		char *copy;
+		const char *what;
+		uint64_t ticks; /* 0: fewer than the whole file's less one */
+	} cases[] = {
+		{torn_copy(file, "torn-cut", last + 24 + pgsz / 2, true), "cut in its last frame",
+		 1},
+		{torn_copy(file, "torn-flip", last + 24 + pgsz / 2, false),
+		 "a byte flipped in its last frame", 1},
+		{torn_copy(file, "torn-hdr", last + 12, true), "cut in its last frame's header", 1},
+		{torn_copy(file, "torn-mid", mid + 24 + 100, false),
+		 "a byte flipped three transactions back", 0},
+	};
+	uint64_t n = ticks_in(file, NULL);
+	assert_true(n >= 6);
+	size_t cap = 64u << 20;
+	char *whole = malloc(cap), *torn = malloc(cap);
+	assert_non_null(whole);
+	assert_non_null(torn);
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t m = ticks_in(cases[i].copy, NULL);
+		if (cases[i].ticks ? m != n - 1 : (m >= n - 1 || m < 1))
+			fail_msg("%s: %llu of %llu ticks replay", cases[i].what,
+				 (unsigned long long)m, (unsigned long long)n);
+		char count[24];
+		snprintf(count, sizeof(count), "%llu", (unsigned long long)m);
+		char *ref[] = {PMUTOP_BINARY, "-r", file,  "-b", "--format",
+			       "csv",	      "-n", count, NULL};
+		int st = testutil_run(ref, whole, cap, err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		char *rep[] = {PMUTOP_BINARY, "-r", cases[i].copy, "-b", "--format", "csv", NULL};
+		st = testutil_run(rep, torn, cap, err, sizeof(err));
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			fail_msg("%s: exit %d, want 0: %s", cases[i].what,
+				 WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+		char want[96];
+		snprintf(want, sizeof(want),
+			 "was not closed by its recorder (killed, or the "
+			 "machine stopped): it ends at tick %llu, ",
+			 (unsigned long long)m);
+		if (!strstr(err, want) || count_lines(err, "pmutop: ") != 1)
+			fail_msg("%s: want one line '%s', got: %s", cases[i].what, want, err);
+		assert_true(strlen(whole) < cap - 1 && strlen(whole) > 100);
+		if (strcmp(whole, torn) != 0)
+			fail_msg("%s: its %llu ticks differ from the whole file's (%zu vs %zu "
+				 "bytes)",
+				 cases[i].what, (unsigned long long)m, strlen(torn), strlen(whole));
+		/* --sql reads the same ticks. */
+		char *q[] = {PMUTOP_BINARY,
+			     "-r",
+			     cases[i].copy,
+			     "--sql",
+			     "SELECT count(*), max(seq) FROM ticks",
+			     NULL};
+		st = testutil_run(q, out2, sizeof(out2), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		snprintf(want, sizeof(want), "count(*),max(seq)\n%llu,%llu\n",
+			 (unsigned long long)m, (unsigned long long)m);
+		assert_string_equal(out2, want);
+		free(cases[i].copy);
+	}
+	free(whole);
+	free(torn);
+	free(file);
+}
+
 static void expect_refusal(const char *file, const char *words)
 {
 	char *rep[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", NULL};
@@ -1360,6 +1494,7 @@ int main(void)
 		cmocka_unit_test(test_replay_equals_live),
 		cmocka_unit_test(test_recorded_without),
 		cmocka_unit_test(test_sigkill),
+		cmocka_unit_test(test_torn_wal),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_one_recorder),
 		cmocka_unit_test(test_full_disk),
