@@ -1343,6 +1343,155 @@ static void expect_window(const char *file, char *begin, char *end, int code, co
 		fail_msg("want one line saying '%s', got: %s", words, err);
 }
 
+/* The ticks a -r -b --format csv run printed: a bit a tick (1 to 63), from each line's
+ * first field. */
+static uint64_t csv_tick_set(const char *csv)
+{
+	uint64_t set = 0;
+	for (const char *l = csv; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char *end;
+		unsigned long k = strtoul(l, &end, 10);
+		if (end != l && *end == ',' && k >= 1 && k < 64)
+			set |= 1ull << k;
+	}
+	return set;
+}
+
+/* The text after key in the line that starts with start, up to stop, into buf. */
+static bool field_after(const char *out, const char *start, const char *key, char stop, char *buf,
+			size_t len)
+{
+	const char *l = out;
+	size_t n = strlen(start);
+	while (l && strncmp(l, start, n) != 0)
+		l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL;
+	const char *eol = l ? strchr(l, '\n') : NULL;
+	const char *v = l ? strstr(l, key) : NULL;
+	if (!v || (eol && v > eol))
+		return false;
+	v += strlen(key);
+	const char *e = strchr(v, stop);
+	if (!e || (eol && e > eol) || (size_t)(e - v) >= len)
+		return false;
+	memcpy(buf, v, (size_t)(e - v));
+	buf[e - v] = '\0';
+	return true;
+}
+
+/* --begin T --end T: the ticks -r -b prints. */
+static uint64_t window_ticks(const char *file, char *t)
+{
+	char *args[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", "--format", "csv",
+			"--begin",     t,    "--end",	   t,	 NULL};
+	int st = testutil_run(args, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail_msg("--begin %s --end %s: exit %d (%s)", t, t,
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+	return csv_tick_set(out1);
+}
+
+/* --begin T --end T with T as pmutop printed a tick's time selects that tick alone, in
+ * every form it prints one: the clock time with its fraction (text's header), @ and CSV's
+ * wall, CSV's and JSON's ISO at (that instant, in any zone); its whole second
+ * selects the ticks printed in that second. Recorded in a zone half an hour off UTC. */
+static void test_window_printed(void **state)
+{
+	(void)state;
+	char *file = strdup(path("printed")), pid[16];
+	const char *tz = getenv("TZ");
+	char *saved = tz ? strdup(tz) : NULL;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	setenv("TZ", "Asia/Kolkata", 1);
+	char *rec[] = {PMUTOP_BINARY, "-b", "-n", "8",	"-d",	    "0.15", "-e", "task-clock",
+		       "-p",	      pid,  "-w", file, "--format", "csv",  NULL};
+	int st = testutil_run(rec, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *live = strdup(out2); /* the live CSV: its wall and at */
+	char *txt[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "text", NULL};
+	st = testutil_run(txt, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *text = strdup(out2);
+	setenv("TZ", "America/St_Johns", 1); /* -03:30 or -02:30: JSON's at, read here */
+	char *js[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "json", NULL};
+	st = testutil_run(js, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *json = strdup(out2);
+	for (unsigned k = 1; k <= 8; k++) {
+		char start[32], at[64], wall[64], iso[64], clock[32], sec[32], jat[64];
+		uint64_t want = 1ull << k;
+		/* CSV's wall and at: the line's last two fields. */
+		snprintf(start, sizeof(start), "%u,", k);
+		char line[512];
+		assert_true(field_after(live, start, start, '\n', line, sizeof(line)));
+		char *c2 = strrchr(line, ',');
+		assert_non_null(c2);
+		snprintf(at, sizeof(at), "%s", c2 + 1);
+		*c2 = '\0';
+		assert_non_null(strrchr(line, ','));
+		snprintf(wall, sizeof(wall), "@%s", strrchr(line, ',') + 1);
+		snprintf(start, sizeof(start), "{\"tick\":%u,", k);
+		assert_true(field_after(json, start, "\"at\":\"", '"', jat, sizeof(jat)));
+		char key[32];
+		snprintf(key, sizeof(key), " - tick %u at ", k);
+		const char *h = strstr(text, key);
+		assert_non_null(h);
+		assert_true(sscanf(h + strlen(key), "%63[^,]", iso) == 1);
+		/* 2026-11-29T07:10:35.900+05:30: the clock time with its fraction, its second */
+		assert_true(strlen(iso) == 29 && iso[10] == 'T' && iso[19] == '.');
+		snprintf(clock, sizeof(clock), "%.12s", iso + 11);
+		snprintf(sec, sizeof(sec), "%.8s", iso + 11);
+		/* The same instant, printed in the other zone (JSON's) */
+		assert_true(strcmp(jat, at) != 0 && strncmp(at + 23, "+05:30", 6) == 0);
+		setenv("TZ", "Asia/Kolkata", 1);
+		uint64_t got = window_ticks(file, clock);
+		if (got != want)
+			fail_msg("tick %u: --begin/--end %s (text's clock time) select ticks %#llx",
+				 k, clock, (unsigned long long)got);
+		uint64_t same = 0;
+		for (unsigned j = 1; j <= 8; j++) {
+			char kj[32];
+			snprintf(kj, sizeof(kj), " - tick %u at ", j);
+			const char *hj = strstr(text, kj);
+			assert_non_null(hj);
+			if (strncmp(hj + strlen(kj) + 11, sec, 8) == 0)
+				same |= 1ull << j;
+		}
+		if ((got = window_ticks(file, sec)) != same)
+			fail_msg("tick %u: --begin/--end %s (its second) select ticks %#llx, want "
+				 "%#llx",
+				 k, sec, (unsigned long long)got, (unsigned long long)same);
+		setenv("TZ", "America/St_Johns", 1);
+		if ((got = window_ticks(file, wall)) != want)
+			fail_msg("tick %u: --begin/--end %s (CSV's wall) select ticks %#llx", k,
+				 wall, (unsigned long long)got);
+		if ((got = window_ticks(file, at)) != want)
+			fail_msg("tick %u: --begin/--end %s (CSV's at, in another zone) select "
+				 "ticks %#llx",
+				 k, at, (unsigned long long)got);
+		if ((got = window_ticks(file, jat)) != want)
+			fail_msg("tick %u: --begin/--end %s (JSON's at, in another zone) select "
+				 "ticks %#llx",
+				 k, jat, (unsigned long long)got);
+	}
+	/* --sql reads the whole file: a window with it is refused, not dropped. */
+	char *sql[] = {PMUTOP_BINARY, "-r",   file, "--sql", "SELECT count(*) FROM ticks",
+		       "--begin",     "+0.1", NULL};
+	st = testutil_run(sql, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_string_equal(out1, "");
+	if (!strstr(err, "--sql reads the whole recording") || count_lines(err, "pmutop: ") != 1)
+		fail_msg("--sql --begin: want one line, got: %s", err);
+	if (saved)
+		setenv("TZ", saved, 1);
+	else
+		unsetenv("TZ");
+	free(saved);
+	free(live);
+	free(text);
+	free(json);
+	free(file);
+}
+
 static void test_window_outside(void **state)
 {
 	(void)state;
@@ -1501,6 +1650,7 @@ int main(void)
 		cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_readings_keys),
 		cmocka_unit_test(test_window_outside),
+		cmocka_unit_test(test_window_printed),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_cut_short),
 		cmocka_unit_test(test_index_damaged),

@@ -607,6 +607,12 @@ static int run_replay_live(struct app *a)
 int run_replay(struct app *a)
 {
 	char err[512];
+	if (a->cli.sql && (a->cli.begin || a->cli.end)) {
+		app_say("--begin and --end choose the ticks -b and the screen show; --sql reads "
+			"the whole recording: bound its query (WHERE time BETWEEN T1 AND T2, "
+			"epoch seconds as CSV's wall, or seq)\n");
+		return 2;
+	}
 	a->play.rp = replay_open(a->cli.replay, err, sizeof(err));
 	if (!a->play.rp) {
 		app_say("%s\n", err);
