@@ -410,6 +410,13 @@ static void test_sigkill(void **state)
 			"-e",	       "task-clock", "-w", file, NULL};
 	pid_t p = start(args, path("killed.log"));
 	wait_ticks(file, 8);
+	/* While it records: still being written, said so (its recorder holds it), exit 0. */
+	char *now[] = {PMUTOP_BINARY, "-r", file, "--sql", "SELECT count(*) FROM ticks", NULL};
+	int st = testutil_run(now, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (!strstr(err, "is still being written (a pmutop records into it): its last tick is ") ||
+	    strstr(err, "not closed") || count_lines(err, "pmutop: ") != 1)
+		fail_msg("a recording being written: want one line saying so, got: %s", err);
 	kill(p, SIGKILL);
 	waitpid(p, NULL, 0);
 	/* The file copied without its -wal (before anything opens it and checkpoints): the
@@ -432,7 +439,7 @@ static void test_sigkill(void **state)
 	replay_close(rp);
 	char *rep[] = {PMUTOP_BINARY, "-r",	 file,	  "-b", "--format",
 		       "csv",	      "--begin", "-0.01", NULL};
-	int st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	char want[32];
 	snprintf(want, sizeof(want), "%llu,", (unsigned long long)n);

@@ -71,8 +71,9 @@ static int replay_start(struct app *a, double begin, uint64_t *seq)
 }
 
 /* A recording its recorder never closed ends at the last tick it committed: the line
- * that says so (who: the file's name, or the screen's words for it), or false for a
- * closed one. Not an error: every tick in it is checked. */
+ * that says so (who: the file's name, or the screen's words for it), or that it is
+ * still being written; false for a closed one. Not an error: every tick in it is
+ * checked. */
 static bool unclosed_line(struct app *a, const char *who, char *line, size_t len)
 {
 	uint64_t f, l;
@@ -80,10 +81,17 @@ static bool unclosed_line(struct app *a, const char *who, char *line, size_t len
 	char when[64];
 	if (!replay_unclosed(a->play.rp) || replay_span(a->play.rp, &f, &l, &wf, &wl))
 		return false;
-	snprintf(line, len,
-		 "%s was not closed by its recorder (killed, or the machine stopped): it ends at "
-		 "tick %llu, %s; ticks after it were not written or are lost",
-		 who, (unsigned long long)l, recfmt_time_text(wl, when, sizeof(when)));
+	recfmt_time_text(wl, when, sizeof(when));
+	if (replay_being_written(a->play.rp))
+		snprintf(line, len,
+			 "%s is still being written (a pmutop records into it): its last tick is "
+			 "%llu, %s, for now",
+			 who, (unsigned long long)l, when);
+	else
+		snprintf(line, len,
+			 "%s was not closed by its recorder (killed, or the machine stopped): it "
+			 "ends at tick %llu, %s; ticks after it were not written or are lost",
+			 who, (unsigned long long)l, when);
 	return true;
 }
 
@@ -652,10 +660,12 @@ int run_replay(struct app *a)
 				 strerror(errno));
 			rc = -EIO;
 		}
-		if (rc)
+		if (rc) {
 			app_say("%s\n", err);
-		else
+		} else {
+			fflush(out); /* its rows, then the line */
 			say_unclosed(a);
+		}
 		replay_close(a->play.rp);
 		return rc == -EIO ? 1 : rc || lost ? 2 : 0;
 	}
