@@ -663,7 +663,7 @@ int run_replay(struct app *a)
 		if (rc) {
 			app_say("%s\n", err);
 		} else {
-			fflush(out); /* its rows, then the line */
+			fflush(stdout); /* its rows (out may be -o's, closed), then the line */
 			say_unclosed(a);
 		}
 		replay_close(a->play.rp);
