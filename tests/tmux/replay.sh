@@ -6,7 +6,8 @@
 # recorded time out of range reads ?, whole. The key bar is the replay's (t, T, b; no
 # Kill, no Delay, nor in help), d and k say why not without a dialog, and t and T step
 # inside a detail view too. A recording whose recorder was killed says where it ends, on
-# the message line at open; a closed one says nothing of the kind.
+# the message line at open; a closed one says nothing of the kind. A file cut short says
+# so there at open, and exits 2.
 # Usage: replay.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: replay.sh PMUTOP [TMUX]}
@@ -15,11 +16,12 @@ SOCK="pmutop-replay-$$"
 CAP="${TMPDIR:-/tmp}/pmutop-replay-$$.txt"
 REC="${TMPDIR:-/tmp}/pmutop-replay-$$.pmutop"
 KREC="${TMPDIR:-/tmp}/pmutop-replay-$$-killed.pmutop"
+CREC="${TMPDIR:-/tmp}/pmutop-replay-$$-cut.pmutop"
 . "$(dirname "$0")/lib.sh"
 cleanup() {
 	t kill-server 2>/dev/null
 	[ -z "${kp:-}" ] || kill -9 "$kp" 2>/dev/null
-	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm" "$KREC" "$KREC-wal" "$KREC-shm"
+	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm" "$KREC" "$KREC-wal" "$KREC-shm" "$CREC" "$CREC-shm"
 }
 trap cleanup EXIT INT TERM
 
@@ -116,6 +118,20 @@ keys t
 expect_not 'not closed by its recorder' "a key takes the line away"
 keys q
 expect 'EXIT=0' "every tick checks: q leaves with status 0"
+t kill-server 2>/dev/null
+
+# A file cut short (its last page gone, as a copy that stopped): the line that says what
+# is replayed, on the message line at open; q then leaves with status 2.
+"$PMUTOP" -b -q -n 30 -d 0.1 -e task-clock -w "$CREC" 2>/dev/null ||
+	fail "cannot record $CREC"
+size=$(wc -c <"$CREC")
+truncate -s $((size - 16384)) "$CREC" || fail "cannot cut $CREC"
+t new-session -d -s e2e -x 220 -y 40 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$CREC'; echo EXIT=\$?; sleep 60"
+expect_text "damaged recording: cut short, " "a file cut short: said at open"
+expect 'REPLAY [0-9-]+ [0-9:]+' "and what can be read is shown"
+keys q
+expect '^EXIT=2$' "something was lost: q leaves with status 2"
 t kill-server 2>/dev/null
 
 # A damaged tick (its packed rows, the last of its block): t goes past it to the next
