@@ -399,6 +399,23 @@ static void test_replay_equals_live(void **state)
 	free(file);
 }
 
+/* A recorder of task-clock every 0.1 s into file, in the background, once file holds
+ * n ticks; killed with SIGKILL by kill_recorder. */
+static pid_t start_recorder(char *file, const char *log, uint64_t n)
+{
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
+			"-e",	       "task-clock", "-w", file, NULL};
+	pid_t p = start(args, log);
+	wait_ticks(file, n);
+	return p;
+}
+
+static void kill_recorder(pid_t p)
+{
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+}
+
 static void expect_refusal(const char *file, const char *words);
 
 /* SIGKILL mid-recording: every committed tick replays, with no error. */
@@ -406,10 +423,7 @@ static void test_sigkill(void **state)
 {
 	(void)state;
 	char *file = strdup(path("killed"));
-	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
-			"-e",	       "task-clock", "-w", file, NULL};
-	pid_t p = start(args, path("killed.log"));
-	wait_ticks(file, 8);
+	pid_t p = start_recorder(file, path("killed.log"), 8);
 	/* While it records: still being written, said so (its recorder holds it), exit 0. */
 	char *now[] = {PMUTOP_BINARY, "-r", file, "--sql", "SELECT count(*) FROM ticks", NULL};
 	int st = testutil_run(now, out2, sizeof(out2), err, sizeof(err));
@@ -417,8 +431,7 @@ static void test_sigkill(void **state)
 	if (!strstr(err, "is still being written (a pmutop records into it): its last tick is ") ||
 	    strstr(err, "not closed") || count_lines(err, "pmutop: ") != 1)
 		fail_msg("a recording being written: want one line saying so, got: %s", err);
-	kill(p, SIGKILL);
-	waitpid(p, NULL, 0);
+	kill_recorder(p);
 	/* The file copied without its -wal (before anything opens it and checkpoints): the
 	 * replay names the -wal to copy. */
 	char *alone = strdup(path("killed-alone")), cmd[1200];
@@ -474,10 +487,7 @@ static void test_sigkill(void **state)
 	if (*err)
 		fail_msg("--sql on a closed recording said: %s", err);
 	/* Appended to again, and that recorder killed: open again, whatever came before. */
-	pid_t p2 = start(args, path("killed2.log"));
-	wait_ticks(file, n + 4);
-	kill(p2, SIGKILL);
-	waitpid(p2, NULL, 0);
+	kill_recorder(start_recorder(file, path("killed2.log"), n + 4));
 	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (!strstr(err, "was not closed by its recorder"))
@@ -544,12 +554,7 @@ static void test_torn_wal(void **state)
 {
 	(void)state;
 	char *file = strdup(path("torn"));
-	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
-			"-e",	       "task-clock", "-w", file, NULL};
-	pid_t p = start(args, path("torn.log"));
-	wait_ticks(file, 6);
-	kill(p, SIGKILL);
-	waitpid(p, NULL, 0);
+	kill_recorder(start_recorder(file, path("torn.log"), 6));
 	/* The copies first: nothing has opened the -wal since the recorder died. */
 	char wal[600];
 	snprintf(wal, sizeof(wal), "%s-wal", file);
