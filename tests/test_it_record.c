@@ -1404,8 +1404,9 @@ static uint64_t window_ticks(const char *file, char *t)
 
 /* --begin T --end T with T as pmutop printed a tick's time selects that tick alone, in
  * every form it prints one: the clock time with its fraction (text's header), @ and CSV's
- * wall, CSV's and JSON's ISO at (that instant, in any zone); its whole second
- * selects the ticks printed in that second. Recorded in a zone half an hour off UTC. */
+ * wall, CSV's and JSON's ISO at (that instant, in any zone); its whole second, alone
+ * or after its date as the replay screen's header prints it, selects the ticks printed
+ * in that second. Recorded in a zone half an hour off UTC. */
 static void test_window_printed(void **state)
 {
 	(void)state;
@@ -1429,7 +1430,7 @@ static void test_window_printed(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	char *json = strdup(out2);
 	for (unsigned k = 1; k <= 8; k++) {
-		char start[32], at[64], wall[64], iso[64], clock[32], sec[32], jat[64];
+		char start[32], at[64], wall[64], iso[64], clock[32], sec[32], jat[64], day[32];
 		uint64_t want = 1ull << k;
 		/* CSV's wall and at: the line's last two fields. */
 		snprintf(start, sizeof(start), "%u,", k);
@@ -1472,6 +1473,13 @@ static void test_window_printed(void **state)
 			fail_msg("tick %u: --begin/--end %s (its second) select ticks %#llx, want "
 				 "%#llx",
 				 k, sec, (unsigned long long)got, (unsigned long long)same);
+		/* The replay screen's header: the date and the whole second. */
+		snprintf(day, sizeof(day), "%.10s %.8s", iso, iso + 11);
+		if ((got = window_ticks(file, day)) != same)
+			fail_msg("tick %u: --begin/--end '%s' (the screen's) select ticks %#llx, "
+				 "want "
+				 "%#llx",
+				 k, day, (unsigned long long)got, (unsigned long long)same);
 		setenv("TZ", "America/St_Johns", 1);
 		if ((got = window_ticks(file, wall)) != want)
 			fail_msg("tick %u: --begin/--end %s (CSV's wall) select ticks %#llx", k,
