@@ -399,6 +399,23 @@ static void test_replay_equals_live(void **state)
 	free(file);
 }
 
+/* A recorder of task-clock every 0.1 s into file, in the background, once file holds
+ * n ticks; killed with SIGKILL by kill_recorder. */
+static pid_t start_recorder(char *file, const char *log, uint64_t n)
+{
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
+			"-e",	       "task-clock", "-w", file, NULL};
+	pid_t p = start(args, log);
+	wait_ticks(file, n);
+	return p;
+}
+
+static void kill_recorder(pid_t p)
+{
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+}
+
 static void expect_refusal(const char *file, const char *words);
 
 /* SIGKILL mid-recording: every committed tick replays, with no error. */
@@ -406,12 +423,15 @@ static void test_sigkill(void **state)
 {
 	(void)state;
 	char *file = strdup(path("killed"));
-	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "0.1",
-			"-e",	       "task-clock", "-w", file, NULL};
-	pid_t p = start(args, path("killed.log"));
-	wait_ticks(file, 8);
-	kill(p, SIGKILL);
-	waitpid(p, NULL, 0);
+	pid_t p = start_recorder(file, path("killed.log"), 8);
+	/* While it records: still being written, said so (its recorder holds it), exit 0. */
+	char *now[] = {PMUTOP_BINARY, "-r", file, "--sql", "SELECT count(*) FROM ticks", NULL};
+	int st = testutil_run(now, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (!strstr(err, "is still being written (a pmutop records into it): its last tick is ") ||
+	    strstr(err, "not closed") || count_lines(err, "pmutop: ") != 1)
+		fail_msg("a recording being written: want one line saying so, got: %s", err);
+	kill_recorder(p);
 	/* The file copied without its -wal (before anything opens it and checkpoints): the
 	 * replay names the -wal to copy. */
 	char *alone = strdup(path("killed-alone")), cmd[1200];
@@ -432,7 +452,7 @@ static void test_sigkill(void **state)
 	replay_close(rp);
 	char *rep[] = {PMUTOP_BINARY, "-r",	 file,	  "-b", "--format",
 		       "csv",	      "--begin", "-0.01", NULL};
-	int st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
+	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	char want[32];
 	snprintf(want, sizeof(want), "%llu,", (unsigned long long)n);
@@ -441,6 +461,16 @@ static void test_sigkill(void **state)
 	snprintf(want, sizeof(want), "it ends at tick %llu, ", (unsigned long long)n);
 	if (!strstr(err, "was not closed by its recorder") || !strstr(err, want))
 		fail_msg("no line saying the file ends at tick %llu unclosed: %s",
+			 (unsigned long long)n, err);
+	/* --sql says it too, on stderr after its rows, with exit 0 (every tick checks). */
+	char *sql[] = {PMUTOP_BINARY, "-r", file, "--sql", "SELECT count(*) FROM ticks", NULL};
+	st = testutil_run(sql, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_non_null(strchr(out2, '\n'));
+	assert_int_equal(strtoull(strchr(out2, '\n') + 1, NULL, 10), n);
+	if (!strstr(err, "was not closed by its recorder") || !strstr(err, want) ||
+	    count_lines(err, "pmutop: ") != 1)
+		fail_msg("--sql: no one line saying the file ends at tick %llu unclosed: %s",
 			 (unsigned long long)n, err);
 	/* Going on with it: the next recorder appends after the last committed tick. */
 	char *more[] = {PMUTOP_BINARY, "-b", "-q", "-n", "2", "-d", "0.1", "-w", file, NULL};
@@ -452,15 +482,149 @@ static void test_sigkill(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (strstr(err, "not closed"))
 		fail_msg("a closed recording said: %s", err);
+	st = testutil_run(sql, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (*err)
+		fail_msg("--sql on a closed recording said: %s", err);
 	/* Appended to again, and that recorder killed: open again, whatever came before. */
-	pid_t p2 = start(args, path("killed2.log"));
-	wait_ticks(file, n + 4);
-	kill(p2, SIGKILL);
-	waitpid(p2, NULL, 0);
+	kill_recorder(start_recorder(file, path("killed2.log"), n + 4));
 	st = testutil_run(rep, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (!strstr(err, "was not closed by its recorder"))
 		fail_msg("appended to, then killed: no line saying so: %s", err);
+	st = testutil_run(sql, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (!strstr(err, "was not closed by its recorder"))
+		fail_msg("--sql: appended to, then killed: no line saying so: %s", err);
+	free(file);
+}
+
+/* The -wal of a recording: its page size and the offsets of its commit frames (those
+ * that end a transaction), up to the first frame of another checkpoint's salts. */
+static unsigned wal_commits(const char *wal, long *commits, unsigned cap, long *pgsz)
+{
+	unsigned char h[32], f[24];
+	FILE *w = fopen(wal, "rb");
+	assert_non_null(w);
+	assert_int_equal(fread(h, 1, sizeof(h), w), sizeof(h));
+	assert_int_equal(h[0] << 24 | h[1] << 16 | h[2] << 8 | (h[3] & 0xfe), 0x377f0682);
+	*pgsz = (long)h[8] << 24 | (long)h[9] << 16 | (long)h[10] << 8 | h[11];
+	assert_int_equal(*pgsz, 16384);
+	unsigned n = 0;
+	for (long off = 32; fseek(w, off, SEEK_SET) == 0 && fread(f, 1, 24, w) == 24;
+	     off += 24 + *pgsz) {
+		if (memcmp(f + 8, h + 16, 8) != 0)
+			break; /* a frame of before the WAL started again */
+		if ((f[4] | f[5] | f[6] | f[7]) && n < cap)
+			commits[n++] = off;
+	}
+	fclose(w);
+	return n;
+}
+
+/* Copy file and its -wal to name (no -shm: the reader builds its own), then damage the
+ * -wal at byte at: cut there (cut) or flip it. */
+static char *torn_copy(const char *file, const char *name, long at, bool cut)
+{
+	char *copy = strdup(path(name)), cmd[1600];
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && cp '%s-wal' '%s-wal'", file, copy, file, copy);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s-wal", copy);
+	if (cut) {
+		assert_int_equal(truncate(cmd, at), 0);
+		return copy;
+	}
+	FILE *w = fopen(cmd, "r+b");
+	assert_non_null(w);
+	assert_int_equal(fseek(w, at, SEEK_SET), 0);
+	int c = fgetc(w);
+	assert_int_equal(fseek(w, at, SEEK_SET), 0);
+	fputc(c ^ 0x40, w);
+	assert_int_equal(fclose(w), 0);
+	return copy;
+}
+
+/* A recorder killed while it wrote a tick leaves a torn transaction at the end of its
+ * -wal (a frame cut short, or one whose bytes did not all reach the disk): SQLite's
+ * frame checksums drop it whole. The replay ends at the tick before, says so as for any
+ * unclosed file (exit 0), and every tick before replays as it did from the whole file.
+ * A frame damaged further back drops its transaction and every one after it: the file
+ * then ends earlier, said the same way, and what is printed is still as recorded. */
+static void test_torn_wal(void **state)
+{
+	(void)state;
+	char *file = strdup(path("torn"));
+	kill_recorder(start_recorder(file, path("torn.log"), 6));
+	/* The copies first: nothing has opened the -wal since the recorder died. */
+	char wal[600];
+	snprintf(wal, sizeof(wal), "%s-wal", file);
+	long commits[4096], pgsz;
+	unsigned nc = wal_commits(wal, commits, 4096, &pgsz);
+	assert_true(nc >= 6);
+	long last = commits[nc - 1], mid = commits[nc - 3];
+	struct {
+		char *copy;
+		const char *what;
+		uint64_t ticks; /* 0: fewer than the whole file's less one */
+	} cases[] = {
+		{torn_copy(file, "torn-cut", last + 24 + pgsz / 2, true), "cut in its last frame",
+		 1},
+		{torn_copy(file, "torn-flip", last + 24 + pgsz / 2, false),
+		 "a byte flipped in its last frame", 1},
+		{torn_copy(file, "torn-hdr", last + 12, true), "cut in its last frame's header", 1},
+		{torn_copy(file, "torn-mid", mid + 24 + 100, false),
+		 "a byte flipped three transactions back", 0},
+	};
+	uint64_t n = ticks_in(file, NULL);
+	assert_true(n >= 6);
+	size_t cap = 64u << 20;
+	char *whole = malloc(cap), *torn = malloc(cap);
+	assert_non_null(whole);
+	assert_non_null(torn);
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t m = ticks_in(cases[i].copy, NULL);
+		if (cases[i].ticks ? m != n - 1 : (m >= n - 1 || m < 1))
+			fail_msg("%s: %llu of %llu ticks replay", cases[i].what,
+				 (unsigned long long)m, (unsigned long long)n);
+		char count[24];
+		snprintf(count, sizeof(count), "%llu", (unsigned long long)m);
+		char *ref[] = {PMUTOP_BINARY, "-r", file,  "-b", "--format",
+			       "csv",	      "-n", count, NULL};
+		int st = testutil_run(ref, whole, cap, err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		char *rep[] = {PMUTOP_BINARY, "-r", cases[i].copy, "-b", "--format", "csv", NULL};
+		st = testutil_run(rep, torn, cap, err, sizeof(err));
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			fail_msg("%s: exit %d, want 0: %s", cases[i].what,
+				 WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+		char want[96];
+		snprintf(want, sizeof(want),
+			 "was not closed by its recorder (killed, or the "
+			 "machine stopped): it ends at tick %llu, ",
+			 (unsigned long long)m);
+		if (!strstr(err, want) || count_lines(err, "pmutop: ") != 1)
+			fail_msg("%s: want one line '%s', got: %s", cases[i].what, want, err);
+		assert_true(strlen(whole) < cap - 1 && strlen(whole) > 100);
+		if (strcmp(whole, torn) != 0)
+			fail_msg("%s: its %llu ticks differ from the whole file's (%zu vs %zu "
+				 "bytes)",
+				 cases[i].what, (unsigned long long)m, strlen(torn), strlen(whole));
+		/* --sql reads the same ticks. */
+		char *q[] = {PMUTOP_BINARY,
+			     "-r",
+			     cases[i].copy,
+			     "--sql",
+			     "SELECT count(*), max(seq) FROM ticks",
+			     NULL};
+		st = testutil_run(q, out2, sizeof(out2), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		snprintf(want, sizeof(want), "count(*),max(seq)\n%llu,%llu\n",
+			 (unsigned long long)m, (unsigned long long)m);
+		assert_string_equal(out2, want);
+		free(cases[i].copy);
+	}
+	free(whole);
+	free(torn);
 	free(file);
 }
 
@@ -1191,6 +1355,163 @@ static void expect_window(const char *file, char *begin, char *end, int code, co
 		fail_msg("want one line saying '%s', got: %s", words, err);
 }
 
+/* The ticks a -r -b --format csv run printed: a bit a tick (1 to 63), from each line's
+ * first field. */
+static uint64_t csv_tick_set(const char *csv)
+{
+	uint64_t set = 0;
+	for (const char *l = csv; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char *end;
+		unsigned long k = strtoul(l, &end, 10);
+		if (end != l && *end == ',' && k >= 1 && k < 64)
+			set |= 1ull << k;
+	}
+	return set;
+}
+
+/* The text after key in the line that starts with start, up to stop, into buf. */
+static bool field_after(const char *out, const char *start, const char *key, char stop, char *buf,
+			size_t len)
+{
+	const char *l = out;
+	size_t n = strlen(start);
+	while (l && strncmp(l, start, n) != 0)
+		l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL;
+	const char *eol = l ? strchr(l, '\n') : NULL;
+	const char *v = l ? strstr(l, key) : NULL;
+	if (!v || (eol && v > eol))
+		return false;
+	v += strlen(key);
+	const char *e = strchr(v, stop);
+	if (!e || (eol && e > eol) || (size_t)(e - v) >= len)
+		return false;
+	memcpy(buf, v, (size_t)(e - v));
+	buf[e - v] = '\0';
+	return true;
+}
+
+/* --begin T --end T: the ticks -r -b prints. */
+static uint64_t window_ticks(const char *file, char *t)
+{
+	char *args[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", "--format", "csv",
+			"--begin",     t,    "--end",	   t,	 NULL};
+	int st = testutil_run(args, out1, sizeof(out1), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail_msg("--begin %s --end %s: exit %d (%s)", t, t,
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+	return csv_tick_set(out1);
+}
+
+/* --begin T --end T with T as pmutop printed a tick's time selects that tick alone, in
+ * every form it prints one: the clock time with its fraction (text's header), @ and CSV's
+ * wall, CSV's and JSON's ISO at (that instant, in any zone); its whole second, alone
+ * or after its date as the replay screen's header prints it, selects the ticks printed
+ * in that second. Recorded in a zone half an hour off UTC. */
+static void test_window_printed(void **state)
+{
+	(void)state;
+	char *file = strdup(path("printed")), pid[16];
+	const char *tz = getenv("TZ");
+	char *saved = tz ? strdup(tz) : NULL;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	setenv("TZ", "Asia/Kolkata", 1);
+	char *rec[] = {PMUTOP_BINARY, "-b", "-n", "8",	"-d",	    "0.15", "-e", "task-clock",
+		       "-p",	      pid,  "-w", file, "--format", "csv",  NULL};
+	int st = testutil_run(rec, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *live = strdup(out2); /* the live CSV: its wall and at */
+	char *txt[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "text", NULL};
+	st = testutil_run(txt, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *text = strdup(out2);
+	setenv("TZ", "America/St_Johns", 1); /* -03:30 or -02:30: JSON's at, read here */
+	char *js[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "json", NULL};
+	st = testutil_run(js, out2, sizeof(out2), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *json = strdup(out2);
+	for (unsigned k = 1; k <= 8; k++) {
+		char start[32], at[64], wall[64], iso[64], clock[32], sec[32], jat[64], day[32];
+		uint64_t want = 1ull << k;
+		/* CSV's wall and at: the line's last two fields. */
+		snprintf(start, sizeof(start), "%u,", k);
+		char line[512];
+		assert_true(field_after(live, start, start, '\n', line, sizeof(line)));
+		char *c2 = strrchr(line, ',');
+		assert_non_null(c2);
+		snprintf(at, sizeof(at), "%s", c2 + 1);
+		*c2 = '\0';
+		assert_non_null(strrchr(line, ','));
+		snprintf(wall, sizeof(wall), "@%s", strrchr(line, ',') + 1);
+		snprintf(start, sizeof(start), "{\"tick\":%u,", k);
+		assert_true(field_after(json, start, "\"at\":\"", '"', jat, sizeof(jat)));
+		char key[32];
+		snprintf(key, sizeof(key), " - tick %u at ", k);
+		const char *h = strstr(text, key);
+		assert_non_null(h);
+		assert_true(sscanf(h + strlen(key), "%63[^,]", iso) == 1);
+		/* 2026-11-29T07:10:35.900+05:30: the clock time with its fraction, its second */
+		assert_true(strlen(iso) == 29 && iso[10] == 'T' && iso[19] == '.');
+		snprintf(clock, sizeof(clock), "%.12s", iso + 11);
+		snprintf(sec, sizeof(sec), "%.8s", iso + 11);
+		/* The same instant, printed in the other zone (JSON's) */
+		assert_true(strcmp(jat, at) != 0 && strncmp(at + 23, "+05:30", 6) == 0);
+		setenv("TZ", "Asia/Kolkata", 1);
+		uint64_t got = window_ticks(file, clock);
+		if (got != want)
+			fail_msg("tick %u: --begin/--end %s (text's clock time) select ticks %#llx",
+				 k, clock, (unsigned long long)got);
+		uint64_t same = 0;
+		for (unsigned j = 1; j <= 8; j++) {
+			char kj[32];
+			snprintf(kj, sizeof(kj), " - tick %u at ", j);
+			const char *hj = strstr(text, kj);
+			assert_non_null(hj);
+			if (strncmp(hj + strlen(kj) + 11, sec, 8) == 0)
+				same |= 1ull << j;
+		}
+		if ((got = window_ticks(file, sec)) != same)
+			fail_msg("tick %u: --begin/--end %s (its second) select ticks %#llx, want "
+				 "%#llx",
+				 k, sec, (unsigned long long)got, (unsigned long long)same);
+		/* The replay screen's header: the date and the whole second. */
+		snprintf(day, sizeof(day), "%.10s %.8s", iso, iso + 11);
+		if ((got = window_ticks(file, day)) != same)
+			fail_msg("tick %u: --begin/--end '%s' (the screen's) select ticks %#llx, "
+				 "want "
+				 "%#llx",
+				 k, day, (unsigned long long)got, (unsigned long long)same);
+		setenv("TZ", "America/St_Johns", 1);
+		if ((got = window_ticks(file, wall)) != want)
+			fail_msg("tick %u: --begin/--end %s (CSV's wall) select ticks %#llx", k,
+				 wall, (unsigned long long)got);
+		if ((got = window_ticks(file, at)) != want)
+			fail_msg("tick %u: --begin/--end %s (CSV's at, in another zone) select "
+				 "ticks %#llx",
+				 k, at, (unsigned long long)got);
+		if ((got = window_ticks(file, jat)) != want)
+			fail_msg("tick %u: --begin/--end %s (JSON's at, in another zone) select "
+				 "ticks %#llx",
+				 k, jat, (unsigned long long)got);
+	}
+	/* --sql reads the whole file: a window with it is refused, not dropped. */
+	char *sql[] = {PMUTOP_BINARY, "-r",   file, "--sql", "SELECT count(*) FROM ticks",
+		       "--begin",     "+0.1", NULL};
+	st = testutil_run(sql, out1, sizeof(out1), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_string_equal(out1, "");
+	if (!strstr(err, "--sql reads the whole recording") || count_lines(err, "pmutop: ") != 1)
+		fail_msg("--sql --begin: want one line, got: %s", err);
+	if (saved)
+		setenv("TZ", saved, 1);
+	else
+		unsetenv("TZ");
+	free(saved);
+	free(live);
+	free(text);
+	free(json);
+	free(file);
+}
+
 static void test_window_outside(void **state)
 {
 	(void)state;
@@ -1342,12 +1663,14 @@ int main(void)
 		cmocka_unit_test(test_replay_equals_live),
 		cmocka_unit_test(test_recorded_without),
 		cmocka_unit_test(test_sigkill),
+		cmocka_unit_test(test_torn_wal),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_one_recorder),
 		cmocka_unit_test(test_full_disk),
 		cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_readings_keys),
 		cmocka_unit_test(test_window_outside),
+		cmocka_unit_test(test_window_printed),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_cut_short),
 		cmocka_unit_test(test_index_damaged),

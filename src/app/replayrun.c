@@ -70,21 +70,39 @@ static int replay_start(struct app *a, double begin, uint64_t *seq)
 	return rc;
 }
 
-/* -r -b at its end: what was left out, or that there was nothing to print. */
-/* A recording its recorder never closed ends at the last tick it committed: said, not
- * an error (every tick in it is checked). */
-static void say_unclosed(struct app *a)
+/* A recording its recorder never closed ends at the last tick it committed: the line
+ * that says so (who: the file's name, or the screen's words for it), or that it is
+ * still being written; false for a closed one. Not an error: every tick in it is
+ * checked. */
+static bool unclosed_line(struct app *a, const char *who, char *line, size_t len)
 {
 	uint64_t f, l;
 	double wf, wl;
 	char when[64];
 	if (!replay_unclosed(a->play.rp) || replay_span(a->play.rp, &f, &l, &wf, &wl))
-		return;
-	app_say("%s was not closed by its recorder (killed, or the machine stopped): it ends at "
-		"tick %llu, %s; ticks after it were not written or are lost\n",
-		a->cli.replay, (unsigned long long)l, recfmt_time_text(wl, when, sizeof(when)));
+		return false;
+	recfmt_time_text(wl, when, sizeof(when));
+	if (replay_being_written(a->play.rp))
+		snprintf(line, len,
+			 "%s is still being written (a pmutop records into it): its last tick is "
+			 "%llu, %s, for now",
+			 who, (unsigned long long)l, when);
+	else
+		snprintf(line, len,
+			 "%s was not closed by its recorder (killed, or the machine stopped): it "
+			 "ends at tick %llu, %s; ticks after it were not written or are lost",
+			 who, (unsigned long long)l, when);
+	return true;
 }
 
+static void say_unclosed(struct app *a)
+{
+	char line[1024];
+	if (unclosed_line(a, a->cli.replay, line, sizeof(line)))
+		app_say("%s\n", line);
+}
+
+/* -r -b at its end: what was left out, or that there was nothing to print. */
 static int replay_batch_end(struct app *a)
 {
 	const struct replay_batch *b = &a->play.rb;
@@ -565,9 +583,14 @@ static int run_replay_live(struct app *a)
 	a->play.travel = replay_travel;
 	loop_pause(a->loop, true);
 	replay_header(a, a->ui, a->play.playing);
+	replay_history(a, a->ui);
+	/* At open, on the message line (its seconds from the first draw, after the history
+	 * read): the damage read so far, else where an unclosed recording ends. */
+	char line[512];
 	if (*replay_notice(a->play.rp))
 		ui_message(a->ui, replay_notice(a->play.rp));
-	replay_history(a, a->ui);
+	else if (unclosed_line(a, "the recording", line, sizeof(line)))
+		ui_message(a->ui, line);
 	app_publish(a);
 	a->fe->draw(a);
 	a->run.pass = replay_screen_pass;
@@ -592,6 +615,12 @@ static int run_replay_live(struct app *a)
 int run_replay(struct app *a)
 {
 	char err[512];
+	if (a->cli.sql && (a->cli.begin || a->cli.end)) {
+		app_say("--begin and --end choose the ticks -b and the screen show; --sql reads "
+			"the whole recording: bound its query (WHERE time BETWEEN T1 AND T2, "
+			"epoch seconds as CSV's wall, or seq)\n");
+		return 2;
+	}
 	a->play.rp = replay_open(a->cli.replay, err, sizeof(err));
 	if (!a->play.rp) {
 		app_say("%s\n", err);
@@ -626,14 +655,18 @@ int run_replay(struct app *a)
 		}
 		int rc = replay_sql(a->play.rp, a->cli.sql, out, err, sizeof(err));
 		bool lost = *replay_notice(a->play.rp);
-		replay_close(a->play.rp);
 		if (out != stdout && fclose(out) && !rc) {
 			snprintf(err, sizeof(err), "cannot write '%s' (-o): %s", a->cli.output,
 				 strerror(errno));
 			rc = -EIO;
 		}
-		if (rc)
+		if (rc) {
 			app_say("%s\n", err);
+		} else {
+			fflush(stdout); /* its rows (out may be -o's, closed), then the line */
+			say_unclosed(a);
+		}
+		replay_close(a->play.rp);
 		return rc == -EIO ? 1 : rc || lost ? 2 : 0;
 	}
 	a->pmus = pmu_set_new("/sys", true);

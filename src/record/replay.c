@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "metricbind.h"
 #include "recfmt.h"
@@ -363,6 +364,27 @@ static int replay_sql_next(struct replay *p, uint64_t seq, uint64_t *out)
 bool replay_unclosed(const struct replay *p)
 {
 	return p->unclosed;
+}
+
+bool replay_being_written(const struct replay *p)
+{
+	struct stat sb;
+	FILE *f = stat(p->path, &sb) == 0 ? fopen("/proc/locks", "re") : NULL;
+	if (!f)
+		return false;
+	/* "3: FLOCK  ADVISORY  WRITE 9743 fe:00:11428360 0 EOF": the recorder's flock on the
+	 * file's device and inode (read, not taken: a recorder starting now must get it). */
+	char line[256], kind[16];
+	unsigned maj, min;
+	unsigned long long ino;
+	bool held = false;
+	while (!held && fgets(line, sizeof(line), f))
+		held = sscanf(line, "%*[^:]: %15s %*s %*s %*d %x:%x:%llu", kind, &maj, &min,
+			      &ino) == 4 &&
+		       strcmp(kind, "FLOCK") == 0 && makedev(maj, min) == sb.st_dev &&
+		       ino == (unsigned long long)sb.st_ino;
+	fclose(f);
+	return held;
 }
 
 uint64_t replay_missing_upto(const struct replay *p, uint64_t seq)

@@ -5,7 +5,9 @@
 # recorded ones; q leaves. A damaged tick is stepped over, with a line saying so; a
 # recorded time out of range reads ?, whole. The key bar is the replay's (t, T, b; no
 # Kill, no Delay, nor in help), d and k say why not without a dialog, and t and T step
-# inside a detail view too.
+# inside a detail view too. A recording whose recorder was killed says where it ends, on
+# the message line at open; a closed one says nothing of the kind. A file cut short says
+# so there at open, and exits 2.
 # Usage: replay.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: replay.sh PMUTOP [TMUX]}
@@ -13,10 +15,13 @@ TMUX_BIN=${2:-tmux}
 SOCK="pmutop-replay-$$"
 CAP="${TMPDIR:-/tmp}/pmutop-replay-$$.txt"
 REC="${TMPDIR:-/tmp}/pmutop-replay-$$.pmutop"
+KREC="${TMPDIR:-/tmp}/pmutop-replay-$$-killed.pmutop"
+CREC="${TMPDIR:-/tmp}/pmutop-replay-$$-cut.pmutop"
 . "$(dirname "$0")/lib.sh"
 cleanup() {
 	t kill-server 2>/dev/null
-	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm"
+	[ -z "${kp:-}" ] || kill -9 "$kp" 2>/dev/null
+	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm" "$KREC" "$KREC-wal" "$KREC-shm" "$CREC" "$CREC-shm"
 }
 trap cleanup EXIT INT TERM
 
@@ -31,6 +36,7 @@ t new-session -d -s e2e -x 140 -y 40 \
 }
 expect 'REPLAY [0-9-]+ [0-9:]+ \(1/5\)' "the first tick, its recorded time"
 first=$(grep -Eo 'REPLAY [0-9-]+ [0-9:]+' "$CAP")
+expect_not 'not closed by its recorder' "a closed recording: nothing said of its end"
 keys t t t
 expect 'REPLAY [0-9-]+ [0-9:]+ \(4/5\)' "t three times: the fourth tick"
 fourth=$(grep -Eo 'REPLAY [0-9-]+ [0-9:]+' "$CAP")
@@ -86,6 +92,46 @@ keys K
 expect 'a recording: its kernel mode is the recorded one' "K (kernel mode) is the source's: a recording refuses it in one line"
 keys q
 expect 'EXIT=0' "q leaves with status 0"
+t kill-server 2>/dev/null
+
+# A recorder killed: the replay says at open that the file was not closed and the
+# tick it ends at (the last committed, as --sql counts them).
+"$PMUTOP" -b -q -d 0.2 -e task-clock -w "$KREC" 2>/dev/null &
+kp=$!
+n=0
+until [ "$("$PMUTOP" -r "$KREC" --sql 'SELECT count(*) >= 3 FROM ticks' 2>/dev/null |
+	tail -n 1)" = 1 ]; do
+	n=$((n + 1))
+	[ "$n" -lt 300 ] || break
+	sleep 0.1
+done
+kill -9 "$kp"
+wait "$kp" 2>/dev/null
+kp=
+last=$("$PMUTOP" -r "$KREC" --sql 'SELECT max(seq) FROM ticks' 2>/dev/null | tail -n 1)
+[ -n "$last" ] && [ "$last" -ge 3 ] || fail "the killed recorder left no 3 ticks ($last)"
+t new-session -d -s e2e -x 220 -y 40 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$KREC'; echo EXIT=\$?; sleep 60"
+expect_text "the recording was not closed by its recorder (killed, or the machine stopped): it ends at tick $last, " \
+	"a killed recorder's file: where it ends, at open"
+keys t
+expect_not 'not closed by its recorder' "a key takes the line away"
+keys q
+expect 'EXIT=0' "every tick checks: q leaves with status 0"
+t kill-server 2>/dev/null
+
+# A file cut short (its last page gone, as a copy that stopped): the line that says what
+# is replayed, on the message line at open; q then leaves with status 2.
+"$PMUTOP" -b -q -n 30 -d 0.1 -e task-clock -w "$CREC" 2>/dev/null ||
+	fail "cannot record $CREC"
+size=$(wc -c <"$CREC")
+truncate -s $((size - 16384)) "$CREC" || fail "cannot cut $CREC"
+t new-session -d -s e2e -x 220 -y 40 \
+	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -r '$CREC'; echo EXIT=\$?; sleep 60"
+expect_text "damaged recording: cut short, " "a file cut short: said at open"
+expect 'REPLAY [0-9-]+ [0-9:]+' "and what can be read is shown"
+keys q
+expect '^EXIT=2$' "something was lost: q leaves with status 2"
 t kill-server 2>/dev/null
 
 # A damaged tick (its packed rows, the last of its block): t goes past it to the next
