@@ -97,13 +97,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	if (worker > 0) {
-		kill(worker, SIGKILL);
-		waitpid(worker, NULL, 0);
-	}
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testutil_teardown(worker, dir);
 }
 
 /* The port of "listening on 127.0.0.2:PORT" in log, 0 until it is there (the log has
