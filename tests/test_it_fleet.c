@@ -1,8 +1,10 @@
 /* pmutop --prometheus against Debian's prometheus (1 s scrapes, its own temporary TSDB)
  * scraping three pmutop exporters on 127.0.0.2, .3 and .4: a workload that knows its rate
  * (STEADY_RATE page faults a second, by absolute deadlines) ranks on every instance with
- * that rate within a scrape interval's share of the query window, and a killed exporter's
- * rows read n/c (stale), never zeros. */
+ * that rate within a scrape interval's share of the query window, as a command's row and
+ * (--cgroups) as its cgroup's row, and a killed exporter's rows read n/c (stale), never
+ * zeros. */
+#include "cgroup.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +27,8 @@
 static char tmpdir[] = "/tmp/pmutop-fleet-XXXXXX";
 static pid_t steady, prom, exporter[NHOST];
 static unsigned eport, pport;
+/* pq_steady's cgroup: its path under the cgroup2 mount, and relative to it (the label) */
+static char cgdir[600], cgrel[64];
 
 /* STEADY_PAGES fresh pages each period, on absolute deadlines: a late period is made up
  * at once, so the rate over any window of a second or more is STEADY_RATE. */
@@ -56,6 +61,14 @@ static int setup(void **state)
 	if (!mkdtemp(tmpdir))
 		return -1;
 	steady = start_steady();
+	char mnt[512];
+	snprintf(cgrel, sizeof(cgrel), "/pmutop-fleet-%d", (int)getpid());
+	if (steady < 0 || geteuid() != 0 || cgroup_mount("", mnt, sizeof(mnt)) != 0)
+		cgdir[0] = '\0'; /* test_fleet_cgroups skips */
+	else if (snprintf(cgdir, sizeof(cgdir), "%s%s", mnt, cgrel) > 0 && mkdir(cgdir, 0755) == 0)
+		testutil_cgroup_enter(cgdir, steady);
+	else
+		return -1;
 	eport = testutil_free_port();
 	pport = testutil_free_port();
 	char listen[NHOST][32], out[600], err[600];
@@ -105,9 +118,9 @@ static int teardown(void **state)
 			kill(all[i], SIGKILL);
 			waitpid(all[i], NULL, 0);
 		}
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	if (cgdir[0] && rmdir(cgdir) != 0) /* empty once pq_steady is gone */
+		return -1;
+	return testutil_teardown(0, tmpdir);
 }
 
 /* A count as the batch text writes it: 1234, 12.3k, 1.2M. */
@@ -161,6 +174,82 @@ static void fleet_rates(double rate[NHOST], char *text, size_t cap)
 	}
 }
 
+/* One --prometheus --cgroups -b --format FMT run of two 2 s ticks into text: its status. */
+static int fleet_cgroups(const char *fmt, char *text, size_t cap)
+{
+	char url[64], err[1024];
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u", pport);
+	char *a[] = {PMUTOP_BINARY, "--prometheus", url, "--cgroups", "-b",	   "-n",
+		     "2",	    "-d",	    "2", "--format",  (char *)fmt, NULL};
+	return testutil_run(a, text, cap, err, sizeof(err));
+}
+
+/* From --cgroups CSV: each host's page faults a second in pq_steady's cgroup at tick 2 (-1:
+ * no row, -2: n/c or n/a). Fields: tick,time,interval,kind,pid,tid,cpu,command,event,value,
+ * state,running,why,exited,cgroup,instance,job. */
+static void cgroup_rates(const char *text, double rate[NHOST])
+{
+	for (int i = 0; i < NHOST; i++)
+		rate[i] = -1;
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char line[1024], *f[20];
+		size_t n = strcspn(l, "\n"), k = 0;
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
+			 l);
+		/* strsep keeps the empty fields (a cgroup row has no pid) */
+		for (char *p = line, *t; k < 20 && (t = strsep(&p, ","));)
+			f[k++] = t;
+		if (k < 17 || strcmp(f[0], "2") || strcmp(f[3], "cgroup") ||
+		    strcmp(f[8], "page-faults") || strcmp(f[14], cgrel))
+			continue;
+		for (int i = 0; i < NHOST; i++) {
+			char want[32];
+			snprintf(want, sizeof(want), "127.0.0.%d:%u", i + 2, eport);
+			if (!strcmp(f[15], want))
+				rate[i] = strcmp(f[10], "n/c") && strcmp(f[10], "n/a")
+						  ? strtod(f[9], NULL) / 2.0
+						  : -2;
+		}
+	}
+}
+
+/* --cgroups: a row per (instance, job, cgroup) from the exporters' pmutop_cgroup_* series,
+ * pq_steady's cgroup with its rate on every host, in CSV and JSON. */
+static void test_fleet_cgroups(void **state)
+{
+	(void)state;
+	if (!cgdir[0])
+		skip(); /* not root, or no cgroup2 */
+	static char text[1 << 20];
+	double rate[NHOST] = {-1, -1, -1}, end = testutil_now() + WAIT_S;
+	bool ok = false;
+	while (!ok && testutil_now() < end) {
+		testutil_nap_ms(1000);
+		int st = fleet_cgroups("csv", text, sizeof(text));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		cgroup_rates(text, rate);
+		ok = true;
+		for (int i = 0; i < NHOST; i++)
+			ok = ok && rate[i] > 0;
+	}
+	for (int i = 0; i < NHOST; i++) {
+		fprintf(stderr, "127.0.0.%d: cgroup %s %.0f faults/s (truth %.0f)\n", i + 2, cgrel,
+			rate[i], STEADY_RATE);
+		assert_true(fabs(rate[i] - STEADY_RATE) <= 0.3 * STEADY_RATE);
+	}
+	/* no process rows: every row is a cgroup's */
+	assert_null(strstr(text, ",process,"));
+	/* JSON: the cgroup's row with its host and job, and no process count it does not have */
+	int st = fleet_cgroups("json", text, sizeof(text));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char want[200];
+	snprintf(want, sizeof(want),
+		 "\"kind\":\"cgroup\",\"name\":\"pmutop-fleet-%d\",\"instance\":\"127.0.0.2:%u\","
+		 "\"job\":\"pmutop\",\"processes\":null,\"cgroup\":\"%s\"",
+		 (int)getpid(), eport, cgrel);
+	assert_non_null(strstr(text, want));
+}
+
 static void test_fleet(void **state)
 {
 	(void)state;
@@ -202,6 +291,8 @@ static void test_fleet(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_fleet)};
+	/* test_fleet kills an exporter: it runs last */
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_fleet_cgroups),
+					   cmocka_unit_test(test_fleet)};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

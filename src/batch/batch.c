@@ -441,7 +441,14 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 	} else if (r->kind == ROW_CGROUP) {
 		fputs(",\"name\":", b->out);
 		text_json_string(b->out, r->comm);
-		fprintf(b->out, ",\"processes\":%u,\"cgroup\":", r->nthreads);
+		if (r->instance) { /* a fleet's: its processes are not in Prometheus */
+			fputs(",\"instance\":", b->out);
+			text_json_string(b->out, r->instance);
+			fputs(",\"job\":", b->out);
+			text_json_string(b->out, r->job ? r->job : "");
+			fputs(",\"processes\":null,\"cgroup\":", b->out);
+		} else
+			fprintf(b->out, ",\"processes\":%u,\"cgroup\":", r->nthreads);
 		text_json_string(b->out, r->cgroup);
 	} else {
 		fprintf(b->out, ",\"pid\":%d,\"tid\":%d,\"user\":", (int)r->pid, (int)r->tid);
