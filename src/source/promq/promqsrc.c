@@ -384,9 +384,13 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 	}
 	p->m.fleet_down = (unsigned)ndown;
 	p->m.fleet_up = (unsigned)(json_object_array_length(res[Q_UP]) - ndown);
-	if (ndown)
+	size_t ntarget = json_object_array_length(res[Q_UP]);
+	if (ndown == ntarget && ndown)
+		snprintf(p->notice, sizeof(p->notice),
+			 "all %zu targets down: their rows n/c (stale)", ndown);
+	else if (ndown)
 		snprintf(p->notice, sizeof(p->notice), "%zu of %zu targets down: their rows n/c",
-			 ndown, json_object_array_length(res[Q_UP]));
+			 ndown, ntarget);
 	p->m.source_notice = ndown ? p->notice : NULL;
 out:
 	for (int q = 0; q < Q_N; q++)
