@@ -111,9 +111,10 @@ static unsigned port_in(const char *log)
 	return port;
 }
 
-/* An exporter on 127.0.0.2:port (0: any) writing its batch CSV to out; its port. */
-static pid_t exporter_with(unsigned port, const char *web, const char *out, const char *log,
-			   unsigned *bound)
+/* An exporter on 127.0.0.2:port (0: any) writing its batch CSV to out, with the batch
+ * options more (NULL-terminated, up to 4; NULL: none); its port. */
+static pid_t exporter_more(unsigned port, const char *web, const char *out, const char *log,
+			   const char *const *more, unsigned *bound)
 {
 	char listen[32];
 	snprintf(listen, sizeof(listen), "127.0.0.2:%u", port);
@@ -132,7 +133,13 @@ static pid_t exporter_with(unsigned port, const char *web, const char *out, cons
 			(char *)out,
 			web ? "--web-config" : NULL,
 			web ? (char *)in_dir(6, web) : NULL,
+			NULL,
+			NULL,
+			NULL,
+			NULL,
 			NULL};
+	for (unsigned i = 0, at = web ? 15 : 13; more && more[i] && i < 4; i++)
+		argv[at + i] = (char *)more[i];
 	pid_t p = testutil_spawn(argv, in_dir(5, "exporter.stdout"), log);
 	assert_true(p > 0);
 	double until = testutil_now() + 30;
@@ -140,6 +147,12 @@ static pid_t exporter_with(unsigned port, const char *web, const char *out, cons
 		testutil_nap_ms(50);
 	assert_true(*bound > 0);
 	return p;
+}
+
+static pid_t exporter_with(unsigned port, const char *web, const char *out, const char *log,
+			   unsigned *bound)
+{
+	return exporter_more(port, web, out, log, NULL, bound);
 }
 
 /* An exporter with web.yml (TLS and basic auth) or none. */
@@ -275,6 +288,43 @@ static unsigned worker_faults(const char *text, long after, unsigned *counted)
 		l = e + 1;
 	}
 	return stale;
+}
+
+/* The host's cgroup and CPU rows (--cgroups --per-cpu on both sides): --connect's equal
+ * the host's own, tick by tick (the cgroups summed from its process rows and the cgroups
+ * it counted itself, the CPUs its CPU rows). */
+static void test_cgroup_cpu_rows_equal(void **state)
+{
+	(void)state;
+	unsigned port;
+	const char *csv = in_dir(0, "expcg.csv");
+	const char *const more[] = {"--cgroups", "--per-cpu", NULL};
+	pid_t x = exporter_more(0, NULL, csv, in_dir(1, "expcg.log"), more, &port);
+	char url[64], err[4096];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	int st;
+	char *argv[] = {PMUTOP_BINARY, "--connect", url,	 "-b",	      "-n", "3",
+			"--format",    "csv",	    "--cgroups", "--per-cpu", NULL};
+	static char got[4 << 20];
+	st = testutil_run(argv, got, sizeof(got), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long last = 0; /* its last tick */
+	for (const char *l = got; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (atol(l) > last)
+			last = atol(l);
+	assert_int_equal(last > 0, 1);
+	assert_true(testutil_wait_tick(x, csv, last + 1, 60));
+	char *mine = testutil_slurp(csv);
+	static char a[2 << 20], b[2 << 20];
+	tick_lines(got, last, a, sizeof(a));
+	tick_lines(mine, last, b, sizeof(b));
+	assert_non_null(strstr(a, ",cpu,"));
+	assert_non_null(strstr(a, ",cgroup,"));
+	assert_null(strstr(a, ",process,"));
+	assert_string_equal(a, b);
+	free(mine);
+	kill(x, SIGTERM);
+	assert_true(testutil_reap(x, 30) >= 0);
 }
 
 /* A killed exporter: every value n/c "host not answering", none a zero; back when it is. */
@@ -451,6 +501,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_equal_the_hosts),
+		cmocka_unit_test(test_cgroup_cpu_rows_equal),
 		cmocka_unit_test(test_killed_reads_stale),
 		cmocka_unit_test(test_bad_url_password_certificate),
 		cmocka_unit_test(test_endpoint_queries),
