@@ -2,7 +2,8 @@
  * with a bcrypt hash, a worker doing page faults every tick) and pmutop --connect to it in
  * batch mode with a --connect-config file: every row it prints for a tick equals the
  * exporter's own batch rows for that tick. A killed exporter reads n/c (host not
- * answering), never zeros, and is read again when it is back; a refused port, a wrong
+ * answering), never zeros, and is read again when it is back; its cgroup and CPU rows and
+ * a recording of it (-w, replayed) equal the host's too; a refused port, a wrong
  * password and an untrusted certificate each give one line and exit 2. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -327,6 +328,50 @@ static void test_cgroup_cpu_rows_equal(void **state)
 	assert_true(testutil_reap(x, 30) >= 0);
 }
 
+/* --connect -w: the recording, replayed, gives the host's own rows tick for tick. */
+static void test_recording_equals_the_host(void **state)
+{
+	(void)state;
+#ifdef PMUTOP_NO_RECORD
+	skip(); /* built without recordings */
+#endif
+	unsigned port;
+	const char *csv = in_dir(0, "exprec.csv");
+	pid_t x = exporter(0, false, csv, in_dir(1, "exprec.log"), &port);
+	char url[64], err[4096], write[300];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	snprintf(write, sizeof(write), "--write=%s", in_dir(2, "connect.db"));
+	int st;
+	char *got = run_connect_with(url, NULL, write, &st, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long first = 0, last = 0; /* the ticks --connect printed */
+	for (const char *l = strchr(got, '\n'); l && *++l; l = strchr(l, '\n'))
+		if (atol(l) > 0) {
+			first = first ? first : atol(l);
+			last = atol(l);
+		}
+	assert_true(first > 0 && last >= first + 2);
+	assert_true(testutil_wait_tick(x, csv, last + 1, 60));
+	kill(x, SIGTERM);
+	assert_true(testutil_reap(x, 30) >= 0);
+	char *argv[] = {PMUTOP_BINARY, "-r", (char *)in_dir(2, "connect.db"), "-b", "--format",
+			"csv",	       NULL};
+	static char replayed[16 << 20];
+	st = testutil_run(argv, replayed, sizeof(replayed), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *mine = testutil_slurp(csv);
+	static char a[8 << 20], b[8 << 20];
+	for (long t = first; t <= last; t++) {
+		tick_lines(replayed, t, a, sizeof(a));
+		tick_lines(mine, t, b, sizeof(b));
+		assert_true(strlen(a) > 0);
+		assert_string_equal(a, b);
+	}
+	tick_lines(replayed, last + 1, a, sizeof(a));
+	assert_string_equal(a, ""); /* nothing it did not read */
+	free(mine);
+}
+
 /* A killed exporter: every value n/c "host not answering", none a zero; back when it is. */
 static void test_killed_reads_stale(void **state)
 {
@@ -502,6 +547,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_equal_the_hosts),
 		cmocka_unit_test(test_cgroup_cpu_rows_equal),
+		cmocka_unit_test(test_recording_equals_the_host),
 		cmocka_unit_test(test_killed_reads_stale),
 		cmocka_unit_test(test_bad_url_password_certificate),
 		cmocka_unit_test(test_endpoint_queries),
