@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -372,6 +373,31 @@ static void test_recording_equals_the_host(void **state)
 	free(mine);
 }
 
+/* The header of each block is the host's: its name, kernel, CPUs and backend (perf there;
+ * this pmutop alone would count with bpf), at the host's tick. */
+static void test_header_is_the_hosts(void **state)
+{
+	(void)state;
+	unsigned port;
+	pid_t x = exporter(0, false, in_dir(0, "exphdr.csv"), in_dir(1, "exphdr.log"), &port);
+	char url[64], err[4096];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "-n", "1", NULL};
+	static char got[4 << 20];
+	int st = testutil_run(argv, got, sizeof(got), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	struct utsname u;
+	assert_int_equal(uname(&u), 0);
+	char want[512];
+	snprintf(want, sizeof(want), "pmutop - %s, Linux %s, %ld CPUs - tick ", u.nodename,
+		 u.release, sysconf(_SC_NPROCESSORS_CONF));
+	assert_true(strncmp(got, want, strlen(want)) == 0);
+	const char *eol = strchr(got, '\n'), *be = strstr(got, " tasks (perf)");
+	assert_true(be && eol && be < eol);
+	kill(x, SIGTERM);
+	assert_true(testutil_reap(x, 30) >= 0);
+}
+
 /* A killed exporter: every value n/c "host not answering", none a zero; back when it is. */
 static void test_killed_reads_stale(void **state)
 {
@@ -548,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_rows_equal_the_hosts),
 		cmocka_unit_test(test_cgroup_cpu_rows_equal),
 		cmocka_unit_test(test_recording_equals_the_host),
+		cmocka_unit_test(test_header_is_the_hosts),
 		cmocka_unit_test(test_killed_reads_stale),
 		cmocka_unit_test(test_bad_url_password_certificate),
 		cmocka_unit_test(test_endpoint_queries),
