@@ -22,23 +22,8 @@ cleanup() {
 trap cleanup EXIT INT TERM
 [ -x /usr/bin/prometheus ] || { echo "FAIL: prometheus not installed (apt-get install prometheus)"; exit 1; }
 
-# The port a program wrote in its log ("... 127.0.0.1:PORT" after $2), waited for.
-port_in() {
-	p=
-	i=0
-	while [ -z "$p" ] && [ $i -lt 600 ] && kill -0 "$3" 2>/dev/null; do
-		p=$(sed -n "s/.*$2.*127\\.0\\.0\\.1:\\([1-9][0-9]*\\).*/\\1/p" "$1" | head -n 1)
-		[ -n "$p" ] || sleep 0.1
-		i=$((i + 1))
-	done
-	echo "$p"
-}
-
 # The host: an exporter alone, on a port the kernel gives it; Prometheus likewise.
-"$PMUTOP" -b -q -d 0.5 --listen 127.0.0.1:0 >/dev/null 2>"$DIR/host.log" </dev/null &
-host_pid=$!
-PORT=$(port_in "$DIR/host.log" "listening on" "$host_pid")
-[ -n "$PORT" ] || { echo "FAIL: the exporter did not listen:"; cat "$DIR/host.log"; exit 1; }
+start_exporter "$DIR/host.log"
 printf 'global: {scrape_interval: 1s}\nscrape_configs:\n  - job_name: pmutop\n    static_configs:\n      - targets: [127.0.0.1:%s]\n' \
 	"$PORT" >"$DIR/prometheus.yml"
 /usr/bin/prometheus --config.file="$DIR/prometheus.yml" --storage.tsdb.path="$DIR/data" \
@@ -48,11 +33,7 @@ PPORT=$(port_in "$DIR/prom.log" "Listening on" "$prom_pid")
 [ -n "$PPORT" ] || { echo "FAIL: prometheus did not listen:"; cat "$DIR/prom.log"; exit 1; }
 # --prometheus wants the exporter's series there: started again (60 times at most) until
 # Prometheus has them
-t new-session -d -s e2e -x 160 -y 40 \
-	"n=0; until env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' --prometheus http://127.0.0.1:$PPORT -d 1; s=\$?; [ \$s -eq 0 ] || [ \$n -ge 60 ]; do n=\$((n + 1)); sleep 1; done; echo EXIT=\$s; sleep 60" || {
-	echo "FAIL: cannot start tmux"
-	exit 1
-}
+session "n=0; until env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' --prometheus http://127.0.0.1:$PPORT -d 1; s=\$?; [ \$s -eq 0 ] || [ \$n -ge 60 ]; do n=\$((n + 1)); sleep 1; done; echo EXIT=\$s; sleep 60"
 ROW="^ +n/a +127\\.0\\.0\\.1:$PORT +pmutop "
 expect "$ROW" "the host's command rows" 900
 keys k
