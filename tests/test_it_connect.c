@@ -2,7 +2,8 @@
  * with a bcrypt hash, a worker doing page faults every tick) and pmutop --connect to it in
  * batch mode with a --connect-config file: every row it prints for a tick equals the
  * exporter's own batch rows for that tick. A killed exporter reads n/c (host not
- * answering), never zeros, and is read again when it is back; a refused port, a wrong
+ * answering), never zeros, and is read again when it is back; its cgroup and CPU rows and
+ * a recording of it (-w, replayed) equal the host's too; a refused port, a wrong
  * password and an untrusted certificate each give one line and exit 2. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,13 +99,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	if (worker > 0) {
-		kill(worker, SIGKILL);
-		waitpid(worker, NULL, 0);
-	}
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testutil_teardown(worker, dir);
 }
 
 /* The port of "listening on 127.0.0.2:PORT" in log, 0 until it is there (the log has
@@ -117,9 +113,10 @@ static unsigned port_in(const char *log)
 	return port;
 }
 
-/* An exporter on 127.0.0.2:port (0: any) writing its batch CSV to out; its port. */
-static pid_t exporter_with(unsigned port, const char *web, const char *out, const char *log,
-			   unsigned *bound)
+/* An exporter on 127.0.0.2:port (0: any) writing its batch CSV to out, with the batch
+ * options more (NULL-terminated, up to 4; NULL: none); its port. */
+static pid_t exporter_more(unsigned port, const char *web, const char *out, const char *log,
+			   const char *const *more, unsigned *bound)
 {
 	char listen[32];
 	snprintf(listen, sizeof(listen), "127.0.0.2:%u", port);
@@ -138,7 +135,13 @@ static pid_t exporter_with(unsigned port, const char *web, const char *out, cons
 			(char *)out,
 			web ? "--web-config" : NULL,
 			web ? (char *)in_dir(6, web) : NULL,
+			NULL,
+			NULL,
+			NULL,
+			NULL,
 			NULL};
+	for (unsigned i = 0, at = web ? 15 : 13; more && more[i] && i < 4; i++)
+		argv[at + i] = (char *)more[i];
 	pid_t p = testutil_spawn(argv, in_dir(5, "exporter.stdout"), log);
 	assert_true(p > 0);
 	double until = testutil_now() + 30;
@@ -146,6 +149,12 @@ static pid_t exporter_with(unsigned port, const char *web, const char *out, cons
 		testutil_nap_ms(50);
 	assert_true(*bound > 0);
 	return p;
+}
+
+static pid_t exporter_with(unsigned port, const char *web, const char *out, const char *log,
+			   unsigned *bound)
+{
+	return exporter_more(port, web, out, log, NULL, bound);
 }
 
 /* An exporter with web.yml (TLS and basic auth) or none. */
@@ -281,6 +290,112 @@ static unsigned worker_faults(const char *text, long after, unsigned *counted)
 		l = e + 1;
 	}
 	return stale;
+}
+
+/* The host's cgroup and CPU rows (--cgroups --per-cpu on both sides): --connect's equal
+ * the host's own, tick by tick (the cgroups summed from its process rows and the cgroups
+ * it counted itself, the CPUs its CPU rows). */
+static void test_cgroup_cpu_rows_equal(void **state)
+{
+	(void)state;
+	unsigned port;
+	const char *csv = in_dir(0, "expcg.csv");
+	const char *const more[] = {"--cgroups", "--per-cpu", NULL};
+	pid_t x = exporter_more(0, NULL, csv, in_dir(1, "expcg.log"), more, &port);
+	char url[64], err[4096];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	int st;
+	char *argv[] = {PMUTOP_BINARY, "--connect", url,	 "-b",	      "-n", "3",
+			"--format",    "csv",	    "--cgroups", "--per-cpu", NULL};
+	static char got[4 << 20];
+	st = testutil_run(argv, got, sizeof(got), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long last = 0; /* its last tick */
+	for (const char *l = got; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (atol(l) > last)
+			last = atol(l);
+	assert_int_equal(last > 0, 1);
+	assert_true(testutil_wait_tick(x, csv, last + 1, 60));
+	char *mine = testutil_slurp(csv);
+	static char a[2 << 20], b[2 << 20];
+	tick_lines(got, last, a, sizeof(a));
+	tick_lines(mine, last, b, sizeof(b));
+	assert_non_null(strstr(a, ",cpu,"));
+	assert_non_null(strstr(a, ",cgroup,"));
+	assert_null(strstr(a, ",process,"));
+	assert_string_equal(a, b);
+	free(mine);
+	kill(x, SIGTERM);
+	assert_true(testutil_reap(x, 30) >= 0);
+}
+
+/* --connect -w: the recording, replayed, gives the host's own rows tick for tick. */
+static void test_recording_equals_the_host(void **state)
+{
+	(void)state;
+#ifdef PMUTOP_NO_RECORD
+	skip(); /* built without recordings */
+#endif
+	unsigned port;
+	const char *csv = in_dir(0, "exprec.csv");
+	pid_t x = exporter(0, false, csv, in_dir(1, "exprec.log"), &port);
+	char url[64], err[4096], write[300];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	snprintf(write, sizeof(write), "--write=%s", in_dir(2, "connect.db"));
+	int st;
+	char *got = run_connect_with(url, NULL, write, &st, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long first = 0, last = 0; /* the ticks --connect printed */
+	for (const char *l = strchr(got, '\n'); l && *++l; l = strchr(l, '\n'))
+		if (atol(l) > 0) {
+			first = first ? first : atol(l);
+			last = atol(l);
+		}
+	assert_true(first > 0 && last >= first + 2);
+	assert_true(testutil_wait_tick(x, csv, last + 1, 60));
+	kill(x, SIGTERM);
+	assert_true(testutil_reap(x, 30) >= 0);
+	char *argv[] = {PMUTOP_BINARY, "-r", (char *)in_dir(2, "connect.db"), "-b", "--format",
+			"csv",	       NULL};
+	static char replayed[16 << 20];
+	st = testutil_run(argv, replayed, sizeof(replayed), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *mine = testutil_slurp(csv);
+	static char a[8 << 20], b[8 << 20];
+	for (long t = first; t <= last; t++) {
+		tick_lines(replayed, t, a, sizeof(a));
+		tick_lines(mine, t, b, sizeof(b));
+		assert_true(strlen(a) > 0);
+		assert_string_equal(a, b);
+	}
+	tick_lines(replayed, last + 1, a, sizeof(a));
+	assert_string_equal(a, ""); /* nothing it did not read */
+	free(mine);
+}
+
+/* The header of each block is the host's: its name, kernel, CPUs and backend (perf there;
+ * this pmutop alone would count with bpf), at the host's tick. */
+static void test_header_is_the_hosts(void **state)
+{
+	(void)state;
+	unsigned port;
+	pid_t x = exporter(0, false, in_dir(0, "exphdr.csv"), in_dir(1, "exphdr.log"), &port);
+	char url[64], err[4096];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "-n", "1", NULL};
+	static char got[4 << 20];
+	int st = testutil_run(argv, got, sizeof(got), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	struct utsname u;
+	assert_int_equal(uname(&u), 0);
+	char want[512];
+	snprintf(want, sizeof(want), "pmutop - %s, Linux %s, %ld CPUs - tick ", u.nodename,
+		 u.release, sysconf(_SC_NPROCESSORS_CONF));
+	assert_true(strncmp(got, want, strlen(want)) == 0);
+	const char *eol = strchr(got, '\n'), *be = strstr(got, " tasks (perf)");
+	assert_true(be && eol && be < eol);
+	kill(x, SIGTERM);
+	assert_true(testutil_reap(x, 30) >= 0);
 }
 
 /* A killed exporter: every value n/c "host not answering", none a zero; back when it is. */
@@ -457,6 +572,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_equal_the_hosts),
+		cmocka_unit_test(test_cgroup_cpu_rows_equal),
+		cmocka_unit_test(test_recording_equals_the_host),
+		cmocka_unit_test(test_header_is_the_hosts),
 		cmocka_unit_test(test_killed_reads_stale),
 		cmocka_unit_test(test_bad_url_password_certificate),
 		cmocka_unit_test(test_endpoint_queries),

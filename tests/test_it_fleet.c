@@ -1,8 +1,10 @@
 /* pmutop --prometheus against Debian's prometheus (1 s scrapes, its own temporary TSDB)
  * scraping three pmutop exporters on 127.0.0.2, .3 and .4: a workload that knows its rate
  * (STEADY_RATE page faults a second, by absolute deadlines) ranks on every instance with
- * that rate within a scrape interval's share of the query window, and a killed exporter's
- * rows read n/c (stale), never zeros. */
+ * that rate within a scrape interval's share of the query window, as a command's row and
+ * (--cgroups) as its cgroup's row, and a killed exporter's rows read n/c (stale), never
+ * zeros, as every host's do once all are killed, in a run that goes on through it. */
+#include "cgroup.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,8 +25,10 @@
 #define NHOST 3
 
 static char tmpdir[] = "/tmp/pmutop-fleet-XXXXXX";
-static pid_t steady, prom, exporter[NHOST];
+static pid_t steady, prom, exporter[NHOST], live;
 static unsigned eport, pport;
+/* pq_steady's cgroup: its path under the cgroup2 mount, and relative to it (the label) */
+static char cgdir[600], cgrel[64];
 
 /* STEADY_PAGES fresh pages each period, on absolute deadlines: a late period is made up
  * at once, so the rate over any window of a second or more is STEADY_RATE. */
@@ -56,6 +61,14 @@ static int setup(void **state)
 	if (!mkdtemp(tmpdir))
 		return -1;
 	steady = start_steady();
+	char mnt[512];
+	snprintf(cgrel, sizeof(cgrel), "/pmutop-fleet-%d", (int)getpid());
+	if (steady < 0 || geteuid() != 0 || cgroup_mount("", mnt, sizeof(mnt)) != 0)
+		cgdir[0] = '\0'; /* test_fleet_cgroups skips */
+	else if (snprintf(cgdir, sizeof(cgdir), "%s%s", mnt, cgrel) > 0 && mkdir(cgdir, 0755) == 0)
+		testutil_cgroup_enter(cgdir, steady);
+	else
+		return -1;
 	eport = testutil_free_port();
 	pport = testutil_free_port();
 	char listen[NHOST][32], out[600], err[600];
@@ -99,15 +112,15 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	pid_t all[] = {steady, prom, exporter[0], exporter[1], exporter[2]};
+	pid_t all[] = {live, steady, prom, exporter[0], exporter[1], exporter[2]};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (all[i] > 0) {
 			kill(all[i], SIGKILL);
 			waitpid(all[i], NULL, 0);
 		}
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	if (cgdir[0] && rmdir(cgdir) != 0) /* empty once pq_steady is gone */
+		return -1;
+	return testutil_teardown(0, tmpdir);
 }
 
 /* A count as the batch text writes it: 1234, 12.3k, 1.2M. */
@@ -161,6 +174,118 @@ static void fleet_rates(double rate[NHOST], char *text, size_t cap)
 	}
 }
 
+/* One --prometheus --cgroups -b --format FMT run of two 2 s ticks into text: its status. */
+static int fleet_cgroups(const char *fmt, char *text, size_t cap)
+{
+	char url[64], err[1024];
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u", pport);
+	char *a[] = {PMUTOP_BINARY, "--prometheus", url, "--cgroups", "-b",	   "-n",
+		     "2",	    "-d",	    "2", "--format",  (char *)fmt, NULL};
+	return testutil_run(a, text, cap, err, sizeof(err));
+}
+
+/* The host (0 to NHOST-1) an instance label names, or -1. */
+static int host_of(const char *inst)
+{
+	for (int i = 0; i < NHOST; i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "127.0.0.%d:%u", i + 2, eport);
+		if (!strcmp(inst, want))
+			return i;
+	}
+	return -1;
+}
+
+/* The fields of the CSV line at l (its own copy in line, up to the newline) into f: how many
+ * (strsep keeps the empty fields: a cgroup row has no pid). Fields: tick,time,interval,kind,
+ * pid,tid,cpu,command,event,value,state,running,why,exited,cgroup,instance,job. */
+static size_t csv_fields(const char *l, char line[1024], char *f[20])
+{
+	size_t n = strcspn(l, "\n"), k = 0;
+	snprintf(line, 1024, "%.*s", (int)(n < 1024 ? n : 1023), l);
+	for (char *p = line, *t; k < 20 && (t = strsep(&p, ","));)
+		f[k++] = t;
+	return k;
+}
+
+/* From --cgroups CSV: each host's page faults a second in pq_steady's cgroup at tick 2 (-1:
+ * no row, -2: n/c or n/a). Fields: tick,time,interval,kind,pid,tid,cpu,command,event,value,
+ * state,running,why,exited,cgroup,instance,job. */
+static void cgroup_rates(const char *text, double rate[NHOST])
+{
+	for (int i = 0; i < NHOST; i++)
+		rate[i] = -1;
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char line[1024], *f[20];
+		size_t k = csv_fields(l, line, f);
+		int h;
+		if (k < 17 || strcmp(f[0], "2") || strcmp(f[3], "cgroup") ||
+		    strcmp(f[8], "page-faults") || strcmp(f[14], cgrel) || (h = host_of(f[15])) < 0)
+			continue;
+		rate[h] = strcmp(f[10], "n/c") && strcmp(f[10], "n/a") ? strtod(f[9], NULL) / 2.0
+								       : -2;
+	}
+}
+
+/* --cgroups: a row per (instance, job, cgroup) from the exporters' pmutop_cgroup_* series,
+ * pq_steady's cgroup with its rate on every host, in CSV and JSON. */
+static void test_fleet_cgroups(void **state)
+{
+	(void)state;
+	if (!cgdir[0])
+		skip(); /* not root, or no cgroup2 */
+	static char text[1 << 20];
+	double rate[NHOST] = {-1, -1, -1}, end = testutil_now() + WAIT_S;
+	bool ok = false;
+	while (!ok && testutil_now() < end) {
+		testutil_nap_ms(1000);
+		int st = fleet_cgroups("csv", text, sizeof(text));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		cgroup_rates(text, rate);
+		ok = true;
+		for (int i = 0; i < NHOST; i++)
+			ok = ok && rate[i] > 0;
+	}
+	for (int i = 0; i < NHOST; i++) {
+		fprintf(stderr, "127.0.0.%d: cgroup %s %.0f faults/s (truth %.0f)\n", i + 2, cgrel,
+			rate[i], STEADY_RATE);
+		assert_true(fabs(rate[i] - STEADY_RATE) <= 0.3 * STEADY_RATE);
+	}
+	/* no process rows: every row is a cgroup's */
+	assert_null(strstr(text, ",process,"));
+	/* JSON: the cgroup's row with its host and job, and no process count it does not have */
+	int st = fleet_cgroups("json", text, sizeof(text));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char want[200];
+	snprintf(want, sizeof(want),
+		 "\"kind\":\"cgroup\",\"name\":\"pmutop-fleet-%d\",\"instance\":\"127.0.0.2:%u\","
+		 "\"job\":\"pmutop\",\"processes\":null,\"cgroup\":\"%s\"",
+		 (int)getpid(), eport, cgrel);
+	assert_non_null(strstr(text, want));
+}
+
+/* In the CSV at path, tick's values of each host: how many are n/c because the host is
+ * down (stale: "host not answering") and how many are anything else (other: a number, or
+ * n/c for another reason). */
+static void tick_states(const char *path, long tick, unsigned stale[NHOST], unsigned other[NHOST])
+{
+	char *text = testutil_slurp(path);
+	for (int i = 0; i < NHOST; i++)
+		stale[i] = other[i] = 0;
+	for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		char line[1024], *f[20];
+		int h;
+		if (csv_fields(l, line, f) < 17 || strtol(f[0], NULL, 10) != tick ||
+		    (h = host_of(f[15])) < 0)
+			continue;
+		if (!strcmp(f[10], "n/c") && !strcmp(f[12], "host not answering") && !f[9][0])
+			stale[h]++;
+		else
+			other[h]++;
+	}
+	free(text);
+}
+
 static void test_fleet(void **state)
 {
 	(void)state;
@@ -182,6 +307,14 @@ static void test_fleet(void **state)
 		assert_true(fabs(rate[i] - STEADY_RATE) <= 0.3 * STEADY_RATE);
 	}
 	assert_non_null(strstr(text, "3 targets up, 0 down"));
+	/* A run that goes on while the exporters are killed (CSV each second) */
+	char url[64], lout[600], lerr[600];
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u", pport);
+	snprintf(lout, sizeof(lout), "%s/live.csv", tmpdir);
+	snprintf(lerr, sizeof(lerr), "%s/live.err", tmpdir);
+	char *la[] = {PMUTOP_BINARY, "--prometheus", url, "-b", "--format", "csv", "-d", "1", NULL};
+	live = testutil_spawn(la, lout, lerr);
+	assert_true(live > 0 && testutil_wait_tick(live, lout, 2, WAIT_S));
 	/* A killed exporter: its rows n/c, the others still counted. */
 	kill(exporter[2], SIGKILL);
 	waitpid(exporter[2], NULL, 0);
@@ -198,10 +331,47 @@ static void test_fleet(void **state)
 	/* the header counts the fleet's targets, not this machine's CPUs */
 	assert_non_null(strstr(text, "2 targets up, 1 down"));
 	assert_null(strstr(text, " CPUs "));
+	/* Every exporter killed: every host's rows n/c, none a number (never zeros), the
+	 * header 0 up, a run ending as usual (exit 0) with the one line on stderr. */
+	for (int i = 0; i < 2; i++) {
+		kill(exporter[i], SIGKILL);
+		waitpid(exporter[i], NULL, 0);
+		exporter[i] = 0;
+	}
+	ok = false;
+	end = testutil_now() + WAIT_S;
+	while (!ok && testutil_now() < end) {
+		testutil_nap_ms(1000);
+		fleet_rates(rate, text, sizeof(text));
+		ok = rate[0] == -2 && rate[1] == -2 && rate[2] == -2;
+	}
+	assert_true(ok);
+	assert_non_null(strstr(text, "0 targets up, 3 down"));
+	/* the live run's next whole tick: every value of every host n/c, marked stale */
+	long t = testutil_csv_ticks(lout) + 1;
+	assert_true(testutil_wait_tick(live, lout, t + 1, WAIT_S));
+	unsigned stale[NHOST], other[NHOST];
+	tick_states(lout, t, stale, other);
+	for (int i = 0; i < NHOST; i++) {
+		fprintf(stderr, "all down, tick %ld: 127.0.0.%d: %u values stale, %u other\n", t,
+			i + 2, stale[i], other[i]);
+		assert_true(stale[i] > 0);
+		assert_int_equal(other[i], 0);
+	}
+	kill(live, SIGINT);
+	int st = testutil_reap(live, WAIT_S);
+	live = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *err = testutil_slurp(lerr);
+	fprintf(stderr, "its stderr: %s", err);
+	assert_non_null(strstr(err, "pmutop: all 3 targets down: their rows n/c (stale)"));
+	free(err);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_fleet)};
+	/* test_fleet kills an exporter: it runs last */
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_fleet_cgroups),
+					   cmocka_unit_test(test_fleet)};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

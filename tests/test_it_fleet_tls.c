@@ -83,13 +83,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	if (prom > 0) {
-		kill(prom, SIGKILL);
-		waitpid(prom, NULL, 0);
-	}
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testutil_teardown(prom, dir);
 }
 
 /* pmutop --prometheus u [--connect-config cfg] -b -n 1: its status, stdout and stderr. */

@@ -337,13 +337,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	if (kid > 0) {
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-	}
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testutil_teardown(kid, dir);
 }
 
 int main(void)

@@ -179,6 +179,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(modelwire_get(&w, copy, b.len), 0);
 	const struct model *g = &w.m;
 	assert_string_equal(g->hostname, "host-a");
+	assert_string_equal(g->kernel, "6.1.0");
 	assert_string_equal(g->pmus, "cpu,software");
 	assert_null(g->notice);
 	assert_string_equal(g->source_notice, "map full");

@@ -163,6 +163,17 @@ pid_t testutil_spawn(char *const argv[], const char *out, const char *err)
 	return p;
 }
 
+int testutil_teardown(pid_t p, const char *dir)
+{
+	if (p > 0) {
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+	}
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
 int testutil_reap(pid_t p, double deadline_s)
 {
 	int st;

@@ -56,6 +56,10 @@ void testutil_cgroup_enter(const char *dir, pid_t p);
  * with client.key (CN client, for clientAuth), signed by ca. 0, or -1. */
 int testutil_pki(const char *dir, const char *cn, const char *san);
 
+/* A fixture's end: SIGKILL and reap p (when > 0), then rm -rf dir. 0, or -1 when the
+ * directory could not be removed. */
+int testutil_teardown(pid_t p, const char *dir);
+
 /* Seconds on the monotonic clock. */
 double testutil_now(void);
 

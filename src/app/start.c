@@ -483,6 +483,7 @@ void app_start_source(struct app *a)
 	struct promqopts po = {.url = a->cli.prometheus,
 			       .match = a->cli.match,
 			       .config = a->cli.connect_config,
+			       .cgroups = a->cli.cgroups,
 			       .err = e,
 			       .errlen = sizeof(e)};
 	const char *name = a->cli.connect      ? remote_kind.name

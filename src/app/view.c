@@ -7,10 +7,11 @@
 #include "run.h"
 
 #ifdef PMUTOP_HAVE_UI
-/* The model m on the screen: as it is, or (G) the same with cgroup rows. */
+/* The model m on the screen: as it is, or (G) the same with cgroup rows (a fleet's source
+ * gives its hosts' own). */
 static const struct model *view_of(struct app *a, const struct model *m)
 {
-	if (a->scr.show_cgroups && (a->scr.cgrows || (a->scr.cgrows = cgrows_new()))) {
+	if (a->scr.show_cgroups && !m->fleet && (a->scr.cgrows || (a->scr.cgrows = cgrows_new()))) {
 		a->scr.cgview = *m;
 		a->scr.cgview.rows = cgrows_build(a->scr.cgrows, m, &a->scr.cgview.nrows);
 		m = &a->scr.cgview;

@@ -38,7 +38,8 @@ struct batch {
 	bool sort_ok;
 	bool header_done;
 	bool cpus;
-	bool fd_short; /* the last block had tasks short of descriptors */
+	bool fd_short;	      /* the last block had tasks short of descriptors */
+	char fleet_said[512]; /* a fleet's last notice said on stderr ("": none) */
 	unsigned *idx, *scratch;
 	double *keys;
 	size_t idx_cap;
@@ -441,7 +442,14 @@ static void json_row(struct batch *b, const struct model *m, const struct mrow *
 	} else if (r->kind == ROW_CGROUP) {
 		fputs(",\"name\":", b->out);
 		text_json_string(b->out, r->comm);
-		fprintf(b->out, ",\"processes\":%u,\"cgroup\":", r->nthreads);
+		if (r->instance) { /* a fleet's: its processes are not in Prometheus */
+			fputs(",\"instance\":", b->out);
+			text_json_string(b->out, r->instance);
+			fputs(",\"job\":", b->out);
+			text_json_string(b->out, r->job ? r->job : "");
+			fputs(",\"processes\":null,\"cgroup\":", b->out);
+		} else
+			fprintf(b->out, ",\"processes\":%u,\"cgroup\":", r->nthreads);
 		text_json_string(b->out, r->cgroup);
 	} else {
 		fprintf(b->out, ",\"pid\":%d,\"tid\":%d,\"user\":", (int)r->pid, (int)r->tid);
@@ -494,6 +502,19 @@ static void fd_notice(struct batch *b, const struct model *m)
 	batch_notice(b, text);
 }
 
+/* A fleet's notice (--prometheus: targets down, Prometheus not answering) on stderr
+ * when it changes, and when it ends: the rows say n/c at each tick. */
+static void fleet_notice(struct batch *b, const struct model *m)
+{
+	const char *n = m->fleet && m->source_notice ? m->source_notice : "";
+	if (!m->fleet || !strncmp(n, b->fleet_said, sizeof(b->fleet_said) - 1))
+		return;
+	bool was = b->fleet_said[0];
+	snprintf(b->fleet_said, sizeof(b->fleet_said), "%s", n);
+	if (n[0] || was)
+		batch_notice(b, n[0] ? n : "every target up again");
+}
+
 int batch_write(struct batch *b, const struct model *m, double wall)
 {
 	b->wall = wall;
@@ -501,6 +522,7 @@ int batch_write(struct batch *b, const struct model *m, double wall)
 	text_iso_time(wall, b->at, sizeof(b->at));
 	snprintf(b->csv_tail, sizeof(b->csv_tail), ",%.3f,%s\n", wall, b->at);
 	fd_notice(b, m);
+	fleet_notice(b, m);
 	if (m->nrows > b->idx_cap) {
 		size_t cap = m->nrows + m->nrows / 2 + 64;
 		unsigned *idx = realloc(b->idx, cap * sizeof(*idx));

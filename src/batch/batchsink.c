@@ -9,7 +9,7 @@
 struct batchsink {
 	struct sink base;
 	struct batch *b;
-	struct cgrows *cg; /* --cgroups: cgroup rows for process rows */
+	struct cgrows *cg; /* --cgroups: cgroup rows for process rows (a fleet's are its own) */
 	long count, blocks;
 };
 
@@ -20,7 +20,7 @@ static int bs_write(struct sink *s, const struct model *m, double wall)
 	if (bs->count && bs->blocks >= bs->count && !m->final)
 		return 0;
 	struct model cg;
-	if (bs->cg) {
+	if (bs->cg && !m->fleet) {
 		cg = *m;
 		cg.rows = cgrows_build(bs->cg, m, &cg.nrows);
 		m = &cg;

@@ -154,8 +154,17 @@ bool sort_folded(const struct sort_spec *spec, pid_t pid)
 	return false;
 }
 
-/* Each cgroup row's parent among v[0..n) (its path up to the last '/'), or none. Few
- * cgroups hold processes: a search over them is enough. */
+/* Whether two rows are of the same host: this one's, or a fleet's same instance and job. */
+static bool same_host(const struct mrow *a, const struct mrow *b)
+{
+	if (!a->instance || !b->instance)
+		return a->instance == b->instance;
+	return !strcmp(a->instance, b->instance) &&
+	       !strcmp(a->job ? a->job : "", b->job ? b->job : "");
+}
+
+/* Each cgroup row's parent among v[0..n) (its path up to the last '/', on its host), or
+ * none. Few cgroups hold processes: a search over them is enough. */
 static void cgroup_parents(const struct model *m, const unsigned *v, size_t n, unsigned *parent)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -164,7 +173,8 @@ static void cgroup_parents(const struct model *m, const unsigned *v, size_t n, u
 		size_t pl = p ? parent_len(p) : 0;
 		for (size_t j = 0; pl && j < n && parent[i] == (unsigned)-1; j++) {
 			const char *q = m->rows[v[j]].cgroup;
-			if (j != i && q && strlen(q) == pl && strncmp(p, q, pl) == 0)
+			if (j != i && q && strlen(q) == pl && strncmp(p, q, pl) == 0 &&
+			    same_host(&m->rows[v[i]], &m->rows[v[j]]))
 				parent[i] = (unsigned)j;
 		}
 	}

@@ -21,7 +21,8 @@ const char *source_refusal(const struct source *s, const char *why, char *buf, u
 	if (!why)
 		snprintf(buf, len, "not for a%s %s", an, s->ops->name);
 	else if (source_control((struct source *)s, SRC_REMOTE, &host) == 0 && host)
-		snprintf(buf, len, "rows of %s (--connect): %s", host, why);
+		snprintf(buf, len, "rows of %s (--%s): %s", host,
+			 strcmp(s->ops->name, "prometheus") ? "connect" : "prometheus", why);
 	else
 		snprintf(buf, len, "a%s %s: %s", an, s->ops->name, why);
 	return buf;

@@ -18,23 +18,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# The other host: an exporter alone (no terminal), ticking every half second, on a port
-# the kernel gives it (a fixed one may be another test's), read from its log.
-"$PMUTOP" -b -q -d 0.5 --listen 127.0.0.1:0 >/dev/null 2>"$LOG" </dev/null &
-host_pid=$!
-PORT=
-i=0
-while [ -z "$PORT" ] && [ $i -lt 600 ] && kill -0 "$host_pid" 2>/dev/null; do
-	PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$LOG" | head -n 1)
-	[ -n "$PORT" ] || sleep 0.1
-	i=$((i + 1))
-done
-[ -n "$PORT" ] || { echo "FAIL: the exporter did not listen:"; cat "$LOG"; exit 1; }
-t new-session -d -s e2e -x 160 -y 40 \
-	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' --connect http://127.0.0.1:$PORT; echo EXIT=\$?; sleep 60" || {
-	echo "FAIL: cannot start tmux"
-	exit 1
-}
+# The other host: an exporter alone.
+start_exporter "$LOG"
+session "env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' --connect http://127.0.0.1:$PORT; echo EXIT=\$?; sleep 60"
 expect "^ +[0-9]+ +[a-z]+ " "the host's rows" 600
 keys k
 expect "rows of .* \\(--connect\\): kill, renice and affinity act on this machine's processes only" \

@@ -55,6 +55,37 @@ expect_not() {
 }
 keys() { t send-keys -t e2e "$@"; }
 
+# The port program $3 wrote in its log $1 ("... 127.0.0.1:PORT" after the text $2), waited
+# for while it runs (up to 60 s); empty when it never came.
+port_in() {
+	p=
+	i=0
+	while [ -z "$p" ] && [ $i -lt 600 ] && kill -0 "$3" 2>/dev/null; do
+		p=$(sed -n "s/.*$2.*127\\.0\\.0\\.1:\\([1-9][0-9]*\\).*/\\1/p" "$1" | head -n 1)
+		[ -n "$p" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$p"
+}
+
+# Another host for a remote view: "$PMUTOP" exporting alone (no terminal), ticking every
+# half second, on a port the kernel gives it (a fixed one may be another test's), read
+# from its log $1. Sets host_pid and PORT; exits failing when it does not listen.
+start_exporter() {
+	"$PMUTOP" -b -q -d 0.5 --listen 127.0.0.1:0 >/dev/null 2>"$1" </dev/null &
+	host_pid=$!
+	PORT=$(port_in "$1" "listening on" "$host_pid")
+	[ -n "$PORT" ] || { echo "FAIL: the exporter did not listen:"; cat "$1"; exit 1; }
+}
+
+# The session e2e (160x40) running the shell command $1; exits failing when tmux cannot.
+session() {
+	t new-session -d -s e2e -x 160 -y 40 "$1" || {
+		echo "FAIL: cannot start tmux"
+		exit 1
+	}
+}
+
 # Wait until line $1 of the pane shows $2 (grep -E), as after a resize.
 expect_line() {
 	n=0

@@ -14,8 +14,8 @@ static struct source *pk_open(const struct evset *set, const struct srcopts *o, 
 {
 	const struct promqopts *p = o->own;
 	(void)set; /* the fleet's events, as its exporters count them */
-	struct source *s =
-		promqsrc_new(p->url, p->match, p->config, o->interval, p->err, p->errlen);
+	struct source *s = promqsrc_new(p->url, p->match, p->config, o->interval, p->cgroups,
+					p->err, p->errlen);
 	*err = s ? 0 : -EINVAL;
 	return s;
 }

@@ -1,7 +1,9 @@
 /* promqsrc.h: five instant queries a tick, each answer a vector parsed with json-c into
- * one row per (instance, job, comm) and one event per (event, group) label pair. */
+ * one row per (instance, job, comm), or (cgroup rows) per (instance, job, cgroup), and one
+ * event per (event, group) label pair. */
 #include "promqsrc.h"
 
+#include "cgroup_name.h"
 #include "fetch.h"
 
 #include <errno.h>
@@ -21,7 +23,9 @@
 enum { Q_COUNT, Q_RUN, Q_ENA, Q_NA, Q_UP, Q_N };
 
 struct pq_row {
-	char *instance, *job, *comm;
+	char *instance, *job;
+	char *comm;    /* its key: the command, or with cgroup rows the cgroup's path */
+	char name[64]; /* with cgroup rows: the cgroup's readable name (cgroup_name) */
 	double val[PQ_MAXEV], run[PQ_MAXEV], ena[PQ_MAXEV];
 	bool have[PQ_MAXEV], na[PQ_MAXEV];
 	bool down; /* its target is down or gone: last rows kept, n/c */
@@ -39,6 +43,7 @@ struct pq {
 	struct mgroup gr[PQ_MAXEV];
 	char name[PQ_MAXEV][64], group[PQ_MAXEV][64], key[PQ_MAXEV][130];
 	unsigned nev;
+	bool cg, cg_asked; /* cgroup rows: shown, asked for (from the next tick on) */
 	struct pq_row *rows;
 	size_t nrows, cap;
 	char notice[512];
@@ -54,17 +59,21 @@ static double now_s(void)
 /* The PromQL of query q over a window of w seconds (malloc'd). */
 static char *query_text(const struct pq *p, int q, long w)
 {
-	static const char *const fam[] = {
-		"{__name__=~\"pmutop_command_(events|clock_seconds)_total\"",
-		"{__name__=\"pmutop_command_events_running_seconds_total\"",
-		"{__name__=\"pmutop_command_events_enabled_seconds_total\""};
+	/* the command's or (cgroup rows) the cgroup's series, summed by that label */
+	static const char *const op[] = {"=~", "=", "="}, *const tail[] = {
+								  "_(events|clock_seconds)_total",
+								  "_events_running_seconds_total",
+								  "_events_enabled_seconds_total"};
 	const char *sep = p->match[0] ? "," : "";
 	char *s = NULL;
 	int n;
-	if (q < Q_NA)
-		n = asprintf(&s, "sum by (instance,job,comm,event,group) (rate(%s%s%s}[%lds]))",
-			     fam[q], sep, p->match, w < PQ_MIN_WINDOW ? PQ_MIN_WINDOW : w);
-	else if (q == Q_NA)
+	if (q < Q_NA) {
+		n = asprintf(&s,
+			     "sum by (instance,job,%s,event,group) "
+			     "(rate({__name__%s\"pmutop_%s%s\"%s%s}[%lds]))",
+			     p->cg ? "cgroup" : "comm", op[q], p->cg ? "cgroup" : "command",
+			     tail[q], sep, p->match, w < PQ_MIN_WINDOW ? PQ_MIN_WINDOW : w);
+	} else if (q == Q_NA)
 		n = asprintf(&s, "pmutop_event_unavailable_info{%s}", p->match);
 	else
 		n = asprintf(&s, "up{%s}", p->match);
@@ -250,8 +259,9 @@ static int publish(struct pq *p)
 	for (size_t i = 0; i < p->nrows; i++) {
 		const struct pq_row *q = &p->rows[i];
 		struct mrow_w h = mstore_row(&p->st, i);
-		h.r->kind = ROW_PROC;
-		h.r->comm = q->comm;
+		h.r->kind = p->cg ? ROW_CGROUP : ROW_PROC;
+		h.r->comm = p->cg && q->name[0] ? q->name : q->comm;
+		h.r->cgroup = p->cg ? (q->name[0] ? q->comm : "") : NULL;
 		h.r->instance = q->instance;
 		h.r->job = q->job;
 		h.r->user = "";
@@ -293,6 +303,11 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 	long w = (long)(el + 0.5) < 1 ? 1 : (long)(el + 0.5);
 	struct json_object *root[Q_N] = {0}, *res[Q_N] = {0};
 	int rc = 0;
+	if (p->cg != p->cg_asked) { /* the other kind of rows: none of these stays */
+		while (p->nrows)
+			row_drop(p, p->nrows - 1);
+		p->cg = p->cg_asked;
+	}
 	for (int q = 0; q < Q_N && !rc; q++)
 		if (!(res[q] = run_query(p, q, w, &root[q], err, errlen)))
 			rc = -EIO;
@@ -309,12 +324,14 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 			struct json_object *s = json_object_array_get_idx(res[q], i);
 			double v;
 			int e = event_at(p, label(s, "event"), label(s, "group"));
-			struct pq_row *r =
-				row_at(p, label(s, "instance"), label(s, "job"), label(s, "comm"));
+			const char *key = label(s, p->cg ? "cgroup" : "comm");
+			struct pq_row *r = row_at(p, label(s, "instance"), label(s, "job"), key);
 			if (!r) {
 				rc = -ENOMEM;
 				goto out;
 			}
+			if (p->cg && !r->name[0])
+				cgroup_name(key, r->name, sizeof(r->name));
 			if (e < 0 || !sample(s, &v))
 				continue;
 			r->seen = true;
@@ -367,9 +384,13 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 	}
 	p->m.fleet_down = (unsigned)ndown;
 	p->m.fleet_up = (unsigned)(json_object_array_length(res[Q_UP]) - ndown);
-	if (ndown)
+	size_t ntarget = json_object_array_length(res[Q_UP]);
+	if (ndown == ntarget && ndown)
+		snprintf(p->notice, sizeof(p->notice),
+			 "all %zu targets down: their rows n/c (stale)", ndown);
+	else if (ndown)
 		snprintf(p->notice, sizeof(p->notice), "%zu of %zu targets down: their rows n/c",
-			 ndown, json_object_array_length(res[Q_UP]));
+			 ndown, ntarget);
 	p->m.source_notice = ndown ? p->notice : NULL;
 out:
 	for (int q = 0; q < Q_N; q++)
@@ -411,6 +432,10 @@ static int pq_control(struct source *s, enum source_ctl what, const void *arg)
 		*(const char **)arg = p->url;
 		return 0;
 	}
+	if (what == SRC_CGROUP_ROWS) { /* from the next tick on */
+		((struct pq *)s)->cg_asked = *(const bool *)arg;
+		return 0;
+	}
 	if (what == SRC_INTERVAL) {
 		((struct pq *)s)->interval = *(const double *)arg;
 		((struct pq *)s)->m.interval = *(const double *)arg;
@@ -442,7 +467,7 @@ static const struct source_ops pq_ops = {.name = "prometheus",
 					 .free = pq_free};
 
 struct source *promqsrc_new(const char *url, const char *match, const char *config, double interval,
-			    char *err, size_t errlen)
+			    bool cgroups, char *err, size_t errlen)
 {
 	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
 		snprintf(err, errlen, "%s: give http://HOST:PORT or https://HOST:PORT", url);
@@ -470,6 +495,7 @@ struct source *promqsrc_new(const char *url, const char *match, const char *conf
 		memmove(p->match, p->match + 1, n - 2);
 		p->match[n - 2] = '\0';
 	}
+	p->cg = p->cg_asked = cgroups;
 	p->interval = interval > 0 ? interval : 2;
 	p->m.interval = p->interval;
 	p->m.hostname = p->url;

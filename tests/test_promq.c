@@ -1,0 +1,246 @@
+/* src/source/promq: --prometheus against a query API served here (libmicrohttpd) with
+ * answers the test knows, for what the machine cannot give a real Prometheus (no PMU):
+ * a multiplexed counter's running/enabled share read as ~ with its RUN%, an event a host
+ * says it cannot count n/a on that host's rows only, the IPC pane from instructions and
+ * cycles, and with cgroup rows (SRC_CGROUP_ROWS) the pmutop_cgroup_* queries and one
+ * ROW_CGROUP row per (instance, job, cgroup). */
+#include "columns.h"
+#include "promqsrc.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static struct MHD_Daemon *prom;
+static unsigned prom_port;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char asked[8][1024]; /* the last tick's queries, in order */
+static unsigned nasked;
+
+/* The answer to query q: two hosts a and b; on a, app's cycles and instructions ran half
+ * their enabled time (rates: 1000 and 2000 a second, 0.5 s running and 1 s enabled a
+ * second); b cannot count branch-misses. With cgroup rows, the cgroup /a/b.slice on each. */
+static const char *vector_of(const char *q)
+{
+	bool cg = strstr(q, "pmutop_cgroup_") != NULL;
+	const char *key = cg ? "\"cgroup\":\"/a/b.slice\"" : "\"comm\":\"app\"";
+	static char body[4096];
+	const char *ev[] = {"\"event\":\"cycles\"",
+			    "\"event\":\"instructions\",\"group\":\"cycles\"",
+			    "\"event\":\"branch-misses\""};
+	double v[3];
+	if (strstr(q, "running_seconds"))
+		v[0] = v[1] = 0.5, v[2] = 1;
+	else if (strstr(q, "enabled_seconds"))
+		v[0] = v[1] = v[2] = 1;
+	else if (strstr(q, "_total"))
+		v[0] = 1000, v[1] = 2000, v[2] = 7;
+	else if (strstr(q, "unavailable"))
+		return "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+		       "{\"metric\":{\"__name__\":\"pmutop_event_unavailable_info\","
+		       "\"instance\":\"b:9465\",\"job\":\"pmutop\",\"event\":\"branch-misses\","
+		       "\"why\":\"not supported\"},\"value\":[1700000000,\"1\"]}]}}";
+	else if (strncmp(q, "up{", 3) == 0)
+		return "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+		       "{\"metric\":{\"__name__\":\"up\",\"instance\":\"a:9465\",\"job\":"
+		       "\"pmutop\"},"
+		       "\"value\":[1700000000,\"1\"]},"
+		       "{\"metric\":{\"__name__\":\"up\",\"instance\":\"b:9465\",\"job\":"
+		       "\"pmutop\"},"
+		       "\"value\":[1700000000,\"1\"]}]}}";
+	else
+		return "{\"status\":\"error\",\"error\":\"unknown query\"}";
+	size_t n = (size_t)snprintf(body, sizeof(body),
+				    "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+				    "\"result\":[");
+	for (int h = 0; h < 2; h++)
+		for (int e = 0; e < 3; e++) {
+			if (h == 1 && e == 2)
+				continue; /* b: no branch-misses series */
+			/* b's counters ran all their enabled time */
+			double x = h == 1 && strstr(q, "running_seconds") ? 1 : v[e];
+			n += (size_t)snprintf(body + n, sizeof(body) - n,
+					      "%s{\"metric\":{\"instance\":\"%c:9465\",\"job\":"
+					      "\"pmutop\",%s,%s},\"value\":[1700000000,\"%g\"]}",
+					      h || e ? "," : "", h ? 'b' : 'a', key, ev[e], x);
+		}
+	snprintf(body + n, sizeof(body) - n, "]}}");
+	return body;
+}
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version, const char *data,
+			      size_t *size, void **ctx)
+{
+	(void)cls, (void)method, (void)version, (void)data, (void)size, (void)ctx;
+	const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "query");
+	if (!q || strcmp(url, "/api/v1/query"))
+		q = "";
+	pthread_mutex_lock(&lock);
+	if (nasked < 8)
+		snprintf(asked[nasked++], sizeof(asked[0]), "%s", q);
+	const char *body = vector_of(q);
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
+	pthread_mutex_unlock(&lock);
+	enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000001)};
+	prom = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer, NULL,
+				MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_END);
+	const union MHD_DaemonInfo *i =
+		prom ? MHD_get_daemon_info(prom, MHD_DAEMON_INFO_BIND_PORT) : NULL;
+	prom_port = i ? i->port : 0;
+	return prom_port ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	MHD_stop_daemon(prom);
+	return 0;
+}
+
+static struct source *open_promq(bool cgroups)
+{
+	char url[64], err[512] = "";
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u", prom_port);
+	struct source *s = promqsrc_new(url, "job=\"pmutop\"", NULL, 1, cgroups, err, sizeof(err));
+	if (!s)
+		fail_msg("promqsrc_new: %s", err);
+	return s;
+}
+
+static const struct mrow *row_of(const struct model *m, const char *inst)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (!strcmp(m->rows[i].instance, inst))
+			return &m->rows[i];
+	fail_msg("no row of %s", inst);
+	return NULL;
+}
+
+static int event_of(const struct model *m, const char *key)
+{
+	for (unsigned e = 0; e < m->nevents; e++)
+		if (!strcmp(m->events[e].key, key))
+			return (int)e;
+	fail_msg("no event %s", key);
+	return -1;
+}
+
+/* One tick's queries asked afresh. */
+static void tick(struct source *s)
+{
+	pthread_mutex_lock(&lock);
+	nasked = 0;
+	pthread_mutex_unlock(&lock);
+	assert_int_equal(source_tick(s), 0);
+}
+
+static void test_share_na_ipc(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	tick(s);
+	const struct model *m = source_model(s);
+	assert_true(m->fleet);
+	assert_int_equal(m->nrows, 2);
+	assert_int_equal(m->fleet_up, 2);
+	const struct mrow *a = row_of(m, "a:9465"), *b = row_of(m, "b:9465");
+	assert_int_equal(a->kind, ROW_PROC);
+	assert_string_equal(a->comm, "app");
+	assert_string_equal(a->job, "pmutop");
+	int cyc = event_of(m, "cycles"), ins = event_of(m, "instructions#cycles"),
+	    bm = event_of(m, "branch-misses");
+	/* a: half its enabled time running: ~ with RUN% 50, the rate times the window */
+	assert_int_equal(a->v[cyc].state, VAL_SCALED);
+	assert_int_equal(a->v[cyc].run_pm, 500);
+	assert_true(fabs(a->v[cyc].v - 1000 * m->elapsed) < 1e-6);
+	assert_int_equal(a->v[ins].state, VAL_SCALED);
+	assert_int_equal(a->v[bm].state, VAL_EXACT);
+	/* b: counted all the time (exact); branch-misses n/a there, and there only */
+	assert_int_equal(b->v[cyc].state, VAL_EXACT);
+	assert_int_equal(b->v[cyc].run_pm, 1000);
+	assert_int_equal(b->v[bm].state, VAL_NA);
+	/* the IPC pane: instructions over cycles, 2.00 on each host */
+	struct pane p[8];
+	unsigned np = columns_build_panes(m, false, p, 8);
+	const struct column *ipc = NULL;
+	for (unsigned k = 0; k < np && !ipc; k++)
+		if (!strcmp(p[k].name, "IPC") && pane_find_column(&p[k], "IPC") >= 0)
+			ipc = &p[k].cols[pane_find_column(&p[k], "IPC")];
+	assert_non_null(ipc);
+	assert_true(fabs(column_value(ipc, m, a).v - 2.0) < 1e-9);
+	assert_true(fabs(column_value(ipc, m, b).v - 2.0) < 1e-9);
+	/* of scaled counts on a (~), exact ones on b */
+	assert_int_equal(column_value(ipc, m, a).state, VAL_SCALED);
+	assert_int_equal(column_value(ipc, m, b).state, VAL_EXACT);
+	char text[32];
+	column_format(ipc, m, a, text, sizeof(text));
+	assert_string_equal(text, "2.00");
+	/* five queries a tick, the commands' */
+	assert_int_equal(nasked, 5);
+	assert_non_null(strstr(asked[0], "sum by (instance,job,comm,event,group)"));
+	assert_non_null(
+		strstr(asked[0], "pmutop_command_(events|clock_seconds)_total\",job=\"pmutop\""));
+	source_close(s);
+}
+
+static void test_cgroup_rows(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	bool on = true;
+	assert_int_equal(source_control(s, SRC_CGROUP_ROWS, &on), 0);
+	tick(s);
+	const struct model *m = source_model(s);
+	assert_int_equal(m->nrows, 2); /* the command rows gone, a cgroup row per host */
+	const struct mrow *a = row_of(m, "a:9465"), *b = row_of(m, "b:9465");
+	assert_int_equal(a->kind, ROW_CGROUP);
+	assert_string_equal(a->cgroup, "/a/b.slice");
+	assert_string_equal(a->comm, "b.slice");
+	assert_string_equal(b->cgroup, "/a/b.slice");
+	int cyc = event_of(m, "cycles"), bm = event_of(m, "branch-misses");
+	assert_int_equal(a->v[cyc].state, VAL_SCALED);
+	assert_true(fabs(a->v[cyc].v - 1000 * m->elapsed) < 1e-6);
+	assert_int_equal(b->v[bm].state, VAL_NA);
+	assert_non_null(strstr(asked[0], "sum by (instance,job,cgroup,event,group)"));
+	assert_non_null(strstr(asked[0], "pmutop_cgroup_(events|clock_seconds)_total"));
+	assert_non_null(strstr(asked[1], "pmutop_cgroup_events_running_seconds_total"));
+	assert_non_null(strstr(asked[2], "pmutop_cgroup_events_enabled_seconds_total"));
+	/* and back */
+	on = false;
+	assert_int_equal(source_control(s, SRC_CGROUP_ROWS, &on), 0);
+	tick(s);
+	m = source_model(s);
+	assert_int_equal(m->nrows, 2);
+	assert_int_equal(m->rows[0].kind, ROW_PROC);
+	assert_string_equal(m->rows[0].comm, "app");
+	source_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_share_na_ipc),
+					   cmocka_unit_test(test_cgroup_rows)};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
