@@ -1,6 +1,7 @@
 /* The bench programs' shared helpers: a monotonic clock in seconds and the order qsort
- * needs for medians; with BENCH_MODEL (model.h included first), a synthetic model of n
- * processes x ne events. Header only: a bench program builds from its one file. */
+ * needs for medians; with BENCH_SPAWN, a command started held before its exec; with
+ * BENCH_MODEL (model.h included first), a synthetic model of n processes x ne events.
+ * Header only: a bench program builds from its one file. */
 #ifndef PMUTOP_BENCHUTIL_H
 #define PMUTOP_BENCHUTIL_H
 
@@ -21,6 +22,33 @@ static inline int bench_cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
+
+#ifdef BENCH_SPAWN
+#include <unistd.h>
+
+/* cmd forked and held before its exec (as perf stat holds its workload) until a byte is
+ * written to *go, so that counters can be opened on it first: its pid, or -1. */
+static inline pid_t bench_spawn_held(char **cmd, int *go)
+{
+	int p[2];
+	if (pipe(p))
+		return -1;
+	pid_t kid = fork();
+	if (kid == 0) {
+		char c;
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(126);
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	close(p[0]);
+	if (kid < 0)
+		close(p[1]);
+	*go = p[1];
+	return kid;
+}
+#endif
 
 #ifdef BENCH_MODEL
 /* A model as a tick of n processes gives it: ne events (task-clock first, then event-1
