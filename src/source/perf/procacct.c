@@ -177,13 +177,25 @@ void procacct_read(struct engine *e, struct task *t)
 	}
 }
 
+/* When the task its accounting groups were opened on started (0: none open, or not
+ * said). */
+static uint64_t task_start(const struct engine *e, const struct task *t)
+{
+	for (unsigned g = 0; g < engine_ngroups(e); g++)
+		if (!t->c.grp[g] && procacct_group(e, g) && t->c.prev[e->b.slot[g] + 1])
+			return t->c.prev[e->b.slot[g] + 1];
+	return 0;
+}
+
 void procacct_final(struct engine *e)
 {
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->tree ? p->threads : NULL; t; t = t->sibling) {
 			struct procfs_acct a;
 			if (t->state == TASK_EXITED || t->have_final ||
-			    procfs_task_acct(e->b.o.root, p->pid, t->tid, &a) != 0 || !a.dead)
+			    procfs_task_acct_of(e->b.o.root, p->pid, t->tid, task_start(e, t),
+						&a) != 0 ||
+			    !a.dead)
 				continue;
 			t->final = a;
 			t->have_final = true;
