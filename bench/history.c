@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
+
 #include "history.h"
 
 enum {
@@ -94,12 +96,6 @@ static void fill(struct val *v, struct val_delta *g, unsigned n, unsigned t)
 	}
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -153,7 +149,7 @@ int main(int argc, char **argv)
 		fflush(stdout); /* alloccount.so's tick boundary */
 	}
 	long rss1 = rss_kb();
-	qsort(cost + 2, ticks - 2, sizeof(*cost), cmp);
+	qsort(cost + 2, ticks - 2, sizeof(*cost), bench_cmp_double);
 	printf("rows %u ticks %u: history_feed median %.3f ms max %.3f ms; store %.2f MiB "
 	       "(%.0f bytes/row); RSS +%.2f MiB\n",
 	       n, ticks, cost[2 + (ticks - 2) / 2] * 1e3, cost[ticks - 1] * 1e3,

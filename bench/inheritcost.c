@@ -21,6 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define BENCH_SPAWN
+#include "benchutil.h"
+
 static const uint64_t cfg[5] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
 				PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS,
 				PERF_COUNT_SW_PAGE_FAULTS_MAJ};
@@ -33,18 +36,10 @@ int main(int argc, char **argv)
 	char **cmd = argv + 1 + (percpu || tstat ? 1 : 0);
 	if (!*cmd)
 		return 2;
-	int go[2];
-	if (pipe(go))
+	int go;
+	pid_t kid = bench_spawn_held(cmd, &go);
+	if (kid < 0)
 		return 1;
-	pid_t kid = fork();
-	if (kid == 0) {
-		char c;
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(126);
-		execvp(cmd[0], cmd);
-		_exit(127);
-	}
 	int ncpu = percpu ? (int)sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	int leads[64];
 	uint64_t idall[64][5];
@@ -93,8 +88,7 @@ int main(int argc, char **argv)
 		leads[c] = lead;
 		rings[c] = ring;
 	}
-	close(go[0]);
-	if (write(go[1], "x", 1) != 1)
+	if (write(go, "x", 1) != 1)
 		return 1;
 	int st;
 	waitpid(kid, &st, 0);

@@ -17,12 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "benchutil.h"
 
 /* task-clock, context-switches, cpu-migrations, page-faults, major-faults */
 static const uint64_t sw[] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
@@ -41,12 +36,6 @@ static int open_one(pid_t pid, uint64_t config, int leader, int alone)
 	if (alone)
 		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	return (int)syscall(SYS_perf_event_open, &a, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
@@ -89,15 +78,15 @@ int main(int argc, char **argv)
 	uint64_t buf[3 + 2 * 5];
 	for (int t = 0; t < ticks; t++) {
 		usleep(100000);
-		double t0 = now();
+		double t0 = bench_now();
 		for (int i = 0; map && i < open; i++)
 			(void)*seq[i]; /* a volatile load, as pmutop's */
 		for (int i = 0; !map && i < open; i++)
 			if (read(lead[i], buf, sizeof(buf)) <= 0)
 				return 1;
-		per[t] = (now() - t0) / open;
+		per[t] = (bench_now() - t0) / open;
 	}
-	qsort(per, (size_t)ticks, sizeof(*per), cmp);
+	qsort(per, (size_t)ticks, sizeof(*per), bench_cmp_double);
 	printf("read_us=%.3f groups=%d\n", per[ticks / 2] * 1e6, open);
 	return 0;
 }

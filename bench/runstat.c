@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchutil.h"
+
 static volatile pid_t child;
 
 /* timeout(1) or the shell ends a run with SIGTERM: pass it on, then report as usual. */
@@ -28,13 +30,6 @@ static void forward(int sig)
 	(void)sig;
 	if (child > 0)
 		kill(child, SIGTERM);
-}
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 static double tv(struct timeval t)
@@ -97,7 +92,7 @@ int main(int argc, char **argv)
 		perror("pipe");
 		return 2;
 	}
-	double t0 = now();
+	double t0 = bench_now();
 	pid_t pid = fork();
 	if (pid < 0) {
 		perror("fork");
@@ -124,7 +119,7 @@ int main(int argc, char **argv)
 	char last = 0;
 	bool text_seen = false; /* a non-empty line has ended */
 	for (;;) {
-		double t = now();
+		double t = bench_now();
 		if (t >= next_sample) {
 			int n = count_fds(pid);
 			if (n > maxfd)
@@ -132,7 +127,7 @@ int main(int argc, char **argv)
 			next_sample = t + every;
 		}
 		struct pollfd p = {.fd = pfd[0], .events = POLLIN};
-		int ms = (int)((next_sample - now()) * 1000) + 1;
+		int ms = (int)((next_sample - bench_now()) * 1000) + 1;
 		int r = poll(&p, 1, ms < 1 ? 1 : ms);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -156,7 +151,7 @@ int main(int argc, char **argv)
 		/* The first block ends at the first empty line (two newlines in a row). */
 		for (ssize_t i = 0; first_block < 0 && i < got; i++) {
 			if (buf[i] == '\n' && last == '\n' && text_seen)
-				first_block = now() - t0;
+				first_block = bench_now() - t0;
 			if (buf[i] == '\n' && last != '\n')
 				text_seen = true;
 			last = buf[i];
@@ -169,7 +164,7 @@ int main(int argc, char **argv)
 			perror("wait4");
 			return 2;
 		}
-	double wall = now() - t0;
+	double wall = bench_now() - t0;
 	if (copy)
 		fclose(copy);
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -25,6 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define BENCH_SPAWN
+#include "benchutil.h"
+
 #define MAXEV 8
 #define MAXT 256 /* targets: CPUs or threads */
 
@@ -151,21 +154,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char **cmd = argv + k + 1;
-	int go[2];
-	if (pipe(go))
-		return 1;
-	pid_t kid = fork();
+	int go;
+	pid_t kid = bench_spawn_held(cmd, &go);
 	if (kid < 0)
 		return 1;
-	if (kid == 0) {
-		char c;
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(126);
-		execvp(cmd[0], cmd);
-		_exit(127);
-	}
-	close(go[0]);
 	if (mode == 'a') {
 		int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 		for (int c = 0; c < ncpu; c++)
@@ -175,7 +167,7 @@ int main(int argc, char **argv)
 	} else if (open_group(kid, -1, mode != 'i', 1)) {
 		return 1;
 	}
-	if (write(go[1], "x", 1) != 1)
+	if (write(go, "x", 1) != 1)
 		return 1;
 	int st = 0;
 	waitpid(kid, &st, 0);

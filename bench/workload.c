@@ -15,12 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "benchutil.h"
 
 static int pingpong(long n)
 {
@@ -97,7 +92,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	long n = atol(argv[2]);
-	double t0 = now();
+	double t0 = bench_now();
 	int err = -2;
 	if (strcmp(argv[1], "pingpong") == 0)
 		err = pingpong(n);
@@ -105,7 +100,7 @@ int main(int argc, char **argv)
 		err = spin(n);
 	else if (strcmp(argv[1], "forks") == 0)
 		err = forks(n);
-	double dt = now() - t0;
+	double dt = bench_now() - t0;
 	if (err) {
 		fprintf(stderr, "workload: %s failed\n", argv[1]);
 		return 1;

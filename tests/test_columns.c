@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "numfmt.h"
 
 /* The default event set, as evset builds it: a software group, then IPC, cache and
  * branch groups; instructions appears in three groups. */
@@ -697,7 +698,9 @@ static void test_find_column(void **state)
 }
 
 /* The cell formatters as they were written with printf alone: the faster ones must give
- * these bytes for every value, so that no table, file or diff sees a change. */
+ * these bytes for every value, so that no table, file or diff sees a change. Three
+ * significant digits are numfmt_sig's own (test_numfmt checks it, and its digits against
+ * printf's). */
 static void ref_fmt_count(double v, char *buf, size_t len)
 {
 	static const char unit[] = " KMGTPE";
@@ -718,57 +721,6 @@ static void ref_fmt_count(double v, char *buf, size_t len)
 	snprintf(buf, len, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, unit[u]);
 }
 
-static void ref_fmt_sig(double v, int w, char *buf, size_t len)
-{
-	static const char unit[] = " kMGTPE";
-	if (w < 4)
-		w = 4;
-	if (!isfinite(v)) {
-		snprintf(buf, len, "%s", isnan(v) ? "-" : v > 0 ? "inf" : "-inf");
-		return;
-	}
-	if (v == 0) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	double a = fabs(v);
-	int u = 0;
-	while (a >= 999.5 && u < 6) {
-		a /= 1000;
-		v /= 1000;
-		u++;
-	}
-	static const struct {
-		int sig;
-		bool exp;
-	} tries[] = {{3, false}, {2, false}, {2, true}, {1, false}, {1, true}};
-	int mag = (int)floor(log10(a));
-	char tmp[64];
-	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		int sig = tries[i].sig;
-		if (tries[i].exp) {
-			double mant = a / pow(10, mag);
-			int ex = mag;
-			if (mant >= 10 - 0.5 * pow(10, 1 - sig)) {
-				mant /= 10;
-				ex++;
-			}
-			snprintf(tmp, sizeof(tmp), "%s%.*fe%d", v < 0 ? "-" : "", sig - 1, mant,
-				 ex);
-		} else {
-			int dec = sig - 1 - mag;
-			snprintf(tmp, sizeof(tmp), "%.*f%c", dec < 0 ? 0 : dec, v, unit[u]);
-			if (!u)
-				tmp[strlen(tmp) - 1] = '\0';
-		}
-		if ((int)strlen(tmp) <= w && strtod(tmp, NULL) != 0) {
-			snprintf(buf, len, "%s", tmp);
-			return;
-		}
-	}
-	snprintf(buf, len, "%s", tmp);
-}
-
 static void ref_fmt_time(double ns, char *buf, size_t len)
 {
 	static const char *const unit[] = {"ns", "us", "ms", "s"};
@@ -782,7 +734,7 @@ static void ref_fmt_time(double ns, char *buf, size_t len)
 		return;
 	}
 	char num[32];
-	ref_fmt_sig(ns, 4, num, sizeof(num));
+	numfmt_sig(ns, 4, num, sizeof(num));
 	snprintf(buf, len, "%s%s", num, unit[u]);
 }
 
@@ -803,7 +755,7 @@ static void ref_format_val(const struct column *c, struct val v, char *buf, size
 		break;
 	case FMT_PCT:
 		if (c->kind == COL_RATIO && v.v != 0 && fabs(v.v) < 0.05)
-			ref_fmt_sig(v.v, w, buf, len);
+			numfmt_sig(v.v, w, buf, len);
 		else
 			snprintf(buf, len, v.v < 999.95 ? "%.1f" : "%.0f", v.v);
 		break;
@@ -811,7 +763,7 @@ static void ref_format_val(const struct column *c, struct val v, char *buf, size
 		snprintf(buf, len, "%.2f", v.v);
 		break;
 	default:
-		ref_fmt_sig(v.v, w, buf, len);
+		numfmt_sig(v.v, w, buf, len);
 		break;
 	}
 }

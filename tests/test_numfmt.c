@@ -1,6 +1,7 @@
 /* The cell number formatters: exact bytes, the same as snprintf's where they stand in
  * for it, cut the same way. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,24 @@ static void test_fixed_as_printf(void **state)
 			assert_string_equal(got, want);
 		}
 	CHECK(numfmt_fixed_unit(1.5, 1, 'K', b_, sizeof(b_)), "1.5K");
+	/* numfmt_sig's digits: "%.*f%c" for ties and near-ties of every decimal it writes,
+	 * and values of any size. */
+	uint64_t r = 0x9e3779b97f4a7c15ull;
+	for (unsigned i = 0; i < 200000; i++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		int dec = (int)(r % 12);
+		double v = i % 2 ? (double)(r >> 20 & 0xfffff) / pow(10, (double)(r >> 40 & 7)) +
+					   5 * pow(10, -(double)(dec + 1))
+				 : ldexp((double)(r >> 11), (int)(r >> 3 & 127) - 120);
+		if (i % 3 == 0)
+			v = nextafter(v, r & 1 ? INFINITY : -INFINITY);
+		v = r & 2 ? -v : v;
+		char want[400], got[400];
+		snprintf(want, sizeof(want), "%.*f%c", dec, v, "kMG"[r % 3]);
+		numfmt_fixed_unit(v, dec, "kMG"[r % 3], got, sizeof(got));
+		if (strcmp(got, want))
+			fail_msg("%a with %d decimals: '%s' want '%s'", v, dec, got, want);
+	}
 	CHECK(numfmt_uint(0, b_, sizeof(b_)), "0");
 	CHECK(numfmt_uint(18446744073709551615ull, b_, sizeof(b_)), "18446744073709551615");
 }
@@ -46,6 +65,17 @@ static void test_count_sig_time(void **state)
 	CHECK(numfmt_sig(0.000123, 6, b_, sizeof(b_)), "1.2e-4");
 	CHECK(numfmt_sig(2500, 5, b_, sizeof(b_)), "2.50k");
 	CHECK(numfmt_sig(NAN, 5, b_, sizeof(b_)), "-");
+	/* Each of its tries: 3 digits, 2, e-notation with 2, 1, e-notation with 1. */
+	CHECK(numfmt_sig(123.456, 8, b_, sizeof(b_)), "123");
+	CHECK(numfmt_sig(1234567, 8, b_, sizeof(b_)), "1.23M");
+	CHECK(numfmt_sig(99999, 4, b_, sizeof(b_)), "100k");
+	CHECK(numfmt_sig(7.77e-5, 6, b_, sizeof(b_)), "7.8e-5");
+	CHECK(numfmt_sig(-0.5, 4, b_, sizeof(b_)), "-0.5");
+	CHECK(numfmt_sig(-2.5e-7, 4, b_, sizeof(b_)), "-2e-7");
+	/* e-notation has no unit: the value's own power of ten, never the k/M/G one's. */
+	CHECK(numfmt_sig(-123456789, 4, b_, sizeof(b_)), "-1e8");
+	CHECK(numfmt_sig(-999000, 4, b_, sizeof(b_)), "-1e6");
+	CHECK(numfmt_sig(1e21, 4, b_, sizeof(b_)), "1e21");
 	CHECK(numfmt_mem(0, b_, sizeof(b_)), "0B");
 	CHECK(numfmt_mem(512, b_, sizeof(b_)), "512B");
 	CHECK(numfmt_mem(1023, b_, sizeof(b_)), "1023B");

@@ -293,6 +293,19 @@ static void put_io(const char *dir, unsigned long long rd, unsigned long long wr
 	put_file(dir, "io", io);
 }
 
+/* A fake /proc under a new directory root (a mkdtemp template) with task 6 of process 5:
+ * its directory into dir. */
+static void task_dir(char *root, char *dir, size_t len)
+{
+	assert_non_null(mkdtemp(root));
+	const char *parts[] = {"/proc", "/5", "/task", "/6"};
+	snprintf(dir, len, "%s", root);
+	for (unsigned i = 0; i < 4; i++) {
+		strncat(dir, parts[i], len - strlen(dir) - 1);
+		assert_int_equal(mkdir(dir, 0700), 0);
+	}
+}
+
 /* The kernel's per-task accounting: sched's nr_switches and se.nr_migrations, stat's
  * minflt (10th) and majflt (12th) after a name holding ") ", and status's switches where
  * there is no sched file. */
@@ -300,13 +313,7 @@ static void test_task_acct_fixture(void **state)
 {
 	(void)state;
 	char root[] = "/tmp/pmutop-acct-XXXXXX", dir[256];
-	assert_non_null(mkdtemp(root));
-	const char *parts[] = {"/proc", "/5", "/task", "/6"};
-	snprintf(dir, sizeof(dir), "%s", root);
-	for (unsigned i = 0; i < 4; i++) {
-		strncat(dir, parts[i], sizeof(dir) - strlen(dir) - 1);
-		assert_int_equal(mkdir(dir, 0700), 0);
-	}
+	task_dir(root, dir, sizeof(dir));
 	put_file(dir, "stat", "6 (a) b (c) S 1 6 6 0 -1 4194304 71 0 3 0 5 6 0 0 20 0 1 0\n");
 	put_file(dir, "sched",
 		 "a (6, #threads: 1)\n-----\nse.exec_start : 1.5\n"
@@ -341,6 +348,37 @@ static void test_task_acct_fixture(void **state)
 	assert_int_equal(procfs_task_acct(root, 5, 6, &a), -EINVAL);
 	assert_int_equal(procfs_task_acct(root, 5, 7, &a), -ESRCH);
 	assert_int_equal(procfs_task_acct(root, 8, 0, &a), -ESRCH);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A tid reused between two reads: the new task's counts (its own, from its start) are
+ * not the first task's, told apart by stat's starttime (22nd field). */
+static void test_task_acct_reused_tid(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/pmutop-reuse-XXXXXX", dir[256];
+	task_dir(root, dir, sizeof(dir));
+	put_file(dir, "sched", "a (6, #threads: 1)\nnr_switches : 1234\n");
+	put_file(dir, "stat", "6 (a) S 1 6 6 0 -1 4194304 71 0 3 0 5 6 0 0 20 0 1 0 500 9000 40\n");
+	struct procfs_acct a;
+	assert_int_equal(procfs_task_acct(root, 5, 6, &a), 0);
+	assert_true(a.start_ticks == 500);
+	assert_true(a.minflt == 71);
+	assert_int_equal(procfs_task_acct_of(root, 5, 6, 500, &a), 0);
+	assert_true(a.minflt == 71);
+	/* Reaped, and tid 6 given to a task started at 900 with fewer faults so far. */
+	put_file(dir, "sched", "b (6, #threads: 1)\nnr_switches : 2\n");
+	put_file(dir, "stat", "6 (b) S 1 6 6 0 -1 4194304 4 0 0 0 0 0 0 0 20 0 1 0 900 9000 40\n");
+	assert_int_equal(procfs_task_acct_of(root, 5, 6, 500, &a), -ESRCH);
+	assert_int_equal(procfs_task_acct_of(root, 5, 6, 900, &a), 0);
+	assert_true(a.minflt == 4 && a.switches == 2);
+	/* No start known (a first read): whichever task it is. */
+	assert_int_equal(procfs_task_acct_of(root, 5, 6, 0, &a), 0);
+	assert_true(a.start_ticks == 900);
+	/* Gone is gone, whatever the start. */
+	assert_int_equal(procfs_task_acct_of(root, 5, 7, 900, &a), -ESRCH);
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
@@ -758,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_more_fixture),
 		cmocka_unit_test(test_procinfo_io),
 		cmocka_unit_test(test_task_acct_fixture),
+		cmocka_unit_test(test_task_acct_reused_tid),
 		cmocka_unit_test(test_task_acct_live),
 		cmocka_unit_test(test_procinfo_seed),
 		cmocka_unit_test(test_affinity),

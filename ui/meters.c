@@ -97,7 +97,8 @@ static void meter_text(const struct model *m, const struct column *ipc, const st
 						  : "");
 }
 
-/* A CPU's bar in parts, as htop's: user '|', system '#', steal '*' (split: their %). */
+/* A CPU's bar in parts, as htop's: user '|', system '#', steal '*' (split: their %),
+ * running under the text, as htop draws it. */
 static const char split_ch[3] = {'|', '#', '*'};
 static const enum clr split_clr[3] = {CLR_BAR, CLR_NOTICE, CLR_SCALED};
 
@@ -135,25 +136,11 @@ static bool has_split(const struct mrow *r)
 	return r->cpu_pct >= 0 && r->cpu_split[0] + r->cpu_split[1] + r->cpu_split[2] > 0;
 }
 
+/* A bar of pct in one part. */
 static void meter(int y, int x, int w, const char *label, double pct, const char *text)
 {
-	char lab[16];
-	snprintf(lab, sizeof(lab), "%3s[", label);
-	x += paint_text(y, x, w, lab, colors_attr(CLR_LABEL));
-	int inner = w - (int)strlen(lab) - 1;
-	if (inner <= 0)
-		return;
-	int tw = (int)strlen(text);
-	int bars = pct > 0 ? (int)(pct / 100.0 * inner + 0.5) : 0;
-	if (bars > inner)
-		bars = inner;
-	/* The bar runs under the text, as htop draws it. */
-	for (int i = 0; i < inner; i++) {
-		int t = i - (inner - tw);
-		char ch[2] = {t >= 0 ? text[t] : i < bars ? '|' : ' ', '\0'};
-		paint_text(y, x + i, 1, ch, t >= 0 ? colors_attr(CLR_VALUE) : colors_attr(CLR_BAR));
-	}
-	paint_text(y, x + inner, 1, "]", colors_attr(CLR_LABEL));
+	const double split[3] = {pct, 0, 0};
+	meter_split(y, x, w, label, split, text);
 }
 
 static void summary(const struct model *m, int y, int w)

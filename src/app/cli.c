@@ -45,54 +45,6 @@ enum {
 	OPT_METRICS,
 };
 
-static const struct option longopts[] = {
-	{"batch", no_argument, NULL, 'b'},
-	{"iterations", required_argument, NULL, 'n'},
-	{"delay", required_argument, NULL, 'd'},
-	{"events", required_argument, NULL, 'e'},
-	{"threads", no_argument, NULL, 'H'},
-	{"pid", required_argument, NULL, 'p'},
-	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"sort", required_argument, NULL, OPT_SORT},
-	{"reverse", no_argument, NULL, OPT_REVERSE},
-	{"pane", required_argument, NULL, OPT_PANE},
-	{"list", no_argument, NULL, OPT_LIST},
-	{"no-color", no_argument, NULL, OPT_NO_COLOR},
-	{"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
-	{"children", no_argument, NULL, OPT_CHILDREN},
-	{"cgroups", no_argument, NULL, OPT_CGROUPS},
-	{"cgroup", required_argument, NULL, 'G'},
-	{"cpu", required_argument, NULL, 'C'},
-	{"no-inherit", no_argument, NULL, 'i'},
-	{"user", no_argument, NULL, OPT_USER},
-	{"config", required_argument, NULL, 'c'},
-	{"user-filter", required_argument, NULL, 'u'},
-	{"output", required_argument, NULL, 'o'},
-	{"listen", required_argument, NULL, OPT_LISTEN},
-	{"top", required_argument, NULL, OPT_TOP},
-	{"web-config", required_argument, NULL, OPT_WEB_CONFIG},
-	{"connect", required_argument, NULL, OPT_CONNECT},
-	{"connect-config", required_argument, NULL, OPT_CONNECT_CONFIG},
-	{"prometheus", required_argument, NULL, OPT_PROMETHEUS},
-	{"match", required_argument, NULL, OPT_MATCH},
-	{"write", required_argument, NULL, 'w'},
-	{"read", required_argument, NULL, 'r'},
-	{"quiet", no_argument, NULL, 'q'},
-	{"retain", required_argument, NULL, OPT_RETAIN},
-	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
-	{"begin", required_argument, NULL, OPT_BEGIN},
-	{"end", required_argument, NULL, OPT_END},
-	{"sql", required_argument, NULL, OPT_SQL},
-	{"backend", required_argument, NULL, OPT_BACKEND},
-	{"command-output", required_argument, NULL, OPT_COMMAND_OUTPUT},
-	{"metric", required_argument, NULL, 'M'},
-	{"metrics", required_argument, NULL, OPT_METRICS},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
-};
-
 void cli_usage(FILE *f)
 {
 	fputs("Usage: pmutop [OPTIONS] [-- COMMAND [ARGS...]]\n"
@@ -428,90 +380,123 @@ static int opt_time(struct cli *c, int opt, const char *arg, char *err, size_t e
 	return 0;
 }
 
-#define FLAG(o, member)                                                                            \
+#define FLAG(name, o, member)                                                                      \
 	{                                                                                          \
-		o, offsetof(struct cli, member), true, false, NULL, NULL                           \
+		name, o, no_argument, offsetof(struct cli, member), true, false, NULL, NULL        \
 	}
-#define TEXT(o, member, batch, empty)                                                              \
+#define TEXT(name, o, member, batch, empty)                                                        \
 	{                                                                                          \
-		o, offsetof(struct cli, member), false, batch, empty, NULL                         \
+		name, o, required_argument, offsetof(struct cli, member), false, batch, empty,     \
+			NULL                                                                       \
 	}
-#define CALL(o, batch, empty, fn)                                                                  \
+#define CALL(name, o, batch, empty, fn)                                                            \
 	{                                                                                          \
-		o, 0, false, batch, empty, fn                                                      \
+		name, o, required_argument, 0, false, batch, empty, fn                             \
+	}
+#define NOARG(name, o, fn)                                                                         \
+	{                                                                                          \
+		name, o, no_argument, 0, false, false, NULL, fn                                    \
 	}
 
-/* Every option: a flag sets its bool, a text keeps its argument (refused with the line
- * `empty` when it is empty), and the rest call their parser. */
+/* Every option, its long name and its short one (opt below 128): a flag sets its bool, a
+ * text keeps its argument (refused with the line `empty` when it is empty), and the rest
+ * call their parser. getopt's tables are made from it (getopt_tables). */
 static const struct cli_option {
+	const char *name;
 	int opt;
+	int has_arg;	   /* no_argument, required_argument */
 	size_t member;	   /* FLAG: a bool of struct cli; TEXT: a const char * */
 	bool flag;	   /* FLAG */
 	bool batch;	   /* it means batch output too (as perf stat -x and -o) */
 	const char *empty; /* the line for an empty argument, NULL: an empty one is taken */
-	parse_fn *fn;	   /* CALL */
+	parse_fn *fn;	   /* CALL, NOARG */
 } options[] = {
-	FLAG('b', batch),
-	FLAG('H', threads),
-	FLAG(OPT_PER_CPU, per_cpu),
-	FLAG(OPT_REVERSE, reverse),
-	FLAG(OPT_LIST, list),
-	FLAG(OPT_NO_COLOR, no_color),
-	FLAG(OPT_NO_MOUSE, no_mouse),
-	FLAG(OPT_CGROUPS, cgroups),
-	FLAG(OPT_USER, user_only),
-	FLAG('q', quiet),
-	FLAG('h', help),
-	FLAG('V', version),
-	TEXT(OPT_SORT, sort, false, NULL),
-	TEXT('c', config, false, NULL),
-	TEXT(OPT_SQL, sql, true, NULL), /* rows on stdout, no screen */
-	TEXT('u', user, false, "-u needs a user name or uid: e.g. pmutop -u root"),
-	TEXT('o', output, true, "-o needs a file name: e.g. pmutop -o out.csv"),
-	TEXT('M', metric_list, false, "empty metric list for -M: e.g. -M TopdownL1,ipc"),
-	TEXT(OPT_METRICS, metrics_file, false,
+	FLAG("batch", 'b', batch),
+	FLAG("threads", 'H', threads),
+	FLAG("per-cpu", OPT_PER_CPU, per_cpu),
+	FLAG("reverse", OPT_REVERSE, reverse),
+	FLAG("list", OPT_LIST, list),
+	FLAG("no-color", OPT_NO_COLOR, no_color),
+	FLAG("no-mouse", OPT_NO_MOUSE, no_mouse),
+	FLAG("cgroups", OPT_CGROUPS, cgroups),
+	FLAG("user", OPT_USER, user_only),
+	FLAG("quiet", 'q', quiet),
+	FLAG("help", 'h', help),
+	FLAG("version", 'V', version),
+	TEXT("sort", OPT_SORT, sort, false, NULL),
+	TEXT("config", 'c', config, false, NULL),
+	TEXT("sql", OPT_SQL, sql, true, NULL), /* rows on stdout, no screen */
+	TEXT("user-filter", 'u', user, false, "-u needs a user name or uid: e.g. pmutop -u root"),
+	TEXT("output", 'o', output, true, "-o needs a file name: e.g. pmutop -o out.csv"),
+	TEXT("metric", 'M', metric_list, false, "empty metric list for -M: e.g. -M TopdownL1,ipc"),
+	TEXT("metrics", OPT_METRICS, metrics_file, false,
 	     "--metrics needs a file: --metrics FILE.json (perf's pmu-events metrics for this "
 	     "CPU)"),
-	TEXT(OPT_COMMAND_OUTPUT, command_output, false,
+	TEXT("command-output", OPT_COMMAND_OUTPUT, command_output, false,
 	     "--command-output needs a file name: --command-output FILE"),
-	TEXT(OPT_WEB_CONFIG, web_config, false,
+	TEXT("web-config", OPT_WEB_CONFIG, web_config, false,
 	     "--web-config needs a file name: e.g. --web-config web.yml"),
-	TEXT(OPT_CONNECT, connect, false,
+	TEXT("connect", OPT_CONNECT, connect, false,
 	     "--connect needs a URL: e.g. --connect https://host:9465"),
-	TEXT(OPT_CONNECT_CONFIG, connect_config, false, "--connect-config needs a file name"),
-	TEXT(OPT_PROMETHEUS, prometheus, false,
+	TEXT("connect-config", OPT_CONNECT_CONFIG, connect_config, false,
+	     "--connect-config needs a file name"),
+	TEXT("prometheus", OPT_PROMETHEUS, prometheus, false,
 	     "--prometheus needs a URL: e.g. --prometheus http://prom:9090"),
-	TEXT(OPT_MATCH, match, false,
+	TEXT("match", OPT_MATCH, match, false,
 	     "--match needs label matchers: e.g. --match 'job=\"pmutop\"'"),
-	TEXT('w', record, false, "-w needs a file name: e.g. pmutop -w day.pmutop"),
-	TEXT('r', replay, false, "-r needs a file name: e.g. pmutop -r day.pmutop"),
-	CALL('n', false, NULL, opt_count),
-	CALL('d', false, NULL, opt_interval),
-	CALL('e', false, "empty event list for -e: e.g. -e cycles,instructions", opt_events),
-	CALL('p', false, NULL, opt_pids),
-	CALL(OPT_FORMAT, true, NULL, opt_format),
-	CALL(OPT_PANE, false, NULL, opt_pane),
-	CALL(OPT_CHILDREN, false, NULL, opt_inherit),
-	CALL('i', false, NULL, opt_inherit),
-	CALL('G', false,
+	TEXT("write", 'w', record, false, "-w needs a file name: e.g. pmutop -w day.pmutop"),
+	TEXT("read", 'r', replay, false, "-r needs a file name: e.g. pmutop -r day.pmutop"),
+	CALL("iterations", 'n', false, NULL, opt_count),
+	CALL("delay", 'd', false, NULL, opt_interval),
+	CALL("events", 'e', false, "empty event list for -e: e.g. -e cycles,instructions",
+	     opt_events),
+	CALL("pid", 'p', false, NULL, opt_pids),
+	CALL("format", OPT_FORMAT, true, NULL, opt_format),
+	CALL("pane", OPT_PANE, false, NULL, opt_pane),
+	NOARG("children", OPT_CHILDREN, opt_inherit),
+	NOARG("no-inherit", 'i', opt_inherit),
+	CALL("cgroup", 'G', false,
 	     "-G needs cgroup paths, comma separated: e.g. -G system.slice/nginx.service",
 	     opt_cgroup_list),
-	CALL(OPT_LISTEN, false, NULL, opt_listen),
-	CALL(OPT_BACKEND, false, NULL, opt_backend),
-	CALL(OPT_TOP, false, NULL, opt_top),
-	CALL('C', false, "-C needs CPUs: e.g. -C 0-3,8", opt_cpu_list),
-	CALL(OPT_RETAIN, false, NULL, opt_retain),
-	CALL(OPT_MAX_SIZE, false, NULL, opt_max_size),
-	CALL(OPT_BEGIN, false, NULL, opt_time),
-	CALL(OPT_END, false, NULL, opt_time),
+	CALL("listen", OPT_LISTEN, false, NULL, opt_listen),
+	CALL("backend", OPT_BACKEND, false, NULL, opt_backend),
+	CALL("top", OPT_TOP, false, NULL, opt_top),
+	CALL("cpu", 'C', false, "-C needs CPUs: e.g. -C 0-3,8", opt_cpu_list),
+	CALL("retain", OPT_RETAIN, false, NULL, opt_retain),
+	CALL("max-size", OPT_MAX_SIZE, false, NULL, opt_max_size),
+	CALL("begin", OPT_BEGIN, false, NULL, opt_time),
+	CALL("end", OPT_END, false, NULL, opt_time),
 };
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* getopt_long's long options and short string from options[]: "+:" (stop at the first
+ * non-option, so a command's own options stay its own; ':' for a missing value), then
+ * each short option with ':' when it takes a value. */
+static void getopt_tables(struct option *lo, char *shortopts)
+{
+	char *s = shortopts;
+	*s++ = '+';
+	*s++ = ':';
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &options[i];
+		lo[i] = (struct option){o->name, o->has_arg, NULL, o->opt};
+		if (o->opt < 128) {
+			*s++ = (char)o->opt;
+			if (o->has_arg == required_argument)
+				*s++ = ':';
+		}
+	}
+	*s = '\0';
+	lo[NOPTIONS] = (struct option){NULL, 0, NULL, 0};
+}
 
 static int parse_one(struct cli *c, int opt, const char *arg, char *err, size_t errlen)
 {
 	const struct cli_option *o = options;
-	while (o < options + sizeof(options) / sizeof(options[0]) && o->opt != opt)
+	while (o < options + NOPTIONS && o->opt != opt)
 		o++;
-	if (o == options + sizeof(options) / sizeof(options[0]))
+	if (o == options + NOPTIONS)
 		return -EINVAL;
 	if (o->batch)
 		c->batch = true;
@@ -643,9 +628,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	opterr = 0;
 	optind = 0; /* glibc restarts its scan (and forgets a half-read "-bzH") only at 0 */
 	int opt;
-	/* '+': stop at the first non-option, so a command's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+:bn:d:e:HiM:p:c:u:o:G:C:w:r:qhV", longopts,
-				  NULL)) != -1) {
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[3 + 2 * NOPTIONS];
+	getopt_tables(longopts, shortopts);
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			const char *name = argv[optind - 1];
 			bool is_long = strncmp(name, "--", 2) == 0;

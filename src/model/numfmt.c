@@ -129,7 +129,7 @@ size_t numfmt_sig(double v, int w, char *buf, size_t len)
 		return numfmt_str(isnan(v) ? "-" : v > 0 ? "inf" : "-inf", buf, len);
 	if (v == 0)
 		return numfmt_str("0", buf, len);
-	double a = fabs(v);
+	double a = fabs(v), v0 = v; /* v0: e-notation has no unit */
 	int u = 0;
 	while (a >= 999.5 && u < 6) {
 		a /= 1000;
@@ -146,7 +146,7 @@ size_t numfmt_sig(double v, int w, char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		int sig = tries[i].sig;
 		if (tries[i].exp) {
-			exp_text(v, a, mag, sig, tmp, sizeof(tmp));
+			exp_text(v0, fabs(v0), (int)floor(log10(fabs(v0))), sig, tmp, sizeof(tmp));
 		} else {
 			int dec = sig - 1 - mag;
 			numfmt_fixed_unit(v, dec < 0 ? 0 : dec, unit[u], tmp, sizeof(tmp));

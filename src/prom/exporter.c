@@ -187,6 +187,22 @@ static bool get_or_head(const char *method)
 
 /* GET /pmutop/v1/tick?after=SEQ&wait=MS: the newest tick's model above SEQ (204 when none
  * comes within MS), 400 for a bad query. */
+/* A body of type, its encoding (NULL: none) chosen by the request's Accept-Encoding,
+ * queued with the exporter's own headers; r is let go. */
+static enum MHD_Result queue_body(const struct exporter *x, struct MHD_Connection *conn,
+				  unsigned status, struct MHD_Response *r, const char *type,
+				  const char *encoding)
+{
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (encoding)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
+	add_headers(x, r);
+	enum MHD_Result ok = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
 static enum MHD_Result serve_tick(struct exporter *x, struct MHD_Connection *conn)
 {
 	char why[160];
@@ -219,17 +235,10 @@ static enum MHD_Result serve_tick(struct exporter *x, struct MHD_Connection *con
 	}
 	char seq[24];
 	snprintf(seq, sizeof(seq), "%llu", (unsigned long long)tick);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				err ? "text/plain" : MODELWIRE_TYPE);
 	if (!err)
 		MHD_add_response_header(r, "X-Pmutop-Tick", seq);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-	if (deflated)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "deflate");
-	add_headers(x, r);
-	enum MHD_Result ok = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
-	return ok;
+	return queue_body(x, conn, status, r, err ? "text/plain" : MODELWIRE_TYPE,
+			  deflated ? "deflate" : NULL);
 }
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
@@ -288,15 +297,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 		expo_unref(e);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				om ? PROMTEXT_CT_OPENMETRICS : PROMTEXT_CT_TEXT);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-	if (z)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-	add_headers(x, r);
-	enum MHD_Result ok = MHD_queue_response(conn, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
-	return ok;
+	return queue_body(x, conn, MHD_HTTP_OK, r, om ? PROMTEXT_CT_OPENMETRICS : PROMTEXT_CT_TEXT,
+			  z ? "gzip" : NULL);
 }
 
 static struct MHD_Response *fixed_as(const struct exporter *x, const char *body, const char *type,

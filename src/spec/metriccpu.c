@@ -408,77 +408,83 @@ static const struct metric_def fourslot[] = {
 		"retiring", "PipelineL1;" L1, "d_ratio(ex_ret_ops, total_dispatch_slots)", PCT,    \
 			NULL, METRIC_THREAD, "Slots used by ops that retired"                      \
 	}
-/* Zen 4's PipelineL2 (amdzen4/pipeline.json), on its level 1. */
-#define ZEN4_L2(g) "PipelineL2;" L2 ";" g "_group"
-#define ZEN4_FE_LAT "(6 * cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x6@)"
-#define ZEN4_MEM "d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete)"
-#define ZEN4_UCODE "d_ratio(ex_ret_ucode_ops, ex_ret_ops)"
-#define ZEN4_BRN "(ex_ret_brn_misp + resyncs_or_nc_redirects)"
+/* Zen 4's and Zen 5's PipelineL2 (amdzen4/pipeline.json, amdzen5/pipeline.json), on their
+ * level 1: the same formulas over w dispatch slots a cycle and resync, the event of the
+ * pipeline restarts, under names of each one's own (n: the latency, bandwidth,
+ * mispredicts, restarts, memory, cpu, fastpath and microcode names; tlb: the frontend's
+ * TLB as its description says). */
+#define ZEN_L2G(g) "PipelineL2;" L2 ";" g "_group"
+#define ZEN_FE_LAT(w)                                                                              \
+	"(" w " * cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x" w "@)"
+#define ZEN_MEM "d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete)"
+#define ZEN_UCODE "d_ratio(ex_ret_ucode_ops, ex_ret_ops)"
+#define ZEN_BRN(resync) "(ex_ret_brn_misp + " resync ")"
+#define ZEN_L2(w, resync, tlb, n1, n2, n3, n4, n5, n6, n7, n8)                                     \
+	{n1,                                                                                       \
+	 ZEN_L2G("frontend_bound"),                                                                \
+	 "d_ratio(" ZEN_FE_LAT(w) ", total_dispatch_slots)",                                       \
+	 PCT,                                                                                      \
+	 NULL,                                                                                     \
+	 METRIC_THREAD,                                                                            \
+	 "Slots the frontend left empty for latency (i-cache, " tlb " misses)"},                   \
+		{n2,                                                                               \
+		 ZEN_L2G("frontend_bound"),                                                        \
+		 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - " ZEN_FE_LAT(             \
+			 w) ", total_dispatch_slots)",                                             \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Slots the frontend left empty for bandwidth (decode, op cache)"},                \
+		{n3,                                                                               \
+		 ZEN_L2G("bad_speculation"),                                                       \
+		 "d_ratio(bad_speculation * ex_ret_brn_misp, " ZEN_BRN(resync) ")",                \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Dispatched ops flushed by branch mispredictions"},                               \
+		{n4,                                                                               \
+		 ZEN_L2G("bad_speculation"),                                                       \
+		 "d_ratio(bad_speculation * " resync ", " ZEN_BRN(resync) ")",                     \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Dispatched ops flushed by pipeline restarts (resyncs)"},                         \
+		{n5,                                                                               \
+		 ZEN_L2G("backend_bound"),                                                         \
+		 "backend_bound * " ZEN_MEM,                                                       \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Slots the backend stalled on memory"},                                           \
+		{n6,                                                                               \
+		 ZEN_L2G("backend_bound"),                                                         \
+		 "backend_bound * (1 - " ZEN_MEM ")",                                              \
+		 PCT,                                                                              \
+		 NULL,                                                                             \
+		 METRIC_THREAD,                                                                    \
+		 "Slots the backend stalled on other than memory"},                                \
+		{n7,   ZEN_L2G("retiring"), "retiring * (1 - " ZEN_UCODE ")",	      PCT,         \
+		 NULL, METRIC_THREAD,	    "Slots used by fastpath ops that retired"},            \
+	{                                                                                          \
+		n8, ZEN_L2G("retiring"), "retiring * " ZEN_UCODE, PCT, NULL, METRIC_THREAD,        \
+			"Slots used by microcode ops that retired"                                 \
+	}
 static const struct metric_def zen4_l2[] = {
-	{"frontend_bound_latency", ZEN4_L2("frontend_bound"),
-	 "d_ratio(" ZEN4_FE_LAT ", total_dispatch_slots)", PCT, NULL, METRIC_THREAD,
-	 "Slots the frontend left empty for latency (i-cache, iTLB misses)"},
-	{"frontend_bound_bandwidth", ZEN4_L2("frontend_bound"),
-	 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - " ZEN4_FE_LAT
-	 ", total_dispatch_slots)",
-	 PCT, NULL, METRIC_THREAD,
-	 "Slots the frontend left empty for bandwidth (decode, op cache)"},
-	{"bad_speculation_mispredicts", ZEN4_L2("bad_speculation"),
-	 "d_ratio(bad_speculation * ex_ret_brn_misp, " ZEN4_BRN ")", PCT, NULL, METRIC_THREAD,
-	 "Dispatched ops flushed by branch mispredictions"},
-	{"bad_speculation_pipeline_restarts", ZEN4_L2("bad_speculation"),
-	 "d_ratio(bad_speculation * resyncs_or_nc_redirects, " ZEN4_BRN ")", PCT, NULL,
-	 METRIC_THREAD, "Dispatched ops flushed by pipeline restarts (resyncs)"},
-	{"backend_bound_memory", ZEN4_L2("backend_bound"), "backend_bound * " ZEN4_MEM, PCT, NULL,
-	 METRIC_THREAD, "Slots the backend stalled on memory"},
-	{"backend_bound_cpu", ZEN4_L2("backend_bound"), "backend_bound * (1 - " ZEN4_MEM ")", PCT,
-	 NULL, METRIC_THREAD, "Slots the backend stalled on other than memory"},
-	{"retiring_fastpath", ZEN4_L2("retiring"), "retiring * (1 - " ZEN4_UCODE ")", PCT, NULL,
-	 METRIC_THREAD, "Slots used by fastpath ops that retired"},
-	{"retiring_microcode", ZEN4_L2("retiring"), "retiring * " ZEN4_UCODE, PCT, NULL,
-	 METRIC_THREAD, "Slots used by microcode ops that retired"},
-};
-#undef ZEN4_BRN
-#undef ZEN4_UCODE
-#undef ZEN4_MEM
-#undef ZEN4_FE_LAT
-#undef ZEN4_L2
-/* Zen 5's PipelineL2 (amdzen5/pipeline.json): Zen 4's with 8 slots a cycle and
- * bp_redirects.resync for the restarts, under names of its own. */
-#define ZEN5_L2(g) "PipelineL2;" L2 ";" g "_group"
-#define ZEN5_FE_LAT "(8 * cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x8@)"
-#define ZEN5_MEM "d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete)"
-#define ZEN5_UCODE "d_ratio(ex_ret_ucode_ops, ex_ret_ops)"
-#define ZEN5_BRN "(ex_ret_brn_misp + bp_redirects.resync)"
+	ZEN_L2("6", "resyncs_or_nc_redirects", "iTLB", "frontend_bound_latency",
+	       "frontend_bound_bandwidth", "bad_speculation_mispredicts",
+	       "bad_speculation_pipeline_restarts", "backend_bound_memory", "backend_bound_cpu",
+	       "retiring_fastpath", "retiring_microcode")};
 static const struct metric_def zen5_l2[] = {
-	{"frontend_bound_by_latency", ZEN5_L2("frontend_bound"),
-	 "d_ratio(" ZEN5_FE_LAT ", total_dispatch_slots)", PCT, NULL, METRIC_THREAD,
-	 "Slots the frontend left empty for latency (i-cache, TLB misses)"},
-	{"frontend_bound_by_bandwidth", ZEN5_L2("frontend_bound"),
-	 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - " ZEN5_FE_LAT
-	 ", total_dispatch_slots)",
-	 PCT, NULL, METRIC_THREAD,
-	 "Slots the frontend left empty for bandwidth (decode, op cache)"},
-	{"bad_speculation_from_mispredicts", ZEN5_L2("bad_speculation"),
-	 "d_ratio(bad_speculation * ex_ret_brn_misp, " ZEN5_BRN ")", PCT, NULL, METRIC_THREAD,
-	 "Dispatched ops flushed by branch mispredictions"},
-	{"bad_speculation_from_pipeline_restarts", ZEN5_L2("bad_speculation"),
-	 "d_ratio(bad_speculation * bp_redirects.resync, " ZEN5_BRN ")", PCT, NULL, METRIC_THREAD,
-	 "Dispatched ops flushed by pipeline restarts (resyncs)"},
-	{"backend_bound_by_memory", ZEN5_L2("backend_bound"), "backend_bound * " ZEN5_MEM, PCT,
-	 NULL, METRIC_THREAD, "Slots the backend stalled on memory"},
-	{"backend_bound_by_cpu", ZEN5_L2("backend_bound"), "backend_bound * (1 - " ZEN5_MEM ")",
-	 PCT, NULL, METRIC_THREAD, "Slots the backend stalled on other than memory"},
-	{"retiring_from_fastpath", ZEN5_L2("retiring"), "retiring * (1 - " ZEN5_UCODE ")", PCT,
-	 NULL, METRIC_THREAD, "Slots used by fastpath ops that retired"},
-	{"retiring_from_microcode", ZEN5_L2("retiring"), "retiring * " ZEN5_UCODE, PCT, NULL,
-	 METRIC_THREAD, "Slots used by microcode ops that retired"},
-};
-#undef ZEN5_BRN
-#undef ZEN5_UCODE
-#undef ZEN5_MEM
-#undef ZEN5_FE_LAT
-#undef ZEN5_L2
+	ZEN_L2("8", "bp_redirects.resync", "TLB", "frontend_bound_by_latency",
+	       "frontend_bound_by_bandwidth", "bad_speculation_from_mispredicts",
+	       "bad_speculation_from_pipeline_restarts", "backend_bound_by_memory",
+	       "backend_bound_by_cpu", "retiring_from_fastpath", "retiring_from_microcode")};
+#undef ZEN_L2
+#undef ZEN_BRN
+#undef ZEN_UCODE
+#undef ZEN_MEM
+#undef ZEN_FE_LAT
+#undef ZEN_L2G
 static const struct metric_def zen4[] = {ZEN("6")};
 static const struct metric_def zen5[] = {ZEN("8")};
 #undef ZEN

@@ -260,6 +260,9 @@ int procfs_task_acct(const char *root, pid_t pid, pid_t tid, struct procfs_acct 
 		return -EINVAL;
 	a->minflt = (uint64_t)mn;
 	a->majflt = (uint64_t)mj;
+	const char *at_start = next_field(at_maj, 22 - 12 + 1);
+	long long start;
+	a->start_ticks = stat_num(at_start, &start) && start > 0 ? (uint64_t)start : 0;
 	const char *st = next_field(p + 1, 1);
 	a->dead = *st == 'Z' || *st == 'X' || *st == 'x';
 	e = acct_dir(root, pid, tid, "sched", path, sizeof(path));
@@ -274,6 +277,15 @@ int procfs_task_acct(const char *root, pid_t pid, pid_t tid, struct procfs_acct 
 		return acct_status(root, pid, tid, a);
 	a->have_migrations = keyed_num(buf, "se.nr_migrations", &a->migrations);
 	return 0;
+}
+
+int procfs_task_acct_of(const char *root, pid_t pid, pid_t tid, uint64_t start_ticks,
+			struct procfs_acct *a)
+{
+	int err = procfs_task_acct(root, pid, tid, a);
+	if (!err && start_ticks && a->start_ticks != start_ticks)
+		return -ESRCH;
+	return err;
 }
 
 pid_t procfs_tgid(const char *root, pid_t tid)

@@ -47,12 +47,18 @@ int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
  * stat). */
 struct procfs_acct {
 	uint64_t switches, migrations, minflt, majflt;
+	uint64_t start_ticks; /* when the task started (stat's 22nd), 0 if not said */
 	bool have_migrations;
 	bool dead; /* a zombie (Z) or dying (X): its counts are final */
 };
 /* One read of thread tid's accounting into a (tid 0: the process's own files,
  * /proc/<pid>). 0, or -ESRCH when it is gone, or -errno. */
 int procfs_task_acct(const char *root, pid_t pid, pid_t tid, struct procfs_acct *a);
+/* The same for the task that started at start_ticks (an earlier read's): -ESRCH too when
+ * tid is now another task's, one started since (a tid is reused once its task is reaped),
+ * whose counts are not the first one's. start_ticks 0: whichever task it is. */
+int procfs_task_acct_of(const char *root, pid_t pid, pid_t tid, uint64_t start_ticks,
+			struct procfs_acct *a);
 
 /* Process pid's arguments from /proc/<pid>/cmdline, separated by spaces, into buf
  * (truncated to len). Returns the length, 0 when it has none (a kernel thread, a zombie),

@@ -126,6 +126,22 @@ static int task_info(struct engine *e, pid_t pid, pid_t tid, struct procfs_task 
 	return err;
 }
 
+/* A process's name, owner, state and use as /proc gave them for its task. */
+static void proc_from_info(struct proc *p, const struct procfs_task *in)
+{
+	snprintf(p->comm, sizeof(p->comm), "%s", in->comm);
+	p->uid = in->uid;
+	p->kthread = in->kthread;
+	p->ppid = in->ppid;
+	p->state = in->state;
+	p->rss_kb = in->rss_kb;
+	p->start_ticks = in->start_ticks;
+	p->have_sched = in->have_nice;
+	p->nice = in->nice;
+	p->cpu_ns = procfs_ticks_ns(in->cpu_ticks);
+	procinfo_more_task(&p->more, in);
+}
+
 /* A task first seen: its name and owner from the task it forked from, from info when the
  * caller has read it, or from /proc. */
 static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const struct task *from,
@@ -139,17 +155,7 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 	if (known) {
 		where = *known;
 		snprintf(t->comm, sizeof(t->comm), "%s", known->comm);
-		snprintf(p->comm, sizeof(p->comm), "%s", known->comm);
-		p->uid = known->uid;
-		p->kthread = known->kthread;
-		p->ppid = known->ppid;
-		p->state = known->state;
-		p->rss_kb = known->rss_kb;
-		p->start_ticks = known->start_ticks;
-		p->have_sched = known->have_nice;
-		p->nice = known->nice;
-		p->cpu_ns = procfs_ticks_ns(known->cpu_ticks);
-		procinfo_more_task(&p->more, known);
+		proc_from_info(p, known);
 	} else if (from) {
 		/* A fork copies its parent's name and owner: no /proc read needed. */
 		snprintf(t->comm, sizeof(t->comm), "%s", from->comm);
@@ -164,19 +170,8 @@ static struct task *task_new_info(struct engine *e, pid_t pid, pid_t tid, const 
 		if (task_info(e, pid, tid, &info) == 0) {
 			where = info;
 			snprintf(t->comm, sizeof(t->comm), "%s", info.comm);
-			if (p->nthreads == 1 || tid == pid) {
-				snprintf(p->comm, sizeof(p->comm), "%s", info.comm);
-				p->uid = info.uid;
-				p->kthread = info.kthread;
-				p->ppid = info.ppid;
-				p->state = info.state;
-				p->rss_kb = info.rss_kb;
-				p->start_ticks = info.start_ticks;
-				p->have_sched = info.have_nice;
-				p->nice = info.nice;
-				p->cpu_ns = procfs_ticks_ns(info.cpu_ticks);
-				procinfo_more_task(&p->more, &info);
-			}
+			if (p->nthreads == 1 || tid == pid)
+				proc_from_info(p, &info);
 		}
 	}
 	if (!p->cgroup)

@@ -92,11 +92,12 @@ static int value_of(enum acct_field f, const struct procfs_acct *a, uint64_t *v)
 	}
 }
 
-/* Task tid's accounting now (or fin's, the values it ended with): 0, -ESRCH, -errno. */
-static int read_acct(struct engine *e, pid_t tid, const struct procfs_acct *fin,
+/* Task tid's accounting now (or fin's, the values it ended with), when it is still the
+ * task that started at start (0: the first read, any): 0, -ESRCH, -errno. */
+static int read_acct(struct engine *e, pid_t tid, uint64_t start, const struct procfs_acct *fin,
 		     struct procfs_acct *a)
 {
-	int err = procfs_task_acct(e->b.o.root, tid, tid, a);
+	int err = procfs_task_acct_of(e->b.o.root, tid, tid, start, a);
 	if (err == -ESRCH && fin)
 		*a = *fin;
 	else if (err)
@@ -108,8 +109,8 @@ static int read_acct(struct engine *e, pid_t tid, const struct procfs_acct *fin,
 	return 0;
 }
 
-/* Group g from the task's accounting a into c's last reads (prev) or, with delta, as
- * this interval's deltas too. */
+/* Group g from the task's accounting a into c's last reads (prev: the time of the read,
+ * when the task started, its values) or, with delta, as this interval's deltas too. */
 static void take(struct engine *e, unsigned g, const struct procfs_acct *a, struct counts *c,
 		 bool delta)
 {
@@ -128,7 +129,8 @@ static void take(struct engine *e, unsigned g, const struct procfs_acct *a, stru
 			c->d[ev] = (struct val_delta){t - pv[0], t - pv[0], v - pv[2 + k]};
 		pv[2 + k] = v;
 	}
-	pv[0] = pv[1] = t;
+	pv[0] = t;
+	pv[1] = a->start_ticks;
 }
 
 int procacct_open(struct engine *e, unsigned g, pid_t tid, struct counts *c)
@@ -136,7 +138,7 @@ int procacct_open(struct engine *e, unsigned g, pid_t tid, struct counts *c)
 	const struct mgroup *mg = &e->b.set->groups[g];
 	memset(c->why + mg->first, WHY_NONE, mg->n);
 	struct procfs_acct a;
-	int err = read_acct(e, tid, NULL, &a);
+	int err = read_acct(e, tid, 0, NULL, &a);
 	if (!err)
 		take(e, g, &a, c, false);
 	if (err) {
@@ -158,8 +160,10 @@ void procacct_read(struct engine *e, struct task *t)
 		if (c->grp[g] || e->b.gdead[g] || !procacct_group(e, g) ||
 		    targets_lean_task(e, t->proc, g))
 			continue;
+		/* A tid reused since the last read is another task's: not this one's. */
 		if (err > 0)
-			err = read_acct(e, t->tid, t->have_final ? &t->final : NULL, &a);
+			err = read_acct(e, t->tid, c->prev[e->b.slot[g] + 1],
+					t->have_final ? &t->final : NULL, &a);
 		if (err == 0) {
 			take(e, g, &a, c, true);
 			memset(c->why + mg->first, WHY_NONE, mg->n);
@@ -173,13 +177,25 @@ void procacct_read(struct engine *e, struct task *t)
 	}
 }
 
+/* When the task its accounting groups were opened on started (0: none open, or not
+ * said). */
+static uint64_t task_start(const struct engine *e, const struct task *t)
+{
+	for (unsigned g = 0; g < engine_ngroups(e); g++)
+		if (!t->c.grp[g] && procacct_group(e, g) && t->c.prev[e->b.slot[g] + 1])
+			return t->c.prev[e->b.slot[g] + 1];
+	return 0;
+}
+
 void procacct_final(struct engine *e)
 {
 	for (struct proc *p = tasktab_first(e->tab); p; p = p->next)
 		for (struct task *t = p->tree ? p->threads : NULL; t; t = t->sibling) {
 			struct procfs_acct a;
 			if (t->state == TASK_EXITED || t->have_final ||
-			    procfs_task_acct(e->b.o.root, p->pid, t->tid, &a) != 0 || !a.dead)
+			    procfs_task_acct_of(e->b.o.root, p->pid, t->tid, task_start(e, t),
+						&a) != 0 ||
+			    !a.dead)
 				continue;
 			t->final = a;
 			t->have_final = true;
