@@ -20,10 +20,12 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the loader before load: events in the set, those the kernel counts just after
- * the switch tracepoint (context-switches: the leaving task's own switch), and the ones
- * opened on some CPU (live[0..nlive)): an event no CPU could open is never read. */
-const volatile unsigned int nev = 0;
+/* Set by the loader before load, all by slot: an event opened on some CPU has one (slots
+ * 0..nslot), in the tasks' ev[] and the CPUs' sums; one no CPU could open has none and is
+ * never read. nslot bounds every slot read here (the verifier knows it: read-only). The
+ * events the kernel counts just after the switch tracepoint (context-switches: the
+ * leaving task's own switch), and those read from the counters (live[0..nlive)). */
+const volatile unsigned int nslot = 0;
 const volatile unsigned char at_switch[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned int nlive = 0;
 const volatile unsigned char live[PMUTOP_BPF_MAXEV] = {};
@@ -47,7 +49,7 @@ const volatile unsigned int nown = 0;
 const volatile unsigned char own_ev[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned char own_kind[PMUTOP_BPF_MAXEV] = {};
 
-/* key cpu * nev + event; max_entries set by the loader */
+/* key cpu * nslot + slot; max_entries set by the loader */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(int));
@@ -62,12 +64,13 @@ struct {
 	__type(value, struct pmutop_bpf_last);
 } last SEC(".maps");
 
-/* A zeroed task value to insert (too big for the stack). */
+/* A zeroed task value to insert (too big for the stack). value_size (as tasks') set by
+ * the loader: PMUTOP_BPF_TASK_SIZE(nslot). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
-	__type(key, unsigned int);
-	__type(value, struct pmutop_bpf_task);
+	__uint(key_size, sizeof(unsigned int));
+	__uint(value_size, PMUTOP_BPF_TASK_SIZE(PMUTOP_BPF_MAXEV));
 } blank SEC(".maps");
 
 struct {
@@ -82,8 +85,8 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
-	__type(key, unsigned int);
-	__type(value, struct pmutop_bpf_task);
+	__uint(key_size, sizeof(unsigned int));
+	__uint(value_size, PMUTOP_BPF_TASK_SIZE(PMUTOP_BPF_MAXEV));
 } tasks SEC(".maps");
 
 /* Who task t is: read when its entry is made, at folds and at exec, not at every switch
@@ -141,7 +144,7 @@ static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bp
 	unsigned long long d = now > l->t_in ? now - l->t_in : 0;
 	for (unsigned int j = 0; read && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
 		unsigned int i = timed[j];
-		if (i >= PMUTOP_BPF_MAXEV)
+		if (i >= nslot)
 			break;
 		if (!(read & (1u << i)))
 			continue;
@@ -152,7 +155,7 @@ static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bp
 	}
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nclock; j++) {
 		unsigned int i = clock[j];
-		if (i >= PMUTOP_BPF_MAXEV)
+		if (i >= nslot)
 			break;
 		to[i].val += d;
 		to[i].ena += d;
@@ -180,7 +183,7 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 		for (unsigned int j = 0;
 		     pre && (f & PMUTOP_BPF_KBASE) && j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 			unsigned int i = own_ev[j], kind = own_kind[j];
-			if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
+			if (i >= nslot || kind >= PMUTOP_BPF_NK)
 				break;
 			l->unattr[i].val += k[kind] - tv->kbase[kind];
 			l->unattr[i].ena++;
@@ -198,7 +201,7 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 		return;
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 		unsigned int i = own_ev[j], kind = own_kind[j];
-		if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
+		if (i >= nslot || kind >= PMUTOP_BPF_NK)
 			break;
 		tv->ev[i].val = k[kind] - tv->kbase[kind];
 		/* Enabled and running as long as the task: once a slice (val_scale). */
@@ -218,20 +221,20 @@ static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigne
 	unsigned int read = 0;			   /* the by_clock events read, a bit each */
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
-		if (i >= PMUTOP_BPF_MAXEV)
+		if (i >= nslot)
 			break;
 		struct bpf_perf_event_value v;
 		unsigned int src = time_of[i];
 		/* Its own times when the source's were not read here (not open on this
 		 * CPU); a by_clock event's are the slice's (clock_add). */
 		if (!by_clock[i] && (src != timed_src || src >= PMUTOP_BPF_MAXEV)) {
-			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
+			if (bpf_perf_event_read_value(&counters, cpu * nslot + i, &v, sizeof(v)))
 				continue;
 			if (src == i)
 				timed_src = i;
 		} else {
 			/* The count, or a negative errno in its place. */
-			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
+			long long c = (long long)bpf_perf_event_read(&counters, cpu * nslot + i);
 			if (c < 0 && c >= -4095)
 				continue;
 			unsigned int from = by_clock[i] ? i : src;
@@ -356,7 +359,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 					      PMUTOP_BPF_EXITING);
 	for (unsigned int j = 0; own_out && j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 		unsigned int i = own_ev[j];
-		if (i >= PMUTOP_BPF_MAXEV || own_kind[j] != PMUTOP_BPF_K_SWITCHES)
+		if (i >= nslot || own_kind[j] != PMUTOP_BPF_K_SWITCHES)
 			continue;
 		own[i].val++;
 		own[i].ena++;

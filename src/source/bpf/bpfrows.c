@@ -123,20 +123,20 @@ static int keys_room(struct bpfstate *s, size_t n)
 /* The tasks wanted, in the map's order, into s->keys; then s->skeys sorted by process
  * then thread. The map's order does not change while no task comes or goes: the last
  * tick's sorted keys then stand, and nothing is sorted. */
-static void sorted_keys(struct bpfsource *e, const unsigned *tids, const struct pmutop_bpf_task *v,
-			size_t n)
+static void sorted_keys(struct bpfsource *e, const unsigned *tids, const void *vals, size_t n)
 {
 	struct bpfstate *s = e->bpf;
 	size_t k = 0;
 	s->ndead = 0;
 	for (size_t i = 0; i < n; i++) {
+		const struct pmutop_bpf_task *v = bpfcount_task(vals, s->vsize, i);
 		/* Being made (pmutop.bpf.h): read whole at the next tick, since its start. */
-		if (v[i].tgid == 0)
+		if (v->tgid == 0)
 			continue;
-		if (v[i].flags & PMUTOP_BPF_DEAD) /* read for the last time */
+		if (v->flags & PMUTOP_BPF_DEAD) /* read for the last time */
 			note_dead(s, (pid_t)tids[i]);
-		if (wanted(e, (pid_t)v[i].tgid, v[i].uid, v[i].flags))
-			s->keys[k++] = (struct bkey){(pid_t)v[i].tgid, (pid_t)tids[i], (unsigned)i};
+		if (wanted(e, (pid_t)v->tgid, v->uid, v->flags))
+			s->keys[k++] = (struct bkey){(pid_t)v->tgid, (pid_t)tids[i], (unsigned)i};
 	}
 	bool same = k == s->nkeys && memcmp(s->keys, s->pkeys, k * sizeof(*s->keys)) == 0;
 	if (!same) {
@@ -154,7 +154,7 @@ int bpfrows_snapshot(struct bpfsource *e)
 {
 	struct bpfstate *s = e->bpf;
 	const unsigned *tids;
-	const struct pmutop_bpf_task *v;
+	const void *v;
 	size_t n;
 	int err = bpfcount_fold(s->bc);
 	if (!err)
@@ -185,7 +185,7 @@ int bpfrows_snapshot(struct bpfsource *e)
 	sorted_keys(e, tids, v, n);
 	c->n = s->nkeys;
 	for (size_t i = 0; i < c->n; i++) {
-		const struct pmutop_bpf_task *x = &v[s->skeys[i].src];
+		const struct pmutop_bpf_task *x = bpfcount_task(v, s->vsize, s->skeys[i].src);
 		struct brec *r = &c->r[i];
 		r->tgid = s->skeys[i].tgid;
 		r->tid = s->skeys[i].tid;

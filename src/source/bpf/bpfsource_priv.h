@@ -44,8 +44,9 @@ struct brecs {
 
 struct bpfstate {
 	struct bpfcount *bc;
-	unsigned nev;	 /* events the program counts: the set's group members */
-	unsigned *ev_of; /* per counted event: its model event index */
+	unsigned nev;	 /* slots: the set's group members counted on some CPU */
+	unsigned *ev_of; /* per slot (bpfcount_slot): its model event index */
+	size_t vsize;	 /* a task's value in the map's read (bpfcount_value_size) */
 	uint8_t *why;	 /* per model event */
 	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
 	uint8_t *clk;	 /* per model event: a clock (bpfcount_is_clock) */
