@@ -542,6 +542,72 @@ static void test_cpu_identity(void **state)
 	cpu_identity(8);
 }
 
+/* The task map's values are as big as the set counted: a slot per event opened on some
+ * CPU (a hardware event where there is no PMU has none), and the verifier accepts the
+ * program for 1, 5, 8 and 24 events. The page faults this thread makes are in its
+ * page-faults slot, whichever events come before it. */
+static void test_slots(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	static const char *const sets[] = {
+		"page-faults",
+		"{task-clock,context-switches,cpu-migrations,page-faults,major-faults}",
+		"{cycles,instructions},{task-clock,context-switches,cpu-migrations,"
+		"minor-faults,page-faults,major-faults}",
+		"{cycles,instructions,cache-misses,branch-misses},{task-clock,cpu-clock,"
+		"context-switches,cpu-migrations},{minor-faults,major-faults,alignment-faults,"
+		"emulation-faults},{task-clock,cpu-clock,context-switches,cpu-migrations},"
+		"{minor-faults,major-faults,alignment-faults,emulation-faults},{cpu-clock,"
+		"context-switches,cpu-migrations,page-faults}",
+	};
+	static const unsigned nevs[] = {1, 5, 8, 24};
+	int cpus[256], ncpus = online_cpus(cpus);
+	for (size_t t = 0; t < sizeof(sets) / sizeof(sets[0]); t++) {
+		struct evset set;
+		struct evspec_err perr;
+		assert_int_equal(evset_parse(&set, sets[t], NULL, &perr), 0);
+		struct bpfcount_opts o = {.cpus = cpus, .ncpus = ncpus, .max_tasks = 4096};
+		struct bpfcount *b;
+		int err = bpfcount_open(&set.specs, &o, &b);
+		if (err)
+			fail_msg("%u events: bpfcount_open: %s", nevs[t], strerror(-err));
+		unsigned nev = 0, slots = 0;
+		int pf = -1; /* the last page-faults' slot */
+		for (unsigned g = 0; g < set.specs.n; g++)
+			for (unsigned k = 0; k < set.specs.g[g].n; k++, nev++) {
+				int slot = bpfcount_slot(b, nev);
+				assert_int_equal(slot >= 0, bpfcount_status(b, nev) == EVS_OK);
+				assert_true(slot < 0 || slot == (int)slots);
+				slots += slot >= 0;
+				const struct perf_event_attr *a = &set.specs.g[g].ev[k].attr;
+				if (a->type == PERF_TYPE_SOFTWARE &&
+				    a->config == PERF_COUNT_SW_PAGE_FAULTS)
+					pf = slot;
+			}
+		assert_int_equal(nev, nevs[t]);
+		assert_int_equal(bpfcount_value_size(b), PMUTOP_BPF_TASK_SIZE(slots));
+		assert_true(pf >= 0);
+		testutil_touch_pages(200);
+		usleep(1000); /* switched out: its slice is in */
+		assert_int_equal(bpfcount_fold(b), 0);
+		const unsigned *tids;
+		const void *vals;
+		size_t n;
+		assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+		unsigned long long faults = 0;
+		for (size_t i = 0; i < n; i++)
+			if (tids[i] == (unsigned)syscall(SYS_gettid))
+				faults = bpfcount_task(vals, bpfcount_value_size(b), i)->ev[pf].val;
+		if (faults < 200)
+			fail_msg("%u events: page-faults slot %d read %llu, 200 made", nevs[t], pf,
+				 faults);
+		bpfcount_free(b);
+		evset_free(&set);
+	}
+}
+
 /* The total block's one process row: its event's value, and its pid; -1 when absent. */
 /* The command's total of event (its state into state, when not NULL), or -1. */
 static long long total_value(const char *csv, const char *event, pid_t *pid, char state[16])
@@ -911,8 +977,9 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_faults_equal), cmocka_unit_test(test_pingpong_equal),
 		cmocka_unit_test(test_idle_threads), cmocka_unit_test(test_cpu_identity),
-		cmocka_unit_test(test_command_tree), cmocka_unit_test(test_map_full),
-		cmocka_unit_test(test_fallback),     cmocka_unit_test(test_hidden_runs),
+		cmocka_unit_test(test_slots),	     cmocka_unit_test(test_command_tree),
+		cmocka_unit_test(test_map_full),     cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_hidden_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -160,7 +160,8 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	if (!err)
 		err = pmutop_bpf__load(s);
 	if (err)
-		return err == -EACCES ? -EPERM : err;
+		/* The verifier's "program too large" is not the set's size (-E2BIG). */
+		return err == -EACCES ? -EPERM : err == -E2BIG ? -ENOEXEC : err;
 	b->tasks_fd = bpf_map__fd(s->maps.tasks);
 	b->stats_fd = bpf_map__fd(s->maps.stats);
 	b->last_fd = bpf_map__fd(s->maps.last);

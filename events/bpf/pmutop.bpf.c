@@ -136,17 +136,18 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 }
 
 /* The clock events' time since the slice began (t_in) into to, and into the CPU's
- * clock (ev: its sums from the first read are every task's plus idle plus unattr); and
- * the same time as enabled and running of the by_clock events read (read: a bit each). */
+ * clock (ev: its sums from the first read are every task's plus idle plus unattr); and,
+ * with timed, the same time as enabled and running of the by_clock events the last read
+ * read (l->read). */
 static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bpf_last *l,
-				      unsigned long long now, unsigned int read)
+				      unsigned long long now, bool timed_too)
 {
 	unsigned long long d = now > l->t_in ? now - l->t_in : 0;
-	for (unsigned int j = 0; read && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
+	for (unsigned int j = 0; timed_too && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
 		unsigned int i = timed[j];
 		if (i >= nslot)
 			break;
-		if (!(read & (1u << i)))
+		if (!(l->read & (1u << i)))
 			continue;
 		to[i].ena += d;
 		to[i].run += d;
@@ -212,13 +213,13 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 
 /* The live counters of this CPU read: what each counted since the last read into to (own:
  * the leaving task's own switch, for an at_switch event), as perf's per-task counters
- * would. Returns the by_clock events read, a bit each. */
-static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigned int cpu,
-					      struct pmutop_bpf_ev *to, struct pmutop_bpf_ev *own,
-					      bool sw, bool primed)
+ * would. The by_clock events read into l->read, a bit each. */
+static __always_inline void read_live(struct pmutop_bpf_last *l, unsigned int cpu,
+				      struct pmutop_bpf_ev *to, struct pmutop_bpf_ev *own, bool sw,
+				      bool primed)
 {
-	unsigned int timed_src = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
-	unsigned int read = 0;			   /* the by_clock events read, a bit each */
+	l->timed_src = PMUTOP_BPF_MAXEV;
+	l->read = 0;
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
 		if (i >= nslot)
@@ -227,11 +228,11 @@ static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigne
 		unsigned int src = time_of[i];
 		/* Its own times when the source's were not read here (not open on this
 		 * CPU); a by_clock event's are the slice's (clock_add). */
-		if (!by_clock[i] && (src != timed_src || src >= PMUTOP_BPF_MAXEV)) {
+		if (!by_clock[i] && (src != l->timed_src || src >= PMUTOP_BPF_MAXEV)) {
 			if (bpf_perf_event_read_value(&counters, cpu * nslot + i, &v, sizeof(v)))
 				continue;
 			if (src == i)
-				timed_src = i;
+				l->timed_src = i;
 		} else {
 			/* The count, or a negative errno in its place. */
 			long long c = (long long)bpf_perf_event_read(&counters, cpu * nslot + i);
@@ -242,7 +243,7 @@ static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigne
 			v.enabled = l->ev[from].ena;
 			v.running = l->ev[from].run;
 			if (by_clock[i])
-				read |= 1u << i;
+				l->read |= 1u << i;
 		}
 		struct pmutop_bpf_ev *p = &l->ev[i];
 		/* A counter reopened (user-only mode switched) starts again from zero. An
@@ -267,7 +268,6 @@ static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigne
 		if (!primed)
 			l->base[i] = *p;
 	}
-	return read;
 }
 
 /* What a read of the counters is for. */
@@ -308,7 +308,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		l->busy = 1;
 		asm volatile("" ::: "memory");
 		unsigned long long now = bpf_ktime_get_ns();
-		clock_add(l->unattr, l, now, 0);
+		clock_add(l->unattr, l, now, false);
 		l->win = now > l->t_in ? now - l->t_in : 0;
 		l->t_in = now;
 		asm volatile("" ::: "memory");
@@ -346,11 +346,11 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
 										: l->unattr;
-	unsigned int read = read_live(l, cpu, to, own, sw, primed);
+	read_live(l, cpu, to, own, sw, primed);
 	if (nclock || ntimed) {
 		unsigned long long now = bpf_ktime_get_ns();
 		if (to)
-			clock_add(to, l, now, read);
+			clock_add(to, l, now, true);
 		l->t_in = now;
 	}
 	/* The switch of a task in no task's sums (idle, not in the map, exiting), for the

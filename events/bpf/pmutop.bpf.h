@@ -75,7 +75,12 @@ struct pmutop_bpf_last {
 	struct pmutop_bpf_ev unattr[PMUTOP_BPF_MAXEV];
 	unsigned int primed;
 	unsigned int cur;
-	unsigned int busy;	 /* an arrival's read under way (interrupts on): folds wait */
+	unsigned int busy; /* an arrival's read under way (interrupts on): folds wait */
+	/* The last read's by_clock events read (a bit each), and the slot whose times it read
+	 * last: kept here, not in the program's registers, for the verifier to see the paths
+	 * of each event read (read or not) as one, and check the program in time linear in
+	 * the events, not exponential. */
+	unsigned int read, timed_src;
 	unsigned long long gaps; /* switches not seen, as found */
 	/* Clock events (task-clock, cpu-clock) are not read from the counters: cur's slice
 	 * is the kernel clock from t_in (its arrival at the end of __schedule, where perf

@@ -441,6 +441,8 @@ const char *bpfsource_why(int err)
 		return "pmutop was built without BPF (PMUTOP_BPF=OFF)";
 	case -E2BIG:
 		return "it counts 24 events at most";
+	case -ENOEXEC:
+		return "the kernel's verifier found its program too complex for this event set";
 	case -ENOENT:
 		return "the kernel has no BTF (/sys/kernel/btf/vmlinux)";
 	case -EPERM:
