@@ -310,7 +310,7 @@ static void mark_window(const struct bpfsource *e, const struct val_delta *d, st
 			d[i].ena > win ? 1000.0 * (double)(d[i].ena - win) / (double)d[i].ena : 0;
 		v[i].state = VAL_SCALED;
 		v[i].why = WHY_SWITCH;
-		v[i].run_pm = (uint16_t)(own < 1 ? 1 : own > 999 ? 999 : own);
+		v[i].run_pm = val_pm_some(own);
 	}
 }
 
@@ -348,7 +348,7 @@ static void fill(struct bpfsource *e, const struct val_delta *d, struct mrow_w w
 		}
 		v[i].state = VAL_PARTIAL;
 		v[i].why = WHY_UNSEEN;
-		v[i].run_pm = (uint16_t)(pm < 1 ? 1 : pm > 999 ? 999 : pm);
+		v[i].run_pm = val_pm_some(pm);
 	}
 }
 
