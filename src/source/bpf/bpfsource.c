@@ -149,6 +149,9 @@ static void state_free(struct bpfstate *s)
 	free(s->keys);
 	free(s->pkeys);
 	free(s->skeys);
+	free(s->tkeys);
+	free(s->hash);
+	free(s->taken);
 	free(s->ev_of);
 	free(s->why);
 	free(s->at_sw);
