@@ -26,7 +26,8 @@ struct bpfcount_opts {
 };
 
 /* Open the groups of specs on every CPU, load the BPF program and attach it. Returns 0,
- * -ENOTSUP (built without BPF), -E2BIG (more than PMUTOP_BPF_MAXEV events), -ENOENT
+ * -ENOTSUP (built without BPF), -E2BIG (more than PMUTOP_BPF_MAXEV events), -ENOEXEC
+ * (the kernel's verifier found the program too complex for the set), -ENOENT
  * (no kernel BTF), -EPERM (BPF not allowed), -EMFILE, or the loader's -errno. */
 int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o,
 		  struct bpfcount **out);
@@ -56,10 +57,23 @@ bool bpfcount_is_clock(const struct bpfcount *b, unsigned ev);
 /* Count the slices running now on every CPU into their tasks. */
 int bpfcount_fold(struct bpfcount *b);
 
-/* Every task's sums, in batches: tids[i] and vals[i], n of them, valid until the next
- * call. 0 or -errno. */
-int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop_bpf_task **vals,
-		  size_t *n);
+/* Event ev's slot in the tasks' and the CPUs' sums (pmutop.bpf.h: ev[]), or -1 when no
+ * CPU counts it. */
+int bpfcount_slot(const struct bpfcount *b, unsigned ev);
+
+/* The size of a task's value: PMUTOP_BPF_TASK_SIZE(slots). */
+size_t bpfcount_value_size(const struct bpfcount *b);
+
+/* Every task's sums, in batches: tids[i] and the value at vals + i * size
+ * (bpfcount_value_size, bpfcount_task), n of them, valid until the next call. 0 or
+ * -errno. */
+int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, size_t *n);
+
+/* Value i of a read whose values are size bytes. */
+static inline const struct pmutop_bpf_task *bpfcount_task(const void *vals, size_t size, size_t i)
+{
+	return (const struct pmutop_bpf_task *)((const char *)vals + i * size);
+}
 
 /* Drop tasks from the map (ended, and read for the last time). */
 int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n);

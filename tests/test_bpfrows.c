@@ -169,10 +169,84 @@ static void test_switch_window_marks_hardware_cells(void **state)
 	fake_free(&f);
 }
 
+static int cmp_bkey(const void *a, const void *b)
+{
+	const struct bkey *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The keys sorted from the last tick's order equal the keys sorted afresh, each with its
+ * index in this read, over ticks at which tasks come and go, the map's order of those
+ * that stay changes, and a tid comes back in another process. */
+static void test_keys_sorted_from_last_order(void **state)
+{
+	(void)state;
+	enum { MAXK = 3000 };
+	struct bpfstate s;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(bpfrows_keys_room(&s, MAXK), 0);
+	struct bkey *want = calloc(MAXK, sizeof(*want));
+	pid_t *tids = calloc(MAXK, sizeof(*tids));
+	assert_non_null(want);
+	assert_non_null(tids);
+	size_t n = 0, was = 0;
+	pid_t next = 100;
+	srand(40);
+	for (int tick = 0; tick < 60; tick++) {
+		/* Some go, some come (at tick 30 nearly all), a few move in the map. */
+		size_t keep = 0;
+		for (size_t i = 0; i < n; i++)
+			if (tick == 30 ? rand() % 10 == 0 : rand() % 20 != 0)
+				tids[keep++] = tids[i];
+		n = keep;
+		for (int a = rand() % 200; a > 0 && n < MAXK; a--)
+			tids[n++] = rand() % 7 == 0 ? 100 + rand() % 50 : next++;
+		for (int sw = rand() % 5; sw > 0 && n > 1; sw--) {
+			size_t i = (size_t)rand() % n, j = (size_t)rand() % n;
+			pid_t t = tids[i];
+			tids[i] = tids[j];
+			tids[j] = t;
+		}
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			bool dup = false;
+			for (size_t j = 0; j < k && !dup; j++)
+				dup = s.keys[j].tid == tids[i];
+			if (dup)
+				continue;
+			/* A tid reused by another process at times. */
+			pid_t tgid = tids[i] / 4 * 4 + (tick % 17 == 0 && tids[i] % 3 == 0);
+			s.keys[k] = (struct bkey){tgid, tids[i], (unsigned)(k * 3 + 1)};
+			k++;
+		}
+		memcpy(want, s.keys, k * sizeof(*want));
+		qsort(want, k, sizeof(*want), cmp_bkey);
+		bpfrows_resort_keys(&s, k, was);
+		for (size_t i = 0; i < k; i++)
+			if (memcmp(&s.skeys[i], &want[i], sizeof(*want)) != 0)
+				fail_msg(
+					"tick %d, key %zu of %zu: %d/%d@%u, sorted afresh %d/%d@%u",
+					tick, i, k, s.skeys[i].tgid, s.skeys[i].tid, s.skeys[i].src,
+					want[i].tgid, want[i].tid, want[i].src);
+		was = k;
+	}
+	free(want);
+	free(tids);
+	free(s.keys);
+	free(s.skeys);
+	free(s.pkeys);
+	free(s.tkeys);
+	free(s.hash);
+	free(s.taken);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_switch_window_marks_hardware_cells),
+		cmocka_unit_test(test_keys_sorted_from_last_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -387,6 +387,19 @@ static void test_idle_threads(void **state)
 	assert_true(rows >= IDLE + 1);
 }
 
+/* The online CPUs' numbers into cpus (room for 256): how many. */
+static int online_cpus(int cpus[256])
+{
+	int n = 0;
+	for (int c = 0; c < 256 && n < sysconf(_SC_NPROCESSORS_ONLN); c++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", c);
+		if (access(path, F_OK) == 0)
+			cpus[n++] = c;
+	}
+	return n;
+}
+
 /* Each CPU's counters equal what the program gave its tasks plus its idle and
  * unattributed sums (pmutop.bpf.h), over work that forks, faults, sleeps and exits:
  * nothing counted is dropped or given twice. With a task map of 8, the tasks it cannot
@@ -400,13 +413,7 @@ static void cpu_identity(unsigned max_tasks)
 	assert_int_equal(evset_parse(&set, "{page-faults,minor-faults,task-clock,context-switches}",
 				     NULL, &perr),
 			 0);
-	int cpus[256], ncpus = 0;
-	for (int c = 0; c < 256 && ncpus < sysconf(_SC_NPROCESSORS_ONLN); c++) {
-		char path[64];
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", c);
-		if (access(path, F_OK) == 0)
-			cpus[ncpus++] = c;
-	}
+	int cpus[256], ncpus = online_cpus(cpus);
 	struct bpfcount_opts o = {.cpus = cpus, .ncpus = ncpus, .max_tasks = max_tasks};
 	struct bpfcount *b;
 	assert_int_equal(bpfcount_open(&set.specs, &o, &b), 0);
@@ -443,10 +450,17 @@ static void cpu_identity(unsigned max_tasks)
 	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
 	assert_int_equal(bpfcount_fold(b), 0);
 	const unsigned *tids;
-	const struct pmutop_bpf_task *v;
+	const void *vals;
 	size_t n;
-	assert_int_equal(bpfcount_read(b, &tids, &v, &n), 0);
+	assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
 	assert_true(n <= max_tasks);
+	/* Every event counts here (software): slot k is event k. */
+	size_t vsize = bpfcount_value_size(b);
+	assert_int_equal(vsize, PMUTOP_BPF_TASK_SIZE(4));
+	const struct pmutop_bpf_task **v = calloc(n + 1, sizeof(*v));
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = bpfcount_task(vals, vsize, i);
 	const struct pmutop_bpf_last *l;
 	int np;
 	assert_int_equal(bpfcount_read_cpus(b, &l, &np), 0);
@@ -457,18 +471,18 @@ static void cpu_identity(unsigned max_tasks)
 	bool me_in = false, kid_in = false;
 	for (size_t i = 0; i < n; i++) {
 		if (tids[i] == (unsigned)getpid())
-			me_missed = v[i].missed, me_in = true;
+			me_missed = v[i]->missed, me_in = true;
 		if (tids[i] == (unsigned)kid)
-			kid_cut = v[i].cut, kid_in = true;
+			kid_cut = v[i]->cut, kid_in = true;
 	}
 	assert_true(me_in ? me_missed >= 1 : max_tasks < 64);
 	assert_true(kid_in ? kid_cut >= 1 : max_tasks < 64);
 	for (unsigned ev = 0; ev < 3; ev++) {
 		unsigned long long sum[3] = {0}, cpu[3] = {0};
 		for (size_t k = 0; k < n; k++) {
-			sum[0] += v[k].ev[ev].val;
-			sum[1] += v[k].ev[ev].ena;
-			sum[2] += v[k].ev[ev].run;
+			sum[0] += v[k]->ev[ev].val;
+			sum[1] += v[k]->ev[ev].ena;
+			sum[2] += v[k]->ev[ev].run;
 		}
 		for (int c = 0; c < np; c++) {
 			sum[0] += l[c].idle[ev].val + l[c].unattr[ev].val;
@@ -491,11 +505,11 @@ static void cpu_identity(unsigned max_tasks)
 		bool child = false;
 		for (int i = 0; i < 20; i++)
 			child = child || tids[k] == (unsigned)kids[i];
-		switches += child ? v[k].ev[3].val : 0;
-		if (child && !v[k].missed && v[k].ev[3].val + v[k].exitsw != v[k].slices)
+		switches += child ? v[k]->ev[3].val : 0;
+		if (child && !v[k]->missed && v[k]->ev[3].val + v[k]->exitsw != v[k]->slices)
 			fail_msg("task %u: %llu context switches and %u once exiting, %u slices "
 				 "seen",
-				 tids[k], v[k].ev[3].val, v[k].exitsw, v[k].slices);
+				 tids[k], v[k]->ev[3].val, v[k]->exitsw, v[k]->slices);
 	}
 	assert_true(switches > 0 || max_tasks < 64); /* the children in the map */
 	/* One group: its members' times are its leader's, to the nanosecond, in every sum
@@ -504,15 +518,17 @@ static void cpu_identity(unsigned max_tasks)
 	 * neither read from the CPUs. */
 	for (unsigned ev = 1; ev < 2; ev++) {
 		for (size_t k = 0; k < n; k++)
-			if (v[k].ev[ev].ena != v[k].ev[0].ena || v[k].ev[ev].run != v[k].ev[0].run)
+			if (v[k]->ev[ev].ena != v[k]->ev[0].ena ||
+			    v[k]->ev[ev].run != v[k]->ev[0].run)
 				fail_msg("task %u, event %u: enabled/running %llu/%llu, leader's "
 					 "%llu/%llu",
-					 tids[k], ev, v[k].ev[ev].ena, v[k].ev[ev].run,
-					 v[k].ev[0].ena, v[k].ev[0].run);
+					 tids[k], ev, v[k]->ev[ev].ena, v[k]->ev[ev].run,
+					 v[k]->ev[0].ena, v[k]->ev[0].run);
 		for (int c = 0; c < np; c++)
 			assert_true(l[c].ev[ev].ena == l[c].ev[0].ena &&
 				    l[c].idle[ev].run == l[c].idle[0].run);
 	}
+	free(v);
 	bpfcount_free(b);
 	evset_free(&set);
 }
@@ -524,6 +540,72 @@ static void test_cpu_identity(void **state)
 		skip();
 	cpu_identity(65536);
 	cpu_identity(8);
+}
+
+/* The task map's values are as big as the set counted: a slot per event opened on some
+ * CPU (a hardware event where there is no PMU has none), and the verifier accepts the
+ * program for 1, 5, 8 and 24 events. The page faults this thread makes are in its
+ * page-faults slot, whichever events come before it. */
+static void test_slots(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	static const char *const sets[] = {
+		"page-faults",
+		"{task-clock,context-switches,cpu-migrations,page-faults,major-faults}",
+		"{cycles,instructions},{task-clock,context-switches,cpu-migrations,"
+		"minor-faults,page-faults,major-faults}",
+		"{cycles,instructions,cache-misses,branch-misses},{task-clock,cpu-clock,"
+		"context-switches,cpu-migrations},{minor-faults,major-faults,alignment-faults,"
+		"emulation-faults},{task-clock,cpu-clock,context-switches,cpu-migrations},"
+		"{minor-faults,major-faults,alignment-faults,emulation-faults},{cpu-clock,"
+		"context-switches,cpu-migrations,page-faults}",
+	};
+	static const unsigned nevs[] = {1, 5, 8, 24};
+	int cpus[256], ncpus = online_cpus(cpus);
+	for (size_t t = 0; t < sizeof(sets) / sizeof(sets[0]); t++) {
+		struct evset set;
+		struct evspec_err perr;
+		assert_int_equal(evset_parse(&set, sets[t], NULL, &perr), 0);
+		struct bpfcount_opts o = {.cpus = cpus, .ncpus = ncpus, .max_tasks = 4096};
+		struct bpfcount *b;
+		int err = bpfcount_open(&set.specs, &o, &b);
+		if (err)
+			fail_msg("%u events: bpfcount_open: %s", nevs[t], strerror(-err));
+		unsigned nev = 0, slots = 0;
+		int pf = -1; /* the last page-faults' slot */
+		for (unsigned g = 0; g < set.specs.n; g++)
+			for (unsigned k = 0; k < set.specs.g[g].n; k++, nev++) {
+				int slot = bpfcount_slot(b, nev);
+				assert_int_equal(slot >= 0, bpfcount_status(b, nev) == EVS_OK);
+				assert_true(slot < 0 || slot == (int)slots);
+				slots += slot >= 0;
+				const struct perf_event_attr *a = &set.specs.g[g].ev[k].attr;
+				if (a->type == PERF_TYPE_SOFTWARE &&
+				    a->config == PERF_COUNT_SW_PAGE_FAULTS)
+					pf = slot;
+			}
+		assert_int_equal(nev, nevs[t]);
+		assert_int_equal(bpfcount_value_size(b), PMUTOP_BPF_TASK_SIZE(slots));
+		assert_true(pf >= 0);
+		testutil_touch_pages(200);
+		usleep(1000); /* switched out: its slice is in */
+		assert_int_equal(bpfcount_fold(b), 0);
+		const unsigned *tids;
+		const void *vals;
+		size_t n;
+		assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+		unsigned long long faults = 0;
+		for (size_t i = 0; i < n; i++)
+			if (tids[i] == (unsigned)syscall(SYS_gettid))
+				faults = bpfcount_task(vals, bpfcount_value_size(b), i)->ev[pf].val;
+		if (faults < 200)
+			fail_msg("%u events: page-faults slot %d read %llu, 200 made", nevs[t], pf,
+				 faults);
+		bpfcount_free(b);
+		evset_free(&set);
+	}
 }
 
 /* The total block's one process row: its event's value, and its pid; -1 when absent. */
@@ -895,8 +977,9 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_faults_equal), cmocka_unit_test(test_pingpong_equal),
 		cmocka_unit_test(test_idle_threads), cmocka_unit_test(test_cpu_identity),
-		cmocka_unit_test(test_command_tree), cmocka_unit_test(test_map_full),
-		cmocka_unit_test(test_fallback),     cmocka_unit_test(test_hidden_runs),
+		cmocka_unit_test(test_slots),	     cmocka_unit_test(test_command_tree),
+		cmocka_unit_test(test_map_full),     cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_hidden_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,16 +26,22 @@ struct bpfcount {
 	bool counts[PMUTOP_BPF_MAXEV];	  /* per event: open on some CPU */
 	bool at_switch[PMUTOP_BPF_MAXEV]; /* per event: context switches */
 	bool clock[PMUTOP_BPF_MAXEV];	  /* per event: task-clock or cpu-clock */
+	uint8_t slot[PMUTOP_BPF_MAXEV];	  /* per event: its slot, NO_SLOT when none counts it */
+	unsigned nslot;
+	size_t vsize; /* a task's value: PMUTOP_BPF_TASK_SIZE(nslot) */
 	unsigned max_tasks;
 	unsigned fds;
 	int tasks_fd, stats_fd, fold_fd;
 	unsigned *keys;		       /* max_tasks */
-	struct pmutop_bpf_task *vals;  /* max_tasks */
+	void *vals;		       /* max_tasks values of vsize */
+	struct pmutop_bpf_task *one;   /* a value of vsize (seed) */
 	unsigned long long *percpu;    /* one per possible CPU */
 	struct pmutop_bpf_last *lasts; /* one per possible CPU */
 	int last_fd;
 	int npossible;
 };
+
+#define NO_SLOT 0xff
 
 /* libbpf would print its warnings on stderr: the caller says what failed instead. */
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -103,11 +109,11 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	if (!b->skel)
 		return errno ? -errno : -EINVAL;
 	struct pmutop_bpf *s = b->skel;
-	s->rodata->nev = b->nev;
+	s->rodata->nslot = b->nslot;
 	unsigned ev = 0, nlive = 0, nclock = 0, nown = 0, ntimed = 0;
 	for (unsigned g = 0; g < specs->n; g++) {
-		unsigned src = PMUTOP_BPF_MAXEV; /* the group's first live member read: its
-						    times are the group's */
+		unsigned src = PMUTOP_BPF_MAXEV; /* the slot of the group's first live member
+						    read: its times are the group's */
 		/* Software events only: enabled and running are the slice's clock time. */
 		bool sw = true;
 		for (unsigned k = 0; k < specs->g[g].n; k++)
@@ -115,23 +121,26 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 		for (unsigned k = 0; k < specs->g[g].n; k++, ev++) {
 			const struct evdesc *d = &specs->g[g].ev[k];
 			b->at_switch[ev] = is_at_switch(d);
-			s->rodata->at_switch[ev] = b->at_switch[ev];
 			bool clock = is_clock(d);
 			int kind = own_kind(d);
 			b->clock[ev] = clock;
-			if (b->counts[ev] && !clock && kind < 0 && src == PMUTOP_BPF_MAXEV)
-				src = ev;
-			s->rodata->time_of[ev] = (unsigned char)(src < PMUTOP_BPF_MAXEV ? src : ev);
-			if (b->counts[ev] && clock) {
-				s->rodata->clock[nclock++] = (unsigned char)ev;
-			} else if (b->counts[ev] && kind >= 0) {
+			unsigned char i = b->slot[ev];
+			if (i == NO_SLOT)
+				continue;
+			s->rodata->at_switch[i] = b->at_switch[ev];
+			if (!clock && kind < 0 && src == PMUTOP_BPF_MAXEV)
+				src = i;
+			s->rodata->time_of[i] = (unsigned char)(src < PMUTOP_BPF_MAXEV ? src : i);
+			if (clock) {
+				s->rodata->clock[nclock++] = i;
+			} else if (kind >= 0) {
 				s->rodata->own_kind[nown] = (unsigned char)kind;
-				s->rodata->own_ev[nown++] = (unsigned char)ev;
-			} else if (b->counts[ev]) {
-				s->rodata->live[nlive++] = (unsigned char)ev;
-				s->rodata->by_clock[ev] = sw;
+				s->rodata->own_ev[nown++] = i;
+			} else {
+				s->rodata->live[nlive++] = i;
+				s->rodata->by_clock[i] = sw;
 				if (sw)
-					s->rodata->timed[ntimed++] = (unsigned char)ev;
+					s->rodata->timed[ntimed++] = i;
 			}
 		}
 	}
@@ -140,13 +149,19 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	s->rodata->nown = nown;
 	s->rodata->ntimed = ntimed;
 	bpf_program__set_autoload(s->progs.on_arrive, has_sched_exit());
-	int err = bpf_map__set_max_entries(s->maps.counters, (unsigned)b->npossible * b->nev);
+	unsigned keys = (unsigned)b->npossible * b->nslot;
+	int err = bpf_map__set_max_entries(s->maps.counters, keys ? keys : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.tasks, b->max_tasks);
 	if (!err)
+		err = bpf_map__set_value_size(s->maps.tasks, (unsigned)b->vsize);
+	if (!err)
+		err = bpf_map__set_value_size(s->maps.blank, (unsigned)b->vsize);
+	if (!err)
 		err = pmutop_bpf__load(s);
 	if (err)
-		return err == -EACCES ? -EPERM : err;
+		/* The verifier's "program too large" is not the set's size (-E2BIG). */
+		return err == -EACCES ? -EPERM : err == -E2BIG ? -ENOEXEC : err;
 	b->tasks_fd = bpf_map__fd(s->maps.tasks);
 	b->stats_fd = bpf_map__fd(s->maps.stats);
 	b->last_fd = bpf_map__fd(s->maps.last);
@@ -184,7 +199,7 @@ static int open_counters(struct bpfcount *b, const struct evspec_list *specs,
 	return 0;
 }
 
-/* The counters into the program's perf-event array, at key cpu * nev + event. */
+/* The counters into the program's perf-event array, at key cpu * nslot + slot. */
 static int fill_counters(struct bpfcount *b)
 {
 	int map = bpf_map__fd(b->skel->maps.counters);
@@ -194,8 +209,9 @@ static int fill_counters(struct bpfcount *b)
 			const struct evgroup *eg = b->grp[i * b->ngroups + g];
 			for (unsigned k = 0; k < evgroup_members(eg); k++, ev++) {
 				int fd = evgroup_member_fd(eg, k);
-				unsigned key = (unsigned)b->cpus[i] * b->nev + ev;
-				if (fd >= 0 && bpf_map_update_elem(map, &key, &fd, BPF_ANY))
+				unsigned key = (unsigned)b->cpus[i] * b->nslot + b->slot[ev];
+				if (fd >= 0 && b->slot[ev] != NO_SLOT &&
+				    bpf_map_update_elem(map, &key, &fd, BPF_ANY))
 					return -errno;
 			}
 		}
@@ -230,10 +246,9 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->cpus = calloc((size_t)o->ncpus, sizeof(*b->cpus));
 	b->grp = calloc((size_t)o->ncpus * specs->n, sizeof(*b->grp));
 	b->keys = calloc(b->max_tasks, sizeof(*b->keys));
-	b->vals = calloc(b->max_tasks, sizeof(*b->vals));
 	b->percpu = calloc((size_t)b->npossible, sizeof(*b->percpu));
 	b->lasts = calloc((size_t)b->npossible, sizeof(*b->lasts));
-	if (!b->cpus || !b->grp || !b->keys || !b->vals || !b->percpu || !b->lasts)
+	if (!b->cpus || !b->grp || !b->keys || !b->percpu || !b->lasts)
 		goto fail;
 	memcpy(b->cpus, o->cpus, (size_t)o->ncpus * sizeof(*b->cpus));
 	for (int i = 0; i < o->ncpus; i++)
@@ -241,8 +256,19 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 			err = -EINVAL;
 			goto fail;
 		}
-	if ((err = open_counters(b, specs, o)) != 0 || (err = load(b, specs)) != 0 ||
-	    (err = fill_counters(b)) != 0)
+	if ((err = open_counters(b, specs, o)) != 0)
+		goto fail;
+	/* A slot for each event opened on some CPU, in order: the tasks' values are as big
+	 * as the set counted. */
+	for (unsigned ev = 0; ev < nev; ev++)
+		b->slot[ev] = b->counts[ev] ? (uint8_t)b->nslot++ : NO_SLOT;
+	b->vsize = PMUTOP_BPF_TASK_SIZE(b->nslot);
+	err = -ENOMEM;
+	b->vals = calloc(b->max_tasks, b->vsize);
+	b->one = calloc(1, b->vsize);
+	if (!b->vals || !b->one)
+		goto fail;
+	if ((err = load(b, specs)) != 0 || (err = fill_counters(b)) != 0)
 		goto fail;
 	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
@@ -279,6 +305,7 @@ void bpfcount_free(struct bpfcount *b)
 	free(b->cpus);
 	free(b->keys);
 	free(b->vals);
+	free(b->one);
 	free(b->percpu);
 	free(b->lasts);
 	free(b);
@@ -295,21 +322,21 @@ enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev)
 int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,
 		  const char *comm)
 {
-	struct pmutop_bpf_task v;
-	memset(&v, 0, sizeof(v));
-	v.tgid = (unsigned)tgid;
-	v.uid = uid;
-	v.flags = flags;
-	strncpy(v.comm, comm, sizeof(v.comm) - 1);
+	struct pmutop_bpf_task *v = b->one;
+	memset(v, 0, b->vsize);
+	v->tgid = (unsigned)tgid;
+	v->uid = uid;
+	v->flags = flags;
+	strncpy(v->comm, comm, sizeof(v->comm) - 1);
 	unsigned key = (unsigned)tid;
-	if (bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_NOEXIST) == 0)
+	if (bpf_map_update_elem(b->tasks_fd, &key, v, BPF_NOEXIST) == 0)
 		return 0;
 	int err = errno == ENOMEM || errno == E2BIG ? -E2BIG : -errno;
 	/* Entered by a switch since the attach: a command still, or what it forks is lost. */
 	unsigned add = flags & (PMUTOP_BPF_TREE | PMUTOP_BPF_PRE_EXEC);
-	if (err == -EEXIST && add && bpf_map_lookup_elem(b->tasks_fd, &key, &v) == 0) {
-		v.flags |= add;
-		bpf_map_update_elem(b->tasks_fd, &key, &v, BPF_EXIST);
+	if (err == -EEXIST && add && bpf_map_lookup_elem(b->tasks_fd, &key, v) == 0) {
+		v->flags |= add;
+		bpf_map_update_elem(b->tasks_fd, &key, v, BPF_EXIST);
 	}
 	return err;
 }
@@ -322,6 +349,16 @@ bool bpfcount_at_switch(const struct bpfcount *b, unsigned ev)
 bool bpfcount_is_clock(const struct bpfcount *b, unsigned ev)
 {
 	return ev < b->nev && b->clock[ev];
+}
+
+int bpfcount_slot(const struct bpfcount *b, unsigned ev)
+{
+	return ev < b->nev && b->slot[ev] != NO_SLOT ? b->slot[ev] : -1;
+}
+
+size_t bpfcount_value_size(const struct bpfcount *b)
+{
+	return b->vsize;
 }
 
 int bpfcount_fold(struct bpfcount *b)
@@ -338,8 +375,7 @@ int bpfcount_fold(struct bpfcount *b)
 	return 0;
 }
 
-int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop_bpf_task **vals,
-		  size_t *n)
+int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, size_t *n)
 {
 	struct bpf_map_batch_opts opts = {.sz = sizeof(opts)};
 	size_t got = 0;
@@ -350,7 +386,7 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop
 		if (count == 0)
 			break;
 		int err = bpf_map_lookup_batch(b->tasks_fd, inp, &batch, b->keys + got,
-					       b->vals + got, &count, &opts);
+					       (char *)b->vals + got * b->vsize, &count, &opts);
 		got += count;
 		if (err == -ENOENT)
 			break;

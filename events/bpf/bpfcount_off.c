@@ -50,8 +50,19 @@ int bpfcount_fold(struct bpfcount *b)
 	return -ENOTSUP;
 }
 
-int bpfcount_read(struct bpfcount *b, const unsigned **tids, const struct pmutop_bpf_task **vals,
-		  size_t *n)
+int bpfcount_slot(const struct bpfcount *b, unsigned ev)
+{
+	(void)b, (void)ev;
+	return -1;
+}
+
+size_t bpfcount_value_size(const struct bpfcount *b)
+{
+	(void)b;
+	return 0;
+}
+
+int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, size_t *n)
 {
 	(void)b, (void)tids, (void)vals;
 	*n = 0;

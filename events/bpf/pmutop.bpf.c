@@ -20,10 +20,12 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the loader before load: events in the set, those the kernel counts just after
- * the switch tracepoint (context-switches: the leaving task's own switch), and the ones
- * opened on some CPU (live[0..nlive)): an event no CPU could open is never read. */
-const volatile unsigned int nev = 0;
+/* Set by the loader before load, all by slot: an event opened on some CPU has one (slots
+ * 0..nslot), in the tasks' ev[] and the CPUs' sums; one no CPU could open has none and is
+ * never read. nslot bounds every slot read here (the verifier knows it: read-only). The
+ * events the kernel counts just after the switch tracepoint (context-switches: the
+ * leaving task's own switch), and those read from the counters (live[0..nlive)). */
+const volatile unsigned int nslot = 0;
 const volatile unsigned char at_switch[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned int nlive = 0;
 const volatile unsigned char live[PMUTOP_BPF_MAXEV] = {};
@@ -47,7 +49,7 @@ const volatile unsigned int nown = 0;
 const volatile unsigned char own_ev[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned char own_kind[PMUTOP_BPF_MAXEV] = {};
 
-/* key cpu * nev + event; max_entries set by the loader */
+/* key cpu * nslot + slot; max_entries set by the loader */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(int));
@@ -62,12 +64,13 @@ struct {
 	__type(value, struct pmutop_bpf_last);
 } last SEC(".maps");
 
-/* A zeroed task value to insert (too big for the stack). */
+/* A zeroed task value to insert (too big for the stack). value_size (as tasks') set by
+ * the loader: PMUTOP_BPF_TASK_SIZE(nslot). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
-	__type(key, unsigned int);
-	__type(value, struct pmutop_bpf_task);
+	__uint(key_size, sizeof(unsigned int));
+	__uint(value_size, PMUTOP_BPF_TASK_SIZE(PMUTOP_BPF_MAXEV));
 } blank SEC(".maps");
 
 struct {
@@ -82,8 +85,8 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
-	__type(key, unsigned int);
-	__type(value, struct pmutop_bpf_task);
+	__uint(key_size, sizeof(unsigned int));
+	__uint(value_size, PMUTOP_BPF_TASK_SIZE(PMUTOP_BPF_MAXEV));
 } tasks SEC(".maps");
 
 /* Who task t is: read when its entry is made, at folds and at exec, not at every switch
@@ -133,17 +136,18 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 }
 
 /* The clock events' time since the slice began (t_in) into to, and into the CPU's
- * clock (ev: its sums from the first read are every task's plus idle plus unattr); and
- * the same time as enabled and running of the by_clock events read (read: a bit each). */
+ * clock (ev: its sums from the first read are every task's plus idle plus unattr); and,
+ * with timed, the same time as enabled and running of the by_clock events the last read
+ * read (l->read). */
 static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bpf_last *l,
-				      unsigned long long now, unsigned int read)
+				      unsigned long long now, bool timed_too)
 {
 	unsigned long long d = now > l->t_in ? now - l->t_in : 0;
-	for (unsigned int j = 0; read && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
+	for (unsigned int j = 0; timed_too && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
 		unsigned int i = timed[j];
-		if (i >= PMUTOP_BPF_MAXEV)
+		if (i >= nslot)
 			break;
-		if (!(read & (1u << i)))
+		if (!(l->read & (1u << i)))
 			continue;
 		to[i].ena += d;
 		to[i].run += d;
@@ -152,7 +156,7 @@ static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bp
 	}
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nclock; j++) {
 		unsigned int i = clock[j];
-		if (i >= PMUTOP_BPF_MAXEV)
+		if (i >= nslot)
 			break;
 		to[i].val += d;
 		to[i].ena += d;
@@ -180,7 +184,7 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 		for (unsigned int j = 0;
 		     pre && (f & PMUTOP_BPF_KBASE) && j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 			unsigned int i = own_ev[j], kind = own_kind[j];
-			if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
+			if (i >= nslot || kind >= PMUTOP_BPF_NK)
 				break;
 			l->unattr[i].val += k[kind] - tv->kbase[kind];
 			l->unattr[i].ena++;
@@ -198,7 +202,7 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 		return;
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 		unsigned int i = own_ev[j], kind = own_kind[j];
-		if (i >= PMUTOP_BPF_MAXEV || kind >= PMUTOP_BPF_NK)
+		if (i >= nslot || kind >= PMUTOP_BPF_NK)
 			break;
 		tv->ev[i].val = k[kind] - tv->kbase[kind];
 		/* Enabled and running as long as the task: once a slice (val_scale). */
@@ -209,29 +213,29 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 
 /* The live counters of this CPU read: what each counted since the last read into to (own:
  * the leaving task's own switch, for an at_switch event), as perf's per-task counters
- * would. Returns the by_clock events read, a bit each. */
-static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigned int cpu,
-					      struct pmutop_bpf_ev *to, struct pmutop_bpf_ev *own,
-					      bool sw, bool primed)
+ * would. The by_clock events read into l->read, a bit each. */
+static __always_inline void read_live(struct pmutop_bpf_last *l, unsigned int cpu,
+				      struct pmutop_bpf_ev *to, struct pmutop_bpf_ev *own, bool sw,
+				      bool primed)
 {
-	unsigned int timed_src = PMUTOP_BPF_MAXEV; /* the event whose times were just read */
-	unsigned int read = 0;			   /* the by_clock events read, a bit each */
+	l->timed_src = PMUTOP_BPF_MAXEV;
+	l->read = 0;
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nlive; j++) {
 		unsigned int i = live[j];
-		if (i >= PMUTOP_BPF_MAXEV)
+		if (i >= nslot)
 			break;
 		struct bpf_perf_event_value v;
 		unsigned int src = time_of[i];
 		/* Its own times when the source's were not read here (not open on this
 		 * CPU); a by_clock event's are the slice's (clock_add). */
-		if (!by_clock[i] && (src != timed_src || src >= PMUTOP_BPF_MAXEV)) {
-			if (bpf_perf_event_read_value(&counters, cpu * nev + i, &v, sizeof(v)))
+		if (!by_clock[i] && (src != l->timed_src || src >= PMUTOP_BPF_MAXEV)) {
+			if (bpf_perf_event_read_value(&counters, cpu * nslot + i, &v, sizeof(v)))
 				continue;
 			if (src == i)
-				timed_src = i;
+				l->timed_src = i;
 		} else {
 			/* The count, or a negative errno in its place. */
-			long long c = (long long)bpf_perf_event_read(&counters, cpu * nev + i);
+			long long c = (long long)bpf_perf_event_read(&counters, cpu * nslot + i);
 			if (c < 0 && c >= -4095)
 				continue;
 			unsigned int from = by_clock[i] ? i : src;
@@ -239,7 +243,7 @@ static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigne
 			v.enabled = l->ev[from].ena;
 			v.running = l->ev[from].run;
 			if (by_clock[i])
-				read |= 1u << i;
+				l->read |= 1u << i;
 		}
 		struct pmutop_bpf_ev *p = &l->ev[i];
 		/* A counter reopened (user-only mode switched) starts again from zero. An
@@ -264,7 +268,6 @@ static __always_inline unsigned int read_live(struct pmutop_bpf_last *l, unsigne
 		if (!primed)
 			l->base[i] = *p;
 	}
-	return read;
 }
 
 /* What a read of the counters is for. */
@@ -305,7 +308,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 		l->busy = 1;
 		asm volatile("" ::: "memory");
 		unsigned long long now = bpf_ktime_get_ns();
-		clock_add(l->unattr, l, now, 0);
+		clock_add(l->unattr, l, now, false);
 		l->win = now > l->t_in ? now - l->t_in : 0;
 		l->t_in = now;
 		asm volatile("" ::: "memory");
@@ -343,11 +346,11 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
 										: l->unattr;
-	unsigned int read = read_live(l, cpu, to, own, sw, primed);
+	read_live(l, cpu, to, own, sw, primed);
 	if (nclock || ntimed) {
 		unsigned long long now = bpf_ktime_get_ns();
 		if (to)
-			clock_add(to, l, now, read);
+			clock_add(to, l, now, true);
 		l->t_in = now;
 	}
 	/* The switch of a task in no task's sums (idle, not in the map, exiting), for the
@@ -356,7 +359,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 					      PMUTOP_BPF_EXITING);
 	for (unsigned int j = 0; own_out && j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 		unsigned int i = own_ev[j];
-		if (i >= PMUTOP_BPF_MAXEV || own_kind[j] != PMUTOP_BPF_K_SWITCHES)
+		if (i >= nslot || own_kind[j] != PMUTOP_BPF_K_SWITCHES)
 			continue;
 		own[i].val++;
 		own[i].ena++;

@@ -29,7 +29,10 @@ struct pmutop_bpf_ev {
 
 /* Per task (keyed by tid): its sums since the entry was made. The program writes it
  * while the loader reads it: tgid 0 is an entry still being made (its identity is not
- * whole yet), and PMUTOP_BPF_DEAD is set after everything else. */
+ * whole yet), and PMUTOP_BPF_DEAD is set after everything else. It has one ev[] slot per
+ * event counted (opened on some CPU), not PMUTOP_BPF_MAXEV: the map's values are
+ * PMUTOP_BPF_TASK_SIZE(slots) bytes, set by the loader, and the reader copies every
+ * entry at each tick. */
 struct pmutop_bpf_task {
 	unsigned int tgid;
 	unsigned int flags;
@@ -51,17 +54,20 @@ struct pmutop_bpf_task {
 	 * program did not see. */
 	unsigned long long kbase[PMUTOP_BPF_NK];
 	char comm[PMUTOP_BPF_COMM];
-	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
+	struct pmutop_bpf_ev ev[]; /* per slot */
 };
 
-/* Per CPU: each counter as last read there, the task the last seen switch brought in
- * (cur), and what the counters counted there that went to no task's sums: the idle
- * task's slices (idle), and unattr, each gap between a switch that brought cur in and
- * one that took another task out (a switch the program did not see: hidden by the
- * kernel, or missed), a task not in the map (full), the switches of exiting tasks and
- * a command's counts before its exec, which perf does not count for them either. The
- * counters' deltas since the first read (ev - base) are the sums of every task plus idle
- * plus unattr. */
+/* The size of a task's value with n slots. */
+#define PMUTOP_BPF_TASK_SIZE(n)                                                                    \
+	(sizeof(struct pmutop_bpf_task) + (n) * sizeof(struct pmutop_bpf_ev))
+
+/* Per CPU (indexed by slot, as the tasks' ev[]): each counter as last read there, the task the last
+ * seen switch brought in (cur), and what the counters counted there that went to no task's sums:
+ * the idle task's slices (idle), and unattr, each gap between a switch that brought cur in and one
+ * that took another task out (a switch the program did not see: hidden by the kernel, or missed), a
+ * task not in the map (full), the switches of exiting tasks and a command's counts before its exec,
+ * which perf does not count for them either. The counters' deltas since the first read (ev - base)
+ * are the sums of every task plus idle plus unattr. */
 struct pmutop_bpf_last {
 	struct pmutop_bpf_ev ev[PMUTOP_BPF_MAXEV];
 	struct pmutop_bpf_ev base[PMUTOP_BPF_MAXEV]; /* ev at the CPU's first read */
@@ -69,7 +75,12 @@ struct pmutop_bpf_last {
 	struct pmutop_bpf_ev unattr[PMUTOP_BPF_MAXEV];
 	unsigned int primed;
 	unsigned int cur;
-	unsigned int busy;	 /* an arrival's read under way (interrupts on): folds wait */
+	unsigned int busy; /* an arrival's read under way (interrupts on): folds wait */
+	/* The last read's by_clock events read (a bit each), and the slot whose times it read
+	 * last: kept here, not in the program's registers, for the verifier to see the paths
+	 * of each event read (read or not) as one, and check the program in time linear in
+	 * the events, not exponential. */
+	unsigned int read, timed_src;
 	unsigned long long gaps; /* switches not seen, as found */
 	/* Clock events (task-clock, cpu-clock) are not read from the counters: cur's slice
 	 * is the kernel clock from t_in (its arrival at the end of __schedule, where perf

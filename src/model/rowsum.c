@@ -49,7 +49,7 @@ struct val rowsum_val(const struct rowsum_part *p, const struct val_delta *g)
 		double pm = (1000.0 * (p->exact + p->scaled) + p->partial_pm) / parts;
 		v.state = VAL_PARTIAL;
 		v.why = p->partial ? p->partial_why : p->nc ? p->nc_why : p->na_why;
-		v.run_pm = (uint16_t)(pm < 1 ? 1 : pm > 999 ? 999 : pm);
+		v.run_pm = val_pm_some(pm);
 		return v;
 	}
 	if (p->scaled)

@@ -44,12 +44,13 @@ struct val val_partial(struct val v, unsigned counted, unsigned missing, enum va
 		       ((double)counted + (double)missing);
 	v.state = VAL_PARTIAL;
 	v.why = (uint8_t)why;
-	v.run_pm = (uint16_t)(share * 1000.0);
-	if (v.run_pm < 1)
-		v.run_pm = 1; /* some part counted: never 0% */
-	if (v.run_pm > 999)
-		v.run_pm = 999;
+	v.run_pm = val_pm_some(share * 1000.0);
 	return v;
+}
+
+uint16_t val_pm_some(double pm)
+{
+	return (uint16_t)(pm < 1 ? 1 : pm > 999 ? 999 : pm);
 }
 
 static int rank(enum val_state st)

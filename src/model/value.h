@@ -65,6 +65,10 @@ struct val val_missing(enum val_state st, enum val_why why);
  * not counted (v unchanged when none was). counted 0: n/c for why. */
 struct val val_partial(struct val v, unsigned counted, unsigned missing, enum val_why why);
 
+/* A share of the time that is some but not all of it (pm per mille) as a run_pm: 1 to 999,
+ * never 0% nor 100%. */
+uint16_t val_pm_some(double pm);
+
 /* a op b for derived metrics: the worst state of the two; a zero denominator gives
  * VAL_EMPTY. */
 struct val val_ratio(struct val a, struct val b, double mul);

@@ -112,16 +112,19 @@ static int open_counters(struct bpfsource *e)
 	if (err)
 		return err;
 	s->nev = 0;
-	for (unsigned g = 0; g < srcbase_ngroups(&e->b); g++)
-		for (unsigned k = 0; k < e->b.set->groups[g].n; k++)
-			s->ev_of[s->nev++] = e->b.set->groups[g].first + k;
 	memset(s->why, WHY_UNSUPPORTED, e->b.set->nevents);
-	for (unsigned i = 0; i < s->nev; i++) {
-		enum ev_status st = bpfcount_status(s->bc, i);
-		s->why[s->ev_of[i]] = (uint8_t)srcbase_why(st);
-		s->at_sw[s->ev_of[i]] = bpfcount_at_switch(s->bc, i);
-		s->clk[s->ev_of[i]] = bpfcount_is_clock(s->bc, i);
-	}
+	unsigned i = 0; /* the program's event: the set's group members in order */
+	for (unsigned g = 0; g < srcbase_ngroups(&e->b); g++)
+		for (unsigned k = 0; k < e->b.set->groups[g].n; k++, i++) {
+			unsigned m = e->b.set->groups[g].first + k;
+			s->why[m] = (uint8_t)srcbase_why(bpfcount_status(s->bc, i));
+			s->at_sw[m] = bpfcount_at_switch(s->bc, i);
+			s->clk[m] = bpfcount_is_clock(s->bc, i);
+			int slot = bpfcount_slot(s->bc, i);
+			if (slot >= 0)
+				s->ev_of[s->nev++] = m; /* slots are in the events' order */
+		}
+	s->vsize = bpfcount_value_size(s->bc);
 	bool tree = e->b.o.scope == SCOPE_PIDS && e->b.o.enable_on_exec && e->b.o.inherit;
 	s->root = tree && e->b.o.npids == 1 ? e->b.pids[0] : 0;
 	seed(e);
@@ -146,6 +149,9 @@ static void state_free(struct bpfstate *s)
 	free(s->keys);
 	free(s->pkeys);
 	free(s->skeys);
+	free(s->tkeys);
+	free(s->hash);
+	free(s->taken);
 	free(s->ev_of);
 	free(s->why);
 	free(s->at_sw);
@@ -438,6 +444,8 @@ const char *bpfsource_why(int err)
 		return "pmutop was built without BPF (PMUTOP_BPF=OFF)";
 	case -E2BIG:
 		return "it counts 24 events at most";
+	case -ENOEXEC:
+		return "the kernel's verifier found its program too complex for this event set";
 	case -ENOENT:
 		return "the kernel has no BTF (/sys/kernel/btf/vmlinux)";
 	case -EPERM:

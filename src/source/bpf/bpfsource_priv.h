@@ -44,8 +44,9 @@ struct brecs {
 
 struct bpfstate {
 	struct bpfcount *bc;
-	unsigned nev;	 /* events the program counts: the set's group members */
-	unsigned *ev_of; /* per counted event: its model event index */
+	unsigned nev;	 /* slots: the set's group members counted on some CPU */
+	unsigned *ev_of; /* per slot (bpfcount_slot): its model event index */
+	size_t vsize;	 /* a task's value in the map's read (bpfcount_value_size) */
 	uint8_t *why;	 /* per model event */
 	uint8_t *at_sw;	 /* per model event: context switches (bpfcount_at_switch) */
 	uint8_t *clk;	 /* per model event: a clock (bpfcount_is_clock) */
@@ -54,6 +55,13 @@ struct bpfstate {
 	 * the one before), and sorted (skeys): nkeys of each, room for keys_cap. */
 	struct bkey *keys, *pkeys, *skeys;
 	size_t nkeys, keys_cap;
+	/* The last tick's sorted keys carried to this one's (sorted_keys): the tids of keys
+	 * (open addressing, 1 << hbits cells of an index in keys, UINT_MAX free), the keys
+	 * found there (taken), and the new order (tkeys) before the merge. */
+	unsigned *hash;
+	unsigned hbits;
+	uint8_t *taken;
+	struct bkey *tkeys;
 	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
 	size_t oldi_cap;
 	struct val_delta *d; /* per model event: one task's deltas */
@@ -97,6 +105,11 @@ void bpfrows_build(struct bpfsource *e, bool totals);
 /* Task i of cur, of a watched process, ended and read for the last time: its totals go
  * to its process's gone. */
 void bpfrows_gone_add(struct bpfsource *e, size_t i);
+/* Room for n keys in each of the key arrays: 0 or -ENOMEM. */
+int bpfrows_keys_room(struct bpfstate *s, size_t n);
+/* s->keys (k of them, in the map's order) sorted by process then thread into s->skeys,
+ * which holds the last tick's sorted keys (was of them). */
+void bpfrows_resort_keys(struct bpfstate *s, size_t k, size_t was);
 /* cur becomes old. */
 void bpfrows_swap(struct bpfstate *s);
 
