@@ -733,15 +733,17 @@ static void test_short_lived_count(void **state)
 		 * (seen equal). task-clock: -G and perf count it as perf stat does (seen
 		 * equal); the bpf backend's: its tasks' time plus that of the switches that
 		 * brought them in, which -G counts in the cgroup (it switches cgroups as the
-		 * switch begins) and perf -p in no task: 1% (seen +0.2..+0.6%, beside two
-		 * spinners too; -1.3..-3.1% without the switches). Context switches under
+		 * switch begins) and perf -p in no task: 1% below, 2.5% above (beside two
+		 * spinners seen +0.2..+0.6% in 5 runs, then +0.5, +1.45, +0.4%; +2.0% in an
+		 * earlier round; -1.3..-3.1% without the switches). Context switches under
 		 * bpf: equal. Migrations: equal, the exiting tasks' own included (missing
 		 * beside two spinners before: 5 of 6, 2 of 5), but for the first slice of the
 		 * forker (there before pmutop): its wake by go may migrate it, which perf
 		 * counts as it switches in, and the program takes its base as that slice ends
-		 * (seen 1 of 2, 4 of 5 beside two spinners; pmutop(1)). */
+		 * (beside two spinners, one short in 4 of 8 runs: 0/1, 3/4, 2/3, 1/2;
+		 * pmutop(1)). */
 		double f = w[i].sum[0], t = w[i].sum[1];
-		double tmin = 0.99, tmax = 1.01;
+		double tmin = 0.99, tmax = i == 4 ? 1.025 : 1.01;
 		/* A row partial for a switch this kernel did not report (bpf) is a lower
 		 * bound short of the slices it cut: a few of some hundred here, 5% allowed. */
 		double fmin = w[i].unseen ? 0.95 : 0.99;
