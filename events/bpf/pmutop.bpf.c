@@ -49,6 +49,11 @@ const volatile unsigned int nown = 0;
 const volatile unsigned char own_ev[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned char own_kind[PMUTOP_BPF_MAXEV] = {};
 
+/* The kernel clock at the first switch the program saw: a task born after it (its
+ * start_time, the same clock) has its own counters counted from its birth, where they
+ * start at zero (a new task's migration before its first switch out is perf -G's). */
+unsigned long long t_start = 0;
+
 /* key cpu * nslot + slot; max_entries set by the loader */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -190,20 +195,26 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 			l->unattr[i].ena++;
 			l->unattr[i].run++;
 		}
+		bool born = !pre && t_start && t->start_time > t_start;
 		for (unsigned int n = 0; n < PMUTOP_BPF_NK; n++)
-			tv->kbase[n] = k[n];
-		if (sw && !pre)
+			tv->kbase[n] = born ? 0 : k[n];
+		if (sw && !pre && !born)
 			tv->kbase[PMUTOP_BPF_K_SWITCHES]--;
 		tv->flags |= PMUTOP_BPF_KBASE;
 		if (pre)
 			return;
 	}
-	if (f & PMUTOP_BPF_EXITING)
-		return;
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 		unsigned int i = own_ev[j], kind = own_kind[j];
 		if (i >= nslot || kind >= PMUTOP_BPF_NK)
 			break;
+		if (f & PMUTOP_BPF_EXITING) {
+			/* In its cgroup's sums only: what it counted since its last value. */
+			if (kind == PMUTOP_BPF_K_MIGRATIONS)
+				tv->exitmig =
+					(unsigned int)(k[kind] - tv->kbase[kind] - tv->ev[i].val);
+			continue;
+		}
 		tv->ev[i].val = k[kind] - tv->kbase[kind];
 		/* Enabled and running as long as the task: once a slice (val_scale). */
 		tv->ev[i].ena++;
@@ -294,6 +305,8 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 	bool sw = how == SWITCH, arrive = how == ARRIVE;
 	unsigned int tid = t->pid; /* a BTF pointer: read directly, no probe_read */
 	bool primed = l->primed;
+	if (!primed && !t_start)
+		t_start = bpf_ktime_get_ns();
 	/* t is not the task the last seen switch brought in: a switch in between was not
 	 * seen, and who ran since the last read is not known. */
 	bool gap = primed && l->cur != tid;
