@@ -728,7 +728,7 @@ static void test_short_lived_count(void **state)
 		 * (seen equal). task-clock: -G and perf count it as perf stat does (seen
 		 * equal); the bpf backend's: its tasks' time plus that of the switches that
 		 * brought them in, which -G counts in the cgroup (it switches cgroups early in
-		 * the switch) and perf -p in no task: 1% either way (seen +0.21..+0.52% in 5
+		 * the switch) and perf -p in no task: 1% either way (seen +0.21..+0.69% in 8
 		 * runs beside two spinners; -1.3..-3.1% without the switches). */
 		double f = w[i].sum[0], t = w[i].sum[1];
 		double tmin = 0.99, tmax = 1.01;
