@@ -628,6 +628,49 @@ static void test_torn_wal(void **state)
 	free(file);
 }
 
+/* Whether file's meta holds its format yet (its recorder made it), read as a reader. */
+static bool has_format(const char *file)
+{
+	sqlite3 *db;
+	int rc = -1;
+	if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+		recsql_int(db, "SELECT value FROM meta WHERE key = 'format'", &rc);
+	sqlite3_close(db);
+	return rc == SQLITE_OK;
+}
+
+/* A recorder stopped before its first tick (which writes meta's sum) leaves a file with
+ * meta and no tick: it holds no tick, said so in one line with exit 2, never "damaged";
+ * while that recorder still runs, that its first tick is to come. */
+static void test_killed_before_first(void **state)
+{
+	(void)state;
+	char *file = strdup(path("nofirst"));
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "60",
+			"-e",	       "task-clock", "-w", file, NULL};
+	pid_t p = start(args, path("nofirst.log"));
+	for (int i = 0; i < 300 && !has_format(file); i++)
+		usleep(100000);
+	assert_true(has_format(file));
+	const char *said[] = {
+		"the recording holds no tick yet (a pmutop records into it: its first comes after "
+		"one interval)",
+		"the recording holds no tick (its recorder stopped before its first: killed, or "
+		"the machine stopped)",
+	};
+	for (unsigned i = 0; i < 2; i++) {
+		if (i == 1)
+			kill_recorder(p);
+		expect_refusal(file, said[i]);
+		char *sql[] = {PMUTOP_BINARY, "-r", file, "--sql", "SELECT 1", NULL};
+		int st = testutil_run(sql, out1, sizeof(out1), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+		if (!strstr(err, said[i]) || strstr(err, "damaged"))
+			fail_msg("--sql: want '%s', got: %s", said[i], err);
+	}
+	free(file);
+}
+
 static void expect_refusal(const char *file, const char *words)
 {
 	char *rep[] = {PMUTOP_BINARY, "-r", (char *)file, "-b", NULL};
@@ -1664,6 +1707,7 @@ int main(void)
 		cmocka_unit_test(test_recorded_without),
 		cmocka_unit_test(test_sigkill),
 		cmocka_unit_test(test_torn_wal),
+		cmocka_unit_test(test_killed_before_first),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_one_recorder),
 		cmocka_unit_test(test_full_disk),

@@ -119,6 +119,15 @@ static int check_meta(struct replay *p, char *err, size_t errlen)
 	int rc;
 	uint32_t sum;
 	int64_t want = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'sum'", &rc);
+	/* No sum and no tick: a recorder stopped (killed, or still starting) before its first
+	 * tick, which writes the sum; nothing in it is read (replay_open: no tick). */
+	int trc;
+	if (rc == SQLITE_DONE &&
+	    recsql_int(p->db, "SELECT count(*) FROM ticks NOT INDEXED", &trc) == 0 &&
+	    trc == SQLITE_OK) {
+		p->unclosed = true;
+		return 0;
+	}
 	if (recsql_meta_sum(p->db, &sum) || rc != SQLITE_OK || want != (int64_t)sum)
 		return replay_damaged(p, err, errlen, "its meta table fails its checksum");
 	p->expect_last = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'last'", &rc);
@@ -283,14 +292,19 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	if (ver >= RECFMT_SUMMED && check_meta(p, err, errlen))
 		goto fail;
-	if (load_metrics(p, err, errlen))
-		goto fail;
 	uint64_t a, b;
 	double wa, wb;
 	if (replay_span(p, &a, &b, &wa, &wb)) {
-		snprintf(err, errlen, "%s: the recording holds no tick", path);
+		snprintf(err, errlen, "%s: the recording holds no tick%s", path,
+			 !p->unclosed		   ? ""
+			 : replay_being_written(p) ? " yet (a pmutop records into it: its first "
+						     "comes after one interval)"
+						   : " (its recorder stopped before its first: "
+						     "killed, or the machine stopped)");
 		goto fail;
 	}
+	if (load_metrics(p, err, errlen))
+		goto fail;
 	/* Without meta('last') (a recorder killed), the last tick found. */
 	if (ver >= RECFMT_SUMMED && p->expect_last <= 0)
 		p->expect_last = (int64_t)b;
