@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -437,7 +438,9 @@ static void test_sigkill(void **state)
 	char *alone = strdup(path("killed-alone")), cmd[1200];
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", file, alone);
 	assert_int_equal(system(cmd), 0);
-	expect_refusal(alone, "its ticks are in its -wal, which is not beside it");
+	expect_refusal(alone,
+		       "no -wal with its ticks is beside it (killed before its first tick, or "
+		       "copied without the -wal that was beside the original: copy that too, as ");
 	free(alone);
 	uint64_t n = ticks_in(file, NULL);
 	assert_true(n >= 8);
@@ -625,6 +628,77 @@ static void test_torn_wal(void **state)
 	}
 	free(whole);
 	free(torn);
+	free(file);
+}
+
+/* Whether file's meta holds its format yet (its recorder made it), read as a reader. */
+static bool has_format(const char *file)
+{
+	sqlite3 *db;
+	int rc = -1;
+	if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+		recsql_int(db, "SELECT value FROM meta WHERE key = 'format'", &rc);
+	sqlite3_close(db);
+	return rc == SQLITE_OK;
+}
+
+/* A recorder stopped before its first tick (which writes meta's sum) leaves a file with
+ * meta and no tick: it holds no tick, said so in one line with exit 2, never "damaged";
+ * while that recorder still runs, that its first tick is to come. */
+static void test_killed_before_first(void **state)
+{
+	(void)state;
+	char *file = strdup(path("nofirst"));
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "60",
+			"-e",	       "task-clock", "-w", file, NULL};
+	pid_t p = start(args, path("nofirst.log"));
+	for (int i = 0; i < 300 && !has_format(file); i++)
+		usleep(100000);
+	assert_true(has_format(file));
+	const char *said[] = {
+		"the recording holds no tick yet (a pmutop records into it: its first comes after "
+		"one interval)",
+		"the recording holds no tick (its recorder stopped before its first: killed, or "
+		"the machine stopped)",
+	};
+	for (unsigned i = 0; i < 2; i++) {
+		if (i == 1)
+			kill_recorder(p);
+		expect_refusal(file, said[i]);
+		char *sql[] = {PMUTOP_BINARY, "-r", file, "--sql", "SELECT 1", NULL};
+		int st = testutil_run(sql, out1, sizeof(out1), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+		if (!strstr(err, said[i]) || strstr(err, "damaged"))
+			fail_msg("--sql: want '%s', got: %s", said[i], err);
+	}
+	/* Killed before its first commit: a file in WAL mode with no table, no -wal (or an
+	 * empty one) beside it, as a copy made without its -wal: the line says both; held
+	 * by a recorder (its flock, taken here), its first tick is to come. Another
+	 * program's database so is no recording. */
+	const char *sql[] = {"SELECT 1", "CREATE TABLE t(x)"};
+	for (unsigned i = 0; i < 2; i++) {
+		char *f = strdup(path(i ? "otherdb" : "nocommit")), wal[600];
+		sqlite3 *db;
+		assert_int_equal(sqlite3_open(f, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, sql[i], NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(db);
+		snprintf(wal, sizeof(wal), "%s-wal", f);
+		int fd = open(wal, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+		if (i == 0) {
+			int lk = open(f, O_RDONLY);
+			assert_int_equal(flock(lk, LOCK_EX), 0);
+			expect_refusal(f, said[0]);
+			close(lk);
+		}
+		expect_refusal(f, i ? "not a pmutop recording"
+				    : "no -wal with its ticks is beside it (killed before its "
+				      "first tick, or copied without the -wal");
+		free(f);
+	}
 	free(file);
 }
 
@@ -1664,6 +1738,7 @@ int main(void)
 		cmocka_unit_test(test_recorded_without),
 		cmocka_unit_test(test_sigkill),
 		cmocka_unit_test(test_torn_wal),
+		cmocka_unit_test(test_killed_before_first),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_one_recorder),
 		cmocka_unit_test(test_full_disk),

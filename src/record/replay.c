@@ -119,6 +119,15 @@ static int check_meta(struct replay *p, char *err, size_t errlen)
 	int rc;
 	uint32_t sum;
 	int64_t want = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'sum'", &rc);
+	/* No sum and no tick: a recorder stopped (killed, or still starting) before its first
+	 * tick, which writes the sum; nothing in it is read (replay_open: no tick). */
+	int trc;
+	if (rc == SQLITE_DONE &&
+	    recsql_int(p->db, "SELECT count(*) FROM ticks NOT INDEXED", &trc) == 0 &&
+	    trc == SQLITE_OK) {
+		p->unclosed = true;
+		return 0;
+	}
 	if (recsql_meta_sum(p->db, &sum) || rc != SQLITE_OK || want != (int64_t)sum)
 		return replay_damaged(p, err, errlen, "its meta table fails its checksum");
 	p->expect_last = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'last'", &rc);
@@ -129,8 +138,9 @@ static int check_meta(struct replay *p, char *err, size_t errlen)
 }
 
 /* An SQLite file in WAL mode (its header's read and write versions 2) that is no
- * recording yet, with no -wal beside it: a recording whose recorder never checkpointed
- * (killed before it closed), copied without its -wal. */
+ * recording yet, with no -wal beside it (or an empty one, which a reader may have made):
+ * its recorder never checkpointed (killed before it closed) and it was copied without
+ * its -wal, or its recorder was killed before its first commit. */
 static bool wal_left_behind(const char *path)
 {
 	unsigned char h[20];
@@ -149,6 +159,18 @@ static bool wal_left_behind(const char *path)
 	bool none = stat(wal, &sb) != 0 || sb.st_size == 0;
 	free(wal);
 	return none;
+}
+
+/* A recording with no tick: one line, and why when its recorder never closed it (still
+ * starting, or stopped before its first tick). */
+static void say_no_tick(struct replay *p, bool unclosed, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: the recording holds no tick%s", p->path,
+		 !unclosed		   ? ""
+		 : replay_being_written(p) ? " yet (a pmutop records into it: its first comes "
+					     "after one interval)"
+					   : " (its recorder stopped before its first: killed, "
+					     "or the machine stopped)");
 }
 
 /* A recording cut short: its ticks SQLite can still read, copied into memory and read
@@ -238,14 +260,22 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	int64_t app = recsql_int(p->db, "PRAGMA application_id", &rc);
 	if (rc == SQLITE_NOTADB || (rc == SQLITE_OK && app != RECFMT_APP_ID)) {
-		if (wal_left_behind(path))
-			snprintf(
-				err, errlen,
-				"%s: its ticks are in its -wal, which is not beside it: its "
-				"recorder "
-				"did not close it (killed, or still recording); copy the -wal that "
-				"was beside the original too, as %s-wal",
-				path, path);
+		/* Nothing tells a copy made without the -wal from a recorder killed before
+		 * its first commit (neither has a table yet: another program's database
+		 * does); one still starting holds the file. */
+		int mrc;
+		bool left = wal_left_behind(path) &&
+			    recsql_int(p->db, "SELECT count(*) FROM sqlite_master", &mrc) == 0 &&
+			    mrc == SQLITE_OK;
+		if (left && replay_being_written(p))
+			say_no_tick(p, true, err, errlen);
+		else if (left)
+			snprintf(err, errlen,
+				 "%s: no tick can be read from it: its recorder did not close it, "
+				 "and no -wal with its ticks is beside it (killed before its first "
+				 "tick, or copied without the -wal that was beside the original: "
+				 "copy that too, as %s-wal)",
+				 path, path);
 		else
 			snprintf(err, errlen, "%s: not a pmutop recording", path);
 		goto fail;
@@ -283,14 +313,14 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	if (ver >= RECFMT_SUMMED && check_meta(p, err, errlen))
 		goto fail;
-	if (load_metrics(p, err, errlen))
-		goto fail;
 	uint64_t a, b;
 	double wa, wb;
 	if (replay_span(p, &a, &b, &wa, &wb)) {
-		snprintf(err, errlen, "%s: the recording holds no tick", path);
+		say_no_tick(p, p->unclosed, err, errlen);
 		goto fail;
 	}
+	if (load_metrics(p, err, errlen))
+		goto fail;
 	/* Without meta('last') (a recorder killed), the last tick found. */
 	if (ver >= RECFMT_SUMMED && p->expect_last <= 0)
 		p->expect_last = (int64_t)b;
