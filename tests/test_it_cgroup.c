@@ -731,19 +731,15 @@ static void test_short_lived_count(void **state)
 			w[i].unseen);
 	bool ok = truth->sum[0] >= 3000 && truth->sum[1] > 0;
 	for (unsigned i = 1; i < n; i++) {
-		/* Page faults: the same events of the same tasks, 1% for the target's sake
-		 * (seen equal). task-clock: -G and perf count it as perf stat does (seen
-		 * equal); the bpf backend's: its tasks' time plus that of the switches that
-		 * brought them in, which -G counts in the cgroup (it switches cgroups as the
-		 * switch begins) and perf -p in no task: 1% below, 2.5% above (beside two
-		 * spinners seen +0.2..+0.6% in 5 runs, then +0.5, +1.45, +0.4%; +2.0% in an
-		 * earlier round; -1.3..-3.1% without the switches). Context switches under
-		 * bpf: equal. Migrations (bpf, against perf stat): equal, the exiting tasks' own
-		 * included (missing beside two spinners before: 5 of 6, 2 of 5), but for the first
-		 * slice of the forker (there before pmutop): its wake by go may migrate it, which
-		 * perf counts as it switches in, and the program takes its base as that slice ends
-		 * (beside two spinners, one short in 4 of 8 runs: 0/1, 3/4, 2/3, 1/2;
-		 * pmutop(1)). */
+		/* Page faults: the same events of the same tasks, 1% for the target's sake.
+		 * task-clock: -G and perf count it as perf stat does; the bpf backend's: its
+		 * tasks' time plus that of the switches that brought them in, which -G counts
+		 * in the cgroup and perf -p in no task, read a little above -G (pmutop(1),
+		 * docs/PERFORMANCE.md): 1% below, 2.5% above. Context switches under bpf:
+		 * equal. Migrations (bpf, against perf stat): equal but for the first slice
+		 * of the forker (there before pmutop): its wake by go may migrate it, which
+		 * perf counts as it switches in, and the program takes its base as that slice
+		 * ends: at most one short (pmutop(1)). */
 		double f = w[i].sum[0], t = w[i].sum[1];
 		double tmin = 0.99, tmax = i == 4 ? 1.025 : 1.01;
 		/* A row partial for a switch this kernel did not report (bpf) is a lower

@@ -8,6 +8,7 @@
 #include "view.h"
 
 #include <math.h>
+#include <limits.h>
 
 #include "evclock.h"
 #include "outstream.h"
@@ -97,7 +98,7 @@ static bool unclosed_line(struct app *a, const char *who, char *line, size_t len
 
 static void say_unclosed(struct app *a)
 {
-	char line[1024];
+	char line[PATH_MAX + 256];
 	if (unclosed_line(a, a->cli.replay, line, sizeof(line)))
 		app_say("%s\n", line);
 }

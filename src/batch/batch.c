@@ -512,7 +512,7 @@ static void fleet_notice(struct batch *b, const struct model *m)
 	bool was = b->fleet_said[0];
 	snprintf(b->fleet_said, sizeof(b->fleet_said), "%s", n);
 	if (n[0] || was)
-		batch_notice(b, n[0] ? n : "every target up again");
+		batch_notice(b, n[0] ? n : "Prometheus answering and every target up again");
 }
 
 int batch_write(struct batch *b, const struct model *m, double wall)

@@ -185,8 +185,6 @@ static bool get_or_head(const char *method)
 	return !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
 }
 
-/* GET /pmutop/v1/tick?after=SEQ&wait=MS: the newest tick's model above SEQ (204 when none
- * comes within MS), 400 for a bad query. */
 /* A body of type, its encoding (NULL: none) chosen by the request's Accept-Encoding,
  * queued with the exporter's own headers; r is let go. */
 static enum MHD_Result queue_body(const struct exporter *x, struct MHD_Connection *conn,
@@ -203,6 +201,8 @@ static enum MHD_Result queue_body(const struct exporter *x, struct MHD_Connectio
 	return ok;
 }
 
+/* GET /pmutop/v1/tick?after=SEQ&wait=MS: the newest tick's model above SEQ (204 when none
+ * comes within MS), 400 for a bad query. */
 static enum MHD_Result serve_tick(struct exporter *x, struct MHD_Connection *conn)
 {
 	char why[160];

@@ -4,6 +4,7 @@
  * damaged or hostile file gives an error, never a wild index. */
 #include "replay.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -396,6 +397,27 @@ bool replay_unclosed(const struct replay *p)
 	return p->unclosed;
 }
 
+/* Whether process pid has a descriptor open on the file sb describes. */
+static bool pid_has_open(int pid, const struct stat *sb)
+{
+	char dir[64], path[96];
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	bool found = false;
+	struct dirent *e;
+	while (!found && (e = readdir(d))) {
+		struct stat fs;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		found = stat(path, &fs) == 0 && fs.st_dev == sb->st_dev && fs.st_ino == sb->st_ino;
+	}
+	closedir(d);
+	return found;
+}
+
 bool replay_being_written(const struct replay *p)
 {
 	struct stat sb;
@@ -403,16 +425,19 @@ bool replay_being_written(const struct replay *p)
 	if (!f)
 		return false;
 	/* "3: FLOCK  ADVISORY  WRITE 9743 fe:00:11428360 0 EOF": the recorder's flock on the
-	 * file's device and inode (read, not taken: a recorder starting now must get it). */
+	 * file's inode (read, not taken: a recorder starting now must get it). The device
+	 * there is the superblock's, which stat does not give on btrfs (a subvolume's own):
+	 * where it differs, the lock's owner must hold the file open. */
 	char line[256], kind[16];
 	unsigned maj, min;
+	int pid;
 	unsigned long long ino;
 	bool held = false;
 	while (!held && fgets(line, sizeof(line), f))
-		held = sscanf(line, "%*[^:]: %15s %*s %*s %*d %x:%x:%llu", kind, &maj, &min,
-			      &ino) == 4 &&
-		       strcmp(kind, "FLOCK") == 0 && makedev(maj, min) == sb.st_dev &&
-		       ino == (unsigned long long)sb.st_ino;
+		held = sscanf(line, "%*[^:]: %15s %*s %*s %d %x:%x:%llu", kind, &pid, &maj, &min,
+			      &ino) == 5 &&
+		       strcmp(kind, "FLOCK") == 0 && ino == (unsigned long long)sb.st_ino &&
+		       (makedev(maj, min) == sb.st_dev || (pid > 0 && pid_has_open(pid, &sb)));
 	fclose(f);
 	return held;
 }

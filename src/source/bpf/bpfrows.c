@@ -163,8 +163,7 @@ static size_t find_key(const struct bpfstate *s, pid_t tid)
 
 /* s->keys (k of them) sorted into s->skeys, from the last tick's order there (was keys):
  * the tasks in both keep it, at their index in this read; those new are sorted alone and
- * merged in. Linear in the tasks but for the new ones (a heapsort of every key each time
- * a task came or went was 6% of a tick at 8,000 threads). */
+ * merged in. Linear in the tasks but for the new ones (docs/PERFORMANCE.md). */
 void bpfrows_resort_keys(struct bpfstate *s, size_t k, size_t was)
 {
 	if (k == 0)
