@@ -345,7 +345,8 @@ static int grow_pack(struct recorder *r, size_t n)
 /* The tick's stored rows, packed (src/recpack.h). */
 static int pack_rows(struct recorder *r, const struct model *m)
 {
-	qsort(r->pend, r->npend, sizeof(*r->pend), by_task);
+	if (r->npend) /* none: pend may be NULL, which qsort must not be given */
+		qsort(r->pend, r->npend, sizeof(*r->pend), by_task);
 	r->pack.len = 0;
 	size_t n = r->npend;
 	int rc = grow_pack(r, n);
