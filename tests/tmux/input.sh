@@ -3,7 +3,7 @@
 # sequences (a cursor report, a device attributes answer, SS3 Z, a DCS string) do
 # nothing; an SGR click split over two reads (any gap) is one click, never keys; under
 # TERM=tmux-256color (no SGR mouse in its description) a click is still a click; a
-# key split from its ESC (F9 as ESC, then [20~) is the key. Raw bytes go in with
+# key split from its ESC (F9 as ESC, then [20~) is the key, on the row selected. Raw bytes go in with
 # send-keys -H. After each, the sort is still CPU% descending, nothing is paused, no
 # prompt opened, no column was added: then Z pauses, so keys still work.
 # Usage: input.sh PMUTOP [TMUX]
@@ -15,8 +15,15 @@ TMP=$(mktemp -d) || exit 1
 CAP="$TMP/screen.txt"
 . "$(dirname "$0")/lib.sh"
 t() { "$TMUX_BIN" -S "$TMP/sock$RUN" -f /dev/null "$@"; }
+# A process that lives the whole test, found by its name for F9 (the row a click selects
+# may be one that has ended by then on a busy machine).
+NAME="pmin$$"
+cp "$(command -v sleep)" "$TMP/$NAME" || exit 1
+"$TMP/$NAME" 600 &
+LIVE=$!
 cleanup() {
 	t kill-server 2>/dev/null
+	kill "$LIVE" 2>/dev/null
 	rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
@@ -69,11 +76,16 @@ for term in xterm-256color tmux-256color; do
 	# The same click whole, and its release: a click, not the keys < M m.
 	hex 1b 5b 3c 30 3b 34 32 3b 32 30 4d 1b 5b 3c 30 3b 34 32 3b 32 30 6d
 	unchanged "$term: a whole click"
-	# F9 split after its ESC [: the menu, for the row clicked.
+	# F9 split after its ESC [: the menu, for the row selected (a process that lives).
+	keys /
+	expect 'Search:' "$term: / for the living process"
+	keys -l "$NAME"
+	keys Enter
+	expect_not 'Search:' "$term: Enter closes the search"
 	hex 1b 5b
 	sleep 0.1
 	hex 32 30 7e
-	expect "Send to [0-9]+ " "$term: F9 split after ESC ["
+	expect "Send to $LIVE " "$term: F9 split after ESC ["
 	keys Escape
 	wait_ticks 1
 	# Keys still work.
