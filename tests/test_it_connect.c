@@ -163,33 +163,6 @@ static pid_t exporter(unsigned port, bool tls, const char *out, const char *log,
 	return exporter_with(port, tls ? "web.yml" : NULL, out, log, bound);
 }
 
-/* The lines of tick t in a batch CSV, each cut before its last two fields (wall and at:
- * when it was printed), joined; empty when there are none. */
-static void tick_lines(const char *csv, long t, char *out, size_t cap)
-{
-	char prefix[32];
-	size_t n = 0;
-	snprintf(prefix, sizeof(prefix), "%ld,", t);
-	out[0] = '\0';
-	for (const char *l = csv; *l;) {
-		const char *e = strchr(l, '\n');
-		size_t len = e ? (size_t)(e - l) : strlen(l);
-		if (!strncmp(l, prefix, strlen(prefix))) {
-			size_t keep = len;
-			for (int k = 0; k < 2 && keep > 0; k++)
-				while (keep > 0 && l[--keep] != ',')
-					;
-			if (n + keep + 2 < cap) {
-				memcpy(out + n, l, keep);
-				n += keep;
-				out[n++] = '\n';
-				out[n] = '\0';
-			}
-		}
-		l = e ? e + 1 : l + len;
-	}
-}
-
 /* pmutop --connect url -b -n 3 --format csv [--connect-config cfg] [extra]. */
 static char *run_connect_with(const char *url, const char *cfg, const char *extra, int *status,
 			      char *err, size_t errcap)
@@ -227,40 +200,19 @@ static void test_rows_equal_the_hosts(void **state)
 	char *got = run_connect(url, in_dir(2, "connect.yml"), &st, err, sizeof(err));
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
-	long ticks[8];
-	unsigned nt = 0;
-	for (const char *l = strchr(got, '\n'); l && *++l && nt < 8; l = strchr(l, '\n')) {
-		long t = atol(l);
-		if (t > 0 && (nt == 0 || ticks[nt - 1] != t))
-			ticks[nt++] = t;
-	}
-	assert_int_equal(nt, 3);
-	/* The exporter has printed past the last tick --connect read. */
-	assert_true(testutil_wait_tick(x, csv, ticks[nt - 1] + 1, 60));
-	char *mine = testutil_slurp(csv);
-	static char a[8 << 20], b[8 << 20];
+	assert_int_equal(testutil_assert_rows_equal(got, x, csv, 60), 3);
+	/* among them the worker's page faults */
+	char worker_faults[64];
+	snprintf(worker_faults, sizeof(worker_faults), ",%d,%d,,", (int)worker, (int)worker);
 	unsigned faults_seen = 0;
-	for (unsigned i = 0; i < nt; i++) {
-		tick_lines(got, ticks[i], a, sizeof(a));
-		tick_lines(mine, ticks[i], b, sizeof(b));
-		assert_true(strlen(a) > 0);
-		assert_string_equal(a, b);
-		char worker_faults[64];
-		snprintf(worker_faults, sizeof(worker_faults), ",%d,%d,,", (int)worker,
-			 (int)worker);
-		for (const char *w = strstr(a, worker_faults); w;
-		     w = strstr(w + 1, worker_faults)) {
-			const char *eol = strchr(w, '\n'), *pf = strstr(w, ",page-faults,");
-			if (pf && (!eol || pf < eol)) {
-				faults_seen++;
-				break;
-			}
-		}
+	for (const char *w = strstr(got, worker_faults); w && !faults_seen;
+	     w = strstr(w + 1, worker_faults)) {
+		const char *eol = strchr(w, '\n'), *pf = strstr(w, ",page-faults,");
+		faults_seen = pf && (!eol || pf < eol);
 	}
 	assert_true(faults_seen > 0);
 	/* The host's thread rows (-H there) came over too. */
 	assert_non_null(strstr(got, ",thread,"));
-	free(mine);
 	kill(x, SIGTERM);
 	assert_true(testutil_reap(x, 30) >= 0);
 }
@@ -318,8 +270,8 @@ static void test_cgroup_cpu_rows_equal(void **state)
 	assert_true(testutil_wait_tick(x, csv, last + 1, 60));
 	char *mine = testutil_slurp(csv);
 	static char a[2 << 20], b[2 << 20];
-	tick_lines(got, last, a, sizeof(a));
-	tick_lines(mine, last, b, sizeof(b));
+	testutil_tick_lines(got, last, a, sizeof(a));
+	testutil_tick_lines(mine, last, b, sizeof(b));
 	assert_non_null(strstr(a, ",cpu,"));
 	assert_non_null(strstr(a, ",cgroup,"));
 	assert_null(strstr(a, ",process,"));
@@ -363,12 +315,12 @@ static void test_recording_equals_the_host(void **state)
 	char *mine = testutil_slurp(csv);
 	static char a[8 << 20], b[8 << 20];
 	for (long t = first; t <= last; t++) {
-		tick_lines(replayed, t, a, sizeof(a));
-		tick_lines(mine, t, b, sizeof(b));
+		testutil_tick_lines(replayed, t, a, sizeof(a));
+		testutil_tick_lines(mine, t, b, sizeof(b));
 		assert_true(strlen(a) > 0);
 		assert_string_equal(a, b);
 	}
-	tick_lines(replayed, last + 1, a, sizeof(a));
+	testutil_tick_lines(replayed, last + 1, a, sizeof(a));
 	assert_string_equal(a, ""); /* nothing it did not read */
 	free(mine);
 }

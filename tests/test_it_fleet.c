@@ -3,7 +3,8 @@
  * (STEADY_RATE page faults a second, by absolute deadlines) ranks on every instance with
  * that rate within a scrape interval's share of the query window, as a command's row and
  * (--cgroups) as its cgroup's row, and a killed exporter's rows read n/c (stale), never
- * zeros, as every host's do once all are killed, in a run that goes on through it. */
+ * zeros, as every host's do once all are killed, in a run that goes on through it; and
+ * pmutop --connect to one of the three equals that host's own rows. */
 #include "cgroup.h"
 #include "testutil.h"
 
@@ -27,6 +28,7 @@
 static char tmpdir[] = "/tmp/pmutop-fleet-XXXXXX";
 static pid_t steady, prom, exporter[NHOST], live;
 static unsigned eport, pport;
+static char ecsv[NHOST][600]; /* each exporter's own batch CSV */
 /* pq_steady's cgroup: its path under the cgroup2 mount, and relative to it (the label) */
 static char cgdir[600], cgrel[64];
 
@@ -74,6 +76,8 @@ static int setup(void **state)
 	char listen[NHOST][32], out[600], err[600];
 	for (int i = 0; i < NHOST; i++) {
 		snprintf(listen[i], sizeof(listen[i]), "127.0.0.%d:%u", i + 2, eport);
+		snprintf(ecsv[i], sizeof(ecsv[i]), "%s/ex%d.csv", tmpdir, i);
+		/* each also writes its own rows (batch CSV), for --connect to be compared with */
 		char *a[] = {PMUTOP_BINARY,
 			     "--listen",
 			     listen[i],
@@ -81,6 +85,11 @@ static int setup(void **state)
 			     "0.5",
 			     "-e",
 			     "task-clock,page-faults",
+			     "-b",
+			     "--format",
+			     "csv",
+			     "-o",
+			     ecsv[i],
 			     NULL};
 		snprintf(out, sizeof(out), "%s/ex%d.out", tmpdir, i);
 		snprintf(err, sizeof(err), "%s/ex%d.err", tmpdir, i);
@@ -286,6 +295,26 @@ static void tick_states(const char *path, long tick, unsigned stale[NHOST], unsi
 	free(text);
 }
 
+/* pmutop --connect to one of the exporters Prometheus scrapes (127.0.0.3): each tick it
+ * prints equals that exporter's own batch rows for the tick. */
+static void test_connect_equals_host(void **state)
+{
+	(void)state;
+	char url[64], err[4096];
+	double end = testutil_now() + WAIT_S;
+	snprintf(err, sizeof(err), "%s/ex1.err", tmpdir);
+	while (!testutil_listening_port(err) && testutil_now() < end)
+		testutil_nap_ms(100);
+	snprintf(url, sizeof(url), "http://127.0.0.3:%u", eport);
+	char *a[] = {PMUTOP_BINARY, "--connect", url, "-b", "-n", "3", "--format", "csv", NULL};
+	static char got[16 << 20];
+	int st = testutil_run(a, got, sizeof(got), err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail_msg("--connect %s: %s", url, err);
+	assert_int_equal(testutil_assert_rows_equal(got, exporter[1], ecsv[1], WAIT_S), 3);
+	assert_non_null(strstr(got, ",pq_steady,page-faults,"));
+}
+
 static void test_fleet(void **state)
 {
 	(void)state;
@@ -370,8 +399,9 @@ static void test_fleet(void **state)
 
 int main(void)
 {
-	/* test_fleet kills an exporter: it runs last */
+	/* test_fleet kills the exporters: it runs last */
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_fleet_cgroups),
+					   cmocka_unit_test(test_connect_equals_host),
 					   cmocka_unit_test(test_fleet)};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,9 +1,9 @@
 /* src/source/promq: --prometheus against a query API served here (libmicrohttpd) with
  * answers the test knows, for what the machine cannot give a real Prometheus (no PMU):
  * a multiplexed counter's running/enabled share read as ~ with its RUN%, an event a host
- * says it cannot count n/a on that host's rows only, the IPC pane from instructions and
- * cycles, and with cgroup rows (SRC_CGROUP_ROWS) the pmutop_cgroup_* queries and one
- * ROW_CGROUP row per (instance, job, cgroup). */
+ * says it cannot count n/a on that host's rows only, the IPC, Cache and Branch panes'
+ * ratios from their roles, and with cgroup rows (SRC_CGROUP_ROWS) the pmutop_cgroup_* queries and
+ * one ROW_CGROUP row per (instance, job, cgroup). */
 #include "columns.h"
 #include "promqsrc.h"
 
@@ -29,24 +29,36 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char asked[8][1024]; /* the last tick's queries, in order */
 static unsigned nasked;
 
-/* The answer to query q: two hosts a and b; on a, app's cycles and instructions ran half
- * their enabled time (rates: 1000 and 2000 a second, 0.5 s running and 1 s enabled a
- * second); b cannot count branch-misses. With cgroup rows, the cgroup /a/b.slice on each. */
+/* The answer to query q: two hosts a and b; on a, app's counters ran half their enabled
+ * time (rates: cycles 1000 and instructions 2000 a second, 0.5 s running and 1 s enabled a
+ * second; branch-misses all the time); b cannot count branch-misses. Cache references 100,
+ * misses 25, branches 70 a second, instructions 2000 in each of their groups. With cgroup
+ * rows, the cgroup /a/b.slice on each. */
 static const char *vector_of(const char *q)
 {
 	bool cg = strstr(q, "pmutop_cgroup_") != NULL;
 	const char *key = cg ? "\"cgroup\":\"/a/b.slice\"" : "\"comm\":\"app\"";
-	static char body[4096];
-	const char *ev[] = {"\"event\":\"cycles\"",
-			    "\"event\":\"instructions\",\"group\":\"cycles\"",
-			    "\"event\":\"branch-misses\""};
-	double v[3];
+	static char body[8192];
+	static const struct {
+		const char *labels;
+		double total, running; /* a's rates; enabled 1 s a second */
+	} ev[] = {
+		{"\"event\":\"cycles\"", 1000, 0.5},
+		{"\"event\":\"instructions\",\"group\":\"cycles\"", 2000, 0.5},
+		{"\"event\":\"branch-misses\"", 7, 1},
+		{"\"event\":\"cache-references\"", 100, 0.5},
+		{"\"event\":\"cache-misses\",\"group\":\"cache-references\"", 25, 0.5},
+		{"\"event\":\"instructions\",\"group\":\"cache-references\"", 2000, 0.5},
+		{"\"event\":\"branches\"", 70, 0.5},
+		{"\"event\":\"instructions\",\"group\":\"branches\"", 2000, 0.5},
+	};
+	int which;
 	if (strstr(q, "running_seconds"))
-		v[0] = v[1] = 0.5, v[2] = 1;
+		which = 1;
 	else if (strstr(q, "enabled_seconds"))
-		v[0] = v[1] = v[2] = 1;
+		which = 2;
 	else if (strstr(q, "_total"))
-		v[0] = 1000, v[1] = 2000, v[2] = 7;
+		which = 0;
 	else if (strstr(q, "unavailable"))
 		return "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
 		       "{\"metric\":{\"__name__\":\"pmutop_event_unavailable_info\","
@@ -66,15 +78,18 @@ static const char *vector_of(const char *q)
 				    "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
 				    "\"result\":[");
 	for (int h = 0; h < 2; h++)
-		for (int e = 0; e < 3; e++) {
+		for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++) {
 			if (h == 1 && e == 2)
 				continue; /* b: no branch-misses series */
 			/* b's counters ran all their enabled time */
-			double x = h == 1 && strstr(q, "running_seconds") ? 1 : v[e];
+			double x = which == 0		  ? ev[e].total
+				   : which == 2 || h == 1 ? 1
+							  : ev[e].running;
 			n += (size_t)snprintf(body + n, sizeof(body) - n,
 					      "%s{\"metric\":{\"instance\":\"%c:9465\",\"job\":"
 					      "\"pmutop\",%s,%s},\"value\":[1700000000,\"%g\"]}",
-					      h || e ? "," : "", h ? 'b' : 'a', key, ev[e], x);
+					      h || e ? "," : "", h ? 'b' : 'a', key, ev[e].labels,
+					      x);
 		}
 	snprintf(body + n, sizeof(body) - n, "]}}");
 	return body;
@@ -147,6 +162,18 @@ static int event_of(const struct model *m, const char *key)
 	return -1;
 }
 
+/* Column col of the pane named pane, as the screen builds them for m. */
+static const struct column *pane_column(const struct model *m, const char *pane, const char *col)
+{
+	static struct pane p[8];
+	unsigned np = columns_build_panes(m, false, p, 8);
+	for (unsigned k = 0; k < np; k++)
+		if (!strcmp(p[k].name, pane) && pane_find_column(&p[k], col) >= 0)
+			return &p[k].cols[pane_find_column(&p[k], col)];
+	fail_msg("no column %s in pane %s", col, pane);
+	return NULL;
+}
+
 /* One tick's queries asked afresh. */
 static void tick(struct source *s)
 {
@@ -182,18 +209,30 @@ static void test_share_na_ipc(void **state)
 	assert_int_equal(b->v[cyc].run_pm, 1000);
 	assert_int_equal(b->v[bm].state, VAL_NA);
 	/* the IPC pane: instructions over cycles, 2.00 on each host */
-	struct pane p[8];
-	unsigned np = columns_build_panes(m, false, p, 8);
-	const struct column *ipc = NULL;
-	for (unsigned k = 0; k < np && !ipc; k++)
-		if (!strcmp(p[k].name, "IPC") && pane_find_column(&p[k], "IPC") >= 0)
-			ipc = &p[k].cols[pane_find_column(&p[k], "IPC")];
-	assert_non_null(ipc);
+	const struct column *ipc = pane_column(m, "IPC", "IPC");
 	assert_true(fabs(column_value(ipc, m, a).v - 2.0) < 1e-9);
 	assert_true(fabs(column_value(ipc, m, b).v - 2.0) < 1e-9);
 	/* of scaled counts on a (~), exact ones on b */
 	assert_int_equal(column_value(ipc, m, a).state, VAL_SCALED);
 	assert_int_equal(column_value(ipc, m, b).state, VAL_EXACT);
+	/* the Cache pane: 25 misses of 100 references, 25 per 2000 instructions */
+	const struct column *cmr = pane_column(m, "Cache", "CMISS%"),
+			    *cmpki = pane_column(m, "Cache", "CMPKI");
+	assert_true(fabs(column_value(cmr, m, a).v - 25.0) < 1e-9);
+	assert_true(fabs(column_value(cmr, m, b).v - 25.0) < 1e-9);
+	assert_true(fabs(column_value(cmpki, m, a).v - 12.5) < 1e-9);
+	assert_true(fabs(column_value(cmpki, m, b).v - 12.5) < 1e-9);
+	assert_int_equal(column_value(cmr, m, b).state, VAL_EXACT);
+	/* the Branch pane: 7 misses of 70 branches, 7 per 2000 instructions on a; n/a on b,
+	 * which cannot count branch-misses */
+	const struct column *bmr = pane_column(m, "Branch", "BMISS%"),
+			    *bmpki = pane_column(m, "Branch", "BMPKI");
+	assert_true(fabs(column_value(bmr, m, a).v - 10.0) < 1e-9);
+	assert_true(fabs(column_value(bmpki, m, a).v - 3.5) < 1e-9);
+	assert_int_equal(column_value(bmr, m, b).state, VAL_NA);
+	assert_int_equal(column_value(bmpki, m, b).state, VAL_NA);
+	assert_true(fabs(column_value(pane_column(m, "Branch", "BRANCH"), m, b).v -
+			 70 * m->elapsed) < 1e-6);
 	char text[32];
 	column_format(ipc, m, a, text, sizeof(text));
 	assert_string_equal(text, "2.00");

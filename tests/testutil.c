@@ -494,3 +494,69 @@ int testutil_pki(const char *dir, const char *cn, const char *san)
 		 dir, cn, san);
 	return system(cmd) == 0 ? 0 : -1;
 }
+
+unsigned testutil_csv_tick_list(const char *csv, long *ticks, unsigned max)
+{
+	unsigned n = 0;
+	for (const char *l = strchr(csv, '\n'); l && *++l && n < max; l = strchr(l, '\n')) {
+		long t = atol(l);
+		if (t > 0 && (n == 0 || ticks[n - 1] != t))
+			ticks[n++] = t;
+	}
+	return n;
+}
+
+void testutil_tick_lines(const char *csv, long t, char *out, size_t cap)
+{
+	char prefix[32];
+	size_t n = 0;
+	snprintf(prefix, sizeof(prefix), "%ld,", t);
+	out[0] = '\0';
+	for (const char *l = csv; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		if (!strncmp(l, prefix, strlen(prefix))) {
+			size_t keep = len;
+			for (int k = 0; k < 2 && keep > 0; k++)
+				while (keep > 0 && l[--keep] != ',')
+					;
+			if (n + keep + 2 < cap) {
+				memcpy(out + n, l, keep);
+				n += keep;
+				out[n++] = '\n';
+				out[n] = '\0';
+			}
+		}
+		l = e ? e + 1 : l + len;
+	}
+}
+
+unsigned testutil_assert_rows_equal(const char *got, pid_t host, const char *own, double deadline_s)
+{
+	long ticks[64];
+	unsigned nt = testutil_csv_tick_list(got, ticks, 64);
+	assert_true(nt > 0);
+	assert_true(testutil_wait_tick(host, own, ticks[nt - 1] + 1, deadline_s));
+	char *mine = testutil_slurp(own);
+	size_t ca = strlen(got) + 2, cb = strlen(mine) + 2;
+	char *a = malloc(ca), *b = malloc(cb);
+	assert_true(a && b);
+	for (unsigned i = 0; i < nt; i++) {
+		testutil_tick_lines(got, ticks[i], a, ca);
+		testutil_tick_lines(mine, ticks[i], b, cb);
+		assert_true(strlen(a) > 0);
+		if (strcmp(a, b)) {
+			const char *x = a, *y = b; /* the first line that differs, whole */
+			while (*x && *x == *y)
+				x++, y++;
+			while (x > a && x[-1] != '\n')
+				x--, y--;
+			fail_msg("tick %ld: --connect's row\n%.*s\nthe host's\n%.*s", ticks[i],
+				 (int)strcspn(x, "\n"), x, (int)strcspn(y, "\n"), y);
+		}
+	}
+	free(a);
+	free(b);
+	free(mine);
+	return nt;
+}

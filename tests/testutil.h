@@ -84,6 +84,21 @@ long testutil_csv_ticks(const char *path);
  * the deadline passed first. A condition waited for, never a speed assumed. */
 bool testutil_wait_tick(pid_t p, const char *path, long n, double deadline_s);
 
+/* The distinct ticks of a batch CSV (its header line skipped), in order, into ticks (max
+ * at most): how many. */
+unsigned testutil_csv_tick_list(const char *csv, long *ticks, unsigned max);
+
+/* The lines of tick t in a batch CSV, each cut before its last two fields (wall and at:
+ * when it was printed), joined into out; empty when there are none. */
+void testutil_tick_lines(const char *csv, long t, char *out, size_t cap);
+
+/* pmutop --connect's batch CSV got against the host's own batch CSV at own, written by
+ * host: waits (up to deadline_s) for the host to print past got's last tick, then asserts
+ * that got has ticks and that each of its ticks has rows equal to the host's own rows of
+ * that tick. The number of ticks compared. */
+unsigned testutil_assert_rows_equal(const char *got, pid_t host, const char *own,
+				    double deadline_s);
+
 /* perf stat -x, started with its counters disabled (-D -1) and driven through its
  * control fifos: counting starts when testutil_perf_start returns (perf acknowledged
  * 'enable') and stops at testutil_perf_stop, so its window can enclose a workload
