@@ -67,6 +67,10 @@ struct replay {
 /* One line in err saying the file is damaged (what: SQLite's message or ours, made safe
  * for a terminal). Returns -EINVAL. */
 int replay_damaged(struct replay *p, char *err, size_t len, const char *what);
+/* replayend.c: an SQLite file in WAL mode, no recording yet, with no -wal beside it. */
+bool replay_wal_left_behind(const char *path);
+/* replayend.c: the line of a recording with no tick, and why when unclosed. */
+void replay_say_no_tick(struct replay *p, bool unclosed, char *err, size_t errlen);
 /* The loaded tick's rows (p->seq, its usual cells, event set and record or block read):
  * every task alive then, idle, under the rows it stored. Returns 0, -ENOMEM, or -EINVAL
  * with one line in err. */
