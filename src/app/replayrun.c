@@ -14,6 +14,7 @@
 #include "outstream.h"
 #include "recsql.h"
 #include "replayclock.h"
+#include "replayend.h"
 #include "replaysrc.h"
 #include "spike.h"
 

@@ -13,6 +13,7 @@
 
 #include "metricbind.h"
 #include "recfmt.h"
+#include "replayend.h"
 #include "recpack.h"
 #include "recsalvage.h"
 #include "recsql.h"

@@ -34,9 +34,6 @@ int replay_step(struct replay *p, uint64_t seq, int dir, uint64_t *out);
 /* A recording whose recorder never closed it (killed, or the machine lost): it ends at
  * the last tick it committed, and nothing tells what came after. Format 4 only. */
 bool replay_unclosed(const struct replay *p);
-/* Whether a recorder holds the file now (its flock, as /proc/locks lists it): an
- * unclosed recording still being written, whose end moves on. */
-bool replay_being_written(const struct replay *p);
 /* After a load of seq that failed: the last of the ticks missing from seq on (format 4:
  * a damaged b-tree hid them; they are lost together), or seq. */
 uint64_t replay_missing_upto(const struct replay *p, uint64_t seq);

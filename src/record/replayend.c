@@ -1,6 +1,6 @@
 /* How a recording ended, read from outside it: a recorder that holds it now, a -wal left
  * behind, a file with no tick (replay.c says these at open). */
-#include "replay.h"
+#include "replayend.h"
 
 #include <dirent.h>
 #include <stdbool.h>

@@ -6,6 +6,7 @@
 #include "record.h"
 #include "recsql.h"
 #include "replay.h"
+#include "replayend.h"
 
 static const char NOSQL[] = "this pmutop was built without SQLite (PMUTOP_RECORD=OFF)";
 
