@@ -77,7 +77,7 @@ LOOP=
 
 # W saves to the -c file that did not exist.
 keys W
-expect "pmutoprc" "'W': message with the path" 30
+expect_text "setup saved to $RC" "'W': message with the path" 30
 [ -f "$RC" ] || fail "'W': -c $RC not written"
 keys q
 expect '^EXIT=0$' "q ends pmutop"
