@@ -273,6 +273,17 @@ static void test_flips(void **state)
 	st = testutil_run(sp, goodsql, OUTCAP, err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_true(strlen(goodsql) > 1000);
+	/* The same bounded by time, ticks 50 to 250's. */
+	char *goodtime = malloc(OUTCAP);
+	assert_non_null(goodtime);
+	const char *qt = "SELECT seq, time, pid, tid, command, event, value, state FROM readings"
+			 " WHERE time BETWEEN (SELECT wall FROM ticks WHERE seq = 50) AND"
+			 " (SELECT wall FROM ticks WHERE seq = 250)";
+	char *tp[] = {PMUTOP_BINARY, "-r", file, "--sql", (char *)qt, NULL};
+	char *sdt[] = {PMUTOP_BINARY, "-r", dmg, "--sql", (char *)qt, NULL};
+	st = testutil_run(tp, goodtime, OUTCAP, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_true(strlen(goodtime) > 1000 && strlen(goodtime) < strlen(goodsql));
 
 	struct page *pg;
 	int npages = page_kinds(file, &pg);
@@ -345,10 +356,15 @@ static void test_flips(void **state)
 			if (off < 40 && strncmp(pg[i].kind, "ticks ", 6) == 0)
 				sqlflips +=
 					sql_bits(sd, orig, len, at, dmg, goodsql, out, pg[i].kind);
+			/* And the ticks_wall index's with a bound on time, which it answers
+			 * (a cell count flipped hid every tick of the time asked for). */
+			if (off < 40 && strncmp(pg[i].kind, "ticks_wall ", 11) == 0)
+				sqlflips += sql_bits(sdt, orig, len, at, dmg, goodtime, out,
+						     pg[i].kind);
 		}
 	}
 	print_message("%d flips over %d pages: %d said the file is damaged, the others replayed "
-		      "it whole; %d more with --sql in the ticks table's pages\n",
+		      "it whole; %d more with --sql in the ticks table's and index's pages\n",
 		      flips, npages, refused, sqlflips);
 	assert_true(sqlflips > 0);
 	assert_true(refused > 0);
@@ -357,6 +373,7 @@ static void test_flips(void **state)
 	free(out);
 	free(good);
 	free(goodsql);
+	free(goodtime);
 	free(file);
 	free(dmg);
 }

@@ -542,7 +542,9 @@ static int tick_wall(struct rcur *c, int64_t seq, double *wall)
 /* Format 4: the span found (c->first to c->last, if any) holds every tick the recording
  * must (recsql_meta_check: from the first kept to the recorder's last) between slo and
  * shi: none missing at either end. With a time bound, the ticks_wall index found the
- * span, and the ticks next to it, read by seq, must be outside the time asked for. */
+ * span, and the ticks next to it, read by seq, must be outside the time asked for (when
+ * it found none, the first at or after the time asked for, found by seq, must be after
+ * it). */
 static int span_held(struct rcur *c, int64_t slo, int64_t shi, bool any)
 {
 	if (!c->held_read) {
@@ -567,8 +569,27 @@ static int span_held(struct rcur *c, int64_t slo, int64_t shi, bool any)
 	if (c->wlo <= -1e300 && c->whi >= 1e300)
 		return any && c->first == lo && c->last == hi ? SQLITE_OK
 							      : cur_error(c, "ticks are missing");
-	if (!any)
+	if (!any) {
+		/* None found: by seq, the first tick at or after the time asked for (ticks
+		 * are in order of time but when the clock was set back) must be after it. */
+		int64_t a = lo, b = hi + 1;
+		double wall = 0;
+		while (a < b) {
+			int64_t mid = a + (b - a) / 2;
+			int rc = tick_wall(c, mid, &wall);
+			if (rc == SQLITE_NOMEM)
+				return rc;
+			if (rc != SQLITE_OK)
+				return cur_error(c, "ticks are missing");
+			if (wall < c->wlo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		if (a <= hi && tick_wall(c, a, &wall) == SQLITE_OK && wall <= c->whi)
+			return cur_error(c, "ticks are missing");
 		return SQLITE_OK;
+	}
 	int64_t next[2] = {c->first - 1, c->last + 1};
 	for (int i = 0; i < 2; i++) {
 		if (next[i] < lo || next[i] > hi)
