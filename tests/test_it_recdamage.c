@@ -209,6 +209,32 @@ static void write_all(const char *file, const char *b, size_t len)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* Each bit of byte at of orig flipped in turn, written to dmg: `--sql` (argv sd) exits 0
+ * with goodsql's rows, or non-zero with one line. Returns the flips run. */
+static int sql_bits(char **sd, const char *orig, size_t len, size_t at, const char *dmg,
+		    const char *goodsql, char *out, const char *kind)
+{
+	char *b = malloc(len), err[4096];
+	assert_non_null(b);
+	memcpy(b, orig, len);
+	for (int bit = 0; bit < 8; bit++) {
+		b[at] = (char)(orig[at] ^ (1 << bit));
+		write_all(dmg, b, len);
+		int st = testutil_run(sd, out, OUTCAP, err, sizeof(err));
+		if (!WIFEXITED(st) || (WEXITSTATUS(st) == 0 && strcmp(out, goodsql) != 0))
+			fail_msg("byte %zu bit %d (%s) flipped: --sql exit %d, and its rows "
+				 "differ (%zu bytes, not %zu)",
+				 at, bit, kind, WIFEXITED(st) ? WEXITSTATUS(st) : -1, strlen(out),
+				 strlen(goodsql));
+		if (WEXITSTATUS(st) != 0 && (!*err || strchr(err, '\n') != strrchr(err, '\n')))
+			fail_msg("byte %zu bit %d (%s) flipped: --sql exit %d with not one line: "
+				 "%s",
+				 at, bit, kind, WEXITSTATUS(st), err);
+	}
+	free(b);
+	return 8;
+}
+
 static void test_flips(void **state)
 {
 	(void)state;
@@ -247,6 +273,17 @@ static void test_flips(void **state)
 	st = testutil_run(sp, goodsql, OUTCAP, err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_true(strlen(goodsql) > 1000);
+	/* The same bounded by time, ticks 50 to 250's. */
+	char *goodtime = malloc(OUTCAP);
+	assert_non_null(goodtime);
+	const char *qt = "SELECT seq, time, pid, tid, command, event, value, state FROM readings"
+			 " WHERE time BETWEEN (SELECT wall FROM ticks WHERE seq = 50) AND"
+			 " (SELECT wall FROM ticks WHERE seq = 250)";
+	char *tp[] = {PMUTOP_BINARY, "-r", file, "--sql", (char *)qt, NULL};
+	char *sdt[] = {PMUTOP_BINARY, "-r", dmg, "--sql", (char *)qt, NULL};
+	st = testutil_run(tp, goodtime, OUTCAP, err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_true(strlen(goodtime) > 1000 && strlen(goodtime) < strlen(goodsql));
 
 	struct page *pg;
 	int npages = page_kinds(file, &pg);
@@ -266,7 +303,7 @@ static void test_flips(void **state)
 			fail_msg("the recording has no %s page", want[w]);
 	}
 	const char *corpus = getenv("PMUTOP_DAMAGE_CORPUS");
-	int flips = 0, refused = 0;
+	int flips = 0, refused = 0, sqlflips = 0;
 	for (int i = 0; i < npages; i++) {
 		/* Each page: its first 40 bytes (page header, cell pointers; page 1's file
 		 * header) every byte, the rest every 1021st, with a bit that changes. */
@@ -313,17 +350,30 @@ static void test_flips(void **state)
 				write_all(name, b, len);
 				free(b);
 			}
+			/* The ticks table's pages: every bit of the header and first cell
+			 * pointers with --sql (a leaf's cell count or first pointer flipped
+			 * hid its first or last ticks from readings once). */
+			if (off < 40 && strncmp(pg[i].kind, "ticks ", 6) == 0)
+				sqlflips +=
+					sql_bits(sd, orig, len, at, dmg, goodsql, out, pg[i].kind);
+			/* And the ticks_wall index's with a bound on time, which it answers
+			 * (a cell count flipped hid every tick of the time asked for). */
+			if (off < 40 && strncmp(pg[i].kind, "ticks_wall ", 11) == 0)
+				sqlflips += sql_bits(sdt, orig, len, at, dmg, goodtime, out,
+						     pg[i].kind);
 		}
 	}
 	print_message("%d flips over %d pages: %d said the file is damaged, the others replayed "
-		      "it whole\n",
-		      flips, npages, refused);
+		      "it whole; %d more with --sql in the ticks table's and index's pages\n",
+		      flips, npages, refused, sqlflips);
+	assert_true(sqlflips > 0);
 	assert_true(refused > 0);
 	free(pg);
 	free(orig);
 	free(out);
 	free(good);
 	free(goodsql);
+	free(goodtime);
 	free(file);
 	free(dmg);
 }

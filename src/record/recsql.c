@@ -54,7 +54,11 @@ struct rcur {
 	sqlite3_stmt *span_all; /* the span without a time bound: the ticks, not ticks_wall */
 	bool eof;
 	int64_t seen; /* format 4: the last tick read in this scan (-1: none yet) */
-	int fmt;      /* 2: tasks table; 3: blocks (src/recblock.h), read from a block's key */
+	int64_t from; /* format 4: the first tick the scan must read (its block's key) */
+	/* Format 4: the ticks the recording must hold (recsql_meta_check), read once. */
+	bool held_read;
+	int64_t kept, held_last;
+	int fmt; /* 2: tasks table; 3: blocks (src/recblock.h), read from a block's key */
 	struct recblock blk;
 	struct recpack_tick tick; /* format 3: the tick's rows, read whole */
 	int64_t first, last;	  /* format 3: the ticks asked for (the block before is read) */
@@ -366,14 +370,18 @@ static int next_tick(struct rcur *c)
 		int rc = sqlite3_step(c->ticks);
 		if (rc == SQLITE_DONE) {
 			c->eof = true;
+			/* The scan ends at the last tick the span found. */
+			if (c->fmt >= RECFMT_SUMMED && c->seen != c->last)
+				return cur_error(c, "ticks are missing");
 			return SQLITE_OK;
 		}
 		if (rc != SQLITE_ROW)
-			return rc;
+			return rc == SQLITE_NOMEM ? rc : cur_error(c, sqlite3_errmsg(c->db));
 		c->seq = sqlite3_column_int64(c->ticks, 0);
-		/* The scan is a range of seq: a tick not after the last one read is missing
-		 * from it (a damaged b-tree hid it, or showed another twice). */
-		if (c->fmt >= RECFMT_SUMMED && c->seen >= 0 && c->seq != c->seen + 1)
+		/* The scan is a range of seq from its block's key: a tick not the one after
+		 * the last read is missing from it (a damaged b-tree hid it, or showed
+		 * another twice). */
+		if (c->fmt >= RECFMT_SUMMED && c->seq != (c->seen >= 0 ? c->seen + 1 : c->from))
 			return cur_error(c, "ticks are missing");
 		c->seen = c->seq;
 		c->wall = sqlite3_column_double(c->ticks, 1);
@@ -392,6 +400,12 @@ static int next_tick(struct rcur *c)
 				return cur_error(c, "a tick of its block is missing");
 			if (rc)
 				return cur_error(c, "a tick's rows cannot be read");
+			/* Every tick read against its sum, before its seq or time is trusted. */
+			const char *idle = (const char *)sqlite3_column_text(c->ticks, 3);
+			if (c->fmt >= RECFMT_SUMMED && !idle)
+				return cur_error(c, "a tick's usual cells cannot be read");
+			if (c->fmt >= RECFMT_SUMMED && (rc = check_tick(c, idle)) != SQLITE_OK)
+				return rc;
 			if (c->seq < c->first || c->wall < c->wlo || c->wall > c->whi)
 				continue;
 			rows = c->blk.buf + c->blk.rows;
@@ -404,8 +418,6 @@ static int next_tick(struct rcur *c)
 		const char *idle = (const char *)sqlite3_column_text(c->ticks, 3);
 		if (!idle || recfmt_parse_cells(idle, c->usual, c->nevents))
 			return cur_error(c, "a tick's usual cells cannot be read");
-		if (c->fmt >= RECFMT_SUMMED && (rc = check_tick(c, idle)) != SQLITE_OK)
-			return rc;
 		unsigned char *rec = realloc(c->rec, n);
 		if (!rec)
 			return SQLITE_NOMEM;
@@ -509,6 +521,89 @@ static int rt_next(sqlite3_vtab_cursor *cur)
 	return next_row(c);
 }
 
+/* Tick seq by the ticks table itself: SQLITE_OK with *wall, SQLITE_DONE, or an error. */
+static int tick_wall(struct rcur *c, int64_t seq, double *wall)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(c->db, "SELECT wall FROM ticks NOT INDEXED WHERE seq = ?", -1,
+				    &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, seq);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			*wall = sqlite3_column_double(st, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Format 4: the span found (c->first to c->last, if any) holds every tick the recording
+ * must (recsql_meta_check: from the first kept to the recorder's last) between slo and
+ * shi: none missing at either end. With a time bound, the ticks_wall index found the
+ * span, and the ticks next to it, read by seq, must be outside the time asked for (when
+ * it found none, the first at or after the time asked for, found by seq, must be after
+ * it). */
+static int span_held(struct rcur *c, int64_t slo, int64_t shi, bool any)
+{
+	if (!c->held_read) {
+		if (recsql_meta_check(c->db, &c->held_last))
+			return cur_error(c, "its meta table fails its checksum");
+		c->kept = recsql_first_kept(c->db);
+		if (c->held_last <= 0) {
+			/* Its recorder did not close it: the last tick found is its last. */
+			sqlite3_stmt *st;
+			if (sqlite3_prepare_v2(c->db, "SELECT max(seq) FROM ticks NOT INDEXED", -1,
+					       &st, NULL) == SQLITE_OK &&
+			    sqlite3_step(st) == SQLITE_ROW)
+				c->held_last = sqlite3_column_int64(st, 0);
+			sqlite3_finalize(st);
+		}
+		c->held_read = true;
+	}
+	int64_t lo = slo > c->kept ? slo : c->kept;
+	int64_t hi = shi < c->held_last ? shi : c->held_last;
+	if (lo > hi)
+		return SQLITE_OK;
+	if (c->wlo <= -1e300 && c->whi >= 1e300)
+		return any && c->first == lo && c->last == hi ? SQLITE_OK
+							      : cur_error(c, "ticks are missing");
+	if (!any) {
+		/* None found: by seq, the first tick at or after the time asked for (ticks
+		 * are in order of time but when the clock was set back) must be after it. */
+		int64_t a = lo, b = hi + 1;
+		double wall = 0;
+		while (a < b) {
+			int64_t mid = a + (b - a) / 2;
+			int rc = tick_wall(c, mid, &wall);
+			if (rc == SQLITE_NOMEM)
+				return rc;
+			if (rc != SQLITE_OK)
+				return cur_error(c, "ticks are missing");
+			if (wall < c->wlo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		if (a <= hi && tick_wall(c, a, &wall) == SQLITE_OK && wall <= c->whi)
+			return cur_error(c, "ticks are missing");
+		return SQLITE_OK;
+	}
+	int64_t next[2] = {c->first - 1, c->last + 1};
+	for (int i = 0; i < 2; i++) {
+		if (next[i] < lo || next[i] > hi)
+			continue;
+		double wall = 0;
+		int rc = tick_wall(c, next[i], &wall);
+		if (rc == SQLITE_NOMEM)
+			return rc;
+		if (rc != SQLITE_OK || (wall >= c->wlo && wall <= c->whi))
+			return cur_error(c, "ticks are missing");
+	}
+	return SQLITE_OK;
+}
+
 static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int argc,
 		     sqlite3_value **argv)
 {
@@ -536,6 +631,7 @@ static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 			hi[which] = x;
 	}
 	sqlite3_reset(c->ticks);
+	int rc;
 	/* seq bounds as whole numbers: 2.5 <= seq is 3 <= seq. */
 	int64_t slo = lo[0] < -9e18 ? INT64_MIN : lo[0] > 9e18 ? INT64_MAX : (int64_t)ceil(lo[0]);
 	int64_t shi = hi[0] > 9e18 ? INT64_MAX : hi[0] < -9e18 ? INT64_MIN : (int64_t)floor(hi[0]);
@@ -553,17 +649,24 @@ static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 			sqlite3_bind_double(sp, 3, c->wlo);
 			sqlite3_bind_double(sp, 4, c->whi);
 		}
-		bool any =
-			sqlite3_step(sp) == SQLITE_ROW && sqlite3_column_type(sp, 0) != SQLITE_NULL;
+		int src = sqlite3_step(sp);
+		if (src != SQLITE_ROW) {
+			sqlite3_reset(sp);
+			return src == SQLITE_NOMEM ? src : cur_error(c, sqlite3_errmsg(c->db));
+		}
+		bool any = sqlite3_column_type(sp, 0) != SQLITE_NULL;
 		c->first = any ? sqlite3_column_int64(sp, 0) : 0;
 		c->last = any ? sqlite3_column_int64(sp, 1) : 0;
 		int64_t key = any ? sqlite3_column_int64(sp, 2) : 0;
 		sqlite3_reset(sp);
+		if (c->fmt >= RECFMT_SUMMED && (rc = span_held(c, slo, shi, any)) != SQLITE_OK)
+			return rc;
 		if (!any) {
 			c->eof = true;
 			return SQLITE_OK;
 		}
-		sqlite3_bind_int64(c->ticks, 1, key < c->first ? key : c->first);
+		c->from = key < c->first ? key : c->first;
+		sqlite3_bind_int64(c->ticks, 1, c->from);
 		sqlite3_bind_int64(c->ticks, 2, c->last);
 		c->blk.key = c->blk.seq = -1;
 	} else {
@@ -573,7 +676,7 @@ static int rt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	c->eof = false;
 	c->seen = -1;
 	c->reclen = c->pos = 0;
-	int rc = next_tick(c);
+	rc = next_tick(c);
 	if (rc != SQLITE_OK || c->eof)
 		return rc;
 	return next_row(c);

@@ -36,6 +36,15 @@ int recsql_meta_sum(struct sqlite3 *db, uint32_t *out);
 int recsql_header_sum(struct sqlite3 *db, int64_t id, uint32_t *out);
 int recsql_evset_sum(struct sqlite3 *db, int64_t id, uint32_t *out);
 
+/* Format 4: the ticks a recording must hold, each one from the first kept to the
+ * recorder's last (a replay and `readings` call any other missing). recsql_meta_check
+ * reads meta's rows against meta('sum') and *last from meta('last'), 0 when the recorder
+ * did not close the file (then the last tick found is its last); a file with neither sum
+ * nor tick (a recorder stopped before its first tick) has none. Returns 0, or -EIO (meta
+ * fails its checksum). recsql_first_kept is meta('first'), 1 when no tick was pruned. */
+int recsql_meta_check(struct sqlite3 *db, int64_t *last);
+int64_t recsql_first_kept(struct sqlite3 *db);
+
 /* Whether a -wal beside path holds pages: then the file alone is not the recording. */
 bool recsql_wal_pending(const char *path);
 /* path as an SQLite URI that opens it immutable (no lock, no -shm, no -wal read), to

@@ -131,3 +131,52 @@ int recsql_meta_sum(sqlite3 *db, uint32_t *out)
 	*out = (uint32_t)c;
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
+
+/* meta(key)'s value; *rc SQLITE_OK, SQLITE_DONE (no such row) or an error. */
+static int64_t meta_int(sqlite3 *db, const char *key, int *rc)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	*rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1, &st, NULL);
+	if (*rc != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	*rc = sqlite3_step(st);
+	if (*rc == SQLITE_ROW) {
+		v = sqlite3_column_int64(st, 0);
+		*rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+int recsql_meta_check(sqlite3 *db, int64_t *last)
+{
+	int rc;
+	uint32_t sum;
+	*last = 0;
+	int64_t want = meta_int(db, "sum", &rc);
+	if (rc == SQLITE_DONE) {
+		/* No sum and no tick: a recorder stopped (killed, or still starting) before
+		 * its first tick, which writes the sum. */
+		sqlite3_stmt *st;
+		bool none = sqlite3_prepare_v2(db, "SELECT 1 FROM ticks NOT INDEXED LIMIT 1", -1,
+					       &st, NULL) == SQLITE_OK &&
+			    sqlite3_step(st) == SQLITE_DONE;
+		sqlite3_finalize(st);
+		if (none)
+			return 0;
+	}
+	if (recsql_meta_sum(db, &sum) || rc != SQLITE_OK || want != (int64_t)sum)
+		return -EIO;
+	int64_t l = meta_int(db, "last", &rc);
+	*last = rc == SQLITE_OK && l > 0 ? l : 0;
+	return 0;
+}
+
+int64_t recsql_first_kept(sqlite3 *db)
+{
+	int rc;
+	int64_t first = meta_int(db, "first", &rc);
+	return rc == SQLITE_OK && first >= 1 ? first : 1;
+}

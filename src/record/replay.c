@@ -116,23 +116,8 @@ static int load_metrics(struct replay *p, char *err, size_t errlen)
  * tick are read from them), and meta('last'). */
 static int check_meta(struct replay *p, char *err, size_t errlen)
 {
-	int rc;
-	uint32_t sum;
-	int64_t want = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'sum'", &rc);
-	/* No sum and no tick: a recorder stopped (killed, or still starting) before its first
-	 * tick, which writes the sum; nothing in it is read (replay_open: no tick). */
-	int trc;
-	if (rc == SQLITE_DONE &&
-	    recsql_int(p->db, "SELECT count(*) FROM ticks NOT INDEXED", &trc) == 0 &&
-	    trc == SQLITE_OK) {
-		p->unclosed = true;
-		return 0;
-	}
-	if (recsql_meta_sum(p->db, &sum) || rc != SQLITE_OK || want != (int64_t)sum)
+	if (recsql_meta_check(p->db, &p->expect_last))
 		return replay_damaged(p, err, errlen, "its meta table fails its checksum");
-	p->expect_last = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'last'", &rc);
-	if (rc != SQLITE_OK)
-		p->expect_last = 0;
 	p->unclosed = p->expect_last <= 0;
 	return 0;
 }
@@ -323,11 +308,7 @@ int replay_span(struct replay *p, uint64_t *first, uint64_t *last, double *wfirs
 		/* Format 4: ticks before the first found and after the first kept are lost:
 		 * a replay starts at the first kept, to count them. */
 		if (p->fmt >= RECFMT_SUMMED) {
-			int frc;
-			int64_t kept = recsql_int(
-				p->db, "SELECT value FROM meta WHERE key = 'first'", &frc);
-			if (frc != SQLITE_OK || kept < 1)
-				kept = 1;
+			int64_t kept = recsql_first_kept(p->db);
 			if (kept < (int64_t)*first)
 				*first = (uint64_t)kept;
 		}
@@ -574,10 +555,8 @@ static int tick_not_found(struct replay *p, uint64_t seq, int rc, char *err, siz
 		return replay_damaged(p, err, errlen, sqlite3_errmsg(p->db));
 	/* Format 4: a tick from the first kept (meta('first'), 1 when none was
 	 * pruned) to the recorder's last was written: not finding it is damage. */
-	int frc;
-	int64_t first = recsql_int(p->db, "SELECT value FROM meta WHERE key = 'first'", &frc);
 	if (p->fmt >= RECFMT_SUMMED && (int64_t)seq <= p->expect_last &&
-	    (int64_t)seq >= (frc == SQLITE_OK ? first : 1)) {
+	    (int64_t)seq >= recsql_first_kept(p->db)) {
 		/* Every tick up to the next one found is missing too: lost at once. */
 		uint64_t next = 0;
 		p->missing_upto = (int64_t)seq;
