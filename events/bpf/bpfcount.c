@@ -111,6 +111,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	struct pmutop_bpf *s = b->skel;
 	s->rodata->nslot = b->nslot;
 	unsigned ev = 0, nlive = 0, nclock = 0, nown = 0, ntimed = 0;
+	bool hw = false; /* a live event read with its times */
 	for (unsigned g = 0; g < specs->n; g++) {
 		unsigned src = PMUTOP_BPF_MAXEV; /* the slot of the group's first live member
 						    read: its times are the group's */
@@ -139,6 +140,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 			} else {
 				s->rodata->live[nlive++] = i;
 				s->rodata->by_clock[i] = sw;
+				hw = hw || !sw;
 				if (sw)
 					s->rodata->timed[ntimed++] = i;
 			}
@@ -148,6 +150,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	s->rodata->nclock = nclock;
 	s->rodata->nown = nown;
 	s->rodata->ntimed = ntimed;
+	s->rodata->want_win = hw && nclock;
 	bpf_program__set_autoload(s->progs.on_arrive, has_sched_exit());
 	unsigned keys = (unsigned)b->npossible * b->nslot;
 	int err = bpf_map__set_max_entries(s->maps.counters, keys ? keys : 1);
