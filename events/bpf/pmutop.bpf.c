@@ -5,7 +5,9 @@
  * seen switch brought in (else to no task: pmutop.bpf.h). Where the kernel has the
  * tracepoint at the end of __schedule, a task that arrives there unannounced (brought in
  * by a switch the kernel did not report) has the counters read there: what they counted
- * before goes to no task, and its slice begins whole. fold() does the same for the task
+ * before goes to no task, and its slice begins whole (on_arrive, attached by the loader
+ * once a switch not seen was found, or from the start to measure switch windows: win).
+ * fold() does the same for the task
  * on a CPU right now, run there by BPF_PROG_TEST_RUN at each tick (as perf's bperf does),
  * so that running tasks are counted up to the tick. */
 #include "vmlinux.h"
