@@ -79,7 +79,10 @@ static inline const struct pmutop_bpf_task *bpfcount_task(const void *vals, size
 int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n);
 
 /* Each possible CPU's sums apart from the tasks' (pmutop.bpf.h: idle, unattr, gaps,
- * ev - base), n of them, indexed by CPU number, valid until the next call. 0 or -errno. */
+ * ev - base), n of them, indexed by CPU number, valid until the next call. The first
+ * read that finds a switch not seen (gaps) attaches the program at the end of
+ * __schedule, where a task brought in by one begins its slice whole; until then it is
+ * cut (one program a switch where the kernel reports every switch). 0 or -errno. */
 int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n);
 
 /* Stop summing at switches (the sums stay as they are; folds still count): a still

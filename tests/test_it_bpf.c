@@ -32,6 +32,8 @@
 #define NO_BPF true
 #else
 #define NO_BPF false
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
 #endif
 
 #define NTHREADS 6
@@ -968,6 +970,108 @@ static void test_hidden_runs(void **state)
 		print_message("  thread %d ran again, seen or not\n", (int)idle);
 }
 
+/* This process's BPF links to a program named name. */
+static int links_to(const char *name)
+{
+	int n = 0;
+#ifdef PMUTOP_NO_BPF
+	(void)name;
+#else
+	DIR *d = opendir("/proc/self/fdinfo");
+	assert_non_null(d);
+	for (struct dirent *de; (de = readdir(d));) {
+		if (de->d_name[0] == '.')
+			continue;
+		char path[300], line[256];
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%s", de->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		bool link = false;
+		unsigned id = 0;
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "link_type:", 10) == 0)
+				link = true;
+			else if (strncmp(line, "prog_id:", 8) == 0)
+				id = (unsigned)strtoul(line + 8, NULL, 10);
+		fclose(f);
+		int fd = link && id ? bpf_prog_get_fd_by_id(id) : -1;
+		if (fd < 0)
+			continue;
+		struct bpf_prog_info info = {0};
+		__u32 len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && strcmp(info.name, name) == 0)
+			n++;
+		close(fd);
+	}
+	closedir(d);
+#endif
+	return n;
+}
+
+/* The kernel has the tracepoint at the end of __schedule (on_arrive's). */
+static bool has_sched_exit(void)
+{
+	bool has = false;
+#ifndef PMUTOP_NO_BPF
+	struct btf *btf = btf__load_vmlinux_btf();
+	has = btf && btf__find_by_name_kind(btf, "btf_trace_sched_exit_tp", BTF_KIND_TYPEDEF) > 0;
+	btf__free(btf);
+#endif
+	return has;
+}
+
+/* The arrival program waits for a switch the kernel did not report: not attached while
+ * no CPU has found one (one program a switch where the kernel reports them all), attached
+ * by the first read of the CPUs' sums that finds one (pid 1's threads give one here
+ * within seconds), and from then on. */
+static void test_arrive_when_unseen(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0 || !has_sched_exit())
+		skip();
+	struct evset set;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
+	int cpus[256], ncpus = online_cpus(cpus);
+	struct bpfcount_opts o = {.cpus = cpus, .ncpus = ncpus, .max_tasks = 4096};
+	struct bpfcount *b;
+	int err = bpfcount_open(&set.specs, &o, &b);
+	if (err)
+		fail_msg("bpfcount_open: %s", strerror(-err));
+	assert_int_equal(links_to("on_switch"), 1);
+	assert_int_equal(links_to("on_arrive"), 0);
+	bool seen = false;
+	int k = 0;
+	for (; k < 600 && !seen; k++) { /* 60 s at most */
+		usleep(100 * 1000);
+		assert_int_equal(bpfcount_fold(b), 0);
+		const struct pmutop_bpf_last *l;
+		int n;
+		assert_int_equal(bpfcount_read_cpus(b, &l, &n), 0);
+		unsigned long long gaps = 0;
+		for (int i = 0; i < n; i++)
+			gaps += l[i].gaps;
+		seen = gaps > 0;
+		if (links_to("on_arrive") != (seen ? 1 : 0))
+			fail_msg("read %d: %llu switches not seen, and on_arrive %s", k, gaps,
+				 seen ? "not attached" : "attached");
+	}
+	if (seen) { /* and it stays */
+		const struct pmutop_bpf_last *l;
+		int n;
+		assert_int_equal(bpfcount_read_cpus(b, &l, &n), 0);
+		assert_int_equal(links_to("on_arrive"), 1);
+	}
+	bpfcount_free(b);
+	evset_free(&set);
+	if (!seen) {
+		print_message("  no switch went unseen in 60 s: nothing to check\n");
+		skip();
+	}
+	print_message("  on_arrive attached at read %d\n", k);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "fault") == 0) { /* a child of test_command_tree */
@@ -979,7 +1083,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_idle_threads), cmocka_unit_test(test_cpu_identity),
 		cmocka_unit_test(test_slots),	     cmocka_unit_test(test_command_tree),
 		cmocka_unit_test(test_map_full),     cmocka_unit_test(test_fallback),
-		cmocka_unit_test(test_hidden_runs),
+		cmocka_unit_test(test_hidden_runs),  cmocka_unit_test(test_arrive_when_unseen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -733,8 +733,8 @@ static void test_short_lived_count(void **state)
 	for (unsigned i = 1; i < n; i++) {
 		/* Page faults: the same events of the same tasks, 1% for the target's sake.
 		 * task-clock: -G and perf count it as perf stat does; the bpf backend's: its
-		 * tasks' time plus that of the switches that brought them in, which -G counts
-		 * in the cgroup and perf -p in no task, read a little above -G (pmutop(1),
+		 * tasks' slices, each from the switch that brought it in, which -G counts in
+		 * the cgroup and perf -p in no task, read a little above -G (pmutop(1),
 		 * docs/PERFORMANCE.md): 1% below, 2.5% above. Context switches under bpf:
 		 * equal. Migrations (bpf, against perf stat): equal but for the first slice
 		 * of the forker (there before pmutop): its wake by go may migrate it, which

@@ -18,13 +18,13 @@
  *   2%. A command counted alone (no children) is about 1% of it.
  * - task-clock of a task switching ~2,000 times a second beside a busy loop: perf stat
  *   reads the kernel's task clock where perf switches the task's counters, the bpf
- *   backend from the end of __schedule that brings the task in to the switch that takes
- *   it out (docs/PERFORMANCE.md): what perf counts between switching the task in and
- *   the end of __schedule is not in it: at most 2.4 us a switch, as pmutop(1) says
- *   (0.65-1.15 us seen at 2,000 switches a second: -0.6..-1.0%, the issue's 1% not
- *   reliably met). perf: 5%. bpf: 1% above, and below exactly what pmutop(1) states.
- *   The defects it must catch are the switch's cost landing in the task (+1..+9%
- *   before), switches not seen landing on it (+36-60%) and any loss.
+ *   backend from the switch that brings the task in to the switch that takes it out
+ *   (docs/PERFORMANCE.md, issue 40): perf switches it in later than that, after the
+ *   switch's work, and out a little later too, so bpf reads a little more (+0.3..+0.7%
+ *   seen, 0.35-0.7 us a switch, quiet and beside two spinners). perf: 5%. bpf: 1%
+ *   above, 0.2% below (the reads' rounding). The defects it must catch are switches not
+ *   seen landing on it (+36-60%), any loss, and the slice begun at the end of __schedule
+ *   again (-0.4..-1.0%: the 0.2% catches most such runs).
  * - context switches of that task: counted at the same switches: perf 1% + 2, bpf
  *   exactly.
  * - replay against live: the same numbers from the same recording, exactly.
@@ -60,17 +60,16 @@
 #include "evset.h"
 
 #define DEADLINE_S 60.0
-#define FORK_RATE 30	     /* short-lived processes a second, in the cgroup */
-#define FORK_SECONDS 3	     /* ... for this long */
-#define FORK_PAGES 100	     /* pages each of them faults */
-#define CMD_CHILDREN 20	     /* -- COMMAND: children of the command */
-#define CMD_PAGES 1000	     /* pages each child faults */
-#define SWITCHES 2000	     /* the switching task's sleeps */
-#define SWITCH_WORK_US 100   /* ... with this much work before each */
-#define SWITCH_SLEEP_US 300  /* ... of this length: about 2,000 switches a second */
-#define SWITCH_GAP_MS 0.0024 /* bpf: what perf counts of a switch after the task is in */
-#define WAKES 1500	     /* the woken task's wake-ups, each followed by 1 ms of work */
-#define THREADS 2000	     /* the process at the descriptor limit */
+#define FORK_RATE 30	    /* short-lived processes a second, in the cgroup */
+#define FORK_SECONDS 3	    /* ... for this long */
+#define FORK_PAGES 100	    /* pages each of them faults */
+#define CMD_CHILDREN 20	    /* -- COMMAND: children of the command */
+#define CMD_PAGES 1000	    /* pages each child faults */
+#define SWITCHES 2000	    /* the switching task's sleeps */
+#define SWITCH_WORK_US 100  /* ... with this much work before each */
+#define SWITCH_SLEEP_US 300 /* ... of this length: about 2,000 switches a second */
+#define WAKES 1500	    /* the woken task's wake-ups, each followed by 1 ms of work */
+#define THREADS 2000	    /* the process at the descriptor limit */
 #define FD_LIMIT 1024
 #define EXPORT_PAGES 3000u
 
@@ -536,7 +535,7 @@ static void switching_task(const char *backend)
 	/* perf: equal, seen to the switch and the 0.1 ms. bpf: the header's tolerances,
 	 * switches equal. */
 	bool perf = strcmp(backend, "perf") == 0;
-	double lo = perf ? perf_tc * 0.95 : perf_tc - perf_cs * SWITCH_GAP_MS;
+	double lo = perf ? perf_tc * 0.95 : perf_tc * 0.998;
 	double hi = perf ? perf_tc * 1.05 : perf_tc * 1.01;
 	if (tc.v / 1e6 < lo || tc.v / 1e6 > hi)
 		fail_msg("--backend %s: the task's task-clock is %.1f ms, perf stat -p %.1f ms "

@@ -39,6 +39,8 @@ struct bpfcount {
 	struct pmutop_bpf_last *lasts; /* one per possible CPU */
 	int last_fd;
 	int npossible;
+	/* on_arrive is loaded but waits for a switch not seen (bpfcount_read_cpus) */
+	bool arrive_later;
 };
 
 #define NO_SLOT 0xff
@@ -111,6 +113,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	struct pmutop_bpf *s = b->skel;
 	s->rodata->nslot = b->nslot;
 	unsigned ev = 0, nlive = 0, nclock = 0, nown = 0, ntimed = 0;
+	bool hw = false; /* a live event read with its times */
 	for (unsigned g = 0; g < specs->n; g++) {
 		unsigned src = PMUTOP_BPF_MAXEV; /* the slot of the group's first live member
 						    read: its times are the group's */
@@ -139,6 +142,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 			} else {
 				s->rodata->live[nlive++] = i;
 				s->rodata->by_clock[i] = sw;
+				hw = hw || !sw;
 				if (sw)
 					s->rodata->timed[ntimed++] = i;
 			}
@@ -148,7 +152,12 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	s->rodata->nclock = nclock;
 	s->rodata->nown = nown;
 	s->rodata->ntimed = ntimed;
-	bpf_program__set_autoload(s->progs.on_arrive, has_sched_exit());
+	s->rodata->want_win = hw && nclock;
+	bool arrive = has_sched_exit();
+	bpf_program__set_autoload(s->progs.on_arrive, arrive);
+	/* A switch window to measure at each arrival, or none until the kernel is found
+	 * not reporting some switch (one program a switch where it reports them all). */
+	b->arrive_later = arrive && !s->rodata->want_win;
 	unsigned keys = (unsigned)b->npossible * b->nslot;
 	int err = bpf_map__set_max_entries(s->maps.counters, keys ? keys : 1);
 	if (!err)
@@ -274,7 +283,7 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
 	b->skel->links.on_exec = bpf_program__attach(b->skel->progs.on_exec);
 	b->skel->links.on_fork = bpf_program__attach(b->skel->progs.on_fork);
-	bool arrive = bpf_program__autoload(b->skel->progs.on_arrive);
+	bool arrive = bpf_program__autoload(b->skel->progs.on_arrive) && !b->arrive_later;
 	if (arrive)
 		b->skel->links.on_arrive = bpf_program__attach(b->skel->progs.on_arrive);
 	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec ||
@@ -411,11 +420,33 @@ int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 	return 0;
 }
 
+/* The arrival program attached once some CPU found a switch not seen: from then on a
+ * task brought in by one has its slice counted whole. */
+static int arrive_if_unseen(struct bpfcount *b)
+{
+	if (!b->arrive_later || !b->skel->links.on_switch)
+		return 0;
+	unsigned long long gaps = 0;
+	for (int i = 0; i < b->npossible; i++)
+		gaps += b->lasts[i].gaps;
+	if (!gaps)
+		return 0;
+	b->skel->links.on_arrive = bpf_program__attach(b->skel->progs.on_arrive);
+	if (!b->skel->links.on_arrive)
+		return errno ? -errno : -EINVAL;
+	b->arrive_later = false;
+	b->fds++;
+	return 0;
+}
+
 int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n)
 {
 	unsigned key = 0;
 	if (bpf_map_lookup_elem(b->last_fd, &key, b->lasts))
 		return -errno;
+	int err = arrive_if_unseen(b);
+	if (err)
+		return err;
 	*cpus = b->lasts;
 	*n = b->npossible;
 	return 0;
@@ -423,6 +454,7 @@ int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, 
 
 int bpfcount_stop(struct bpfcount *b)
 {
+	b->arrive_later = false;
 	int err = bpf_link__destroy(b->skel->links.on_switch);
 	b->skel->links.on_switch = NULL;
 	int err2 = bpf_link__destroy(b->skel->links.on_arrive);

@@ -5,7 +5,9 @@
  * seen switch brought in (else to no task: pmutop.bpf.h). Where the kernel has the
  * tracepoint at the end of __schedule, a task that arrives there unannounced (brought in
  * by a switch the kernel did not report) has the counters read there: what they counted
- * before goes to no task, and its slice begins whole. fold() does the same for the task
+ * before goes to no task, and its slice begins whole (on_arrive, attached by the loader
+ * once a switch not seen was found, or from the start to measure switch windows: win).
+ * fold() does the same for the task
  * on a CPU right now, run there by BPF_PROG_TEST_RUN at each tick (as perf's bperf does),
  * so that running tasks are counted up to the tick. */
 #include "vmlinux.h"
@@ -48,6 +50,10 @@ const volatile unsigned char by_clock[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned int nown = 0;
 const volatile unsigned char own_ev[PMUTOP_BPF_MAXEV] = {};
 const volatile unsigned char own_kind[PMUTOP_BPF_MAXEV] = {};
+/* A live event read with its times (not by_clock: a hardware group's) and a clock are in
+ * the set: the event's count holds the switch that brought the task in, whose time an
+ * arrival measures (win, pmutop.bpf.h) for the reader to mark it. */
+const volatile unsigned char want_win = 0;
 
 /* The kernel clock at the first switch the program saw: a task born after it (its
  * start_time, the same clock) has its own counters counted from its birth, where they
@@ -141,14 +147,14 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 }
 
 /* The clock events' time since the slice began (t_in) into to, and into the CPU's
- * clock (ev: its sums from the first read are every task's plus idle plus unattr); and,
- * with timed, the same time as enabled and running of the by_clock events the last read
- * read (l->read). */
+ * clock (ev: its sums from the first read are every task's plus idle plus unattr); and
+ * the same time as enabled and running of the by_clock events the last read read
+ * (l->read). */
 static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bpf_last *l,
-				      unsigned long long now, bool timed_too)
+				      unsigned long long now)
 {
 	unsigned long long d = now > l->t_in ? now - l->t_in : 0;
-	for (unsigned int j = 0; timed_too && j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
+	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < ntimed; j++) {
 		unsigned int i = timed[j];
 		if (i >= nslot)
 			break;
@@ -310,20 +316,17 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 	/* t is not the task the last seen switch brought in: a switch in between was not
 	 * seen, and who ran since the last read is not known. */
 	bool gap = primed && l->cur != tid;
-	/* t arrives as the last seen switch said: its counters' slice began at that switch
-	 * (nothing they count happens in between but its migration, counted for it as perf
-	 * does), its clock's begins here, where perf's per-task events are switched in. The
-	 * time since the switch (the switch itself, perf's and this program's work) is no
-	 * task's: perf's per-task clocks do not count it either. */
+	/* t arrives as the last seen switch said: its slice, counters and clocks, began at
+	 * that switch (nothing counted in between but the switch itself and its migration,
+	 * counted for it as perf does). Where a hardware event is counted, the time since
+	 * the switch is measured, for the reader to mark what it holds of the switch. */
 	if (arrive && !gap) {
-		if (!nclock || !primed)
+		if (!want_win || !primed)
 			return;
 		l->busy = 1;
 		asm volatile("" ::: "memory");
 		unsigned long long now = bpf_ktime_get_ns();
-		clock_add(l->unattr, l, now, false);
 		l->win = now > l->t_in ? now - l->t_in : 0;
-		l->t_in = now;
 		asm volatile("" ::: "memory");
 		l->busy = 0;
 		return;
@@ -363,7 +366,7 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 	if (nclock || ntimed) {
 		unsigned long long now = bpf_ktime_get_ns();
 		if (to)
-			clock_add(to, l, now, true);
+			clock_add(to, l, now);
 		l->t_in = now;
 	}
 	/* The switch of a task in no task's sums (idle, not in the map, exiting), for the

@@ -45,8 +45,8 @@ struct pmutop_bpf_task {
 				 not count them), in its cgroup's (perf -G does) */
 	unsigned int exitmig; /* its migrations once exiting: as exitsw (perf -G counts them) */
 	/* The clock time of the switches that brought it in (from sched_switch to the end of
-	 * __schedule): in no task's sums (perf -p does not count it), in its cgroup's (perf
-	 * -G switches cgroups as the switch begins). */
+	 * __schedule), measured where a hardware event and a clock are counted (want_win):
+	 * the hardware event's count holds it, perf -p's does not. */
 	unsigned long long win;
 	unsigned long long cgid; /* its cgroup v2 id as it last left a CPU (or was read) */
 	/* Its own counters (PMUTOP_BPF_K_*) when first seen, or at its exec: an event
@@ -83,10 +83,10 @@ struct pmutop_bpf_last {
 	unsigned int read, timed_src;
 	unsigned long long gaps; /* switches not seen, as found */
 	/* Clock events (task-clock, cpu-clock) are not read from the counters: cur's slice
-	 * is the kernel clock from t_in (its arrival at the end of __schedule, where perf
-	 * switches a task's counters in; else the switch that brought it) to the switch that
-	 * takes it out. The time between a switch and the arrival it leads to is in
-	 * unattr. */
+	 * is the kernel clock from t_in (the switch that brought it in, or its arrival at
+	 * the end of __schedule when that switch was not seen) to the switch that takes it
+	 * out: perf switches a task's counters in a little after the first and out a little
+	 * after the second (docs/PERFORMANCE.md, issue 40). */
 	unsigned long long t_in;
 	unsigned long long win; /* the window of cur's arrival, not yet in its entry (win) */
 };

@@ -597,8 +597,8 @@ static void unattr_row(struct bpfsource *e, size_t row, bool totals)
 }
 
 /* --cgroups: the cgroup rows of the process rows, each with its tasks' switches and
- * migrations once exiting and the clock time of the switches that brought them in, which
- * are in no process row (perf -p does not count them) but perf -G counts in the cgroup. */
+ * migrations once exiting, which are in no process row (perf -p does not count them) but
+ * perf -G counts in the cgroup. */
 static void cg_rows(struct bpfsource *e, const size_t *oldi, bool totals)
 {
 	struct bpfstate *s = e->bpf;
@@ -616,10 +616,9 @@ static void cg_rows(struct bpfsource *e, const size_t *oldi, bool totals)
 		const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
 		unsigned x = r->exitsw - (was ? was->exitsw : 0);
 		unsigned xm = r->exitmig - (was ? was->exitmig : 0);
-		uint64_t win = r->win - (was ? was->win : 0);
-		for (unsigned k = 0; (x || xm || win) && r->cgroup && k < m->nevents; k++)
-			if (s->at_sw[k] || s->clk[k])
-				cgrows_add(s->cg, r->cgroup, k, s->at_sw[k] ? x : (double)win);
+		for (unsigned k = 0; (x || xm) && r->cgroup && k < m->nevents; k++)
+			if (s->at_sw[k])
+				cgrows_add(s->cg, r->cgroup, k, x);
 			else if (xm && m->events[k].role == ROLE_MIGRATIONS)
 				cgrows_add(s->cg, r->cgroup, k, xm);
 	}
