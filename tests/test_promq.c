@@ -33,7 +33,7 @@ static unsigned nasked;
  * time (rates: cycles 1000 and instructions 2000 a second, 0.5 s running and 1 s enabled a
  * second; branch-misses all the time); b cannot count branch-misses. Cache references 100,
  * misses 25, branches 70 a second, instructions 2000 in each of their groups. With cgroup
- * rows, the cgroup /a/b.slice on each. */
+ * rows, the cgroup /a/b.slice on each. A third target, c, is down and has no series. */
 static const char *vector_of(const char *q)
 {
 	bool cg = strstr(q, "pmutop_cgroup_") != NULL;
@@ -71,7 +71,10 @@ static const char *vector_of(const char *q)
 		       "\"value\":[1700000000,\"1\"]},"
 		       "{\"metric\":{\"__name__\":\"up\",\"instance\":\"b:9465\",\"job\":"
 		       "\"pmutop\"},"
-		       "\"value\":[1700000000,\"1\"]}]}}";
+		       "\"value\":[1700000000,\"1\"]},"
+		       "{\"metric\":{\"__name__\":\"up\",\"instance\":\"c:9465\",\"job\":"
+		       "\"pmutop\"},"
+		       "\"value\":[1700000000,\"0\"]}]}}";
 	else
 		return "{\"status\":\"error\",\"error\":\"unknown query\"}";
 	size_t n = (size_t)snprintf(body, sizeof(body),
@@ -190,8 +193,13 @@ static void test_share_na_ipc(void **state)
 	tick(s);
 	const struct model *m = source_model(s);
 	assert_true(m->fleet);
-	assert_int_equal(m->nrows, 2);
+	/* a row each of a and b, and c's one "[target down]" row, which is no command */
+	assert_int_equal(m->nrows, 3);
+	assert_string_equal(row_of(m, "c:9465")->comm, "[target down]");
+	assert_int_equal(m->fleet_rows, 2);
+	assert_false(m->fleet_cgroups);
 	assert_int_equal(m->fleet_up, 2);
+	assert_int_equal(m->fleet_down, 1);
 	const struct mrow *a = row_of(m, "a:9465"), *b = row_of(m, "b:9465");
 	assert_int_equal(a->kind, ROW_PROC);
 	assert_string_equal(a->comm, "app");
@@ -252,7 +260,10 @@ static void test_cgroup_rows(void **state)
 	assert_int_equal(source_control(s, SRC_CGROUP_ROWS, &on), 0);
 	tick(s);
 	const struct model *m = source_model(s);
-	assert_int_equal(m->nrows, 2); /* the command rows gone, a cgroup row per host */
+	/* the command rows gone, a cgroup row per host that answers; the header's count */
+	assert_int_equal(m->nrows, 3);
+	assert_int_equal(m->fleet_rows, 2);
+	assert_true(m->fleet_cgroups);
 	const struct mrow *a = row_of(m, "a:9465"), *b = row_of(m, "b:9465");
 	assert_int_equal(a->kind, ROW_CGROUP);
 	assert_string_equal(a->cgroup, "/a/b.slice");
@@ -271,7 +282,9 @@ static void test_cgroup_rows(void **state)
 	assert_int_equal(source_control(s, SRC_CGROUP_ROWS, &on), 0);
 	tick(s);
 	m = source_model(s);
-	assert_int_equal(m->nrows, 2);
+	assert_int_equal(m->nrows, 3);
+	assert_int_equal(m->fleet_rows, 2);
+	assert_false(m->fleet_cgroups);
 	assert_int_equal(m->rows[0].kind, ROW_PROC);
 	assert_string_equal(m->rows[0].comm, "app");
 	source_close(s);

@@ -30,6 +30,7 @@ struct pq_row {
 	bool have[PQ_MAXEV], na[PQ_MAXEV];
 	bool down; /* its target is down or gone: last rows kept, n/c */
 	bool seen; /* in this tick's answer */
+	bool mark; /* a target down's one "[target down]" row: no command or cgroup */
 };
 
 struct pq {
@@ -256,8 +257,11 @@ static int publish(struct pq *p)
 	long first = mstore_reserve(&p->st, p->nrows, p->nev, p->nev);
 	if (first < 0)
 		return (int)first;
+	p->m.fleet_cgroups = p->cg;
+	p->m.fleet_rows = 0;
 	for (size_t i = 0; i < p->nrows; i++) {
 		const struct pq_row *q = &p->rows[i];
+		p->m.fleet_rows += !q->mark;
 		struct mrow_w h = mstore_row(&p->st, i);
 		h.r->kind = p->cg ? ROW_CGROUP : ROW_PROC;
 		h.r->comm = p->cg && q->name[0] ? q->name : q->comm;
@@ -359,10 +363,13 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 		struct json_object *s = json_object_array_get_idx(res[Q_UP], i);
 		double v;
 		const char *inst = label(s, "instance"), *job = label(s, "job");
-		if (sample(s, &v) && v != 1 && !row_at(p, inst, job, NULL) &&
-		    !row_at(p, inst, job, "[target down]")) {
-			rc = -ENOMEM;
-			goto out;
+		struct pq_row *r;
+		if (sample(s, &v) && v != 1 && !row_at(p, inst, job, NULL)) {
+			if (!(r = row_at(p, inst, job, "[target down]"))) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			r->mark = true;
 		}
 	}
 	for (size_t i = p->nrows; i-- > 0;) {

@@ -281,6 +281,8 @@ static int rm_control(struct source *s, enum source_ctl what, const void *arg)
 		*(const char **)arg = r->shown->m.hostname ? r->shown->m.hostname : r->url;
 		return 0;
 	}
+	if (what == SRC_CGROUP_ROWS) /* the host serves its cgroups' counts (--listen) */
+		return 0;
 	return -ENOTSUP;
 }
 
