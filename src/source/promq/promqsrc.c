@@ -439,7 +439,13 @@ static int pq_control(struct source *s, enum source_ctl what, const void *arg)
 		*(const char **)arg = p->url;
 		return 0;
 	}
-	if (what == SRC_CGROUP_ROWS) { /* from the next tick on */
+	if (what == SRC_PAUSE) { /* nothing counts here: the queries stop with the loop, and
+				    the first tick after is over one interval, not the pause */
+		if (!*(const bool *)arg)
+			((struct pq *)s)->last = 0;
+		return 0;
+	}
+	if (what == SRC_CGROUP_ROWS) { /* from the next tick on (G ticks at once) */
 		((struct pq *)s)->cg_asked = *(const bool *)arg;
 		return 0;
 	}
