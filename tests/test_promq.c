@@ -33,12 +33,15 @@ static unsigned nasked;
  * time (rates: cycles 1000 and instructions 2000 a second, 0.5 s running and 1 s enabled a
  * second; branch-misses all the time); b cannot count branch-misses. Cache references 100,
  * misses 25, branches 70 a second, instructions 2000 in each of their groups. With cgroup
- * rows, the cgroup /a/b.slice on each. A third target, c, is down and has no series. */
+ * rows, the cgroup /a/b.slice on each. A third target, c, is down and has no series. With
+ * extra, b has as many more commands from from_k on, moreK counting K + 1 cycles a second. */
+static unsigned extra, from_k;
+
 static const char *vector_of(const char *q)
 {
 	bool cg = strstr(q, "pmutop_cgroup_") != NULL;
 	const char *key = cg ? "\"cgroup\":\"/a/b.slice\"" : "\"comm\":\"app\"";
-	static char body[8192];
+	static char body[65536];
 	static const struct {
 		const char *labels;
 		double total, running; /* a's rates; enabled 1 s a second */
@@ -94,6 +97,12 @@ static const char *vector_of(const char *q)
 					      h || e ? "," : "", h ? 'b' : 'a', key, ev[e].labels,
 					      x);
 		}
+	for (unsigned k = 0; !cg && k < extra && n < sizeof(body); k++)
+		n += (size_t)snprintf(body + n, sizeof(body) - n,
+				      ",{\"metric\":{\"instance\":\"b:9465\",\"job\":\"pmutop\","
+				      "\"comm\":\"more%u\",\"event\":\"cycles\"},"
+				      "\"value\":[1700000000,\"%g\"]}",
+				      from_k + k, which == 0 ? from_k + k + 1.0 : 1);
 	snprintf(body + n, sizeof(body) - n, "]}}");
 	return body;
 }
@@ -290,9 +299,58 @@ static void test_cgroup_rows(void **state)
 	source_close(s);
 }
 
+static const struct mrow *row_named(const struct model *m, const char *inst, const char *comm)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (!strcmp(m->rows[i].instance, inst) && !strcmp(m->rows[i].comm, comm))
+			return &m->rows[i];
+	fail_msg("no row %s of %s", comm, inst);
+	return NULL;
+}
+
+/* Hundreds of rows, then most of them gone (the rest moved in the table): each series
+ * still finds its own row, and the rows gone leave. */
+static void test_many_rows(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	extra = 300;
+	tick(s);
+	const struct model *m = source_model(s);
+	int cyc = event_of(m, "cycles");
+	assert_int_equal(m->nrows, 3 + 300);
+	assert_int_equal(m->fleet_rows, 2 + 300);
+	for (unsigned k = 0; k < 300; k += 37) {
+		char name[16];
+		snprintf(name, sizeof(name), "more%u", k);
+		assert_true(fabs(row_named(m, "b:9465", name)->v[cyc].v - (k + 1) * m->elapsed) <
+			    1e-6);
+	}
+	/* the first 288 gone: the last 12 move into their places */
+	extra = 12, from_k = 288;
+	tick(s);
+	m = source_model(s);
+	assert_int_equal(m->nrows, 3 + 12);
+	assert_true(fabs(row_named(m, "a:9465", "app")->v[cyc].v - 1000 * m->elapsed) < 1e-6);
+	assert_true(fabs(row_named(m, "b:9465", "app")->v[cyc].v - 1000 * m->elapsed) < 1e-6);
+	/* the tick after: each found where it moved, none lost or twice */
+	tick(s);
+	m = source_model(s);
+	assert_int_equal(m->nrows, 3 + 12);
+	for (unsigned k = 288; k < 300; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "more%u", k);
+		assert_true(fabs(row_named(m, "b:9465", name)->v[cyc].v - (k + 1) * m->elapsed) <
+			    1e-6);
+	}
+	extra = from_k = 0;
+	source_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_share_na_ipc),
-					   cmocka_unit_test(test_cgroup_rows)};
+					   cmocka_unit_test(test_cgroup_rows),
+					   cmocka_unit_test(test_many_rows)};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

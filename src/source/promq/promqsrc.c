@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,8 @@ struct pq {
 	bool cg, cg_asked; /* cgroup rows: shown, asked for (from the next tick on) */
 	struct pq_row *rows;
 	size_t nrows, cap;
+	size_t *slot, nslot; /* the rows by (instance, job, key): an index + 1 each, 0 free */
+	bool restale;	     /* rows dropped (moved): slot to build again */
 	char notice[512];
 };
 
@@ -207,14 +210,58 @@ static int event_at(struct pq *p, const char *ev, const char *grp)
 	return (int)i;
 }
 
+static size_t row_hash(const char *inst, const char *job, const char *key)
+{
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a, a 0xff between the labels */
+	const char *k[3] = {inst, job, key};
+	for (int i = 0; i < 3; i++) {
+		for (const unsigned char *c = (const unsigned char *)k[i]; *c; c++)
+			h = (h ^ *c) * 1099511628211ULL;
+		h = (h ^ 0xff) * 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
+static void slot_put(struct pq *p, size_t i)
+{
+	const struct pq_row *r = &p->rows[i];
+	size_t k = row_hash(r->instance, r->job, r->comm) & (p->nslot - 1);
+	while (p->slot[k])
+		k = (k + 1) & (p->nslot - 1);
+	p->slot[k] = i + 1;
+}
+
+/* The index of the rows built again, with room for want of them at half full. */
+static int index_rows(struct pq *p, size_t want)
+{
+	size_t n = 64;
+	while (n < want * 2)
+		n *= 2;
+	if (n != p->nslot) {
+		size_t *sl = calloc(n, sizeof(*sl));
+		if (!sl)
+			return -ENOMEM;
+		free(p->slot);
+		p->slot = sl, p->nslot = n;
+	} else
+		memset(p->slot, 0, n * sizeof(*p->slot));
+	for (size_t i = 0; i < p->nrows; i++)
+		slot_put(p, i);
+	p->restale = false;
+	return 0;
+}
+
+/* The row of (inst, job, comm), added when new; NULL when out of memory. */
 static struct pq_row *row_at(struct pq *p, const char *inst, const char *job, const char *comm)
 {
-	for (size_t i = 0; i < p->nrows; i++)
-		if (!strcmp(p->rows[i].instance, inst) && !strcmp(p->rows[i].job, job) &&
-		    (!comm || !strcmp(p->rows[i].comm, comm)))
-			return &p->rows[i];
-	if (!comm)
+	if ((p->restale || p->nslot < (p->nrows + 1) * 2) && index_rows(p, p->nrows + 1))
 		return NULL;
+	for (size_t k = row_hash(inst, job, comm) & (p->nslot - 1); p->slot[k];
+	     k = (k + 1) & (p->nslot - 1)) {
+		struct pq_row *r = &p->rows[p->slot[k] - 1];
+		if (!strcmp(r->comm, comm) && !strcmp(r->instance, inst) && !strcmp(r->job, job))
+			return r;
+	}
 	if (p->nrows == p->cap) {
 		size_t c = p->cap ? p->cap * 2 : 64;
 		struct pq_row *n = realloc(p->rows, c * sizeof(*n));
@@ -229,7 +276,7 @@ static struct pq_row *row_at(struct pq *p, const char *inst, const char *job, co
 		free(r->instance), free(r->job), free(r->comm);
 		return NULL;
 	}
-	p->nrows++;
+	slot_put(p, p->nrows++);
 	return r;
 }
 
@@ -237,18 +284,29 @@ static void row_drop(struct pq *p, size_t i)
 {
 	free(p->rows[i].instance), free(p->rows[i].job), free(p->rows[i].comm);
 	p->rows[i] = p->rows[--p->nrows];
+	p->restale = true;
 }
 
-/* Whether instance (of job) answered its last scrape, as res (the up query) says. */
-static bool is_up(struct json_object *up, const char *inst, const char *job)
+/* A target of the up query's answer: whether it answered its last scrape, the events it
+ * says it cannot count (pmutop_event_unavailable_info), whether it has rows. */
+struct pq_target {
+	const char *inst, *job;
+	bool up, down; /* up is 1; up is another number (neither: no number) */
+	bool has_rows;
+	bool na[PQ_MAXEV];
+};
+
+static int target_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; up && i < json_object_array_length(up); i++) {
-		struct json_object *s = json_object_array_get_idx(up, i);
-		double v;
-		if (!strcmp(label(s, "instance"), inst) && !strcmp(label(s, "job"), job))
-			return sample(s, &v) && v == 1;
-	}
-	return false;
+	const struct pq_target *x = a, *y = b;
+	int c = strcmp(x->inst, y->inst);
+	return c ? c : strcmp(x->job, y->job);
+}
+
+static struct pq_target *target_of(struct pq_target *t, size_t n, const char *inst, const char *job)
+{
+	struct pq_target key = {.inst = inst, .job = job};
+	return n ? bsearch(&key, t, n, sizeof(*t), target_cmp) : NULL;
 }
 
 /* The rows from the answers into the model. */
@@ -306,6 +364,8 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 	double now = now_s(), el = p->last > 0 ? now - p->last : p->interval;
 	long w = (long)(el + 0.5) < 1 ? 1 : (long)(el + 0.5);
 	struct json_object *root[Q_N] = {0}, *res[Q_N] = {0};
+	struct pq_target *tg = NULL;
+	size_t ntg = 0;
 	int rc = 0;
 	if (p->cg != p->cg_asked) { /* the other kind of rows: none of these stays */
 		while (p->nrows)
@@ -350,31 +410,52 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 			else
 				r->ena[e] = v;
 		}
+	/* the targets, sorted to be found by each row */
+	ntg = json_object_array_length(res[Q_UP]);
+	if (ntg && !(tg = calloc(ntg, sizeof(*tg)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < ntg; i++) {
+		struct json_object *s = json_object_array_get_idx(res[Q_UP], i);
+		double v;
+		bool have = sample(s, &v);
+		tg[i] = (struct pq_target){.inst = label(s, "instance"),
+					   .job = label(s, "job"),
+					   .up = have && v == 1,
+					   .down = have && v != 1};
+	}
+	if (ntg)
+		qsort(tg, ntg, sizeof(*tg), target_cmp);
 	for (size_t i = 0; i < json_object_array_length(res[Q_NA]); i++) {
 		struct json_object *s = json_object_array_get_idx(res[Q_NA], i);
 		int e = event_at(p, label(s, "event"), label(s, "group"));
-		for (size_t k = 0; e >= 0 && k < p->nrows; k++)
-			if (!strcmp(p->rows[k].instance, label(s, "instance")) &&
-			    !strcmp(p->rows[k].job, label(s, "job")))
-				p->rows[k].na[e] = true;
+		struct pq_target *t = target_of(tg, ntg, label(s, "instance"), label(s, "job"));
+		if (e >= 0 && t)
+			t->na[e] = true;
+	}
+	for (size_t i = 0; i < p->nrows; i++) {
+		struct pq_target *t = target_of(tg, ntg, p->rows[i].instance, p->rows[i].job);
+		if (t)
+			t->has_rows = true;
 	}
 	/* a target down with no rows known: one row that says so */
-	for (size_t i = 0; i < json_object_array_length(res[Q_UP]); i++) {
-		struct json_object *s = json_object_array_get_idx(res[Q_UP], i);
-		double v;
-		const char *inst = label(s, "instance"), *job = label(s, "job");
+	for (size_t i = 0; i < ntg; i++) {
 		struct pq_row *r;
-		if (sample(s, &v) && v != 1 && !row_at(p, inst, job, NULL)) {
-			if (!(r = row_at(p, inst, job, "[target down]"))) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			r->mark = true;
+		if (!tg[i].down || tg[i].has_rows)
+			continue;
+		if (!(r = row_at(p, tg[i].inst, tg[i].job, "[target down]"))) {
+			rc = -ENOMEM;
+			goto out;
 		}
+		r->mark = true;
 	}
 	for (size_t i = p->nrows; i-- > 0;) {
 		struct pq_row *r = &p->rows[i];
-		r->down = !is_up(res[Q_UP], r->instance, r->job);
+		const struct pq_target *t = target_of(tg, ntg, r->instance, r->job);
+		r->down = !t || !t->up;
+		if (t)
+			memcpy(r->na, t->na, sizeof(r->na));
 		if (!r->seen && !r->down) /* a command gone from a host that answers */
 			row_drop(p, i);
 	}
@@ -400,6 +481,7 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 			 ndown, ntarget);
 	p->m.source_notice = ndown ? p->notice : NULL;
 out:
+	free(tg);
 	for (int q = 0; q < Q_N; q++)
 		json_object_put(root[q]);
 	return rc;
@@ -465,6 +547,7 @@ static void pq_free(struct source *s)
 	while (p->nrows)
 		row_drop(p, p->nrows - 1);
 	free(p->rows);
+	free(p->slot);
 	mstore_free(&p->st);
 	fetch_free(p->f);
 	free(p->url);
