@@ -358,6 +358,35 @@ static int publish(struct pq *p)
 	return 0;
 }
 
+/* The rows' values of rate answer q (Q_COUNT, Q_RUN or Q_ENA) over a window of w s. */
+static int take_rates(struct pq *p, int q, struct json_object *res, long w)
+{
+	for (size_t i = 0; i < json_object_array_length(res); i++) {
+		struct json_object *s = json_object_array_get_idx(res, i);
+		double v;
+		int e = event_at(p, label(s, "event"), label(s, "group"));
+		const char *key = label(s, p->cg ? "cgroup" : "comm");
+		struct pq_row *r = row_at(p, label(s, "instance"), label(s, "job"), key);
+		if (!r)
+			return -ENOMEM;
+		if (p->cg && !r->name[0])
+			cgroup_name(key, r->name, sizeof(r->name));
+		if (e < 0 || !sample(s, &v))
+			continue;
+		r->seen = true;
+		v *= (double)w; /* a rate over the window: the tick's share */
+		if (q == Q_COUNT) {
+			/* task-clock comes in seconds; the model counts it in ns */
+			r->val[e] = role_of(p->name[e], "") == ROLE_TASK_CLOCK ? v * 1e9 : v;
+			r->have[e] = true;
+		} else if (q == Q_RUN)
+			r->run[e] = v;
+		else
+			r->ena[e] = v;
+	}
+	return 0;
+}
+
 /* One tick: the five queries over the window since the last, into the rows. */
 static int pq_query(struct pq *p, char *err, size_t errlen)
 {
@@ -372,44 +401,25 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 			row_drop(p, p->nrows - 1);
 		p->cg = p->cg_asked;
 	}
-	for (int q = 0; q < Q_N && !rc; q++)
-		if (!(res[q] = run_query(p, q, w, &root[q], err, errlen)))
-			rc = -EIO;
-	if (rc)
-		goto out;
 	for (size_t i = 0; i < p->nrows; i++) {
 		struct pq_row *r = &p->rows[i];
 		r->seen = false;
 		memset(r->have, 0, sizeof(r->have));
 		memset(r->na, 0, sizeof(r->na));
 	}
-	for (int q = Q_COUNT; q <= Q_ENA; q++)
-		for (size_t i = 0; i < json_object_array_length(res[q]); i++) {
-			struct json_object *s = json_object_array_get_idx(res[q], i);
-			double v;
-			int e = event_at(p, label(s, "event"), label(s, "group"));
-			const char *key = label(s, p->cg ? "cgroup" : "comm");
-			struct pq_row *r = row_at(p, label(s, "instance"), label(s, "job"), key);
-			if (!r) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			if (p->cg && !r->name[0])
-				cgroup_name(key, r->name, sizeof(r->name));
-			if (e < 0 || !sample(s, &v))
-				continue;
-			r->seen = true;
-			v *= (double)w; /* a rate over the window: the tick's share */
-			if (q == Q_COUNT) {
-				/* task-clock comes in seconds; the model counts it in ns */
-				r->val[e] =
-					role_of(p->name[e], "") == ROLE_TASK_CLOCK ? v * 1e9 : v;
-				r->have[e] = true;
-			} else if (q == Q_RUN)
-				r->run[e] = v;
-			else
-				r->ena[e] = v;
+	/* each rate answer into the rows as it comes, and freed: at a thousand hosts each is
+	 * megabytes of JSON. An answer missing marks every row n/c (pq_tick). */
+	for (int q = 0; q < Q_N && !rc; q++) {
+		if (!(res[q] = run_query(p, q, w, &root[q], err, errlen)))
+			rc = -EIO;
+		else if (q <= Q_ENA) {
+			rc = take_rates(p, q, res[q], w);
+			json_object_put(root[q]);
+			root[q] = res[q] = NULL;
 		}
+	}
+	if (rc)
+		goto out;
 	/* the targets, sorted to be found by each row */
 	ntg = json_object_array_length(res[Q_UP]);
 	if (ntg && !(tg = calloc(ntg, sizeof(*tg)))) {
