@@ -36,6 +36,7 @@ static unsigned nasked;
  * rows, the cgroup /a/b.slice on each. A third target, c, is down and has no series. With
  * extra, b has as many more commands from from_k on, moreK counting K + 1 cycles a second. */
 static unsigned extra, from_k;
+static bool refuse_running; /* the running-time query refused */
 
 static const char *vector_of(const char *q)
 {
@@ -56,6 +57,8 @@ static const char *vector_of(const char *q)
 		{"\"event\":\"instructions\",\"group\":\"branches\"", 2000, 0.5},
 	};
 	int which;
+	if (refuse_running && strstr(q, "running_seconds"))
+		return "{\"status\":\"error\",\"error\":\"too many samples\"}";
 	if (strstr(q, "running_seconds"))
 		which = 1;
 	else if (strstr(q, "enabled_seconds"))
@@ -347,10 +350,35 @@ static void test_many_rows(void **state)
 	source_close(s);
 }
 
+/* An answer refused after the counts were read into the rows: every row n/c (stale),
+ * with the reason as the notice, no count shown; the next answered tick has them again. */
+static void test_refused_midway(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	tick(s);
+	refuse_running = true;
+	tick(s);
+	refuse_running = false;
+	const struct model *m = source_model(s);
+	int cyc = event_of(m, "cycles");
+	assert_int_equal(m->nrows, 3);
+	for (unsigned i = 0; i < m->nrows; i++) {
+		assert_int_equal(m->rows[i].v[cyc].state, VAL_NC);
+		assert_int_equal(m->rows[i].v[cyc].why, WHY_STALE);
+	}
+	assert_non_null(m->source_notice);
+	assert_non_null(strstr(m->source_notice, "too many samples"));
+	tick(s);
+	m = source_model(s);
+	assert_int_equal(row_of(m, "b:9465")->v[cyc].state, VAL_EXACT);
+	source_close(s);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_share_na_ipc),
-					   cmocka_unit_test(test_cgroup_rows),
-					   cmocka_unit_test(test_many_rows)};
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_share_na_ipc), cmocka_unit_test(test_cgroup_rows),
+		cmocka_unit_test(test_many_rows), cmocka_unit_test(test_refused_midway)};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
