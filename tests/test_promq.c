@@ -33,12 +33,16 @@ static unsigned nasked;
  * time (rates: cycles 1000 and instructions 2000 a second, 0.5 s running and 1 s enabled a
  * second; branch-misses all the time); b cannot count branch-misses. Cache references 100,
  * misses 25, branches 70 a second, instructions 2000 in each of their groups. With cgroup
- * rows, the cgroup /a/b.slice on each. */
+ * rows, the cgroup /a/b.slice on each. A third target, c, is down and has no series. With
+ * extra, b has as many more commands from from_k on, moreK counting K + 1 cycles a second. */
+static unsigned extra, from_k;
+static bool refuse_running; /* the running-time query refused */
+
 static const char *vector_of(const char *q)
 {
 	bool cg = strstr(q, "pmutop_cgroup_") != NULL;
 	const char *key = cg ? "\"cgroup\":\"/a/b.slice\"" : "\"comm\":\"app\"";
-	static char body[8192];
+	static char body[65536];
 	static const struct {
 		const char *labels;
 		double total, running; /* a's rates; enabled 1 s a second */
@@ -53,6 +57,8 @@ static const char *vector_of(const char *q)
 		{"\"event\":\"instructions\",\"group\":\"branches\"", 2000, 0.5},
 	};
 	int which;
+	if (refuse_running && strstr(q, "running_seconds"))
+		return "{\"status\":\"error\",\"error\":\"too many samples\"}";
 	if (strstr(q, "running_seconds"))
 		which = 1;
 	else if (strstr(q, "enabled_seconds"))
@@ -71,7 +77,10 @@ static const char *vector_of(const char *q)
 		       "\"value\":[1700000000,\"1\"]},"
 		       "{\"metric\":{\"__name__\":\"up\",\"instance\":\"b:9465\",\"job\":"
 		       "\"pmutop\"},"
-		       "\"value\":[1700000000,\"1\"]}]}}";
+		       "\"value\":[1700000000,\"1\"]},"
+		       "{\"metric\":{\"__name__\":\"up\",\"instance\":\"c:9465\",\"job\":"
+		       "\"pmutop\"},"
+		       "\"value\":[1700000000,\"0\"]}]}}";
 	else
 		return "{\"status\":\"error\",\"error\":\"unknown query\"}";
 	size_t n = (size_t)snprintf(body, sizeof(body),
@@ -91,6 +100,12 @@ static const char *vector_of(const char *q)
 					      h || e ? "," : "", h ? 'b' : 'a', key, ev[e].labels,
 					      x);
 		}
+	for (unsigned k = 0; !cg && k < extra && n < sizeof(body); k++)
+		n += (size_t)snprintf(body + n, sizeof(body) - n,
+				      ",{\"metric\":{\"instance\":\"b:9465\",\"job\":\"pmutop\","
+				      "\"comm\":\"more%u\",\"event\":\"cycles\"},"
+				      "\"value\":[1700000000,\"%g\"]}",
+				      from_k + k, which == 0 ? from_k + k + 1.0 : 1);
 	snprintf(body + n, sizeof(body) - n, "]}}");
 	return body;
 }
@@ -190,8 +205,13 @@ static void test_share_na_ipc(void **state)
 	tick(s);
 	const struct model *m = source_model(s);
 	assert_true(m->fleet);
-	assert_int_equal(m->nrows, 2);
+	/* a row each of a and b, and c's one "[target down]" row, which is no command */
+	assert_int_equal(m->nrows, 3);
+	assert_string_equal(row_of(m, "c:9465")->comm, "[target down]");
+	assert_int_equal(m->fleet_rows, 2);
+	assert_false(m->fleet_cgroups);
 	assert_int_equal(m->fleet_up, 2);
+	assert_int_equal(m->fleet_down, 1);
 	const struct mrow *a = row_of(m, "a:9465"), *b = row_of(m, "b:9465");
 	assert_int_equal(a->kind, ROW_PROC);
 	assert_string_equal(a->comm, "app");
@@ -252,7 +272,10 @@ static void test_cgroup_rows(void **state)
 	assert_int_equal(source_control(s, SRC_CGROUP_ROWS, &on), 0);
 	tick(s);
 	const struct model *m = source_model(s);
-	assert_int_equal(m->nrows, 2); /* the command rows gone, a cgroup row per host */
+	/* the command rows gone, a cgroup row per host that answers; the header's count */
+	assert_int_equal(m->nrows, 3);
+	assert_int_equal(m->fleet_rows, 2);
+	assert_true(m->fleet_cgroups);
 	const struct mrow *a = row_of(m, "a:9465"), *b = row_of(m, "b:9465");
 	assert_int_equal(a->kind, ROW_CGROUP);
 	assert_string_equal(a->cgroup, "/a/b.slice");
@@ -271,15 +294,91 @@ static void test_cgroup_rows(void **state)
 	assert_int_equal(source_control(s, SRC_CGROUP_ROWS, &on), 0);
 	tick(s);
 	m = source_model(s);
-	assert_int_equal(m->nrows, 2);
+	assert_int_equal(m->nrows, 3);
+	assert_int_equal(m->fleet_rows, 2);
+	assert_false(m->fleet_cgroups);
 	assert_int_equal(m->rows[0].kind, ROW_PROC);
 	assert_string_equal(m->rows[0].comm, "app");
 	source_close(s);
 }
 
+static const struct mrow *row_named(const struct model *m, const char *inst, const char *comm)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (!strcmp(m->rows[i].instance, inst) && !strcmp(m->rows[i].comm, comm))
+			return &m->rows[i];
+	fail_msg("no row %s of %s", comm, inst);
+	return NULL;
+}
+
+/* Hundreds of rows, then most of them gone (the rest moved in the table): each series
+ * still finds its own row, and the rows gone leave. */
+static void test_many_rows(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	extra = 300;
+	tick(s);
+	const struct model *m = source_model(s);
+	int cyc = event_of(m, "cycles");
+	assert_int_equal(m->nrows, 3 + 300);
+	assert_int_equal(m->fleet_rows, 2 + 300);
+	for (unsigned k = 0; k < 300; k += 37) {
+		char name[16];
+		snprintf(name, sizeof(name), "more%u", k);
+		assert_true(fabs(row_named(m, "b:9465", name)->v[cyc].v - (k + 1) * m->elapsed) <
+			    1e-6);
+	}
+	/* the first 288 gone: the last 12 move into their places */
+	extra = 12, from_k = 288;
+	tick(s);
+	m = source_model(s);
+	assert_int_equal(m->nrows, 3 + 12);
+	assert_true(fabs(row_named(m, "a:9465", "app")->v[cyc].v - 1000 * m->elapsed) < 1e-6);
+	assert_true(fabs(row_named(m, "b:9465", "app")->v[cyc].v - 1000 * m->elapsed) < 1e-6);
+	/* the tick after: each found where it moved, none lost or twice */
+	tick(s);
+	m = source_model(s);
+	assert_int_equal(m->nrows, 3 + 12);
+	for (unsigned k = 288; k < 300; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "more%u", k);
+		assert_true(fabs(row_named(m, "b:9465", name)->v[cyc].v - (k + 1) * m->elapsed) <
+			    1e-6);
+	}
+	extra = from_k = 0;
+	source_close(s);
+}
+
+/* An answer refused after the counts were read into the rows: every row n/c (stale),
+ * with the reason as the notice, no count shown; the next answered tick has them again. */
+static void test_refused_midway(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	tick(s);
+	refuse_running = true;
+	tick(s);
+	refuse_running = false;
+	const struct model *m = source_model(s);
+	int cyc = event_of(m, "cycles");
+	assert_int_equal(m->nrows, 3);
+	for (unsigned i = 0; i < m->nrows; i++) {
+		assert_int_equal(m->rows[i].v[cyc].state, VAL_NC);
+		assert_int_equal(m->rows[i].v[cyc].why, WHY_STALE);
+	}
+	assert_non_null(m->source_notice);
+	assert_non_null(strstr(m->source_notice, "too many samples"));
+	tick(s);
+	m = source_model(s);
+	assert_int_equal(row_of(m, "b:9465")->v[cyc].state, VAL_EXACT);
+	source_close(s);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_share_na_ipc),
-					   cmocka_unit_test(test_cgroup_rows)};
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_share_na_ipc), cmocka_unit_test(test_cgroup_rows),
+		cmocka_unit_test(test_many_rows), cmocka_unit_test(test_refused_midway)};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -452,6 +452,18 @@ static void test_layout_80x24(void **state)
 	s = screen(state);
 	assert_non_null(strstr(s, "#42 0:01:23"));
 	assert_non_null(strstr(s, "Tasks 4, 1 thr  3 running"));
+	/* A fleet's rows are its hosts' commands or cgroups (--prometheus): counted as such,
+	 * never as this machine's tasks. */
+	fx->f.m.fleet = true;
+	fx->f.m.fleet_rows = 7;
+	s = screen(state);
+	assert_non_null(strstr(s, "commands 7  "));
+	assert_null(strstr(s, "Tasks"));
+	fx->f.m.fleet_cgroups = true;
+	s = screen(state);
+	assert_non_null(strstr(s, "cgroups 7  "));
+	assert_null(strstr(s, "commands"));
+	fx->f.m.fleet = fx->f.m.fleet_cgroups = false;
 }
 
 static void test_help_screen(void **state)

@@ -238,9 +238,17 @@ static void tasks_line(const struct model *m, bool paused, const char *replay, c
 	struct model_tasks mt;
 	model_tasks(m, &mt);
 	char procs[16];
-	snprintf(buf, sizeof(buf), "%u, %u thr", mt.procs, mt.threads);
-	snprintf(procs, sizeof(procs), "%u", mt.procs);
-	n = add_field(f, n, "Tasks ", buf, procs, 2, 0);
+	if (m->fleet) { /* rows of many hosts' commands or cgroups, not tasks of one */
+		snprintf(buf, sizeof(buf), "%u", m->fleet_rows);
+		n = add_field(f, n, m->fleet_cgroups ? "cgroups " : "commands ", buf, NULL, 2, 0);
+	} else if (!mt.procs && !mt.kthreads && mt.cgroups) { /* G, -G: cgroup rows only */
+		snprintf(buf, sizeof(buf), "%u", mt.cgroups);
+		n = add_field(f, n, "cgroups ", buf, NULL, 2, 0);
+	} else {
+		snprintf(buf, sizeof(buf), "%u, %u thr", mt.procs, mt.threads);
+		snprintf(procs, sizeof(procs), "%u", mt.procs);
+		n = add_field(f, n, "Tasks ", buf, procs, 2, 0);
+	}
 	f[n - 1].kept = true;
 	if (mt.running >= 0) {
 		snprintf(buf, sizeof(buf), "%ld running", mt.running);

@@ -263,6 +263,11 @@ static bool cmd_cgroups(struct app *a, struct ui *ui, const struct ui_cmd *cmd)
 	bool cg = a->scr.show_cgroups || a->cli.record || a->cli.listen;
 	if (source_caps(a->src) & SRC_CAN_COUNT)
 		app_control(a, SRC_CGROUP_ROWS, &cg);
+	/* A fleet's rows are its source's own, of one kind: the other kind asked now (a short
+	 * interval, as H), never the old rows under the new heading until the next tick. */
+	const struct model *m = source_model(a->src);
+	if (m->fleet && !m->final)
+		app_tick(a);
 	app_show(a, ui);
 	return false;
 }

@@ -288,19 +288,23 @@ static void text_row(struct batch *b, const struct model *m, const struct mrow *
 
 static void text_block(struct batch *b, const struct model *m, const size_t *n_rows)
 {
-	char ex[64], where[128];
+	char ex[64], where[128], counted[48];
 	model_exit_text(m, ex, sizeof(ex));
-	if (m->fleet) /* many hosts: how many answer, not this machine's */
+	if (m->fleet) { /* many hosts: how many answer, not this machine's; its rows */
 		snprintf(where, sizeof(where), "%u targets up, %u down", m->fleet_up,
 			 m->fleet_down);
-	else
+		snprintf(counted, sizeof(counted), "%u %s", m->fleet_rows,
+			 m->fleet_cgroups ? "cgroups" : "commands");
+	} else {
 		snprintf(where, sizeof(where), "Linux %s, %d CPUs", m->kernel ? m->kernel : "?",
 			 m->ncpus);
+		snprintf(counted, sizeof(counted), "%u tasks", m->ntasks);
+	}
 	fprintf(b->out,
-		"pmutop - %s, %s - %s %llu at %s, interval %.2fs (%.3fs) - %u "
-		"tasks%s%s%s%s%s%s\n",
+		"pmutop - %s, %s - %s %llu at %s, interval %.2fs (%.3fs) - "
+		"%s%s%s%s%s%s%s\n",
 		m->hostname ? m->hostname : "?", where, m->final ? "total" : "tick",
-		(unsigned long long)m->tick, b->at, m->interval, m->elapsed, m->ntasks,
+		(unsigned long long)m->tick, b->at, m->interval, m->elapsed, counted,
 		m->backend ? " (" : "", m->backend ? m->backend : "", m->backend ? ")" : "",
 		m->user_only ? " - user mode only" : "", *ex ? " - command " : "", ex);
 	for (unsigned i = 0; i < b->ncols; i++) {

@@ -109,6 +109,8 @@ void model_tasks(const struct model *m, struct model_tasks *t)
 	*t = (struct model_tasks){.running = m->sys.have_running ? (long)m->sys.nr_running : -1};
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct mrow *r = &m->rows[i];
+		if (r->kind == ROW_CGROUP && r->cgroup && r->cgroup[0])
+			t->cgroups++;
 		if (r->kind != ROW_PROC || r->exited)
 			continue;
 		if (r->kthread) {

@@ -138,8 +138,10 @@ struct model {
 			       waitpid gives it; -1 otherwise (see model_exit_text) */
 	unsigned ntasks;    /* tasks being counted */
 	unsigned nfd_short; /* tasks not counted for lack of descriptors */
-	/* fleet: its targets answering their scrapes, and not */
-	unsigned fleet_up, fleet_down;
+	/* fleet: its targets answering their scrapes, and not; its rows of commands or
+	 * (fleet_cgroups) of cgroups, a down target's one "[target down]" row left out */
+	unsigned fleet_up, fleet_down, fleet_rows;
+	bool fleet_cgroups;
 
 	unsigned nevents;
 	const struct mevent *events;
@@ -214,10 +216,11 @@ int model_role(const struct model *m, enum ev_role role);
  * is none. Returns buf. */
 const char *model_exit_text(const struct model *m, char *buf, unsigned len);
 /* htop's "Tasks: N, M thr, K kthr; R running" over the model's rows: processes, their
- * threads beside the first, kernel threads (exited rows left out); running is the
- * machine's (sys.nr_running), -1 when unknown. */
+ * threads beside the first, kernel threads (exited rows left out), cgroup rows (those
+ * with a path); running is the machine's (sys.nr_running), -1 when unknown. */
 struct model_tasks {
 	unsigned procs, threads, kthreads;
+	unsigned cgroups; /* cgroup rows (G, -G): a cgroup each */
 	long running;
 };
 void model_tasks(const struct model *m, struct model_tasks *t);

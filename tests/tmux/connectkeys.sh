@@ -1,7 +1,8 @@
 #!/bin/sh
 # Rows of another host (--connect) on the screen: k, F7 and a are refused in one line
 # naming the host, before any dialog (no signal menu, no CPU list), and the rows stay;
-# d (the interval) is still taken.
+# d (the interval) is still taken; G shows the host's cgroup rows, counted as cgroups;
+# Z pauses the screen.
 # Usage: connectkeys.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: connectkeys.sh PMUTOP [TMUX]}
@@ -32,6 +33,19 @@ keys a
 expect "rows of .* \\(--connect\\): kill" "a: refused in one line"
 expect_not "CPUs of" "a: no CPU dialog"
 expect "^ +[0-9]+ +[a-z]+ " "the rows stay"
+# G: the host's cgroup rows at once, counted as cgroups, and not refused; and back
+keys G
+expect "^cgroups [1-9][0-9]* " "G: the header counts the cgroup rows"
+expect "^ +cg +.* /\$" "G: the host's root cgroup row"
+expect_not "not for a" "G: not refused"
+keys G
+expect "^Tasks [1-9]" "G again: the host's tasks"
+# Z: the screen pauses (the host counts on), not refused
+keys Z
+expect "^ PAUSED " "Z: paused"
+expect_not "not for a" "Z: not refused"
+keys Z
+expect "^Tasks [1-9]" "Z again: resumed"
 keys q
 expect 'EXIT=0' "q leaves"
 finish "--connect's rows: k, F7 and a refused before their dialogs"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A fleet's rows (--prometheus) on the screen: k, F7 and a are refused in one line naming
 # the Prometheus, before any dialog; G turns the rows into one per (instance, cgroup)
-# from the exporters' cgroup series, and back. Debian's prometheus scrapes one exporter.
+# from the exporters' cgroup series, and back, at once (paused too), the header counting
+# them. Debian's prometheus scrapes one exporter.
 # Usage: fleetkeys.sh PMUTOP [TMUX]
 set -u
 PMUTOP=${1:?usage: fleetkeys.sh PMUTOP [TMUX]}
@@ -50,6 +51,34 @@ expect "^ +cg +127\\.0\\.0\\.1:$PORT +pmutop .* /\$" "G: the host's root cgroup 
 expect_not "$ROW" "G: no command rows"
 keys G
 expect "$ROW" "G again: the command rows" 600
+# Paused, no tick comes but the one G asks for: its screen has the other kind of rows
+# and their count, and no screen on the way has the old kind under the new count.
+keys Z
+expect " PAUSED " "Z: paused"
+expect_not "not for a" "Z: not refused"
+expect "^ PAUSED +commands [1-9][0-9]* " "paused: the header counts the command rows"
+keys G
+CG="^ +cg +127\\.0\\.0\\.1:$PORT +pmutop .* /\$"
+rows_of() { # $1: the count's word; $2, $3: the kind of rows awaited, the kind never shown
+	n=0
+	while [ "$n" -lt 300 ]; do
+		capture
+		if grep -Eq "^ PAUSED +$1 " "$CAP" && grep -Eq -- "$3" "$CAP"; then
+			fail "$1 counted over the other kind's rows"
+			return
+		fi
+		grep -Eq "^ PAUSED +$1 [1-9][0-9]* " "$CAP" && grep -Eq -- "$2" "$CAP" && return
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "paused, G: expected '$1 N' and its rows at once"
+}
+rows_of cgroups "$CG" "$ROW"
+expect_not "Tasks" "G: no Tasks count over cgroup rows"
+keys G
+rows_of commands "$ROW" "$CG"
+keys Z
+expect_not " PAUSED " "Z: resumed"
 keys q
 expect 'EXIT=0' "q leaves"
 finish "--prometheus's rows: k, F7 and a refused; G's (instance, cgroup) rows"

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct pq_row {
 	bool have[PQ_MAXEV], na[PQ_MAXEV];
 	bool down; /* its target is down or gone: last rows kept, n/c */
 	bool seen; /* in this tick's answer */
+	bool mark; /* a target down's one "[target down]" row: no command or cgroup */
 };
 
 struct pq {
@@ -46,6 +48,8 @@ struct pq {
 	bool cg, cg_asked; /* cgroup rows: shown, asked for (from the next tick on) */
 	struct pq_row *rows;
 	size_t nrows, cap;
+	size_t *slot, nslot; /* the rows by (instance, job, key): an index + 1 each, 0 free */
+	bool restale;	     /* rows dropped (moved): slot to build again */
 	char notice[512];
 };
 
@@ -206,14 +210,58 @@ static int event_at(struct pq *p, const char *ev, const char *grp)
 	return (int)i;
 }
 
+static size_t row_hash(const char *inst, const char *job, const char *key)
+{
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a, a 0xff between the labels */
+	const char *k[3] = {inst, job, key};
+	for (int i = 0; i < 3; i++) {
+		for (const unsigned char *c = (const unsigned char *)k[i]; *c; c++)
+			h = (h ^ *c) * 1099511628211ULL;
+		h = (h ^ 0xff) * 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
+static void slot_put(struct pq *p, size_t i)
+{
+	const struct pq_row *r = &p->rows[i];
+	size_t k = row_hash(r->instance, r->job, r->comm) & (p->nslot - 1);
+	while (p->slot[k])
+		k = (k + 1) & (p->nslot - 1);
+	p->slot[k] = i + 1;
+}
+
+/* The index of the rows built again, with room for want of them at half full. */
+static int index_rows(struct pq *p, size_t want)
+{
+	size_t n = 64;
+	while (n < want * 2)
+		n *= 2;
+	if (n != p->nslot) {
+		size_t *sl = calloc(n, sizeof(*sl));
+		if (!sl)
+			return -ENOMEM;
+		free(p->slot);
+		p->slot = sl, p->nslot = n;
+	} else
+		memset(p->slot, 0, n * sizeof(*p->slot));
+	for (size_t i = 0; i < p->nrows; i++)
+		slot_put(p, i);
+	p->restale = false;
+	return 0;
+}
+
+/* The row of (inst, job, comm), added when new; NULL when out of memory. */
 static struct pq_row *row_at(struct pq *p, const char *inst, const char *job, const char *comm)
 {
-	for (size_t i = 0; i < p->nrows; i++)
-		if (!strcmp(p->rows[i].instance, inst) && !strcmp(p->rows[i].job, job) &&
-		    (!comm || !strcmp(p->rows[i].comm, comm)))
-			return &p->rows[i];
-	if (!comm)
+	if ((p->restale || p->nslot < (p->nrows + 1) * 2) && index_rows(p, p->nrows + 1))
 		return NULL;
+	for (size_t k = row_hash(inst, job, comm) & (p->nslot - 1); p->slot[k];
+	     k = (k + 1) & (p->nslot - 1)) {
+		struct pq_row *r = &p->rows[p->slot[k] - 1];
+		if (!strcmp(r->comm, comm) && !strcmp(r->instance, inst) && !strcmp(r->job, job))
+			return r;
+	}
 	if (p->nrows == p->cap) {
 		size_t c = p->cap ? p->cap * 2 : 64;
 		struct pq_row *n = realloc(p->rows, c * sizeof(*n));
@@ -228,7 +276,7 @@ static struct pq_row *row_at(struct pq *p, const char *inst, const char *job, co
 		free(r->instance), free(r->job), free(r->comm);
 		return NULL;
 	}
-	p->nrows++;
+	slot_put(p, p->nrows++);
 	return r;
 }
 
@@ -236,18 +284,29 @@ static void row_drop(struct pq *p, size_t i)
 {
 	free(p->rows[i].instance), free(p->rows[i].job), free(p->rows[i].comm);
 	p->rows[i] = p->rows[--p->nrows];
+	p->restale = true;
 }
 
-/* Whether instance (of job) answered its last scrape, as res (the up query) says. */
-static bool is_up(struct json_object *up, const char *inst, const char *job)
+/* A target of the up query's answer: whether it answered its last scrape, the events it
+ * says it cannot count (pmutop_event_unavailable_info), whether it has rows. */
+struct pq_target {
+	const char *inst, *job;
+	bool up, down; /* up is 1; up is another number (neither: no number) */
+	bool has_rows;
+	bool na[PQ_MAXEV];
+};
+
+static int target_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; up && i < json_object_array_length(up); i++) {
-		struct json_object *s = json_object_array_get_idx(up, i);
-		double v;
-		if (!strcmp(label(s, "instance"), inst) && !strcmp(label(s, "job"), job))
-			return sample(s, &v) && v == 1;
-	}
-	return false;
+	const struct pq_target *x = a, *y = b;
+	int c = strcmp(x->inst, y->inst);
+	return c ? c : strcmp(x->job, y->job);
+}
+
+static struct pq_target *target_of(struct pq_target *t, size_t n, const char *inst, const char *job)
+{
+	struct pq_target key = {.inst = inst, .job = job};
+	return n ? bsearch(&key, t, n, sizeof(*t), target_cmp) : NULL;
 }
 
 /* The rows from the answers into the model. */
@@ -256,8 +315,11 @@ static int publish(struct pq *p)
 	long first = mstore_reserve(&p->st, p->nrows, p->nev, p->nev);
 	if (first < 0)
 		return (int)first;
+	p->m.fleet_cgroups = p->cg;
+	p->m.fleet_rows = 0;
 	for (size_t i = 0; i < p->nrows; i++) {
 		const struct pq_row *q = &p->rows[i];
+		p->m.fleet_rows += !q->mark;
 		struct mrow_w h = mstore_row(&p->st, i);
 		h.r->kind = p->cg ? ROW_CGROUP : ROW_PROC;
 		h.r->comm = p->cg && q->name[0] ? q->name : q->comm;
@@ -296,78 +358,114 @@ static int publish(struct pq *p)
 	return 0;
 }
 
+/* The rows' values of rate answer q (Q_COUNT, Q_RUN or Q_ENA) over a window of w s. */
+static int take_rates(struct pq *p, int q, struct json_object *res, long w)
+{
+	for (size_t i = 0; i < json_object_array_length(res); i++) {
+		struct json_object *s = json_object_array_get_idx(res, i);
+		double v;
+		int e = event_at(p, label(s, "event"), label(s, "group"));
+		const char *key = label(s, p->cg ? "cgroup" : "comm");
+		struct pq_row *r = row_at(p, label(s, "instance"), label(s, "job"), key);
+		if (!r)
+			return -ENOMEM;
+		if (p->cg && !r->name[0])
+			cgroup_name(key, r->name, sizeof(r->name));
+		if (e < 0 || !sample(s, &v))
+			continue;
+		r->seen = true;
+		v *= (double)w; /* a rate over the window: the tick's share */
+		if (q == Q_COUNT) {
+			/* task-clock comes in seconds; the model counts it in ns */
+			r->val[e] = role_of(p->name[e], "") == ROLE_TASK_CLOCK ? v * 1e9 : v;
+			r->have[e] = true;
+		} else if (q == Q_RUN)
+			r->run[e] = v;
+		else
+			r->ena[e] = v;
+	}
+	return 0;
+}
+
 /* One tick: the five queries over the window since the last, into the rows. */
 static int pq_query(struct pq *p, char *err, size_t errlen)
 {
 	double now = now_s(), el = p->last > 0 ? now - p->last : p->interval;
 	long w = (long)(el + 0.5) < 1 ? 1 : (long)(el + 0.5);
 	struct json_object *root[Q_N] = {0}, *res[Q_N] = {0};
+	struct pq_target *tg = NULL;
+	size_t ntg = 0;
 	int rc = 0;
 	if (p->cg != p->cg_asked) { /* the other kind of rows: none of these stays */
 		while (p->nrows)
 			row_drop(p, p->nrows - 1);
 		p->cg = p->cg_asked;
 	}
-	for (int q = 0; q < Q_N && !rc; q++)
-		if (!(res[q] = run_query(p, q, w, &root[q], err, errlen)))
-			rc = -EIO;
-	if (rc)
-		goto out;
 	for (size_t i = 0; i < p->nrows; i++) {
 		struct pq_row *r = &p->rows[i];
 		r->seen = false;
 		memset(r->have, 0, sizeof(r->have));
 		memset(r->na, 0, sizeof(r->na));
 	}
-	for (int q = Q_COUNT; q <= Q_ENA; q++)
-		for (size_t i = 0; i < json_object_array_length(res[q]); i++) {
-			struct json_object *s = json_object_array_get_idx(res[q], i);
-			double v;
-			int e = event_at(p, label(s, "event"), label(s, "group"));
-			const char *key = label(s, p->cg ? "cgroup" : "comm");
-			struct pq_row *r = row_at(p, label(s, "instance"), label(s, "job"), key);
-			if (!r) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			if (p->cg && !r->name[0])
-				cgroup_name(key, r->name, sizeof(r->name));
-			if (e < 0 || !sample(s, &v))
-				continue;
-			r->seen = true;
-			v *= (double)w; /* a rate over the window: the tick's share */
-			if (q == Q_COUNT) {
-				/* task-clock comes in seconds; the model counts it in ns */
-				r->val[e] =
-					role_of(p->name[e], "") == ROLE_TASK_CLOCK ? v * 1e9 : v;
-				r->have[e] = true;
-			} else if (q == Q_RUN)
-				r->run[e] = v;
-			else
-				r->ena[e] = v;
+	/* each rate answer into the rows as it comes, and freed: at a thousand hosts each is
+	 * megabytes of JSON. An answer missing marks every row n/c (pq_tick). */
+	for (int q = 0; q < Q_N && !rc; q++) {
+		if (!(res[q] = run_query(p, q, w, &root[q], err, errlen)))
+			rc = -EIO;
+		else if (q <= Q_ENA) {
+			rc = take_rates(p, q, res[q], w);
+			json_object_put(root[q]);
+			root[q] = res[q] = NULL;
 		}
+	}
+	if (rc)
+		goto out;
+	/* the targets, sorted to be found by each row */
+	ntg = json_object_array_length(res[Q_UP]);
+	if (ntg && !(tg = calloc(ntg, sizeof(*tg)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < ntg; i++) {
+		struct json_object *s = json_object_array_get_idx(res[Q_UP], i);
+		double v;
+		bool have = sample(s, &v);
+		tg[i] = (struct pq_target){.inst = label(s, "instance"),
+					   .job = label(s, "job"),
+					   .up = have && v == 1,
+					   .down = have && v != 1};
+	}
+	if (ntg)
+		qsort(tg, ntg, sizeof(*tg), target_cmp);
 	for (size_t i = 0; i < json_object_array_length(res[Q_NA]); i++) {
 		struct json_object *s = json_object_array_get_idx(res[Q_NA], i);
 		int e = event_at(p, label(s, "event"), label(s, "group"));
-		for (size_t k = 0; e >= 0 && k < p->nrows; k++)
-			if (!strcmp(p->rows[k].instance, label(s, "instance")) &&
-			    !strcmp(p->rows[k].job, label(s, "job")))
-				p->rows[k].na[e] = true;
+		struct pq_target *t = target_of(tg, ntg, label(s, "instance"), label(s, "job"));
+		if (e >= 0 && t)
+			t->na[e] = true;
+	}
+	for (size_t i = 0; i < p->nrows; i++) {
+		struct pq_target *t = target_of(tg, ntg, p->rows[i].instance, p->rows[i].job);
+		if (t)
+			t->has_rows = true;
 	}
 	/* a target down with no rows known: one row that says so */
-	for (size_t i = 0; i < json_object_array_length(res[Q_UP]); i++) {
-		struct json_object *s = json_object_array_get_idx(res[Q_UP], i);
-		double v;
-		const char *inst = label(s, "instance"), *job = label(s, "job");
-		if (sample(s, &v) && v != 1 && !row_at(p, inst, job, NULL) &&
-		    !row_at(p, inst, job, "[target down]")) {
+	for (size_t i = 0; i < ntg; i++) {
+		struct pq_row *r;
+		if (!tg[i].down || tg[i].has_rows)
+			continue;
+		if (!(r = row_at(p, tg[i].inst, tg[i].job, "[target down]"))) {
 			rc = -ENOMEM;
 			goto out;
 		}
+		r->mark = true;
 	}
 	for (size_t i = p->nrows; i-- > 0;) {
 		struct pq_row *r = &p->rows[i];
-		r->down = !is_up(res[Q_UP], r->instance, r->job);
+		const struct pq_target *t = target_of(tg, ntg, r->instance, r->job);
+		r->down = !t || !t->up;
+		if (t)
+			memcpy(r->na, t->na, sizeof(r->na));
 		if (!r->seen && !r->down) /* a command gone from a host that answers */
 			row_drop(p, i);
 	}
@@ -393,6 +491,7 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 			 ndown, ntarget);
 	p->m.source_notice = ndown ? p->notice : NULL;
 out:
+	free(tg);
 	for (int q = 0; q < Q_N; q++)
 		json_object_put(root[q]);
 	return rc;
@@ -432,7 +531,13 @@ static int pq_control(struct source *s, enum source_ctl what, const void *arg)
 		*(const char **)arg = p->url;
 		return 0;
 	}
-	if (what == SRC_CGROUP_ROWS) { /* from the next tick on */
+	if (what == SRC_PAUSE) { /* nothing counts here: the queries stop with the loop, and
+				    the first tick after is over one interval, not the pause */
+		if (!*(const bool *)arg)
+			((struct pq *)s)->last = 0;
+		return 0;
+	}
+	if (what == SRC_CGROUP_ROWS) { /* from the next tick on (G ticks at once) */
 		((struct pq *)s)->cg_asked = *(const bool *)arg;
 		return 0;
 	}
@@ -452,6 +557,7 @@ static void pq_free(struct source *s)
 	while (p->nrows)
 		row_drop(p, p->nrows - 1);
 	free(p->rows);
+	free(p->slot);
 	mstore_free(&p->st);
 	fetch_free(p->f);
 	free(p->url);

@@ -281,6 +281,10 @@ static int rm_control(struct source *s, enum source_ctl what, const void *arg)
 		*(const char **)arg = r->shown->m.hostname ? r->shown->m.hostname : r->url;
 		return 0;
 	}
+	if (what == SRC_CGROUP_ROWS) /* the host serves its cgroups' counts (--listen) */
+		return 0;
+	if (what == SRC_PAUSE) /* the host counts on: the screen takes none of its ticks */
+		return 0;
 	return -ENOTSUP;
 }
 
