@@ -216,19 +216,3 @@ out:
 		one_line(err, errlen);
 	return ret;
 }
-
-int64_t recsql_int(sqlite3 *db, const char *sql, int *rc)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-	*rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	if (*rc != SQLITE_OK)
-		return -1;
-	*rc = sqlite3_step(st);
-	if (*rc == SQLITE_ROW) {
-		v = sqlite3_column_int64(st, 0);
-		*rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return v;
-}

@@ -1,5 +1,6 @@
 /* The checksums of a format-4 recording's header, event set and meta rows, as the
- * recorder wrote them (recfmt.h): read back by the replay and by `readings`. */
+ * recorder wrote them (recfmt.h), and the ticks it must hold (its meta): read back by the
+ * replay and by `readings`. */
 #include "recsql.h"
 
 #include <errno.h>
@@ -132,15 +133,13 @@ int recsql_meta_sum(sqlite3 *db, uint32_t *out)
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-/* meta(key)'s value; *rc SQLITE_OK, SQLITE_DONE (no such row) or an error. */
-static int64_t meta_int(sqlite3 *db, const char *key, int *rc)
+int64_t recsql_int(sqlite3 *db, const char *sql, int *rc)
 {
 	sqlite3_stmt *st;
 	int64_t v = -1;
-	*rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1, &st, NULL);
+	*rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (*rc != SQLITE_OK)
 		return -1;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	*rc = sqlite3_step(st);
 	if (*rc == SQLITE_ROW) {
 		v = sqlite3_column_int64(st, 0);
@@ -155,7 +154,7 @@ int recsql_meta_check(sqlite3 *db, int64_t *last)
 	int rc;
 	uint32_t sum;
 	*last = 0;
-	int64_t want = meta_int(db, "sum", &rc);
+	int64_t want = recsql_int(db, "SELECT value FROM meta WHERE key = 'sum'", &rc);
 	if (rc == SQLITE_DONE) {
 		/* No sum and no tick: a recorder stopped (killed, or still starting) before
 		 * its first tick, which writes the sum. */
@@ -169,7 +168,7 @@ int recsql_meta_check(sqlite3 *db, int64_t *last)
 	}
 	if (recsql_meta_sum(db, &sum) || rc != SQLITE_OK || want != (int64_t)sum)
 		return -EIO;
-	int64_t l = meta_int(db, "last", &rc);
+	int64_t l = recsql_int(db, "SELECT value FROM meta WHERE key = 'last'", &rc);
 	*last = rc == SQLITE_OK && l > 0 ? l : 0;
 	return 0;
 }
@@ -177,6 +176,6 @@ int recsql_meta_check(sqlite3 *db, int64_t *last)
 int64_t recsql_first_kept(sqlite3 *db)
 {
 	int rc;
-	int64_t first = meta_int(db, "first", &rc);
+	int64_t first = recsql_int(db, "SELECT value FROM meta WHERE key = 'first'", &rc);
 	return rc == SQLITE_OK && first >= 1 ? first : 1;
 }
