@@ -348,12 +348,15 @@ static void test_recording_equals_the_host(void **state)
 }
 
 /* The header of each block is the host's: its name, kernel, CPUs and backend (perf there;
- * this pmutop alone would count with bpf), at the host's tick. */
+ * this pmutop alone would count with bpf), at the host's tick, with what only the host's
+ * model has: its interval (0.5 s; this pmutop's would be 1 s) and user mode only. */
 static void test_header_is_the_hosts(void **state)
 {
 	(void)state;
 	unsigned port;
-	pid_t x = exporter(0, false, in_dir(0, "exphdr.csv"), in_dir(1, "exphdr.log"), &port);
+	const char *const user[] = {"--user", NULL};
+	pid_t x = exporter_more(0, NULL, in_dir(0, "exphdr.csv"), in_dir(1, "exphdr.log"), user,
+				&port);
 	char url[64], err[4096];
 	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
 	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "-n", "1", NULL};
@@ -366,8 +369,10 @@ static void test_header_is_the_hosts(void **state)
 	snprintf(want, sizeof(want), "pmutop - %s, Linux %s, %ld CPUs - tick ", u.nodename,
 		 u.release, sysconf(_SC_NPROCESSORS_CONF));
 	assert_true(strncmp(got, want, strlen(want)) == 0);
-	const char *eol = strchr(got, '\n'), *be = strstr(got, " tasks (perf)");
-	assert_true(be && eol && be < eol);
+	const char *eol = strchr(got, '\n'), *be = strstr(got, " tasks (perf)"),
+		   *iv = strstr(got, ", interval 0.50s ("), *um = strstr(got, " - user mode only");
+	if (!eol || !be || be > eol || !iv || iv > eol || !um || um > eol)
+		fail_msg("not the host's header: %.*s", eol ? (int)(eol - got) : 200, got);
 	kill(x, SIGTERM);
 	assert_true(testutil_reap(x, 30) >= 0);
 }
