@@ -27,7 +27,7 @@ struct bpfcount_opts {
 
 /* Open the groups of specs on every CPU, load the BPF program and attach it. Returns 0,
  * -ENOTSUP (built without BPF), -E2BIG (more than PMUTOP_BPF_MAXEV events), -ENOEXEC
- * (the kernel's verifier found the program too complex for the set), -ENOENT
+ * (the kernel refused the program or a map as too large for the set), -ENOENT
  * (no kernel BTF), -EPERM (BPF not allowed), -EMFILE, or the loader's -errno. */
 int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o,
 		  struct bpfcount **out);

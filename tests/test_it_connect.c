@@ -163,14 +163,17 @@ static pid_t exporter(unsigned port, bool tls, const char *out, const char *log,
 	return exporter_with(port, tls ? "web.yml" : NULL, out, log, bound);
 }
 
-/* pmutop --connect url -b -n 3 --format csv [--connect-config cfg] [extra]. */
+/* pmutop --connect url -b -n 3 --format csv [--connect-config cfg] [extra], its rows read
+ * whole from a file (a tick of a busy machine's threads is megabytes). */
 static char *run_connect_with(const char *url, const char *cfg, const char *extra, int *status,
 			      char *err, size_t errcap)
 {
-	static char out[16 << 20];
-	char *argv[12] = {PMUTOP_BINARY, "--connect", (char *)url, "-b",
-			  "-n",		 "3",	      "--format",  "csv"};
-	unsigned n = 8;
+	static char *out;
+	char none[256];
+	const char *file = in_dir(4, "connect-run.csv");
+	char *argv[14] = {PMUTOP_BINARY, "--connect", (char *)url, "-b", "-n",
+			  "3",		 "--format",  "csv",	   "-o", (char *)file};
+	unsigned n = 10;
 	if (cfg) {
 		argv[n++] = "--connect-config";
 		argv[n++] = (char *)cfg;
@@ -178,7 +181,11 @@ static char *run_connect_with(const char *url, const char *cfg, const char *extr
 	if (extra)
 		argv[n++] = (char *)extra;
 	argv[n] = NULL;
-	*status = testutil_run(argv, out, sizeof(out), err, errcap);
+	unlink(file);
+	*status = testutil_run(argv, none, sizeof(none), err, errcap);
+	free(out);
+	out = testutil_slurp(file);
+	assert_non_null(out);
 	return out;
 }
 
@@ -291,47 +298,72 @@ static void test_recording_equals_the_host(void **state)
 	unsigned port;
 	const char *csv = in_dir(0, "exprec.csv");
 	pid_t x = exporter(0, false, csv, in_dir(1, "exprec.log"), &port);
-	char url[64], err[4096], write[300];
+	char url[64], err[4096], write[300], none[256];
 	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
 	snprintf(write, sizeof(write), "--write=%s", in_dir(2, "connect.db"));
-	int st;
-	char *got = run_connect_with(url, NULL, write, &st, err, sizeof(err));
+	/* into files: a tick of a busy machine's threads is megabytes */
+	char *argv[] = {PMUTOP_BINARY,
+			"--connect",
+			url,
+			"-b",
+			"-n",
+			"3",
+			"--format",
+			"csv",
+			write,
+			"-o",
+			(char *)in_dir(3, "connect.csv"),
+			NULL};
+	int st = testutil_run(argv, none, sizeof(none), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	long first = 0, last = 0; /* the ticks --connect printed */
-	for (const char *l = strchr(got, '\n'); l && *++l; l = strchr(l, '\n'))
-		if (atol(l) > 0) {
-			first = first ? first : atol(l);
-			last = atol(l);
-		}
-	assert_true(first > 0 && last >= first + 2);
+	char *got = testutil_slurp(in_dir(3, "connect.csv"));
+	/* the ticks --connect printed: it may skip one of the host's on a busy machine */
+	long printed[64], held[64];
+	unsigned np = testutil_csv_tick_list(got, printed, 64);
+	assert_true(np > 0);
+	long last = printed[np - 1];
 	assert_true(testutil_wait_tick(x, csv, last + 1, 60));
 	kill(x, SIGTERM);
 	assert_true(testutil_reap(x, 30) >= 0);
-	char *argv[] = {PMUTOP_BINARY, "-r", (char *)in_dir(2, "connect.db"), "-b", "--format",
-			"csv",	       NULL};
-	static char replayed[16 << 20];
-	st = testutil_run(argv, replayed, sizeof(replayed), err, sizeof(err));
+	char *rargv[] = {PMUTOP_BINARY, "-r", (char *)in_dir(2, "connect.db"),	 "-b", "--format",
+			 "csv",		"-o", (char *)in_dir(4, "replayed.csv"), NULL};
+	st = testutil_run(rargv, none, sizeof(none), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	char *mine = testutil_slurp(csv);
-	static char a[8 << 20], b[8 << 20];
-	for (long t = first; t <= last; t++) {
-		testutil_tick_lines(replayed, t, a, sizeof(a));
-		testutil_tick_lines(mine, t, b, sizeof(b));
+	char *replayed = testutil_slurp(in_dir(4, "replayed.csv")), *mine = testutil_slurp(csv);
+	assert_true(replayed && mine);
+	size_t ca = strlen(replayed) + 2, cb = strlen(mine) + 2;
+	char *a = malloc(ca), *b = malloc(cb);
+	assert_true(a && b);
+	/* the replay holds those ticks and no other (nothing it did not read), each the
+	 * host's own lines */
+	unsigned nh = testutil_csv_tick_list(replayed, held, 64);
+	if (nh != np)
+		fail_msg("--connect printed %u ticks (%ld to %ld), the replay holds %u", np,
+			 printed[0], last, nh);
+	for (unsigned i = 0; i < np; i++) {
+		assert_int_equal(held[i], printed[i]);
+		testutil_tick_lines(replayed, printed[i], a, ca);
+		testutil_tick_lines(mine, printed[i], b, cb);
 		assert_true(strlen(a) > 0);
 		assert_string_equal(a, b);
 	}
-	testutil_tick_lines(replayed, last + 1, a, sizeof(a));
-	assert_string_equal(a, ""); /* nothing it did not read */
+	free(a);
+	free(b);
+	free(got);
+	free(replayed);
 	free(mine);
 }
 
 /* The header of each block is the host's: its name, kernel, CPUs and backend (perf there;
- * this pmutop alone would count with bpf), at the host's tick. */
+ * this pmutop alone would count with bpf), at the host's tick, with what only the host's
+ * model has: its interval (0.5 s; this pmutop's would be 1 s) and user mode only. */
 static void test_header_is_the_hosts(void **state)
 {
 	(void)state;
 	unsigned port;
-	pid_t x = exporter(0, false, in_dir(0, "exphdr.csv"), in_dir(1, "exphdr.log"), &port);
+	const char *const user[] = {"--user", NULL};
+	pid_t x = exporter_more(0, NULL, in_dir(0, "exphdr.csv"), in_dir(1, "exphdr.log"), user,
+				&port);
 	char url[64], err[4096];
 	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
 	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "-n", "1", NULL};
@@ -344,8 +376,10 @@ static void test_header_is_the_hosts(void **state)
 	snprintf(want, sizeof(want), "pmutop - %s, Linux %s, %ld CPUs - tick ", u.nodename,
 		 u.release, sysconf(_SC_NPROCESSORS_CONF));
 	assert_true(strncmp(got, want, strlen(want)) == 0);
-	const char *eol = strchr(got, '\n'), *be = strstr(got, " tasks (perf)");
-	assert_true(be && eol && be < eol);
+	const char *eol = strchr(got, '\n'), *be = strstr(got, " tasks (perf)"),
+		   *iv = strstr(got, ", interval 0.50s ("), *um = strstr(got, " - user mode only");
+	if (!eol || !be || be > eol || !iv || iv > eol || !um || um > eol)
+		fail_msg("not the host's header: %.*s", eol ? (int)(eol - got) : 200, got);
 	kill(x, SIGTERM);
 	assert_true(testutil_reap(x, 30) >= 0);
 }

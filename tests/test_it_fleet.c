@@ -8,6 +8,7 @@
 #include "cgroup.h"
 #include "testutil.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -69,8 +70,14 @@ static int setup(void **state)
 		cgdir[0] = '\0'; /* test_fleet_cgroups skips */
 	else if (snprintf(cgdir, sizeof(cgdir), "%s%s", mnt, cgrel) > 0 && mkdir(cgdir, 0755) == 0)
 		testutil_cgroup_enter(cgdir, steady);
-	else
+	else {
+		/* cmocka runs no teardown when setup fails */
+		cgdir[0] = '\0';
+		kill(steady, SIGKILL);
+		waitpid(steady, NULL, 0);
+		testutil_teardown(0, tmpdir);
 		return -1;
+	}
 	eport = testutil_free_port();
 	pport = testutil_free_port();
 	char listen[NHOST][32], out[600], err[600];
@@ -127,9 +134,14 @@ static int teardown(void **state)
 			kill(all[i], SIGKILL);
 			waitpid(all[i], NULL, 0);
 		}
-	if (cgdir[0] && rmdir(cgdir) != 0) /* empty once pq_steady is gone */
-		return -1;
-	return testutil_teardown(0, tmpdir);
+	int rc = testutil_teardown(0, tmpdir);
+	/* empty once pq_steady's exit is done (EBUSY until then) */
+	for (double end = testutil_now() + 10; cgdir[0] && rmdir(cgdir) != 0;) {
+		if (errno != EBUSY || testutil_now() > end)
+			return -1;
+		testutil_nap_ms(100);
+	}
+	return rc;
 }
 
 /* A count as the batch text writes it: 1234, 12.3k, 1.2M. */
@@ -360,6 +372,18 @@ static void test_fleet(void **state)
 	/* the header counts the fleet's targets, not this machine's CPUs */
 	assert_non_null(strstr(text, "2 targets up, 1 down"));
 	assert_null(strstr(text, " CPUs "));
+	/* and the live run says it on stderr once, its rows going on */
+	const char *one = "pmutop: 1 of 3 targets down: their rows n/c";
+	char *lines = NULL;
+	for (end = testutil_now() + WAIT_S; testutil_now() < end; testutil_nap_ms(500)) {
+		free(lines);
+		lines = testutil_slurp(lerr);
+		if (lines && strstr(lines, one))
+			break;
+	}
+	if (!lines || !strstr(lines, one))
+		fail_msg("no '%s' on the live run's stderr: %s", one, lines ? lines : "(none)");
+	free(lines);
 	/* Every exporter killed: every host's rows n/c, none a number (never zeros), the
 	 * header 0 up, a run ending as usual (exit 0) with the one line on stderr. */
 	for (int i = 0; i < 2; i++) {

@@ -649,7 +649,8 @@ static void test_killed_before_first(void **state)
 {
 	(void)state;
 	char *file = strdup(path("nofirst"));
-	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "60",
+	/* the largest interval -d takes: no first tick however slow the checks below */
+	char *args[] = {PMUTOP_BINARY, "-b",	     "-q", "-d", "3600",
 			"-e",	       "task-clock", "-w", file, NULL};
 	pid_t p = start(args, path("nofirst.log"));
 	for (int i = 0; i < 300 && !has_format(file); i++)

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "numfmt.h"
@@ -49,6 +50,82 @@ static void test_fixed_as_printf(void **state)
 	}
 	CHECK(numfmt_uint(0, b_, sizeof(b_)), "0");
 	CHECK(numfmt_uint(18446744073709551615ull, b_, sizeof(b_)), "18446744073709551615");
+}
+
+/* Try (sig digits, e-notation or fixed) of numfmt_sig's order for v, as printf writes
+ * it: fixed in k/M/G... from 999.5 on, e-notation's exponent as %d ("1.2e-4"). */
+static void sig_try(double v, int sig, bool exp, char *out, size_t cap)
+{
+	char m[64];
+	if (exp) {
+		snprintf(m, sizeof(m), "%.*e", sig - 1, v);
+		char *e = strchr(m, 'e');
+		int ex = atoi(e + 1);
+		*e = '\0';
+		snprintf(out, cap, "%se%d", m, ex);
+		return;
+	}
+	int u = 0;
+	while (fabs(v) >= 999.5 && u < 6)
+		v /= 1000, u++;
+	int dec = sig - 1 - (int)floor(log10(fabs(v)));
+	snprintf(out, cap, "%.*f%.*s", dec < 0 ? 0 : dec, v, u ? 1 : 0, &" kMGTPE"[u]);
+}
+
+/* The value text t reads as (its unit applied), and the size of its last digit's unit. */
+static double sig_parse(const char *t, double *ulp)
+{
+	char *end;
+	double x = strtod(t, &end);
+	const char *dot = strchr(t, '.');
+	int ndec = dot ? (int)strcspn(dot + 1, "ekMGTPE") : 0;
+	const char *u = strchr(" kMGTPE", *end);
+	double scale = !*end || !u ? 1 : pow(1000, (double)(u - " kMGTPE"));
+	const char *e = strchr(t, 'e');
+	int ex = e ? atoi(e + 1) : 0;
+	*ulp = pow(10, ex - ndec) * scale;
+	return x * scale;
+}
+
+/* numfmt_sig over random values of every size and widths 4 to 8: it fits w unless
+ * nothing does, never reads 0 for a non-zero value, reads within half its last digit
+ * of v, and is the first of its tries (3 digits fixed, 2 fixed, 2 e-notation, 1 fixed,
+ * 1 e-notation) that fits and does not read 0. */
+static void test_sig_properties(void **state)
+{
+	(void)state;
+	static const struct {
+		int sig;
+		bool exp;
+	} tries[] = {{3, false}, {2, false}, {2, true}, {1, false}, {1, true}};
+	uint64_t r = 0x2545f4914f6cdd1dull;
+	for (unsigned i = 0; i < 100000; i++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		double v = ((double)(r >> 11) / 9007199254740992.0 + 0.1) *
+			   pow(10, (double)(r % 38) - 16) * (r & 1 << 8 ? -1 : 1);
+		int w = 4 + (int)(r >> 9 & 0xff) % 5;
+		char got[64], want[64] = "";
+		size_t n = numfmt_sig(v, w, got, sizeof(got));
+		assert_int_equal(n, strlen(got));
+		int first = -1;
+		for (int k = 0; k < 5 && first < 0; k++) {
+			sig_try(v, tries[k].sig, tries[k].exp, want, sizeof(want));
+			double ulp;
+			if ((int)strlen(want) <= w && sig_parse(want, &ulp) != 0)
+				first = k;
+		}
+		double ulp, x = sig_parse(got, &ulp);
+		if (x == 0 || fabs(x - v) > 0.5 * ulp * (1 + 1e-9))
+			fail_msg("%.17g in %d: '%s' reads %.17g", v, w, got, x);
+		if (first < 0 && (int)n <= w)
+			fail_msg("%.17g in %d: '%s' fits where no try does", v, w, got);
+		if (first < 0)
+			continue;
+		/* the first that fits: its form and length (a tie may round either way) */
+		if ((int)n > w || (strchr(got, 'e') != NULL) != tries[first].exp ||
+		    n != strlen(want))
+			fail_msg("%.17g in %d: '%s', want the try '%s'", v, w, got, want);
+	}
 }
 
 static void test_count_sig_time(void **state)
@@ -109,6 +186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixed_as_printf),
 		cmocka_unit_test(test_count_sig_time),
+		cmocka_unit_test(test_sig_properties),
 		cmocka_unit_test(test_cut_as_snprintf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

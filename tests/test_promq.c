@@ -32,9 +32,10 @@ static unsigned nasked;
 /* The answer to query q: two hosts a and b; on a, app's counters ran half their enabled
  * time (rates: cycles 1000 and instructions 2000 a second, 0.5 s running and 1 s enabled a
  * second; branch-misses all the time); b cannot count branch-misses. Cache references 100,
- * misses 25, branches 70 a second, instructions 2000 in each of their groups. With cgroup
- * rows, the cgroup /a/b.slice on each. A third target, c, is down and has no series. With
- * extra, b has as many more commands from from_k on, moreK counting K + 1 cycles a second. */
+ * misses 25, branches 70 a second, instructions 2000 in each of their groups; a's bus-cycles
+ * ran 0.0004 s of each enabled second. With cgroup rows, the cgroup /a/b.slice on each. A
+ * third target, c, is down and has no series. With extra, b has as many more commands from
+ * from_k on, moreK counting K + 1 cycles a second. */
 static unsigned extra, from_k;
 static bool refuse_running; /* the running-time query refused */
 
@@ -55,6 +56,7 @@ static const char *vector_of(const char *q)
 		{"\"event\":\"instructions\",\"group\":\"cache-references\"", 2000, 0.5},
 		{"\"event\":\"branches\"", 70, 0.5},
 		{"\"event\":\"instructions\",\"group\":\"branches\"", 2000, 0.5},
+		{"\"event\":\"bus-cycles\"", 5, 0.0004},
 	};
 	int which;
 	if (refuse_running && strstr(q, "running_seconds"))
@@ -224,6 +226,10 @@ static void test_share_na_ipc(void **state)
 	assert_true(fabs(a->v[cyc].v - 1000 * m->elapsed) < 1e-6);
 	assert_int_equal(a->v[ins].state, VAL_SCALED);
 	assert_int_equal(a->v[bm].state, VAL_EXACT);
+	/* a counter that ran 0.04% of its time is ~ with a RUN% above 0 (0.1%), not ~ at 0 */
+	int bus = event_of(m, "bus-cycles");
+	assert_int_equal(a->v[bus].state, VAL_SCALED);
+	assert_int_equal(a->v[bus].run_pm, 1);
 	/* b: counted all the time (exact); branch-misses n/a there, and there only */
 	assert_int_equal(b->v[cyc].state, VAL_EXACT);
 	assert_int_equal(b->v[cyc].run_pm, 1000);

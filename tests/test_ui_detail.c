@@ -87,6 +87,34 @@ static int setup_tiny(void **state)
 	return setup_locale("C.UTF-8", 40, 10, state);
 }
 
+/* beta's row a cgroup's, from a Prometheus host (instance set, no process count) or from
+ * this machine (3 processes). */
+static int setup_cgroup(bool fleet, void **state)
+{
+	if (setup_locale("C.UTF-8", 120, 30, state))
+		return -1;
+	struct fixture *fx = *state;
+	struct mrow *r = &fx->f.rows[1];
+	r->kind = ROW_CGROUP;
+	r->pid = r->tid = 0;
+	r->cgroup = "/a.slice";
+	r->instance = fleet ? "a:9465" : NULL;
+	r->job = fleet ? "pmutop" : NULL;
+	r->nthreads = fleet ? 0 : 3;
+	ui_set_model(fx->t.u, &fx->f.m, fx->f.panes, fx->f.npanes);
+	return 0;
+}
+
+static int setup_fleet_cgroup(void **state)
+{
+	return setup_cgroup(true, state);
+}
+
+static int setup_local_cgroup(void **state)
+{
+	return setup_cgroup(false, state);
+}
+
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
@@ -260,6 +288,20 @@ static void test_detail_level2(void **state)
 	metric_bind_free(b);
 }
 
+/* A cgroup row's detail: this machine's says how many processes it holds; a host's
+ * (--prometheus) does not know, and says no count rather than 0. */
+static void test_detail_cgroup(void **state)
+{
+	struct fixture *fx = *state;
+	bool fleet = fx->f.rows[1].instance != NULL;
+	int keys[] = {KEY_HOME, '\n'};
+	fake_keys(U(state), keys, 2);
+	const char *s = screen(state);
+	assert_true(fake_find(s, "cgroup /a.slice") >= 0);
+	assert_int_equal(fake_find(s, "(0 processes)"), -1);
+	assert_int_equal(fake_find(s, "cgroup /a.slice  (3 processes)") >= 0, !fleet);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +312,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_detail_threads_scale, setup_utf8, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_run, setup_run, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_level2, setup_utf8, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_cgroup, setup_fleet_cgroup, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_cgroup, setup_local_cgroup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,6 +96,7 @@ static void keep_identity(struct detail *d, const struct model *m, const struct 
 		      sizeof(d->row_cgroup), colors_utf8());
 	text_sanitize(r->user ? r->user : "?", d->user, sizeof(d->user), colors_utf8());
 	d->nthreads = r->nthreads;
+	d->fleet = r->instance != NULL;
 	d->exited = r->exited;
 	d->state = r->state;
 	d->rss_kb = r->rss_kb;
@@ -169,8 +170,11 @@ static void identity(const struct detail *d, bool live, struct page *p)
 			  "ended: its last values and charts, as they were (Esc: back)");
 	const char *ex = d->exited || !live ? " (exited)" : "";
 	if (d->kind == ROW_CGROUP) {
-		text_line(p, bold, "cgroup %s  (%u processes)%s", d->row_cgroup, d->nthreads,
-			  live ? "" : " (ended)");
+		if (d->fleet) /* Prometheus has no process count: none shown, never 0 */
+			text_line(p, bold, "cgroup %s%s", d->row_cgroup, live ? "" : " (ended)");
+		else
+			text_line(p, bold, "cgroup %s  (%u processes)%s", d->row_cgroup,
+				  d->nthreads, live ? "" : " (ended)");
 		return;
 	}
 	if (d->kind == ROW_THREAD)

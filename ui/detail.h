@@ -36,6 +36,7 @@ struct detail {
 	bool kept; /* the row was drawn with its history: what follows is its */
 	bool exited;
 	unsigned nthreads;
+	bool fleet;	 /* a host's row (--prometheus): its process count unknown */
 	char state;	 /* as /proc said, '\0' unknown */
 	uint64_t rss_kb; /* 0 unknown */
 	double start;	 /* seconds since the epoch, 0 unknown */

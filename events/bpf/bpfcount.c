@@ -169,7 +169,8 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	if (!err)
 		err = pmutop_bpf__load(s);
 	if (err)
-		/* The verifier's "program too large" is not the set's size (-E2BIG). */
+		/* -E2BIG here is not the set's size: the verifier's "program too large", or a
+		 * map the kernel would not create (libbpf unloads all, so which is not known). */
 		return err == -EACCES ? -EPERM : err == -E2BIG ? -ENOEXEC : err;
 	b->tasks_fd = bpf_map__fd(s->maps.tasks);
 	b->stats_fd = bpf_map__fd(s->maps.stats);

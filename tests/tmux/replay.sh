@@ -21,7 +21,7 @@ CREC="${TMPDIR:-/tmp}/pmutop-replay-$$-cut.pmutop"
 cleanup() {
 	t kill-server 2>/dev/null
 	[ -z "${kp:-}" ] || kill -9 "$kp" 2>/dev/null
-	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm" "$KREC" "$KREC-wal" "$KREC-shm" "$CREC" "$CREC-shm"
+	rm -f "$CAP" "$REC" "$REC-wal" "$REC-shm" "$KREC" "$KREC-wal" "$KREC-shm" "$CREC" "$CREC-wal" "$CREC-shm"
 }
 trap cleanup EXIT INT TERM
 

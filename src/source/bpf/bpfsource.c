@@ -445,7 +445,7 @@ const char *bpfsource_why(int err)
 	case -E2BIG:
 		return "it counts 24 events at most";
 	case -ENOEXEC:
-		return "the kernel's verifier found its program too complex for this event set";
+		return "the kernel refused its program or maps as too large for this event set";
 	case -ENOENT:
 		return "the kernel has no BTF (/sys/kernel/btf/vmlinux)";
 	case -EPERM:

@@ -343,7 +343,8 @@ static int publish(struct pq *p)
 				if (ena > 0 && run < ena * 0.999) {
 					h.v[e].state = run > 0 ? VAL_SCALED : VAL_NC;
 					h.v[e].why = run > 0 ? WHY_NONE : WHY_NOT_RUN;
-					h.v[e].run_pm = (uint16_t)(run / ena * 1000);
+					h.v[e].run_pm =
+						run > 0 ? val_pm_some(run / ena * 1000.0) : 0;
 				} else
 					h.v[e].run_pm = 1000;
 			}
