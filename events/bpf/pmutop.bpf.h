@@ -44,6 +44,7 @@ struct pmutop_bpf_task {
 	unsigned int exitsw;  /* its own switches once exiting: in no task's sums (perf -p does
 				 not count them), in its cgroup's (perf -G does) */
 	unsigned int exitmig; /* its migrations once exiting: as exitsw (perf -G counts them) */
+	unsigned int epoch;   /* the tick it was last written in, listed then (pmutop_bpf_list) */
 	/* The clock time of the switches that brought it in (from sched_switch to the end of
 	 * __schedule): in no task's sums (perf -p does not count it), in its cgroup's (perf
 	 * -G switches cgroups as the switch begins). */
@@ -89,6 +90,18 @@ struct pmutop_bpf_last {
 	 * unattr. */
 	unsigned long long t_in;
 	unsigned long long win; /* the window of cur's arrival, not yet in its entry (win) */
+};
+
+/* Per CPU: the tasks whose entries were written in a tick (epoch), each listed once a tick
+ * by the first write (its entry's epoch then set to the tick's), for the reader to look
+ * up those alone. Two lists, by the epoch's parity: the one of the tick being read, and the
+ * one being written. n past the list's room (the loader's list_cap): more tasks ran there
+ * than it holds, and the reader reads every entry for that tick. */
+#define PMUTOP_BPF_LIST 2048
+struct pmutop_bpf_list {
+	unsigned int tag[2]; /* the epoch each list is of */
+	unsigned int n[2];
+	unsigned int tid[2][PMUTOP_BPF_LIST];
 };
 
 /* Per-CPU statistics slots */
