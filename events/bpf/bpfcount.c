@@ -436,8 +436,8 @@ static void want_late(struct bpfcount *b)
 /* The next epoch, never 0 (a blank entry's). */
 static void next_epoch(struct bpfcount *b)
 {
-	unsigned e = b->skel->data->epoch + 1;
-	__atomic_store_n(&b->skel->data->epoch, e ? e : 1, __ATOMIC_SEQ_CST);
+	unsigned e = b->skel->data->epoch;
+	__atomic_store_n(&b->skel->data->epoch, e == UINT_MAX ? 1 : e + 1, __ATOMIC_SEQ_CST);
 }
 
 int bpfcount_fold(struct bpfcount *b)
