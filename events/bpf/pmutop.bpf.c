@@ -510,11 +510,14 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	struct pmutop_bpf_task *pv = bpf_map_lookup_elem(&tasks, &ptid);
 	if (!pv || !(pv->flags & PMUTOP_BPF_TREE))
 		return 0;
-	struct pmutop_bpf_task *tv = task_entry(BPF_CORE_READ(child, pid));
+	unsigned int tid = BPF_CORE_READ(child, pid);
+	struct pmutop_bpf_task *tv = task_entry(tid);
 	if (!tv)
 		return 0;
 	tv->flags |= PMUTOP_BPF_TREE;
 	identity(tv, child);
+	/* Listed again if a tick's fold came in between (interrupts are on here). */
+	written(tv, tid);
 	return 0;
 }
 
