@@ -1,6 +1,7 @@
 /* The bpf backend's loader (libbpf, with the skeleton bpftool generates at build time):
  * per-CPU groups into the program's perf-event array, the program attached to
- * sched_switch, folds on every CPU and batched reads of the per-task map. */
+ * sched_switch, folds on every CPU and reads of the per-task map's entries written since the
+ * last read (the program lists them), all of them in batches where it cannot say. */
 #include "bpfcount.h"
 
 #include <bpf/bpf.h>

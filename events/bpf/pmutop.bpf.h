@@ -31,8 +31,8 @@ struct pmutop_bpf_ev {
  * while the loader reads it: tgid 0 is an entry still being made (its identity is not
  * whole yet), and PMUTOP_BPF_DEAD is set after everything else. It has one ev[] slot per
  * event counted (opened on some CPU), not PMUTOP_BPF_MAXEV: the map's values are
- * PMUTOP_BPF_TASK_SIZE(slots) bytes, set by the loader, and the reader copies every
- * entry at each tick. */
+ * PMUTOP_BPF_TASK_SIZE(slots) bytes, set by the loader, and the reader copies those
+ * written since its last read (epoch, pmutop_bpf_list) at each tick. */
 struct pmutop_bpf_task {
 	unsigned int tgid;
 	unsigned int flags;
