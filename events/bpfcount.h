@@ -21,6 +21,9 @@ struct bpfcount_opts {
 	bool user_only;	    /* exclude kernel mode on events without :u/:k */
 	bool no_kernel;	    /* exclude kernel mode everywhere */
 	unsigned max_tasks; /* entries of the preallocated task map */
+	/* tasks a CPU lists as written in a tick before a tick reads every entry (0: the
+	 * program's PMUTOP_BPF_LIST; tests make it small) */
+	unsigned list_cap;
 	/* per group and member: a status known in advance (EVS_OK = try), or NULL */
 	const uint8_t (*preset)[EVGROUP_MAX];
 };
@@ -64,9 +67,12 @@ int bpfcount_slot(const struct bpfcount *b, unsigned ev);
 /* The size of a task's value: PMUTOP_BPF_TASK_SIZE(slots). */
 size_t bpfcount_value_size(const struct bpfcount *b);
 
-/* Every task's sums, in batches: tids[i] and the value at vals + i * size
- * (bpfcount_value_size, bpfcount_task), n of them, valid until the next call. 0 or
- * -errno. */
+/* Every task's sums: tids[i] and the value at vals + i * size (bpfcount_value_size,
+ * bpfcount_task), n of them, valid until the next call. 0 or -errno. Read after a fold,
+ * only the entries written since the last read are read again (the program lists them);
+ * the others keep their values. Every entry is read (in batches) at the first read, after
+ * a seed, a read with no fold or two folds before it, and when more tasks ran on a CPU
+ * than its list holds. */
 int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, size_t *n);
 
 /* Value i of a read whose values are size bytes. */
@@ -77,6 +83,9 @@ static inline const struct pmutop_bpf_task *bpfcount_task(const void *vals, size
 
 /* Drop tasks from the map (ended, and read for the last time). */
 int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n);
+
+/* Reads that read every entry, since the start. */
+uint64_t bpfcount_full_reads(const struct bpfcount *b);
 
 /* Each possible CPU's sums apart from the tasks' (pmutop.bpf.h: idle, unattr, gaps,
  * ev - base), n of them, indexed by CPU number, valid until the next call. The first

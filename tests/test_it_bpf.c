@@ -544,6 +544,154 @@ static void test_cpu_identity(void **state)
 	cpu_identity(8);
 }
 
+/* The value of tid in a read (NULL: not there). */
+static const struct pmutop_bpf_task *read_of(const unsigned *tids, const void *vals, size_t n,
+					     size_t vsize, pid_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tids[i] == (unsigned)tid)
+			return bpfcount_task(vals, vsize, i);
+	return NULL;
+}
+
+/* Task p is asleep (/proc: S), its own switches so far into *sw. */
+static bool asleep(pid_t p, unsigned long long *sw)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)p);
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	bool s = false;
+	unsigned long long v;
+	*sw = 0;
+	while (fgets(line, sizeof(line), fp)) {
+		if (strncmp(line, "State:", 6) == 0)
+			s = strchr(line, 'S') != NULL;
+		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
+			*sw += v;
+	}
+	fclose(fp);
+	return s;
+}
+
+/* A tick reads the entries written since the last (the program lists them, per CPU): a
+ * worker that ran between two ticks is read again, one asleep throughout keeps its values
+ * exactly, and a read of every entry then finds the same. With lists of one task, a CPU
+ * on which two tasks ran (this thread and the worker, both pinned to it) overflows its
+ * list, and that tick reads every entry instead. */
+static void listed_read(unsigned cap)
+{
+	struct evset set;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&set, "{task-clock,page-faults}", NULL, &perr), 0);
+	int cpus[256], ncpus = online_cpus(cpus);
+	cpu_set_t one, all;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpus[0], &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	struct bpfcount_opts o = {
+		.cpus = cpus, .ncpus = ncpus, .max_tasks = 65536, .list_cap = cap};
+	struct bpfcount *b;
+	assert_int_equal(bpfcount_open(&set.specs, &o, &b), 0);
+	size_t vsize = bpfcount_value_size(b);
+	int to, from, bto, bfrom;
+	pid_t w = testutil_worker_start(&to, &from);   /* runs when told */
+	pid_t z = testutil_worker_start(&bto, &bfrom); /* asleep: never told */
+	const unsigned *tids;
+	const void *vals;
+	size_t n;
+	uint32_t pages = 64;
+	uint64_t f;
+	/* Both in the map: each switched out once (the worker after its work). */
+	double end = testutil_now() + 30;
+	for (;;) {
+		assert_int_equal(write(to, &pages, sizeof(pages)), sizeof(pages));
+		assert_int_equal(read(from, &f, sizeof(f)), sizeof(f));
+		assert_int_equal(bpfcount_fold(b), 0);
+		assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+		if (read_of(tids, vals, n, vsize, w) && read_of(tids, vals, n, vsize, z))
+			break;
+		assert_true(testutil_now() < end);
+	}
+	/* The tick before (A and B as read), then the worker's work and the next tick; again
+	 * until the asleep worker did not run in between (asleep, no switch of its own: under
+	 * valgrind it settles slowly). */
+	struct pmutop_bpf_task *a0 = calloc(1, vsize), *z0 = calloc(1, vsize);
+	assert_non_null(a0);
+	assert_non_null(z0);
+	const struct pmutop_bpf_task *a1, *z1;
+	end = testutil_now() + 60;
+	unsigned long long s0, s1 = 0, s2;
+	for (;;) {
+		bool slept0 = asleep(z, &s0);
+		assert_int_equal(bpfcount_fold(b), 0);
+		assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+		memcpy(a0, read_of(tids, vals, n, vsize, w), vsize);
+		memcpy(z0, read_of(tids, vals, n, vsize, z), vsize);
+		uint64_t full0 = bpfcount_full_reads(b);
+		/* The worker runs (this thread waits, on the same CPU); the next tick reads it. */
+		pages = 256;
+		assert_int_equal(write(to, &pages, sizeof(pages)), sizeof(pages));
+		assert_int_equal(read(from, &f, sizeof(f)), sizeof(f));
+		assert_true(f > 0);
+		assert_int_equal(bpfcount_fold(b), 0);
+		assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+		assert_int_equal(bpfcount_full_reads(b), full0 + (cap == 1));
+		a1 = read_of(tids, vals, n, vsize, w);
+		z1 = read_of(tids, vals, n, vsize, z);
+		assert_non_null(a1);
+		assert_non_null(z1);
+		/* task-clock is slot 0, page-faults slot 1 (both software: both count). */
+		assert_true(a1->ev[0].val > a0->ev[0].val);
+		assert_true(a1->ev[1].val >= a0->ev[1].val + f);
+		if (slept0 && asleep(z, &s1) && s1 == s0)
+			break;
+		assert_true(testutil_now() < end);
+	}
+	assert_memory_equal(z1, z0, vsize);
+	/* Every entry read (two folds before a read): the asleep one's the same still. */
+	struct pmutop_bpf_task *a2 = calloc(1, vsize);
+	assert_non_null(a2);
+	memcpy(a2, a1, vsize);
+	assert_int_equal(bpfcount_fold(b), 0);
+	assert_int_equal(bpfcount_fold(b), 0);
+	uint64_t full1 = bpfcount_full_reads(b);
+	assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+	assert_int_equal(bpfcount_full_reads(b), full1 + 1);
+	z1 = read_of(tids, vals, n, vsize, z);
+	a1 = read_of(tids, vals, n, vsize, w);
+	assert_non_null(z1);
+	assert_non_null(a1);
+	if (asleep(z, &s2) && s2 == s1) /* it did not run since */
+		assert_memory_equal(z1, z0, vsize);
+	assert_true(a1->ev[0].val >= a2->ev[0].val && a1->ev[1].val >= a2->ev[1].val);
+	free(a0);
+	free(z0);
+	free(a2);
+	pages = 0;
+	assert_int_equal(write(to, &pages, sizeof(pages)), sizeof(pages));
+	close(to);
+	close(from);
+	close(bto);
+	close(bfrom);
+	waitpid(w, NULL, 0);
+	waitpid(z, NULL, 0);
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	bpfcount_free(b);
+	evset_free(&set);
+}
+
+static void test_listed_read(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	listed_read(0);
+	listed_read(1);
+}
+
 /* The task map's values are as big as the set counted: a slot per event opened on some
  * CPU (a hardware event where there is no PMU has none), and the verifier accepts the
  * program for 1, 5, 8 and 24 events. The page faults this thread makes are in its
@@ -1078,12 +1226,16 @@ int main(int argc, char **argv)
 		testutil_touch_pages((uint32_t)atoi(argv[2]));
 		return 0;
 	}
+	/* PMUTOP_TEST_ONLY=test_listed* runs a few (cmocka's pattern) while working on them. */
+	if (getenv("PMUTOP_TEST_ONLY"))
+		cmocka_set_test_filter(getenv("PMUTOP_TEST_ONLY"));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_faults_equal), cmocka_unit_test(test_pingpong_equal),
 		cmocka_unit_test(test_idle_threads), cmocka_unit_test(test_cpu_identity),
 		cmocka_unit_test(test_slots),	     cmocka_unit_test(test_command_tree),
 		cmocka_unit_test(test_map_full),     cmocka_unit_test(test_fallback),
 		cmocka_unit_test(test_hidden_runs),  cmocka_unit_test(test_arrive_when_unseen),
+		cmocka_unit_test(test_listed_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

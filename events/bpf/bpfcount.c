@@ -1,6 +1,7 @@
 /* The bpf backend's loader (libbpf, with the skeleton bpftool generates at build time):
  * per-CPU groups into the program's perf-event array, the program attached to
- * sched_switch, folds on every CPU and batched reads of the per-task map. */
+ * sched_switch, folds on every CPU and reads of the per-task map's entries written since the
+ * last read (the program lists them), all of them in batches where it cannot say. */
 #include "bpfcount.h"
 
 #include <bpf/bpf.h>
@@ -8,9 +9,11 @@
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "evgroup.h"
@@ -41,6 +44,22 @@ struct bpfcount {
 	int npossible;
 	/* on_arrive is loaded but waits for a switch not seen (bpfcount_read_cpus) */
 	bool arrive_later;
+	/* The entries read (img of them at keys, vals), kept between ticks: a tick reads
+	 * again those the program listed as written (pmutop_bpf_list), the others keep
+	 * their values. tid -> index in keys: open addressing, 1 << hbits cells, UINT_MAX
+	 * free. */
+	size_t img;
+	unsigned *hash;
+	unsigned hbits;
+	struct pmutop_bpf_list *lists; /* the program's, mapped: npossible */
+	size_t lists_len;
+	unsigned list_cap;
+	unsigned *seen; /* per possible CPU: its list of the last tick read, as far as read */
+	unsigned *want; /* tids listed, to read (nwant of them, room for cap_want) */
+	size_t nwant, cap_want;
+	bool folded;	/* the tick's epoch closed by a fold, its lists not read yet */
+	bool full;	/* the next read reads every entry */
+	uint64_t nfull; /* reads of every entry */
 };
 
 #define NO_SLOT 0xff
@@ -167,6 +186,9 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	if (!err)
 		err = bpf_map__set_value_size(s->maps.blank, (unsigned)b->vsize);
 	if (!err)
+		err = bpf_map__set_max_entries(s->maps.listed, (unsigned)b->npossible);
+	s->rodata->list_cap = b->list_cap;
+	if (!err)
 		err = pmutop_bpf__load(s);
 	if (err)
 		/* -E2BIG here is not the set's size: the verifier's "program too large", or a
@@ -176,6 +198,11 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	b->stats_fd = bpf_map__fd(s->maps.stats);
 	b->last_fd = bpf_map__fd(s->maps.last);
 	b->fold_fd = bpf_program__fd(s->progs.fold);
+	b->lists_len = (size_t)b->npossible * sizeof(*b->lists);
+	void *m = mmap(NULL, b->lists_len, PROT_READ, MAP_SHARED, bpf_map__fd(s->maps.listed), 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	b->lists = m;
 	return 0;
 }
 
@@ -249,6 +276,8 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->ngroups = specs->n;
 	b->nev = nev;
 	b->max_tasks = o->max_tasks ? o->max_tasks : 16384;
+	b->list_cap = o->list_cap && o->list_cap < PMUTOP_BPF_LIST ? o->list_cap : PMUTOP_BPF_LIST;
+	b->full = true; /* the first read: the map's entries seeded since the attach */
 	b->npossible = libbpf_num_possible_cpus();
 	int err = -ENOMEM;
 	if (b->npossible <= 0)
@@ -258,7 +287,15 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->keys = calloc(b->max_tasks, sizeof(*b->keys));
 	b->percpu = calloc((size_t)b->npossible, sizeof(*b->percpu));
 	b->lasts = calloc((size_t)b->npossible, sizeof(*b->lasts));
-	if (!b->cpus || !b->grp || !b->keys || !b->percpu || !b->lasts)
+	b->seen = calloc((size_t)b->npossible, sizeof(*b->seen));
+	b->cap_want = 2 * (size_t)b->max_tasks;
+	b->want = calloc(b->cap_want, sizeof(*b->want));
+	b->hbits = 4;
+	while (((size_t)1 << b->hbits) < 2 * (size_t)b->max_tasks)
+		b->hbits++;
+	b->hash = malloc(((size_t)1 << b->hbits) * sizeof(*b->hash));
+	if (!b->cpus || !b->grp || !b->keys || !b->percpu || !b->lasts || !b->seen || !b->want ||
+	    !b->hash)
 		goto fail;
 	memcpy(b->cpus, o->cpus, (size_t)o->ncpus * sizeof(*b->cpus));
 	for (int i = 0; i < o->ncpus; i++)
@@ -308,6 +345,8 @@ void bpfcount_free(struct bpfcount *b)
 {
 	if (!b)
 		return;
+	if (b->lists)
+		munmap(b->lists, b->lists_len);
 	pmutop_bpf__destroy(b->skel);
 	for (size_t i = 0; b->grp && i < (size_t)b->ncpus * b->ngroups; i++)
 		evgroup_free(b->grp[i]);
@@ -318,6 +357,9 @@ void bpfcount_free(struct bpfcount *b)
 	free(b->one);
 	free(b->percpu);
 	free(b->lasts);
+	free(b->seen);
+	free(b->want);
+	free(b->hash);
 	free(b);
 }
 
@@ -339,6 +381,7 @@ int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned
 	v->flags = flags;
 	strncpy(v->comm, comm, sizeof(v->comm) - 1);
 	unsigned key = (unsigned)tid;
+	b->full = true; /* in no list: the next read reads every entry */
 	if (bpf_map_update_elem(b->tasks_fd, &key, v, BPF_NOEXIST) == 0)
 		return 0;
 	int err = errno == ENOMEM || errno == E2BIG ? -E2BIG : -errno;
@@ -371,8 +414,54 @@ size_t bpfcount_value_size(const struct bpfcount *b)
 	return b->vsize;
 }
 
+/* The tids of list p of CPU c's lists from entry from on into want; false when they do not
+ * all fit (in the list or in want): every entry is read then. */
+static bool want_listed(struct bpfcount *b, const struct pmutop_bpf_list *l, unsigned p,
+			unsigned from, unsigned n)
+{
+	if (n > b->list_cap || b->nwant + (n > from ? n - from : 0) > b->cap_want)
+		return false;
+	for (unsigned i = from; i < n; i++)
+		b->want[b->nwant++] = l->tid[p][i];
+	return true;
+}
+
+/* Before a tick's epoch is closed: what the last tick's lists gained after they were read
+ * (a program that read the epoch just before the fold closed it, and listed its task
+ * after), while no program writes them yet. */
+static void want_late(struct bpfcount *b)
+{
+	unsigned e = b->skel->data->epoch - 1;
+	for (int c = 0; e && c < b->npossible; c++) {
+		const struct pmutop_bpf_list *l = &b->lists[c];
+		unsigned p = e & 1;
+		if (__atomic_load_n(&l->tag[p], __ATOMIC_ACQUIRE) != e)
+			continue;
+		unsigned n = __atomic_load_n(&l->n[p], __ATOMIC_ACQUIRE);
+		if (n > b->seen[c] && !want_listed(b, l, p, b->seen[c], n))
+			b->full = true;
+		b->seen[c] = n;
+	}
+}
+
+/* The next epoch, never 0 (a blank entry's). */
+static void next_epoch(struct bpfcount *b)
+{
+	unsigned e = b->skel->data->epoch;
+	__atomic_store_n(&b->skel->data->epoch, e == UINT_MAX ? 1 : e + 1, __ATOMIC_SEQ_CST);
+}
+
 int bpfcount_fold(struct bpfcount *b)
 {
+	/* The lists of one epoch are read at a time: a second fold before a read (its
+	 * epoch's lists not read) makes that read read every entry. */
+	if (b->folded) {
+		b->full = true;
+	} else if (b->lists) {
+		want_late(b);
+		next_epoch(b);
+		b->folded = true;
+	}
 	for (int i = 0; i < b->ncpus; i++) {
 		struct bpf_test_run_opts opts = {.sz = sizeof(opts),
 						 .flags = BPF_F_TEST_RUN_ON_CPU,
@@ -385,7 +474,34 @@ int bpfcount_fold(struct bpfcount *b)
 	return 0;
 }
 
-int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, size_t *n)
+static size_t hash_cell(const struct bpfcount *b, unsigned tid)
+{
+	return (tid * 0x9E3779B1u) >> (32 - b->hbits);
+}
+
+/* The index in keys of tid, or SIZE_MAX; *cell: its cell, or the free one it would take. */
+static size_t img_find(const struct bpfcount *b, unsigned tid, size_t *cell)
+{
+	size_t mask = ((size_t)1 << b->hbits) - 1, c = hash_cell(b, tid);
+	for (; b->hash[c] != UINT_MAX; c = (c + 1) & mask)
+		if (b->keys[b->hash[c]] == tid)
+			break;
+	*cell = c;
+	return b->hash[c] == UINT_MAX ? SIZE_MAX : b->hash[c];
+}
+
+static void img_rehash(struct bpfcount *b)
+{
+	memset(b->hash, 0xff, ((size_t)1 << b->hbits) * sizeof(*b->hash));
+	for (size_t i = 0; i < b->img; i++) {
+		size_t c;
+		if (img_find(b, b->keys[i], &c) == SIZE_MAX)
+			b->hash[c] = (unsigned)i;
+	}
+}
+
+/* Every entry, in batches: the image made again. */
+static int read_all(struct bpfcount *b)
 {
 	struct bpf_map_batch_opts opts = {.sz = sizeof(opts)};
 	size_t got = 0;
@@ -400,24 +516,100 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, 
 		got += count;
 		if (err == -ENOENT)
 			break;
-		if (err)
+		if (err) {
+			b->img = 0;
+			img_rehash(b);
+			b->full = true;
 			return err;
+		}
 		inp = &batch;
 	}
+	b->img = got;
+	img_rehash(b);
+	b->nfull++;
+	return 0;
+}
+
+/* The entries listed (want) into the image: a new one at its end. */
+static void read_listed(struct bpfcount *b)
+{
+	for (size_t i = 0; i < b->nwant; i++) {
+		unsigned tid = b->want[i];
+		if (bpf_map_lookup_elem(b->tasks_fd, &tid, b->one) != 0)
+			continue; /* forgotten since it was listed */
+		size_t c, at = img_find(b, tid, &c);
+		if (at == SIZE_MAX) {
+			if (b->img == b->max_tasks)
+				continue; /* cannot be: the map holds max_tasks */
+			at = b->img++;
+			b->keys[at] = tid;
+			b->hash[c] = (unsigned)at;
+		}
+		memcpy((char *)b->vals + at * b->vsize, b->one, b->vsize);
+	}
+}
+
+int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, size_t *n)
+{
+	/* The epoch the last fold closed: its lists are whole (the programs that wrote in it
+	 * ran before the fold on their CPU), and the late ones' were read before it. */
+	unsigned e = b->skel->data->epoch - 1;
+	if (!b->folded)
+		b->full = true; /* the epoch read is still open */
+	for (int c = 0; b->folded && c < b->npossible; c++) {
+		const struct pmutop_bpf_list *l = &b->lists[c];
+		unsigned p = e & 1;
+		b->seen[c] = 0;
+		if (__atomic_load_n(&l->tag[p], __ATOMIC_ACQUIRE) != e)
+			continue;
+		unsigned k = __atomic_load_n(&l->n[p], __ATOMIC_ACQUIRE);
+		if (!b->full && !want_listed(b, l, p, 0, k))
+			b->full = true;
+		b->seen[c] = k;
+	}
+	b->folded = false;
+	int err = 0;
+	if (b->full) {
+		b->full = false;
+		err = read_all(b);
+	} else {
+		read_listed(b);
+	}
+	b->nwant = 0;
 	*tids = b->keys;
 	*vals = b->vals;
-	*n = got;
-	return 0;
+	*n = b->img;
+	return err;
 }
 
 int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 {
 	struct bpf_map_batch_opts opts = {.sz = sizeof(opts)};
 	__u32 count = (__u32)n;
-	if (n == 0 || bpf_map_delete_batch(b->tasks_fd, tids, &count, &opts) == 0)
+	if (n == 0)
 		return 0;
-	for (size_t i = count; i < n; i++)
-		bpf_map_delete_elem(b->tasks_fd, &tids[i]);
+	if (bpf_map_delete_batch(b->tasks_fd, tids, &count, &opts) != 0)
+		for (size_t i = count; i < n; i++)
+			bpf_map_delete_elem(b->tasks_fd, &tids[i]);
+	/* Out of the image too, the others in their order. */
+	size_t k = 0, c;
+	for (size_t i = 0; i < n; i++) {
+		size_t at = img_find(b, tids[i], &c);
+		if (at != SIZE_MAX)
+			b->keys[at] = 0; /* no task's tid: the idle tasks have no entry */
+	}
+	for (size_t i = 0; i < b->img; i++) {
+		if (b->keys[i] == 0)
+			continue;
+		if (k != i) {
+			b->keys[k] = b->keys[i];
+			memcpy((char *)b->vals + k * b->vsize, (char *)b->vals + i * b->vsize,
+			       b->vsize);
+		}
+		k++;
+	}
+	b->img = k;
+	img_rehash(b);
 	return 0;
 }
 
@@ -438,6 +630,11 @@ static int arrive_if_unseen(struct bpfcount *b)
 	b->arrive_later = false;
 	b->fds++;
 	return 0;
+}
+
+uint64_t bpfcount_full_reads(const struct bpfcount *b)
+{
+	return b->nfull;
 }
 
 int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n)

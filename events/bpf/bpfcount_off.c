@@ -75,6 +75,12 @@ int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 	return -ENOTSUP;
 }
 
+uint64_t bpfcount_full_reads(const struct bpfcount *b)
+{
+	(void)b;
+	return 0;
+}
+
 int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n)
 {
 	(void)b, (void)cpus;

@@ -100,6 +100,45 @@ struct {
 	__uint(value_size, PMUTOP_BPF_TASK_SIZE(PMUTOP_BPF_MAXEV));
 } tasks SEC(".maps");
 
+/* The tasks written in each tick, per CPU (pmutop.bpf.h: pmutop_bpf_list); max_entries
+ * (the possible CPUs) and list_cap (the room a list has, at most PMUTOP_BPF_LIST) set by
+ * the loader, epoch (never 0, a blank entry's) by the reader at each tick. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, struct pmutop_bpf_list);
+} listed SEC(".maps");
+
+const volatile unsigned int list_cap = PMUTOP_BPF_LIST;
+unsigned int epoch = 1;
+
+/* Entry tv (of tid) is written: listed on this CPU, the first time in this tick. */
+static __always_inline void written(struct pmutop_bpf_task *tv, unsigned int tid)
+{
+	unsigned int e = *(volatile unsigned int *)&epoch;
+	if (tv->epoch == e)
+		return;
+	unsigned int cpu = bpf_get_smp_processor_id();
+	struct pmutop_bpf_list *l = bpf_map_lookup_elem(&listed, &cpu);
+	if (!l)
+		return;
+	tv->epoch = e;
+	unsigned int p = e & 1;
+	if (l->tag[p] != e) {
+		l->tag[p] = e;
+		l->n[p] = 0;
+	}
+	unsigned int n = l->n[p], i = n;
+	/* Masked where the verifier sees it (clang would drop a bound it knows). */
+	asm volatile("" : "+r"(i));
+	if (n < list_cap && n < PMUTOP_BPF_LIST)
+		l->tid[p][i & (PMUTOP_BPF_LIST - 1)] = tid;
+	asm volatile("" ::: "memory");
+	l->n[p] = n + 1;
+}
+
 /* Who task t is: read when its entry is made, at folds and at exec, not at every switch
  * (as the perf engine reads /proc when it finds a task and after an exec). The reader
  * copies entries while they are written: a new entry's tgid is written last, and one
@@ -119,15 +158,19 @@ static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_str
 static __always_inline struct pmutop_bpf_task *task_entry(unsigned int tid)
 {
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
-	if (tv)
+	if (tv) {
+		written(tv, tid);
 		return tv;
+	}
 	unsigned int zero = 0;
 	struct pmutop_bpf_task *b = bpf_map_lookup_elem(&blank, &zero);
 	if (!b)
 		return NULL;
 	bpf_map_update_elem(&tasks, &tid, b, BPF_NOEXIST); /* fails when full */
 	tv = bpf_map_lookup_elem(&tasks, &tid);
-	if (!tv) {
+	if (tv)
+		written(tv, tid);
+	else {
 		unsigned int k = PMUTOP_BPF_LOST;
 		unsigned long long *lost = bpf_map_lookup_elem(&stats, &k);
 		if (lost)
@@ -141,8 +184,10 @@ static __always_inline void missed(struct pmutop_bpf_last *l)
 {
 	unsigned int cur = l->cur;
 	struct pmutop_bpf_task *tv = cur ? bpf_map_lookup_elem(&tasks, &cur) : NULL;
-	if (tv)
+	if (tv) {
 		tv->missed++;
+		written(tv, cur);
+	}
 	l->gaps++;
 }
 
@@ -423,8 +468,10 @@ int BPF_PROG(on_exit, struct task_struct *t)
 {
 	unsigned int tid = BPF_CORE_READ(t, pid);
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
-	if (tv)
+	if (tv) {
 		tv->flags |= PMUTOP_BPF_EXITING;
+		written(tv, tid);
+	}
 	return 0;
 }
 
@@ -440,12 +487,16 @@ int BPF_PROG(on_exec, struct task_struct *t, pid_t old_pid)
 		account(t, false, FOLD, 0);
 		tv->flags &= ~PMUTOP_BPF_PRE_EXEC;
 	}
-	if (tv)
+	if (tv) {
 		identity(tv, t);
+		written(tv, tid);
+	}
 	if (old == tid)
 		return 0;
-	if ((tv = bpf_map_lookup_elem(&tasks, &old)))
+	if ((tv = bpf_map_lookup_elem(&tasks, &old))) {
 		tv->flags |= PMUTOP_BPF_DEAD;
+		written(tv, old);
+	}
 	/* It runs here under its new id: leaving, it is the task last brought in. */
 	unsigned int zero = 0;
 	struct pmutop_bpf_last *l = bpf_map_lookup_elem(&last, &zero);
@@ -462,11 +513,14 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	struct pmutop_bpf_task *pv = bpf_map_lookup_elem(&tasks, &ptid);
 	if (!pv || !(pv->flags & PMUTOP_BPF_TREE))
 		return 0;
-	struct pmutop_bpf_task *tv = task_entry(BPF_CORE_READ(child, pid));
+	unsigned int tid = BPF_CORE_READ(child, pid);
+	struct pmutop_bpf_task *tv = task_entry(tid);
 	if (!tv)
 		return 0;
 	tv->flags |= PMUTOP_BPF_TREE;
 	identity(tv, child);
+	/* Listed again if a tick's fold came in between (interrupts are on here). */
+	written(tv, tid);
 	return 0;
 }
 

@@ -31,8 +31,8 @@ struct pmutop_bpf_ev {
  * while the loader reads it: tgid 0 is an entry still being made (its identity is not
  * whole yet), and PMUTOP_BPF_DEAD is set after everything else. It has one ev[] slot per
  * event counted (opened on some CPU), not PMUTOP_BPF_MAXEV: the map's values are
- * PMUTOP_BPF_TASK_SIZE(slots) bytes, set by the loader, and the reader copies every
- * entry at each tick. */
+ * PMUTOP_BPF_TASK_SIZE(slots) bytes, set by the loader, and the reader copies those
+ * written since its last read (epoch, pmutop_bpf_list) at each tick. */
 struct pmutop_bpf_task {
 	unsigned int tgid;
 	unsigned int flags;
@@ -44,6 +44,7 @@ struct pmutop_bpf_task {
 	unsigned int exitsw;  /* its own switches once exiting: in no task's sums (perf -p does
 				 not count them), in its cgroup's (perf -G does) */
 	unsigned int exitmig; /* its migrations once exiting: as exitsw (perf -G counts them) */
+	unsigned int epoch;   /* the tick it was last written in, listed then (pmutop_bpf_list) */
 	/* The clock time of the switches that brought it in (from sched_switch to the end of
 	 * __schedule), measured where a hardware event and a clock are counted (want_win):
 	 * the hardware event's count holds it, perf -p's does not. */
@@ -89,6 +90,18 @@ struct pmutop_bpf_last {
 	 * after the second (docs/PERFORMANCE.md, issue 40). */
 	unsigned long long t_in;
 	unsigned long long win; /* the window of cur's arrival, not yet in its entry (win) */
+};
+
+/* Per CPU: the tasks whose entries were written in a tick (epoch), each listed once a tick
+ * by the first write (its entry's epoch then set to the tick's), for the reader to look
+ * up those alone. Two lists, by the epoch's parity: the one of the tick being read, and the
+ * one being written. n past the list's room (the loader's list_cap): more tasks ran there
+ * than it holds, and the reader reads every entry for that tick. */
+#define PMUTOP_BPF_LIST 2048
+struct pmutop_bpf_list {
+	unsigned int tag[2]; /* the epoch each list is of */
+	unsigned int n[2];
+	unsigned int tid[2][PMUTOP_BPF_LIST];
 };
 
 /* Per-CPU statistics slots */
