@@ -206,6 +206,47 @@ static void test_rows_dropped_and_reused(void **state)
 	history_free(h);
 }
 
+/* A fleet's rows (--prometheus) all have pid and tid 0: each (instance, job, command) and
+ * each (instance, job, cgroup) is a history of its own, never the first row's. */
+static void test_fleet_rows_apart(void **state)
+{
+	(void)state;
+	struct history *h = history_new();
+	struct fake *f = fake_new();
+	const char *inst[3] = {"127.0.0.2:9100", "127.0.0.3:9100", "127.0.0.2:9100"};
+	const char *comm[3] = {"app", "app", "db"};
+	for (unsigned i = 0; i < 3; i++) {
+		fake_row(f, i, 0, 1, 10.0 * (i + 1));
+		f->rows[i].tid = 0;
+		f->rows[i].instance = inst[i];
+		f->rows[i].job = "pmutop";
+		f->rows[i].comm = comm[i];
+	}
+	f->rows[3] = f->rows[0];
+	f->rows[3].kind = ROW_CGROUP;
+	f->rows[3].cgroup = "/a";
+	f->rows[4] = f->rows[3];
+	f->rows[4].instance = inst[1];
+	f->m.nrows = 5;
+	tick(h, f);
+	tick(h, f);
+	assert_int_equal(history_rows(h), 5);
+	struct val out[2];
+	for (unsigned i = 0; i < 3; i++) {
+		long s = history_find(h, history_id_of(&f->rows[i]));
+		assert_true(s >= 0);
+		assert_int_equal(history_get(h, s, HM_CPU, 2, out), 2);
+		assert_true(fabs(out[1].v - 10.0 * (i + 1)) < 1e-4);
+	}
+	struct hist_id other = history_id_of(&f->rows[0]);
+	other.job = "node";
+	assert_true(history_find(h, other) < 0);
+	assert_true(history_find(h, history_id_of(&f->rows[3])) !=
+		    history_find(h, history_id_of(&f->rows[4])));
+	free(f);
+	history_free(h);
+}
+
 /* Switching views costs no history: cgroup rows fed beside the process rows, then not,
  * are held with a gap; process rows are held while only cgroup rows are fed; a row of
  * a kind fed again that is not in it is gone. */
@@ -477,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_pack_roundtrip),
 		cmocka_unit_test(test_rows_dropped_and_reused),
 		cmocka_unit_test(test_other_views_held),
+		cmocka_unit_test(test_fleet_rows_apart),
 		cmocka_unit_test(test_tracked_column),
 		cmocka_unit_test(test_proc_columns_not_kept),
 		cmocka_unit_test(test_sort_columns_have_series),

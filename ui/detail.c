@@ -62,6 +62,13 @@ static bool same_row(const struct detail *d, const struct mrow *r)
 {
 	if (r->kind != d->kind || r->pid != d->pid || r->tid != d->tid || r->subtree != d->subtree)
 		return false;
+	if (!r->instance != !d->on_host)
+		return false;
+	if (d->on_host && (strncmp(r->instance, d->instance, sizeof(d->instance) - 1) != 0 ||
+			   strncmp(r->job ? r->job : "", d->job, sizeof(d->job) - 1) != 0 ||
+			   (r->kind != ROW_CGROUP &&
+			    strncmp(r->comm ? r->comm : "", d->name, sizeof(d->name) - 1) != 0)))
+		return false;
 	return r->kind != ROW_CGROUP || (r->cgroup && strcmp(r->cgroup, d->cgroup) == 0);
 }
 
@@ -86,6 +93,12 @@ void detail_open(struct detail *d, const struct mrow *r)
 	d->subtree = r->subtree;
 	if (r->kind == ROW_CGROUP && r->cgroup)
 		snprintf(d->cgroup, sizeof(d->cgroup), "%s", r->cgroup);
+	if (r->instance) {
+		d->on_host = true;
+		snprintf(d->instance, sizeof(d->instance), "%s", r->instance);
+		snprintf(d->job, sizeof(d->job), "%s", r->job ? r->job : "");
+		snprintf(d->name, sizeof(d->name), "%s", r->comm ? r->comm : "");
+	}
 }
 
 /* Who the row is, from what was kept of it (the row itself while it lives). */

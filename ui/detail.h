@@ -30,6 +30,10 @@ struct detail {
 	pid_t pid, tid;
 	bool subtree; /* the tree's folded row: the process with its descendants */
 	char cgroup[512];
+	/* A fleet's row (--prometheus, pid and tid 0): its target, and its command but
+	 * for a cgroup row. on_host false: a row of one host. */
+	bool on_host;
+	char instance[256], job[128], name[256];
 	int top;   /* first line shown (scrolling) */
 	int lines; /* lines of the last draw, and the room they had */
 	int room;

@@ -24,7 +24,7 @@
 #define XC_UNDER 124
 
 struct slot {
-	struct hist_id id; /* id.cgroup owned */
+	struct hist_id id; /* its strings owned */
 	uint64_t seen;	   /* generation of the last feed that had the row */
 	uint64_t n;	   /* samples written */
 	bool used;
@@ -104,6 +104,14 @@ struct val history_unpack(float f)
 	return (struct val){.v = f, .state = VAL_EXACT, .run_pm = 1000};
 }
 
+static void id_free(struct hist_id *id)
+{
+	free((char *)id->cgroup);
+	free((char *)id->instance);
+	free((char *)id->job);
+	free((char *)id->name);
+}
+
 struct history *history_new(void)
 {
 	return calloc(1, sizeof(struct history));
@@ -115,7 +123,7 @@ void history_clear(struct history *h)
 		return;
 	for (size_t i = 0; i < h->cap; i++) {
 		if (h->slots[i].used)
-			free((char *)h->slots[i].id.cgroup);
+			id_free(&h->slots[i].id);
 		h->slots[i].used = false;
 		h->freelist[i] = h->cap - 1 - i;
 	}
@@ -147,6 +155,11 @@ struct hist_id history_id_of(const struct mrow *r)
 		id.cgroup = r->cgroup ? r->cgroup : "";
 	else if (r->kind != ROW_CPU)
 		id.cpu = r->subtree ? HIST_SUBTREE : 0; /* a task's CPU is no part of who it is */
+	if (r->instance) {
+		id.instance = r->instance;
+		id.job = r->job ? r->job : "";
+		id.name = r->kind == ROW_CGROUP ? "" : r->comm ? r->comm : "";
+	}
 	return id;
 }
 
@@ -157,14 +170,21 @@ static size_t id_hash(struct hist_id id)
 				   (uint64_t)(uint32_t)id.tid, (uint64_t)(uint32_t)id.cpu};
 	for (int i = 0; i < 4; i++)
 		x = (x ^ parts[i]) * 1099511628211ull;
-	for (const char *c = id.cgroup; c && *c; c++)
-		x = (x ^ (unsigned char)*c) * 1099511628211ull;
+	const char *strs[4] = {id.cgroup, id.instance, id.job, id.name};
+	for (int i = 0; i < 4; i++)
+		for (const char *c = strs[i]; c && *c; c++)
+			x = (x ^ (unsigned char)*c) * 1099511628211ull;
 	return (size_t)(x ^ (x >> 29));
 }
 
 static bool id_eq(const struct hist_id *a, const struct hist_id *b)
 {
 	if (a->kind != b->kind || a->pid != b->pid || a->tid != b->tid || a->cpu != b->cpu)
+		return false;
+	if (!a->instance != !b->instance)
+		return false;
+	if (a->instance && (strcmp(a->instance, b->instance) || strcmp(a->job, b->job) ||
+			    strcmp(a->name, b->name)))
 		return false;
 	return a->kind != ROW_CGROUP || strcmp(a->cgroup, b->cgroup) == 0;
 }
@@ -240,14 +260,20 @@ static long slot_new(struct history *h, struct hist_id id)
 {
 	if (!h->nfree)
 		return -1;
-	char *cg = NULL;
-	if (id.kind == ROW_CGROUP && !(cg = strdup(id.cgroup)))
+	struct hist_id own = id;
+	own.cgroup = id.kind == ROW_CGROUP ? strdup(id.cgroup) : NULL;
+	own.instance = id.instance ? strdup(id.instance) : NULL;
+	own.job = id.instance ? strdup(id.job) : NULL;
+	own.name = id.instance ? strdup(id.name) : NULL;
+	if ((id.kind == ROW_CGROUP && !own.cgroup) ||
+	    (id.instance && (!own.instance || !own.job || !own.name))) {
+		id_free(&own);
 		return -1;
+	}
 	size_t s = h->freelist[--h->nfree];
 	struct slot *sl = &h->slots[s];
 	sl->used = true;
-	sl->id = id;
-	sl->id.cgroup = cg;
+	sl->id = own;
 	sl->n = 0;
 	sl->seen = h->gen;
 	memset(sl->xb, 0, sizeof(sl->xb));
@@ -429,7 +455,7 @@ static void drop_unseen(struct history *h, unsigned kinds)
 			record_gap(sl);
 			continue;
 		}
-		free((char *)sl->id.cgroup);
+		id_free(&sl->id);
 		sl->used = false;
 		h->freelist[h->nfree++] = s;
 		h->nused--;

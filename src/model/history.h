@@ -74,6 +74,9 @@ struct hist_id {
 	pid_t pid, tid;
 	int cpu;
 	const char *cgroup; /* ROW_CGROUP only */
+	/* A fleet's row (--prometheus: pid and tid 0): its target and, but for a cgroup
+	 * row, its command. NULL on a row of one host. */
+	const char *instance, *job, *name;
 };
 struct hist_id history_id_of(const struct mrow *r);
 
