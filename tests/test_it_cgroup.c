@@ -1022,11 +1022,11 @@ static unsigned open_fds(rlim_t limit)
 	return n - 1; /* the listing's own */
 }
 
-/* The perf engine's cgroup rows out of descriptors: a cgroup shown then (G pressed) reads
- * n/c (fd limit), never a number; once descriptors are back, n/c (starting) for the
- * interval its counters opened in, then its process's page faults, exactly as many. The
- * process is found first, with descriptors: other tasks born meanwhile may take the
- * last ones, and a process must be found for its cgroup to be. */
+/* The perf engine's cgroup rows out of descriptors: a cgroup shown then (G pressed) takes
+ * its descriptors from the least busy tasks (theirs read n/c (fd limit) from then), n/c
+ * (starting) for the interval its counters opened in, then its process's page faults,
+ * exactly as many. The process is found first, with descriptors: other tasks born
+ * meanwhile may take the last ones, and a process must be found for its cgroup to be. */
 static void test_cgroup_rows_fd_limit(void **state)
 {
 	(void)state;
@@ -1064,12 +1064,10 @@ static void test_cgroup_rows_fd_limit(void **state)
 	if (!r)
 		fail_msg("no row for %s out of descriptors", rel);
 	assert_int_equal(r->v[0].state, VAL_NC);
-	assert_int_equal(r->v[0].why, WHY_FDLIMIT);
-	engine_tick(e);
-	r = cg_row(engine_model(e), rel);
-	assert_non_null(r);
-	assert_int_equal(r->v[0].state, VAL_NC);
 	assert_int_equal(r->v[0].why, WHY_STARTING);
+	engine_tick(e);
+	/* Tasks gave theirs up (and stay short: no busier one wants them back here). */
+	assert_true(engine_model(e)->nfd_short > 0);
 	assert_int_equal(write(go[1], "x", 1), 1);
 	close(go[1]);
 	int st;
