@@ -64,7 +64,9 @@ static long fds_left(const struct engine *e, unsigned long need)
 	for (struct dirent *de; (de = readdir(d));)
 		used += de->d_name[0] != '.';
 	closedir(d);
-	return (long)r.rlim_cur - used;
+	/* More open than the limit (lowered since, or a tool's own descriptors listed too,
+	 * as memcheck's log): none left, never the -1 of plenty. */
+	return used < (long)r.rlim_cur ? (long)r.rlim_cur - used : 0;
 }
 
 /* Out of descriptors, the busiest tasks are the ones worth counting: when the tasks
