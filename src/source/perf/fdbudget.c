@@ -60,12 +60,14 @@ static long fds_left(const struct engine *e, unsigned long need)
 	DIR *d = opendir("/proc/self/fd");
 	if (!d)
 		return -1;
-	long used = -1; /* the listing's own */
-	for (struct dirent *de; (de = readdir(d));)
-		used += de->d_name[0] != '.';
+	/* The kernel gives the lowest number free below the limit: those numbers are what is
+	 * left, whatever is open above it (the limit lowered since, memcheck's own). */
+	long used = 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		long fd = de->d_name[0] != '.' ? strtol(de->d_name, NULL, 10) : -1;
+		used += fd >= 0 && fd != dirfd(d) && (rlim_t)fd < r.rlim_cur;
+	}
 	closedir(d);
-	/* More open than the limit (lowered since, or a tool's own descriptors listed too,
-	 * as memcheck's log): none left, never the -1 of plenty. */
 	return used < (long)r.rlim_cur ? (long)r.rlim_cur - used : 0;
 }
 
