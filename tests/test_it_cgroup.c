@@ -360,6 +360,7 @@ struct watcher {
 	unsigned unseen; /* of them, partial for a switch not seen (bpf): lower bounds */
 	size_t kept;	 /* out[0, kept): complete lines, kept by watcher_keep */
 	long kept_tick;	 /* the tick of the last line kept */
+	rlim_t nofile;	 /* its descriptor limit (soft and hard), or 0: the test's */
 };
 
 static void watcher_start(struct watcher *w, char *const argv[])
@@ -377,6 +378,16 @@ static void watcher_start(struct watcher *w, char *const argv[])
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 2);
 		close(p[0]);
+		if (w->nofile) {
+			/* By the shell: memcheck refuses a lower hard limit to the test itself. */
+			char lim[64], *sh[40] = {"sh", "-c", lim, "sh"};
+			snprintf(lim, sizeof(lim), "ulimit -n %lu && exec \"$@\"",
+				 (unsigned long)w->nofile);
+			for (unsigned k = 0; argv[k] && k < 35; k++)
+				sh[4 + k] = argv[k];
+			execvp(sh[0], sh);
+			_exit(127);
+		}
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -603,6 +614,17 @@ static void cgroups_args(char *a[CG_ARGS], const char *backend, char *ev)
 	memcpy(a, x, sizeof(x));
 }
 
+/* The tasks on the machine now (threads included), as /proc/loadavg counts them. */
+static unsigned machine_tasks(void)
+{
+	unsigned n = 0;
+	FILE *f = fopen("/proc/loadavg", "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%*f %*f %*f %*u/%u", &n), 1);
+	fclose(f);
+	return n;
+}
+
 /* Does --backend bpf count here (BTF, privileges)? */
 static bool bpf_works(void)
 {
@@ -627,11 +649,13 @@ static void test_short_lived_count(void **state)
 	bool bpf = bpf_works();
 	int go[2];
 	child = parked_forker(go);
-	/* cpu-migrations under bpf and perf stat only (the perf watchers count with 3). */
+	/* cpu-migrations under bpf, --cgroups under perf and perf stat; the perf per-task
+	 * watchers count with 3 (on a machine with more tasks than their descriptors, the
+	 * tasks' rows read n/c (fd limit)). */
 	char *ev = "page-faults,task-clock,context-switches";
 	char *ev4 = "page-faults,task-clock,context-switches,cpu-migrations";
 	char *cgr[CG_ARGS], *cgb[CG_ARGS];
-	cgroups_args(cgr, "perf", ev);
+	cgroups_args(cgr, "perf", ev4);
 	cgroups_args(cgb, "bpf", ev4);
 	char *gm[] = {(char *)PMUTOP_BINARY,
 		      "-b",
@@ -675,6 +699,9 @@ static void test_short_lived_count(void **state)
 			       {.name = "-w, replayed"},
 			       {.name = "--backend bpf"}};
 	unsigned n = bpf ? 5 : 4;
+	/* --cgroups under perf with descriptors for half the tasks' counters: its cgroup's
+	 * come first, the least busy tasks give theirs up. */
+	w[2].nofile = (rlim_t)machine_tasks() * 2 + 256;
 	watcher_start(&w[0], ps);
 	watcher_start(&w[1], gm);
 	watcher_start(&w[2], cgr);
@@ -750,7 +777,8 @@ static void test_short_lived_count(void **state)
 		     t >= (w[i].unseen ? fmin : tmin) * truth->sum[1] &&
 		     t <= tmax * truth->sum[1] &&
 		     within(w[i].sum[2], truth->sum[2], i == 4 ? 0 : 0.01, i == 4 ? 0 : 3) &&
-		     (i != 4 || (w[i].sum[3] <= truth->sum[3] && w[i].sum[3] >= truth->sum[3] - 1));
+		     (i == 1 || i == 3 ||
+		      (w[i].sum[3] <= truth->sum[3] && w[i].sum[3] >= truth->sum[3] - (i == 4)));
 	}
 	/* /metrics: its total since it started, once it has the workload's (generous
 	 * deadline: 60 s), equal to perf stat's as the rows are. */
@@ -1022,11 +1050,11 @@ static unsigned open_fds(rlim_t limit)
 	return n - 1; /* the listing's own */
 }
 
-/* The perf engine's cgroup rows out of descriptors: a cgroup shown then (G pressed) reads
- * n/c (fd limit), never a number; once descriptors are back, n/c (starting) for the
- * interval its counters opened in, then its process's page faults, exactly as many. The
- * process is found first, with descriptors: other tasks born meanwhile may take the
- * last ones, and a process must be found for its cgroup to be. */
+/* The perf engine's cgroup rows out of descriptors: a cgroup shown then (G pressed) takes
+ * its descriptors from the least busy tasks (theirs read n/c (fd limit) from then), n/c
+ * (starting) for the interval its counters opened in, then its process's page faults,
+ * exactly as many. The process is found first, with descriptors: other tasks born
+ * meanwhile may take the last ones, and a process must be found for its cgroup to be. */
 static void test_cgroup_rows_fd_limit(void **state)
 {
 	(void)state;
@@ -1063,11 +1091,6 @@ static void test_cgroup_rows_fd_limit(void **state)
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &was), 0);
 	if (!r)
 		fail_msg("no row for %s out of descriptors", rel);
-	assert_int_equal(r->v[0].state, VAL_NC);
-	assert_int_equal(r->v[0].why, WHY_FDLIMIT);
-	engine_tick(e);
-	r = cg_row(engine_model(e), rel);
-	assert_non_null(r);
 	assert_int_equal(r->v[0].state, VAL_NC);
 	assert_int_equal(r->v[0].why, WHY_STARTING);
 	assert_int_equal(write(go[1], "x", 1), 1);

@@ -49,15 +49,18 @@ static long cgone_find(const struct cgown *g, const char *path)
 	return -1;
 }
 
-/* Counters on cgroup o (its directory under the cgroup2 mount mnt), when the
- * descriptors left allow: else it stays unopened, fd_short, tried again next tick. */
+/* Counters on cgroup o (its directory under the cgroup2 mount mnt), before the tasks':
+ * out of descriptors, the least busy tasks give theirs up (the rows asked for come
+ * first). With none left to give, it stays unopened, fd_short, tried again next tick. */
 static void cgone_open(struct engine *e, const char *mnt, struct cgone *o)
 {
 	unsigned per = 0;
 	for (unsigned k = 0; k < engine_ngroups(e); k++)
 		per += e->b.gdead[k] ? 0 : e->b.set->groups[k].n;
+	unsigned long need = (unsigned long)per * (unsigned long)e->b.cpu.n + 1;
 	o->fd_short = true;
-	if (!fdbudget_room(e, (unsigned long)per * (unsigned long)e->b.cpu.n + 1))
+	fdbudget_make_room(e, need);
+	if (!fdbudget_room(e, need))
 		return;
 	char dir[4096 + 512];
 	snprintf(dir, sizeof(dir), "%s%s", mnt, o->path);

@@ -164,6 +164,9 @@ void fdbudget_balance(struct engine *e);
 /* Whether need more descriptors can be opened with room left for the tasks' counters
  * and for /proc. */
 bool fdbudget_room(const struct engine *e, unsigned long need);
+/* Out of descriptors for need more (a cgroup's counters): the least busy counted tasks
+ * give theirs up (n/c (fd limit)) until they fit, or none is left to. */
+void fdbudget_make_room(struct engine *e, unsigned long need);
 /* Descriptors of the perf groups (tasks, roots, CPUs, cgroups). */
 unsigned fdbudget_open_fds(const struct engine *e);
 

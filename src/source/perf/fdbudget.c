@@ -60,11 +60,15 @@ static long fds_left(const struct engine *e, unsigned long need)
 	DIR *d = opendir("/proc/self/fd");
 	if (!d)
 		return -1;
-	long used = -1; /* the listing's own */
-	for (struct dirent *de; (de = readdir(d));)
-		used += de->d_name[0] != '.';
+	/* The kernel gives the lowest number free below the limit: those numbers are what is
+	 * left, whatever is open above it (the limit lowered since, memcheck's own). */
+	long used = 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		long fd = de->d_name[0] != '.' ? strtol(de->d_name, NULL, 10) : -1;
+		used += fd >= 0 && fd != dirfd(d) && (rlim_t)fd < r.rlim_cur;
+	}
 	closedir(d);
-	return (long)r.rlim_cur - used;
+	return used < (long)r.rlim_cur ? (long)r.rlim_cur - used : 0;
 }
 
 /* Out of descriptors, the busiest tasks are the ones worth counting: when the tasks
@@ -140,6 +144,17 @@ static int task_clock_event(const struct engine *e)
 	return -1;
 }
 
+/* Task t's descriptors closed for another's use: n/c (fd limit) until it has them back. */
+static void give_up(struct engine *e, struct task *t)
+{
+	targets_close(e, &t->c);
+	memset(t->c.why, WHY_FDLIMIT, e->b.l.nevents);
+	t->fd_short = true;
+	t->counted = false;
+	t->run_known = false;
+	e->fds_freed = false;
+}
+
 void fdbudget_balance(struct engine *e)
 {
 	double dt = e->b.m.time - e->last_balance;
@@ -179,13 +194,8 @@ void fdbudget_balance(struct engine *e)
 	for (unsigned k = 0; k < nb && k < ni; k++) {
 		if (busy[k].rate <= 2 * idle[k].rate + 1e6)
 			break;
-		struct task *out = idle[k].t, *in = busy[k].t;
-		targets_close(e, &out->c);
-		memset(out->c.why, WHY_FDLIMIT, e->b.l.nevents);
-		out->fd_short = true;
-		out->counted = false;
-		out->run_known = false;
-		e->fds_freed = false;
+		struct task *in = busy[k].t;
+		give_up(e, idle[k].t);
 		targets_task_open(e, in);
 		if (in->fd_short)
 			e->fds_freed = true; /* it did not take them: let others try */
@@ -212,4 +222,39 @@ bool fdbudget_room(const struct engine *e, unsigned long need)
 	long left = fds_left(e, need);
 	/* A margin for the tasks found next and for /proc's reads. */
 	return left < 0 || (unsigned long)left >= need + 64;
+}
+
+/* The least busy counted tasks give their descriptors up until need more fit: a cgroup's
+ * counters count every task of it, those born and gone between two ticks too, where a
+ * task's count only itself. A task read so far ranks by its task-clock, one not read yet
+ * (or with no task-clock counted) first. */
+void fdbudget_make_room(struct engine *e, unsigned long need)
+{
+	unsigned per = fds_per_task(e);
+	int tc = task_clock_event(e);
+	unsigned g = tc >= 0 ? e->b.set->events[tc].group : 0;
+	while (per && !fdbudget_room(e, need)) {
+		long left = fds_left(e, need);
+		if (left < 0)
+			return;
+		unsigned long want = (need + 64 - (unsigned long)left + per - 1) / per;
+		struct cand idle[BALANCE_SWAPS];
+		unsigned ni = 0;
+		for (struct proc *p = tasktab_first(e->tab); p; p = p->next) {
+			if (p->ignored || p->keep)
+				continue;
+			for (struct task *t = p->threads; t; t = t->sibling) {
+				if (t->state != TASK_LIVE || !counts_open_fds(&t->c, &e->b.l))
+					continue;
+				bool read = tc >= 0 && t->c.grp[g] && t->c.why[tc] == WHY_NONE &&
+					    t->c.fresh[g] == FRESH_NO && e->b.m.elapsed > 0;
+				cand_add(idle, &ni, t,
+					 read ? (double)t->c.d[tc].val / e->b.m.elapsed : 0, false);
+			}
+		}
+		if (!ni)
+			return;
+		for (unsigned k = 0; k < ni && k < want; k++)
+			give_up(e, idle[k].t);
+	}
 }
