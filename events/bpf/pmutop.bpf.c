@@ -175,9 +175,8 @@ static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bp
 /* The events counted from t's own counters into its entry tv: its counter now minus as
  * first seen, the switch it is leaving by (sw) included, as the slice it ends was seen.
  * A command before its exec starts again at each read (what it counted goes to unattr),
- * and an exiting task's switches are in no task's sums (perf closes its counters as it
- * exits). Its migrations are its own: perf counts one as the task is switched in, which
- * for its last slices is before perf_event_exit_task. */
+ * and an exiting task's switches and migrations are in no task's sums (perf closes its
+ * counters; migrated as it ends, it would read one perf never counted). */
 static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_struct *t,
 				       struct pmutop_bpf_last *l, bool sw)
 {
@@ -209,8 +208,13 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 		unsigned int i = own_ev[j], kind = own_kind[j];
 		if (i >= nslot || kind >= PMUTOP_BPF_NK)
 			break;
-		if ((f & PMUTOP_BPF_EXITING) && kind == PMUTOP_BPF_K_SWITCHES)
+		if (f & PMUTOP_BPF_EXITING) {
+			/* In its cgroup's sums only: what it counted since its last value. */
+			if (kind == PMUTOP_BPF_K_MIGRATIONS)
+				tv->exitmig =
+					(unsigned int)(k[kind] - tv->kbase[kind] - tv->ev[i].val);
 			continue;
+		}
 		tv->ev[i].val = k[kind] - tv->kbase[kind];
 		/* Enabled and running as long as the task: once a slice (val_scale). */
 		tv->ev[i].ena++;
@@ -411,10 +415,14 @@ int BPF_PROG(on_arrive, bool is_switch)
 	return 0;
 }
 
+/* Its values are taken here (a fold), before own_counts stops them: the migration that
+ * brought it into this slice is perf's (counted as it switched in, perf_event_exit_task
+ * comes later), what it makes after is its cgroup's only (exitmig). */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *t)
 {
 	unsigned int tid = BPF_CORE_READ(t, pid);
+	account(bpf_get_current_task_btf(), false, FOLD, 0);
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
 	if (tv)
 		tv->flags |= PMUTOP_BPF_EXITING;

@@ -37,12 +37,13 @@ struct pmutop_bpf_task {
 	unsigned int tgid;
 	unsigned int flags;
 	unsigned int uid;
-	unsigned int missed; /* its slices that a switch not seen ended: nothing of them known */
-	unsigned int cut;    /* its slices that a switch not seen began: all but its own switch
-				at their end went to unattr */
-	unsigned int slices; /* its slices that a seen switch ended (cut ones included) */
-	unsigned int exitsw; /* its own switches once exiting: in no task's sums (perf -p does
-				not count them), in its cgroup's (perf -G does) */
+	unsigned int missed;  /* its slices that a switch not seen ended: nothing of them known */
+	unsigned int cut;     /* its slices that a switch not seen began: all but its own switch
+				 at their end went to unattr */
+	unsigned int slices;  /* its slices that a seen switch ended (cut ones included) */
+	unsigned int exitsw;  /* its own switches once exiting: in no task's sums (perf -p does
+				 not count them), in its cgroup's (perf -G does) */
+	unsigned int exitmig; /* its migrations once exiting: as exitsw (perf -G counts them) */
 	/* The clock time of the switches that brought it in (from sched_switch to the end of
 	 * __schedule): in no task's sums (perf -p does not count it), in its cgroup's (perf
 	 * -G switches cgroups as the switch begins). */

@@ -266,6 +266,7 @@ int bpfrows_snapshot(struct bpfsource *e)
 		r->cut = x->cut;
 		r->slices = x->slices;
 		r->exitsw = x->exitsw;
+		r->exitmig = x->exitmig;
 		r->win = x->win;
 		r->hidden = 0;
 		r->ran_ns = 0;
@@ -595,9 +596,9 @@ static void unattr_row(struct bpfsource *e, size_t row, bool totals)
 	fill(e, d, w, NULL);
 }
 
-/* --cgroups: the cgroup rows of the process rows, each with its tasks' switches once
- * exiting and the clock time of the switches that brought them in, which are in no
- * process row (perf -p does not count them) but perf -G counts in the cgroup. */
+/* --cgroups: the cgroup rows of the process rows, each with its tasks' switches and
+ * migrations once exiting and the clock time of the switches that brought them in, which
+ * are in no process row (perf -p does not count them) but perf -G counts in the cgroup. */
 static void cg_rows(struct bpfsource *e, const size_t *oldi, bool totals)
 {
 	struct bpfstate *s = e->bpf;
@@ -614,10 +615,13 @@ static void cg_rows(struct bpfsource *e, const size_t *oldi, bool totals)
 		const struct brec *r = &s->cur.r[i];
 		const struct brec *was = oldi[i] != SIZE_MAX && !totals ? &s->old.r[oldi[i]] : NULL;
 		unsigned x = r->exitsw - (was ? was->exitsw : 0);
+		unsigned xm = r->exitmig - (was ? was->exitmig : 0);
 		uint64_t win = r->win - (was ? was->win : 0);
-		for (unsigned k = 0; (x || win) && r->cgroup && k < m->nevents; k++)
+		for (unsigned k = 0; (x || xm || win) && r->cgroup && k < m->nevents; k++)
 			if (s->at_sw[k] || s->clk[k])
 				cgrows_add(s->cg, r->cgroup, k, s->at_sw[k] ? x : (double)win);
+			else if (xm && m->events[k].role == ROLE_MIGRATIONS)
+				cgrows_add(s->cg, r->cgroup, k, xm);
 	}
 	m->cg_rows = rows;
 	m->ncg_rows = n;

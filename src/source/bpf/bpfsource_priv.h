@@ -18,8 +18,8 @@ struct brec {
 	pid_t tgid, tid;
 	uid_t uid;
 	unsigned flags;
-	unsigned missed, cut, slices, exitsw; /* pmutop.bpf.h, since its entry was made */
-	uint64_t win;			      /* pmutop.bpf.h, since its entry was made */
+	unsigned missed, cut, slices, exitsw, exitmig; /* pmutop.bpf.h, since its entry was made */
+	uint64_t win;				       /* pmutop.bpf.h, since its entry was made */
 	/* Intervals in which it ran (its run time in /proc grew) with nothing of it seen:
 	 * begun and ended by switches the kernel did not report (ran_unseen). */
 	unsigned hidden;
