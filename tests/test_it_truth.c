@@ -774,6 +774,22 @@ static void test_fd_limit_threads(void **state)
 
 /* ---- 4. -- COMMAND with children, under each backend; the recording replayed --------- */
 
+/* The pid of the total block's row (the command's, with its whole tree), or -1. */
+static pid_t total_pid(const char *out)
+{
+	pid_t any = -1;
+	char *copy = strdup(out), *save = NULL;
+	assert_non_null(copy);
+	for (char *l = strtok_r(copy, "\n", &save); l && any < 0; l = strtok_r(NULL, "\n", &save))
+		if (strncmp(l, "total,", 6) == 0) {
+			char *f[NF];
+			if (csv_split(l, f))
+				any = atoi(f[F_PID]);
+		}
+	free(copy);
+	return any;
+}
+
 /* One run; false when a switch the kernel did not report cut a slice of the tree (bpf
  * here): its total is then a lower bound, checked as one, and the caller runs again. */
 static bool command_run(const char *backend, bool record)
@@ -808,15 +824,7 @@ static bool command_run(const char *backend, bool record)
 
 	/* The total block's row is the command's, with its whole tree. */
 	struct sum s;
-	pid_t any = -1;
-	char *copy = strdup(cmd_out), *save = NULL;
-	for (char *l = strtok_r(copy, "\n", &save); l && any < 0; l = strtok_r(NULL, "\n", &save))
-		if (strncmp(l, "total,", 6) == 0) {
-			char *f[NF];
-			if (csv_split(l, f))
-				any = atoi(f[F_PID]);
-		}
-	free(copy);
+	pid_t any = total_pid(cmd_out);
 	if (any < 0)
 		fail_msg("pmutop --backend %s -- COMMAND printed no total block:\n%.2000s", backend,
 			 cmd_out);
@@ -937,15 +945,7 @@ static bool command_migrations_run(const char *backend)
 		pl--;
 	double perf_v = strtod(pl, NULL);
 	struct sum s;
-	pid_t any = -1;
-	char *copy = keep(strdup(out)), *save = NULL;
-	assert_non_null(copy);
-	for (char *l = strtok_r(copy, "\n", &save); l && any < 0; l = strtok_r(NULL, "\n", &save))
-		if (strncmp(l, "total,", 6) == 0) {
-			char *f[NF];
-			if (csv_split(l, f))
-				any = atoi(f[F_PID]);
-		}
+	pid_t any = total_pid(out);
 	if (any < 0)
 		fail_msg("pmutop -- perf stat printed no total block:\n%.2000s", out);
 	csv_sum(out, "cpu-migrations", match_pid, &any, &s);
