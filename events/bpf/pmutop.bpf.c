@@ -195,7 +195,11 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 			l->unattr[i].ena++;
 			l->unattr[i].run++;
 		}
-		bool born = !pre && t_start && t->start_time > t_start;
+		/* Born since, and nothing of it counted elsewhere: no switch but the one it
+		 * leaves by (an entry made late, the map full before, has its switches in
+		 * unattr). */
+		bool born = !pre && t_start && t->start_time > t_start &&
+			    k[PMUTOP_BPF_K_SWITCHES] <= (sw ? 1 : 0);
 		for (unsigned int n = 0; n < PMUTOP_BPF_NK; n++)
 			tv->kbase[n] = born ? 0 : k[n];
 		if (sw && !pre && !born)
