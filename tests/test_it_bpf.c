@@ -628,6 +628,7 @@ static void test_late_entry(void **state)
 	close(back[0]);
 	close(back[1]);
 	bpfcount_free(b);
+	evset_free(&set);
 }
 
 /* The task map's values are as big as the set counted: a slot per event opened on some
