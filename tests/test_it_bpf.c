@@ -692,6 +692,95 @@ static void test_listed_read(void **state)
 	listed_read(1);
 }
 
+/* A task born while the map is full: its switches go to unattributed, and an entry made
+ * for it later (room freed) counts from there, not from its birth (they would count
+ * twice): its context switches are then its slices seen, as every task's. */
+static void test_late_entry(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	struct evset set;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&set, "context-switches", NULL, &perr), 0);
+	int cpus[256], ncpus = online_cpus(cpus);
+	struct bpfcount_opts o = {.cpus = cpus, .ncpus = ncpus, .max_tasks = 8};
+	struct bpfcount *b;
+	assert_int_equal(bpfcount_open(&set.specs, &o, &b), 0);
+	/* Full: 8 tasks of ours have switched (and whatever else ran). */
+	pid_t fill[8];
+	for (int i = 0; i < 8; i++) {
+		fill[i] = fork();
+		assert_true(fill[i] >= 0);
+		if (fill[i] == 0) {
+			usleep(1000);
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < 8; i++)
+		waitpid(fill[i], NULL, 0);
+	int go[2], back[2];
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(back), 0);
+	pid_t kid = fork();
+	assert_true(kid >= 0);
+	if (kid == 0) {
+		close(go[1]);
+		close(back[0]);
+		for (int k = 0; k < 20; k++)
+			usleep(200);
+		char c = 'x';
+		if (write(back[1], &c, 1) != 1)
+			_exit(1);
+		while (read(go[0], &c, 1) == 1) {
+			usleep(200);
+			if (write(back[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	char c;
+	assert_int_equal(read(back[0], &c, 1), 1);
+	const unsigned *tids;
+	const void *vals;
+	size_t n;
+	size_t vsize = bpfcount_value_size(b);
+	const struct pmutop_bpf_task *v = NULL;
+	assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(tids[i], (unsigned)kid); /* its 20 switches: no entry */
+	/* Room, until one of its switches makes its entry (generous deadline). */
+	double end = testutil_now() + 60;
+	while (!v && testutil_now() < end) {
+		unsigned *all = malloc((n ? n : 1) * sizeof(*all));
+		assert_non_null(all);
+		memcpy(all, tids, n * sizeof(*all));
+		assert_int_equal(bpfcount_forget(b, all, n), 0);
+		free(all);
+		assert_int_equal(write(go[1], "x", 1), 1);
+		assert_int_equal(read(back[0], &c, 1), 1);
+		assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+		for (size_t i = 0; i < n; i++)
+			if (tids[i] == (unsigned)kid)
+				v = bpfcount_task(vals, vsize, i);
+	}
+	close(go[1]);
+	waitpid(kid, NULL, 0);
+	if (!v)
+		fail_msg("no entry made for the task in 60 s of freed room");
+	print_message("  the late entry: %llu context switches, %u slices seen, %u missed\n",
+		      v->ev[0].val, v->slices, v->missed);
+	if (v->ev[0].val > v->slices)
+		fail_msg("a task whose entry was made late reads %llu context switches, %u "
+			 "slices seen: its switches in unattributed count twice",
+			 v->ev[0].val, v->slices);
+	close(go[0]);
+	close(back[0]);
+	close(back[1]);
+	bpfcount_free(b);
+	evset_free(&set);
+}
+
 /* The task map's values are as big as the set counted: a slot per event opened on some
  * CPU (a hardware event where there is no PMU has none), and the verifier accepts the
  * program for 1, 5, 8 and 24 events. The page faults this thread makes are in its
@@ -1230,11 +1319,17 @@ int main(int argc, char **argv)
 	if (getenv("PMUTOP_TEST_ONLY"))
 		cmocka_set_test_filter(getenv("PMUTOP_TEST_ONLY"));
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_faults_equal), cmocka_unit_test(test_pingpong_equal),
-		cmocka_unit_test(test_idle_threads), cmocka_unit_test(test_cpu_identity),
-		cmocka_unit_test(test_slots),	     cmocka_unit_test(test_command_tree),
-		cmocka_unit_test(test_map_full),     cmocka_unit_test(test_fallback),
-		cmocka_unit_test(test_hidden_runs),  cmocka_unit_test(test_arrive_when_unseen),
+		cmocka_unit_test(test_faults_equal),
+		cmocka_unit_test(test_pingpong_equal),
+		cmocka_unit_test(test_idle_threads),
+		cmocka_unit_test(test_cpu_identity),
+		cmocka_unit_test(test_slots),
+		cmocka_unit_test(test_command_tree),
+		cmocka_unit_test(test_late_entry),
+		cmocka_unit_test(test_map_full),
+		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_hidden_runs),
+		cmocka_unit_test(test_arrive_when_unseen),
 		cmocka_unit_test(test_listed_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,6 +27,13 @@
  *   again (-0.4..-1.0%: the 0.2% catches most such runs).
  * - context switches of that task: counted at the same switches: perf 1% + 2, bpf
  *   exactly.
+ * - a forking command's cpu-migrations (perf stat inside the tree): perf counts a
+ *   migration as the task switches in, the kernel's se.nr_migrations as it is moved;
+ *   pmutop's total holds perf stat's own process too, which perf does not count: 0-4
+ *   above seen (quiet and beside two spinners, 45-154 migrations): 2 below, 8 above.
+ *   The defects it must catch read 20-70% off: an exiting task's last migration lost
+ *   (12-20 of 53-64), its migrations after perf closed its counters counted (+20-30%).
+ *   A run where perf counted under 30 proves nothing and runs again.
  * - replay against live: the same numbers from the same recording, exactly.
  * - the exporter's page faults against the worker's own count (getrusage): exactly,
  *   plus what valgrind's bookkeeping adds when the test runs under it. */
@@ -72,6 +79,10 @@
 #define THREADS 2000	    /* the process at the descriptor limit */
 #define FD_LIMIT 1024
 #define EXPORT_PAGES 3000u
+#define MIG_FORKS "300" /* the command's rounds of two short-lived children */
+#define MIG_ENOUGH 30	/* perf's migrations for a run to count (a share lost shows) */
+#define MIG_BELOW 2	/* pmutop's total below perf stat's */
+#define MIG_ABOVE 8	/* ... and above (perf stat's own process is in it) */
 
 static char tmpdir[64];
 static char cg_dir[600], cg_rel[300];
@@ -762,6 +773,22 @@ static void test_fd_limit_threads(void **state)
 
 /* ---- 4. -- COMMAND with children, under each backend; the recording replayed --------- */
 
+/* The pid of the total block's row (the command's, with its whole tree), or -1. */
+static pid_t total_pid(const char *out)
+{
+	pid_t any = -1;
+	char *copy = strdup(out), *save = NULL;
+	assert_non_null(copy);
+	for (char *l = strtok_r(copy, "\n", &save); l && any < 0; l = strtok_r(NULL, "\n", &save))
+		if (strncmp(l, "total,", 6) == 0) {
+			char *f[NF];
+			if (csv_split(l, f))
+				any = atoi(f[F_PID]);
+		}
+	free(copy);
+	return any;
+}
+
 /* One run; false when a switch the kernel did not report cut a slice of the tree (bpf
  * here): its total is then a lower bound, checked as one, and the caller runs again. */
 static bool command_run(const char *backend, bool record)
@@ -796,15 +823,7 @@ static bool command_run(const char *backend, bool record)
 
 	/* The total block's row is the command's, with its whole tree. */
 	struct sum s;
-	pid_t any = -1;
-	char *copy = strdup(cmd_out), *save = NULL;
-	for (char *l = strtok_r(copy, "\n", &save); l && any < 0; l = strtok_r(NULL, "\n", &save))
-		if (strncmp(l, "total,", 6) == 0) {
-			char *f[NF];
-			if (csv_split(l, f))
-				any = atoi(f[F_PID]);
-		}
-	free(copy);
+	pid_t any = total_pid(cmd_out);
 	if (any < 0)
 		fail_msg("pmutop --backend %s -- COMMAND printed no total block:\n%.2000s", backend,
 			 cmd_out);
@@ -885,6 +904,95 @@ static void test_command_bpf(void **state)
 	skip();
 #else
 	command_runs("bpf", false);
+#endif
+}
+
+/* A command forking short-lived children (perf stat inside the tree): the default
+ * backend's total row of cpu-migrations against perf stat's. false when perf counted too
+ * few migrations for a missing share to show, or a switch not seen cut the total. */
+static bool command_migrations_run(const char *backend)
+{
+	char *out = keep(malloc(1 << 20)), *err = keep(malloc(1 << 16));
+	assert_non_null(out);
+	assert_non_null(err);
+	char *a[] = {PMUTOP_BINARY,
+		     "--backend",
+		     (char *)backend,
+		     "-b",
+		     "--format",
+		     "csv",
+		     "-e",
+		     "cpu-migrations",
+		     "--",
+		     "/usr/bin/perf",
+		     "stat",
+		     "-x,",
+		     "-e",
+		     "cpu-migrations",
+		     "--",
+		     "/bin/sh",
+		     "-c",
+		     "for i in $(seq " MIG_FORKS "); do /bin/true & /bin/true; wait; done",
+		     NULL};
+	int st = testutil_run(a, out, 1 << 20, err, 1 << 16);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail_msg("pmutop -- perf stat -- sh: status %#x: %s", st, err);
+	const char *pl = strstr(err, ",cpu-migrations,");
+	if (!pl)
+		fail_msg("perf stat printed no cpu-migrations line: %s", err);
+	while (pl > err && pl[-1] != '\n')
+		pl--;
+	double perf_v = strtod(pl, NULL);
+	struct sum s;
+	pid_t any = total_pid(out);
+	if (any < 0)
+		fail_msg("pmutop -- perf stat printed no total block:\n%.2000s", out);
+	csv_sum(out, "cpu-migrations", match_pid, &any, &s);
+	print_message("  --backend %s: the command's cpu-migrations: pmutop's total %.0f%s, perf "
+		      "stat %.0f\n",
+		      backend, s.total, s.total_unseen ? " (partial: a switch not seen)" : "",
+		      perf_v);
+	if (s.not_exact && !s.total_unseen)
+		fail_msg("a line of the command's cpu-migrations is not exact: %s", s.bad);
+	if (s.total_unseen) {
+		if (s.total > perf_v + MIG_ABOVE)
+			fail_msg("a lower bound of %.0f cpu-migrations, above perf stat's %.0f",
+				 s.total, perf_v);
+		return false;
+	}
+	if (!s.have_total || s.total < perf_v - MIG_BELOW || s.total > perf_v + MIG_ABOVE)
+		fail_msg("the command's cpu-migrations: pmutop's total %.0f, perf stat's %.0f "
+			 "(%d below to %d above allowed): an exiting task's migrations lost?",
+			 s.total, perf_v, MIG_BELOW, MIG_ABOVE);
+	return perf_v >= MIG_ENOUGH;
+}
+
+static void command_migrations(const char *backend)
+{
+	if (!have_perf())
+		skip();
+	for (int i = 1; !command_migrations_run(backend); i++)
+		if (i == 5) {
+			print_message("  5 runs, none with %d migrations counted whole\n",
+				      MIG_ENOUGH);
+			skip();
+		}
+}
+
+static void test_command_migrations_auto(void **state)
+{
+	(void)state;
+	command_migrations("auto");
+}
+
+static void test_command_migrations_bpf(void **state)
+{
+	(void)state;
+#ifdef PMUTOP_NO_BPF
+	print_message("  built without the bpf backend; skipped\n");
+	skip();
+#else
+	command_migrations("bpf");
 #endif
 }
 
@@ -1178,6 +1286,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_command_auto_recorded, free_kept),
 		cmocka_unit_test_teardown(test_command_perf, free_kept),
 		cmocka_unit_test_teardown(test_command_bpf, free_kept),
+		cmocka_unit_test_teardown(test_command_migrations_auto, free_kept),
+		cmocka_unit_test_teardown(test_command_migrations_bpf, free_kept),
 		cmocka_unit_test_teardown(test_exporter_known_faults, free_kept),
 		cmocka_unit_test_teardown(test_events_switch_perf, free_kept),
 		cmocka_unit_test_teardown(test_events_switch_bpf, free_kept),

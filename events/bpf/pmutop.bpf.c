@@ -246,7 +246,11 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 			l->unattr[i].ena++;
 			l->unattr[i].run++;
 		}
-		bool born = !pre && t_start && t->start_time > t_start;
+		/* Born since, and nothing of it counted elsewhere: no switch but the one it
+		 * leaves by (an entry made late, the map full before, has its switches in
+		 * unattr). */
+		bool born = !pre && t_start && t->start_time > t_start &&
+			    k[PMUTOP_BPF_K_SWITCHES] <= (sw ? 1 : 0);
 		for (unsigned int n = 0; n < PMUTOP_BPF_NK; n++)
 			tv->kbase[n] = born ? 0 : k[n];
 		if (sw && !pre && !born)
@@ -463,10 +467,14 @@ int BPF_PROG(on_arrive, bool is_switch)
 	return 0;
 }
 
+/* Its values are taken here (a fold), before own_counts stops them: the migration that
+ * brought it into this slice is perf's (counted as it switched in, perf_event_exit_task
+ * comes later), what it makes after is its cgroup's only (exitmig). */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *t)
 {
 	unsigned int tid = BPF_CORE_READ(t, pid);
+	account(bpf_get_current_task_btf(), false, FOLD, 0);
 	struct pmutop_bpf_task *tv = bpf_map_lookup_elem(&tasks, &tid);
 	if (tv) {
 		tv->flags |= PMUTOP_BPF_EXITING;
