@@ -224,7 +224,8 @@ static __always_inline void clock_add(struct pmutop_bpf_ev *to, struct pmutop_bp
 }
 
 /* The events counted from t's own counters into its entry tv: its counter now minus as
- * first seen, the switch it is leaving by (sw) included, as the slice it ends was seen.
+ * first seen (migrations: one a slice begun after a move), the switch it is leaving by
+ * (sw) included, as the slice it ends was seen.
  * A command before its exec starts again at each read (what it counted goes to unattr),
  * and an exiting task's switches and migrations are in no task's sums (perf closes its
  * counters; migrated as it ends, it would read one perf never counted). */
@@ -259,18 +260,24 @@ static __always_inline void own_counts(struct pmutop_bpf_task *tv, struct task_s
 		if (pre)
 			return;
 	}
+	/* Migrations as perf counts them: one as the task switches in after it was moved,
+	 * however many moves came before (the kernel's count has each). Moves happen while
+	 * it is off a CPU, so a count changed since the last look (kbase: the count then)
+	 * is one migration of the slice that ends or runs now. */
+	bool moved = k[PMUTOP_BPF_K_MIGRATIONS] != tv->kbase[PMUTOP_BPF_K_MIGRATIONS];
+	tv->kbase[PMUTOP_BPF_K_MIGRATIONS] = k[PMUTOP_BPF_K_MIGRATIONS];
+	if (moved && (f & PMUTOP_BPF_EXITING))
+		tv->exitmig++; /* in its cgroup's sums only */
 	for (unsigned int j = 0; j < PMUTOP_BPF_MAXEV && j < nown; j++) {
 		unsigned int i = own_ev[j], kind = own_kind[j];
 		if (i >= nslot || kind >= PMUTOP_BPF_NK)
 			break;
-		if (f & PMUTOP_BPF_EXITING) {
-			/* In its cgroup's sums only: what it counted since its last value. */
-			if (kind == PMUTOP_BPF_K_MIGRATIONS)
-				tv->exitmig =
-					(unsigned int)(k[kind] - tv->kbase[kind] - tv->ev[i].val);
+		if (f & PMUTOP_BPF_EXITING)
 			continue;
-		}
-		tv->ev[i].val = k[kind] - tv->kbase[kind];
+		if (kind == PMUTOP_BPF_K_MIGRATIONS)
+			tv->ev[i].val += moved;
+		else
+			tv->ev[i].val = k[kind] - tv->kbase[kind];
 		/* Enabled and running as long as the task: once a slice (val_scale). */
 		tv->ev[i].ena++;
 		tv->ev[i].run++;

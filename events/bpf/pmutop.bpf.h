@@ -52,7 +52,8 @@ struct pmutop_bpf_task {
 	unsigned long long cgid; /* its cgroup v2 id as it last left a CPU (or was read) */
 	/* Its own counters (PMUTOP_BPF_K_*) when first seen, or at its exec: an event
 	 * counted from them is "now minus kbase" (PMUTOP_BPF_KBASE), whatever switches the
-	 * program did not see. */
+	 * program did not see; but migrations, counted as perf does (one a slice that began
+	 * after a move), whose kbase is the kernel's count at the program's last look. */
 	unsigned long long kbase[PMUTOP_BPF_NK];
 	char comm[PMUTOP_BPF_COMM];
 	struct pmutop_bpf_ev ev[]; /* per slot */
