@@ -834,7 +834,8 @@ static pid_t stepped_worker(int go[2])
 /* The sums of cgroup cg's page faults and context switches in w's output ([0], [1]);
  * rows n/c while a cgroup's counters start are left out, any other not exact counted in
  * *bad. */
-static void moved_sum(const struct watcher *w, const char *cg, double sum[2], unsigned *bad)
+static void moved_sum(const struct watcher *w, const char *cg, double sum[2], unsigned *bad,
+		      unsigned *unseen)
 {
 	sum[0] = sum[1] = 0;
 	char *copy = strdup(w->out);
@@ -852,7 +853,13 @@ static void moved_sum(const struct watcher *w, const char *cg, double sum[2], un
 			if (strcmp(f[10], "n/c") == 0 && strcmp(f[12], "starting") == 0)
 				continue;
 			sum[strcmp(f[8], "context-switches") == 0] += atof(f[9]);
-			*bad += strcmp(f[10], "exact") != 0;
+			/* Partial for a switch this kernel did not report (bpf, before its
+			 * arrival program is attached at the tick after the first): a lower
+			 * bound, as test_short_lived_count reads it. */
+			bool part = strcmp(f[10], "partial") == 0 &&
+				    strcmp(f[12], "switch not seen") == 0;
+			*unseen += part;
+			*bad += strcmp(f[10], "exact") != 0 && !part;
 		}
 	}
 	free(copy);
@@ -962,22 +969,27 @@ static void test_moved_process(void **state)
 	int at = 0;
 	bool ok = true;
 	double truth[2][2];
-	unsigned bad = 0;
-	moved_sum(&w[0], a_rel, truth[0], &bad);
-	moved_sum(&w[0], b_rel, truth[1], &bad);
+	unsigned bad = 0, unseen = 0;
+	moved_sum(&w[0], a_rel, truth[0], &bad, &unseen);
+	moved_sum(&w[0], b_rel, truth[1], &bad, &unseen);
 	for (unsigned i = 0; i < n; i++) {
 		double s[2][2];
-		unsigned nbad = 0;
-		moved_sum(&w[i], a_rel, s[0], &nbad);
-		moved_sum(&w[i], b_rel, s[1], &nbad);
+		unsigned nbad = 0, nunseen = 0;
+		moved_sum(&w[i], a_rel, s[0], &nbad, &nunseen);
+		moved_sum(&w[i], b_rel, s[1], &nbad, &nunseen);
 		at += snprintf(msg + at, sizeof(msg) - (size_t)at,
 			       "%s: a %.0f page faults, %.0f switches; b %.0f, %.0f; %u rows not "
-			       "exact\n",
-			       w[i].name, s[0][0], s[0][1], s[1][0], s[1][1], nbad);
+			       "exact, %u partial (a switch not seen)\n",
+			       w[i].name, s[0][0], s[0][1], s[1][0], s[1][1], nbad, nunseen);
 		ok = ok && nbad == 0;
+		/* A partial row is a lower bound short of the slices it cut: 5% allowed
+		 * below, as test_short_lived_count allows. */
+		double below = nunseen ? 0.05 : 0.01;
 		for (int c = 0; c < 2; c++)
-			ok = ok && within(s[c][0], truth[c][0], 0.01, 0) &&
-			     within(s[c][1], truth[c][1], 0.01, 4);
+			ok = ok && s[c][0] >= (1 - below) * truth[c][0] &&
+			     s[c][0] <= 1.01 * truth[c][0] &&
+			     s[c][1] >= (1 - below) * truth[c][1] - 4 &&
+			     s[c][1] <= 1.01 * truth[c][1] + 4;
 	}
 	ok = ok && truth[0][0] >= 300 && truth[1][0] >= 300 && truth[0][1] >= 100 &&
 	     truth[1][1] >= 100;
