@@ -527,13 +527,10 @@ static int tick_wall(struct rcur *c, int64_t seq, double *wall)
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(c->db, "SELECT wall FROM ticks NOT INDEXED WHERE seq = ?", -1,
 				    &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, seq);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			*wall = sqlite3_column_double(st, 0);
-			rc = SQLITE_OK;
-		}
+	if (rc == SQLITE_OK && (rc = sqlite3_bind_int64(st, 1, seq)) == SQLITE_OK &&
+	    (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*wall = sqlite3_column_double(st, 0);
+		rc = SQLITE_OK;
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -551,15 +548,10 @@ static int span_held(struct rcur *c, int64_t slo, int64_t shi, bool any)
 		if (recsql_meta_check(c->db, &c->held_last))
 			return cur_error(c, "its meta table fails its checksum");
 		c->kept = recsql_first_kept(c->db);
-		if (c->held_last <= 0) {
-			/* Its recorder did not close it: the last tick found is its last. */
-			sqlite3_stmt *st;
-			if (sqlite3_prepare_v2(c->db, "SELECT max(seq) FROM ticks NOT INDEXED", -1,
-					       &st, NULL) == SQLITE_OK &&
-			    sqlite3_step(st) == SQLITE_ROW)
-				c->held_last = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
-		}
+		int rc; /* its recorder did not close it: the last tick found is its last */
+		if (c->held_last <= 0)
+			c->held_last =
+				recsql_int(c->db, "SELECT max(seq) FROM ticks NOT INDEXED", &rc);
 		c->held_read = true;
 	}
 	int64_t lo = slo > c->kept ? slo : c->kept;
