@@ -223,7 +223,8 @@ vg_tests() {
 		t=$(($(date +%s) - t0))
 		[ "$st" -eq 0 ] && { echo "-- {}: ok (${t}s)"; exit 0; }
 		[ "$st" -eq 99 ] && echo "-- {}: memcheck found errors" || echo "-- {}: exit $st"
-		head -n 40 "$0/valgrind/{}.vg" "$0/valgrind/{}.out"
+		grep -v "WARNING: unhandled eBPF command" "$0/valgrind/{}.vg" | head -n 40
+		grep -n -B 3 -A 3 -E "ERROR|FAILED|error:" "$0/valgrind/{}.out" | head -n 60
 		exit 1' "$LOGS" || rc=1
 	return "$rc"
 }
