@@ -23,9 +23,9 @@
  *   switch's work, and out a little later too, so bpf reads a little more (0.35-0.7 us a
  *   switch quiet and beside two spinners, 1.1 us in CI's sanitizer pass: +1.0% of slices
  *   of 100 us; the task here, at the issue's 2,000 switches a second, works 150 us a
- *   slice). perf: 5%. bpf: 1% above, 0.2% below (the reads' rounding). The defects it must catch are switches not
- *   seen landing on it (+36-60%), any loss, and the slice begun at the end of __schedule
- *   again (-0.4..-1.0%: the 0.2% catches most such runs).
+ *   slice). perf: 5%. bpf: 1% above, 0.2% below (the reads' rounding). The defects it
+ *   must catch are switches not seen landing on it (+36-60%), any loss, and the slice
+ *   begun at the end of __schedule again (-0.4..-1.0%: the 0.2% catches most such runs).
  * - context switches of that task: counted at the same switches: perf 1% + 2, bpf
  *   exactly.
  * - a forking command's cpu-migrations (perf stat inside the tree): perf counts a
