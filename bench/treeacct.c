@@ -14,9 +14,12 @@
  * ru_majflt, ru_utime + ru_stime (the tasks' sum_exec_runtime, split by scaling, to the
  * microsecond). The command's own usage before its exec (the fork, the wait for the go,
  * perf's counters not yet enabled) is read by the command itself just before execve and
- * taken off. Migrations have no rusage field: the kernel keeps se.nr_migrations per task
- * only (/proc/PID/sched), gone when the task's parent reaps it, so kernel=n/a.
- * Output: switches=PERF/KERNEL faults=PERF/KERNEL task_clock_us=PERF/KERNEL
+ * taken off (a COMMAND without a slash is searched in PATH after that reading: its
+ * search's own stack pages then count on the kernel's side alone; give a path). What the
+ * first execve does before perf enables the counters (copy the arguments, move the task
+ * to another CPU) stays in the kernel's count. Migrations have no rusage field: the kernel keeps
+ * se.nr_migrations per task only (/proc/PID/sched), gone when the task's parent reaps it, so
+ * kernel=n/a. Output: switches=PERF/KERNEL faults=PERF/KERNEL task_clock_us=PERF/KERNEL
  * migrations=PERF/n/a minmaj=PERF (minor-faults + major-faults, counted where the kernel
  * counts min_flt and maj_flt, but only for faults taken with the task's registers)
  * pre_exec=SWITCHES/FAULTS/US; exits with the command's status. */
@@ -94,7 +97,10 @@ int main(int argc, char **argv)
 		getrusage(RUSAGE_SELF, &ru);
 		if (write(pre[1], &ru, sizeof(ru)) != (ssize_t)sizeof(ru))
 			_exit(126);
-		execvp(argv[2], argv + 2);
+		if (strchr(argv[2], '/'))
+			execv(argv[2], argv + 2);
+		else
+			execvp(argv[2], argv + 2);
 		_exit(127);
 	}
 	close(go[0]);
@@ -120,13 +126,15 @@ int main(int argc, char **argv)
 	if (write(go[1], "x", 1) != 1)
 		return 1;
 	close(go[1]);
-	struct rusage pr = {0};
-	int havepre = read(pre[0], &pr, sizeof(pr)) == (ssize_t)sizeof(pr);
 	int st = 0, kst = 1;
 	pid_t w;
 	while ((w = waitpid(-1, &st, 0)) > 0 || (w < 0 && errno == EINTR))
 		if (w == kid)
 			kst = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	/* Read once the tree has ended: a reader waiting would be woken by the command's
+	 * write and could preempt it before its exec, a switch perf does not count. */
+	struct rusage pr = {0};
+	int havepre = read(pre[0], &pr, sizeof(pr)) == (ssize_t)sizeof(pr);
 	if (!havepre) {
 		fputs("treeacct: the command did not reach its exec\n", stderr);
 		return 1;

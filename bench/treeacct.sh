@@ -26,7 +26,7 @@ w="$ta work 256 20"
 
 # name|tasks|execs|command (run by sh -c, in $tmp)
 cat >"$tmp/plan" <<EOF
-true|1|1|exec $ta -- true
+true|1|1|exec $ta -- /bin/true
 ping-pong 20,000|2|1|exec $ta -- ./workload pingpong 20000 /dev/null
 forks 100|101|1|exec $ta -- ./workload forks 100 /dev/null
 sh + 4 children (256 pages, 20 sleeps)|5|5|exec $ta -- sh -c '$w & $w & $w & $w; wait'
