@@ -4,6 +4,8 @@
  *   treeacct -- COMMAND [ARG...]   run COMMAND, print one line of pairs to stderr
  *   treeacct work PAGES NAPS       a child for a tree: touches PAGES fresh pages in NAPS
  *                                  steps, sleeping 1 ms after each
+ *   treeacct forks N               per task: N short children, each counted by its own
+ *                                  perf counters and read from /proc as a zombie
  * perf's side: task-clock, context-switches, cpu-migrations, page-faults, minor-faults and
  * major-faults opened on the
  * command each alone, disabled, inherit, enable_on_exec, exclude_guest, cpu -1: what
@@ -27,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +66,146 @@ static int work(long pages, long naps)
 	return 0;
 }
 
+/* What /proc keeps of task pid (the kernel's side, per task): 0, or -1 gone. */
+struct acct {
+	long long sw, mig, flt;
+	double rt_ms;
+};
+
+static long long sched_field(const char *buf, const char *key)
+{
+	const char *p = strstr(buf, key);
+	return p ? atoll(strchr(p, ':') + 1) : -1;
+}
+
+static int acct_read(pid_t pid, struct acct *a)
+{
+	static char buf[8192]; /* static: its pages touched once, no fault inside a window */
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/sched", (int)pid);
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	a->sw = sched_field(buf, "\nnr_switches");
+	a->mig = sched_field(buf, "se.nr_migrations");
+	const char *rt = strstr(buf, "se.sum_exec_runtime");
+	a->rt_ms = rt ? atof(strchr(rt, ':') + 1) : -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	long long minflt = 0, majflt = 0;
+	const char *p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %lld %*u %lld", &minflt, &majflt) != 2)
+		return -1;
+	a->flt = minflt + majflt;
+	return 0;
+}
+
+static char task_state(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');
+	return p && p[1] ? p[2] : 0;
+}
+
+/* N short children, one at a time, each held asleep until perf's per-task counters are open
+ * on it and /proc read, then working (16 pages, a 200 us sleep, 16 pages) and ending; its
+ * counts read as a zombie 1 ms after waitid (its last switch done) and from perf, then
+ * reaped. Per task: the kernel's minus perf's, summed, and how many tasks differed. */
+static int forks(long n)
+{
+	long long dsw = 0, dmig = 0, dflt = 0, psw = 0, pmig = 0, pflt = 0;
+	long swoff = 0, migoff = 0, fltoff = 0;
+	double pclk = 0, krt = 0;
+	for (long i = 0; i < n; i++) {
+		int go[2];
+		if (pipe(go))
+			return 1;
+		pid_t kid = fork();
+		if (kid < 0)
+			return 1;
+		if (kid == 0) {
+			static char page[32 * 4096];
+			char c;
+			close(go[1]);
+			if (read(go[0], &c, 1) != 1)
+				_exit(126);
+			for (unsigned p = 0; p < sizeof(page) / 2; p += 4096)
+				page[p] = 1;
+			struct timespec nap = {0, 200 * 1000};
+			nanosleep(&nap, NULL);
+			for (unsigned p = sizeof(page) / 2; p < sizeof(page); p += 4096)
+				page[p] = 1;
+			_exit(0);
+		}
+		close(go[0]);
+		while (task_state(kid) != 'S') /* blocked in its read: nothing moves until go */
+			sched_yield();
+		int fd[EV_MIN];
+		for (int e = 0; e < EV_MIN; e++) {
+			struct perf_event_attr a = {.size = sizeof(a),
+						    .type = PERF_TYPE_SOFTWARE,
+						    .config = cfg[e],
+						    .exclude_guest = 1};
+			fd[e] = (int)syscall(SYS_perf_event_open, &a, kid, -1, -1,
+					     PERF_FLAG_FD_CLOEXEC);
+			if (fd[e] < 0) {
+				perror("treeacct: perf_event_open");
+				return 1;
+			}
+		}
+		struct acct a0, a1;
+		if (acct_read(kid, &a0) || write(go[1], "x", 1) != 1)
+			return 1;
+		close(go[1]);
+		siginfo_t si;
+		if (waitid(P_PID, (id_t)kid, &si, WEXITED | WNOWAIT))
+			return 1;
+		struct timespec ms = {0, 1000 * 1000};
+		nanosleep(&ms, NULL);
+		if (acct_read(kid, &a1))
+			return 1;
+		uint64_t v[EV_MIN];
+		for (int e = 0; e < EV_MIN; e++) {
+			if (read(fd[e], &v[e], sizeof(v[e])) != (ssize_t)sizeof(v[e]))
+				return 1;
+			close(fd[e]);
+		}
+		waitpid(kid, NULL, 0);
+		long long s = a1.sw - a0.sw - (long long)v[EV_SWITCH];
+		long long m = a1.mig - a0.mig - (long long)v[EV_MIGR];
+		long long f = a1.flt - a0.flt - (long long)v[EV_FAULT];
+		dsw += s, dmig += m, dflt += f;
+		swoff += s != 1, migoff += m != 0, fltoff += f != 0;
+		psw += (long long)v[EV_SWITCH], pmig += (long long)v[EV_MIGR];
+		pflt += (long long)v[EV_FAULT];
+		pclk += (double)v[EV_CLOCK] / 1e6, krt += a1.rt_ms - a0.rt_ms;
+	}
+	fprintf(stderr,
+		"tasks=%ld switches=%lld/%+lld (tasks not +1: %ld) migrations=%lld/%+lld (tasks "
+		"not equal: %ld) faults=%lld/%+lld (tasks not equal: %ld) "
+		"task_clock_ms=%.3f/%.3f\n",
+		n, psw, dsw, swoff, pmig, dmig, migoff, pflt, dflt, fltoff, pclk, krt);
+	return 0;
+}
+
 static uint64_t tv_us(struct timeval a, struct timeval b)
 {
 	return (uint64_t)(a.tv_sec + b.tv_sec) * 1000000u + (uint64_t)(a.tv_usec + b.tv_usec);
@@ -72,8 +215,12 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "work"))
 		return work(atol(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "forks"))
+		return forks(atol(argv[2]));
 	if (argc < 3 || strcmp(argv[1], "--")) {
-		fputs("usage: treeacct -- COMMAND [ARG...] | treeacct work PAGES NAPS\n", stderr);
+		fputs("usage: treeacct -- COMMAND [ARG...] | treeacct work PAGES NAPS | treeacct "
+		      "forks N\n",
+		      stderr);
 		return 2;
 	}
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {

@@ -3,7 +3,9 @@
 # own accounting (rusage of the reaped tree) in the same run, for five trees, quiet and
 # beside two spinning processes (issue 40 item 5; bench/treeacct.c). Prints a markdown
 # table: per workload and load, the perf count and the kernel's minus perf's (range over
-# the runs; task-clock as the kernel's over perf's).
+# the runs; task-clock as the kernel's over perf's). Then per task: 200 short children of
+# treeacct, each read from /proc as a zombie and from its own perf counters (perf/kernel
+# minus perf, and how many tasks were off).
 #   bench/treeacct.sh [RUNS]     RUNS per workload and load, 5 by default
 # Run as root (or with CAP_PERFMON). About a minute.
 set -eu
@@ -44,12 +46,20 @@ one_load() { # LOAD: every workload RUNS times, in turn
 		done <"$tmp/plan"
 	done
 }
+per_task() { # LOAD: treeacct forks 200, RUNS times: each task's own accounting at its end
+	for r in $(seq "$runs"); do
+		printf -- '- %s: ' "$1" >>"$tmp/pertask"
+		"$ta" forks 200 2>>"$tmp/pertask"
+	done
+}
 one_load quiet >"$tmp/res"
+per_task quiet
 sh -c 'while :; do :; done' &
 spin="$!"
 sh -c 'while :; do :; done' &
 spin="$spin $!"
 one_load "two spinners" >>"$tmp/res"
+per_task "two spinners"
 
 echo "| workload (tasks, execs) | load | runs | switches perf | kernel - perf | page-faults perf | kernel - perf | perf minor+major = page-faults | migrations perf | task-clock perf (ms) | kernel / perf |"
 echo "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"
@@ -85,3 +95,6 @@ END {
 			rng(sprintf("%.2f", clo[k]), sprintf("%.2f", chi[k])), rng(fix(rlo[k]), fix(rhi[k]))
 	}
 }' "$tmp/res"
+echo
+echo "Per task (treeacct forks 200: perf / kernel - perf):"
+cat "$tmp/pertask"
