@@ -1,15 +1,15 @@
 /* treeacct: a command's whole tree counted two ways in one run, perf stat's inherited
  * counters and the kernel's own per-task accounting, printed side by side (issue 40
- * item 5):
+ * item 5; bench/treeacct.sh runs it):
  *   treeacct -- COMMAND [ARG...]   run COMMAND, print one line of pairs to stderr
  *   treeacct work PAGES NAPS       a child for a tree: touches PAGES fresh pages in NAPS
  *                                  steps, sleeping 1 ms after each
  *   treeacct forks N               per task: N short children, each counted by its own
  *                                  perf counters and read from /proc as a zombie
  * perf's side: task-clock, context-switches, cpu-migrations, page-faults, minor-faults and
- * major-faults opened on the
- * command each alone, disabled, inherit, enable_on_exec, exclude_guest, cpu -1: what
- * `perf stat -e ... -- COMMAND` opens (read off strace perf stat, perf 6.1).
+ * major-faults opened on the command each alone, disabled, inherit, enable_on_exec,
+ * exclude_guest, cpu -1: what `perf stat -e ... -- COMMAND` opens (read off strace perf
+ * stat, perf 6.1).
  * The kernel's side: getrusage(RUSAGE_CHILDREN) once the tree has ended, which holds
  * every task of the tree reaped by its parent (treeacct is the tree's subreaper, so
  * orphans come back to it and are reaped too): ru_nvcsw + ru_nivcsw, ru_minflt +
@@ -18,10 +18,10 @@
  * perf's counters not yet enabled) is read by the command itself just before execve and
  * taken off (a COMMAND without a slash is searched in PATH after that reading: its
  * search's own stack pages then count on the kernel's side alone; give a path). What the
- * first execve does before perf enables the counters (copy the arguments, move the task
- * to another CPU) stays in the kernel's count. Migrations have no rusage field: the kernel keeps
- * se.nr_migrations per task only (/proc/PID/sched), gone when the task's parent reaps it, so
- * kernel=n/a. Output: switches=PERF/KERNEL faults=PERF/KERNEL task_clock_us=PERF/KERNEL
+ * first execve does before perf enables the counters stays in the kernel's count.
+ * Migrations have no rusage field: the kernel keeps se.nr_migrations per task only
+ * (/proc/PID/sched), gone when the task's parent reaps it, so kernel=n/a.
+ * Output: switches=PERF/KERNEL faults=PERF/KERNEL task_clock_us=PERF/KERNEL
  * migrations=PERF/n/a minmaj=PERF (minor-faults + major-faults, counted where the kernel
  * counts min_flt and maj_flt, but only for faults taken with the task's registers)
  * pre_exec=SWITCHES/FAULTS/US; exits with the command's status. */
@@ -78,30 +78,33 @@ static long long sched_field(const char *buf, const char *key)
 	return p ? atoll(strchr(p, ':') + 1) : -1;
 }
 
-static int acct_read(pid_t pid, struct acct *a)
+/* /proc/PID/NAME into buf, NUL-terminated: its length, or -1. */
+static ssize_t proc_read(pid_t pid, const char *name, char *buf, size_t size)
 {
-	static char buf[8192]; /* static: its pages touched once, no fault inside a window */
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/sched", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
 	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, size - 1);
+	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = 0;
+	return n;
+}
+
+static int acct_read(pid_t pid, struct acct *a)
+{
+	static char buf[8192]; /* static: its pages touched once, no fault inside a window */
+	if (proc_read(pid, "sched", buf, sizeof(buf)) < 0)
+		return -1;
 	a->sw = sched_field(buf, "\nnr_switches");
 	a->mig = sched_field(buf, "se.nr_migrations");
 	const char *rt = strstr(buf, "se.sum_exec_runtime");
 	a->rt_ms = rt ? atof(strchr(rt, ':') + 1) : -1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
+	if (proc_read(pid, "stat", buf, sizeof(buf)) < 0)
 		return -1;
-	buf[n] = 0;
 	long long minflt = 0, majflt = 0;
 	const char *p = strrchr(buf, ')');
 	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %lld %*u %lld", &minflt, &majflt) != 2)
@@ -112,15 +115,9 @@ static int acct_read(pid_t pid, struct acct *a)
 
 static char task_state(pid_t pid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
+	char buf[512];
+	if (proc_read(pid, "stat", buf, sizeof(buf)) < 0)
 		return 0;
-	buf[n] = 0;
 	const char *p = strrchr(buf, ')');
 	return p && p[1] ? p[2] : 0;
 }
