@@ -113,13 +113,17 @@ static int acct_read(pid_t pid, struct acct *a)
 	return 0;
 }
 
-static char task_state(pid_t pid)
+/* 1 if task pid sleeps in read(go) (S, in the read system call), else 0: asleep
+ * anywhere else (a fault's lock), it could still be moved and run before its go. */
+static int held_in_read(pid_t pid)
 {
 	char buf[512];
 	if (proc_read(pid, "stat", buf, sizeof(buf)) < 0)
 		return 0;
 	const char *p = strrchr(buf, ')');
-	return p && p[1] ? p[2] : 0;
+	if (!p || p[1] != ' ' || p[2] != 'S' || proc_read(pid, "syscall", buf, sizeof(buf)) < 0)
+		return 0;
+	return atol(buf) == SYS_read;
 }
 
 /* N short children, one at a time, each held asleep until perf's per-task counters are open
@@ -153,7 +157,7 @@ static int forks(long n)
 			_exit(0);
 		}
 		close(go[0]);
-		while (task_state(kid) != 'S') /* blocked in its read: nothing moves until go */
+		while (!held_in_read(kid)) /* nothing of it moves until go */
 			sched_yield();
 		int fd[EV_MIN];
 		for (int e = 0; e < EV_MIN; e++) {

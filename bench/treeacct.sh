@@ -36,7 +36,7 @@ sh, ls and wc (a pipe)|3|3|exec $ta -- sh -c 'ls / | wc -l >/dev/null'
 EOF
 
 one_load() { # LOAD: every workload RUNS times, in turn
-	for r in $(seq "$runs"); do
+	for _ in $(seq "$runs"); do
 		while IFS='|' read -r name tasks execs cmd; do
 			out=$(cd "$tmp" && sh -c "$cmd" 2>&1 >/dev/null) || {
 				echo "treeacct.sh: $name failed: $out" >&2
@@ -47,7 +47,7 @@ one_load() { # LOAD: every workload RUNS times, in turn
 	done
 }
 per_task() { # LOAD: treeacct forks 200, RUNS times: each task's own accounting at its end
-	for r in $(seq "$runs"); do
+	for _ in $(seq "$runs"); do
 		printf -- '- %s: ' "$1" >>"$tmp/pertask"
 		"$ta" forks 200 2>>"$tmp/pertask"
 	done
