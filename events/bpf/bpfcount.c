@@ -122,7 +122,7 @@ static bool has_sched_exit(void)
 	return has;
 }
 
-static int load(struct bpfcount *b, const struct evspec_list *specs)
+static int load(struct bpfcount *b, const struct evspec_list *specs, bool tree)
 {
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		return -ENOENT;
@@ -174,6 +174,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	s->rodata->want_win = hw && nclock;
 	bool arrive = has_sched_exit();
 	bpf_program__set_autoload(s->progs.on_arrive, arrive);
+	bpf_program__set_autoload(s->progs.on_fork, tree);
 	/* A switch window to measure at each arrival, or none until the kernel is found
 	 * not reporting some switch (one program a switch where it reports them all). */
 	b->arrive_later = arrive && !s->rodata->want_win;
@@ -315,17 +316,18 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->one = calloc(1, b->vsize);
 	if (!b->vals || !b->one)
 		goto fail;
-	if ((err = load(b, specs)) != 0 || (err = fill_counters(b)) != 0)
+	if ((err = load(b, specs, o->tree)) != 0 || (err = fill_counters(b)) != 0)
 		goto fail;
 	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
 	b->skel->links.on_exec = bpf_program__attach(b->skel->progs.on_exec);
-	b->skel->links.on_fork = bpf_program__attach(b->skel->progs.on_fork);
+	if (o->tree)
+		b->skel->links.on_fork = bpf_program__attach(b->skel->progs.on_fork);
 	bool arrive = bpf_program__autoload(b->skel->progs.on_arrive) && !b->arrive_later;
 	if (arrive)
 		b->skel->links.on_arrive = bpf_program__attach(b->skel->progs.on_arrive);
 	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec ||
-	    !b->skel->links.on_fork || (arrive && !b->skel->links.on_arrive)) {
+	    (o->tree && !b->skel->links.on_fork) || (arrive && !b->skel->links.on_arrive)) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
