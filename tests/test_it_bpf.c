@@ -544,6 +544,50 @@ static void test_cpu_identity(void **state)
 	cpu_identity(8);
 }
 
+/* Who a task is, as the program writes it (at its entry, its exec and folds): a child
+ * that takes uid 65534 and execs sleep reads with its own tgid, that uid and "sleep". */
+static void test_identity(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	struct evset set;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
+	int cpus[256], ncpus = online_cpus(cpus);
+	struct bpfcount_opts o = {.cpus = cpus, .ncpus = ncpus, .max_tasks = 65536};
+	struct bpfcount *b;
+	assert_int_equal(bpfcount_open(&set.specs, &o, &b), 0);
+	pid_t kid = fork();
+	assert_true(kid >= 0);
+	if (kid == 0) {
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(3);
+		execlp("sleep", "sleep", "0.2", (char *)NULL);
+		_exit(4);
+	}
+	int st;
+	assert_int_equal(waitpid(kid, &st, 0), kid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(bpfcount_fold(b), 0);
+	const unsigned *tids;
+	const void *vals;
+	size_t n;
+	assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+	const struct pmutop_bpf_task *v = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (tids[i] == (unsigned)kid)
+			v = bpfcount_task(vals, bpfcount_value_size(b), i);
+	if (!v)
+		fail_msg("no entry of the child %d", (int)kid);
+	if (v->tgid != (unsigned)kid || v->uid != 65534 || strcmp(v->comm, "sleep") != 0)
+		fail_msg("the child %d reads as tgid %u, uid %u, comm '%s'", (int)kid, v->tgid,
+			 v->uid, v->comm);
+	assert_true(v->cgid != 0);
+	bpfcount_free(b);
+	evset_free(&set);
+}
+
 /* The value of tid in a read (NULL: not there). */
 static const struct pmutop_bpf_task *read_of(const unsigned *tids, const void *vals, size_t n,
 					     size_t vsize, pid_t tid)
@@ -1331,6 +1375,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hidden_runs),
 		cmocka_unit_test(test_arrive_when_unseen),
 		cmocka_unit_test(test_listed_read),
+		cmocka_unit_test(test_identity), /* the program's uid, tgid and comm */
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
