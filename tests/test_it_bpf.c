@@ -1251,12 +1251,14 @@ static void test_hidden_runs(void **state)
 		print_message("  thread %d ran again, seen or not\n", (int)idle);
 }
 
-/* This process's BPF links to a program named name. */
-static int links_to(const char *name)
+/* This process's descriptors of kind (fdinfo's "link_type:" for links, "prog_type:" for
+ * programs) to a program named name. */
+static int fds_of(const char *name, const char *kind)
 {
 	int n = 0;
 #ifdef PMUTOP_NO_BPF
 	(void)name;
+	(void)kind;
 #else
 	DIR *d = opendir("/proc/self/fdinfo");
 	assert_non_null(d);
@@ -1271,7 +1273,7 @@ static int links_to(const char *name)
 		bool link = false;
 		unsigned id = 0;
 		while (fgets(line, sizeof(line), f))
-			if (strncmp(line, "link_type:", 10) == 0)
+			if (strncmp(line, kind, strlen(kind)) == 0)
 				link = true;
 			else if (strncmp(line, "prog_id:", 8) == 0)
 				id = (unsigned)strtoul(line + 8, NULL, 10);
@@ -1288,6 +1290,35 @@ static int links_to(const char *name)
 	closedir(d);
 #endif
 	return n;
+}
+
+static int links_to(const char *name)
+{
+	return fds_of(name, "link_type:");
+}
+
+/* The fork program is verified and attached only where a command's tree is followed (its
+ * verification was some 15 ms of the start-up): no descriptor of it otherwise. */
+static void test_fork_for_tree(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	struct evset set;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
+	int cpus[256], ncpus = online_cpus(cpus);
+	for (int tree = 0; tree < 2; tree++) {
+		struct bpfcount_opts o = {
+			.cpus = cpus, .ncpus = ncpus, .max_tasks = 4096, .tree = tree};
+		struct bpfcount *b;
+		assert_int_equal(bpfcount_open(&set.specs, &o, &b), 0);
+		assert_int_equal(fds_of("on_fork", "prog_type:"), tree);
+		assert_int_equal(links_to("on_fork"), tree);
+		assert_int_equal(links_to("on_switch"), 1);
+		bpfcount_free(b);
+	}
+	evset_free(&set);
 }
 
 /* The kernel has the tracepoint at the end of __schedule (on_arrive's). */
@@ -1375,7 +1406,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hidden_runs),
 		cmocka_unit_test(test_arrive_when_unseen),
 		cmocka_unit_test(test_listed_read),
-		cmocka_unit_test(test_identity), /* the program's uid, tgid and comm */
+		cmocka_unit_test(test_identity),      /* the program's uid, tgid and comm */
+		cmocka_unit_test(test_fork_for_tree), /* on_fork loaded only for a tree */
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
