@@ -544,6 +544,20 @@ static void test_cpu_identity(void **state)
 	cpu_identity(8);
 }
 
+/* bpfcount_open of events (parsed into set) on every online CPU. */
+static struct bpfcount *open_on_cpus(struct evset *set, const char *events, unsigned max_tasks,
+				     bool tree)
+{
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(set, events, NULL, &perr), 0);
+	int cpus[256], ncpus = online_cpus(cpus);
+	struct bpfcount_opts o = {
+		.cpus = cpus, .ncpus = ncpus, .max_tasks = max_tasks, .tree = tree};
+	struct bpfcount *b;
+	assert_int_equal(bpfcount_open(&set->specs, &o, &b), 0);
+	return b;
+}
+
 /* Who a task is, as the program writes it (at its entry, its exec and folds): a child
  * that takes uid 65534 and execs sleep reads with its own tgid, that uid and "sleep". */
 static void test_identity(void **state)
@@ -552,12 +566,7 @@ static void test_identity(void **state)
 	if (NO_BPF || geteuid() != 0)
 		skip();
 	struct evset set;
-	struct evspec_err perr;
-	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
-	int cpus[256], ncpus = online_cpus(cpus);
-	struct bpfcount_opts o = {.cpus = cpus, .ncpus = ncpus, .max_tasks = 65536};
-	struct bpfcount *b;
-	assert_int_equal(bpfcount_open(&set.specs, &o, &b), 0);
+	struct bpfcount *b = open_on_cpus(&set, "task-clock", 65536, false);
 	pid_t kid = fork();
 	assert_true(kid >= 0);
 	if (kid == 0) {
@@ -1304,21 +1313,15 @@ static void test_fork_for_tree(void **state)
 	(void)state;
 	if (NO_BPF || geteuid() != 0)
 		skip();
-	struct evset set;
-	struct evspec_err perr;
-	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
-	int cpus[256], ncpus = online_cpus(cpus);
 	for (int tree = 0; tree < 2; tree++) {
-		struct bpfcount_opts o = {
-			.cpus = cpus, .ncpus = ncpus, .max_tasks = 4096, .tree = tree};
-		struct bpfcount *b;
-		assert_int_equal(bpfcount_open(&set.specs, &o, &b), 0);
+		struct evset set;
+		struct bpfcount *b = open_on_cpus(&set, "task-clock", 4096, tree);
 		assert_int_equal(fds_of("on_fork", "prog_type:"), tree);
 		assert_int_equal(links_to("on_fork"), tree);
 		assert_int_equal(links_to("on_switch"), 1);
 		bpfcount_free(b);
+		evset_free(&set);
 	}
-	evset_free(&set);
 }
 
 /* The kernel has the tracepoint at the end of __schedule (on_arrive's). */
