@@ -26,6 +26,9 @@ struct bpfcount_opts {
 	unsigned list_cap;
 	/* per group and member: a status known in advance (EVS_OK = try), or NULL */
 	const uint8_t (*preset)[EVGROUP_MAX];
+	/* a command's tree is seeded (PMUTOP_BPF_TREE): the fork program is loaded for it,
+	 * else not (its verification is some 15 ms of the start) */
+	bool tree;
 };
 
 /* Open the groups of specs on every CPU, load the BPF program and attach it. Returns 0,
@@ -43,7 +46,7 @@ enum ev_status bpfcount_status(const struct bpfcount *b, unsigned ev);
 
 /* A task that existed before the program was attached, entered with zero sums so that
  * it has a row before it next runs. flags (pmutop.bpf.h): PMUTOP_BPF_KTHREAD, and for a
- * command PMUTOP_BPF_TREE (the tasks it forks join it, and theirs) and
+ * command PMUTOP_BPF_TREE (opened with tree: the tasks it forks join it, and theirs) and
  * PMUTOP_BPF_PRE_EXEC. 0, -EEXIST (it is in already, with those flags added), -E2BIG
  * (map full). */
 int bpfcount_seed(struct bpfcount *b, pid_t tid, pid_t tgid, uid_t uid, unsigned flags,

@@ -544,6 +544,59 @@ static void test_cpu_identity(void **state)
 	cpu_identity(8);
 }
 
+/* bpfcount_open of events (parsed into set) on every online CPU. */
+static struct bpfcount *open_on_cpus(struct evset *set, const char *events, unsigned max_tasks,
+				     bool tree)
+{
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(set, events, NULL, &perr), 0);
+	int cpus[256], ncpus = online_cpus(cpus);
+	struct bpfcount_opts o = {
+		.cpus = cpus, .ncpus = ncpus, .max_tasks = max_tasks, .tree = tree};
+	struct bpfcount *b;
+	assert_int_equal(bpfcount_open(&set->specs, &o, &b), 0);
+	return b;
+}
+
+/* Who a task is, as the program writes it (at its entry, its exec and folds): a child
+ * that takes uid 65534 and execs sleep reads with its own tgid, that uid and "sleep". */
+static void test_identity(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	struct evset set;
+	struct bpfcount *b = open_on_cpus(&set, "task-clock", 65536, false);
+	pid_t kid = fork();
+	assert_true(kid >= 0);
+	if (kid == 0) {
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(3);
+		execlp("sleep", "sleep", "0.2", (char *)NULL);
+		_exit(4);
+	}
+	int st;
+	assert_int_equal(waitpid(kid, &st, 0), kid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(bpfcount_fold(b), 0);
+	const unsigned *tids;
+	const void *vals;
+	size_t n;
+	assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
+	const struct pmutop_bpf_task *v = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (tids[i] == (unsigned)kid)
+			v = bpfcount_task(vals, bpfcount_value_size(b), i);
+	if (!v)
+		fail_msg("no entry of the child %d", (int)kid);
+	if (v->tgid != (unsigned)kid || v->uid != 65534 || strcmp(v->comm, "sleep") != 0)
+		fail_msg("the child %d reads as tgid %u, uid %u, comm '%s'", (int)kid, v->tgid,
+			 v->uid, v->comm);
+	assert_true(v->cgid != 0);
+	bpfcount_free(b);
+	evset_free(&set);
+}
+
 /* The value of tid in a read (NULL: not there). */
 static const struct pmutop_bpf_task *read_of(const unsigned *tids, const void *vals, size_t n,
 					     size_t vsize, pid_t tid)
@@ -1207,12 +1260,14 @@ static void test_hidden_runs(void **state)
 		print_message("  thread %d ran again, seen or not\n", (int)idle);
 }
 
-/* This process's BPF links to a program named name. */
-static int links_to(const char *name)
+/* This process's descriptors of kind (fdinfo's "link_type:" for links, "prog_type:" for
+ * programs) to a program named name. */
+static int fds_of(const char *name, const char *kind)
 {
 	int n = 0;
 #ifdef PMUTOP_NO_BPF
 	(void)name;
+	(void)kind;
 #else
 	DIR *d = opendir("/proc/self/fdinfo");
 	assert_non_null(d);
@@ -1227,7 +1282,7 @@ static int links_to(const char *name)
 		bool link = false;
 		unsigned id = 0;
 		while (fgets(line, sizeof(line), f))
-			if (strncmp(line, "link_type:", 10) == 0)
+			if (strncmp(line, kind, strlen(kind)) == 0)
 				link = true;
 			else if (strncmp(line, "prog_id:", 8) == 0)
 				id = (unsigned)strtoul(line + 8, NULL, 10);
@@ -1244,6 +1299,29 @@ static int links_to(const char *name)
 	closedir(d);
 #endif
 	return n;
+}
+
+static int links_to(const char *name)
+{
+	return fds_of(name, "link_type:");
+}
+
+/* The fork program is verified and attached only where a command's tree is followed (its
+ * verification was some 15 ms of the start-up): no descriptor of it otherwise. */
+static void test_fork_for_tree(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	for (int tree = 0; tree < 2; tree++) {
+		struct evset set;
+		struct bpfcount *b = open_on_cpus(&set, "task-clock", 4096, tree);
+		assert_int_equal(fds_of("on_fork", "prog_type:"), tree);
+		assert_int_equal(links_to("on_fork"), tree);
+		assert_int_equal(links_to("on_switch"), 1);
+		bpfcount_free(b);
+		evset_free(&set);
+	}
 }
 
 /* The kernel has the tracepoint at the end of __schedule (on_arrive's). */
@@ -1331,6 +1409,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hidden_runs),
 		cmocka_unit_test(test_arrive_when_unseen),
 		cmocka_unit_test(test_listed_read),
+		cmocka_unit_test(test_identity),      /* the program's uid, tgid and comm */
+		cmocka_unit_test(test_fork_for_tree), /* on_fork loaded only for a tree */
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,6 @@
 #include "bpfcount.h"
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
@@ -111,18 +110,27 @@ static int own_kind(const struct evdesc *d)
 	return -1;
 }
 
-/* The tracepoint at the end of __schedule (Linux 6.16 and later). */
+/* The tracepoint at the end of __schedule (Linux 6.16 and later): a raw tracepoint of
+ * that name opens, for an empty program attached for the moment of the call. Looking its
+ * type up in vmlinux BTF instead took a parse of the whole BTF (7-11 ms of the start-up
+ * here), which libbpf then parses again to load. */
 static bool has_sched_exit(void)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	if (!btf)
+	const struct bpf_insn ret0[] = {
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	int prog = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL, "GPL", ret0, 2, NULL);
+	if (prog < 0)
 		return false;
-	bool has = btf__find_by_name_kind(btf, "btf_trace_sched_exit_tp", BTF_KIND_TYPEDEF) > 0;
-	btf__free(btf);
-	return has;
+	int link = bpf_raw_tracepoint_open("sched_exit_tp", prog);
+	if (link >= 0)
+		close(link);
+	close(prog);
+	return link >= 0;
 }
 
-static int load(struct bpfcount *b, const struct evspec_list *specs)
+static int load(struct bpfcount *b, const struct evspec_list *specs, bool tree)
 {
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		return -ENOENT;
@@ -174,6 +182,7 @@ static int load(struct bpfcount *b, const struct evspec_list *specs)
 	s->rodata->want_win = hw && nclock;
 	bool arrive = has_sched_exit();
 	bpf_program__set_autoload(s->progs.on_arrive, arrive);
+	bpf_program__set_autoload(s->progs.on_fork, tree);
 	/* A switch window to measure at each arrival, or none until the kernel is found
 	 * not reporting some switch (one program a switch where it reports them all). */
 	b->arrive_later = arrive && !s->rodata->want_win;
@@ -315,17 +324,18 @@ int bpfcount_open(const struct evspec_list *specs, const struct bpfcount_opts *o
 	b->one = calloc(1, b->vsize);
 	if (!b->vals || !b->one)
 		goto fail;
-	if ((err = load(b, specs)) != 0 || (err = fill_counters(b)) != 0)
+	if ((err = load(b, specs, o->tree)) != 0 || (err = fill_counters(b)) != 0)
 		goto fail;
 	b->skel->links.on_switch = bpf_program__attach(b->skel->progs.on_switch);
 	b->skel->links.on_exit = bpf_program__attach(b->skel->progs.on_exit);
 	b->skel->links.on_exec = bpf_program__attach(b->skel->progs.on_exec);
-	b->skel->links.on_fork = bpf_program__attach(b->skel->progs.on_fork);
+	if (o->tree)
+		b->skel->links.on_fork = bpf_program__attach(b->skel->progs.on_fork);
 	bool arrive = bpf_program__autoload(b->skel->progs.on_arrive) && !b->arrive_later;
 	if (arrive)
 		b->skel->links.on_arrive = bpf_program__attach(b->skel->progs.on_arrive);
 	if (!b->skel->links.on_switch || !b->skel->links.on_exit || !b->skel->links.on_exec ||
-	    !b->skel->links.on_fork || (arrive && !b->skel->links.on_arrive)) {
+	    (o->tree && !b->skel->links.on_fork) || (arrive && !b->skel->links.on_arrive)) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}

@@ -102,12 +102,15 @@ static void seed(struct bpfsource *e)
 static int open_counters(struct bpfsource *e)
 {
 	struct bpfstate *s = e->bpf;
+	bool tree = e->b.o.scope == SCOPE_PIDS && e->b.o.enable_on_exec && e->b.o.inherit;
+	s->root = tree && e->b.o.npids == 1 ? e->b.pids[0] : 0;
 	struct bpfcount_opts bo = {.cpus = e->b.cpu.id,
 				   .ncpus = e->b.cpu.n,
 				   .user_only = e->b.o.user_only,
 				   .no_kernel = e->b.o.no_kernel,
 				   .max_tasks = max_tasks(e),
-				   .preset = (const uint8_t(*)[EVGROUP_MAX])e->b.set->preset};
+				   .preset = (const uint8_t(*)[EVGROUP_MAX])e->b.set->preset,
+				   .tree = s->root != 0};
 	int err = bpfcount_open(&e->b.set->specs, &bo, &s->bc);
 	if (err)
 		return err;
@@ -125,8 +128,6 @@ static int open_counters(struct bpfsource *e)
 				s->ev_of[s->nev++] = m; /* slots are in the events' order */
 		}
 	s->vsize = bpfcount_value_size(s->bc);
-	bool tree = e->b.o.scope == SCOPE_PIDS && e->b.o.enable_on_exec && e->b.o.inherit;
-	s->root = tree && e->b.o.npids == 1 ? e->b.pids[0] : 0;
 	seed(e);
 	return 0;
 }
