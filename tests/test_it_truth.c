@@ -429,8 +429,9 @@ static void test_cgroup_forks(void **state)
 	csv_sum(ccsv, "page-faults", match_cgroup, want_cg, &cs);
 	double truth = (double)FORK_RATE * FORK_SECONDS * FORK_PAGES;
 	print_message("  %d forks x %d pages: perf stat -a -G %.0f, pmutop -G %.0f (%u lines), "
-		      "--cgroups %.0f (%u lines)\n",
-		      FORK_RATE * FORK_SECONDS, FORK_PAGES, perf_v, gs.v, gs.lines, cs.v, cs.lines);
+		      "--cgroups %.0f (%u lines, %u partial: a switch not seen)\n",
+		      FORK_RATE * FORK_SECONDS, FORK_PAGES, perf_v, gs.v, gs.lines, cs.v, cs.lines,
+		      cs.unseen);
 	if (perf_v < truth)
 		fail_msg("perf stat counted %.0f page faults in the cgroup, fewer than the %.0f "
 			 "its processes made",
@@ -440,12 +441,17 @@ static void test_cgroup_forks(void **state)
 			 "%u lines not exact: %s",
 			 gs.v, perf_v, gs.not_exact, gs.bad);
 	/* --cgroups counts through the default backend (bpf). Before issue 25 it missed 90%
-	 * and more. */
-	if (cs.not_exact || !within(cs.v, perf_v, 0.01, 0))
+	 * and more. A slice a switch not seen cut short (this kernel hides pid 1's threads'
+	 * switches, and on_arrive is attached at the tick after the first) is in no row: the
+	 * cgroup's line says partial, its sum a lower bound (5% below allowed, as
+	 * test_it_cgroup's); never above. */
+	double below = cs.unseen ? 0.05 : 0.01;
+	if (cs.not_exact || cs.v < (1 - below) * perf_v || cs.v > 1.01 * perf_v)
 		fail_msg("pmutop --cgroups: the cgroup's row sums to %.0f page faults, perf stat "
-			 "-a -G %.0f and pmutop -G %.0f (1%% allowed): short-lived processes "
-			 "missed; %u lines not exact: %s",
-			 cs.v, perf_v, gs.v, cs.not_exact, cs.bad);
+			 "-a -G %.0f and pmutop -G %.0f (%.0f%% below allowed, %u lines partial "
+			 "for a switch not seen): short-lived processes missed; %u lines not "
+			 "exact: %s",
+			 cs.v, perf_v, gs.v, 100 * below, cs.unseen, cs.not_exact, cs.bad);
 }
 
 /* ---- 2. a task switching ~2,000 times a second beside a busy loop, per backend ---------- */
