@@ -577,6 +577,19 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, 
 			b->full = true;
 		b->seen[c] = k;
 	}
+	/* And those of the epoch the fold opened, so far: the tick's fold lists the task it
+	 * finds running there, and a switch between the epoch's opening and the fold on its
+	 * CPU lists there too. Read now, they are read again at the next tick (the run's
+	 * last has none). */
+	for (int c = 0; b->folded && !b->full && c < b->npossible; c++) {
+		const struct pmutop_bpf_list *l = &b->lists[c];
+		unsigned p = (e + 1) & 1;
+		if (__atomic_load_n(&l->tag[p], __ATOMIC_ACQUIRE) != e + 1)
+			continue;
+		unsigned k = __atomic_load_n(&l->n[p], __ATOMIC_ACQUIRE);
+		if (!want_listed(b, l, p, 0, k))
+			b->full = true;
+	}
 	b->folded = false;
 	int err = 0;
 	if (b->full) {
