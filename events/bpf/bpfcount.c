@@ -114,7 +114,7 @@ static int own_kind(const struct evdesc *d)
  * that name opens, for an empty program attached for the moment of the call. Looking its
  * type up in vmlinux BTF instead took a parse of the whole BTF (7-11 ms of the start-up
  * here), which libbpf then parses again to load. */
-static bool has_sched_exit(void)
+static int has_sched_exit(void)
 {
 	const struct bpf_insn ret0[] = {
 		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
@@ -122,12 +122,13 @@ static bool has_sched_exit(void)
 	};
 	int prog = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL, "GPL", ret0, 2, NULL);
 	if (prog < 0)
-		return false;
+		return prog;
 	int link = bpf_raw_tracepoint_open("sched_exit_tp", prog);
 	if (link >= 0)
 		close(link);
 	close(prog);
-	return link >= 0;
+	/* Only its absence says no: out of descriptors or memory, the load fails as such. */
+	return link >= 0 ? 1 : link == -ENOENT ? 0 : link;
 }
 
 static int load(struct bpfcount *b, const struct evspec_list *specs, bool tree)
@@ -180,7 +181,9 @@ static int load(struct bpfcount *b, const struct evspec_list *specs, bool tree)
 	s->rodata->nown = nown;
 	s->rodata->ntimed = ntimed;
 	s->rodata->want_win = hw && nclock;
-	bool arrive = has_sched_exit();
+	int arrive = has_sched_exit();
+	if (arrive < 0)
+		return arrive;
 	bpf_program__set_autoload(s->progs.on_arrive, arrive);
 	bpf_program__set_autoload(s->progs.on_fork, tree);
 	/* A switch window to measure at each arrival, or none until the kernel is found
