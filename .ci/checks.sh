@@ -224,7 +224,11 @@ vg_tests() {
 		[ "$st" -eq 0 ] && { echo "-- {}: ok (${t}s)"; exit 0; }
 		[ "$st" -eq 99 ] && echo "-- {}: memcheck found errors" || echo "-- {}: exit $st"
 		grep -v "WARNING: unhandled eBPF command" "$0/valgrind/{}.vg" | head -n 40
-		grep -n -B 3 -A 3 -E "ERROR|FAILED|error:" "$0/valgrind/{}.out" | head -n 60
+		if grep -q -E "ERROR|FAILED|error:" "$0/valgrind/{}.out"; then
+			grep -n -B 3 -A 3 -E "ERROR|FAILED|error:" "$0/valgrind/{}.out" | head -n 60
+		else
+			tail -n 40 "$0/valgrind/{}.out"
+		fi
 		exit 1' "$LOGS" || rc=1
 	return "$rc"
 }

@@ -114,15 +114,18 @@ static int acct_read(pid_t pid, struct acct *a)
 }
 
 /* 1 if task pid sleeps in read(go) (S, in the read system call), else 0: asleep
- * anywhere else (a fault's lock), it could still be moved and run before its go. */
+ * anywhere else (a fault's lock), it could still be moved and run before its go. -1
+ * where /proc cannot say (no ptrace rights for its syscall file). */
 static int held_in_read(pid_t pid)
 {
 	char buf[512];
 	if (proc_read(pid, "stat", buf, sizeof(buf)) < 0)
-		return 0;
+		return -1;
 	const char *p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || p[2] != 'S' || proc_read(pid, "syscall", buf, sizeof(buf)) < 0)
+	if (!p || p[1] != ' ' || p[2] != 'S')
 		return 0;
+	if (proc_read(pid, "syscall", buf, sizeof(buf)) < 0)
+		return -1;
 	return atol(buf) == SYS_read;
 }
 
@@ -157,8 +160,14 @@ static int forks(long n)
 			_exit(0);
 		}
 		close(go[0]);
-		while (!held_in_read(kid)) /* nothing of it moves until go */
+		int held;
+		while ((held = held_in_read(kid)) == 0) /* nothing of it moves until go */
 			sched_yield();
+		if (held < 0) {
+			fprintf(stderr, "treeacct: cannot read /proc/%d/syscall\n", (int)kid);
+			kill(kid, SIGKILL);
+			return 1;
+		}
 		int fd[EV_MIN];
 		for (int e = 0; e < EV_MIN; e++) {
 			struct perf_event_attr a = {.size = sizeof(a),

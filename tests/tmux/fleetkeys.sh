@@ -66,11 +66,11 @@ rows_of() { # $1: the count's word; $2, $3: the kind of rows awaited, the kind n
 	n=0
 	while [ "$n" -lt 300 ]; do
 		capture
-		cp "$CAP" "$CAP.before"
+		cp "$CAP" "$DIR/before"
 		sleep 0.1
 		n=$((n + 1))
 		capture
-		cmp -s "$CAP" "$CAP.before" || continue
+		cmp -s "$CAP" "$DIR/before" || continue
 		if grep -Eq "^ PAUSED +$1 " "$CAP" && grep -Eq -- "$3" "$CAP"; then
 			fail "$1 counted over the other kind's rows"
 			return
