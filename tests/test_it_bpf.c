@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1416,6 +1418,130 @@ static void test_fork_for_tree(void **state)
 	}
 }
 
+/* A command of the restart test (spin): it runs 1 ms in each 2 and so does a child it
+ * forks; both die with their parent. */
+static int spin_both(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		return 1;
+	pid_t ppid = getpid(), kid = fork();
+	if (kid < 0)
+		return 1;
+	if (kid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != ppid)
+			return 1;
+	}
+	for (;;) {
+		struct timespec t0, t;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 1000000);
+		usleep(1000);
+	}
+}
+
+/* Process pid's first child, from /proc, or 0. */
+static pid_t child_of(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	FILE *f = fopen(path, "re");
+	int kid = 0;
+	if (f) {
+		if (fscanf(f, "%d", &kid) != 1)
+			kid = 0;
+		fclose(f);
+	}
+	return kid;
+}
+
+/* Thread tid's row in m with its first event's value: 1 counted above 0, 0 not, -1 no
+ * row. */
+static int thread_counted(const struct model *m, pid_t tid)
+{
+	const struct val *v = thread_val(m, tid);
+	return !v ? -1 : (v->state == VAL_EXACT || v->state == VAL_SCALED) && v->v > 0;
+}
+
+/* -- COMMAND under bpf, started over (user-only mode, then a new event set) once it has
+ * exec'd and forked: it is not parked again (its slices in no row, 0 for good), and the
+ * child it forked before stays in its tree (rows, and its own forks followed). */
+static void test_restart_tree(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	char *argv[] = {exe, "spin", NULL};
+	pid_t pid;
+	int go, errfd;
+	assert_int_equal(startup_spawn(argv, NULL, -1, &pid, &go, &errfd), 0);
+	struct evset set, set2;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
+	assert_int_equal(evset_parse(&set2, "task-clock,page-faults", NULL, &perr), 0);
+	int err = 1;
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &pid,
+			    .npids = 1,
+			    .enable_on_exec = true,
+			    .inherit = true,
+			    .threads = true,
+			    .interval = 0.2};
+	struct source *e = bpfsource_new(&set, &o, &err);
+	assert_non_null(e);
+	assert_int_equal(startup_release(go, errfd), 0);
+	const struct model *m = source_model(e);
+	pid_t kid = 0;
+	/* Both counted (30 s at most): the command exec'd and forked. */
+	for (int k = 0;
+	     k < 150 && !(kid && thread_counted(m, pid) == 1 && thread_counted(m, kid) == 1); k++) {
+		usleep(200 * 1000);
+		kid = kid ? kid : child_of(pid);
+		source_tick(e);
+	}
+	bool before = kid && thread_counted(m, pid) == 1 && thread_counted(m, kid) == 1;
+	/* Each restart: its tick reads n/c (starting), then both counted again (30 s at
+	 * most; 0 for good without the fix). */
+	int cmd[2] = {0, 0}, child[2] = {-1, -1};
+	for (int r = 0; before && r < 2; r++) {
+		bool uo = true;
+		assert_int_equal(r ? source_control(e, SRC_EVSET, &set2)
+				   : source_control(e, SRC_USER_ONLY, &uo),
+				 0);
+		usleep(200 * 1000);
+		source_tick(e);
+		for (int k = 0; k < 150 && (cmd[r] != 1 || child[r] != 1); k++) {
+			usleep(200 * 1000);
+			source_tick(e);
+			cmd[r] = thread_counted(m, pid);
+			child[r] = thread_counted(m, kid);
+		}
+	}
+	source_close(e);
+	evset_free(&set);
+	evset_free(&set2);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	if (!before)
+		fail_msg("the command %d or its child %d never counted", (int)pid, (int)kid);
+	for (int r = 0; r < 2; r++) {
+		if (cmd[r] != 1)
+			fail_msg("after restart %d the command reads %s", r + 1,
+				 cmd[r] < 0 ? "no row" : "0 or n/c for 30 s");
+		if (child[r] != 1)
+			fail_msg("after restart %d its child reads %s", r + 1,
+				 child[r] < 0 ? "no row" : "0 or n/c for 30 s");
+	}
+}
+
 /* The kernel has the tracepoint at the end of __schedule (on_arrive's). */
 static bool has_sched_exit(void)
 {
@@ -1485,6 +1611,8 @@ int main(int argc, char **argv)
 		testutil_touch_pages((uint32_t)atoi(argv[2]));
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "spin") == 0) /* the command of test_restart_tree */
+		return spin_both();
 	/* PMUTOP_TEST_ONLY=test_listed* runs a few (cmocka's pattern) while working on them. */
 	if (getenv("PMUTOP_TEST_ONLY"))
 		cmocka_set_test_filter(getenv("PMUTOP_TEST_ONLY"));
@@ -1504,6 +1632,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fold_listed),
 		cmocka_unit_test(test_identity),      /* the program's uid, tgid and comm */
 		cmocka_unit_test(test_fork_for_tree), /* on_fork loaded only for a tree */
+		cmocka_unit_test(test_restart_tree),  /* a command's tree kept at a restart */
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
