@@ -7,6 +7,7 @@
 #include "bpfcount.h"
 #include "engine.h"
 #include "bpfsource.h"
+#include "cgroup.h"
 #include "startup.h"
 #include "evset.h"
 
@@ -22,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -558,43 +561,98 @@ static struct bpfcount *open_on_cpus(struct evset *set, const char *events, unsi
 	return b;
 }
 
-/* Who a task is, as the program writes it (at its entry, its exec and folds): a child
- * that takes uid 65534 and execs sleep reads with its own tgid, that uid and "sleep". */
+/* A thread of test_identity's child: its tid to the parent (*arg), then it blocks. */
+static void *tell_and_block(void *arg)
+{
+	int *fds = arg; /* the tid's pipe, a pipe never written */
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	char c;
+	if (write(fds[0], &tid, sizeof(tid)) == (ssize_t)sizeof(tid))
+		(void)!read(fds[1], &c, 1);
+	return NULL;
+}
+
+/* Who a task is, as the program writes it (at its entry, its exec and folds): a child in
+ * a cgroup of its own that takes uid 65534 and gid 65533, starts a thread that blocks,
+ * and execs sleep: the child reads with its own tgid, that uid (not the gid), "sleep"
+ * and the cgroup's id (its directory's inode); the thread with the child's tgid. */
 static void test_identity(void **state)
 {
 	(void)state;
 	if (NO_BPF || geteuid() != 0)
 		skip();
+	char mnt[512], dir[600], procs[700];
+	assert_int_equal(cgroup_mount("", mnt, sizeof(mnt)), 0);
+	snprintf(dir, sizeof(dir), "%s/pmutop-identity-%d", mnt, (int)getpid());
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	struct stat cg;
+	assert_int_equal(stat(dir, &cg), 0);
 	struct evset set;
 	struct bpfcount *b = open_on_cpus(&set, "task-clock", 65536, false);
+	int tp[2];
+	assert_int_equal(pipe(tp), 0);
 	pid_t kid = fork();
 	assert_true(kid >= 0);
 	if (kid == 0) {
-		if (setgid(65534) != 0 || setuid(65534) != 0)
+		int hold[2], fds[2];
+		FILE *f = fopen(procs, "we");
+		if (!f || fprintf(f, "0\n") < 0 || fclose(f) != 0)
+			_exit(2);
+		if (setgid(65533) != 0 || setuid(65534) != 0 || pipe(hold) != 0)
 			_exit(3);
+		fds[0] = tp[1];
+		fds[1] = hold[0];
+		pthread_t th;
+		if (pthread_create(&th, NULL, tell_and_block, fds) != 0)
+			_exit(4);
+		usleep(100 * 1000); /* the thread blocked (switched out) meanwhile, or not */
 		execlp("sleep", "sleep", "0.2", (char *)NULL);
-		_exit(4);
+		_exit(5);
 	}
+	close(tp[1]);
+	pid_t tid = 0;
+	bool told = read(tp[0], &tid, sizeof(tid)) == (ssize_t)sizeof(tid);
+	close(tp[0]);
 	int st;
 	assert_int_equal(waitpid(kid, &st, 0), kid);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	assert_int_equal(bpfcount_fold(b), 0);
+	for (int k = 0; k < 100 && rmdir(dir) != 0; k++) /* empty once the child is reaped */
+		usleep(10 * 1000);
 	const unsigned *tids;
 	const void *vals;
 	size_t n;
-	assert_int_equal(bpfcount_read(b, &tids, &vals, &n), 0);
-	const struct pmutop_bpf_task *v = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (tids[i] == (unsigned)kid)
-			v = bpfcount_task(vals, bpfcount_value_size(b), i);
-	if (!v)
-		fail_msg("no entry of the child %d", (int)kid);
-	if (v->tgid != (unsigned)kid || v->uid != 65534 || strcmp(v->comm, "sleep") != 0)
-		fail_msg("the child %d reads as tgid %u, uid %u, comm '%s'", (int)kid, v->tgid,
-			 v->uid, v->comm);
-	assert_true(v->cgid != 0);
+	int err = bpfcount_fold(b);
+	if (!err)
+		err = bpfcount_read(b, &tids, &vals, &n);
+	struct pmutop_bpf_task v = {0}, t = {0};
+	bool have = false, have_t = false;
+	for (size_t i = 0; !err && i < n; i++) {
+		const struct pmutop_bpf_task *x = bpfcount_task(vals, bpfcount_value_size(b), i);
+		if (tids[i] == (unsigned)kid) {
+			v = *x;
+			have = true;
+		} else if (told && tids[i] == (unsigned)tid) {
+			t = *x;
+			have_t = true;
+		}
+	}
 	bpfcount_free(b);
 	evset_free(&set);
+	assert_int_equal(err, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_true(told && tid != kid);
+	if (!have || !have_t)
+		fail_msg("no entry of the child %d or of its thread %d", (int)kid, (int)tid);
+	if (v.tgid != (unsigned)kid || v.uid != 65534 || strcmp(v.comm, "sleep") != 0)
+		fail_msg("the child %d reads as tgid %u, uid %u, comm '%s'", (int)kid, v.tgid,
+			 v.uid, v.comm);
+	if (t.tgid != (unsigned)kid || t.uid != 65534)
+		fail_msg("the child %d's thread %d reads as tgid %u, uid %u", (int)kid, (int)tid,
+			 t.tgid, t.uid);
+	if (v.cgid != (uint64_t)cg.st_ino || t.cgid != (uint64_t)cg.st_ino)
+		fail_msg("the child's cgroup id is %llu, its thread's %llu, not %s's %llu",
+			 (unsigned long long)v.cgid, (unsigned long long)t.cgid, dir,
+			 (unsigned long long)cg.st_ino);
 }
 
 /* The value of tid in a read (NULL: not there). */
@@ -1371,15 +1429,15 @@ static int fds_of(const char *name, const char *kind)
 		FILE *f = fopen(path, "r");
 		if (!f)
 			continue;
-		bool link = false;
+		bool of_kind = false;
 		unsigned id = 0;
 		while (fgets(line, sizeof(line), f))
 			if (strncmp(line, kind, strlen(kind)) == 0)
-				link = true;
+				of_kind = true;
 			else if (strncmp(line, "prog_id:", 8) == 0)
 				id = (unsigned)strtoul(line + 8, NULL, 10);
 		fclose(f);
-		int fd = link && id ? bpf_prog_get_fd_by_id(id) : -1;
+		int fd = of_kind && id ? bpf_prog_get_fd_by_id(id) : -1;
 		if (fd < 0)
 			continue;
 		struct bpf_prog_info info = {0};
@@ -1399,20 +1457,147 @@ static int links_to(const char *name)
 }
 
 /* The fork program is verified and attached only where a command's tree is followed (its
- * verification was some 15 ms of the start-up): no descriptor of it otherwise. */
+ * verification was some 15 ms of the start-up): no descriptor of it otherwise. Counted
+ * against those open before (an earlier test's left open when it failed). */
 static void test_fork_for_tree(void **state)
 {
 	(void)state;
 	if (NO_BPF || geteuid() != 0)
 		skip();
 	for (int tree = 0; tree < 2; tree++) {
+		int progs = fds_of("on_fork", "prog_type:"), forks = links_to("on_fork"),
+		    switches = links_to("on_switch");
 		struct evset set;
 		struct bpfcount *b = open_on_cpus(&set, "task-clock", 4096, tree);
-		assert_int_equal(fds_of("on_fork", "prog_type:"), tree);
-		assert_int_equal(links_to("on_fork"), tree);
-		assert_int_equal(links_to("on_switch"), 1);
+		assert_int_equal(fds_of("on_fork", "prog_type:") - progs, tree);
+		assert_int_equal(links_to("on_fork") - forks, tree);
+		assert_int_equal(links_to("on_switch") - switches, 1);
 		bpfcount_free(b);
 		evset_free(&set);
+	}
+}
+
+/* A command of the restart test (spin): it runs 1 ms in each 2 and so does a child it
+ * forks; both die with their parent. */
+static int spin_both(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		return 1;
+	pid_t ppid = getpid(), kid = fork();
+	if (kid < 0)
+		return 1;
+	if (kid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != ppid)
+			return 1;
+	}
+	for (;;) {
+		struct timespec t0, t;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 1000000);
+		usleep(1000);
+	}
+}
+
+/* Process pid's first child, from /proc, or 0. */
+static pid_t child_of(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	FILE *f = fopen(path, "re");
+	int kid = 0;
+	if (f) {
+		if (fscanf(f, "%d", &kid) != 1)
+			kid = 0;
+		fclose(f);
+	}
+	return kid;
+}
+
+/* Thread tid's row in m with its first event's value: 1 counted above 0, 0 not, -1 no
+ * row. */
+static int thread_counted(const struct model *m, pid_t tid)
+{
+	const struct val *v = thread_val(m, tid);
+	return !v ? -1 : (v->state == VAL_EXACT || v->state == VAL_SCALED) && v->v > 0;
+}
+
+/* -- COMMAND under bpf, started over (user-only mode, then a new event set) once it has
+ * exec'd and forked: it is not parked again (its slices in no row, 0 for good), and the
+ * child it forked before stays in its tree (rows, and its own forks followed). */
+static void test_restart_tree(void **state)
+{
+	(void)state;
+	if (NO_BPF || geteuid() != 0)
+		skip();
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	char *argv[] = {exe, "spin", NULL};
+	pid_t pid;
+	int go, errfd;
+	assert_int_equal(startup_spawn(argv, NULL, -1, &pid, &go, &errfd), 0);
+	struct evset set, set2;
+	struct evspec_err perr;
+	assert_int_equal(evset_parse(&set, "task-clock", NULL, &perr), 0);
+	assert_int_equal(evset_parse(&set2, "task-clock,page-faults", NULL, &perr), 0);
+	int err = 1;
+	struct srcopts o = {.root = "",
+			    .scope = SCOPE_PIDS,
+			    .pids = &pid,
+			    .npids = 1,
+			    .enable_on_exec = true,
+			    .inherit = true,
+			    .threads = true,
+			    .interval = 0.2};
+	struct source *e = bpfsource_new(&set, &o, &err);
+	assert_non_null(e);
+	assert_int_equal(startup_release(go, errfd), 0);
+	const struct model *m = source_model(e);
+	pid_t kid = 0;
+	/* Both counted (30 s at most): the command exec'd and forked. */
+	for (int k = 0;
+	     k < 150 && !(kid && thread_counted(m, pid) == 1 && thread_counted(m, kid) == 1); k++) {
+		usleep(200 * 1000);
+		kid = kid ? kid : child_of(pid);
+		source_tick(e);
+	}
+	bool before = kid && thread_counted(m, pid) == 1 && thread_counted(m, kid) == 1;
+	/* Each restart: its tick reads n/c (starting), then both counted again (30 s at
+	 * most; 0 for good without the fix). */
+	int cmd[2] = {0, 0}, child[2] = {-1, -1};
+	for (int r = 0; before && r < 2; r++) {
+		bool uo = true;
+		assert_int_equal(r ? source_control(e, SRC_EVSET, &set2)
+				   : source_control(e, SRC_USER_ONLY, &uo),
+				 0);
+		usleep(200 * 1000);
+		source_tick(e);
+		for (int k = 0; k < 150 && (cmd[r] != 1 || child[r] != 1); k++) {
+			usleep(200 * 1000);
+			source_tick(e);
+			cmd[r] = thread_counted(m, pid);
+			child[r] = thread_counted(m, kid);
+		}
+	}
+	source_close(e);
+	evset_free(&set);
+	evset_free(&set2);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	if (!before)
+		fail_msg("the command %d or its child %d never counted", (int)pid, (int)kid);
+	for (int r = 0; r < 2; r++) {
+		if (cmd[r] != 1)
+			fail_msg("after restart %d the command reads %s", r + 1,
+				 cmd[r] < 0 ? "no row" : "0 or n/c for 30 s");
+		if (child[r] != 1)
+			fail_msg("after restart %d its child reads %s", r + 1,
+				 child[r] < 0 ? "no row" : "0 or n/c for 30 s");
 	}
 }
 
@@ -1485,6 +1670,8 @@ int main(int argc, char **argv)
 		testutil_touch_pages((uint32_t)atoi(argv[2]));
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "spin") == 0) /* the command of test_restart_tree */
+		return spin_both();
 	/* PMUTOP_TEST_ONLY=test_listed* runs a few (cmocka's pattern) while working on them. */
 	if (getenv("PMUTOP_TEST_ONLY"))
 		cmocka_set_test_filter(getenv("PMUTOP_TEST_ONLY"));
@@ -1504,6 +1691,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fold_listed),
 		cmocka_unit_test(test_identity),      /* the program's uid, tgid and comm */
 		cmocka_unit_test(test_fork_for_tree), /* on_fork loaded only for a tree */
+		cmocka_unit_test(test_restart_tree),  /* a command's tree kept at a restart */
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

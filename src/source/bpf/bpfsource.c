@@ -39,6 +39,7 @@ struct seed_ctx {
 	struct bpfsource *e;
 	pid_t pid;
 	const struct procfs_task *lead; /* pid's own thread, read already, or NULL */
+	unsigned flags;			/* for each of its tasks: PMUTOP_BPF_TREE, _PRE_EXEC */
 };
 
 /* Thread tid of c->pid, as /proc read it (t): its entry, unless gone. */
@@ -49,9 +50,7 @@ static void seed_task(struct seed_ctx *c, pid_t tid, const struct procfs_task *t
 	struct bpfstate *s = c->e->bpf;
 	if (tid == c->pid) /* read already: not again at the first tick */
 		procinfo_seed(s->pi, t, c->e->b.m.tick + 1);
-	unsigned flags = t->kthread ? PMUTOP_BPF_KTHREAD : 0;
-	if (c->e->b.o.enable_on_exec) /* -- COMMAND, parked before its exec */
-		flags |= PMUTOP_BPF_PRE_EXEC | (s->root == c->pid ? PMUTOP_BPF_TREE : 0);
+	unsigned flags = (t->kthread ? PMUTOP_BPF_KTHREAD : 0) | c->flags;
 	int err = bpfcount_seed(s->bc, tid, c->pid, t->uid, flags, t->comm);
 	/* Gone before its entry was made, which no switch will now mark: drop it. */
 	if (!err && syscall(SYS_tgkill, c->pid, tid, 0) < 0 && errno == ESRCH) {
@@ -78,7 +77,7 @@ static int seed_proc(void *vctx, pid_t pid)
 	struct seed_ctx *c = vctx;
 	struct procfs_task t;
 	bool read = procfs_task_info(c->e->b.o.root, pid, pid, &t) == 0;
-	struct seed_ctx tc = {c->e, pid, read ? &t : NULL};
+	struct seed_ctx tc = {c->e, pid, read ? &t : NULL, c->flags};
 	if (read && t.nthreads == 1) {
 		seed_task(&tc, pid, &t);
 		return 0;
@@ -87,23 +86,33 @@ static int seed_proc(void *vctx, pid_t pid)
 	return 0;
 }
 
-/* Tasks that were there before the program: rows from the first tick, even asleep. */
-static void seed(struct bpfsource *e)
+/* Tasks that were there before the program: rows from the first tick, even asleep. A
+ * command (-- COMMAND) is parked before its exec until it has exec'd; its tree is the
+ * processes of tree (n of them), carried from the program before a restart. */
+static void seed(struct bpfsource *e, const pid_t *tree, size_t n)
 {
-	struct seed_ctx c = {e, 0, NULL};
+	struct bpfstate *s = e->bpf;
+	struct seed_ctx c = {e, 0, NULL, 0};
 	if (e->b.o.scope == SCOPE_PIDS) {
-		for (unsigned i = 0; i < e->b.o.npids; i++)
-			seed_proc(&c, e->b.pids[i]);
+		for (unsigned i = 0; i < e->b.o.npids; i++) {
+			pid_t pid = e->b.pids[i];
+			c.flags = e->b.o.enable_on_exec && !e->execd ? PMUTOP_BPF_PRE_EXEC : 0;
+			c.flags |= s->root == pid ? PMUTOP_BPF_TREE : 0;
+			seed_proc(&c, pid);
+		}
+		c.flags = PMUTOP_BPF_TREE;
+		for (size_t i = 0; s->root && i < n; i++)
+			if (tree[i] != s->root)
+				seed_proc(&c, tree[i]);
 		return;
 	}
 	procfs_each(e->b.o.root, 0, seed_proc, &c);
 }
 
-static int open_counters(struct bpfsource *e)
+static int open_counters(struct bpfsource *e, const pid_t *tree, size_t n)
 {
 	struct bpfstate *s = e->bpf;
-	bool tree = e->b.o.scope == SCOPE_PIDS && e->b.o.enable_on_exec && e->b.o.inherit;
-	s->root = tree && e->b.o.npids == 1 ? e->b.pids[0] : 0;
+	s->root = e->tree ? e->b.pids[0] : 0;
 	struct bpfcount_opts bo = {.cpus = e->b.cpu.id,
 				   .ncpus = e->b.cpu.n,
 				   .user_only = e->b.o.user_only,
@@ -128,7 +137,7 @@ static int open_counters(struct bpfsource *e)
 				s->ev_of[s->nev++] = m; /* slots are in the events' order */
 		}
 	s->vsize = bpfcount_value_size(s->bc);
-	seed(e);
+	seed(e, tree, n);
 	return 0;
 }
 
@@ -189,13 +198,13 @@ static int state_alloc(struct bpfsource *e)
 		       : -ENOMEM;
 }
 
-static int state_open(struct bpfsource *e)
+static int state_open(struct bpfsource *e, const pid_t *tree, size_t n)
 {
 	if (e->b.o.scope == SCOPE_CGROUPS)
 		return -ENOTSUP;
 	int err = state_alloc(e);
 	if (!err)
-		err = open_counters(e);
+		err = open_counters(e, tree, n);
 	if (err) {
 		state_free(e->bpf);
 		e->bpf = NULL;
@@ -210,10 +219,62 @@ static void state_close(struct bpfsource *e)
 	e->b.m.source_notice = NULL; /* it was in e->bpf */
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* From the program's map as it is now: whether the command has exec'd (e->execd), and
+ * the processes of its tree still alive (*tree, *n, sorted, each once; NULL when none). */
+static int carry_tree(struct bpfsource *e, pid_t **tree, size_t *n)
+{
+	*tree = NULL;
+	*n = 0;
+	if (!e->bpf || !e->b.o.enable_on_exec)
+		return 0;
+	const unsigned *tids;
+	const void *v;
+	size_t nt;
+	int err = bpfcount_read(e->bpf->bc, &tids, &v, &nt);
+	if (err)
+		return err;
+	pid_t *p = e->tree && nt ? malloc(nt * sizeof(*p)) : NULL;
+	if (e->tree && nt && !p)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < nt; i++) {
+		const struct pmutop_bpf_task *x = bpfcount_task(v, e->bpf->vsize, i);
+		if (tids[i] == (unsigned)e->b.pids[0] && x->tgid &&
+		    !(x->flags & PMUTOP_BPF_PRE_EXEC))
+			e->execd = true;
+		if (p && x->tgid && (x->flags & PMUTOP_BPF_TREE) &&
+		    !(x->flags & (PMUTOP_BPF_DEAD | PMUTOP_BPF_EXITING)))
+			p[k++] = (pid_t)x->tgid;
+	}
+	if (k)
+		qsort(p, k, sizeof(*p), cmp_pid);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!u || p[u - 1] != p[i])
+			p[u++] = p[i];
+	*tree = p;
+	*n = u;
+	return 0;
+}
+
+/* The program starts over: the command still parked if it has not exec'd, and its tree
+ * kept, with the forks of its members followed. */
 static int state_restart(struct bpfsource *e)
 {
+	pid_t *tree;
+	size_t n;
+	int err = carry_tree(e, &tree, &n);
 	state_close(e);
-	return state_open(e);
+	if (!err)
+		err = state_open(e, tree, n);
+	free(tree);
+	return err;
 }
 
 /* What a full task map left out, as the model's source notice. */
@@ -423,7 +484,8 @@ struct source *bpfsource_new(const struct evset *set, const struct srcopts *o, i
 		*err = -ESRCH;
 		goto fail;
 	}
-	if ((*err = state_open(e)) != 0)
+	e->tree = o->scope == SCOPE_PIDS && o->enable_on_exec && o->inherit && o->npids == 1;
+	if ((*err = state_open(e, NULL, 0)) != 0)
 		goto fail;
 	e->b.m.backend = "bpf";
 	const char *give_up = getenv("PMUTOP_TEST_BPF_GIVE_UP");

@@ -91,6 +91,10 @@ struct bpfsource {
 	/* It started over within this interval (new events, user-only mode): what it read
 	 * counted only since, so the next tick's task rows read n/c (starting). */
 	bool restarted;
+	/* -- COMMAND counting its tree (not -i), decided at the start (bpfstate: root). */
+	bool tree;
+	/* The command has exec'd, as the map read at a restart showed: it is not parked again. */
+	bool execd;
 	/* PMUTOP_TEST_BPF_GIVE_UP=N (tests): it gives up at its Nth tick, as if its program
 	 * could no longer be read, for the app's swap to perf to be tested. 0: no. */
 	unsigned long give_up;
