@@ -38,8 +38,19 @@ start() { # COMMAND...: pmutop watching it, in a session of a server of its own
 	wait_for 'pmutop +on ' 100 || { fail "first frame: no header within 10 s"; exit 1; }
 }
 
+# Whether a process matching $1 runs, waiting up to 10 s: the first frame can come before
+# the command has started it (sh -c 'sleep' in CI's busy pass).
+running() {
+	n=0
+	until pgrep -f "$1" >/dev/null || [ "$n" -ge 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	pgrep -f "$1" >/dev/null
+}
+
 start sleep "$S1"
-pgrep -f "^sleep $S1" >/dev/null || fail "the command runs"
+running "^sleep $S1" || fail "the command runs"
 keys q
 expect 'still running: q again stops it' "the first q asks"
 pgrep -f "^sleep $S1" >/dev/null || fail "the first q leaves the command running"
@@ -122,7 +133,7 @@ keys q q
 expect 'EXIT=143' "q q after a stop and continue" 80
 
 start sh -c "'sleep $S2'"
-pgrep -f "^sleep $S2" >/dev/null || fail "the second command runs"
+running "^sleep $S2" || fail "the second command runs"
 keys C-c
 expect 'EXIT=130' "Ctrl-C: the command got SIGINT, pmutop exits with its status" 80
 sleep 0.2
