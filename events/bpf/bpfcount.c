@@ -439,6 +439,17 @@ static bool want_listed(struct bpfcount *b, const struct pmutop_bpf_list *l, uns
 	return true;
 }
 
+/* CPU c's list of epoch e (the one of its two with e's parity): true and its length in
+ * *n if it is e's, false if it still holds an older epoch's (nothing listed in e). */
+static bool list_of(const struct bpfcount *b, int c, unsigned e, unsigned *n)
+{
+	const struct pmutop_bpf_list *l = &b->lists[c];
+	if (__atomic_load_n(&l->tag[e & 1], __ATOMIC_ACQUIRE) != e)
+		return false;
+	*n = __atomic_load_n(&l->n[e & 1], __ATOMIC_ACQUIRE);
+	return true;
+}
+
 /* Before a tick's epoch is closed: what the last tick's lists gained after they were read
  * (a program that read the epoch just before the fold closed it, and listed its task
  * after), while no program writes them yet. */
@@ -446,12 +457,10 @@ static void want_late(struct bpfcount *b)
 {
 	unsigned e = b->skel->data->epoch - 1;
 	for (int c = 0; e && c < b->npossible; c++) {
-		const struct pmutop_bpf_list *l = &b->lists[c];
-		unsigned p = e & 1;
-		if (__atomic_load_n(&l->tag[p], __ATOMIC_ACQUIRE) != e)
+		unsigned n;
+		if (!list_of(b, c, e, &n))
 			continue;
-		unsigned n = __atomic_load_n(&l->n[p], __ATOMIC_ACQUIRE);
-		if (n > b->seen[c] && !want_listed(b, l, p, b->seen[c], n))
+		if (n > b->seen[c] && !want_listed(b, &b->lists[c], e & 1, b->seen[c], n))
 			b->full = true;
 		b->seen[c] = n;
 	}
@@ -570,13 +579,8 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, 
 	if (!b->folded)
 		b->full = true; /* the epoch read is still open */
 	for (int c = 0; b->folded && c < b->npossible; c++) {
-		const struct pmutop_bpf_list *l = &b->lists[c];
-		unsigned p = e & 1;
-		b->seen[c] = 0;
-		if (__atomic_load_n(&l->tag[p], __ATOMIC_ACQUIRE) != e)
-			continue;
-		unsigned k = __atomic_load_n(&l->n[p], __ATOMIC_ACQUIRE);
-		if (!b->full && !want_listed(b, l, p, 0, k))
+		unsigned k = 0;
+		if (list_of(b, c, e, &k) && !b->full && !want_listed(b, &b->lists[c], e & 1, 0, k))
 			b->full = true;
 		b->seen[c] = k;
 	}
@@ -585,12 +589,8 @@ int bpfcount_read(struct bpfcount *b, const unsigned **tids, const void **vals, 
 	 * CPU lists there too. Read now, they are read again at the next tick (the run's
 	 * last has none). */
 	for (int c = 0; b->folded && !b->full && c < b->npossible; c++) {
-		const struct pmutop_bpf_list *l = &b->lists[c];
-		unsigned p = (e + 1) & 1;
-		if (__atomic_load_n(&l->tag[p], __ATOMIC_ACQUIRE) != e + 1)
-			continue;
-		unsigned k = __atomic_load_n(&l->n[p], __ATOMIC_ACQUIRE);
-		if (!want_listed(b, l, p, 0, k))
+		unsigned k;
+		if (list_of(b, c, e + 1, &k) && !want_listed(b, &b->lists[c], (e + 1) & 1, 0, k))
 			b->full = true;
 	}
 	b->folded = false;
