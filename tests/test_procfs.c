@@ -306,7 +306,7 @@ static void task_dir(char *root, char *dir, size_t len)
 	}
 }
 
-/* The kernel's per-task accounting: sched's nr_switches and se.nr_migrations, stat's
+/* The kernel's per-task accounting: sched's nr_switches, stat's
  * minflt (10th) and majflt (12th) after a name holding ") ", and status's switches where
  * there is no sched file. */
 static void test_task_acct_fixture(void **state)
@@ -326,8 +326,6 @@ static void test_task_acct_fixture(void **state)
 	struct procfs_acct a;
 	assert_int_equal(procfs_task_acct(root, 5, 6, &a), 0);
 	assert_true(a.switches == 1234);
-	assert_true(a.have_migrations);
-	assert_true(a.migrations == 17);
 	assert_true(a.minflt == 71);
 	assert_true(a.majflt == 3);
 	assert_false(a.dead);
@@ -335,13 +333,12 @@ static void test_task_acct_fixture(void **state)
 	assert_int_equal(procfs_task_acct(root, 5, 6, &a), 0);
 	assert_true(a.dead);
 	assert_true(a.minflt == 71);
-	/* No sched file (no CONFIG_SCHED_DEBUG): the switches from status, no migrations. */
+	/* No sched file (no CONFIG_SCHED_DEBUG): the switches from status. */
 	char path[300];
 	snprintf(path, sizeof(path), "%s/sched", dir);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(procfs_task_acct(root, 5, 6, &a), 0);
 	assert_true(a.switches == 10);
-	assert_false(a.have_migrations);
 	assert_true(a.minflt == 71);
 	/* A short stat line is no count; a task that is gone is -ESRCH. */
 	put_file(dir, "stat", "6 (a) S 1 6 6 0 -1 4194304 71\n");

@@ -275,7 +275,6 @@ int procfs_task_acct(const char *root, pid_t pid, pid_t tid, struct procfs_acct 
 		return (int)r;
 	if (!keyed_num(buf, "nr_switches", &a->switches))
 		return acct_status(root, pid, tid, a);
-	a->have_migrations = keyed_num(buf, "se.nr_migrations", &a->migrations);
 	return 0;
 }
 

@@ -42,14 +42,12 @@ int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
 
 /* The kernel's own per-task accounting of thread tid, which equals perf's software
  * counts of the task to the count: switches (nr_switches of sched, or the voluntary and
- * involuntary switches of status where sched is not built in), migrations
- * (se.nr_migrations of sched, with have_migrations) and page faults (minflt and majflt of
- * stat). */
+ * involuntary switches of status where sched is not built in) and page faults (minflt and
+ * majflt of stat). */
 struct procfs_acct {
-	uint64_t switches, migrations, minflt, majflt;
+	uint64_t switches, minflt, majflt;
 	uint64_t start_ticks; /* when the task started (stat's 22nd), 0 if not said */
-	bool have_migrations;
-	bool dead; /* a zombie (Z) or dying (X): its counts are final */
+	bool dead;	      /* a zombie (Z) or dying (X): its counts are final */
 };
 /* One read of thread tid's accounting into a (tid 0: the process's own files,
  * /proc/<pid>). 0, or -ESRCH when it is gone, or -errno. */

@@ -1,6 +1,6 @@
 /* A watched command's tree (cmdtree.c) counted, for its rows, by the kernel's own
  * per-task accounting instead of a group per task: for a group all of whose events are
- * context switches, migrations or page faults, which /proc gives per thread to the count
+ * context switches or page faults, which /proc gives per thread to the count
  * (procfs_task_acct), the command's roots alone hold perf counters (its total row), so the
  * tree's perf contexts stay clones of one another and a switch costs what perf stat's
  * does. Such a group on a task holds no descriptor: its values are /proc's, read each
@@ -15,9 +15,12 @@
 #include "procfs.h"
 #include "tasktab.h"
 
-enum acct_field { ACCT_NONE, ACCT_SWITCHES, ACCT_MIGRATIONS, ACCT_FAULTS, ACCT_MIN, ACCT_MAJ };
+enum acct_field { ACCT_NONE, ACCT_SWITCHES, ACCT_FAULTS, ACCT_MIN, ACCT_MAJ };
 
-/* Which of the task's accounting fields the event equals, or ACCT_NONE. */
+/* Which of the task's accounting fields the event equals, or ACCT_NONE. Not migrations:
+ * sched's se.nr_migrations counts every move of the task, perf one as it switches in
+ * after one or more (two moves before it ran read 2 against perf's 1: under load, as
+ * often as one wake in two). */
 static enum acct_field field_of(const struct evdesc *d)
 {
 	const struct perf_event_attr *a = &d->attr;
@@ -27,8 +30,6 @@ static enum acct_field field_of(const struct evdesc *d)
 	switch (a->config) {
 	case PERF_COUNT_SW_CONTEXT_SWITCHES:
 		return ACCT_SWITCHES;
-	case PERF_COUNT_SW_CPU_MIGRATIONS:
-		return ACCT_MIGRATIONS;
 	case PERF_COUNT_SW_PAGE_FAULTS:
 		return ACCT_FAULTS;
 	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
@@ -69,26 +70,17 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int value_of(enum acct_field f, const struct procfs_acct *a, uint64_t *v)
+static uint64_t value_of(enum acct_field f, const struct procfs_acct *a)
 {
 	switch (f) {
 	case ACCT_SWITCHES:
-		*v = a->switches;
-		return 0;
-	case ACCT_MIGRATIONS:
-		*v = a->migrations;
-		return a->have_migrations ? 0 : -ENODATA;
+		return a->switches;
 	case ACCT_FAULTS:
-		*v = a->minflt + a->majflt;
-		return 0;
+		return a->minflt + a->majflt;
 	case ACCT_MIN:
-		*v = a->minflt;
-		return 0;
-	case ACCT_MAJ:
-		*v = a->majflt;
-		return 0;
+		return a->minflt;
 	default:
-		return -ENODATA;
+		return a->majflt;
 	}
 }
 
@@ -119,12 +111,7 @@ static void take(struct engine *e, unsigned g, const struct procfs_acct *a, stru
 	uint64_t *pv = c->prev + e->b.slot[g], t = now_ns();
 	for (unsigned k = 0; k < s->n; k++) {
 		unsigned ev = mg->first + k;
-		uint64_t v;
-		if (value_of(field_of(&s->ev[k]), a, &v)) {
-			c->why[ev] = WHY_UNSUPPORTED; /* a kernel without sched's migrations */
-			c->d[ev] = (struct val_delta){0, 0, 0};
-			continue;
-		}
+		uint64_t v = value_of(field_of(&s->ev[k]), a);
 		if (delta)
 			c->d[ev] = (struct val_delta){t - pv[0], t - pv[0], v - pv[2 + k]};
 		pv[2 + k] = v;
