@@ -39,17 +39,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
 #define BURSTS 10
 #define FORKS_PER_BURST 300
 #define THREADS_PER_BURST 200
@@ -462,7 +451,7 @@ static void test_churn(void **state)
 	 * task count meanwhile, or since the start (a thousand tasks more by the first five
 	 * bursts' end: pmutop's tables and caches for them still grow after), pmutop's size
 	 * follows them and says nothing about a leak. */
-	if (UNDER_ASAN)
+	if (TESTUTIL_ASAN)
 		print_message("  AddressSanitizer build: RSS not compared (LeakSanitizer checks "
 			      "the exit)\n");
 	else if (labs(end.tasks - mid.tasks) > RSS_MAX_DTASKS ||

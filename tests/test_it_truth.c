@@ -556,13 +556,16 @@ static void switching_task(const char *backend)
 	bool perf = strcmp(backend, "perf") == 0;
 	double lo = perf ? perf_tc * 0.95 : perf_tc * 0.998;
 	double hi = perf ? perf_tc * 1.05 : perf_tc * 1.01;
-	/* Under valgrind the switcher (a fork of this program) runs instrumented beside
-	 * other instrumented tests: its switches are valgrind's, and bpf's slice, which
-	 * begins at the switch that brings the task in, holds more of them (+1.5% seen).
-	 * The 1% is asserted where the workload runs as itself (the busy pass). */
-	bool vg = !perf && testutil_under_valgrind();
+	/* Under valgrind or ASan the switcher (a fork of this program) runs instrumented
+	 * beside other instrumented tests (and, in CI's sanitizer pass, beside clang-tidy
+	 * and cppcheck): bpf's slice, which begins at the switch that brings the task in,
+	 * holds more of each switch there (+1.5% seen under valgrind; under ASan 1.1-1.3 us
+	 * a switch against a plain build's 0.6-0.9 in the same minutes, 2.8 us beside the
+	 * static checks: +1.8%). pmutop(1) states these. The 1% is asserted where the
+	 * workload runs as itself (the plain and busy passes). */
+	bool vg = !perf && (testutil_under_valgrind() || TESTUTIL_ASAN);
 	if (vg)
-		print_message("  under valgrind: task-clock's bound not asserted (%+.1f%%)\n",
+		print_message("  instrumented: task-clock's bound not asserted (%+.1f%%)\n",
 			      100.0 * (tc.v / 1e6 - perf_tc) / perf_tc);
 	if (!vg && (tc.v / 1e6 < lo || tc.v / 1e6 > hi))
 		fail_msg("--backend %s: the task's task-clock is %.1f ms, perf stat -p %.1f ms "

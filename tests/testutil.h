@@ -22,6 +22,19 @@ int testutil_run(char *const argv[], char *out, size_t cap, char *err, size_t er
  * own pages, so counts and timings of such workloads mean nothing there. */
 bool testutil_under_valgrind(void);
 
+/* TESTUTIL_ASAN: 1 in an AddressSanitizer build (the test program and the workloads it
+ * forks are instrumented), else 0. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TESTUTIL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TESTUTIL_ASAN 1
+#endif
+#endif
+#ifndef TESTUTIL_ASAN
+#define TESTUTIL_ASAN 0
+#endif
+
 /* Touch n fresh pages with raw system calls (mmap, one store a page, munmap) and no ASan
  * check: exactly n page faults, nothing of libc's or of a sanitizer's. _exit(3) when
  * the mapping fails (it runs in forked workers and threads). */
