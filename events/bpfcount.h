@@ -97,8 +97,9 @@ uint64_t bpfcount_full_reads(const struct bpfcount *b);
  * cut (one program a switch where the kernel reports every switch). 0 or -errno. */
 int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, int *n);
 
-/* Stop summing at switches (the sums stay as they are; folds still count): a still
- * picture, in which each CPU's counters equal its tasks' sums plus idle and unattr. */
+/* Stop summing at switches, exits, execs and forks (the sums stay as they are;
+ * bpfcount_fold still counts): a still picture, in which each CPU's counters equal its
+ * tasks' sums plus idle and unattr. */
 int bpfcount_stop(struct bpfcount *b);
 
 /* Slices not counted because the task map was full, since the start. */

@@ -533,6 +533,28 @@ static void cpu_identity(unsigned max_tasks)
 			assert_true(l[c].ev[ev].ena == l[c].ev[0].ena &&
 				    l[c].idle[ev].run == l[c].idle[0].run);
 	}
+	/* A still picture: a child that faults and exits on CPU on after it moves no CPU's
+	 * sums (its exit's fold would read the counters there, as CI's busy pass found
+	 * between the reads of the tasks and of the CPUs). */
+	struct pmutop_bpf_last *was = malloc((size_t)np * sizeof(*was));
+	assert_non_null(was);
+	memcpy(was, l, (size_t)np * sizeof(*was));
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	kid = fork();
+	assert_true(kid >= 0);
+	if (kid == 0) {
+		testutil_touch_pages(100);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(kid, &st, 0), kid);
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	assert_int_equal(bpfcount_read_cpus(b, &l, &np), 0);
+	for (int c = 0; c < np; c++)
+		if (memcmp(&l[c], &was[c], sizeof(*was)) != 0)
+			fail_msg("CPU %d moved after the stop: page faults %llu, then %llu", c,
+				 was[c].ev[0].val - was[c].base[0].val,
+				 l[c].ev[0].val - l[c].base[0].val);
+	free(was);
 	free(v);
 	bpfcount_free(b);
 	evset_free(&set);

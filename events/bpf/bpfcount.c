@@ -678,12 +678,20 @@ int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, 
 
 int bpfcount_stop(struct bpfcount *b)
 {
+	/* Every program the kernel runs, not the switches' alone: an exit's fold (and a
+	 * command's exec's) reads the counters too, and one after the picture was taken
+	 * gives its task what the CPU's sums were read without. */
+	struct bpf_link **links[] = {&b->skel->links.on_switch, &b->skel->links.on_arrive,
+				     &b->skel->links.on_exit, &b->skel->links.on_exec,
+				     &b->skel->links.on_fork};
+	int err = 0;
 	b->arrive_later = false;
-	int err = bpf_link__destroy(b->skel->links.on_switch);
-	b->skel->links.on_switch = NULL;
-	int err2 = bpf_link__destroy(b->skel->links.on_arrive);
-	b->skel->links.on_arrive = NULL;
-	return err ? err : err2;
+	for (size_t i = 0; i < sizeof(links) / sizeof(*links); i++) {
+		int e = bpf_link__destroy(*links[i]);
+		*links[i] = NULL;
+		err = err ? err : e;
+	}
+	return err;
 }
 
 uint64_t bpfcount_lost(const struct bpfcount *b)
