@@ -94,6 +94,7 @@ static void fake_free(struct fake *f)
 	free(s->at_sw);
 	free(s->clk);
 	free(s->d);
+	mstore_free(&s->zero);
 	free(s->gone);
 	free(s->unattr);
 	free(s->unattr_was);
@@ -166,6 +167,72 @@ static void test_switch_window_marks_hardware_cells(void **state)
 	assert_int_equal(p->v[f.tc].state, VAL_EXACT);
 	assert_int_equal(p->v[f.cs].state, VAL_EXACT);
 	assert_string_equal(val_why_str(WHY_SWITCH), "switch window counted");
+	fake_free(&f);
+}
+
+/* Every cell of row r reads 0, exactly (a task that did not run: never n/c). */
+static void assert_zero_row(const struct fake *f, const struct mrow *r)
+{
+	for (unsigned k = 0; k < f->set.nevents; k++) {
+		assert_int_equal(r->v[k].state, VAL_EXACT);
+		assert_true(r->v[k].v == 0.0);
+	}
+}
+
+/* A task unchanged since its last read (its row's values copied from one made once a
+ * tick) reads 0 in each cell, at the tick after one in which it ran too; a task that ran
+ * gets its new values; one whose slice went missing (same sums, missed + 1) is not taken
+ * for unchanged. Two ticks, each thread idle at one of them. */
+static void test_idle_task_reads_zero(void **state)
+{
+	(void)state;
+	struct fake f;
+	pid_t pid = FAKE_PID;
+	fake_init(&f, &pid);
+	entry(&f, &f.s.old, 0, FAKE_PID, 50000000, 1000000, 10, 0);
+	entry(&f, &f.s.old, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+	/* Tick 1: thread 1 ran (+20 ms, +500,000, +5 switches), thread 2 did not. */
+	entry(&f, &f.s.cur, 0, FAKE_PID, 70000000, 1500000, 15, 0);
+	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+	bpfrows_build(&f.e, false);
+	const struct model *m = &f.e.b.m;
+	assert_int_equal(m->nrows, 3);
+	const struct mrow *p = &m->rows[0], *t1 = &m->rows[1], *t2 = &m->rows[2];
+	assert_int_equal(t2->tid, FAKE_PID + 1);
+	assert_true(t1->v[f.cyc].v == 500000.0);
+	assert_true(t1->v[f.cs].v == 5.0);
+	assert_true(p->v[f.cyc].v == 500000.0);
+	assert_zero_row(&f, t2);
+	/* Tick 2: thread 1 did not run (its last values must not stay), thread 2 ran. */
+	bpfrows_swap(&f.s);
+	entry(&f, &f.s.cur, 0, FAKE_PID, 70000000, 1500000, 15, 0);
+	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 80000000, 1300000, 12, 0);
+	bpfrows_build(&f.e, false);
+	assert_int_equal(m->nrows, 3);
+	p = &m->rows[0], t1 = &m->rows[1], t2 = &m->rows[2];
+	assert_zero_row(&f, t1);
+	assert_true(t2->v[f.cyc].v == 300000.0);
+	assert_true(t2->v[f.tc].v == 30000000.0);
+	assert_true(p->v[f.cyc].v == 300000.0);
+	assert_true(p->v[f.cs].v == 2.0);
+	/* Tick 3: neither ran: the process reads 0 too. */
+	bpfrows_swap(&f.s);
+	entry(&f, &f.s.cur, 0, FAKE_PID, 70000000, 1500000, 15, 0);
+	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 80000000, 1300000, 12, 0);
+	bpfrows_build(&f.e, false);
+	assert_zero_row(&f, &m->rows[0]);
+	assert_zero_row(&f, &m->rows[1]);
+	assert_zero_row(&f, &m->rows[2]);
+	/* Tick 4: thread 2's sums as they were, but a slice of it missed: not 0. */
+	bpfrows_swap(&f.s);
+	entry(&f, &f.s.cur, 0, FAKE_PID, 70000000, 1500000, 15, 0);
+	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 80000000, 1300000, 12, 0);
+	f.s.cur.r[1].missed = 1;
+	bpfrows_build(&f.e, false);
+	assert_zero_row(&f, &m->rows[1]);
+	assert_int_equal(m->rows[2].v[f.cyc].state, VAL_NC);
+	assert_int_equal(m->rows[2].v[f.cyc].why, WHY_UNSEEN);
+	assert_int_equal(m->rows[0].v[f.cyc].state, VAL_NC);
 	fake_free(&f);
 }
 
@@ -247,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_switch_window_marks_hardware_cells),
 		cmocka_unit_test(test_keys_sorted_from_last_order),
+		cmocka_unit_test(test_idle_task_reads_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,7 +142,7 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			e->state = 'S'; /* it did not run this interval */
 		procinfo_more_idle(root, pid, &e->io, &e->more);
 	}
-	uint64_t h = name_hash(e->comm[0] ? e->comm : comm);
+	uint64_t h = want_cmdline ? name_hash(e->comm[0] ? e->comm : comm) : 0;
 	if (want_cmdline && (!e->cmdline || e->cmd_hash != h)) {
 		char buf[4096];
 		if (procfs_cmdline(root, pid, buf, sizeof(buf)) < 0)

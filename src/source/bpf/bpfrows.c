@@ -424,6 +424,38 @@ static void fill(struct bpfsource *e, const struct val_delta *d, struct mrow_w w
 	}
 }
 
+/* The values of a row with nothing counted and nothing missed in the interval: the same
+ * for every such row of a tick, so filled once a tick (zero_make) and copied (zero_fill).
+ * A task that did not run reads 0, exactly as its zero deltas filled would. */
+static void zero_make(struct bpfsource *e)
+{
+	struct bpfstate *s = e->bpf;
+	s->zero_ok = false;
+	if (mstore_reserve(&s->zero, 1, e->b.set->nevents, srcbase_ngroups(&e->b)) < 0)
+		return;
+	memset(s->d, 0, e->b.set->nevents * sizeof(*s->d));
+	fill(e, s->d, mstore_row(&s->zero, 0), NULL);
+	s->zero_ok = true;
+}
+
+static void zero_fill(struct bpfsource *e, struct mrow_w w)
+{
+	const struct mstore *z = &e->bpf->zero;
+	memcpy(w.v, z->vals, z->nevents * sizeof(*w.v));
+	memcpy(w.g, z->gds, z->ngroups * sizeof(*w.g));
+}
+
+/* Task i of cur as it was at its last read (index j of old): nothing of it counted, no
+ * slice ended, cut, missed or hidden since: its deltas are 0 and its row zero_fill's. */
+static bool unchanged(const struct bpfstate *s, size_t i, size_t j)
+{
+	const struct brec *r = &s->cur.r[i], *w = &s->old.r[j];
+	return s->zero_ok && r->slices == w->slices && r->cut == w->cut && r->missed == w->missed &&
+	       r->hidden == w->hidden && r->win == w->win &&
+	       memcmp(&s->cur.tot[i * s->nev], &s->old.tot[j * s->nev],
+		      s->nev * sizeof(*s->cur.tot)) == 0;
+}
+
 /* Task i of cur's slices in the interval (with totals, since its entry was made). */
 static struct unseen unseen(const struct bpfstate *s, size_t i, const size_t *oldi, bool totals)
 {
@@ -499,18 +531,27 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 	/* The tree's totals: the command's row alone, as under perf. */
 	bool tree_total = totals && s->root;
 	bool thread_rows = e->b.o.threads && !tree_total;
+	/* Every task as at its last read: the process row is zero_fill's too. */
+	bool all_same = !totals;
 	for (size_t i = a; i < b; i++) {
-		struct unseen ui = unseen(s, i, oldi, totals);
-		unseen_add(&any_unseen, &ui);
-		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 		bool dead = c->r[i].flags & PMUTOP_BPF_DEAD;
-		task_delta(e, &c->tot[i * s->nev],
-			   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
-		if (!(gone && dead)) /* else in gone already */
-			add_deltas(acc, s->d, ne);
-		/* Its thread row's values now, its head once the process row is written. */
-		if (thread_rows)
-			fill(e, s->d, mstore_at(&e->b.rows, row + 1 + (i - a)), &ui);
+		if (!totals && oldi[i] != SIZE_MAX && unchanged(s, i, oldi[i])) {
+			if (thread_rows)
+				zero_fill(e, mstore_at(&e->b.rows, row + 1 + (i - a)));
+		} else {
+			all_same = false;
+			struct unseen ui = unseen(s, i, oldi, totals);
+			unseen_add(&any_unseen, &ui);
+			const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
+			task_delta(e, &c->tot[i * s->nev],
+				   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
+			if (!(gone && dead)) /* else in gone already */
+				add_deltas(acc, s->d, ne);
+			/* Its thread row's values now, its head once the process row is
+			 * written. */
+			if (thread_rows)
+				fill(e, s->d, mstore_at(&e->b.rows, row + 1 + (i - a)), &ui);
+		}
 		all_dead = all_dead && (c->r[i].flags & PMUTOP_BPF_DEAD);
 		if (c->r[i].tid == lead_tid)
 			lead = i;
@@ -553,7 +594,10 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		pr->more = pe->more;
 		pr->cmdline = e->b.cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
-	fill(e, acc, pw, &any_unseen);
+	if (all_same)
+		zero_fill(e, pw);
+	else
+		fill(e, acc, pw, &any_unseen);
 	row++;
 	for (size_t i = a; i < b; i++) {
 		c->r[i].cgroup = cg;
@@ -653,6 +697,7 @@ void bpfrows_build(struct bpfsource *e, bool totals)
 	}
 	if (!totals)
 		find_hidden(e, oldi);
+	zero_make(e);
 	size_t row = 0;
 	/* The tree's totals: one row, the command's. */
 	bool one = totals && s->root && c->n;

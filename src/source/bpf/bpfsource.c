@@ -167,6 +167,7 @@ static void state_free(struct bpfstate *s)
 	free(s->at_sw);
 	free(s->clk);
 	free(s->d);
+	mstore_free(&s->zero);
 	free(s->dead);
 	free(s->gone);
 	free(s->unattr);

@@ -65,7 +65,11 @@ struct bpfstate {
 	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
 	size_t oldi_cap;
 	struct val_delta *d; /* per model event: one task's deltas */
-	unsigned *dead;	     /* tids to forget once read */
+	/* A row's values when nothing was counted in the interval, this tick's (bpfrows.c
+	 * zero_make), and whether it is made. */
+	struct mstore zero;
+	bool zero_ok;
+	unsigned *dead; /* tids to forget once read */
 	size_t ndead, capdead;
 	/* per watched pid, nevents + 1: its ended threads' totals, then their slices ended
 	 * (val) and begun (ena) by switches not seen */
