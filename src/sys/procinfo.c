@@ -161,9 +161,11 @@ void procinfo_sweep(struct procinfo *p, uint64_t tick)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		if (p->v[i].seen == tick)
-			p->v[k++] = p->v[i];
-		else
+		if (p->v[i].seen == tick) {
+			if (k != i) /* no copy onto itself of each kept entry */
+				p->v[k] = p->v[i];
+			k++;
+		} else
 			free(p->v[i].cmdline);
 	}
 	if (k != p->n) {
