@@ -8,6 +8,7 @@
 
 #include "bpfsource_priv.h"
 #include "procinfo.h"
+#include "tidhash.h"
 #include "testutil.h"
 
 /* No process has this pid: /proc has nothing of it, and the rows are the entries'. */
@@ -309,12 +310,62 @@ static void test_keys_sorted_from_last_order(void **state)
 	free(s.taken);
 }
 
+/* The reader's image found by tid (tidhash.h) as tids come and go, each one going in a
+ * step (out of the hash, the last entry moved into its place, as bpfcount_forget): every
+ * tid kept is found at its index, none gone is, in a hash of 64 cells filled to 5/8
+ * (long probes, runs that wrap past the last cell). */
+static void test_tidhash_remove(void **state)
+{
+	(void)state;
+	enum { BITS = 6, CELLS = 1 << BITS, MAXN = 40 };
+	unsigned hash[CELLS], keys[MAXN], gone[4 * MAXN];
+	size_t n = 0, ngone = 0, c;
+	memset(hash, 0xff, sizeof(hash));
+	srand(4040);
+	for (int step = 0; step < 5000; step++) {
+		if (n < MAXN && (n < MAXN / 2 || rand() % 2)) {
+			unsigned tid = 1 + (unsigned)rand() % 4096;
+			if (tidhash_find(hash, BITS, keys, tid, &c) != SIZE_MAX)
+				continue;
+			keys[n] = tid;
+			hash[c] = (unsigned)n++;
+		} else {
+			size_t at = (size_t)rand() % n;
+			assert_int_equal(tidhash_find(hash, BITS, keys, keys[at], &c), at);
+			gone[ngone++ % (4 * MAXN)] = keys[at];
+			tidhash_remove(hash, BITS, keys, c);
+			size_t last = --n, lc;
+			if (at != last) {
+				assert_int_equal(tidhash_find(hash, BITS, keys, keys[last], &lc),
+						 last);
+				hash[lc] = (unsigned)at;
+				keys[at] = keys[last];
+			}
+		}
+		for (size_t i = 0; i < n; i++)
+			if (tidhash_find(hash, BITS, keys, keys[i], &c) != i)
+				fail_msg("step %d: tid %u at %zu not found", step, keys[i], i);
+		for (size_t g = 0; g < ngone && g < 4 * MAXN; g++) {
+			bool back = false;
+			for (size_t i = 0; i < n && !back; i++)
+				back = keys[i] == gone[g];
+			if (!back && tidhash_find(hash, BITS, keys, gone[g], &c) != SIZE_MAX)
+				fail_msg("step %d: tid %u found after it went", step, gone[g]);
+		}
+		size_t used = 0;
+		for (size_t k = 0; k < CELLS; k++)
+			used += hash[k] != UINT_MAX;
+		assert_int_equal(used, n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_switch_window_marks_hardware_cells),
 		cmocka_unit_test(test_keys_sorted_from_last_order),
 		cmocka_unit_test(test_idle_task_reads_zero),
+		cmocka_unit_test(test_tidhash_remove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
