@@ -3,8 +3,12 @@
  * switch holds the switch windows that brought the task in (win), which perf -p counts
  * for no task: its cell is ~ (WHY_SWITCH) with its value unscaled where they are over 1%
  * of the time it counted; clocks and software events never are. */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bpfsource_priv.h"
 #include "procinfo.h"
@@ -96,6 +100,7 @@ static void fake_free(struct fake *f)
 	free(s->clk);
 	free(s->d);
 	mstore_free(&s->zero);
+	bpfrows_rt_free(s);
 	free(s->gone);
 	free(s->unattr);
 	free(s->unattr_was);
@@ -237,6 +242,81 @@ static void test_idle_task_reads_zero(void **state)
 	fake_free(&f);
 }
 
+/* A fake /proc under root: FAKE_PID's thread tid with ns of run time. */
+static void fake_schedstat(const char *root, pid_t tid, unsigned long long ns)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root, FAKE_PID, (int)tid);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	assert_int_equal(system(cmd), 0);
+	strcat(path, "/schedstat");
+	FILE *f = fopen(path, "we");
+	assert_non_null(f);
+	fprintf(f, "%llu 0 0\n", ns);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The run times of a process that hides runs (a slice missed) are read through their
+ * schedstat kept open from tick to tick: with the files' paths gone (renamed) after the
+ * first tick, a thread whose run time grew with nothing of it seen still reads n/c at
+ * the next, the other 0; and each descriptor kept is closed once its thread is not read
+ * again. */
+static void test_runtime_kept_open(void **state)
+{
+	(void)state;
+	char root[64], cmd[200];
+	snprintf(root, sizeof(root), "/tmp/pmutop-rt-%d", (int)getpid());
+	fake_schedstat(root, FAKE_PID, 1000000);
+	fake_schedstat(root, FAKE_PID + 1, 1000000);
+	struct fake f;
+	pid_t pid = FAKE_PID;
+	fake_init(&f, &pid);
+	f.e.b.o.root = root;
+	for (int k = 0; k < 2; k++) {
+		struct brecs *r = k ? &f.s.cur : &f.s.old;
+		entry(&f, r, 0, FAKE_PID, 50000000, 1000000, 10, 0);
+		entry(&f, r, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+		r->r[0].missed = r->r[1].missed = 1;
+	}
+	bpfrows_build(&f.e, false);
+	assert_int_equal(f.s.nrt, 2);
+	int kept = f.s.rt[0].fd;
+	/* Thread 1 runs 1 ms unseen; then no path leads to either file. */
+	char path[512], gone[520];
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, FAKE_PID, FAKE_PID);
+	int w = open(path, O_WRONLY | O_CLOEXEC);
+	assert_true(w >= 0);
+	snprintf(path, sizeof(path), "%s/proc/%d/task", root, FAKE_PID);
+	snprintf(gone, sizeof(gone), "%s.gone", path);
+	assert_int_equal(rename(path, gone), 0);
+	const char grown[] = "2000000 0 0\n";
+	assert_int_equal(pwrite(w, grown, sizeof(grown) - 1, 0), (ssize_t)sizeof(grown) - 1);
+	close(w);
+	bpfrows_swap(&f.s);
+	entry(&f, &f.s.cur, 0, FAKE_PID, 50000000, 1000000, 10, 0);
+	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+	f.s.cur.r[0].missed = f.s.cur.r[1].missed = 1;
+	bpfrows_build(&f.e, false);
+	const struct model *m = &f.e.b.m;
+	assert_int_equal(m->rows[1].tid, FAKE_PID);
+	assert_int_equal(m->rows[1].v[f.tc].state, VAL_NC);
+	assert_int_equal(m->rows[1].v[f.tc].why, WHY_UNSEEN);
+	assert_zero_row(&f, &m->rows[2]);
+	assert_int_equal(f.s.nrt, 2);
+	assert_int_equal(f.s.rt[0].fd, kept);
+	/* Neither hides any more: nothing read, nothing kept open. */
+	bpfrows_swap(&f.s);
+	entry(&f, &f.s.cur, 0, FAKE_PID, 50000000, 1000000, 10, 0);
+	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+	bpfrows_build(&f.e, false);
+	assert_int_equal(f.s.nrt, 0);
+	assert_int_equal(fcntl(kept, F_GETFD), -1);
+	fake_free(&f);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static int cmp_bkey(const void *a, const void *b)
 {
 	const struct bkey *x = a, *y = b;
@@ -366,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_keys_sorted_from_last_order),
 		cmocka_unit_test(test_idle_task_reads_zero),
 		cmocka_unit_test(test_tidhash_remove),
+		cmocka_unit_test(test_runtime_kept_open),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
