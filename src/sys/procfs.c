@@ -189,7 +189,9 @@ int procfs_task_runtime_open(const char *root, pid_t pid, pid_t tid)
 	char path[256];
 	runtime_path(path, sizeof(path), root, pid, tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	return fd >= 0 ? fd : errno == ENOENT ? -ESRCH : -errno;
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	return fd;
 }
 
 static int runtime_parse(const char *buf, uint64_t *ns)

@@ -483,8 +483,8 @@ static void rt_begin(struct bpfstate *s)
 	s->rt_at = 0;
 	s->nrt2 = 0;
 	if (!s->rt2) {
-		s->rt2 = malloc(PMUTOP_BPF_RTFD_MAX * sizeof(*s->rt2));
-		if (s->rt2 && !s->rt && !(s->rt = malloc(PMUTOP_BPF_RTFD_MAX * sizeof(*s->rt)))) {
+		s->rt2 = calloc(PMUTOP_BPF_RTFD_MAX, sizeof(*s->rt2));
+		if (s->rt2 && !s->rt && !(s->rt = calloc(PMUTOP_BPF_RTFD_MAX, sizeof(*s->rt)))) {
 			free(s->rt2);
 			s->rt2 = NULL;
 		}
