@@ -131,6 +131,13 @@ static void entry(struct fake *f, struct brecs *r, size_t i, pid_t tid, uint64_t
 	r->n = i + 1;
 }
 
+/* Threads FAKE_PID and FAKE_PID + 1 in read r, each as {ena, val, sw, win} (entry). */
+static void entries(struct fake *f, struct brecs *r, const uint64_t a[4], const uint64_t b[4])
+{
+	entry(f, r, 0, FAKE_PID, a[0], a[1], (unsigned)a[2], a[3]);
+	entry(f, r, 1, FAKE_PID + 1, b[0], b[1], (unsigned)b[2], b[3]);
+}
+
 static void test_switch_window_marks_hardware_cells(void **state)
 {
 	(void)state;
@@ -139,10 +146,10 @@ static void test_switch_window_marks_hardware_cells(void **state)
 	fake_init(&f, &pid);
 	/* Thread 1: 100 ms counted in the interval, 2 ms of it switch windows (1,000
 	 * switches of 2 us): 2%. Thread 2: 100 ms, 0.5 ms of windows: 0.5%. */
-	entry(&f, &f.s.old, 0, FAKE_PID, 50000000, 1000000, 10, 100000);
-	entry(&f, &f.s.old, 1, FAKE_PID + 1, 50000000, 1000000, 10, 100000);
-	entry(&f, &f.s.cur, 0, FAKE_PID, 150000000, 3000000, 1010, 2100000);
-	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 150000000, 3000000, 260, 600000);
+	entries(&f, &f.s.old, (uint64_t[]){50000000, 1000000, 10, 100000},
+		(uint64_t[]){50000000, 1000000, 10, 100000});
+	entries(&f, &f.s.cur, (uint64_t[]){150000000, 3000000, 1010, 2100000},
+		(uint64_t[]){150000000, 3000000, 260, 600000});
 	bpfrows_build(&f.e, false);
 	const struct model *m = &f.e.b.m;
 	assert_int_equal(m->nrows, 3); /* the process, its two threads */
@@ -188,18 +195,18 @@ static void assert_zero_row(const struct fake *f, const struct mrow *r)
 /* A task unchanged since its last read (its row's values copied from one made once a
  * tick) reads 0 in each cell, at the tick after one in which it ran too; a task that ran
  * gets its new values; one whose slice went missing (same sums, missed + 1) is not taken
- * for unchanged. Two ticks, each thread idle at one of them. */
+ * for unchanged. Four ticks: each thread idle at one, both at the third. */
 static void test_idle_task_reads_zero(void **state)
 {
 	(void)state;
 	struct fake f;
 	pid_t pid = FAKE_PID;
 	fake_init(&f, &pid);
-	entry(&f, &f.s.old, 0, FAKE_PID, 50000000, 1000000, 10, 0);
-	entry(&f, &f.s.old, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+	entries(&f, &f.s.old, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
 	/* Tick 1: thread 1 ran (+20 ms, +500,000, +5 switches), thread 2 did not. */
-	entry(&f, &f.s.cur, 0, FAKE_PID, 70000000, 1500000, 15, 0);
-	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1500000, 15, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
 	bpfrows_build(&f.e, false);
 	const struct model *m = &f.e.b.m;
 	assert_int_equal(m->nrows, 3);
@@ -211,8 +218,8 @@ static void test_idle_task_reads_zero(void **state)
 	assert_zero_row(&f, t2);
 	/* Tick 2: thread 1 did not run (its last values must not stay), thread 2 ran. */
 	bpfrows_swap(&f.s);
-	entry(&f, &f.s.cur, 0, FAKE_PID, 70000000, 1500000, 15, 0);
-	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 80000000, 1300000, 12, 0);
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1500000, 15, 0},
+		(uint64_t[]){80000000, 1300000, 12, 0});
 	bpfrows_build(&f.e, false);
 	assert_int_equal(m->nrows, 3);
 	p = &m->rows[0], t1 = &m->rows[1], t2 = &m->rows[2];
@@ -223,16 +230,16 @@ static void test_idle_task_reads_zero(void **state)
 	assert_true(p->v[f.cs].v == 2.0);
 	/* Tick 3: neither ran: the process reads 0 too. */
 	bpfrows_swap(&f.s);
-	entry(&f, &f.s.cur, 0, FAKE_PID, 70000000, 1500000, 15, 0);
-	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 80000000, 1300000, 12, 0);
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1500000, 15, 0},
+		(uint64_t[]){80000000, 1300000, 12, 0});
 	bpfrows_build(&f.e, false);
 	assert_zero_row(&f, &m->rows[0]);
 	assert_zero_row(&f, &m->rows[1]);
 	assert_zero_row(&f, &m->rows[2]);
 	/* Tick 4: thread 2's sums as they were, but a slice of it missed: not 0. */
 	bpfrows_swap(&f.s);
-	entry(&f, &f.s.cur, 0, FAKE_PID, 70000000, 1500000, 15, 0);
-	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 80000000, 1300000, 12, 0);
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1500000, 15, 0},
+		(uint64_t[]){80000000, 1300000, 12, 0});
 	f.s.cur.r[1].missed = 1;
 	bpfrows_build(&f.e, false);
 	assert_zero_row(&f, &m->rows[1]);
@@ -275,8 +282,8 @@ static void test_runtime_kept_open(void **state)
 	f.e.b.o.root = root;
 	for (int k = 0; k < 2; k++) {
 		struct brecs *r = k ? &f.s.cur : &f.s.old;
-		entry(&f, r, 0, FAKE_PID, 50000000, 1000000, 10, 0);
-		entry(&f, r, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+		entries(&f, r, (uint64_t[]){50000000, 1000000, 10, 0},
+			(uint64_t[]){50000000, 1000000, 10, 0});
 		r->r[0].missed = r->r[1].missed = 1;
 	}
 	bpfrows_build(&f.e, false);
@@ -294,8 +301,8 @@ static void test_runtime_kept_open(void **state)
 	assert_int_equal(pwrite(w, grown, sizeof(grown) - 1, 0), (ssize_t)sizeof(grown) - 1);
 	close(w);
 	bpfrows_swap(&f.s);
-	entry(&f, &f.s.cur, 0, FAKE_PID, 50000000, 1000000, 10, 0);
-	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+	entries(&f, &f.s.cur, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
 	f.s.cur.r[0].missed = f.s.cur.r[1].missed = 1;
 	bpfrows_build(&f.e, false);
 	const struct model *m = &f.e.b.m;
@@ -307,8 +314,8 @@ static void test_runtime_kept_open(void **state)
 	assert_int_equal(f.s.rt[0].fd, kept);
 	/* Neither hides any more: nothing read, nothing kept open. */
 	bpfrows_swap(&f.s);
-	entry(&f, &f.s.cur, 0, FAKE_PID, 50000000, 1000000, 10, 0);
-	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 50000000, 1000000, 10, 0);
+	entries(&f, &f.s.cur, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
 	bpfrows_build(&f.e, false);
 	assert_int_equal(f.s.nrt, 0);
 	assert_int_equal(fcntl(kept, F_GETFD), -1);
