@@ -3,11 +3,16 @@
  * switch holds the switch windows that brought the task in (win), which perf -p counts
  * for no task: its cell is ~ (WHY_SWITCH) with its value unscaled where they are over 1%
  * of the time it counted; clocks and software events never are. */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bpfsource_priv.h"
 #include "procinfo.h"
+#include "tidhash.h"
 #include "testutil.h"
 
 /* No process has this pid: /proc has nothing of it, and the rows are the entries'. */
@@ -94,6 +99,8 @@ static void fake_free(struct fake *f)
 	free(s->at_sw);
 	free(s->clk);
 	free(s->d);
+	mstore_free(&s->zero);
+	bpfrows_rt_free(s);
 	free(s->gone);
 	free(s->unattr);
 	free(s->unattr_was);
@@ -124,6 +131,13 @@ static void entry(struct fake *f, struct brecs *r, size_t i, pid_t tid, uint64_t
 	r->n = i + 1;
 }
 
+/* Threads FAKE_PID and FAKE_PID + 1 in read r, each as {ena, val, sw, win} (entry). */
+static void entries(struct fake *f, struct brecs *r, const uint64_t a[4], const uint64_t b[4])
+{
+	entry(f, r, 0, FAKE_PID, a[0], a[1], (unsigned)a[2], a[3]);
+	entry(f, r, 1, FAKE_PID + 1, b[0], b[1], (unsigned)b[2], b[3]);
+}
+
 static void test_switch_window_marks_hardware_cells(void **state)
 {
 	(void)state;
@@ -132,10 +146,10 @@ static void test_switch_window_marks_hardware_cells(void **state)
 	fake_init(&f, &pid);
 	/* Thread 1: 100 ms counted in the interval, 2 ms of it switch windows (1,000
 	 * switches of 2 us): 2%. Thread 2: 100 ms, 0.5 ms of windows: 0.5%. */
-	entry(&f, &f.s.old, 0, FAKE_PID, 50000000, 1000000, 10, 100000);
-	entry(&f, &f.s.old, 1, FAKE_PID + 1, 50000000, 1000000, 10, 100000);
-	entry(&f, &f.s.cur, 0, FAKE_PID, 150000000, 3000000, 1010, 2100000);
-	entry(&f, &f.s.cur, 1, FAKE_PID + 1, 150000000, 3000000, 260, 600000);
+	entries(&f, &f.s.old, (uint64_t[]){50000000, 1000000, 10, 100000},
+		(uint64_t[]){50000000, 1000000, 10, 100000});
+	entries(&f, &f.s.cur, (uint64_t[]){150000000, 3000000, 1010, 2100000},
+		(uint64_t[]){150000000, 3000000, 260, 600000});
 	bpfrows_build(&f.e, false);
 	const struct model *m = &f.e.b.m;
 	assert_int_equal(m->nrows, 3); /* the process, its two threads */
@@ -167,6 +181,147 @@ static void test_switch_window_marks_hardware_cells(void **state)
 	assert_int_equal(p->v[f.cs].state, VAL_EXACT);
 	assert_string_equal(val_why_str(WHY_SWITCH), "switch window counted");
 	fake_free(&f);
+}
+
+/* Every cell of row r reads 0, exactly (a task that did not run: never n/c). */
+static void assert_zero_row(const struct fake *f, const struct mrow *r)
+{
+	for (unsigned k = 0; k < f->set.nevents; k++) {
+		assert_int_equal(r->v[k].state, VAL_EXACT);
+		assert_true(r->v[k].v == 0.0);
+	}
+}
+
+/* A task unchanged since its last read (its row's values copied from one made once a
+ * tick) reads 0 in each cell, at the tick after one in which it ran too; a task that ran
+ * gets its new values; one whose slice went missing (same sums, missed + 1) is not taken
+ * for unchanged. Four ticks: each thread idle at one, both at the third. */
+static void test_idle_task_reads_zero(void **state)
+{
+	(void)state;
+	struct fake f;
+	pid_t pid = FAKE_PID;
+	fake_init(&f, &pid);
+	entries(&f, &f.s.old, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
+	/* Tick 1: thread 1 ran (+20 ms, +500,000, +5 switches), thread 2 did not. */
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1500000, 15, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
+	bpfrows_build(&f.e, false);
+	const struct model *m = &f.e.b.m;
+	assert_int_equal(m->nrows, 3);
+	const struct mrow *p = &m->rows[0], *t1 = &m->rows[1], *t2 = &m->rows[2];
+	assert_int_equal(t2->tid, FAKE_PID + 1);
+	assert_true(t1->v[f.cyc].v == 500000.0);
+	assert_true(t1->v[f.cs].v == 5.0);
+	assert_true(p->v[f.cyc].v == 500000.0);
+	assert_zero_row(&f, t2);
+	/* Tick 2: thread 1 did not run (its last values must not stay), thread 2 ran. */
+	bpfrows_swap(&f.s);
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1500000, 15, 0},
+		(uint64_t[]){80000000, 1300000, 12, 0});
+	bpfrows_build(&f.e, false);
+	assert_int_equal(m->nrows, 3);
+	p = &m->rows[0], t1 = &m->rows[1], t2 = &m->rows[2];
+	assert_zero_row(&f, t1);
+	assert_true(t2->v[f.cyc].v == 300000.0);
+	assert_true(t2->v[f.tc].v == 30000000.0);
+	assert_true(p->v[f.cyc].v == 300000.0);
+	assert_true(p->v[f.cs].v == 2.0);
+	/* Tick 3: neither ran: the process reads 0 too. */
+	bpfrows_swap(&f.s);
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1500000, 15, 0},
+		(uint64_t[]){80000000, 1300000, 12, 0});
+	bpfrows_build(&f.e, false);
+	assert_zero_row(&f, &m->rows[0]);
+	assert_zero_row(&f, &m->rows[1]);
+	assert_zero_row(&f, &m->rows[2]);
+	/* Tick 4: thread 2's sums as they were, but a slice of it missed: not 0. */
+	bpfrows_swap(&f.s);
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1500000, 15, 0},
+		(uint64_t[]){80000000, 1300000, 12, 0});
+	f.s.cur.r[1].missed = 1;
+	bpfrows_build(&f.e, false);
+	assert_zero_row(&f, &m->rows[1]);
+	assert_int_equal(m->rows[2].v[f.cyc].state, VAL_NC);
+	assert_int_equal(m->rows[2].v[f.cyc].why, WHY_UNSEEN);
+	assert_int_equal(m->rows[0].v[f.cyc].state, VAL_NC);
+	fake_free(&f);
+}
+
+/* A fake /proc under root: FAKE_PID's thread tid with ns of run time. */
+static void fake_schedstat(const char *root, pid_t tid, unsigned long long ns)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root, FAKE_PID, (int)tid);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	assert_int_equal(system(cmd), 0);
+	strcat(path, "/schedstat");
+	FILE *f = fopen(path, "we");
+	assert_non_null(f);
+	fprintf(f, "%llu 0 0\n", ns);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The run times of a process that hides runs (a slice missed) are read through their
+ * schedstat kept open from tick to tick: with the files' paths gone (renamed) after the
+ * first tick, a thread whose run time grew with nothing of it seen still reads n/c at
+ * the next, the other 0; and each descriptor kept is closed once its thread is not read
+ * again. */
+static void test_runtime_kept_open(void **state)
+{
+	(void)state;
+	char root[64], cmd[200];
+	snprintf(root, sizeof(root), "/tmp/pmutop-rt-%d", (int)getpid());
+	fake_schedstat(root, FAKE_PID, 1000000);
+	fake_schedstat(root, FAKE_PID + 1, 1000000);
+	struct fake f;
+	pid_t pid = FAKE_PID;
+	fake_init(&f, &pid);
+	f.e.b.o.root = root;
+	for (int k = 0; k < 2; k++) {
+		struct brecs *r = k ? &f.s.cur : &f.s.old;
+		entries(&f, r, (uint64_t[]){50000000, 1000000, 10, 0},
+			(uint64_t[]){50000000, 1000000, 10, 0});
+		r->r[0].missed = r->r[1].missed = 1;
+	}
+	bpfrows_build(&f.e, false);
+	assert_int_equal(f.s.nrt, 2);
+	int kept = f.s.rt[0].fd;
+	/* Thread 1 runs 1 ms unseen; then no path leads to either file. */
+	char path[512], gone[520];
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, FAKE_PID, FAKE_PID);
+	int w = open(path, O_WRONLY | O_CLOEXEC);
+	assert_true(w >= 0);
+	snprintf(path, sizeof(path), "%s/proc/%d/task", root, FAKE_PID);
+	snprintf(gone, sizeof(gone), "%s.gone", path);
+	assert_int_equal(rename(path, gone), 0);
+	const char grown[] = "2000000 0 0\n";
+	assert_int_equal(pwrite(w, grown, sizeof(grown) - 1, 0), (ssize_t)sizeof(grown) - 1);
+	close(w);
+	bpfrows_swap(&f.s);
+	entries(&f, &f.s.cur, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
+	f.s.cur.r[0].missed = f.s.cur.r[1].missed = 1;
+	bpfrows_build(&f.e, false);
+	const struct model *m = &f.e.b.m;
+	assert_int_equal(m->rows[1].tid, FAKE_PID);
+	assert_int_equal(m->rows[1].v[f.tc].state, VAL_NC);
+	assert_int_equal(m->rows[1].v[f.tc].why, WHY_UNSEEN);
+	assert_zero_row(&f, &m->rows[2]);
+	assert_int_equal(f.s.nrt, 2);
+	assert_int_equal(f.s.rt[0].fd, kept);
+	/* Neither hides any more: nothing read, nothing kept open. */
+	bpfrows_swap(&f.s);
+	entries(&f, &f.s.cur, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
+	bpfrows_build(&f.e, false);
+	assert_int_equal(f.s.nrt, 0);
+	assert_int_equal(fcntl(kept, F_GETFD), -1);
+	fake_free(&f);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
 }
 
 static int cmp_bkey(const void *a, const void *b)
@@ -242,11 +397,63 @@ static void test_keys_sorted_from_last_order(void **state)
 	free(s.taken);
 }
 
+/* The reader's image found by tid (tidhash.h) as tids come and go, each one going in a
+ * step (out of the hash, the last entry moved into its place, as bpfcount_forget): every
+ * tid kept is found at its index, none gone is, in a hash of 64 cells filled to 5/8
+ * (long probes, runs that wrap past the last cell). */
+static void test_tidhash_remove(void **state)
+{
+	(void)state;
+	enum { BITS = 6, CELLS = 1 << BITS, MAXN = 40 };
+	unsigned hash[CELLS], keys[MAXN], gone[4 * MAXN];
+	size_t n = 0, ngone = 0, c;
+	memset(hash, 0xff, sizeof(hash));
+	srand(4040);
+	for (int step = 0; step < 5000; step++) {
+		if (n < MAXN && (n < MAXN / 2 || rand() % 2)) {
+			unsigned tid = 1 + (unsigned)rand() % 4096;
+			if (tidhash_find(hash, BITS, keys, tid, &c) != SIZE_MAX)
+				continue;
+			keys[n] = tid;
+			hash[c] = (unsigned)n++;
+		} else {
+			size_t at = (size_t)rand() % n;
+			assert_int_equal(tidhash_find(hash, BITS, keys, keys[at], &c), at);
+			gone[ngone++ % (4 * MAXN)] = keys[at];
+			tidhash_remove(hash, BITS, keys, c);
+			size_t last = --n, lc;
+			if (at != last) {
+				assert_int_equal(tidhash_find(hash, BITS, keys, keys[last], &lc),
+						 last);
+				hash[lc] = (unsigned)at;
+				keys[at] = keys[last];
+			}
+		}
+		for (size_t i = 0; i < n; i++)
+			if (tidhash_find(hash, BITS, keys, keys[i], &c) != i)
+				fail_msg("step %d: tid %u at %zu not found", step, keys[i], i);
+		for (size_t g = 0; g < ngone && g < 4 * MAXN; g++) {
+			bool back = false;
+			for (size_t i = 0; i < n && !back; i++)
+				back = keys[i] == gone[g];
+			if (!back && tidhash_find(hash, BITS, keys, gone[g], &c) != SIZE_MAX)
+				fail_msg("step %d: tid %u found after it went", step, gone[g]);
+		}
+		size_t used = 0;
+		for (size_t k = 0; k < CELLS; k++)
+			used += hash[k] != UINT_MAX;
+		assert_int_equal(used, n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_switch_window_marks_hardware_cells),
 		cmocka_unit_test(test_keys_sorted_from_last_order),
+		cmocka_unit_test(test_idle_task_reads_zero),
+		cmocka_unit_test(test_tidhash_remove),
+		cmocka_unit_test(test_runtime_kept_open),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

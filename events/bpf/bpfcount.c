@@ -17,6 +17,7 @@
 
 #include "evgroup.h"
 #include "pmutop.skel.h"
+#include "tidhash.h"
 
 struct bpfcount {
 	struct pmutop_bpf *skel;
@@ -496,20 +497,10 @@ int bpfcount_fold(struct bpfcount *b)
 	return 0;
 }
 
-static size_t hash_cell(const struct bpfcount *b, unsigned tid)
-{
-	return (tid * 0x9E3779B1u) >> (32 - b->hbits);
-}
-
 /* The index in keys of tid, or SIZE_MAX; *cell: its cell, or the free one it would take. */
 static size_t img_find(const struct bpfcount *b, unsigned tid, size_t *cell)
 {
-	size_t mask = ((size_t)1 << b->hbits) - 1, c = hash_cell(b, tid);
-	for (; b->hash[c] != UINT_MAX; c = (c + 1) & mask)
-		if (b->keys[b->hash[c]] == tid)
-			break;
-	*cell = c;
-	return b->hash[c] == UINT_MAX ? SIZE_MAX : b->hash[c];
+	return tidhash_find(b->hash, b->hbits, b->keys, tid, cell);
 }
 
 static void img_rehash(struct bpfcount *b)
@@ -520,6 +511,22 @@ static void img_rehash(struct bpfcount *b)
 		if (img_find(b, b->keys[i], &c) == SIZE_MAX)
 			b->hash[c] = (unsigned)i;
 	}
+}
+
+/* Entry at of the image (in hash cell cell) out of it, in a step: out of the hash, and
+ * the image's last entry takes its place. */
+static void img_remove(struct bpfcount *b, size_t at, size_t cell)
+{
+	tidhash_remove(b->hash, b->hbits, b->keys, cell);
+	size_t last = --b->img;
+	if (at == last)
+		return;
+	size_t lc;
+	if (img_find(b, b->keys[last], &lc) != last)
+		return; /* cannot be: every entry of the image is in the hash */
+	b->hash[lc] = (unsigned)at;
+	b->keys[at] = b->keys[last];
+	memcpy((char *)b->vals + at * b->vsize, (char *)b->vals + last * b->vsize, b->vsize);
 }
 
 /* Every entry, in batches: the image made again. */
@@ -617,25 +624,12 @@ int bpfcount_forget(struct bpfcount *b, const unsigned *tids, size_t n)
 	if (bpf_map_delete_batch(b->tasks_fd, tids, &count, &opts) != 0)
 		for (size_t i = count; i < n; i++)
 			bpf_map_delete_elem(b->tasks_fd, &tids[i]);
-	/* Out of the image too, the others in their order. */
-	size_t k = 0, c;
+	/* Out of the image too: each in a step, whatever the image's size. */
 	for (size_t i = 0; i < n; i++) {
-		size_t at = img_find(b, tids[i], &c);
+		size_t c, at = img_find(b, tids[i], &c);
 		if (at != SIZE_MAX)
-			b->keys[at] = 0; /* no task's tid: the idle tasks have no entry */
+			img_remove(b, at, c);
 	}
-	for (size_t i = 0; i < b->img; i++) {
-		if (b->keys[i] == 0)
-			continue;
-		if (k != i) {
-			b->keys[k] = b->keys[i];
-			memcpy((char *)b->vals + k * b->vsize, (char *)b->vals + i * b->vsize,
-			       b->vsize);
-		}
-		k++;
-	}
-	b->img = k;
-	img_rehash(b);
 	return 0;
 }
 

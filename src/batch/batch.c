@@ -15,6 +15,7 @@
 #define BATCH_ROWS_BUF (32 * 1024)
 #define CELL_MAX 128 /* a cell's text, NUL included */
 #define MEMO_MAX 48  /* the longest cell (padding and blank included) a memo keeps */
+_Static_assert(MEMO_MAX < CELL_MAX, "a memo is copied whole within a cell's room");
 
 /* A column's last cell, as written: most rows of a block repeat the row above (idle
  * tasks read 0 everywhere, most share a user), so a cell equal to the last one is
@@ -231,7 +232,10 @@ static char *text_cell(struct cell_memo *mo, const struct column *c, const struc
 	else
 		text = memo_text(c, r);
 	if ((num || text) && memo_hit(mo, num, v, text)) {
-		memcpy(p, mo->cell, mo->len);
+		/* The whole memo, a copy of fixed size (a few moves, where one of its length
+		 * is a string copy's start-up): within the cell's room of row_max, and what
+		 * is past its length the next cell or the line's end writes over. */
+		memcpy(p, mo->cell, sizeof(mo->cell));
 		return p + mo->len;
 	}
 	char *start = p;

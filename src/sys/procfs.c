@@ -179,19 +179,49 @@ int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task 
 	return parse_stat(buf, t);
 }
 
-int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns)
+static void runtime_path(char *path, size_t len, const char *root, pid_t pid, pid_t tid)
 {
-	char path[256], buf[128];
-	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, (int)pid, (int)tid);
-	ssize_t r = read_small(path, buf, sizeof(buf));
-	if (r < 0)
-		return r == -ENOENT ? -ESRCH : (int)r;
+	snprintf(path, len, "%s/proc/%d/task/%d/schedstat", root, (int)pid, (int)tid);
+}
+
+int procfs_task_runtime_open(const char *root, pid_t pid, pid_t tid)
+{
+	char path[256];
+	runtime_path(path, sizeof(path), root, pid, tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	return fd;
+}
+
+static int runtime_parse(const char *buf, uint64_t *ns)
+{
 	char *end;
 	unsigned long long v = strtoull(buf, &end, 10);
 	if (end == buf)
 		return -EINVAL;
 	*ns = v;
 	return 0;
+}
+
+int procfs_task_runtime_fd(int fd, uint64_t *ns)
+{
+	char buf[128];
+	ssize_t r = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (r < 0)
+		return -errno;
+	buf[r] = '\0';
+	return runtime_parse(buf, ns);
+}
+
+int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns)
+{
+	char path[256], buf[128];
+	runtime_path(path, sizeof(path), root, pid, tid);
+	ssize_t r = read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : (int)r;
+	return runtime_parse(buf, ns);
 }
 
 /* The number after "key" and its ':' in a "key : value" listing (sched, status), into

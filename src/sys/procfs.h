@@ -39,6 +39,11 @@ int procfs_task_info(const char *root, pid_t pid, pid_t tid, struct procfs_task 
 
 /* Time thread tid has spent on a CPU, in ns (schedstat), into *ns. 0 or -errno. */
 int procfs_task_runtime(const char *root, pid_t pid, pid_t tid, uint64_t *ns);
+/* The same read again and again through a descriptor kept open (no path looked up at
+ * each read): procfs_task_runtime_open gives it (or -ESRCH, -errno), and
+ * procfs_task_runtime_fd reads it (-ESRCH once the thread is gone). */
+int procfs_task_runtime_open(const char *root, pid_t pid, pid_t tid);
+int procfs_task_runtime_fd(int fd, uint64_t *ns);
 
 /* The kernel's own per-task accounting of thread tid, which equals perf's software
  * counts of the task to the count: switches (nr_switches of sched, or the voluntary and

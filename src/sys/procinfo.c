@@ -142,7 +142,7 @@ const struct procinfo_ent *procinfo_get(struct procinfo *p, const char *root, pi
 			e->state = 'S'; /* it did not run this interval */
 		procinfo_more_idle(root, pid, &e->io, &e->more);
 	}
-	uint64_t h = name_hash(e->comm[0] ? e->comm : comm);
+	uint64_t h = want_cmdline ? name_hash(e->comm[0] ? e->comm : comm) : 0;
 	if (want_cmdline && (!e->cmdline || e->cmd_hash != h)) {
 		char buf[4096];
 		if (procfs_cmdline(root, pid, buf, sizeof(buf)) < 0)
@@ -161,9 +161,11 @@ void procinfo_sweep(struct procinfo *p, uint64_t tick)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		if (p->v[i].seen == tick)
-			p->v[k++] = p->v[i];
-		else
+		if (p->v[i].seen == tick) {
+			if (k != i) /* no copy onto itself of each kept entry */
+				p->v[k] = p->v[i];
+			k++;
+		} else
 			free(p->v[i].cmdline);
 	}
 	if (k != p->n) {

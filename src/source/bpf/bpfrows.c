@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 #include "cgrows.h"
@@ -424,6 +425,38 @@ static void fill(struct bpfsource *e, const struct val_delta *d, struct mrow_w w
 	}
 }
 
+/* The values of a row with nothing counted and nothing missed in the interval: the same
+ * for every such row of a tick, so filled once a tick (zero_make) and copied (zero_fill).
+ * A task that did not run reads 0, exactly as its zero deltas filled would. */
+static void zero_make(struct bpfsource *e)
+{
+	struct bpfstate *s = e->bpf;
+	s->zero_ok = false;
+	if (mstore_reserve(&s->zero, 1, e->b.set->nevents, srcbase_ngroups(&e->b)) < 0)
+		return;
+	memset(s->d, 0, e->b.set->nevents * sizeof(*s->d));
+	fill(e, s->d, mstore_row(&s->zero, 0), NULL);
+	s->zero_ok = true;
+}
+
+static void zero_fill(struct bpfsource *e, struct mrow_w w)
+{
+	const struct mstore *z = &e->bpf->zero;
+	memcpy(w.v, z->vals, z->nevents * sizeof(*w.v));
+	memcpy(w.g, z->gds, z->ngroups * sizeof(*w.g));
+}
+
+/* Task i of cur as it was at its last read (index j of old): nothing of it counted, no
+ * slice ended, cut, missed or hidden since: its deltas are 0 and its row zero_fill's. */
+static bool unchanged(const struct bpfstate *s, size_t i, size_t j)
+{
+	const struct brec *r = &s->cur.r[i], *w = &s->old.r[j];
+	return s->zero_ok && r->slices == w->slices && r->cut == w->cut && r->missed == w->missed &&
+	       r->hidden == w->hidden && r->win == w->win &&
+	       memcmp(&s->cur.tot[i * s->nev], &s->old.tot[j * s->nev],
+		      s->nev * sizeof(*s->cur.tot)) == 0;
+}
+
 /* Task i of cur's slices in the interval (with totals, since its entry was made). */
 static struct unseen unseen(const struct bpfstate *s, size_t i, const size_t *oldi, bool totals)
 {
@@ -436,6 +469,82 @@ static struct unseen unseen(const struct bpfstate *s, size_t i, const size_t *ol
 			       .win = r->win - (was ? was->win : 0)};
 }
 
+static int cmp_rt(const struct rtfd *x, const struct brec *r)
+{
+	if (x->tgid != r->tgid)
+		return x->tgid < r->tgid ? -1 : 1;
+	return (x->tid > r->tid) - (x->tid < r->tid);
+}
+
+/* Ticks read run times in cur's order, from rt_begin to rt_end: the descriptors kept are
+ * walked once, those of threads not read again closed. */
+static void rt_begin(struct bpfstate *s)
+{
+	s->rt_at = 0;
+	s->nrt2 = 0;
+	if (!s->rt2) {
+		s->rt2 = calloc(PMUTOP_BPF_RTFD_MAX, sizeof(*s->rt2));
+		if (s->rt2 && !s->rt && !(s->rt = calloc(PMUTOP_BPF_RTFD_MAX, sizeof(*s->rt)))) {
+			free(s->rt2);
+			s->rt2 = NULL;
+		}
+	}
+}
+
+static void rt_end(struct bpfstate *s)
+{
+	while (s->rt_at < s->nrt)
+		close(s->rt[s->rt_at++].fd);
+	struct rtfd *t = s->rt;
+	s->rt = s->rt2;
+	s->rt2 = t;
+	s->nrt = s->nrt2;
+	s->nrt2 = 0;
+	s->rt_at = 0;
+}
+
+void bpfrows_rt_free(struct bpfstate *s)
+{
+	for (size_t i = s->rt_at; i < s->nrt; i++)
+		close(s->rt[i].fd);
+	for (size_t i = 0; i < s->nrt2; i++)
+		close(s->rt2[i].fd);
+	free(s->rt);
+	free(s->rt2);
+	s->rt = s->rt2 = NULL;
+	s->nrt = s->nrt2 = s->rt_at = 0;
+}
+
+/* Task r's run time in /proc: through its schedstat kept open since the last tick, or
+ * opened now and kept (while fewer than PMUTOP_BPF_RTFD_MAX are), else by path. A kept
+ * one that no longer reads (its thread gone, the tid taken again) is opened again. */
+static int rt_read(struct bpfsource *e, const struct brec *r, uint64_t *ns)
+{
+	struct bpfstate *s = e->bpf;
+	while (s->rt_at < s->nrt && cmp_rt(&s->rt[s->rt_at], r) < 0)
+		close(s->rt[s->rt_at++].fd);
+	int fd = -1, err = -ESRCH;
+	if (s->rt_at < s->nrt && cmp_rt(&s->rt[s->rt_at], r) == 0) {
+		fd = s->rt[s->rt_at++].fd;
+		if ((err = procfs_task_runtime_fd(fd, ns)) != 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0 && (!s->rt2 || s->nrt2 == PMUTOP_BPF_RTFD_MAX))
+		return procfs_task_runtime(e->b.o.root, r->tgid, r->tid, ns);
+	if (fd < 0) {
+		if ((fd = procfs_task_runtime_open(e->b.o.root, r->tgid, r->tid)) < 0)
+			return fd;
+		err = procfs_task_runtime_fd(fd, ns);
+	}
+	if (s->rt2 && s->nrt2 < PMUTOP_BPF_RTFD_MAX)
+		s->rt2[s->nrt2++] = (struct rtfd){r->tgid, r->tid, fd};
+	else
+		close(fd);
+	return err;
+}
+
 /* Did task i of cur (read before as was) run in the interval with nothing of it seen by
  * the program: no slice, no fold, yet its run time in /proc grew? */
 static bool ran_unseen(struct bpfsource *e, size_t i, const struct brec *was)
@@ -443,7 +552,7 @@ static bool ran_unseen(struct bpfsource *e, size_t i, const struct brec *was)
 	struct bpfstate *s = e->bpf;
 	struct brec *r = &s->cur.r[i];
 	uint64_t ns;
-	if (procfs_task_runtime(e->b.o.root, r->tgid, r->tid, &ns) != 0)
+	if (rt_read(e, r, &ns) != 0)
 		return false;
 	uint64_t before = was ? was->ran_ns : 0;
 	r->ran_ns = ns;
@@ -464,6 +573,7 @@ static bool ran_unseen(struct bpfsource *e, size_t i, const struct brec *was)
 static void find_hidden(struct bpfsource *e, const size_t *oldi)
 {
 	struct brecs *c = &e->bpf->cur, *o = &e->bpf->old;
+	rt_begin(e->bpf);
 	for (size_t a = 0, b; a < c->n; a = b) {
 		bool hides = false;
 		for (b = a; b < c->n && c->r[b].tgid == c->r[a].tgid; b++)
@@ -476,6 +586,7 @@ static void find_hidden(struct bpfsource *e, const size_t *oldi)
 				c->r[i].hidden++;
 		}
 	}
+	rt_end(e->bpf);
 }
 
 /* One process: its rows (process, then threads when shown) from cur[a, b). */
@@ -499,18 +610,27 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 	/* The tree's totals: the command's row alone, as under perf. */
 	bool tree_total = totals && s->root;
 	bool thread_rows = e->b.o.threads && !tree_total;
+	/* Every task as at its last read: the process row is zero_fill's too. */
+	bool all_same = !totals;
 	for (size_t i = a; i < b; i++) {
-		struct unseen ui = unseen(s, i, oldi, totals);
-		unseen_add(&any_unseen, &ui);
-		const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 		bool dead = c->r[i].flags & PMUTOP_BPF_DEAD;
-		task_delta(e, &c->tot[i * s->nev],
-			   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
-		if (!(gone && dead)) /* else in gone already */
-			add_deltas(acc, s->d, ne);
-		/* Its thread row's values now, its head once the process row is written. */
-		if (thread_rows)
-			fill(e, s->d, mstore_at(&e->b.rows, row + 1 + (i - a)), &ui);
+		if (!totals && oldi[i] != SIZE_MAX && unchanged(s, i, oldi[i])) {
+			if (thread_rows)
+				zero_fill(e, mstore_at(&e->b.rows, row + 1 + (i - a)));
+		} else {
+			all_same = false;
+			struct unseen ui = unseen(s, i, oldi, totals);
+			unseen_add(&any_unseen, &ui);
+			const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
+			task_delta(e, &c->tot[i * s->nev],
+				   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
+			if (!(gone && dead)) /* else in gone already */
+				add_deltas(acc, s->d, ne);
+			/* Its thread row's values now, its head once the process row is
+			 * written. */
+			if (thread_rows)
+				fill(e, s->d, mstore_at(&e->b.rows, row + 1 + (i - a)), &ui);
+		}
 		all_dead = all_dead && (c->r[i].flags & PMUTOP_BPF_DEAD);
 		if (c->r[i].tid == lead_tid)
 			lead = i;
@@ -553,7 +673,10 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		pr->more = pe->more;
 		pr->cmdline = e->b.cmdline ? (pe->cmdline ? pe->cmdline : "") : NULL;
 	}
-	fill(e, acc, pw, &any_unseen);
+	if (all_same)
+		zero_fill(e, pw);
+	else
+		fill(e, acc, pw, &any_unseen);
 	row++;
 	for (size_t i = a; i < b; i++) {
 		c->r[i].cgroup = cg;
@@ -653,6 +776,7 @@ void bpfrows_build(struct bpfsource *e, bool totals)
 	}
 	if (!totals)
 		find_hidden(e, oldi);
+	zero_make(e);
 	size_t row = 0;
 	/* The tree's totals: one row, the command's. */
 	bool one = totals && s->root && c->n;

@@ -167,6 +167,8 @@ static void state_free(struct bpfstate *s)
 	free(s->at_sw);
 	free(s->clk);
 	free(s->d);
+	mstore_free(&s->zero);
+	bpfrows_rt_free(s);
 	free(s->dead);
 	free(s->gone);
 	free(s->unattr);
@@ -342,7 +344,8 @@ static bool watched_alive(const struct bpfsource *e)
 
 static unsigned state_open_fds(const struct bpfsource *e)
 {
-	return e->bpf ? bpfcount_open_fds(e->bpf->bc) : 0;
+	/* and the run times kept open (find_hidden) */
+	return e->bpf ? bpfcount_open_fds(e->bpf->bc) + (unsigned)e->bpf->nrt : 0;
 }
 
 /* After a tick: every task row's value n/c (starting) when the backend started over

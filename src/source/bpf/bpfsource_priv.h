@@ -30,6 +30,12 @@ struct brec {
 	char comm[PMUTOP_BPF_COMM];
 };
 
+/* A thread's run time in /proc (schedstat) kept open for the next tick's read. */
+struct rtfd {
+	pid_t tgid, tid;
+	int fd;
+};
+
 /* A task to read, in the map's order or sorted: its index in the map's read (src). */
 struct bkey {
 	pid_t tgid, tid;
@@ -64,8 +70,17 @@ struct bpfstate {
 	struct bkey *tkeys;
 	size_t *oldi; /* per cur record: its index in old, or SIZE_MAX */
 	size_t oldi_cap;
+	/* The threads whose run time the last tick read (find_hidden), by process then
+	 * thread, each with its schedstat kept open (rt, nrt of them, rt_at the next one
+	 * to match), and this tick's (rt2, nrt2): at most PMUTOP_BPF_RTFD_MAX. */
+	struct rtfd *rt, *rt2;
+	size_t nrt, nrt2, rt_at;
 	struct val_delta *d; /* per model event: one task's deltas */
-	unsigned *dead;	     /* tids to forget once read */
+	/* A row's values when nothing was counted in the interval, this tick's (bpfrows.c
+	 * zero_make), and whether it is made. */
+	struct mstore zero;
+	bool zero_ok;
+	unsigned *dead; /* tids to forget once read */
 	size_t ndead, capdead;
 	/* per watched pid, nevents + 1: its ended threads' totals, then their slices ended
 	 * (val) and begun (ena) by switches not seen */
@@ -100,7 +115,13 @@ struct bpfsource {
 	unsigned long give_up;
 };
 
+/* Threads of processes that hide runs (find_hidden) whose run time is read through a
+ * descriptor kept open from tick to tick; the others' by path. */
+#define PMUTOP_BPF_RTFD_MAX 256
+
 /* bpfrows.c */
+/* The run-time descriptors kept (rt, rt2) closed and freed. */
+void bpfrows_rt_free(struct bpfstate *s);
 /* The map's contents into cur, sorted by process then thread: 0 or -errno. */
 int bpfrows_snapshot(struct bpfsource *e);
 /* Rows from cur against old (its previous read): intervals, or with totals the sums

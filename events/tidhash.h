@@ -1,0 +1,44 @@
+/* An index of tids: open addressing with linear probing, 1 << bits cells each holding an
+ * index into an array of tids (keys), UINT_MAX free. The bpf reader's image of the task
+ * map is found by tid through it (bpf/bpfcount.c). */
+#ifndef PMUTOP_TIDHASH_H
+#define PMUTOP_TIDHASH_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+static inline size_t tidhash_cell(unsigned bits, unsigned tid)
+{
+	return (uint32_t)(tid * 0x9E3779B1u) >> (32 - bits);
+}
+
+/* The index in keys of tid, or SIZE_MAX; *cell: its cell, or the free one it would take. */
+static inline size_t tidhash_find(const unsigned *hash, unsigned bits, const unsigned *keys,
+				  unsigned tid, size_t *cell)
+{
+	size_t mask = ((size_t)1 << bits) - 1, c = tidhash_cell(bits, tid);
+	for (; hash[c] != UINT_MAX; c = (c + 1) & mask)
+		if (keys[hash[c]] == tid)
+			break;
+	*cell = c;
+	return hash[c] == UINT_MAX ? SIZE_MAX : hash[c];
+}
+
+/* The index in cell out of the hash: each cell probed after it moves back into the hole
+ * when its own probe passes the hole (backward-shift deletion), so that every other tid
+ * is found still, with no mark left behind. */
+static inline void tidhash_remove(unsigned *hash, unsigned bits, const unsigned *keys, size_t cell)
+{
+	size_t mask = ((size_t)1 << bits) - 1, hole = cell;
+	for (size_t c = (hole + 1) & mask; hash[c] != UINT_MAX; c = (c + 1) & mask) {
+		size_t home = tidhash_cell(bits, keys[hash[c]]);
+		if (((c - home) & mask) >= ((c - hole) & mask)) {
+			hash[hole] = hash[c];
+			hole = c;
+		}
+	}
+	hash[hole] = UINT_MAX;
+}
+
+#endif
