@@ -49,7 +49,7 @@ others=$(awk '/PID +USER/ { on = 1; next } on && /^ *[0-9]+ / { print $1 }' "$CA
 
 # Esc: every process again.
 keys Escape
-expect_not "Watching PID" "Esc leaves the focus"
+expect_gone "Watching PID" "Esc leaves the focus"
 expect '^ *[0-9]+ .*pmutop' "all processes again (pmutop's own row)"
 
 # A thread's id, as -p refuses it: the screen has no thread rows to tell, the app asks
@@ -69,7 +69,7 @@ expect "^PID $HPID " "Enter on the selected row opens its detail view"
 keys Enter
 expect "Watching PID $HPID" "Enter in the detail view focuses its process"
 keys Escape
-expect_not "Watching PID" "Esc again"
+expect_gone "Watching PID" "Esc again"
 
 keys q
 expect 'EXIT=0' "q quits with status 0"

@@ -81,7 +81,7 @@ for term in xterm-256color tmux-256color; do
 	expect 'Search:' "$term: / for the living process"
 	keys -l "$NAME"
 	keys Enter
-	expect_not 'Search:' "$term: Enter closes the search"
+	expect_gone 'Search:' "$term: Enter closes the search"
 	hex 1b 5b
 	sleep 0.1
 	hex 32 30 7e

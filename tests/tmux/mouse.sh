@@ -84,7 +84,7 @@ if [ -n "$y" ] && [ "$x" -gt 1 ]; then
 	send_ticks "SGR click on USER" "\033[<0;$x;${y}M\033[<0;$x;${y}m"
 	expect 'USER(▲|▼)' "SGR: a click on the USER title sorts by it"
 	keys '<'
-	expect_not 'USER(▲|▼)' "'<': the sort left USER"
+	expect_gone 'USER(▲|▼)' "'<': the sort left USER"
 	send_ticks "SGR press on USER" "\033[<0;$x;${y}M"
 	expect 'USER(▲|▼)' "SGR: a press on the USER title sorts by it"
 	send_ticks "SGR release on USER" "\033[<0;$x;${y}m"
