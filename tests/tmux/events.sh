@@ -65,7 +65,7 @@ expect 'PID +USER.*page-faul' "after adding: a page-faults column" 30
 
 # From the next tick its cells hold numbers (every task has a count, 0 or more).
 n=0
-while [ "$n" -lt 40 ]; do
+while [ "$n" -lt "$(limit 0)" ]; do
 	capture
 	if column_cells | grep -Eq '[0-9]'; then
 		break
