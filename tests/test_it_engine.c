@@ -203,26 +203,6 @@ static void target_start(struct target *t, int nthreads)
 }
 
 /* Worker i touches n pages; returns once it has. */
-/* Whether thread tid of pid is off its CPU, blocked in read(): /proc's syscall file says
- * "running" until the kernel has switched the task out (wait_task_inactive), so its
- * counters have taken their last time. */
-static bool blocked_in(pid_t pid, pid_t tid, long nr)
-{
-	char path[64], buf[64] = "";
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	bool got = fgets(buf, sizeof(buf), f) != NULL;
-	fclose(f);
-	return got && buf[0] != 'r' && (nr < 0 ? atol(buf) >= 0 : atol(buf) == nr);
-}
-
-static bool blocked_in_read(pid_t pid, pid_t tid)
-{
-	return blocked_in(pid, tid, SYS_read);
-}
-
 /* Every thread of t's process but its workers (the sleepers CMD_SPAWN starts) is asleep
  * in a system call (60 s at most), off its CPU: a group opened on it from now on sees
  * what the process's own counters see. */
@@ -237,9 +217,7 @@ static void target_sleepers_asleep(struct target *t)
 		bool worker = tid <= 0;
 		for (int i = 0; i < t->nworkers; i++)
 			worker = worker || tid == t->tid[i];
-		for (int k = 0; !worker && k < 60000 && !blocked_in(t->pid, tid, -1); k++)
-			usleep(1000);
-		assert_true(worker || blocked_in(t->pid, tid, -1));
+		assert_true(worker || testutil_wait_blocked_in(t->pid, tid, -1, 60));
 	}
 	closedir(d);
 }
@@ -252,9 +230,7 @@ static void target_touch(struct target *t, int i, uint32_t n)
 	assert_int_equal(write(t->cmd[i], &n, sizeof(n)), sizeof(n));
 	assert_int_equal(read(t->done, &tid, sizeof(tid)), sizeof(tid));
 	assert_int_equal(tid, t->tid[i]);
-	for (int k = 0; k < 60000 && !blocked_in_read(t->pid, t->tid[i]); k++)
-		usleep(1000);
-	assert_true(blocked_in_read(t->pid, t->tid[i]));
+	assert_true(testutil_wait_blocked_in(t->pid, t->tid[i], SYS_read, 60));
 }
 
 static bool task_listed(pid_t pid, pid_t tid)
