@@ -285,7 +285,9 @@ static int workload_forks(void)
 	return 0;
 }
 
-/* A child of this program blocked on a gate: released by gate_open, it runs fn. */
+/* A child of this program blocked on a gate: released by gate_open, it runs fn. Returns
+ * once it is asleep on the gate: its start (copy-on-write faults, the switch out) lands
+ * in no counter opened after. */
 struct gated {
 	pid_t pid;
 	int gate;
@@ -308,6 +310,7 @@ static void gated_start(struct gated *g, void (*fn)(void))
 	}
 	close(p[0]);
 	g->gate = p[1];
+	assert_true(testutil_wait_blocked_in(g->pid, g->pid, SYS_read, DEADLINE_S));
 }
 
 static void gate_open(struct gated *g)
