@@ -240,12 +240,32 @@ static bool task_listed(pid_t pid, pid_t tid)
 	return access(path, F_OK) == 0;
 }
 
+/* Wait (60 s at most) until /proc/PID/comm reads want, as after an exec; comm holds what
+ * it read last. */
+static void wait_comm(pid_t pid, const char *want, char *comm, size_t cap)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	comm[0] = '\0';
+	for (double end = testutil_now() + 60; testutil_now() < end; usleep(1000)) {
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (!fgets(comm, (int)cap, f))
+				comm[0] = '\0';
+			fclose(f);
+		}
+		if (strcmp(comm, want) == 0)
+			return;
+	}
+}
+
 /* Worker i's thread ends; wait until the kernel has released it. */
 static void target_end_worker(struct target *t, int i)
 {
 	uint32_t c = CMD_EXIT;
 	assert_int_equal(write(t->cmd[i], &c, sizeof(c)), sizeof(c));
-	for (int k = 0; k < 2000 && task_listed(t->pid, t->tid[i]); k++)
+	for (double end = testutil_now() + 60;
+	     task_listed(t->pid, t->tid[i]) && testutil_now() < end;)
 		usleep(1000);
 	assert_false(task_listed(t->pid, t->tid[i]));
 }
@@ -652,19 +672,8 @@ static void test_all_follows_exec(void **state)
 	assert_int_equal(write(go[1], "g", 1), 1);
 	close(go[1]);
 	/* Wait for the exec to be done. */
-	char comm[64] = "";
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)c);
-	for (int k = 0; k < 2000 && strcmp(comm, "sleep\n") != 0; k++) {
-		FILE *f = fopen(path, "r");
-		if (f) {
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = '\0';
-			fclose(f);
-		}
-		if (strcmp(comm, "sleep\n") != 0)
-			usleep(1000);
-	}
+	char comm[64];
+	wait_comm(c, "sleep\n", comm, sizeof(comm));
 	assert_string_equal(comm, "sleep\n");
 	engine_tick(e);
 	const struct mrow *r = find(m, ROW_PROC, c, 0);
@@ -709,19 +718,8 @@ static void test_all_exec_on_other_cpu(void **state)
 		_exit(127);
 	}
 	/* Both records are written once the exec is done. */
-	char comm[64] = "";
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)c);
-	for (int k = 0; k < 2000 && strcmp(comm, "sleep\n") != 0; k++) {
-		FILE *f = fopen(path, "r");
-		if (f) {
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = '\0';
-			fclose(f);
-		}
-		if (strcmp(comm, "sleep\n") != 0)
-			usleep(1000);
-	}
+	char comm[64];
+	wait_comm(c, "sleep\n", comm, sizeof(comm));
 	engine_tick(e);
 	const struct mrow *r = find(m, ROW_PROC, c, 0);
 	char got[64];

@@ -22,7 +22,7 @@ HPID=$!
 cleanup() { t kill-server 2>/dev/null; kill "$HPID" 2>/dev/null; rm -f "$CAP" "$OUT" "$BIN"; }
 trap cleanup EXIT INT TERM
 n=0
-while [ ! -s "$OUT" ] && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+while [ ! -s "$OUT" ] && [ "$n" -lt "$(limit 0)" ]; do sleep 0.1; n=$((n + 1)); done
 TIDS=$(ls "/proc/$HPID/task" 2>/dev/null | grep -v "^$HPID\$")
 [ "$(echo "$TIDS" | wc -w)" -eq 3 ] || { echo "FAIL: helper has no 3 threads"; exit 1; }
 
