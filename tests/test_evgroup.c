@@ -116,13 +116,15 @@ static struct child child_start(int cpu)
 	return c;
 }
 
-/* Touch tens*10 pages in the child and wait until it has. */
+/* Touch tens*10 pages in the child and wait until it has, and is back in read() off its
+ * CPU (60 s at most): its counters have stopped moving. */
 static void child_touch(struct child *c, unsigned char tens)
 {
 	char r;
 	assert_int_equal(write(c->cmd, &tens, 1), 1);
 	assert_int_equal(read(c->done, &r, 1), 1);
 	assert_int_equal(r, 'd');
+	assert_true(testutil_wait_blocked_in(c->pid, c->pid, SYS_read, 60));
 }
 
 static void child_stop(struct child *c)
@@ -212,14 +214,11 @@ static void test_probe(void **state)
 	assert_int_equal(evgroup_open_count(g), 3);
 	child_touch(&c, 0);
 	struct evread_group r1, r2;
-	uint64_t p1 = 0, p2 = 1, p3, e1 = 0, e2 = 0, e3;
-	/* Once it has answered it goes back to read() and sleeps: two probes 10 ms apart
-	 * agree. */
-	for (int k = 0; k < 200 && p1 != p2; k++) {
-		assert_int_equal(evgroup_probe(g, &p1, &e1), 0);
-		usleep(10000);
-		assert_int_equal(evgroup_probe(g, &p2, &e2), 0);
-	}
+	uint64_t p1, p2, p3, e1, e2, e3;
+	/* Asleep in read(): two probes 10 ms apart agree. */
+	assert_int_equal(evgroup_probe(g, &p1, &e1), 0);
+	usleep(10000);
+	assert_int_equal(evgroup_probe(g, &p2, &e2), 0);
 	assert_true(p1 == p2 && e1 == e2);
 	assert_int_equal(evgroup_read(g, &r1), 0);
 	assert_int_equal(r1.nr, 3);
@@ -244,16 +243,7 @@ static void test_probe(void **state)
 	struct evgroup_spec one = {.n = 1, .ev = {spec.ev[0]}};
 	o.probe = true;
 	assert_int_equal(evgroup_open(&one, &o, &g), 0);
-	child_touch(&c, 1);
-	/* Until the child is asleep again (its task-clock still over 20 ms): a read and a
-	 * probe of a task that runs between them differ. */
-	for (int k = 0; k < 500; k++) {
-		assert_int_equal(evgroup_probe(g, &p1, &e1), 0);
-		usleep(20000);
-		assert_int_equal(evgroup_probe(g, &p2, &e2), 0);
-		if (p2 == p1)
-			break;
-	}
+	child_touch(&c, 1); /* asleep again: a read and a probe agree */
 	assert_int_equal(evgroup_read(g, &r1), 0);
 	assert_int_equal(r1.nr, 1);
 	assert_true(r1.val[0] > 0 && r1.ena > 0 && r1.run == r1.ena);
@@ -284,13 +274,10 @@ static void test_probe_seq(void **state)
 	struct evread_group r;
 	for (int run = 0; run < 20; run++) {
 		child_touch(&c, run % 3);
-		/* Back in read() and asleep: the count settles, and a read leaves it. */
-		uint32_t s1 = *seq + 1, s2 = *seq;
-		for (int k = 0; k < 200 && s1 != s2; k++) {
-			s1 = *seq;
-			usleep(5000);
-			s2 = *seq;
-		}
+		/* Back in read() and asleep: the count stands, and a read leaves it. */
+		uint32_t s1 = *seq;
+		usleep(5000);
+		uint32_t s2 = *seq;
 		assert_int_equal(s1, s2);
 		assert_int_equal(evgroup_read(g, &r), 0);
 		uint64_t v = r.val[0];

@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,7 +62,9 @@ static bool make_cgroup(const char *stem)
 	return true;
 }
 
-/* A child in the cgroup (dir), parked until go is written, then touching 300 pages. */
+/* A child in the cgroup (dir), parked until go is written, then touching 300 pages;
+ * returned once it is asleep on go (60 s at most): what fork and its start cost (its
+ * copy-on-write faults, its switch out) is over before any counter opens. */
 static pid_t parked_child(int go[2])
 {
 	assert_int_equal(pipe(go), 0);
@@ -80,6 +83,7 @@ static pid_t parked_child(int go[2])
 	}
 	close(go[0]);
 	testutil_cgroup_enter(dir, c);
+	assert_true(testutil_wait_blocked_in(c, c, SYS_read, 60));
 	return c;
 }
 
@@ -309,7 +313,8 @@ static void test_cgroup_resume_counts_from_resume(void **state)
 }
 
 /* A parked forker in the cgroup (dir): released by go, it starts 30 processes at 30 a
- * second, each touching 100 pages, running 5 ms and gone. */
+ * second, each touching 100 pages, running 5 ms and gone. Returned once asleep on go, as
+ * parked_child. */
 static pid_t parked_forker(int go[2])
 {
 	assert_int_equal(pipe(go), 0);
@@ -343,6 +348,7 @@ static pid_t parked_forker(int go[2])
 	}
 	close(go[0]);
 	testutil_cgroup_enter(dir, c);
+	assert_true(testutil_wait_blocked_in(c, c, SYS_read, 60));
 	return c;
 }
 

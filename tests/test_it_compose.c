@@ -35,9 +35,12 @@ static const char *in_dir(const char *name)
 	return b;
 }
 
-/* pmutop -b -n 5 -w F --listen: 5 blocks, 5 recorded ticks that replay as the same CSV,
- * and /metrics equal to the batch's running sums at every scrape. Before the sinks
- * shared one loop, -w with --listen (and --listen with -n, --format) was refused. */
+/* pmutop -b -n TICKS -w F --listen: TICKS blocks, TICKS recorded ticks that replay as the
+ * same CSV, and /metrics equal to the batch's running sums at every scrape. Before the
+ * sinks shared one loop, -w with --listen (and --listen with -n, --format) was refused.
+ * The worker faults its pages once the port is seen: TICKS of 0.3 s leave room for that
+ * on a slow machine (memcheck), before the last tick. */
+#define TICKS 15
 static void test_batch_record_listen(void **state)
 {
 	(void)state;
@@ -46,7 +49,9 @@ static void test_batch_record_listen(void **state)
 	char pid[32];
 	snprintf(pid, sizeof(pid), "%d", (int)w);
 	const char *db = in_dir("run.pmutop"), *out = in_dir("run.csv"), *err = in_dir("run.err");
-	char *argv[] = {PMUTOP_BINARY, "-b",	   "-n",       "5",	      "-d", "0.3",
+	char ticks_arg[16];
+	snprintf(ticks_arg, sizeof(ticks_arg), "%d", TICKS);
+	char *argv[] = {PMUTOP_BINARY, "-b",	   "-n",       ticks_arg,     "-d", "0.3",
 			"--format",    "csv",	   "-e",       "page-faults", "-p", pid,
 			"-w",	       (char *)db, "--listen", "127.0.0.1:0", NULL};
 	pid_t m = testutil_spawn(argv, out, err);
@@ -83,18 +88,18 @@ static void test_batch_record_listen(void **state)
 	close(from);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		char *e = testutil_slurp(err);
-		fail_msg("pmutop -b -n 5 -w --listen: status %#x: %s", st, e);
+		fail_msg("pmutop -b -n %d -w --listen: status %#x: %s", TICKS, st, e);
 	}
 	char *csv = testutil_slurp(out);
 	double faults[16], sums[17] = {0};
 	unsigned ticks = testutil_csv_faults(csv, w, faults, 16);
-	assert_int_equal(ticks, 5);
-	assert_int_equal(testutil_csv_ticks(out), 5);
+	assert_int_equal(ticks, TICKS);
+	assert_int_equal(testutil_csv_ticks(out), TICKS);
 	for (unsigned i = 0; i < ticks; i++)
 		sums[i + 1] = sums[i] + faults[i];
-	print_message("  batch: %.0f page faults of pid %d over 5 ticks (it made %llu); "
+	print_message("  batch: %.0f page faults of pid %d over %u ticks (it made %llu); "
 		      "%u distinct /metrics values scraped\n",
-		      sums[ticks], (int)w, (unsigned long long)own, nseen);
+		      sums[ticks], (int)w, ticks, (unsigned long long)own, nseen);
 	/* The counted against the truth: every fault the worker made while watched, and no
 	 * more than it made since it began. */
 	assert_true(sums[ticks] >= (double)own);
@@ -108,8 +113,8 @@ static void test_batch_record_listen(void **state)
 			found = seen[i] == sums[k];
 		if (!found)
 			fail_msg("/metrics served %.0f page faults, which is no tick's running sum "
-				 "of the batch (%.0f after 5 ticks)",
-				 seen[i], sums[ticks]);
+				 "of the batch (%.0f after %u ticks)",
+				 seen[i], sums[ticks], ticks);
 		saw_pages = saw_pages || seen[i] >= (double)own;
 	}
 	assert_true(saw_pages);

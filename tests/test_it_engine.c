@@ -203,26 +203,6 @@ static void target_start(struct target *t, int nthreads)
 }
 
 /* Worker i touches n pages; returns once it has. */
-/* Whether thread tid of pid is off its CPU, blocked in read(): /proc's syscall file says
- * "running" until the kernel has switched the task out (wait_task_inactive), so its
- * counters have taken their last time. */
-static bool blocked_in(pid_t pid, pid_t tid, long nr)
-{
-	char path[64], buf[64] = "";
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	bool got = fgets(buf, sizeof(buf), f) != NULL;
-	fclose(f);
-	return got && buf[0] != 'r' && (nr < 0 ? atol(buf) >= 0 : atol(buf) == nr);
-}
-
-static bool blocked_in_read(pid_t pid, pid_t tid)
-{
-	return blocked_in(pid, tid, SYS_read);
-}
-
 /* Every thread of t's process but its workers (the sleepers CMD_SPAWN starts) is asleep
  * in a system call (60 s at most), off its CPU: a group opened on it from now on sees
  * what the process's own counters see. */
@@ -237,9 +217,7 @@ static void target_sleepers_asleep(struct target *t)
 		bool worker = tid <= 0;
 		for (int i = 0; i < t->nworkers; i++)
 			worker = worker || tid == t->tid[i];
-		for (int k = 0; !worker && k < 60000 && !blocked_in(t->pid, tid, -1); k++)
-			usleep(1000);
-		assert_true(worker || blocked_in(t->pid, tid, -1));
+		assert_true(worker || testutil_wait_blocked_in(t->pid, tid, -1, 60));
 	}
 	closedir(d);
 }
@@ -252,9 +230,7 @@ static void target_touch(struct target *t, int i, uint32_t n)
 	assert_int_equal(write(t->cmd[i], &n, sizeof(n)), sizeof(n));
 	assert_int_equal(read(t->done, &tid, sizeof(tid)), sizeof(tid));
 	assert_int_equal(tid, t->tid[i]);
-	for (int k = 0; k < 60000 && !blocked_in_read(t->pid, t->tid[i]); k++)
-		usleep(1000);
-	assert_true(blocked_in_read(t->pid, t->tid[i]));
+	assert_true(testutil_wait_blocked_in(t->pid, t->tid[i], SYS_read, 60));
 }
 
 static bool task_listed(pid_t pid, pid_t tid)
@@ -264,12 +240,32 @@ static bool task_listed(pid_t pid, pid_t tid)
 	return access(path, F_OK) == 0;
 }
 
+/* Wait (60 s at most) until /proc/PID/comm reads want, as after an exec; comm holds what
+ * it read last. */
+static void wait_comm(pid_t pid, const char *want, char *comm, size_t cap)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	comm[0] = '\0';
+	for (double end = testutil_now() + 60; testutil_now() < end; usleep(1000)) {
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (!fgets(comm, (int)cap, f))
+				comm[0] = '\0';
+			fclose(f);
+		}
+		if (strcmp(comm, want) == 0)
+			return;
+	}
+}
+
 /* Worker i's thread ends; wait until the kernel has released it. */
 static void target_end_worker(struct target *t, int i)
 {
 	uint32_t c = CMD_EXIT;
 	assert_int_equal(write(t->cmd[i], &c, sizeof(c)), sizeof(c));
-	for (int k = 0; k < 2000 && task_listed(t->pid, t->tid[i]); k++)
+	for (double end = testutil_now() + 60;
+	     task_listed(t->pid, t->tid[i]) && testutil_now() < end;)
 		usleep(1000);
 	assert_false(task_listed(t->pid, t->tid[i]));
 }
@@ -676,19 +672,8 @@ static void test_all_follows_exec(void **state)
 	assert_int_equal(write(go[1], "g", 1), 1);
 	close(go[1]);
 	/* Wait for the exec to be done. */
-	char comm[64] = "";
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)c);
-	for (int k = 0; k < 2000 && strcmp(comm, "sleep\n") != 0; k++) {
-		FILE *f = fopen(path, "r");
-		if (f) {
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = '\0';
-			fclose(f);
-		}
-		if (strcmp(comm, "sleep\n") != 0)
-			usleep(1000);
-	}
+	char comm[64];
+	wait_comm(c, "sleep\n", comm, sizeof(comm));
 	assert_string_equal(comm, "sleep\n");
 	engine_tick(e);
 	const struct mrow *r = find(m, ROW_PROC, c, 0);
@@ -733,19 +718,8 @@ static void test_all_exec_on_other_cpu(void **state)
 		_exit(127);
 	}
 	/* Both records are written once the exec is done. */
-	char comm[64] = "";
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)c);
-	for (int k = 0; k < 2000 && strcmp(comm, "sleep\n") != 0; k++) {
-		FILE *f = fopen(path, "r");
-		if (f) {
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = '\0';
-			fclose(f);
-		}
-		if (strcmp(comm, "sleep\n") != 0)
-			usleep(1000);
-	}
+	char comm[64];
+	wait_comm(c, "sleep\n", comm, sizeof(comm));
 	engine_tick(e);
 	const struct mrow *r = find(m, ROW_PROC, c, 0);
 	char got[64];

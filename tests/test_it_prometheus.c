@@ -542,8 +542,10 @@ static unsigned count_fds(pid_t p)
 #define SPARE_FDS 4
 
 /* Out of descriptors, idle connections do not keep a scrape out: with SPARE_FDS left
- * under its limit and 30 idle connections queued beyond them, the scrape takes less than
- * the deadline for a request head (it did not wait for idle ones to time out). */
+ * under its limit and 30 idle connections queued beyond them, the scrape is answered
+ * within curl's 10 s. Waiting for idle ones to time out takes longer than that (the
+ * queue moves SPARE_FDS connections a head deadline, 3 s: about 22 s for 30); the time
+ * alone is no test (a loaded machine or memcheck takes seconds for popen and curl). */
 static void test_out_of_descriptors(void **state)
 {
 	(void)state;
@@ -571,11 +573,11 @@ static void test_out_of_descriptors(void **state)
 	for (int i = 0; i < 30; i++)
 		close(idle[i]);
 	stop(&p, SIGTERM);
-	assert_int_equal(st, 0);
+	if (st != 0)
+		fail_msg("the scrape failed (%d) after %.1f s: it waited for idle connections "
+			 "to time out",
+			 st, end - start);
 	assert_non_null(strstr(body, "pmutop_build_info{"));
-	if (end - start >= EXPORTER_HEAD_SECONDS)
-		fail_msg("the scrape took %.1f s: it waited for idle connections to time out",
-			 end - start);
 }
 
 /* HTTP/1.1 requires Host (RFC 9112 3.2): without it, 400; HTTP/1.0 may leave it out. */

@@ -57,6 +57,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -284,7 +285,9 @@ static int workload_forks(void)
 	return 0;
 }
 
-/* A child of this program blocked on a gate: released by gate_open, it runs fn. */
+/* A child of this program blocked on a gate: released by gate_open, it runs fn. Returns
+ * once it is asleep on the gate: its start (copy-on-write faults, the switch out) lands
+ * in no counter opened after. */
 struct gated {
 	pid_t pid;
 	int gate;
@@ -307,6 +310,7 @@ static void gated_start(struct gated *g, void (*fn)(void))
 	}
 	close(p[0]);
 	g->gate = p[1];
+	assert_true(testutil_wait_blocked_in(g->pid, g->pid, SYS_read, DEADLINE_S));
 }
 
 static void gate_open(struct gated *g)
@@ -467,6 +471,21 @@ static void busy_loop(void)
  * beside nbusy busy loops, over the same window: per event, pmutop's sums and perf's. */
 static pid_t wake_pid; /* the watched task (watch_task) */
 
+/* The watched task after fn: it says so on park_done, then sleeps on park_gate, so that
+ * both windows end while it sleeps. Its exit comes after them: bpf stops counting a
+ * task's switches at sched_process_exit, perf -p later in do_exit, where a need_resched
+ * can give perf one switch more. */
+static int park_gate[2], park_done[2];
+static void (*watched_fn)(void);
+
+static void run_then_park(void)
+{
+	watched_fn();
+	char c = 0;
+	if (write(park_done[1], &c, 1) != 1 || read(park_gate[0], &c, 1) != 1)
+		_exit(3);
+}
+
 struct watched {
 	struct sum s[3];
 	double perf[3];
@@ -478,7 +497,10 @@ static void watch_task(const char *backend, void (*fn)(void), void (*helper)(voi
 	if (!have_perf())
 		skip();
 	struct gated w, b[2];
-	gated_start(&w, fn);
+	assert_int_equal(pipe(park_gate), 0);
+	assert_int_equal(pipe(park_done), 0);
+	watched_fn = fn;
+	gated_start(&w, run_then_park);
 	/* fn's helper, started with it: its pid in wake_pid. */
 	struct gated h = {.pid = -1};
 	wake_pid = w.pid;
@@ -508,18 +530,29 @@ static void watch_task(const char *backend, void (*fn)(void), void (*helper)(voi
 	gate_open(&w);
 	if (helper)
 		gate_open(&h);
-	int st = testutil_reap(w.pid, DEADLINE_S + 10);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* fn has returned and the task is off its CPU, asleep on park_gate: perf stat -p
+	 * stops, then pmutop after a tick that began later; then the task exits. */
+	struct pollfd pd = {.fd = park_done[0], .events = POLLIN};
+	char c;
+	assert_int_equal(poll(&pd, 1, (int)(DEADLINE_S + 10) * 1000), 1);
+	assert_int_equal(read(park_done[0], &c, 1), 1);
+	assert_true(testutil_wait_blocked_in(w.pid, w.pid, SYS_read, DEADLINE_S));
 	if (helper)
 		assert_int_equal(testutil_reap(h.pid, DEADLINE_S), 0);
-	/* perf stat -p ends with the task it watched. */
-	perf_stop(&p, false);
+	perf_stop(&p, true);
 	for (int i = 0; i < 3 && ev[i]; i++)
 		r->perf[i] = perf_value(&p, ev[i]);
 	long t = testutil_csv_ticks(out);
 	need_tick(m, out, err, t + 2);
 	kill(m, SIGINT);
 	assert_int_equal(testutil_reap(m, DEADLINE_S), 0);
+	assert_int_equal(write(park_gate[1], &c, 1), 1);
+	int st = testutil_reap(w.pid, DEADLINE_S);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	for (int i = 0; i < 2; i++) {
+		close(park_gate[i]);
+		close(park_done[i]);
+	}
 	for (int i = 0; i < nbusy; i++) {
 		kill(b[i].pid, SIGKILL);
 		waitpid(b[i].pid, NULL, 0);

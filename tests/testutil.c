@@ -139,6 +139,26 @@ double testutil_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+bool testutil_blocked_in(pid_t pid, pid_t tid, long nr)
+{
+	char path[64], buf[64] = "";
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	bool got = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	return got && buf[0] != 'r' && (nr < 0 ? atol(buf) >= 0 : atol(buf) == nr);
+}
+
+bool testutil_wait_blocked_in(pid_t pid, pid_t tid, long nr, double deadline_s)
+{
+	for (double end = testutil_now() + deadline_s; testutil_now() < end; usleep(1000))
+		if (testutil_blocked_in(pid, tid, nr))
+			return true;
+	return testutil_blocked_in(pid, tid, nr);
+}
+
 void testutil_nap_ms(long ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};

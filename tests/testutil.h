@@ -76,6 +76,15 @@ int testutil_teardown(pid_t p, const char *dir);
 /* Seconds on the monotonic clock. */
 double testutil_now(void);
 
+/* Whether thread tid of pid is off its CPU, blocked in system call nr (any when nr < 0):
+ * /proc's syscall file says "running" until the kernel has switched the task out
+ * (wait_task_inactive), so its counters have taken their last time. */
+bool testutil_blocked_in(pid_t pid, pid_t tid, long nr);
+
+/* Wait (deadline_s at most) until testutil_blocked_in(pid, tid, nr); false at the
+ * deadline. */
+bool testutil_wait_blocked_in(pid_t pid, pid_t tid, long nr, double deadline_s);
+
 /* Sleep ms milliseconds, through signals. */
 void testutil_nap_ms(long ms);
 

@@ -63,7 +63,7 @@ expect ' 1 SIGHUP' "k: from 1"
 keys End
 expect 'SIGRTMAX' "k: to the last real-time signal"
 keys Escape
-expect_not 'SIGRTMAX' "Esc closes the menu"
+expect_gone 'SIGRTMAX' "Esc closes the menu"
 
 keys a
 expect "CPUs of $HP" "a: the dialog for the helper"

@@ -162,11 +162,13 @@ while kill -0 "$SPID" 2>/dev/null && [ "$n" -lt 30 ]; do sleep 0.1; n=$((n + 1))
 ! kill -0 "$SPID" 2>/dev/null || fail "k: the sleeper still runs"
 wait "$SPID" 2>/dev/null
 # Gone between the menu and the pick: nothing is sent (its pid could be another's).
+OLDPID=$SPID
 "$KBIN" 129 &
 SPID=$!
 keys Escape '\' "pmk$$" Enter
 expect "^ *$SPID .*pmk$$" "k: a second sleeper's row"
-sleep 1.2 # the first sleeper's last row (exited) gone: the second is the only one
+# The first sleeper's last row (exited) gone: the second is the only one.
+expect_gone "^ *$OLDPID " "k: the first sleeper's exited row"
 keys Home k
 expect "Send to $SPID" "k: the menu for the second"
 kill "$SPID"

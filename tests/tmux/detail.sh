@@ -48,7 +48,7 @@ run() {
 	keys c
 	expect "no task matches" "c again: the filter matches names only"
 	keys Escape
-	expect_not "Filter: $ARG" "Esc clears the filter"
+	expect_gone "Filter: $ARG" "Esc clears the filter"
 	keys p
 	expect 'PID' "the pid prompt"
 	keys "$SPID" Enter

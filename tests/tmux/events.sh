@@ -57,7 +57,7 @@ keys /
 expect 'Search:' "'/': search line"
 keys -l page-faults
 expect 'software +page-faults' "search: page-faults listed under software"
-expect_not 'context-switches' "search: events that do not match"
+expect_gone 'context-switches' "search: events that do not match"
 keys Enter
 keys Enter
 expect '\[[0-9] Events\]' "after adding: the Events pane is active" 60
@@ -65,7 +65,7 @@ expect 'PID +USER.*page-faul' "after adding: a page-faults column" 30
 
 # From the next tick its cells hold numbers (every task has a count, 0 or more).
 n=0
-while [ "$n" -lt 40 ]; do
+while [ "$n" -lt "$(limit 0)" ]; do
 	capture
 	if column_cells | grep -Eq '[0-9]'; then
 		break
@@ -125,7 +125,7 @@ expect '\[3 Your events\]' "'3': your events"
 expect 'page-faults +(counting|\(from)' "your events: page-faults listed"
 keys End x
 keys Escape
-expect_not '\[[0-9] Events\]' "after removing: still an Events pane"
+expect_gone '\[[0-9] Events\]' "after removing: still an Events pane"
 
 keys q
 wait_for '^EXIT=' 50 || fail "q: pmutop did not exit"

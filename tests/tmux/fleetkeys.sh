@@ -84,7 +84,7 @@ expect_not "Tasks" "G: no Tasks count over cgroup rows"
 keys G
 rows_of commands "$ROW" "$CG"
 keys Z
-expect_not " PAUSED " "Z: resumed"
+expect_gone " PAUSED " "Z: resumed"
 keys q
 expect 'EXIT=0' "q leaves"
 finish "--prometheus's rows: k, F7 and a refused; G's (instance, cgroup) rows"

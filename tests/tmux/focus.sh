@@ -22,7 +22,7 @@ HPID=$!
 cleanup() { t kill-server 2>/dev/null; kill "$HPID" 2>/dev/null; rm -f "$CAP" "$OUT" "$BIN"; }
 trap cleanup EXIT INT TERM
 n=0
-while [ ! -s "$OUT" ] && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+while [ ! -s "$OUT" ] && [ "$n" -lt "$(limit 0)" ]; do sleep 0.1; n=$((n + 1)); done
 TIDS=$(ls "/proc/$HPID/task" 2>/dev/null | grep -v "^$HPID\$")
 [ "$(echo "$TIDS" | wc -w)" -eq 3 ] || { echo "FAIL: helper has no 3 threads"; exit 1; }
 
@@ -49,7 +49,7 @@ others=$(awk '/PID +USER/ { on = 1; next } on && /^ *[0-9]+ / { print $1 }' "$CA
 
 # Esc: every process again.
 keys Escape
-expect_not "Watching PID" "Esc leaves the focus"
+expect_gone "Watching PID" "Esc leaves the focus"
 expect '^ *[0-9]+ .*pmutop' "all processes again (pmutop's own row)"
 
 # A thread's id, as -p refuses it: the screen has no thread rows to tell, the app asks
@@ -69,7 +69,7 @@ expect "^PID $HPID " "Enter on the selected row opens its detail view"
 keys Enter
 expect "Watching PID $HPID" "Enter in the detail view focuses its process"
 keys Escape
-expect_not "Watching PID" "Esc again"
+expect_gone "Watching PID" "Esc again"
 
 keys q
 expect 'EXIT=0' "q quits with status 0"

@@ -87,6 +87,6 @@ else
 	expect 'Exited hidden' "the tab bar says E"
 	keys E
 fi
-expect_not 'Exited hidden' "the tab bar forgets E"
+expect_gone 'Exited hidden' "the tab bar forgets E"
 keys q
 finish "X and E hide kernel threads and exited rows; the tasks line"

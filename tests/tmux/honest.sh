@@ -64,7 +64,8 @@ keys c
 LOOP=$!
 seen=0
 n=0
-while [ "$n" -lt 60 ]; do
+# 6 s of looks for brackets, and on (up to limit) until it has been seen once.
+while [ "$n" -lt 60 ] || { [ "$seen" -eq 0 ] && [ "$n" -lt "$(limit 0)" ]; }; do
 	capture
 	grep -q "\[$ZNAME\]" "$CAP" && fail "an ended user process in brackets"
 	grep -q "$ZNAME" "$CAP" && seen=$((seen + 1))

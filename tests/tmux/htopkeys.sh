@@ -38,18 +38,6 @@ nice_is() {
 	[ "$(nice_of "$1")" = "$2" ]
 }
 
-# Wait until the pane no longer shows $1 (grep -E): a deadline, as wait_for.
-gone() {
-	w=0
-	while [ "$w" -lt 300 ]; do
-		capture
-		grep -Eq -- "$1" "$CAP" || return 0
-		sleep 0.1
-		w=$((w + 1))
-	done
-	fail "$2: still /$1/"
-}
-
 t new-session -d -s e2e -x 140 -y 40 \
 	"env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5 --pane Software; echo EXIT=\$?; sleep 60" || {
 	echo "FAIL: cannot start tmux"
@@ -97,7 +85,7 @@ fi
 
 # U: no tags, no marks.
 keys U
-gone "Tagged:" "U: nothing tagged"
+expect_gone "Tagged:" "U: nothing tagged"
 capture
 ! grep -Eq "^ *[0-9]+\\*" "$CAP" || fail "U: a row is still marked"
 
@@ -116,13 +104,13 @@ while kill -0 "$victim" 2>/dev/null && [ "$w" -lt 300 ]; do sleep 0.1; w=$((w + 
 alive=0
 for p in "$P1" "$P2" "$P3"; do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
 [ "$alive" -eq 2 ] || fail "k: $alive sleepers left, not 2"
-gone "Tagged:" "the tagged process ended: its tag went with it"
+expect_gone "Tagged:" "the tagged process ended: its tag went with it"
 
 # Z pauses (Space no longer does).
 keys Z
 expect 'PAUSED' "Z: paused"
 keys Z
-gone 'PAUSED' "Z again: running"
+expect_gone 'PAUSED' "Z again: running"
 
 # P, M, T: CPU%, RES, TIME+ (hidden until then: it shows, and sorts).
 keys T
@@ -134,7 +122,7 @@ expect "CPU%▼" "P: sorted by CPU%"
 
 # F: follow a sleeper through the whole list, sorted by CPU% (it sinks to the bottom).
 keys Escape
-gone "Filter: $NAME" "Esc: every process again"
+expect_gone "Filter: $NAME" "Esc: every process again"
 FP=
 for p in "$P1:301" "$P2:302" "$P3:303"; do kill -0 "${p%:*}" 2>/dev/null && FP=$p && break; done
 FARG=${FP#*:}
@@ -147,7 +135,7 @@ expect "^ *$FP .*$NAME $FARG" "the sleeper to follow, alone"
 keys Home F
 expect "Following $FP \\(F: stop\\)" "F: the tab bar says whom"
 keys Escape c
-gone "Filter: $NAME" "Esc: the filter gone, the rows re-sorted"
+expect_gone "Filter: $NAME" "Esc: the filter gone, the rows re-sorted"
 wait_ticks 2 || fail "F: no ticks"
 keys Enter
 expect "^PID $FP " "F: the selection stayed on $FP through the re-sort"
@@ -155,7 +143,7 @@ keys Escape
 expect "Following $FP" "F: still following after the detail view"
 kill "$FP"
 expect "$FP is no longer listed: follow ended" "F: ends when the process exits"
-gone "Following $FP" "F: the tab bar no longer says it"
+expect_gone "Following $FP" "F: the tab bar no longer says it"
 # A move ends it too. The selection on the sleeper left (not on a row of a process that
 # has just exited, which F does not follow).
 keys '\'
@@ -165,7 +153,7 @@ expect "^ *[0-9]+ .* $NAME" "the sleeper left, alone"
 keys Home F
 expect "Following [0-9]+ " "F again: following"
 keys Down
-gone "Following [0-9]+ " "Down: the follow ended"
+expect_gone "Following [0-9]+ " "Down: the follow ended"
 
 keys q
 expect '^EXIT=0$' "q quits with status 0"

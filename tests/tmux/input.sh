@@ -30,6 +30,12 @@ trap cleanup EXIT INT TERM
 
 # Bytes as hex, in one write: send-keys -H.
 hex() { keys -H "$@"; }
+# Bytes $1 (hex, split on blanks), then $3 $2 seconds later, from one client: the delay is
+# kept by the tmux server (run-shell -d), not by a second client that may start late.
+hex_split() {
+	# shellcheck disable=SC2086 # the bytes are split on purpose
+	t send-keys -t e2e -H $1 \; run-shell -d "$2" '' \; send-keys -t e2e -H $3
+}
 
 # Nothing changed: CPU% still sorts descending, no RES column, no prompt, no menu, not
 # paused, no message of an unknown key.
@@ -68,9 +74,7 @@ for term in xterm-256color tmux-256color; do
 	unchanged "$term: DCS"
 	# An SGR click on a row, split: ESC [<0;4 then, later, 2;20M (M sorts by RES).
 	for gap in 0.002 0.05 0.1; do
-		hex 1b 5b 3c 30 3b 34
-		sleep "$gap"
-		hex 32 3b 32 30 4d
+		hex_split "1b 5b 3c 30 3b 34" "$gap" "32 3b 32 30 4d"
 		unchanged "$term: a click split by $gap s"
 	done
 	# The same click whole, and its release: a click, not the keys < M m.
@@ -81,10 +85,8 @@ for term in xterm-256color tmux-256color; do
 	expect 'Search:' "$term: / for the living process"
 	keys -l "$NAME"
 	keys Enter
-	expect_not 'Search:' "$term: Enter closes the search"
-	hex 1b 5b
-	sleep 0.1
-	hex 32 30 7e
+	expect_gone 'Search:' "$term: Enter closes the search"
+	hex_split "1b 5b" 0.1 "32 30 7e"
 	expect "Send to $LIVE " "$term: F9 split after ESC ["
 	keys Escape
 	wait_ticks 1

@@ -48,10 +48,25 @@ expect_text() {
 	done
 	fail "$2: expected the text '$1'"
 }
+# A pattern that should never be on screen: one look, after a moment for a key to act.
+# For something a key takes away, use expect_gone: a redraw can take seconds.
 expect_not() {
 	sleep 0.3
 	capture
 	! grep -Eq -- "$1" "$CAP" || fail "$2: did not expect /$1/"
+}
+# Wait (up to limit $3 tenths of a second) until the pane no longer shows $1 (grep -E),
+# as after a key that takes it away; fails when it is still there at the deadline.
+expect_gone() {
+	n=0
+	lim=$(limit "${3:-0}")
+	while [ "$n" -lt "$lim" ]; do
+		capture
+		grep -Eq -- "$1" "$CAP" || return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "$2: still /$1/"
 }
 keys() { t send-keys -t e2e "$@"; }
 

@@ -51,8 +51,8 @@ diff=$((real - shown))
 
 # m cycles what the CPU bars show, then hides every meter, as htop's setup can; and back.
 keys m m m
-expect_not "^Mem\\[" "m three times: no meters"
-expect_not "^ *[0-9]+\\[" "m three times: no CPU bars"
+expect_gone "^Mem\\[" "m three times: no meters"
+expect_gone "^ *[0-9]+\\[" "m three times: no CPU bars"
 keys m
 expect "^Mem\\[" "m again: the meters are back"
 

@@ -39,7 +39,7 @@ expect "interval 0.5s" "d 0.5 Enter: 0.5 s"
 keys d BSpace 7 Enter
 expect "interval 0.7s" "d Backspace 7 Enter: the offered value edited"
 keys d Enter
-expect_not "Interval \\(" "d Enter: the prompt closes"
+expect_gone "Interval \\(" "d Enter: the prompt closes"
 expect "interval 0.7s" "d Enter: the value offered stays"
 
 # 6. The filter on an argument: nothing by name; with c, the command line matches.

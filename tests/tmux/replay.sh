@@ -72,7 +72,7 @@ keys k
 expect "a recording: kill, renice and affinity act on this machine's processes only" "k: why not, no menu"
 expect_not "SIGTERM" "k: no signal menu"
 keys Escape
-expect_not "a recording: kill" "the line goes with a key"
+expect_gone "a recording: kill" "the line goes with a key"
 keys F7
 expect "a recording: kill, renice and affinity" "F7: why not, in one line"
 keys h
@@ -115,7 +115,7 @@ t new-session -d -s e2e -x 220 -y 40 \
 expect_text "the recording was not closed by its recorder (killed, or the machine stopped): it ends at tick $last, " \
 	"a killed recorder's file: where it ends, at open"
 keys t
-expect_not 'not closed by its recorder' "a key takes the line away"
+expect_gone 'not closed by its recorder' "a key takes the line away"
 keys q
 expect 'EXIT=0' "every tick checks: q leaves with status 0"
 t kill-server 2>/dev/null

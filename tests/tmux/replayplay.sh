@@ -118,7 +118,7 @@ vg=$(awk '/PID +USER/ { getline; print $2; exit }' "$CAP")
 [ -n "$kg" ] && [ "$kg" -gt 1 ] || fail "G, }: moved past the first tick ($kg)"
 awk -v v="$vg" 'BEGIN { exit !(v + 0 >= 1) }' || fail "G, }: the top cgroup row is busy ($vg)"
 keys G
-expect_not "^ +cg +[0-9.]+" "G again: process rows"
+expect_gone "^ +cg +[0-9.]+" "G again: process rows"
 
 # Play: from the first tick at 60x it goes on by itself to the last one, the header
 # saying PLAY while it plays and the last tick's time the range's end.

@@ -66,7 +66,7 @@ rows=$(grep -Ec '^ *[0-9]+ ' "$CAP")
 others=$(grep -E '^ *[0-9]+ ' "$CAP" | grep -vc "$NAME")
 [ "$others" -ge 3 ] || fail "/ hides rows as a filter would: $rows rows, $others others"
 keys Enter
-expect_not 'Search:' "Enter: the prompt closes"
+expect_gone 'Search:' "Enter: the prompt closes"
 selected "the search's row"
 first=$SEL
 [ "$first" = "$A1" ] || [ "$first" = "$A2" ] || fail "/ $NAME selected $first, not $A1 or $A2"
@@ -115,7 +115,7 @@ capture
 others=$(grep -E '^ *[0-9]+ ' "$CAP" | grep -vc "$NAME")
 [ "$others" -eq 0 ] || fail "\\ $NAME: $others rows that do not match"
 keys Escape
-expect_not "Filter: $NAME" "Esc clears the filter"
+expect_gone "Filter: $NAME" "Esc clears the filter"
 
 # Ctrl-F: the long command line's end comes into sight, the PID stays; Ctrl-A: back.
 keys c '\'

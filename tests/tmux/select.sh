@@ -53,17 +53,7 @@ check() {
 	keys F9
 	expect_text "Send to $P $NAME" "$1, then F9: the same process"
 	keys Escape
-	gone_menu
-}
-gone_menu() {
-	w=0
-	while [ "$w" -lt 300 ]; do
-		capture
-		grep -Fq "Send to" "$CAP" || return 0
-		sleep 0.1
-		w=$((w + 1))
-	done
-	fail "Esc: the signal menu stayed"
+	expect_gone "Send to" "Esc: the signal menu"
 }
 keys G
 expect "^ +cg " "G: cgroup rows"

@@ -9,10 +9,11 @@ PMUTOP=${1:?usage: small.sh PMUTOP [TMUX]}
 TMUX_BIN=${2:-tmux}
 SOCK="pmutop-small-$$"
 CAP="${TMPDIR:-/tmp}/pmutop-small-$$.txt"
+GO="${TMPDIR:-/tmp}/pmutop-small-$$.go"
 . "$(dirname "$0")/lib.sh"
 cleanup() {
 	t kill-server 2>/dev/null
-	rm -f "$CAP"
+	rm -f "$CAP" "$GO"
 }
 trap cleanup EXIT INT TERM
 
@@ -23,14 +24,17 @@ title_line() {
 }
 
 # Z typed before pmutop starts pauses it on its first frame, before any interval (the
-# shell says when it waits: the key is in the terminal's queue when pmutop starts).
+# shell says when it waits, and waits for the file GO, made once Z is typed: the key is
+# in the terminal's queue when pmutop starts).
+rm -f "$GO"
 t new-session -d -s e2e -x 80 -y 24 \
-	"echo starting; sleep 3; env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5; echo EXIT=\$?; sleep 60" || {
+	"echo starting; until [ -e '$GO' ]; do sleep 0.1; done; env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent '$PMUTOP' -d 0.5; echo EXIT=\$?; sleep 60" || {
 	echo "FAIL: cannot start tmux"
 	exit 1
 }
 expect "starting" "the shell before pmutop"
 keys Z
+: >"$GO"
 expect "waiting for the first interval" "the first frame, paused"
 expect "PAUSED" "paused before the first interval"
 first=$(title_line)
