@@ -429,7 +429,8 @@ static __always_inline void account(struct task_struct *t, bool dead, enum how h
 				   : tid == 0	   ? l->idle
 						   : l->unattr;
 	/* A task's own switch counts into it, but not once it is exiting: perf closes a
-	 * task's counters then (perf_event_exit_task), and the two backends agree. */
+	 * task's counters later in its exit (perf_event_exit_task), so a preemption between
+	 * sched_process_exit and there is perf's alone (rare: a few us of do_exit). */
 	struct pmutop_bpf_ev *own = !primed || !sw				? NULL
 				    : mine && !(tv->flags & PMUTOP_BPF_EXITING) ? tv->ev
 				    : tid == 0					? l->idle
