@@ -195,7 +195,9 @@ static bool fds_of(char *const *argv, const char *db, const char *name, char *bu
 
 /* The bpf_link lines taken out of a list of fd kinds: how many there were. The arrival
  * program is attached once a switch goes unseen (bpfcount.c), at a tick of its own in
- * each run, so one run can hold one link more than another at the same tick. */
+ * each run, so one run can hold one link more than another at the same tick. The
+ * schedstat files of the threads whose runs the kernel hides (kept open from the tick
+ * they are found, bpfrows.c) go too: they come at a tick of their own as well. */
 static unsigned strip_links(char *buf)
 {
 	unsigned n = 0;
@@ -203,8 +205,11 @@ static unsigned strip_links(char *buf)
 	for (char *l = buf; *l;) {
 		char *nl = strchr(l, '\n');
 		size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
-		if (strncmp(l, "anon_inode:bpf_link", 19) == 0)
-			n++;
+		bool link = strncmp(l, "anon_inode:bpf_link", 19) == 0;
+		bool sched = strncmp(l, "/proc/", 6) == 0 && len > 11 &&
+			     strncmp(l + len - (nl ? 11 : 10), "/schedstat", 10) == 0;
+		if (link || sched)
+			n += link;
 		else {
 			memmove(w, l, len);
 			w += len;
