@@ -141,6 +141,9 @@ stage_fuzz() {
 	(cd build-fuzz && ctest -L fuzz --output-on-failure) || return 1
 	# 2. Bounded fuzzing, a harness per core. New inputs go to build-fuzz/corpus (kept
 	# between local runs), crashes to build-fuzz/artifacts/<harness>/.
+	# Each harness's exit status goes to a file: `wait PID` long after a harness ended
+	# can find its pid taken again (pid_max 32768 wraps within minutes here) and bash's
+	# saved status dropped ("pid N is not a child of this shell").
 	local h dir pids=() names=() rc=0
 	for dir in tests/fuzz/*/; do
 		h=$(basename "$dir")
@@ -152,19 +155,22 @@ stage_fuzz() {
 		[ -f "$dir/fuzz_$h.dict" ] && args+=(-dict="$dir/fuzz_$h.dict")
 		local inputs=("build-fuzz/corpus/$h" "$dir/corpus")
 		[ -d "$dir/regressions" ] && inputs+=("$dir/regressions")
-		"build-fuzz/tests/fuzz/fuzz_$h" "${args[@]}" "${inputs[@]}" \
-			>"$LOGS/fuzz_$h.log" 2>&1 &
+		rm -f "$LOGS/fuzz_$h.rc"
+		(
+			"build-fuzz/tests/fuzz/fuzz_$h" "${args[@]}" "${inputs[@]}" \
+				>"$LOGS/fuzz_$h.log" 2>&1
+			echo $? >"$LOGS/fuzz_$h.rc"
+		) &
 		pids+=($!)
 		names+=("$h")
 	done
-	[ ${#pids[@]} -gt 0 ] || {
+	[ ${#names[@]} -gt 0 ] || {
 		echo "no harness built"
 		return 1
 	}
-	local i
-	for i in "${!pids[@]}"; do
-		h=${names[$i]}
-		if wait "${pids[$i]}"; then
+	wait "${pids[@]}" 2>/dev/null
+	for h in "${names[@]}"; do
+		if [ "$(cat "$LOGS/fuzz_$h.rc" 2>/dev/null)" = 0 ]; then
 			echo "fuzz_$h: $(grep -Eo 'stat::number_of_executed_units: [0-9]+' \
 				"$LOGS/fuzz_$h.log" | grep -Eo '[0-9]+') runs, no crash"
 		else
