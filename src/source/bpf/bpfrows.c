@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cgroup.h"
 #include "cgrows.h"
@@ -469,82 +468,6 @@ static struct unseen unseen(const struct bpfstate *s, size_t i, const size_t *ol
 			       .win = r->win - (was ? was->win : 0)};
 }
 
-static int cmp_rt(const struct rtfd *x, const struct brec *r)
-{
-	if (x->tgid != r->tgid)
-		return x->tgid < r->tgid ? -1 : 1;
-	return (x->tid > r->tid) - (x->tid < r->tid);
-}
-
-/* Ticks read run times in cur's order, from rt_begin to rt_end: the descriptors kept are
- * walked once, those of threads not read again closed. */
-static void rt_begin(struct bpfstate *s)
-{
-	s->rt_at = 0;
-	s->nrt2 = 0;
-	if (!s->rt2) {
-		s->rt2 = calloc(PMUTOP_BPF_RTFD_MAX, sizeof(*s->rt2));
-		if (s->rt2 && !s->rt && !(s->rt = calloc(PMUTOP_BPF_RTFD_MAX, sizeof(*s->rt)))) {
-			free(s->rt2);
-			s->rt2 = NULL;
-		}
-	}
-}
-
-static void rt_end(struct bpfstate *s)
-{
-	while (s->rt_at < s->nrt)
-		close(s->rt[s->rt_at++].fd);
-	struct rtfd *t = s->rt;
-	s->rt = s->rt2;
-	s->rt2 = t;
-	s->nrt = s->nrt2;
-	s->nrt2 = 0;
-	s->rt_at = 0;
-}
-
-void bpfrows_rt_free(struct bpfstate *s)
-{
-	for (size_t i = s->rt_at; i < s->nrt; i++)
-		close(s->rt[i].fd);
-	for (size_t i = 0; i < s->nrt2; i++)
-		close(s->rt2[i].fd);
-	free(s->rt);
-	free(s->rt2);
-	s->rt = s->rt2 = NULL;
-	s->nrt = s->nrt2 = s->rt_at = 0;
-}
-
-/* Task r's run time in /proc: through its schedstat kept open since the last tick, or
- * opened now and kept (while fewer than PMUTOP_BPF_RTFD_MAX are), else by path. A kept
- * one that no longer reads (its thread gone, the tid taken again) is opened again. */
-static int rt_read(struct bpfsource *e, const struct brec *r, uint64_t *ns)
-{
-	struct bpfstate *s = e->bpf;
-	while (s->rt_at < s->nrt && cmp_rt(&s->rt[s->rt_at], r) < 0)
-		close(s->rt[s->rt_at++].fd);
-	int fd = -1, err = -ESRCH;
-	if (s->rt_at < s->nrt && cmp_rt(&s->rt[s->rt_at], r) == 0) {
-		fd = s->rt[s->rt_at++].fd;
-		if ((err = procfs_task_runtime_fd(fd, ns)) != 0) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	if (fd < 0 && (!s->rt2 || s->nrt2 == PMUTOP_BPF_RTFD_MAX))
-		return procfs_task_runtime(e->b.o.root, r->tgid, r->tid, ns);
-	if (fd < 0) {
-		if ((fd = procfs_task_runtime_open(e->b.o.root, r->tgid, r->tid)) < 0)
-			return fd;
-		err = procfs_task_runtime_fd(fd, ns);
-	}
-	if (s->rt2 && s->nrt2 < PMUTOP_BPF_RTFD_MAX)
-		s->rt2[s->nrt2++] = (struct rtfd){r->tgid, r->tid, fd};
-	else
-		close(fd);
-	return err;
-}
-
 /* Did task i of cur (read before as was) run in the interval with nothing of it seen by
  * the program: no slice, no fold, yet its run time in /proc grew? */
 static bool ran_unseen(struct bpfsource *e, size_t i, const struct brec *was)
@@ -552,7 +475,7 @@ static bool ran_unseen(struct bpfsource *e, size_t i, const struct brec *was)
 	struct bpfstate *s = e->bpf;
 	struct brec *r = &s->cur.r[i];
 	uint64_t ns;
-	if (rt_read(e, r, &ns) != 0)
+	if (bpfrows_rt_read(e, r, &ns) != 0)
 		return false;
 	uint64_t before = was ? was->ran_ns : 0;
 	r->ran_ns = ns;
@@ -573,7 +496,7 @@ static bool ran_unseen(struct bpfsource *e, size_t i, const struct brec *was)
 static void find_hidden(struct bpfsource *e, const size_t *oldi)
 {
 	struct brecs *c = &e->bpf->cur, *o = &e->bpf->old;
-	rt_begin(e->bpf);
+	bpfrows_rt_begin(e->bpf);
 	for (size_t a = 0, b; a < c->n; a = b) {
 		bool hides = false;
 		for (b = a; b < c->n && c->r[b].tgid == c->r[a].tgid; b++)
@@ -586,7 +509,7 @@ static void find_hidden(struct bpfsource *e, const size_t *oldi)
 				c->r[i].hidden++;
 		}
 	}
-	rt_end(e->bpf);
+	bpfrows_rt_end(e->bpf);
 }
 
 /* One process: its rows (process, then threads when shown) from cur[a, b). */

@@ -119,9 +119,17 @@ struct bpfsource {
  * descriptor kept open from tick to tick; the others' by path. */
 #define PMUTOP_BPF_RTFD_MAX 256
 
-/* bpfrows.c */
+/* bpfrt.c: a tick reads run times in cur's order, from bpfrows_rt_begin to bpfrows_rt_end
+ * (the descriptors kept walked once, those of threads not read again closed); task r's
+ * through its schedstat kept open since the last tick, or opened now and kept: 0 or
+ * -errno. */
+void bpfrows_rt_begin(struct bpfstate *s);
+int bpfrows_rt_read(struct bpfsource *e, const struct brec *r, uint64_t *ns);
+void bpfrows_rt_end(struct bpfstate *s);
 /* The run-time descriptors kept (rt, rt2) closed and freed. */
 void bpfrows_rt_free(struct bpfstate *s);
+
+/* bpfrows.c */
 /* The map's contents into cur, sorted by process then thread: 0 or -errno. */
 int bpfrows_snapshot(struct bpfsource *e);
 /* Rows from cur against old (its previous read): intervals, or with totals the sums
