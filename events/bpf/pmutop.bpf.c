@@ -143,11 +143,12 @@ static __always_inline void written(struct pmutop_bpf_task *tv, unsigned int tid
  * (as the perf engine reads /proc when it finds a task and after an exec). The reader
  * copies entries while they are written: a new entry's tgid is written last, and one
  * read with tgid 0 is still being made (pmutop.bpf.h). */
-static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_struct *t)
+static __always_inline void identity_write(struct pmutop_bpf_task *tv, struct task_struct *t,
+					   unsigned int tgid, unsigned int uid,
+					   unsigned long long cgid)
 {
-	unsigned int tgid = t->tgid; /* BTF pointers: plain loads */
-	tv->uid = t->cred->uid.val;
-	tv->cgid = t->cgroups->dfl_cgrp->kn->id;
+	tv->uid = uid;
+	tv->cgid = cgid;
 	if (t->flags & PF_KTHREAD_FLAG)
 		tv->flags |= PMUTOP_BPF_KTHREAD;
 	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
@@ -155,20 +156,21 @@ static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_str
 	tv->tgid = tgid;
 }
 
-/* identity() of t when t is the task that runs (every caller but the fork's): the same
- * values from the helpers. Each pointer walked from a BTF pointer costs the verifier a
- * few searches of all of vmlinux BTF, about a millisecond each, wherever the program is
- * inlined: on_exec's verification 15 ms -> 2.5 ms. */
+/* t's identity from t itself (BTF pointers: plain loads), for a task that may not be the
+ * one running (the fork's child). */
+static __always_inline void identity(struct pmutop_bpf_task *tv, struct task_struct *t)
+{
+	identity_write(tv, t, t->tgid, t->cred->uid.val, t->cgroups->dfl_cgrp->kn->id);
+}
+
+/* The same when t is the task that runs (every caller but the fork's), from the helpers.
+ * Each pointer walked from a BTF pointer costs the verifier a few searches of all of
+ * vmlinux BTF, about a millisecond each, wherever the program is inlined: on_exec's
+ * verification 15 ms -> 2.5 ms. */
 static __always_inline void identity_cur(struct pmutop_bpf_task *tv, struct task_struct *t)
 {
-	unsigned int tgid = bpf_get_current_pid_tgid() >> 32;
-	tv->uid = (unsigned int)bpf_get_current_uid_gid();
-	tv->cgid = bpf_get_current_cgroup_id();
-	if (t->flags & PF_KTHREAD_FLAG)
-		tv->flags |= PMUTOP_BPF_KTHREAD;
-	bpf_probe_read_kernel_str(tv->comm, sizeof(tv->comm), &t->comm);
-	asm volatile("" ::: "memory");
-	tv->tgid = tgid;
+	identity_write(tv, t, bpf_get_current_pid_tgid() >> 32,
+		       (unsigned int)bpf_get_current_uid_gid(), bpf_get_current_cgroup_id());
 }
 
 static __always_inline struct pmutop_bpf_task *task_entry(unsigned int tid)
