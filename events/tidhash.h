@@ -41,4 +41,19 @@ static inline void tidhash_remove(unsigned *hash, unsigned bits, const unsigned 
 	hash[hole] = UINT_MAX;
 }
 
+/* Entry at of keys (n of them), found in cell, out of the index in a step: out of the
+ * hash, and the last key moved into its place (its cell made to say so). The new count;
+ * when it is not at, the caller moves the last entry's values to at too. */
+static inline size_t tidhash_take(unsigned *hash, unsigned bits, unsigned *keys, size_t n,
+				  size_t at, size_t cell)
+{
+	tidhash_remove(hash, bits, keys, cell);
+	size_t last = n - 1, lc;
+	if (at != last && tidhash_find(hash, bits, keys, keys[last], &lc) == last) {
+		hash[lc] = (unsigned)at;
+		keys[at] = keys[last];
+	}
+	return last;
+}
+
 #endif

@@ -517,16 +517,10 @@ static void img_rehash(struct bpfcount *b)
  * the image's last entry takes its place. */
 static void img_remove(struct bpfcount *b, size_t at, size_t cell)
 {
-	tidhash_remove(b->hash, b->hbits, b->keys, cell);
-	size_t last = --b->img;
-	if (at == last)
-		return;
-	size_t lc;
-	if (img_find(b, b->keys[last], &lc) != last)
-		return; /* cannot be: every entry of the image is in the hash */
-	b->hash[lc] = (unsigned)at;
-	b->keys[at] = b->keys[last];
-	memcpy((char *)b->vals + at * b->vsize, (char *)b->vals + last * b->vsize, b->vsize);
+	b->img = tidhash_take(b->hash, b->hbits, b->keys, b->img, at, cell);
+	if (at != b->img)
+		memcpy((char *)b->vals + at * b->vsize, (char *)b->vals + b->img * b->vsize,
+		       b->vsize);
 }
 
 /* Every entry, in batches: the image made again. */
