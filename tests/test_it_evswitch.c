@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,11 +94,14 @@ static void child_start(struct child *c)
 	child_start_n(c, 1);
 }
 
+/* Returns once the child is back off its CPU, blocked reading the next command: its
+ * switch out is counted before the caller's next tick, however slow the machine. */
 static void child_fault(struct child *c, int n)
 {
 	int got;
 	assert_int_equal(write(c->cmd, &n, sizeof(n)), sizeof(n));
 	assert_int_equal(read(c->ack, &got, sizeof(got)), sizeof(got));
+	assert_true(testutil_wait_blocked_in(c->pid, c->pid, SYS_read, 60));
 }
 
 static void child_stop(struct child *c)
