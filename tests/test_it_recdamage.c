@@ -7,6 +7,7 @@
  * or an error. The damaged files are kept in
  * $PMUTOP_DAMAGE_CORPUS when it is set (the recording fuzzers' seeds). */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -22,6 +23,7 @@
 
 #define NTHREADS 4
 #define OUTCAP (16u << 20)
+#define REC_PAGE 16384 /* the recorder's */
 
 static char dir[] = "/tmp/pmutop-recdamage.XXXXXX";
 static pid_t kid;
@@ -146,6 +148,14 @@ static const char *ticks_differ(const char *out, const char *good)
 	return NULL;
 }
 
+/* `readings` whole, and bounded by time (ticks 50 to 250's). */
+static const char *const q_all =
+	"SELECT seq, time, pid, tid, command, event, value, state FROM readings";
+static const char *const q_time =
+	"SELECT seq, time, pid, tid, command, event, value, state FROM readings"
+	" WHERE time BETWEEN (SELECT wall FROM ticks WHERE seq = 50) AND"
+	" (SELECT wall FROM ticks WHERE seq = 250)";
+
 struct page {
 	int no;
 	char kind[64];
@@ -201,38 +211,133 @@ static char *read_all(const char *file, size_t *len)
 	return b;
 }
 
+/* A worker's failure: one line on stderr, then its exit status says it (cmocka's
+ * fail_msg belongs to the test's own process). */
+#define FLIP_FAIL(...)                                                                             \
+	do {                                                                                       \
+		fprintf(stderr, __VA_ARGS__);                                                      \
+		fputc('\n', stderr);                                                               \
+		_exit(1);                                                                          \
+	} while (0)
+
 static void write_all(const char *file, const char *b, size_t len)
 {
 	FILE *f = fopen(file, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(b, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
+	if (!f || fwrite(b, 1, len, f) != len || fclose(f) != 0)
+		FLIP_FAIL("%s: cannot write it: %s", file, strerror(errno));
 }
+
+/* What a worker knows: the undamaged file and its pages, the undamaged outputs, and the
+ * commands over its own damaged copy. */
+struct flipper {
+	const char *orig;
+	size_t len;
+	const struct page *pg;
+	int npages;
+	const char *good, *goodsql, *goodtime;
+	const char *file, *corpus;
+};
 
 /* Each bit of byte at of orig flipped in turn, written to dmg: `--sql` (argv sd) exits 0
  * with goodsql's rows, or non-zero with one line. Returns the flips run. */
-static int sql_bits(char **sd, const char *orig, size_t len, size_t at, const char *dmg,
+static int sql_bits(char **sd, const struct flipper *f, size_t at, const char *dmg,
 		    const char *goodsql, char *out, const char *kind)
 {
-	char *b = malloc(len), err[4096];
-	assert_non_null(b);
-	memcpy(b, orig, len);
+	char *b = malloc(f->len), err[4096];
+	if (!b)
+		FLIP_FAIL("out of memory");
+	memcpy(b, f->orig, f->len);
 	for (int bit = 0; bit < 8; bit++) {
-		b[at] = (char)(orig[at] ^ (1 << bit));
-		write_all(dmg, b, len);
+		b[at] = (char)(f->orig[at] ^ (1 << bit));
+		write_all(dmg, b, f->len);
 		int st = testutil_run(sd, out, OUTCAP, err, sizeof(err));
 		if (!WIFEXITED(st) || (WEXITSTATUS(st) == 0 && strcmp(out, goodsql) != 0))
-			fail_msg("byte %zu bit %d (%s) flipped: --sql exit %d, and its rows "
-				 "differ (%zu bytes, not %zu)",
-				 at, bit, kind, WIFEXITED(st) ? WEXITSTATUS(st) : -1, strlen(out),
-				 strlen(goodsql));
+			FLIP_FAIL("byte %zu bit %d (%s) flipped: --sql exit %d, and its rows "
+				  "differ (%zu bytes, not %zu)",
+				  at, bit, kind, WIFEXITED(st) ? WEXITSTATUS(st) : -1, strlen(out),
+				  strlen(goodsql));
 		if (WEXITSTATUS(st) != 0 && (!*err || strchr(err, '\n') != strrchr(err, '\n')))
-			fail_msg("byte %zu bit %d (%s) flipped: --sql exit %d with not one line: "
-				 "%s",
-				 at, bit, kind, WEXITSTATUS(st), err);
+			FLIP_FAIL("byte %zu bit %d (%s) flipped: --sql exit %d with not one "
+				  "line: %s",
+				  at, bit, kind, WEXITSTATUS(st), err);
 	}
 	free(b);
 	return 8;
+}
+
+/* Worker w of nw: the flips k with k % nw == w, over its own copy of the file. Each
+ * page: its first 40 bytes (page header, cell pointers; page 1's file header) every byte,
+ * the rest every 1021st; flip k changes bit k % 8. Writes its counts (flips, refused,
+ * sqlflips) to fd; exits 1 with a line on stderr at the first damaged file that replays
+ * another number. */
+static void flip_worker(const struct flipper *f, int w, int nw, int fd)
+{
+	char dmg[300], err[4096], *out = malloc(OUTCAP);
+	if (!out)
+		FLIP_FAIL("out of memory");
+	snprintf(dmg, sizeof(dmg), "%s.%d", f->file, w);
+	char *rd[] = {PMUTOP_BINARY, "-r", dmg, "-b", "--format", "csv", NULL};
+	char *sd[] = {PMUTOP_BINARY, "-r", dmg, "--sql", (char *)q_all, NULL};
+	char *sdt[] = {PMUTOP_BINARY, "-r", dmg, "--sql", (char *)q_time, NULL};
+	int k = 0, n[3] = {0, 0, 0}; /* flips, refused, sqlflips */
+	for (int i = 0; i < f->npages; i++) {
+		for (int off = 0; off < REC_PAGE; off += off < 40 ? 1 : 1021, k++) {
+			if (k % nw != w)
+				continue;
+			size_t at = (size_t)i * REC_PAGE + (size_t)off;
+			const char *kind = f->pg[i].kind;
+			char *b = malloc(f->len);
+			if (!b)
+				FLIP_FAIL("out of memory");
+			memcpy(b, f->orig, f->len);
+			b[at] = (char)(b[at] ^ (1 << (k % 8)));
+			write_all(dmg, b, f->len);
+			n[0]++;
+			int st = testutil_run(rd, out, OUTCAP, err, sizeof(err));
+			if (!WIFEXITED(st))
+				FLIP_FAIL("byte %zu (page %d, %s) flipped: status %#x", at, i + 1,
+					  kind, st);
+			if (WEXITSTATUS(st) == 0 && strcmp(out, f->good) != 0)
+				FLIP_FAIL("byte %zu (page %d, %s) flipped: exit 0, and the output "
+					  "differs: %.200s",
+					  at, i + 1, kind, ticks_differ(out, f->good));
+			const char *bad = WEXITSTATUS(st) ? ticks_differ(out, f->good) : NULL;
+			if (bad)
+				FLIP_FAIL("byte %zu (page %d, %s) flipped: exit %d, and a tick "
+					  "printed differs: %.200s: %s",
+					  at, i + 1, kind, WEXITSTATUS(st), bad, err);
+			n[1] += WEXITSTATUS(st) != 0;
+			if (f->corpus && WEXITSTATUS(st) != 0 && off % 4 == 0) {
+				char name[512];
+				snprintf(name, sizeof(name), "%s/flip-p%d-%d.pmutop", f->corpus,
+					 i + 1, off);
+				write_all(name, b, f->len);
+			}
+			free(b);
+			/* And `readings` (--sql) over a third of the flips: exit 0 with the
+			 * same rows, or an error. */
+			if (k % 3 == 0) {
+				st = testutil_run(sd, out, OUTCAP, err, sizeof(err));
+				if (!WIFEXITED(st) ||
+				    (WEXITSTATUS(st) == 0 && strcmp(out, f->goodsql) != 0))
+					FLIP_FAIL("byte %zu (page %d, %s) flipped: --sql exit %d, "
+						  "and its rows differ: %s",
+						  at, i + 1, kind,
+						  WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+			}
+			/* The ticks table's pages: every bit of the page header and the first
+			 * cell pointers with --sql (a leaf's cell count or first pointer
+			 * flipped hid its first or last ticks from readings once). */
+			if (off < 16 && strncmp(kind, "ticks ", 6) == 0)
+				n[2] += sql_bits(sd, f, at, dmg, f->goodsql, out, kind);
+			/* And the ticks_wall index's with a bound on time, which it answers
+			 * (a cell count flipped hid every tick of the time asked for). */
+			if (off < 16 && strncmp(kind, "ticks_wall ", 11) == 0)
+				n[2] += sql_bits(sdt, f, at, dmg, f->goodtime, out, kind);
+		}
+	}
+	unlink(dmg);
+	_exit(write(fd, n, sizeof(n)) == sizeof(n) ? 0 : 2);
 }
 
 static void test_flips(void **state)
@@ -257,30 +362,19 @@ static void test_flips(void **state)
 	kill(kid, SIGKILL);
 	waitpid(kid, NULL, 0);
 	kid = 0;
-	char *dmg = strdup(path("damaged.pmutop"));
 	char *rp[] = {PMUTOP_BINARY, "-r", file, "-b", "--format", "csv", NULL};
-	char *rd[] = {PMUTOP_BINARY, "-r", dmg, "-b", "--format", "csv", NULL};
 	st = testutil_run(rp, good, OUTCAP, err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_int_equal(count_ticks(good), 300);
-	/* And `readings` (--sql) over a third of the flips: exit 0 with the same rows, or
-	 * an error. */
 	char *goodsql = malloc(OUTCAP);
 	assert_non_null(goodsql);
-	const char *q = "SELECT seq, time, pid, tid, command, event, value, state FROM readings";
-	char *sp[] = {PMUTOP_BINARY, "-r", file, "--sql", (char *)q, NULL};
-	char *sd[] = {PMUTOP_BINARY, "-r", dmg, "--sql", (char *)q, NULL};
+	char *sp[] = {PMUTOP_BINARY, "-r", file, "--sql", (char *)q_all, NULL};
 	st = testutil_run(sp, goodsql, OUTCAP, err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_true(strlen(goodsql) > 1000);
-	/* The same bounded by time, ticks 50 to 250's. */
 	char *goodtime = malloc(OUTCAP);
 	assert_non_null(goodtime);
-	const char *qt = "SELECT seq, time, pid, tid, command, event, value, state FROM readings"
-			 " WHERE time BETWEEN (SELECT wall FROM ticks WHERE seq = 50) AND"
-			 " (SELECT wall FROM ticks WHERE seq = 250)";
-	char *tp[] = {PMUTOP_BINARY, "-r", file, "--sql", (char *)qt, NULL};
-	char *sdt[] = {PMUTOP_BINARY, "-r", dmg, "--sql", (char *)qt, NULL};
+	char *tp[] = {PMUTOP_BINARY, "-r", file, "--sql", (char *)q_time, NULL};
 	st = testutil_run(tp, goodtime, OUTCAP, err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_true(strlen(goodtime) > 1000 && strlen(goodtime) < strlen(goodsql));
@@ -289,8 +383,7 @@ static void test_flips(void **state)
 	int npages = page_kinds(file, &pg);
 	size_t len;
 	char *orig = read_all(file, &len);
-	const int psize = 16384;
-	assert_int_equal(len, (size_t)npages * psize);
+	assert_int_equal(len, (size_t)npages * REC_PAGE);
 	/* Every kind of page the brief names is there. */
 	const char *want[] = {"header",	     "ticks internal", "ticks leaf",  "ticks_wall leaf",
 			      "cells leaf",  "meta leaf",      "events leaf", "evsets leaf",
@@ -302,67 +395,50 @@ static void test_flips(void **state)
 		if (!found)
 			fail_msg("the recording has no %s page", want[w]);
 	}
-	const char *corpus = getenv("PMUTOP_DAMAGE_CORPUS");
-	int flips = 0, refused = 0, sqlflips = 0;
-	for (int i = 0; i < npages; i++) {
-		/* Each page: its first 40 bytes (page header, cell pointers; page 1's file
-		 * header) every byte, the rest every 1021st, with a bit that changes. */
-		for (int off = 0; off < psize; off += off < 40 ? 1 : 1021) {
-			size_t at = (size_t)i * psize + (size_t)off;
-			char *b = malloc(len);
-			assert_non_null(b);
-			memcpy(b, orig, len);
-			b[at] = (char)(b[at] ^ (1 << (flips % 8)));
-			write_all(dmg, b, len);
-			free(b);
-			flips++;
-			st = testutil_run(rd, out, OUTCAP, err, sizeof(err));
-			if (!WIFEXITED(st))
-				fail_msg("byte %zu (page %d, %s) flipped: status %#x", at, i + 1,
-					 pg[i].kind, st);
-			if (WEXITSTATUS(st) == 0 && strcmp(out, good) != 0)
-				fail_msg("byte %zu (page %d, %s) flipped: exit 0, and the output "
-					 "differs: %.200s",
-					 at, i + 1, pg[i].kind, ticks_differ(out, good));
-			const char *bad = WEXITSTATUS(st) ? ticks_differ(out, good) : NULL;
-			if (bad)
-				fail_msg("byte %zu (page %d, %s) flipped: exit %d, and a tick "
-					 "printed differs: %.200s: %s",
-					 at, i + 1, pg[i].kind, WEXITSTATUS(st), bad, err);
-			refused += WEXITSTATUS(st) != 0;
-			if (flips % 3 == 0) {
-				st = testutil_run(sd, out, OUTCAP, err, sizeof(err));
-				if (!WIFEXITED(st) ||
-				    (WEXITSTATUS(st) == 0 && strcmp(out, goodsql) != 0))
-					fail_msg("byte %zu (page %d, %s) flipped: --sql exit %d, "
-						 "and its rows differ: %s",
-						 at, i + 1, pg[i].kind,
-						 WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
-			}
-			if (corpus && WEXITSTATUS(st) != 0 && off % 4 == 0) {
-				char name[512];
-				snprintf(name, sizeof(name), "%s/flip-p%d-%d.pmutop", corpus, i + 1,
-					 off);
-				b = malloc(len);
-				assert_non_null(b);
-				memcpy(b, orig, len);
-				b[at] = (char)(b[at] ^ (1 << ((flips - 1) % 8)));
-				write_all(name, b, len);
-				free(b);
-			}
-			/* The ticks table's pages: every bit of the header and first cell
-			 * pointers with --sql (a leaf's cell count or first pointer flipped
-			 * hid its first or last ticks from readings once). */
-			if (off < 40 && strncmp(pg[i].kind, "ticks ", 6) == 0)
-				sqlflips +=
-					sql_bits(sd, orig, len, at, dmg, goodsql, out, pg[i].kind);
-			/* And the ticks_wall index's with a bound on time, which it answers
-			 * (a cell count flipped hid every tick of the time asked for). */
-			if (off < 40 && strncmp(pg[i].kind, "ticks_wall ", 11) == 0)
-				sqlflips += sql_bits(sdt, orig, len, at, dmg, goodtime, out,
-						     pg[i].kind);
+	/* Workers, each over its own copy: the replays are processes that mostly start and
+	 * read, and the flips are independent. */
+	struct flipper f = {.orig = orig,
+			    .len = len,
+			    .pg = pg,
+			    .npages = npages,
+			    .good = good,
+			    .goodsql = goodsql,
+			    .goodtime = goodtime,
+			    .file = file,
+			    .corpus = getenv("PMUTOP_DAMAGE_CORPUS")};
+	enum { NWORKERS = 3 };
+	pid_t w[NWORKERS];
+	int rfd[NWORKERS];
+	for (int i = 0; i < NWORKERS; i++) {
+		int pfd[2];
+		assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+		w[i] = fork();
+		assert_true(w[i] >= 0);
+		if (w[i] == 0) {
+			close(pfd[0]);
+			flip_worker(&f, i, NWORKERS, pfd[1]);
 		}
+		close(pfd[1]);
+		rfd[i] = pfd[0];
 	}
+	int flips = 0, refused = 0, sqlflips = 0, failed = 0;
+	for (int i = 0; i < NWORKERS; i++) {
+		int n[3], wst;
+		ssize_t got = read(rfd[i], n, sizeof(n));
+		close(rfd[i]);
+		assert_int_equal(waitpid(w[i], &wst, 0), w[i]);
+		if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0 || got != (ssize_t)sizeof(n)) {
+			failed++; /* its line is on stderr */
+			continue;
+		}
+		flips += n[0];
+		refused += n[1];
+		sqlflips += n[2];
+	}
+	if (failed)
+		fail_msg("%d of %d workers found a damaged file that replays another number "
+			 "(above)",
+			 failed, NWORKERS);
 	print_message("%d flips over %d pages: %d said the file is damaged, the others replayed "
 		      "it whole; %d more with --sql in the ticks table's and index's pages\n",
 		      flips, npages, refused, sqlflips);
@@ -375,7 +451,6 @@ static void test_flips(void **state)
 	free(goodsql);
 	free(goodtime);
 	free(file);
-	free(dmg);
 }
 
 static int setup(void **state)
