@@ -312,6 +312,23 @@ static void test_runtime_kept_open(void **state)
 	assert_zero_row(&f, &m->rows[2]);
 	assert_int_equal(f.s.nrt, 2);
 	assert_int_equal(f.s.rt[0].fd, kept);
+	/* Thread 2's run time unreadable (not a number; its path back): not a thread that did
+	 * not run, but one whose run is not known: n/c. Thread 1, unchanged, reads 0. */
+	snprintf(path, sizeof(path), "%s/%d/schedstat", gone, FAKE_PID + 1);
+	w = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/proc/%d/task", root, FAKE_PID);
+	assert_true(w >= 0);
+	assert_int_equal(pwrite(w, "x", 1, 0), 1);
+	close(w);
+	assert_int_equal(rename(gone, path), 0);
+	bpfrows_swap(&f.s);
+	entries(&f, &f.s.cur, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
+	f.s.cur.r[0].missed = f.s.cur.r[1].missed = 1;
+	bpfrows_build(&f.e, false);
+	assert_zero_row(&f, &m->rows[1]);
+	assert_int_equal(m->rows[2].v[f.tc].state, VAL_NC);
+	assert_int_equal(m->rows[2].v[f.tc].why, WHY_UNSEEN);
 	/* Neither hides any more: nothing read, nothing kept open. */
 	bpfrows_swap(&f.s);
 	entries(&f, &f.s.cur, (uint64_t[]){50000000, 1000000, 10, 0},

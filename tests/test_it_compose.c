@@ -36,10 +36,9 @@ static const char *in_dir(const char *name)
 }
 
 /* pmutop -b -n TICKS -w F --listen: TICKS blocks, TICKS recorded ticks that replay as the
- * same CSV, and /metrics equal to the batch's running sums at every scrape. Before the
- * sinks shared one loop, -w with --listen (and --listen with -n, --format) was refused.
- * The worker faults its pages once the port is seen: TICKS of 0.3 s leave room for that
- * on a slow machine (memcheck), before the last tick. */
+ * same CSV, and /metrics equal to the batch's running sums at every scrape: one loop
+ * feeds the three sinks. The worker faults its pages once the port is seen: TICKS of 0.3 s leave
+ * room for that on a slow machine (memcheck), before the last tick. */
 #define TICKS 15
 static void test_batch_record_listen(void **state)
 {

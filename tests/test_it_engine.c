@@ -202,7 +202,6 @@ static void target_start(struct target *t, int nthreads)
 	memcpy(t->tid, by_pipe, sizeof(by_pipe));
 }
 
-/* Worker i touches n pages; returns once it has. */
 /* Every thread of t's process but its workers (the sleepers CMD_SPAWN starts) is asleep
  * in a system call (60 s at most), off its CPU: a group opened on it from now on sees
  * what the process's own counters see. */

@@ -219,8 +219,8 @@ static void *wrong_flood(void *arg)
 /* Three rounds of 40 wrong passwords at once (each a bcrypt, one at a time, or a 503 past
  * its wait) do not hold up a scrape with the right one, remembered since setup: it is
  * answered while they are still being refused (curl may take 20 s: the machine is busy
- * with 40 TLS curls, and the point is that it ends first). Before, every request queued
- * behind every bcrypt in the server's one thread. */
+ * with 40 TLS curls, and the point is that it ends first): a server that checked every
+ * password in its one request thread would queue the right one behind them. */
 static void test_wrong_passwords_do_not_delay(void **state)
 {
 	(void)state;

@@ -666,9 +666,9 @@ int bpfcount_read_cpus(struct bpfcount *b, const struct pmutop_bpf_last **cpus, 
 
 int bpfcount_stop(struct bpfcount *b)
 {
-	/* Every program the kernel runs, not the switches' alone: an exit's fold (and a
-	 * command's exec's) reads the counters too, and one after the picture was taken
-	 * gives its task what the CPU's sums were read without. */
+	/* Every program the kernel runs: an exit's fold (and a command's exec's) reads the
+	 * counters too, and one after the picture was taken gives its task what the CPU's
+	 * sums were read without. */
 	struct bpf_link **links[] = {&b->skel->links.on_switch, &b->skel->links.on_arrive,
 				     &b->skel->links.on_exit, &b->skel->links.on_exec,
 				     &b->skel->links.on_fork};

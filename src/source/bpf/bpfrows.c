@@ -15,19 +15,14 @@
 #include "procfs.h"
 #include "procinfo.h"
 
-static int cmp_rec(const void *a, const void *b)
+static int cmp_rec(const struct brec *x, const struct brec *y)
 {
-	const struct brec *x = a, *y = b;
-	if (x->tgid != y->tgid)
-		return x->tgid < y->tgid ? -1 : 1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
+	return bpf_task_cmp(x->tgid, x->tid, y->tgid, y->tid);
 }
 
 static int cmp_key(const struct bkey *x, const struct bkey *y)
 {
-	if (x->tgid != y->tgid)
-		return x->tgid < y->tgid ? -1 : 1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
+	return bpf_task_cmp(x->tgid, x->tid, y->tgid, y->tid);
 }
 
 static void sift(struct bkey *r, size_t i, size_t n)
@@ -475,8 +470,11 @@ static bool ran_unseen(struct bpfsource *e, size_t i, const struct brec *was)
 	struct bpfstate *s = e->bpf;
 	struct brec *r = &s->cur.r[i];
 	uint64_t ns;
-	if (bpfrows_rt_read(e, r, &ns) != 0)
-		return false;
+	int err = bpfrows_rt_read(e, r, &ns);
+	if (err)
+		/* Gone: its exit folded what it ran. Unreadable (no descriptor left, a file
+		 * that does not parse): whether it ran is not known, so n/c. */
+		return err != -ESRCH && was;
 	uint64_t before = was ? was->ran_ns : 0;
 	r->ran_ns = ns;
 	if (!before || ns <= before || r->slices != was->slices || r->missed != was->missed)

@@ -10,9 +10,7 @@
 
 static int cmp_rt(const struct rtfd *x, const struct brec *r)
 {
-	if (x->tgid != r->tgid)
-		return x->tgid < r->tgid ? -1 : 1;
-	return (x->tid > r->tid) - (x->tid < r->tid);
+	return bpf_task_cmp(x->tgid, x->tid, r->tgid, r->tid);
 }
 
 void bpfrows_rt_begin(struct bpfstate *s)

@@ -30,6 +30,15 @@ struct brec {
 	char comm[PMUTOP_BPF_COMM];
 };
 
+/* The order of every list of tasks here (the map's read sorted, the records, the kept
+ * run times): by process, then thread. */
+static inline int bpf_task_cmp(pid_t tgid_a, pid_t tid_a, pid_t tgid_b, pid_t tid_b)
+{
+	if (tgid_a != tgid_b)
+		return tgid_a < tgid_b ? -1 : 1;
+	return (tid_a > tid_b) - (tid_a < tid_b);
+}
+
 /* A thread's run time in /proc (schedstat) kept open for the next tick's read. */
 struct rtfd {
 	pid_t tgid, tid;

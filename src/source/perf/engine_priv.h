@@ -141,7 +141,8 @@ void cmdtree_scan(struct engine *e);
 
 /* procacct.c: a command's tree counted by the kernel's per-task accounting. */
 /* Group g is counted on the tree's tasks from /proc: a command's tree (ctree), every
- * event of g one the kernel's per-task accounting has (switches, migrations, faults). */
+ * event of g one whose /proc count equals perf's (context switches, page faults; not
+ * cpu-migrations, which sched counts at each move and perf at the next switch in). */
 bool procacct_group(const struct engine *e, unsigned g);
 /* Group g of thread tid from /proc from now (its values' start): no descriptor. 0, or
  * -ESRCH when it is gone. */
