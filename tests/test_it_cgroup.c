@@ -907,6 +907,9 @@ static void test_moved_process(void **state)
 	int go[2];
 	child = stepped_worker(go);
 	testutil_cgroup_enter(a_dir, child);
+	/* Its start (a fork's copy-on-write faults, its first switch out) over before any
+	 * count below begins: each counts from its own start. */
+	assert_true(testutil_wait_blocked_in(child, child, SYS_read, 60));
 	char *ev = "page-faults,context-switches";
 	char *cgp[CG_ARGS], *cgb[CG_ARGS];
 	cgroups_args(cgp, "perf", ev);

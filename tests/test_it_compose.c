@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -194,9 +195,11 @@ static bool fds_of(char *const *argv, const char *db, const char *name, char *bu
 
 /* The bpf_link lines taken out of a list of fd kinds: how many there were. The arrival
  * program is attached once a switch goes unseen (bpfcount.c), at a tick of its own in
- * each run, so one run can hold one link more than another at the same tick. The
- * schedstat files of the threads whose runs the kernel hides (kept open from the tick
- * they are found, bpfrows.c) go too: they come at a tick of their own as well. */
+ * each run, so one run can hold one link more than another at the same tick. A task's
+ * files in /proc go too: the schedstat files of the threads whose runs the kernel hides
+ * (kept open from the tick they are found, bpfrows.c) come at a tick of their own, and a
+ * tick's scan holds /proc and a task's stat or io open for a moment, which a look that
+ * falls inside a slow tick sees. */
 static unsigned strip_links(char *buf)
 {
 	unsigned n = 0;
@@ -205,9 +208,9 @@ static unsigned strip_links(char *buf)
 		char *nl = strchr(l, '\n');
 		size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
 		bool link = strncmp(l, "anon_inode:bpf_link", 19) == 0;
-		bool sched = strncmp(l, "/proc/", 6) == 0 && len > 11 &&
-			     strncmp(l + len - (nl ? 11 : 10), "/schedstat", 10) == 0;
-		if (link || sched)
+		bool task = strncmp(l, "/proc\n", 6) == 0 ||
+			    (strncmp(l, "/proc/", 6) == 0 && isdigit((unsigned char)l[6]));
+		if (link || task)
 			n += link;
 		else {
 			memmove(w, l, len);
