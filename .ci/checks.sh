@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test stage of ./dev test (issues 7, 26 and 39), and alone:
 #   .ci/checks.sh [STAGE...] [-- CTEST-ARGS...]
-# Stages (default: all, in this order; static and deb run beside asan's tests):
+# Stages (default: all, in this order; deb and fuzz run beside asan's tests, static beside
+# busy):
 # build     the shared build (build-test: gcc, RelWithDebInfo, so -O2 -g, -Werror, tests):
 #           unit, busy, valgrind and static use it; run first whenever one of them is asked
 # unit      build-test's cmocka unit programs (ctest -LE integration) and the emulated-PMU lane
@@ -84,18 +85,30 @@ stage_unit() {
 
 # ---- busy: the integration tests again, with every CPU kept busy (issue 26) -------------
 # A spinning process per CPU, ended with this function whatever happens to it. asan's
-# pass is the quiet one; this one runs the plain build, the binary users run.
+# pass is the quiet one; this one runs the plain build, the binary users run. When the
+# driver runs the static stage beside it (BESIDE_PID, its process), the static checks
+# keep the CPUs busy with work of their own while they last: the spinners run at nice 19
+# meanwhile (they take only what the checks leave idle), and at nice 0 from its end.
 stage_busy() {
-	local pids=() i rc=0
+	local pids=() i rc=0 nice=0 watch=
+	[ -n "${BESIDE_PID:-}" ] && kill -0 "$BESIDE_PID" 2>/dev/null && nice=19
 	for ((i = 0; i < JOBS; i++)); do
-		sh -c 'while :; do :; done' &
+		nice -n "$nice" sh -c 'while :; do :; done' &
 		pids+=($!)
 	done
+	if [ "$nice" -ne 0 ]; then
+		(
+			while kill -0 "$BESIDE_PID" 2>/dev/null; do sleep 1; done
+			renice -n 0 -p "${pids[@]}" >/dev/null
+		) &
+		watch=$!
+	fi
 	# shellcheck disable=SC2064 # the pids are known now
-	trap "kill ${pids[*]} 2>/dev/null" EXIT
-	echo "the integration tests with ${#pids[@]} spinning processes"
+	trap "kill ${pids[*]} $watch 2>/dev/null" EXIT
+	echo "the integration tests with ${#pids[@]} spinning processes (nice $nice${watch:+ until the static checks beside end})"
 	(cd build-test && ctest -L integration --output-on-failure --timeout 900 -j"$IT_JOBS" \
 		"${CTEST_ARGS[@]}") || rc=$?
+	[ -n "$watch" ] && pids+=("$watch")
 	kill "${pids[@]}" 2>/dev/null || true
 	wait "${pids[@]}" 2>/dev/null || true
 	trap - EXIT
@@ -449,8 +462,9 @@ ensure_pkgs
 failed=0
 T0=$(date +%s)
 # In ALL's order. The build first: without it the stages after it have nothing to run.
-# static and deb run beside asan's tests, which mostly wait (asan's stage touches
-# asan.built once built); busy, valgrind and fuzz, which keep every CPU busy, alone.
+# deb and fuzz run beside asan's tests, which mostly wait (asan's stage touches
+# asan.built once built); static beside busy, whose spinners it stands in for while it
+# lasts (CPU time the spinners would burn goes to the checks); valgrind alone.
 if want build && ! run_stage build; then
 	echo "checks: the build failed: no other stage runs"
 	exit 1
@@ -461,18 +475,28 @@ if want asan; then
 	run_stage asan &
 	asan=$!
 	while [ ! -e "$LOGS/asan.built" ] && kill -0 "$asan" 2>/dev/null; do sleep 1; done
-	for s in static deb; do
+	for s in deb fuzz; do
 		want "$s" && { run_stage "$s" || failed=1; }
 	done
 	wait "$asan" || failed=1
 else
-	for s in static deb; do
+	for s in deb fuzz; do
 		want "$s" && { run_stage "$s" || failed=1; }
 	done
 fi
-for s in busy valgrind fuzz; do
-	want "$s" && { run_stage "$s" || failed=1; }
-done
+if want static && want busy; then
+	run_stage static &
+	BESIDE_PID=$!
+	export BESIDE_PID
+	run_stage busy || failed=1
+	wait "$BESIDE_PID" || failed=1
+	unset BESIDE_PID
+else
+	for s in static busy; do
+		want "$s" && { run_stage "$s" || failed=1; }
+	done
+fi
+want valgrind && { run_stage valgrind || failed=1; }
 printf 'checks: %-9s %-7s %4ds  (load %s)\n' total "$([ $failed -eq 0 ] && echo ok || echo FAILED)" \
 	$(($(date +%s) - T0)) "$(cut -d' ' -f1 /proc/loadavg)"
 exit $failed
