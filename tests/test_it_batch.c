@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -1248,6 +1249,24 @@ static void test_pane_and_sort(void **state)
 	assert_false(title_has(out, "CSW"));
 }
 
+/* Process pid is sleep, run as user uid (real, effective, saved and fs). */
+static bool runs_sleep_as(pid_t pid, uid_t uid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	char *status = testutil_slurp(path);
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	char *comm = testutil_slurp(path);
+	const char *l = status ? strstr(status, "\nUid:") : NULL;
+	unsigned u[4];
+	bool ok = l && sscanf(l + 5, "%u %u %u %u", &u[0], &u[1], &u[2], &u[3]) == 4 &&
+		  u[0] == uid && u[1] == uid && u[2] == uid && u[3] == uid && comm &&
+		  strcmp(comm, "sleep\n") == 0;
+	free(status);
+	free(comm);
+	return ok;
+}
+
 /* -u USER: that user's processes only (a sleeper of nobody's among them); -o FILE: the
  * same blocks in the file, nothing on stdout. */
 static void test_user_and_output(void **state)
@@ -1262,7 +1281,17 @@ static void test_user_and_output(void **state)
 		      "--clear-groups", "sleep", "30", (char *)NULL);
 		_exit(127);
 	}
-	usleep(200 * 1000);
+	/* setpriv has become nobody and exec'd sleep: until then the process is root's. */
+	const struct passwd *pw = getpwnam("nobody");
+	assert_non_null(pw);
+	double end = testutil_now() + 60;
+	while (!runs_sleep_as(c, pw->pw_uid) && testutil_now() < end)
+		testutil_nap_ms(10);
+	if (!runs_sleep_as(c, pw->pw_uid)) {
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+		fail_msg("setpriv did not run sleep as nobody within 60 s");
+	}
 	char path[] = "/tmp/pmutop-out-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);

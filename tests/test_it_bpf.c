@@ -56,13 +56,19 @@ static void *faulter(void *arg)
 	return NULL;
 }
 
+static pid_t ponger_tid;
+
+/* After its rounds it sleeps on ping until the workload is released. */
 static void *ponger(void *arg)
 {
 	(void)arg;
+	ponger_tid = (pid_t)syscall(SYS_gettid);
 	char c;
 	for (int i = 0; i < ROUNDS; i++)
 		if (read(ping[0], &c, 1) != 1 || write(pong[1], &c, 1) != 1)
 			_exit(5);
+	if (read(ping[0], &c, 1) != 1)
+		_exit(5);
 	return NULL;
 }
 
@@ -73,20 +79,38 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-/* The workload, parked until a byte comes on its stdin: faulting threads (faults) or a
- * ping-pong between two threads (else). Its threads exist before pmutop starts. */
-static pid_t start_workload(bool faults, int *go)
+/* Its work done, the workload says so on done (the tid of a thread still there, the
+ * ponger, or 0) and sleeps on go again: exit comes once it is released. */
+static void park(int done, pid_t tid)
 {
-	int g[2];
+	char b;
+	if (write(done, &tid, sizeof(tid)) != sizeof(tid) || read(go_fd, &b, 1) != 1)
+		_exit(7);
+}
+
+/* The workload, parked until a byte comes on go: faulting threads (faults) or a
+ * ping-pong between two threads (else). Its threads exist before pmutop starts. Its
+ * work done, it writes on done and parks until the next byte on go. */
+static pid_t start_workload(bool faults, int *go, int *done)
+{
+	int g[2], d[2];
 	if (pipe(g))
 		return -1;
+	if (pipe(d)) {
+		close(g[0]);
+		close(g[1]);
+		return -1;
+	}
 	pid_t c = fork();
 	if (c != 0) {
 		close(g[0]);
+		close(d[1]);
 		*go = g[1];
+		*done = d[0];
 		return c;
 	}
 	close(g[1]);
+	close(d[0]);
 	go_fd = g[0];
 	pthread_t t[NTHREADS];
 	char b = 0;
@@ -106,6 +130,8 @@ static pid_t start_workload(bool faults, int *go)
 			_exit(2);
 		for (int i = 0; i < NTHREADS; i++)
 			pthread_join(t[i], NULL);
+		go_fd = parent_go;
+		park(d[1], 0);
 		_exit(0);
 	}
 	if (pipe(ping) || pipe(pong) || pthread_create(&t[0], NULL, ponger, NULL))
@@ -115,6 +141,9 @@ static pid_t start_workload(bool faults, int *go)
 	for (int i = 0; i < ROUNDS; i++)
 		if (write(ping[1], &b, 1) != 1 || read(pong[0], &b, 1) != 1)
 			_exit(6);
+	park(d[1], ponger_tid);
+	if (write(ping[1], &b, 1) != 1)
+		_exit(6);
 	pthread_join(t[0], NULL);
 	_exit(0);
 }
@@ -180,23 +209,52 @@ static void start_pmutop(struct run *r, const char *backend, pid_t watch)
 	r->buf[0] = '\0';
 }
 
-/* Read r's output until it has text (when) or ends (when NULL). */
-static void read_until(struct run *r, const char *when)
+/* One read of r's output onto its buffer: what read returned. */
+static ssize_t read_more(struct run *r)
 {
-	while (!when || !strstr(r->buf, when)) {
-		if (r->len + 4096 >= r->cap) {
-			r->cap *= 2;
-			r->buf = realloc(r->buf, r->cap);
-			assert_non_null(r->buf);
-		}
-		ssize_t n = read(r->fd, r->buf + r->len, r->cap - r->len - 1);
-		if (n <= 0) {
-			assert_null(when);
-			return;
-		}
+	if (r->len + 4096 >= r->cap) {
+		r->cap *= 2;
+		r->buf = realloc(r->buf, r->cap);
+		assert_non_null(r->buf);
+	}
+	ssize_t n = read(r->fd, r->buf + r->len, r->cap - r->len - 1);
+	if (n > 0) {
 		r->len += (size_t)n;
 		r->buf[r->len] = '\0';
 	}
+	return n;
+}
+
+/* Read r's output until it has text (when) or ends (when NULL). */
+static void read_until(struct run *r, const char *when)
+{
+	while (!when || !strstr(r->buf, when))
+		if (read_more(r) <= 0) {
+			assert_null(when);
+			return;
+		}
+}
+
+/* The highest tick number r has printed: every byte it wrote so far read first. */
+static long drained_tick(struct run *r)
+{
+	struct pollfd pd = {.fd = r->fd, .events = POLLIN};
+	while (poll(&pd, 1, 0) == 1 && (pd.revents & POLLIN) && read_more(r) > 0)
+		;
+	long t = 0;
+	for (const char *l = r->buf; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (*l >= '0' && *l <= '9' && strtol(l, NULL, 10) > t)
+			t = strtol(l, NULL, 10);
+	return t;
+}
+
+/* r stopped by SIGINT after a tick begun once its output up to now was read. */
+static void stop_after_tick(struct run *r)
+{
+	char when[32];
+	snprintf(when, sizeof(when), "\n%ld,", drained_tick(r) + 2);
+	read_until(r, when);
+	kill(r->pid, SIGINT);
 }
 
 static int finish(struct run *r)
@@ -208,8 +266,9 @@ static int finish(struct run *r)
 	return st;
 }
 
-/* The last block's value of event for process pid's row (its totals), or -1. */
-static long long last_value(const char *csv, pid_t pid, const char *event)
+/* The sum over every block of event's value for process pid's row (its total since
+ * pmutop began counting: a run stopped by SIGINT prints no total block), or -1. */
+static long long summed_value(const char *csv, pid_t pid, const char *event)
 {
 	char want[128];
 	snprintf(want, sizeof(want), ",process,%d,%d,", (int)pid, (int)pid);
@@ -228,7 +287,7 @@ static long long last_value(const char *csv, pid_t pid, const char *event)
 		char ev[64];
 		long long x;
 		if (f && sscanf(f + 1, "%63[^,],%lld", ev, &x) == 2 && strcmp(ev, event) == 0)
-			v = x;
+			v = (v < 0 ? 0 : v) + x;
 	}
 	return v;
 }
@@ -237,8 +296,8 @@ static long long last_value(const char *csv, pid_t pid, const char *event)
  * bpf run's output says a switch not seen cut a slice (its totals then a lower bound). */
 static void side_by_side(bool faults, const char *event, long long *bpf, long long *perf, bool *cut)
 {
-	int go = -1;
-	pid_t w = start_workload(faults, &go);
+	int go = -1, done = -1;
+	pid_t w = start_workload(faults, &go, &done);
 	assert_true(w > 0);
 	wait_parked(w, faults ? NTHREADS + 1 : 2);
 	struct run b, p;
@@ -248,14 +307,28 @@ static void side_by_side(bool faults, const char *event, long long *bpf, long lo
 	read_until(&b, "\n1,");
 	read_until(&p, "\n1,");
 	assert_int_equal(write(go, "g", 1), 1);
+	/* Both windows end while the workload sleeps, its work done: bpf stops counting a
+	 * task's own switches at sched_process_exit, perf -p later in do_exit, where a
+	 * need_resched can give perf one switch more. Its exit comes after them. */
+	pid_t tid = -1;
+	struct pollfd pd = {.fd = done, .events = POLLIN};
+	assert_int_equal(poll(&pd, 1, 60000), 1);
+	assert_int_equal(read(done, &tid, sizeof(tid)), sizeof(tid));
+	assert_true(testutil_wait_blocked_in(w, w, SYS_read, 60));
+	if (tid > 0)
+		assert_true(testutil_wait_blocked_in(w, tid, SYS_read, 60));
+	stop_after_tick(&b);
+	stop_after_tick(&p);
+	assert_int_equal(finish(&b), 0);
+	assert_int_equal(finish(&p), 0);
+	assert_int_equal(write(go, "g", 1), 1);
 	int st;
 	waitpid(w, &st, 0);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	assert_int_equal(finish(&b), 0);
-	assert_int_equal(finish(&p), 0);
 	close(go);
-	*bpf = last_value(b.buf, w, event);
-	*perf = last_value(p.buf, w, event);
+	close(done);
+	*bpf = summed_value(b.buf, w, event);
+	*perf = summed_value(p.buf, w, event);
 	if (cut)
 		*cut = strstr(b.buf, ",switch not seen,") != NULL;
 	free(b.buf);
