@@ -158,7 +158,8 @@ expect '15 SIGTERM' "k: SIGTERM listed"
 keys Enter
 expect "sent SIGTERM to $SPID" "k: Enter sends SIGTERM and says so"
 n=0
-while kill -0 "$SPID" 2>/dev/null && [ "$n" -lt 30 ]; do sleep 0.1; n=$((n + 1)); done
+lim=$(limit 0)
+while kill -0 "$SPID" 2>/dev/null && [ "$n" -lt "$lim" ]; do sleep 0.1; n=$((n + 1)); done
 ! kill -0 "$SPID" 2>/dev/null || fail "k: the sleeper still runs"
 wait "$SPID" 2>/dev/null
 # Gone between the menu and the pick: nothing is sent (its pid could be another's).

@@ -137,7 +137,18 @@ sel_line() {
 	t capture-pane -e -p -t e2e | grep -n "${e}\\[46m  *${e}\\[30m  *[0-9]" | head -n 1 |
 		cut -d: -f1
 }
-first=$(sel_line)
+# Two looks 0.1 s apart that agree: one capture can be a half-drawn frame, with no row
+# on the selection's colour.
+first=
+n=0
+while [ "$n" -lt 300 ]; do
+	a=$(sel_line)
+	sleep 0.1
+	b=$(sel_line)
+	[ -n "$a" ] && [ "$a" = "$b" ] && first=$a && break
+	n=$((n + 1))
+done
+[ -n "$first" ] || fail "Home: no selected row that stays put within 30 s"
 keys -l "$(printf '\033[<65;20;15M')"
 n=0
 moved=

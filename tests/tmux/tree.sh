@@ -47,7 +47,7 @@ expect "^ +[0-9]+ .* └─ sleep *\$" "the shell's sleep on └─ (its last)"
 keys Home -
 expect "\[\+\] sh *\$" "-: the shell folded"
 wait_ticks 4 || fail "no ticks after folding"
-expect "^ +[0-9]+ .*(▄|▅|▆|▇|█){3,} +\[\+\] sh *\$" "the folded row's TREND: its subtree's CPU%"
+expect "^ +[0-9]+ .*(▃|▄|▅|▆|▇|█){3,} +\[\+\] sh *\$" "the folded row's TREND: its subtree's CPU%"
 keys Enter
 expect "with its descendants, summed" "Enter: the subtree's detail view"
 expect "^CPU% +last [1-9][0-9]*\.[0-9]" "its CPU% chart: the busy loop's"
