@@ -876,9 +876,12 @@ static bool command_run(const char *backend, bool record)
 	/* The total block's row is the command's, with its whole tree. */
 	struct sum s;
 	pid_t any = total_pid(cmd_out);
-	if (any < 0)
-		fail_msg("pmutop --backend %s -- COMMAND printed no total block:\n%.2000s", backend,
-			 cmd_out);
+	if (any < 0) {
+		size_t len = strlen(cmd_out);
+		fail_msg("pmutop --backend %s -- COMMAND printed no total block (%zu bytes); its "
+			 "stderr: %s; its last lines:\n%s",
+			 backend, len, cmd_err, cmd_out + (len > 2000 ? len - 2000 : 0));
+	}
 	csv_sum(cmd_out, "page-faults", match_pid, &any, &s);
 	double truth = (double)CMD_CHILDREN * CMD_PAGES;
 	print_message("  --backend %s -- COMMAND: total %.0f page faults, perf stat %.0f, its "
