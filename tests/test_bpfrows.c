@@ -341,6 +341,47 @@ static void test_runtime_kept_open(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* -- COMMAND's totals when every task of its tree ended and was read for the last time a
+ * tick before its end was seen (the command's SIGCHLD after the tick that read it dead):
+ * the command's row still, with the tree's counts, not an empty total block. */
+static void test_tree_totals_after_last_read(void **state)
+{
+	(void)state;
+	struct fake f;
+	pid_t pid = FAKE_PID;
+	fake_init(&f, &pid);
+	f.s.root = FAKE_PID;
+	entries(&f, &f.s.old, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
+	/* Read 1: both threads ended since (their last sums, since their entries). */
+	entries(&f, &f.s.cur, (uint64_t[]){80000000, 1500000, 15, 0},
+		(uint64_t[]){70000000, 1200000, 12, 0});
+	f.s.cur.r[0].flags = f.s.cur.r[1].flags = PMUTOP_BPF_DEAD;
+	bpfrows_build(&f.e, false);
+	bpfrows_swap(&f.s);
+	/* Read 2: none of the tree left. */
+	f.s.cur.n = 0;
+	bpfrows_build(&f.e, false);
+	assert_int_equal(f.e.b.m.nrows, 0);
+	bpfrows_swap(&f.s);
+	/* The totals, as state_totals builds them from the last read. */
+	bpfrows_swap(&f.s);
+	bpfrows_build(&f.e, true);
+	bpfrows_swap(&f.s);
+	const struct model *m = &f.e.b.m;
+	assert_int_equal(m->nrows, 1);
+	const struct mrow *p = &m->rows[0];
+	assert_int_equal(p->kind, ROW_PROC);
+	assert_int_equal(p->pid, FAKE_PID);
+	assert_string_equal(p->comm, "fake");
+	assert_true(p->exited);
+	assert_int_equal(p->v[f.tc].state, VAL_EXACT);
+	assert_true(p->v[f.tc].v == 150000000.0);
+	assert_true(p->v[f.cs].v == 27.0);
+	assert_true(p->v[f.cyc].v == 2700000.0);
+	fake_free(&f);
+}
+
 static int cmp_bkey(const void *a, const void *b)
 {
 	const struct bkey *x = a, *y = b;
@@ -464,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_idle_task_reads_zero),
 		cmocka_unit_test(test_tidhash_remove),
 		cmocka_unit_test(test_runtime_kept_open),
+		cmocka_unit_test(test_tree_totals_after_last_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

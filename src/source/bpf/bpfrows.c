@@ -618,6 +618,42 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 	return row;
 }
 
+/* The totals of a tree none of whose tasks the last read has: the command's row from its
+ * record as last read, as an ended task with nothing since, and the tree's counts (gone).
+ * Returns the rows made: 1, or 0 without room. */
+static size_t build_last(struct bpfsource *e, size_t *oldi)
+{
+	struct bpfstate *s = e->bpf;
+	struct brecs *c = &s->cur;
+	if (!c->cap) {
+		struct brec *r = realloc(c->r, sizeof(*r));
+		if (r)
+			c->r = r;
+		struct pmutop_bpf_ev *t = realloc(c->tot, s->nev * sizeof(*t) + 1);
+		if (t)
+			c->tot = t;
+		if (!r || !t)
+			return 0;
+		c->cap = 1;
+	}
+	if (!s->oldi_cap) {
+		size_t *oi = realloc(s->oldi, sizeof(*oi));
+		if (!oi)
+			return 0;
+		s->oldi = oldi = oi;
+		s->oldi_cap = 1;
+	}
+	c->r[0] = s->root_last;
+	c->r[0].flags |= PMUTOP_BPF_DEAD;
+	c->r[0].cgroup = NULL;
+	memset(c->tot, 0, s->nev * sizeof(*c->tot));
+	oldi[0] = SIZE_MAX;
+	c->n = 1;
+	size_t row = build_proc(e, 0, 0, 1, oldi, true, s->root);
+	c->n = 0;
+	return row;
+}
+
 /* What the CPUs counted that no task's row has (pmutop.bpf.h), as a row of its own: PID 0,
  * "[unattributed]". With totals, since the start. */
 static void unattr_row(struct bpfsource *e, size_t row, bool totals)
@@ -699,9 +735,17 @@ void bpfrows_build(struct bpfsource *e, bool totals)
 		find_hidden(e, oldi);
 	zero_make(e);
 	size_t row = 0;
-	/* The tree's totals: one row, the command's. */
-	bool one = totals && s->root && c->n;
-	if (one)
+	for (size_t i = 0; s->root && !totals && i < c->n; i++)
+		if (c->r[i].tid == s->root) {
+			s->root_last = c->r[i];
+			s->root_seen = true;
+		}
+	/* The tree's totals: one row, the command's; its counts all in gone when every task
+	 * of the tree ended before the last read (the command's end seen a tick late). */
+	bool one = totals && s->root && (c->n || s->root_seen);
+	if (one && !c->n)
+		row = build_last(e, oldi);
+	else if (one)
 		row = build_proc(e, row, 0, c->n, oldi, totals, s->root);
 	for (size_t a = one ? c->n : 0; a < c->n;) {
 		size_t b = a + 1;

@@ -98,6 +98,11 @@ struct bpfstate {
 	/* -- COMMAND counting its tree (not -i): the command's pid, else 0. Each process of
 	 * the tree has rows of its own; the totals are the tree's, in the command's row. */
 	pid_t root;
+	/* The command's own thread as last read (who it is: pid, user, name, cgroup), for
+	 * its totals once every task of the tree has ended and been read for the last time
+	 * (the tree's counts then all in gone); root_seen says it was read. */
+	struct brec root_last;
+	bool root_seen;
 	/* What the CPUs counted that went to no task (pmutop.bpf.h: unattr), summed over
 	 * the CPUs: as last read, and at the interval's start. */
 	struct val_delta *unattr, *unattr_was; /* per counted event */
