@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test stage of ./dev test (issues 7, 26 and 39), and alone:
 #   .ci/checks.sh [STAGE...] [-- CTEST-ARGS...]
-# Stages (default: all, in this order; deb and fuzz run beside asan's tests, static beside
-# busy):
+# Stages (default: all, in this order; deb, fuzz and static run beside asan's tests, static
+# on beside busy):
 # build     the shared build (build-test: gcc, RelWithDebInfo, so -O2 -g, -Werror, tests):
 #           unit, busy, valgrind and static use it; run first whenever one of them is asked
 # unit      build-test's cmocka unit programs (ctest -LE integration) and the emulated-PMU lane
@@ -463,38 +463,36 @@ failed=0
 T0=$(date +%s)
 # In ALL's order. The build first: without it the stages after it have nothing to run.
 # deb and fuzz run beside asan's tests, which mostly wait (asan's stage touches
-# asan.built once built); static beside busy, whose spinners it stands in for while it
-# lasts (CPU time the spinners would burn goes to the checks); valgrind alone.
+# asan.built once built), then static beside the rest of them and on beside busy, whose
+# spinners it stands in for while it lasts (CPU time the spinners would burn goes to the
+# checks); valgrind alone.
 if want build && ! run_stage build; then
 	echo "checks: the build failed: no other stage runs"
 	exit 1
 fi
 want unit && { run_stage unit || failed=1; }
+asan=
 if want asan; then
 	rm -f "$LOGS/asan.built"
 	run_stage asan &
 	asan=$!
 	while [ ! -e "$LOGS/asan.built" ] && kill -0 "$asan" 2>/dev/null; do sleep 1; done
-	for s in deb fuzz; do
-		want "$s" && { run_stage "$s" || failed=1; }
-	done
-	wait "$asan" || failed=1
-else
-	for s in deb fuzz; do
-		want "$s" && { run_stage "$s" || failed=1; }
-	done
 fi
-if want static && want busy; then
+for s in deb fuzz; do
+	want "$s" && { run_stage "$s" || failed=1; }
+done
+if want static; then
 	run_stage static &
 	BESIDE_PID=$!
 	export BESIDE_PID
-	run_stage busy || failed=1
+fi
+if [ -n "$asan" ]; then
+	wait "$asan" || failed=1
+fi
+want busy && { run_stage busy || failed=1; }
+if [ -n "${BESIDE_PID:-}" ]; then
 	wait "$BESIDE_PID" || failed=1
 	unset BESIDE_PID
-else
-	for s in static busy; do
-		want "$s" && { run_stage "$s" || failed=1; }
-	done
 fi
 want valgrind && { run_stage valgrind || failed=1; }
 printf 'checks: %-9s %-7s %4ds  (load %s)\n' total "$([ $failed -eq 0 ] && echo ok || echo FAILED)" \
