@@ -312,21 +312,25 @@ static void test_runtime_kept_open(void **state)
 	assert_zero_row(&f, &m->rows[2]);
 	assert_int_equal(f.s.nrt, 2);
 	assert_int_equal(f.s.rt[0].fd, kept);
-	/* Thread 2's run time unreadable (not a number; its path back): not a thread that did
-	 * not run, but one whose run is not known: n/c. Thread 1, unchanged, reads 0. */
-	snprintf(path, sizeof(path), "%s/%d/schedstat", gone, FAKE_PID + 1);
-	w = open(path, O_WRONLY | O_CLOEXEC);
+	/* Both run times unreadable (not a number; their path back). Thread 2, nothing of
+	 * it seen: not a thread that did not run, but one whose run is not known: n/c.
+	 * Thread 1 ran a slice seen (one switch, 10 ms): its count, exact. */
+	for (int t = 0; t < 2; t++) {
+		snprintf(path, sizeof(path), "%s/%d/schedstat", gone, FAKE_PID + t);
+		w = open(path, O_WRONLY | O_CLOEXEC);
+		assert_true(w >= 0);
+		assert_int_equal(pwrite(w, "x", 1, 0), 1);
+		close(w);
+	}
 	snprintf(path, sizeof(path), "%s/proc/%d/task", root, FAKE_PID);
-	assert_true(w >= 0);
-	assert_int_equal(pwrite(w, "x", 1, 0), 1);
-	close(w);
 	assert_int_equal(rename(gone, path), 0);
 	bpfrows_swap(&f.s);
-	entries(&f, &f.s.cur, (uint64_t[]){50000000, 1000000, 10, 0},
+	entries(&f, &f.s.cur, (uint64_t[]){60000000, 1100000, 11, 0},
 		(uint64_t[]){50000000, 1000000, 10, 0});
 	f.s.cur.r[0].missed = f.s.cur.r[1].missed = 1;
 	bpfrows_build(&f.e, false);
-	assert_zero_row(&f, &m->rows[1]);
+	assert_int_equal(m->rows[1].v[f.tc].state, VAL_EXACT);
+	assert_true(m->rows[1].v[f.tc].v == 10000000.0);
 	assert_int_equal(m->rows[2].v[f.tc].state, VAL_NC);
 	assert_int_equal(m->rows[2].v[f.tc].why, WHY_UNSEEN);
 	/* Neither hides any more: nothing read, nothing kept open. */
@@ -379,6 +383,40 @@ static void test_tree_totals_after_last_read(void **state)
 	assert_true(p->v[f.tc].v == 150000000.0);
 	assert_true(p->v[f.cs].v == 27.0);
 	assert_true(p->v[f.cyc].v == 2700000.0);
+	fake_free(&f);
+}
+
+/* -- COMMAND's totals when the command ended first and a process it started goes on:
+ * the row is still the command's (its pid, its name), from its thread as last read. */
+static void test_tree_totals_name_the_command(void **state)
+{
+	(void)state;
+	struct fake f;
+	pid_t pid = FAKE_PID;
+	fake_init(&f, &pid);
+	f.s.root = FAKE_PID;
+	/* Read 1: the command and a process it started (a daemon, pid FAKE_PID + 1). */
+	entries(&f, &f.s.cur, (uint64_t[]){50000000, 1000000, 10, 0},
+		(uint64_t[]){50000000, 1000000, 10, 0});
+	f.s.cur.r[1].tgid = FAKE_PID + 1;
+	strcpy(f.s.cur.r[0].comm, "cmd");
+	strcpy(f.s.cur.r[1].comm, "daemon");
+	bpfrows_build(&f.e, false);
+	bpfrows_swap(&f.s);
+	/* Read 2: the command's entry gone (it ended and was let go), the daemon on. */
+	entries(&f, &f.s.cur, (uint64_t[]){70000000, 1200000, 12, 0}, (uint64_t[]){0, 0, 0, 0});
+	f.s.cur.r[0].tid = f.s.cur.r[0].tgid = FAKE_PID + 1;
+	strcpy(f.s.cur.r[0].comm, "daemon");
+	f.s.cur.n = 1;
+	bpfrows_build(&f.e, false);
+	bpfrows_swap(&f.s);
+	bpfrows_swap(&f.s);
+	bpfrows_build(&f.e, true);
+	bpfrows_swap(&f.s);
+	const struct model *m = &f.e.b.m;
+	assert_int_equal(m->nrows, 1);
+	assert_int_equal(m->rows[0].pid, FAKE_PID);
+	assert_string_equal(m->rows[0].comm, "cmd");
 	fake_free(&f);
 }
 
@@ -506,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_tidhash_remove),
 		cmocka_unit_test(test_runtime_kept_open),
 		cmocka_unit_test(test_tree_totals_after_last_read),
+		cmocka_unit_test(test_tree_totals_name_the_command),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -471,20 +471,21 @@ static bool ran_unseen(struct bpfsource *e, size_t i, const struct brec *was)
 	struct brec *r = &s->cur.r[i];
 	uint64_t ns;
 	int err = bpfrows_rt_read(e, r, &ns);
-	if (err)
-		/* Gone: its exit folded what it ran. Unreadable (no descriptor left, a file
-		 * that does not parse): whether it ran is not known, so n/c. */
-		return err != -ESRCH && was;
-	uint64_t before = was ? was->ran_ns : 0;
-	r->ran_ns = ns;
-	if (!before || ns <= before || r->slices != was->slices || r->missed != was->missed)
+	if (!err)
+		r->ran_ns = ns;
+	/* New, or something of its runs seen in the interval: not a run unseen. */
+	if (!was || r->slices != was->slices || r->missed != was->missed)
 		return false;
 	const struct pmutop_bpf_ev *now = &s->cur.tot[i * s->nev];
 	const struct pmutop_bpf_ev *then = &s->old.tot[(size_t)(was - s->old.r) * s->nev];
 	for (unsigned k = 0; k < s->nev; k++)
 		if (now[k].ena != then[k].ena)
 			return false;
-	return true;
+	/* Gone: its exit folded what it ran. Unreadable (no descriptor left, a file that
+	 * does not parse): whether it ran is not known, so n/c. */
+	if (err)
+		return err != -ESRCH;
+	return was->ran_ns && ns > was->ran_ns;
 }
 
 /* The threads of a process some of whose slices a switch not seen ended (the kernel
@@ -519,7 +520,7 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 	unsigned ne = e->b.set->nevents;
 	struct val_delta *acc = e->b.acc;
 	memset(acc, 0, ne * sizeof(*acc));
-	struct val_delta *gone = totals ? gone_of(e, c->r[a].tgid) : NULL;
+	struct val_delta *gone = totals ? gone_of(e, a < b ? c->r[a].tgid : lead_tid) : NULL;
 	if (gone)
 		add_deltas(acc, gone, ne);
 	bool all_dead = true;
@@ -527,7 +528,7 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 	if (gone)
 		any_unseen = (struct unseen){
 			.slices = gone[ne].run, .cut = gone[ne].ena, .missed = gone[ne].val};
-	size_t lead = a;
+	size_t lead = b;
 	/* The tree's totals: the command's row alone, as under perf. */
 	bool tree_total = totals && s->root;
 	bool thread_rows = e->b.o.threads && !tree_total;
@@ -541,7 +542,8 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		} else {
 			all_same = false;
 			struct unseen ui = unseen(s, i, oldi, totals);
-			unseen_add(&any_unseen, &ui);
+			if (!(gone && dead)) /* else in gone already */
+				unseen_add(&any_unseen, &ui);
 			const struct brec *was = oldi[i] != SIZE_MAX ? &s->old.r[oldi[i]] : NULL;
 			task_delta(e, &c->tot[i * s->nev],
 				   was && !totals ? &s->old.tot[oldi[i] * s->nev] : NULL);
@@ -556,8 +558,13 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		if (c->r[i].tid == lead_tid)
 			lead = i;
 	}
-	const struct brec *lr = &c->r[lead];
-	const struct brec *lwas = oldi[lead] != SIZE_MAX ? &s->old.r[oldi[lead]] : NULL;
+	/* Who the row is: its lead thread; for the tree's totals the command's own thread, as
+	 * last read when this read no longer has it (ended, the command's end seen a tick
+	 * late, or its tree's other tasks still there). */
+	if (lead == b && !(tree_total && s->root_seen))
+		lead = a;
+	struct brec *lr = lead < b ? &c->r[lead] : &s->root_last;
+	const struct brec *lwas = lead < b && oldi[lead] != SIZE_MAX ? &s->old.r[oldi[lead]] : NULL;
 	const char *cg = proc_cgroup(e, lr, lwas);
 	struct mrow_w pw = mstore_row(&e->b.rows, row);
 	struct mrow *pr = pw.r;
@@ -583,7 +590,7 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		/* Renamed since its map entry's name was read (prctl, /proc/PID/comm): /proc's,
 		 * read as it ran. */
 		if (pe->comm[0])
-			snprintf(c->r[lead].comm, sizeof(c->r[lead].comm), "%s", pe->comm);
+			snprintf(lr->comm, sizeof(lr->comm), "%s", pe->comm);
 		pr->ppid = pe->ppid;
 		pr->state = pe->state;
 		pr->rss_kb = pe->rss_kb;
@@ -615,42 +622,6 @@ static size_t build_proc(struct bpfsource *e, size_t row, size_t a, size_t b, co
 		tw.r->nthreads = 1;
 		tw.r->exited = c->r[i].flags & PMUTOP_BPF_DEAD;
 	}
-	return row;
-}
-
-/* The totals of a tree none of whose tasks the last read has: the command's row from its
- * record as last read, as an ended task with nothing since, and the tree's counts (gone).
- * Returns the rows made: 1, or 0 without room. */
-static size_t build_last(struct bpfsource *e, size_t *oldi)
-{
-	struct bpfstate *s = e->bpf;
-	struct brecs *c = &s->cur;
-	if (!c->cap) {
-		struct brec *r = realloc(c->r, sizeof(*r));
-		if (r)
-			c->r = r;
-		struct pmutop_bpf_ev *t = realloc(c->tot, s->nev * sizeof(*t) + 1);
-		if (t)
-			c->tot = t;
-		if (!r || !t)
-			return 0;
-		c->cap = 1;
-	}
-	if (!s->oldi_cap) {
-		size_t *oi = realloc(s->oldi, sizeof(*oi));
-		if (!oi)
-			return 0;
-		s->oldi = oldi = oi;
-		s->oldi_cap = 1;
-	}
-	c->r[0] = s->root_last;
-	c->r[0].flags |= PMUTOP_BPF_DEAD;
-	c->r[0].cgroup = NULL;
-	memset(c->tot, 0, s->nev * sizeof(*c->tot));
-	oldi[0] = SIZE_MAX;
-	c->n = 1;
-	size_t row = build_proc(e, 0, 0, 1, oldi, true, s->root);
-	c->n = 0;
 	return row;
 }
 
@@ -711,6 +682,15 @@ static unsigned pr_threads(struct bpfsource *e, size_t row)
 	return row ? mstore_at(&e->b.rows, 0).r->nthreads : 0;
 }
 
+void bpfrows_note_root(struct bpfstate *s)
+{
+	for (size_t i = 0; s->root && i < s->cur.n; i++)
+		if (s->cur.r[i].tid == s->root) {
+			s->root_last = s->cur.r[i];
+			s->root_seen = true;
+		}
+}
+
 /* Rows from cur against old (its previous read): intervals, or with totals the sums
  * since the start. */
 void bpfrows_build(struct bpfsource *e, bool totals)
@@ -721,7 +701,8 @@ void bpfrows_build(struct bpfsource *e, bool totals)
 	for (size_t i = 0; i < c->n; i++)
 		nproc += i == 0 || c->r[i].tgid != c->r[i - 1].tgid;
 	bool ua = e->b.o.scope == SCOPE_ALL && !e->b.o.only_uid;
-	size_t need = nproc + (e->b.o.threads ? c->n : 0) + ua;
+	/* and the tree's totals row when none of its tasks is in the read */
+	size_t need = nproc + (e->b.o.threads ? c->n : 0) + ua + (totals && s->root && !c->n);
 	size_t *oldi = s->oldi;
 	if (mstore_reserve(&e->b.rows, need, e->b.set->nevents, srcbase_ngroups(&e->b)) < 0)
 		return;
@@ -735,17 +716,12 @@ void bpfrows_build(struct bpfsource *e, bool totals)
 		find_hidden(e, oldi);
 	zero_make(e);
 	size_t row = 0;
-	for (size_t i = 0; s->root && !totals && i < c->n; i++)
-		if (c->r[i].tid == s->root) {
-			s->root_last = c->r[i];
-			s->root_seen = true;
-		}
+	if (!totals)
+		bpfrows_note_root(s);
 	/* The tree's totals: one row, the command's; its counts all in gone when every task
 	 * of the tree ended before the last read (the command's end seen a tick late). */
 	bool one = totals && s->root && (c->n || s->root_seen);
-	if (one && !c->n)
-		row = build_last(e, oldi);
-	else if (one)
+	if (one)
 		row = build_proc(e, row, 0, c->n, oldi, totals, s->root);
 	for (size_t a = one ? c->n : 0; a < c->n;) {
 		size_t b = a + 1;

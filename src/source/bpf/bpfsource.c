@@ -321,6 +321,7 @@ static void state_rebase(struct bpfsource *e)
 	struct bpfstate *s = e->bpf;
 	if (bpfrows_snapshot(e) != 0)
 		return;
+	bpfrows_note_root(s);
 	for (size_t i = 0; i < s->cur.n; i++)
 		bpfrows_gone_add(e, i);
 	bpfcount_forget(s->bc, s->dead, s->ndead);

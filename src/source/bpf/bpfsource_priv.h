@@ -152,6 +152,8 @@ void bpfrows_build(struct bpfsource *e, bool totals);
 /* Task i of cur, of a watched process, ended and read for the last time: its totals go
  * to its process's gone. */
 void bpfrows_gone_add(struct bpfsource *e, size_t i);
+/* The command's own thread, when cur has it, as root_last (-- COMMAND's tree). */
+void bpfrows_note_root(struct bpfstate *s);
 /* Room for n keys in each of the key arrays: 0 or -ENOMEM. */
 int bpfrows_keys_room(struct bpfstate *s, size_t n);
 /* s->keys (k of them, in the map's order) sorted by process then thread into s->skeys,
