@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Every test stage of ./dev test (issues 7, 26 and 39), and alone:
 #   .ci/checks.sh [STAGE...] [-- CTEST-ARGS...]
-# Stages (default: all, in this order; deb, fuzz and static run beside asan's tests, static
-# on beside busy):
+# Stages (default: all, in this order, but deb, fuzz and static run beside asan's tests,
+# static on beside busy):
 # build     the shared build (build-test: gcc, RelWithDebInfo, so -O2 -g, -Werror, tests):
 #           unit, busy, valgrind and static use it; run first whenever one of them is asked
 # unit      build-test's cmocka unit programs (ctest -LE integration) and the emulated-PMU lane
 # asan      the whole project with -fsanitize=address,undefined,float-cast-overflow
-#           (build-asan): every unit and integration test once, the one integration pass
-#           on a machine not kept busy; any sanitizer report, in any process, fails
-# busy      build-test's integration tests with every CPU kept busy by a spinning process
-#           each: no test may depend on the machine being quiet or fast (issue 26)
+#           (build-asan): every unit and integration test once, the integration pass
+#           not kept busy on purpose (deb, fuzz and static beside it use what its
+#           waiting tests leave); any sanitizer report, in any process, fails
+# busy      build-test's integration tests with every CPU kept busy (the static checks
+#           while they last, a spinning process each): no test may depend on the machine
+#           being quiet or fast (issue 26)
 # fuzz      the libFuzzer harnesses of tests/fuzz (clang, build-fuzz): the committed
 #           corpora and regressions once, then FUZZ_SECONDS (10) of fuzzing each
 # valgrind  memcheck over the real binary of build-test: no error, no definite leak;
@@ -85,20 +87,21 @@ stage_unit() {
 
 # ---- busy: the integration tests again, with every CPU kept busy (issue 26) -------------
 # A spinning process per CPU, ended with this function whatever happens to it. asan's
-# pass is the quiet one; this one runs the plain build, the binary users run. When the
-# driver runs the static stage beside it (BESIDE_PID, its process), the static checks
-# keep the CPUs busy with work of their own while they last: the spinners run at nice 19
-# meanwhile (they take only what the checks leave idle), and at nice 0 from its end.
+# pass is the one not kept busy; this one runs the plain build, the binary users run.
+# While the driver's static stage runs beside it (BESIDE_FLAG, a file there until static
+# ends), the static checks keep the CPUs busy with work of their own: the spinners run at
+# nice 19 meanwhile (they take only what the checks leave idle), and at nice 0 from its
+# end (as root: only root may lower a nice value; others keep them at 0 throughout).
 stage_busy() {
 	local pids=() i rc=0 nice=0 watch=
-	[ -n "${BESIDE_PID:-}" ] && kill -0 "$BESIDE_PID" 2>/dev/null && nice=19
+	[ -n "${BESIDE_FLAG:-}" ] && [ -e "$BESIDE_FLAG" ] && [ "$(id -u)" -eq 0 ] && nice=19
 	for ((i = 0; i < JOBS; i++)); do
 		nice -n "$nice" sh -c 'while :; do :; done' &
 		pids+=($!)
 	done
 	if [ "$nice" -ne 0 ]; then
 		(
-			while kill -0 "$BESIDE_PID" 2>/dev/null; do sleep 1; done
+			while [ -e "$BESIDE_FLAG" ]; do sleep 1; done
 			renice -n 0 -p "${pids[@]}" >/dev/null
 		) &
 		watch=$!
@@ -119,7 +122,7 @@ stage_busy() {
 stage_asan() {
 	configure build-asan -DPMUTOP_SANITIZE=ON -DPMUTOP_TESTS=ON -DPMUTOP_FUZZ=OFF || return 1
 	cmake --build build-asan -j"$JOBS" || return 1
-	# Built: the driver starts static and deb beside the tests, which mostly wait.
+	# Built: the driver starts deb, fuzz and static beside the tests, which mostly wait.
 	touch "$LOGS/asan.built"
 	# Reports go to files, whichever process has them (pmutop run by a test, in tmux, as
 	# nobody): a test that ignores a child's stderr cannot hide one.
@@ -459,6 +462,7 @@ for s in unit busy valgrind static; do
 	want "$s" && ! want build && stages=(build "${stages[@]}")
 done
 ensure_pkgs
+unset BESIDE_FLAG # the driver's own, below
 failed=0
 T0=$(date +%s)
 # In ALL's order. The build first: without it the stages after it have nothing to run.
@@ -481,18 +485,24 @@ fi
 for s in deb fuzz; do
 	want "$s" && { run_stage "$s" || failed=1; }
 done
+static=
 if want static; then
-	run_stage static &
-	BESIDE_PID=$!
-	export BESIDE_PID
+	export BESIDE_FLAG=$LOGS/static.running
+	touch "$BESIDE_FLAG"
+	(
+		run_stage static
+		rc=$?
+		rm -f "$BESIDE_FLAG"
+		exit $rc
+	) &
+	static=$!
 fi
 if [ -n "$asan" ]; then
 	wait "$asan" || failed=1
 fi
 want busy && { run_stage busy || failed=1; }
-if [ -n "${BESIDE_PID:-}" ]; then
-	wait "$BESIDE_PID" || failed=1
-	unset BESIDE_PID
+if [ -n "$static" ]; then
+	wait "$static" || failed=1
 fi
 want valgrind && { run_stage valgrind || failed=1; }
 printf 'checks: %-9s %-7s %4ds  (load %s)\n' total "$([ $failed -eq 0 ] && echo ok || echo FAILED)" \

@@ -316,7 +316,7 @@ static void flip_worker(const struct flipper *f, int w, int nw, int fd)
 			free(b);
 			/* And `readings` (--sql) over a third of the flips: exit 0 with the
 			 * same rows, or an error. */
-			if (k % 3 == 0) {
+			if ((k / nw) % 3 == 0) { /* each worker's third */
 				st = testutil_run(sd, out, OUTCAP, err, sizeof(err));
 				if (!WIFEXITED(st) ||
 				    (WEXITSTATUS(st) == 0 && strcmp(out, f->goodsql) != 0))
@@ -411,12 +411,17 @@ static void test_flips(void **state)
 	int rfd[NWORKERS];
 	for (int i = 0; i < NWORKERS; i++) {
 		int pfd[2];
-		assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-		w[i] = fork();
-		assert_true(w[i] >= 0);
-		if (w[i] == 0) {
+		w[i] = -1;
+		if (pipe2(pfd, O_CLOEXEC) == 0 && (w[i] = fork()) == 0) {
 			close(pfd[0]);
 			flip_worker(&f, i, NWORKERS, pfd[1]);
+		}
+		if (w[i] < 0) { /* no pipe or no fork: the workers started go too */
+			for (int j = 0; j < i; j++) {
+				kill(w[j], SIGKILL);
+				waitpid(w[j], NULL, 0);
+			}
+			fail_msg("worker %d: %s", i, strerror(errno));
 		}
 		close(pfd[1]);
 		rfd[i] = pfd[0];
