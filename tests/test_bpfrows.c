@@ -345,6 +345,14 @@ static void test_runtime_kept_open(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The totals, as state_totals builds them from the last read (old after a tick's swap). */
+static void fake_totals(struct fake *f)
+{
+	bpfrows_swap(&f->s);
+	bpfrows_build(&f->e, true);
+	bpfrows_swap(&f->s);
+}
+
 /* -- COMMAND's totals when every task of its tree ended and was read for the last time a
  * tick before its end was seen (the command's SIGCHLD after the tick that read it dead):
  * the command's row still, with the tree's counts, not an empty total block. */
@@ -368,10 +376,7 @@ static void test_tree_totals_after_last_read(void **state)
 	bpfrows_build(&f.e, false);
 	assert_int_equal(f.e.b.m.nrows, 0);
 	bpfrows_swap(&f.s);
-	/* The totals, as state_totals builds them from the last read. */
-	bpfrows_swap(&f.s);
-	bpfrows_build(&f.e, true);
-	bpfrows_swap(&f.s);
+	fake_totals(&f);
 	const struct model *m = &f.e.b.m;
 	assert_int_equal(m->nrows, 1);
 	const struct mrow *p = &m->rows[0];
@@ -410,9 +415,7 @@ static void test_tree_totals_name_the_command(void **state)
 	f.s.cur.n = 1;
 	bpfrows_build(&f.e, false);
 	bpfrows_swap(&f.s);
-	bpfrows_swap(&f.s);
-	bpfrows_build(&f.e, true);
-	bpfrows_swap(&f.s);
+	fake_totals(&f);
 	const struct model *m = &f.e.b.m;
 	assert_int_equal(m->nrows, 1);
 	assert_int_equal(m->rows[0].pid, FAKE_PID);

@@ -4,7 +4,6 @@
  * pages on command. */
 #include "testutil.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -74,19 +73,7 @@ static void child_start_n(struct child *c, int threads)
 	c->cmd = a[1];
 	c->ack = b[0];
 	/* Both threads there before anything watches it. */
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)c->pid);
-	for (double end = testutil_now() + 60; threads > 1 && testutil_now() < end;) {
-		int n = 0;
-		DIR *d = opendir(path);
-		for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
-			n += e->d_name[0] != '.';
-		if (d)
-			closedir(d);
-		if (n >= threads)
-			break;
-		testutil_nap_ms(5);
-	}
+	testutil_wait_tasks(c->pid, threads, 60);
 }
 
 static void child_start(struct child *c)

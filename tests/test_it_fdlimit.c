@@ -8,7 +8,6 @@
  * spinner's count need only be above zero. */
 #include "testutil.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <pwd.h>
@@ -301,20 +300,6 @@ static pid_t many_threads(void)
 	return c;
 }
 
-/* The tasks of process pid (its threads, the leader among them). */
-static int tasks_of(pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	DIR *d = opendir(path);
-	assert_non_null(d);
-	int n = 0;
-	for (struct dirent *de; (de = readdir(d));)
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 /* Run pmutop on pid with n descriptors; its CSV into out (len), its status returned. */
 static int run_low(pid_t pid, int nfd, char *out, size_t len)
 {
@@ -371,12 +356,9 @@ static void test_process_row_not_exact(void **state)
 	pid_t pid = many_threads();
 	/* Its threads all exist before pmutop roots it (one started later is counted by
 	 * the roots it inherits). */
-	for (double end = testutil_now() + 60; tasks_of(pid) < NTHREADS + 1;) {
-		if (testutil_now() > end)
-			fail_msg("the process started %d of its %d threads", tasks_of(pid) - 1,
-				 NTHREADS);
-		testutil_nap_ms(10);
-	}
+	if (!testutil_wait_tasks(pid, NTHREADS + 1, 60))
+		fail_msg("the process started %d of its %d threads", testutil_tasks(pid) - 1,
+			 NTHREADS);
 	static char out[1 << 20];
 	int st = run_low(pid, 120, out, sizeof(out));
 	kill(pid, SIGKILL);

@@ -737,18 +737,8 @@ static void test_fd_limit_threads(void **state)
 	struct gated w;
 	gated_start(&w, many_threads);
 	gate_open(&w);
-	char task[64];
-	snprintf(task, sizeof(task), "/proc/%d/task", (int)w.pid);
-	double end = testutil_now() + DEADLINE_S;
-	for (;;) {
-		struct stat sb;
-		assert_int_equal(stat(task, &sb), 0);
-		if (sb.st_nlink >= THREADS + 2)
-			break;
-		if (testutil_now() > end)
-			fail_msg("the workload did not start its %d threads", THREADS);
-		testutil_nap_ms(50);
-	}
+	if (!testutil_wait_tasks(w.pid, THREADS, DEADLINE_S))
+		fail_msg("the workload did not start its %d threads", THREADS);
 	char pid[16];
 	snprintf(pid, sizeof(pid), "%d", (int)w.pid);
 	const char *out = tmp("threads.csv");

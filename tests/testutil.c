@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -157,6 +158,27 @@ bool testutil_wait_blocked_in(pid_t pid, pid_t tid, long nr, double deadline_s)
 		if (testutil_blocked_in(pid, tid, nr))
 			return true;
 	return testutil_blocked_in(pid, tid, nr);
+}
+
+int testutil_tasks(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	int n = 0;
+	for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+bool testutil_wait_tasks(pid_t pid, int n, double deadline_s)
+{
+	for (double end = testutil_now() + deadline_s; testutil_now() < end; testutil_nap_ms(5))
+		if (testutil_tasks(pid) >= n)
+			return true;
+	return testutil_tasks(pid) >= n;
 }
 
 void testutil_nap_ms(long ms)

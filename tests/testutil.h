@@ -85,6 +85,13 @@ bool testutil_blocked_in(pid_t pid, pid_t tid, long nr);
  * deadline. */
 bool testutil_wait_blocked_in(pid_t pid, pid_t tid, long nr, double deadline_s);
 
+/* The tasks of process pid (its threads, the leader among them; 0 when it is gone). */
+int testutil_tasks(pid_t pid);
+
+/* Wait (deadline_s at most) until process pid has n tasks or more; false at the
+ * deadline. */
+bool testutil_wait_tasks(pid_t pid, int n, double deadline_s);
+
 /* Sleep ms milliseconds, through signals. */
 void testutil_nap_ms(long ms);
 

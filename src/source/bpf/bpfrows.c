@@ -688,6 +688,7 @@ void bpfrows_note_root(struct bpfstate *s)
 		if (s->cur.r[i].tid == s->root) {
 			s->root_last = s->cur.r[i];
 			s->root_seen = true;
+			break;
 		}
 }
 
