@@ -104,6 +104,15 @@ cc -O2 -Wall -Wextra -pthread -o "$bin/idlethreads" "$here/idlethreads.c" ||
 cc -O2 -Wall -Wextra -shared -fPIC -o "$bin/alloccount.so" "$here/alloccount.c" -ldl ||
 	die "cannot compile bench/alloccount.c"
 have() { command -v "$1" >/dev/null 2>&1; }
+# Empty programs at the switch path's attach points (the observer section's floor), where
+# pmutop's build made the bpf backend (its vmlinux.h) and libbpf is there to load them.
+empty_obj=""
+if [ -s "$build/events/bpf/vmlinux.h" ] && have clang &&
+	clang -g -O2 -target bpf -I"$build/events/bpf" -c "$here/emptyprog.bpf.c" \
+		-o "$bin/emptyprog.bpf.o" 2>>"$tmp/cmake.log" &&
+	cc -O2 -Wall -Wextra -o "$bin/emptyload" "$here/emptyload.c" -lbpf 2>>"$tmp/cmake.log"; then
+	empty_obj="$bin/emptyprog.bpf.o"
+fi
 missing=""
 have top || missing="$missing top(procps)"
 have strace || missing="$missing strace"
@@ -230,9 +239,20 @@ syscalls() {
 			m = 0 # ticks 3 .. t-1: the first hold start-up, the last exit
 			for (i = 3; i < t; i++) { x = c[i, s[k]] + 0; for (j = m; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x; m++ }
 			print s[k], m ? (m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2) : "nan" } }' "$tmp/trace")
+	# The same ticks' opens of an idle process's /proc files: the tick reads /proc for the
+	# processes that ran (their names, memory, I/O, cgroup), never for one that slept.
+	pgrep -P "$idle_pid" >"$tmp/idle.pids"
+	S_idle_pids=$(wc -l <"$tmp/idle.pids")
+	S_idle_opens=$(awk 'NR == FNR { idle[$1] = 1; next }
+		{ sub(/^[0-9]+ +/, "") }
+		/^poll\(/ { t++; next }
+		/^openat\(/ && t >= 3 && match($0, /"\/proc\/[0-9]+\//) {
+			if (substr($0, RSTART + 7, RLENGTH - 8) in idle) n++ }
+		END { print n + 0 }' "$tmp/idle.pids" "$tmp/trace")
+	S_ticks=$(grep -c ' poll(' "$tmp/trace")
 }
 declare -A S_med
-S_tasks=0
+S_tasks=0 S_idle_pids=0 S_idle_opens=nan S_ticks=0
 declare -A S_start
 A_quiet=0 A_quiet_allocs=0 A_busy=0 A_busy_allocs=0
 V_allocs_start=nan V_allocs_end=nan V_allocs_tick=nan V_errors="" V_invalid=""
@@ -342,14 +362,14 @@ startup_targets() {
 # Each workload times itself, so a tool's start-up is not in its time. Both ping-pong sides
 # share one CPU: unpinned, the trip time moves by 5x with the scheduler's placement.
 declare -A O_med O_ratio O_pair O_spread
-obs_modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children pmutop_pid perf perf_noinherit perf_all perf_pid"
+obs_modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children pmutop_pid perf perf_noinherit perf_all perf_pid empty_sw empty_both"
 # Each pmutop mode and its perf stat twin (a verdict each, pmutop at most 3% slower):
 # -- CMD and perf stat inherit into the command's tree; -i -- CMD and perf stat -i count
 # the command's task alone; the bpf backend counting every task against perf stat
 # counting the command's tree, and against perf stat -a (per-CPU counters, nothing done
 # at a switch: the floor); -p PID and perf stat -p PID attached to the workload's first
 # process 0.05 s after it starts (the same wait for both).
-obs_pairs="pmutop_children:perf pmutop_cmd:perf_noinherit pmutop_pid:perf_pid pmutop_bpf:perf pmutop_bpf:perf_all"
+obs_pairs="pmutop_children:perf pmutop_cmd:perf_noinherit pmutop_pid:perf_pid pmutop_bpf:perf pmutop_bpf:perf_all empty_sw:perf_all empty_both:perf_all"
 observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 	local mode=$1 w=$2 c=$3 f=$4 i
 	local cmd=(taskset -c "$pin" "$bin/workload" "$w" "$c" "$f")
@@ -373,6 +393,16 @@ observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 	perf) timeout 120 perf stat -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	perf_noinherit) timeout 120 perf stat -i -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
 	perf_all) timeout 120 perf stat -a -e "$sw_events" -o /dev/null -- "${cmd[@]}" ;;
+	empty_sw | empty_both)
+		# What any program at the switch costs: empty ones where on_switch (and
+		# on_arrive) attach, the workload started once they are.
+		local progs=(empty_switch)
+		[ "$mode" = empty_both ] && progs+=(empty_arrive)
+		"$bin/emptyload" "$empty_obj" "${progs[@]}" >"$tmp/bg.out" 2>>"$tmp/stderr.log" &
+		bg_pid=$!
+		for i in $(seq 250); do [ -s "$tmp/bg.out" ] && break; sleep 0.02; done
+		[ -s "$tmp/bg.out" ] && "${cmd[@]}"
+		kill -TERM "$bg_pid" 2>/dev/null; wait "$bg_pid"; bg_pid="" ;;
 	pmutop_pid | perf_pid)
 		"${cmd[@]}" &
 		local wpid=$!
@@ -392,7 +422,8 @@ observe_one() { # MODE WORKLOAD COUNT RESULTFILE
 observer() {
 	local w c r mode modes
 	modes=$obs_modes
-	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children pmutop_pid"
+	[ "${noperf:-0}" = 1 ] && modes="alone pmutop_sys pmutop_sys1 pmutop_bpf pmutop_cmd pmutop_children pmutop_pid empty_sw empty_both"
+	[ -n "$empty_obj" ] || modes=${modes/ empty_sw empty_both/}
 	for w in pingpong spin forks; do
 		case $w in pingpong) c=$ping_trips ;; spin) c=$spin_iters ;; forks) c=$fork_n ;; esac
 		declare -A t=()
@@ -422,7 +453,7 @@ observer() {
 		local pm m2 p2
 		for pm in $obs_pairs; do
 			IFS=: read -r m2 p2 <<<"$pm"
-			[ -n "${t[$p2,1]:-}" ] || continue
+			if [ -z "${t[$p2,1]:-}" ] || [ -z "${t[$m2,1]:-}" ]; then continue; fi
 			local pairs=()
 			for r in $(seq "$obs_reps"); do
 				pairs+=("$(calc "${t[$p2,$r]} / ${t[$m2,$r]}" 4)")
@@ -606,8 +637,8 @@ report() {
 	if [ $obs_done = 1 ]; then
 		echo "### Observer effect (throughput relative to the workload alone; median of $obs_reps interleaved runs)"
 		echo
-		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | same, --backend bpf | pmutop -b -d $interval -i -- CMD | pmutop -- CMD (children inherited) | pmutop -p PID | perf stat -e (5 sw) | perf stat -i (no inherit) | perf stat -a | perf stat -p PID |"
-		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		echo "| workload | alone | pmutop -b -d $interval (all tasks) | same, \`-e task-clock\` | same, --backend bpf | pmutop -b -d $interval -i -- CMD | pmutop -- CMD (children inherited) | pmutop -p PID | perf stat -e (5 sw) | perf stat -i (no inherit) | perf stat -a | perf stat -p PID | empty program at sched_switch | empty programs at sched_switch and sched_exit_tp |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 		for w in pingpong spin forks; do
 			local row
 			case $w in
@@ -624,7 +655,7 @@ report() {
 			echo "$row |"
 		done
 		echo
-		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`-- CMD\` and perf stat both inherit into the command's children (the default of both); \`-i -- CMD\` counts the command's task alone, as \`perf stat -i\` does; `-p PID` and `perf stat -p PID` attach to the workload's first process 0.05 s after it starts; the bpf backend counting every task is paired with perf stat (the command's tree) and with perf stat -a (per-CPU counters, the floor)."
+		echo "Ratio = time alone / time under the tool, per repetition, then the median (1.000 = no effect). Workloads pinned to CPU $pin. Every pmutop mode counts the same 5 software events as perf stat (\`-e '{$sw_events}'\`), but for \`-e task-clock\`. Pairs for the verdicts: \`-- CMD\` and perf stat both inherit into the command's children (the default of both); \`-i -- CMD\` counts the command's task alone, as \`perf stat -i\` does; \`-p PID\` and \`perf stat -p PID\` attach to the workload's first process 0.05 s after it starts; the bpf backend counting every task is paired with perf stat (the command's tree) and with perf stat -a (per-CPU counters, the floor). The last two columns load programs that do nothing where pmutop's switch path attaches (bench/emptyprog.bpf.c; pmutop attaches at sched_exit_tp only where the kernel hides switches or a hardware group needs the switch window): what any BPF program run at each switch costs the ping-pong."
 		echo
 	fi
 	echo "### Targets"
@@ -665,7 +696,7 @@ report() {
 		# /proc: a few opens for execs elsewhere are discovery, one per task would be a scan.
 		# At least one: pmutop's own task runs every tick and must be read.
 		echo "| at most one read() per group per task | $(calc "($rd - 1) / $tt" 3) reads/task in the median tick (1 group) | $(verdict "$rd - 1 >= 1 && ($rd - 1) / $tt <= 1.05") |"
-		echo "| no per-task /proc reads in the steady tick | $op openat, $gd getdents64 in the median tick ($tt tasks) | $(verdict "$op <= ($tt * 0.01 > 1 ? $tt * 0.01 : 1) && $gd <= 1") |"
+		echo "| no per-task /proc reads in the steady tick: none for an idle process, no directory listed | $S_idle_opens openat of the $S_idle_pids idle processes' files over ticks 3 to $((S_ticks - 1)); in the median tick $op openat (the processes that ran, the system's files), $gd getdents64 ($tt tasks) | $(verdict "$S_idle_pids > 0 && $S_idle_opens == 0 && $gd <= 1") |"
 	fi
 	if [ $obs_done = 1 ] && [ -n "${O_ratio[pingpong,perf]:-}" ]; then
 		local w m p label
@@ -680,7 +711,11 @@ report() {
 				pmutop_bpf:perf_all:"bpf, all tasks, vs perf stat -a (the floor)"; do
 				IFS=: read -r m p label <<<"$m"
 				[ -n "${O_pair[$w,$m,$p]:-}" ] || continue
-				echo "| $w, $label: pmutop at most 3% slower | time under perf stat / under pmutop, median of $obs_reps paired repetitions: $(calc "${O_pair[$w,$m,$p]}" 3), spread ${O_spread[$w,$m,$p]} (ratios to alone: pmutop $(calc "${O_ratio[$w,$m]}" 3), perf stat $(calc "${O_ratio[$w,$p]}" 3)) | $(verdict "${O_pair[$w,$m,$p]} >= 0.97") |"
+				local floor=""
+				if [ "$m:$p" = pmutop_bpf:perf_all ] && [ -n "${O_pair[$w,empty_sw,$p]:-}" ]; then
+					floor="; empty programs paired the same way: at sched_switch $(calc "${O_pair[$w,empty_sw,$p]}" 3), at both attach points $(calc "${O_pair[$w,empty_both,$p]}" 3)"
+				fi
+				echo "| $w, $label: pmutop at most 3% slower | time under perf stat / under pmutop, median of $obs_reps paired repetitions: $(calc "${O_pair[$w,$m,$p]}" 3), spread ${O_spread[$w,$m,$p]} (ratios to alone: pmutop $(calc "${O_ratio[$w,$m]}" 3), perf stat $(calc "${O_ratio[$w,$p]}" 3))$floor | $(verdict "${O_pair[$w,$m,$p]} >= 0.97") |"
 			done
 		done
 	fi
