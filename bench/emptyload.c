@@ -21,6 +21,14 @@ int main(int argc, char **argv)
 		fputs("usage: emptyload OBJECT PROGRAM...\n", stderr);
 		return 2;
 	}
+	/* Blocked until sigsuspend, so that a signal before it is not lost. */
+	sigset_t block, wait_mask;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGTERM);
+	sigdelset(&wait_mask, SIGINT);
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -50,7 +58,7 @@ int main(int argc, char **argv)
 	puts("ready");
 	fflush(stdout);
 	while (!stop)
-		pause();
+		sigsuspend(&wait_mask);
 	bpf_object__close(obj);
 	return 0;
 }
