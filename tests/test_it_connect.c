@@ -445,6 +445,59 @@ static void test_killed_reads_stale(void **state)
 	testutil_reap(x2, 30);
 }
 
+/* A host that stops answering for longer than a request may take (stopped 5 s; a request
+ * gives up after 3.5 s) and comes back: no tick of it is printed twice. The client, after
+ * the error, asks for the host's newest tick (the host may have started again), which is
+ * the one it printed last when the host has made none since. */
+static void test_paused_host_no_repeat(void **state)
+{
+	(void)state;
+	unsigned port;
+	static const char *const slow[] = {"-d", "2", NULL};
+	pid_t x = exporter_more(0, NULL, in_dir(0, "pausexp.csv"), in_dir(1, "pausexp.log"), slow,
+				&port);
+	char url[64];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	const char *out = in_dir(2, "pause.csv");
+	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "--format", "csv", NULL};
+	pid_t c = testutil_spawn(argv, out, in_dir(3, "pause.err"));
+	assert_true(c > 0);
+	assert_true(testutil_wait_tick(c, out, 2, 60));
+	/* just after one of its ticks: the client holds it when the host stops */
+	long t0 = testutil_csv_ticks(out);
+	double until = testutil_now() + 30;
+	while (testutil_csv_ticks(out) == t0 && testutil_now() < until)
+		testutil_nap_ms(20);
+	testutil_nap_ms(300);
+	kill(x, SIGSTOP);
+	testutil_nap_ms(5000);
+	kill(x, SIGCONT);
+	long back = testutil_csv_ticks(out);
+	assert_true(testutil_wait_tick(c, out, back + 4, 90));
+	kill(c, SIGTERM);
+	testutil_reap(c, 30);
+	kill(x, SIGTERM);
+	testutil_reap(x, 30);
+	/* Each counted tick (a line not stale) and its host time: strictly increasing. */
+	char *text = testutil_slurp(out);
+	long last_tick = 0;
+	double last_time = -1;
+	unsigned ticks = 0;
+	for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+		char *end;
+		long tick = strtol(l, &end, 10);
+		if (end == l || *end != ',' || tick == last_tick || strstr(l, "host not answering"))
+			continue;
+		double time = strtod(end + 1, NULL);
+		if (!(time > last_time))
+			fail_msg("tick %ld repeats host time %.3f of tick %ld", tick, time,
+				 last_tick);
+		last_tick = tick, last_time = time, ticks++;
+	}
+	free(text);
+	assert_true(ticks >= 4);
+}
+
 static void one_line_exit2(const char *url, const char *cfg, const char *needle)
 {
 	char err[4096];
@@ -566,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_recording_equals_the_host),
 		cmocka_unit_test(test_header_is_the_hosts),
 		cmocka_unit_test(test_killed_reads_stale),
+		cmocka_unit_test(test_paused_host_no_repeat),
 		cmocka_unit_test(test_bad_url_password_certificate),
 		cmocka_unit_test(test_endpoint_queries),
 		cmocka_unit_test(test_mutual_tls),

@@ -38,6 +38,10 @@ static unsigned nasked;
  * from_k on, moreK counting K + 1 cycles a second. */
 static unsigned extra, from_k;
 static bool refuse_running; /* the running-time query refused */
+static bool empty_running;  /* the running-time query answers no series */
+static bool a_gone;	    /* a is no longer in up (removed from the scrape) */
+/* The counts' query answers this body instead, when set: a malformed answer. */
+static const char *count_body;
 
 static const char *vector_of(const char *q)
 {
@@ -61,6 +65,15 @@ static const char *vector_of(const char *q)
 	int which;
 	if (refuse_running && strstr(q, "running_seconds"))
 		return "{\"status\":\"error\",\"error\":\"too many samples\"}";
+	if (empty_running && strstr(q, "running_seconds"))
+		return "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}"
+		       "}";
+	if (count_body && strstr(q, "_total") && !strstr(q, "seconds_total"))
+		return count_body;
+	if (a_gone && strncmp(q, "up{", 3) == 0)
+		return "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+		       "{\"metric\":{\"__name__\":\"up\",\"instance\":\"b:9465\",\"job\":"
+		       "\"pmutop\"},\"value\":[1700000000,\"1\"]}]}}";
 	if (strstr(q, "running_seconds"))
 		which = 1;
 	else if (strstr(q, "enabled_seconds"))
@@ -88,7 +101,8 @@ static const char *vector_of(const char *q)
 	size_t n = (size_t)snprintf(body, sizeof(body),
 				    "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
 				    "\"result\":[");
-	for (int h = 0; h < 2; h++)
+	const size_t start = n;
+	for (int h = a_gone ? 1 : 0; h < 2; h++)
 		for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++) {
 			if (h == 1 && e == 2)
 				continue; /* b: no branch-misses series */
@@ -99,8 +113,8 @@ static const char *vector_of(const char *q)
 			n += (size_t)snprintf(body + n, sizeof(body) - n,
 					      "%s{\"metric\":{\"instance\":\"%c:9465\",\"job\":"
 					      "\"pmutop\",%s,%s},\"value\":[1700000000,\"%g\"]}",
-					      h || e ? "," : "", h ? 'b' : 'a', key, ev[e].labels,
-					      x);
+					      n > start ? "," : "", h ? 'b' : 'a', key,
+					      ev[e].labels, x);
 		}
 	for (unsigned k = 0; !cg && k < extra && n < sizeof(body); k++)
 		n += (size_t)snprintf(body + n, sizeof(body) - n,
@@ -381,10 +395,107 @@ static void test_refused_midway(void **state)
 	source_close(s);
 }
 
+/* Answers a broken or hostile server could give: a null or non-string status, label or
+ * value, a value that is no array, a number that is not finite or is negative. None
+ * crashes; a status that is no string is "not a Prometheus answer" (every row n/c, said),
+ * a sample that is no number is no sample (the row n/c), a null label names nothing. */
+static void test_malformed_answers(void **state)
+{
+	(void)state;
+	static const char *const bodies[] = {
+		"{\"status\":null}",
+		"{\"status\":5}",
+		"{\"status\":\"error\",\"error\":null}",
+		"{\"status\":\"success\",\"data\":{\"result\":[{\"metric\":{\"instance\":null,"
+		"\"job\":\"pmutop\",\"comm\":\"app\",\"event\":\"cycles\"},\"value\":[1,\"5\"]}]}}",
+		"{\"status\":\"success\",\"data\":{\"result\":[{\"metric\":{\"instance\":\"a:"
+		"9465\","
+		"\"job\":\"pmutop\",\"comm\":\"app\",\"event\":\"cycles\"},\"value\":\"5\"}]}}",
+		"{\"status\":\"success\",\"data\":{\"result\":[{\"metric\":{\"instance\":\"a:"
+		"9465\","
+		"\"job\":\"pmutop\",\"comm\":\"app\",\"event\":\"cycles\"},\"value\":[1,null]}]}}",
+		"{\"status\":\"success\",\"data\":{\"result\":[{\"metric\":{\"instance\":\"a:"
+		"9465\","
+		"\"job\":\"pmutop\",\"comm\":\"app\",\"event\":\"cycles\"},\"value\":[1,\"NaN\"]},"
+		"{\"metric\":{\"instance\":\"b:9465\",\"job\":\"pmutop\",\"comm\":\"app\","
+		"\"event\":\"cycles\"},\"value\":[1,\"-3\"]}]}}",
+		"{\"status\":\"success\",\"data\":{\"result\":[{\"metric\":null,\"value\":[1,\"5\"]"
+		"},"
+		"{\"metric\":{\"instance\":\"a:9465\",\"job\":\"pmutop\",\"comm\":\"app\","
+		"\"event\":\"cycles\"},\"value\":[1,\"1e999\"]}]}}",
+	};
+	for (size_t k = 0; k < sizeof(bodies) / sizeof(bodies[0]); k++) {
+		struct source *s = open_promq(false);
+		pthread_mutex_lock(&lock);
+		count_body = bodies[k];
+		pthread_mutex_unlock(&lock);
+		tick(s);
+		const struct model *m = source_model(s);
+		if (k < 3) {
+			assert_non_null(m->source_notice);
+			assert_non_null(strstr(m->source_notice,
+					       k < 2 ? "not a Prometheus" : "no reason given"));
+		}
+		/* a's app never reads a count from a sample that is not a number */
+		for (unsigned i = 0; i < m->nrows; i++)
+			for (unsigned e = 0; e < m->nevents; e++)
+				if (!strcmp(m->events[e].key, "cycles"))
+					assert_int_not_equal(m->rows[i].v[e].state, VAL_EXACT);
+		pthread_mutex_lock(&lock);
+		count_body = NULL;
+		pthread_mutex_unlock(&lock);
+		source_close(s);
+	}
+}
+
+/* A count whose running-time series is missing from this tick's answer is n/c, not read
+ * with the share an earlier tick answered. */
+static void test_share_missing(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	tick(s);
+	const struct model *m = source_model(s);
+	int cyc = event_of(m, "cycles");
+	assert_int_equal(row_of(m, "a:9465")->v[cyc].state, VAL_SCALED);
+	empty_running = true;
+	tick(s);
+	empty_running = false;
+	m = source_model(s);
+	const struct mrow *a = row_of(m, "a:9465");
+	assert_int_equal(a->v[cyc].state, VAL_NC);
+	assert_int_equal(a->v[cyc].why, WHY_STALE);
+	tick(s);
+	m = source_model(s);
+	assert_int_equal(row_of(m, "a:9465")->v[cyc].state, VAL_SCALED);
+	source_close(s);
+}
+
+/* A target gone from up and its series stale (no longer scraped: removed, or replaced
+ * under another address) takes its rows with it; one that is down keeps them, n/c. */
+static void test_target_gone(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	tick(s);
+	const struct model *m = source_model(s);
+	assert_non_null(row_of(m, "a:9465"));
+	a_gone = true;
+	tick(s);
+	a_gone = false;
+	m = source_model(s);
+	for (unsigned i = 0; i < m->nrows; i++)
+		assert_string_not_equal(m->rows[i].instance, "a:9465");
+	assert_non_null(row_of(m, "b:9465"));
+	source_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_share_na_ipc), cmocka_unit_test(test_cgroup_rows),
-		cmocka_unit_test(test_many_rows), cmocka_unit_test(test_refused_midway)};
+		cmocka_unit_test(test_share_na_ipc),	  cmocka_unit_test(test_cgroup_rows),
+		cmocka_unit_test(test_many_rows),	  cmocka_unit_test(test_refused_midway),
+		cmocka_unit_test(test_malformed_answers), cmocka_unit_test(test_share_missing),
+		cmocka_unit_test(test_target_gone)};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,11 +115,13 @@ static struct json_object *run_query(struct pq *p, int q, long w, struct json_ob
 			 "%s: %ld: wrong or no user and password or certificate "
 			 "(--connect-config)",
 			 p->url, status);
-	} else if (!*root || !json_object_object_get_ex(*root, "status", &st)) {
+	} else if (!*root || !json_object_object_get_ex(*root, "status", &st) ||
+		   !json_object_is_type(st, json_type_string)) {
 		snprintf(err, errlen, "%s: HTTP %ld, not a Prometheus query API answer", p->url,
 			 status);
 	} else if (strcmp(json_object_get_string(st), "success") != 0) {
-		const char *why = json_object_object_get_ex(*root, "error", &e)
+		const char *why = json_object_object_get_ex(*root, "error", &e) &&
+						  json_object_is_type(e, json_type_string)
 					  ? json_object_get_string(e)
 					  : "no reason given";
 		snprintf(err, errlen, "%s: query refused: %s", p->url, why);
@@ -142,20 +145,28 @@ out:
 static const char *label(struct json_object *s, const char *name)
 {
 	struct json_object *m, *v;
-	if (!json_object_object_get_ex(s, "metric", &m) || !json_object_object_get_ex(m, name, &v))
+	/* A label is a string; anything else (null, a number) names nothing. */
+	if (!json_object_object_get_ex(s, "metric", &m) ||
+	    !json_object_object_get_ex(m, name, &v) || !json_object_is_type(v, json_type_string))
 		return "";
 	return json_object_get_string(v);
 }
 
+/* The sample's value: [time, "number"], a finite rate at or above zero (a counter's rate
+ * or a share of time); anything else is no sample. */
 static bool sample(struct json_object *s, double *v)
 {
-	struct json_object *a;
-	if (!json_object_object_get_ex(s, "value", &a) || json_object_array_length(a) != 2)
+	struct json_object *a, *x;
+	if (!json_object_object_get_ex(s, "value", &a) ||
+	    !json_object_is_type(a, json_type_array) || json_object_array_length(a) != 2)
 		return false;
-	const char *t = json_object_get_string(json_object_array_get_idx(a, 1));
+	x = json_object_array_get_idx(a, 1);
+	if (!json_object_is_type(x, json_type_string))
+		return false;
+	const char *t = json_object_get_string(x);
 	char *end;
 	*v = strtod(t, &end);
-	return end != t;
+	return end != t && *end == '\0' && isfinite(*v) && *v >= 0;
 }
 
 /* The role the exporter's event and group labels name (spec/evset.c's, by name). */
@@ -271,6 +282,8 @@ static struct pq_row *row_at(struct pq *p, const char *inst, const char *job, co
 	}
 	struct pq_row *r = &p->rows[p->nrows];
 	memset(r, 0, sizeof(*r));
+	for (unsigned e = 0; e < PQ_MAXEV; e++)
+		r->run[e] = r->ena[e] = -1;
 	r->instance = strdup(inst), r->job = strdup(job), r->comm = strdup(comm);
 	if (!r->instance || !r->job || !r->comm) {
 		free(r->instance), free(r->job), free(r->comm);
@@ -335,6 +348,9 @@ static int publish(struct pq *p)
 				h.v[e] = val_missing(VAL_NA, WHY_UNSUPPORTED);
 			else if (!q->have[e])
 				h.v[e] = val_missing(VAL_NC, WHY_NOT_RUN);
+			else if (q->run[e] < 0 || q->ena[e] < 0)
+				/* counted, but how long it ran is not in this tick's answers */
+				h.v[e] = val_missing(VAL_NC, WHY_STALE);
 			else {
 				double ena = q->ena[e] * 1e9, run = q->run[e] * 1e9;
 				h.g[e] = (struct val_delta){.ena = (uint64_t)ena,
@@ -407,6 +423,8 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 		r->seen = false;
 		memset(r->have, 0, sizeof(r->have));
 		memset(r->na, 0, sizeof(r->na));
+		for (unsigned e = 0; e < PQ_MAXEV; e++)
+			r->run[e] = r->ena[e] = -1; /* not in this tick's answers (yet) */
 	}
 	/* each rate answer into the rows as it comes, and freed: at a thousand hosts each is
 	 * megabytes of JSON. An answer missing marks every row n/c (pq_tick). */
@@ -467,7 +485,10 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 		r->down = !t || !t->up;
 		if (t)
 			memcpy(r->na, t->na, sizeof(r->na));
-		if (!r->seen && !r->down) /* a command gone from a host that answers */
+		/* not in this tick's answers: a command gone from a host that answers, or a
+		 * target Prometheus no longer scrapes (gone from up and its series stale:
+		 * removed, or replaced under another address); a target down keeps its rows */
+		if (!r->seen && (!r->down || !t))
 			row_drop(p, i);
 	}
 	p->m.elapsed = (double)w;

@@ -32,6 +32,7 @@ struct remote {
 	struct modelwire *shown;
 	double interval;    /* the host's, seconds */
 	uint64_t seen0;	    /* the host's tick read first: the thread asks after it */
+	double time0;	    /* and its time (the host's seconds since its start) */
 	uint64_t tick;	    /* the model's tick: the host's, or counted on while stale */
 	bool prime;	    /* the next take waits for a tick more, kept in reserve */
 	time_t stale_since; /* 0: answering */
@@ -151,7 +152,8 @@ static void wire_free(struct modelwire *w)
 static void *fetcher(void *arg)
 {
 	struct remote *r = arg;
-	uint64_t seen = r->seen0;
+	uint64_t seen = r->seen0, last = r->seen0;
+	double last_time = r->time0; /* of the tick queued last */
 	struct modelwire *w = NULL;
 	char err[256];
 	for (;;) {
@@ -169,9 +171,16 @@ static void *fetcher(void *arg)
 			break;
 		}
 		int e = remote_get(r, seen, REMOTE_POLL_MS, REMOTE_SPARE_MS, w, err, sizeof(err));
+		/* Asked after 0 (after an error, for a host that may have started again), an
+		 * answer that is the tick queued last, again: no new tick. */
+		if (e == 0 && w->m.tick == last && w->m.time == last_time) {
+			seen = last;
+			e = -EAGAIN;
+		}
 		pthread_mutex_lock(&r->mu);
 		if (e == 0) {
-			seen = w->m.tick;
+			seen = last = w->m.tick;
+			last_time = w->m.time;
 			if (r->qn == REMOTE_QUEUE) {
 				wire_free(r->q[0]);
 				memmove(r->q, r->q + 1, (REMOTE_QUEUE - 1) * sizeof(r->q[0]));
@@ -212,6 +221,15 @@ static struct modelwire *take(struct remote *r)
 	return w;
 }
 
+/* The host's interval as its tick says, within pmutop's (-d 0.1 to 3600): what the wait
+ * for its next tick is made of; else the one known before. */
+static double host_interval(double said, double before)
+{
+	if (!(said > 0)) /* NaN too */
+		return before;
+	return said < 0.1 ? 0.1 : said > 3600 ? 3600 : said;
+}
+
 static int rm_tick(struct source *s)
 {
 	struct remote *r = (struct remote *)s;
@@ -246,8 +264,7 @@ static int rm_tick(struct source *s)
 		wire_free(r->shown);
 		r->shown = w;
 		w->m.remote = true;
-		if (w->m.interval > 0)
-			r->interval = w->m.interval;
+		r->interval = host_interval(w->m.interval, r->interval);
 		uint64_t t = w->m.tick;
 		r->tick = r->tick >= t ? r->tick + 1 : t;
 		w->m.tick = r->tick;
@@ -351,6 +368,7 @@ struct source *remotesrc_new(const char *url, const char *config, double wait_s,
 		e = remote_get(r, 0, REMOTE_WAIT_MS, 10000, r->shown, err, errlen);
 	if (!e) {
 		r->seen0 = r->shown->m.tick;
+		r->time0 = r->shown->m.time;
 		r->shown->m.remote = true;
 	}
 	if (!e && pthread_create(&r->th, NULL, fetcher, r) != 0)
@@ -361,7 +379,7 @@ struct source *remotesrc_new(const char *url, const char *config, double wait_s,
 	}
 	r->started = true;
 	r->tick = r->shown->m.tick;
-	r->interval = r->shown->m.interval;
+	r->interval = host_interval(r->shown->m.interval, 1);
 	r->prime = true;
 	r->last_new = now_s();
 	return &r->base;
