@@ -814,6 +814,21 @@ static void test_bad_files(void **state)
 	st = testutil_run(into, out1, sizeof(out1), err, sizeof(err));
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
 	assert_non_null(strstr(err, "not a pmutop recording: refusing to write into it"));
+	/* One byte and fifteen, shorter than SQLite's header: SQLite takes them for empty
+	 * databases, but they are somebody's bytes. */
+	for (int len = 1; len <= 15; len += 14) {
+		char *tiny = strdup(path(len == 1 ? "onebyte" : "fifteen"));
+		f = fopen(tiny, "w");
+		fprintf(f, "%.*s", len, "xxxxxxxxxxxxxxx");
+		fclose(f);
+		into[6] = tiny;
+		st = testutil_run(into, out1, sizeof(out1), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+		assert_non_null(strstr(err, "not a pmutop recording: refusing to write into it"));
+		assert_int_equal(stat(tiny, &sb), 0);
+		assert_int_equal(sb.st_size, len);
+		free(tiny);
+	}
 	free(junk);
 	free(empty);
 	free(future);

@@ -614,12 +614,26 @@ uint64_t recorder_ticks(const struct recorder *r)
 	return r ? r->written : 0;
 }
 
+/* Whether path holds bytes that are not an SQLite database's (SQLite takes a file shorter
+ * than its header for an empty database). */
+static bool foreign_bytes(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char h[sizeof(magic)];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, h, sizeof(h));
+	close(fd);
+	return n > 0 && (n < (ssize_t)sizeof(h) || memcmp(h, magic, sizeof(h)) != 0);
+}
+
 static int check_format(struct recorder *r, char *err, size_t errlen)
 {
 	int64_t app = rec_pragma_int(r->db, "PRAGMA application_id");
 	int64_t ver = rec_pragma_int(r->db, "PRAGMA user_version");
 	int64_t tables = rec_pragma_int(r->db, "SELECT count(*) FROM sqlite_schema");
-	if (app < 0 || tables < 0) {
+	if (app < 0 || tables < 0 || (tables == 0 && foreign_bytes(r->path))) {
 		set_err(err, errlen, r->path, "not a pmutop recording: refusing to write into it",
 			NULL);
 		return -EINVAL;
