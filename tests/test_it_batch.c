@@ -1106,6 +1106,31 @@ static void test_exit_codes(void **state)
 	assert_int_equal(strchr(err, '\n') - err + 1, (long)strlen(err));
 }
 
+/* Output that cannot be written: a closed stdout (>&-) is refused in one line before the
+ * run (it hung: pmutop's first descriptor took fd 1 and was written to as the output), and
+ * --help, --version and --list into a full disk say so and exit 1. */
+static void test_output_closed_or_full(void **state)
+{
+	(void)state;
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "exec timeout 60 %s -b -n 2 -d 0.1 >&-", PMUTOP_BINARY);
+	int st = RUN("/bin/sh", "-c", cmd);
+	assert_exit(st, 2);
+	assert_string_equal(err, "pmutop: standard output is closed: give -o FILE\n");
+	snprintf(cmd, sizeof(cmd),
+		 "exec timeout 60 %s -b -n 2 -d 0.1 -e task-clock -o /dev/null >&-", PMUTOP_BINARY);
+	st = RUN("/bin/sh", "-c", cmd);
+	assert_exit(st, 0);
+	static const char *const print[] = {"--help", "--version", "--list"};
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof(cmd), "exec %s %s >/dev/full", PMUTOP_BINARY, print[i]);
+		st = RUN("/bin/sh", "-c", cmd);
+		assert_exit(st, 1);
+		assert_non_null(strstr(err, "cannot write output: No space left on device"));
+		assert_int_equal(strchr(err, '\n') - err + 1, (long)strlen(err));
+	}
+}
+
 static unsigned count_prefix(const char *s, const char *prefix)
 {
 	unsigned n = 0;
@@ -1460,6 +1485,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_json_counts_exact),
 		cmocka_unit_test(test_text_without_pmu),
 		cmocka_unit_test(test_exit_codes),
+		cmocka_unit_test(test_output_closed_or_full),
 		cmocka_unit_test(test_block_count),
 		cmocka_unit_test(test_watched_pid_ends),
 		cmocka_unit_test(test_command_name_follows_exec),

@@ -7,6 +7,10 @@
 #include "screen.h"
 #include "start.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 static void die_usage(const char *msg)
 {
 	app_say("%s", msg);
@@ -33,19 +37,30 @@ static bool list_refusal(const char *name, const struct pmu_set *pmus, char *why
 	return why[0] != '\0';
 }
 
+/* What a run that prints only wrote reached its output: 0, or 1 said in one line (a full
+ * disk, a closed pipe). */
+static int printed(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		app_say("cannot write output: %s\n", strerror(errno));
+		return 1;
+	}
+	return rc;
+}
+
 /* --help, --version and --list: what they print, then the exit code. */
 static int run_help(const struct cli *c)
 {
 	(void)c;
 	cli_usage(stdout);
-	return 0;
+	return printed(0);
 }
 
 static int run_version(const struct cli *c)
 {
 	(void)c;
 	printf("pmutop %s\n", PMUTOP_VERSION);
-	return 0;
+	return printed(0);
 }
 
 static int run_list(const struct cli *c)
@@ -67,7 +82,7 @@ static int run_list(const struct cli *c)
 			c->list_pmu);
 	else if (lerr)
 		app_say("cannot list events: %s\n", strerror(-lerr));
-	return lerr == -ENOENT ? 2 : lerr ? 1 : 0;
+	return printed(lerr == -ENOENT ? 2 : lerr ? 1 : 0);
 }
 
 /* The runs that count nothing, in the order they are asked. */
@@ -94,14 +109,41 @@ static void app_free(struct app *a)
 	pmu_set_free(a->pmus);
 }
 
+/* A standard descriptor closed by who started pmutop (>&-) is given /dev/null, so that
+ * no descriptor pmutop opens lands there and is taken for it; true when stdout was. */
+static bool std_fds_closed(void)
+{
+	bool out = false;
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		out |= fd == STDOUT_FILENO;
+		int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (n >= 0 && n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+	}
+	return out;
+}
+
 int main(int argc, char **argv)
 {
 	static struct app a;
 	char err[512];
+	bool out_closed = std_fds_closed();
 	setlocale(LC_ALL, "");
 	startup_ignore_sigpipe();
 	if (cli_parse(argc, argv, &a.cli, err, sizeof(err)))
 		die_usage(err);
+	bool print_run = false;
+	for (size_t i = 0; i < sizeof(print_only) / sizeof(print_only[0]); i++)
+		print_run |= *(const bool *)((const char *)&a.cli + print_only[i].asked);
+	if (out_closed && !a.cli.output &&
+	    (print_run || a.cli.sql || (a.cli.batch && !a.cli.quiet))) {
+		app_say("standard output is closed: give -o FILE\n");
+		return 2;
+	}
 	for (size_t i = 0; i < sizeof(print_only) / sizeof(print_only[0]); i++)
 		if (*(const bool *)((const char *)&a.cli + print_only[i].asked))
 			return print_only[i].run(&a.cli);
