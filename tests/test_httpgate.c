@@ -76,8 +76,8 @@ static int connect_to(unsigned port)
 }
 
 /* The address's cap is reached by connections the server has not claimed yet: the next
- * one from that address is still handed over, and the oldest one's claim fails (the
- * server drops it). Before, only claimed connections made room, and a scrape arriving
+ * one from that address is still handed over, and the oldest one's claim shuts it down
+ * (the server drops it). Before, only claimed connections made room, and a scrape arriving
  * while the server's threads lagged behind was closed at once. */
 static void test_unclaimed_make_room(void **state)
 {
@@ -97,8 +97,16 @@ static void test_unclaimed_make_room(void **state)
 		assert_true(wait_handed(&s, (unsigned)i + 1));
 	}
 	assert_int_equal(handed(&s), 3);
-	/* The first was given up for the third; the second and third are the server's. */
-	assert_null(httpgate_claim(g, s.fd[0]));
+	/* The first was given up for the third: its claim shuts it down (its client sees the
+	 * end) and keeps its entry until the server closes it, so that the server never holds
+	 * more than the gate's entries; the second and third are the server's. */
+	struct httpgate_conn *k0 = httpgate_claim(g, s.fd[0]);
+	assert_non_null(k0);
+	struct pollfd p0 = {.fd = c[0], .events = POLLIN};
+	assert_int_equal(poll(&p0, 1, 60000), 1);
+	char b0;
+	assert_true(recv(c[0], &b0, 1, 0) <= 0);
+	httpgate_closed(g, k0);
 	struct httpgate_conn *k1 = httpgate_claim(g, s.fd[1]);
 	struct httpgate_conn *k2 = httpgate_claim(g, s.fd[2]);
 	assert_non_null(k1);

@@ -697,6 +697,33 @@ static void test_slow_and_idle_clients(void **state)
 	next_scrape_answers();
 }
 
+#define FLOOD 1500
+
+/* A flood of idle connections (1,500 from one address, none sending a byte) neither
+ * stops the exporter nor its end: a scrape is answered in the middle of it and after it,
+ * and SIGTERM still ends the run (test_sigterm_exits_0). The gate gave up connections the
+ * server had not claimed yet and let their entries go, so the server came to hold more
+ * than its own limit, where libmicrohttpd 0.9.75 locked itself: /metrics never answered
+ * again and the exit waited for it for ever. */
+static void test_idle_flood(void **state)
+{
+	(void)state;
+	static int fds[FLOOD];
+	for (int i = 0; i < FLOOD; i++)
+		fds[i] = connect_from(1);
+	struct timed_scrape t;
+	timed_scrape(&t);
+	for (int i = 0; i < FLOOD; i++)
+		close(fds[i]);
+	if (t.status != 0)
+		fail_msg("a scrape among %d idle connections failed (%d) after %.1f s", FLOOD,
+			 t.status, t.end - t.start);
+	timed_scrape(&t);
+	if (t.status != 0)
+		fail_msg("a scrape after %d idle connections failed (%d) after %.1f s", FLOOD,
+			 t.status, t.end - t.start);
+}
+
 /* The status line of a GET /metrics to port on 127.0.0.1 (0: closed, -1: none in 10 s). */
 static int get_status(unsigned port)
 {
@@ -1174,6 +1201,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_clients),
 		cmocka_unit_test(test_host_required),
 		cmocka_unit_test(test_slow_and_idle_clients),
+		cmocka_unit_test(test_idle_flood),
 		cmocka_unit_test(test_listening_line),
 		cmocka_unit_test(test_beyond_loopback),
 		cmocka_unit_test(test_out_of_descriptors),

@@ -11,6 +11,10 @@
 #include "promtext.h"
 
 #define EXPORTER_MAX_CONNECTIONS 64
+/* libmicrohttpd's own limit, never reached: the gate hands it at most twice the slots at
+ * once (live ones and those cut, until it closes them), and libmicrohttpd 0.9.75 deadlocks
+ * when a connection is added at its limit. */
+#define EXPORTER_MHD_LIMIT (4u * EXPORTER_MAX_CONNECTIONS)
 #define EXPORTER_PER_ADDRESS 16 /* what one client can hold: a quarter of the slots */
 #define EXPORTER_HEAD_SECONDS 3 /* from connect (or a response) to a whole request head */
 #define EXPORTER_HEADER_MEMORY 8192

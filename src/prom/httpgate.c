@@ -33,6 +33,7 @@ enum cstate {
 	C_BUSY,	  /* a request is being answered */
 	C_IDLE,	  /* answered, kept open for the next request */
 	C_CUT,	  /* shut down by the gate, the server has not closed it yet */
+	C_GIVEUP, /* given up before the server claimed it: still the server's until then */
 };
 
 struct httpgate_conn {
@@ -95,21 +96,22 @@ static void hand(struct httpgate *g, struct httpgate_conn *c)
 	pthread_mutex_unlock(&g->mu); /* the server may claim it before hand() returns */
 	int r = g->o.hand(g->o.cls, fd, (struct sockaddr *)&ss, len);
 	pthread_mutex_lock(&g->mu);
-	if (r && c->st == C_HANDED && c->fd == fd)
+	if (r && (c->st == C_HANDED || c->st == C_GIVEUP) && c->fd == fd)
 		c->st = C_FREE; /* refused and closed at once */
 }
 
 /* Under mu: a connection that has sent no whole head (or none since its last answer) goes: the
  * gate's own is closed (its entry is free at once), one the server has not claimed yet is given up
- * (its claim then fails, and the server drops it), a claimed one is shut down (free when the server
- * closes it). */
+ * (its claim shuts it down; its entry is free when the server closes it, so that the server
+ * never holds more connections than the gate has entries), a claimed one is shut down (free
+ * when the server closes it). */
 static void cut(struct httpgate_conn *c)
 {
 	if (c->st == C_FIRST) {
 		close(c->fd);
 		c->st = C_FREE;
 	} else if (c->st == C_HANDED) {
-		c->st = C_FREE;
+		c->st = C_GIVEUP;
 	} else {
 		shutdown(c->fd, SHUT_RDWR);
 		c->st = C_CUT;
@@ -132,14 +134,14 @@ static struct httpgate_conn *admit(struct httpgate *g, int fd, const struct sock
 	for (unsigned i = 0; i < g->n; i++) {
 		struct httpgate_conn *c = &g->c[i];
 		/* The number is free again: the server closed that socket without a claim. */
-		if (c->st == C_HANDED && c->fd == fd)
+		if ((c->st == C_HANDED || c->st == C_GIVEUP) && c->fd == fd)
 			c->st = C_FREE;
 		if (c->st == C_FREE) {
 			if (!slot)
 				slot = c;
 			continue;
 		}
-		if (c->st == C_CUT)
+		if (c->st == C_CUT || c->st == C_GIVEUP)
 			continue;
 		live++;
 		bool mine = same_addr(&c->addr, ss);
@@ -223,7 +225,8 @@ static double reap(struct httpgate *g, double now)
 	for (unsigned i = 0; i < g->n; i++) {
 		struct httpgate_conn *c = &g->c[i];
 		double due = c->t0 + (c->st == C_IDLE ? g->o.idle_s : g->o.head_s);
-		if (c->st == C_HANDED) /* the server failed it before its claim */
+		bool unclaimed = c->st == C_HANDED || c->st == C_GIVEUP;
+		if (unclaimed) /* the server failed it before its claim */
 			due += g->o.head_s;
 		else if (c->st != C_FIRST && c->st != C_HEAD && c->st != C_IDLE)
 			continue;
@@ -231,7 +234,7 @@ static double reap(struct httpgate *g, double now)
 			next = due < next ? due : next;
 			continue;
 		}
-		if (c->st == C_HANDED)
+		if (unclaimed)
 			c->st = C_FREE;
 		else
 			cut(c);
@@ -362,9 +365,12 @@ struct httpgate_conn *httpgate_claim(struct httpgate *g, int fd)
 	struct httpgate_conn *found = NULL;
 	pthread_mutex_lock(&g->mu);
 	for (unsigned i = 0; i < g->n && !found; i++)
-		if (g->c[i].st == C_HANDED && g->c[i].fd == fd)
+		if ((g->c[i].st == C_HANDED || g->c[i].st == C_GIVEUP) && g->c[i].fd == fd)
 			found = &g->c[i];
-	if (found)
+	if (found && found->st == C_GIVEUP) { /* cut before the claim: the server drops it */
+		shutdown(fd, SHUT_RDWR);
+		found->st = C_CUT;
+	} else if (found)
 		found->st = C_HEAD;
 	pthread_mutex_unlock(&g->mu);
 	return found;

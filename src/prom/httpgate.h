@@ -41,7 +41,9 @@ void httpgate_stop(struct httpgate *g);
 void httpgate_free(struct httpgate *g);
 
 /* Called by the server's threads about a socket it was handed: its connection started
- * (NULL: the gate gave up on that socket; the server should drop it), ... */
+ * (NULL: the gate gave up on that socket and let its entry go; the server should drop it;
+ * one given up that still has its entry is shut down here, the entry freed when it closes),
+ * ... */
 struct httpgate_conn *httpgate_claim(struct httpgate *g, int fd);
 /* ... a request head is complete (no deadline while it is answered), ... */
 void httpgate_head_done(struct httpgate *g, struct httpgate_conn *c);
