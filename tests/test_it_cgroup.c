@@ -262,6 +262,51 @@ static void test_cgroup_mode_matches_perf(void **state)
 			 ours, theirs);
 }
 
+/* A -G list longer than 1,023 bytes is counted whole (it was cut there without a word: 25
+ * of 30 cgroups counted), and more than 64 cgroups are refused in one line. */
+static void test_long_cgroup_list(void **state)
+{
+	(void)state;
+	if (!make_cgroup("pmutop-Glong"))
+		skip();
+	static char list[8192], out[1 << 16], err[1024];
+	size_t n = 0;
+	for (int i = 0; i < 65; i++) {
+		n += (size_t)snprintf(list + n, sizeof(list) - n,
+				      "/././././././././././././././././././.%s,", rel);
+		if (i != 29)
+			continue;
+		list[n - 1] = '\0'; /* the 30 first: over 1,023 bytes */
+		assert_true(strlen(list) > 1023);
+		char *a[] = {(char *)PMUTOP_BINARY,
+			     "-b",
+			     "-n",
+			     "1",
+			     "-d",
+			     "0.1",
+			     "-G",
+			     list,
+			     "--format",
+			     "csv",
+			     "-e",
+			     "page-faults",
+			     NULL};
+		int st = testutil_run(a, out, sizeof(out), err, sizeof(err));
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		unsigned rows = 0;
+		char *save = NULL; /* a cgroup row's page-faults line each */
+		for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			rows += strstr(l, ",cgroup,") && strstr(l, ",page-faults,");
+		assert_int_equal(rows, 30);
+		list[n - 1] = ',';
+	}
+	list[n - 1] = '\0';
+	char *a[] = {(char *)PMUTOP_BINARY, "-b", "-n", "1", "-d", "0.1", "-G", list, NULL};
+	int st = testutil_run(a, out, sizeof(out), err, sizeof(err));
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_string_equal(err, "pmutop: -G: 64 cgroups at most (more are listed)\n");
+}
+
 /* -G and a pause: what the cgroup counted while paused is never in the interval after the
  * resume (the 300 faults of a child released in the pause, waited for before the
  * resume), which counts from the resume. */
@@ -1201,6 +1246,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_rows_know_their_cgroup, teardown),
 		cmocka_unit_test_teardown(test_cgroup_rows, teardown),
 		cmocka_unit_test_teardown(test_cgroup_mode_matches_perf, teardown),
+		cmocka_unit_test_teardown(test_long_cgroup_list, teardown),
 		cmocka_unit_test_teardown(test_cgroup_resume_counts_from_resume, teardown),
 		cmocka_unit_test_teardown(test_short_lived_count, teardown),
 		cmocka_unit_test_teardown(test_moved_process, teardown),

@@ -6,6 +6,8 @@
 #include "promqsrc.h"
 #include "remotesrc.h"
 
+#include <limits.h>
+
 /* Each event gets a slot for each tick. Raise the soft descriptor limit to the hard one
  * before opening thousands of them. */
 static void raise_nofile(void)
@@ -297,18 +299,22 @@ static void open_cgroups(struct app *a)
 			a->privs.paranoid);
 		exit(2);
 	}
-	char list[1024];
-	snprintf(list, sizeof(list), "%s", a->cli.cgroup_list);
-	char *save = NULL;
+	char *list = strdup(a->cli.cgroup_list), *save = NULL;
+	if (!list)
+		exit(1);
 	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		while (*p == '/')
 			p++;
-		char dir[1600];
-		snprintf(dir, sizeof(dir), "%s/%s", mnt, p);
-		int fd = a->scope.ncg < 64 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (a->scope.ncg == 64) {
+			app_say("-G: 64 cgroups at most (more are listed)\n");
+			exit(2);
+		}
+		char dir[PATH_MAX];
+		int fd = -1;
+		if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", mnt, p) < sizeof(dir))
+			fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0) {
-			app_say("-G: no cgroup '/%s' under %s%s\n", p, mnt,
-				a->scope.ncg < 64 ? "" : " (64 at most)");
+			app_say("-G: no cgroup '/%s' under %s\n", p, mnt);
 			exit(2);
 		}
 		size_t n = strlen(p) + 2;
@@ -318,6 +324,7 @@ static void open_cgroups(struct app *a)
 		snprintf(a->scope.cg_path[a->scope.ncg], n, "/%s", p);
 		a->scope.cg_fd[a->scope.ncg++] = fd;
 	}
+	free(list);
 }
 
 /* -u: a user by name or uid; without the privilege to count others, only oneself. */
