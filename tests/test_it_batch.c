@@ -1131,6 +1131,34 @@ static void test_output_closed_or_full(void **state)
 	}
 }
 
+/* A FIFO given where a file is read (-r, --metrics, --web-config, --connect-config) is
+ * refused in one line: opening it waited for a writer, for ever and without a word. */
+static void test_fifo_files(void **state)
+{
+	(void)state;
+	char fifo[] = "/tmp/pmutop-fifo-XXXXXX", cmd[700];
+	assert_non_null(mkdtemp(fifo));
+	char path[600];
+	snprintf(path, sizeof(path), "%s/f", fifo);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	static const char *const opts[] = {"-b -r", "-b -n 1 -d 0.1 --metrics",
+					   "-b -n 1 -d 0.1 --listen 127.0.0.1:0 --web-config",
+					   "-b -n 1 --connect http://127.0.0.1:1 --connect-config"};
+	for (unsigned i = 0; i < 4; i++) {
+		const char *args = opts[i];
+		snprintf(cmd, sizeof(cmd), "exec timeout 60 %s %s %s", PMUTOP_BINARY, args, path);
+		int st = RUN("/bin/sh", "-c", cmd);
+		assert_exit(st, 2);
+		const char *line = strstr(err, "not a regular file");
+		if (!line)
+			fail_msg("%s: %s", args, err);
+		assert_non_null(strchr(line, '\n'));
+		assert_null(strchr(strchr(line, '\n') + 1, '\n'));
+	}
+	unlink(path);
+	rmdir(fifo);
+}
+
 static unsigned count_prefix(const char *s, const char *prefix)
 {
 	unsigned n = 0;
@@ -1486,6 +1514,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_text_without_pmu),
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_output_closed_or_full),
+		cmocka_unit_test(test_fifo_files),
 		cmocka_unit_test(test_block_count),
 		cmocka_unit_test(test_watched_pid_ends),
 		cmocka_unit_test(test_command_name_follows_exec),

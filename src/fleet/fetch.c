@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <curl/curl.h>
 #include <yaml.h>
@@ -270,6 +271,12 @@ static int cfg_read(struct cfgload *l)
 int fetch_cfg_load(const char *path, struct fetch_cfg **cfg, char *err, size_t errlen)
 {
 	*cfg = NULL;
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) { /* a FIFO's open would wait */
+		snprintf(err, errlen, "%s: %s", path,
+			 S_ISDIR(sb.st_mode) ? "is a directory, not a file" : "not a regular file");
+		return -EINVAL;
+	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		int e = errno;

@@ -521,6 +521,11 @@ static int parse_root(struct ctx *c, struct webconfig *w)
 struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 {
 	struct ctx c = {.path = path, .err = err, .errlen = errlen};
+	struct stat st0;
+	if (stat(path, &st0) == 0 && !S_ISREG(st0.st_mode) && !S_ISDIR(st0.st_mode)) {
+		fail(&c, NULL, "not a regular file"); /* a FIFO's open would wait for a writer */
+		return NULL;
+	}
 	FILE *f = fopen(path, "re");
 	struct stat st;
 	if (!f || fstat(fileno(f), &st)) {

@@ -71,6 +71,10 @@ int recsql_open(const char *path, sqlite3 **out, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: is a directory: give the recording's file", path);
 		return -EISDIR;
 	}
+	if (!S_ISREG(sb.st_mode)) { /* a FIFO's open would wait for a writer */
+		snprintf(err, errlen, "%s: not a regular file: give the recording's file", path);
+		return -EINVAL;
+	}
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: cannot open: %s", path,

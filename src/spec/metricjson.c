@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #define MAX_NEST 32
 #define MAX_FILE (16u << 20)
@@ -305,6 +306,12 @@ end:
 
 int metric_set_load_json(struct metric_set *s, const char *path, char *err, size_t errlen)
 {
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) { /* a FIFO's open would wait */
+		snprintf(err, errlen, "%s: %s", path,
+			 S_ISDIR(sb.st_mode) ? "is a directory, not a file" : "not a regular file");
+		return -EINVAL;
+	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		int e = errno;
