@@ -13,13 +13,16 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <math.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "testutil.h"
 
@@ -42,6 +45,9 @@ static bool empty_running;  /* the running-time query answers no series */
 static bool a_gone;	    /* a is no longer in up (removed from the scrape) */
 /* The counts' query answers this body instead, when set: a malformed answer. */
 static const char *count_body;
+/* Every answer held until released (or 60 s): a server that stopped answering. */
+static bool hold;
+static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
 
 static const char *vector_of(const char *q)
 {
@@ -135,6 +141,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	if (!q || strcmp(url, "/api/v1/query"))
 		q = "";
 	pthread_mutex_lock(&lock);
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 60;
+	while (hold && pthread_cond_timedwait(&released, &lock, &until) == 0)
+		;
 	if (nasked < 8)
 		snprintf(asked[nasked++], sizeof(asked[0]), "%s", q);
 	const char *body = vector_of(q);
@@ -490,12 +501,47 @@ static void test_target_gone(void **state)
 	source_close(s);
 }
 
+/* A signal that ends the run, waiting while Prometheus does not answer: the tick gives up
+ * with -EINTR (no tick published) while the server still holds its answer, rather than
+ * after each query's 10 s. */
+static void test_stop_while_waiting(void **state)
+{
+	(void)state;
+	struct source *s = open_promq(false);
+	tick(s);
+	uint64_t before = source_model(s)->tick;
+	sigset_t term, old;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	assert_int_equal(sigprocmask(SIG_BLOCK, &term, &old), 0);
+	pthread_mutex_lock(&lock);
+	hold = true;
+	pthread_mutex_unlock(&lock);
+	assert_int_equal(pthread_kill(pthread_self(), SIGTERM), 0); /* pending: blocked */
+	int rc = source_tick(s);
+	pthread_mutex_lock(&lock);
+	bool still_held = hold;
+	hold = false;
+	pthread_cond_broadcast(&released);
+	pthread_mutex_unlock(&lock);
+	int sig = 0;
+	assert_int_equal(sigwait(&term, &sig), 0);
+	assert_int_equal(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+	assert_int_equal(rc, -EINTR);
+	assert_true(still_held);
+	assert_int_equal(source_model(s)->tick, before);
+	source_close(s);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_share_na_ipc),	  cmocka_unit_test(test_cgroup_rows),
-		cmocka_unit_test(test_many_rows),	  cmocka_unit_test(test_refused_midway),
-		cmocka_unit_test(test_malformed_answers), cmocka_unit_test(test_share_missing),
-		cmocka_unit_test(test_target_gone)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_share_na_ipc),
+					   cmocka_unit_test(test_cgroup_rows),
+					   cmocka_unit_test(test_many_rows),
+					   cmocka_unit_test(test_refused_midway),
+					   cmocka_unit_test(test_malformed_answers),
+					   cmocka_unit_test(test_share_missing),
+					   cmocka_unit_test(test_target_gone),
+					   cmocka_unit_test(test_stop_while_waiting)};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

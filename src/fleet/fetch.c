@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,6 +389,21 @@ static int set_cfg(struct fetch *f, const struct fetch_cfg *c)
 	return rc == CURLE_OK ? 0 : -EINVAL;
 }
 
+bool fetch_stop_pending(void)
+{
+	sigset_t p;
+	return sigpending(&p) == 0 &&
+	       (sigismember(&p, SIGTERM) == 1 || sigismember(&p, SIGINT) == 1 ||
+		sigismember(&p, SIGHUP) == 1 || sigismember(&p, SIGQUIT) == 1);
+}
+
+static int on_progress(void *cls, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	(void)cls, (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	return fetch_stop_pending(); /* non-zero: CURLE_ABORTED_BY_CALLBACK */
+}
+
 struct fetch *fetch_new(const struct fetch_cfg *cfg, char *err, size_t errlen)
 {
 	pthread_once(&curl_once, curl_init);
@@ -408,6 +424,8 @@ struct fetch *fetch_new(const struct fetch_cfg *cfg, char *err, size_t errlen)
 	rc |= curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
 	rc |= curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
 	rc |= curl_easy_setopt(h, CURLOPT_USERAGENT, "pmutop");
+	rc |= curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	rc |= curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	int e = rc == CURLE_OK ? 0 : -EINVAL;
 	if (!e && cfg)
 		e = set_cfg(f, cfg);
@@ -480,6 +498,9 @@ static int curl_errno(CURLcode rc, const char **what)
 	case CURLE_OUT_OF_MEMORY:
 		*what = "out of memory";
 		return -ENOMEM;
+	case CURLE_ABORTED_BY_CALLBACK:
+		*what = "interrupted (the run ends)";
+		return -EINTR;
 	case CURLE_RECV_ERROR:
 	case CURLE_SEND_ERROR:
 	case CURLE_GOT_NOTHING:

@@ -4,6 +4,7 @@
 #ifndef PMUTOP_FETCH_H
 #define PMUTOP_FETCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* From a YAML file in the form of a Prometheus scrape config's tls_config (ca_file,
@@ -26,9 +27,14 @@ struct fetch *fetch_new(const struct fetch_cfg *cfg, char *err, size_t errlen);
  * timeout_ms), -EHOSTUNREACH (name not resolved, no route), -EACCES (the peer's
  * certificate not trusted, or ours not usable), -EPROTO (a TLS handshake that failed),
  * -ECONNRESET (the connection closed on us: a client certificate the host asks for),
- * -EINVAL (a bad URL), -EFBIG (a body over 256 MiB), -EIO (anything else). */
+ * -EINVAL (a bad URL), -EFBIG (a body over 256 MiB), -EINTR (a signal that ends the run
+ * came: fetch_stop_pending), -EIO (anything else). */
 int fetch_get(struct fetch *f, const char *url, long timeout_ms, char **body, size_t *len,
 	      long *status, char *err, size_t errlen);
+/* A signal that ends the run is waiting (the run loop blocks them and reads them between
+ * ticks): a request in progress gives up (fetch_get: -EINTR), and so does a wait for a
+ * peer, so that the run ends now rather than after a slow or silent peer's timeout. */
+bool fetch_stop_pending(void);
 /* s percent-encoded for a query string (malloc'd), or NULL. */
 char *fetch_escape(const char *s);
 void fetch_free(struct fetch *f);

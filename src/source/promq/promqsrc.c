@@ -430,7 +430,7 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 	 * megabytes of JSON. An answer missing marks every row n/c (pq_tick). */
 	for (int q = 0; q < Q_N && !rc; q++) {
 		if (!(res[q] = run_query(p, q, w, &root[q], err, errlen)))
-			rc = -EIO;
+			rc = fetch_stop_pending() ? -EINTR : -EIO;
 		else if (q <= Q_ENA) {
 			rc = take_rates(p, q, res[q], w);
 			json_object_put(root[q]);
@@ -523,7 +523,10 @@ static int pq_tick(struct source *s)
 {
 	struct pq *p = (struct pq *)s;
 	char err[512];
-	if (pq_query(p, err, sizeof(err))) {
+	int rc = pq_query(p, err, sizeof(err));
+	if (rc == -EINTR) /* the run ends: no tick */
+		return rc;
+	if (rc) {
 		/* Prometheus not answering: every row n/c, said in one line. */
 		for (size_t i = 0; i < p->nrows; i++)
 			p->rows[i].down = true;

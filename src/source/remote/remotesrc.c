@@ -251,8 +251,24 @@ static int rm_tick(struct source *s)
 		r->prime = true; /* ran dry: build the reserve again */
 	struct modelwire *w;
 	int rc = 0;
-	while (!(w = take(r)) && !r->down && rc == 0 && end > now)
-		rc = pthread_cond_timedwait(&r->cv, &r->mu, &until);
+	/* In slices: a signal that ends the run ends the wait (no tick), however long the
+	 * host's interval. */
+	while (!(w = take(r)) && !r->down && rc == 0 && end > now) {
+		struct timespec slice;
+		clock_gettime(CLOCK_MONOTONIC, &slice);
+		slice.tv_nsec += REMOTE_POLL_MS * 1000000L;
+		slice.tv_sec += slice.tv_nsec / 1000000000L;
+		slice.tv_nsec %= 1000000000L;
+		bool last = slice.tv_sec > until.tv_sec ||
+			    (slice.tv_sec == until.tv_sec && slice.tv_nsec >= until.tv_nsec);
+		rc = pthread_cond_timedwait(&r->cv, &r->mu, last ? &until : &slice);
+		if (rc == ETIMEDOUT && !last)
+			rc = 0;
+		if (fetch_stop_pending()) {
+			pthread_mutex_unlock(&r->mu);
+			return -EINTR;
+		}
+	}
 	if (!w && r->qn) /* the host went quiet: its last ticks first */
 		w = (r->prime = false, take(r));
 	else if (w)
