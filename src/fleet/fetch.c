@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <curl/curl.h>
@@ -273,12 +274,15 @@ int fetch_cfg_load(const char *path, struct fetch_cfg **cfg, char *err, size_t e
 {
 	*cfg = NULL;
 	struct stat sb;
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) { /* a FIFO's open would wait */
-		snprintf(err, errlen, "%s: %s", path,
-			 S_ISDIR(sb.st_mode) ? "is a directory, not a file" : "not a regular file");
-		return -EINVAL;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory, not a file", path);
+		return -EISDIR;
 	}
-	FILE *f = fopen(path, "rb");
+	/* A pipe (<(...)) is read; a FIFO nobody writes to reads empty, not waited on. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *f = fd >= 0 && fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "rb") : NULL;
+	if (!f && fd >= 0)
+		close(fd);
 	if (!f) {
 		int e = errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
@@ -391,10 +395,19 @@ static int set_cfg(struct fetch *f, const struct fetch_cfg *c)
 
 bool fetch_stop_pending(void)
 {
+	static const int stops[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 	sigset_t p;
-	return sigpending(&p) == 0 &&
-	       (sigismember(&p, SIGTERM) == 1 || sigismember(&p, SIGINT) == 1 ||
-		sigismember(&p, SIGHUP) == 1 || sigismember(&p, SIGQUIT) == 1);
+	if (sigpending(&p) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+		struct sigaction sa;
+		/* One ignored when pmutop started (nohup) is not the run loop's: never read,
+		 * it would stay pending and stop every request. */
+		if (sigismember(&p, stops[i]) == 1 && sigaction(stops[i], NULL, &sa) == 0 &&
+		    sa.sa_handler != SIG_IGN)
+			return true;
+	}
+	return false;
 }
 
 static int on_progress(void *cls, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,

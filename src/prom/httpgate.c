@@ -225,7 +225,10 @@ static double reap(struct httpgate *g, double now)
 	for (unsigned i = 0; i < g->n; i++) {
 		struct httpgate_conn *c = &g->c[i];
 		double due = c->t0 + (c->st == C_IDLE ? g->o.idle_s : g->o.head_s);
-		bool unclaimed = c->st == C_HANDED || c->st == C_GIVEUP;
+		/* Given up: the server's until it claims or closes it (its number taken again). */
+		if (c->st == C_GIVEUP)
+			continue;
+		bool unclaimed = c->st == C_HANDED;
 		if (unclaimed) /* the server failed it before its claim */
 			due += g->o.head_s;
 		else if (c->st != C_FIRST && c->st != C_HEAD && c->st != C_IDLE)

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_NEST 32
 #define MAX_FILE (16u << 20)
@@ -306,16 +308,21 @@ end:
 
 int metric_set_load_json(struct metric_set *s, const char *path, char *err, size_t errlen)
 {
+	/* Opened without waiting for a writer (a FIFO nobody writes to is empty text), then
+	 * read as usual (a pipe, <(...), too). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat sb;
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) { /* a FIFO's open would wait */
-		snprintf(err, errlen, "%s: %s", path,
-			 S_ISDIR(sb.st_mode) ? "is a directory, not a file" : "not a regular file");
-		return -EINVAL;
-	}
-	FILE *f = fopen(path, "rb");
+	FILE *f = NULL;
+	if (fd >= 0 && !fstat(fd, &sb) && S_ISDIR(sb.st_mode))
+		errno = EISDIR;
+	else if (fd >= 0 && !fcntl(fd, F_SETFL, 0))
+		f = fdopen(fd, "rb");
 	if (!f) {
 		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: %s", path,
+			 e == EISDIR ? "is a directory, not a file" : strerror(e));
 		return -e;
 	}
 	char *buf = malloc(MAX_FILE + 1);

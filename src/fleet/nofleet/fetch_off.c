@@ -18,6 +18,11 @@ int fetch_cfg_load(const char *path, struct fetch_cfg **cfg, char *err, size_t e
 	return -ENOTSUP;
 }
 
+bool fetch_stop_pending(void)
+{
+	return false; /* no request is ever in progress */
+}
+
 void fetch_cfg_free(struct fetch_cfg *cfg)
 {
 	(void)cfg;

@@ -342,15 +342,16 @@ static int publish(struct pq *p)
 		h.r->user = "";
 		for (unsigned e = 0; e < p->nev; e++) {
 			h.g[e] = (struct val_delta){0};
-			if (q->down)
+			/* stale: its target down, or counted but how long it ran is not in this
+			 * tick's answers */
+			bool stale = q->down ||
+				     (!q->na[e] && q->have[e] && (q->run[e] < 0 || q->ena[e] < 0));
+			if (stale)
 				h.v[e] = val_missing(VAL_NC, WHY_STALE);
 			else if (q->na[e])
 				h.v[e] = val_missing(VAL_NA, WHY_UNSUPPORTED);
 			else if (!q->have[e])
 				h.v[e] = val_missing(VAL_NC, WHY_NOT_RUN);
-			else if (q->run[e] < 0 || q->ena[e] < 0)
-				/* counted, but how long it ran is not in this tick's answers */
-				h.v[e] = val_missing(VAL_NC, WHY_STALE);
 			else {
 				double ena = q->ena[e] * 1e9, run = q->run[e] * 1e9;
 				h.g[e] = (struct val_delta){.ena = (uint64_t)ena,
