@@ -288,6 +288,23 @@ static void test_bad_configs(void **state)
 
 /* GET /pmutop/v1/tick deflated for a client that accepts it (Accept-Encoding), from the
  * tick after its first ask on: the body inflates to the plain one; without deflate, plain. */
+/* A fleet URL names a host before any path is added to it. */
+static void test_url_host(void **state)
+{
+	(void)state;
+	static const char *const good[] = {"http://h", "https://h:9465", "http://u:p@h:1/x",
+					   "http://[::1]:9090", "https://10.0.0.1?x"};
+	static const char *const bad[] = {
+		"http://",     "https://",	 "http://:9465", "http:///x",
+		"http://u@:1", "127.0.0.1:9465", "ftp://h",	 ""};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (!fetch_url_ok(good[i]))
+			fail_msg("%s refused", good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (fetch_url_ok(bad[i]))
+			fail_msg("%s taken", bad[i]);
+}
+
 static void test_tick_deflate(void **state)
 {
 	(void)state;
@@ -342,6 +359,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_url_host),
 		cmocka_unit_test(test_tls_basic_auth),
 		cmocka_unit_test(test_tls_bearer_server_name),
 		cmocka_unit_test(test_bad_certificate),

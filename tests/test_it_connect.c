@@ -524,7 +524,10 @@ static void test_bad_url_password_certificate(void **state)
 	one_line_exit2(url, NULL, "certificate"); /* the system's CAs do not know ours */
 	snprintf(url, sizeof(url), "https://127.0.0.2:%u", testutil_free_port());
 	one_line_exit2(url, in_dir(2, "connect.yml"), "refused");
-	one_line_exit2("127.0.0.2:1", NULL, "http");
+	one_line_exit2("127.0.0.2:1", NULL, "--connect: 127.0.0.2:1: give http://HOST:PORT");
+	/* no host: said as such, not a host named after the path pmutop adds ("pmutop") */
+	one_line_exit2("http://", NULL, "--connect: http://: give http://HOST:PORT");
+	one_line_exit2("https://:9465", NULL, "give http://HOST:PORT");
 	kill(x, SIGTERM);
 	testutil_reap(x, 30);
 }

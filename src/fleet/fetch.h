@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* From a YAML file in the form of a Prometheus scrape config's tls_config (ca_file,
  * cert_file, key_file, server_name, insecure_skip_verify, min_version), basic_auth
@@ -35,6 +36,24 @@ int fetch_get(struct fetch *f, const char *url, long timeout_ms, char **body, si
  * ticks): a request in progress gives up (fetch_get: -EINTR), and so does a wait for a
  * peer, so that the run ends now rather than after a slow or silent peer's timeout. */
 bool fetch_stop_pending(void);
+/* Whether url is http:// or https:// with a host (user info and port aside): the fleet
+ * sources' URLs, checked before any request adds its path to them. */
+static inline bool fetch_url_ok(const char *url)
+{
+	const char *h = !strncmp(url, "http://", 7)    ? url + 7
+			: !strncmp(url, "https://", 8) ? url + 8
+						       : NULL;
+	if (!h)
+		return false;
+	size_t n = strcspn(h, "/?#");
+	const char *at = memchr(h, '@', n);
+	if (at) {
+		n -= (size_t)(at + 1 - h);
+		h = at + 1;
+	}
+	return n > 0 && h[0] != ':';
+}
+
 /* s percent-encoded for a query string (malloc'd), or NULL. */
 char *fetch_escape(const char *s);
 void fetch_free(struct fetch *f);

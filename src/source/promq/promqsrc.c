@@ -601,7 +601,7 @@ static const struct source_ops pq_ops = {.name = "prometheus",
 struct source *promqsrc_new(const char *url, const char *match, const char *config, double interval,
 			    bool cgroups, char *err, size_t errlen)
 {
-	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
+	if (!fetch_url_ok(url)) {
 		snprintf(err, errlen, "%s: give http://HOST:PORT or https://HOST:PORT", url);
 		return NULL;
 	}

@@ -351,9 +351,8 @@ static const struct source_ops remote_ops = {.name = "remote host",
 struct source *remotesrc_new(const char *url, const char *config, double wait_s, char *err,
 			     size_t errlen)
 {
-	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
-		snprintf(err, errlen, "--connect %s: give http://HOST:PORT or https://HOST:PORT",
-			 url);
+	if (!fetch_url_ok(url)) {
+		snprintf(err, errlen, "%s: give http://HOST:PORT or https://HOST:PORT", url);
 		return NULL;
 	}
 	struct fetch_cfg *cfg = NULL;
