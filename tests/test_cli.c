@@ -304,6 +304,8 @@ static void test_unknown_and_missing(void **state)
 	assert_refused(&p, "--format", "needs a value");
 	PARSE(&p, "-c");
 	assert_refused(&p, "-c", "needs a value");
+	PARSE(&p, "-c", ""); /* taken before, and a save on the screen failed later */
+	assert_refused(&p, "-c needs a file name", NULL);
 	PARSE(&p, "-e", "");
 	assert_refused(&p, "-e", NULL);
 }

@@ -424,7 +424,7 @@ static const struct cli_option {
 	FLAG("help", 'h', help),
 	FLAG("version", 'V', version),
 	TEXT("sort", OPT_SORT, sort, false, NULL),
-	TEXT("config", 'c', config, false, NULL),
+	TEXT("config", 'c', config, false, "-c needs a file name: e.g. pmutop -c ~/.pmutoprc"),
 	TEXT("sql", OPT_SQL, sql, true, NULL), /* rows on stdout, no screen */
 	TEXT("user-filter", 'u', user, false, "-u needs a user name or uid: e.g. pmutop -u root"),
 	TEXT("output", 'o', output, true, "-o needs a file name: e.g. pmutop -o out.csv"),
