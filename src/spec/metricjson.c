@@ -310,31 +310,34 @@ int metric_set_load_json(struct metric_set *s, const char *path, char *err, size
 {
 	/* Opened without waiting for a writer (a FIFO nobody writes to is empty text), then
 	 * read as usual (a pipe, <(...), too). */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
 	struct stat sb;
-	FILE *f = NULL;
-	if (fd >= 0 && !fstat(fd, &sb) && S_ISDIR(sb.st_mode))
-		errno = EISDIR;
-	else if (fd >= 0 && !fcntl(fd, F_SETFL, 0))
-		f = fdopen(fd, "rb");
-	if (!f) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		snprintf(err, errlen, "%s: %s", path,
-			 e == EISDIR ? "is a directory, not a file" : strerror(e));
-		return -e;
-	}
-	char *buf = malloc(MAX_FILE + 1);
-	size_t n = buf ? fread(buf, 1, MAX_FILE + 1, f) : 0;
-	int rerr = ferror(f);
-	fclose(f);
-	if (!buf)
+	if (fd < 0 || fstat(fd, &sb) || fcntl(fd, F_SETFL, 0))
+		e = errno;
+	else if (S_ISDIR(sb.st_mode))
+		e = EISDIR;
+	char *buf = e ? NULL : malloc(MAX_FILE + 1);
+	size_t n = 0;
+	ssize_t got = 0;
+	while (buf && n <= MAX_FILE && (got = read(fd, buf + n, MAX_FILE + 1 - n)) != 0)
+		if (got > 0)
+			n += (size_t)got;
+		else if (errno != EINTR)
+			break;
+	if (buf && got < 0)
+		e = EIO;
+	if (fd >= 0)
+		close(fd);
+	if (!e && !buf)
 		return -ENOMEM;
-	if (rerr || n > MAX_FILE) {
+	if (e || n > MAX_FILE) {
 		free(buf);
-		snprintf(err, errlen, "%s: %s", path, rerr ? "read error" : "larger than 16 MiB");
-		return rerr ? -EIO : -EFBIG;
+		snprintf(err, errlen, "%s: %s", path,
+			 e == EISDIR ? "is a directory, not a file"
+			 : e == EIO  ? "read error"
+			 : e	     ? strerror(e)
+				     : "larger than 16 MiB");
+		return e ? -e : -EFBIG;
 	}
 	char why[220];
 	int r = metric_set_load_json_text(s, buf, n, why, sizeof(why));
