@@ -384,19 +384,27 @@ static void test_header_is_the_hosts(void **state)
 	assert_true(testutil_reap(x, 30) >= 0);
 }
 
+/* pmutop --connect to the exporter on port (plain HTTP), its batch CSV into out and its
+ * stderr into errf, once it has printed two ticks. */
+static pid_t client_of(unsigned port, const char *out, const char *errf)
+{
+	char url[64];
+	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
+	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "--format", "csv", NULL};
+	pid_t c = testutil_spawn(argv, out, errf);
+	assert_true(c > 0);
+	assert_true(testutil_wait_tick(c, out, 2, 60));
+	return c;
+}
+
 /* A killed exporter: every value n/c "host not answering", none a zero; back when it is. */
 static void test_killed_reads_stale(void **state)
 {
 	(void)state;
 	unsigned port;
 	pid_t x = exporter(0, false, in_dir(0, "exp2.csv"), in_dir(1, "exp2.log"), &port);
-	char url[64];
-	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
 	const char *out = in_dir(2, "stale.csv");
-	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "--format", "csv", NULL};
-	pid_t c = testutil_spawn(argv, out, in_dir(3, "stale.err"));
-	assert_true(c > 0);
-	assert_true(testutil_wait_tick(c, out, 2, 60));
+	pid_t c = client_of(port, out, in_dir(3, "stale.err"));
 	kill(x, SIGKILL);
 	waitpid(x, NULL, 0);
 	long killed_at = testutil_csv_ticks(out);
@@ -456,13 +464,8 @@ static void test_paused_host_no_repeat(void **state)
 	static const char *const slow[] = {"-d", "2", NULL};
 	pid_t x = exporter_more(0, NULL, in_dir(0, "pausexp.csv"), in_dir(1, "pausexp.log"), slow,
 				&port);
-	char url[64];
-	snprintf(url, sizeof(url), "http://127.0.0.2:%u", port);
 	const char *out = in_dir(2, "pause.csv");
-	char *argv[] = {PMUTOP_BINARY, "--connect", url, "-b", "--format", "csv", NULL};
-	pid_t c = testutil_spawn(argv, out, in_dir(3, "pause.err"));
-	assert_true(c > 0);
-	assert_true(testutil_wait_tick(c, out, 2, 60));
+	pid_t c = client_of(port, out, in_dir(3, "pause.err"));
 	/* just after one of its ticks: the client holds it when the host stops */
 	long t0 = testutil_csv_ticks(out);
 	double until = testutil_now() + 30;

@@ -88,6 +88,12 @@ static void refuse_plain(int fd)
 	close(fd);
 }
 
+/* Handed to the server and not claimed by it yet (given up by the gate or not). */
+static bool unclaimed(const struct httpgate_conn *c)
+{
+	return c->st == C_HANDED || c->st == C_GIVEUP;
+}
+
 static void hand(struct httpgate *g, struct httpgate_conn *c)
 {
 	int fd = c->fd;
@@ -96,7 +102,7 @@ static void hand(struct httpgate *g, struct httpgate_conn *c)
 	pthread_mutex_unlock(&g->mu); /* the server may claim it before hand() returns */
 	int r = g->o.hand(g->o.cls, fd, (struct sockaddr *)&ss, len);
 	pthread_mutex_lock(&g->mu);
-	if (r && (c->st == C_HANDED || c->st == C_GIVEUP) && c->fd == fd)
+	if (r && unclaimed(c) && c->fd == fd)
 		c->st = C_FREE; /* refused and closed at once */
 }
 
@@ -134,7 +140,7 @@ static struct httpgate_conn *admit(struct httpgate *g, int fd, const struct sock
 	for (unsigned i = 0; i < g->n; i++) {
 		struct httpgate_conn *c = &g->c[i];
 		/* The number is free again: the server closed that socket without a claim. */
-		if ((c->st == C_HANDED || c->st == C_GIVEUP) && c->fd == fd)
+		if (unclaimed(c) && c->fd == fd)
 			c->st = C_FREE;
 		if (c->st == C_FREE) {
 			if (!slot)
@@ -225,19 +231,15 @@ static double reap(struct httpgate *g, double now)
 	for (unsigned i = 0; i < g->n; i++) {
 		struct httpgate_conn *c = &g->c[i];
 		double due = c->t0 + (c->st == C_IDLE ? g->o.idle_s : g->o.head_s);
-		/* Given up: the server's until it claims or closes it (its number taken again). */
-		if (c->st == C_GIVEUP)
-			continue;
-		bool unclaimed = c->st == C_HANDED;
-		if (unclaimed) /* the server failed it before its claim */
+		if (c->st == C_HANDED) /* the server failed it before its claim */
 			due += g->o.head_s;
 		else if (c->st != C_FIRST && c->st != C_HEAD && c->st != C_IDLE)
-			continue;
+			continue; /* C_GIVEUP too: the server's until it claims or closes it */
 		if (now < due) {
 			next = due < next ? due : next;
 			continue;
 		}
-		if (unclaimed)
+		if (c->st == C_HANDED)
 			c->st = C_FREE;
 		else
 			cut(c);
@@ -368,7 +370,7 @@ struct httpgate_conn *httpgate_claim(struct httpgate *g, int fd)
 	struct httpgate_conn *found = NULL;
 	pthread_mutex_lock(&g->mu);
 	for (unsigned i = 0; i < g->n && !found; i++)
-		if ((g->c[i].st == C_HANDED || g->c[i].st == C_GIVEUP) && g->c[i].fd == fd)
+		if (unclaimed(&g->c[i]) && g->c[i].fd == fd)
 			found = &g->c[i];
 	if (found && found->st == C_GIVEUP) { /* cut before the claim: the server drops it */
 		shutdown(fd, SHUT_RDWR);

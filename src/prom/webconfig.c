@@ -521,22 +521,17 @@ static int parse_root(struct ctx *c, struct webconfig *w)
 struct webconfig *webconfig_load(const char *path, char *err, size_t errlen)
 {
 	struct ctx c = {.path = path, .err = err, .errlen = errlen};
-	struct stat st0;
-	if (stat(path, &st0) == 0 && !S_ISREG(st0.st_mode) && !S_ISDIR(st0.st_mode)) {
-		fail(&c, NULL, "not a regular file"); /* a FIFO's open would wait for a writer */
+	/* A directory fopen() opens (libyaml reads EISDIR as bad YAML); a FIFO's open waits
+	 * for a writer. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fail(&c, NULL,
+		     S_ISDIR(st.st_mode) ? "is a directory, not a file" : "not a regular file");
 		return NULL;
 	}
 	FILE *f = fopen(path, "re");
-	struct stat st;
-	if (!f || fstat(fileno(f), &st)) {
+	if (!f) {
 		fail(&c, NULL, "%s", strerror(errno));
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	if (S_ISDIR(st.st_mode)) { /* fopen() opens one, and libyaml reads EISDIR as bad YAML */
-		fail(&c, NULL, "is a directory, not a file");
-		fclose(f);
 		return NULL;
 	}
 	struct webconfig *w = calloc(1, sizeof(*w));

@@ -85,21 +85,23 @@ static char *query_text(const struct pq *p, int q, long w)
 	return n < 0 ? NULL : s;
 }
 
-/* The result array of an instant query's answer, or NULL with err set; *root to put. */
+/* The result array of an instant query's answer, or NULL with err set and *rc -errno
+ * (fetch_get's, or -EIO for an answer that is not one); *root to put. */
 static struct json_object *run_query(struct pq *p, int q, long w, struct json_object **root,
-				     char *err, size_t errlen)
+				     int *rc, char *err, size_t errlen)
 {
 	char *qt = query_text(p, q, w), *esc = qt ? fetch_escape(qt) : NULL, *u = NULL, *body;
 	size_t len;
 	long status;
 	struct json_object *res = NULL;
 	*root = NULL;
+	*rc = -EIO;
 	if (!esc || asprintf(&u, "%s/api/v1/query?query=%s", p->url, esc) < 0) {
 		snprintf(err, errlen, "out of memory");
 		u = NULL;
 		goto out;
 	}
-	if (fetch_get(p->f, u, PQ_TIMEOUT_MS, &body, &len, &status, err, errlen)) {
+	if ((*rc = fetch_get(p->f, u, PQ_TIMEOUT_MS, &body, &len, &status, err, errlen)) != 0) {
 		/* the reason after the URL asked, said of the URL given */
 		const char *why = strncmp(err, u, strlen(u)) ? err : err + strlen(u);
 		char e2[512];
@@ -107,6 +109,7 @@ static struct json_object *run_query(struct pq *p, int q, long w, struct json_ob
 		snprintf(err, errlen, "%s", e2);
 		goto out;
 	}
+	*rc = -EIO;
 	*root = json_tokener_parse(body);
 	free(body);
 	struct json_object *st, *data, *e;
@@ -430,8 +433,9 @@ static int pq_query(struct pq *p, char *err, size_t errlen)
 	/* each rate answer into the rows as it comes, and freed: at a thousand hosts each is
 	 * megabytes of JSON. An answer missing marks every row n/c (pq_tick). */
 	for (int q = 0; q < Q_N && !rc; q++) {
-		if (!(res[q] = run_query(p, q, w, &root[q], err, errlen)))
-			rc = fetch_stop_pending() ? -EINTR : -EIO;
+		int qrc;
+		if (!(res[q] = run_query(p, q, w, &root[q], &qrc, err, errlen)))
+			rc = qrc == -EINTR ? -EINTR : -EIO; /* -EINTR: the run ends */
 		else if (q <= Q_ENA) {
 			rc = take_rates(p, q, res[q], w);
 			json_object_put(root[q]);

@@ -56,6 +56,18 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The monotonic clock's time ms from now, for a condition's timed wait. */
+static struct timespec mono_in(long ms)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += ms % 1000 * 1000000L;
+	t.tv_sec += t.tv_nsec / 1000000000L;
+	t.tv_nsec %= 1000000000L;
+	return t;
+}
+
 /* The host's answer as -errno and one line: 0 with the body's tick read into w. */
 static int remote_get(struct remote *r, uint64_t after, long wait_ms, long spare_ms,
 		      struct modelwire *w, char *err, size_t errlen)
@@ -196,11 +208,7 @@ static void *fetcher(void *arg)
 		r->down = e == -EAGAIN ? 0 : e;
 		pthread_cond_broadcast(&r->cv);
 		if (e && e != -EAGAIN && !r->stop) { /* not a busy loop on a refused port */
-			struct timespec t;
-			clock_gettime(CLOCK_MONOTONIC, &t);
-			t.tv_nsec += REMOTE_POLL_MS * 1000000L;
-			t.tv_sec += t.tv_nsec / 1000000000L;
-			t.tv_nsec %= 1000000000L;
+			struct timespec t = mono_in(REMOTE_POLL_MS);
 			pthread_cond_timedwait(&r->cv, &r->mu, &t);
 		}
 		pthread_mutex_unlock(&r->mu);
@@ -238,14 +246,7 @@ static int rm_tick(struct source *s)
 	 * but has no new tick: busy, or its screen paused). */
 	double limit = r->interval * 3 > REMOTE_WAIT_MS / 1000.0 ? r->interval * 3
 								 : REMOTE_WAIT_MS / 1000.0;
-	double end = r->last_new + limit, now = now_s();
-	struct timespec until;
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	if (end > now) {
-		double ns = (double)until.tv_nsec + (end - now) * 1e9;
-		until.tv_sec += (time_t)(ns / 1e9);
-		until.tv_nsec = (long)(ns - (double)(time_t)(ns / 1e9) * 1e9);
-	}
+	double end = r->last_new + limit;
 	pthread_mutex_lock(&r->mu);
 	if (r->qn == 0)
 		r->prime = true; /* ran dry: build the reserve again */
@@ -253,15 +254,10 @@ static int rm_tick(struct source *s)
 	int rc = 0;
 	/* In slices: a signal that ends the run ends the wait (no tick), however long the
 	 * host's interval. */
-	while (!(w = take(r)) && !r->down && rc == 0 && end > now) {
-		struct timespec slice;
-		clock_gettime(CLOCK_MONOTONIC, &slice);
-		slice.tv_nsec += REMOTE_POLL_MS * 1000000L;
-		slice.tv_sec += slice.tv_nsec / 1000000000L;
-		slice.tv_nsec %= 1000000000L;
-		bool last = slice.tv_sec > until.tv_sec ||
-			    (slice.tv_sec == until.tv_sec && slice.tv_nsec >= until.tv_nsec);
-		rc = pthread_cond_timedwait(&r->cv, &r->mu, last ? &until : &slice);
+	for (double left; !(w = take(r)) && !r->down && rc == 0 && (left = end - now_s()) > 0;) {
+		bool last = left * 1000 <= REMOTE_POLL_MS;
+		struct timespec t = mono_in(last ? (long)(left * 1000) + 1 : REMOTE_POLL_MS);
+		rc = pthread_cond_timedwait(&r->cv, &r->mu, &t);
 		if (rc == ETIMEDOUT && !last)
 			rc = 0;
 		if (fetch_stop_pending()) {
